@@ -1,0 +1,52 @@
+// asyncfix/diagnostic.h — what the linter reports: diagnostics and the fixes that ride on them.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace asyncfix {
+
+enum class Severity : std::uint8_t { Error, Warning, Info, Hint };
+
+/// How far a fix can be trusted. Safe fixes keep the program's meaning; unsafe ones may change
+/// behaviour seen from outside the file; display-only ones are advice and are never applied.
+enum class Applicability : std::uint8_t { Safe, Unsafe, DisplayOnly };
+
+std::string_view toString(Severity s);
+std::string_view toString(Applicability a);
+
+/// Replace bytes [start, end) of the text with `content`.
+struct TextEdit {
+  std::size_t start = 0;
+  std::size_t end = 0;
+  std::string content;
+  friend bool operator==(const TextEdit &, const TextEdit &) = default;
+};
+
+/// A set of non-overlapping edits, sorted by start, applied together or not at all.
+struct Fix {
+  std::string title; ///< imperative: "Replace `async=` with `non_blocking=`"
+  Applicability applicability = Applicability::Safe;
+  std::vector<TextEdit> edits;
+  friend bool operator==(const Fix &, const Fix &) = default;
+};
+
+/// One finding. `code` and `name` point at the rule catalogue's static strings.
+struct Diagnostic {
+  std::string_view code; ///< "AF101"
+  std::string_view name; ///< "torch-async-kwarg"
+  Severity severity = Severity::Error;
+  std::string message;
+  std::size_t start = 0; ///< byte range of the offending token
+  std::size_t end = 0;
+  std::optional<Fix> fix;
+};
+
+/// Apply sorted, non-overlapping edits to `text`.
+std::string applyEdits(std::string_view text, const std::vector<TextEdit> &edits);
+
+} // namespace asyncfix

@@ -1,0 +1,52 @@
+// asyncfix/document.h — a Python source text with its line index and its syntax tree.
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+#include <string_view>
+
+#include "asyncfix/line_index.h"
+
+struct TSTree;
+
+namespace asyncfix {
+
+/// UTF-8 source text, parsed with tree-sitter-python on construction and re-parsed incrementally
+/// on each edit (the old tree is edited with ts_tree_edit and reused).
+///
+/// Not thread-safe: one Document belongs to one thread at a time. Moving is cheap; copying is not
+/// offered (the tree would have to be copied too; use `Document(doc.text())`).
+class Document {
+public:
+  explicit Document(std::string text);
+  ~Document();
+  Document(Document &&) noexcept;
+  Document &operator=(Document &&) noexcept;
+  Document(const Document &) = delete;
+  Document &operator=(const Document &) = delete;
+
+  const std::string &text() const { return text_; }
+  const LineIndex &lines() const { return lines_; }
+  /// The current tree; owned by the Document, valid until the next edit.
+  const TSTree *tree() const;
+
+  /// Replace bytes [start, end) with `replacement` and re-parse incrementally.
+  /// Offsets are clamped to the text and moved off UTF-8 continuation bytes.
+  void edit(std::size_t start, std::size_t end, std::string_view replacement);
+  /// Replace the whole text (a full re-parse).
+  void reset(std::string text);
+
+  /// Number of ERROR and MISSING nodes in the tree (0 for a clean parse).
+  std::size_t syntaxErrorCount() const;
+  /// False when the parser gave up (e.g. nesting too deep for it): then the tree is null.
+  bool parsed() const { return tree() != nullptr; }
+
+private:
+  struct Impl;
+  std::string text_;
+  LineIndex lines_;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace asyncfix

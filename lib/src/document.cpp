@@ -1,0 +1,114 @@
+#include "asyncfix/document.h"
+
+#include <algorithm>
+
+#include "syntax.h"
+
+namespace asyncfix {
+
+struct Document::Impl {
+  ParserPtr parser = makePythonParser();
+  TreePtr tree;
+
+  void parse(const std::string &text, TSTree *old) {
+    if (!parser) return;
+    // tree-sitter takes a 32-bit length; larger inputs are not parsed (no tree: nothing reported).
+    if (text.size() > UINT32_MAX) {
+      tree.reset();
+      return;
+    }
+    tree.reset(ts_parser_parse_string(parser.get(), old, text.data(),
+                                      static_cast<std::uint32_t>(text.size())));
+  }
+};
+
+namespace {
+
+bool isContinuation(const std::string &text, std::size_t i) {
+  return i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80;
+}
+
+std::size_t snap(const std::string &text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  while (offset > 0 && isContinuation(text, offset)) --offset;
+  return offset;
+}
+
+/// TSPoint of a byte offset: row and *byte* column, as tree-sitter wants.
+TSPoint pointOf(const LineIndex &lines, std::size_t offset) {
+  // tree-sitter, like LineIndex, does not count a leading BOM in line 0's columns.
+  const Position p = lines.position(offset, PositionEncoding::Utf8);
+  return {p.line, p.column};
+}
+
+} // namespace
+
+Document::Document(std::string text) : text_(std::move(text)), impl_(std::make_unique<Impl>()) {
+  lines_ = LineIndex(text_);
+  impl_->parse(text_, nullptr);
+}
+
+Document::~Document() = default;
+
+Document::Document(Document &&other) noexcept
+    : text_(std::move(other.text_)), impl_(std::move(other.impl_)) {
+  lines_ = LineIndex(text_);
+  other.lines_ = LineIndex(other.text_);
+}
+
+Document &Document::operator=(Document &&other) noexcept {
+  text_ = std::move(other.text_);
+  impl_ = std::move(other.impl_);
+  lines_ = LineIndex(text_);
+  other.lines_ = LineIndex(other.text_);
+  return *this;
+}
+
+const TSTree *Document::tree() const { return impl_ ? impl_->tree.get() : nullptr; }
+
+void Document::edit(std::size_t start, std::size_t end, std::string_view replacement) {
+  start = snap(text_, start);
+  end = snap(text_, std::max(start, end));
+  const TSPoint startPoint = pointOf(lines_, start), oldEndPoint = pointOf(lines_, end);
+  text_.replace(start, end - start, replacement);
+  lines_ = LineIndex(text_);
+  const std::size_t newEnd = start + replacement.size();
+  if (impl_->tree && text_.size() <= UINT32_MAX) {
+    TSInputEdit edit{static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(end),
+                     static_cast<std::uint32_t>(newEnd), startPoint, oldEndPoint,
+                     pointOf(lines_, newEnd)};
+    ts_tree_edit(impl_->tree.get(), &edit);
+    TreePtr old = std::move(impl_->tree);
+    impl_->parse(text_, old.get());
+  } else {
+    impl_->parse(text_, nullptr);
+  }
+}
+
+void Document::reset(std::string text) {
+  text_ = std::move(text);
+  lines_ = LineIndex(text_);
+  impl_->parse(text_, nullptr);
+}
+
+std::size_t Document::syntaxErrorCount() const {
+  const TSTree *tree = this->tree();
+  if (!tree) return 0;
+  TSNode root = ts_tree_root_node(tree);
+  if (!ts_node_has_error(root)) return 0;
+  std::size_t count = 0;
+  Cursor cursor(root);
+  TSTreeCursor *c = cursor.get();
+  // Iterative pre-order walk that only descends into subtrees that contain an error.
+  for (;;) {
+    TSNode node = ts_tree_cursor_current_node(c);
+    if (ts_node_is_error(node) || ts_node_is_missing(node)) ++count;
+    if (ts_node_has_error(node) && !ts_node_is_error(node) && ts_tree_cursor_goto_first_child(c))
+      continue;
+    while (!ts_tree_cursor_goto_next_sibling(c)) {
+      if (!ts_tree_cursor_goto_parent(c)) return count;
+    }
+  }
+}
+
+} // namespace asyncfix

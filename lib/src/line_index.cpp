@@ -1,0 +1,102 @@
+#include "asyncfix/line_index.h"
+
+#include <algorithm>
+
+namespace asyncfix {
+namespace {
+
+constexpr std::string_view kBom = "\xEF\xBB\xBF";
+
+bool isContinuation(unsigned char c) { return (c & 0xC0) == 0x80; }
+
+/// Length of the well-formed UTF-8 sequence at `i` (1 for a malformed one).
+std::size_t charLength(std::string_view text, std::size_t i) {
+  const auto lead = static_cast<unsigned char>(text[i]);
+  const std::size_t n = LineIndex::sequenceLength(lead);
+  if (n == 1 || i + n > text.size()) return 1;
+  for (std::size_t k = 1; k < n; ++k)
+    if (!isContinuation(static_cast<unsigned char>(text[i + k]))) return 1;
+  return n;
+}
+
+std::uint32_t unitsOf(std::size_t bytes, PositionEncoding encoding) {
+  switch (encoding) {
+  case PositionEncoding::Utf8: return static_cast<std::uint32_t>(bytes);
+  case PositionEncoding::Utf16: return bytes == 4 ? 2 : 1;
+  case PositionEncoding::Utf32: return 1;
+  }
+  return 1;
+}
+
+} // namespace
+
+std::size_t LineIndex::sequenceLength(unsigned char lead) {
+  if (lead < 0x80) return 1;
+  if (lead >= 0xC2 && lead <= 0xDF) return 2;
+  if (lead >= 0xE0 && lead <= 0xEF) return 3;
+  if (lead >= 0xF0 && lead <= 0xF4) return 4;
+  return 1;
+}
+
+LineIndex::LineIndex(std::string_view text) : text_(text) {
+  bom_ = text.starts_with(kBom);
+  starts_.front() = bom_ ? kBom.size() : 0;
+  for (std::size_t i = starts_.front(); i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '\r') {
+      if (i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      starts_.push_back(i + 1);
+    } else if (c == '\n') {
+      starts_.push_back(i + 1);
+    }
+  }
+}
+
+std::size_t LineIndex::lineStart(std::uint32_t line) const {
+  return line < starts_.size() ? starts_[line] : text_.size();
+}
+
+std::size_t LineIndex::lineEnd(std::uint32_t line) const {
+  if (line >= starts_.size()) return text_.size();
+  std::size_t end = line + 1 < starts_.size() ? starts_[line + 1] : text_.size();
+  if (end > starts_[line] && text_[end - 1] == '\n') --end;
+  if (end > starts_[line] && text_[end - 1] == '\r') --end;
+  return end;
+}
+
+std::uint32_t LineIndex::lineOf(std::size_t offset) const {
+  const auto it = std::upper_bound(starts_.begin(), starts_.end(), offset);
+  if (it == starts_.begin()) return 0;
+  return static_cast<std::uint32_t>(it - starts_.begin() - 1);
+}
+
+Position LineIndex::position(std::size_t offset, PositionEncoding encoding) const {
+  offset = std::min(offset, text_.size());
+  const std::uint32_t line = lineOf(offset);
+  const std::size_t start = starts_[line];
+  std::uint32_t column = 0;
+  for (std::size_t i = start; i < offset;) {
+    const std::size_t n = charLength(text_, i);
+    if (i + n > offset) break; // offset inside a character: its start
+    column += unitsOf(n, encoding);
+    i += n;
+  }
+  return {line, column};
+}
+
+std::size_t LineIndex::offset(Position pos, PositionEncoding encoding) const {
+  if (pos.line >= starts_.size()) return text_.size();
+  const std::size_t end = lineEnd(pos.line);
+  std::size_t i = starts_[pos.line];
+  std::uint32_t column = 0;
+  while (i < end && column < pos.column) {
+    const std::size_t n = charLength(text_, i);
+    const std::uint32_t units = unitsOf(n, encoding);
+    if (column + units > pos.column) break; // inside a character (half a surrogate pair)
+    column += units;
+    i += n;
+  }
+  return i;
+}
+
+} // namespace asyncfix

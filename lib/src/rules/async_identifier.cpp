@@ -1,0 +1,58 @@
+// AF001 async-identifier — `async` used as a name.
+#include "rules/keyword_name.h"
+
+namespace asyncfix::rules {
+
+extern const RuleInfo kAsyncIdentifier;
+const RuleInfo kAsyncIdentifier{
+    "AF001", "async-identifier", "`async` used as a name (a reserved keyword since Python 3.7)",
+    R"(## What it does
+Flags every use of `async` as a name: variables, `for`/`with`/`except` targets, parameters (also
+of lambdas), function and class names, imported names and aliases, `global`/`nonlocal`
+declarations, attribute access and assignment (`self.async = x`), and keyword arguments to calls
+that AF101 does not own.
+
+## Why is this bad?
+Python 3.7 made `async` a reserved keyword. A file that uses it as a name no longer compiles:
+`SyntaxError: invalid syntax` at the first occurrence, and nothing in the file runs.
+
+## Example
+```python
+def fetch(url, async=False):
+    if async:
+        return submit(url)
+    return get(url)
+
+fetch(URL, async=True)
+```
+
+## Use instead
+```python
+def fetch(url, async_=False):
+    if async_:
+        return submit(url)
+    return get(url)
+
+fetch(URL, async_=True)
+```
+
+## Fix safety
+The fix renames the binding and every reference to it in the file, following Python's scoping
+rules (a local `async` in one function does not touch another function's `async`); renaming a
+parameter also renames `async=` at the calls of that function in the file. The new name is
+`async_` (PEP 8's convention) or what the rename style asks for (`is_async`, a template).
+
+The fix is safe for names that nothing outside the file can see: local variables, parameters of
+private functions (`_helper`) and lambdas, comprehension variables. It is unsafe where other code
+may use the name: module-level names (importers), parameters of public functions (keyword
+callers), attributes (`obj.async` anywhere), keyword arguments to callees defined elsewhere, and
+names that already exist in the file with the new spelling. Imported names (`from m import async`)
+get no fix: the name is fixed by the other module (AF201 knows the libraries that renamed theirs).
+)",
+    FixAvailability::Sometimes, false};
+
+std::unique_ptr<Rule> makeAsyncIdentifier() {
+  return std::make_unique<KeywordNameRule>("async", kAsyncIdentifier);
+}
+
+} // namespace asyncfix::rules

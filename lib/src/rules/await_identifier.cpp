@@ -1,0 +1,45 @@
+// AF002 await-identifier — `await` used as a name.
+#include "rules/keyword_name.h"
+
+namespace asyncfix::rules {
+
+extern const RuleInfo kAwaitIdentifier;
+const RuleInfo kAwaitIdentifier{
+    "AF002", "await-identifier", "`await` used as a name (a reserved keyword since Python 3.7)",
+    R"(## What it does
+Flags every use of `await` as a name — the same positions as AF001 — and calls of a function named
+`await` outside `async def` (`await(x)`), which Python 3.6 read as a call.
+
+## Why is this bad?
+Python 3.7 made `await` a reserved keyword. A file that uses it as a name no longer compiles, and
+`await(x)` outside a coroutine is `SyntaxError: 'await' outside function`.
+
+## Example
+```python
+def await(future, timeout=None):
+    return future.result(timeout)
+
+value = await(job)
+```
+
+## Use instead
+```python
+def await_(future, timeout=None):
+    return future.result(timeout)
+
+value = await_(job)
+```
+
+## Fix safety
+As for AF001: the binding and all its references in the file are renamed, scope-aware, to
+`await_` (or the configured style). Safe for names nothing outside the file can see; unsafe for
+module-level names, public parameters, attributes, keywords to callees defined elsewhere, and
+when the new name already exists in the file. `await(x)` is renamed with the function it calls.
+)",
+    FixAvailability::Sometimes, false};
+
+std::unique_ptr<Rule> makeAwaitIdentifier() {
+  return std::make_unique<KeywordNameRule>("await", kAwaitIdentifier);
+}
+
+} // namespace asyncfix::rules

@@ -1,0 +1,77 @@
+// rules/rule.h — the interface every rule implements, and the per-file context it reports into.
+//
+// A rule declares the node kinds it wants (symbol ids); the linter walks the tree once and calls
+// check() for every node of those kinds. Rules are immutable and shared across threads: all
+// per-file state lives in the Context.
+#pragma once
+
+#include <tree_sitter/api.h>
+
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "asyncfix/config.h"
+#include "asyncfix/diagnostic.h"
+#include "asyncfix/document.h"
+#include "asyncfix/rules.h"
+#include "semantic.h"
+
+namespace asyncfix::rules {
+
+class Context {
+public:
+  Context(const Document &doc, const Config &config) : doc_(doc), config_(config) {}
+
+  const Document &document() const { return doc_; }
+  std::string_view text() const { return doc_.text(); }
+  const Config &config() const { return config_; }
+
+  /// Scopes and bindings, built on first use.
+  const SemanticModel &semantic() {
+    if (!semantic_) semantic_.emplace(doc_);
+    return *semantic_;
+  }
+
+  /// The ancestors of the node being checked, root first (the node itself excluded).
+  std::span<const TSNode> ancestors() const { return ancestors_; }
+  /// True when the node being checked lies inside an ERROR node.
+  bool insideError() const { return errorDepth_ > 0; }
+
+  void report(Diagnostic d) { diagnostics_.push_back(std::move(d)); }
+  std::vector<Diagnostic> takeDiagnostics() { return std::move(diagnostics_); }
+
+  // Walk bookkeeping, driven by the linter.
+  std::vector<TSNode> &ancestorStack() { return ancestors_; }
+  int &errorDepth() { return errorDepth_; }
+
+private:
+  const Document &doc_;
+  const Config &config_;
+  std::optional<SemanticModel> semantic_;
+  std::vector<TSNode> ancestors_;
+  int errorDepth_ = 0;
+  std::vector<Diagnostic> diagnostics_;
+};
+
+class Rule {
+public:
+  virtual ~Rule() = default;
+  virtual const RuleInfo &info() const = 0;
+  /// The node kinds (symbol ids) check() is called for.
+  virtual std::vector<TSSymbol> subscriptions() const = 0;
+  virtual void check(TSNode node, Context &ctx) const = 0;
+};
+
+/// Every rule, in code order; registry.cpp lists them one line each.
+std::vector<std::unique_ptr<Rule>> makeAllRules();
+
+/// Severity of "this name no longer compiles": an error from Python 3.7 on, a warning before.
+Severity keywordSeverity(const Config &config);
+
+/// A diagnostic of `rule` over `node`'s byte range.
+Diagnostic makeDiagnostic(const RuleInfo &rule, Severity severity, TSNode node, std::string message);
+
+} // namespace asyncfix::rules

@@ -1,0 +1,107 @@
+// AF101 torch-async-kwarg — `async=` on PyTorch's device-transfer calls.
+#include <algorithm>
+#include <array>
+
+#include "rules/edits.h"
+#include "rules/rule.h"
+#include "rules/torch_api.h"
+#include "syntax.h"
+
+namespace asyncfix::rules {
+
+extern const RuleInfo kTorchAsyncKwarg;
+const RuleInfo kTorchAsyncKwarg{
+    "AF101", "torch-async-kwarg",
+    "`async=` keyword on a PyTorch device-transfer call (renamed `non_blocking=`)",
+    R"(## What it does
+Flags the `async=` keyword argument on PyTorch calls that took it before PyTorch 0.4 —
+`Tensor.cuda`, `Tensor.type`, `Tensor.copy_`, the same methods of storages and of `Variable` —
+and on `Tensor.to` / `Module.to`, whatever the value (`True`, a variable, an expression), wherever
+it stands among the arguments, on calls split over several lines.
+
+## Why is this bad?
+PyTorch 0.4.0 (pytorch/pytorch#4999, 2018) renamed the argument to `non_blocking`, and Python 3.7
+made `async` a reserved keyword. Since then `x.cuda(async=True)` does not even compile:
+`SyntaxError: invalid syntax`, one file at a time, with no hint about the fix. `.to()` was born
+with `non_blocking`, so `async=` there can only have meant `non_blocking=`.
+
+## Example
+```python
+images = images.cuda(async=True)
+target = target.to(device, async=True)
+```
+
+## Use instead
+```python
+images = images.cuda(non_blocking=True)
+target = target.to(device, non_blocking=True)
+```
+
+## Fix safety
+The fix renames the keyword and touches nothing else (value, comments, line breaks stay). It is
+safe: PyTorch still accepts the old spelling through hidden deprecated overloads, so the renamed
+call does exactly what the old one did. When the call already passes `non_blocking=`, the fix
+removes the duplicate `async=` argument instead, and is unsafe (the two values may differ).
+)",
+    FixAvailability::Always, true};
+
+namespace {
+
+constexpr std::array<std::string_view, 6> kMethods{"cuda", "to", "type", "copy_", "_cuda", "_type"};
+
+class TorchAsyncKwarg final : public Rule {
+public:
+  const RuleInfo &info() const override { return kTorchAsyncKwarg; }
+  std::vector<TSSymbol> subscriptions() const override { return {Kinds::get().keywordArgument}; }
+
+  void check(TSNode node, Context &ctx) const override {
+    if (!isTorchAsyncKeyword(node, ctx.text())) return;
+    const TSNode name = field(node, "name");
+    Diagnostic d = makeDiagnostic(
+        kTorchAsyncKwarg, keywordSeverity(ctx.config()), name,
+        ctx.config().target >= PythonVersion{3, 7}
+            ? "`async=` is a syntax error since Python 3.7; PyTorch renamed it `non_blocking=`"
+            : "`async=` becomes a syntax error in Python 3.7; PyTorch renamed it `non_blocking=`");
+    if (const TSNode existing = existingNonBlocking(node, ctx.text()); !ts_node_is_null(existing)) {
+      d.fix = Fix{"Remove `async=` (the call already passes `non_blocking=`)", Applicability::Unsafe,
+                  {removeArgument(node, ctx.text())}};
+    } else {
+      d.fix = Fix{"Replace `async=` with `non_blocking=`", Applicability::Safe,
+                  {replaceNode(name, "non_blocking")}};
+    }
+    ctx.report(std::move(d));
+  }
+
+private:
+  static TSNode existingNonBlocking(TSNode keywordArgument, std::string_view text) {
+    const TSNode args = ts_node_parent(keywordArgument);
+    const std::uint32_t n = ts_node_named_child_count(args);
+    for (std::uint32_t i = 0; i < n; ++i) {
+      const TSNode arg = ts_node_named_child(args, i);
+      if (ts_node_symbol(arg) == Kinds::get().keywordArgument &&
+          textOf(field(arg, "name"), text) == "non_blocking")
+        return arg;
+    }
+    return TSNode{};
+  }
+};
+
+} // namespace
+
+bool isTorchAsyncKeyword(TSNode keywordArgument, std::string_view text) {
+  const Kinds &k = Kinds::get();
+  if (ts_node_symbol(keywordArgument) != k.keywordArgument) return false;
+  if (textOf(field(keywordArgument, "name"), text) != "async") return false;
+  const TSNode args = ts_node_parent(keywordArgument);
+  if (ts_node_is_null(args) || ts_node_symbol(args) != k.argumentList) return false;
+  const TSNode call = ts_node_parent(args);
+  if (ts_node_is_null(call) || ts_node_symbol(call) != k.call) return false;
+  const TSNode fn = field(call, "function");
+  if (ts_node_symbol(fn) != k.attribute) return false;
+  const std::string_view method = textOf(field(fn, "attribute"), text);
+  return std::find(kMethods.begin(), kMethods.end(), method) != kMethods.end();
+}
+
+std::unique_ptr<Rule> makeTorchAsyncKwarg() { return std::make_unique<TorchAsyncKwarg>(); }
+
+} // namespace asyncfix::rules

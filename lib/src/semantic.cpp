@@ -1,0 +1,311 @@
+#include "semantic.h"
+
+#include <cstring>
+
+#include "asyncfix/document.h"
+#include "syntax.h"
+
+namespace asyncfix {
+namespace {
+
+constexpr std::uint32_t kNone = UINT32_MAX;
+
+struct Frame {
+  TSNode node{};
+  TSSymbol symbol = 0;
+  const char *field = nullptr;   ///< this node's field in its parent
+  std::uint32_t scope = 0;       ///< scope this node's expressions are evaluated in
+  std::uint32_t own = kNone;     ///< scope created by this node
+  std::uint32_t paramScope = kNone; ///< inside `parameters`: the function's scope
+  std::uint32_t forIns = 0;      ///< comprehension: for_in_clauses seen so far
+  bool firstForIn = false;       ///< the first for_in_clause of a comprehension
+  bool inError = false;
+};
+
+bool fieldIs(const Frame &f, const char *name) { return f.field && std::strcmp(f.field, name) == 0; }
+
+bool isComprehension(const Kinds &k, TSSymbol s) {
+  return s == k.listComprehension || s == k.setComprehension || s == k.dictionaryComprehension ||
+         s == k.generatorExpression;
+}
+
+bool isPatternContainer(const Kinds &k, TSSymbol s) {
+  return s == k.patternList || s == k.tuplePattern || s == k.listPattern || s == k.listSplatPattern;
+}
+
+class Builder {
+public:
+  Builder(const Document &doc, std::vector<Scope> &scopes, std::vector<NameUse> &names,
+          std::vector<KeywordUse> &keywords, std::vector<AttributeUse> &attributes)
+      : text_(doc.text()), k_(Kinds::get()), scopes_(scopes), names_(names), keywords_(keywords),
+        attributes_(attributes) {}
+
+  void run(TSNode root) {
+    scopes_.push_back(Scope{ScopeKind::Module, 0, root, {}, false, {}, {}, {}});
+    Cursor cursor(root);
+    TSTreeCursor *c = cursor.get();
+    Frame rootFrame;
+    rootFrame.node = root;
+    rootFrame.symbol = ts_node_symbol(root);
+    path_.push_back(rootFrame);
+    for (;;) {
+      visit();
+      if (ts_tree_cursor_goto_first_child(c)) {
+        path_.push_back(child(path_.back(), c));
+        continue;
+      }
+      for (;;) {
+        if (ts_tree_cursor_goto_next_sibling(c)) {
+          path_.pop_back();
+          path_.push_back(child(path_.back(), c));
+          break;
+        }
+        path_.pop_back();
+        if (!ts_tree_cursor_goto_parent(c)) return;
+      }
+    }
+  }
+
+private:
+  Frame child(Frame &parent, TSTreeCursor *c) {
+    Frame f;
+    f.node = ts_tree_cursor_current_node(c);
+    f.symbol = ts_node_symbol(f.node);
+    f.field = ts_tree_cursor_current_field_name(c);
+    f.inError = parent.inError || parent.symbol == k_.error;
+    f.scope = parent.scope;
+    f.paramScope = parent.paramScope;
+    if (parent.own != kNone) {
+      if (parent.symbol == k_.functionDefinition || parent.symbol == k_.lambda) {
+        if (fieldIs(f, "body")) f.scope = parent.own;
+        if (fieldIs(f, "parameters")) f.paramScope = parent.own;
+      } else if (parent.symbol == k_.classDefinition) {
+        if (fieldIs(f, "body")) f.scope = parent.own;
+      } else { // comprehension
+        f.scope = parent.own;
+        if (f.symbol == k_.forInClause && parent.forIns++ == 0) f.firstForIn = true;
+      }
+    } else if (parent.firstForIn && fieldIs(f, "right")) {
+      f.scope = scopes_[parent.scope].parent; // the first iterable is evaluated outside
+    }
+    if (f.symbol == k_.functionDefinition || f.symbol == k_.classDefinition ||
+        f.symbol == k_.lambda || isComprehension(k_, f.symbol)) {
+      f.own = openScope(f);
+    }
+    return f;
+  }
+
+  std::uint32_t openScope(const Frame &f) {
+    Scope s;
+    s.parent = f.scope;
+    s.node = f.node;
+    if (f.symbol == k_.functionDefinition) {
+      s.kind = ScopeKind::Function;
+      s.name = textOf(field(f.node, "name"), text_);
+      s.isAsync = ts_node_child_count(f.node) > 0 &&
+                  ts_node_symbol(ts_node_child(f.node, 0)) == k_.anonAsync;
+    } else if (f.symbol == k_.classDefinition) {
+      s.kind = ScopeKind::Class;
+      s.name = textOf(field(f.node, "name"), text_);
+    } else if (f.symbol == k_.lambda) {
+      s.kind = ScopeKind::Lambda;
+    } else {
+      s.kind = ScopeKind::Comprehension;
+    }
+    scopes_.push_back(std::move(s));
+    return static_cast<std::uint32_t>(scopes_.size() - 1);
+  }
+
+  void visit() {
+    const Frame &f = path_.back();
+    if (f.symbol == k_.await) return visitAwait(f);
+    if (!isIdentifier(f.node) || path_.size() < 2) return;
+    const std::size_t i = path_.size() - 1;
+    const Frame &p = path_[i - 1];
+    const std::string_view name = textOf(f.node, text_);
+
+    if (p.symbol == k_.attribute) {
+      if (fieldIs(f, "attribute")) return attributes_.push_back({f.node, name, f.inError});
+      return addName(f, name, NameRole::Reference, f.scope);
+    }
+    if (p.symbol == k_.keywordArgument && fieldIs(f, "name"))
+      return keywords_.push_back({f.node, name, calleeOf(i), f.inError});
+    if (p.symbol == k_.dottedName) {
+      if (i < 2) return;
+      const Frame &g = path_[i - 2];
+      const bool first = ts_node_eq(ts_node_named_child(p.node, 0), f.node);
+      if ((g.symbol == k_.importStatement && fieldIs(p, "name") && first) ||
+          (g.symbol == k_.importFromStatement && fieldIs(p, "name")))
+        addName(f, name, NameRole::ImportedName, f.scope);
+      return; // otherwise a module path, not a variable
+    }
+    if (p.symbol == k_.aliasedImport)
+      return fieldIs(f, "alias") ? addName(f, name, NameRole::Binding, f.scope) : void();
+    if (p.symbol == k_.globalStatement || p.symbol == k_.nonlocalStatement) {
+      auto &decls = p.symbol == k_.globalStatement ? scopes_[f.scope].globals : scopes_[f.scope].nonlocals;
+      decls.insert(name);
+      return addName(f, name, NameRole::Declaration, f.scope);
+    }
+    if (p.symbol == k_.functionDefinition && fieldIs(f, "name"))
+      return addName(f, name, NameRole::FunctionName, p.scope);
+    if (p.symbol == k_.classDefinition && fieldIs(f, "name"))
+      return addName(f, name, NameRole::ClassName, p.scope);
+    if (isParameter(i)) return addName(f, name, NameRole::Parameter, f.paramScope);
+
+    // Assignment-like targets, possibly nested in tuple/list patterns.
+    std::size_t j = i;
+    while (j > 1 && isPatternContainer(k_, path_[j - 1].symbol)) --j;
+    const Frame &target = path_[j], &holder = path_[j - 1];
+    if (((holder.symbol == k_.assignment || holder.symbol == k_.augmentedAssignment ||
+          holder.symbol == k_.forStatement || holder.symbol == k_.forInClause) &&
+         fieldIs(target, "left")) ||
+        holder.symbol == k_.asPatternTarget)
+      return addName(f, name, NameRole::Binding, f.scope);
+    if (holder.symbol == k_.namedExpression && fieldIs(target, "name")) {
+      std::uint32_t s = f.scope; // PEP 572: a walrus in a comprehension binds outside it
+      while (s != 0 && scopes_[s].kind == ScopeKind::Comprehension) s = scopes_[s].parent;
+      return addName(f, name, NameRole::Binding, s);
+    }
+    addName(f, name, NameRole::Reference, f.scope);
+  }
+
+  bool isParameter(std::size_t i) const {
+    const Frame &f = path_[i], &p = path_[i - 1];
+    if (p.paramScope == kNone && f.paramScope == kNone) return false;
+    if (p.symbol == k_.parameters || p.symbol == k_.lambdaParameters) return true;
+    if ((p.symbol == k_.defaultParameter || p.symbol == k_.typedDefaultParameter) && fieldIs(f, "name"))
+      return true;
+    if (p.symbol == k_.typedParameter && f.field == nullptr) return true;
+    if ((p.symbol == k_.listSplatPattern || p.symbol == k_.dictionarySplatPattern) && i >= 2) {
+      const TSSymbol g = path_[i - 2].symbol;
+      return g == k_.parameters || g == k_.lambdaParameters || g == k_.typedParameter;
+    }
+    return false;
+  }
+
+  std::string_view calleeOf(std::size_t i) const {
+    if (i < 3 || path_[i - 2].symbol != k_.argumentList || path_[i - 3].symbol != k_.call) return {};
+    const TSNode fn = field(path_[i - 3].node, "function");
+    if (isIdentifier(fn)) return textOf(fn, text_);
+    if (ts_node_symbol(fn) == k_.attribute) return textOf(field(fn, "attribute"), text_);
+    return {};
+  }
+
+  /// `await (x)` outside `async def`: legacy code calling a function named `await`.
+  void visitAwait(const Frame &f) {
+    if (ts_node_child_count(f.node) < 2) return;
+    const TSNode keyword = ts_node_child(f.node, 0);
+    if (ts_node_symbol(keyword) != k_.anonAwait ||
+        ts_node_symbol(ts_node_child(f.node, 1)) != k_.parenthesizedExpression)
+      return;
+    for (std::uint32_t s = f.scope;; s = scopes_[s].parent) {
+      const Scope &scope = scopes_[s];
+      if (scope.kind == ScopeKind::Function && scope.isAsync) return;
+      if (scope.kind == ScopeKind::Function || scope.kind == ScopeKind::Lambda || s == 0) break;
+    }
+    addName(f, textOf(keyword, text_), NameRole::AwaitCall, f.scope, keyword);
+  }
+
+  void addName(const Frame &f, std::string_view name, NameRole role, std::uint32_t scope,
+               TSNode node = {}) {
+    names_.push_back({ts_node_is_null(node) ? f.node : node, name,
+                      scope == kNone ? f.scope : scope, role, f.inError});
+  }
+
+  std::string_view text_;
+  const Kinds &k_;
+  std::vector<Scope> &scopes_;
+  std::vector<NameUse> &names_;
+  std::vector<KeywordUse> &keywords_;
+  std::vector<AttributeUse> &attributes_;
+  std::vector<Frame> path_;
+};
+
+bool binds(NameRole role) {
+  return role == NameRole::Binding || role == NameRole::Parameter || role == NameRole::FunctionName ||
+         role == NameRole::ClassName || role == NameRole::ImportedName;
+}
+
+} // namespace
+
+SemanticModel::SemanticModel(const Document &doc) {
+  if (!doc.tree()) {
+    scopes_.push_back(Scope{});
+    return;
+  }
+  Builder(doc, scopes_, names_, keywords_, attributes_).run(ts_tree_root_node(doc.tree()));
+  for (std::uint32_t i = 0; i < names_.size(); ++i) {
+    const NameUse &use = names_[i];
+    nameAt_.emplace(ts_node_start_byte(use.node), i);
+    byName_[use.name].push_back(i);
+    spellings_.insert(use.name);
+    if (!binds(use.role)) continue;
+    Scope &scope = scopes_[use.scope];
+    if (scope.globals.contains(use.name)) scopes_[0].bound.insert(use.name);
+    else if (!scope.nonlocals.contains(use.name)) scope.bound.insert(use.name);
+  }
+  for (std::uint32_t i = 0; i < keywords_.size(); ++i) {
+    keywordAt_.emplace(ts_node_start_byte(keywords_[i].node), i);
+    spellings_.insert(keywords_[i].name);
+  }
+  for (std::uint32_t i = 0; i < attributes_.size(); ++i) {
+    attributeAt_.emplace(ts_node_start_byte(attributes_[i].node), i);
+    spellings_.insert(attributes_[i].name);
+  }
+}
+
+namespace {
+template <class T>
+const T *find(const std::unordered_map<std::uint32_t, std::uint32_t> &index, const std::vector<T> &v,
+              std::uint32_t start) {
+  const auto it = index.find(start);
+  return it == index.end() ? nullptr : &v[it->second];
+}
+} // namespace
+
+const NameUse *SemanticModel::nameAt(std::uint32_t start) const { return find(nameAt_, names_, start); }
+const KeywordUse *SemanticModel::keywordAt(std::uint32_t start) const {
+  return find(keywordAt_, keywords_, start);
+}
+const AttributeUse *SemanticModel::attributeAt(std::uint32_t start) const {
+  return find(attributeAt_, attributes_, start);
+}
+
+std::uint32_t SemanticModel::lookup(std::string_view name, std::uint32_t s) const {
+  for (bool first = true;; first = false) {
+    const Scope &scope = scopes_[s];
+    if (first || scope.kind != ScopeKind::Class) {
+      if (scope.globals.contains(name)) return 0;
+      if (scope.nonlocals.contains(name)) {
+        // The nearest enclosing function scope that binds the name.
+        for (std::uint32_t p = scope.parent; p != 0; p = scopes_[p].parent)
+          if (scopes_[p].kind != ScopeKind::Class && scopes_[p].bound.contains(name)) return p;
+        return 0;
+      }
+      if (scope.bound.contains(name)) return s;
+    }
+    if (s == 0) return 0;
+    s = scope.parent;
+  }
+}
+
+BindingKey SemanticModel::resolve(const NameUse &use) const { return {lookup(use.name, use.scope), use.name}; }
+
+const std::vector<std::uint32_t> &SemanticModel::namesCalled(std::string_view name) const {
+  static const std::vector<std::uint32_t> kEmpty;
+  const auto it = byName_.find(name);
+  return it == byName_.end() ? kEmpty : it->second;
+}
+
+std::vector<const NameUse *> SemanticModel::usesOf(BindingKey key) const {
+  std::vector<const NameUse *> out;
+  for (std::uint32_t i : namesCalled(key.name)) {
+    const NameUse &use = names_[i];
+    if (!use.inError && resolve(use) == key) out.push_back(&use);
+  }
+  return out;
+}
+
+bool SemanticModel::identifierExists(std::string_view name) const { return spellings_.contains(name); }
+
+} // namespace asyncfix

@@ -1,0 +1,104 @@
+#include "syntax.h"
+
+#include <cstring>
+
+namespace asyncfix {
+
+ParserPtr makePythonParser() {
+  ParserPtr parser(ts_parser_new());
+  if (!ts_parser_set_language(parser.get(), tree_sitter_python())) return nullptr;
+  return parser;
+}
+
+namespace {
+
+TSSymbol named(const TSLanguage *lang, const char *name) {
+  return ts_language_symbol_for_name(lang, name, static_cast<std::uint32_t>(std::strlen(name)), true);
+}
+TSSymbol anonymous(const TSLanguage *lang, const char *name) {
+  return ts_language_symbol_for_name(lang, name, static_cast<std::uint32_t>(std::strlen(name)), false);
+}
+
+Kinds buildKinds() {
+  const TSLanguage *lang = tree_sitter_python();
+  Kinds k{};
+  const std::uint32_t count = ts_language_symbol_count(lang);
+  for (TSSymbol s = 0; s < count; ++s) {
+    if (ts_language_symbol_type(lang, s) == TSSymbolTypeRegular &&
+        std::strcmp(ts_language_symbol_name(lang, s), "identifier") == 0)
+      k.identifier.push_back(s);
+  }
+  k.keywordArgument = named(lang, "keyword_argument");
+  k.argumentList = named(lang, "argument_list");
+  k.call = named(lang, "call");
+  k.attribute = named(lang, "attribute");
+  k.error = named(lang, "ERROR");
+  k.module = named(lang, "module");
+  k.functionDefinition = named(lang, "function_definition");
+  k.classDefinition = named(lang, "class_definition");
+  k.lambda = named(lang, "lambda");
+  k.decoratedDefinition = named(lang, "decorated_definition");
+  k.listComprehension = named(lang, "list_comprehension");
+  k.setComprehension = named(lang, "set_comprehension");
+  k.dictionaryComprehension = named(lang, "dictionary_comprehension");
+  k.generatorExpression = named(lang, "generator_expression");
+  k.forInClause = named(lang, "for_in_clause");
+  k.parameters = named(lang, "parameters");
+  k.lambdaParameters = named(lang, "lambda_parameters");
+  k.defaultParameter = named(lang, "default_parameter");
+  k.typedParameter = named(lang, "typed_parameter");
+  k.typedDefaultParameter = named(lang, "typed_default_parameter");
+  k.listSplatPattern = named(lang, "list_splat_pattern");
+  k.dictionarySplatPattern = named(lang, "dictionary_splat_pattern");
+  k.keywordSeparator = named(lang, "keyword_separator");
+  k.assignment = named(lang, "assignment");
+  k.augmentedAssignment = named(lang, "augmented_assignment");
+  k.forStatement = named(lang, "for_statement");
+  k.asPattern = named(lang, "as_pattern");
+  k.asPatternTarget = named(lang, "as_pattern_target");
+  k.namedExpression = named(lang, "named_expression");
+  k.patternList = named(lang, "pattern_list");
+  k.tuplePattern = named(lang, "tuple_pattern");
+  k.listPattern = named(lang, "list_pattern");
+  k.importStatement = named(lang, "import_statement");
+  k.importFromStatement = named(lang, "import_from_statement");
+  k.aliasedImport = named(lang, "aliased_import");
+  k.dottedName = named(lang, "dotted_name");
+  k.futureImport = named(lang, "future_import_statement");
+  k.globalStatement = named(lang, "global_statement");
+  k.nonlocalStatement = named(lang, "nonlocal_statement");
+  k.await = named(lang, "await");
+  k.parenthesizedExpression = named(lang, "parenthesized_expression");
+  k.string = named(lang, "string");
+  k.comment = named(lang, "comment");
+  k.anonAsync = anonymous(lang, "async");
+  k.anonAwait = anonymous(lang, "await");
+  return k;
+}
+
+} // namespace
+
+const Kinds &Kinds::get() {
+  static const Kinds kinds = buildKinds(); // immutable after first use; thread-safe init
+  return kinds;
+}
+
+bool insideError(TSNode node) {
+  const TSSymbol error = Kinds::get().error;
+  for (TSNode n = ts_node_parent(node); !ts_node_is_null(n); n = ts_node_parent(n))
+    if (ts_node_symbol(n) == error) return true;
+  return false;
+}
+
+TSNode nextLeaf(TSNode node) {
+  for (TSNode n = node; !ts_node_is_null(n); n = ts_node_parent(n)) {
+    TSNode next = ts_node_next_sibling(n);
+    if (!ts_node_is_null(next)) {
+      while (ts_node_child_count(next) > 0) next = ts_node_child(next, 0);
+      return next;
+    }
+  }
+  return TSNode{};
+}
+
+} // namespace asyncfix

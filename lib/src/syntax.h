@@ -1,0 +1,87 @@
+// syntax.h — RAII wrappers around tree-sitter handles and small helpers over TSNode. Private.
+#pragma once
+
+#include <tree_sitter/api.h>
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+extern "C" const TSLanguage *tree_sitter_python(void);
+
+namespace asyncfix {
+
+struct TreeDeleter {
+  void operator()(TSTree *t) const { ts_tree_delete(t); }
+};
+struct ParserDeleter {
+  void operator()(TSParser *p) const { ts_parser_delete(p); }
+};
+using TreePtr = std::unique_ptr<TSTree, TreeDeleter>;
+using ParserPtr = std::unique_ptr<TSParser, ParserDeleter>;
+
+/// A parser set up for Python. Null only if the grammar's ABI is not supported by the runtime.
+ParserPtr makePythonParser();
+
+/// A TSTreeCursor that is deleted when it goes out of scope.
+class Cursor {
+public:
+  explicit Cursor(TSNode node) : cursor_(ts_tree_cursor_new(node)) {}
+  ~Cursor() { ts_tree_cursor_delete(&cursor_); }
+  Cursor(const Cursor &) = delete;
+  Cursor &operator=(const Cursor &) = delete;
+  TSTreeCursor *get() { return &cursor_; }
+  TSNode node() const { return ts_tree_cursor_current_node(&cursor_); }
+
+private:
+  TSTreeCursor cursor_;
+};
+
+/// Interned symbol ids of the node kinds the engine looks at. A kind can have several ids (an
+/// alias such as keyword_identifier → identifier has its own), so tests use `is(node, kinds)`.
+struct Kinds {
+  std::vector<TSSymbol> identifier;
+  TSSymbol keywordArgument, argumentList, call, attribute, error;
+  TSSymbol module, functionDefinition, classDefinition, lambda, decoratedDefinition;
+  TSSymbol listComprehension, setComprehension, dictionaryComprehension, generatorExpression,
+      forInClause;
+  TSSymbol parameters, lambdaParameters, defaultParameter, typedParameter,
+      typedDefaultParameter, listSplatPattern, dictionarySplatPattern, keywordSeparator;
+  TSSymbol assignment, augmentedAssignment, forStatement, asPattern, asPatternTarget,
+      namedExpression, patternList, tuplePattern, listPattern;
+  TSSymbol importStatement, importFromStatement, aliasedImport, dottedName, futureImport;
+  TSSymbol globalStatement, nonlocalStatement;
+  TSSymbol await, parenthesizedExpression, string, comment;
+  TSSymbol anonAsync, anonAwait; ///< the keyword tokens
+
+  static const Kinds &get(); ///< built once per process from the grammar (immutable)
+};
+
+inline std::string_view textOf(TSNode node, std::string_view text) {
+  const std::uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+  if (start >= text.size() || end < start) return {};
+  return text.substr(start, end - start);
+}
+
+inline bool isIdentifier(TSNode node) {
+  const TSSymbol s = ts_node_symbol(node);
+  for (TSSymbol id : Kinds::get().identifier)
+    if (s == id) return true;
+  return false;
+}
+
+inline bool sameNode(TSNode a, TSNode b) { return ts_node_eq(a, b); }
+
+/// The child in `field` (null node when absent).
+inline TSNode field(TSNode node, const char *name) {
+  return ts_node_child_by_field_name(node, name, static_cast<std::uint32_t>(std::char_traits<char>::length(name)));
+}
+
+/// True when `node` lies inside an ERROR node.
+bool insideError(TSNode node);
+
+/// The next sibling token/node after `node`, skipping nothing (null at the end).
+TSNode nextLeaf(TSNode node);
+
+} // namespace asyncfix

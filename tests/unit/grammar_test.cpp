@@ -1,0 +1,63 @@
+// The grammar pin: tree-sitter-python 0.23.6 must parse `async`/`await` as plain identifiers in
+// every position legacy code uses them. 0.25 reserves them and turns these into ERROR nodes; this
+// test is what stops a silent upgrade.
+#include <catch2/catch.hpp>
+
+#include "asyncfix/document.h"
+#include "syntax.h"
+
+using asyncfix::Document;
+
+TEST_CASE("grammar parses async and await as names in every position", "[grammar]") {
+  const char *snippets[] = {
+      "x.cuda(async=True)\n",
+      "def f(async=1, *, await=2):\n    pass\n",
+      "def f(async, await):\n    return async, await\n",
+      "def f(*async, **await):\n    pass\n",
+      "lambda async: async\n",
+      "self.async = 1\n",
+      "y = obj.async.await\n",
+      "def async():\n    pass\n",
+      "class async:\n    pass\n",
+      "class C:\n    def await(self):\n        pass\n",
+      "import async\n",
+      "import x as async\n",
+      "from a import async\n",
+      "from a import async as b, await\n",
+      "from kombu.async import Hub\n",
+      "global async\n",
+      "def f():\n    nonlocal await\n",
+      "async = 1\n",
+      "await = 1\n",
+      "async, await = 1, 2\n",
+      "for async in y:\n    pass\n",
+      "with a as async:\n    pass\n",
+      "try:\n    pass\nexcept E as async:\n    pass\n",
+      "[async for async in x]\n",
+      "f(await=3)\n",
+      "print(async if await else None)\n",
+      "(async := 1)\n",
+      "x = f'{async}'\n",
+  };
+  for (const char *src : snippets) {
+    INFO(src);
+    const Document doc(src);
+    REQUIRE(doc.parsed());
+    CHECK(doc.syntaxErrorCount() == 0);
+    // The `async`/`await` words are identifier nodes, not keyword tokens.
+    const TSNode root = ts_tree_root_node(doc.tree());
+    CHECK_FALSE(ts_node_has_error(root));
+  }
+}
+
+TEST_CASE("grammar still parses the real keywords", "[grammar]") {
+  const Document doc("async def f():\n    async with a as b:\n        async for x in b:\n"
+                     "            await x\n    return [i async for i in y]\n");
+  CHECK(doc.syntaxErrorCount() == 0);
+}
+
+TEST_CASE("grammar and runtime versions are the pinned ones", "[grammar]") {
+  const TSLanguage *lang = tree_sitter_python();
+  CHECK(ts_language_abi_version(lang) == 14); // tree-sitter-python 0.23.6
+  CHECK(TREE_SITTER_LANGUAGE_VERSION == 15);  // the 0.25 runtime
+}
