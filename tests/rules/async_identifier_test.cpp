@@ -1,0 +1,133 @@
+#include <catch2/catch.hpp>
+
+#include "rules/rule_tester.h"
+
+using namespace asyncfix::testing;
+
+TEST_CASE("AF001 async-identifier: valid code is left alone", "[rules][AF001]") {
+  const std::vector<std::string> valid = {
+      "async def f():\n    async with a as b:\n        async for x in b:\n            await x\n",
+      "async def f():\n    return [i async for i in y]\n",
+      "x = 'async = 1'\n# async = 1\n",
+      "def f():\n    '''async is a keyword'''\n",
+      "async_ = 1\nis_async = async_\n",
+      "x.cuda(async=True)\n", // AF101's, not AF001's
+      "class A:\n    async def run(self):\n        pass\n",
+      "@decorator\nasync def f():\n    pass\n",
+  };
+  runRuleTests("AF001", valid, {});
+}
+
+TEST_CASE("AF001 async-identifier: local names are renamed safely and scope-aware", "[rules][AF001]") {
+  const std::vector<Invalid> invalid = {
+      // A local and its references: safe.
+      {"def f():\n    async = 1\n    return async\n",
+       {{"AF001", 2, 5, 10, FixKind::Safe, "variable name"}, {"AF001", 3, 12, 17, FixKind::Safe}},
+       "def f():\n    async_ = 1\n    return async_\n"},
+      // Another function's `async` is a different binding: each is renamed on its own.
+      {"def f():\n    async = 1\n    return async\n\ndef g(x):\n    return x.async\n",
+       {{"AF001", 2, 5, 10, FixKind::Safe}, {"AF001", 3, 12, 17, FixKind::Safe},
+        {"AF001", 6, 14, 19, FixKind::Unsafe, "attribute"}},
+       "def f():\n    async_ = 1\n    return async_\n\ndef g(x):\n    return x.async_\n",
+       "def f():\n    async_ = 1\n    return async_\n\ndef g(x):\n    return x.async\n"},
+      // for / with / except targets, tuple targets, comprehension variables.
+      {"def f(xs):\n    for async in xs:\n        print(async)\n",
+       {{"AF001", 2, 9, 14, FixKind::Safe}, {"AF001", 3, 15, 20, FixKind::Safe}},
+       "def f(xs):\n    for async_ in xs:\n        print(async_)\n"},
+      {"def f():\n    with open(p) as async:\n        return async.read()\n",
+       {{"AF001", 2, 21, 26}, {"AF001", 3, 16, 21}},
+       "def f():\n    with open(p) as async_:\n        return async_.read()\n"},
+      {"def f():\n    try:\n        g()\n    except E as async:\n        log(async)\n",
+       {{"AF001", 4, 17, 22}, {"AF001", 5, 13, 18}},
+       "def f():\n    try:\n        g()\n    except E as async_:\n        log(async_)\n"},
+      {"def f(p):\n    a, (async, b) = p\n    return async\n", {{"AF001", 2, 9, 14}, {"AF001", 3, 12, 17}},
+       "def f(p):\n    a, (async_, b) = p\n    return async_\n"},
+      {"ys = [async * 2 for async in xs]\n", {{"AF001", 1, 7, 12, FixKind::Safe}, {"AF001", 1, 21, 26, FixKind::Safe}},
+       "ys = [async_ * 2 for async_ in xs]\n"},
+      // A lambda parameter: safe.
+      {"key = lambda async: async.priority\n", {{"AF001", 1, 14, 19, FixKind::Safe}, {"AF001", 1, 21, 26, FixKind::Safe}},
+       "key = lambda async_: async_.priority\n"},
+      // The configured style is used.
+      {"def f():\n    async = 1\n    return async\n", {{"AF001", 2, 5, 10}, {"AF001", 3, 12, 17}},
+       "def f():\n    async_ = 1\n    return async_\n"},
+      // A closure reads the enclosing function's `async`: one binding.
+      {"def f():\n    async = 1\n    def g():\n        return async\n    return g\n",
+       {{"AF001", 2, 5, 10, FixKind::Safe}, {"AF001", 4, 16, 21, FixKind::Safe}},
+       "def f():\n    async_ = 1\n    def g():\n        return async_\n    return g\n"},
+  };
+  runRuleTests("AF001", {}, invalid);
+}
+
+TEST_CASE("AF001 async-identifier: names visible outside the file are unsafe", "[rules][AF001]") {
+  const std::vector<Invalid> invalid = {
+      // Module-level name.
+      {"async = True\nif async:\n    pass\n", {{"AF001", 1, 1, 6, FixKind::Unsafe}, {"AF001", 2, 4, 9, FixKind::Unsafe}},
+       "async_ = True\nif async_:\n    pass\n", "async = True\nif async:\n    pass\n"},
+      // A public function's parameter: call sites in the file are renamed too.
+      {"def fetch(url, async=False):\n    return async\n\nfetch(u, async=True)\n",
+       {{"AF001", 1, 16, 21, FixKind::Unsafe, "parameter"}, {"AF001", 2, 12, 17, FixKind::Unsafe},
+        {"AF001", 4, 10, 15, FixKind::Unsafe, "keyword argument"}},
+       "def fetch(url, async_=False):\n    return async_\n\nfetch(u, async_=True)\n",
+       "def fetch(url, async=False):\n    return async\n\nfetch(u, async=True)\n"},
+      // A private function's parameter: safe, with its call sites.
+      {"def _fetch(url, async=False):\n    return async\n\n_fetch(u, async=True)\n",
+       {{"AF001", 1, 17, 22, FixKind::Safe}, {"AF001", 2, 12, 17, FixKind::Safe}, {"AF001", 4, 11, 16, FixKind::Safe}},
+       "def _fetch(url, async_=False):\n    return async_\n\n_fetch(u, async_=True)\n"},
+      // A method's parameter and a constructor's: calls through attributes and the class name.
+      {"class Loader:\n    def __init__(self, async=False):\n        self.async = async\n\n"
+       "l = Loader(async=True)\nprint(l.async)\n",
+       {{"AF001", 2, 24, 29, FixKind::Unsafe}, {"AF001", 3, 14, 19, FixKind::Unsafe},
+        {"AF001", 3, 22, 27, FixKind::Unsafe}, {"AF001", 5, 12, 17, FixKind::Unsafe},
+        {"AF001", 6, 9, 14, FixKind::Unsafe}},
+       "class Loader:\n    def __init__(self, async_=False):\n        self.async_ = async_\n\n"
+       "l = Loader(async_=True)\nprint(l.async_)\n",
+       "class Loader:\n    def __init__(self, async=False):\n        self.async = async\n\n"
+       "l = Loader(async=True)\nprint(l.async)\n"},
+      // A keyword to a callee defined elsewhere.
+      {"requests.get(url, async=True)\n", {{"AF001", 1, 19, 24, FixKind::Unsafe, "keyword argument"}},
+       "requests.get(url, async_=True)\n", "requests.get(url, async=True)\n"},
+      // Function and class names.
+      {"def async():\n    pass\n\nasync()\n", {{"AF001", 1, 5, 10, FixKind::Unsafe, "function name"}, {"AF001", 4, 1, 6}},
+       "def async_():\n    pass\n\nasync_()\n", "def async():\n    pass\n\nasync()\n"},
+      {"class async:\n    pass\n", {{"AF001", 1, 7, 12, FixKind::Unsafe, "class name"}}, "class async_:\n    pass\n",
+       "class async:\n    pass\n"},
+      // `global` ties a function's assignment to the module binding.
+      {"async = 0\ndef f():\n    global async\n    async = 1\n",
+       {{"AF001", 1, 1, 6, FixKind::Unsafe}, {"AF001", 3, 12, 17, FixKind::Unsafe}, {"AF001", 4, 5, 10, FixKind::Unsafe}},
+       "async_ = 0\ndef f():\n    global async_\n    async_ = 1\n", "async = 0\ndef f():\n    global async\n    async = 1\n"},
+      // The new name already exists: unsafe.
+      {"def f(async_):\n    async = 1\n    return async + async_\n",
+       {{"AF001", 2, 5, 10, FixKind::Unsafe, ""}, {"AF001", 3, 12, 17, FixKind::Unsafe}},
+       "def f(async_):\n    async_ = 1\n    return async_ + async_\n",
+       "def f(async_):\n    async = 1\n    return async + async_\n"},
+      // Imported names cannot be renamed here; an alias can.
+      {"from tornado.gen import async\nasync(f)\n", {{"AF001", 1, 25, 30, FixKind::None}, {"AF001", 2, 1, 6, FixKind::None}},
+       std::nullopt},
+      {"import foo as async\nasync.run()\n", {{"AF001", 1, 15, 20, FixKind::Unsafe}, {"AF001", 2, 1, 6, FixKind::Unsafe}},
+       "import foo as async_\nasync_.run()\n", "import foo as async\nasync.run()\n"},
+      // A module path component: no fix.
+      {"from kombu.async import Hub\n", {{"AF001", 1, 12, 17, FixKind::None, "module path"}}, std::nullopt},
+  };
+  runRuleTests("AF001", {}, invalid);
+}
+
+TEST_CASE("AF001 async-identifier: the rename style is configurable", "[rules][AF001]") {
+  asyncfix::Config config;
+  config.renameTemplate = "is_{name}";
+  runRuleTests("AF001", {},
+               {{"def f():\n    async = 1\n    return async\n", {{"AF001", 2, 5, 10}, {"AF001", 3, 12, 17}},
+                 "def f():\n    is_async = 1\n    return is_async\n"}},
+               config);
+}
+
+TEST_CASE("AF001 async-identifier: syntax errors elsewhere", "[rules][AF001]") {
+  const std::vector<Invalid> invalid = {
+      // A half-typed line: the token is still reported, without a fix.
+      {"x = (async\n", {{"AF001", 1, 6, 11, FixKind::None}}, std::nullopt},
+      {"x = y.cuda(async=\n", {{"AF001", 1, 12, 17, FixKind::None}}, std::nullopt},
+      // Python 2 leftovers do not stop a clean rename elsewhere.
+      {"print 'hi'\ndef f():\n    async = 1\n    return async\n", {{"AF001", 3, 5, 10}, {"AF001", 4, 12, 17}},
+       "print 'hi'\ndef f():\n    async_ = 1\n    return async_\n"},
+  };
+  runRuleTests("AF001", {}, invalid);
+}

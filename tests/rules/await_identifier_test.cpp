@@ -1,0 +1,31 @@
+#include <catch2/catch.hpp>
+
+#include "rules/rule_tester.h"
+
+using namespace asyncfix::testing;
+
+TEST_CASE("AF002 await-identifier", "[rules][AF002]") {
+  const std::vector<std::string> valid = {
+      "async def f():\n    await x\n    await (y)\n    return [await z for z in zs]\n",
+      "async def f():\n    g = lambda: 1\n    return await(g())\n",
+      "x = 'await = 1'  # await = 2\n",
+      "await_ = 1\n",
+  };
+  const std::vector<Invalid> invalid = {
+      {"def f():\n    await = 1\n    return await\n", {{"AF002", 2, 5, 10, FixKind::Safe}, {"AF002", 3, 12, 17, FixKind::Safe}},
+       "def f():\n    await_ = 1\n    return await_\n"},
+      {"def f(await=None):\n    pass\n", {{"AF002", 1, 7, 12, FixKind::Unsafe, "parameter"}},
+       "def f(await_=None):\n    pass\n", "def f(await=None):\n    pass\n"},
+      {"x.await = 1\n", {{"AF002", 1, 3, 8, FixKind::Unsafe, "attribute"}}, "x.await_ = 1\n", "x.await = 1\n"},
+      // A function named `await`, called the Python 3.6 way outside a coroutine.
+      {"def await(f):\n    return f.result()\n\nv = await(job)\n",
+       {{"AF002", 1, 5, 10, FixKind::Unsafe, "function name"}, {"AF002", 4, 5, 10, FixKind::Unsafe, "outside `async def`"}},
+       "def await_(f):\n    return f.result()\n\nv = await_(job)\n", "def await(f):\n    return f.result()\n\nv = await(job)\n"},
+      {"def g():\n    def await(f):\n        return f\n    return await(1)\n",
+       {{"AF002", 2, 9, 14, FixKind::Safe}, {"AF002", 4, 12, 17, FixKind::Safe}},
+       "def g():\n    def await_(f):\n        return f\n    return await_(1)\n"},
+      {"from a import b as await\n", {{"AF002", 1, 20, 25, FixKind::Unsafe}}, "from a import b as await_\n",
+       "from a import b as await\n"},
+  };
+  runRuleTests("AF002", valid, invalid);
+}

@@ -1,0 +1,68 @@
+#include <catch2/catch.hpp>
+
+#include <random>
+
+#include "asyncfix/document.h"
+#include "asyncfix/linter.h"
+#include "syntax.h"
+
+using namespace asyncfix;
+
+namespace {
+std::string sexp(const Document &doc) {
+  char *s = ts_node_string(ts_tree_root_node(doc.tree()));
+  std::string out(s);
+  free(s);
+  return out;
+}
+} // namespace
+
+TEST_CASE("Document edits re-parse incrementally to the same tree as a fresh parse", "[document]") {
+  Document doc("def f():\n    x = y.cuda(non_blocking=True)\n    return x\n");
+  const std::size_t at = doc.text().find("non_blocking");
+  doc.edit(at, at + 12, "async");
+  CHECK(doc.text() == "def f():\n    x = y.cuda(async=True)\n    return x\n");
+  CHECK(sexp(doc) == sexp(Document(doc.text())));
+  CHECK(Linter().lint(doc).size() == 1);
+
+  // Multi-byte text and line changes before the edit point.
+  doc.edit(0, 0, "# é€中😀\n\n");
+  CHECK(doc.lines().lineCount() == 6);
+  CHECK(sexp(doc) == sexp(Document(doc.text())));
+  const auto diags = Linter().lint(doc);
+  REQUIRE(diags.size() == 1);
+  CHECK(doc.lines().position(diags[0].start, PositionEncoding::Utf16) == Position{3, 15});
+}
+
+TEST_CASE("Document random edits match fresh parses", "[document]") {
+  std::mt19937 rng(12345);
+  const char *pieces[] = {"async", "=", "(", ")", "\n", "    ", "x.cuda(", "é", "def f(a):", ",", "await ", "#"};
+  Document doc("x = 1\n");
+  for (int i = 0; i < 300; ++i) {
+    const std::size_t a = rng() % (doc.text().size() + 1);
+    const std::size_t b = std::min(doc.text().size(), a + rng() % 4);
+    doc.edit(a, b, pieces[rng() % std::size(pieces)]);
+    REQUIRE(doc.parsed());
+    const Document fresh(doc.text());
+    REQUIRE(sexp(doc) == sexp(fresh));
+  }
+}
+
+TEST_CASE("Document edit offsets are clamped and snapped to character starts", "[document]") {
+  Document doc("é = 1\n");
+  doc.edit(1, 1, "x"); // inside é: snapped to its start
+  CHECK(doc.text() == "xé = 1\n");
+  doc.edit(100, 200, "\n");
+  CHECK(doc.text() == "xé = 1\n\n");
+  doc.reset("async = 1\n");
+  CHECK(doc.syntaxErrorCount() == 0);
+  Document moved = std::move(doc);
+  CHECK(moved.text() == "async = 1\n");
+  CHECK(moved.lines().lineCount() == 2);
+}
+
+TEST_CASE("Document counts ERROR and MISSING nodes", "[document]") {
+  CHECK(Document("x = 1\n").syntaxErrorCount() == 0);
+  CHECK(Document("x = (1\n").syntaxErrorCount() > 0);
+  CHECK(Document("def f(:\n  pass\n").syntaxErrorCount() > 0);
+}

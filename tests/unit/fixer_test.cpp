@@ -1,0 +1,62 @@
+#include <catch2/catch.hpp>
+
+#include "test_util.h"
+#include "asyncfix/linter.h"
+
+using namespace asyncfix;
+
+TEST_CASE("fix applies every safe fix in one call and is idempotent", "[fixer]") {
+  const Linter linter;
+  const std::string src = "def f(x):\n    async = x.cuda(async=True)\n    return async.to(d, async=async)\n";
+  const FixResult r = fix(linter, src);
+  CHECK(r.text == "def f(x):\n    async_ = x.cuda(non_blocking=True)\n    return async_.to(d, non_blocking=async_)\n");
+  CHECK(r.changed);
+  CHECK(r.converged);
+  CHECK(r.remaining.empty());
+  CHECK(r.fixedDiagnostics == 5); // 3 AF001 (one rename) + 2 AF101
+  CHECK_FALSE(fix(linter, r.text).changed);
+}
+
+TEST_CASE("fix leaves unsafe fixes alone unless asked, and reports what remains", "[fixer]") {
+  const Linter linter;
+  const std::string src = "async = 1\nx.cuda(async=True)\n";
+  const FixResult safe = fix(linter, src);
+  CHECK(safe.text == "async = 1\nx.cuda(non_blocking=True)\n");
+  REQUIRE(safe.remaining.size() == 1);
+  CHECK(safe.remaining[0].code == "AF001");
+  FixOptions unsafe;
+  unsafe.unsafe = true;
+  CHECK(fix(linter, src, unsafe).text == "async_ = 1\nx.cuda(non_blocking=True)\n");
+}
+
+TEST_CASE("fix honours a filter (fix all of one code)", "[fixer]") {
+  const Linter linter;
+  FixOptions only101;
+  only101.filter = [](const Diagnostic &d) { return d.code == "AF101"; };
+  const FixResult r = fix(linter, "def f():\n    async = 1\n    return x.cuda(async=async)\n", only101);
+  CHECK(r.text == "def f():\n    async = 1\n    return x.cuda(non_blocking=async)\n");
+  CHECK(r.remaining.size() == 2);
+}
+
+TEST_CASE("a text with nothing to fix is returned untouched", "[fixer]") {
+  const Linter linter;
+  for (const char *src : {"", "x = 1", "async def f():\n    await g()\n", "\xEF\xBB\xBFx = 1\r\n"}) {
+    const FixResult r = fix(linter, src);
+    CHECK(r.text == src);
+    CHECK_FALSE(r.changed);
+    CHECK(r.fixedDiagnostics == 0);
+  }
+}
+
+TEST_CASE("fix keeps a broken file no more broken than it was", "[fixer]") {
+  const Linter linter;
+  const std::string src = "x = y.cuda(async=\nz.cuda(async=True)\ndef f(:\n";
+  const FixResult r = fix(linter, src, asyncfix::testing::unsafeFixes());
+  CHECK(Document(r.text).syntaxErrorCount() <= Document(src).syntaxErrorCount());
+  CHECK(fix(linter, r.text, asyncfix::testing::unsafeFixes()).text == r.text);
+}
+
+TEST_CASE("applyEdits splices sorted edits", "[fixer]") {
+  CHECK(applyEdits("abcdef", {{1, 2, "X"}, {4, 4, "YY"}, {5, 6, ""}}) == "aXcdYYe");
+  CHECK(applyEdits("", {{0, 0, "z"}}) == "z");
+}

@@ -1,0 +1,71 @@
+#include <catch2/catch.hpp>
+
+#include "asyncfix/line_index.h"
+
+using namespace asyncfix;
+
+TEST_CASE("LineIndex converts é, €, CJK and emoji in every encoding", "[line_index]") {
+  // é = 2 bytes/1 UTF-16 unit, € = 3/1, 中 = 3/1, 😀 = 4 bytes/2 UTF-16 units (a surrogate pair).
+  const std::string text = "ab\né€中😀x = 1\nlast";
+  const LineIndex idx(text);
+  REQUIRE(idx.lineCount() == 3);
+  const std::size_t x = text.find('x');
+  CHECK(idx.position(x, PositionEncoding::Utf8) == Position{1, 12});
+  CHECK(idx.position(x, PositionEncoding::Utf16) == Position{1, 5});
+  CHECK(idx.position(x, PositionEncoding::Utf32) == Position{1, 4});
+  for (auto enc : {PositionEncoding::Utf8, PositionEncoding::Utf16, PositionEncoding::Utf32}) {
+    // Every character boundary round-trips.
+    for (std::size_t off = 0; off <= text.size(); ++off) {
+      if (off < text.size() && (static_cast<unsigned char>(text[off]) & 0xC0) == 0x80) continue;
+      INFO("offset " << off);
+      CHECK(idx.offset(idx.position(off, enc), enc) == off);
+    }
+  }
+  // Half a surrogate pair maps to the emoji's start; a column past the end to the line end.
+  const std::size_t emoji = text.find("😀");
+  CHECK(idx.offset({1, 4}, PositionEncoding::Utf16) == emoji);
+  CHECK(idx.offset({1, 3}, PositionEncoding::Utf16) == emoji);
+  CHECK(idx.offset({1, 99}, PositionEncoding::Utf32) == text.find("\nlast"));
+  CHECK(idx.offset({9, 0}, PositionEncoding::Utf32) == text.size());
+  // An offset inside a character maps to the character's start.
+  CHECK(idx.position(text.find("€") + 1, PositionEncoding::Utf16) == Position{1, 1});
+}
+
+TEST_CASE("LineIndex line terminators: LF, CRLF, lone CR", "[line_index]") {
+  const std::string text = "a\r\nb\rc\nd";
+  const LineIndex idx(text);
+  REQUIRE(idx.lineCount() == 4);
+  CHECK(idx.lineStart(1) == 3);
+  CHECK(idx.lineEnd(0) == 1);
+  CHECK(idx.lineStart(2) == 5);
+  CHECK(idx.lineStart(3) == 7);
+  CHECK(idx.lineEnd(3) == 8);
+  CHECK(idx.lineOf(2) == 0); // the \n of \r\n belongs to line 0
+  CHECK(idx.position(8, PositionEncoding::Utf8) == Position{3, 1});
+  const LineIndex trailing("x\n");
+  CHECK(trailing.lineCount() == 2);
+  CHECK(trailing.position(2, PositionEncoding::Utf32) == Position{1, 0});
+}
+
+TEST_CASE("LineIndex hides a UTF-8 BOM from line 0's columns", "[line_index]") {
+  const std::string text = "\xEF\xBB\xBFx = 1\ny";
+  const LineIndex idx(text);
+  CHECK(idx.hasBom());
+  CHECK(idx.position(3, PositionEncoding::Utf16) == Position{0, 0});
+  CHECK(idx.position(4, PositionEncoding::Utf32) == Position{0, 1});
+  CHECK(idx.position(0, PositionEncoding::Utf8) == Position{0, 0});
+  CHECK(idx.offset({0, 0}, PositionEncoding::Utf8) == 3);
+  CHECK(idx.lineStart(0) == 3);
+}
+
+TEST_CASE("LineIndex survives malformed UTF-8 and empty text", "[line_index]") {
+  const std::string text = "a\xff\xc3(b\n\xe2\x82";
+  const LineIndex idx(text);
+  CHECK(idx.position(4, PositionEncoding::Utf16) == Position{0, 4}); // one unit per bad byte
+  CHECK(idx.offset({0, 4}, PositionEncoding::Utf16) == 4);
+  CHECK(idx.position(text.size(), PositionEncoding::Utf32) == Position{1, 2});
+  const LineIndex empty("");
+  CHECK(empty.lineCount() == 1);
+  CHECK(empty.position(5, PositionEncoding::Utf8) == Position{0, 0});
+  CHECK(empty.offset({3, 3}, PositionEncoding::Utf8) == 0);
+}
