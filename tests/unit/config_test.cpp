@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <fstream>
+#include <iterator>
+
 #include "asyncfix/config.h"
 #include "asyncfix/rules.h"
 
@@ -67,4 +70,14 @@ TEST_CASE("Rule catalogue: codes, names and documentation headings", "[config]")
     CHECK(ruleUrl(*r).find(r->name) != std::string::npos);
   }
   CHECK(findRule("AF999") == nullptr);
+}
+
+TEST_CASE("the README's rule table lists every rule", "[config]") {
+  std::ifstream in(std::string(ASYNCFIX_SOURCE_DIR) + "/README.md");
+  REQUIRE(in);
+  const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  for (const RuleInfo *r : ruleCatalogue()) {
+    INFO(r->code);
+    CHECK(readme.find("| " + std::string(r->code) + " | " + std::string(r->name) + " |") != std::string::npos);
+  }
 }

@@ -1,0 +1,33 @@
+#!/usr/bin/env bash
+# Installs what asyncfix needs to build and test on Debian bookworm, and nothing that is already
+# there: a second run on a ready machine changes nothing and takes about a second.
+# Runs as root, or through sudo when it is available.
+set -euo pipefail
+
+packages=(
+  g++ cmake ninja-build pkg-config ca-certificates  # toolchain; certificates for npm
+  nlohmann-json3-dev catch2 libcli11-dev            # libraries (DESIGN.md §3)
+  python3                                           # CLI tests and the CPython compile check
+)
+# npm fetches the pinned tree-sitter sources. A machine may already have Node.js with its own npm
+# (e.g. from nodesource); only install Debian's when there is no npm at all.
+command -v npm >/dev/null 2>&1 || packages+=(npm)
+
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -eq 0 ]; then
+  sudo=()
+elif command -v sudo >/dev/null 2>&1; then
+  sudo=(sudo)
+else
+  echo "install-deps: missing packages (${missing[*]}) and not root; run as root or install sudo" >&2
+  exit 2
+fi
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${sudo[@]}" apt-get update -qq
+"${sudo[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}"
