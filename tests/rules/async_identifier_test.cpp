@@ -12,6 +12,7 @@ TEST_CASE("AF001 async-identifier: valid code is left alone", "[rules][AF001]") 
       "def f():\n    '''async is a keyword'''\n",
       "async_ = 1\nis_async = async_\n",
       "x.cuda(async=True)\n", // AF101's, not AF001's
+      "foo(x.cuda(async=True)\n", // AF101's also inside an ERROR region (unclosed call)
       "class A:\n    async def run(self):\n        pass\n",
       "@decorator\nasync def f():\n    pass\n",
   };

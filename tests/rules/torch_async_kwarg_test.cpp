@@ -49,6 +49,8 @@ TEST_CASE("AF101 torch-async-kwarg", "[rules][AF101]") {
       // Python 2 leftovers elsewhere in the file do not stop the rule.
       {"print 'epoch'\nx = x.cuda(async=True)\n", {{"AF101", 2, 12, 17}},
        "print 'epoch'\nx = x.cuda(non_blocking=True)\n"},
+      // An unclosed call around it (an ERROR region): still found and fixed.
+      {"foo(x.cuda(async=True)\n", {{"AF101", 1, 12, 17, FixKind::Safe}}, "foo(x.cuda(non_blocking=True)\n"},
       // Both spellings: the duplicate `async=` is removed (unsafe: the values may differ).
       {"x.cuda(non_blocking=True, async=True)\n", {{"AF101", 1, 27, 32, FixKind::Unsafe}},
        "x.cuda(non_blocking=True)\n", "x.cuda(non_blocking=True, async=True)\n"},

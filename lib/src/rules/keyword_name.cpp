@@ -166,6 +166,9 @@ void KeywordNameRule::checkToken(TSNode token, Context &ctx) const {
 
 void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
   const Severity severity = keywordSeverity(ctx.config());
+  // `x.cuda(async=…)` is AF101's, also when the call sits inside an ERROR region.
+  const TSNode parent = ctx.ancestors().empty() ? TSNode{} : ctx.ancestors().back();
+  if (!ts_node_is_null(parent) && isTorchAsyncKeyword(parent, ctx.text())) return;
   if (ctx.insideError()) {
     ctx.report(makeDiagnostic(info_, severity, node, message(ctx, "used as a name")));
     return;
@@ -175,8 +178,6 @@ void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
   RenameGroup group;
   std::string what;
   if (const KeywordUse *k = model.keywordAt(start)) {
-    const TSNode parent = ctx.ancestors().empty() ? TSNode{} : ctx.ancestors().back();
-    if (!ts_node_is_null(parent) && isTorchAsyncKeyword(parent, ctx.text())) return; // AF101's
     group = keywordGroup(model, *k);
     what = "a keyword argument";
   } else if (model.attributeAt(start)) {
