@@ -71,8 +71,8 @@ bool awaitIsKeyword(std::string_view text, std::size_t i) {
   const std::size_t j = skipBlanks(text, i + 5);
   if (j >= text.size()) return false;
   const auto c = static_cast<unsigned char>(text[j]);
-  if (c == '"' || c == '\'' || c == '[' || c == '{' || c == '-' || c == '~') return true;
-  if (!isWordByte(c)) return false; // `(`, `=`, `,`, `)`, `.`, newline…: may be a name
+  if (c == '"' || c == '\'' || c == '{' || c == '~') return true;
+  if (!isWordByte(c)) return false; // `(`, `[`, `+`, `-`, `=`, `,`, `.`, newline…: may be a name
   const std::string_view next = wordAt(text, j);
   return !isKeyword(next);
 }

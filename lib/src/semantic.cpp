@@ -191,19 +191,19 @@ private:
     return {};
   }
 
-  /// `await (x)` outside `async def`: legacy code calling a function named `await`.
+  /// `await(x)`, `await[i]`, `await + 1`, `await - 1` outside `async def`: tree-sitter reads an
+  /// await expression, Python 3.6 read the name `await` followed by a call, subscript or binary
+  /// operator. (`await x` with any other operand was never valid there: not a name use.)
   void visitAwait(const Frame &f) {
     if (ts_node_child_count(f.node) < 2) return;
     const TSNode keyword = ts_node_child(f.node, 0);
-    if (ts_node_symbol(keyword) != k_.anonAwait ||
-        ts_node_symbol(ts_node_child(f.node, 1)) != k_.parenthesizedExpression)
-      return;
+    if (ts_node_symbol(keyword) != k_.anonAwait || !operandMakesAName(f.node, text_)) return;
     for (std::uint32_t s = f.scope;; s = scopes_[s].parent) {
       const Scope &scope = scopes_[s];
       if (scope.kind == ScopeKind::Function && scope.isAsync) return;
       if (scope.kind == ScopeKind::Function || scope.kind == ScopeKind::Lambda || s == 0) break;
     }
-    addName(f, textOf(keyword, text_), NameRole::AwaitCall, f.scope, keyword);
+    addName(f, textOf(keyword, text_), NameRole::AwaitName, f.scope, keyword);
   }
 
   void addName(const Frame &f, std::string_view name, NameRole role, std::uint32_t scope,
@@ -227,6 +227,13 @@ bool binds(NameRole role) {
 }
 
 } // namespace
+
+bool operandMakesAName(TSNode awaitExpression, std::string_view text) {
+  const std::uint32_t start = ts_node_start_byte(ts_node_child(awaitExpression, 1));
+  if (start >= text.size()) return false;
+  const char c = text[start];
+  return c == '(' || c == '[' || c == '+' || c == '-';
+}
 
 SemanticModel::SemanticModel(const Document &doc) {
   if (!doc.tree()) {

@@ -36,7 +36,7 @@ enum class NameRole : std::uint8_t {
   ClassName,     ///< `class NAME`
   Declaration,   ///< `global NAME` / `nonlocal NAME`
   ImportedName,  ///< `import NAME` / `from m import NAME`: the name is fixed by another module
-  AwaitCall,     ///< `await(x)` outside `async def`: a call of a function named `await`
+  AwaitName,     ///< `await(x)`, `await[0]`, `await + 1` outside `async def`: the name `await`
 };
 
 /// An identifier that denotes a variable (not an attribute name, keyword name or module path).
@@ -69,6 +69,10 @@ struct BindingKey {
   std::string_view name;
   friend bool operator==(const BindingKey &, const BindingKey &) = default;
 };
+
+/// True when the operand of an `await` expression starts with `(`, `[`, `+` or `-`: outside a
+/// coroutine, Python 3.6 read that as the name `await` called, subscripted or in a sum.
+bool operandMakesAName(TSNode awaitExpression, std::string_view text);
 
 class SemanticModel {
 public:

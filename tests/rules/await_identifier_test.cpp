@@ -8,6 +8,8 @@ TEST_CASE("AF002 await-identifier", "[rules][AF002]") {
   const std::vector<std::string> valid = {
       "async def f():\n    await x\n    await (y)\n    return [await z for z in zs]\n",
       "async def f():\n    g = lambda: 1\n    return await(g())\n",
+      "async def f():\n    return await [x][0], await -y, await +z\n",
+      "def f():\n    await g()\n", // a forgotten `async`, not a name: left to the user
       "x = 'await = 1'  # await = 2\n",
       "await_ = 1\n",
   };
@@ -24,6 +26,11 @@ TEST_CASE("AF002 await-identifier", "[rules][AF002]") {
       {"def g():\n    def await(f):\n        return f\n    return await(1)\n",
        {{"AF002", 2, 9, 14, FixKind::Safe}, {"AF002", 4, 12, 17, FixKind::Safe}},
        "def g():\n    def await_(f):\n        return f\n    return await_(1)\n"},
+      // Python 3.6 read these as the name `await` in a sum, a difference, a subscript.
+      {"def f():\n    await = [1]\n    a = await + 1\n    b = await - 1\n    return await[0]\n",
+       {{"AF002", 2, 5, 10, FixKind::Safe}, {"AF002", 3, 9, 14, FixKind::Safe}, {"AF002", 4, 9, 14, FixKind::Safe},
+        {"AF002", 5, 12, 17, FixKind::Safe}},
+       "def f():\n    await_ = [1]\n    a = await_ + 1\n    b = await_ - 1\n    return await_[0]\n"},
       {"from a import b as await\n", {{"AF002", 1, 20, 25, FixKind::Unsafe}}, "from a import b as await_\n",
        "from a import b as await\n"},
   };

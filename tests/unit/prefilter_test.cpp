@@ -9,14 +9,14 @@ TEST_CASE("prefilter says no only when every async/await is the keyword", "[pref
   for (const char *src : {
            "", "x = 1\n", "import asyncio\nasyncio.run(main())\n", "x = is_async or awaiting\n",
            "async def f():\n    await g()\n", "    async with a:\n        async for x in y:\n            pass\n",
-           "return [x async for x in y]\n", "await -x\n", "r = await self.fetch()\n",
+           "return [x async for x in y]\n", "await ~x\n", "r = await self.fetch()\n",
            "\xEF\xBB\xBF" "async def f(): pass\n", "x = 1; async def f(): pass\n"}) {
     INFO(src);
     CHECK_FALSE(mayUseKeywordAsName(src));
   }
   for (const char *src : {
            "x.cuda(async=True)\n", "async = 1\n", "print(async)\n", "def f(async): pass\n",
-           "x = await\n", "await(x)\n", "y = await if c else z\n", "from kombu.async import Hub\n",
+           "x = await\n", "await(x)\n", "await - 1\n", "await[0]\n", "await + 1\n", "y = await if c else z\n", "from kombu.async import Hub\n",
            "z = [a for b in async for c in d]\n", "x = async if c else y\n", "self.async\n",
            "async", "await", "x = (async\n", "# async = 1\n", "x = not async for\n"}) {
     INFO(src);

@@ -48,7 +48,7 @@ RenameGroup bindingGroup(const SemanticModel &model, const NameUse &use) {
     group.nodes.push_back(u->node);
     if (u->role == NameRole::ImportedName) group.fixable = false;
     if (u->role == NameRole::Parameter) isParameter = true;
-    if (u->role != NameRole::Reference && u->role != NameRole::AwaitCall &&
+    if (u->role != NameRole::Reference && u->role != NameRole::AwaitName &&
         u->role != NameRole::Declaration)
       boundHere = true;
   }
@@ -104,7 +104,7 @@ std::string_view roleWords(NameRole role) {
   case NameRole::ClassName: return "a class name";
   case NameRole::Declaration: return "a declared name";
   case NameRole::ImportedName: return "an imported name";
-  case NameRole::AwaitCall: return "the name of a called function";
+  case NameRole::AwaitName: return "a name outside `async def`";
   }
   return "a name";
 }
@@ -136,7 +136,7 @@ std::string KeywordNameRule::message(Context &ctx, std::string_view what) const 
 }
 
 /// A keyword token. In a clean tree it is the keyword itself (`async def`, `await x`) — except
-/// `await(x)` outside a coroutine, which legacy code meant as a call. Inside an ERROR region the
+/// `await(x)`, `await[0]`, `await + 1` outside a coroutine, which legacy code meant as a name. Inside an ERROR region the
 /// parser may have given up on a name: report it there, without a fix.
 void KeywordNameRule::checkToken(TSNode token, Context &ctx) const {
   const std::string_view text = ctx.text();
@@ -156,11 +156,9 @@ void KeywordNameRule::checkToken(TSNode token, Context &ctx) const {
   if (ancestors.empty() || ts_node_symbol(ancestors.back()) != Kinds::get().await) return;
   // Cheap structural test before building the semantic model.
   const TSNode awaitNode = ancestors.back();
-  if (ts_node_child_count(awaitNode) < 2 ||
-      ts_node_symbol(ts_node_child(awaitNode, 1)) != Kinds::get().parenthesizedExpression)
-    return;
+  if (ts_node_child_count(awaitNode) < 2 || !operandMakesAName(awaitNode, text)) return;
   const NameUse *use = ctx.semantic().nameAt(ts_node_start_byte(token));
-  if (!use || use->role != NameRole::AwaitCall) return;
+  if (!use || use->role != NameRole::AwaitName) return;
   checkIdentifier(token, ctx);
 }
 
@@ -168,7 +166,9 @@ void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
   const Severity severity = keywordSeverity(ctx.config());
   // `x.cuda(async=…)` is AF101's, also when the call sits inside an ERROR region.
   const TSNode parent = ctx.ancestors().empty() ? TSNode{} : ctx.ancestors().back();
-  if (!ts_node_is_null(parent) && isTorchAsyncKeyword(parent, ctx.text())) return;
+  if (!ts_node_is_null(parent) && ts_node_eq(field(parent, "name"), node) &&
+      isTorchAsyncKeyword(parent, ctx.text()))
+    return;
   if (ctx.insideError()) {
     ctx.report(makeDiagnostic(info_, severity, node, message(ctx, "used as a name")));
     return;
@@ -186,8 +186,7 @@ void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
   } else if (const NameUse *use = model.nameAt(start)) {
     group = bindingGroup(model, *use);
     what = roleWords(use->role);
-    what = use->role == NameRole::AwaitCall ? "called as a function outside `async def`"
-                                            : "used as " + what;
+    what = "used as " + what;
   } else {
     group.fixable = false; // a module path: `import kombu.async`
     what = "part of a module path";
