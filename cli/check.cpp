@@ -1,0 +1,284 @@
+// cli/check.cpp — `asyncfix check`: files in, diagnostics / fixes / diffs out, in parallel.
+#include <algorithm>
+#include <atomic>
+#include <cstdio>
+#include <cstdlib>
+#include <exception>
+#include <string_view>
+#include <thread>
+
+#include <unistd.h>
+
+#include "asyncfix/linter.h"
+#include "commands.h"
+#include "diff.h"
+#include "files.h"
+#include "source_io.h"
+
+namespace asyncfix::cli {
+namespace {
+
+/// What checking one file produced; filled by a worker thread, printed by the main thread.
+struct FileReport {
+  std::string path;
+  std::string text; ///< the text `diagnostics` refer to (kept only when there are some)
+  std::vector<Diagnostic> diagnostics;
+  std::string diff;        ///< --diff: the unified diff
+  std::string fixedSource; ///< --fix on stdin: what to print (the input when nothing changed)
+  std::size_t fixed = 0;   ///< diagnostics fixed (or that --diff would fix)
+  bool changed = false;    ///< the text changed (written with --fix, diffed with --diff)
+  bool failed = false;     ///< could not be read, decoded or written
+  std::vector<std::string> messages; ///< complete "error: ..." / "warning: ..." lines for stderr
+};
+
+/// Everything the workers share; read-only while they run.
+struct Context {
+  const Linter &linter;
+  const CheckOptions &options;
+};
+
+void fail(FileReport &report, std::string_view reason) {
+  report.failed = true;
+  report.messages.push_back("error: " + report.path + ": " + std::string(reason));
+}
+
+void warn(FileReport &report, const std::string &what) {
+  report.messages.push_back("warning: " + report.path + ": " + what);
+}
+
+/// The diagnostics of a fixing run whose result must not be used (e.g. the write failed).
+void reportUnfixed(FileReport &report, const Linter &linter, std::string &&original) {
+  report.diagnostics = linter.lint(std::string_view(original));
+  report.fixed = 0;
+  report.changed = false;
+  report.text = std::move(original);
+}
+
+/// Lints or fixes one text. `stamp` is set for a file on disk (which --fix rewrites), null for
+/// stdin.
+FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp,
+                     const Context &ctx) {
+  FileReport report;
+  report.path = std::move(path);
+  const CheckOptions &options = ctx.options;
+  if (const auto problem = checkSourceText(bytes)) {
+    fail(report, *problem);
+    report.fixedSource = std::move(bytes); // stdin --fix echoes what it cannot process
+    return report;
+  }
+  if (options.fixMode == FixMode::None) {
+    report.diagnostics = ctx.linter.lint(std::string_view(bytes));
+    if (!report.diagnostics.empty()) {
+      report.text = std::move(bytes);
+    }
+    return report;
+  }
+
+  FixOptions fixOptions;
+  fixOptions.unsafe = options.unsafeFixes;
+  FixResult result = fix(ctx.linter, bytes, fixOptions);
+  if (!result.rejected.empty()) {
+    std::string codes;
+    for (const Diagnostic &d : result.rejected) {
+      if (codes.find(d.code) == std::string::npos) {
+        codes += codes.empty() ? "" : ", ";
+        codes += d.code;
+      }
+    }
+    warn(report, "skipped " + std::to_string(result.rejected.size()) +
+                     (result.rejected.size() == 1 ? " fix" : " fixes") + " (" + codes +
+                     ") that would have introduced a syntax error");
+  }
+  if (!result.converged) {
+    warn(report, "fixes did not converge after " + std::to_string(fixOptions.maxIterations) +
+                     " rounds; the file may still hold fixable findings");
+  }
+  const bool changed = result.changed && result.text != bytes;
+  if (options.fixMode == FixMode::Diff) {
+    if (changed) {
+      report.diff = unifiedDiff(bytes, result.text, report.path);
+    }
+  } else if (changed && stamp != nullptr) {
+    if (const auto error = writeFileAtomically(report.path, result.text, *stamp)) {
+      fail(report, *error);
+      reportUnfixed(report, ctx.linter, std::move(bytes));
+      return report;
+    }
+  }
+  report.changed = changed;
+  report.fixed = changed ? result.fixedDiagnostics : 0;
+  report.diagnostics = std::move(result.remaining);
+  report.fixedSource = stamp == nullptr ? result.text : std::string();
+  if (!report.diagnostics.empty()) {
+    report.text = std::move(result.text);
+  }
+  return report;
+}
+
+FileReport checkFile(const std::string &path, const Context &ctx) {
+  try {
+    ReadResult read = readSourceFile(path);
+    if (read.error) {
+      FileReport report;
+      report.path = path;
+      fail(report, *read.error);
+      return report;
+    }
+    return checkText(path, std::move(read.bytes), &read.stamp, ctx);
+  } catch (const std::exception &e) {
+    FileReport report;
+    report.path = path;
+    fail(report, std::string("internal error: ") + e.what());
+    return report;
+  }
+}
+
+/// Checks `files` on `jobs` threads; report i belongs to files[i] whatever the scheduling.
+std::vector<FileReport> checkFiles(const std::vector<std::string> &files, const Context &ctx,
+                                   unsigned jobs) {
+  std::vector<FileReport> reports(files.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i = next.fetch_add(1); i < files.size(); i = next.fetch_add(1)) {
+      reports[i] = checkFile(files[i], ctx);
+    }
+  };
+  const std::size_t threads =
+      std::clamp<std::size_t>(jobs, 1, std::max<std::size_t>(files.size(), 1));
+  std::vector<std::thread> pool;
+  pool.reserve(threads - 1);
+  for (std::size_t t = 1; t < threads; ++t) {
+    pool.emplace_back(work);
+  }
+  work();
+  for (std::thread &thread : pool) {
+    thread.join();
+  }
+  return reports;
+}
+
+bool colorFor(int fd) {
+  const char *noColor = std::getenv("NO_COLOR");
+  if (noColor != nullptr && *noColor != '\0') {
+    return false;
+  }
+  const char *term = std::getenv("TERM");
+  if (term != nullptr && std::string_view(term) == "dumb") {
+    return false;
+  }
+  return ::isatty(fd) == 1;
+}
+
+void write(std::FILE *stream, std::string_view text) {
+  if (!text.empty()) {
+    std::fwrite(text.data(), 1, text.size(), stream);
+  }
+}
+
+unsigned defaultJobs() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : n;
+}
+
+} // namespace
+
+int runCheck(const CheckOptions &options) {
+  const Linter linter(options.config);
+  const Context ctx{linter, options};
+  const bool fromStdin = options.stdinFilename.has_value() ||
+                         (options.paths.size() == 1 && options.paths.front() == "-");
+
+  std::vector<PathError> pathErrors;
+  std::vector<FileReport> reports;
+  if (fromStdin) {
+    const std::string name = options.stdinFilename.value_or("-");
+    for (const std::string &path : options.paths) {
+      if (path != "-" && !options.quiet) {
+        write(stderr, "warning: ignoring " + path + " in favour of standard input\n");
+      }
+    }
+    ReadResult read = readStdin();
+    if (read.error) {
+      FileReport report;
+      report.path = name;
+      fail(report, *read.error);
+      reports.push_back(std::move(report));
+    } else {
+      reports.push_back(checkText(name, std::move(read.bytes), nullptr, ctx));
+    }
+  } else {
+    FileList list =
+        collectFiles(options.paths.empty() ? std::vector<std::string>{"."} : options.paths);
+    pathErrors = std::move(list.errors);
+    reports = checkFiles(list.files, ctx, options.jobs == 0 ? defaultJobs() : options.jobs);
+  }
+
+  // Messages on stderr, in a stable order: bad paths as given, then files in path order.
+  bool failures = !pathErrors.empty();
+  for (const PathError &error : pathErrors) {
+    write(stderr, "error: " + error.path + ": " + error.reason + "\n");
+  }
+  for (const FileReport &report : reports) {
+    failures = failures || report.failed;
+    for (const std::string &message : report.messages) {
+      if (!options.quiet || message.starts_with("error:")) {
+        write(stderr, message + "\n");
+      }
+    }
+  }
+  std::fflush(stderr);
+
+  // With --fix or --diff on stdin, stdout carries only the source (or the diff).
+  const bool stdoutIsSource = fromStdin && options.fixMode != FixMode::None;
+  std::FILE *const diagnosticsStream = stdoutIsSource ? stderr : stdout;
+  RenderOptions render;
+  render.format = options.format;
+  render.color = colorFor(stdoutIsSource ? STDERR_FILENO : STDOUT_FILENO);
+  render.unsafeFixes = options.unsafeFixes;
+
+  std::vector<FileDiagnostics> views;
+  Summary summary;
+  summary.mode = options.fixMode;
+  summary.failures = failures;
+  bool anyChanged = false;
+  for (const FileReport &report : reports) {
+    views.push_back({report.path, report.text, report.diagnostics});
+    countDiagnostics(summary, report.diagnostics, options.unsafeFixes);
+    summary.fixed += report.fixed;
+    anyChanged = anyChanged || report.changed;
+  }
+
+  const bool textFormat =
+      options.format == OutputFormat::Full || options.format == OutputFormat::Concise;
+  if (options.fixMode == FixMode::Diff) {
+    for (const FileReport &report : reports) {
+      write(stdout, report.diff);
+    }
+    std::fflush(stdout);
+    if (!options.quiet) {
+      write(stderr, renderSummary(summary, colorFor(STDERR_FILENO)));
+    }
+  } else {
+    if (stdoutIsSource) {
+      write(stdout, reports.front().fixedSource);
+      std::fflush(stdout);
+    }
+    if (options.statistics) {
+      write(diagnosticsStream, renderStatistics(views, render));
+    } else {
+      write(diagnosticsStream, renderDiagnostics(views, render));
+      if (textFormat && !options.quiet) {
+        write(diagnosticsStream, renderSummary(summary, render.color));
+      }
+    }
+  }
+  std::fflush(stdout);
+
+  if (failures) {
+    return kExitFailure;
+  }
+  const bool findings = options.fixMode == FixMode::Diff ? anyChanged : summary.remaining > 0;
+  return findings && !options.exitZero ? kExitFindings : kExitClean;
+}
+
+} // namespace asyncfix::cli

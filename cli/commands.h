@@ -1,0 +1,45 @@
+// cli/commands.h — the subcommands, independent of how their arguments were parsed.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "asyncfix/config.h"
+#include "output.h"
+
+namespace asyncfix::cli {
+
+/// Process exit codes, as in Ruff.
+enum ExitCode : int {
+  kExitClean = 0,    ///< no diagnostics remain (or --diff: nothing would change)
+  kExitFindings = 1, ///< diagnostics remain (or --diff: some file would change)
+  kExitFailure = 2,  ///< usage, configuration or I/O error
+};
+
+struct CheckOptions {
+  std::vector<std::string> paths;           ///< files and directories ("." when empty)
+  std::optional<std::string> stdinFilename; ///< read the source from stdin, report it as this
+  Config config;
+  FixMode fixMode = FixMode::None;
+  bool unsafeFixes = false;
+  bool exitZero = false;
+  bool statistics = false;
+  bool quiet = false;
+  OutputFormat format = OutputFormat::Full;
+  unsigned jobs = 0; ///< worker threads; 0 = one per hardware thread
+};
+
+/// `asyncfix check`: lint (and fix) files or stdin, print the results; returns the exit code.
+int runCheck(const CheckOptions &options);
+
+struct RuleOptions {
+  std::vector<std::string> codes; ///< codes or names
+  bool all = false;
+  bool json = false;
+};
+
+/// `asyncfix rule`: print rule documentation; returns the exit code.
+int runRule(const RuleOptions &options);
+
+} // namespace asyncfix::cli

@@ -1,0 +1,146 @@
+// cli/files.cpp — directory walks: recursive, no symlinks, skip caches and virtualenvs.
+#include "files.h"
+
+#include <algorithm>
+#include <array>
+#include <filesystem>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+#include <sys/stat.h>
+
+namespace asyncfix::cli {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr std::array<std::string_view, 9> kExcludedDirectories = {
+    "__pycache__", ".git", "node_modules", ".venv", "venv", "env", ".eggs", "build", "dist",
+};
+
+std::string reasonOf(const std::error_code &ec) {
+  if (ec == std::errc::permission_denied || ec == std::errc::operation_not_permitted) {
+    return "permission denied";
+  }
+  std::string text = ec.message();
+  if (!text.empty() && text[0] >= 'A' && text[0] <= 'Z') {
+    text[0] = static_cast<char>(text[0] - 'A' + 'a');
+  }
+  return text;
+}
+
+bool isPythonFile(const fs::path &path) {
+  const auto ext = path.extension();
+  return ext == ".py" || ext == ".pyi";
+}
+
+/// The path as a user would write it: "./a/b.py" → "a/b.py", "src/" + "x.py" → "src/x.py".
+std::string displayPath(const fs::path &path) {
+  std::string text = path.lexically_normal().generic_string();
+  if (text.size() > 1 && text.back() == '/') {
+    text.pop_back();
+  }
+  return text;
+}
+
+/// Walks `root` (a directory) without recursion on the C++ stack.
+void walkDirectory(const fs::path &root, FileList &out) {
+  std::vector<fs::path> pending{root};
+  while (!pending.empty()) {
+    const fs::path dir = std::move(pending.back());
+    pending.pop_back();
+    std::error_code ec;
+    fs::directory_iterator it(dir, ec);
+    if (ec) {
+      out.errors.push_back({displayPath(dir), reasonOf(ec)});
+      continue;
+    }
+    for (const fs::directory_iterator end; it != end; it.increment(ec)) {
+      const fs::directory_entry &entry = *it;
+      std::error_code statError;
+      const fs::file_status status = entry.symlink_status(statError);
+      if (statError) {
+        out.errors.push_back({displayPath(entry.path()), reasonOf(statError)});
+        continue;
+      }
+      if (fs::is_symlink(status)) {
+        continue;
+      }
+      const std::string name = entry.path().filename().string();
+      if (fs::is_directory(status)) {
+        if (!name.starts_with('.') && !isExcludedDirectory(name)) {
+          pending.push_back(entry.path());
+        }
+      } else if (fs::is_regular_file(status) && isPythonFile(entry.path())) {
+        out.files.push_back(displayPath(entry.path()));
+      }
+    }
+    if (ec) {
+      out.errors.push_back({displayPath(dir), reasonOf(ec)});
+    }
+  }
+}
+
+/// Keeps the first of several names for one file (`a.py` and a link to it named on the command
+/// line, or `a.py` and `/abs/a.py`): two workers must never fix the same file.
+void removeAliases(std::vector<std::string> &files) {
+  std::vector<std::pair<std::pair<dev_t, ino_t>, std::size_t>> ids;
+  ids.reserve(files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    struct stat st {};
+    if (::stat(files[i].c_str(), &st) == 0) {
+      ids.push_back({{st.st_dev, st.st_ino}, i});
+    }
+  }
+  std::sort(ids.begin(), ids.end());
+  std::vector<bool> drop(files.size(), false);
+  for (std::size_t k = 1; k < ids.size(); ++k) {
+    if (ids[k].first == ids[k - 1].first) {
+      drop[ids[k].second] = true;
+    }
+  }
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!drop[i]) {
+      if (kept != i) {
+        files[kept] = std::move(files[i]);
+      }
+      ++kept;
+    }
+  }
+  files.resize(kept);
+}
+
+} // namespace
+
+bool isExcludedDirectory(const std::string &name) {
+  return std::find(kExcludedDirectories.begin(), kExcludedDirectories.end(), name) !=
+         kExcludedDirectories.end();
+}
+
+FileList collectFiles(const std::vector<std::string> &paths) {
+  FileList out;
+  for (const std::string &given : paths) {
+    const fs::path path(given);
+    std::error_code ec;
+    // Explicit paths are followed: `asyncfix check link.py` checks what the link points to.
+    const fs::file_status status = fs::status(path, ec);
+    if (ec || !fs::exists(status)) {
+      out.errors.push_back({given, ec && ec != std::errc::no_such_file_or_directory
+                                       ? reasonOf(ec)
+                                       : "no such file or directory"});
+      continue;
+    }
+    if (fs::is_directory(status)) {
+      walkDirectory(path, out);
+    } else {
+      out.files.push_back(displayPath(path));
+    }
+  }
+  std::sort(out.files.begin(), out.files.end());
+  out.files.erase(std::unique(out.files.begin(), out.files.end()), out.files.end());
+  removeAliases(out.files);
+  return out;
+}
+
+} // namespace asyncfix::cli

@@ -1,0 +1,32 @@
+// cli/files.h — turning the paths on the command line into the list of files to check.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace asyncfix::cli {
+
+/// A path that could not be used, and why ("no such file or directory").
+struct PathError {
+  std::string path;
+  std::string reason;
+};
+
+struct FileList {
+  /// Sorted, spelt relative to the inputs, each file once (of several names for one file, such as
+  /// a symlink named on the command line and its target, the first in sorted order is kept).
+  std::vector<std::string> files;
+  std::vector<PathError> errors; ///< in the order they were met
+};
+
+/// Collects the files to check. A file named explicitly is checked whatever its extension (a
+/// symlink to a file too). A directory is walked recursively for `.py` and `.pyi` files,
+/// skipping hidden directories, the usual virtualenv/build/cache directories, and every symlink
+/// found during the walk (so the walk never leaves the tree and cannot loop). Unreadable
+/// directories and missing paths are reported in `errors`; the walk goes on.
+FileList collectFiles(const std::vector<std::string> &paths);
+
+/// True for directory names a walk never enters (`.git`, `venv`, `__pycache__`, ...).
+bool isExcludedDirectory(const std::string &name);
+
+} // namespace asyncfix::cli

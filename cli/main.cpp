@@ -1,0 +1,219 @@
+// cli/main.cpp — the `asyncfix` command: parse the arguments, validate them, run a subcommand.
+//
+// Only argument parsing lives here; the subcommands are in check.cpp and rule.cpp.
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "asyncfix/config.h"
+#include "commands.h"
+
+#ifndef ASYNCFIX_VERSION
+#define ASYNCFIX_VERSION "unknown"
+#endif
+
+namespace asyncfix::cli {
+namespace {
+
+/// The raw `check` arguments, before validation.
+struct CheckArgs {
+  std::vector<std::string> paths;
+  std::string stdinFilename;
+  bool fix = false;
+  bool unsafeFixes = false;
+  bool diff = false;
+  bool exitZero = false;
+  bool statistics = false;
+  bool quiet = false;
+  std::vector<std::string> select;
+  std::vector<std::string> extendSelect;
+  std::vector<std::string> ignore;
+  std::string targetVersion;
+  std::string renameStyle;
+  std::string outputFormat = "full";
+  unsigned jobs = 0;
+};
+
+struct RuleArgs {
+  std::vector<std::string> codes;
+  bool all = false;
+  std::string outputFormat = "text";
+};
+
+/// Rule selectors without surrounding blanks and empty entries ("AF101, AF0," → AF101 AF0).
+std::vector<std::string> cleanSelectors(const std::vector<std::string> &entries) {
+  std::vector<std::string> out;
+  for (const std::string &entry : entries) {
+    const auto first = entry.find_first_not_of(" \t");
+    if (first == std::string::npos) {
+      continue;
+    }
+    const auto last = entry.find_last_not_of(" \t");
+    out.push_back(entry.substr(first, last - first + 1));
+  }
+  return out;
+}
+
+int usageError(const std::string &message) {
+  std::fprintf(stderr, "error: %s\n", message.c_str());
+  return kExitFailure;
+}
+
+/// Validates the `check` arguments into `options`; returns an exit code on a usage error.
+std::optional<int> buildCheckOptions(const CheckArgs &args, const CLI::App &check,
+                                     CheckOptions &options) {
+  options.paths = args.paths;
+  if (check.count("--stdin-filename") > 0) {
+    options.stdinFilename = args.stdinFilename;
+  }
+  options.unsafeFixes = args.unsafeFixes;
+  options.exitZero = args.exitZero;
+  options.statistics = args.statistics;
+  options.quiet = args.quiet;
+  options.jobs = args.jobs;
+  options.fixMode = args.diff ? FixMode::Diff : args.fix ? FixMode::Apply : FixMode::None;
+  if (!parseOutputFormat(args.outputFormat, options.format)) {
+    return usageError("unknown output format `" + args.outputFormat + "`");
+  }
+
+  RuleSelection &rules = options.config.rules;
+  if (check.count("--select") > 0) {
+    rules.select = cleanSelectors(args.select);
+  }
+  rules.extendSelect = cleanSelectors(args.extendSelect);
+  rules.ignore = cleanSelectors(args.ignore);
+  if (const auto unknown = rules.unknownEntries(); !unknown.empty()) {
+    std::string list;
+    for (const std::string &entry : unknown) {
+      list += (list.empty() ? "`" : ", `") + entry + "`";
+    }
+    return usageError("unknown rule selector " + list +
+                      " (use a code such as AF101, a prefix such as AF1, or ALL)");
+  }
+
+  if (!args.targetVersion.empty()) {
+    const auto version = PythonVersion::parse(args.targetVersion);
+    if (!version) {
+      return usageError("invalid --target-version `" + args.targetVersion +
+                        "` (expected py35 ... py314)");
+    }
+    options.config.target = *version;
+  }
+
+  if (!args.renameStyle.empty()) {
+    std::string tmpl = args.renameStyle;
+    if (tmpl == "async_") {
+      tmpl = "{name}_";
+    } else if (tmpl == "is_async") {
+      tmpl = "is_{name}";
+    }
+    if (!Config::isValidRenameTemplate(tmpl)) {
+      return usageError("invalid --rename-style `" + args.renameStyle +
+                        "` (expected async_, is_async, or a template with {name} such as "
+                        "{name}_ that gives a Python identifier)");
+    }
+    options.config.renameTemplate = tmpl;
+  }
+  return std::nullopt;
+}
+
+void defineCheck(CLI::App &check, CheckArgs &args) {
+  check.add_option("paths", args.paths, "Files or directories to check [default: .]; - is stdin")
+      ->type_name("PATH");
+  check.add_flag("--fix", args.fix, "Apply fixes to the files (safe fixes unless --unsafe-fixes)");
+  check.add_flag("--unsafe-fixes", args.unsafeFixes, "Also apply (or offer) unsafe fixes");
+  check.add_flag("--diff", args.diff,
+                 "Print a unified diff of the fixes instead of writing them; exit 1 if any file "
+                 "would change");
+  check
+      .add_option("--stdin-filename", args.stdinFilename,
+                  "Read the source from stdin and report it under this name; with --fix the "
+                  "fixed source goes to stdout")
+      ->type_name("NAME");
+  check
+      .add_option("--select", args.select,
+                  "Rules to enable: codes, prefixes or ALL (comma-separated)")
+      ->delimiter(',')
+      ->type_name("CODES");
+  check.add_option("--extend-select", args.extendSelect, "Rules to enable on top of --select")
+      ->delimiter(',')
+      ->type_name("CODES");
+  check.add_option("--ignore", args.ignore, "Rules to disable: codes, prefixes or ALL")
+      ->delimiter(',')
+      ->type_name("CODES");
+  check
+      .add_option("--target-version", args.targetVersion,
+                  "Python version the code must run on: py35 ... py314 [default: py38]")
+      ->type_name("VERSION");
+  check
+      .add_option("--rename-style", args.renameStyle,
+                  "How renamed names are spelt: async_ (default), is_async, or a template "
+                  "such as {name}_")
+      ->type_name("STYLE");
+  check.add_option("--output-format", args.outputFormat, "full, concise, json or json-lines")
+      ->check(CLI::IsMember({"full", "concise", "json", "json-lines"}))
+      ->type_name("FORMAT");
+  check.add_flag("--exit-zero", args.exitZero, "Exit 0 even when diagnostics remain");
+  check.add_flag("--statistics", args.statistics, "Print the number of diagnostics per rule");
+  check.add_option("-j,--jobs", args.jobs, "Worker threads [default: one per CPU]")->type_name("N");
+  check.add_flag("-q,--quiet", args.quiet, "Print diagnostics and errors, nothing else");
+}
+
+void defineRule(CLI::App &rule, RuleArgs &args) {
+  rule.add_option("code", args.codes, "Rule code (AF101) or name (torch-async-kwarg)")
+      ->type_name("CODE");
+  rule.add_flag("--all", args.all, "Explain every rule");
+  rule.add_option("--output-format", args.outputFormat, "text or json")
+      ->check(CLI::IsMember({"text", "json"}))
+      ->type_name("FORMAT");
+}
+
+int run(int argc, char **argv) {
+  CLI::App app{"asyncfix: find and fix Python code broken by the async/await keywords of "
+               "Python 3.7",
+               "asyncfix"};
+  app.set_version_flag("-V,--version", "asyncfix " ASYNCFIX_VERSION);
+  app.require_subcommand(1);
+
+  CheckArgs checkArgs;
+  CLI::App *check = app.add_subcommand("check", "Check Python files, and fix them with --fix");
+  defineCheck(*check, checkArgs);
+  RuleArgs ruleArgs;
+  CLI::App *rule = app.add_subcommand("rule", "Explain a rule, or all of them with --all");
+  defineRule(*rule, ruleArgs);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError &e) {
+    // Help and --version exit 0; every usage error exits 2, as documented.
+    return app.exit(e) == 0 ? kExitClean : kExitFailure;
+  }
+
+  if (rule->parsed()) {
+    RuleOptions options;
+    options.codes = ruleArgs.codes;
+    options.all = ruleArgs.all;
+    options.json = ruleArgs.outputFormat == "json";
+    return runRule(options);
+  }
+  CheckOptions options;
+  if (const auto error = buildCheckOptions(checkArgs, *check, options)) {
+    return *error;
+  }
+  return runCheck(options);
+}
+
+} // namespace
+} // namespace asyncfix::cli
+
+int main(int argc, char **argv) {
+  try {
+    return asyncfix::cli::run(argc, argv);
+  } catch (const std::exception &e) {
+    std::fprintf(stderr, "error: internal error: %s\n", e.what());
+    return asyncfix::cli::kExitFailure;
+  }
+}

@@ -1,0 +1,451 @@
+// cli/output.cpp — the output formats: full, concise, json, json-lines; statistics; rule docs.
+#include "output.h"
+
+#include <algorithm>
+#include <map>
+
+#include <nlohmann/json.hpp>
+
+#include "asyncfix/line_index.h"
+
+namespace asyncfix::cli {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+// --- colors ------------------------------------------------------------------------------------
+
+constexpr std::string_view kReset = "\x1b[0m";
+constexpr std::string_view kBold = "\x1b[1m";
+constexpr std::string_view kCyan = "\x1b[36m";
+constexpr std::string_view kBlue = "\x1b[1;34m";
+
+std::string_view severityColor(Severity severity) {
+  switch (severity) {
+  case Severity::Error:
+    return "\x1b[1;31m";
+  case Severity::Warning:
+    return "\x1b[1;33m";
+  case Severity::Info:
+    return "\x1b[1;34m";
+  case Severity::Hint:
+    return "\x1b[1;36m";
+  }
+  return kBold;
+}
+
+/// Appends `text`, wrapped in `color` when colors are on.
+void paint(std::string &out, bool enabled, std::string_view color, std::string_view text) {
+  if (enabled) {
+    out.append(color).append(text).append(kReset);
+  } else {
+    out.append(text);
+  }
+}
+
+// --- names -------------------------------------------------------------------------------------
+
+std::string_view severityName(Severity severity) {
+  switch (severity) {
+  case Severity::Error:
+    return "error";
+  case Severity::Warning:
+    return "warning";
+  case Severity::Info:
+    return "info";
+  case Severity::Hint:
+    return "hint";
+  }
+  return "error";
+}
+
+std::string_view applicabilityName(Applicability applicability) {
+  switch (applicability) {
+  case Applicability::Safe:
+    return "safe";
+  case Applicability::Unsafe:
+    return "unsafe";
+  case Applicability::DisplayOnly:
+    return "display-only";
+  }
+  return "safe";
+}
+
+std::string plural(std::size_t n, std::string_view one, std::string_view many) {
+  return std::to_string(n) + " " + std::string(n == 1 ? one : many);
+}
+
+// --- positions (through LineIndex only) --------------------------------------------------------
+
+/// 1-based row and 1-based code-point column of a byte offset.
+struct RowColumn {
+  std::uint32_t row;
+  std::uint32_t column;
+};
+
+RowColumn rowColumn(const LineIndex &lines, std::size_t offset) {
+  const Position p = lines.position(offset, PositionEncoding::Utf32);
+  return {p.line + 1, p.column + 1};
+}
+
+Json location(const LineIndex &lines, std::size_t offset) {
+  const RowColumn rc = rowColumn(lines, offset);
+  return Json{{"row", rc.row}, {"column", rc.column}};
+}
+
+// --- full --------------------------------------------------------------------------------------
+
+/// The source line as shown: C0 control characters other than tab become their visible Unicode
+/// symbols (one code point each, so columns stay aligned, and no escape sequence reaches the
+/// terminal).
+std::string displayLine(std::string_view line) {
+  std::string out;
+  out.reserve(line.size());
+  for (const char c : line) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && c != '\t') || byte == 0x7F) {
+      const unsigned symbol = byte == 0x7F ? 0x2421U : 0x2400U + byte; // U+2400..U+241F, U+2421
+      out += static_cast<char>(0xE0 | (symbol >> 12));
+      out += static_cast<char>(0x80 | ((symbol >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (symbol & 0x3F));
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
+/// Blank space as wide as text[from, to) on screen: one space per code point, tabs kept as tabs
+/// so the caret lines up whatever the terminal's tab stops are.
+std::string blankLike(std::string_view text, std::size_t from, std::size_t to) {
+  std::string out;
+  for (std::size_t i = from; i < to;) {
+    out += text[i] == '\t' ? '\t' : ' ';
+    i += std::max<std::size_t>(1, LineIndex::sequenceLength(static_cast<unsigned char>(text[i])));
+  }
+  return out;
+}
+
+void renderFull(std::string &out, const FileDiagnostics &file, const LineIndex &lines,
+                const Diagnostic &d, const RenderOptions &options) {
+  const bool color = options.color;
+  const Position start = lines.position(d.start, PositionEncoding::Utf32);
+  const std::size_t lineStart = lines.lineStart(start.line);
+  const std::size_t lineEnd = std::max(lines.lineEnd(start.line), lineStart);
+  const std::size_t caretFrom = std::clamp(d.start, lineStart, lineEnd);
+  const std::size_t caretTo = std::clamp(d.end, caretFrom, lineEnd);
+  const std::uint32_t fromColumn = lines.position(caretFrom, PositionEncoding::Utf32).column;
+  const std::uint32_t toColumn = lines.position(caretTo, PositionEncoding::Utf32).column;
+  const std::size_t width = toColumn > fromColumn ? toColumn - fromColumn : 1;
+
+  const std::string row = std::to_string(start.line + 1);
+  const std::string pad(row.size() + 1, ' ');
+  const std::string_view severity = severityColor(d.severity);
+
+  paint(out, color, kBold, file.path);
+  out += ':' + row + ':' + std::to_string(start.column + 1) + ": ";
+  paint(out, color, severity, d.code);
+  out += ' ';
+  if (d.fix && isApplicable(*d.fix, options.unsafeFixes)) {
+    out += '[';
+    paint(out, color, kCyan, "*");
+    out += "] ";
+  }
+  out += d.message;
+  out += '\n';
+
+  paint(out, color, kBlue, pad + "|");
+  out += '\n';
+  paint(out, color, kBlue, row + " |");
+  out += ' ';
+  out += displayLine(file.text.substr(lineStart, lineEnd - lineStart));
+  out += '\n';
+  paint(out, color, kBlue, pad + "|");
+  out += ' ';
+  out += blankLike(file.text, lineStart, caretFrom);
+  paint(out, color, severity, std::string(width, '^') + " " + std::string(d.code));
+  out += '\n';
+  paint(out, color, kBlue, pad + "|");
+  out += '\n';
+  if (d.fix) {
+    out += pad;
+    paint(out, color, kBold, "= help:");
+    out += ' ';
+    out += d.fix->title;
+    if (d.fix->applicability == Applicability::Unsafe && !options.unsafeFixes) {
+      out += " (unsafe fix: enable with --unsafe-fixes)";
+    }
+    out += '\n';
+  }
+  out += '\n';
+}
+
+void renderConcise(std::string &out, const FileDiagnostics &file, const LineIndex &lines,
+                   const Diagnostic &d, const RenderOptions &options) {
+  const RowColumn rc = rowColumn(lines, d.start);
+  paint(out, options.color, kBold, file.path);
+  out += ':' + std::to_string(rc.row) + ':' + std::to_string(rc.column) + ": ";
+  paint(out, options.color, severityColor(d.severity), d.code);
+  out += ' ';
+  if (d.fix && isApplicable(*d.fix, options.unsafeFixes)) {
+    out += '[';
+    paint(out, options.color, kCyan, "*");
+    out += "] ";
+  }
+  out += d.message;
+  out += '\n';
+}
+
+// --- json --------------------------------------------------------------------------------------
+
+Json toJson(const FileDiagnostics &file, const LineIndex &lines, const Diagnostic &d) {
+  Json fix = nullptr;
+  if (d.fix) {
+    Json edits = Json::array();
+    for (const TextEdit &edit : d.fix->edits) {
+      edits.push_back(Json{{"content", edit.content},
+                           {"location", location(lines, edit.start)},
+                           {"end_location", location(lines, edit.end)}});
+    }
+    fix = Json{{"applicability", applicabilityName(d.fix->applicability)},
+               {"message", d.fix->title},
+               {"edits", std::move(edits)}};
+  }
+  const RuleInfo *rule = findRule(d.code);
+  return Json{{"code", d.code},
+              {"name", d.name},
+              {"message", d.message},
+              {"severity", severityName(d.severity)},
+              {"filename", file.path},
+              {"location", location(lines, d.start)},
+              {"end_location", location(lines, d.end)},
+              {"fix", std::move(fix)},
+              {"url", rule != nullptr ? Json(ruleUrl(*rule)) : Json(nullptr)}};
+}
+
+std::string dump(const Json &json, int indent) {
+  // File names are bytes, not necessarily UTF-8: never throw over them.
+  return json.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+} // namespace
+
+bool parseOutputFormat(std::string_view name, OutputFormat &format) {
+  static constexpr std::pair<std::string_view, OutputFormat> kFormats[] = {
+      {"full", OutputFormat::Full},
+      {"concise", OutputFormat::Concise},
+      {"json", OutputFormat::Json},
+      {"json-lines", OutputFormat::JsonLines},
+  };
+  for (const auto &[spelling, value] : kFormats) {
+    if (spelling == name) {
+      format = value;
+      return true;
+    }
+  }
+  return false;
+}
+
+bool isApplicable(const Fix &fix, bool unsafeFixes) {
+  return fix.applicability == Applicability::Safe ||
+         (fix.applicability == Applicability::Unsafe && unsafeFixes);
+}
+
+std::string renderDiagnostics(std::span<const FileDiagnostics> files,
+                              const RenderOptions &options) {
+  std::string out;
+  if (options.format == OutputFormat::Json) {
+    Json array = Json::array();
+    for (const FileDiagnostics &file : files) {
+      const LineIndex lines(file.text);
+      for (const Diagnostic &d : file.diagnostics) {
+        array.push_back(toJson(file, lines, d));
+      }
+    }
+    return dump(array, 2) + "\n";
+  }
+  for (const FileDiagnostics &file : files) {
+    if (file.diagnostics.empty()) {
+      continue;
+    }
+    const LineIndex lines(file.text);
+    for (const Diagnostic &d : file.diagnostics) {
+      switch (options.format) {
+      case OutputFormat::Full:
+        renderFull(out, file, lines, d, options);
+        break;
+      case OutputFormat::Concise:
+        renderConcise(out, file, lines, d, options);
+        break;
+      case OutputFormat::JsonLines:
+        out += dump(toJson(file, lines, d), -1);
+        out += '\n';
+        break;
+      case OutputFormat::Json:
+        break;
+      }
+    }
+  }
+  return out;
+}
+
+std::string renderStatistics(std::span<const FileDiagnostics> files, const RenderOptions &options) {
+  struct Row {
+    std::string_view code;
+    std::string_view name;
+    std::size_t count = 0;
+    bool fixable = false;
+  };
+  std::map<std::string_view, Row> byCode;
+  for (const FileDiagnostics &file : files) {
+    for (const Diagnostic &d : file.diagnostics) {
+      Row &row = byCode[d.code];
+      row.code = d.code;
+      row.name = d.name;
+      ++row.count;
+      row.fixable = row.fixable || (d.fix && isApplicable(*d.fix, options.unsafeFixes));
+    }
+  }
+  std::vector<Row> rows;
+  for (const auto &entry : byCode) {
+    rows.push_back(entry.second);
+  }
+  std::stable_sort(rows.begin(), rows.end(),
+                   [](const Row &a, const Row &b) { return a.count > b.count; });
+
+  if (options.format == OutputFormat::Json || options.format == OutputFormat::JsonLines) {
+    Json array = Json::array();
+    for (const Row &row : rows) {
+      array.push_back(Json{
+          {"code", row.code}, {"name", row.name}, {"count", row.count}, {"fixable", row.fixable}});
+    }
+    return dump(array, options.format == OutputFormat::Json ? 2 : -1) + "\n";
+  }
+  std::size_t countWidth = 0;
+  std::size_t codeWidth = 0;
+  bool anyFixable = false;
+  for (const Row &row : rows) {
+    countWidth = std::max(countWidth, std::to_string(row.count).size());
+    codeWidth = std::max(codeWidth, row.code.size());
+    anyFixable = anyFixable || row.fixable;
+  }
+  std::string out;
+  for (const Row &row : rows) {
+    const std::string count = std::to_string(row.count);
+    out.append(countWidth - count.size(), ' ').append(count).append("\t");
+    paint(out, options.color, severityColor(Severity::Error), row.code);
+    out.append(codeWidth - row.code.size(), ' ').append("\t");
+    if (anyFixable) {
+      if (row.fixable) {
+        out += '[';
+        paint(out, options.color, kCyan, "*");
+        out += "] ";
+      } else {
+        out += "[ ] ";
+      }
+    }
+    out.append(row.name).append("\n");
+  }
+  return out;
+}
+
+void countDiagnostics(Summary &summary, std::span<const Diagnostic> diagnostics, bool unsafeFixes) {
+  for (const Diagnostic &d : diagnostics) {
+    ++summary.remaining;
+    if (d.fix && isApplicable(*d.fix, unsafeFixes)) {
+      ++summary.fixable;
+    } else if (d.fix && d.fix->applicability == Applicability::Unsafe) {
+      ++summary.hiddenUnsafe;
+    }
+  }
+}
+
+std::string renderSummary(const Summary &s, bool color) {
+  std::string out;
+  const std::string hidden = plural(s.hiddenUnsafe, "hidden fix", "hidden fixes") +
+                             " can be enabled with the --unsafe-fixes option";
+  const auto fixablePrefix = [&] {
+    out += '[';
+    paint(out, color, kCyan, "*");
+    out += "] ";
+  };
+
+  if (s.mode == FixMode::Diff) {
+    if (s.fixed > 0) {
+      out += "Would fix " + plural(s.fixed, "error", "errors");
+      if (s.hiddenUnsafe > 0) {
+        out += " (" + plural(s.hiddenUnsafe, "additional fix", "additional fixes") +
+               " available with --unsafe-fixes)";
+      }
+      out += ".\n";
+    } else if (s.hiddenUnsafe > 0) {
+      out += "No errors would be fixed (" + plural(s.hiddenUnsafe, "fix", "fixes") +
+             " available with --unsafe-fixes).\n";
+    }
+    return out;
+  }
+
+  if (s.mode == FixMode::Apply && s.fixed > 0) {
+    out += "Fixed " + plural(s.fixed, "error", "errors");
+    out += s.remaining > 0 ? " (" + std::to_string(s.remaining) + " remaining).\n" : ".\n";
+  } else if (s.remaining > 0) {
+    out += "Found " + plural(s.remaining, "error", "errors") + ".\n";
+  } else if (!s.failures) {
+    out += "All checks passed!\n";
+  }
+
+  if (s.mode == FixMode::None && s.fixable > 0) {
+    fixablePrefix();
+    out += std::to_string(s.fixable) + " fixable with the --fix option";
+    out += s.hiddenUnsafe > 0 ? " (" + hidden + ").\n" : ".\n";
+  } else if (s.hiddenUnsafe > 0) {
+    out += "No fixes available (" + hidden + ").\n";
+  }
+  return out;
+}
+
+std::string renderRules(std::span<const RuleInfo *const> rules, bool json, bool asArray) {
+  const auto fixText = [](FixAvailability fix) -> std::string_view {
+    switch (fix) {
+    case FixAvailability::Always:
+      return "Fix is always available.";
+    case FixAvailability::Sometimes:
+      return "Fix is sometimes available.";
+    case FixAvailability::None:
+      return "";
+    }
+    return "";
+  };
+  if (json) {
+    Json array = Json::array();
+    for (const RuleInfo *rule : rules) {
+      array.push_back(Json{{"name", rule->name},
+                           {"code", rule->code},
+                           {"summary", rule->summary},
+                           {"fix", fixText(rule->fix)},
+                           {"explanation", rule->doc},
+                           {"url", ruleUrl(*rule)}});
+    }
+    if (!asArray && array.size() == 1) {
+      return dump(array[0], 2) + "\n";
+    }
+    return dump(array, 2) + "\n";
+  }
+  std::string out;
+  for (const RuleInfo *rule : rules) {
+    if (!out.empty()) {
+      out += '\n';
+    }
+    out.append("# ").append(rule->name).append(" (").append(rule->code).append(")\n\n");
+    if (const std::string_view fix = fixText(rule->fix); !fix.empty()) {
+      out.append(fix).append("\n\n");
+    }
+    out.append(rule->doc);
+    if (out.empty() || out.back() != '\n') {
+      out += '\n';
+    }
+  }
+  return out;
+}
+
+} // namespace asyncfix::cli

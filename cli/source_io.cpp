@@ -1,0 +1,278 @@
+// cli/source_io.cpp — POSIX file I/O for the command line: read, check, write atomically.
+#include "source_io.h"
+
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <system_error>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "asyncfix/line_index.h"
+
+namespace asyncfix::cli {
+namespace {
+
+std::string describeErrno(int error) {
+  if (error == EACCES || error == EPERM) {
+    return "permission denied";
+  }
+  std::string text = std::generic_category().message(error);
+  if (!text.empty() && text[0] >= 'A' && text[0] <= 'Z') {
+    text[0] = static_cast<char>(text[0] - 'A' + 'a');
+  }
+  return text;
+}
+
+FileStamp stampOf(const struct stat &st) {
+  FileStamp stamp;
+  stamp.device = static_cast<std::uint64_t>(st.st_dev);
+  stamp.inode = static_cast<std::uint64_t>(st.st_ino);
+  stamp.size = static_cast<std::int64_t>(st.st_size);
+  stamp.mtimeSec = static_cast<std::int64_t>(st.st_mtim.tv_sec);
+  stamp.mtimeNsec = static_cast<std::int64_t>(st.st_mtim.tv_nsec);
+  return stamp;
+}
+
+/// Closes a file descriptor when it goes out of scope.
+class FdGuard {
+public:
+  explicit FdGuard(int fd) : fd_(fd) {}
+  ~FdGuard() {
+    if (fd_ >= 0) {
+      ::close(fd_);
+    }
+  }
+  FdGuard(const FdGuard &) = delete;
+  FdGuard &operator=(const FdGuard &) = delete;
+  int get() const { return fd_; }
+  /// Closes now and reports the result (close can report a delayed write error).
+  int close() {
+    const int rc = ::close(fd_);
+    fd_ = -1;
+    return rc;
+  }
+
+private:
+  int fd_;
+};
+
+/// Appends everything readable from `fd` to `out`; returns 0 or an errno value.
+int readAll(int fd, std::string &out) {
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return errno;
+    }
+    if (n == 0) {
+      return 0;
+    }
+    out.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+int writeAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return errno;
+    }
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return 0;
+}
+
+/// Length of the valid UTF-8 sequence at `i`, or 0 when the bytes there are not one
+/// (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
+std::size_t validSequenceAt(std::string_view s, std::size_t i) {
+  const auto byte = [&](std::size_t k) -> unsigned {
+    return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0x100U;
+  };
+  const unsigned b0 = byte(0);
+  if (b0 < 0x80) {
+    return 1;
+  }
+  const auto cont = [&](std::size_t k, unsigned lo = 0x80, unsigned hi = 0xBF) {
+    const unsigned b = byte(k);
+    return b >= lo && b <= hi;
+  };
+  if (b0 >= 0xC2 && b0 <= 0xDF) {
+    return cont(1) ? 2 : 0;
+  }
+  if (b0 >= 0xE0 && b0 <= 0xEF) {
+    const unsigned lo = b0 == 0xE0 ? 0xA0 : 0x80;
+    const unsigned hi = b0 == 0xED ? 0x9F : 0xBF;
+    return cont(1, lo, hi) && cont(2) ? 3 : 0;
+  }
+  if (b0 >= 0xF0 && b0 <= 0xF4) {
+    const unsigned lo = b0 == 0xF0 ? 0x90 : 0x80;
+    const unsigned hi = b0 == 0xF4 ? 0x8F : 0xBF;
+    return cont(1, lo, hi) && cont(2) && cont(3) ? 4 : 0;
+  }
+  return 0;
+}
+
+std::string hexByte(unsigned char b) {
+  char buffer[8];
+  std::snprintf(buffer, sizeof buffer, "0x%02X", static_cast<unsigned>(b));
+  return buffer;
+}
+
+std::string where(std::string_view bytes, std::size_t offset) {
+  const LineIndex lines(bytes);
+  return "at byte offset " + std::to_string(offset) + ", line " +
+         std::to_string(lines.lineOf(offset) + 1);
+}
+
+std::string parentDirectory(const std::string &path) {
+  const auto slash = path.rfind('/');
+  if (slash == std::string::npos) {
+    return ".";
+  }
+  if (slash == 0) {
+    return "/";
+  }
+  return path.substr(0, slash);
+}
+
+std::string baseName(const std::string &path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+} // namespace
+
+ReadResult readSourceFile(const std::string &path) {
+  ReadResult result;
+  // O_NONBLOCK: a FIFO named on the command line must not hang the run (it is rejected below).
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) {
+    result.error = describeErrno(errno);
+    return result;
+  }
+  FdGuard guard(fd);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    result.error = describeErrno(errno);
+    return result;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    result.error = "is a directory";
+    return result;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    result.error = "not a regular file, skipped";
+    return result;
+  }
+  result.stamp = stampOf(st);
+  if (st.st_size > 0) {
+    result.bytes.reserve(static_cast<std::size_t>(st.st_size));
+  }
+  if (const int error = readAll(fd, result.bytes); error != 0) {
+    result.bytes.clear();
+    result.error = describeErrno(error);
+  }
+  return result;
+}
+
+ReadResult readStdin() {
+  ReadResult result;
+  if (const int error = readAll(STDIN_FILENO, result.bytes); error != 0) {
+    result.error = "cannot read standard input: " + describeErrno(error);
+  }
+  return result;
+}
+
+std::optional<std::string> checkSourceText(std::string_view bytes) {
+  if (const auto nul = bytes.find('\0'); nul != std::string_view::npos) {
+    return "binary file (NUL byte " + where(bytes, nul) + "), skipped";
+  }
+  std::size_t i = 0;
+  while (i < bytes.size()) {
+    const std::size_t length = validSequenceAt(bytes, i);
+    if (length == 0) {
+      return "not valid UTF-8 (byte " + hexByte(static_cast<unsigned char>(bytes[i])) + " " +
+             where(bytes, i) + "), skipped";
+    }
+    i += length;
+  }
+  return std::nullopt;
+}
+
+std::optional<std::string> writeFileAtomically(const std::string &path, std::string_view content,
+                                               const FileStamp &stamp) {
+  // Write through a symlink named on the command line, never over it.
+  std::string target = path;
+  if (char *resolved = ::realpath(path.c_str(), nullptr)) {
+    target = resolved;
+    std::free(resolved);
+  }
+  struct stat st {};
+  if (::stat(target.c_str(), &st) != 0) {
+    return describeErrno(errno);
+  }
+  if (stampOf(st) != stamp) {
+    return "file changed while it was being checked, not written";
+  }
+  // rename() would happily replace a read-only file in a writable directory: ask first.
+  if (::access(target.c_str(), W_OK) != 0) {
+    return describeErrno(errno);
+  }
+
+  std::string tmpl = parentDirectory(target) + "/." + baseName(target) + ".asyncfix-XXXXXX";
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) {
+    return "cannot create a temporary file: " + describeErrno(errno);
+  }
+  const std::string tmpPath(name.data());
+  FdGuard guard(fd);
+  const auto fail = [&](const std::string &what, int error) -> std::optional<std::string> {
+    ::unlink(tmpPath.c_str());
+    return what + ": " + describeErrno(error);
+  };
+  if (const int error = writeAll(fd, content); error != 0) {
+    return fail("cannot write", error);
+  }
+  // Keep the owner when we may (root fixing someone's file), else at least the group if we may;
+  // then the mode (after chown, which may clear set-id bits).
+  if (::fchown(fd, st.st_uid, st.st_gid) != 0 &&
+      ::fchown(fd, static_cast<uid_t>(-1), st.st_gid) != 0) {
+    // Not permitted: the new file keeps our own owner and group.
+  }
+  if (::fchmod(fd, st.st_mode & 07777) != 0) {
+    return fail("cannot set the file mode", errno);
+  }
+  if (::fsync(fd) != 0) {
+    return fail("cannot sync", errno);
+  }
+  if (guard.close() != 0) {
+    return fail("cannot write", errno);
+  }
+  if (::rename(tmpPath.c_str(), target.c_str()) != 0) {
+    return fail("cannot replace the file", errno);
+  }
+  // Make the rename itself durable; failing to sync the directory is not worth an error.
+  const int dirFd = ::open(parentDirectory(target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dirFd >= 0) {
+    if (::fsync(dirFd) != 0) {
+      // The file itself is already synced and in place.
+    }
+    ::close(dirFd);
+  }
+  return std::nullopt;
+}
+
+} // namespace asyncfix::cli

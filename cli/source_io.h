@@ -1,0 +1,46 @@
+// cli/source_io.h — reading source files and stdin, checking that they are text, writing fixes
+// back atomically.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace asyncfix::cli {
+
+/// What a file looked like when it was read; a write refuses to replace a file that changed since.
+struct FileStamp {
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  std::int64_t size = 0;
+  std::int64_t mtimeSec = 0;
+  std::int64_t mtimeNsec = 0;
+  friend bool operator==(const FileStamp &, const FileStamp &) = default;
+};
+
+/// The bytes of a file, or why they could not be read.
+struct ReadResult {
+  std::string bytes;
+  FileStamp stamp;
+  std::optional<std::string> error; ///< a lower-case reason ("permission denied"), no path
+};
+
+/// Reads a whole regular file (following a symlink named explicitly).
+ReadResult readSourceFile(const std::string &path);
+/// Reads all of standard input, binary-safe.
+ReadResult readStdin();
+
+/// Why `bytes` cannot be linted as Python source: it holds a NUL byte (binary) or is not valid
+/// UTF-8. nullopt when it is fine. The reason names the byte offset and line of the problem.
+std::optional<std::string> checkSourceText(std::string_view bytes);
+
+/// Replaces the file at `path` with `content` atomically: a temporary file in the same
+/// directory is written, fsynced, given the original mode (and owner, where permitted) and
+/// renamed over the original. A symlink is resolved first, so the link stays a link. Refuses to
+/// write when the file is not writable by us or changed since it was read (`stamp`). On failure
+/// the temporary file is removed and the reason is returned.
+std::optional<std::string> writeFileAtomically(const std::string &path, std::string_view content,
+                                               const FileStamp &stamp);
+
+} // namespace asyncfix::cli

@@ -1,0 +1,1094 @@
+"""Tests of the `asyncfix` command line, driving the built binary.
+
+The binary comes from the ASYNCFIX_BIN environment variable (CTest sets it). Every test works in
+its own temporary directory; nothing depends on the repository's paths, timing or scheduling.
+
+Run one area by hand:
+    ASYNCFIX_BIN=build/dev/cli/asyncfix python3 -m unittest -v test_cli.DiffTest
+"""
+
+import json
+import os
+import pty
+import re
+import select
+import shutil
+import stat
+import subprocess
+import sys
+import tempfile
+import unittest
+
+BIN = os.environ.get("ASYNCFIX_BIN", "")
+
+NOBODY = 65534
+
+# --- sources used throughout --------------------------------------------------------------------
+
+# One AF101 on line 4, column 12; a safe fix.
+TORCH = "import torch\n\nx = torch.zeros(3)\ny = x.cuda(async=True)\n"
+TORCH_FIXED = "import torch\n\nx = torch.zeros(3)\ny = x.cuda(non_blocking=True)\n"
+
+# Two AF001 on a function local; their (shared) safe fix renames both.
+LOCAL = "def f():\n    async = 1\n    return async\n"
+LOCAL_FIXED = "def f():\n    async_ = 1\n    return async_\n"
+
+# A module-level name is visible from outside the file: its fix is unsafe.
+MODULE = "async = 3\nprint(async)\n"
+MODULE_FIXED = "async_ = 3\nprint(async_)\n"
+
+CLEAN = "import torch\n\nx = torch.zeros(3).cuda(non_blocking=True)\n"
+
+
+def write(path, data, mode=None):
+    """Writes str (as UTF-8, newlines untouched) or bytes to `path`, creating parent dirs."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    with open(path, "wb") as f:
+        f.write(data)
+    if mode is not None:
+        os.chmod(path, mode)
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def compiles(path):
+    """True when CPython (3.11 here) compiles the file.
+
+    The bytes are compiled, as the interpreter reads a script: decoding them first with open()
+    would keep a UTF-8 BOM as U+FEFF, which compile() rejects in a str.
+    """
+    proc = subprocess.run(
+        [sys.executable, "-c", "import sys; p = sys.argv[1]; compile(open(p, 'rb').read(), p, 'exec')", path],
+        capture_output=True,
+    )
+    return proc.returncode == 0
+
+
+class Result:
+    def __init__(self, proc):
+        self.code = proc.returncode
+        self.stdout_bytes = proc.stdout
+        self.stderr_bytes = proc.stderr
+        self.stdout = proc.stdout.decode("utf-8", "replace")
+        self.stderr = proc.stderr.decode("utf-8", "replace")
+
+    def __repr__(self):
+        return f"exit {self.code}\n--- stdout\n{self.stdout}\n--- stderr\n{self.stderr}"
+
+
+def run(args, cwd, stdin=None, binary=None, preexec_fn=None, env=None):
+    """Runs asyncfix with `args` in `cwd`; stdin is bytes or str."""
+    if isinstance(stdin, str):
+        stdin = stdin.encode("utf-8")
+    full_env = dict(os.environ)
+    full_env.pop("NO_COLOR", None)
+    if env:
+        full_env.update(env)
+    proc = subprocess.run(
+        [binary or BIN] + list(args),
+        cwd=cwd,
+        input=stdin if stdin is not None else b"",
+        capture_output=True,
+        timeout=120,
+        preexec_fn=preexec_fn,
+        env=full_env,
+    )
+    return Result(proc)
+
+
+def apply_json_edits(text, edits):
+    """Applies JSON edits (1-based rows, 1-based code-point columns) to `text` (a str).
+
+    Rows/columns are converted with Python's own notion of lines and code points, independently
+    of the binary, so this checks the binary's position conversion. A leading BOM is not part of
+    line 1's columns.
+    """
+    bom = "\ufeff" if text.startswith("\ufeff") else ""
+    body = text[len(bom):]
+    lines = body.splitlines(keepends=True)
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line))
+
+    def offset(loc):
+        return starts[loc["row"] - 1] + loc["column"] - 1
+
+    spans = sorted({(offset(e["location"]), offset(e["end_location"]), e["content"]) for e in edits})
+    out, pos = [], 0
+    for start, end, content in spans:
+        assert start >= pos, "overlapping edits"
+        out.append(body[pos:start])
+        out.append(content)
+        pos = end
+    out.append(body[pos:])
+    return bom + "".join(out)
+
+
+class CliTestCase(unittest.TestCase):
+    maxDiff = None
+
+    @classmethod
+    def setUpClass(cls):
+        if not BIN or not os.path.isfile(BIN):
+            raise unittest.SkipTest("ASYNCFIX_BIN does not name the built asyncfix binary")
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="asyncfix-cli-")
+        self.addCleanup(shutil.rmtree, self.dir, ignore_errors=True)
+
+    def path(self, *parts):
+        return os.path.join(self.dir, *parts)
+
+    def check(self, *args, **kwargs):
+        return run(["check", *args], cwd=self.dir, **kwargs)
+
+    def json_check(self, *args, **kwargs):
+        res = self.check("--output-format", "json", *args, **kwargs)
+        self.assertIn(res.code, (0, 1), res)
+        return json.loads(res.stdout)
+
+
+# --- exit codes ---------------------------------------------------------------------------------
+
+
+class ExitCodeTest(CliTestCase):
+    def test_clean_tree_exits_0(self):
+        write(self.path("ok.py"), CLEAN)
+        res = self.check()
+        self.assertEqual(res.code, 0, res)
+        self.assertIn("All checks passed!", res.stdout)
+
+    def test_findings_exit_1(self):
+        write(self.path("t.py"), TORCH)
+        res = self.check()
+        self.assertEqual(res.code, 1, res)
+
+    def test_exit_zero_turns_1_into_0(self):
+        write(self.path("t.py"), TORCH)
+        res = self.check("--exit-zero")
+        self.assertEqual(res.code, 0, res)
+        self.assertIn("AF101", res.stdout)
+
+    def test_missing_path_exits_2_but_checks_the_rest(self):
+        write(self.path("t.py"), TORCH)
+        res = self.check("nope.py", "t.py")
+        self.assertEqual(res.code, 2, res)
+        self.assertIn("error: nope.py: no such file or directory", res.stderr)
+        self.assertIn("t.py:4:12: AF101", res.stdout)
+
+    def test_exit_zero_does_not_hide_errors(self):
+        res = self.check("--exit-zero", "nope.py")
+        self.assertEqual(res.code, 2, res)
+
+    def test_fix_of_everything_exits_0(self):
+        write(self.path("t.py"), TORCH)
+        res = self.check("--fix")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("t.py")).decode(), TORCH_FIXED)
+
+    def test_fix_with_unsafe_leftovers_exits_1(self):
+        write(self.path("m.py"), MODULE)
+        res = self.check("--fix")
+        self.assertEqual(res.code, 1, res)
+        self.assertEqual(read(self.path("m.py")).decode(), MODULE)
+
+    def test_usage_errors_exit_2(self):
+        write(self.path("t.py"), TORCH)
+        for args in (
+            ["check", "--no-such-option"],
+            ["check", "--output-format", "xml"],
+            ["check", "--target-version", "py27"],
+            ["check", "--target-version", "py315"],
+            ["check", "--rename-style", "nope"],
+            ["check", "--rename-style", "{name}-x"],
+            ["check", "--jobs", "many"],
+            ["frobnicate"],
+            [],
+        ):
+            with self.subTest(args=args):
+                res = run(args, cwd=self.dir)
+                self.assertEqual(res.code, 2, res)
+                self.assertTrue(res.stderr.strip(), "a usage error must say what is wrong")
+
+    def test_valid_options_are_accepted(self):
+        write(self.path("t.py"), LOCAL)
+        for args in (
+            ["--target-version", "py36"],
+            ["--target-version", "py314"],
+            ["--rename-style", "is_async"],
+            ["--rename-style", "{name}_"],
+            ["-j", "1"],
+            ["--jobs", "3"],
+        ):
+            with self.subTest(args=args):
+                res = self.check(*args)
+                self.assertEqual(res.code, 1, res)
+
+    def test_rename_style_is_used_by_the_fix(self):
+        write(self.path("t.py"), LOCAL)
+        res = self.check("--fix", "--rename-style", "is_async")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("t.py")).decode(), LOCAL.replace("async", "is_async"))
+
+    def test_version_and_help(self):
+        res = run(["--version"], cwd=self.dir)
+        self.assertEqual(res.code, 0, res)
+        self.assertRegex(res.stdout.strip(), r"^asyncfix \d+\.\d+\.\d+")
+        for args in (["--help"], ["check", "--help"], ["rule", "--help"]):
+            with self.subTest(args=args):
+                res = run(args, cwd=self.dir)
+                self.assertEqual(res.code, 0, res)
+                self.assertIn("Usage", res.stdout + res.stderr)
+        self.assertIn("--unsafe-fixes", run(["check", "--help"], cwd=self.dir).stdout)
+
+
+# --- output formats -----------------------------------------------------------------------------
+
+
+class JsonOutputTest(CliTestCase):
+    KEYS = ["code", "name", "message", "severity", "filename", "location", "end_location", "fix", "url"]
+
+    def test_shape_of_a_fixable_diagnostic(self):
+        write(self.path("t.py"), TORCH)
+        out = self.json_check("t.py")
+        self.assertEqual(len(out), 1, out)
+        d = out[0]
+        self.assertEqual(list(d.keys()), self.KEYS)
+        self.assertEqual(d["code"], "AF101")
+        self.assertEqual(d["name"], "torch-async-kwarg")
+        self.assertEqual(d["severity"], "error")
+        self.assertEqual(d["filename"], "t.py")
+        self.assertIsInstance(d["message"], str)
+        self.assertTrue(d["message"])
+        # The range is the `async` token, not the call.
+        self.assertEqual(d["location"], {"row": 4, "column": 12})
+        self.assertEqual(d["end_location"], {"row": 4, "column": 17})
+        self.assertEqual(list(d["fix"].keys()), ["applicability", "message", "edits"])
+        self.assertEqual(d["fix"]["applicability"], "safe")
+        self.assertTrue(d["fix"]["message"])
+        for edit in d["fix"]["edits"]:
+            self.assertEqual(list(edit.keys()), ["content", "location", "end_location"])
+        self.assertEqual(apply_json_edits(TORCH, d["fix"]["edits"]), TORCH_FIXED)
+        rule = json.loads(run(["rule", "AF101", "--output-format", "json"], cwd=self.dir).stdout)
+        self.assertEqual(d["url"], rule["url"])
+        self.assertTrue(d["url"].startswith("https://"), d["url"])
+
+    def test_clean_file_gives_an_empty_array(self):
+        write(self.path("ok.py"), CLEAN)
+        res = self.check("--output-format", "json")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(json.loads(res.stdout), [])
+        self.assertNotIn("All checks passed", res.stdout)
+
+    def test_output_is_pretty_printed_with_two_spaces(self):
+        write(self.path("t.py"), TORCH)
+        res = self.check("--output-format", "json")
+        self.assertTrue(res.stdout.startswith("[\n  {\n    \"code\": \"AF101\""), res.stdout)
+
+    def test_columns_count_code_points(self):
+        prefix = 's = "é😀"; y = x.cuda('
+        line = prefix + "async=True)\n"
+        write(self.path("u.py"), line)
+        (d,) = self.json_check("u.py")
+        column = len(prefix) + 1  # code points
+        byte_column = len(prefix.encode("utf-8")) + 1
+        utf16_column = len(prefix.encode("utf-16-le")) // 2 + 1
+        self.assertNotEqual(column, byte_column)
+        self.assertNotEqual(column, utf16_column)
+        self.assertEqual(d["location"], {"row": 1, "column": column})
+        self.assertEqual(d["end_location"], {"row": 1, "column": column + 5})
+        self.assertEqual(apply_json_edits(line, d["fix"]["edits"]),
+                         line.replace("async=", "non_blocking="))
+
+    def test_bom_is_not_part_of_line_1(self):
+        text = "\ufeffy = x.cuda(async=True)\nz = x.cuda(async=True)\n"
+        write(self.path("b.py"), text)
+        out = self.json_check("b.py")
+        self.assertEqual([d["location"] for d in out],
+                         [{"row": 1, "column": 12}, {"row": 2, "column": 12}])
+        for d in out:
+            fixed = apply_json_edits(text, d["fix"]["edits"])
+            self.assertEqual(fixed.count("non_blocking=True"), 1)
+
+    def test_crlf_positions(self):
+        text = TORCH.replace("\n", "\r\n")
+        write(self.path("c.py"), text)
+        (d,) = self.json_check("c.py")
+        self.assertEqual(d["location"], {"row": 4, "column": 12})
+
+    def test_edits_are_in_the_original_coordinates(self):
+        # Several diagnostics per file, one rename touching two lines: applying every fix's edits
+        # to the original text (independently converted here) must give what --fix writes.
+        text = "é = 1\n" + TORCH + "\n" + LOCAL + "z = x.to('cuda', async=False)  # 😀\n"
+        write(self.path("e.py"), text)
+        out = self.json_check("e.py")
+        self.assertEqual(sorted(d["code"] for d in out), ["AF001", "AF001", "AF101", "AF101"])
+        edits = [e for d in out for e in d["fix"]["edits"]]
+        expected = apply_json_edits(text, edits)
+        res = self.check("--fix", "e.py")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("e.py")).decode(), expected)
+
+    def test_unsafe_fix_is_reported_as_unsafe(self):
+        write(self.path("m.py"), MODULE)
+        out = self.json_check("m.py")
+        self.assertEqual([d["code"] for d in out], ["AF001", "AF001"])
+        self.assertEqual({d["fix"]["applicability"] for d in out}, {"unsafe"})
+        self.assertEqual(apply_json_edits(MODULE, out[0]["fix"]["edits"]), MODULE_FIXED)
+
+    def test_severity_follows_the_target_version(self):
+        write(self.path("t.py"), TORCH)
+        self.assertEqual(self.json_check("--target-version", "py36")[0]["severity"], "warning")
+        self.assertEqual(self.json_check("--target-version", "py37")[0]["severity"], "error")
+
+    def test_json_lines(self):
+        write(self.path("t.py"), TORCH)
+        write(self.path("l.py"), LOCAL)
+        array = self.json_check()
+        res = self.check("--output-format", "json-lines")
+        self.assertEqual(res.code, 1, res)
+        lines = res.stdout.splitlines()
+        self.assertEqual(len(lines), 3)
+        self.assertEqual([json.loads(line) for line in lines], array)
+        for line in lines:
+            self.assertTrue(line.startswith("{\"code\":"), line)  # compact, one per line
+        self.assertEqual([d["filename"] for d in array], ["l.py", "l.py", "t.py"])
+
+    def test_json_lines_clean_is_empty(self):
+        write(self.path("ok.py"), CLEAN)
+        res = self.check("--output-format", "json-lines")
+        self.assertEqual((res.code, res.stdout), (0, ""), res)
+
+
+class TextOutputTest(CliTestCase):
+    def test_concise(self):
+        write(self.path("t.py"), TORCH)
+        write(self.path("m.py"), MODULE)
+        res = self.check("--output-format", "concise")
+        self.assertEqual(res.code, 1, res)
+        lines = res.stdout.splitlines()
+        self.assertRegex(lines[0], r"^m\.py:1:1: AF001 `async`")  # unsafe: no [*]
+        self.assertRegex(lines[1], r"^m\.py:2:7: AF001 `async`")
+        self.assertRegex(lines[2], r"^t\.py:4:12: AF101 \[\*\] \S")
+        self.assertIn("Found 3 errors.", lines)
+        self.assertIn("[*] 1 fixable with the --fix option "
+                      "(2 hidden fixes can be enabled with the --unsafe-fixes option).", lines)
+
+        res = self.check("--output-format", "concise", "--unsafe-fixes")
+        lines = res.stdout.splitlines()
+        self.assertRegex(lines[0], r"^m\.py:1:1: AF001 \[\*\] ")
+        self.assertIn("[*] 3 fixable with the --fix option.", lines)
+
+    def test_full_shows_the_line_and_a_caret_under_the_token(self):
+        write(self.path("t.py"), TORCH)
+        res = self.check()
+        self.assertEqual(res.code, 1, res)
+        lines = res.stdout.splitlines()
+        self.assertRegex(lines[0], r"^t\.py:4:12: AF101 \[\*\] \S")
+        source = next(l for l in lines if l.startswith("4 | "))
+        self.assertEqual(source, "4 | y = x.cuda(async=True)")
+        caret = lines[lines.index(source) + 1]
+        self.assertTrue(caret.startswith("  | "), caret)
+        self.assertEqual(caret.index("^"), source.index("async"))
+        self.assertEqual(caret.count("^"), len("async"))
+        self.assertTrue(any(re.match(r"^  = help: \S", l) for l in lines), lines)
+        self.assertIn("Found 1 error.", lines)
+        self.assertIn("[*] 1 fixable with the --fix option.", lines)
+
+    def test_full_caret_with_tabs_and_wide_characters(self):
+        text = "if True:\n\ts = 'é😀'; y = x.cuda(async=True)\n"
+        write(self.path("t.py"), text)
+        lines = self.check().stdout.splitlines()
+        source = next(l for l in lines if l.startswith("2 | "))
+        self.assertEqual(source, "2 | \ts = 'é😀'; y = x.cuda(async=True)")
+        caret = lines[lines.index(source) + 1]
+        # Tabs are kept in both lines and every other code point is one space wide.
+        expected = "  | \t" + " " * len("s = 'é😀'; y = x.cuda(") + "^^^^^"
+        self.assertEqual(caret[: len(expected)], expected)
+
+    def test_full_unsafe_fix_hint(self):
+        write(self.path("m.py"), MODULE)
+        lines = self.check().stdout.splitlines()
+        helps = [l for l in lines if "= help:" in l]
+        self.assertEqual(len(helps), 2, lines)
+        for line in helps:
+            self.assertIn("--unsafe-fixes", line)
+        self.assertIn("No fixes available (2 hidden fixes can be enabled with the --unsafe-fixes "
+                      "option).", lines)
+
+    def test_fix_summary(self):
+        write(self.path("t.py"), TORCH)
+        write(self.path("m.py"), MODULE)
+        res = self.check("--fix", "--output-format", "concise")
+        self.assertEqual(res.code, 1, res)
+        self.assertIn("Fixed 1 error (2 remaining).", res.stdout.splitlines())
+
+    def test_quiet_prints_only_diagnostics(self):
+        write(self.path("t.py"), TORCH)
+        res = self.check("--quiet", "--output-format", "concise")
+        self.assertEqual(res.code, 1, res)
+        self.assertEqual(len(res.stdout.splitlines()), 1, res)
+        write(self.path("t.py"), CLEAN)
+        res = self.check("--quiet")
+        self.assertEqual((res.code, res.stdout), (0, ""), res)
+
+    def test_statistics(self):
+        write(self.path("t.py"), TORCH + "z = y.to('cuda', async=True)\n")
+        write(self.path("m.py"), MODULE + LOCAL)
+        res = self.check("--statistics")
+        self.assertEqual(res.code, 1, res)
+        rows = [re.split(r"\t", l) for l in res.stdout.splitlines()]
+        self.assertEqual([[c.strip() for c in r] for r in rows],
+                         [["4", "AF001", "[*] async-identifier"],
+                          ["2", "AF101", "[*] torch-async-kwarg"]])
+        res = self.check("--statistics", "--output-format", "json")
+        self.assertEqual(json.loads(res.stdout)[0],
+                         {"code": "AF001", "name": "async-identifier", "count": 4, "fixable": True})
+
+    def test_no_color_in_a_pipe(self):
+        write(self.path("t.py"), TORCH)
+        self.assertNotIn("\x1b[", self.check().stdout)
+
+    def _run_on_terminal(self, env):
+        try:
+            master, slave = pty.openpty()
+        except OSError as e:
+            self.skipTest(f"no pseudo-terminal available: {e}")
+        full_env = dict(os.environ)
+        full_env.pop("NO_COLOR", None)
+        full_env.update(env)
+        proc = subprocess.Popen([BIN, "check"], cwd=self.dir, stdout=slave,
+                                stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=full_env)
+        os.close(slave)
+        chunks = []
+        while True:
+            ready, _, _ = select.select([master], [], [], 60)
+            if not ready:
+                break
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(master)
+        self.assertEqual(proc.wait(timeout=60), 1)
+        return b"".join(chunks).decode("utf-8", "replace")
+
+    def test_color_on_a_terminal_unless_no_color(self):
+        write(self.path("t.py"), TORCH)
+        self.assertIn("\x1b[", self._run_on_terminal({"TERM": "xterm"}))
+        plain = self._run_on_terminal({"TERM": "xterm", "NO_COLOR": "1"})
+        self.assertNotIn("\x1b[", plain)
+        self.assertIn("AF101", plain)
+
+
+# --- --diff -------------------------------------------------------------------------------------
+
+
+class DiffTest(CliTestCase):
+    def assert_untouched(self, path, before, stat_before):
+        self.assertEqual(read(path), before)
+        after = os.stat(path)
+        self.assertEqual((after.st_ino, after.st_mtime_ns), (stat_before.st_ino, stat_before.st_mtime_ns))
+
+    def test_diff_prints_the_change_and_writes_nothing(self):
+        write(self.path("t.py"), TORCH)
+        st = os.stat(self.path("t.py"))
+        res = self.check("--diff")
+        self.assertEqual(res.code, 1, res)
+        self.assertEqual(res.stdout, (
+            "--- a/t.py\n"
+            "+++ b/t.py\n"
+            "@@ -1,4 +1,4 @@\n"
+            " import torch\n"
+            " \n"
+            " x = torch.zeros(3)\n"
+            "-y = x.cuda(async=True)\n"
+            "+y = x.cuda(non_blocking=True)\n"))
+        self.assertIn("Would fix 1 error.", res.stderr)
+        self.assert_untouched(self.path("t.py"), TORCH.encode(), st)
+        self.assertEqual(os.listdir(self.dir), ["t.py"])
+
+    def test_no_changes_exit_0_and_empty_output(self):
+        write(self.path("ok.py"), CLEAN)
+        write(self.path("m.py"), MODULE)  # only an unsafe fix: not applied without --unsafe-fixes
+        res = self.check("--diff")
+        self.assertEqual((res.code, res.stdout), (0, ""), res)
+        self.assertIn("--unsafe-fixes", res.stderr)
+
+    def test_exit_zero(self):
+        write(self.path("t.py"), TORCH)
+        self.assertEqual(self.check("--diff", "--exit-zero").code, 0)
+
+    def test_diff_with_fix_still_writes_nothing(self):
+        write(self.path("t.py"), TORCH)
+        st = os.stat(self.path("t.py"))
+        res = self.check("--diff", "--fix")
+        self.assertEqual(res.code, 1, res)
+        self.assertIn("+y = x.cuda(non_blocking=True)\n", res.stdout)
+        self.assert_untouched(self.path("t.py"), TORCH.encode(), st)
+
+    def test_separate_hunks_with_three_lines_of_context(self):
+        lines = [f"a{i} = {i}\n" for i in range(1, 21)]
+        lines[1] = "y = x.cuda(async=True)\n"
+        lines[17] = "z = x.cuda(async=False)\n"
+        write(self.path("h.py"), "".join(lines))
+        res = self.check("--diff")
+        self.assertEqual(res.code, 1, res)
+        headers = [l for l in res.stdout.splitlines() if l.startswith("@@")]
+        self.assertEqual(headers, ["@@ -1,5 +1,5 @@", "@@ -15,6 +15,6 @@"])
+
+    def test_crlf_and_missing_final_newline(self):
+        write(self.path("c.py"), TORCH.replace("\n", "\r\n"))
+        write(self.path("n.py"), "y = x.cuda(async=True)")
+        res = self.check("--diff")
+        self.assertEqual(res.code, 1, res)
+        self.assertIn(b"-y = x.cuda(async=True)\r\n+y = x.cuda(non_blocking=True)\r\n", res.stdout_bytes)
+        self.assertIn(b"--- a/n.py\n+++ b/n.py\n@@ -1 +1 @@\n"
+                      b"-y = x.cuda(async=True)\n\\ No newline at end of file\n"
+                      b"+y = x.cuda(non_blocking=True)\n\\ No newline at end of file\n",
+                      res.stdout_bytes)
+        self.assertIn("Would fix 2 errors.", res.stderr)
+
+    def test_diff_applies_with_patch_and_matches_fix(self):
+        if shutil.which("patch") is None:
+            self.skipTest("patch is not installed")
+        sources = {
+            "lf.py": TORCH + "\n" + LOCAL,
+            "crlf.py": (TORCH + LOCAL).replace("\n", "\r\n"),
+            "bom.py": "\ufeff" + TORCH,
+            "nonl.py": LOCAL + "y = x.cuda(async=True)",
+            "pkg/deep.py": "\t\n" + LOCAL + "\n" * 10 + TORCH,
+        }
+        for name, text in sources.items():
+            write(self.path("orig", name), text)
+        shutil.copytree(self.path("orig"), self.path("fixed"))
+        diff = run(["check", "--diff", "."], cwd=self.path("orig"))
+        self.assertEqual(diff.code, 1, diff)
+        self.assertEqual(run(["check", "--fix", "."], cwd=self.path("fixed")).code, 0)
+        write(self.path("d.patch"), diff.stdout_bytes)
+        proc = subprocess.run(["patch", "-p1", "--binary", "-s", "-i", self.path("d.patch")],
+                              cwd=self.path("orig"), capture_output=True)
+        self.assertEqual(proc.returncode, 0, proc)
+        for name in sources:
+            self.assertEqual(read(self.path("orig", name)), read(self.path("fixed", name)), name)
+
+
+# --- --fix --------------------------------------------------------------------------------------
+
+
+class FixTest(CliTestCase):
+    def test_fix_preserves_every_byte_outside_the_edits(self):
+        cases = {
+            "lf.py": (TORCH + "\n" + LOCAL, TORCH_FIXED + "\n" + LOCAL_FIXED),
+            "crlf.py": ((TORCH + LOCAL).replace("\n", "\r\n"),
+                        (TORCH_FIXED + LOCAL_FIXED).replace("\n", "\r\n")),
+            "bom.py": ("\ufeff" + TORCH, "\ufeff" + TORCH_FIXED),
+            "tabs.py": ("def f():\n\tasync = 1  \n\treturn async\t\n\n\n# trailing   \n",
+                        "def f():\n\tasync_ = 1  \n\treturn async_\t\n\n\n# trailing   \n"),
+            "nonl.py": ("y = x.cuda(async=True)", "y = x.cuda(non_blocking=True)"),
+            "mixed.py": ("y = x.cuda(async=True)\r\nz = x.cuda(\n    0,  # device\n    async=True,\n)\r\n",
+                         "y = x.cuda(non_blocking=True)\r\nz = x.cuda(\n    0,  # device\n"
+                         "    non_blocking=True,\n)\r\n"),
+            "strings.py": ("s = 'x.cuda(async=True)'  # async=True\ny = x.cuda(async=True)\n",
+                           "s = 'x.cuda(async=True)'  # async=True\ny = x.cuda(non_blocking=True)\n"),
+        }
+        modes = {"lf.py": 0o640, "crlf.py": 0o755, "bom.py": 0o600, "tabs.py": 0o664}
+        for name, (before, _) in cases.items():
+            write(self.path("src", name), before, modes.get(name))
+        res = self.check("--fix", "src")
+        self.assertEqual(res.code, 0, res)
+        for name, (_, after) in cases.items():
+            with self.subTest(file=name):
+                self.assertEqual(read(self.path("src", name)), after.encode("utf-8"))
+                if name in modes:
+                    self.assertEqual(stat.S_IMODE(os.stat(self.path("src", name)).st_mode), modes[name])
+        # No temporary file is left behind.
+        self.assertEqual(sorted(os.listdir(self.path("src"))), sorted(cases))
+
+    def test_unchanged_files_are_not_rewritten(self):
+        write(self.path("ok.py"), CLEAN)
+        write(self.path("m.py"), MODULE)  # has findings, but no fix that may be applied
+        write(self.path("t.py"), TORCH)
+        before = {n: os.stat(self.path(n)) for n in ("ok.py", "m.py", "t.py")}
+        res = self.check("--fix")
+        self.assertEqual(res.code, 1, res)
+        for name in ("ok.py", "m.py"):
+            after = os.stat(self.path(name))
+            self.assertEqual((after.st_ino, after.st_mtime_ns),
+                             (before[name].st_ino, before[name].st_mtime_ns), name)
+        self.assertNotEqual(os.stat(self.path("t.py")).st_ino, before["t.py"].st_ino,
+                            "a changed file is replaced by rename")
+        # A second run has nothing left to do: fixing is idempotent.
+        again = {n: os.stat(self.path(n)).st_mtime_ns for n in ("ok.py", "m.py", "t.py")}
+        res = self.check("--fix")
+        self.assertEqual(res.code, 1, res)
+        self.assertEqual({n: os.stat(self.path(n)).st_mtime_ns for n in again}, again)
+
+    def test_remaining_diagnostics_refer_to_the_fixed_file(self):
+        # The safe AF101 fix lengthens line 2; the unsafe AF001 after it is reported where it is
+        # in the file as written, and its edits apply to that file.
+        write(self.path("x.py"), "async = 1\ny = x.cuda(async=True); z = async\n")
+        res = self.check("--fix", "--output-format", "json")
+        self.assertEqual(res.code, 1, res)
+        fixed = read(self.path("x.py")).decode()
+        self.assertEqual(fixed, "async = 1\ny = x.cuda(non_blocking=True); z = async\n")
+        out = json.loads(res.stdout)
+        self.assertEqual([(d["code"], d["location"]) for d in out],
+                         [("AF001", {"row": 1, "column": 1}),
+                          ("AF001", {"row": 2, "column": len("y = x.cuda(non_blocking=True); z = ") + 1})])
+        self.assertEqual(apply_json_edits(fixed, out[1]["fix"]["edits"]),
+                         "async_ = 1\ny = x.cuda(non_blocking=True); z = async_\n")
+
+    def test_unsafe_fixes_leave_code_that_compiles(self):
+        sources = {
+            "train.py": (
+                "import torch\n"
+                "import torch.nn as nn\n\n"
+                "async = True\n\n"
+                "def train(model, loader, async=False):\n"
+                "    for batch, target in loader:\n"
+                "        batch = batch.cuda(async=True)\n"
+                "        target = target.cuda(0, async=async)\n"
+                "        out = model(batch.to('cuda', async=True))\n"
+                "    return out\n\n"
+                "def helper():\n"
+                "    await = 2\n"
+                "    return await\n\n"
+                "train(None, [], async=async)\n"
+            ),
+            "crlf.py": "def g(x):\r\n    async = x.cuda(async=True)\r\n    return async\r\n",
+            "bom.py": "\ufeffclass C:\n    def run(self, await=None):\n        return await\n",
+            "nonl.py": "y = x.type('torch.cuda.FloatTensor', async=True)",
+        }
+        for name, text in sources.items():
+            write(self.path(name), text)
+            self.assertFalse(compiles(self.path(name)), f"{name} should not compile before the fix")
+        res = self.check("--fix", "--unsafe-fixes")
+        self.assertEqual(res.code, 0, res)
+        for name in sources:
+            with self.subTest(file=name):
+                self.assertTrue(compiles(self.path(name)), read(self.path(name)).decode())
+        self.assertTrue(read(self.path("crlf.py")).endswith(b"\r\n"))
+        self.assertNotIn(b"\n", read(self.path("crlf.py")).replace(b"\r\n", b""))
+        self.assertTrue(read(self.path("bom.py")).startswith(b"\xef\xbb\xbf"))
+        self.assertFalse(read(self.path("nonl.py")).endswith(b"\n"))
+        self.assertEqual(self.check().code, 0)
+
+    def test_await_name_followed_by_an_operator(self):
+        # `await + 1`, `await - 1` and `await [0]` also parse as an await expression (tree-sitter
+        # reads `await` + a unary/list primary), but in a function that binds `await` they are
+        # references to that name, and CPython 3.11 rejects them outside an async function.
+        source = ("def f():\n"
+                  "    await = [1]\n"
+                  "    a = await + 1\n"
+                  "    b = await - 1\n"
+                  "    return await[0] + a + b\n")
+        write(self.path("aw.py"), source)
+        self.assertFalse(compiles(self.path("aw.py")))
+        self.assertEqual(len(self.json_check("aw.py")), 4)
+        res = self.check("--fix", "--unsafe-fixes")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("aw.py")).decode(), source.replace("await", "await_"))
+        self.assertTrue(compiles(self.path("aw.py")))
+
+    def test_fix_through_a_symlink_keeps_the_link(self):
+        write(self.path("real", "t.py"), TORCH)
+        os.symlink(os.path.join("real", "t.py"), self.path("link.py"))
+        res = self.check("--fix", "link.py")
+        self.assertEqual(res.code, 0, res)
+        self.assertTrue(os.path.islink(self.path("link.py")))
+        self.assertEqual(read(self.path("real", "t.py")).decode(), TORCH_FIXED)
+
+
+# --- files that cannot be processed -------------------------------------------------------------
+
+
+class BadInputTest(CliTestCase):
+    def test_undecodable_and_binary_files_are_reported_and_the_rest_is_fixed(self):
+        latin1 = b"# caf\xe9\ny = x.cuda(async=True)\n"
+        nul = b"y = x.cuda(async=True)\n\x00\n"
+        write(self.path("latin1.py"), latin1)
+        write(self.path("nul.py"), nul)
+        write(self.path("t.py"), TORCH)
+        res = self.check("--fix")
+        self.assertEqual(res.code, 2, res)
+        errors = [l for l in res.stderr.splitlines() if l.startswith("error:")]
+        self.assertEqual(len(errors), 2, res.stderr)
+        self.assertRegex(errors[0], r"^error: latin1\.py: not valid UTF-8 .*offset 5\b.*line 1\b")
+        self.assertRegex(errors[1], r"^error: nul\.py: binary file .*offset 23\b")
+        self.assertEqual(read(self.path("latin1.py")), latin1)
+        self.assertEqual(read(self.path("nul.py")), nul)
+        self.assertEqual(read(self.path("t.py")).decode(), TORCH_FIXED)
+
+    def test_check_reports_them_too(self):
+        write(self.path("latin1.py"), b"s = '\xff'\n")
+        write(self.path("t.py"), TORCH)
+        res = self.check("--output-format", "json")
+        self.assertEqual(res.code, 2, res)
+        self.assertEqual([d["filename"] for d in json.loads(res.stdout)], ["t.py"])
+        self.assertIn("error: latin1.py: not valid UTF-8", res.stderr)
+
+    def test_invalid_utf8_sequences(self):
+        for name, data in {
+            "overlong.py": b"a = '\xc0\xaf'\n",
+            "surrogate.py": b"a = '\xed\xa0\x80'\n",
+            "truncated.py": b"a = '\xe2\x82'\n",
+            "too_big.py": b"a = '\xf4\x90\x80\x80'\n",
+        }.items():
+            with self.subTest(name=name):
+                write(self.path(name), data)
+                res = self.check(name)
+                self.assertEqual(res.code, 2, res)
+                self.assertIn(f"error: {name}: not valid UTF-8", res.stderr)
+        write(self.path("fine.py"), "a = 'é€中😀'\n")
+        self.assertEqual(self.check("fine.py").code, 0)
+
+    def test_a_directory_named_explicitly_as_a_file_is_walked(self):
+        write(self.path("pkg.py", "t.py"), TORCH)
+        res = self.check("--output-format", "concise", "pkg.py")
+        self.assertEqual(res.code, 1, res)
+        self.assertIn("pkg.py/t.py:4:12: AF101", res.stdout)
+
+    def test_a_fifo_does_not_hang(self):
+        os.mkfifo(self.path("fifo.py"))
+        write(self.path("t.py"), TORCH)
+        res = self.check("fifo.py", "t.py")
+        self.assertEqual(res.code, 2, res)
+        self.assertIn("error: fifo.py: not a regular file", res.stderr)
+
+
+def drop_to_nobody():
+    os.setgroups([])
+    os.setgid(NOBODY)
+    os.setuid(NOBODY)
+
+
+class ReadOnlyTest(CliTestCase):
+    """Files that cannot be written, read or listed are reported; everything else is processed.
+
+    Root bypasses permission bits, so as root the binary runs as `nobody` on a tree owned by
+    `nobody` (the honest test of the permission checks), and an immutable file (chattr +i, which
+    stops root too) is tested separately.
+    """
+
+    def setUp(self):
+        super().setUp()
+        self.binary = BIN
+        self.preexec = None
+        if os.geteuid() == 0:
+            try:
+                subprocess.run(["true"], preexec_fn=drop_to_nobody, check=True)
+            except (OSError, subprocess.SubprocessError) as e:
+                self.skipTest(f"running as root and cannot switch to uid {NOBODY}: {e}")
+            # A copy of the binary that `nobody` can surely execute, whatever the build dir's modes.
+            bindir = tempfile.mkdtemp(prefix="asyncfix-bin-")
+            self.addCleanup(shutil.rmtree, bindir, ignore_errors=True)
+            os.chmod(bindir, 0o755)
+            self.binary = os.path.join(bindir, "asyncfix")
+            shutil.copy2(BIN, self.binary)
+            os.chmod(self.binary, 0o755)
+            self.preexec = drop_to_nobody
+        os.chmod(self.dir, 0o755)
+
+    def run_fix(self, *args):
+        if os.geteuid() == 0:
+            for root, dirs, files in os.walk(self.dir):
+                for name in dirs + files:
+                    os.lchown(os.path.join(root, name), NOBODY, NOBODY)
+            os.lchown(self.dir, NOBODY, NOBODY)
+        return run(["check", "--fix", *args], cwd=self.dir, binary=self.binary,
+                    preexec_fn=self.preexec)
+
+    def test_read_only_file_is_reported_and_the_rest_fixed(self):
+        write(self.path("ro.py"), TORCH)
+        write(self.path("ok.py"), TORCH)
+        os.chmod(self.path("ro.py"), 0o444)
+        res = self.run_fix()
+        self.assertEqual(res.code, 2, res)
+        self.assertIn("error: ro.py: permission denied", res.stderr)
+        self.assertEqual(read(self.path("ro.py")).decode(), TORCH)
+        self.assertEqual(stat.S_IMODE(os.stat(self.path("ro.py")).st_mode), 0o444)
+        self.assertEqual(read(self.path("ok.py")).decode(), TORCH_FIXED)
+        # The unwritten file's diagnostics are still reported, against the file as it is.
+        self.assertIn("ro.py:4:12: AF101", res.stdout)
+
+    def test_read_only_directory_leaves_no_temporary_file(self):
+        write(self.path("locked", "t.py"), TORCH)
+        write(self.path("ok.py"), TORCH)
+        os.chmod(self.path("locked"), 0o555)
+        self.addCleanup(os.chmod, self.path("locked"), 0o755)
+        res = self.run_fix()
+        self.assertEqual(res.code, 2, res)
+        self.assertRegex(res.stderr, r"error: locked/t\.py: .*permission denied")
+        self.assertEqual(os.listdir(self.path("locked")), ["t.py"])
+        self.assertEqual(read(self.path("locked", "t.py")).decode(), TORCH)
+        self.assertEqual(read(self.path("ok.py")).decode(), TORCH_FIXED)
+
+    def test_unreadable_file_and_directory(self):
+        write(self.path("secret.py"), TORCH)
+        write(self.path("closed", "t.py"), TORCH)
+        write(self.path("ok.py"), TORCH)
+        os.chmod(self.path("secret.py"), 0o000)
+        os.chmod(self.path("closed"), 0o000)
+        self.addCleanup(os.chmod, self.path("closed"), 0o755)
+        res = self.run_fix()
+        self.assertEqual(res.code, 2, res)
+        self.assertIn("error: secret.py: permission denied", res.stderr)
+        self.assertIn("error: closed: permission denied", res.stderr)
+        self.assertEqual(read(self.path("ok.py")).decode(), TORCH_FIXED)
+
+    def test_immutable_file_as_root(self):
+        if os.geteuid() != 0:
+            self.skipTest("chattr +i needs root")
+        if shutil.which("chattr") is None:
+            self.skipTest("chattr is not installed")
+        write(self.path("imm.py"), TORCH)
+        write(self.path("ok.py"), TORCH)
+        if subprocess.run(["chattr", "+i", self.path("imm.py")], capture_output=True).returncode != 0:
+            self.skipTest("this file system does not support chattr +i")
+        self.addCleanup(subprocess.run, ["chattr", "-i", self.path("imm.py")], capture_output=True)
+        res = run(["check", "--fix"], cwd=self.dir)  # as root
+        self.assertEqual(res.code, 2, res)
+        self.assertIn("error: imm.py: permission denied", res.stderr)
+        self.assertEqual(read(self.path("imm.py")).decode(), TORCH)
+        self.assertEqual(read(self.path("ok.py")).decode(), TORCH_FIXED)
+        self.assertEqual(sorted(os.listdir(self.dir)), ["imm.py", "ok.py"])
+
+
+# --- stdin --------------------------------------------------------------------------------------
+
+
+class StdinTest(CliTestCase):
+    def test_check_reports_under_the_given_name(self):
+        res = self.check("--stdin-filename", "pkg/mod.py", "--output-format", "concise", stdin=TORCH)
+        self.assertEqual(res.code, 1, res)
+        self.assertRegex(res.stdout.splitlines()[0], r"^pkg/mod\.py:4:12: AF101 \[\*\] ")
+        self.assertFalse(os.path.exists(self.path("pkg")))
+
+    def test_dash_reads_stdin(self):
+        res = self.check("--output-format", "json", "-", stdin=TORCH)
+        self.assertEqual(res.code, 1, res)
+        self.assertEqual(json.loads(res.stdout)[0]["filename"], "-")
+
+    def test_fix_prints_only_the_fixed_source(self):
+        res = self.check("--stdin-filename", "m.py", "--fix", stdin=TORCH + LOCAL)
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(res.stdout, TORCH_FIXED + LOCAL_FIXED)
+
+    def test_fix_keeps_crlf_and_bom_and_reports_leftovers_on_stderr(self):
+        source = ("\ufeff" + TORCH + MODULE).replace("\n", "\r\n").encode()
+        res = self.check("--stdin-filename", "m.py", "--fix", "--output-format", "concise", stdin=source)
+        self.assertEqual(res.code, 1, res)
+        self.assertEqual(res.stdout_bytes, ("\ufeff" + TORCH_FIXED + MODULE).replace("\n", "\r\n").encode())
+        self.assertIn("m.py:5:1: AF001", res.stderr)
+
+    def test_fix_of_clean_input_echoes_it(self):
+        source = "x = 1\r\n\tno_newline_at_end = 'é'"
+        res = self.check("--stdin-filename", "c.py", "--fix", stdin=source)
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(res.stdout, source)
+
+    def test_diff(self):
+        res = self.check("--stdin-filename", "m.py", "--diff", stdin=TORCH)
+        self.assertEqual(res.code, 1, res)
+        self.assertTrue(res.stdout.startswith("--- a/m.py\n+++ b/m.py\n@@ "), res)
+        self.assertIn("Would fix 1 error.", res.stderr)
+
+    def test_undecodable_input(self):
+        res = self.check("--stdin-filename", "bad.py", stdin=b"x = '\xe9'\n")
+        self.assertEqual(res.code, 2, res)
+        self.assertIn("error: bad.py: not valid UTF-8", res.stderr)
+        # With --fix the input is passed through untouched, so a pipe never loses it.
+        res = self.check("--stdin-filename", "bad.py", "--fix", stdin=b"x = '\xe9'\n")
+        self.assertEqual(res.code, 2, res)
+        self.assertEqual(res.stdout_bytes, b"x = '\xe9'\n")
+
+    def test_stdin_ignores_paths_and_touches_no_file(self):
+        write(self.path("t.py"), TORCH)
+        res = self.check("--stdin-filename", "s.py", "--fix", "t.py", stdin=CLEAN)
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(res.stdout, CLEAN)
+        self.assertEqual(read(self.path("t.py")).decode(), TORCH)
+
+
+# --- rule selection -----------------------------------------------------------------------------
+
+
+class SelectionTest(CliTestCase):
+    def codes(self, *args):
+        write(self.path("t.py"), TORCH + LOCAL)
+        return sorted({d["code"] for d in self.json_check(*args)})
+
+    def test_select_ignore_extend_select(self):
+        self.assertEqual(self.codes(), ["AF001", "AF101"])
+        self.assertEqual(self.codes("--select", "AF101"), ["AF101"])
+        self.assertEqual(self.codes("--select", "AF0"), ["AF001"])
+        self.assertEqual(self.codes("--ignore", "AF101"), ["AF001"])
+        self.assertEqual(self.codes("--ignore", "AF1,AF0"), [])
+        self.assertEqual(self.codes("--select", "AF101", "--extend-select", "AF001"), ["AF001", "AF101"])
+        self.assertEqual(self.codes("--select", "AF101", "--select", "AF001"), ["AF001", "AF101"])
+        self.assertEqual(self.codes("--select", "AF101, AF001"), ["AF001", "AF101"])
+        self.assertEqual(self.codes("--select", "ALL", "--ignore", "AF001"), ["AF101"])
+
+    def test_everything_ignored_exits_0(self):
+        write(self.path("t.py"), TORCH)
+        self.assertEqual(self.check("--ignore", "ALL").code, 0)
+
+    def test_unknown_selector_is_a_usage_error(self):
+        write(self.path("t.py"), TORCH)
+        for option in ("--select", "--ignore", "--extend-select"):
+            with self.subTest(option=option):
+                res = self.check(option, "AF101,AF999")
+                self.assertEqual(res.code, 2, res)
+                self.assertIn("AF999", res.stderr)
+                self.assertNotIn("AF101`", res.stderr)
+                self.assertEqual(res.stdout, "")
+
+    def test_selection_applies_to_fixes(self):
+        write(self.path("t.py"), TORCH + LOCAL)
+        res = self.check("--fix", "--select", "AF101")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("t.py")).decode(), TORCH_FIXED + LOCAL)
+
+
+# --- asyncfix rule ------------------------------------------------------------------------------
+
+
+class RuleCommandTest(CliTestCase):
+    def test_one_rule(self):
+        res = run(["rule", "AF101"], cwd=self.dir)
+        self.assertEqual(res.code, 0, res)
+        self.assertTrue(res.stdout.startswith("# torch-async-kwarg (AF101)\n\n"), res.stdout)
+        self.assertIn("What it does", res.stdout)
+        self.assertIn("non_blocking", res.stdout)
+        self.assertEqual(run(["rule", "torch-async-kwarg"], cwd=self.dir).stdout, res.stdout)
+
+    def test_all_rules(self):
+        res = run(["rule", "--all"], cwd=self.dir)
+        self.assertEqual(res.code, 0, res)
+        headers = re.findall(r"^# (\S+) \((AF\d+)\)$", res.stdout, re.M)
+        codes = [code for _, code in headers]
+        self.assertEqual(codes, sorted(codes))
+        self.assertTrue({"AF001", "AF002", "AF101"} <= set(codes), headers)
+        self.assertIn(run(["rule", "AF002"], cwd=self.dir).stdout, res.stdout)
+
+    def test_unknown_rule_exits_2(self):
+        res = run(["rule", "AF999"], cwd=self.dir)
+        self.assertEqual(res.code, 2, res)
+        self.assertIn("AF999", res.stderr)
+        self.assertEqual(run(["rule"], cwd=self.dir).code, 2)
+
+    def test_json(self):
+        res = run(["rule", "AF001", "--output-format", "json"], cwd=self.dir)
+        self.assertEqual(res.code, 0, res)
+        rule = json.loads(res.stdout)
+        self.assertEqual((rule["code"], rule["name"]), ("AF001", "async-identifier"))
+        self.assertIn("What it does", rule["explanation"])
+        every = json.loads(run(["rule", "--all", "--output-format", "json"], cwd=self.dir).stdout)
+        self.assertIn(rule, every)
+
+
+# --- directory walks ----------------------------------------------------------------------------
+
+
+class WalkTest(CliTestCase):
+    def files_in(self, res):
+        return [json.loads(l)["filename"] for l in res.stdout.splitlines()]
+
+    def test_walk_skips_excluded_hidden_and_symlinked_entries(self):
+        checked = ["a.py", "b.pyi", "pkg/d.py", "pkg/sub/o.py", "pkg/.hidden_file.py", "pkg/environment/p.py"]
+        skipped = ["c.txt", "venv/e.py", ".venv/f.py", ".git/g.py", "__pycache__/h.py",
+                   "node_modules/i.py", "build/j.py", "dist/k.py", "env/l.py", ".eggs/m.py",
+                   ".hidden/n.py", "pkg/venv/q.py", "pkg/sub/__pycache__/r.py"]
+        for name in checked + skipped:
+            write(self.path("tree", name), TORCH)
+        write(self.path("outside", "x.py"), TORCH)
+        os.symlink(self.path("outside"), self.path("tree", "linkdir"))
+        os.symlink(self.path("tree", "a.py"), self.path("tree", "link.py"))
+        os.symlink(self.path("outside", "x.py"), self.path("tree", "pkg", "out.py"))
+        os.symlink(self.path("tree"), self.path("tree", "pkg", "loop"))
+        os.symlink(self.path("nowhere.py"), self.path("tree", "dangling.py"))
+        res = run(["check", "--output-format", "json-lines"], cwd=self.path("tree"))
+        self.assertEqual(res.code, 1, res)
+        self.assertEqual(self.files_in(res), sorted(checked))
+        self.assertEqual(res.stderr, "")
+
+        # The same with the directory named explicitly, spelt in several ways.
+        for spelling in ("tree", "tree/", "./tree", "tree/./pkg/.."):
+            with self.subTest(spelling=spelling):
+                res = self.check("--output-format", "json-lines", spelling)
+                self.assertEqual(self.files_in(res), sorted("tree/" + n for n in checked))
+
+    def test_explicit_files_are_checked_whatever_their_kind(self):
+        write(self.path("script"), TORCH)
+        write(self.path("venv", "e.py"), TORCH)
+        write(self.path("real.py"), TORCH)
+        os.symlink("real.py", self.path("link.py"))
+        res = self.check("--output-format", "json-lines", "venv/e.py", "script", "link.py", "./script")
+        self.assertEqual(res.code, 1, res)
+        self.assertEqual(self.files_in(res), ["link.py", "script", "venv/e.py"])
+
+    def test_explicit_excluded_directory_is_walked(self):
+        write(self.path("build", "gen.py"), TORCH)
+        res = self.check("--output-format", "json-lines", "build")
+        self.assertEqual(self.files_in(res), ["build/gen.py"])
+
+    def test_files_are_deduplicated(self):
+        write(self.path("a.py"), TORCH)
+        res = self.check("--output-format", "json-lines", "a.py", ".", "./a.py")
+        self.assertEqual(self.files_in(res), ["a.py"])
+
+    def test_one_file_under_several_names_is_fixed_once(self):
+        write(self.path("b.py"), TORCH)
+        os.symlink("b.py", self.path("alias.py"))
+        names = ("b.py", self.path("b.py"), "alias.py")
+        res = self.check("--output-format", "json-lines", *names)
+        self.assertEqual(len(self.files_in(res)), 1, res)
+        res = self.check("--fix", *names)
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(res.stderr, "")
+        self.assertEqual(read(self.path("b.py")).decode(), TORCH_FIXED)
+
+    def test_absolute_paths_stay_absolute(self):
+        write(self.path("a.py"), TORCH)
+        res = self.check("--output-format", "json-lines", self.dir)
+        self.assertEqual(self.files_in(res), [self.path("a.py")])
+
+
+class OrderingTest(CliTestCase):
+    def test_output_does_not_depend_on_the_number_of_threads(self):
+        for i in range(60):
+            body = TORCH if i % 3 else LOCAL + TORCH
+            write(self.path(f"d{i % 7}", f"m{i:03}.py"), body * (1 + i % 4))
+        write(self.path("bad.py"), b"\xff\n")
+        outputs = {}
+        for jobs in ("1", "2", "4", "16"):
+            for fmt in ("full", "json"):
+                res = self.check("-j", jobs, "--output-format", fmt)
+                self.assertEqual(res.code, 2, res)
+                outputs.setdefault(fmt, set()).add((res.stdout, res.stderr))
+        for fmt, seen in outputs.items():
+            self.assertEqual(len(seen), 1, f"{fmt} output differs between -j values")
+        names = [d["filename"] for d in json.loads(next(iter(outputs["json"]))[0])]
+        self.assertEqual(names, sorted(names))
+        self.assertEqual(len(set(names)), 60)
+
+    def test_fix_in_parallel(self):
+        for i in range(40):
+            write(self.path(f"m{i:02}.py"), LOCAL + TORCH)
+        res = self.check("--fix", "-j", "8")
+        self.assertEqual(res.code, 0, res)
+        for i in range(40):
+            self.assertEqual(read(self.path(f"m{i:02}.py")).decode(), LOCAL_FIXED + TORCH_FIXED)
+
+
+if __name__ == "__main__":
+    unittest.main()
