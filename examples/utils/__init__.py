@@ -1,0 +1,1 @@
+"""Data loading helpers for train_legacy.py."""
