@@ -29,16 +29,20 @@ bool isComprehension(const Kinds &k, TSSymbol s) {
          s == k.generatorExpression;
 }
 
+/// Nodes a target name can be nested in: `a, (b, *c) = …`, `with x as (a, [b]):`. The holder's
+/// field decides whether it is a target (`left`) or not (`right`, an argument list…).
 bool isPatternContainer(const Kinds &k, TSSymbol s) {
-  return s == k.patternList || s == k.tuplePattern || s == k.listPattern || s == k.listSplatPattern;
+  return s == k.patternList || s == k.tuplePattern || s == k.listPattern || s == k.listSplatPattern ||
+         s == k.tuple || s == k.list || s == k.listSplat || s == k.parenthesizedExpression;
 }
 
 class Builder {
 public:
   Builder(const Document &doc, std::vector<Scope> &scopes, std::vector<NameUse> &names,
-          std::vector<KeywordUse> &keywords, std::vector<AttributeUse> &attributes)
+          std::vector<KeywordUse> &keywords, std::vector<AttributeUse> &attributes,
+          std::unordered_set<std::string_view> &inError)
       : text_(doc.text()), k_(Kinds::get()), scopes_(scopes), names_(names), keywords_(keywords),
-        attributes_(attributes) {}
+        attributes_(attributes), inError_(inError) {}
 
   void run(TSNode root) {
     scopes_.push_back(Scope{ScopeKind::Module, 0, root, {}, false, {}, {}, {}});
@@ -119,6 +123,9 @@ private:
   void visit() {
     const Frame &f = path_.back();
     if (f.symbol == k_.await) return visitAwait(f);
+    if ((f.inError || f.symbol == k_.error) &&
+        (f.symbol == k_.anonAsync || f.symbol == k_.anonAwait || isIdentifier(f.node)))
+      inError_.insert(textOf(f.node, text_));
     if (!isIdentifier(f.node) || path_.size() < 2) return;
     const std::size_t i = path_.size() - 1;
     const Frame &p = path_[i - 1];
@@ -218,6 +225,7 @@ private:
   std::vector<NameUse> &names_;
   std::vector<KeywordUse> &keywords_;
   std::vector<AttributeUse> &attributes_;
+  std::unordered_set<std::string_view> &inError_;
   std::vector<Frame> path_;
 };
 
@@ -240,7 +248,7 @@ SemanticModel::SemanticModel(const Document &doc) {
     scopes_.push_back(Scope{});
     return;
   }
-  Builder(doc, scopes_, names_, keywords_, attributes_).run(ts_tree_root_node(doc.tree()));
+  Builder(doc, scopes_, names_, keywords_, attributes_, inError_).run(ts_tree_root_node(doc.tree()));
   for (std::uint32_t i = 0; i < names_.size(); ++i) {
     const NameUse &use = names_[i];
     nameAt_.emplace(ts_node_start_byte(use.node), i);

@@ -96,6 +96,9 @@ public:
   const std::vector<std::uint32_t> &namesCalled(std::string_view name) const;
   /// True when any identifier in the file is spelt `name`.
   bool identifierExists(std::string_view name) const;
+  /// True when an identifier or keyword token spelt `name` lies inside an ERROR region: a rename
+  /// of a binding called `name` may then miss a use the parser could not place.
+  bool seenInError(std::string_view name) const { return inError_.contains(name); }
 
 private:
   std::uint32_t lookup(std::string_view name, std::uint32_t scope) const;
@@ -107,6 +110,7 @@ private:
   std::unordered_map<std::uint32_t, std::uint32_t> nameAt_, keywordAt_, attributeAt_;
   std::unordered_map<std::string_view, std::vector<std::uint32_t>> byName_;
   std::unordered_set<std::string_view> spellings_;
+  std::unordered_set<std::string_view> inError_;
 };
 
 } // namespace asyncfix

@@ -71,6 +71,9 @@ Kinds buildKinds() {
   k.parenthesizedExpression = named(lang, "parenthesized_expression");
   k.string = named(lang, "string");
   k.comment = named(lang, "comment");
+  k.tuple = named(lang, "tuple");
+  k.list = named(lang, "list");
+  k.listSplat = named(lang, "list_splat");
   k.anonAsync = anonymous(lang, "async");
   k.anonAwait = anonymous(lang, "await");
   return k;

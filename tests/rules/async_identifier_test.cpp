@@ -126,6 +126,13 @@ TEST_CASE("AF001 async-identifier: syntax errors elsewhere", "[rules][AF001]") {
       // A half-typed line: the token is still reported, without a fix.
       {"x = (async\n", {{"AF001", 1, 6, 11, FixKind::None}}, std::nullopt},
       {"x = y.cuda(async=\n", {{"AF001", 1, 12, 17, FixKind::None}}, std::nullopt},
+      // A tuple target of `with`: the function's own binding, not the module's.
+      {"async = 0\ndef f(ctx):\n    with ctx() as (a, async):\n        return async\n",
+       {{"AF001", 1, 1, 6, FixKind::Unsafe}, {"AF001", 3, 23, 28, FixKind::Safe}, {"AF001", 4, 16, 21, FixKind::Safe}},
+       "async_ = 0\ndef f(ctx):\n    with ctx() as (a, async_):\n        return async_\n",
+       "async = 0\ndef f(ctx):\n    with ctx() as (a, async_):\n        return async_\n"},
+      {"def f(ctx):\n    with ctx() as [async, b]:\n        return async\n", {{"AF001", 2, 20, 25, FixKind::Safe}, {"AF001", 3, 16, 21, FixKind::Safe}},
+       "def f(ctx):\n    with ctx() as [async_, b]:\n        return async_\n"},
       // Python 2 leftovers do not stop a clean rename elsewhere.
       {"print 'hi'\ndef f():\n    async = 1\n    return async\n", {{"AF001", 3, 5, 10}, {"AF001", 4, 12, 17}},
        "print 'hi'\ndef f():\n    async_ = 1\n    return async_\n"},

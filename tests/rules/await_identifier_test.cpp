@@ -31,6 +31,11 @@ TEST_CASE("AF002 await-identifier", "[rules][AF002]") {
        {{"AF002", 2, 5, 10, FixKind::Safe}, {"AF002", 3, 9, 14, FixKind::Safe}, {"AF002", 4, 9, 14, FixKind::Safe},
         {"AF002", 5, 12, 17, FixKind::Safe}},
        "def f():\n    await_ = [1]\n    a = await_ + 1\n    b = await_ - 1\n    return await_[0]\n"},
+      // `await * 2` lands in an ERROR region: reported there, and the parameter's rename (which
+      // cannot reach that use) is no longer safe.
+      {"def _f(await):\n    return await * 2\n",
+       {{"AF002", 1, 8, 13, FixKind::Unsafe}, {"AF002", 2, 12, 17, FixKind::None}},
+       "def _f(await_):\n    return await * 2\n", "def _f(await):\n    return await * 2\n"},
       {"from a import b as await\n", {{"AF002", 1, 20, 25, FixKind::Unsafe}}, "from a import b as await_\n",
        "from a import b as await\n"},
   };

@@ -145,7 +145,7 @@ void KeywordNameRule::checkToken(TSNode token, Context &ctx) const {
     const std::string_view following = ts_node_is_null(next) ? "" : textOf(next, text);
     if (keyword_ == "async" && (following == "def" || following == "for" || following == "with")) return;
     if (keyword_ == "await" && !ts_node_is_null(next) &&
-        following.find_first_of("=),.:]}") != 0)
+        following.find_first_of("=),.:]}*/%@<>|&^!") != 0) // what only follows a name
       return;
     ctx.report(makeDiagnostic(info_, keywordSeverity(ctx.config()), token,
                               message(ctx, "used as a name")));
@@ -195,10 +195,14 @@ void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
   if (group.fixable && !group.nodes.empty()) {
     const std::string replacement = ctx.config().renamed(keyword_);
     const bool conflict = model.identifierExists(replacement);
+    const bool incomplete = model.seenInError(keyword_);
     Fix fix;
     fix.title = "Rename `" + std::string(keyword_) + "` to `" + replacement + "`";
     if (conflict) fix.title += " (the name `" + replacement + "` is already used in this file)";
-    fix.applicability = group.visibleOutside || conflict ? Applicability::Unsafe : Applicability::Safe;
+    else if (incomplete)
+      fix.title += " (a syntax error elsewhere hides some uses of `" + std::string(keyword_) + "`)";
+    fix.applicability =
+        group.visibleOutside || conflict || incomplete ? Applicability::Unsafe : Applicability::Safe;
     std::sort(group.nodes.begin(), group.nodes.end(), [](TSNode a, TSNode b) {
       return ts_node_start_byte(a) < ts_node_start_byte(b);
     });
