@@ -137,12 +137,15 @@ void defineCheck(CLI::App &check, CheckArgs &args) {
       .add_option("--select", args.select,
                   "Rules to enable: codes, prefixes or ALL (comma-separated)")
       ->delimiter(',')
+      ->allow_extra_args(false) // one value per flag: `--select AF1 src/` keeps src/ a path
       ->type_name("CODES");
   check.add_option("--extend-select", args.extendSelect, "Rules to enable on top of --select")
       ->delimiter(',')
+      ->allow_extra_args(false) // one value per flag: `--select AF1 src/` keeps src/ a path
       ->type_name("CODES");
   check.add_option("--ignore", args.ignore, "Rules to disable: codes, prefixes or ALL")
       ->delimiter(',')
+      ->allow_extra_args(false) // one value per flag: `--select AF1 src/` keeps src/ a path
       ->type_name("CODES");
   check
       .add_option("--target-version", args.targetVersion,

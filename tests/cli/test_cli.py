@@ -938,6 +938,17 @@ class SelectionTest(CliTestCase):
         self.assertEqual(self.codes("--select", "AF101, AF001"), ["AF001", "AF101"])
         self.assertEqual(self.codes("--select", "ALL", "--ignore", "AF001"), ["AF101"])
 
+    def test_a_selector_flag_takes_one_value_and_paths_follow(self):
+        # `--select AF101 t.py` must not read t.py as a second selector.
+        write(self.path("t.py"), TORCH + LOCAL)
+        write(self.path("u.py"), "x = 1\n")
+        for option in ("--select", "--ignore", "--extend-select"):
+            with self.subTest(option=option):
+                res = self.check(option, "AF001", "t.py", "u.py", "--output-format", "json")
+                self.assertIn(res.code, (0, 1), res)
+                names = {d["filename"] for d in json.loads(res.stdout)}
+                self.assertTrue(names <= {"t.py"}, names)
+
     def test_everything_ignored_exits_0(self):
         write(self.path("t.py"), TORCH)
         self.assertEqual(self.check("--ignore", "ALL").code, 0)
