@@ -45,7 +45,9 @@ public:
         attributes_(attributes), inError_(inError) {}
 
   void run(TSNode root) {
-    scopes_.push_back(Scope{ScopeKind::Module, 0, root, {}, false, {}, {}, {}});
+    Scope module;
+    module.node = root;
+    scopes_.push_back(std::move(module));
     Cursor cursor(root);
     TSTreeCursor *c = cursor.get();
     Frame rootFrame;
@@ -94,25 +96,35 @@ private:
     }
     if (f.symbol == k_.functionDefinition || f.symbol == k_.classDefinition ||
         f.symbol == k_.lambda || isComprehension(k_, f.symbol)) {
-      f.own = openScope(f);
+      f.own = openScope(f, parent);
     }
     return f;
   }
 
-  std::uint32_t openScope(const Frame &f) {
+  std::uint32_t openScope(const Frame &f, const Frame &parent) {
     Scope s;
     s.parent = f.scope;
     s.node = f.node;
+    if (f.symbol == k_.functionDefinition || f.symbol == k_.classDefinition) {
+      s.nameNode = field(f.node, "name");
+      s.name = textOf(s.nameNode, text_);
+    }
     if (f.symbol == k_.functionDefinition) {
       s.kind = ScopeKind::Function;
-      s.name = textOf(field(f.node, "name"), text_);
       s.isAsync = ts_node_child_count(f.node) > 0 &&
                   ts_node_symbol(ts_node_child(f.node, 0)) == k_.anonAsync;
     } else if (f.symbol == k_.classDefinition) {
       s.kind = ScopeKind::Class;
-      s.name = textOf(field(f.node, "name"), text_);
     } else if (f.symbol == k_.lambda) {
       s.kind = ScopeKind::Lambda;
+      // `name = lambda …`: callers call it by that name.
+      if (parent.symbol == k_.assignment && fieldIs(f, "right")) {
+        const TSNode left = field(parent.node, "left");
+        if (isIdentifier(left)) {
+          s.nameNode = left;
+          s.name = textOf(left, text_);
+        }
+      }
     } else {
       s.kind = ScopeKind::Comprehension;
     }
@@ -136,7 +148,7 @@ private:
       return addName(f, name, NameRole::Reference, f.scope);
     }
     if (p.symbol == k_.keywordArgument && fieldIs(f, "name"))
-      return keywords_.push_back({f.node, name, calleeOf(i), f.inError});
+      return keywords_.push_back(keywordUse(f, name, i));
     if (p.symbol == k_.dottedName) {
       if (i < 2) return;
       const Frame &g = path_[i - 2];
@@ -190,12 +202,17 @@ private:
     return false;
   }
 
-  std::string_view calleeOf(std::size_t i) const {
-    if (i < 3 || path_[i - 2].symbol != k_.argumentList || path_[i - 3].symbol != k_.call) return {};
-    const TSNode fn = field(path_[i - 3].node, "function");
-    if (isIdentifier(fn)) return textOf(fn, text_);
-    if (ts_node_symbol(fn) == k_.attribute) return textOf(field(fn, "attribute"), text_);
-    return {};
+  KeywordUse keywordUse(const Frame &f, std::string_view name, std::size_t i) const {
+    KeywordUse k{f.node, name, {}, {}, false, f.inError};
+    if (i < 3 || path_[i - 2].symbol != k_.argumentList || path_[i - 3].symbol != k_.call) return k;
+    k.calleeNode = field(path_[i - 3].node, "function");
+    if (isIdentifier(k.calleeNode)) {
+      k.callee = textOf(k.calleeNode, text_);
+      k.calleeIsName = true;
+    } else if (ts_node_symbol(k.calleeNode) == k_.attribute) {
+      k.callee = textOf(field(k.calleeNode, "attribute"), text_);
+    }
+    return k;
   }
 
   /// `await(x)`, `await[i]`, `await + 1`, `await - 1` outside `async def`: tree-sitter reads an

@@ -23,7 +23,8 @@ struct Scope {
   ScopeKind kind = ScopeKind::Module;
   std::uint32_t parent = 0;  ///< index of the enclosing scope (module: itself)
   TSNode node{};             ///< the def/class/lambda/comprehension (module: root)
-  std::string_view name;     ///< function or class name ("" otherwise)
+  std::string_view name;     ///< function or class name; a lambda's when `x = lambda …`
+  TSNode nameNode{};         ///< the identifier that binds `name` (null when none)
   bool isAsync = false;      ///< `async def`
   std::unordered_set<std::string_view> bound, globals, nonlocals;
 };
@@ -53,6 +54,8 @@ struct KeywordUse {
   TSNode node{};
   std::string_view name;
   std::string_view callee; ///< "f" for f(…) and obj.f(…); "" when not a plain name/attribute
+  TSNode calleeNode{};     ///< the `f` of f(…) (an identifier) or the `obj.f` of obj.f(…)
+  bool calleeIsName = false; ///< f(…): the callee resolves like any name
   bool inError = false;
 };
 

@@ -45,9 +45,18 @@ TEST_CASE("AF001 async-identifier: local names are renamed safely and scope-awar
        "def f(p):\n    a, (async_, b) = p\n    return async_\n"},
       {"ys = [async * 2 for async in xs]\n", {{"AF001", 1, 7, 12, FixKind::Safe}, {"AF001", 1, 21, 26, FixKind::Safe}},
        "ys = [async_ * 2 for async_ in xs]\n"},
-      // A lambda parameter: safe.
-      {"key = lambda async: async.priority\n", {{"AF001", 1, 14, 19, FixKind::Safe}, {"AF001", 1, 21, 26, FixKind::Safe}},
-       "key = lambda async_: async_.priority\n"},
+      // A lambda parameter: safe inside a function…
+      {"def f(xs):\n    return sorted(xs, key=lambda async: async.priority)\n",
+       {{"AF001", 2, 34, 39, FixKind::Safe}, {"AF001", 2, 41, 46, FixKind::Safe}},
+       "def f(xs):\n    return sorted(xs, key=lambda async_: async_.priority)\n"},
+      // …unsafe when the lambda is a public module-level name (callers may pass it by keyword);
+      // its calls in the file are renamed with it.
+      {"key = lambda async=False: async\nkey(async=True)\n",
+       {{"AF001", 1, 14, 19, FixKind::Unsafe}, {"AF001", 1, 27, 32, FixKind::Unsafe}, {"AF001", 2, 5, 10, FixKind::Unsafe}},
+       "key = lambda async_=False: async_\nkey(async_=True)\n", "key = lambda async=False: async\nkey(async=True)\n"},
+      {"def f():\n    cb = lambda async=False: async\n    return cb(async=True)\n",
+       {{"AF001", 2, 17, 22, FixKind::Safe}, {"AF001", 2, 30, 35, FixKind::Safe}, {"AF001", 3, 15, 20, FixKind::Safe}},
+       "def f():\n    cb = lambda async_=False: async_\n    return cb(async_=True)\n"},
       // The configured style is used.
       {"def f():\n    async = 1\n    return async\n", {{"AF001", 2, 5, 10}, {"AF001", 3, 12, 17}},
        "def f():\n    async_ = 1\n    return async_\n"},
@@ -84,6 +93,40 @@ TEST_CASE("AF001 async-identifier: names visible outside the file are unsafe", "
        "l = Loader(async_=True)\nprint(l.async_)\n",
        "class Loader:\n    def __init__(self, async=False):\n        self.async = async\n\n"
        "l = Loader(async=True)\nprint(l.async)\n"},
+      // Call sites are tied to the function by name resolution, not by spelling: `h`'s `_g` is
+      // another function, whose `async=` keyword is not renamed with `f`'s `_g`.
+      {"def f():\n    def _g(async): return async\n    return _g(async=1)\ndef h():\n"
+       "    def _g(x, **kw): return kw\n    return _g(1, async=2)\n",
+       {{"AF001", 2, 12, 17, FixKind::Safe}, {"AF001", 2, 27, 32, FixKind::Safe}, {"AF001", 3, 15, 20, FixKind::Safe},
+        {"AF001", 6, 18, 23, FixKind::Unsafe, "keyword argument"}},
+       "def f():\n    def _g(async_): return async_\n    return _g(async_=1)\ndef h():\n"
+       "    def _g(x, **kw): return kw\n    return _g(1, async_=2)\n",
+       "def f():\n    def _g(async_): return async_\n    return _g(async_=1)\ndef h():\n"
+       "    def _g(x, **kw): return kw\n    return _g(1, async=2)\n"},
+      // Methods called through an attribute: the receiver is unknown, so the rename is unsafe,
+      // and a call cannot be tied to one of two methods of the same name.
+      {"class A:\n    def _f(self, async=False): return async\nclass B:\n    def _f(self, x, **kw): return kw\n"
+       "print(B()._f(1, async=True))\n",
+       {{"AF001", 2, 18, 23, FixKind::Unsafe}, {"AF001", 2, 39, 44, FixKind::Unsafe},
+        {"AF001", 5, 17, 22, FixKind::Unsafe, "keyword argument"}},
+       "class A:\n    def _f(self, async_=False): return async_\nclass B:\n    def _f(self, x, **kw): return kw\n"
+       "print(B()._f(1, async_=True))\n",
+       "class A:\n    def _f(self, async=False): return async\nclass B:\n    def _f(self, x, **kw): return kw\n"
+       "print(B()._f(1, async=True))\n"},
+      // The new name is only a conflict where it is visible: another function's `async_` is not.
+      {"def f(async_):\n    return async_\ndef g():\n    async = 1\n    return async\n",
+       {{"AF001", 4, 5, 10, FixKind::Safe}, {"AF001", 5, 12, 17, FixKind::Safe}},
+       "def f(async_):\n    return async_\ndef g():\n    async_ = 1\n    return async_\n"},
+      // …but a module-level `async_` that the function reads is.
+      {"async_ = 0\ndef g():\n    async = 1\n    return async + async_\n",
+       {{"AF001", 3, 5, 10, FixKind::Unsafe}, {"AF001", 4, 12, 17, FixKind::Unsafe}},
+       "async_ = 0\ndef g():\n    async_ = 1\n    return async_ + async_\n",
+       "async_ = 0\ndef g():\n    async = 1\n    return async + async_\n"},
+      // An attribute conflicts with an attribute or class-level name, not with a local.
+      {"def f(o):\n    async_ = 1\n    return o.async\n", {{"AF001", 3, 14, 19, FixKind::Unsafe}},
+       "def f(o):\n    async_ = 1\n    return o.async_\n", "def f(o):\n    async_ = 1\n    return o.async\n"},
+      {"def f(o):\n    o.async_ = 1\n    return o.async\n", {{"AF001", 3, 14, 19, FixKind::Unsafe, "already used"}},
+       "def f(o):\n    o.async_ = 1\n    return o.async_\n", "def f(o):\n    o.async_ = 1\n    return o.async\n"},
       // A keyword to a callee defined elsewhere.
       {"requests.get(url, async=True)\n", {{"AF001", 1, 19, 24, FixKind::Unsafe, "keyword argument"}},
        "requests.get(url, async_=True)\n", "requests.get(url, async=True)\n"},

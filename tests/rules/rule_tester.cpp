@@ -27,7 +27,9 @@ bool matches(const Document &doc, const Diagnostic &d, const Expected &x) {
   if (d.code != x.code || static_cast<int>(s.line) + 1 != x.row ||
       static_cast<int>(s.column) + 1 != x.column || static_cast<int>(e.column) + 1 != x.endColumn)
     return false;
-  if (!x.messageContains.empty() && d.message.find(x.messageContains) == std::string::npos) return false;
+  if (!x.messageContains.empty() && d.message.find(x.messageContains) == std::string::npos &&
+      (!d.fix || d.fix->title.find(x.messageContains) == std::string::npos))
+    return false;
   switch (x.fix) {
   case FixKind::Any: return true;
   case FixKind::None: return !d.fix;

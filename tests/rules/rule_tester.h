@@ -22,7 +22,7 @@ struct Expected {
   int column = 1;
   int endColumn = 1;
   FixKind fix = FixKind::Any;
-  std::string messageContains = {};
+  std::string messageContains = {}; ///< in the message or the fix title
 };
 
 struct Invalid {

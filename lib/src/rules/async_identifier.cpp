@@ -43,10 +43,12 @@ parameter also renames `async=` at the calls of that function in the file. The n
 `async_` (PEP 8's convention) or what the rename style asks for (`is_async`, a template).
 
 The fix is safe for names that nothing outside the file can see: local variables, parameters of
-private functions (`_helper`) and lambdas, comprehension variables. It is unsafe where other code
-may use the name: module-level names (importers), parameters of public functions (keyword
-callers), attributes (`obj.async` anywhere), keyword arguments to callees defined elsewhere, and
-names that already exist in the file with the new spelling. Imported names (`from m import async`)
+private functions (`_helper`) and of lambdas that are not public module-level names,
+comprehension variables. It is unsafe where other code may use the name: module-level names
+(importers), parameters of public functions (keyword callers), parameters of methods called
+through an attribute (`obj.run(async=…)`: the receiver is not known), attributes (`obj.async`
+anywhere), keyword arguments to callees defined elsewhere, where the new name is already visible
+(it would be shadowed or captured), and when a syntax error hides some uses of the name. Imported names (`from m import async`)
 get no fix: the name is fixed by the other module (AF201 knows the libraries that renamed theirs).
 )",
     FixAvailability::Sometimes, false};

@@ -1,6 +1,7 @@
 #include "rules/keyword_name.h"
 
 #include <algorithm>
+#include <optional>
 
 #include "rules/torch_api.h"
 #include "syntax.h"
@@ -8,11 +9,19 @@
 namespace asyncfix::rules {
 namespace {
 
-/// A rename: the nodes to rewrite and whether the result is visible outside the file.
+/// A rename: the nodes to rewrite, what they denote, and whether the result is visible outside
+/// the file.
 struct RenameGroup {
   std::vector<TSNode> nodes;
+  std::vector<TSNode> keywordNodes; ///< the `NAME` of `f(NAME=…)` among `nodes`
+  std::optional<BindingKey> binding; ///< set for a variable's rename
+  bool member = false;               ///< attribute spellings are part of it
   bool fixable = true;
   bool visibleOutside = false;
+
+  bool contains(TSNode n) const {
+    return std::any_of(nodes.begin(), nodes.end(), [&](TSNode x) { return ts_node_eq(x, n); });
+  }
 };
 
 bool isPrivateName(std::string_view name) {
@@ -23,16 +32,60 @@ bool isLocalScope(ScopeKind kind) {
   return kind == ScopeKind::Function || kind == ScopeKind::Lambda || kind == ScopeKind::Comprehension;
 }
 
-/// The function (or class, for `__init__`) name that call sites use to call `scope`.
-std::string_view callName(const SemanticModel &model, const Scope &scope) {
-  if (scope.kind != ScopeKind::Function) return {};
-  if (scope.name == "__init__" && scope.parent != 0 &&
+/// True when scope `inner` is `outer` or nested inside it.
+bool within(const SemanticModel &model, std::uint32_t inner, std::uint32_t outer) {
+  for (std::uint32_t s = inner;; s = model.scopes()[s].parent) {
+    if (s == outer) return true;
+    if (s == 0) return false;
+  }
+}
+
+/// The binding of the identifier `node` (nullopt when it is not a recorded name).
+std::optional<BindingKey> bindingAt(const SemanticModel &model, TSNode node) {
+  if (ts_node_is_null(node)) return std::nullopt;
+  const NameUse *use = model.nameAt(ts_node_start_byte(node));
+  if (!use) return std::nullopt;
+  return model.resolve(*use);
+}
+
+/// The scope whose parameters a call of `scope`'s function binds: itself, or for `__init__` the
+/// class (callers write `Class(…)`). Returns the scope that names the callee.
+const Scope &calleeScope(const SemanticModel &model, const Scope &scope) {
+  if (scope.kind == ScopeKind::Function && scope.name == "__init__" && scope.parent != 0 &&
       model.scopes()[scope.parent].kind == ScopeKind::Class)
-    return model.scopes()[scope.parent].name;
-  return scope.name;
+    return model.scopes()[scope.parent];
+  return scope;
+}
+
+/// Adds `NAME=` at the calls of the function (or lambda) `scope` whose parameter is renamed.
+/// A call by plain name is tied to the function through name resolution. A call through an
+/// attribute (`obj.f(…)`) cannot be: it is included only when `f` is the only function so named
+/// in the file, and either way the group becomes unsafe.
+void linkCallSites(const SemanticModel &model, const Scope &scope, std::string_view name, RenameGroup &group) {
+  const Scope &callee = calleeScope(model, scope);
+  if (callee.name.empty()) return;
+  const std::optional<BindingKey> calleeKey = bindingAt(model, callee.nameNode);
+  const auto definitions = std::count_if(model.scopes().begin(), model.scopes().end(),
+                                         [&](const Scope &s) { return s.name == callee.name; });
+  for (const KeywordUse &k : model.keywords()) {
+    if (k.inError || k.name != name || k.callee != callee.name) continue;
+    if (k.calleeIsName) {
+      if (calleeKey && bindingAt(model, k.calleeNode) == calleeKey) {
+        group.nodes.push_back(k.node);
+        group.keywordNodes.push_back(k.node);
+      }
+      continue; // another function that happens to share the name
+    }
+    group.visibleOutside = true; // a receiver we cannot check
+    if (definitions == 1) {
+      group.nodes.push_back(k.node);
+      group.keywordNodes.push_back(k.node);
+    }
+  }
 }
 
 void addAttributeUses(const SemanticModel &model, std::string_view name, RenameGroup &group) {
+  group.member = true;
   for (const AttributeUse &a : model.attributes())
     if (a.name == name && !a.inError) group.nodes.push_back(a.node);
 }
@@ -42,6 +95,7 @@ void addAttributeUses(const SemanticModel &model, std::string_view name, RenameG
 RenameGroup bindingGroup(const SemanticModel &model, const NameUse &use) {
   RenameGroup group;
   const BindingKey key = model.resolve(use);
+  group.binding = key;
   const Scope &scope = model.scopes()[key.scope];
   bool isParameter = false, boundHere = false;
   for (const NameUse *u : model.usesOf(key)) {
@@ -54,11 +108,12 @@ RenameGroup bindingGroup(const SemanticModel &model, const NameUse &use) {
   }
   group.visibleOutside = !isLocalScope(scope.kind) || !boundHere;
   if (isParameter) {
+    // Callers outside the file can pass it by keyword when the function has a public name.
     if (scope.kind == ScopeKind::Function && !isPrivateName(scope.name)) group.visibleOutside = true;
-    const std::string_view callee = callName(model, scope);
-    for (const KeywordUse &k : model.keywords())
-      if (!callee.empty() && k.callee == callee && k.name == key.name && !k.inError)
-        group.nodes.push_back(k.node);
+    if (scope.kind == ScopeKind::Lambda && !scope.name.empty() && !isPrivateName(scope.name) &&
+        bindingAt(model, scope.nameNode).value_or(BindingKey{1, {}}).scope == 0)
+      group.visibleOutside = true;
+    linkCallSites(model, scope, key.name, group);
   }
   if (scope.kind == ScopeKind::Class) addAttributeUses(model, key.name, group);
   return group;
@@ -82,17 +137,55 @@ RenameGroup memberGroup(const SemanticModel &model, std::string_view name) {
   return group;
 }
 
-/// `callee(NAME=…)`: the parameter of a function in this file it binds to, else the keyword alone.
+/// `callee(NAME=…)`: the rename of the parameter it binds to, else the keyword alone.
 RenameGroup keywordGroup(const SemanticModel &model, const KeywordUse &keyword) {
-  if (!keyword.callee.empty()) {
-    for (std::uint32_t i : model.namesCalled(keyword.name)) {
-      const NameUse &use = model.names()[i];
-      if (use.role == NameRole::Parameter && !use.inError &&
-          callName(model, model.scopes()[use.scope]) == keyword.callee)
-        return bindingGroup(model, use);
+  for (std::uint32_t i : model.namesCalled(keyword.name)) {
+    const NameUse &use = model.names()[i];
+    if (use.role != NameRole::Parameter || use.inError) continue;
+    RenameGroup group = bindingGroup(model, use);
+    if (group.contains(keyword.node)) return group;
+  }
+  RenameGroup alone;
+  alone.nodes = {keyword.node};
+  alone.keywordNodes = {keyword.node};
+  alone.visibleOutside = true; // the callee is defined elsewhere
+  return alone;
+}
+
+/// Would spelling the group `replacement` collide with a name already there?
+bool renameConflicts(const SemanticModel &model, const RenameGroup &group, std::string_view replacement,
+                     std::string_view text) {
+  // `f(async=1, async_=2)` would pass the same keyword twice.
+  for (const TSNode k : group.keywordNodes) {
+    const TSNode args = ts_node_parent(ts_node_parent(k));
+    for (std::uint32_t i = 0, n = ts_node_named_child_count(args); i < n; ++i) {
+      const TSNode arg = ts_node_named_child(args, i);
+      if (ts_node_symbol(arg) == Kinds::get().keywordArgument && textOf(field(arg, "name"), text) == replacement)
+        return true;
     }
   }
-  return RenameGroup{{keyword.node}, true, true};
+  if (group.member) {
+    // Attributes live on objects: any `obj.async_` or class-level `async_` may be the same one.
+    for (const AttributeUse &a : model.attributes())
+      if (a.name == replacement) return true;
+    for (std::uint32_t i : model.namesCalled(replacement))
+      if (model.scopes()[model.names()[i].scope].kind == ScopeKind::Class) return true;
+  }
+  if (!group.binding) return false;
+  const std::uint32_t owner = group.binding->scope;
+  for (std::uint32_t i : model.namesCalled(replacement)) {
+    const NameUse &v = model.names()[i];
+    // The new name is already bound where ours is, or is used in code our binding would capture.
+    if (model.resolve(v).scope == owner || within(model, v.scope, owner)) return true;
+  }
+  // A use of ours would see another binding of the new name first.
+  for (const TSNode n : group.nodes) {
+    const NameUse *u = model.nameAt(ts_node_start_byte(n));
+    if (!u) continue;
+    for (std::uint32_t s = u->scope; s != owner && s != 0; s = model.scopes()[s].parent)
+      if (model.scopes()[s].bound.contains(replacement)) return true;
+  }
+  return false;
 }
 
 std::string_view roleWords(NameRole role) {
@@ -195,7 +288,7 @@ void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
   Diagnostic d = makeDiagnostic(info_, severity, node, message(ctx, what));
   if (group.fixable && !group.nodes.empty()) {
     const std::string replacement = ctx.config().renamed(keyword_);
-    const bool conflict = model.identifierExists(replacement);
+    const bool conflict = renameConflicts(model, group, replacement, ctx.text());
     const bool incomplete = model.seenInError(keyword_);
     Fix fix;
     fix.title = "Rename `" + std::string(keyword_) + "` to `" + replacement + "`";
