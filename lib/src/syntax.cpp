@@ -104,4 +104,15 @@ TSNode nextLeaf(TSNode node) {
   return TSNode{};
 }
 
+TSNode prevLeaf(TSNode node) {
+  for (TSNode n = node; !ts_node_is_null(n); n = ts_node_parent(n)) {
+    TSNode prev = ts_node_prev_sibling(n);
+    if (!ts_node_is_null(prev)) {
+      while (ts_node_child_count(prev) > 0) prev = ts_node_child(prev, ts_node_child_count(prev) - 1);
+      return prev;
+    }
+  }
+  return TSNode{};
+}
+
 } // namespace asyncfix

@@ -81,7 +81,9 @@ inline TSNode field(TSNode node, const char *name) {
 /// True when `node` lies inside an ERROR node.
 bool insideError(TSNode node);
 
-/// The next sibling token/node after `node`, skipping nothing (null at the end).
+/// The first leaf after `node` in source order (null at the end).
 TSNode nextLeaf(TSNode node);
+/// The last leaf before `node` in source order (null at the start).
+TSNode prevLeaf(TSNode node);
 
 } // namespace asyncfix

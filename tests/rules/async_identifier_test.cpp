@@ -13,6 +13,8 @@ TEST_CASE("AF001 async-identifier: valid code is left alone", "[rules][AF001]") 
       "async_ = 1\nis_async = async_\n",
       "x.cuda(async=True)\n", // AF101's, not AF001's
       "foo(x.cuda(async=True)\n", // AF101's also inside an ERROR region (unclosed call)
+      "x = y.cuda(async=True\n",  // …and when the call's own `)` is missing
+      "x = y.cuda(async=\n",
       "class A:\n    async def run(self):\n        pass\n",
       "@decorator\nasync def f():\n    pass\n",
   };
@@ -168,7 +170,7 @@ TEST_CASE("AF001 async-identifier: syntax errors elsewhere", "[rules][AF001]") {
   const std::vector<Invalid> invalid = {
       // A half-typed line: the token is still reported, without a fix.
       {"x = (async\n", {{"AF001", 1, 6, 11, FixKind::None}}, std::nullopt},
-      {"x = y.cuda(async=\n", {{"AF001", 1, 12, 17, FixKind::None}}, std::nullopt},
+      {"foo(bar(async=True\n", {{"AF001", 1, 9, 14, FixKind::None}}, std::nullopt},
       // A tuple target of `with`: the function's own binding, not the module's.
       {"async = 0\ndef f(ctx):\n    with ctx() as (a, async):\n        return async\n",
        {{"AF001", 1, 1, 6, FixKind::Unsafe}, {"AF001", 3, 23, 28, FixKind::Safe}, {"AF001", 4, 16, 21, FixKind::Safe}},

@@ -16,6 +16,7 @@ TEST_CASE("AF101 torch-async-kwarg", "[rules][AF101]") {
       "async def f():\n    await x.cuda(non_blocking=True)\n",
       "x.cuda(**{'async': True})\n",
       "requests.get(url, async_=True)\n",
+      "foo(bar(async=True\n", // broken, but not a PyTorch call: AF001's
   };
   const std::vector<Invalid> invalid = {
       {"x = x.cuda(async=True)\n", {{"AF101", 1, 12, 17, FixKind::Safe, "non_blocking"}},
@@ -51,6 +52,11 @@ TEST_CASE("AF101 torch-async-kwarg", "[rules][AF101]") {
        "print 'epoch'\nx = x.cuda(non_blocking=True)\n"},
       // An unclosed call around it (an ERROR region): still found and fixed.
       {"foo(x.cuda(async=True)\n", {{"AF101", 1, 12, 17, FixKind::Safe}}, "foo(x.cuda(non_blocking=True)\n"},
+      // The call's structure lost to a syntax error (a missing `)`): found token by token, fixed.
+      {"x = y.cuda(async=True\n", {{"AF101", 1, 12, 17, FixKind::Safe}}, "x = y.cuda(non_blocking=True\n"},
+      {"x = y.cuda(0, f(a, b), async=True\nz = 1\n", {{"AF101", 1, 24, 29, FixKind::Safe}},
+       "x = y.cuda(0, f(a, b), non_blocking=True\nz = 1\n"},
+      {"x = y.cuda(async=\n", {{"AF101", 1, 12, 17, FixKind::Safe}}, "x = y.cuda(non_blocking=\n"},
       // Both spellings: the duplicate `async=` is removed (unsafe: the values may differ).
       {"x.cuda(non_blocking=True, async=True)\n", {{"AF101", 1, 27, 32, FixKind::Unsafe}},
        "x.cuda(non_blocking=True)\n", "x.cuda(non_blocking=True, async=True)\n"},

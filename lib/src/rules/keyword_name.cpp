@@ -235,6 +235,7 @@ std::string KeywordNameRule::message(Context &ctx, std::string_view what) const 
 void KeywordNameRule::checkToken(TSNode token, Context &ctx) const {
   const std::string_view text = ctx.text();
   if (ctx.insideError()) {
+    if (keyword_ == "async" && isTorchAsyncToken(token, text)) return; // AF101's
     const TSNode next = nextLeaf(token);
     const std::string_view following = ts_node_is_null(next) ? "" : textOf(next, text);
     if (keyword_ == "async" && (following == "def" || following == "for" || following == "with")) return;
@@ -264,6 +265,7 @@ void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
       isTorchAsyncKeyword(parent, ctx.text()))
     return;
   if (ctx.insideError()) {
+    if (isTorchAsyncToken(node, ctx.text())) return; // AF101's
     ctx.report(makeDiagnostic(info_, severity, node, message(ctx, "used as a name")));
     return;
   }

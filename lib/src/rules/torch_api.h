@@ -13,4 +13,9 @@ namespace asyncfix::rules {
 /// AF001 leaves them alone.
 bool isTorchAsyncKeyword(TSNode keywordArgument, std::string_view text);
 
+/// The same, token by token, for an `async` (identifier or keyword token) inside an ERROR region
+/// where the parser lost the call's structure: `y = x.cuda(0, async=True` with the `)` missing.
+/// True when `async` is followed by `=` and is an argument of an open `.cuda(`/`.to(`/… call.
+bool isTorchAsyncToken(TSNode asyncToken, std::string_view text);
+
 } // namespace asyncfix::rules

@@ -52,17 +52,34 @@ constexpr std::array<std::string_view, 6> kMethods{"cuda", "to", "type", "copy_"
 class TorchAsyncKwarg final : public Rule {
 public:
   const RuleInfo &info() const override { return kTorchAsyncKwarg; }
-  std::vector<TSSymbol> subscriptions() const override { return {Kinds::get().keywordArgument}; }
+  std::vector<TSSymbol> subscriptions() const override {
+    const Kinds &k = Kinds::get();
+    std::vector<TSSymbol> kinds = k.identifier;
+    kinds.push_back(k.keywordArgument);
+    kinds.push_back(k.anonAsync);
+    return kinds;
+  }
 
   void check(TSNode node, Context &ctx) const override {
-    if (!isTorchAsyncKeyword(node, ctx.text())) return;
-    const TSNode name = field(node, "name");
+    TSNode name;
+    if (ts_node_symbol(node) == Kinds::get().keywordArgument) {
+      if (!isTorchAsyncKeyword(node, ctx.text())) return;
+      name = field(node, "name");
+    } else {
+      // A bare `async` token in a region the parser could not structure.
+      if (!ctx.insideError() || !isTorchAsyncToken(node, ctx.text())) return;
+      if (!ctx.ancestors().empty() && isTorchAsyncKeyword(ctx.ancestors().back(), ctx.text()))
+        return; // reported through its keyword_argument
+      name = node;
+    }
     Diagnostic d = makeDiagnostic(
         kTorchAsyncKwarg, keywordSeverity(ctx.config()), name,
         ctx.config().target >= PythonVersion{3, 7}
             ? "`async=` is a syntax error since Python 3.7; PyTorch renamed it `non_blocking=`"
             : "`async=` becomes a syntax error in Python 3.7; PyTorch renamed it `non_blocking=`");
-    if (const TSNode existing = existingNonBlocking(node, ctx.text()); !ts_node_is_null(existing)) {
+    const bool structured = ts_node_symbol(node) == Kinds::get().keywordArgument;
+    if (const TSNode existing = structured ? existingNonBlocking(node, ctx.text()) : TSNode{};
+        !ts_node_is_null(existing)) {
       d.fix = Fix{"Remove `async=` (the call already passes `non_blocking=`)", Applicability::Unsafe,
                   {removeArgument(node, ctx.text())}};
     } else {
@@ -100,6 +117,30 @@ bool isTorchAsyncKeyword(TSNode keywordArgument, std::string_view text) {
   if (ts_node_symbol(fn) != k.attribute) return false;
   const std::string_view method = textOf(field(fn, "attribute"), text);
   return std::find(kMethods.begin(), kMethods.end(), method) != kMethods.end();
+}
+
+bool isTorchAsyncToken(TSNode token, std::string_view text) {
+  if (textOf(token, text) != "async") return false;
+  const TSNode next = nextLeaf(token), prev = prevLeaf(token);
+  if (ts_node_is_null(next) || textOf(next, text) != "=" || ts_node_is_null(prev)) return false;
+  if (textOf(prev, text) != "(" && textOf(prev, text) != ",") return false;
+  // Back to the unmatched `(` that opens the call (bounded: a broken file can be long).
+  int depth = 0;
+  TSNode open = prev;
+  for (int steps = 0; !ts_node_is_null(open) && steps < 4096; ++steps, open = prevLeaf(open)) {
+    const std::string_view t = textOf(open, text);
+    if (t == ")" || t == "]" || t == "}") ++depth;
+    else if (t == "(" || t == "[" || t == "{") {
+      if (depth == 0) break;
+      --depth;
+    }
+  }
+  if (ts_node_is_null(open) || textOf(open, text) != "(") return false;
+  const TSNode method = prevLeaf(open);
+  if (ts_node_is_null(method) || !isIdentifier(method)) return false;
+  if (std::find(kMethods.begin(), kMethods.end(), textOf(method, text)) == kMethods.end()) return false;
+  const TSNode dot = prevLeaf(method);
+  return !ts_node_is_null(dot) && textOf(dot, text) == ".";
 }
 
 std::unique_ptr<Rule> makeTorchAsyncKwarg() { return std::make_unique<TorchAsyncKwarg>(); }
