@@ -78,16 +78,14 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   fixOptions.unsafe = options.unsafeFixes;
   FixResult result = fix(ctx.linter, bytes, fixOptions);
   if (!result.rejected.empty()) {
-    std::string codes;
+    // Rejected fixes come back in the input's offsets: say where each one was.
+    const LineIndex lines(bytes);
     for (const Diagnostic &d : result.rejected) {
-      if (codes.find(d.code) == std::string::npos) {
-        codes += codes.empty() ? "" : ", ";
-        codes += d.code;
-      }
+      const Position p = lines.position(d.start, PositionEncoding::Utf32);
+      report.messages.push_back("warning: " + report.path + ":" + std::to_string(p.line + 1) + ":" +
+                                std::to_string(p.column + 1) + ": skipped the " + std::string(d.code) +
+                                " fix, which would have introduced a syntax error");
     }
-    warn(report, "skipped " + std::to_string(result.rejected.size()) +
-                     (result.rejected.size() == 1 ? " fix" : " fixes") + " (" + codes +
-                     ") that would have introduced a syntax error");
   }
   if (!result.converged) {
     warn(report, "fixes did not converge after " + std::to_string(fixOptions.maxIterations) +

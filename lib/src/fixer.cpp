@@ -1,6 +1,7 @@
 #include <algorithm>
 
 #include "asyncfix/linter.h"
+#include "edit_map.h"
 
 namespace asyncfix {
 namespace {
@@ -31,6 +32,20 @@ bool verified(const std::string &text, std::size_t errorsBefore) {
   return doc.parsed() && doc.syntaxErrorCount() <= errorsBefore;
 }
 
+/// A diagnostic computed on the text after `rounds` of edits, in the original text's offsets.
+Diagnostic inOriginal(Diagnostic d, const std::vector<std::vector<TextEdit>> &rounds) {
+  for (auto round = rounds.rbegin(); round != rounds.rend(); ++round) {
+    d.start = mapBack(d.start, *round, false);
+    d.end = std::max(d.start, mapBack(d.end, *round, true));
+    if (d.fix)
+      for (TextEdit &e : d.fix->edits) {
+        e.start = mapBack(e.start, *round, false);
+        e.end = std::max(e.start, mapBack(e.end, *round, true));
+      }
+  }
+  return d;
+}
+
 bool sameFinding(const Diagnostic &a, const Diagnostic &b) {
   return a.code == b.code && a.message == b.message && a.fix && b.fix && a.fix->title == b.fix->title;
 }
@@ -40,6 +55,7 @@ bool sameFinding(const Diagnostic &a, const Diagnostic &b) {
 FixResult fix(const Linter &linter, std::string_view input, const FixOptions &options) {
   FixResult result;
   result.text = std::string(input);
+  std::vector<std::vector<TextEdit>> rounds; // the edits applied so far, round by round
   if (!linter.mayHaveFindings(input)) return result;
 
   for (int round = 0;; ++round) {
@@ -74,20 +90,23 @@ FixResult fix(const Linter &linter, std::string_view input, const FixOptions &op
     }
 
     const std::size_t errorsBefore = doc.syntaxErrorCount();
-    std::string next = applyEdits(result.text, mergeEdits(chosen));
+    std::vector<TextEdit> edits = mergeEdits(chosen);
+    std::string next = applyEdits(result.text, edits);
     if (!verified(next, errorsBefore)) {
       // Find the culprits: keep each fix that verifies on its own, then re-check them together.
       std::vector<const Fix *> good;
       for (std::size_t i = 0; i < chosen.size(); ++i) {
         if (verified(applyEdits(result.text, chosen[i]->edits), errorsBefore)) good.push_back(chosen[i]);
-        else result.rejected.push_back(*chosenBy[i]);
+        else result.rejected.push_back(inOriginal(*chosenBy[i], rounds));
       }
       if (good.size() > 1 && !verified(applyEdits(result.text, mergeEdits(good)), errorsBefore))
         good.resize(1); // fixes that only break together: apply one per round
       chosen = std::move(good);
       if (chosen.empty()) continue; // all rejected: re-lint, the rejected ones are now skipped
-      next = applyEdits(result.text, mergeEdits(chosen));
+      edits = mergeEdits(chosen);
+      next = applyEdits(result.text, edits);
     }
+    rounds.push_back(std::move(edits));
     for (const Diagnostic *d : candidates)
       if (std::any_of(chosen.begin(), chosen.end(), [&](const Fix *f) { return *f == *d->fix; }))
         ++result.fixedDiagnostics;

@@ -49,8 +49,8 @@ struct FixResult {
   bool changed = false;
   std::size_t fixedDiagnostics = 0;    ///< diagnostics whose fix was applied, over all rounds
   std::vector<Diagnostic> remaining;   ///< diagnostics of the final text
-  /// Fixes dropped because the re-parse showed new syntax errors (diagnostic of the text they
-  /// were computed on).
+  /// Fixes dropped because the re-parse showed new syntax errors; ranges and edits are mapped
+  /// back to the input text's offsets (a range inside an earlier fix maps to that fix's range).
   std::vector<Diagnostic> rejected;
   bool converged = true;               ///< false when maxIterations ran out with fixes left
 };
