@@ -1,6 +1,7 @@
 // cli/main.cpp — the `asyncfix` command: parse the arguments, validate them, run a subcommand.
 //
 // Only argument parsing lives here; the subcommands are in check.cpp and rule.cpp.
+#include <clocale>
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -213,6 +214,9 @@ int run(int argc, char **argv) {
 } // namespace asyncfix::cli
 
 int main(int argc, char **argv) {
+  // Character classes only (never number formats): lets wcwidth() measure CJK and emoji when the
+  // `full` format lines up its caret. C.UTF-8 is built into glibc; if absent, widths fall back to 1.
+  std::setlocale(LC_CTYPE, "C.UTF-8");
   try {
     return asyncfix::cli::run(argc, argv);
   } catch (const std::exception &e) {

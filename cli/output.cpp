@@ -1,6 +1,10 @@
 // cli/output.cpp — the output formats: full, concise, json, json-lines; statistics; rule docs.
 #include "output.h"
 
+#include <cwchar>
+
+#include "asyncfix/utf8.h"
+
 #include <algorithm>
 #include <map>
 
@@ -115,13 +119,19 @@ std::string displayLine(std::string_view line) {
   return out;
 }
 
-/// Blank space as wide as text[from, to) on screen: one space per code point, tabs kept as tabs
-/// so the caret lines up whatever the terminal's tab stops are.
+/// Blank space as wide as text[from, to) on screen: tabs kept as tabs (so the caret lines up
+/// whatever the terminal's tab stops are), two spaces for a wide character (CJK, most emoji; as
+/// wcwidth() says in a UTF-8 locale), none for a combining mark, one space otherwise.
 std::string blankLike(std::string_view text, std::size_t from, std::size_t to) {
   std::string out;
   for (std::size_t i = from; i < to;) {
-    out += text[i] == '\t' ? '\t' : ' ';
-    i += std::max<std::size_t>(1, LineIndex::sequenceLength(static_cast<unsigned char>(text[i])));
+    if (text[i] == '\t') {
+      out += '\t';
+    } else {
+      const int width = ::wcwidth(static_cast<wchar_t>(utf8Decode(text, i)));
+      out.append(width < 0 ? 1 : static_cast<std::size_t>(width), ' ');
+    }
+    i += std::max<std::size_t>(1, utf8SequenceLength(text, i));
   }
   return out;
 }

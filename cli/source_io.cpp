@@ -1,6 +1,8 @@
 // cli/source_io.cpp — POSIX file I/O for the command line: read, check, write atomically.
 #include "source_io.h"
 
+#include "asyncfix/utf8.h"
+
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -93,36 +95,6 @@ int writeAll(int fd, std::string_view data) {
   return 0;
 }
 
-/// Length of the valid UTF-8 sequence at `i`, or 0 when the bytes there are not one
-/// (RFC 3629: no overlong forms, no surrogates, nothing above U+10FFFF).
-std::size_t validSequenceAt(std::string_view s, std::size_t i) {
-  const auto byte = [&](std::size_t k) -> unsigned {
-    return i + k < s.size() ? static_cast<unsigned char>(s[i + k]) : 0x100U;
-  };
-  const unsigned b0 = byte(0);
-  if (b0 < 0x80) {
-    return 1;
-  }
-  const auto cont = [&](std::size_t k, unsigned lo = 0x80, unsigned hi = 0xBF) {
-    const unsigned b = byte(k);
-    return b >= lo && b <= hi;
-  };
-  if (b0 >= 0xC2 && b0 <= 0xDF) {
-    return cont(1) ? 2 : 0;
-  }
-  if (b0 >= 0xE0 && b0 <= 0xEF) {
-    const unsigned lo = b0 == 0xE0 ? 0xA0 : 0x80;
-    const unsigned hi = b0 == 0xED ? 0x9F : 0xBF;
-    return cont(1, lo, hi) && cont(2) ? 3 : 0;
-  }
-  if (b0 >= 0xF0 && b0 <= 0xF4) {
-    const unsigned lo = b0 == 0xF0 ? 0x90 : 0x80;
-    const unsigned hi = b0 == 0xF4 ? 0x8F : 0xBF;
-    return cont(1, lo, hi) && cont(2) && cont(3) ? 4 : 0;
-  }
-  return 0;
-}
-
 std::string hexByte(unsigned char b) {
   char buffer[8];
   std::snprintf(buffer, sizeof buffer, "0x%02X", static_cast<unsigned>(b));
@@ -198,14 +170,9 @@ std::optional<std::string> checkSourceText(std::string_view bytes) {
   if (const auto nul = bytes.find('\0'); nul != std::string_view::npos) {
     return "binary file (NUL byte " + where(bytes, nul) + "), skipped";
   }
-  std::size_t i = 0;
-  while (i < bytes.size()) {
-    const std::size_t length = validSequenceAt(bytes, i);
-    if (length == 0) {
-      return "not valid UTF-8 (byte " + hexByte(static_cast<unsigned char>(bytes[i])) + " " +
-             where(bytes, i) + "), skipped";
-    }
-    i += length;
+  if (const auto bad = firstInvalidUtf8(bytes)) {
+    return "not valid UTF-8 (byte " + hexByte(static_cast<unsigned char>(bytes[*bad])) + " " +
+           where(bytes, *bad) + "), skipped";
   }
   return std::nullopt;
 }

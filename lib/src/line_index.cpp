@@ -2,21 +2,17 @@
 
 #include <algorithm>
 
+#include "asyncfix/utf8.h"
+
 namespace asyncfix {
 namespace {
 
 constexpr std::string_view kBom = "\xEF\xBB\xBF";
 
-bool isContinuation(unsigned char c) { return (c & 0xC0) == 0x80; }
-
-/// Length of the well-formed UTF-8 sequence at `i` (1 for a malformed one).
+/// Length of the well-formed UTF-8 sequence at `i` (1 for a malformed byte: one unit each).
 std::size_t charLength(std::string_view text, std::size_t i) {
-  const auto lead = static_cast<unsigned char>(text[i]);
-  const std::size_t n = LineIndex::sequenceLength(lead);
-  if (n == 1 || i + n > text.size()) return 1;
-  for (std::size_t k = 1; k < n; ++k)
-    if (!isContinuation(static_cast<unsigned char>(text[i + k]))) return 1;
-  return n;
+  const std::size_t n = utf8SequenceLength(text, i);
+  return n == 0 ? 1 : n;
 }
 
 std::uint32_t unitsOf(std::size_t bytes, PositionEncoding encoding) {
@@ -29,14 +25,6 @@ std::uint32_t unitsOf(std::size_t bytes, PositionEncoding encoding) {
 }
 
 } // namespace
-
-std::size_t LineIndex::sequenceLength(unsigned char lead) {
-  if (lead < 0x80) return 1;
-  if (lead >= 0xC2 && lead <= 0xDF) return 2;
-  if (lead >= 0xE0 && lead <= 0xEF) return 3;
-  if (lead >= 0xF0 && lead <= 0xF4) return 4;
-  return 1;
-}
 
 LineIndex::LineIndex(std::string_view text) : text_(text) {
   bom_ = text.starts_with(kBom);

@@ -407,9 +407,18 @@ class TextOutputTest(CliTestCase):
         source = next(l for l in lines if l.startswith("2 | "))
         self.assertEqual(source, "2 | \ts = 'é😀'; y = x.cuda(async=True)")
         caret = lines[lines.index(source) + 1]
-        # Tabs are kept in both lines and every other code point is one space wide.
-        expected = "  | \t" + " " * len("s = 'é😀'; y = x.cuda(") + "^^^^^"
+        # Tabs are kept in both lines; the emoji is two columns wide on a terminal (é is one), so
+        # the caret sits under `async` on screen.
+        expected = "  | \t" + " " * (len("s = 'é😀'; y = x.cuda(") + 1) + "^^^^^"
         self.assertEqual(caret[: len(expected)], expected)
+
+    def test_full_caret_under_cjk(self):
+        write(self.path("t.py"), "x = '中文'; y.cuda(async=True)\n")
+        lines = self.check().stdout.splitlines()
+        source = next(l for l in lines if l.startswith("1 | "))
+        caret = lines[lines.index(source) + 1]
+        # Two CJK characters: two extra columns.
+        self.assertEqual(caret, "  | " + " " * (len("x = '中文'; y.cuda(") + 2) + "^^^^^ AF101")
 
     def test_full_unsafe_fix_hint(self):
         write(self.path("m.py"), MODULE)

@@ -25,7 +25,7 @@ struct Position {
 ///
 /// Lines end at "\n", "\r\n" or a lone "\r" (as in Python and LSP). A UTF-8 byte-order mark at
 /// the start of the text is not part of line 0's columns: editors hide it, so offset 3 is column 0.
-/// Malformed UTF-8 counts one unit per invalid byte, so every offset still maps somewhere.
+/// Malformed UTF-8 (see utf8.h) counts one unit per invalid byte, so every offset maps somewhere.
 ///
 /// The index keeps a view of the text: the text must outlive it and must not change under it.
 class LineIndex {
@@ -48,9 +48,6 @@ public:
   /// Byte offset of `pos`. A line past the end gives the text size; a column past the line's end
   /// gives the line's end; a column inside a character (half a surrogate pair) gives its start.
   std::size_t offset(Position pos, PositionEncoding encoding) const;
-
-  /// Code-point length of a UTF-8 sequence starting with `lead` (1 for invalid lead bytes).
-  static std::size_t sequenceLength(unsigned char lead);
 
 private:
   std::string_view text_;
