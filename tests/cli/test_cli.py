@@ -1110,5 +1110,49 @@ class OrderingTest(CliTestCase):
             self.assertEqual(read(self.path(f"m{i:02}.py")).decode(), LOCAL_FIXED + TORCH_FIXED)
 
 
+# --- the bundled legacy example -----------------------------------------------------------------
+
+EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")
+
+
+def normalized_ast(source, **parse_args):
+    """The AST dump with the spellings the fixes change mapped back, so that an original and its
+    fixed version compare equal exactly when nothing but those spellings changed."""
+    import ast
+
+    dump = ast.dump(ast.parse(source, **parse_args))
+    for new, old in (("'async_'", "'async'"), ("'await_'", "'await'"), ("'non_blocking'", "'async'")):
+        dump = dump.replace(new, old)
+    return dump
+
+
+class ExamplesTest(CliTestCase):
+    def test_fixing_the_examples_leaves_code_python3_compiles_with_nothing_else_changed(self):
+        tree = self.path("examples")
+        shutil.copytree(EXAMPLES, tree)
+        originals = {}
+        for root, _, files in os.walk(tree):
+            for name in files:
+                if name.endswith(".py"):
+                    p = os.path.join(root, name)
+                    originals[p] = read(p).decode()
+        self.assertGreaterEqual(len(originals), 2)
+        # Before: legacy code that Python 3.6 accepts and this Python rejects.
+        self.assertTrue(any(not compiles(p) for p in originals))
+        self.assertEqual(self.check("examples").code, 1)
+
+        res = self.check("--fix", "--unsafe-fixes", "examples")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(self.check("examples").code, 0)
+        for p, original in originals.items():
+            with self.subTest(file=os.path.relpath(p, tree)):
+                fixed = read(p).decode()
+                self.assertTrue(compiles(p), p)
+                self.assertEqual(normalized_ast(fixed),
+                                 normalized_ast(original, feature_version=(3, 6)))
+                # Comments are code too, for the reader: every one survives byte for byte.
+                self.assertEqual(re.findall(r"#.*", fixed), re.findall(r"#.*", original))
+
+
 if __name__ == "__main__":
     unittest.main()
