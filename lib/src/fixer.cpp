@@ -52,6 +52,10 @@ bool sameFinding(const Diagnostic &a, const Diagnostic &b) {
 
 } // namespace
 
+bool verifyFix(const Document &doc, const Fix &f) {
+  return verified(applyEdits(doc.text(), f.edits), doc.syntaxErrorCount());
+}
+
 FixResult fix(const Linter &linter, std::string_view input, const FixOptions &options) {
   FixResult result;
   result.text = std::string(input);

@@ -57,6 +57,16 @@ TEST_CASE("fix keeps a broken file no more broken than it was", "[fixer]") {
   CHECK(fix(linter, r.text, asyncfix::testing::unsafeFixes()).text == r.text);
 }
 
+TEST_CASE("verifyFix accepts the engine's fixes and rejects one that breaks the parse", "[fixer]") {
+  const Document doc("def f(x):\n    return x.cuda(async=True)\n");
+  const auto diags = Linter().lint(doc);
+  REQUIRE(diags.size() == 1);
+  REQUIRE(diags[0].fix);
+  CHECK(verifyFix(doc, *diags[0].fix));
+  const Fix broken{"break it", Applicability::Safe, {{diags[0].start, diags[0].end, "("}}};
+  CHECK_FALSE(verifyFix(doc, broken));
+}
+
 TEST_CASE("applyEdits splices sorted edits", "[fixer]") {
   CHECK(applyEdits("abcdef", {{1, 2, "X"}, {4, 4, "YY"}, {5, 6, ""}}) == "aXcdYYe");
   CHECK(applyEdits("", {{0, 0, "z"}}) == "z");

@@ -55,6 +55,10 @@ struct FixResult {
   bool converged = true;               ///< false when maxIterations ran out with fixes left
 };
 
+/// True when applying `fix` alone to `doc`'s text gives a text that parses with no more ERROR or
+/// MISSING nodes than `doc` has — the check every fix passes before a front end offers it.
+bool verifyFix(const Document &doc, const Fix &fix);
+
 /// Apply the selected fixes, re-parse, reject any fix that adds an ERROR or MISSING node, and
 /// repeat until no applicable fix is left. Fixing the result again changes nothing.
 FixResult fix(const Linter &linter, std::string_view text, const FixOptions &options = {});

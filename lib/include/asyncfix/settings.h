@@ -1,0 +1,77 @@
+// asyncfix/settings.h — configuration files: discovery, parsing, layering with overrides.
+//
+// `[tool.asyncfix]` in pyproject.toml, or asyncfix.toml / .asyncfix.toml (same keys at the top
+// level). The nearest file above a Python file applies to it, like Ruff; values given on the
+// command line or by an editor (ConfigOverrides) win over the file.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "asyncfix/config.h"
+
+namespace asyncfix {
+
+/// Settings given by a front end (CLI flags, LSP initializationOptions); they override files.
+struct ConfigOverrides {
+  std::optional<std::vector<std::string>> select;
+  std::vector<std::string> extendSelect;
+  std::optional<std::vector<std::string>> ignore;
+  std::optional<PythonVersion> target;
+  std::optional<std::string> renameTemplate;
+  std::optional<bool> unsafeFixes;
+};
+
+/// A problem in a configuration file, with its place: "pyproject.toml:12:1: unknown key `selct`".
+struct ConfigError {
+  std::string file;
+  unsigned line = 0;   ///< 1-based; 0 when unknown (e.g. the file cannot be read)
+  unsigned column = 0; ///< 1-based
+  std::string message;
+  std::string toString() const;
+};
+
+/// The settings that apply to one Python file, and where each came from.
+struct ResolvedConfig {
+  Config config;                    ///< per-file-ignores already folded into config.rules.ignore
+  bool unsafeFixes = false;
+  std::filesystem::path source;     ///< the configuration file used; empty for the defaults
+  /// key → "default" | "<file>" | "override": for `check --show-settings`.
+  std::map<std::string, std::string> origins;
+  std::vector<std::string> exclude; ///< globs, relative to source's directory
+};
+
+/// Parses one configuration file's text. `path` names it in errors and decides the layout
+/// (pyproject.toml: the [tool.asyncfix] table; otherwise the top level). nullopt when a
+/// pyproject.toml has no [tool.asyncfix] table (it does not count as a configuration file).
+std::optional<std::variant<ResolvedConfig, ConfigError>> parseConfigFile(const std::filesystem::path &path,
+                                                                         std::string_view text);
+
+/// Finds and caches the configuration of each directory. Thread-safe.
+class ConfigResolver {
+public:
+  struct Options {
+    ConfigOverrides overrides;
+    std::optional<std::filesystem::path> configFile; ///< --config: this file for every file
+    bool isolated = false;                           ///< --isolated: no files at all
+  };
+  explicit ConfigResolver(Options options);
+  ~ConfigResolver();
+
+  /// The settings for the Python file `file`: the nearest configuration file in its directory or
+  /// above, then the overrides; per-file-ignores matched against the path relative to the
+  /// configuration file's directory.
+  std::variant<ResolvedConfig, ConfigError> forFile(const std::filesystem::path &file) const;
+
+private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+} // namespace asyncfix

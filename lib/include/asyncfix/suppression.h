@@ -1,0 +1,20 @@
+// asyncfix/suppression.h — `# noqa` comments: editing them (the engine honours them in lint()).
+//
+// Forms: `# noqa` (every code on the line), `# noqa: AF101, AF001`, `# asyncfix: noqa[: codes]`;
+// file level, in the first comment block: `# asyncfix: skip-file`, `# asyncfix: noqa: AF001`.
+// A suppression on the last line of a multi-line statement covers the whole statement.
+#pragma once
+
+#include <string_view>
+
+#include "asyncfix/diagnostic.h"
+#include "asyncfix/document.h"
+
+namespace asyncfix {
+
+/// The edit that suppresses `code` on the line holding byte `offset`: appends `  # noqa: CODE`
+/// at the end of the line, or adds CODE to a `# noqa: …` comment already there. Returns an
+/// empty-content, zero-width edit at the line end when the line already suppresses `code`.
+TextEdit noqaEdit(const Document &doc, std::size_t offset, std::string_view code);
+
+} // namespace asyncfix
