@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "noqa.h"
 #include "prefilter.h"
 #include "rules/rule.h"
 #include "syntax.h"
@@ -12,6 +13,8 @@ struct Linter::Impl {
   Config config;
   std::vector<std::unique_ptr<rules::Rule>> rules;        ///< the enabled ones
   std::vector<std::vector<const rules::Rule *>> dispatch; ///< symbol id → subscribed rules
+  bool keywordRules = false; ///< a rule triggered by `async`/`await` is enabled
+  bool unusedNoqa = false;   ///< AF900 is enabled: `noqa` comments alone make a file worth parsing
 
   explicit Impl(Config c) : config(std::move(c)) {
     const TSLanguage *lang = tree_sitter_python();
@@ -20,6 +23,7 @@ struct Linter::Impl {
       if (!config.rules.enables(rule->info().code)) continue;
       for (TSSymbol s : rule->subscriptions())
         if (s < dispatch.size()) dispatch[s].push_back(rule.get());
+      (rule->info().code == "AF900" ? unusedNoqa : keywordRules) = true;
       rules.push_back(std::move(rule));
     }
   }
@@ -33,7 +37,8 @@ Linter &Linter::operator=(Linter &&) noexcept = default;
 const Config &Linter::config() const { return impl_->config; }
 
 bool Linter::mayHaveFindings(std::string_view text) const {
-  return !impl_->rules.empty() && mayUseKeywordAsName(text);
+  if (impl_->keywordRules && mayUseKeywordAsName(text)) return true;
+  return impl_->unusedNoqa && mentionsNoqa(text);
 }
 
 std::vector<Diagnostic> Linter::lint(std::string_view text) const {
@@ -44,7 +49,8 @@ std::vector<Diagnostic> Linter::lint(std::string_view text) const {
 std::vector<Diagnostic> Linter::lint(const Document &doc) const {
   if (!doc.tree() || impl_->rules.empty()) return {};
   rules::Context ctx(doc, impl_->config);
-  const TSSymbol error = Kinds::get().error;
+  const TSSymbol error = Kinds::get().error, comment = Kinds::get().comment;
+  std::vector<TSNode> comments; // for the suppression pass
   auto &ancestors = ctx.ancestorStack();
   int &errorDepth = ctx.errorDepth();
 
@@ -57,6 +63,7 @@ std::vector<Diagnostic> Linter::lint(const Document &doc) const {
     const TSSymbol symbol = ts_node_symbol(node);
     if (symbol < impl_->dispatch.size())
       for (const rules::Rule *rule : impl_->dispatch[symbol]) rule->check(node, ctx);
+    if (symbol == comment) comments.push_back(node);
     if (ts_tree_cursor_goto_first_child(c)) {
       ancestors.push_back(node);
       if (symbol == error) ++errorDepth;
@@ -71,6 +78,8 @@ std::vector<Diagnostic> Linter::lint(const Document &doc) const {
   }
 done:
   auto diagnostics = ctx.takeDiagnostics();
+  Suppressions suppressions = collectSuppressions(doc, comments);
+  applySuppressions(doc, suppressions, impl_->config, diagnostics);
   std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic &a, const Diagnostic &b) {
     return a.start != b.start ? a.start < b.start : a.code < b.code;
   });

@@ -94,4 +94,11 @@ bool mayUseKeywordAsName(std::string_view text) {
   return false;
 }
 
+bool mentionsNoqa(std::string_view text) {
+  for (std::size_t i = text.find_first_of("nN"); i != std::string_view::npos; i = text.find_first_of("nN", i + 1))
+    if (i + 4 <= text.size() && (text[i + 1] | 0x20) == 'o' && (text[i + 2] | 0x20) == 'q' && (text[i + 3] | 0x20) == 'a')
+      return true;
+  return false;
+}
+
 } // namespace asyncfix

@@ -11,4 +11,7 @@ namespace asyncfix {
 /// Rules triggered by other words (future AF1xx/AF2xx) add their own triggers here.
 bool mayUseKeywordAsName(std::string_view text);
 
+/// False only when `text` has no `noqa` (any case): then no suppression comment can be unused.
+bool mentionsNoqa(std::string_view text);
+
 } // namespace asyncfix

@@ -74,6 +74,7 @@ Kinds buildKinds() {
   k.tuple = named(lang, "tuple");
   k.list = named(lang, "list");
   k.listSplat = named(lang, "list_splat");
+  k.block = named(lang, "block");
   k.anonAsync = anonymous(lang, "async");
   k.anonAwait = anonymous(lang, "await");
   return k;

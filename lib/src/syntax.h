@@ -52,7 +52,7 @@ struct Kinds {
       namedExpression, patternList, tuplePattern, listPattern;
   TSSymbol importStatement, importFromStatement, aliasedImport, dottedName, futureImport;
   TSSymbol globalStatement, nonlocalStatement;
-  TSSymbol await, parenthesizedExpression, string, comment, tuple, list, listSplat;
+  TSSymbol await, parenthesizedExpression, string, comment, tuple, list, listSplat, block;
   TSSymbol anonAsync, anonAwait; ///< the keyword tokens
 
   static const Kinds &get(); ///< built once per process from the grammar (immutable)

@@ -7,21 +7,24 @@
 
 namespace asyncfix::rules {
 
-extern const RuleInfo kAsyncIdentifier, kAwaitIdentifier, kTorchAsyncKwarg;
+extern const RuleInfo kAsyncIdentifier, kAwaitIdentifier, kTorchAsyncKwarg, kUnusedNoqa;
 std::unique_ptr<Rule> makeAsyncIdentifier();
 std::unique_ptr<Rule> makeAwaitIdentifier();
 std::unique_ptr<Rule> makeTorchAsyncKwarg();
+std::unique_ptr<Rule> makeUnusedNoqa();
 
 std::vector<std::unique_ptr<Rule>> makeAllRules() {
   std::vector<std::unique_ptr<Rule>> rules;
   rules.push_back(makeAsyncIdentifier()); // AF001
   rules.push_back(makeAwaitIdentifier()); // AF002
   rules.push_back(makeTorchAsyncKwarg()); // AF101
+  rules.push_back(makeUnusedNoqa());      // AF900
   return rules;
 }
 
 namespace {
-const std::array<const RuleInfo *, 3> kCatalogue{&kAsyncIdentifier, &kAwaitIdentifier, &kTorchAsyncKwarg};
+const std::array<const RuleInfo *, 4> kCatalogue{&kAsyncIdentifier, &kAwaitIdentifier, &kTorchAsyncKwarg,
+                                                 &kUnusedNoqa};
 } // namespace
 
 Severity keywordSeverity(const Config &config) {

@@ -1,0 +1,205 @@
+#include "noqa.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "asyncfix/rules.h"
+#include "syntax.h"
+
+namespace asyncfix {
+namespace {
+
+bool startsWithNoCase(std::string_view text, std::size_t at, std::string_view word) {
+  if (at + word.size() > text.size()) return false;
+  for (std::size_t i = 0; i < word.size(); ++i)
+    if (std::tolower(static_cast<unsigned char>(text[at + i])) != word[i]) return false;
+  return true;
+}
+
+std::size_t skipSpaces(std::string_view text, std::size_t i) {
+  while (i < text.size() && (text[i] == ' ' || text[i] == '\t')) ++i;
+  return i;
+}
+
+bool isAlnum(char c) { return std::isalnum(static_cast<unsigned char>(c)) != 0 || c == '_'; }
+
+/// A code such as AF101 or E501: letters, then letters and digits with at least one digit (so a
+/// typo like `AF1O1` is read as one unknown code, not as the end of the list).
+std::size_t codeLength(std::string_view text, std::size_t i) {
+  std::size_t j = i;
+  while (j < text.size() && std::isalpha(static_cast<unsigned char>(text[j]))) ++j;
+  if (j == i) return 0;
+  bool digit = false;
+  while (j < text.size() && std::isalnum(static_cast<unsigned char>(text[j]))) {
+    digit = digit || std::isdigit(static_cast<unsigned char>(text[j])) != 0;
+    ++j;
+  }
+  if (!digit || (j < text.size() && text[j] == '_')) return 0;
+  return j - i;
+}
+
+bool mentionsSuppression(std::string_view text) {
+  for (std::size_t i = 0; i + 4 <= text.size(); ++i)
+    if (startsWithNoCase(text, i, "noqa") || startsWithNoCase(text, i, "asyncfix")) return true;
+  return false;
+}
+
+/// The line range a directive in `comment` covers: its own line, or — when the comment ends a
+/// statement that spans several lines — every line of that statement.
+void coverage(TSNode comment, NoqaDirective &d) {
+  const std::uint32_t line = ts_node_start_point(comment).row;
+  d.firstLine = d.lastLine = line;
+  const TSNode prev = prevLeaf(comment);
+  if (ts_node_is_null(prev) || ts_node_end_point(prev).row != line) return;
+  const Kinds &k = Kinds::get();
+  TSNode n = prev;
+  for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
+    const TSSymbol s = ts_node_symbol(p);
+    if (s == k.module || s == k.block || ts_node_end_point(p).row != line) break;
+    n = p;
+  }
+  d.firstLine = ts_node_start_point(n).row;
+}
+
+} // namespace
+
+bool parseNoqa(std::string_view comment, std::size_t offset, NoqaDirective &out) {
+  for (std::size_t hash = comment.find('#'); hash != std::string_view::npos; hash = comment.find('#', hash + 1)) {
+    std::size_t j = skipSpaces(comment, hash + 1);
+    if (comment.substr(j).starts_with("asyncfix:")) j = skipSpaces(comment, j + 9);
+    if (!startsWithNoCase(comment, j, "noqa")) continue;
+    std::size_t k = j + 4;
+    if (k < comment.size() && isAlnum(comment[k])) continue; // `noqanda`
+    out = NoqaDirective{};
+    out.start = offset + hash;
+    out.end = offset + k;
+    const std::size_t colon = skipSpaces(comment, k);
+    if (colon < comment.size() && comment[colon] == ':') {
+      std::size_t i = skipSpaces(comment, colon + 1);
+      for (;;) {
+        const std::size_t n = codeLength(comment, i);
+        if (n == 0) break;
+        out.codes.push_back({std::string(comment.substr(i, n)), offset + i, offset + i + n, false});
+        out.end = offset + i + n;
+        i += n;
+        std::size_t next = skipSpaces(comment, i);
+        if (next < comment.size() && comment[next] == ',') next = skipSpaces(comment, next + 1);
+        i = next;
+      }
+      out.blanket = out.codes.empty();
+    }
+    return true;
+  }
+  return false;
+}
+
+Suppressions collectSuppressions(const Document &doc, const std::vector<TSNode> &comments) {
+  Suppressions s;
+  const std::string_view text = doc.text();
+  // The header: comments before the module's first statement.
+  std::size_t firstCode = text.size();
+  const TSNode root = ts_tree_root_node(doc.tree());
+  for (std::uint32_t i = 0, n = ts_node_named_child_count(root); i < n; ++i) {
+    const TSNode child = ts_node_named_child(root, i);
+    if (ts_node_symbol(child) != Kinds::get().comment) {
+      firstCode = ts_node_start_byte(child);
+      break;
+    }
+  }
+  for (const TSNode c : comments) {
+    const std::string_view body = textOf(c, text);
+    if (!mentionsSuppression(body)) continue;
+    const bool header = ts_node_start_byte(c) < firstCode;
+    const std::size_t at = body.find("asyncfix:");
+    if (header && at != std::string_view::npos &&
+        skipSpaces(body, at + 9) == body.find("skip-file", at)) {
+      s.skipFile = true;
+      continue;
+    }
+    NoqaDirective d;
+    if (!parseNoqa(body, ts_node_start_byte(c), d)) continue;
+    d.commentStart = ts_node_start_byte(c);
+    d.commentEnd = ts_node_end_byte(c);
+    const bool asyncfixForm = text.substr(d.start, d.end - d.start).find("asyncfix:") != std::string_view::npos;
+    if (header && asyncfixForm) {
+      if (d.blanket) s.fileAll = true;
+      for (const NoqaCode &code : d.codes) s.fileCodes.push_back(code.code);
+      continue;
+    }
+    coverage(c, d);
+    s.directives.push_back(std::move(d));
+  }
+  return s;
+}
+
+namespace {
+
+Diagnostic unusedCode(const RuleInfo &rule, const NoqaDirective &d, std::size_t index, std::string message,
+                      std::string_view text) {
+  const NoqaCode &code = d.codes[index];
+  Diagnostic diag;
+  diag.code = rule.code;
+  diag.name = rule.name;
+  diag.severity = Severity::Warning;
+  diag.message = std::move(message);
+  diag.start = code.start;
+  diag.end = code.end;
+  TextEdit edit;
+  if (d.codes.size() == 1) {
+    // The directive goes. A comment that was only the directive goes whole, with the blanks
+    // before it; one that goes on after it keeps its `#`; one that held it after other text
+    // loses the directive and the blanks before it.
+    std::size_t from = d.start;
+    while (from > 0 && (text[from - 1] == ' ' || text[from - 1] == '\t')) --from;
+    if (d.start != d.commentStart) edit = {from, d.end, ""};
+    else if (d.end == d.commentEnd) edit = {from, d.commentEnd, ""};
+    else edit = {d.start + 1, d.end, ""};
+  } else if (index + 1 < d.codes.size()) {
+    edit = {code.start, d.codes[index + 1].start, ""};
+  } else {
+    edit = {d.codes[index - 1].end, code.end, ""};
+  }
+  diag.fix = Fix{"Remove `" + code.code + "` from the `noqa` comment", Applicability::Safe, {edit}};
+  return diag;
+}
+
+} // namespace
+
+void applySuppressions(const Document &doc, Suppressions &s, const Config &config,
+                       std::vector<Diagnostic> &diagnostics) {
+  if (s.skipFile || s.fileAll) {
+    diagnostics.clear();
+    return;
+  }
+  const LineIndex &lines = doc.lines();
+  std::erase_if(diagnostics, [&](const Diagnostic &d) {
+    if (std::find(s.fileCodes.begin(), s.fileCodes.end(), d.code) != s.fileCodes.end()) return true;
+    const std::uint32_t line = lines.lineOf(d.start);
+    bool suppressed = false;
+    for (NoqaDirective &dir : s.directives) {
+      if (line < dir.firstLine || line > dir.lastLine) continue;
+      if (dir.blanket) suppressed = true;
+      for (NoqaCode &code : dir.codes)
+        if (code.code == d.code) code.used = suppressed = true;
+    }
+    return suppressed;
+  });
+
+  const RuleInfo *unused = findRule("AF900");
+  if (!unused || !config.rules.enables(unused->code)) return;
+  for (const NoqaDirective &dir : s.directives) {
+    for (std::size_t i = 0; i < dir.codes.size(); ++i) {
+      const NoqaCode &code = dir.codes[i];
+      if (!code.code.starts_with("AF")) continue; // another tool's code: not ours to judge
+      const RuleInfo *rule = findRule(code.code);
+      if (!rule)
+        diagnostics.push_back(unusedCode(*unused, dir, i, "Unknown code `" + code.code + "` in `noqa`", doc.text()));
+      else if (!code.used && config.rules.enables(rule->code))
+        diagnostics.push_back(unusedCode(*unused, dir, i,
+                                         "Unused `noqa` code `" + code.code + "` (nothing to suppress here)",
+                                         doc.text()));
+    }
+  }
+}
+
+} // namespace asyncfix

@@ -1,0 +1,88 @@
+#include <catch2/catch.hpp>
+
+#include "asyncfix/linter.h"
+#include "asyncfix/suppression.h"
+#include "rules/rule_tester.h"
+
+using namespace asyncfix;
+using namespace asyncfix::testing;
+
+TEST_CASE("noqa comments suppress findings", "[suppression]") {
+  const Linter linter;
+  auto codes = [&](const std::string &src) {
+    std::vector<std::string> out;
+    for (const Diagnostic &d : linter.lint(Document(src))) out.emplace_back(d.code);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  CHECK(codes("x.cuda(async=True)  # noqa\n").empty());
+  CHECK(codes("x.cuda(async=True)  # noqa: AF101\n").empty());
+  CHECK(codes("x.cuda(async=True)  # NOQA:AF101,AF001\n") == V{"AF900"}); // AF001 unused
+  CHECK(codes("x.cuda(async=True)  # noqa: AF001\n") == V{"AF101", "AF900"});
+  CHECK(codes("x.cuda(async=True)  # asyncfix: noqa: AF101\n").empty());
+  CHECK(codes("x.cuda(async=True)  # type: ignore  # noqa: AF101\n").empty());
+  CHECK(codes("x.cuda(async=True)  # noqa: E501\n") == V{"AF101"}); // another tool's code
+  // The last line of a multi-line statement covers the statement.
+  CHECK(codes("y = x.cuda(\n    async=True,\n)  # noqa: AF101\n").empty());
+  CHECK(codes("y = x.cuda(\n    async=True,  # noqa: AF101\n)\n").empty());
+  CHECK(codes("y = x.cuda(\n    async=True,\n    d)  # noqa: AF101\nz = w.cuda(async=True)\n") == V{"AF101"});
+  // The text of a string is not a comment.
+  CHECK(codes("x.cuda(async=True, s='# noqa')\n") == V{"AF101"});
+  // File level, in the header only.
+  CHECK(codes("#!/usr/bin/env python\n# asyncfix: skip-file\nasync = 1\nx.cuda(async=True)\n").empty());
+  CHECK(codes("# asyncfix: noqa: AF001\nasync = 1\nx.cuda(async=True)\n") == V{"AF101"});
+  CHECK(codes("async = 1\n# asyncfix: skip-file\n") == V{"AF001"});
+}
+
+TEST_CASE("AF900 unused-noqa", "[rules][AF900]") {
+  const std::vector<std::string> valid = {
+      "x.cuda(async=True)  # noqa: AF101\n",
+      "x = 1  # noqa\n",
+      "x = 1  # noqa: E501, F401\n",
+      "import os  # noqa:F401\n",
+  };
+  const std::vector<Invalid> invalid = {
+      {"x = 1  # noqa: AF101\n", {{"AF900", 1, 16, 21, FixKind::Safe, "Unused"}}, "x = 1\n"},
+      {"x = 1  # noqa: AF10\n", {{"AF900", 1, 16, 20, FixKind::Safe, "Unknown"}}, "x = 1\n"},
+      {"x = 1  # noqa: E501, AF101\n", {{"AF900", 1, 22, 27}}, "x = 1  # noqa: E501\n"},
+      {"x = 1  # noqa: AF101, E501\n", {{"AF900", 1, 16, 21}}, "x = 1  # noqa: E501\n"},
+      {"x = 1  # noqa: AF101 because reasons\n", {{"AF900", 1, 16, 21}}, "x = 1  # because reasons\n"},
+      {"x = 1  # type: ignore  # noqa: AF101\n", {{"AF900", 1, 32, 37}}, "x = 1  # type: ignore\n"},
+      {"x = 1  # asyncfix: noqa: AF002\n", {{"AF900", 1, 26, 31}}, "x = 1\n"},
+      {"x = 1  # noqa: AF101, AF001\n", {{"AF900", 1, 16, 21}, {"AF900", 1, 23, 28}}, "x = 1\n"},
+  };
+  // The codes named in the comments must be enabled for "unused" to mean anything.
+  Config all;
+  all.rules.extendSelect = {"ALL"};
+  runRuleTests("AF900", valid, invalid, all);
+}
+
+TEST_CASE("a code not selected is never reported as unused", "[rules][AF900]") {
+  Config config;
+  config.rules.ignore = {"AF101"};
+  const Linter linter(config);
+  CHECK(linter.lint(Document("x = 1  # noqa: AF101\n")).empty());
+}
+
+TEST_CASE("noqaEdit adds or extends a noqa comment", "[suppression]") {
+  auto edited = [](const std::string &src, std::string_view code) {
+    const Document doc(src);
+    const std::size_t at = src.find("async");
+    return applyEdits(src, {noqaEdit(doc, at, code)});
+  };
+  CHECK(edited("x.cuda(async=True)\n", "AF101") == "x.cuda(async=True)  # noqa: AF101\n");
+  CHECK(edited("x.cuda(async=True)  # noqa: AF001\n", "AF101") == "x.cuda(async=True)  # noqa: AF001, AF101\n");
+  CHECK(edited("x.cuda(async=True)  # noqa\n", "AF101") == "x.cuda(async=True)  # noqa\n");
+  CHECK(edited("x.cuda(async=True)  # noqa: AF101\n", "AF101") == "x.cuda(async=True)  # noqa: AF101\n");
+  CHECK(edited("x.cuda(async=True)  # a comment\n", "AF101") == "x.cuda(async=True)  # a comment  # noqa: AF101\n");
+  CHECK(edited("x.cuda(async=True)\r\ny = 1\r\n", "AF101") == "x.cuda(async=True)  # noqa: AF101\r\ny = 1\r\n");
+  CHECK(edited("x.cuda(async=True)", "AF101") == "x.cuda(async=True)  # noqa: AF101");
+  // A line that cannot take a comment: the statement's last line gets it.
+  CHECK(edited("f(x.cuda(async=True), '''a\nb''')\n", "AF101") == "f(x.cuda(async=True), '''a\nb''')  # noqa: AF101\n");
+  CHECK(edited("y = x.cuda(async=True) + \\\n    1\n", "AF101") == "y = x.cuda(async=True) + \\\n    1  # noqa: AF101\n");
+  // Every edit suppresses what it was made for.
+  for (const char *src : {"x.cuda(async=True)\n", "f(x.cuda(async=True), '''a\nb''')\n", "y = x.cuda(async=True) + \\\n    1\n"}) {
+    const std::string out = edited(src, "AF101");
+    CHECK(Linter().lint(Document(out)).empty());
+  }
+}
