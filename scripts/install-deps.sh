@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   g++ cmake ninja-build pkg-config ca-certificates  # toolchain; certificates for npm
-  nlohmann-json3-dev catch2 libcli11-dev            # libraries (DESIGN.md §3)
+  nlohmann-json3-dev catch2 libcli11-dev libtomlplusplus-dev  # libraries (DESIGN.md §3)
   python3 patch e2fsprogs                           # CLI tests (CPython compile check, patch -p1, chattr)
 )
 # npm fetches the pinned tree-sitter sources. A machine may already have Node.js with its own npm

@@ -78,6 +78,13 @@ std::string Config::renamed(std::string_view name) const {
   return out;
 }
 
+std::optional<std::string> Config::renameTemplateFor(std::string_view style) {
+  if (style == "async_") return "{name}_";
+  if (style == "is_async") return "is_{name}";
+  if (isValidRenameTemplate(style)) return std::string(style);
+  return std::nullopt;
+}
+
 bool Config::isValidRenameTemplate(std::string_view tmpl) {
   if (tmpl.find("{name}") == std::string_view::npos) return false;
   Config probe;

@@ -80,6 +80,9 @@ done:
   auto diagnostics = ctx.takeDiagnostics();
   Suppressions suppressions = collectSuppressions(doc, comments);
   applySuppressions(doc, suppressions, impl_->config, diagnostics);
+  for (Diagnostic &d : diagnostics)
+    if (const auto it = impl_->config.severity.find(d.code); it != impl_->config.severity.end())
+      d.severity = it->second;
   std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic &a, const Diagnostic &b) {
     return a.start != b.start ? a.start < b.start : a.code < b.code;
   });

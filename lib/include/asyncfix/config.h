@@ -1,10 +1,13 @@
 // asyncfix/config.h — what to check and how to fix: rule selection, target Python, rename style.
 #pragma once
 
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "asyncfix/diagnostic.h"
 
 namespace asyncfix {
 
@@ -35,8 +38,12 @@ struct Config {
   /// How a renamed name is spelt: "{name}" is replaced by the old name. "{name}_" gives PEP 8's
   /// `async_` (the default), "is_{name}" gives `is_async`.
   std::string renameTemplate = "{name}_";
+  /// Severity per rule code, replacing the rule's own (`[tool.asyncfix.severity]`).
+  std::map<std::string, Severity, std::less<>> severity;
 
   std::string renamed(std::string_view name) const;
+  /// "async_" → "{name}_", "is_async" → "is_{name}", a template stays; nullopt when invalid.
+  static std::optional<std::string> renameTemplateFor(std::string_view style);
   /// Validates the template: it must contain "{name}" and produce a valid Python identifier.
   static bool isValidRenameTemplate(std::string_view tmpl);
 };

@@ -44,8 +44,19 @@ struct ResolvedConfig {
   std::filesystem::path source;     ///< the configuration file used; empty for the defaults
   /// key → "default" | "<file>" | "override": for `check --show-settings`.
   std::map<std::string, std::string> origins;
-  std::vector<std::string> exclude; ///< globs, relative to source's directory
+  /// Directory and file globs not to check: `exclude` (default: kDefaultExcludes) plus
+  /// `extend-exclude`. A glob without `/` matches a name at any depth; one with `/` matches the
+  /// path relative to the configuration file's directory.
+  std::vector<std::string> exclude;
+  std::vector<std::pair<std::string, std::vector<std::string>>> perFileIgnores; ///< glob → codes
+  bool respectGitignore = true;
+
+  /// True when `path` (a file or directory) matches `exclude`.
+  bool excluded(const std::filesystem::path &path) const;
 };
+
+/// What a directory walk skips when no configuration says otherwise.
+extern const std::vector<std::string> kDefaultExcludes;
 
 /// Parses one configuration file's text. `path` names it in errors and decides the layout
 /// (pyproject.toml: the [tool.asyncfix] table; otherwise the top level). nullopt when a

@@ -1,0 +1,348 @@
+#include "asyncfix/settings.h"
+
+#include <fnmatch.h>
+
+#include <algorithm>
+#include <fstream>
+#include <mutex>
+#include <sstream>
+#include <unordered_map>
+
+#include <toml++/toml.h>
+
+#include "asyncfix/rules.h"
+
+namespace fs = std::filesystem;
+
+namespace asyncfix {
+
+const std::vector<std::string> kDefaultExcludes{"__pycache__", ".git", "node_modules", ".venv", "venv",
+                                                "env",         ".eggs", "build",        "dist"};
+
+std::string ConfigError::toString() const {
+  std::string out = file;
+  if (line > 0) out += ":" + std::to_string(line) + ":" + std::to_string(column);
+  return out + ": " + message;
+}
+
+namespace {
+
+/// What one configuration file says; unset keys stay unset so that layers can be merged.
+struct FileSettings {
+  fs::path source;
+  std::optional<std::vector<std::string>> select, extendSelect, ignore, exclude, extendExclude;
+  std::vector<std::pair<std::string, std::vector<std::string>>> perFileIgnores;
+  std::optional<bool> respectGitignore, unsafeFixes;
+  std::optional<PythonVersion> target;
+  bool targetFromRequiresPython = false;
+  std::optional<std::string> renameTemplate;
+  std::map<std::string, Severity, std::less<>> severity;
+};
+
+class Parser {
+public:
+  explicit Parser(const fs::path &path) : path_(path) {}
+
+  ConfigError error(const toml::source_region &where, std::string message) const {
+    return {path_.string(), where.begin.line, where.begin.column, std::move(message)};
+  }
+
+  /// An array of rule selectors; unknown entries are errors.
+  std::variant<std::vector<std::string>, ConfigError> selectors(const toml::node &node, std::string_view key) const {
+    const toml::array *array = node.as_array();
+    if (!array) return error(node.source(), "`" + std::string(key) + "` must be an array of rule codes");
+    std::vector<std::string> out;
+    for (const toml::node &item : *array) {
+      const auto value = item.value<std::string>();
+      if (!value) return error(item.source(), "`" + std::string(key) + "` must hold strings");
+      RuleSelection probe;
+      probe.select = {*value};
+      if (!probe.unknownEntries().empty())
+        return error(item.source(), "unknown rule code `" + *value + "` in `" + std::string(key) + "`");
+      out.push_back(*value);
+    }
+    return out;
+  }
+
+  std::variant<std::vector<std::string>, ConfigError> strings(const toml::node &node, std::string_view key) const {
+    const toml::array *array = node.as_array();
+    if (!array) return error(node.source(), "`" + std::string(key) + "` must be an array of strings");
+    std::vector<std::string> out;
+    for (const toml::node &item : *array) {
+      const auto value = item.value<std::string>();
+      if (!value) return error(item.source(), "`" + std::string(key) + "` must hold strings");
+      out.push_back(*value);
+    }
+    return out;
+  }
+
+  std::variant<FileSettings, ConfigError> parse(const toml::table &table, const toml::table &root) const {
+    FileSettings s;
+    s.source = path_;
+    for (auto &&[key, node] : table) {
+      const std::string_view k = key.str();
+      std::optional<ConfigError> problem;
+      auto take = [&](auto result, auto &slot) {
+        if (auto *e = std::get_if<ConfigError>(&result)) problem = *e;
+        else slot = std::get<0>(std::move(result));
+      };
+      if (k == "select") take(selectors(node, k), s.select);
+      else if (k == "extend-select") take(selectors(node, k), s.extendSelect);
+      else if (k == "ignore") take(selectors(node, k), s.ignore);
+      else if (k == "exclude") take(strings(node, k), s.exclude);
+      else if (k == "extend-exclude") take(strings(node, k), s.extendExclude);
+      else if (k == "respect-gitignore" || k == "unsafe-fixes") {
+        const auto value = node.value<bool>();
+        if (!value || !node.is_boolean()) problem = error(node.source(), "`" + std::string(k) + "` must be true or false");
+        else (k == "unsafe-fixes" ? s.unsafeFixes : s.respectGitignore) = *value;
+      } else if (k == "target-version") {
+        const auto value = node.value<std::string>();
+        const auto version = value ? PythonVersion::parse(*value) : std::nullopt;
+        if (!version) problem = error(node.source(), "`target-version` must be one of py35 … py314");
+        else s.target = version;
+      } else if (k == "rename-style") {
+        const auto value = node.value<std::string>();
+        const auto tmpl = value ? Config::renameTemplateFor(*value) : std::nullopt;
+        if (!tmpl)
+          problem = error(node.source(), "`rename-style` must be `async_`, `is_async` or a template such as "
+                                         "`{name}_flag` that gives a Python identifier");
+        else s.renameTemplate = tmpl;
+      } else if (k == "per-file-ignores") {
+        const toml::table *globs = node.as_table();
+        if (!globs) problem = error(node.source(), "`per-file-ignores` must be a table of glob = [codes]");
+        else
+          for (auto &&[glob, codes] : *globs) {
+            auto parsed = selectors(codes, "per-file-ignores");
+            if (auto *e = std::get_if<ConfigError>(&parsed)) {
+              problem = *e;
+              break;
+            }
+            s.perFileIgnores.emplace_back(std::string(glob.str()), std::get<0>(std::move(parsed)));
+          }
+      } else if (k == "severity") {
+        const toml::table *codes = node.as_table();
+        if (!codes) problem = error(node.source(), "`severity` must be a table of CODE = \"error|warning|info|hint\"");
+        else
+          for (auto &&[code, level] : *codes) {
+            const auto value = level.value<std::string>();
+            const std::optional<Severity> severity = !value               ? std::nullopt
+                                                     : *value == "error"   ? std::optional(Severity::Error)
+                                                     : *value == "warning" ? std::optional(Severity::Warning)
+                                                     : *value == "info"    ? std::optional(Severity::Info)
+                                                     : *value == "hint"    ? std::optional(Severity::Hint)
+                                                                           : std::nullopt;
+            if (!findRule(code.str())) {
+              problem = error(code.source(), "unknown rule code `" + std::string(code.str()) + "` in `severity`");
+              break;
+            }
+            if (!severity) {
+              problem = error(level.source(), "severity must be \"error\", \"warning\", \"info\" or \"hint\"");
+              break;
+            }
+            s.severity.emplace(std::string(code.str()), *severity);
+          }
+      } else {
+        problem = error(key.source(), "unknown key `" + std::string(k) + "`");
+      }
+      if (problem) return *problem;
+    }
+    // Like Ruff: without target-version, the project's minimum Python decides.
+    if (!s.target)
+      if (const auto spec = root["project"]["requires-python"].value<std::string>()) {
+        // ">=3.8", "~=3.9", ">= 3.10, <4": the first version after an operator.
+        const auto digit = spec->find_first_of("0123456789");
+        if (digit != std::string::npos) {
+          const auto end = spec->find_first_not_of("0123456789.", digit);
+          std::string version = spec->substr(digit, end == std::string::npos ? std::string::npos : end - digit);
+          if (std::count(version.begin(), version.end(), '.') > 1) version.erase(version.find('.', version.find('.') + 1));
+          if ((s.target = PythonVersion::parse(version))) s.targetFromRequiresPython = true;
+        }
+      }
+    return s;
+  }
+
+private:
+  fs::path path_;
+};
+
+/// nullopt: the file holds no asyncfix configuration (a pyproject.toml without the table).
+std::optional<std::variant<FileSettings, ConfigError>> parseSettings(const fs::path &path, std::string_view text) {
+  toml::table root;
+  try {
+    root = toml::parse(text, path.string());
+  } catch (const toml::parse_error &e) {
+    return ConfigError{path.string(), e.source().begin.line, e.source().begin.column, std::string(e.description())};
+  }
+  const Parser parser(path);
+  if (path.filename() == "pyproject.toml") {
+    const toml::table *table = root["tool"]["asyncfix"].as_table();
+    if (!table) return std::nullopt;
+    return parser.parse(*table, root);
+  }
+  return parser.parse(root, root);
+}
+
+/// `*` stops at `/`, except in a glob that uses `**`, where any `*` may cross directories.
+bool globMatches(const std::string &glob, const std::string &path) {
+  const int flags = glob.find("**") == std::string::npos ? FNM_PATHNAME : 0;
+  return ::fnmatch(glob.c_str(), path.c_str(), flags) == 0;
+}
+
+/// Does `glob` match `relative` (a path relative to the configuration's directory)? A glob
+/// without `/` matches any single component, like `.gitignore` and Ruff.
+bool pathMatches(const std::string &glob, const fs::path &relative) {
+  if (glob.find('/') == std::string::npos) {
+    for (const fs::path &part : relative)
+      if (::fnmatch(glob.c_str(), part.c_str(), FNM_PERIOD) == 0) return true;
+    return false;
+  }
+  std::string g = glob;
+  while (g.starts_with("./")) g.erase(0, 2);
+  if (g.ends_with("/")) g.pop_back();
+  const std::string rel = relative.generic_string();
+  if (globMatches(g, rel)) return true;
+  // `dir/` or `dir` also covers everything under it.
+  for (fs::path prefix; const fs::path &part : relative) {
+    prefix /= part;
+    if (globMatches(g, prefix.generic_string())) return true;
+  }
+  return false;
+}
+
+fs::path relativeTo(const fs::path &path, const fs::path &base) {
+  if (base.empty()) return path;
+  std::error_code ec;
+  const fs::path rel = fs::relative(fs::absolute(path, ec), fs::absolute(base, ec), ec);
+  return ec || rel.empty() ? path : rel;
+}
+
+ResolvedConfig resolve(const FileSettings *file, const ConfigOverrides &o, const fs::path &forFile) {
+  ResolvedConfig r;
+  auto origin = [&](const char *key, bool fromFile, bool fromOverride) {
+    r.origins[key] = fromOverride ? "override" : fromFile ? file->source.string() : "default";
+  };
+  const FileSettings empty;
+  const FileSettings &f = file ? *file : empty;
+  RuleSelection &rules = r.config.rules;
+  if (f.select) rules.select = *f.select;
+  if (o.select) rules.select = *o.select;
+  origin("select", f.select.has_value(), o.select.has_value());
+  if (f.extendSelect) rules.extendSelect = *f.extendSelect;
+  rules.extendSelect.insert(rules.extendSelect.end(), o.extendSelect.begin(), o.extendSelect.end());
+  origin("extend-select", f.extendSelect.has_value(), !o.extendSelect.empty());
+  if (f.ignore) rules.ignore = *f.ignore;
+  if (o.ignore) rules.ignore = *o.ignore;
+  origin("ignore", f.ignore.has_value(), o.ignore.has_value());
+  if (f.target) r.config.target = *f.target;
+  if (o.target) r.config.target = *o.target;
+  origin("target-version", f.target.has_value(), o.target.has_value());
+  if (f.targetFromRequiresPython && !o.target) r.origins["target-version"] += " (project.requires-python)";
+  if (f.renameTemplate) r.config.renameTemplate = *f.renameTemplate;
+  if (o.renameTemplate) r.config.renameTemplate = *o.renameTemplate;
+  origin("rename-style", f.renameTemplate.has_value(), o.renameTemplate.has_value());
+  r.unsafeFixes = o.unsafeFixes.value_or(f.unsafeFixes.value_or(false));
+  origin("unsafe-fixes", f.unsafeFixes.has_value(), o.unsafeFixes.has_value());
+  r.config.severity = f.severity;
+  origin("severity", !f.severity.empty(), false);
+  r.respectGitignore = f.respectGitignore.value_or(true);
+  origin("respect-gitignore", f.respectGitignore.has_value(), false);
+  r.exclude = f.exclude.value_or(kDefaultExcludes);
+  if (f.extendExclude) r.exclude.insert(r.exclude.end(), f.extendExclude->begin(), f.extendExclude->end());
+  origin("exclude", f.exclude.has_value() || f.extendExclude.has_value(), false);
+  r.perFileIgnores = f.perFileIgnores;
+  origin("per-file-ignores", !f.perFileIgnores.empty(), false);
+  r.source = f.source;
+  if (!forFile.empty()) {
+    const fs::path rel = relativeTo(forFile, f.source.empty() ? fs::path{} : f.source.parent_path());
+    for (const auto &[glob, codes] : r.perFileIgnores)
+      if (pathMatches(glob, rel)) rules.ignore.insert(rules.ignore.end(), codes.begin(), codes.end());
+  }
+  return r;
+}
+
+std::optional<std::string> readText(const fs::path &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+} // namespace
+
+bool ResolvedConfig::excluded(const fs::path &path) const {
+  const fs::path rel = relativeTo(path, source.empty() ? fs::path{} : source.parent_path());
+  for (const std::string &glob : exclude)
+    if (pathMatches(glob, rel)) return true;
+  return false;
+}
+
+std::optional<std::variant<ResolvedConfig, ConfigError>> parseConfigFile(const fs::path &path, std::string_view text) {
+  auto parsed = parseSettings(path, text);
+  if (!parsed) return std::nullopt;
+  if (auto *e = std::get_if<ConfigError>(&*parsed)) return *e;
+  return resolve(&std::get<FileSettings>(*parsed), {}, {});
+}
+
+struct ConfigResolver::Impl {
+  Options options;
+  mutable std::mutex mutex;
+  /// directory → the settings that apply in it (nullptr: none), or the error that stops it.
+  mutable std::unordered_map<std::string, std::shared_ptr<const std::variant<FileSettings, ConfigError>>> byDir;
+  std::shared_ptr<const std::variant<FileSettings, ConfigError>> explicitFile;
+
+  using Entry = std::shared_ptr<const std::variant<FileSettings, ConfigError>>;
+
+  static Entry load(const fs::path &path) {
+    const auto text = readText(path);
+    if (!text) return std::make_shared<const std::variant<FileSettings, ConfigError>>(
+        ConfigError{path.string(), 0, 0, "cannot read the configuration file"});
+    auto parsed = parseSettings(path, *text);
+    if (!parsed) return nullptr;
+    return std::make_shared<const std::variant<FileSettings, ConfigError>>(std::move(*parsed));
+  }
+
+  /// The nearest configuration for directory `dir`, cached for it and every directory walked.
+  Entry forDirectory(const fs::path &dir) const {
+    {
+      const std::lock_guard lock(mutex);
+      if (const auto it = byDir.find(dir.string()); it != byDir.end()) return it->second;
+    }
+    Entry found;
+    std::error_code ec;
+    for (const char *name : {".asyncfix.toml", "asyncfix.toml", "pyproject.toml"}) {
+      const fs::path candidate = dir / name;
+      if (fs::is_regular_file(candidate, ec) && (found = load(candidate))) break;
+    }
+    if (!found && dir.has_parent_path() && dir.parent_path() != dir) found = forDirectory(dir.parent_path());
+    const std::lock_guard lock(mutex);
+    return byDir.emplace(dir.string(), found).first->second;
+  }
+};
+
+ConfigResolver::ConfigResolver(Options options) : impl_(std::make_unique<Impl>()) {
+  impl_->options = std::move(options);
+  if (impl_->options.configFile) {
+    impl_->explicitFile = Impl::load(*impl_->options.configFile);
+    if (!impl_->explicitFile) // a pyproject.toml without [tool.asyncfix] given explicitly
+      impl_->explicitFile = std::make_shared<const std::variant<FileSettings, ConfigError>>(
+          ConfigError{impl_->options.configFile->string(), 0, 0, "no [tool.asyncfix] table in this file"});
+  }
+}
+
+ConfigResolver::~ConfigResolver() = default;
+
+std::variant<ResolvedConfig, ConfigError> ConfigResolver::forFile(const fs::path &file) const {
+  const Options &o = impl_->options;
+  if (o.isolated) return resolve(nullptr, o.overrides, file);
+  std::error_code ec;
+  const fs::path absolute = fs::absolute(file, ec);
+  const Impl::Entry entry = o.configFile ? impl_->explicitFile
+                                         : impl_->forDirectory(fs::is_directory(absolute, ec) ? absolute
+                                                                                              : absolute.parent_path());
+  if (!entry) return resolve(nullptr, o.overrides, file);
+  if (const auto *e = std::get_if<ConfigError>(entry.get())) return *e;
+  return resolve(&std::get<FileSettings>(*entry), o.overrides, file);
+}
+
+} // namespace asyncfix

@@ -1,0 +1,195 @@
+#include <catch2/catch.hpp>
+
+#include <filesystem>
+#include <fstream>
+
+#include "asyncfix/linter.h"
+#include "asyncfix/settings.h"
+
+namespace fs = std::filesystem;
+using namespace asyncfix;
+
+namespace {
+
+ResolvedConfig parsedOk(const std::string &name, const std::string &text) {
+  auto r = parseConfigFile(name, text);
+  REQUIRE(r);
+  if (auto *e = std::get_if<ConfigError>(&*r)) FAIL(e->toString());
+  return std::get<ResolvedConfig>(*r);
+}
+
+ConfigError parsedError(const std::string &name, const std::string &text) {
+  auto r = parseConfigFile(name, text);
+  REQUIRE(r);
+  REQUIRE(std::holds_alternative<ConfigError>(*r));
+  return std::get<ConfigError>(*r);
+}
+
+/// A temporary directory tree, removed at the end of the test.
+struct TempTree {
+  fs::path root = fs::temp_directory_path() / ("asyncfix-settings-" + std::to_string(::getpid()) + "-" +
+                                               std::to_string(reinterpret_cast<std::uintptr_t>(this)));
+  TempTree() { fs::create_directories(root); }
+  ~TempTree() { fs::remove_all(root); }
+  fs::path write(const std::string &rel, const std::string &text) const {
+    const fs::path p = root / rel;
+    fs::create_directories(p.parent_path());
+    std::ofstream(p, std::ios::binary) << text;
+    return p;
+  }
+};
+
+ResolvedConfig forFile(const ConfigResolver &r, const fs::path &p) {
+  auto v = r.forFile(p);
+  if (auto *e = std::get_if<ConfigError>(&v)) FAIL(e->toString());
+  return std::get<ResolvedConfig>(v);
+}
+
+} // namespace
+
+TEST_CASE("config files: every key", "[settings]") {
+  const ResolvedConfig c = parsedOk("asyncfix.toml", R"(
+select = ["AF0", "AF101"]
+extend-select = ["AF900"]
+ignore = ["AF002"]
+target-version = "py36"
+rename-style = "is_async"
+unsafe-fixes = true
+respect-gitignore = false
+exclude = ["legacy"]
+extend-exclude = ["gen/*.py"]
+[per-file-ignores]
+"tests/*.py" = ["AF001"]
+[severity]
+AF101 = "warning"
+)");
+  CHECK(c.config.rules.select == std::vector<std::string>{"AF0", "AF101"});
+  CHECK(c.config.rules.extendSelect == std::vector<std::string>{"AF900"});
+  CHECK(c.config.rules.ignore == std::vector<std::string>{"AF002"});
+  CHECK(c.config.target == PythonVersion{3, 6});
+  CHECK(c.config.renameTemplate == "is_{name}");
+  CHECK(c.unsafeFixes);
+  CHECK_FALSE(c.respectGitignore);
+  CHECK(c.exclude == std::vector<std::string>{"legacy", "gen/*.py"});
+  REQUIRE(c.perFileIgnores.size() == 1);
+  CHECK(c.config.severity.at("AF101") == Severity::Warning);
+  CHECK(c.origins.at("select") == "asyncfix.toml");
+  CHECK(c.origins.at("rename-style") == "asyncfix.toml");
+}
+
+TEST_CASE("config files: pyproject.toml uses [tool.asyncfix] and requires-python", "[settings]") {
+  CHECK_FALSE(parseConfigFile("pyproject.toml", "[tool.black]\nline-length = 99\n"));
+  const ResolvedConfig c = parsedOk("pyproject.toml",
+                                    "[project]\nrequires-python = \">=3.6.2\"\n[tool.asyncfix]\nignore = [\"AF1\"]\n");
+  CHECK(c.config.target == PythonVersion{3, 6});
+  CHECK(c.origins.at("target-version").find("requires-python") != std::string::npos);
+  CHECK(parsedOk("pyproject.toml", "[project]\nrequires-python = \"~=3.10\"\n[tool.asyncfix]\n").config.target ==
+        PythonVersion{3, 10});
+  // An explicit target-version wins over requires-python.
+  CHECK(parsedOk("pyproject.toml", "[project]\nrequires-python = \">=3.6\"\n[tool.asyncfix]\ntarget-version = \"py311\"\n")
+            .config.target == PythonVersion{3, 11});
+}
+
+TEST_CASE("config files: errors name the file, line, column and key", "[settings]") {
+  ConfigError e = parsedError("pyproject.toml", "[tool.asyncfix]\nselect = [\"AF101\"]\nselct = [\"AF1\"]\n");
+  CHECK(e.file == "pyproject.toml");
+  CHECK(e.line == 3);
+  CHECK(e.column == 1);
+  CHECK(e.message.find("unknown key `selct`") != std::string::npos);
+  CHECK(e.toString().starts_with("pyproject.toml:3:1: "));
+
+  e = parsedError("asyncfix.toml", "select = \"AF101\"\n");
+  CHECK(e.line == 1);
+  CHECK(e.message.find("array") != std::string::npos);
+  e = parsedError("asyncfix.toml", "ignore = [\"AF101\", \"AF777\"]\n");
+  CHECK(e.message.find("AF777") != std::string::npos);
+  CHECK(e.column == 20);
+  e = parsedError("asyncfix.toml", "target-version = \"py27\"\n");
+  CHECK(e.message.find("target-version") != std::string::npos);
+  e = parsedError("asyncfix.toml", "unsafe-fixes = \"yes\"\n");
+  CHECK(e.message.find("true or false") != std::string::npos);
+  e = parsedError("asyncfix.toml", "rename-style = \"{name}-x\"\n");
+  CHECK(e.message.find("rename-style") != std::string::npos);
+  e = parsedError("asyncfix.toml", "[severity]\nAF101 = \"loud\"\n");
+  CHECK(e.line == 2);
+  e = parsedError("asyncfix.toml", "[per-file-ignores]\n\"a.py\" = [\"AF5\"]\n");
+  CHECK(e.message.find("AF5") != std::string::npos);
+  e = parsedError("asyncfix.toml", "select = [\"AF101\"\n"); // a TOML syntax error
+  CHECK(e.line >= 1);
+  CHECK_FALSE(e.message.empty());
+}
+
+TEST_CASE("ConfigResolver: the nearest file wins, overrides win over files", "[settings]") {
+  TempTree t;
+  t.write("pyproject.toml", "[tool.asyncfix]\nignore = [\"AF002\"]\ntarget-version = \"py36\"\n");
+  t.write("sub/asyncfix.toml", "ignore = [\"AF101\"]\n");
+  t.write("sub/deeper/x.py", "");
+  t.write("other/pyproject.toml", "[tool.black]\n"); // not a configuration: keep looking up
+  const fs::path top = t.write("top.py", "");
+
+  ConfigResolver r({});
+  CHECK(forFile(r, top).config.rules.ignore == std::vector<std::string>{"AF002"});
+  CHECK(forFile(r, t.root / "other/y.py").source == t.root / "pyproject.toml");
+  const ResolvedConfig deep = forFile(r, t.root / "sub/deeper/x.py");
+  CHECK(deep.source == t.root / "sub/asyncfix.toml");
+  CHECK(deep.config.rules.ignore == std::vector<std::string>{"AF101"});
+  CHECK(deep.config.target == PythonVersion{3, 8}); // files do not merge: the nearest one applies
+
+  // .asyncfix.toml beats asyncfix.toml beats pyproject.toml in one directory.
+  t.write("sub/.asyncfix.toml", "ignore = [\"AF001\"]\n");
+  ConfigResolver fresh({});
+  CHECK(forFile(fresh, t.root / "sub/deeper/x.py").config.rules.ignore == std::vector<std::string>{"AF001"});
+
+  ConfigResolver::Options o;
+  o.overrides.ignore = std::vector<std::string>{};
+  o.overrides.target = PythonVersion{3, 12};
+  ConfigResolver withOverrides(o);
+  const ResolvedConfig c = forFile(withOverrides, top);
+  CHECK(c.config.rules.ignore.empty());
+  CHECK(c.config.target == PythonVersion{3, 12});
+  CHECK(c.origins.at("target-version") == "override");
+
+  ConfigResolver::Options isolated;
+  isolated.isolated = true;
+  CHECK(forFile(ConfigResolver(isolated), top).source.empty());
+
+  ConfigResolver::Options explicitFile;
+  explicitFile.configFile = t.root / "sub/asyncfix.toml";
+  CHECK(forFile(ConfigResolver(explicitFile), top).config.rules.ignore == std::vector<std::string>{"AF101"});
+}
+
+TEST_CASE("ConfigResolver: a broken file is an error for the files under it", "[settings]") {
+  TempTree t;
+  t.write("asyncfix.toml", "selct = []\n");
+  ConfigResolver r({});
+  const auto v = r.forFile(t.root / "a.py");
+  REQUIRE(std::holds_alternative<ConfigError>(v));
+  CHECK(std::get<ConfigError>(v).toString() == (t.root / "asyncfix.toml").string() + ":1:1: unknown key `selct`");
+}
+
+TEST_CASE("per-file-ignores and exclude match paths relative to the config file", "[settings]") {
+  TempTree t;
+  t.write("asyncfix.toml",
+          "extend-exclude = [\"generated\", \"docs/*.py\"]\n[per-file-ignores]\n\"tests/*.py\" = [\"AF001\"]\n"
+          "\"**/legacy_*.py\" = [\"AF1\"]\n");
+  ConfigResolver r({});
+  CHECK(forFile(r, t.root / "tests/test_a.py").config.rules.ignore == std::vector<std::string>{"AF001"});
+  CHECK(forFile(r, t.root / "src/pkg/legacy_io.py").config.rules.ignore == std::vector<std::string>{"AF1"});
+  CHECK(forFile(r, t.root / "src/a.py").config.rules.ignore.empty());
+  const ResolvedConfig c = forFile(r, t.root / "a.py");
+  CHECK(c.excluded(t.root / "generated"));
+  CHECK(c.excluded(t.root / "src/generated/x.py"));
+  CHECK(c.excluded(t.root / "docs/conf.py"));
+  CHECK_FALSE(c.excluded(t.root / "docs/sub/conf.py"));
+  CHECK(c.excluded(t.root / "pkg/__pycache__")); // the defaults stay with extend-exclude
+  CHECK(c.excluded(t.root / ".venv"));
+  CHECK_FALSE(c.excluded(t.root / "src/main.py"));
+}
+
+TEST_CASE("severity overrides reach the diagnostics", "[settings]") {
+  Config config;
+  config.severity["AF101"] = Severity::Info;
+  const auto d = Linter(config).lint(Document("x.cuda(async=True)\n"));
+  REQUIRE(d.size() == 1);
+  CHECK(d[0].severity == Severity::Info);
+}
