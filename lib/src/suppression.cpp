@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "asyncfix/linter.h"
 #include "noqa.h"
 #include "syntax.h"
 
@@ -55,6 +56,23 @@ TextEdit noqaEdit(const Document &doc, std::size_t offset, std::string_view code
     }
   }
   return {end, end, "  # noqa: " + std::string(code)};
+}
+
+std::string addNoqa(const Linter &linter, std::string_view text, std::size_t *added) {
+  if (added) *added = 0;
+  if (!linter.mayHaveFindings(text)) return std::string(text);
+  Document doc{std::string(text)};
+  std::vector<Diagnostic> diagnostics = linter.lint(doc);
+  // Last finding first: an edit at the end of a line never moves the offsets before it.
+  std::sort(diagnostics.begin(), diagnostics.end(),
+            [](const Diagnostic &a, const Diagnostic &b) { return a.start > b.start; });
+  for (const Diagnostic &d : diagnostics) {
+    const TextEdit e = noqaEdit(doc, d.start, d.code);
+    if (e.content.empty()) continue; // that line already suppresses the code
+    doc.edit(e.start, e.end, e.content);
+    if (added) ++*added;
+  }
+  return doc.text();
 }
 
 } // namespace asyncfix

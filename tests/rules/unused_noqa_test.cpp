@@ -64,6 +64,20 @@ TEST_CASE("a code not selected is never reported as unused", "[rules][AF900]") {
   CHECK(linter.lint(Document("x = 1  # noqa: AF101\n")).empty());
 }
 
+TEST_CASE("addNoqa suppresses every current finding, and is idempotent", "[suppression]") {
+  const Linter linter;
+  const std::string src = "def f(async=False):\n    return x.cuda(async=async)\ny = f(\n    async=True,\n)\n";
+  std::size_t added = 0;
+  const std::string out = addNoqa(linter, src, &added);
+  CHECK(out == "def f(async=False):  # noqa: AF001\n    return x.cuda(async=async)  # noqa: AF001, AF101\n"
+               "y = f(\n    async=True,  # noqa: AF001\n)\n");
+  CHECK(added == 4);
+  CHECK(linter.lint(Document(out)).empty());
+  std::size_t again = 1;
+  CHECK(addNoqa(linter, out, &again) == out);
+  CHECK(again == 0);
+}
+
 TEST_CASE("noqaEdit adds or extends a noqa comment", "[suppression]") {
   auto edited = [](const std::string &src, std::string_view code) {
     const Document doc(src);

@@ -17,4 +17,10 @@ namespace asyncfix {
 /// empty-content, zero-width edit at the line end when the line already suppresses `code`.
 TextEdit noqaEdit(const Document &doc, std::size_t offset, std::string_view code);
 
+class Linter;
+
+/// `check --add-noqa`: the text with a `# noqa: CODE` for every current finding of `linter` (codes
+/// on one line share a comment). `added` receives the number of codes added.
+std::string addNoqa(const Linter &linter, std::string_view text, std::size_t *added = nullptr);
+
 } // namespace asyncfix
