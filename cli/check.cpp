@@ -9,7 +9,12 @@
 
 #include <unistd.h>
 
+#include <map>
+#include <memory>
+#include <mutex>
+
 #include "asyncfix/linter.h"
+#include "asyncfix/suppression.h"
 #include "commands.h"
 #include "diff.h"
 #include "files.h"
@@ -28,12 +33,43 @@ struct FileReport {
   std::size_t fixed = 0;   ///< diagnostics fixed (or that --diff would fix)
   bool changed = false;    ///< the text changed (written with --fix, diffed with --diff)
   bool failed = false;     ///< could not be read, decoded or written
+  bool unsafeFixes = false; ///< the file's settings enable unsafe fixes
   std::vector<std::string> messages; ///< complete "error: ..." / "warning: ..." lines for stderr
 };
 
-/// Everything the workers share; read-only while they run.
+/// One Linter per distinct configuration, built on first use: files under one configuration
+/// file share it, unless a per-file-ignores entry gives a file its own rule selection.
+class Linters {
+public:
+  struct Entry {
+    const Linter *linter = nullptr;
+    bool unsafeFixes = false;
+    std::optional<std::string> error; ///< the configuration could not be read
+  };
+
+  explicit Linters(const ConfigResolver &resolver) : resolver_(resolver) {}
+
+  Entry forFile(const std::string &path) {
+    const auto resolved = resolver_.forFile(path);
+    if (const auto *e = std::get_if<ConfigError>(&resolved)) return {nullptr, false, e->toString()};
+    const ResolvedConfig &config = std::get<ResolvedConfig>(resolved);
+    std::string key = config.source.string();
+    for (const std::string &code : config.config.rules.ignore) key += '\n' + code;
+    const std::lock_guard lock(mutex_);
+    auto &slot = linters_[key];
+    if (!slot) slot = std::make_unique<Linter>(config.config);
+    return {slot.get(), config.unsafeFixes, std::nullopt};
+  }
+
+private:
+  const ConfigResolver &resolver_;
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<Linter>> linters_;
+};
+
+/// Everything the workers share.
 struct Context {
-  const Linter &linter;
+  Linters &linters;
   const CheckOptions &options;
 };
 
@@ -61,13 +97,35 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   FileReport report;
   report.path = std::move(path);
   const CheckOptions &options = ctx.options;
+  const Linters::Entry entry = ctx.linters.forFile(report.path);
+  if (entry.error) {
+    fail(report, "configuration error: " + *entry.error);
+    report.fixedSource = std::move(bytes);
+    return report;
+  }
+  const Linter &linter = *entry.linter;
+  report.unsafeFixes = entry.unsafeFixes;
   if (const auto problem = checkSourceText(bytes)) {
     fail(report, *problem);
     report.fixedSource = std::move(bytes); // stdin --fix echoes what it cannot process
     return report;
   }
+  if (options.addNoqa) {
+    std::size_t added = 0;
+    std::string text = addNoqa(linter, bytes, &added);
+    if (added > 0 && stamp != nullptr) {
+      if (const auto error = writeFileAtomically(report.path, text, *stamp)) {
+        fail(report, *error);
+        return report;
+      }
+    }
+    report.fixed = added;
+    report.changed = added > 0;
+    report.fixedSource = std::move(text);
+    return report;
+  }
   if (options.fixMode == FixMode::None) {
-    report.diagnostics = ctx.linter.lint(std::string_view(bytes));
+    report.diagnostics = linter.lint(std::string_view(bytes));
     if (!report.diagnostics.empty()) {
       report.text = std::move(bytes);
     }
@@ -75,8 +133,8 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   }
 
   FixOptions fixOptions;
-  fixOptions.unsafe = options.unsafeFixes;
-  FixResult result = fix(ctx.linter, bytes, fixOptions);
+  fixOptions.unsafe = entry.unsafeFixes;
+  FixResult result = fix(linter, bytes, fixOptions);
   if (!result.rejected.empty()) {
     // Rejected fixes come back in the input's offsets: say where each one was.
     const LineIndex lines(bytes);
@@ -99,7 +157,7 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   } else if (changed && stamp != nullptr) {
     if (const auto error = writeFileAtomically(report.path, result.text, *stamp)) {
       fail(report, *error);
-      reportUnfixed(report, ctx.linter, std::move(bytes));
+      reportUnfixed(report, linter, std::move(bytes));
       return report;
     }
   }
@@ -180,9 +238,60 @@ unsigned defaultJobs() {
 
 } // namespace
 
+namespace {
+
+ConfigResolver makeResolver(const CheckOptions &options) {
+  ConfigResolver::Options o;
+  o.overrides = options.overrides;
+  if (options.configFile) o.configFile = *options.configFile;
+  o.isolated = options.isolated;
+  return ConfigResolver(std::move(o));
+}
+
+std::string joined(const std::vector<std::string> &items) {
+  std::string out = "[";
+  for (const std::string &item : items) out += (out.size() > 1 ? ", \"" : "\"") + item + "\"";
+  return out + "]";
+}
+
+/// `--show-settings FILE`: the settings that apply to FILE, each with where it came from.
+int showSettings(const ConfigResolver &resolver, const std::string &file) {
+  const auto resolved = resolver.forFile(file);
+  if (const auto *e = std::get_if<ConfigError>(&resolved)) {
+    std::fprintf(stderr, "error: %s\n", e->toString().c_str());
+    return kExitFailure;
+  }
+  const ResolvedConfig &r = std::get<ResolvedConfig>(resolved);
+  std::string out = "Settings for " + file + "\n";
+  out += "Configuration file: " + (r.source.empty() ? std::string("(none: defaults)") : r.source.string()) + "\n\n";
+  const auto line = [&](const std::string &key, const std::string &value) {
+    out += key + " = " + value + "  # " + r.origins.at(key) + "\n";
+  };
+  line("select", joined(r.config.rules.select));
+  line("extend-select", joined(r.config.rules.extendSelect));
+  line("ignore", joined(r.config.rules.ignore));
+  std::vector<std::string> perFile;
+  for (const auto &[glob, codes] : r.perFileIgnores) perFile.push_back(glob + " = " + joined(codes));
+  line("per-file-ignores", joined(perFile));
+  line("target-version", "\"" + r.config.target.toString() + "\"");
+  line("rename-style", "\"" + r.config.renameTemplate + "\"");
+  line("unsafe-fixes", r.unsafeFixes ? "true" : "false");
+  std::vector<std::string> severity;
+  for (const auto &[code, level] : r.config.severity) severity.push_back(code + " = " + std::string(toString(level)));
+  line("severity", joined(severity));
+  line("exclude", joined(r.exclude));
+  line("respect-gitignore", r.respectGitignore ? "true" : "false");
+  std::fwrite(out.data(), 1, out.size(), stdout);
+  return kExitClean;
+}
+
+} // namespace
+
 int runCheck(const CheckOptions &options) {
-  const Linter linter(options.config);
-  const Context ctx{linter, options};
+  const ConfigResolver resolver = makeResolver(options);
+  if (options.showSettings) return showSettings(resolver, *options.showSettings);
+  Linters linters(resolver);
+  const Context ctx{linters, options};
   const bool fromStdin = options.stdinFilename.has_value() ||
                          (options.paths.size() == 1 && options.paths.front() == "-");
 
@@ -205,8 +314,19 @@ int runCheck(const CheckOptions &options) {
       reports.push_back(checkText(name, std::move(read.bytes), nullptr, ctx));
     }
   } else {
+    // The configuration that applies where an entry lives decides whether a walk skips it.
+    const auto excluded = [&](const std::filesystem::path &path) {
+      const auto resolved = resolver.forFile(path);
+      const auto *config = std::get_if<ResolvedConfig>(&resolved);
+      return config != nullptr && config->excluded(path);
+    };
     FileList list =
-        collectFiles(options.paths.empty() ? std::vector<std::string>{"."} : options.paths);
+        collectFiles(options.paths.empty() ? std::vector<std::string>{"."} : options.paths, excluded);
+    if (options.showFiles) {
+      for (const std::string &file : list.files) write(stdout, file + "\n");
+      for (const PathError &error : list.errors) write(stderr, "error: " + error.path + ": " + error.reason + "\n");
+      return list.errors.empty() ? kExitClean : kExitFailure;
+    }
     pathErrors = std::move(list.errors);
     reports = checkFiles(list.files, ctx, options.jobs == 0 ? defaultJobs() : options.jobs);
   }
@@ -226,13 +346,25 @@ int runCheck(const CheckOptions &options) {
   }
   std::fflush(stderr);
 
+  if (options.addNoqa) {
+    std::size_t added = 0;
+    for (const FileReport &report : reports) added += report.fixed;
+    if (fromStdin && !reports.empty()) write(stdout, reports.front().fixedSource);
+    else if (!options.quiet)
+      write(stdout, "Added " + std::to_string(added) + (added == 1 ? " noqa directive.\n" : " noqa directives.\n"));
+    std::fflush(stdout);
+    return failures ? kExitFailure : kExitClean;
+  }
+
   // With --fix or --diff on stdin, stdout carries only the source (or the diff).
   const bool stdoutIsSource = fromStdin && options.fixMode != FixMode::None;
   std::FILE *const diagnosticsStream = stdoutIsSource ? stderr : stdout;
   RenderOptions render;
   render.format = options.format;
   render.color = colorFor(stdoutIsSource ? STDERR_FILENO : STDOUT_FILENO);
-  render.unsafeFixes = options.unsafeFixes;
+  // The [*] markers and hints follow --unsafe-fixes, else the files' own `unsafe-fixes` setting.
+  render.unsafeFixes = options.overrides.unsafeFixes.value_or(
+      !reports.empty() && std::all_of(reports.begin(), reports.end(), [](const FileReport &r) { return r.unsafeFixes; }));
 
   std::vector<FileDiagnostics> views;
   Summary summary;
@@ -241,7 +373,7 @@ int runCheck(const CheckOptions &options) {
   bool anyChanged = false;
   for (const FileReport &report : reports) {
     views.push_back({report.path, report.text, report.diagnostics});
-    countDiagnostics(summary, report.diagnostics, options.unsafeFixes);
+    countDiagnostics(summary, report.diagnostics, report.unsafeFixes);
     summary.fixed += report.fixed;
     anyChanged = anyChanged || report.changed;
   }

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "asyncfix/config.h"
+#include "asyncfix/settings.h"
 #include "output.h"
 
 namespace asyncfix::cli {
@@ -20,9 +21,13 @@ enum ExitCode : int {
 struct CheckOptions {
   std::vector<std::string> paths;           ///< files and directories ("." when empty)
   std::optional<std::string> stdinFilename; ///< read the source from stdin, report it as this
-  Config config;
+  ConfigOverrides overrides;              ///< flags that win over configuration files
+  std::optional<std::string> configFile;  ///< --config
+  bool isolated = false;                  ///< --isolated: no configuration files
+  std::optional<std::string> showSettings; ///< --show-settings FILE
+  bool showFiles = false;                 ///< --show-files
+  bool addNoqa = false;                   ///< --add-noqa
   FixMode fixMode = FixMode::None;
-  bool unsafeFixes = false;
   bool exitZero = false;
   bool statistics = false;
   bool quiet = false;

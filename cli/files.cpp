@@ -14,9 +14,6 @@ namespace asyncfix::cli {
 namespace fs = std::filesystem;
 namespace {
 
-constexpr std::array<std::string_view, 9> kExcludedDirectories = {
-    "__pycache__", ".git", "node_modules", ".venv", "venv", "env", ".eggs", "build", "dist",
-};
 
 std::string reasonOf(const std::error_code &ec) {
   if (ec == std::errc::permission_denied || ec == std::errc::operation_not_permitted) {
@@ -44,7 +41,8 @@ std::string displayPath(const fs::path &path) {
 }
 
 /// Walks `root` (a directory) without recursion on the C++ stack.
-void walkDirectory(const fs::path &root, FileList &out) {
+void walkDirectory(const fs::path &root, FileList &out,
+                   const std::function<bool(const fs::path &)> &excluded) {
   std::vector<fs::path> pending{root};
   while (!pending.empty()) {
     const fs::path dir = std::move(pending.back());
@@ -68,10 +66,11 @@ void walkDirectory(const fs::path &root, FileList &out) {
       }
       const std::string name = entry.path().filename().string();
       if (fs::is_directory(status)) {
-        if (!name.starts_with('.') && !isExcludedDirectory(name)) {
+        if (!name.starts_with('.') && !excluded(entry.path())) {
           pending.push_back(entry.path());
         }
-      } else if (fs::is_regular_file(status) && isPythonFile(entry.path())) {
+      } else if (fs::is_regular_file(status) && isPythonFile(entry.path()) &&
+                 !excluded(entry.path())) {
         out.files.push_back(displayPath(entry.path()));
       }
     }
@@ -113,12 +112,8 @@ void removeAliases(std::vector<std::string> &files) {
 
 } // namespace
 
-bool isExcludedDirectory(const std::string &name) {
-  return std::find(kExcludedDirectories.begin(), kExcludedDirectories.end(), name) !=
-         kExcludedDirectories.end();
-}
-
-FileList collectFiles(const std::vector<std::string> &paths) {
+FileList collectFiles(const std::vector<std::string> &paths,
+                      const std::function<bool(const fs::path &)> &excluded) {
   FileList out;
   for (const std::string &given : paths) {
     const fs::path path(given);
@@ -132,7 +127,7 @@ FileList collectFiles(const std::vector<std::string> &paths) {
       continue;
     }
     if (fs::is_directory(status)) {
-      walkDirectory(path, out);
+      walkDirectory(path, out, excluded);
     } else {
       out.files.push_back(displayPath(path));
     }

@@ -1,6 +1,8 @@
 // cli/files.h — turning the paths on the command line into the list of files to check.
 #pragma once
 
+#include <filesystem>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -24,9 +26,9 @@ struct FileList {
 /// skipping hidden directories, the usual virtualenv/build/cache directories, and every symlink
 /// found during the walk (so the walk never leaves the tree and cannot loop). Unreadable
 /// directories and missing paths are reported in `errors`; the walk goes on.
-FileList collectFiles(const std::vector<std::string> &paths);
-
-/// True for directory names a walk never enters (`.git`, `venv`, `__pycache__`, ...).
-bool isExcludedDirectory(const std::string &name);
+/// `excluded` decides, for every directory and file met during a walk, whether to skip it (the
+/// configuration's `exclude`); hidden directories are always skipped.
+FileList collectFiles(const std::vector<std::string> &paths,
+                      const std::function<bool(const std::filesystem::path &)> &excluded);
 
 } // namespace asyncfix::cli

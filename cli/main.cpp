@@ -36,6 +36,11 @@ struct CheckArgs {
   std::string renameStyle;
   std::string outputFormat = "full";
   unsigned jobs = 0;
+  std::string config;
+  bool isolated = false;
+  std::string showSettings;
+  bool showFiles = false;
+  bool addNoqa = false;
 };
 
 struct RuleArgs {
@@ -70,7 +75,21 @@ std::optional<int> buildCheckOptions(const CheckArgs &args, const CLI::App &chec
   if (check.count("--stdin-filename") > 0) {
     options.stdinFilename = args.stdinFilename;
   }
-  options.unsafeFixes = args.unsafeFixes;
+  if (args.unsafeFixes) {
+    options.overrides.unsafeFixes = true;
+  }
+  if (check.count("--config") > 0) {
+    options.configFile = args.config;
+  }
+  options.isolated = args.isolated;
+  if (check.count("--show-settings") > 0) {
+    options.showSettings = args.showSettings;
+  }
+  options.showFiles = args.showFiles;
+  options.addNoqa = args.addNoqa;
+  if (options.addNoqa && args.fix) {
+    return usageError("--add-noqa and --fix cannot be used together");
+  }
   options.exitZero = args.exitZero;
   options.statistics = args.statistics;
   options.quiet = args.quiet;
@@ -80,12 +99,17 @@ std::optional<int> buildCheckOptions(const CheckArgs &args, const CLI::App &chec
     return usageError("unknown output format `" + args.outputFormat + "`");
   }
 
-  RuleSelection &rules = options.config.rules;
+  ConfigOverrides &overrides = options.overrides;
+  RuleSelection rules; // only to validate the selectors given
   if (check.count("--select") > 0) {
     rules.select = cleanSelectors(args.select);
+    overrides.select = rules.select;
   }
-  rules.extendSelect = cleanSelectors(args.extendSelect);
-  rules.ignore = cleanSelectors(args.ignore);
+  rules.extendSelect = overrides.extendSelect = cleanSelectors(args.extendSelect);
+  if (check.count("--ignore") > 0) {
+    rules.ignore = cleanSelectors(args.ignore);
+    overrides.ignore = rules.ignore;
+  }
   if (const auto unknown = rules.unknownEntries(); !unknown.empty()) {
     std::string list;
     for (const std::string &entry : unknown) {
@@ -101,22 +125,17 @@ std::optional<int> buildCheckOptions(const CheckArgs &args, const CLI::App &chec
       return usageError("invalid --target-version `" + args.targetVersion +
                         "` (expected py35 ... py314)");
     }
-    options.config.target = *version;
+    overrides.target = *version;
   }
 
   if (!args.renameStyle.empty()) {
-    std::string tmpl = args.renameStyle;
-    if (tmpl == "async_") {
-      tmpl = "{name}_";
-    } else if (tmpl == "is_async") {
-      tmpl = "is_{name}";
-    }
-    if (!Config::isValidRenameTemplate(tmpl)) {
+    const auto tmpl = Config::renameTemplateFor(args.renameStyle);
+    if (!tmpl) {
       return usageError("invalid --rename-style `" + args.renameStyle +
                         "` (expected async_, is_async, or a template with {name} such as "
                         "{name}_ that gives a Python identifier)");
     }
-    options.config.renameTemplate = tmpl;
+    overrides.renameTemplate = *tmpl;
   }
   return std::nullopt;
 }
@@ -164,6 +183,19 @@ void defineCheck(CLI::App &check, CheckArgs &args) {
   check.add_flag("--statistics", args.statistics, "Print the number of diagnostics per rule");
   check.add_option("-j,--jobs", args.jobs, "Worker threads [default: one per CPU]")->type_name("N");
   check.add_flag("-q,--quiet", args.quiet, "Print diagnostics and errors, nothing else");
+  CLI::Option *config =
+      check
+          .add_option("--config", args.config,
+                      "Use this configuration file (pyproject.toml, asyncfix.toml) for every file")
+          ->type_name("PATH");
+  check.add_flag("--isolated", args.isolated, "Ignore every configuration file")->excludes(config);
+  check
+      .add_option("--show-settings", args.showSettings,
+                  "Print the settings that apply to FILE and where each came from")
+      ->type_name("FILE");
+  check.add_flag("--show-files", args.showFiles, "List the files that would be checked");
+  check.add_flag("--add-noqa", args.addNoqa,
+                 "Add a `# noqa: CODE` comment for every current finding");
 }
 
 void defineRule(CLI::App &rule, RuleArgs &args) {

@@ -189,13 +189,11 @@ bool globMatches(const std::string &glob, const std::string &path) {
 }
 
 /// Does `glob` match `relative` (a path relative to the configuration's directory)? A glob
-/// without `/` matches any single component, like `.gitignore` and Ruff.
+/// without `/` matches the entry's own name, at any depth (like `.gitignore`): a walk meets every
+/// directory on the way down, so an excluded directory is never entered.
 bool pathMatches(const std::string &glob, const fs::path &relative) {
-  if (glob.find('/') == std::string::npos) {
-    for (const fs::path &part : relative)
-      if (::fnmatch(glob.c_str(), part.c_str(), FNM_PERIOD) == 0) return true;
-    return false;
-  }
+  if (glob.find('/') == std::string::npos)
+    return ::fnmatch(glob.c_str(), relative.filename().c_str(), FNM_PERIOD) == 0;
   std::string g = glob;
   while (g.starts_with("./")) g.erase(0, 2);
   if (g.ends_with("/")) g.pop_back();
@@ -337,9 +335,8 @@ std::variant<ResolvedConfig, ConfigError> ConfigResolver::forFile(const fs::path
   if (o.isolated) return resolve(nullptr, o.overrides, file);
   std::error_code ec;
   const fs::path absolute = fs::absolute(file, ec);
-  const Impl::Entry entry = o.configFile ? impl_->explicitFile
-                                         : impl_->forDirectory(fs::is_directory(absolute, ec) ? absolute
-                                                                                              : absolute.parent_path());
+  // The directory holding the entry decides, for a file as for a directory being walked.
+  const Impl::Entry entry = o.configFile ? impl_->explicitFile : impl_->forDirectory(absolute.parent_path());
   if (!entry) return resolve(nullptr, o.overrides, file);
   if (const auto *e = std::get_if<ConfigError>(entry.get())) return *e;
   return resolve(&std::get<FileSettings>(*entry), o.overrides, file);

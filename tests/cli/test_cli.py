@@ -1110,6 +1110,92 @@ class OrderingTest(CliTestCase):
             self.assertEqual(read(self.path(f"m{i:02}.py")).decode(), LOCAL_FIXED + TORCH_FIXED)
 
 
+# --- configuration files, suppression ---------------------------------------------------------
+
+
+class ConfigTest(CliTestCase):
+    def codes(self, *args, cwd=None):
+        res = run(["check", "--output-format", "json", *args], cwd=cwd or self.dir)
+        self.assertIn(res.code, (0, 1), res)
+        return sorted((d["filename"], d["code"]) for d in json.loads(res.stdout))
+
+    def test_pyproject_and_nearest_file(self):
+        write(self.path("pyproject.toml"), "[tool.asyncfix]\nignore = [\"AF001\"]\n")
+        write(self.path("a.py"), TORCH + LOCAL)
+        write(self.path("sub/asyncfix.toml"), "ignore = [\"AF101\"]\n")
+        write(self.path("sub/b.py"), TORCH + LOCAL)
+        self.assertEqual(self.codes(), [("a.py", "AF101"), ("sub/b.py", "AF001"), ("sub/b.py", "AF001")])
+        # Flags win over files; --isolated and --config replace them.
+        self.assertEqual(self.codes("--ignore", "AF0", "a.py"), [("a.py", "AF101")])
+        self.assertEqual(len(self.codes("--isolated")), 6)
+        self.assertEqual(self.codes("--config", "sub/asyncfix.toml", "a.py"),
+                         [("a.py", "AF001"), ("a.py", "AF001")])
+
+    def test_configuration_errors_exit_2_and_name_the_place(self):
+        write(self.path("pyproject.toml"), "[tool.asyncfix]\nselect = [\"AF101\"]\nselct = 1\n")
+        write(self.path("a.py"), TORCH)
+        res = self.check("a.py")
+        self.assertEqual(res.code, 2, res)
+        self.assertIn("pyproject.toml:3:1: unknown key `selct`", res.stderr)
+        res = self.check("--isolated", "a.py")
+        self.assertEqual(res.code, 1, res)
+
+    def test_per_file_ignores_exclude_and_show_files(self):
+        write(self.path("asyncfix.toml"),
+              "extend-exclude = [\"generated\"]\n[per-file-ignores]\n\"tests/*.py\" = [\"AF1\"]\n")
+        write(self.path("tests/t.py"), TORCH)
+        write(self.path("src/m.py"), TORCH)
+        write(self.path("src/generated/g.py"), TORCH)
+        write(self.path("build/b.py"), TORCH)
+        self.assertEqual(self.codes(), [("src/m.py", "AF101")])
+        res = self.check("--show-files")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(res.stdout.splitlines(), ["src/m.py", "tests/t.py"])
+
+    def test_show_settings_says_where_each_value_came_from(self):
+        write(self.path("pyproject.toml"),
+              "[project]\nrequires-python = \">=3.6\"\n[tool.asyncfix]\nrename-style = \"is_async\"\n")
+        write(self.path("a.py"), "")
+        res = self.check("--show-settings", "a.py", "--select", "AF1")
+        self.assertEqual(res.code, 0, res)
+        out = res.stdout
+        self.assertIn("Configuration file: " + os.path.realpath(self.path("pyproject.toml")), out.replace(self.dir, os.path.realpath(self.dir)))
+        self.assertRegex(out, r'rename-style = "is_\{name\}"  # .*pyproject.toml')
+        self.assertRegex(out, r'target-version = "py36"  # .*pyproject.toml \(project.requires-python\)')
+        self.assertIn('select = ["AF1"]  # override', out)
+        self.assertIn('ignore = []  # default', out)
+
+    def test_unsafe_fixes_and_rename_style_from_the_file(self):
+        write(self.path("asyncfix.toml"), "unsafe-fixes = true\nrename-style = \"is_async\"\n")
+        write(self.path("m.py"), MODULE)
+        res = self.check("--fix", "m.py")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("m.py")).decode(), MODULE.replace("async", "is_async"))
+
+    def test_stdin_uses_the_configuration_of_its_filename(self):
+        write(self.path("pkg/asyncfix.toml"), "ignore = [\"AF101\"]\n")
+        res = self.check("--stdin-filename", "pkg/x.py", "--output-format", "json", stdin=TORCH.encode())
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(json.loads(res.stdout), [])
+
+    def test_add_noqa(self):
+        write(self.path("a.py"), TORCH + LOCAL)
+        res = self.check("--add-noqa", "a.py")
+        self.assertEqual(res.code, 0, res)
+        self.assertIn("Added 3 noqa directives.", res.stdout)
+        text = read(self.path("a.py")).decode()
+        self.assertIn("y = x.cuda(async=True)  # noqa: AF101\n", text)
+        self.assertIn("    async = 1  # noqa: AF001\n", text)
+        self.assertEqual(self.check("a.py").code, 0)
+        # Unused suppressions are reported once the code is fixed.
+        write(self.path("a.py"), text.replace("async=True", "non_blocking=True"))
+        res = self.check("--output-format", "json", "a.py")
+        self.assertEqual([d["code"] for d in json.loads(res.stdout)], ["AF900"])
+        res = self.check("--fix", "a.py")
+        self.assertEqual(res.code, 0, res)
+        self.assertIn("y = x.cuda(non_blocking=True)\n", read(self.path("a.py")).decode())
+
+
 # --- the bundled legacy example -----------------------------------------------------------------
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")

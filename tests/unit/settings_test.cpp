@@ -178,7 +178,8 @@ TEST_CASE("per-file-ignores and exclude match paths relative to the config file"
   CHECK(forFile(r, t.root / "src/a.py").config.rules.ignore.empty());
   const ResolvedConfig c = forFile(r, t.root / "a.py");
   CHECK(c.excluded(t.root / "generated"));
-  CHECK(c.excluded(t.root / "src/generated/x.py"));
+  CHECK(c.excluded(t.root / "src/generated"));
+  CHECK_FALSE(c.excluded(t.root / "src/generated_code.py"));
   CHECK(c.excluded(t.root / "docs/conf.py"));
   CHECK_FALSE(c.excluded(t.root / "docs/sub/conf.py"));
   CHECK(c.excluded(t.root / "pkg/__pycache__")); // the defaults stay with extend-exclude

@@ -45,8 +45,8 @@ struct ResolvedConfig {
   /// key → "default" | "<file>" | "override": for `check --show-settings`.
   std::map<std::string, std::string> origins;
   /// Directory and file globs not to check: `exclude` (default: kDefaultExcludes) plus
-  /// `extend-exclude`. A glob without `/` matches a name at any depth; one with `/` matches the
-  /// path relative to the configuration file's directory.
+  /// `extend-exclude`. A glob without `/` matches an entry's own name at any depth; one with `/`
+  /// matches the path relative to the configuration file's directory (or a directory above it).
   std::vector<std::string> exclude;
   std::vector<std::pair<std::string, std::vector<std::string>>> perFileIgnores; ///< glob → codes
   bool respectGitignore = true;
@@ -75,9 +75,9 @@ public:
   explicit ConfigResolver(Options options);
   ~ConfigResolver();
 
-  /// The settings for the Python file `file`: the nearest configuration file in its directory or
-  /// above, then the overrides; per-file-ignores matched against the path relative to the
-  /// configuration file's directory.
+  /// The settings for `file` (a file, or a directory met during a walk): the nearest
+  /// configuration file in the directory holding it or above, then the overrides; per-file-ignores
+  /// matched against the path relative to the configuration file's directory.
   std::variant<ResolvedConfig, ConfigError> forFile(const std::filesystem::path &file) const;
 
 private:
