@@ -13,6 +13,7 @@
 #include <memory>
 #include <mutex>
 
+#include "asyncfix/gitignore.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/suppression.h"
 #include "commands.h"
@@ -314,11 +315,14 @@ int runCheck(const CheckOptions &options) {
       reports.push_back(checkText(name, std::move(read.bytes), nullptr, ctx));
     }
   } else {
-    // The configuration that applies where an entry lives decides whether a walk skips it.
+    // The configuration that applies where an entry lives decides whether a walk skips it:
+    // its `exclude` globs, then — unless it says otherwise — git's ignore rules.
+    GitIgnore git; // the walk is single-threaded
     const auto excluded = [&](const std::filesystem::path &path) {
       const auto resolved = resolver.forFile(path);
       const auto *config = std::get_if<ResolvedConfig>(&resolved);
-      return config != nullptr && config->excluded(path);
+      if (config == nullptr) return false; // the error is reported when the file is checked
+      return config->excluded(path) || (config->respectGitignore && git.ignored(path));
     };
     FileList list =
         collectFiles(options.paths.empty() ? std::vector<std::string>{"."} : options.paths, excluded);

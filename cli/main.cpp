@@ -41,6 +41,7 @@ struct CheckArgs {
   std::string showSettings;
   bool showFiles = false;
   bool addNoqa = false;
+  bool noRespectGitignore = false;
 };
 
 struct RuleArgs {
@@ -87,6 +88,9 @@ std::optional<int> buildCheckOptions(const CheckArgs &args, const CLI::App &chec
   }
   options.showFiles = args.showFiles;
   options.addNoqa = args.addNoqa;
+  if (args.noRespectGitignore) {
+    options.overrides.respectGitignore = false;
+  }
   if (options.addNoqa && args.fix) {
     return usageError("--add-noqa and --fix cannot be used together");
   }
@@ -194,6 +198,8 @@ void defineCheck(CLI::App &check, CheckArgs &args) {
                   "Print the settings that apply to FILE and where each came from")
       ->type_name("FILE");
   check.add_flag("--show-files", args.showFiles, "List the files that would be checked");
+  check.add_flag("--no-respect-gitignore", args.noRespectGitignore,
+                 "Also check files that .gitignore (and .git/info/exclude) exclude");
   check.add_flag("--add-noqa", args.addNoqa,
                  "Add a `# noqa: CODE` comment for every current finding");
 }

@@ -242,8 +242,8 @@ ResolvedConfig resolve(const FileSettings *file, const ConfigOverrides &o, const
   origin("unsafe-fixes", f.unsafeFixes.has_value(), o.unsafeFixes.has_value());
   r.config.severity = f.severity;
   origin("severity", !f.severity.empty(), false);
-  r.respectGitignore = f.respectGitignore.value_or(true);
-  origin("respect-gitignore", f.respectGitignore.has_value(), false);
+  r.respectGitignore = o.respectGitignore.value_or(f.respectGitignore.value_or(true));
+  origin("respect-gitignore", f.respectGitignore.has_value(), o.respectGitignore.has_value());
   r.exclude = f.exclude.value_or(kDefaultExcludes);
   if (f.extendExclude) r.exclude.insert(r.exclude.end(), f.extendExclude->begin(), f.extendExclude->end());
   origin("exclude", f.exclude.has_value() || f.extendExclude.has_value(), false);

@@ -1178,6 +1178,25 @@ class ConfigTest(CliTestCase):
         self.assertEqual(res.code, 0, res)
         self.assertEqual(json.loads(res.stdout), [])
 
+    def test_gitignore_is_respected_in_walks(self):
+        subprocess.run(["git", "init", "-q", self.dir], check=True)
+        write(self.path(".gitignore"), "ignored_dir/\n*.gen.py\n!keep.gen.py\n")
+        write(self.path(".git/info/exclude"), "excluded.py\n")
+        home = self.path("home")
+        write(os.path.join(home, ".gitconfig"), "[core]\n\texcludesFile = " + os.path.join(home, "global_ignore") + "\n")
+        write(os.path.join(home, "global_ignore"), "global.py\n")
+        for name in ("a.py", "ignored_dir/b.py", "x.gen.py", "keep.gen.py", "excluded.py", "global.py"):
+            write(self.path(name), TORCH)
+        env = dict(os.environ, HOME=home, XDG_CONFIG_HOME=os.path.join(home, ".config"))
+        listed = lambda *args: run(["check", "--show-files", *args], cwd=self.dir, env=env).stdout.split()
+        self.assertEqual(listed(), ["a.py", "keep.gen.py"])
+        self.assertEqual(listed("--no-respect-gitignore"),
+                         ["a.py", "excluded.py", "global.py", "ignored_dir/b.py", "keep.gen.py", "x.gen.py"])
+        # A file named on the command line is checked even when ignored, like Ruff.
+        self.assertEqual(listed("x.gen.py"), ["x.gen.py"])
+        write(self.path("asyncfix.toml"), "respect-gitignore = false\n")
+        self.assertEqual(len(listed()), 6)
+
     def test_add_noqa(self):
         write(self.path("a.py"), TORCH + LOCAL)
         res = self.check("--add-noqa", "a.py")

@@ -26,6 +26,7 @@ struct ConfigOverrides {
   std::optional<PythonVersion> target;
   std::optional<std::string> renameTemplate;
   std::optional<bool> unsafeFixes;
+  std::optional<bool> respectGitignore;
 };
 
 /// A problem in a configuration file, with its place: "pyproject.toml:12:1: unknown key `selct`".

@@ -1,0 +1,58 @@
+// GitIgnore answers like git: negation, anchoring, directory-only patterns, nested .gitignore
+// files and .git/info/exclude. The repository is made with the `git` command.
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+#include "asyncfix/gitignore.h"
+
+namespace fs = std::filesystem;
+
+namespace {
+struct Repo {
+  fs::path root = fs::temp_directory_path() / ("asyncfix-git-" + std::to_string(::getpid()));
+  Repo() {
+    fs::remove_all(root);
+    fs::create_directories(root);
+    const std::string init = "git init -q '" + root.string() + "'";
+    REQUIRE(std::system(init.c_str()) == 0);
+  }
+  ~Repo() { fs::remove_all(root); }
+  void write(const std::string &rel, const std::string &text = "") const {
+    fs::create_directories((root / rel).parent_path());
+    std::ofstream(root / rel) << text;
+  }
+};
+} // namespace
+
+TEST_CASE("GitIgnore follows git's rules", "[gitignore]") {
+  Repo repo;
+  repo.write(".gitignore", "*.gen.py\n!keep.gen.py\n/top_only.py\nout/\nlogs\n");
+  repo.write("sub/.gitignore", "local.py\n!/negated_dir_file.py\n");
+  repo.write(".git/info/exclude", "secret.py\n");
+  for (const char *f : {"a.py", "x.gen.py", "keep.gen.py", "top_only.py", "sub/top_only.py", "out/o.py",
+                        "sub/out/o.py", "notdir/out", "logs/l.py", "sub/local.py", "local.py", "secret.py"})
+    repo.write(f);
+
+  asyncfix::GitIgnore git;
+  const auto ignored = [&](const std::string &rel) { return git.ignored(repo.root / rel); };
+  CHECK_FALSE(ignored("a.py"));
+  CHECK(ignored("x.gen.py"));
+  CHECK_FALSE(ignored("keep.gen.py"));     // negation
+  CHECK(ignored("top_only.py"));           // anchored…
+  CHECK_FALSE(ignored("sub/top_only.py")); // …to the .gitignore's directory
+  CHECK(ignored("out"));                   // directory-only pattern: the directory
+  CHECK(ignored("sub/out"));
+  CHECK_FALSE(ignored("notdir/out"));      // …but not a file of that name
+  CHECK(ignored("logs"));
+  CHECK(ignored("sub/local.py"));          // nested .gitignore
+  CHECK_FALSE(ignored("local.py"));        // applies below its directory only
+  CHECK(ignored("secret.py"));             // .git/info/exclude
+  CHECK(ignored(".git"));
+  // Outside any repository nothing is ignored.
+  CHECK_FALSE(git.ignored(fs::path("/") / "asyncfix-no-repo-here.py"));
+}
