@@ -38,7 +38,7 @@ const Config &Linter::config() const { return impl_->config; }
 
 bool Linter::mayHaveFindings(std::string_view text) const {
   if (impl_->keywordRules && mayUseKeywordAsName(text)) return true;
-  return impl_->unusedNoqa && mentionsNoqa(text);
+  return impl_->unusedNoqa && mentionsAsyncfixNoqa(text);
 }
 
 std::vector<Diagnostic> Linter::lint(std::string_view text) const {

@@ -94,10 +94,15 @@ bool mayUseKeywordAsName(std::string_view text) {
   return false;
 }
 
-bool mentionsNoqa(std::string_view text) {
-  for (std::size_t i = text.find_first_of("nN"); i != std::string_view::npos; i = text.find_first_of("nN", i + 1))
-    if (i + 4 <= text.size() && (text[i + 1] | 0x20) == 'o' && (text[i + 2] | 0x20) == 'q' && (text[i + 3] | 0x20) == 'a')
-      return true;
+bool mentionsAsyncfixNoqa(std::string_view text) {
+  for (std::size_t i = text.find_first_of("nN"); i != std::string_view::npos; i = text.find_first_of("nN", i + 1)) {
+    if (i + 4 > text.size() || (text[i + 1] | 0x20) != 'o' || (text[i + 2] | 0x20) != 'q' ||
+        (text[i + 3] | 0x20) != 'a')
+      continue;
+    const std::size_t eol = std::min(text.find_first_of("\r\n", i), text.size());
+    for (std::size_t j = text.find("AF", i + 4); j != std::string_view::npos && j + 2 < eol; j = text.find("AF", j + 1))
+      if (text[j + 2] >= '0' && text[j + 2] <= '9') return true;
+  }
   return false;
 }
 

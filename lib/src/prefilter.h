@@ -11,7 +11,8 @@ namespace asyncfix {
 /// Rules triggered by other words (future AF1xx/AF2xx) add their own triggers here.
 bool mayUseKeywordAsName(std::string_view text);
 
-/// False only when `text` has no `noqa` (any case): then no suppression comment can be unused.
-bool mentionsNoqa(std::string_view text);
+/// False only when no line of `text` has a `noqa` (any case) followed by an `AF` code: then no
+/// asyncfix code in a suppression comment can be unused or unknown (AF900).
+bool mentionsAsyncfixNoqa(std::string_view text);
 
 } // namespace asyncfix

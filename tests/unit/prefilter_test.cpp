@@ -24,6 +24,17 @@ TEST_CASE("prefilter says no only when every async/await is the keyword", "[pref
   }
 }
 
+TEST_CASE("prefilter for AF900: a noqa comment with an AF code", "[prefilter]") {
+  CHECK(mentionsAsyncfixNoqa("x = 1  # noqa: AF101\n"));
+  CHECK(mentionsAsyncfixNoqa("x = 1  # NOQA:E501,AF9\n"));
+  CHECK_FALSE(mentionsAsyncfixNoqa("import os  # noqa: F401\n"));
+  CHECK_FALSE(mentionsAsyncfixNoqa("x = 1  # noqa\ny = 'AF101'\n")); // the code is on another line
+  CHECK_FALSE(mentionsAsyncfixNoqa("AF101 = 1\n"));
+  const Linter linter;
+  CHECK(linter.lint(std::string_view("x = 1  # noqa: AF101\n")).size() == 1);
+  CHECK(linter.lint(std::string_view("import os  # noqa: F401\n")).empty());
+}
+
 TEST_CASE("Linter::lint(text) skips parsing when the prefilter says no", "[prefilter]") {
   const Linter linter;
   CHECK(linter.lint(std::string_view("async def f():\n    await g()\n")).empty());
