@@ -6,8 +6,9 @@ set -euo pipefail
 
 packages=(
   g++ cmake ninja-build pkg-config ca-certificates  # toolchain; certificates for npm
-  nlohmann-json3-dev catch2 libcli11-dev libtomlplusplus-dev libgit2-dev  # libraries (DESIGN.md §3)
+  nlohmann-json3-dev catch2 libcli11-dev libtomlplusplus-dev libgit2-dev libsimdjson-dev  # libraries (DESIGN.md §3)
   python3 patch e2fsprogs git                       # CLI tests (CPython compile check, patch -p1, chattr, git init)
+  python3-jsonschema                                # CLI tests: SARIF validated against the 2.1.0 schema
 )
 # npm fetches the pinned tree-sitter sources. A machine may already have Node.js with its own npm
 # (e.g. from nodesource); only install Debian's when there is no npm at all.

@@ -1,0 +1,59 @@
+// asyncfix/notebook.h — Jupyter notebooks (.ipynb) as one virtual Python document.
+//
+// The code cells are joined, in order, into one text (so a name bound in one cell and used in a
+// later one is one binding), separated by a boundary comment line. IPython syntax is left alone:
+// lines starting with `%`, `!` or `?` (or ending with `?`) are turned into comments of the same
+// length, and a cell that starts with a `%%` cell magic is blanked out. Fixes made to the virtual
+// text are written back into only the cells they changed; every other byte of the notebook JSON
+// (key order, indentation, outputs, metadata) stays as it was.
+#pragma once
+
+#include <cstddef>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+namespace asyncfix {
+
+struct NotebookCell {
+  std::size_t number = 0;      ///< 1-based position among all the notebook's cells ("cell 3")
+  std::string source;          ///< the cell's source as the notebook holds it
+  std::size_t virtualStart = 0; ///< where the cell's (masked) text starts in the virtual text
+  std::size_t virtualEnd = 0;
+  // Where the cell's "source" value lies in the notebook JSON, and how it is laid out.
+  std::size_t jsonStart = 0, jsonEnd = 0;
+  bool sourceIsArray = true;
+  std::string elementIndent;   ///< whitespace before each element of a source array
+  std::string closingIndent;   ///< whitespace before the array's `]`
+};
+
+class Notebook {
+public:
+  /// Parses notebook JSON (nbformat 4). An error says what is wrong ("cell 4 has no source").
+  static std::variant<Notebook, std::string> parse(std::string json);
+
+  const std::string &json() const { return json_; }
+  /// The code cells joined into one Python text (see the file comment).
+  const std::string &virtualText() const { return virtual_; }
+  const std::vector<NotebookCell> &codeCells() const { return cells_; }
+
+  /// The code cell holding `virtualOffset` and the offset within that cell's source; nullptr
+  /// for an offset on a boundary line.
+  const NotebookCell *cellAt(std::size_t virtualOffset, std::size_t *offsetInCell = nullptr) const;
+
+  /// The notebook JSON after the virtual text became `fixedVirtual`: each cell whose text changed
+  /// gets a new "source" value in the original layout; nothing else changes. nullopt when the
+  /// fixed text no longer splits into the same cells (a boundary line was touched).
+  std::optional<std::string> withVirtualText(std::string_view fixedVirtual) const;
+
+private:
+  std::string json_;
+  std::string virtual_;
+  std::vector<NotebookCell> cells_;
+  /// Per code cell: the lines masked as comments (index in the cell → original line).
+  std::vector<std::vector<std::pair<std::size_t, std::string>>> masked_;
+};
+
+} // namespace asyncfix

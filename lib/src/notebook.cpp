@@ -1,0 +1,209 @@
+#include "asyncfix/notebook.h"
+
+#include <simdjson.h>
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+
+namespace asyncfix {
+namespace {
+
+/// The line that separates two cells in the virtual text: a comment no rule edits.
+constexpr std::string_view kBoundary = "\n# -- asyncfix: notebook cell boundary --\n";
+
+std::string_view trimRight(std::string_view s) {
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) s.remove_suffix(1);
+  return s;
+}
+
+/// Splits text into lines that keep their terminators.
+std::vector<std::string_view> linesOf(std::string_view text) {
+  std::vector<std::string_view> lines;
+  while (!text.empty()) {
+    const std::size_t nl = text.find('\n');
+    const std::size_t n = nl == std::string_view::npos ? text.size() : nl + 1;
+    lines.push_back(text.substr(0, n));
+    text.remove_prefix(n);
+  }
+  return lines;
+}
+
+/// IPython syntax on one line: `%magic`, `!shell`, `?help`, `obj?`.
+bool isIPythonLine(std::string_view line) {
+  const std::string_view body = trimRight(line);
+  const auto first = body.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return false;
+  const char c = body[first];
+  return c == '%' || c == '!' || c == '?' || body.back() == '?';
+}
+
+/// The line made a comment of the same length (its first non-blank character becomes `#`).
+std::string masked(std::string_view line) {
+  std::string out(line);
+  const auto first = out.find_first_not_of(" \t");
+  if (first != std::string::npos && out[first] != '\n' && out[first] != '\r') out[first] = '#';
+  return out;
+}
+
+/// The layout of a JSON array's elements: the blanks before each one and before `]`.
+void arrayLayout(std::string_view raw, std::string_view json, std::size_t start, NotebookCell &cell) {
+  if (raw.size() > 2) {
+    const std::size_t first = raw.find_first_not_of(" \t\r\n", 1);
+    cell.elementIndent = std::string(raw.substr(1, first - 1));
+    const std::size_t last = raw.find_last_not_of(" \t\r\n", raw.size() - 2);
+    cell.closingIndent = std::string(raw.substr(last + 1, raw.size() - 2 - last));
+    return;
+  }
+  // `[]`: nbformat's own layout, one space deeper than the line holding the key.
+  const std::size_t lineStart = json.rfind('\n', start);
+  const std::size_t from = lineStart == std::string_view::npos ? 0 : lineStart + 1;
+  const std::size_t keyIndent = json.find_first_not_of(' ', from) - from;
+  cell.elementIndent = "\n" + std::string(keyIndent + 1, ' ');
+  cell.closingIndent = "\n" + std::string(keyIndent, ' ');
+}
+
+std::string renderSource(const NotebookCell &cell, std::string_view text) {
+  if (!cell.sourceIsArray) return nlohmann::json(std::string(text)).dump();
+  const auto lines = linesOf(text);
+  if (lines.empty()) return "[]";
+  std::string out = "[";
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    if (i > 0) out += ',';
+    out += cell.elementIndent;
+    out += nlohmann::json(std::string(lines[i])).dump();
+  }
+  return out + cell.closingIndent + "]";
+}
+
+} // namespace
+
+std::variant<Notebook, std::string> Notebook::parse(std::string json) {
+  Notebook nb;
+  nb.json_ = std::move(json);
+  try {
+    const simdjson::padded_string padded(nb.json_);
+    simdjson::ondemand::parser parser;
+    simdjson::ondemand::document doc = parser.iterate(padded);
+    simdjson::ondemand::object root = doc.get_object();
+    bool sawCells = false;
+    for (auto field : root) {
+      if (std::string_view(field.unescaped_key()) != "cells") continue;
+      sawCells = true;
+      std::size_t number = 0;
+      for (simdjson::ondemand::value item : field.value().get_array()) {
+        ++number;
+        std::string_view type;
+        std::optional<NotebookCell> cell;
+        for (auto cellField : item.get_object()) {
+          const std::string_view key = cellField.unescaped_key();
+          simdjson::ondemand::value value = cellField.value();
+          if (key == "cell_type") {
+            type = value.get_string();
+          } else if (key == "source") {
+            NotebookCell c;
+            c.number = number;
+            std::string_view raw;
+            if (value.type() == simdjson::ondemand::json_type::array) {
+              simdjson::ondemand::array array = value.get_array();
+              raw = trimRight(array.raw_json()); // it runs on to the next token
+            } else {
+              c.sourceIsArray = false;
+              raw = trimRight(value.raw_json_token());
+            }
+            c.jsonStart = static_cast<std::size_t>(raw.data() - padded.data());
+            c.jsonEnd = c.jsonStart + raw.size();
+            const nlohmann::json parsed = nlohmann::json::parse(raw);
+            if (parsed.is_string()) {
+              c.source = parsed.get<std::string>();
+            } else {
+              for (const auto &line : parsed) {
+                if (!line.is_string()) return "cell " + std::to_string(number) + ": `source` must hold strings";
+                c.source += line.get<std::string>();
+              }
+              arrayLayout(raw, nb.json_, c.jsonStart, c);
+            }
+            cell = std::move(c);
+          }
+        }
+        if (type != "code") continue;
+        if (!cell) return "cell " + std::to_string(number) + " has no `source`";
+        nb.cells_.push_back(std::move(*cell));
+      }
+    }
+    if (!sawCells) return "not a Jupyter notebook (no `cells` list)";
+  } catch (const simdjson::simdjson_error &e) {
+    return std::string("invalid notebook JSON: ") + e.what();
+  } catch (const nlohmann::json::exception &e) {
+    return std::string("invalid notebook JSON: ") + e.what();
+  }
+
+  // The virtual text: each cell with IPython syntax masked, then a boundary line.
+  nb.masked_.resize(nb.cells_.size());
+  for (std::size_t i = 0; i < nb.cells_.size(); ++i) {
+    NotebookCell &cell = nb.cells_[i];
+    const auto lines = linesOf(cell.source);
+    const auto firstCode = std::find_if(lines.begin(), lines.end(),
+                                        [](std::string_view l) { return !trimRight(l).empty(); });
+    const bool cellMagic = firstCode != lines.end() && trimRight(*firstCode).find_first_not_of(" \t") != std::string_view::npos &&
+                           firstCode->substr(firstCode->find_first_not_of(" \t")).starts_with("%%");
+    cell.virtualStart = nb.virtual_.size();
+    for (std::size_t k = 0; k < lines.size(); ++k) {
+      if (cellMagic || isIPythonLine(lines[k])) {
+        nb.masked_[i].emplace_back(k, std::string(lines[k]));
+        std::string m = masked(lines[k]);
+        if (cellMagic && k > 0) // a cell magic's body is not Python at all: blank it out
+          for (char &c : m)
+            if (c != '\n' && c != '\r') c = ' ';
+        nb.virtual_ += m;
+      } else {
+        nb.virtual_ += lines[k];
+      }
+    }
+    cell.virtualEnd = nb.virtual_.size();
+    nb.virtual_ += kBoundary;
+  }
+  return nb;
+}
+
+const NotebookCell *Notebook::cellAt(std::size_t offset, std::size_t *offsetInCell) const {
+  for (const NotebookCell &cell : cells_) {
+    if (offset >= cell.virtualStart && offset <= cell.virtualEnd) {
+      if (offsetInCell) *offsetInCell = offset - cell.virtualStart;
+      return &cell;
+    }
+  }
+  return nullptr;
+}
+
+std::optional<std::string> Notebook::withVirtualText(std::string_view fixed) const {
+  // Split at the boundary lines; there must be exactly one per cell, at the end of each.
+  std::vector<std::string_view> parts;
+  for (std::size_t from = 0; from < fixed.size();) {
+    const std::size_t at = fixed.find(kBoundary, from);
+    if (at == std::string_view::npos) return std::nullopt;
+    parts.push_back(fixed.substr(from, at - from));
+    from = at + kBoundary.size();
+  }
+  if (parts.size() != cells_.size()) return std::nullopt;
+
+  std::string out = json_;
+  for (std::size_t i = cells_.size(); i-- > 0;) {
+    const NotebookCell &cell = cells_[i];
+    const std::string_view original(virtual_.data() + cell.virtualStart, cell.virtualEnd - cell.virtualStart);
+    if (parts[i] == original) continue;
+    // Put the IPython lines back; a fix that moved or touched one cannot be written back.
+    auto lines = linesOf(parts[i]);
+    std::vector<std::string> restored(lines.begin(), lines.end());
+    for (const auto &[index, line] : masked_[i]) {
+      const std::string_view was = linesOf(original)[index];
+      if (index >= restored.size() || restored[index] != was) return std::nullopt;
+      restored[index] = line;
+    }
+    std::string text;
+    for (const std::string &line : restored) text += line;
+    out.replace(cell.jsonStart, cell.jsonEnd - cell.jsonStart, renderSource(cell, text));
+  }
+  return out;
+}
+
+} // namespace asyncfix

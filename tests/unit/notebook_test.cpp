@@ -1,0 +1,141 @@
+#include <catch2/catch.hpp>
+
+#include "asyncfix/linter.h"
+#include "asyncfix/notebook.h"
+#include "test_util.h"
+
+using namespace asyncfix;
+
+namespace {
+
+// nbformat's own layout (json.dumps(indent=1, sort_keys=True, ensure_ascii=False)).
+const std::string kNotebook = R"({
+ "cells": [
+  {
+   "cell_type": "markdown",
+   "metadata": {},
+   "source": [
+    "# Training — `x.cuda(async=True)` in prose is not code\n"
+   ]
+  },
+  {
+   "cell_type": "code",
+   "execution_count": 1,
+   "metadata": {"tags": ["setup"]},
+   "outputs": [{"name": "stdout", "output_type": "stream", "text": ["ok\n"]}],
+   "source": [
+    "%matplotlib inline\n",
+    "!pip install torch\n",
+    "import torch\n",
+    "x = torch.zeros(3).cuda(async=True)  # é\n",
+    "def f(async=False):\n",
+    "    return async"
+   ]
+  },
+  {
+   "cell_type": "code",
+   "execution_count": null,
+   "metadata": {},
+   "outputs": [],
+   "source": "y = f(async=True)\nhelp?\n"
+  },
+  {
+   "cell_type": "code",
+   "execution_count": null,
+   "metadata": {},
+   "outputs": [],
+   "source": [
+    "%%bash\n",
+    "echo async = 1\n"
+   ]
+  },
+  {
+   "cell_type": "code",
+   "execution_count": null,
+   "metadata": {},
+   "outputs": [],
+   "source": []
+  }
+ ],
+ "metadata": {"kernelspec": {"name": "python3"}},
+ "nbformat": 4,
+ "nbformat_minor": 5
+}
+)";
+
+Notebook parsed(const std::string &json) {
+  auto r = Notebook::parse(json);
+  if (auto *e = std::get_if<std::string>(&r)) FAIL(*e);
+  return std::get<Notebook>(std::move(r));
+}
+
+} // namespace
+
+TEST_CASE("notebooks: code cells become one virtual document with IPython syntax masked", "[notebook]") {
+  const Notebook nb = parsed(kNotebook);
+  REQUIRE(nb.codeCells().size() == 4);
+  CHECK(nb.codeCells()[0].number == 2);
+  CHECK(nb.codeCells()[1].number == 3);
+  const std::string &v = nb.virtualText();
+  CHECK(v.find("#matplotlib inline\n#pip install torch\nimport torch\n") == 0);
+  CHECK(v.find("#elp?") != std::string::npos);
+  CHECK(v.find("echo async") == std::string::npos); // a %%bash cell is not Python
+  CHECK(Document(v).syntaxErrorCount() == 0);
+
+  const auto diagnostics = Linter().lint(Document(v));
+  std::vector<std::pair<std::size_t, std::string>> where; // (cell number, the flagged line in it)
+  for (const Diagnostic &d : diagnostics) {
+    std::size_t inCell = 0;
+    const NotebookCell *cell = nb.cellAt(d.start, &inCell);
+    REQUIRE(cell);
+    const std::size_t lineStart = cell->source.rfind('\n', inCell == 0 ? 0 : inCell - 1);
+    where.emplace_back(cell->number, cell->source.substr(lineStart == std::string::npos ? 0 : lineStart + 1, 12));
+  }
+  CHECK(where == std::vector<std::pair<std::size_t, std::string>>{
+                     {2, "x = torch.ze"}, {2, "def f(async="}, {2, "    return a"}, {3, "y = f(async="}});
+}
+
+TEST_CASE("notebooks: fixes go back into the changed cells only, byte for byte elsewhere", "[notebook]") {
+  const Notebook nb = parsed(kNotebook);
+  CHECK(nb.withVirtualText(nb.virtualText()) == kNotebook); // no change, no rewrite
+
+  const FixResult fixed = fix(Linter(), nb.virtualText(), testing::unsafeFixes());
+  REQUIRE(fixed.changed);
+  const auto written = nb.withVirtualText(fixed.text);
+  REQUIRE(written);
+  std::string expected = kNotebook;
+  for (const auto &[from, to] : std::vector<std::pair<std::string, std::string>>{
+           {"cuda(async=True)  # é", "cuda(non_blocking=True)  # é"},
+           {"def f(async=False)", "def f(async_=False)"},
+           {"    return async\"", "    return async_\""},
+           {"y = f(async=True)", "y = f(async_=True)"}})
+    expected.replace(expected.find(from), from.size(), to);
+  CHECK(*written == expected);
+  // The fixed notebook reads back with the same cells, and lints clean.
+  const Notebook again = parsed(*written);
+  CHECK(again.codeCells().size() == 4);
+  CHECK(Linter().lint(Document(again.virtualText())).empty());
+}
+
+TEST_CASE("notebooks: a damaged boundary or IPython line is not written back", "[notebook]") {
+  const Notebook nb = parsed(kNotebook);
+  std::string broken = nb.virtualText();
+  broken.erase(broken.find("# -- asyncfix"), 5);
+  CHECK_FALSE(nb.withVirtualText(broken));
+  std::string magic = nb.virtualText();
+  magic.replace(magic.find("#pip"), 4, "#PIP");
+  CHECK_FALSE(nb.withVirtualText(magic));
+}
+
+TEST_CASE("notebooks: malformed input gets a clear error", "[notebook]") {
+  const auto error = [](const std::string &json) {
+    auto r = Notebook::parse(json);
+    REQUIRE(std::holds_alternative<std::string>(r));
+    return std::get<std::string>(r);
+  };
+  CHECK(error("{").find("invalid notebook JSON") == 0);
+  CHECK(error("[1, 2]").find("invalid notebook JSON") == 0);
+  CHECK(error("{\"metadata\": {}}") == "not a Jupyter notebook (no `cells` list)");
+  CHECK(error("{\"cells\": [{\"cell_type\": \"code\"}]}") == "cell 1 has no `source`");
+  CHECK(error("{\"cells\": [{\"cell_type\": \"code\", \"source\": [1]}]}") == "cell 1: `source` must hold strings");
+}
