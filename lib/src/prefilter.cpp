@@ -95,13 +95,20 @@ bool mayUseKeywordAsName(std::string_view text) {
 }
 
 bool mentionsAsyncfixNoqa(std::string_view text) {
-  for (std::size_t i = text.find_first_of("nN"); i != std::string_view::npos; i = text.find_first_of("nN", i + 1)) {
-    if (i + 4 > text.size() || (text[i + 1] | 0x20) != 'o' || (text[i + 2] | 0x20) != 'q' ||
-        (text[i + 3] | 0x20) != 'a')
-      continue;
-    const std::size_t eol = std::min(text.find_first_of("\r\n", i), text.size());
-    for (std::size_t j = text.find("AF", i + 4); j != std::string_view::npos && j + 2 < eol; j = text.find("AF", j + 1))
-      if (text[j + 2] >= '0' && text[j + 2] <= '9') return true;
+  // Anchor on the rare letter: memchr for `q`/`Q`, then look around it for `noqa` in any case.
+  for (const char q : {'q', 'Q'}) {
+    for (std::size_t i = 0; i < text.size();) {
+      const void *hit = std::memchr(text.data() + i, q, text.size() - i);
+      if (!hit) break;
+      const auto at = static_cast<std::size_t>(static_cast<const char *>(hit) - text.data());
+      i = at + 1;
+      if (at < 2 || at + 1 >= text.size() || (text[at - 2] | 0x20) != 'n' || (text[at - 1] | 0x20) != 'o' ||
+          (text[at + 1] | 0x20) != 'a')
+        continue;
+      const std::size_t eol = std::min(text.find('\n', at), text.size());
+      for (std::size_t j = text.find("AF", at); j != std::string_view::npos && j + 2 < eol; j = text.find("AF", j + 1))
+        if (text[j + 2] >= '0' && text[j + 2] <= '9') return true;
+    }
   }
   return false;
 }

@@ -207,10 +207,11 @@ bool pathMatches(const std::string &glob, const fs::path &relative) {
   return false;
 }
 
+/// `path` relative to `base`, lexically (no file system calls: walks never follow symlinks).
 fs::path relativeTo(const fs::path &path, const fs::path &base) {
   if (base.empty()) return path;
   std::error_code ec;
-  const fs::path rel = fs::relative(fs::absolute(path, ec), fs::absolute(base, ec), ec);
+  const fs::path rel = fs::absolute(path, ec).lexically_normal().lexically_relative(fs::absolute(base, ec));
   return ec || rel.empty() ? path : rel;
 }
 

@@ -1,5 +1,8 @@
 #include "asyncfix/utf8.h"
 
+#include <cstdint>
+#include <cstring>
+
 namespace asyncfix {
 
 std::size_t utf8SequenceLength(std::string_view s, std::size_t i) {
@@ -40,7 +43,14 @@ char32_t utf8Decode(std::string_view text, std::size_t i) {
 
 std::optional<std::size_t> firstInvalidUtf8(std::string_view text) {
   for (std::size_t i = 0; i < text.size();) {
-    // ASCII runs are the common case: skip them a byte at a time without the full decoder.
+    // ASCII runs are the common case: skip them eight bytes at a time.
+    while (i + 8 <= text.size()) {
+      std::uint64_t word;
+      std::memcpy(&word, text.data() + i, 8);
+      if (word & 0x8080808080808080ULL) break;
+      i += 8;
+    }
+    if (i >= text.size()) break;
     if (static_cast<unsigned char>(text[i]) < 0x80) {
       ++i;
       continue;
