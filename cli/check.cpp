@@ -19,6 +19,7 @@
 #include "commands.h"
 #include "diff.h"
 #include "files.h"
+#include "progress.h"
 #include "source_io.h"
 
 namespace asyncfix::cli {
@@ -192,12 +193,13 @@ FileReport checkFile(const std::string &path, const Context &ctx) {
 
 /// Checks `files` on `jobs` threads; report i belongs to files[i] whatever the scheduling.
 std::vector<FileReport> checkFiles(const std::vector<std::string> &files, const Context &ctx,
-                                   unsigned jobs) {
+                                   unsigned jobs, ProgressBar &progress) {
   std::vector<FileReport> reports(files.size());
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     for (std::size_t i = next.fetch_add(1); i < files.size(); i = next.fetch_add(1)) {
       reports[i] = checkFile(files[i], ctx);
+      progress.advance();
     }
   };
   const std::size_t threads =
@@ -332,7 +334,12 @@ int runCheck(const CheckOptions &options) {
       return list.errors.empty() ? kExitClean : kExitFailure;
     }
     pathErrors = std::move(list.errors);
-    reports = checkFiles(list.files, ctx, options.jobs == 0 ? defaultJobs() : options.jobs);
+    ProgressBar progress(list.files.size(),
+                         ProgressBar::wanted(list.files.size(), options.quiet, STDERR_FILENO),
+                         STDERR_FILENO);
+    reports =
+        checkFiles(list.files, ctx, options.jobs == 0 ? defaultJobs() : options.jobs, progress);
+    progress.finish(); // erases the bar before anything else is printed
   }
 
   // Messages on stderr, in a stable order: bad paths as given, then files in path order.
@@ -412,7 +419,8 @@ int runCheck(const CheckOptions &options) {
     return kExitFailure;
   }
   const bool findings = options.fixMode == FixMode::Diff ? anyChanged : summary.remaining > 0;
-  return findings && !options.exitZero ? kExitFindings : kExitClean;
+  const bool fixedAny = options.exitNonZeroOnFix && options.fixMode == FixMode::Apply && anyChanged;
+  return (findings || fixedAny) && !options.exitZero ? kExitFindings : kExitClean;
 }
 
 } // namespace asyncfix::cli

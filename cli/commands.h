@@ -29,6 +29,7 @@ struct CheckOptions {
   bool addNoqa = false;                   ///< --add-noqa
   FixMode fixMode = FixMode::None;
   bool exitZero = false;
+  bool exitNonZeroOnFix = false; ///< exit 1 when --fix changed a file, even if nothing remains
   bool statistics = false;
   bool quiet = false;
   OutputFormat format = OutputFormat::Full;

@@ -27,6 +27,7 @@ struct CheckArgs {
   bool unsafeFixes = false;
   bool diff = false;
   bool exitZero = false;
+  bool exitNonZeroOnFix = false;
   bool statistics = false;
   bool quiet = false;
   std::vector<std::string> select;
@@ -95,6 +96,7 @@ std::optional<int> buildCheckOptions(const CheckArgs &args, const CLI::App &chec
     return usageError("--add-noqa and --fix cannot be used together");
   }
   options.exitZero = args.exitZero;
+  options.exitNonZeroOnFix = args.exitNonZeroOnFix;
   options.statistics = args.statistics;
   options.quiet = args.quiet;
   options.jobs = args.jobs;
@@ -180,10 +182,16 @@ void defineCheck(CLI::App &check, CheckArgs &args) {
                   "How renamed names are spelt: async_ (default), is_async, or a template "
                   "such as {name}_")
       ->type_name("STYLE");
-  check.add_option("--output-format", args.outputFormat, "full, concise, json or json-lines")
-      ->check(CLI::IsMember({"full", "concise", "json", "json-lines"}))
+  check
+      .add_option("--output-format", args.outputFormat,
+                  "full, concise, json, json-lines, sarif (SARIF 2.1.0), github (workflow "
+                  "commands), gitlab (Code Quality) or junit (JUnit XML)")
+      ->check(CLI::IsMember(
+          {"full", "concise", "json", "json-lines", "sarif", "github", "gitlab", "junit"}))
       ->type_name("FORMAT");
   check.add_flag("--exit-zero", args.exitZero, "Exit 0 even when diagnostics remain");
+  check.add_flag("--exit-non-zero-on-fix", args.exitNonZeroOnFix,
+                 "Exit 1 when --fix changed a file, even if no diagnostics remain");
   check.add_flag("--statistics", args.statistics, "Print the number of diagnostics per rule");
   check.add_option("-j,--jobs", args.jobs, "Worker threads [default: one per CPU]")->type_name("N");
   check.add_flag("-q,--quiet", args.quiet, "Print diagnostics and errors, nothing else");

@@ -1,4 +1,5 @@
 // cli/output.cpp — the output formats: full, concise, json, json-lines; statistics; rule docs.
+// The CI formats (sarif, github, gitlab, junit) are in output_sarif.cpp and output_ci.cpp.
 #include "output.h"
 
 #include <cwchar>
@@ -11,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "asyncfix/line_index.h"
+#include "output_ci.h"
 
 namespace asyncfix::cli {
 namespace {
@@ -246,6 +248,10 @@ bool parseOutputFormat(std::string_view name, OutputFormat &format) {
       {"concise", OutputFormat::Concise},
       {"json", OutputFormat::Json},
       {"json-lines", OutputFormat::JsonLines},
+      {"sarif", OutputFormat::Sarif},
+      {"github", OutputFormat::Github},
+      {"gitlab", OutputFormat::Gitlab},
+      {"junit", OutputFormat::Junit},
   };
   for (const auto &[spelling, value] : kFormats) {
     if (spelling == name) {
@@ -263,6 +269,18 @@ bool isApplicable(const Fix &fix, bool unsafeFixes) {
 
 std::string renderDiagnostics(std::span<const FileDiagnostics> files,
                               const RenderOptions &options) {
+  switch (options.format) {
+  case OutputFormat::Sarif:
+    return renderSarif(files);
+  case OutputFormat::Github:
+    return renderGithub(files);
+  case OutputFormat::Gitlab:
+    return renderGitlab(files);
+  case OutputFormat::Junit:
+    return renderJunit(files);
+  default:
+    break;
+  }
   std::string out;
   if (options.format == OutputFormat::Json) {
     Json array = Json::array();
@@ -291,7 +309,7 @@ std::string renderDiagnostics(std::span<const FileDiagnostics> files,
         out += dump(toJson(file, lines, d), -1);
         out += '\n';
         break;
-      case OutputFormat::Json:
+      default: // Json and the CI formats are rendered whole, above
         break;
       }
     }

@@ -1,7 +1,8 @@
 // cli/output.h — how diagnostics, statistics, summaries and rule docs are printed.
 //
 // Positions are converted only through LineIndex: rows are 1-based lines, columns 1-based counts
-// of Unicode code points (a UTF-8 BOM is not part of line 1).
+// of Unicode code points (a UTF-8 BOM is not part of line 1) — except in SARIF, whose columns
+// count UTF-16 code units (its default columnKind, stated in the log).
 #pragma once
 
 #include <cstddef>
@@ -16,7 +17,16 @@
 
 namespace asyncfix::cli {
 
-enum class OutputFormat : std::uint8_t { Full, Concise, Json, JsonLines };
+enum class OutputFormat : std::uint8_t {
+  Full,      ///< source line and caret
+  Concise,   ///< one line per diagnostic
+  Json,      ///< one array
+  JsonLines, ///< one object per line
+  Sarif,     ///< SARIF 2.1.0 log (output_sarif.cpp)
+  Github,    ///< GitHub Actions workflow commands (output_ci.cpp)
+  Gitlab,    ///< GitLab Code Quality report (output_ci.cpp)
+  Junit,     ///< JUnit XML (output_ci.cpp)
+};
 
 /// "full" → Full, ...; false for an unknown name.
 bool parseOutputFormat(std::string_view name, OutputFormat &format);
@@ -37,8 +47,9 @@ struct RenderOptions {
 /// True when --fix would apply this fix under the current unsafe setting.
 bool isApplicable(const Fix &fix, bool unsafeFixes);
 
-/// Diagnostics of all files in the given order. `full`/`concise`/`json-lines` print nothing for
-/// no diagnostics; `json` prints `[]`.
+/// Diagnostics of all files in the given order. `full`/`concise`/`json-lines`/`github` print
+/// nothing for no diagnostics; `json` and `gitlab` print `[]`, `sarif` a log with no results and
+/// `junit` one passing test case.
 std::string renderDiagnostics(std::span<const FileDiagnostics> files, const RenderOptions &options);
 
 /// `--statistics`: one row per code, most frequent first (or a JSON array).

@@ -18,6 +18,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import urllib.parse
 
 BIN = os.environ.get("ASYNCFIX_BIN", "")
 
@@ -1213,6 +1214,458 @@ class ConfigTest(CliTestCase):
         res = self.check("--fix", "a.py")
         self.assertEqual(res.code, 0, res)
         self.assertIn("y = x.cuda(non_blocking=True)\n", read(self.path("a.py")).decode())
+
+
+# --- CI output formats: sarif, github, gitlab, junit -------------------------------------------
+
+SARIF_SCHEMA = os.environ.get("ASYNCFIX_SARIF_SCHEMA", "")
+
+# Validates the SARIF log on stdin against the JSON schema named by argv[1] with `jsonschema`
+# (whichever draft the schema declares); prints one line per error, exits 1 when there are some.
+_VALIDATE_SARIF = r"""
+import json, sys
+import jsonschema
+with open(sys.argv[1], encoding="utf-8") as f:
+    schema = json.load(f)
+log = json.load(sys.stdin)
+cls = jsonschema.validators.validator_for(schema)
+cls.check_schema(schema)
+errors = sorted(cls(schema).iter_errors(log), key=lambda e: [str(p) for p in e.absolute_path])
+for e in errors:
+    print("/".join(str(p) for p in e.absolute_path) + ": " + e.message[:300])
+sys.exit(1 if errors else 0)
+"""
+
+
+def _python_with_jsonschema():
+    """This interpreter when it has jsonschema, else Debian's python3 (python3-jsonschema)."""
+    for python in (sys.executable, "/usr/bin/python3"):
+        if python and os.path.exists(python) and subprocess.run(
+                [python, "-c", "import jsonschema"], capture_output=True).returncode == 0:
+            return python
+    return None
+
+
+# A SARIF `uri` is a URI reference: only these characters, `%` only before two hex digits.
+URI_REFERENCE = re.compile(r"^(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#\[\]]|%[0-9A-Fa-f]{2})*$")
+
+
+def utf16_offset(text, line, column):
+    """Offset in `text` (a str without BOM) of a 1-based line and 1-based UTF-16 column."""
+    starts = [0]
+    for piece in text.splitlines(keepends=True):
+        starts.append(starts[-1] + len(piece))
+    pos, units = starts[line - 1], 0
+    while units < column - 1:
+        units += 2 if ord(text[pos]) > 0xFFFF else 1
+        pos += 1
+    return pos
+
+
+def apply_sarif_fix(text, fix):
+    """Applies a SARIF fix's replacements (regions in UTF-16 columns) to `text` (a str)."""
+    spans = []
+    for change in fix["artifactChanges"]:
+        for r in change["replacements"]:
+            d = r["deletedRegion"]
+            spans.append((utf16_offset(text, d["startLine"], d["startColumn"]),
+                          utf16_offset(text, d["endLine"], d["endColumn"]),
+                          r.get("insertedContent", {}).get("text", "")))
+    out, pos = [], 0
+    for start, end, content in sorted(spans):
+        assert start >= pos, "overlapping replacements"
+        out += [text[pos:start], content]
+        pos = end
+    return "".join(out) + text[pos:]
+
+
+class SarifOutputTest(CliTestCase):
+    def sarif(self, *args, **kwargs):
+        res = self.check("--output-format", "sarif", *args, **kwargs)
+        self.assertIn(res.code, (0, 1), res)
+        self.assertEqual(res.stderr, "", res)
+        return res.stdout
+
+    def assertValidSarif(self, text):
+        """Validates against the official SARIF 2.1.0 JSON schema fetched at configure time."""
+        if not SARIF_SCHEMA:
+            self.skipTest("ASYNCFIX_SARIF_SCHEMA is not set (CTest sets it; see cmake/TestDeps.cmake)")
+        self.assertTrue(os.path.isfile(SARIF_SCHEMA), SARIF_SCHEMA)
+        python = _python_with_jsonschema()
+        self.assertIsNotNone(python, "no Python with jsonschema: install python3-jsonschema "
+                                     "(scripts/install-deps.sh)")
+        proc = subprocess.run([python, "-c", _VALIDATE_SARIF, SARIF_SCHEMA], input=text.encode(),
+                              capture_output=True, timeout=120)
+        self.assertEqual(proc.returncode, 0, proc.stdout.decode() + proc.stderr.decode())
+        # The schema's `format`s are not checked by jsonschema without extra packages: URIs here.
+        log = json.loads(text)
+        for run_ in log["runs"]:
+            for base in run_.get("originalUriBaseIds", {}).values():
+                self.assertRegex(base["uri"], URI_REFERENCE)
+            for result in run_["results"]:
+                for loc in result["locations"]:
+                    self.assertRegex(loc["physicalLocation"]["artifactLocation"]["uri"], URI_REFERENCE)
+        return log
+
+    def test_the_validator_rejects_an_invalid_log(self):
+        write(self.path("t.py"), TORCH)
+        log = json.loads(self.sarif())
+        log["runs"][0]["results"][0]["level"] = "fatal"
+        with self.assertRaises(AssertionError):
+            self.assertValidSarif(json.dumps(log))
+
+    def test_valid_against_the_schema(self):
+        write(self.path("t.py"), TORCH)
+        write(self.path("local.py"), LOCAL)
+        write(self.path("mod.py"), MODULE)                      # unsafe fixes
+        write(self.path("imp.py"), "from m import async\n")     # a finding without a fix
+        write(self.path("wide.py"), "s = '\u00e9\U0001F600'; async = 1\n")
+        write(self.path("odd name %#[x].py"), TORCH)
+        write(self.path("clean.py"), CLEAN)
+        self.assertValidSarif(self.sarif())
+        self.assertValidSarif(self.sarif("--target-version", "py36"))
+        self.assertValidSarif(self.sarif("--fix", "--unsafe-fixes"))  # nothing left: no results
+        self.assertValidSarif(self.sarif("--stdin-filename", "pkg/in.py", stdin=TORCH))
+
+    def test_structure(self):
+        write(self.path("t.py"), TORCH)
+        log = self.assertValidSarif(self.sarif())
+        self.assertEqual(log["$schema"], "https://json.schemastore.org/sarif-2.1.0.json")
+        self.assertEqual(log["version"], "2.1.0")
+        self.assertEqual(len(log["runs"]), 1)
+        run_ = log["runs"][0]
+        driver = run_["tool"]["driver"]
+        self.assertEqual(driver["name"], "asyncfix")
+        self.assertEqual("asyncfix " + driver["version"], run(["--version"], cwd=self.dir).stdout.strip())
+        self.assertEqual(driver["informationUri"], "https://asyncfix.dev")
+        docs = json.loads(run(["rule", "--all", "--output-format", "json"], cwd=self.dir).stdout)
+        self.assertEqual([r["id"] for r in driver["rules"]], [d["code"] for d in docs])
+        for rule, doc in zip(driver["rules"], docs):
+            self.assertEqual(rule["name"], doc["name"])
+            self.assertEqual(rule["shortDescription"], {"text": doc["summary"]})
+            self.assertEqual(rule["fullDescription"]["text"], doc["explanation"])
+            self.assertEqual(rule["help"]["markdown"], doc["explanation"])
+            self.assertIn(doc["url"], rule["help"]["text"])
+            self.assertEqual(rule["helpUri"], doc["url"])
+        self.assertEqual(run_["columnKind"], "utf16CodeUnits")
+        self.assertEqual(run_["originalUriBaseIds"],
+                         {"%SRCROOT%": {"uri": "file://" + os.path.realpath(self.dir) + "/"}})
+        [result] = run_["results"]
+        rules = [r["id"] for r in driver["rules"]]
+        location = {"uri": "t.py", "uriBaseId": "%SRCROOT%"}
+        region = {"startLine": 4, "startColumn": 12, "endLine": 4, "endColumn": 17}
+        self.assertEqual(result, {
+            "ruleId": "AF101",
+            "ruleIndex": rules.index("AF101"),
+            "level": "error",
+            "message": {"text": "`async=` is a syntax error since Python 3.7; PyTorch renamed it `non_blocking=`"},
+            "locations": [{"physicalLocation": {"artifactLocation": location, "region": region}}],
+            "partialFingerprints": result["partialFingerprints"],
+            "fixes": [{
+                "description": {"text": "Replace `async=` with `non_blocking=`"},
+                "artifactChanges": [{"artifactLocation": location, "replacements": [
+                    {"deletedRegion": region, "insertedContent": {"text": "non_blocking"}}]}],
+                "properties": {"applicability": "safe"},
+            }],
+        })
+        self.assertRegex(result["partialFingerprints"]["asyncfix/v1"], r"^[0-9a-f]{16}$")
+
+    def test_clean_tree_gives_a_run_without_results(self):
+        write(self.path("c.py"), CLEAN)
+        res = self.check("--output-format", "sarif")
+        self.assertEqual(res.code, 0, res)
+        log = self.assertValidSarif(res.stdout)
+        self.assertEqual(log["runs"][0]["results"], [])
+        self.assertTrue(log["runs"][0]["tool"]["driver"]["rules"])
+
+    def test_columns_count_utf16_code_units_and_fixes_apply(self):
+        # An astral character counts 2 UTF-16 units, é counts 1; a code point column would be 1 less.
+        source = "s = '\u00e9\U0001F600'; async = 1\nprint(async)\n"
+        write(self.path("m.py"), source)
+        log = self.assertValidSarif(self.sarif("--unsafe-fixes"))
+        first = log["runs"][0]["results"][0]
+        region = first["locations"][0]["physicalLocation"]["region"]
+        start = len("s = '\u00e9\U0001F600'; ".encode("utf-16-le")) // 2 + 1
+        self.assertEqual((region["startLine"], region["startColumn"], region["endColumn"]),
+                         (1, start, start + 5))
+        self.assertEqual(utf16_offset(source, 1, start), source.index("async"))
+        fixed = apply_sarif_fix(source, first["fixes"][0])
+        self.assertEqual(first["fixes"][0]["properties"], {"applicability": "unsafe"})
+        self.assertEqual(fixed, source.replace("async", "async_"))
+        res = self.check("--fix", "--unsafe-fixes", "m.py")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("m.py")).decode(), fixed)
+
+    def test_levels_follow_the_severity(self):
+        write(self.path("t.py"), TORCH)
+        level = lambda log: [r["level"] for r in log["runs"][0]["results"]]
+        self.assertEqual(level(json.loads(self.sarif())), ["error"])
+        self.assertEqual(level(json.loads(self.sarif("--target-version", "py36"))), ["warning"])
+        write(self.path("asyncfix.toml"), "[severity]\nAF101 = \"info\"\n")
+        self.assertEqual(level(json.loads(self.sarif())), ["note"])
+        write(self.path("asyncfix.toml"), "[severity]\nAF101 = \"hint\"\n")
+        self.assertEqual(level(self.assertValidSarif(self.sarif())), ["note"])
+
+    def test_no_fixes_without_a_fix(self):
+        write(self.path("imp.py"), "from m import async\n")
+        [result] = json.loads(self.sarif())["runs"][0]["results"]
+        self.assertEqual(result["ruleId"], "AF001")
+        self.assertNotIn("fixes", result)
+
+    def test_uris(self):
+        write(self.path("sub dir/a%b#c.py"), TORCH)
+        outside = tempfile.mkdtemp(prefix="asyncfix-outside-")
+        self.addCleanup(shutil.rmtree, outside, ignore_errors=True)
+        write(os.path.join(outside, "o.py"), TORCH)
+        log = self.assertValidSarif(self.sarif(os.path.join(self.dir, "sub dir"), "./sub dir/../sub dir",
+                                               os.path.join(outside, "o.py")))
+        uris = [r["locations"][0]["physicalLocation"]["artifactLocation"] for r in log["runs"][0]["results"]]
+        self.assertIn({"uri": "sub%20dir/a%25b%23c.py", "uriBaseId": "%SRCROOT%"}, uris)
+        self.assertIn({"uri": "file://" + os.path.join(outside, "o.py")}, uris)
+        for uri in uris:
+            if "uriBaseId" in uri:
+                self.assertTrue(os.path.exists(self.path(urllib.parse.unquote(uri["uri"]))), uri)
+        # A path that climbs out of the working directory is reported absolute.
+        write(self.path("up.py"), TORCH)
+        os.makedirs(self.path("below"))
+        res = run(["check", "--output-format", "sarif", "../up.py"], cwd=self.path("below"))
+        log = self.assertValidSarif(res.stdout)
+        self.assertEqual(log["runs"][0]["results"][0]["locations"][0]["physicalLocation"]["artifactLocation"],
+                         {"uri": "file://" + urllib.parse.quote(self.path("up.py"))})
+
+
+class GithubOutputTest(CliTestCase):
+    def github(self, *args, **kwargs):
+        res = self.check("--output-format", "github", *args, **kwargs)
+        self.assertIn(res.code, (0, 1), res)
+        return res.stdout
+
+    def test_workflow_commands(self):
+        write(self.path("t.py"), TORCH)
+        write(self.path("l.py"), LOCAL)
+        self.assertEqual(self.github().splitlines(), [
+            "::error title=asyncfix (AF001),file=l.py,line=2,col=5,endLine=2,endColumn=10::"
+            "`async` is a reserved keyword since Python 3.7 and cannot be used as a variable name",
+            "::error title=asyncfix (AF001),file=l.py,line=3,col=12,endLine=3,endColumn=17::"
+            "`async` is a reserved keyword since Python 3.7 and cannot be used as a variable name",
+            "::error title=asyncfix (AF101),file=t.py,line=4,col=12,endLine=4,endColumn=17::"
+            "`async=` is a syntax error since Python 3.7; PyTorch renamed it `non_blocking=`",
+        ])
+
+    def test_lower_severities_are_warnings_and_notices(self):
+        write(self.path("t.py"), TORCH)
+        self.assertTrue(self.github("--target-version", "py36").startswith("::warning title="))
+        write(self.path("asyncfix.toml"), "[severity]\nAF101 = \"info\"\n")
+        self.assertTrue(self.github().startswith("::notice title="))
+        write(self.path("asyncfix.toml"), "[severity]\nAF101 = \"hint\"\n")
+        self.assertTrue(self.github().startswith("::notice title="))
+
+    def test_escaping(self):
+        # Properties escape %, CR, LF, `,` and `:` (as @actions/core does); the message the same
+        # way minus `,`/`:` (the messages hold no %, CR or LF: the file name carries them here).
+        out = self.github("--stdin-filename", "d/a,b:c%d\re\nf.py", stdin=TORCH)
+        self.assertEqual(out, "::error title=asyncfix (AF101),file=d/a%2Cb%3Ac%25d%0De%0Af.py,"
+                              "line=4,col=12,endLine=4,endColumn=17::`async=` is a syntax error "
+                              "since Python 3.7; PyTorch renamed it `non_blocking=`\n")
+        self.assertEqual(out.count("\n"), 1)
+
+    def test_columns_are_code_points_and_clean_prints_nothing(self):
+        # As in the text and JSON formats: the emoji is one column (UTF-16 would count two).
+        write(self.path("w.py"), "s = '\U0001F600'; async = 1\n")
+        self.assertIn(",line=1,col=10,endLine=1,endColumn=15::", self.github())
+        write(self.path("w.py"), CLEAN)
+        self.assertEqual(self.github(), "")
+
+
+class GitlabOutputTest(CliTestCase):
+    def gitlab(self, *args, **kwargs):
+        res = self.check("--output-format", "gitlab", *args, **kwargs)
+        self.assertIn(res.code, (0, 1), res)
+        return json.loads(res.stdout)
+
+    def test_structure(self):
+        write(self.path("pkg/t.py"), TORCH)
+        [issue] = self.gitlab()
+        self.assertEqual(issue, {
+            "description": "AF101: `async=` is a syntax error since Python 3.7; PyTorch renamed it `non_blocking=`",
+            "check_name": "AF101",
+            "fingerprint": issue["fingerprint"],
+            "severity": "critical",
+            "location": {"path": "pkg/t.py", "lines": {"begin": 4, "end": 4}},
+        })
+        self.assertRegex(issue["fingerprint"], r"^[0-9a-f]{16}$")
+        write(self.path("pkg/t.py"), CLEAN)
+        self.assertEqual(self.gitlab(), [])
+
+    def test_severities(self):
+        write(self.path("t.py"), TORCH)
+        self.assertEqual(self.gitlab("--target-version", "py36")[0]["severity"], "major")
+        for level, expected in (("info", "minor"), ("hint", "info"), ("error", "critical")):
+            write(self.path("asyncfix.toml"), f"[severity]\nAF101 = \"{level}\"\n")
+            self.assertEqual(self.gitlab()[0]["severity"], expected)
+
+    def test_fingerprints_survive_a_line_shift_and_stay_unique(self):
+        body = TORCH + "z = y.cuda(async=True)\nz = y.cuda(async=True)\n" + LOCAL
+        write(self.path("a.py"), body)
+        write(self.path("b.py"), body)
+        before = self.gitlab()
+        prints = [i["fingerprint"] for i in before]
+        self.assertEqual(len(set(prints)), len(prints), before)  # identical lines, other files
+        # Lines added above every finding: the same fingerprints, on other lines.
+        write(self.path("a.py"), "# header\n\n\n" + body)
+        after = self.gitlab()
+        self.assertEqual([i["fingerprint"] for i in after], prints)
+        self.assertEqual([i["location"]["lines"]["begin"] for i in after if i["location"]["path"] == "a.py"],
+                         [i["location"]["lines"]["begin"] + 3 for i in before if i["location"]["path"] == "a.py"])
+        # Changing the flagged line changes its fingerprint, and only its.
+        write(self.path("a.py"), body.replace("y = x.cuda(async=True)", "y = x.cuda(async=False)"))
+        changed = [i["fingerprint"] for i in self.gitlab()]
+        self.assertNotEqual(changed[0], prints[0])
+        self.assertEqual(changed[1:], prints[1:])
+
+
+class JunitOutputTest(CliTestCase):
+    def junit(self, *args, **kwargs):
+        import xml.etree.ElementTree as ET
+
+        res = self.check("--output-format", "junit", *args, **kwargs)
+        self.assertIn(res.code, (0, 1), res)
+        self.assertTrue(res.stdout.startswith('<?xml version="1.0" encoding="UTF-8"?>\n'), res)
+        return ET.fromstring(res.stdout_bytes)
+
+    def test_one_suite_per_file(self):
+        write(self.path("t.py"), TORCH)
+        write(self.path("l.py"), LOCAL)
+        write(self.path("c.py"), CLEAN)
+        root = self.junit()
+        self.assertEqual(root.tag, "testsuites")
+        self.assertEqual((root.get("name"), root.get("tests"), root.get("failures"), root.get("errors")),
+                         ("asyncfix", "3", "3", "0"))
+        suites = root.findall("testsuite")
+        self.assertEqual([(s.get("name"), s.get("tests"), s.get("failures")) for s in suites],
+                         [("l.py", "2", "2"), ("t.py", "1", "1")])
+        [case] = suites[1].findall("testcase")
+        self.assertEqual(case.attrib, {"name": "AF101 (torch-async-kwarg) at 4:12", "classname": "t.py",
+                                       "file": "t.py", "line": "4"})
+        [failure] = list(case)
+        self.assertEqual(failure.tag, "failure")
+        self.assertEqual(failure.get("type"), "AF101")
+        self.assertEqual(failure.get("message"),
+                         "`async=` is a syntax error since Python 3.7; PyTorch renamed it `non_blocking=`")
+        self.assertEqual(failure.text, "t.py:4:12: AF101 " + failure.get("message") +
+                         "\nhelp: Replace `async=` with `non_blocking=`")
+
+    def test_clean_run_is_one_passing_case(self):
+        write(self.path("c.py"), CLEAN)
+        root = self.junit()
+        self.assertEqual((root.get("tests"), root.get("failures")), ("1", "0"))
+        [suite] = root.findall("testsuite")
+        [case] = suite.findall("testcase")
+        self.assertEqual(case.get("name"), "No errors found")
+        self.assertEqual(list(case), [])
+
+    def test_everything_is_escaped(self):
+        name = "a<b>&c\"d'e\tf\x01g\r\nh.py"
+        root = self.junit("--stdin-filename", name, stdin=TORCH)
+        [suite] = root.findall("testsuite")
+        # Markup characters, tab, CR and LF survive (as references where a parser would normalize
+        # them); a C0 control, which XML 1.0 cannot hold at all, becomes its symbol (U+2401).
+        shown = name.replace("\x01", "\u2401")
+        self.assertEqual(suite.get("name"), shown)
+        self.assertEqual(suite.find("testcase").get("classname"), shown)
+        self.assertTrue(suite.find("testcase/failure").text.startswith(shown + ":4:12: AF101 "))
+        # File names that are not UTF-8 still give well-formed UTF-8 XML.
+        write(self.path(os.fsdecode(b"bad\xff<&.py")), TORCH)
+        root = self.junit()
+        self.assertEqual(root.find("testsuite").get("name"), "bad\ufffd<&.py")
+
+
+class ExitNonZeroOnFixTest(CliTestCase):
+    def test_exit_1_when_something_was_fixed(self):
+        write(self.path("t.py"), TORCH)
+        res = self.check("--fix", "--exit-non-zero-on-fix")
+        self.assertEqual(res.code, 1, res)
+        self.assertEqual(read(self.path("t.py")).decode(), TORCH_FIXED)
+        self.assertIn("Fixed 1 error.", res.stdout)
+        # Nothing left to fix: 0.
+        res = self.check("--fix", "--exit-non-zero-on-fix")
+        self.assertEqual(res.code, 0, res)
+
+    def test_without_the_flag_and_with_exit_zero(self):
+        write(self.path("t.py"), TORCH)
+        self.assertEqual(self.check("--fix").code, 0)
+        write(self.path("t.py"), TORCH)
+        self.assertEqual(self.check("--fix", "--exit-non-zero-on-fix", "--exit-zero").code, 0)
+        self.assertEqual(read(self.path("t.py")).decode(), TORCH_FIXED)
+
+    def test_remaining_findings_still_exit_1_and_stdin(self):
+        write(self.path("m.py"), MODULE)  # unsafe only: nothing fixed, findings remain
+        self.assertEqual(self.check("--fix", "--exit-non-zero-on-fix").code, 1)
+        self.assertEqual(read(self.path("m.py")).decode(), MODULE)
+        res = self.check("--stdin-filename", "s.py", "--fix", "--exit-non-zero-on-fix", stdin=TORCH)
+        self.assertEqual((res.code, res.stdout), (1, TORCH_FIXED), res)
+        res = self.check("--stdin-filename", "s.py", "--fix", "--exit-non-zero-on-fix", stdin=CLEAN)
+        self.assertEqual((res.code, res.stdout), (0, CLEAN), res)
+
+
+class ProgressBarTest(CliTestCase):
+    def make_files(self, count, text=CLEAN):
+        for i in range(count):
+            write(self.path(f"p{i // 100}", f"m{i:04}.py"), text)
+
+    def run_with_terminal_stderr(self, *args):
+        """Runs `check` with stderr on a pseudo-terminal and stdout on a pipe."""
+        try:
+            master, slave = pty.openpty()
+        except OSError as e:
+            self.skipTest(f"no pseudo-terminal available: {e}")
+        proc = subprocess.Popen([BIN, "check", *args], cwd=self.dir, stdout=subprocess.PIPE,
+                                stderr=slave, stdin=subprocess.DEVNULL)
+        os.close(slave)
+        chunks = []
+        while True:
+            ready, _, _ = select.select([master], [], [], 60)
+            if not ready:
+                break
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:  # EIO: the child closed the terminal
+                break
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(master)
+        stdout = proc.stdout.read().decode()
+        proc.stdout.close()
+        return proc.wait(timeout=60), stdout, b"".join(chunks).decode("utf-8", "replace")
+
+    def test_bar_on_a_terminal_for_many_files(self):
+        self.make_files(201)
+        code, stdout, terminal = self.run_with_terminal_stderr()
+        self.assertEqual(code, 0, terminal)
+        self.assertEqual(stdout, "All checks passed!\n")
+        self.assertIn("Checking [", terminal)
+        self.assertIn("/201 files", terminal)
+        # The bar erases itself: the last thing on the terminal is a blanked line.
+        self.assertRegex(terminal, r"\r +\r$")
+
+    def test_messages_come_after_the_erased_bar(self):
+        self.make_files(210)
+        write(self.path("p9", "bad.py"), b"x = '\xff'\n")
+        code, _, terminal = self.run_with_terminal_stderr()
+        self.assertEqual(code, 2, terminal)
+        self.assertRegex(terminal, r"\r +\rerror: p9/bad.py: ")
+        self.assertGreater(terminal.index("error:"), terminal.rindex("Checking ["))
+
+    def test_no_bar_for_few_files_quiet_or_a_pipe(self):
+        self.make_files(200)
+        code, _, terminal = self.run_with_terminal_stderr()
+        self.assertEqual((code, terminal), (0, ""))
+        self.make_files(250)
+        code, _, terminal = self.run_with_terminal_stderr("--quiet")
+        self.assertEqual((code, terminal), (0, ""))
+        res = self.check()
+        self.assertEqual((res.code, res.stderr), (0, ""), res)
 
 
 # --- the bundled legacy example -----------------------------------------------------------------
