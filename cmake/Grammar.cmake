@@ -13,39 +13,11 @@ set(ASYNCFIX_PYTHON_GRAMMAR_DIR "" CACHE PATH
 set(_grammar_src "${PROJECT_SOURCE_DIR}/grammar")
 set(_npm_dir "${PROJECT_BINARY_DIR}/_deps/grammar")
 
-function(_asyncfix_npm_ci)
-  find_program(ASYNCFIX_NPM npm)
-  if(NOT ASYNCFIX_NPM)
-    message(FATAL_ERROR
-      "asyncfix needs npm to fetch the pinned tree-sitter sources (grammar/package-lock.json).\n"
-      "Install it with:  sudo apt-get install npm\n"
-      "or configure with -DASYNCFIX_SYSTEM_TREE_SITTER=ON -DASYNCFIX_PYTHON_GRAMMAR_DIR=<dir>.")
-  endif()
-  file(MAKE_DIRECTORY "${_npm_dir}")
-  foreach(f package.json package-lock.json .npmrc)
-    configure_file("${_grammar_src}/${f}" "${_npm_dir}/${f}" COPYONLY)
-  endforeach()
-  # Re-run npm ci only when the lockfile changed (idempotent, no network on re-configure).
-  file(SHA256 "${_grammar_src}/package-lock.json" _lock_hash)
-  set(_stamp "${_npm_dir}/node_modules/.asyncfix-stamp")
-  if(EXISTS "${_stamp}")
-    file(READ "${_stamp}" _old_hash)
-  endif()
-  if(NOT "${_old_hash}" STREQUAL "${_lock_hash}")
-    message(STATUS "asyncfix: npm ci (pinned tree-sitter sources) in ${_npm_dir}")
-    execute_process(
-      COMMAND "${ASYNCFIX_NPM}" ci --ignore-scripts --no-audit --no-fund
-      WORKING_DIRECTORY "${_npm_dir}"
-      RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
-    if(NOT _rc EQUAL 0)
-      message(FATAL_ERROR "asyncfix: `npm ci` failed in ${_npm_dir} (exit ${_rc}):\n${_out}\n${_err}")
-    endif()
-    file(WRITE "${_stamp}" "${_lock_hash}")
-  endif()
-endfunction()
+include(${CMAKE_CURRENT_LIST_DIR}/NpmCi.cmake)
 
 if(NOT ASYNCFIX_SYSTEM_TREE_SITTER OR ASYNCFIX_PYTHON_GRAMMAR_DIR STREQUAL "")
-  _asyncfix_npm_ci()
+  asyncfix_npm_ci("${_grammar_src}" "${_npm_dir}" "the pinned tree-sitter sources"
+                  "configure with -DASYNCFIX_SYSTEM_TREE_SITTER=ON -DASYNCFIX_PYTHON_GRAMMAR_DIR=<dir>.")
 endif()
 
 # --- the runtime -------------------------------------------------------------------------------
