@@ -13,8 +13,7 @@ struct Linter::Impl {
   Config config;
   std::vector<std::unique_ptr<rules::Rule>> rules;        ///< the enabled ones
   std::vector<std::vector<const rules::Rule *>> dispatch; ///< symbol id → subscribed rules
-  bool keywordRules = false; ///< a rule triggered by `async`/`await` is enabled
-  bool unusedNoqa = false;   ///< AF900 is enabled: `noqa` comments alone make a file worth parsing
+  unsigned triggers = 0; ///< union of the enabled rules' Trigger bits
 
   explicit Impl(Config c) : config(std::move(c)) {
     const TSLanguage *lang = tree_sitter_python();
@@ -23,7 +22,7 @@ struct Linter::Impl {
       if (!config.rules.enables(rule->info().code)) continue;
       for (TSSymbol s : rule->subscriptions())
         if (s < dispatch.size()) dispatch[s].push_back(rule.get());
-      (rule->info().code == "AF900" ? unusedNoqa : keywordRules) = true;
+      triggers |= rule->triggers();
       rules.push_back(std::move(rule));
     }
   }
@@ -37,8 +36,11 @@ Linter &Linter::operator=(Linter &&) noexcept = default;
 const Config &Linter::config() const { return impl_->config; }
 
 bool Linter::mayHaveFindings(std::string_view text) const {
-  if (impl_->keywordRules && mayUseKeywordAsName(text)) return true;
-  return impl_->unusedNoqa && mentionsAsyncfixNoqa(text);
+  const unsigned t = impl_->triggers;
+  return ((t & rules::kTriggerKeywordName) && mayUseKeywordAsName(text)) ||
+         ((t & rules::kTriggerNonBlocking) && mentionsNonBlocking(text)) ||
+         ((t & rules::kTriggerToCall) && mentionsToCall(text)) ||
+         ((t & rules::kTriggerNoqa) && mentionsAsyncfixNoqa(text));
 }
 
 std::vector<Diagnostic> Linter::lint(std::string_view text) const {

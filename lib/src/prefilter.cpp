@@ -94,6 +94,24 @@ bool mayUseKeywordAsName(std::string_view text) {
   return false;
 }
 
+bool mentionsNonBlocking(std::string_view text) {
+  return memmem(text.data(), text.size(), "non_blocking", 12) != nullptr;
+}
+
+bool mentionsToCall(std::string_view text) {
+  for (std::size_t i = 0; i + 2 < text.size();) {
+    const void *hit = memmem(text.data() + i, text.size() - i, "to", 2);
+    if (!hit) return false;
+    const auto at = static_cast<std::size_t>(static_cast<const char *>(hit) - text.data());
+    i = at + 2;
+    std::size_t before = at, after = at + 2;
+    while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
+    while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
+    if (before > 0 && text[before - 1] == '.' && after < text.size() && text[after] == '(') return true;
+  }
+  return false;
+}
+
 bool mentionsAsyncfixNoqa(std::string_view text) {
   // Anchor on the rare letter: memchr for `q`/`Q`, then look around it for `noqa` in any case.
   for (const char q : {'q', 'Q'}) {

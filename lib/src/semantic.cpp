@@ -153,13 +153,25 @@ private:
       if (i < 2) return;
       const Frame &g = path_[i - 2];
       const bool first = ts_node_eq(ts_node_named_child(p.node, 0), f.node);
-      if ((g.symbol == k_.importStatement && fieldIs(p, "name") && first) ||
-          (g.symbol == k_.importFromStatement && fieldIs(p, "name")))
+      if (g.symbol == k_.importStatement && fieldIs(p, "name") && first) {
         addName(f, name, NameRole::ImportedName, f.scope);
+        names_.back().qualified = std::string(name); // `import a.b` binds `a`, the package
+      } else if (g.symbol == k_.importFromStatement && fieldIs(p, "name")) {
+        addName(f, name, NameRole::ImportedName, f.scope);
+        names_.back().qualified = std::string(textOf(field(g.node, "module_name"), text_)) + "." + std::string(name);
+      }
       return; // otherwise a module path, not a variable
     }
-    if (p.symbol == k_.aliasedImport)
-      return fieldIs(f, "alias") ? addName(f, name, NameRole::Binding, f.scope) : void();
+    if (p.symbol == k_.aliasedImport) {
+      if (!fieldIs(f, "alias") || i < 2) return;
+      addName(f, name, NameRole::Binding, f.scope);
+      const std::string_view path = textOf(field(p.node, "name"), text_);
+      const Frame &g = path_[i - 2];
+      names_.back().qualified = g.symbol == k_.importFromStatement
+                                    ? std::string(textOf(field(g.node, "module_name"), text_)) + "." + std::string(path)
+                                    : std::string(path);
+      return;
+    }
     if (p.symbol == k_.globalStatement || p.symbol == k_.nonlocalStatement) {
       auto &decls = p.symbol == k_.globalStatement ? scopes_[f.scope].globals : scopes_[f.scope].nonlocals;
       decls.insert(name);
@@ -178,8 +190,16 @@ private:
     if (((holder.symbol == k_.assignment || holder.symbol == k_.augmentedAssignment ||
           holder.symbol == k_.forStatement || holder.symbol == k_.forInClause) &&
          fieldIs(target, "left")) ||
-        holder.symbol == k_.asPatternTarget)
-      return addName(f, name, NameRole::Binding, f.scope);
+        holder.symbol == k_.asPatternTarget) {
+      addName(f, name, NameRole::Binding, f.scope);
+      if (holder.symbol == k_.forStatement || holder.symbol == k_.forInClause) {
+        names_.back().value = field(holder.node, "right");
+        names_.back().iterated = true;
+      } else if (holder.symbol == k_.assignment && j == i) {
+        names_.back().value = field(holder.node, "right");
+      }
+      return;
+    }
     if (holder.symbol == k_.namedExpression && fieldIs(target, "name")) {
       std::uint32_t s = f.scope; // PEP 572: a walrus in a comprehension binds outside it
       while (s != 0 && scopes_[s].kind == ScopeKind::Comprehension) s = scopes_[s].parent;
@@ -232,8 +252,13 @@ private:
 
   void addName(const Frame &f, std::string_view name, NameRole role, std::uint32_t scope,
                TSNode node = {}) {
-    names_.push_back({ts_node_is_null(node) ? f.node : node, name,
-                      scope == kNone ? f.scope : scope, role, f.inError});
+    NameUse use;
+    use.node = ts_node_is_null(node) ? f.node : node;
+    use.name = name;
+    use.scope = scope == kNone ? f.scope : scope;
+    use.role = role;
+    use.inError = f.inError;
+    names_.push_back(std::move(use));
   }
 
   std::string_view text_;

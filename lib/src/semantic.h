@@ -8,6 +8,7 @@
 #include <tree_sitter/api.h>
 
 #include <cstdint>
+#include <string>
 #include <string_view>
 #include <unordered_map>
 #include <unordered_set>
@@ -47,6 +48,11 @@ struct NameUse {
   std::uint32_t scope = 0; ///< the scope the use occurs in (a parameter: its function's scope)
   NameRole role = NameRole::Reference;
   bool inError = false;    ///< inside an ERROR node: resolution is a guess
+  /// Where a binding's value comes from (for receiver kinds): the assigned expression when the
+  /// target is the name itself, or — with `iterated` — the iterable of the `for` that binds it.
+  TSNode value{};
+  bool iterated = false;
+  std::string qualified;   ///< an import binding: the dotted path it names ("torch.nn")
 };
 
 /// `callee(NAME=…)`: a keyword argument name and the name of what is called (last component).

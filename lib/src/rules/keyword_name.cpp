@@ -262,8 +262,9 @@ void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
   // `x.cuda(async=…)` is AF101's, also when the call sits inside an ERROR region.
   const TSNode parent = ctx.ancestors().empty() ? TSNode{} : ctx.ancestors().back();
   if (!ts_node_is_null(parent) && ts_node_eq(field(parent, "name"), node) &&
-      isTorchAsyncKeyword(parent, ctx.text()))
+      (isTorchAsyncKeyword(parent, ctx.text()) || isUnsupportedNonBlocking(parent, ctx)))
     return;
+  if (insideAsyncShim(node, ctx)) return; // AF105's
   if (ctx.insideError()) {
     if (isTorchAsyncToken(node, ctx.text())) return; // AF101's
     ctx.report(makeDiagnostic(info_, severity, node, message(ctx, "used as a name")));

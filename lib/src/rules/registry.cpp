@@ -7,25 +7,50 @@
 
 namespace asyncfix::rules {
 
-extern const RuleInfo kAsyncIdentifier, kAwaitIdentifier, kTorchAsyncKwarg, kUnusedNoqa;
-std::unique_ptr<Rule> makeAsyncIdentifier();
-std::unique_ptr<Rule> makeAwaitIdentifier();
-std::unique_ptr<Rule> makeTorchAsyncKwarg();
-std::unique_ptr<Rule> makeUnusedNoqa();
+// Each rule's file defines its RuleInfo and a factory; one line here lists it.
+#define ASYNCFIX_RULE(info, factory)                                                               \
+  extern const RuleInfo info;                                                                     \
+  std::unique_ptr<Rule> factory();
+ASYNCFIX_RULE(kAsyncIdentifier, makeAsyncIdentifier)
+ASYNCFIX_RULE(kAwaitIdentifier, makeAwaitIdentifier)
+ASYNCFIX_RULE(kTorchAsyncKwarg, makeTorchAsyncKwarg)
+ASYNCFIX_RULE(kUnsupportedNonBlocking, makeUnsupportedNonBlocking)
+ASYNCFIX_RULE(kToPositionalNonBlocking, makeToPositionalNonBlocking)
+ASYNCFIX_RULE(kAsyncCompatShim, makeAsyncCompatShim)
+ASYNCFIX_RULE(kUnusedNoqa, makeUnusedNoqa)
+#undef ASYNCFIX_RULE
+
+namespace {
+
+struct Entry {
+  const RuleInfo *info;
+  std::unique_ptr<Rule> (*make)();
+};
+
+/// The registry, in code order: one line per rule.
+const std::array kRegistry{
+    Entry{&kAsyncIdentifier, makeAsyncIdentifier},               // AF001
+    Entry{&kAwaitIdentifier, makeAwaitIdentifier},               // AF002
+    Entry{&kTorchAsyncKwarg, makeTorchAsyncKwarg},               // AF101
+    Entry{&kUnsupportedNonBlocking, makeUnsupportedNonBlocking}, // AF102
+    Entry{&kToPositionalNonBlocking, makeToPositionalNonBlocking}, // AF103
+    Entry{&kAsyncCompatShim, makeAsyncCompatShim},               // AF105
+    Entry{&kUnusedNoqa, makeUnusedNoqa},                         // AF900
+};
+
+const auto kCatalogue = [] {
+  std::array<const RuleInfo *, kRegistry.size()> out{};
+  for (std::size_t i = 0; i < kRegistry.size(); ++i) out[i] = kRegistry[i].info;
+  return out;
+}();
+
+} // namespace
 
 std::vector<std::unique_ptr<Rule>> makeAllRules() {
   std::vector<std::unique_ptr<Rule>> rules;
-  rules.push_back(makeAsyncIdentifier()); // AF001
-  rules.push_back(makeAwaitIdentifier()); // AF002
-  rules.push_back(makeTorchAsyncKwarg()); // AF101
-  rules.push_back(makeUnusedNoqa());      // AF900
+  for (const Entry &e : kRegistry) rules.push_back(e.make());
   return rules;
 }
-
-namespace {
-const std::array<const RuleInfo *, 4> kCatalogue{&kAsyncIdentifier, &kAwaitIdentifier, &kTorchAsyncKwarg,
-                                                 &kUnusedNoqa};
-} // namespace
 
 Severity keywordSeverity(const Config &config) {
   return config.target >= PythonVersion{3, 7} ? Severity::Error : Severity::Warning;

@@ -17,6 +17,7 @@
 #include "asyncfix/diagnostic.h"
 #include "asyncfix/document.h"
 #include "asyncfix/rules.h"
+#include "receivers.h"
 #include "semantic.h"
 
 namespace asyncfix::rules {
@@ -33,6 +34,11 @@ public:
   const SemanticModel &semantic() {
     if (!semantic_) semantic_.emplace(doc_);
     return *semantic_;
+  }
+  /// What expressions hold (Module, Tensor, DataLoader…), built on first use.
+  const Receivers &receivers() {
+    if (!receivers_) receivers_.emplace(doc_.text(), semantic());
+    return *receivers_;
   }
 
   /// The ancestors of the node being checked, root first (the node itself excluded).
@@ -51,15 +57,26 @@ private:
   const Document &doc_;
   const Config &config_;
   std::optional<SemanticModel> semantic_;
+  std::optional<Receivers> receivers_;
   std::vector<TSNode> ancestors_;
   int errorDepth_ = 0;
   std::vector<Diagnostic> diagnostics_;
+};
+
+/// What the prefilter must look for before a text is worth parsing for a rule (a bit set).
+enum Trigger : unsigned {
+  kTriggerKeywordName = 1U << 0, ///< `async`/`await` that may be a name (prefilter.h)
+  kTriggerNonBlocking = 1U << 1, ///< the word `non_blocking`
+  kTriggerToCall = 1U << 2,      ///< a `.to(` call
+  kTriggerNoqa = 1U << 3,        ///< a `noqa` comment naming an AF code
 };
 
 class Rule {
 public:
   virtual ~Rule() = default;
   virtual const RuleInfo &info() const = 0;
+  /// The words whose absence proves this rule cannot fire (see Trigger).
+  virtual unsigned triggers() const { return kTriggerKeywordName; }
   /// The node kinds (symbol ids) check() is called for.
   virtual std::vector<TSSymbol> subscriptions() const = 0;
   virtual void check(TSNode node, Context &ctx) const = 0;

@@ -64,6 +64,8 @@ public:
     TSNode name;
     if (ts_node_symbol(node) == Kinds::get().keywordArgument) {
       if (!isTorchAsyncKeyword(node, ctx.text())) return;
+      // AF102 owns `model.cuda(async=…)`, AF105 the fallback branch of a shim.
+      if (isUnsupportedNonBlocking(node, ctx) || insideAsyncShim(node, ctx)) return;
       name = field(node, "name");
     } else {
       // A bare `async` token in a region the parser could not structure.

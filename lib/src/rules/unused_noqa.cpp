@@ -39,6 +39,7 @@ class UnusedNoqa final : public Rule {
 public:
   const RuleInfo &info() const override { return kUnusedNoqa; }
   std::vector<TSSymbol> subscriptions() const override { return {}; }
+  unsigned triggers() const override { return kTriggerNoqa; }
   void check(TSNode, Context &) const override {}
 };
 } // namespace

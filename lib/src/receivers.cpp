@@ -1,0 +1,222 @@
+#include "receivers.h"
+
+#include <algorithm>
+#include <array>
+
+#include "syntax.h"
+
+namespace asyncfix {
+namespace {
+
+constexpr int kMaxDepth = 12;
+
+bool isUpper(char c) { return c >= 'A' && c <= 'Z'; }
+
+std::string_view lastComponent(std::string_view q) {
+  const auto dot = q.rfind('.');
+  return dot == std::string_view::npos ? q : q.substr(dot + 1);
+}
+
+/// torch functions that build a tensor.
+constexpr std::array<std::string_view, 28> kFactories{
+    "tensor", "as_tensor", "from_numpy", "zeros", "ones", "empty", "full", "rand", "randn", "randint",
+    "randperm", "arange", "linspace", "logspace", "eye", "zeros_like", "ones_like", "empty_like",
+    "full_like", "rand_like", "randn_like", "stack", "cat", "load", "FloatTensor", "LongTensor",
+    "Tensor", "ByteTensor"};
+
+/// Tensor methods that give a tensor back.
+constexpr std::array<std::string_view, 26> kTensorMethods{
+    "cuda", "to", "cpu", "float", "double", "half", "long", "int", "bool", "type", "detach", "clone",
+    "contiguous", "view", "reshape", "squeeze", "unsqueeze", "permute", "transpose", "pin_memory",
+    "expand", "repeat", "flatten", "t", "abs", "mean"};
+
+/// Module methods that return the module itself.
+constexpr std::array<std::string_view, 10> kModuleMethods{
+    "cuda", "to", "cpu", "float", "double", "half", "train", "eval", "requires_grad_", "type"};
+
+template <std::size_t N> bool in(const std::array<std::string_view, N> &set, std::string_view s) {
+  return std::find(set.begin(), set.end(), s) != set.end();
+}
+
+ValueKind classify(std::string_view q) {
+  if (q == "torch.nn.Parameter" || q == "torch.autograd.Variable" || q == "torch.Tensor") return ValueKind::Tensor;
+  if (q.starts_with("torch.") && q.find('.', 6) == std::string_view::npos && in(kFactories, q.substr(6)))
+    return ValueKind::Tensor;
+  if (q.starts_with("torch.") && q.ends_with("Tensor") && q.find('.', 6) == std::string_view::npos)
+    return ValueKind::Tensor;
+  if (q == "torch.utils.data.DataLoader" || q == "torch.utils.data.dataloader.DataLoader") return ValueKind::DataLoader;
+  if (q == "torch.cuda.Stream") return ValueKind::Stream;
+  if (q == "torch.cuda.Event") return ValueKind::Event;
+  if (q.starts_with("torchvision.models.")) return ValueKind::Module;
+  if (q.starts_with("torch.nn.") && !q.starts_with("torch.nn.functional.") && !q.starts_with("torch.nn.utils.") &&
+      !q.starts_with("torch.nn.init.") && isUpper(lastComponent(q).front()))
+    return ValueKind::Module;
+  return ValueKind::Unknown;
+}
+
+/// Flow-insensitive: every value bound to a name must agree. A value still being computed (a
+/// cycle such as `model = model.cuda()`) adds nothing.
+ValueKind merge(ValueKind a, ValueKind b, bool &first) {
+  if (b == ValueKind::Pending) return a;
+  if (first) {
+    first = false;
+    return b;
+  }
+  return a == b ? a : ValueKind::Unknown;
+}
+
+} // namespace
+
+std::string Receivers::qualifiedName(TSNode e) const {
+  const Kinds &k = Kinds::get();
+  if (isIdentifier(e)) {
+    const std::string_view name = textOf(e, text_);
+    const NameUse *use = model_.nameAt(ts_node_start_byte(e));
+    if (!use) return std::string(name);
+    const BindingKey key = model_.resolve(*use);
+    bool bound = false;
+    for (const NameUse *u : model_.usesOf(key)) {
+      if (!u->qualified.empty()) return u->qualified;
+      bound = bound || (u->role != NameRole::Reference && u->role != NameRole::Declaration);
+    }
+    return bound ? std::string() : std::string(name); // a local value, or a name from elsewhere
+  }
+  if (ts_node_symbol(e) == k.attribute) {
+    const std::string object = qualifiedName(field(e, "object"));
+    if (object.empty()) return {};
+    return object + "." + std::string(textOf(field(e, "attribute"), text_));
+  }
+  return {};
+}
+
+const Scope *Receivers::classOf(TSNode identifier) const {
+  const NameUse *use = model_.nameAt(ts_node_start_byte(identifier));
+  if (!use) return nullptr;
+  for (const NameUse *u : model_.usesOf(model_.resolve(*use))) {
+    if (u->role != NameRole::ClassName) continue;
+    for (const Scope &s : model_.scopes())
+      if (s.kind == ScopeKind::Class && ts_node_eq(s.nameNode, u->node)) return &s;
+  }
+  return nullptr;
+}
+
+bool Receivers::isModuleClass(const Scope &cls, int depth) const {
+  if (depth > kMaxDepth) return false;
+  const TSNode bases = field(cls.node, "superclasses");
+  if (ts_node_is_null(bases)) return false;
+  for (std::uint32_t i = 0, n = ts_node_named_child_count(bases); i < n; ++i) {
+    const TSNode base = ts_node_named_child(bases, i);
+    if (classify(qualifiedName(base)) == ValueKind::Module || qualifiedName(base) == "torch.nn.Module") return true;
+    if (isIdentifier(base))
+      if (const Scope *parent = classOf(base); parent && parent != &cls && isModuleClass(*parent, depth + 1))
+        return true;
+  }
+  return false;
+}
+
+ValueKind Receivers::callKind(TSNode call, int depth) const {
+  const Kinds &k = Kinds::get();
+  const TSNode fn = field(call, "function");
+  if (ts_node_symbol(fn) == k.attribute) {
+    const std::string_view method = textOf(field(fn, "attribute"), text_);
+    const ValueKind receiver = kindAt(field(fn, "object"), depth + 1);
+    if (receiver == ValueKind::Tensor && in(kTensorMethods, method)) return ValueKind::Tensor;
+    if (receiver == ValueKind::Module && in(kModuleMethods, method)) return ValueKind::Module;
+    if (receiver == ValueKind::Pending && (in(kTensorMethods, method) || in(kModuleMethods, method)))
+      return ValueKind::Pending; // the same kind as the receiver, once known
+  }
+  const ValueKind byName = classify(qualifiedName(fn));
+  if (byName != ValueKind::Unknown) return byName;
+  if (isIdentifier(fn))
+    if (const Scope *cls = classOf(fn); cls && isModuleClass(*cls, depth + 1)) return ValueKind::Module;
+  return ValueKind::Unknown;
+}
+
+ValueKind Receivers::kindAt(TSNode e, int depth) const {
+  if (ts_node_is_null(e) || depth > kMaxDepth) return ValueKind::Unknown;
+  const Kinds &k = Kinds::get();
+  const TSSymbol s = ts_node_symbol(e);
+  if (isIdentifier(e)) {
+    const NameUse *use = model_.nameAt(ts_node_start_byte(e));
+    if (!use) return ValueKind::Unknown;
+    if (use->name == "self") { // a method's first parameter: the class it belongs to
+      std::uint32_t scope = model_.resolve(*use).scope;
+      const Scope &fnScope = model_.scopes()[scope];
+      if (fnScope.kind == ScopeKind::Function && fnScope.parent != 0 &&
+          model_.scopes()[fnScope.parent].kind == ScopeKind::Class)
+        return isModuleClass(model_.scopes()[fnScope.parent], depth + 1) ? ValueKind::Module : ValueKind::Unknown;
+    }
+    return bindingKind(model_.resolve(*use), depth + 1);
+  }
+  if (s == k.call) return callKind(e, depth);
+  if (s == k.parenthesizedExpression) return kindAt(ts_node_named_child(e, 0), depth + 1);
+  if (s == k.assignment) return kindAt(field(e, "right"), depth + 1);
+  if (std::string_view(ts_node_type(e)) == "subscript")
+    return kindAt(field(e, "value"), depth + 1) == ValueKind::Tensor ? ValueKind::Tensor : ValueKind::Unknown;
+  return ValueKind::Unknown;
+}
+
+ValueKind Receivers::bindingKind(BindingKey key, int depth) const {
+  const std::string memoKey = std::to_string(key.scope) + ":" + std::string(key.name);
+  if (const auto it = memo_.find(memoKey); it != memo_.end()) return it->second;
+  memo_[memoKey] = ValueKind::Pending; // met again while computing it: a cycle
+  ValueKind kind = ValueKind::Unknown;
+  bool first = true, any = false;
+  for (const NameUse *u : model_.usesOf(key)) {
+    if (u->role == NameRole::Reference || u->role == NameRole::Declaration || u->role == NameRole::AwaitName) continue;
+    ValueKind v = ValueKind::Unknown;
+    if (!ts_node_is_null(u->value) && !u->iterated) {
+      v = kindAt(u->value, depth + 1);
+    } else if (u->iterated) {
+      // `for x, y in loader` / `for i, (x, y) in enumerate(loader)`: batches of tensors.
+      TSNode iterable = u->value;
+      bool enumerated = false;
+      if (ts_node_symbol(iterable) == Kinds::get().call && textOf(field(iterable, "function"), text_) == "enumerate") {
+        iterable = ts_node_named_child(field(iterable, "arguments"), 0);
+        enumerated = true;
+      }
+      if (kindAt(iterable, depth + 1) == ValueKind::DataLoader) {
+        // The counter of enumerate() is the first element of the loop's target: not a tensor.
+        const TSNode target = field(ts_node_parent(u->value), "left");
+        const bool counter = enumerated && ts_node_eq(ts_node_named_child(target, 0), u->node);
+        v = counter ? ValueKind::Unknown : ValueKind::Tensor;
+      }
+    }
+    kind = merge(kind, v, first);
+    any = any || v != ValueKind::Pending;
+    if (!first && kind == ValueKind::Unknown) break;
+  }
+  if (!any) kind = ValueKind::Pending; // only cyclic values so far: decided by the caller's other values
+  memo_[memoKey] = kind == ValueKind::Pending ? ValueKind::Unknown : kind;
+  return kind;
+}
+
+TSNode Receivers::dataLoaderCallOf(TSNode e) const {
+  if (!isIdentifier(e)) return TSNode{};
+  const NameUse *use = model_.nameAt(ts_node_start_byte(e));
+  if (!use) return TSNode{};
+  for (const NameUse *u : model_.usesOf(model_.resolve(*use))) {
+    if (!u->iterated) continue;
+    TSNode iterable = u->value;
+    if (ts_node_symbol(iterable) == Kinds::get().call && textOf(field(iterable, "function"), text_) == "enumerate")
+      iterable = ts_node_named_child(field(iterable, "arguments"), 0);
+    // The loader: a name bound once to a DataLoader(...) call, or the call itself.
+    TSNode call = iterable;
+    if (isIdentifier(iterable)) {
+      const NameUse *loader = model_.nameAt(ts_node_start_byte(iterable));
+      if (!loader) continue;
+      call = TSNode{};
+      for (const NameUse *b : model_.usesOf(model_.resolve(*loader)))
+        if (!ts_node_is_null(b->value) && !b->iterated) {
+          if (!ts_node_is_null(call)) return TSNode{}; // bound twice: which one?
+          call = b->value;
+        }
+    }
+    if (!ts_node_is_null(call) && ts_node_symbol(call) == Kinds::get().call &&
+        classify(qualifiedName(field(call, "function"))) == ValueKind::DataLoader)
+      return call;
+  }
+  return TSNode{};
+}
+
+} // namespace asyncfix

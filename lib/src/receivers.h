@@ -1,0 +1,57 @@
+// receivers.h — what a Python expression most likely holds, as far as the file shows: an
+// nn.Module, a Tensor, a DataLoader, a CUDA stream or event, or unknown. Private.
+//
+// Built on the SemanticModel: a name's kind is the kind of every value bound to it (assignments,
+// `for` targets over a DataLoader), flow-insensitively; any disagreement makes it unknown. Calls
+// are classified by the dotted name they resolve to through the file's imports
+// (`import torch.nn as nn; nn.Linear(...)` → torch.nn.Linear → a Module), and by the classes the
+// file defines (deriving, directly or through other classes of the file, from torch.nn.Module).
+#pragma once
+
+#include <tree_sitter/api.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+
+#include "semantic.h"
+
+namespace asyncfix {
+
+enum class ValueKind : std::uint8_t {
+  Unknown, Module, Tensor, DataLoader, Stream, Event,
+  Pending, ///< internal: a binding whose kind is being computed (a cycle); never returned
+};
+
+class Receivers {
+public:
+  Receivers(std::string_view text, const SemanticModel &model) : text_(text), model_(model) {}
+
+  ValueKind kindOf(TSNode expression) const {
+    const ValueKind k = kindAt(expression, 0);
+    return k == ValueKind::Pending ? ValueKind::Unknown : k;
+  }
+
+  /// The dotted name `expression` (a name or an attribute chain) denotes through the file's
+  /// imports: `nn.Linear` after `import torch.nn as nn` → "torch.nn.Linear". A name the file
+  /// does not bind stands for itself; anything else gives "".
+  std::string qualifiedName(TSNode expression) const;
+
+  /// For a tensor taken from a DataLoader (`for x, y in loader: x.cuda(...)`): the
+  /// `DataLoader(...)` call that built the loader, when the file shows it; a null node otherwise.
+  TSNode dataLoaderCallOf(TSNode expression) const;
+
+private:
+  ValueKind kindAt(TSNode expression, int depth) const;
+  ValueKind bindingKind(BindingKey key, int depth) const;
+  ValueKind callKind(TSNode call, int depth) const;
+  bool isModuleClass(const Scope &cls, int depth) const;
+  const Scope *classOf(TSNode identifier) const;
+
+  std::string_view text_;
+  const SemanticModel &model_;
+  mutable std::unordered_map<std::string, ValueKind> memo_; ///< binding → kind
+};
+
+} // namespace asyncfix

@@ -1,0 +1,73 @@
+// AF102 unsupported-non-blocking — `async=`/`non_blocking=` where the callee never took it.
+#include "rules/edits.h"
+#include "rules/rule.h"
+#include "rules/torch_api.h"
+#include "syntax.h"
+
+namespace asyncfix::rules {
+
+extern const RuleInfo kUnsupportedNonBlocking;
+const RuleInfo kUnsupportedNonBlocking{
+    "AF102", "unsupported-non-blocking",
+    "`async=`/`non_blocking=` on `Module.cuda()` or `.cpu()`, which never took either",
+    R"(## What it does
+Flags `async=` and `non_blocking=` passed to `.cuda()` of an `nn.Module` — a name bound to
+`nn.Something(...)`, `torch.nn.Something(...)`, `torchvision.models.something(...)`, an instance of
+a class in the file deriving from `nn.Module`, or `self` inside such a class — and to `.cpu()` of
+anything.
+
+## Why is this bad?
+`Module.cuda(device=None)` and `Tensor.cpu()` never had such a parameter: the call raised a
+`TypeError` in every PyTorch release. The usual `sed 's/async=/non_blocking=/'` advice turns one
+`TypeError` into another. Moving a module's parameters is synchronous anyway.
+
+## Example
+```python
+model = torchvision.models.resnet50()
+model = model.cuda(async=True)
+labels = output.cpu(non_blocking=True)
+```
+
+## Use instead
+```python
+model = torchvision.models.resnet50()
+model = model.cuda()
+labels = output.cpu()
+```
+
+## Fix safety
+The fix removes the argument and the comma that separates it from its neighbours, keeping
+comments and the other arguments. It is safe: the argument could only ever raise. When the file
+does not show that the receiver of `.cuda()` is a module, AF102 stays silent (AF101 applies).
+)",
+    FixAvailability::Always, false};
+
+namespace {
+
+class UnsupportedNonBlocking final : public Rule {
+public:
+  const RuleInfo &info() const override { return kUnsupportedNonBlocking; }
+  std::vector<TSSymbol> subscriptions() const override { return {Kinds::get().keywordArgument}; }
+  unsigned triggers() const override { return kTriggerKeywordName | kTriggerNonBlocking; }
+
+  void check(TSNode node, Context &ctx) const override {
+    // Cheap tests first: only `async=`/`non_blocking=` on `.cuda()`/`.cpu()` go on.
+    const std::string_view name = textOf(field(node, "name"), ctx.text());
+    if (name != "async" && name != "non_blocking") return;
+    const std::string_view method = calledMethod(node, ctx.text());
+    if ((method != "cuda" && method != "cpu") || !isUnsupportedNonBlocking(node, ctx)) return;
+    const bool isAsync = name == "async";
+    const std::string what = method == "cpu" ? "`Tensor.cpu()` and `Module.cpu()` take" : "`Module.cuda()` takes";
+    Diagnostic d = makeDiagnostic(kUnsupportedNonBlocking, isAsync ? keywordSeverity(ctx.config()) : Severity::Warning,
+                                  field(node, "name"),
+                                  "`" + std::string(name) + "=` raises a TypeError: " + what + " no such argument");
+    d.fix = Fix{"Remove `" + std::string(name) + "=`", Applicability::Safe, {removeArgument(node, ctx.text())}};
+    ctx.report(std::move(d));
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> makeUnsupportedNonBlocking() { return std::make_unique<UnsupportedNonBlocking>(); }
+
+} // namespace asyncfix::rules
