@@ -15,6 +15,7 @@
 
 #include "asyncfix/gitignore.h"
 #include "asyncfix/linter.h"
+#include "asyncfix/notebook.h"
 #include "asyncfix/suppression.h"
 #include "commands.h"
 #include "diff.h"
@@ -30,6 +31,8 @@ struct FileReport {
   std::string path;
   std::string text; ///< the text `diagnostics` refer to (kept only when there are some)
   std::vector<Diagnostic> diagnostics;
+  /// A notebook with diagnostics: they refer to its virtual text (and `text` is empty).
+  std::optional<Notebook> notebook;
   std::string diff;        ///< --diff: the unified diff
   std::string fixedSource; ///< --fix on stdin: what to print (the input when nothing changed)
   std::size_t fixed = 0;   ///< diagnostics fixed (or that --diff would fix)
@@ -92,6 +95,125 @@ void reportUnfixed(FileReport &report, const Linter &linter, std::string &&origi
   report.text = std::move(original);
 }
 
+/// Warnings for the fixes that fix() rejected; their ranges are offsets into `text` (a notebook's
+/// virtual text when `notebook` is set).
+void warnRejected(FileReport &report, const std::vector<Diagnostic> &rejected, std::string_view text,
+                  const Notebook *notebook) {
+  if (rejected.empty()) return;
+  const SourceMap map(FileDiagnostics{report.path, text, {}, notebook});
+  for (const Diagnostic &d : rejected) {
+    report.messages.push_back("warning: " + report.path + ":" + map.at(d.start).label() +
+                              ": skipped the " + std::string(d.code) +
+                              " fix, which would have introduced a syntax error");
+  }
+}
+
+/// The diagnostics of a notebook's virtual text, kept with the notebook they refer to.
+void reportNotebook(FileReport &report, Notebook &&notebook, std::vector<Diagnostic> &&diagnostics) {
+  if (keepReportableInCells(notebook, diagnostics) > 0) {
+    warn(report, "internal error: dropped a finding outside the notebook's code cells");
+  }
+  report.diagnostics = std::move(diagnostics);
+  if (!report.diagnostics.empty()) {
+    report.notebook = std::move(notebook);
+  }
+}
+
+/// Lints or fixes a Jupyter notebook: its code cells as one virtual Python text (IPython syntax
+/// masked), fixes written back into the changed cells' "source" only. `bytes` passed
+/// checkSourceText(); `stamp` as in checkText.
+FileReport checkNotebook(FileReport report, std::string bytes, const FileStamp *stamp,
+                         const Context &ctx, const Linters::Entry &entry) {
+  const CheckOptions &options = ctx.options;
+  const Linter &linter = *entry.linter;
+  // On stdin, --fix and --add-noqa print the input when they cannot or need not change it.
+  report.fixedSource = stamp == nullptr ? bytes : std::string();
+  auto parsed = Notebook::parse(std::move(bytes));
+  if (const auto *error = std::get_if<std::string>(&parsed)) {
+    fail(report, *error);
+    return report;
+  }
+  Notebook notebook = std::get<Notebook>(std::move(parsed));
+  const std::string &virtualText = notebook.virtualText();
+
+  // The notebook JSON after the virtual text became `fixed`, and that notebook; nullopt (with a
+  // warning) when the change cannot be written back into the cells.
+  const auto rewritten = [&](std::string_view fixed) -> std::optional<Notebook> {
+    const std::optional<std::string> json = notebook.withVirtualText(fixed);
+    if (!json) {
+      warn(report, "a fix touched notebook IPython syntax; not written");
+      return std::nullopt;
+    }
+    auto again = Notebook::parse(*json);
+    if (auto *ok = std::get_if<Notebook>(&again)) return std::move(*ok);
+    warn(report, "internal error: the fixed notebook does not parse (" +
+                     std::get<std::string>(again) + "); not written");
+    return std::nullopt;
+  };
+
+  if (options.addNoqa) {
+    std::size_t added = 0;
+    const std::string text = addNoqa(linter, virtualText, &added);
+    if (added == 0) return report;
+    const std::optional<Notebook> fixed = rewritten(text);
+    if (!fixed) return report;
+    if (stamp != nullptr) {
+      if (const auto error = writeFileAtomically(report.path, fixed->json(), *stamp)) {
+        fail(report, *error);
+        return report;
+      }
+    }
+    report.fixed = added;
+    report.changed = true;
+    if (stamp == nullptr) report.fixedSource = fixed->json();
+    return report;
+  }
+  if (options.fixMode == FixMode::None) {
+    std::vector<Diagnostic> diagnostics = linter.lint(std::string_view(virtualText));
+    reportNotebook(report, std::move(notebook), std::move(diagnostics));
+    return report;
+  }
+
+  FixOptions fixOptions;
+  fixOptions.unsafe = entry.unsafeFixes;
+  FixResult result = fix(linter, virtualText, fixOptions);
+  warnRejected(report, result.rejected, virtualText, &notebook);
+  if (!result.converged) {
+    warn(report, "fixes did not converge after " + std::to_string(fixOptions.maxIterations) +
+                     " rounds; the file may still hold fixable findings");
+  }
+  if (!result.changed || result.text == virtualText) {
+    reportNotebook(report, std::move(notebook), std::move(result.remaining));
+    return report;
+  }
+  std::optional<Notebook> fixed = rewritten(result.text);
+  if (!fixed) {
+    std::vector<Diagnostic> diagnostics = linter.lint(std::string_view(virtualText));
+    reportNotebook(report, std::move(notebook), std::move(diagnostics));
+    return report;
+  }
+  if (options.fixMode == FixMode::Diff) {
+    report.diff = unifiedDiff(notebook.json(), fixed->json(), report.path);
+  } else if (stamp != nullptr) {
+    if (const auto error = writeFileAtomically(report.path, fixed->json(), *stamp)) {
+      fail(report, *error);
+      std::vector<Diagnostic> diagnostics = linter.lint(std::string_view(virtualText));
+      reportNotebook(report, std::move(notebook), std::move(diagnostics));
+      return report;
+    }
+  }
+  report.changed = true;
+  report.fixed = result.fixedDiagnostics;
+  report.fixedSource = stamp == nullptr ? fixed->json() : std::string();
+  // The remaining diagnostics refer to result.text, which the fixed notebook's virtual text is
+  // (lint it again should the two ever differ).
+  std::vector<Diagnostic> remaining = fixed->virtualText() == result.text
+                                          ? std::move(result.remaining)
+                                          : linter.lint(std::string_view(fixed->virtualText()));
+  reportNotebook(report, std::move(*fixed), std::move(remaining));
+  return report;
+}
+
 /// Lints or fixes one text. `stamp` is set for a file on disk (which --fix rewrites), null for
 /// stdin.
 FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp,
@@ -111,6 +233,9 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
     fail(report, *problem);
     report.fixedSource = std::move(bytes); // stdin --fix echoes what it cannot process
     return report;
+  }
+  if (isNotebookPath(report.path)) {
+    return checkNotebook(std::move(report), std::move(bytes), stamp, ctx, entry);
   }
   if (options.addNoqa) {
     std::size_t added = 0;
@@ -137,16 +262,8 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   FixOptions fixOptions;
   fixOptions.unsafe = entry.unsafeFixes;
   FixResult result = fix(linter, bytes, fixOptions);
-  if (!result.rejected.empty()) {
-    // Rejected fixes come back in the input's offsets: say where each one was.
-    const LineIndex lines(bytes);
-    for (const Diagnostic &d : result.rejected) {
-      const Position p = lines.position(d.start, PositionEncoding::Utf32);
-      report.messages.push_back("warning: " + report.path + ":" + std::to_string(p.line + 1) + ":" +
-                                std::to_string(p.column + 1) + ": skipped the " + std::string(d.code) +
-                                " fix, which would have introduced a syntax error");
-    }
-  }
+  // Rejected fixes come back in the input's offsets: say where each one was.
+  warnRejected(report, result.rejected, bytes, nullptr);
   if (!result.converged) {
     warn(report, "fixes did not converge after " + std::to_string(fixOptions.maxIterations) +
                      " rounds; the file may still hold fixable findings");
@@ -383,7 +500,9 @@ int runCheck(const CheckOptions &options) {
   summary.failures = failures;
   bool anyChanged = false;
   for (const FileReport &report : reports) {
-    views.push_back({report.path, report.text, report.diagnostics});
+    const Notebook *notebook = report.notebook ? &*report.notebook : nullptr;
+    views.push_back({report.path, notebook ? std::string_view(notebook->virtualText()) : report.text,
+                     report.diagnostics, notebook});
     countDiagnostics(summary, report.diagnostics, report.unsafeFixes);
     summary.fixed += report.fixed;
     anyChanged = anyChanged || report.changed;

@@ -28,7 +28,7 @@ std::string reasonOf(const std::error_code &ec) {
 
 bool isPythonFile(const fs::path &path) {
   const auto ext = path.extension();
-  return ext == ".py" || ext == ".pyi";
+  return ext == ".py" || ext == ".pyi" || isNotebookPath(path);
 }
 
 /// The path as a user would write it: "./a/b.py" → "a/b.py", "src/" + "x.py" → "src/x.py".
@@ -111,6 +111,8 @@ void removeAliases(std::vector<std::string> &files) {
 }
 
 } // namespace
+
+bool isNotebookPath(const fs::path &path) { return path.extension() == ".ipynb"; }
 
 FileList collectFiles(const std::vector<std::string> &paths,
                       const std::function<bool(const fs::path &)> &excluded) {

@@ -21,8 +21,11 @@ struct FileList {
   std::vector<PathError> errors; ///< in the order they were met
 };
 
+/// True for a Jupyter notebook (`.ipynb`), which is checked as notebook JSON rather than Python.
+bool isNotebookPath(const std::filesystem::path &path);
+
 /// Collects the files to check. A file named explicitly is checked whatever its extension (a
-/// symlink to a file too). A directory is walked recursively for `.py` and `.pyi` files,
+/// symlink to a file too). A directory is walked recursively for `.py`, `.pyi` and `.ipynb` files,
 /// skipping hidden directories, the usual virtualenv/build/cache directories, and every symlink
 /// found during the walk (so the walk never leaves the tree and cannot loop). Unreadable
 /// directories and missing paths are reported in `errors`; the walk goes on.

@@ -83,20 +83,10 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many) {
 
 // --- positions (through LineIndex only) --------------------------------------------------------
 
-/// 1-based row and 1-based code-point column of a byte offset.
-struct RowColumn {
-  std::uint32_t row;
-  std::uint32_t column;
-};
-
-RowColumn rowColumn(const LineIndex &lines, std::size_t offset) {
-  const Position p = lines.position(offset, PositionEncoding::Utf32);
-  return {p.line + 1, p.column + 1};
-}
-
-Json location(const LineIndex &lines, std::size_t offset) {
-  const RowColumn rc = rowColumn(lines, offset);
-  return Json{{"row", rc.row}, {"column", rc.column}};
+/// 1-based row and 1-based code-point column of a place.
+Json location(const SourcePlace &place) {
+  const Position p = place.position(PositionEncoding::Utf32);
+  return Json{{"row", p.line + 1}, {"column", p.column + 1}};
 }
 
 // --- full --------------------------------------------------------------------------------------
@@ -138,14 +128,20 @@ std::string blankLike(std::string_view text, std::size_t from, std::size_t to) {
   return out;
 }
 
-void renderFull(std::string &out, const FileDiagnostics &file, const LineIndex &lines,
+void renderFull(std::string &out, const FileDiagnostics &file, const SourceMap &map,
                 const Diagnostic &d, const RenderOptions &options) {
   const bool color = options.color;
-  const Position start = lines.position(d.start, PositionEncoding::Utf32);
+  // Rows, columns and the line shown come from the file, or from the notebook cell.
+  const SourcePlace at = map.at(d.start);
+  const SourcePlace until = map.at(d.end);
+  const LineIndex &lines = *at.lines;
+  const std::string_view text = at.text;
+  const Position start = at.position(PositionEncoding::Utf32);
   const std::size_t lineStart = lines.lineStart(start.line);
   const std::size_t lineEnd = std::max(lines.lineEnd(start.line), lineStart);
-  const std::size_t caretFrom = std::clamp(d.start, lineStart, lineEnd);
-  const std::size_t caretTo = std::clamp(d.end, caretFrom, lineEnd);
+  const std::size_t caretFrom = std::clamp(at.offset, lineStart, lineEnd);
+  const std::size_t caretTo =
+      std::clamp(until.cell == at.cell ? until.offset : lineEnd, caretFrom, lineEnd);
   const std::uint32_t fromColumn = lines.position(caretFrom, PositionEncoding::Utf32).column;
   const std::uint32_t toColumn = lines.position(caretTo, PositionEncoding::Utf32).column;
   const std::size_t width = toColumn > fromColumn ? toColumn - fromColumn : 1;
@@ -155,7 +151,7 @@ void renderFull(std::string &out, const FileDiagnostics &file, const LineIndex &
   const std::string_view severity = severityColor(d.severity);
 
   paint(out, color, kBold, file.path);
-  out += ':' + row + ':' + std::to_string(start.column + 1) + ": ";
+  out += ':' + at.label() + ": ";
   paint(out, color, severity, d.code);
   out += ' ';
   if (d.fix && isApplicable(*d.fix, options.unsafeFixes)) {
@@ -170,11 +166,11 @@ void renderFull(std::string &out, const FileDiagnostics &file, const LineIndex &
   out += '\n';
   paint(out, color, kBlue, row + " |");
   out += ' ';
-  out += displayLine(file.text.substr(lineStart, lineEnd - lineStart));
+  out += displayLine(text.substr(lineStart, lineEnd - lineStart));
   out += '\n';
   paint(out, color, kBlue, pad + "|");
   out += ' ';
-  out += blankLike(file.text, lineStart, caretFrom);
+  out += blankLike(text, lineStart, caretFrom);
   paint(out, color, severity, std::string(width, '^') + " " + std::string(d.code));
   out += '\n';
   paint(out, color, kBlue, pad + "|");
@@ -192,11 +188,10 @@ void renderFull(std::string &out, const FileDiagnostics &file, const LineIndex &
   out += '\n';
 }
 
-void renderConcise(std::string &out, const FileDiagnostics &file, const LineIndex &lines,
+void renderConcise(std::string &out, const FileDiagnostics &file, const SourceMap &map,
                    const Diagnostic &d, const RenderOptions &options) {
-  const RowColumn rc = rowColumn(lines, d.start);
   paint(out, options.color, kBold, file.path);
-  out += ':' + std::to_string(rc.row) + ':' + std::to_string(rc.column) + ": ";
+  out += ':' + map.at(d.start).label() + ": ";
   paint(out, options.color, severityColor(d.severity), d.code);
   out += ' ';
   if (d.fix && isApplicable(*d.fix, options.unsafeFixes)) {
@@ -210,29 +205,43 @@ void renderConcise(std::string &out, const FileDiagnostics &file, const LineInde
 
 // --- json --------------------------------------------------------------------------------------
 
-Json toJson(const FileDiagnostics &file, const LineIndex &lines, const Diagnostic &d) {
+/// One diagnostic as JSON. A notebook's diagnostics (and each of their fix's edits, which may lie
+/// in other cells: a rename reaches every cell that uses the name) carry a "cell" key, and their
+/// rows and columns count within that cell; a plain file's objects have no "cell" key.
+Json toJson(const FileDiagnostics &file, const SourceMap &map, const Diagnostic &d) {
+  const bool notebook = file.notebook != nullptr;
   Json fix = nullptr;
   if (d.fix) {
     Json edits = Json::array();
     for (const TextEdit &edit : d.fix->edits) {
-      edits.push_back(Json{{"content", edit.content},
-                           {"location", location(lines, edit.start)},
-                           {"end_location", location(lines, edit.end)}});
+      const SourcePlace from = map.at(edit.start);
+      Json object{{"content", edit.content}};
+      if (notebook) {
+        object["cell"] = from.cell;
+      }
+      object["location"] = location(from);
+      object["end_location"] = location(map.at(edit.end));
+      edits.push_back(std::move(object));
     }
     fix = Json{{"applicability", applicabilityName(d.fix->applicability)},
                {"message", d.fix->title},
                {"edits", std::move(edits)}};
   }
   const RuleInfo *rule = findRule(d.code);
-  return Json{{"code", d.code},
+  const SourcePlace start = map.at(d.start);
+  Json object{{"code", d.code},
               {"name", d.name},
               {"message", d.message},
               {"severity", severityName(d.severity)},
-              {"filename", file.path},
-              {"location", location(lines, d.start)},
-              {"end_location", location(lines, d.end)},
-              {"fix", std::move(fix)},
-              {"url", rule != nullptr ? Json(ruleUrl(*rule)) : Json(nullptr)}};
+              {"filename", file.path}};
+  if (notebook) {
+    object["cell"] = start.cell;
+  }
+  object["location"] = location(start);
+  object["end_location"] = location(map.at(d.end));
+  object["fix"] = std::move(fix);
+  object["url"] = rule != nullptr ? Json(ruleUrl(*rule)) : Json(nullptr);
+  return object;
 }
 
 std::string dump(const Json &json, int indent) {
@@ -241,6 +250,56 @@ std::string dump(const Json &json, int indent) {
 }
 
 } // namespace
+
+// --- places in files and notebook cells --------------------------------------------------------
+
+std::string SourcePlace::label() const {
+  const Position p = position(PositionEncoding::Utf32);
+  std::string out = cell > 0 ? "cell " + std::to_string(cell) + ":" : std::string();
+  return out + std::to_string(p.line + 1) + ":" + std::to_string(p.column + 1);
+}
+
+SourceMap::SourceMap(const FileDiagnostics &file)
+    : text_(file.text), notebook_(file.notebook), lines_(file.text) {
+  if (notebook_ != nullptr) {
+    cellLines_.reserve(notebook_->codeCells().size());
+    for (const NotebookCell &cell : notebook_->codeCells()) {
+      cellLines_.emplace_back(cell.source);
+    }
+  }
+}
+
+SourcePlace SourceMap::at(std::size_t offset) const {
+  if (notebook_ != nullptr) {
+    std::size_t inCell = 0;
+    if (const NotebookCell *cell = notebook_->cellAt(offset, &inCell)) {
+      const auto index = static_cast<std::size_t>(cell - notebook_->codeCells().data());
+      return {cell->number, cell->source, &cellLines_[index], inCell};
+    }
+  }
+  return {0, text_, &lines_, offset};
+}
+
+std::size_t keepReportableInCells(const Notebook &notebook, std::vector<Diagnostic> &diagnostics) {
+  const auto inOneCell = [&](std::size_t start, std::size_t end) {
+    const NotebookCell *cell = notebook.cellAt(start);
+    return cell != nullptr && cell == notebook.cellAt(end);
+  };
+  const auto before = diagnostics.size();
+  std::erase_if(diagnostics,
+                [&](const Diagnostic &d) { return notebook.cellAt(d.start) == nullptr; });
+  for (Diagnostic &d : diagnostics) {
+    const NotebookCell *cell = notebook.cellAt(d.start);
+    if (notebook.cellAt(d.end) != cell) {
+      d.end = std::max(d.start, cell->virtualEnd);
+    }
+    if (d.fix && !std::all_of(d.fix->edits.begin(), d.fix->edits.end(),
+                              [&](const TextEdit &e) { return inOneCell(e.start, e.end); })) {
+      d.fix.reset();
+    }
+  }
+  return before - diagnostics.size();
+}
 
 bool parseOutputFormat(std::string_view name, OutputFormat &format) {
   static constexpr std::pair<std::string_view, OutputFormat> kFormats[] = {
@@ -285,9 +344,12 @@ std::string renderDiagnostics(std::span<const FileDiagnostics> files,
   if (options.format == OutputFormat::Json) {
     Json array = Json::array();
     for (const FileDiagnostics &file : files) {
-      const LineIndex lines(file.text);
+      if (file.diagnostics.empty()) {
+        continue;
+      }
+      const SourceMap map(file);
       for (const Diagnostic &d : file.diagnostics) {
-        array.push_back(toJson(file, lines, d));
+        array.push_back(toJson(file, map, d));
       }
     }
     return dump(array, 2) + "\n";
@@ -296,17 +358,17 @@ std::string renderDiagnostics(std::span<const FileDiagnostics> files,
     if (file.diagnostics.empty()) {
       continue;
     }
-    const LineIndex lines(file.text);
+    const SourceMap map(file);
     for (const Diagnostic &d : file.diagnostics) {
       switch (options.format) {
       case OutputFormat::Full:
-        renderFull(out, file, lines, d, options);
+        renderFull(out, file, map, d, options);
         break;
       case OutputFormat::Concise:
-        renderConcise(out, file, lines, d, options);
+        renderConcise(out, file, map, d, options);
         break;
       case OutputFormat::JsonLines:
-        out += dump(toJson(file, lines, d), -1);
+        out += dump(toJson(file, map, d), -1);
         out += '\n';
         break;
       default: // Json and the CI formats are rendered whole, above

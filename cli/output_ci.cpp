@@ -19,15 +19,22 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-/// 1-based row and 1-based code-point column of a byte offset, as in the text formats.
+/// 1-based row and 1-based code-point column of a place, as in the text formats (in a notebook,
+/// within the cell).
 struct RowColumn {
   std::uint32_t row;
   std::uint32_t column;
 };
 
-RowColumn rowColumn(const LineIndex &lines, std::size_t offset) {
-  const Position p = lines.position(offset, PositionEncoding::Utf32);
+RowColumn rowColumn(const SourcePlace &place) {
+  const Position p = place.position(PositionEncoding::Utf32);
   return {p.line + 1, p.column + 1};
+}
+
+/// What a message says first about where a notebook finding is ("cell 3:2:5: "); nothing for a
+/// plain file, whose rows and columns the formats carry in their own fields.
+std::string cellPrefix(const SourcePlace &place) {
+  return place.cell > 0 ? place.label() + ": " : std::string();
 }
 
 std::string_view trimBlanks(std::string_view text) {
@@ -227,16 +234,18 @@ ReportPath reportPath(std::string_view path) {
 }
 
 std::vector<std::string> fingerprints(const FileDiagnostics &file) {
-  const LineIndex lines(file.text);
+  const SourceMap map(file);
   const std::string path = reportPath(file.path).path;
   std::map<std::tuple<std::string_view, std::string_view>, std::size_t> seen;
   std::vector<std::string> out;
   out.reserve(file.diagnostics.size());
   for (const Diagnostic &d : file.diagnostics) {
-    const std::uint32_t line = lines.lineOf(d.start);
-    const std::size_t from = lines.lineStart(line);
-    const std::size_t to = std::max(lines.lineEnd(line), from);
-    const std::string_view content = trimBlanks(file.text.substr(from, to - from));
+    // In a notebook the line is the cell's; the cell number is not hashed (cells move).
+    const SourcePlace at = map.at(d.start);
+    const std::uint32_t line = at.lines->lineOf(at.offset);
+    const std::size_t from = at.lines->lineStart(line);
+    const std::size_t to = std::max(at.lines->lineEnd(line), from);
+    const std::string_view content = trimBlanks(at.text.substr(from, to - from));
     const std::size_t occurrence = seen[{d.code, content}]++;
     Fnv1a hash;
     hash.add(path);
@@ -254,18 +263,19 @@ std::string renderGithub(std::span<const FileDiagnostics> files) {
     if (file.diagnostics.empty()) {
       continue;
     }
-    const LineIndex lines(file.text);
+    const SourceMap map(file);
     const std::string path = githubProperty(reportPath(file.path).path);
     for (const Diagnostic &d : file.diagnostics) {
-      const RowColumn start = rowColumn(lines, d.start);
-      const RowColumn end = rowColumn(lines, d.end);
+      const SourcePlace at = map.at(d.start);
+      const RowColumn start = rowColumn(at);
+      const RowColumn end = rowColumn(map.at(d.end));
       out += "::";
       out += githubCommand(d.severity);
       out += " title=" + githubProperty("asyncfix (" + std::string(d.code) + ")");
       out += ",file=" + path;
       out += ",line=" + std::to_string(start.row) + ",col=" + std::to_string(start.column);
       out += ",endLine=" + std::to_string(end.row) + ",endColumn=" + std::to_string(end.column);
-      out += "::" + githubData(d.message) + "\n";
+      out += "::" + githubData(cellPrefix(at) + d.message) + "\n";
     }
   }
   return out;
@@ -277,20 +287,21 @@ std::string renderGitlab(std::span<const FileDiagnostics> files) {
     if (file.diagnostics.empty()) {
       continue;
     }
-    const LineIndex lines(file.text);
+    const SourceMap map(file);
     const std::string path = reportPath(file.path).path;
     const std::vector<std::string> prints = fingerprints(file);
     for (std::size_t i = 0; i < file.diagnostics.size(); ++i) {
       const Diagnostic &d = file.diagnostics[i];
+      const SourcePlace at = map.at(d.start);
       array.push_back(Json{
-          {"description", std::string(d.code) + ": " + d.message},
+          {"description", std::string(d.code) + ": " + cellPrefix(at) + d.message},
           {"check_name", d.code},
           {"fingerprint", prints[i]},
           {"severity", gitlabSeverity(d.severity)},
           {"location",
            Json{{"path", path},
-                {"lines", Json{{"begin", rowColumn(lines, d.start).row},
-                               {"end", rowColumn(lines, d.end).row}}}}},
+                {"lines", Json{{"begin", rowColumn(at).row},
+                               {"end", rowColumn(map.at(d.end)).row}}}}},
       });
     }
   }
@@ -314,22 +325,22 @@ std::string renderJunit(std::span<const FileDiagnostics> files) {
     if (file.diagnostics.empty()) {
       continue;
     }
-    const LineIndex lines(file.text);
+    const SourceMap map(file);
     const std::string path = reportPath(file.path).path;
     const std::string count = std::to_string(file.diagnostics.size());
     out += "  <testsuite name=\"" + xml(path) + "\" tests=\"" + count + "\" failures=\"" + count +
            "\" errors=\"0\" skipped=\"0\">\n";
     for (const Diagnostic &d : file.diagnostics) {
-      const RowColumn at = rowColumn(lines, d.start);
-      const std::string row = std::to_string(at.row);
-      const std::string column = std::to_string(at.column);
+      const SourcePlace place = map.at(d.start);
+      const std::string row = std::to_string(rowColumn(place).row);
+      const std::string where = place.label(); // "2:5", or "cell 3:2:5" in a notebook
       out += "    <testcase name=\"" +
-             xml(std::string(d.code) + " (" + std::string(d.name) + ") at " + row + ":" + column) +
+             xml(std::string(d.code) + " (" + std::string(d.name) + ") at " + where) +
              "\" classname=\"" + xml(path) + "\" file=\"" + xml(path) + "\" line=\"" + row +
              "\">\n";
-      out += "      <failure message=\"" + xml(d.message) + "\" type=\"" + xml(d.code) + "\">";
-      appendXml(out, path + ":" + row + ":" + column + ": " + std::string(d.code) + " " + d.message,
-                false);
+      out += "      <failure message=\"" + xml(cellPrefix(place) + d.message) + "\" type=\"" +
+             xml(d.code) + "\">";
+      appendXml(out, path + ":" + where + ": " + std::string(d.code) + " " + d.message, false);
       if (d.fix) {
         out += "\nhelp: ";
         appendXml(out, d.fix->title, false);

@@ -33,7 +33,9 @@ std::string workingDirectory();
 /// One fingerprint per diagnostic of `file`, stable while the flagged line's content stays the
 /// same: a hash of the path, the code, the line's text without surrounding blanks, and how many
 /// earlier diagnostics of the file share those three (so that lines moving up or down keep their
-/// fingerprints, and two identical findings still differ). 16 lowercase hex digits.
+/// fingerprints, and two identical findings still differ). 16 lowercase hex digits. In a
+/// notebook the line is the cell's and the cell number is not part of the hash, so inserting or
+/// moving cells keeps the fingerprints too.
 std::vector<std::string> fingerprints(const FileDiagnostics &file);
 
 } // namespace asyncfix::cli

@@ -6,6 +6,11 @@
 // region's columns come from LineIndex with PositionEncoding::Utf16; lines and columns are 1-based
 // and endColumn is the column just after the region. A UTF-8 BOM is not counted, as everywhere.
 // Paths under the working directory are relative URIs against the base id %SRCROOT%.
+//
+// A notebook finding's region counts lines and columns within its code cell (SARIF has no notion
+// of cells, and the .ipynb artifact is JSON): the result says so with the cell number in its
+// `properties` ({"cell": 3}), and carries no `fixes`, whose regions a SARIF consumer would apply
+// to the JSON file.
 #include <optional>
 #include <string>
 #include <vector>
@@ -77,9 +82,9 @@ std::string_view applicabilityName(Applicability applicability) {
 }
 
 /// The region of bytes [start, end): 1-based lines, 1-based UTF-16 columns, end exclusive.
-Json region(const LineIndex &lines, std::size_t start, std::size_t end) {
-  const Position from = lines.position(start, PositionEncoding::Utf16);
-  const Position to = lines.position(end, PositionEncoding::Utf16);
+Json region(const SourceMap &map, std::size_t start, std::size_t end) {
+  const Position from = map.at(start).position(PositionEncoding::Utf16);
+  const Position to = map.at(end).position(PositionEncoding::Utf16);
   return Json{{"startLine", from.line + 1},
               {"startColumn", from.column + 1},
               {"endLine", to.line + 1},
@@ -125,10 +130,10 @@ std::optional<std::size_t> ruleIndex(std::string_view code) {
   return std::nullopt;
 }
 
-Json fix(const Fix &f, const LineIndex &lines, const Json &location) {
+Json fix(const Fix &f, const SourceMap &map, const Json &location) {
   Json replacements = Json::array();
   for (const TextEdit &edit : f.edits) {
-    replacements.push_back(Json{{"deletedRegion", region(lines, edit.start, edit.end)},
+    replacements.push_back(Json{{"deletedRegion", region(map, edit.start, edit.end)},
                                 {"insertedContent", Json{{"text", edit.content}}}});
   }
   return Json{
@@ -145,7 +150,7 @@ Json results(std::span<const FileDiagnostics> files, const std::string &cwd) {
     if (file.diagnostics.empty()) {
       continue;
     }
-    const LineIndex lines(file.text);
+    const SourceMap map(file);
     const Json location = artifactLocation(file.path, cwd);
     const std::vector<std::string> prints = fingerprints(file);
     for (std::size_t i = 0; i < file.diagnostics.size(); ++i) {
@@ -158,10 +163,12 @@ Json results(std::span<const FileDiagnostics> files, const std::string &cwd) {
       result["message"] = Json{{"text", d.message}};
       result["locations"] = Json::array({Json{
           {"physicalLocation",
-           Json{{"artifactLocation", location}, {"region", region(lines, d.start, d.end)}}}}});
+           Json{{"artifactLocation", location}, {"region", region(map, d.start, d.end)}}}}});
       result["partialFingerprints"] = Json{{"asyncfix/v1", prints[i]}};
-      if (d.fix && !d.fix->edits.empty()) {
-        result["fixes"] = Json::array({fix(*d.fix, lines, location)});
+      if (file.notebook != nullptr) {
+        result["properties"] = Json{{"cell", map.at(d.start).cell}};
+      } else if (d.fix && !d.fix->edits.empty()) {
+        result["fixes"] = Json::array({fix(*d.fix, map, location)});
       }
       out.push_back(std::move(result));
     }

@@ -37,11 +37,15 @@ bool isIPythonLine(std::string_view line) {
   return c == '%' || c == '!' || c == '?' || body.back() == '?';
 }
 
-/// The line made a comment of the same length (its first non-blank character becomes `#`).
+/// The line made an empty comment of the same length: its first non-blank character becomes `#`
+/// and the rest blanks, so no rule can flag or edit anything in it (a `# noqa` there included).
 std::string masked(std::string_view line) {
   std::string out(line);
   const auto first = out.find_first_not_of(" \t");
-  if (first != std::string::npos && out[first] != '\n' && out[first] != '\r') out[first] = '#';
+  if (first == std::string::npos || out[first] == '\n' || out[first] == '\r') return out;
+  out[first] = '#';
+  for (std::size_t i = first + 1; i < out.size(); ++i)
+    if (out[i] != '\n' && out[i] != '\r') out[i] = ' ';
   return out;
 }
 

@@ -191,31 +191,57 @@ ValueKind Receivers::bindingKind(BindingKey key, int depth) const {
   return kind;
 }
 
+namespace {
+/// True when `target` (a `for` target) binds an identifier spelt `name`.
+bool targetBinds(TSNode target, std::string_view name, std::string_view text) {
+  if (isIdentifier(target)) return textOf(target, text) == name;
+  for (std::uint32_t i = 0, n = ts_node_named_child_count(target); i < n; ++i)
+    if (targetBinds(ts_node_named_child(target, i), name, text)) return true;
+  return false;
+}
+} // namespace
+
 TSNode Receivers::dataLoaderCallOf(TSNode e) const {
   if (!isIdentifier(e)) return TSNode{};
-  const NameUse *use = model_.nameAt(ts_node_start_byte(e));
-  if (!use) return TSNode{};
-  for (const NameUse *u : model_.usesOf(model_.resolve(*use))) {
-    if (!u->iterated) continue;
-    TSNode iterable = u->value;
-    if (ts_node_symbol(iterable) == Kinds::get().call && textOf(field(iterable, "function"), text_) == "enumerate")
-      iterable = ts_node_named_child(field(iterable, "arguments"), 0);
-    // The loader: a name bound once to a DataLoader(...) call, or the call itself.
-    TSNode call = iterable;
-    if (isIdentifier(iterable)) {
-      const NameUse *loader = model_.nameAt(ts_node_start_byte(iterable));
-      if (!loader) continue;
-      call = TSNode{};
-      for (const NameUse *b : model_.usesOf(model_.resolve(*loader)))
-        if (!ts_node_is_null(b->value) && !b->iterated) {
-          if (!ts_node_is_null(call)) return TSNode{}; // bound twice: which one?
-          call = b->value;
-        }
+  const std::string_view name = textOf(e, text_);
+  // The iterable: of the innermost `for` around the use whose target binds the name (a module
+  // may loop over several loaders with the same names), else of the name's only `for` binding.
+  TSNode iterable{};
+  for (TSNode p = ts_node_parent(e); !ts_node_is_null(p); p = ts_node_parent(p)) {
+    if (ts_node_symbol(p) == Kinds::get().forStatement && targetBinds(field(p, "left"), name, text_)) {
+      iterable = field(p, "right");
+      break;
     }
-    if (!ts_node_is_null(call) && ts_node_symbol(call) == Kinds::get().call &&
-        classify(qualifiedName(field(call, "function"))) == ValueKind::DataLoader)
-      return call;
+    if (ts_node_symbol(p) == Kinds::get().functionDefinition || ts_node_symbol(p) == Kinds::get().classDefinition)
+      break;
   }
+  if (ts_node_is_null(iterable)) {
+    const NameUse *use = model_.nameAt(ts_node_start_byte(e));
+    if (!use) return TSNode{};
+    for (const NameUse *u : model_.usesOf(model_.resolve(*use))) {
+      if (!u->iterated) continue;
+      if (!ts_node_is_null(iterable)) return TSNode{}; // several loops: which one?
+      iterable = u->value;
+    }
+    if (ts_node_is_null(iterable)) return TSNode{};
+  }
+  if (ts_node_symbol(iterable) == Kinds::get().call && textOf(field(iterable, "function"), text_) == "enumerate")
+    iterable = ts_node_named_child(field(iterable, "arguments"), 0);
+  // The loader: a name bound once to a DataLoader(...) call, or the call itself.
+  TSNode call = iterable;
+  if (isIdentifier(iterable)) {
+    const NameUse *loader = model_.nameAt(ts_node_start_byte(iterable));
+    if (!loader) return TSNode{};
+    call = TSNode{};
+    for (const NameUse *b : model_.usesOf(model_.resolve(*loader)))
+      if (!ts_node_is_null(b->value) && !b->iterated) {
+        if (!ts_node_is_null(call)) return TSNode{}; // bound twice: which one?
+        call = b->value;
+      }
+  }
+  if (!ts_node_is_null(call) && ts_node_symbol(call) == Kinds::get().call &&
+      classify(qualifiedName(field(call, "function"))) == ValueKind::DataLoader)
+    return call;
   return TSNode{};
 }
 

@@ -1668,6 +1668,353 @@ class ProgressBarTest(CliTestCase):
         self.assertEqual((res.code, res.stderr), (0, ""), res)
 
 
+# --- Jupyter notebooks ------------------------------------------------------------------------
+
+
+def code_cell(source, outputs=(), count=None, metadata=None):
+    return {"cell_type": "code", "execution_count": count, "metadata": metadata or {},
+            "outputs": list(outputs), "source": source}
+
+
+# Cell numbers count every cell (markdown and raw ones too), as Jupyter shows them.
+NOTEBOOK = {
+    "cells": [
+        {"cell_type": "markdown", "metadata": {},                                   # cell 1
+         "source": ["# Training — `x.cuda(async=True)` in prose is not code\n", "Ünïcödé ✓"]},
+        code_cell(["%time import torch\n",                                         # cell 2
+                   "!pip install torch\n",
+                   "import torch\n",
+                   "x = torch.zeros(3)  # « é » ✓\n",
+                   "y = x.cuda(async=True)\n",
+                   "async = 1"],
+                  outputs=[{"name": "stdout", "output_type": "stream", "text": ["Collecting torch\n", "ok\n"]}],
+                  count=1, metadata={"tags": ["setup"], "collapsed": False}),
+        {"cell_type": "markdown", "metadata": {}, "source": ["## Model\n", "`def f(async=False)` below."]},  # 3
+        code_cell(["def f(async=False):\n",                                          # cell 4
+                   "    s = 'ü→'; return async\n",
+                   "print(f(async=True), async)\n"],
+                  outputs=[{"data": {"text/plain": ["'é'"]}, "execution_count": 2, "metadata": {},
+                            "output_type": "execute_result"}], count=2),
+        code_cell(["%%bash\n", "echo async = 1\n", "x.cuda(async=True)\n"]),          # cell 5
+        {"cell_type": "raw", "metadata": {}, "source": ["x.cuda(async=True)"]},        # cell 6
+        code_cell("z = x.to('cuda', async=True)  # ✓ 🚀\nx.cuda?\n"),                 # cell 7
+        code_cell([]),                                                                 # cell 8
+    ],
+    "metadata": {"kernelspec": {"display_name": "Python 3", "language": "python", "name": "python3"},
+                 "language_info": {"name": "python", "version": "3.6.9"}},
+    "nbformat": 4,
+    "nbformat_minor": 5,
+}
+
+# (code, cell, row, column) of every finding, columns in code points within the cell's line.
+NOTEBOOK_FINDINGS = [
+    ("AF101", 2, 5, 12), ("AF001", 2, 6, 1),
+    ("AF001", 4, 1, 7), ("AF001", 4, 2, len("    s = 'ü→'; return ") + 1),
+    ("AF001", 4, 3, 9), ("AF001", 4, 3, 22),
+    ("AF101", 7, 1, 18),
+]
+
+
+def notebook_text(nb):
+    """A notebook as nbformat writes it (nbformat.writes: indent=1, sorted keys, real UTF-8)."""
+    return json.dumps(nb, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+
+
+def cell_source(cell):
+    return cell["source"] if isinstance(cell["source"], str) else "".join(cell["source"])
+
+
+def is_ipython_line(line):
+    body = line.strip()
+    return bool(body) and (body[0] in "%!?" or body.endswith("?"))
+
+
+def python_of(cell):
+    """A code cell's Python, as IPython would run it: None for a cell magic, magics dropped."""
+    lines = cell_source(cell).splitlines(keepends=True)
+    first = next((l for l in lines if l.strip()), "")
+    if first.lstrip().startswith("%%"):
+        return None
+    return "".join("\n" if is_ipython_line(l) else l for l in lines)
+
+
+def source_literal(cell):
+    """The exact text of a cell's `"source": …` member in nbformat's layout (cells sit at depth 2)."""
+    return '"source": ' + json.dumps(cell["source"], indent=1, ensure_ascii=False).replace("\n", "\n   ")
+
+
+def outside_sources(text, nb, indices):
+    """`text` cut at the "source" members of the cells at `indices`: the bytes that must not change."""
+    pieces, pos = [], 0
+    for i in sorted(indices):
+        literal = source_literal(nb["cells"][i])
+        at = text.index(literal, pos)
+        pieces.append(text[pos:at])
+        pos = at + len(literal)
+    pieces.append(text[pos:])
+    return pieces
+
+
+class NotebookTest(CliTestCase):
+    def write_notebook(self, name="nb.ipynb", nb=None):
+        text = notebook_text(nb or NOTEBOOK)
+        write(self.path(name), text)
+        return text
+
+    def test_walks_collect_notebooks(self):
+        for name in ("a.py", "nb.ipynb", "sub/m.ipynb", "sub/.ipynb_checkpoints/m-checkpoint.ipynb",
+                     "venv/v.ipynb", "notes.txt"):
+            write(self.path(name), TORCH if name.endswith(".py") else notebook_text(NOTEBOOK))
+        res = self.check("--show-files")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(res.stdout.splitlines(), ["a.py", "nb.ipynb", "sub/m.ipynb"])
+        res = self.check("--show-files", "venv/v.ipynb")
+        self.assertEqual(res.stdout.splitlines(), ["venv/v.ipynb"])
+        # Checking walks them too.
+        res = self.check("--output-format", "json-lines")
+        self.assertEqual(sorted({json.loads(l)["filename"] for l in res.stdout.splitlines()}),
+                         ["a.py", "nb.ipynb", "sub/m.ipynb"])
+
+    def test_json_positions_are_cell_relative(self):
+        self.write_notebook()
+        write(self.path("t.py"), TORCH)
+        out = self.json_check()
+        plain = [d for d in out if d["filename"] == "t.py"]
+        found = [d for d in out if d["filename"] == "nb.ipynb"]
+        self.assertEqual(len(plain), 1)
+        self.assertNotIn("cell", plain[0])             # a .py file keeps the documented shape
+        self.assertNotIn("cell", plain[0]["fix"]["edits"][0])
+        self.assertEqual([(d["code"], d["cell"], d["location"]["row"], d["location"]["column"]) for d in found],
+                         NOTEBOOK_FINDINGS)
+        self.assertEqual(list(found[0]), ["code", "name", "message", "severity", "filename", "cell",
+                                          "location", "end_location", "fix", "url"])
+        cells = NOTEBOOK["cells"]
+        for d in found:
+            # Each range, read back from the cell's own source, is the `async` it flags.
+            line = cell_source(cells[d["cell"] - 1]).splitlines()[d["location"]["row"] - 1]
+            self.assertEqual(d["end_location"]["row"], d["location"]["row"])
+            self.assertEqual(line[d["location"]["column"] - 1:d["end_location"]["column"] - 1], "async", d)
+            for edit in d["fix"]["edits"]:
+                self.assertEqual(list(edit), ["content", "cell", "location", "end_location"])
+                edit_line = cell_source(cells[edit["cell"] - 1]).splitlines()[edit["location"]["row"] - 1]
+                self.assertEqual(edit_line[edit["location"]["column"] - 1:edit["end_location"]["column"] - 1],
+                                 "async", edit)
+        # The module-level `async` of cell 2 is read in cell 4: one rename, edits in both cells.
+        [module] = [d for d in found if (d["cell"], d["location"]["row"]) == (2, 6)]
+        self.assertEqual([(e["cell"], e["location"]["row"], e["location"]["column"]) for e in module["fix"]["edits"]],
+                         [(2, 6, 1), (4, 3, 22)])
+        self.assertEqual(module["fix"]["applicability"], "unsafe")
+
+    def test_text_output_names_the_cell_and_shows_its_line(self):
+        self.write_notebook()
+        res = self.check("--output-format", "concise")
+        self.assertEqual(res.code, 1, res)
+        lines = res.stdout.splitlines()[:len(NOTEBOOK_FINDINGS)]
+        expected = [f"nb.ipynb:cell {c}:{r}:{col}: {code} " for code, c, r, col in NOTEBOOK_FINDINGS]
+        self.assertEqual([line[:len(prefix)] for line, prefix in zip(lines, expected)], expected)
+        res = self.check()
+        self.assertIn("nb.ipynb:cell 4:2:22: AF001 `async` is a reserved keyword", res.stdout)
+        self.assertIn("  |\n2 |     s = 'ü→'; return async\n  |                      ^^^^^ AF001\n", res.stdout)
+        self.assertIn("nb.ipynb:cell 7:1:18: AF101 [*]", res.stdout)
+        self.assertIn("1 | z = x.to('cuda', async=True)  # ✓ 🚀\n", res.stdout)
+        self.assertIn("Found 7 errors.", res.stdout)
+
+    def test_fix_rewrites_only_the_changed_cells_sources(self):
+        original = self.write_notebook()
+        # Sanity: the original code cells do not compile.
+        with self.assertRaises(SyntaxError):
+            compile(python_of(NOTEBOOK["cells"][1]), "cell 2", "exec")
+        res = self.check("--fix", "--unsafe-fixes", "nb.ipynb")
+        self.assertEqual(res.code, 0, res)
+        self.assertIn("Fixed 7 errors.", res.stdout)
+        self.assertEqual(res.stderr, "")
+        fixed_text = read(self.path("nb.ipynb")).decode("utf-8")
+        fixed = json.loads(fixed_text)
+        changed = [i for i, (a, b) in enumerate(zip(NOTEBOOK["cells"], fixed["cells"])) if a != b]
+        self.assertEqual(changed, [1, 3, 6])  # cells 2, 4 and 7
+        # JSON level: every key outside those cells' "source" is equal.
+        restored = json.loads(fixed_text)
+        for i in changed:
+            self.assertEqual(set(fixed["cells"][i]) ^ set(NOTEBOOK["cells"][i]), set())
+            restored["cells"][i]["source"] = NOTEBOOK["cells"][i]["source"]
+        self.assertEqual(restored, NOTEBOOK)
+        # The new sources, line by line (a string source stays a string).
+        self.assertEqual(fixed["cells"][1]["source"],
+                         ["%time import torch\n", "!pip install torch\n", "import torch\n",
+                          "x = torch.zeros(3)  # « é » ✓\n", "y = x.cuda(non_blocking=True)\n", "async_ = 1"])
+        self.assertEqual(fixed["cells"][3]["source"],
+                         ["def f(async_=False):\n", "    s = 'ü→'; return async_\n", "print(f(async_=True), async_)\n"])
+        self.assertEqual(fixed["cells"][6]["source"], "z = x.to('cuda', non_blocking=True)  # ✓ 🚀\nx.cuda?\n")
+        # Byte level: the file is what nbformat would write, and identical outside those sources.
+        self.assertEqual(fixed_text, notebook_text(fixed))
+        self.assertEqual(outside_sources(original, NOTEBOOK, changed), outside_sources(fixed_text, fixed, changed))
+        # CPython compiles every code cell (IPython lines dropped, the %%bash cell skipped).
+        for number, cell in enumerate(fixed["cells"], 1):
+            if cell["cell_type"] == "code" and python_of(cell) is not None:
+                compile(python_of(cell), f"cell {number}", "exec")
+        res = self.check("nb.ipynb")
+        self.assertEqual(res.code, 0, res)
+        self.assertIn("All checks passed!", res.stdout)
+        # Fixing again changes nothing, not even the file's inode.
+        st = os.stat(self.path("nb.ipynb"))
+        self.assertEqual(self.check("--fix", "--unsafe-fixes", "nb.ipynb").code, 0)
+        self.assertEqual(os.stat(self.path("nb.ipynb")).st_ino, st.st_ino)
+
+    def test_safe_fixes_only_and_crlf_layout(self):
+        # Without --unsafe-fixes only the two AF101 are fixed; a notebook saved with CRLF keeps it.
+        text = notebook_text(NOTEBOOK).replace("\n", "\r\n")
+        write(self.path("nb.ipynb"), text)
+        res = self.check("--fix", "nb.ipynb")
+        self.assertEqual(res.code, 1, res)
+        self.assertIn("Fixed 2 errors (5 remaining).", res.stdout)
+        expected = json.loads(notebook_text(NOTEBOOK))
+        expected["cells"][1]["source"][4] = "y = x.cuda(non_blocking=True)\n"
+        expected["cells"][6]["source"] = expected["cells"][6]["source"].replace("async=", "non_blocking=")
+        self.assertEqual(read(self.path("nb.ipynb")).decode("utf-8"), notebook_text(expected).replace("\n", "\r\n"))
+
+    def test_diff_shows_the_notebook_json_change(self):
+        original = self.write_notebook()
+        shutil.copy(self.path("nb.ipynb"), self.path("fixed.ipynb"))
+        self.assertEqual(self.check("--fix", "--unsafe-fixes", "fixed.ipynb").code, 0)
+        res = self.check("--diff", "--unsafe-fixes", "nb.ipynb")
+        self.assertEqual(res.code, 1, res)
+        self.assertTrue(res.stdout.startswith("--- a/nb.ipynb\n+++ b/nb.ipynb\n@@ "), res)
+        self.assertIn('-    "y = x.cuda(async=True)\\n",\n-    "async = 1"\n'
+                      '+    "y = x.cuda(non_blocking=True)\\n",\n+    "async_ = 1"\n', res.stdout)
+        self.assertIn("Would fix 7 errors.", res.stderr)
+        self.assertEqual(read(self.path("nb.ipynb")).decode(), original)
+        if shutil.which("patch") is None:
+            self.skipTest("patch is not installed")
+        write(self.path("d.patch"), res.stdout_bytes)
+        proc = subprocess.run(["patch", "-p1", "-s", "-i", self.path("d.patch")], cwd=self.dir, capture_output=True)
+        self.assertEqual(proc.returncode, 0, proc)
+        self.assertEqual(read(self.path("nb.ipynb")), read(self.path("fixed.ipynb")))
+
+    def test_stdin_filename_ipynb_reads_a_notebook(self):
+        original = self.write_notebook()
+        res = self.check("--stdin-filename", "in.ipynb", "--output-format", "json", stdin=original)
+        self.assertEqual(res.code, 1, res)
+        self.assertEqual([(d["filename"], d["cell"]) for d in json.loads(res.stdout)],
+                         [("in.ipynb", c) for _, c, _, _ in NOTEBOOK_FINDINGS])
+        res = self.check("--stdin-filename", "in.ipynb", "--fix", "--unsafe-fixes", stdin=original)
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(self.check("--fix", "--unsafe-fixes", "nb.ipynb").code, 0)
+        self.assertEqual(res.stdout_bytes, read(self.path("nb.ipynb")))
+        # A notebook that cannot be parsed is echoed unchanged by --fix, with the error.
+        res = self.check("--stdin-filename", "in.ipynb", "--fix", stdin="{\"cells\": [")
+        self.assertEqual(res.code, 2, res)
+        self.assertEqual(res.stdout, "{\"cells\": [")
+        self.assertIn("error: in.ipynb: invalid notebook JSON", res.stderr)
+
+    def test_malformed_notebooks_exit_2_and_the_rest_is_checked(self):
+        self.write_notebook("good.ipynb")
+        write(self.path("t.py"), TORCH)
+        bad = {
+            "broken.ipynb": ("{\"cells\": [", "invalid notebook JSON"),
+            "empty.ipynb": ("", "invalid notebook JSON"),
+            "list.ipynb": ("[1, 2]\n", "invalid notebook JSON"),
+            "nocells.ipynb": ("{\"metadata\": {}, \"nbformat\": 4}\n", "not a Jupyter notebook (no `cells` list)"),
+            "nosource.ipynb": ("{\"cells\": [{\"cell_type\": \"markdown\", \"source\": []}, {\"cell_type\": \"code\"}]}",
+                               "cell 2 has no `source`"),
+            "latin1.ipynb": (b"{\"cells\": [], \"x\": \"\xe9\"}", "not valid UTF-8"),
+        }
+        for name, (content, _) in bad.items():
+            write(self.path(name), content)
+        for args in ((), ("--fix", "--unsafe-fixes")):
+            with self.subTest(args=args):
+                before = {name: read(self.path(name)) for name in bad}
+                res = self.check("--output-format", "json", *args)
+                self.assertEqual(res.code, 2, res)
+                for name, (_, message) in bad.items():
+                    self.assertRegex(res.stderr, "(?m)^error: " + re.escape(name) + ": " + re.escape(message), name)
+                    self.assertEqual(read(self.path(name)), before[name])
+                self.assertEqual(len(res.stderr.splitlines()), len(bad), res)
+                if not args:
+                    self.assertEqual(sorted({d["filename"] for d in json.loads(res.stdout)}), ["good.ipynb", "t.py"])
+                else:
+                    self.assertEqual(json.loads(res.stdout), [])
+                    self.assertEqual(read(self.path("t.py")).decode(), TORCH_FIXED)
+
+    def test_findings_in_ipython_syntax_are_not_reported(self):
+        magic = {"cells": [
+            code_cell(["%time y = x.cuda(async=True)\n", "!echo async=1\n", "x = 1\n", "  async?\n"]),
+            code_cell(["%%bash\n", "async = 1\n"]),
+        ], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+        text = self.write_notebook("magic.ipynb", magic)
+        res = self.check("--output-format", "json", "magic.ipynb")
+        self.assertEqual((res.code, json.loads(res.stdout), res.stderr), (0, [], ""), res)
+        res = self.check("--fix", "--unsafe-fixes", "magic.ipynb")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("magic.ipynb")).decode(), text)
+        # Control: the same line without the magic is reported.
+        magic["cells"][0]["source"][0] = "y = x.cuda(async=True)\n"
+        self.write_notebook("magic.ipynb", magic)
+        self.assertEqual([(d["code"], d["cell"]) for d in self.json_check("magic.ipynb")], [("AF101", 1)])
+
+    def test_a_fix_touching_ipython_syntax_is_not_written(self):
+        # A shell line's own comment is IPython syntax too: never flagged (no AF900 here).
+        nb = {"cells": [code_cell(["!pip install torch  # noqa: AF101\n", "y = x.cuda(async=True)\n"])],
+              "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+        self.write_notebook("n.ipynb", nb)
+        self.assertEqual([d["code"] for d in self.json_check("n.ipynb")], ["AF101"])
+        # AF105 would drop the whole shim, IPython line included: the notebook is left alone.
+        shim = {"cells": [code_cell(["try:\n", "    x = x.cuda(non_blocking=True)\n", "except TypeError:\n",
+                                     "    !echo old torch\n", "    x = x.cuda(async=True)\n"])],
+                "metadata": {}, "nbformat": 4, "nbformat_minor": 5}
+        text = self.write_notebook("s.ipynb", shim)
+        self.assertEqual([d["code"] for d in self.json_check("s.ipynb")], ["AF105"])
+        res = self.check("--fix", "s.ipynb")
+        self.assertEqual(res.code, 1, res)
+        self.assertIn("warning: s.ipynb: a fix touched notebook IPython syntax; not written\n", res.stderr)
+        self.assertEqual(read(self.path("s.ipynb")).decode(), text)
+        self.assertIn("Found 1 error.", res.stdout)
+
+    def test_add_noqa_writes_into_the_cells(self):
+        original = self.write_notebook()
+        res = self.check("--add-noqa", "nb.ipynb")
+        self.assertEqual(res.code, 0, res)
+        self.assertRegex(res.stdout, r"Added \d+ noqa directives\.")
+        text = read(self.path("nb.ipynb")).decode()
+        fixed = json.loads(text)
+        self.assertEqual(fixed["cells"][1]["source"][4], "y = x.cuda(async=True)  # noqa: AF101\n")
+        self.assertEqual(fixed["cells"][1]["source"][:2], NOTEBOOK["cells"][1]["source"][:2])
+        self.assertEqual(outside_sources(original, NOTEBOOK, [1, 3, 6]), outside_sources(text, fixed, [1, 3, 6]))
+        self.assertEqual(self.check("nb.ipynb").code, 0)
+
+    def test_per_file_ignores_apply_to_the_notebook_path(self):
+        self.write_notebook("nbs/nb.ipynb")
+        write(self.path("nbs/t.py"), LOCAL)
+        write(self.path("asyncfix.toml"), "[per-file-ignores]\n\"*.ipynb\" = [\"AF001\"]\n")
+        self.assertEqual(sorted((d["filename"], d["code"]) for d in self.json_check()),
+                         [("nbs/nb.ipynb", "AF101"), ("nbs/nb.ipynb", "AF101"), ("nbs/t.py", "AF001"), ("nbs/t.py", "AF001")])
+        res = self.check("--statistics")
+        self.assertIn("AF101", res.stdout)
+
+    def test_ci_formats_name_the_cell(self):
+        self.write_notebook()
+        res = self.check("--output-format", "sarif")
+        self.assertEqual(res.code, 1, res)
+        log = SarifOutputTest.assertValidSarif(self, res.stdout)
+        results = log["runs"][0]["results"]
+        self.assertEqual([(r["ruleId"], r["properties"]["cell"], r["locations"][0]["physicalLocation"]["region"]["startLine"])
+                          for r in results], [(c, n, r) for c, n, r, _ in NOTEBOOK_FINDINGS])
+        # Columns in UTF-16 units within the cell; no fixes (their regions would address the JSON).
+        region = results[-1]["locations"][0]["physicalLocation"]["region"]
+        self.assertEqual((region["startColumn"], region["endColumn"]), (18, 23))
+        self.assertTrue(all("fixes" not in r for r in results))
+
+        res = self.check("--output-format", "github")
+        self.assertIn("::error title=asyncfix (AF101),file=nb.ipynb,line=5,col=12,endLine=5,endColumn=17"
+                      "::cell 2:5:12: `async=` is a syntax error", res.stdout)
+        gitlab = json.loads(self.check("--output-format", "gitlab").stdout)
+        self.assertTrue(gitlab[0]["description"].startswith("AF101: cell 2:5:12: `async=`"), gitlab[0])
+        self.assertEqual(gitlab[0]["location"], {"path": "nb.ipynb", "lines": {"begin": 5, "end": 5}})
+        self.assertEqual(len({g["fingerprint"] for g in gitlab}), len(NOTEBOOK_FINDINGS))
+        junit = self.check("--output-format", "junit").stdout
+        self.assertIn('<testcase name="AF101 (torch-async-kwarg) at cell 2:5:12" classname="nb.ipynb"', junit)
+        self.assertIn(">nb.ipynb:cell 7:1:18: AF101 ", junit)
+
+
 # --- the bundled legacy example -----------------------------------------------------------------
 
 EXAMPLES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "examples")

@@ -151,3 +151,52 @@ TEST_CASE("AF105 owns the shim's async=: AF101 and AF001 stay silent there", "[r
   REQUIRE(diags.size() == 1);
   CHECK(diags[0].code == "AF105");
 }
+
+TEST_CASE("AF104 non-blocking-without-pinned-memory", "[rules][AF104]") {
+  const std::string head = "import torch\nfrom torch.utils.data import DataLoader\n";
+  const std::vector<std::string> valid = {
+      head + "loader = DataLoader(ds, batch_size=8, pin_memory=True)\nfor x, y in loader:\n    x = x.cuda(non_blocking=True)\n",
+      head + "loader = DataLoader(ds, pin_memory=pin)\nfor x, y in loader:\n    x = x.cuda(non_blocking=True)\n",
+      head + "loader = DataLoader(ds, **opts)\nfor x, y in loader:\n    x = x.cuda(non_blocking=True)\n",
+      head + "loader = make_loader()\nfor x, y in loader:\n    x = x.cuda(non_blocking=True)\n",
+      head + "loader = DataLoader(ds)\nfor x, y in loader:\n    x = x.cuda(non_blocking=False)\n",
+      // The same names over two loaders: the loop around the copy decides, not the first loop.
+      head + "a = DataLoader(ds)\nb = DataLoader(ds, pin_memory=True)\nfor x, y in a:\n    pass\n"
+             "for x, y in b:\n    x = x.cuda(non_blocking=True)\n",
+  };
+  const std::vector<Invalid> invalid = {
+      {head + "loader = DataLoader(ds, batch_size=8)\nfor x, y in loader:\n    x = x.cuda(non_blocking=True)\n",
+       {{"AF104", 5, 16, 28, FixKind::Unsafe, "line 3"}},
+       head + "loader = DataLoader(ds, batch_size=8, pin_memory=True)\nfor x, y in loader:\n    x = x.cuda(non_blocking=True)\n",
+       head + "loader = DataLoader(ds, batch_size=8)\nfor x, y in loader:\n    x = x.cuda(non_blocking=True)\n"},
+      {head + "loader = DataLoader(ds, pin_memory=False)\nfor i, (x, y) in enumerate(loader):\n    y = y.to(dev, non_blocking=True)\n",
+       {{"AF104", 5, 19, 31, FixKind::Unsafe}},
+       head + "loader = DataLoader(ds, pin_memory=True)\nfor i, (x, y) in enumerate(loader):\n    y = y.to(dev, non_blocking=True)\n",
+       head + "loader = DataLoader(ds, pin_memory=False)\nfor i, (x, y) in enumerate(loader):\n    y = y.to(dev, non_blocking=True)\n"},
+  };
+  runRuleTests("AF104", valid, invalid);
+}
+
+TEST_CASE("AF106 non-blocking-device-to-host", "[rules][AF106]") {
+  const std::vector<std::string> valid = {
+      "y = x.to('cpu', non_blocking=True)\ntorch.cuda.synchronize()\nprint(y.numpy())\n",
+      "y = x.to('cpu', non_blocking=True)\nevent.synchronize()\nv = y.item()\n",
+      "y = x.to('cpu')\nprint(y.numpy())\n",
+      "y = x.to('cuda', non_blocking=True)\nprint(y.item())\n",
+      "y = x.to('cpu', non_blocking=True)\ny = other\nprint(y.numpy())\n",
+  };
+  const std::vector<Invalid> invalid = {
+      {"y = x.to('cpu', non_blocking=True)\nprint(y.numpy())\n", {{"AF106", 1, 17, 29, FixKind::Any, "line 2"}}, std::nullopt},
+      {"def f(x):\n    s = x.to(device=\"cpu\", non_blocking=True)\n    log(1)\n    return float(s)\n",
+       {{"AF106", 2, 28, 40, FixKind::Any, "line 4"}}, std::nullopt},
+      {"y = x.to(torch.device('cpu'), non_blocking=True)\nv = y.tolist()\n", {{"AF106", 1, 31, 43}}, std::nullopt},
+  };
+  runRuleTests("AF106", valid, invalid);
+  // The suggestion is display-only: a synchronize before the read, never applied.
+  const auto d = Linter().lint(Document("y = x.to('cpu', non_blocking=True)\nprint(y.numpy())\n"));
+  REQUIRE(d.size() == 1);
+  REQUIRE(d[0].fix);
+  CHECK(d[0].fix->applicability == Applicability::DisplayOnly);
+  CHECK(applyEdits("y = x.to('cpu', non_blocking=True)\nprint(y.numpy())\n", d[0].fix->edits) ==
+        "y = x.to('cpu', non_blocking=True)\ntorch.cuda.synchronize()\nprint(y.numpy())\n");
+}

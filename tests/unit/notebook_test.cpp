@@ -77,8 +77,8 @@ TEST_CASE("notebooks: code cells become one virtual document with IPython syntax
   CHECK(nb.codeCells()[0].number == 2);
   CHECK(nb.codeCells()[1].number == 3);
   const std::string &v = nb.virtualText();
-  CHECK(v.find("#matplotlib inline\n#pip install torch\nimport torch\n") == 0);
-  CHECK(v.find("#elp?") != std::string::npos);
+  CHECK(v.find("#                 \n#                 \nimport torch\n") == 0); // same lengths
+  CHECK(v.find("#    \n") != std::string::npos);                                  // `help?`
   CHECK(v.find("echo async") == std::string::npos); // a %%bash cell is not Python
   CHECK(Document(v).syntaxErrorCount() == 0);
 
@@ -123,7 +123,7 @@ TEST_CASE("notebooks: a damaged boundary or IPython line is not written back", "
   broken.erase(broken.find("# -- asyncfix"), 5);
   CHECK_FALSE(nb.withVirtualText(broken));
   std::string magic = nb.virtualText();
-  magic.replace(magic.find("#pip"), 4, "#PIP");
+  magic.replace(magic.find("#                 \n#"), 2, "#x");
   CHECK_FALSE(nb.withVirtualText(magic));
 }
 

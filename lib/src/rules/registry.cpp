@@ -16,7 +16,9 @@ ASYNCFIX_RULE(kAwaitIdentifier, makeAwaitIdentifier)
 ASYNCFIX_RULE(kTorchAsyncKwarg, makeTorchAsyncKwarg)
 ASYNCFIX_RULE(kUnsupportedNonBlocking, makeUnsupportedNonBlocking)
 ASYNCFIX_RULE(kToPositionalNonBlocking, makeToPositionalNonBlocking)
+ASYNCFIX_RULE(kNonBlockingWithoutPinnedMemory, makeNonBlockingWithoutPinnedMemory)
 ASYNCFIX_RULE(kAsyncCompatShim, makeAsyncCompatShim)
+ASYNCFIX_RULE(kNonBlockingDeviceToHost, makeNonBlockingDeviceToHost)
 ASYNCFIX_RULE(kUnusedNoqa, makeUnusedNoqa)
 #undef ASYNCFIX_RULE
 
@@ -34,7 +36,9 @@ const std::array kRegistry{
     Entry{&kTorchAsyncKwarg, makeTorchAsyncKwarg},               // AF101
     Entry{&kUnsupportedNonBlocking, makeUnsupportedNonBlocking}, // AF102
     Entry{&kToPositionalNonBlocking, makeToPositionalNonBlocking}, // AF103
+    Entry{&kNonBlockingWithoutPinnedMemory, makeNonBlockingWithoutPinnedMemory}, // AF104
     Entry{&kAsyncCompatShim, makeAsyncCompatShim},               // AF105
+    Entry{&kNonBlockingDeviceToHost, makeNonBlockingDeviceToHost}, // AF106
     Entry{&kUnusedNoqa, makeUnusedNoqa},                         // AF900
 };
 

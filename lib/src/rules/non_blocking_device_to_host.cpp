@@ -1,0 +1,150 @@
+// AF106 non-blocking-device-to-host — a non-blocking copy to the CPU read before it is done.
+#include <array>
+
+#include "rules/rule.h"
+#include "syntax.h"
+
+namespace asyncfix::rules {
+
+extern const RuleInfo kNonBlockingDeviceToHost;
+const RuleInfo kNonBlockingDeviceToHost{
+    "AF106", "non-blocking-device-to-host",
+    "a `non_blocking=True` copy to the CPU read on the host before any synchronization",
+    R"(## What it does
+Flags `y = x.to('cpu', non_blocking=True)` (or to `torch.device('cpu')`, or `device='cpu'`) when,
+later in the same block, `y` is read on the host — `.numpy()`, `.item()`, `.tolist()`, `print(y)`,
+`float(y)`, `int(y)`, `bool(y)`, `list(y)` — with no `torch.cuda.synchronize()`,
+`stream.synchronize()` or `event.synchronize()` in between.
+
+## Why is this bad?
+A non-blocking device-to-host copy returns at once; the CPU tensor is filled in later by the GPU.
+Reading it before the copy finished reads whatever the memory held: stale or partial values, a
+race that depends on timing and hardware.
+
+## Example
+```python
+scores = logits.to("cpu", non_blocking=True)
+print(scores.numpy())
+```
+
+## Use instead
+```python
+scores = logits.to("cpu", non_blocking=True)
+torch.cuda.synchronize()
+print(scores.numpy())
+```
+
+## Fix safety
+Display-only: the suggested `torch.cuda.synchronize()` waits for all streams, which may be more
+than needed (an event on the copy's stream is finer); asyncfix never applies it on its own.
+)",
+    FixAvailability::Sometimes, false};
+
+namespace {
+
+constexpr std::array<std::string_view, 3> kHostMethods{"numpy", "item", "tolist"};
+constexpr std::array<std::string_view, 6> kHostFunctions{"print", "float", "int", "bool", "list", "str"};
+
+template <std::size_t N> bool in(const std::array<std::string_view, N> &set, std::string_view s) {
+  for (std::string_view x : set)
+    if (x == s) return true;
+  return false;
+}
+
+bool isCpuDevice(TSNode arg, std::string_view text) {
+  std::string_view t = textOf(arg, text);
+  if (ts_node_symbol(arg) == Kinds::get().keywordArgument) {
+    if (textOf(field(arg, "name"), text) != "device") return false;
+    t = textOf(field(arg, "value"), text);
+  }
+  return t == "'cpu'" || t == "\"cpu\"" || t == "torch.device('cpu')" || t == "torch.device(\"cpu\")";
+}
+
+/// What the statement `stmt` does with `name`: 0 nothing relevant, 1 synchronizes (or rebinds
+/// the name), 2 reads it on the host (then `*at` is the read).
+int scan(TSNode stmt, std::string_view name, std::string_view text, TSNode *at) {
+  const Kinds &k = Kinds::get();
+  Cursor cursor(stmt);
+  TSTreeCursor *c = cursor.get();
+  for (;;) {
+    const TSNode n = ts_tree_cursor_current_node(c);
+    if (ts_node_symbol(n) == k.call) {
+      const TSNode fn = field(n, "function");
+      const bool attr = ts_node_symbol(fn) == k.attribute;
+      const std::string_view callee = attr ? textOf(field(fn, "attribute"), text) : textOf(fn, text);
+      if (callee == "synchronize") return 1;
+      if (attr && in(kHostMethods, callee) && textOf(field(fn, "object"), text) == name) {
+        *at = n;
+        return 2;
+      }
+      if (!attr && in(kHostFunctions, callee)) {
+        const TSNode args = field(n, "arguments");
+        for (std::uint32_t i = 0, m = ts_node_named_child_count(args); i < m; ++i)
+          if (textOf(ts_node_named_child(args, i), text) == name) {
+            *at = n;
+            return 2;
+          }
+      }
+    }
+    if (ts_node_symbol(n) == k.assignment && textOf(field(n, "left"), text) == name) return 1;
+    if (ts_tree_cursor_goto_first_child(c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(c))
+      if (!ts_tree_cursor_goto_parent(c)) return 0;
+  }
+}
+
+class NonBlockingDeviceToHost final : public Rule {
+public:
+  const RuleInfo &info() const override { return kNonBlockingDeviceToHost; }
+  std::vector<TSSymbol> subscriptions() const override { return {Kinds::get().assignment}; }
+  unsigned triggers() const override { return kTriggerNonBlocking; }
+
+  void check(TSNode assignment, Context &ctx) const override {
+    const std::string_view text = ctx.text();
+    const TSNode left = field(assignment, "left"), right = field(assignment, "right");
+    if (!isIdentifier(left) || ts_node_symbol(right) != Kinds::get().call) return;
+    const TSNode fn = field(right, "function");
+    if (ts_node_symbol(fn) != Kinds::get().attribute || textOf(field(fn, "attribute"), text) != "to") return;
+    const TSNode args = field(right, "arguments");
+    TSNode nonBlocking{};
+    bool toCpu = false;
+    for (std::uint32_t i = 0, n = ts_node_named_child_count(args); i < n; ++i) {
+      const TSNode arg = ts_node_named_child(args, i);
+      if (ts_node_symbol(arg) == Kinds::get().keywordArgument && textOf(field(arg, "name"), text) == "non_blocking" &&
+          textOf(field(arg, "value"), text) == "True")
+        nonBlocking = arg;
+      toCpu = toCpu || isCpuDevice(arg, text);
+    }
+    if (ts_node_is_null(nonBlocking) || !toCpu) return;
+    // The statements after the assignment's, in the same block.
+    const TSNode stmt = ts_node_parent(assignment);
+    if (ts_node_is_null(stmt) || std::string_view(ts_node_type(stmt)) != "expression_statement") return;
+    const std::string_view name = textOf(left, text);
+    for (TSNode next = ts_node_next_named_sibling(stmt); !ts_node_is_null(next); next = ts_node_next_named_sibling(next)) {
+      TSNode read{};
+      const int what = scan(next, name, text, &read);
+      if (what == 1) return;
+      if (what == 2) {
+        Diagnostic d = makeDiagnostic(kNonBlockingDeviceToHost, Severity::Warning, field(nonBlocking, "name"),
+                                      "`" + std::string(name) + "` is read on the host on line " +
+                                          std::to_string(ts_node_start_point(read).row + 1) +
+                                          " before the non-blocking copy is known to be done");
+        // Suggest a synchronize on its own line before the reading statement.
+        const std::size_t at = ts_node_start_byte(next);
+        std::size_t lineStart = at;
+        while (lineStart > 0 && text[lineStart - 1] != '\n') --lineStart;
+        const std::string indent(text.substr(lineStart, at - lineStart));
+        d.fix = Fix{"Synchronize before reading `" + std::string(name) + "`", Applicability::DisplayOnly,
+                    {{at, at, "torch.cuda.synchronize()\n" + indent}}};
+        ctx.report(std::move(d));
+        return;
+      }
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> makeNonBlockingDeviceToHost() { return std::make_unique<NonBlockingDeviceToHost>(); }
+
+} // namespace asyncfix::rules

@@ -1,0 +1,94 @@
+// AF104 non-blocking-without-pinned-memory — `non_blocking=True` on batches of an unpinned loader.
+#include "rules/rule.h"
+#include "rules/torch_api.h"
+#include "syntax.h"
+
+namespace asyncfix::rules {
+
+extern const RuleInfo kNonBlockingWithoutPinnedMemory;
+const RuleInfo kNonBlockingWithoutPinnedMemory{
+    "AF104", "non-blocking-without-pinned-memory",
+    "`non_blocking=True` copies of batches from a `DataLoader` built without `pin_memory=True`",
+    R"(## What it does
+Flags `x.cuda(non_blocking=True)` / `x.to(device, non_blocking=True)` where `x` comes from iterating
+a `DataLoader` that the file builds without `pin_memory=True`.
+
+## Why is this bad?
+A host-to-device copy can only overlap with computation when the source is in pinned (page-locked)
+memory. From a pageable tensor, `non_blocking=True` silently does a synchronous copy: the flag
+promises a speed-up it cannot give.
+
+## Example
+```python
+loader = DataLoader(dataset, batch_size=64, num_workers=4)
+for images, labels in loader:
+    images = images.cuda(non_blocking=True)
+```
+
+## Use instead
+```python
+loader = DataLoader(dataset, batch_size=64, num_workers=4, pin_memory=True)
+for images, labels in loader:
+    images = images.cuda(non_blocking=True)
+```
+
+## Fix safety
+The fix adds `pin_memory=True` to the `DataLoader(...)` call (or turns `pin_memory=False` into
+`True`). It is unsafe: pinned memory is a scarce resource, and pinning every batch costs host
+memory and start-up time.
+)",
+    FixAvailability::Always, false};
+
+namespace {
+
+class NonBlockingWithoutPinnedMemory final : public Rule {
+public:
+  const RuleInfo &info() const override { return kNonBlockingWithoutPinnedMemory; }
+  std::vector<TSSymbol> subscriptions() const override { return {Kinds::get().keywordArgument}; }
+  unsigned triggers() const override { return kTriggerNonBlocking; }
+
+  void check(TSNode node, Context &ctx) const override {
+    const std::string_view text = ctx.text();
+    if (textOf(field(node, "name"), text) != "non_blocking" || textOf(field(node, "value"), text) != "True") return;
+    const std::string_view method = calledMethod(node, text);
+    if (method != "cuda" && method != "to") return;
+    const TSNode receiver = field(field(ts_node_parent(ts_node_parent(node)), "function"), "object");
+    const TSNode loader = ctx.receivers().dataLoaderCallOf(receiver);
+    if (ts_node_is_null(loader)) return;
+    // pin_memory: absent or a literal False. (A variable or **kwargs: we cannot tell.)
+    const TSNode args = field(loader, "arguments");
+    TSNode pin{}, last{};
+    for (std::uint32_t i = 0, n = ts_node_named_child_count(args); i < n; ++i) {
+      const TSNode arg = ts_node_named_child(args, i);
+      if (ts_node_symbol(arg) == Kinds::get().comment) continue;
+      if (std::string_view(ts_node_type(arg)) == "dictionary_splat") return;
+      if (ts_node_symbol(arg) == Kinds::get().keywordArgument && textOf(field(arg, "name"), text) == "pin_memory")
+        pin = arg;
+      last = arg;
+    }
+    TextEdit edit;
+    if (!ts_node_is_null(pin)) {
+      const TSNode value = field(pin, "value");
+      if (textOf(value, text) != "False") return;
+      edit = {ts_node_start_byte(value), ts_node_end_byte(value), "True"};
+    } else if (!ts_node_is_null(last)) {
+      edit = {ts_node_end_byte(last), ts_node_end_byte(last), ", pin_memory=True"};
+    } else {
+      edit = {ts_node_start_byte(args) + 1, ts_node_start_byte(args) + 1, "pin_memory=True"};
+    }
+    const auto line = ts_node_start_point(loader).row + 1;
+    Diagnostic d = makeDiagnostic(kNonBlockingWithoutPinnedMemory, Severity::Info, field(node, "name"),
+                                  "`non_blocking=True` is synchronous here: the DataLoader on line " +
+                                      std::to_string(line) + " does not pin memory");
+    d.fix = Fix{"Add `pin_memory=True` to the DataLoader", Applicability::Unsafe, {edit}};
+    ctx.report(std::move(d));
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> makeNonBlockingWithoutPinnedMemory() {
+  return std::make_unique<NonBlockingWithoutPinnedMemory>();
+}
+
+} // namespace asyncfix::rules
