@@ -51,32 +51,6 @@ void paint(std::string &out, bool enabled, std::string_view color, std::string_v
 
 // --- names -------------------------------------------------------------------------------------
 
-std::string_view severityName(Severity severity) {
-  switch (severity) {
-  case Severity::Error:
-    return "error";
-  case Severity::Warning:
-    return "warning";
-  case Severity::Info:
-    return "info";
-  case Severity::Hint:
-    return "hint";
-  }
-  return "error";
-}
-
-std::string_view applicabilityName(Applicability applicability) {
-  switch (applicability) {
-  case Applicability::Safe:
-    return "safe";
-  case Applicability::Unsafe:
-    return "unsafe";
-  case Applicability::DisplayOnly:
-    return "display-only";
-  }
-  return "safe";
-}
-
 std::string plural(std::size_t n, std::string_view one, std::string_view many) {
   return std::to_string(n) + " " + std::string(n == 1 ? one : many);
 }
@@ -223,7 +197,7 @@ Json toJson(const FileDiagnostics &file, const SourceMap &map, const Diagnostic 
       object["end_location"] = location(map.at(edit.end));
       edits.push_back(std::move(object));
     }
-    fix = Json{{"applicability", applicabilityName(d.fix->applicability)},
+    fix = Json{{"applicability", toString(d.fix->applicability)},
                {"message", d.fix->title},
                {"edits", std::move(edits)}};
   }
@@ -232,7 +206,7 @@ Json toJson(const FileDiagnostics &file, const SourceMap &map, const Diagnostic 
   Json object{{"code", d.code},
               {"name", d.name},
               {"message", d.message},
-              {"severity", severityName(d.severity)},
+              {"severity", toString(d.severity)},
               {"filename", file.path}};
   if (notebook) {
     object["cell"] = start.cell;

@@ -69,18 +69,6 @@ std::string_view level(Severity severity) {
   return "error";
 }
 
-std::string_view applicabilityName(Applicability applicability) {
-  switch (applicability) {
-  case Applicability::Safe:
-    return "safe";
-  case Applicability::Unsafe:
-    return "unsafe";
-  case Applicability::DisplayOnly:
-    return "display-only";
-  }
-  return "safe";
-}
-
 /// The region of bytes [start, end): 1-based lines, 1-based UTF-16 columns, end exclusive.
 Json region(const SourceMap &map, std::size_t start, std::size_t end) {
   const Position from = map.at(start).position(PositionEncoding::Utf16);
@@ -140,7 +128,7 @@ Json fix(const Fix &f, const SourceMap &map, const Json &location) {
       {"description", Json{{"text", f.title}}},
       {"artifactChanges", Json::array({Json{{"artifactLocation", location},
                                             {"replacements", std::move(replacements)}}})},
-      {"properties", Json{{"applicability", applicabilityName(f.applicability)}}},
+      {"properties", Json{{"applicability", toString(f.applicability)}}},
   };
 }
 
