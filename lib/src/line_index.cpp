@@ -34,8 +34,12 @@ LineIndex::LineIndex(std::string_view text) : text_(text) {
     if (c == '\r') {
       if (i + 1 < text.size() && text[i + 1] == '\n') ++i;
       starts_.push_back(i + 1);
+      ascii_.push_back(true);
     } else if (c == '\n') {
       starts_.push_back(i + 1);
+      ascii_.push_back(true);
+    } else if (static_cast<unsigned char>(c) >= 0x80) {
+      ascii_.back() = false;
     }
   }
 }
@@ -62,6 +66,10 @@ Position LineIndex::position(std::size_t offset, PositionEncoding encoding) cons
   offset = std::min(offset, text_.size());
   const std::uint32_t line = lineOf(offset);
   const std::size_t start = starts_[line];
+  // One unit per byte on an ASCII line, in every encoding: no walk (a long line with many
+  // findings would otherwise cost a walk per finding).
+  if (offset <= start) return {line, 0}; // inside a leading BOM
+  if (ascii_[line]) return {line, static_cast<std::uint32_t>(offset - start)};
   std::uint32_t column = 0;
   for (std::size_t i = start; i < offset;) {
     const std::size_t n = charLength(text_, i);
@@ -75,6 +83,7 @@ Position LineIndex::position(std::size_t offset, PositionEncoding encoding) cons
 std::size_t LineIndex::offset(Position pos, PositionEncoding encoding) const {
   if (pos.line >= starts_.size()) return text_.size();
   const std::size_t end = lineEnd(pos.line);
+  if (ascii_[pos.line]) return std::min(end, starts_[pos.line] + pos.column);
   std::size_t i = starts_[pos.line];
   std::uint32_t column = 0;
   while (i < end && column < pos.column) {

@@ -151,8 +151,10 @@ Diagnostic unusedCode(const RuleInfo &rule, const NoqaDirective &d, std::size_t 
     // loses the directive and the blanks before it.
     std::size_t from = d.start;
     while (from > 0 && (text[from - 1] == ' ' || text[from - 1] == '\t')) --from;
+    const std::size_t rest = text.find_first_not_of(" \t", d.end);
     if (d.start != d.commentStart) edit = {from, d.end, ""};
     else if (d.end == d.commentEnd) edit = {from, d.commentEnd, ""};
+    else if (rest < d.commentEnd && text[rest] == '#') edit = {d.start, rest, ""}; // `# type: ignore` follows
     else edit = {d.start + 1, d.end, ""};
   } else if (index + 1 < d.codes.size()) {
     edit = {code.start, d.codes[index + 1].start, ""};

@@ -3,6 +3,7 @@
 #include <simdjson.h>
 
 #include <algorithm>
+#include <cctype>
 #include <nlohmann/json.hpp>
 
 namespace asyncfix {
@@ -28,13 +29,23 @@ std::vector<std::string_view> linesOf(std::string_view text) {
   return lines;
 }
 
-/// IPython syntax on one line: `%magic`, `!shell`, `?help`, `obj?`.
+/// IPython syntax on one line: `%magic`, `!shell` (not `!=`), `?help`, `obj?` / `obj.attr??`.
 bool isIPythonLine(std::string_view line) {
   const std::string_view body = trimRight(line);
   const auto first = body.find_first_not_of(" \t");
   if (first == std::string_view::npos) return false;
   const char c = body[first];
-  return c == '%' || c == '!' || c == '?' || body.back() == '?';
+  if (c == '%' || c == '?') return true;
+  if (c == '!') return body.size() == first + 1 || body[first + 1] != '=';
+  if (body.back() != '?') return false;
+  // Help on a name: only a dotted name before the question marks (code with a `?` in a comment
+  // or a string is code).
+  std::string_view name = body.substr(first);
+  while (!name.empty() && name.back() == '?') name.remove_suffix(1);
+  if (name.empty()) return false;
+  for (const char ch : name)
+    if (!(std::isalnum(static_cast<unsigned char>(ch)) || ch == '_' || ch == '.' || ch == '*')) return false;
+  return true;
 }
 
 /// The line made an empty comment of the same length: its first non-blank character becomes `#`
@@ -195,13 +206,17 @@ std::optional<std::string> Notebook::withVirtualText(std::string_view fixed) con
     const NotebookCell &cell = cells_[i];
     const std::string_view original(virtual_.data() + cell.virtualStart, cell.virtualEnd - cell.virtualStart);
     if (parts[i] == original) continue;
-    // Put the IPython lines back; a fix that moved or touched one cannot be written back.
+    // Put the IPython lines back, in order: a fix may have added or removed other lines around
+    // them, but one that changed or dropped a masked line cannot be written back.
     auto lines = linesOf(parts[i]);
     std::vector<std::string> restored(lines.begin(), lines.end());
+    const auto originalLines = linesOf(original);
+    std::size_t next = 0;
     for (const auto &[index, line] : masked_[i]) {
-      const std::string_view was = linesOf(original)[index];
-      if (index >= restored.size() || restored[index] != was) return std::nullopt;
-      restored[index] = line;
+      const std::string_view was = originalLines[index];
+      while (next < restored.size() && restored[next] != was) ++next;
+      if (next == restored.size()) return std::nullopt;
+      restored[next++] = line;
     }
     std::string text;
     for (const std::string &line : restored) text += line;

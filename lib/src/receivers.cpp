@@ -39,7 +39,9 @@ template <std::size_t N> bool in(const std::array<std::string_view, N> &set, std
 }
 
 ValueKind classify(std::string_view q) {
-  if (q == "torch.nn.Parameter" || q == "torch.autograd.Variable" || q == "torch.Tensor") return ValueKind::Tensor;
+  if (q == "torch.nn.Parameter" || q == "torch.nn.parameter.Parameter" || q == "torch.autograd.Variable" ||
+      q == "torch.Tensor")
+    return ValueKind::Tensor;
   if (q.starts_with("torch.") && q.find('.', 6) == std::string_view::npos && in(kFactories, q.substr(6)))
     return ValueKind::Tensor;
   if (q.starts_with("torch.") && q.ends_with("Tensor") && q.find('.', 6) == std::string_view::npos)
@@ -49,7 +51,7 @@ ValueKind classify(std::string_view q) {
   if (q == "torch.cuda.Event") return ValueKind::Event;
   if (q.starts_with("torchvision.models.")) return ValueKind::Module;
   if (q.starts_with("torch.nn.") && !q.starts_with("torch.nn.functional.") && !q.starts_with("torch.nn.utils.") &&
-      !q.starts_with("torch.nn.init.") && isUpper(lastComponent(q).front()))
+      !q.starts_with("torch.nn.init.") && !q.starts_with("torch.nn.parameter.") && isUpper(lastComponent(q).front()))
     return ValueKind::Module;
   return ValueKind::Unknown;
 }
@@ -68,25 +70,31 @@ ValueKind merge(ValueKind a, ValueKind b, bool &first) {
 } // namespace
 
 std::string Receivers::qualifiedName(TSNode e) const {
+  // Down the attribute chain to its root name, iteratively (a chain can be very long), then back.
   const Kinds &k = Kinds::get();
-  if (isIdentifier(e)) {
-    const std::string_view name = textOf(e, text_);
-    const NameUse *use = model_.nameAt(ts_node_start_byte(e));
-    if (!use) return std::string(name);
+  std::vector<std::string_view> attributes;
+  while (ts_node_symbol(e) == k.attribute) {
+    attributes.push_back(textOf(field(e, "attribute"), text_));
+    e = field(e, "object");
+  }
+  if (!isIdentifier(e)) return {};
+  std::string out;
+  const std::string_view name = textOf(e, text_);
+  if (const NameUse *use = model_.nameAt(ts_node_start_byte(e))) {
     const BindingKey key = model_.resolve(*use);
     bool bound = false;
     for (const NameUse *u : model_.usesOf(key)) {
-      if (!u->qualified.empty()) return u->qualified;
+      if (!u->qualified.empty()) {
+        out = u->qualified;
+        break;
+      }
       bound = bound || (u->role != NameRole::Reference && u->role != NameRole::Declaration);
     }
-    return bound ? std::string() : std::string(name); // a local value, or a name from elsewhere
+    if (out.empty() && bound) return {}; // a local value: no dotted name
   }
-  if (ts_node_symbol(e) == k.attribute) {
-    const std::string object = qualifiedName(field(e, "object"));
-    if (object.empty()) return {};
-    return object + "." + std::string(textOf(field(e, "attribute"), text_));
-  }
-  return {};
+  if (out.empty()) out = std::string(name); // a name from elsewhere stands for itself
+  for (auto it = attributes.rbegin(); it != attributes.rend(); ++it) out.append(".").append(*it);
+  return out;
 }
 
 const Scope *Receivers::classOf(TSNode identifier) const {
@@ -192,11 +200,20 @@ ValueKind Receivers::bindingKind(BindingKey key, int depth) const {
 }
 
 namespace {
-/// True when `target` (a `for` target) binds an identifier spelt `name`.
+/// True when `target` (a `for` target) binds an identifier spelt `name` (iterative: patterns can
+/// nest deeply).
 bool targetBinds(TSNode target, std::string_view name, std::string_view text) {
-  if (isIdentifier(target)) return textOf(target, text) == name;
-  for (std::uint32_t i = 0, n = ts_node_named_child_count(target); i < n; ++i)
-    if (targetBinds(ts_node_named_child(target, i), name, text)) return true;
+  std::vector<TSNode> pending{target};
+  while (!pending.empty()) {
+    const TSNode n = pending.back();
+    pending.pop_back();
+    if (isIdentifier(n)) {
+      if (textOf(n, text) == name) return true;
+      continue;
+    }
+    for (std::uint32_t i = 0, count = ts_node_named_child_count(n); i < count; ++i)
+      pending.push_back(ts_node_named_child(n, i));
+  }
   return false;
 }
 } // namespace
@@ -204,8 +221,9 @@ bool targetBinds(TSNode target, std::string_view name, std::string_view text) {
 TSNode Receivers::dataLoaderCallOf(TSNode e) const {
   if (!isIdentifier(e)) return TSNode{};
   const std::string_view name = textOf(e, text_);
-  // The iterable: of the innermost `for` around the use whose target binds the name (a module
-  // may loop over several loaders with the same names), else of the name's only `for` binding.
+  // The iterable of the innermost `for` around the use whose target binds the name (a function
+  // may loop over several loaders with the same names). A name bound any other way (`x, y =
+  // batch`) is not traced: a wrong loader would get the blame and the fix.
   TSNode iterable{};
   for (TSNode p = ts_node_parent(e); !ts_node_is_null(p); p = ts_node_parent(p)) {
     if (ts_node_symbol(p) == Kinds::get().forStatement && targetBinds(field(p, "left"), name, text_)) {
@@ -215,16 +233,7 @@ TSNode Receivers::dataLoaderCallOf(TSNode e) const {
     if (ts_node_symbol(p) == Kinds::get().functionDefinition || ts_node_symbol(p) == Kinds::get().classDefinition)
       break;
   }
-  if (ts_node_is_null(iterable)) {
-    const NameUse *use = model_.nameAt(ts_node_start_byte(e));
-    if (!use) return TSNode{};
-    for (const NameUse *u : model_.usesOf(model_.resolve(*use))) {
-      if (!u->iterated) continue;
-      if (!ts_node_is_null(iterable)) return TSNode{}; // several loops: which one?
-      iterable = u->value;
-    }
-    if (ts_node_is_null(iterable)) return TSNode{};
-  }
+  if (ts_node_is_null(iterable)) return TSNode{}; // not a loop variable here: cannot tell which loader
   if (ts_node_symbol(iterable) == Kinds::get().call && textOf(field(iterable, "function"), text_) == "enumerate")
     iterable = ts_node_named_child(field(iterable, "arguments"), 0);
   // The loader: a name bound once to a DataLoader(...) call, or the call itself.

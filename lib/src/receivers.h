@@ -38,8 +38,9 @@ public:
   /// does not bind stands for itself; anything else gives "".
   std::string qualifiedName(TSNode expression) const;
 
-  /// For a tensor taken from a DataLoader (`for x, y in loader: x.cuda(...)`): the
-  /// `DataLoader(...)` call that built the loader, when the file shows it; a null node otherwise.
+  /// For a tensor taken from a DataLoader by the loop around it (`for x, y in loader:
+  /// x.cuda(...)`): the `DataLoader(...)` call that built the loader, when the file shows it; a
+  /// null node otherwise.
   TSNode dataLoaderCallOf(TSNode expression) const;
 
 private:

@@ -67,6 +67,7 @@ std::string addNoqa(const Linter &linter, std::string_view text, std::size_t *ad
   std::sort(diagnostics.begin(), diagnostics.end(),
             [](const Diagnostic &a, const Diagnostic &b) { return a.start > b.start; });
   for (const Diagnostic &d : diagnostics) {
+    if (d.code == "AF900") continue; // judged after suppression: a noqa cannot silence it
     const TextEdit e = noqaEdit(doc, d.start, d.code);
     if (e.content.empty()) continue; // that line already suppresses the code
     doc.edit(e.start, e.end, e.content);

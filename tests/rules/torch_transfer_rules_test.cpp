@@ -80,6 +80,10 @@ TEST_CASE("AF102 unsupported-non-blocking", "[rules][AF102]") {
       "from mylib import Net\nmodel = Net()\nmodel.cuda(non_blocking=True)\n",       // unknown: silent
       "import torch.nn as nn\nmodel = nn.Linear(2, 2)\nmodel.cuda()\nmodel.to(d, non_blocking=True)\n",
       "x.cpu()\n",
+      // torch.nn.parameter.Parameter is a tensor, not a module.
+      "from torch.nn.parameter import Parameter\np = Parameter(t)\np.cuda(non_blocking=True)\n",
+      // A class of the file with its own cpu(non_blocking=...).
+      "class Box:\n    def cpu(self, non_blocking=False):\n        return self\nBox().cpu(non_blocking=True)\n",
   };
   const std::vector<Invalid> invalid = {
       {"import torchvision\nmodel = torchvision.models.resnet50()\nmodel = model.cuda(async=True)\n",
@@ -92,6 +96,10 @@ TEST_CASE("AF102 unsupported-non-blocking", "[rules][AF102]") {
        {{"AF102", 6, 13, 18}},
        "from torch import nn\nclass M(nn.Module):\n    def go(self):\n        return self.cuda(\n            0,  # old API\n        )\n"},
       {"y = out.cpu(async=True)\n", {{"AF102", 1, 13, 18}}, "y = out.cpu()\n"},
+      // Comments on both arguments: they stay, and the result parses.
+      {"import torch.nn as nn\nmodel = nn.Linear(2, 2)\nmodel.cuda(\n    0,  # device\n    async=True,  # legacy\n)\n",
+       {{"AF102", 5, 5, 10, FixKind::Safe}},
+       "import torch.nn as nn\nmodel = nn.Linear(2, 2)\nmodel.cuda(\n    0,  # device\n      # legacy\n)\n"},
       {"y = out.cpu(non_blocking=True).numpy()\n", {{"AF102", 1, 13, 25}}, "y = out.cpu().numpy()\n"},
   };
   runRuleTests("AF102", valid, invalid);
@@ -116,6 +124,7 @@ TEST_CASE("AF103 to-positional-non-blocking", "[rules][AF103]") {
       "x.to(device, True, False)\n", // three positional: not this pattern
       "foo(device, True)\n",
       "x.to(*args)\n",
+      "x.to('cuda', True, non_blocking=False)\n", // the fix would repeat the keyword
   };
   const std::vector<Invalid> invalid = {
       {"x = x.to(device, True)\n", {{"AF103", 1, 18, 22, FixKind::Safe, "dtype"}}, "x = x.to(device, non_blocking=True)\n"},
@@ -163,6 +172,10 @@ TEST_CASE("AF104 non-blocking-without-pinned-memory", "[rules][AF104]") {
       // The same names over two loaders: the loop around the copy decides, not the first loop.
       head + "a = DataLoader(ds)\nb = DataLoader(ds, pin_memory=True)\nfor x, y in a:\n    pass\n"
              "for x, y in b:\n    x = x.cuda(non_blocking=True)\n",
+      // Not a loop variable where it is copied: which loader it came from is not traced.
+      head + "a = DataLoader(ds)\nfor x, y in a:\n    pass\nfor batch in b:\n    x, y = batch\n    x = x.cuda(non_blocking=True)\n",
+      // pin_memory given positionally (the 8th parameter).
+      head + "a = DataLoader(ds, 4, False, None, None, 0, None, False)\nfor x, y in a:\n    x = x.cuda(non_blocking=True)\n",
   };
   const std::vector<Invalid> invalid = {
       {head + "loader = DataLoader(ds, batch_size=8)\nfor x, y in loader:\n    x = x.cuda(non_blocking=True)\n",

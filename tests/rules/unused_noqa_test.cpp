@@ -47,6 +47,8 @@ TEST_CASE("AF900 unused-noqa", "[rules][AF900]") {
       {"x = 1  # noqa: E501, AF101\n", {{"AF900", 1, 22, 27}}, "x = 1  # noqa: E501\n"},
       {"x = 1  # noqa: AF101, E501\n", {{"AF900", 1, 16, 21}}, "x = 1  # noqa: E501\n"},
       {"x = 1  # noqa: AF101 because reasons\n", {{"AF900", 1, 16, 21}}, "x = 1  # because reasons\n"},
+      // Another directive after it keeps its own `#` (mypy still sees `# type: ignore`).
+      {"x = 1  # noqa: AF101  # type: ignore\n", {{"AF900", 1, 16, 21}}, "x = 1  # type: ignore\n"},
       {"x = 1  # type: ignore  # noqa: AF101\n", {{"AF900", 1, 32, 37}}, "x = 1  # type: ignore\n"},
       {"x = 1  # asyncfix: noqa: AF002\n", {{"AF900", 1, 26, 31}}, "x = 1\n"},
       {"x = 1  # noqa: AF101, AF001\n", {{"AF900", 1, 16, 21}, {"AF900", 1, 23, 28}}, "x = 1\n"},
@@ -72,6 +74,11 @@ TEST_CASE("addNoqa suppresses every current finding, and is idempotent", "[suppr
   CHECK(out == "def f(async=False):  # noqa: AF001\n    return x.cuda(async=async)  # noqa: AF001, AF101\n"
                "y = f(\n    async=True,  # noqa: AF001\n)\n");
   CHECK(added == 4);
+  // AF900 is judged after suppression: --add-noqa never writes it.
+  std::size_t none = 1;
+  CHECK(addNoqa(linter, "e = x.cuda(async=True)  # noqa: AF001\n", &none) ==
+        "e = x.cuda(async=True)  # noqa: AF001, AF101\n");
+  CHECK(none == 1);
   CHECK(linter.lint(Document(out)).empty());
   std::size_t again = 1;
   CHECK(addNoqa(linter, out, &again) == out);

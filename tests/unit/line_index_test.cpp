@@ -59,6 +59,24 @@ TEST_CASE("LineIndex hides a UTF-8 BOM from line 0's columns", "[line_index]") {
   CHECK(idx.lineStart(0) == 3);
 }
 
+TEST_CASE("LineIndex: ASCII lines take the fast path, others the walk, with the same answers", "[line_index]") {
+  const std::string text = "abc\n\xEF\xBB\xBF\xC3\xA9x\nplain line\r\n\xF0\x9F\x98\x80!\n";
+  const LineIndex idx(text);
+  for (auto enc : {PositionEncoding::Utf8, PositionEncoding::Utf16, PositionEncoding::Utf32})
+    for (std::size_t off = 0; off <= text.size(); ++off) {
+      if (off < text.size() && (static_cast<unsigned char>(text[off]) & 0xC0) == 0x80) continue;
+      if (off > 0 && text[off - 1] == '\r' && text[off] == '\n') continue; // inside a CRLF
+      INFO("offset " << off);
+      CHECK(idx.offset(idx.position(off, enc), enc) == off);
+    }
+  CHECK(idx.position(text.find("line"), PositionEncoding::Utf16) == Position{2, 6});
+  CHECK(idx.offset({2, 99}, PositionEncoding::Utf8) == text.find("\r\n"));
+  // A long ASCII line with many positions asked for: each answer is direct.
+  const std::string wide(200000, 'x');
+  const LineIndex w(wide);
+  CHECK(w.position(150000, PositionEncoding::Utf16) == Position{0, 150000});
+}
+
 TEST_CASE("LineIndex survives malformed UTF-8 and empty text", "[line_index]") {
   const std::string text = "a\xff\xc3(b\n\xe2\x82";
   const LineIndex idx(text);

@@ -127,6 +127,31 @@ TEST_CASE("notebooks: a damaged boundary or IPython line is not written back", "
   CHECK_FALSE(nb.withVirtualText(magic));
 }
 
+TEST_CASE("notebooks: code that looks like IPython is still code; fixes may move masked lines", "[notebook]") {
+  const std::string json = R"({"cells": [{"cell_type": "code", "source": [
+    "y = x.cuda(async=True)  # needed?\n",
+    "ok = a\n",
+    "!= b\n",
+    "len?\n",
+    "try:\n",
+    "    z = z.cuda(non_blocking=True)\n",
+    "except TypeError:\n",
+    "    z = z.cuda(async=True)\n",
+    "%time w = 1\n"
+  ]}], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})";
+  const Notebook nb = parsed(json);
+  const std::string &v = nb.virtualText();
+  CHECK(v.find("y = x.cuda(async=True)  # needed?\n") == 0); // a comment ending in `?`
+  CHECK(v.find("!= b\n") != std::string::npos);               // a continuation, not a shell
+  CHECK(v.find("len?") == std::string::npos);                  // help on a name: masked
+  const FixResult fixed = fix(Linter(), v, testing::unsafeFixes());
+  const auto written = nb.withVirtualText(fixed.text); // AF105 removes 3 lines above `%time`
+  REQUIRE(written);
+  CHECK(written->find("\"%time w = 1\\n\"") != std::string::npos);
+  CHECK(written->find("z = z.cuda(non_blocking=True)\\n\",\n    \"%time") != std::string::npos);
+  CHECK(written->find("y = x.cuda(non_blocking=True)  # needed?") != std::string::npos);
+}
+
 TEST_CASE("notebooks: malformed input gets a clear error", "[notebook]") {
   const auto error = [](const std::string &json) {
     auto r = Notebook::parse(json);

@@ -52,6 +52,7 @@ public:
 private:
   std::string_view text_;
   std::vector<std::size_t> starts_{0};
+  std::vector<bool> ascii_{true}; ///< per line: only ASCII, so columns are byte counts (fast path)
   bool bom_ = false;
 };
 

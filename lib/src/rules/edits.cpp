@@ -43,9 +43,10 @@ TextEdit removeArgument(TSNode argument, std::string_view text) {
     TSNode prev = ts_node_prev_sibling(before);
     if (!ts_node_is_null(prev) && ts_node_is_named(prev)) {
       const std::size_t from = ts_node_end_byte(prev);
-      // A comment between the two stays: then the comma before stays too (a trailing comma).
       if (text.substr(from, start - from).find('#') == std::string_view::npos) return {from, end, ""};
-      return {start, end, ""};
+      // A comment between the two stays, so the comma before it stays too (then a trailing
+      // comma): the argument goes with its own comma, if it has one.
+      return {start, isComma(after, text) ? ts_node_end_byte(after) : end, ""};
     }
   }
   if (isComma(after, text)) return {start, ts_node_end_byte(after), ""}; // `f(x=1,)` → `f()`

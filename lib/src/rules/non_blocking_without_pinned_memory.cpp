@@ -58,10 +58,14 @@ public:
     // pin_memory: absent or a literal False. (A variable or **kwargs: we cannot tell.)
     const TSNode args = field(loader, "arguments");
     TSNode pin{}, last{};
+    int positional = 0;
     for (std::uint32_t i = 0, n = ts_node_named_child_count(args); i < n; ++i) {
       const TSNode arg = ts_node_named_child(args, i);
       if (ts_node_symbol(arg) == Kinds::get().comment) continue;
-      if (std::string_view(ts_node_type(arg)) == "dictionary_splat") return;
+      const std::string_view type = ts_node_type(arg);
+      if (type == "dictionary_splat" || type == "list_splat") return;
+      // pin_memory is DataLoader's 8th parameter: with 8 positional arguments it is given.
+      if (ts_node_symbol(arg) != Kinds::get().keywordArgument && ++positional >= 8) return;
       if (ts_node_symbol(arg) == Kinds::get().keywordArgument && textOf(field(arg, "name"), text) == "pin_memory")
         pin = arg;
       last = arg;

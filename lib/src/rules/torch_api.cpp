@@ -44,7 +44,14 @@ bool isUnsupportedNonBlocking(TSNode keywordArgument, Context &ctx) {
   const std::string_view name = textOf(field(keywordArgument, "name"), ctx.text());
   if (name != "async" && name != "non_blocking") return false;
   const std::string_view method = calledMethod(keywordArgument, ctx.text());
-  if (method == "cpu") return true;
+  if (method == "cpu") {
+    // Unless the file defines a `cpu` that takes it (a class of its own with that method).
+    for (std::uint32_t i : ctx.semantic().namesCalled(name)) {
+      const NameUse &use = ctx.semantic().names()[i];
+      if (use.role == NameRole::Parameter && ctx.semantic().scopes()[use.scope].name == "cpu") return false;
+    }
+    return true;
+  }
   if (method != "cuda") return false;
   const TSNode receiver = field(field(ts_node_parent(ts_node_parent(keywordArgument)), "function"), "object");
   return ctx.receivers().kindOf(receiver) == ValueKind::Module;
