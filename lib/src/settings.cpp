@@ -149,14 +149,23 @@ public:
     // Like Ruff: without target-version, the project's minimum Python decides.
     if (!s.target)
       if (const auto spec = root["project"]["requires-python"].value<std::string>()) {
-        // ">=3.8", "~=3.9", ">= 3.10, <4": the first version after an operator.
-        const auto digit = spec->find_first_of("0123456789");
-        if (digit != std::string::npos) {
-          const auto end = spec->find_first_not_of("0123456789.", digit);
-          std::string version = spec->substr(digit, end == std::string::npos ? std::string::npos : end - digit);
+        // The lowest version a `>=`, `~=`, `==` or `>` clause allows: ">=3.8", "<3.12,>=3.6".
+        std::optional<PythonVersion> lowest;
+        for (std::size_t from = 0; from <= spec->size();) {
+          const std::size_t comma = std::min(spec->find(',', from), spec->size());
+          const std::string clause = spec->substr(from, comma - from);
+          from = comma + 1;
+          const auto op = clause.find_first_not_of(" \t");
+          if (op == std::string::npos || clause[op] == '<' || clause.compare(op, 2, "!=") == 0) continue;
+          const auto digit = clause.find_first_of("0123456789", op);
+          if (digit == std::string::npos) continue;
+          const auto end = clause.find_first_not_of("0123456789.", digit);
+          std::string version = clause.substr(digit, end == std::string::npos ? std::string::npos : end - digit);
           if (std::count(version.begin(), version.end(), '.') > 1) version.erase(version.find('.', version.find('.') + 1));
-          if ((s.target = PythonVersion::parse(version))) s.targetFromRequiresPython = true;
+          const auto v = PythonVersion::parse(version);
+          if (v && (!lowest || *v < *lowest)) lowest = v;
         }
+        if ((s.target = lowest)) s.targetFromRequiresPython = true;
       }
     return s;
   }
@@ -182,10 +191,18 @@ std::optional<std::variant<FileSettings, ConfigError>> parseSettings(const fs::p
   return parser.parse(root, root);
 }
 
-/// `*` stops at `/`, except in a glob that uses `**`, where any `*` may cross directories.
+/// `*` stops at `/`; `**/` stands for any number of directories, none included (as in Ruff and
+/// .gitignore): the glob is tried with each `**/` either crossing directories or dropped.
 bool globMatches(const std::string &glob, const std::string &path) {
-  const int flags = glob.find("**") == std::string::npos ? FNM_PATHNAME : 0;
-  return ::fnmatch(glob.c_str(), path.c_str(), flags) == 0;
+  const std::size_t at = glob.find("**/");
+  if (at == std::string::npos) {
+    const int flags = glob.find("**") == std::string::npos ? FNM_PATHNAME : 0;
+    return ::fnmatch(glob.c_str(), path.c_str(), flags) == 0;
+  }
+  std::string none = glob; // `**/` matching no directory at all
+  none.erase(at, 3);
+  if (globMatches(none, path)) return true;
+  return ::fnmatch(glob.c_str(), path.c_str(), 0) == 0; // `**/` crossing one or more
 }
 
 /// Does `glob` match `relative` (a path relative to the configuration's directory)? A glob
@@ -211,7 +228,8 @@ bool pathMatches(const std::string &glob, const fs::path &relative) {
 fs::path relativeTo(const fs::path &path, const fs::path &base) {
   if (base.empty()) return path;
   std::error_code ec;
-  const fs::path rel = fs::absolute(path, ec).lexically_normal().lexically_relative(fs::absolute(base, ec));
+  const fs::path rel =
+      fs::absolute(path, ec).lexically_normal().lexically_relative(fs::absolute(base, ec).lexically_normal());
   return ec || rel.empty() ? path : rel;
 }
 
@@ -229,8 +247,9 @@ ResolvedConfig resolve(const FileSettings *file, const ConfigOverrides &o, const
   if (f.extendSelect) rules.extendSelect = *f.extendSelect;
   rules.extendSelect.insert(rules.extendSelect.end(), o.extendSelect.begin(), o.extendSelect.end());
   origin("extend-select", f.extendSelect.has_value(), !o.extendSelect.empty());
+  // Like Ruff, flags are a layer on top of the file: --ignore adds to the file's `ignore`.
   if (f.ignore) rules.ignore = *f.ignore;
-  if (o.ignore) rules.ignore = *o.ignore;
+  if (o.ignore) rules.ignore.insert(rules.ignore.end(), o.ignore->begin(), o.ignore->end());
   origin("ignore", f.ignore.has_value(), o.ignore.has_value());
   if (f.target) r.config.target = *f.target;
   if (o.target) r.config.target = *o.target;
@@ -335,7 +354,7 @@ std::variant<ResolvedConfig, ConfigError> ConfigResolver::forFile(const fs::path
   const Options &o = impl_->options;
   if (o.isolated) return resolve(nullptr, o.overrides, file);
   std::error_code ec;
-  const fs::path absolute = fs::absolute(file, ec);
+  const fs::path absolute = fs::absolute(file, ec).lexically_normal(); // `proj/../other/f.py`: other's
   // The directory holding the entry decides, for a file as for a directory being walked.
   const Impl::Entry entry = o.configFile ? impl_->explicitFile : impl_->forDirectory(absolute.parent_path());
   if (!entry) return resolve(nullptr, o.overrides, file);

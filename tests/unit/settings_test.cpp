@@ -85,6 +85,8 @@ TEST_CASE("config files: pyproject.toml uses [tool.asyncfix] and requires-python
   CHECK(c.origins.at("target-version").find("requires-python") != std::string::npos);
   CHECK(parsedOk("pyproject.toml", "[project]\nrequires-python = \"~=3.10\"\n[tool.asyncfix]\n").config.target ==
         PythonVersion{3, 10});
+  CHECK(parsedOk("pyproject.toml", "[project]\nrequires-python = \"<3.12,>=3.6\"\n[tool.asyncfix]\n").config.target ==
+        PythonVersion{3, 6}); // the lower bound, not the first number
   // An explicit target-version wins over requires-python.
   CHECK(parsedOk("pyproject.toml", "[project]\nrequires-python = \">=3.6\"\n[tool.asyncfix]\ntarget-version = \"py311\"\n")
             .config.target == PythonVersion{3, 11});
@@ -141,11 +143,11 @@ TEST_CASE("ConfigResolver: the nearest file wins, overrides win over files", "[s
   CHECK(forFile(fresh, t.root / "sub/deeper/x.py").config.rules.ignore == std::vector<std::string>{"AF001"});
 
   ConfigResolver::Options o;
-  o.overrides.ignore = std::vector<std::string>{};
+  o.overrides.ignore = std::vector<std::string>{"AF101"};
   o.overrides.target = PythonVersion{3, 12};
   ConfigResolver withOverrides(o);
   const ResolvedConfig c = forFile(withOverrides, top);
-  CHECK(c.config.rules.ignore.empty());
+  CHECK(c.config.rules.ignore == std::vector<std::string>{"AF002", "AF101"}); // flags add to the file's
   CHECK(c.config.target == PythonVersion{3, 12});
   CHECK(c.origins.at("target-version") == "override");
 
@@ -185,6 +187,26 @@ TEST_CASE("per-file-ignores and exclude match paths relative to the config file"
   CHECK(c.excluded(t.root / "pkg/__pycache__")); // the defaults stay with extend-exclude
   CHECK(c.excluded(t.root / ".venv"));
   CHECK_FALSE(c.excluded(t.root / "src/main.py"));
+}
+
+TEST_CASE("globs: ** spans zero or more directories; paths are normalised", "[settings]") {
+  TempTree t;
+  t.write("proj/asyncfix.toml", "ignore = [\"AF002\"]\n[per-file-ignores]\n\"tests/**/*.py\" = [\"AF001\"]\n\"**/foo.py\" = [\"AF1\"]\n");
+  t.write("other/x.py", "");
+  ConfigResolver r({});
+  const auto ignored = [&](const std::string &rel) { return forFile(r, t.root / rel).config.rules.ignore; };
+  using V = std::vector<std::string>;
+  CHECK(ignored("proj/tests/test_a.py") == V{"AF002", "AF001"});
+  CHECK(ignored("proj/tests/unit/deep/test_b.py") == V{"AF002", "AF001"});
+  CHECK(ignored("proj/foo.py") == V{"AF002", "AF1"});
+  CHECK(ignored("proj/a/b/foo.py") == V{"AF002", "AF1"});
+  CHECK(ignored("proj/testsx/a.py") == V{"AF002"});
+  // `proj/../other/x.py` is other's file: no configuration applies.
+  CHECK(forFile(r, t.root / "proj/../other/x.py").source.empty());
+  // Flags add to the file's `ignore`.
+  ConfigResolver::Options o;
+  o.overrides.ignore = V{"AF101"};
+  CHECK(forFile(ConfigResolver(o), t.root / "proj/a.py").config.rules.ignore == V{"AF002", "AF101"});
 }
 
 TEST_CASE("severity overrides reach the diagnostics", "[settings]") {
