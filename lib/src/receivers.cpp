@@ -179,6 +179,7 @@ ValueKind Receivers::bindingKind(BindingKey key, int depth) const {
       // `for x, y in loader` / `for i, (x, y) in enumerate(loader)`: batches of tensors.
       TSNode iterable = u->value;
       bool enumerated = false;
+      if (ts_node_is_null(iterable)) continue;
       if (ts_node_symbol(iterable) == Kinds::get().call && textOf(field(iterable, "function"), text_) == "enumerate") {
         iterable = ts_node_named_child(field(iterable, "arguments"), 0);
         enumerated = true;
@@ -234,6 +235,7 @@ TSNode Receivers::dataLoaderCallOf(TSNode e) const {
       break;
   }
   if (ts_node_is_null(iterable)) return TSNode{}; // not a loop variable here: cannot tell which loader
+  if (ts_node_symbol(iterable) == Kinds::get().call && ts_node_is_null(field(iterable, "arguments"))) return TSNode{};
   if (ts_node_symbol(iterable) == Kinds::get().call && textOf(field(iterable, "function"), text_) == "enumerate")
     iterable = ts_node_named_child(field(iterable, "arguments"), 0);
   // The loader: a name bound once to a DataLoader(...) call, or the call itself.

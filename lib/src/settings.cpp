@@ -11,6 +11,7 @@
 #include <toml++/toml.h>
 
 #include "asyncfix/rules.h"
+#include "rules/renames.h"
 
 namespace fs = std::filesystem;
 
@@ -37,6 +38,7 @@ struct FileSettings {
   bool targetFromRequiresPython = false;
   std::optional<std::string> renameTemplate;
   std::map<std::string, Severity, std::less<>> severity;
+  std::optional<std::vector<RenameRow>> renames;
 };
 
 class Parser {
@@ -72,6 +74,77 @@ public:
       const auto value = item.value<std::string>();
       if (!value) return error(item.source(), "`" + std::string(key) + "` must hold strings");
       out.push_back(*value);
+    }
+    return out;
+  }
+
+  /// `[renames]`: `module`, `function`, `keyword` and `attribute`, each an array of tables
+  /// `{ old = "…", new = "…" }` (+ `callable` for keyword rows, `owner` for attribute rows;
+  /// optional `library`, `since`, `source`). Errors name the key: `renames.module[0].old`.
+  std::variant<std::vector<RenameRow>, ConfigError> renames(const toml::node &node) const {
+    const toml::table *kinds = node.as_table();
+    if (!kinds)
+      return error(node.source(), "`renames` must be a table of `module`, `function`, `keyword` and `attribute` rows");
+    std::vector<RenameRow> out;
+    for (auto &&[kindKey, rowsNode] : *kinds) {
+      const std::string_view kindName = kindKey.str();
+      RenameRow::Kind kind{};
+      std::string ownerKey; // the extra field of keyword and attribute rows
+      if (kindName == "module") {
+        kind = RenameRow::Kind::Module;
+      } else if (kindName == "function") {
+        kind = RenameRow::Kind::Function;
+      } else if (kindName == "keyword") {
+        kind = RenameRow::Kind::Keyword;
+        ownerKey = "callable";
+      } else if (kindName == "attribute") {
+        kind = RenameRow::Kind::Attribute;
+        ownerKey = "owner";
+      } else {
+        return error(kindKey.source(), "unknown key `renames." + std::string(kindName) +
+                                           "` (expected `module`, `function`, `keyword` or `attribute`)");
+      }
+      const std::string where = "renames." + std::string(kindName);
+      const toml::array *rows = rowsNode.as_array();
+      const std::string shape = ownerKey.empty() ? "{ old = \"…\", new = \"…\" }"
+                                                 : "{ " + ownerKey + " = \"…\", old = \"async\", new = \"…\" }";
+      if (!rows) return error(rowsNode.source(), "`" + where + "` must be an array of tables such as " + shape);
+      for (std::size_t i = 0; i < rows->size(); ++i) {
+        const toml::node &item = *rows->get(i);
+        const std::string at = where + "[" + std::to_string(i) + "]";
+        const toml::table *fields = item.as_table();
+        if (!fields) return error(item.source(), "`" + at + "` must be a table such as " + shape);
+        RenameRow r;
+        r.kind = kind;
+        const auto slotFor = [&](std::string_view f) -> std::string * {
+          if (f == "old") return &r.old;
+          if (f == "new") return &r.replacement;
+          if (f == "library") return &r.library;
+          if (f == "since") return &r.since;
+          if (f == "source") return &r.source;
+          if (!ownerKey.empty() && f == ownerKey) return &r.owner;
+          return nullptr;
+        };
+        std::map<std::string, const toml::node *, std::less<>> seen;
+        for (auto &&[fieldKey, value] : *fields) {
+          const std::string_view f = fieldKey.str();
+          std::string *slot = slotFor(f);
+          if (!slot) return error(fieldKey.source(), "unknown key `" + at + "." + std::string(f) + "`");
+          const auto text = value.value<std::string>();
+          if (!text || !value.is_string())
+            return error(value.source(), "`" + at + "." + std::string(f) + "` must be a string");
+          *slot = *text;
+          seen.emplace(std::string(f), &value);
+        }
+        for (const std::string &required : {std::string("old"), std::string("new"), ownerKey})
+          if (!required.empty() && !seen.contains(required))
+            return error(item.source(), "`" + at + "` needs `" + required + "`");
+        if (const auto problem = rules::validateRenameRow(r))
+          return error(seen.at(problem->field)->source(), "`" + at + "." + problem->field + "` " + problem->message);
+        const std::string &path = r.owner.empty() ? r.old : r.owner;
+        if (r.library.empty()) r.library = path.substr(0, path.find('.'));
+        out.push_back(std::move(r));
+      }
     }
     return out;
   }
@@ -119,6 +192,8 @@ public:
             }
             s.perFileIgnores.emplace_back(std::string(glob.str()), std::get<0>(std::move(parsed)));
           }
+      } else if (k == "renames") {
+        take(renames(node), s.renames);
       } else if (k == "severity") {
         const toml::table *codes = node.as_table();
         if (!codes) problem = error(node.source(), "`severity` must be a table of CODE = \"error|warning|info|hint\"");
@@ -262,6 +337,8 @@ ResolvedConfig resolve(const FileSettings *file, const ConfigOverrides &o, const
   origin("unsafe-fixes", f.unsafeFixes.has_value(), o.unsafeFixes.has_value());
   r.config.severity = f.severity;
   origin("severity", !f.severity.empty(), false);
+  if (f.renames) r.config.renames = *f.renames;
+  origin("renames", f.renames.has_value(), false);
   r.respectGitignore = o.respectGitignore.value_or(f.respectGitignore.value_or(true));
   origin("respect-gitignore", f.respectGitignore.has_value(), o.respectGitignore.has_value());
   r.exclude = f.exclude.value_or(kDefaultExcludes);

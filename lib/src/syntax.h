@@ -58,13 +58,16 @@ struct Kinds {
   static const Kinds &get(); ///< built once per process from the grammar (immutable)
 };
 
+/// The node's text; empty for a null node (an absent field), which is safe to pass here.
 inline std::string_view textOf(TSNode node, std::string_view text) {
+  if (ts_node_is_null(node)) return {};
   const std::uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
   if (start >= text.size() || end < start) return {};
   return text.substr(start, end - start);
 }
 
 inline bool isIdentifier(TSNode node) {
+  if (ts_node_is_null(node)) return false;
   const TSSymbol s = ts_node_symbol(node);
   for (TSSymbol id : Kinds::get().identifier)
     if (s == id) return true;

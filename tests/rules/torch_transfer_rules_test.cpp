@@ -197,6 +197,7 @@ TEST_CASE("AF106 non-blocking-device-to-host", "[rules][AF106]") {
       "y = x.to('cpu')\nprint(y.numpy())\n",
       "y = x.to('cuda', non_blocking=True)\nprint(y.item())\n",
       "y = x.to('cpu', non_blocking=True)\ny = other\nprint(y.numpy())\n",
+      "non_blocking = True\nx: int\n", // an annotation without a value (crashed once)
   };
   const std::vector<Invalid> invalid = {
       {"y = x.to('cpu', non_blocking=True)\nprint(y.numpy())\n", {{"AF106", 1, 17, 29, FixKind::Any, "line 2"}}, std::nullopt},

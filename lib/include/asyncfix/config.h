@@ -1,6 +1,7 @@
 // asyncfix/config.h — what to check and how to fix: rule selection, target Python, rename style.
 #pragma once
 
+#include <cstdint>
 #include <map>
 #include <optional>
 #include <string>
@@ -32,6 +33,28 @@ struct RuleSelection {
   std::vector<std::string> unknownEntries() const;
 };
 
+/// One row of the table of renames that Python 3.7's reserved `async`/`await` forced on libraries
+/// (rules AF201–AF203). The built-in rows are compiled into the library; `Config::renames` adds
+/// the user's rows (`[tool.asyncfix.renames]`).
+struct RenameRow {
+  enum class Kind : std::uint8_t {
+    Module,    ///< `old`/`replacement` are module paths: "kombu.async" → "kombu.asynchronous" (AF201)
+    Function,  ///< `old`/`replacement` are paths: "asyncio.async" → "asyncio.ensure_future" (AF202)
+    Keyword,   ///< `old=` → `replacement=` on calls of `owner`, a path pattern (AF203)
+    Attribute, ///< `obj.old` → `obj.replacement` on objects of `owner`, a path pattern (AF202)
+  };
+  Kind kind = Kind::Module;
+  std::string library;     ///< who renamed it, for messages: "kombu", "kafka-python", "Python"
+  /// Keyword rows: the callable ("pexpect.**.expect"); attribute rows: the class or whatever
+  /// makes the objects. Dotted, `*` = one component, `**` = any number. Empty otherwise.
+  std::string owner;
+  std::string old;         ///< module/function: the full old path; keyword/attribute: the old name
+  std::string replacement; ///< module/function: the full new path; keyword/attribute: the new name
+  std::string since;       ///< the library version that introduced the new name ("4.2.0"); may be empty
+  std::string source;      ///< where the rename is documented (changelog or pull request URL)
+  friend bool operator==(const RenameRow &, const RenameRow &) = default;
+};
+
 struct Config {
   RuleSelection rules;
   PythonVersion target{3, 8};
@@ -40,6 +63,8 @@ struct Config {
   std::string renameTemplate = "{name}_";
   /// Severity per rule code, replacing the rule's own (`[tool.asyncfix.severity]`).
   std::map<std::string, Severity, std::less<>> severity;
+  /// Rows added to the built-in renames table; they win over a built-in row for the same name.
+  std::vector<RenameRow> renames;
 
   std::string renamed(std::string_view name) const;
   /// "async_" → "{name}_", "is_async" → "is_{name}", a template stays; nullopt when invalid.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <optional>
 
+#include "rules/renames.h"
 #include "rules/torch_api.h"
 #include "syntax.h"
 
@@ -265,6 +266,7 @@ void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
       (isTorchAsyncKeyword(parent, ctx.text()) || isUnsupportedNonBlocking(parent, ctx)))
     return;
   if (insideAsyncShim(node, ctx)) return; // AF105's
+  if (isRenamedAsyncToken(node, ctx)) return; // AF201–AF203's: `import kombu.async`, `asyncio.async`…
   if (ctx.insideError()) {
     if (isTorchAsyncToken(node, ctx.text())) return; // AF101's
     ctx.report(makeDiagnostic(info_, severity, node, message(ctx, "used as a name")));
@@ -288,6 +290,9 @@ void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
     group.fixable = false; // a module path: `import kombu.async`
     what = "part of a module path";
   }
+  // What AF201–AF203 own they rename themselves (`kombu.async` among the `x.async` attributes).
+  eraseRenamedAsyncTokens(group.nodes, ctx);
+  eraseRenamedAsyncTokens(group.keywordNodes, ctx);
   Diagnostic d = makeDiagnostic(info_, severity, node, message(ctx, what));
   if (group.fixable && !group.nodes.empty()) {
     const std::string replacement = ctx.config().renamed(keyword_);

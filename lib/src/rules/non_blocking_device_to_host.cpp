@@ -102,7 +102,10 @@ public:
   void check(TSNode assignment, Context &ctx) const override {
     const std::string_view text = ctx.text();
     const TSNode left = field(assignment, "left"), right = field(assignment, "right");
-    if (!isIdentifier(left) || ts_node_symbol(right) != Kinds::get().call) return;
+    // `x: int` has no right-hand side.
+    if (ts_node_is_null(left) || ts_node_is_null(right) || !isIdentifier(left) ||
+        ts_node_symbol(right) != Kinds::get().call)
+      return;
     const TSNode fn = field(right, "function");
     if (ts_node_symbol(fn) != Kinds::get().attribute || textOf(field(fn, "attribute"), text) != "to") return;
     const TSNode args = field(right, "arguments");

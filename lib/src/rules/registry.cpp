@@ -19,6 +19,9 @@ ASYNCFIX_RULE(kToPositionalNonBlocking, makeToPositionalNonBlocking)
 ASYNCFIX_RULE(kNonBlockingWithoutPinnedMemory, makeNonBlockingWithoutPinnedMemory)
 ASYNCFIX_RULE(kAsyncCompatShim, makeAsyncCompatShim)
 ASYNCFIX_RULE(kNonBlockingDeviceToHost, makeNonBlockingDeviceToHost)
+ASYNCFIX_RULE(kRenamedAsyncModule, makeRenamedAsyncModule)
+ASYNCFIX_RULE(kRenamedAsyncFunction, makeRenamedAsyncFunction)
+ASYNCFIX_RULE(kRenamedAsyncKwarg, makeRenamedAsyncKwarg)
 ASYNCFIX_RULE(kUnusedNoqa, makeUnusedNoqa)
 #undef ASYNCFIX_RULE
 
@@ -39,6 +42,9 @@ const std::array kRegistry{
     Entry{&kNonBlockingWithoutPinnedMemory, makeNonBlockingWithoutPinnedMemory}, // AF104
     Entry{&kAsyncCompatShim, makeAsyncCompatShim},               // AF105
     Entry{&kNonBlockingDeviceToHost, makeNonBlockingDeviceToHost}, // AF106
+    Entry{&kRenamedAsyncModule, makeRenamedAsyncModule},         // AF201
+    Entry{&kRenamedAsyncFunction, makeRenamedAsyncFunction},     // AF202
+    Entry{&kRenamedAsyncKwarg, makeRenamedAsyncKwarg},           // AF203
     Entry{&kUnusedNoqa, makeUnusedNoqa},                         // AF900
 };
 
