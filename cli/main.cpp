@@ -11,6 +11,7 @@
 
 #include "asyncfix/config.h"
 #include "commands.h"
+#include "launch.h"
 
 #ifndef ASYNCFIX_VERSION
 #define ASYNCFIX_VERSION "unknown"
@@ -234,6 +235,13 @@ int run(int argc, char **argv) {
   RuleArgs ruleArgs;
   CLI::App *rule = app.add_subcommand("rule", "Explain a rule, or all of them with --all");
   defineRule(*rule, ruleArgs);
+  // `asyncfix lsp`: the language server, the same entry point as `asyncfix-lsp`.
+  lsp::LaunchOptions lspOptions;
+  CLI::App *lspCommand = app.add_subcommand("lsp", "Run the language server on stdin/stdout");
+  lspCommand->add_option("--log-level", lspOptions.logLevel, "error, warn, info, debug or trace [default: info]");
+  lspCommand->add_option("--log-file", lspOptions.logFile, "Write the log here instead of stderr");
+  bool lspStdio = false; // stdio is the only transport; accepted because LSP clients pass it
+  lspCommand->add_flag("--stdio", lspStdio, "Use stdin/stdout (the default and only transport)");
 
   try {
     app.parse(argc, argv);
@@ -242,6 +250,9 @@ int run(int argc, char **argv) {
     return app.exit(e) == 0 ? kExitClean : kExitFailure;
   }
 
+  if (lspCommand->parsed()) {
+    return lsp::runLanguageServer(lspOptions);
+  }
   if (rule->parsed()) {
     RuleOptions options;
     options.codes = ruleArgs.codes;

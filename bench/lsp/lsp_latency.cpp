@@ -1,0 +1,276 @@
+// bench/lsp/lsp_latency.cpp — keystroke latency of asyncfix-lsp on a large file.
+//
+// Starts the server, opens a generated Python file (20 000 lines by default, a few of them
+// flagged), sends single-character incremental edits one at a time and measures the time from
+// writing each didChange to reading the publishDiagnostics for that version. Two scenarios:
+//   valid:  a character is appended to a name and removed again (the file always parses cleanly);
+//   broken: a `(` is inserted and removed again (every other version has a syntax error).
+// Reports median / p99 / max per scenario and the server's peak RSS (VmHWM).
+//
+//   asyncfix_lsp_bench [--server PATH] [--lines N] [--edits N] [--seed N] [--dense]
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <functional>
+#include <iterator>
+#include <sstream>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <poll.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#ifndef ASYNCFIX_LSP_BINARY
+#define ASYNCFIX_LSP_BINARY "asyncfix-lsp"
+#endif
+
+namespace {
+
+using Json = nlohmann::json;
+using Clock = std::chrono::steady_clock;
+
+[[noreturn]] void die(const std::string &message) {
+  std::fprintf(stderr, "lsp_latency: %s\n", message.c_str());
+  std::exit(1);
+}
+
+class Server {
+public:
+  explicit Server(const std::string &path) {
+    int in[2], out[2];
+    if (pipe(in) != 0 || pipe(out) != 0) die("pipe failed");
+    pid_ = fork();
+    if (pid_ < 0) die("fork failed");
+    if (pid_ == 0) {
+      dup2(in[0], STDIN_FILENO);
+      dup2(out[1], STDOUT_FILENO);
+      close(in[1]);
+      close(out[0]);
+      execl(path.c_str(), path.c_str(), "--log-level", "error", static_cast<char *>(nullptr));
+      std::perror("exec");
+      _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    to_ = in[1];
+    from_ = out[0];
+  }
+
+  void send(const Json &message) {
+    const std::string body = message.dump();
+    const std::string frame = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    for (std::size_t done = 0; done < frame.size();) {
+      const ssize_t n = write(to_, frame.data() + done, frame.size() - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) die("write to the server failed");
+      done += static_cast<std::size_t>(n);
+    }
+  }
+
+  Json read() {
+    for (;;) {
+      const std::size_t headerEnd = buffer_.find("\r\n\r\n");
+      if (headerEnd != std::string::npos) {
+        const std::size_t length = std::stoul(buffer_.substr(std::strlen("Content-Length: "), headerEnd));
+        if (buffer_.size() >= headerEnd + 4 + length) {
+          Json message = Json::parse(buffer_.substr(headerEnd + 4, length));
+          buffer_.erase(0, headerEnd + 4 + length);
+          return message;
+        }
+      }
+      pollfd p{from_, POLLIN, 0};
+      if (poll(&p, 1, 120000) <= 0) die("no answer from the server within 120 s");
+      char chunk[1 << 16];
+      const ssize_t n = ::read(from_, chunk, sizeof chunk);
+      if (n <= 0) die("the server closed its output");
+      buffer_.append(chunk, static_cast<std::size_t>(n));
+    }
+  }
+
+  Json waitFor(const std::function<bool(const Json &)> &predicate) {
+    for (;;) {
+      Json message = read();
+      if (predicate(message)) return message;
+    }
+  }
+
+  /// CPU time (user + system) the server has used, in milliseconds: unlike latency, barely
+  /// affected by other processes competing for the CPU.
+  double cpuMs() const {
+    std::ifstream stat("/proc/" + std::to_string(pid_) + "/stat");
+    std::string content((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+    const std::size_t close = content.rfind(')');
+    if (close == std::string::npos) return 0;
+    std::istringstream fields(content.substr(close + 2));
+    std::string field;
+    double ticks = 0;
+    for (int i = 3; fields >> field; ++i) { // field 3 is the state; 14 utime, 15 stime
+      if (i == 14 || i == 15) ticks += std::stod(field);
+      if (i == 15) break;
+    }
+    return ticks * 1000.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
+  }
+
+  long peakRssKb() const {
+    std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
+    for (std::string line; std::getline(status, line);)
+      if (line.rfind("VmHWM:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
+    return -1;
+  }
+
+  int finish() {
+    close(to_);
+    int status = 0;
+    waitpid(pid_, &status, 0);
+    close(from_);
+    return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  }
+
+private:
+  pid_t pid_ = -1;
+  int to_ = -1, from_ = -1;
+  std::string buffer_;
+};
+
+/// Ordinary training-loop code; every 500th block holds an AF101 finding. With `dense`, every
+/// block also copies with `non_blocking=True` (thousands of copies: a stress case for the rules
+/// that follow such copies, AF104/AF106).
+std::string generate(int lines, bool dense) {
+  std::string text = "import torch\nimport torch.nn as nn\n\n\n";
+  int line = 4;
+  for (int block = 0; line < lines; ++block) {
+    const std::string n = std::to_string(block);
+    text += "def step_" + n + "(model, batch, device):\n";
+    text += "    images, target = batch\n";
+    if (block % 500 == 7) text += "    images = images.cuda(async=True)\n";
+    else if (dense) text += "    images = images.to(device, non_blocking=True)\n";
+    else text += "    images = images.to(device)\n";
+    text += "    value_" + n + " = model(images).sum() * " + n + "\n";
+    text += "    return value_" + n + ", target\n\n";
+    line += 6;
+  }
+  return text;
+}
+
+struct Stats {
+  double median, p99, max;
+  double cpuPerEdit = 0; ///< server CPU ms per didChange
+};
+
+Stats stats(std::vector<double> ms) {
+  std::sort(ms.begin(), ms.end());
+  const auto at = [&](double q) {
+    return ms[std::min(ms.size() - 1, static_cast<std::size_t>(q * static_cast<double>(ms.size())))];
+  };
+  return {at(0.5), at(0.99), ms.back()};
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  std::string server = ASYNCFIX_LSP_BINARY;
+  int lines = 20000, edits = 500;
+  unsigned seed = 1;
+  bool dense = false;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--dense") {
+      dense = true;
+      continue;
+    }
+    if (i + 1 >= argc) die("missing value after " + arg);
+    const char *value = argv[++i];
+    if (arg == "--server") server = value;
+    else if (arg == "--lines") lines = std::atoi(value);
+    else if (arg == "--edits") edits = std::atoi(value);
+    else if (arg == "--seed") seed = static_cast<unsigned>(std::atoi(value));
+    else die("unknown argument " + arg);
+  }
+  signal(SIGPIPE, SIG_IGN);
+  const std::string text = generate(lines, dense);
+  std::vector<std::size_t> valueLines; // lines `    value_N = ...`: edits go after `value_N`
+  {
+    std::size_t lineNo = 0;
+    for (std::size_t at = 0; at < text.size(); ++lineNo) {
+      const std::size_t end = text.find('\n', at);
+      if (text.compare(at, 10, "    value_") == 0) valueLines.push_back(lineNo);
+      at = end + 1;
+    }
+  }
+
+  Server s(server);
+  s.send({{"jsonrpc", "2.0"},
+          {"id", 1},
+          {"method", "initialize"},
+          {"params", {{"capabilities", {{"general", {{"positionEncodings", {"utf-16"}}}}}}}}});
+  s.waitFor([](const Json &m) { return m.contains("id") && m["id"] == 1; });
+  s.send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
+  const std::string uri = "file:///bench/big.py";
+  const auto open = Clock::now();
+  s.send({{"jsonrpc", "2.0"},
+          {"method", "textDocument/didOpen"},
+          {"params", {{"textDocument", {{"uri", uri}, {"languageId", "python"}, {"version", 1}, {"text", text}}}}}});
+  const Json first =
+      s.waitFor([](const Json &m) { return m.value("method", "") == "textDocument/publishDiagnostics"; });
+  const double openMs = std::chrono::duration<double, std::milli>(Clock::now() - open).count();
+  const std::size_t flagged = first["params"]["diagnostics"].size();
+
+  std::mt19937 rng(seed);
+  int version = 1;
+  const auto run = [&](const std::string &insert) {
+    std::vector<double> ms;
+    const double cpuBefore = s.cpuMs();
+    for (int e = 0; e < edits; ++e) {
+      const auto line = static_cast<int>(valueLines[rng() % valueLines.size()]);
+      const int column = 10; // just after `    value_`: inside the name (valid) or before it (broken)
+      // Insert, then remove the same character: each keystroke is one didChange.
+      for (int k = 0; k < 2; ++k) {
+        ++version;
+        Json range = {{"start", {{"line", line}, {"character", column}}},
+                      {"end", {{"line", line}, {"character", k == 0 ? column : column + 1}}}};
+        const auto start = Clock::now();
+        Json change = {{"range", range}, {"text", k == 0 ? insert : std::string()}};
+        Json params = {{"textDocument", {{"uri", uri}, {"version", version}}},
+                       {"contentChanges", Json::array({change})}};
+        s.send({{"jsonrpc", "2.0"}, {"method", "textDocument/didChange"}, {"params", params}});
+        const Json published = s.waitFor([&](const Json &m) {
+          return m.value("method", "") == "textDocument/publishDiagnostics" &&
+                 m["params"].value("version", -1) == version;
+        });
+        ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+        if (published["params"]["diagnostics"].size() < flagged)
+          die("lost a diagnostic at version " + std::to_string(version));
+      }
+    }
+    Stats result = stats(ms);
+    result.cpuPerEdit = (s.cpuMs() - cpuBefore) / static_cast<double>(ms.size());
+    return result;
+  };
+  const Stats valid = run("x");
+  const Stats broken = run("(");
+  const long rss = s.peakRssKb();
+  s.send({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "shutdown"}});
+  s.waitFor([](const Json &m) { return m.contains("id") && m["id"] == 2; });
+  s.send({{"jsonrpc", "2.0"}, {"method", "exit"}});
+  const int code = s.finish();
+
+  std::printf("file: %d lines%s, %zu bytes, %zu flagged; %d edits per scenario (each a keystroke and its undo)\n",
+              lines, dense ? " (dense)" : "", text.size(), flagged, edits);
+  std::printf("didOpen -> first publishDiagnostics: %.2f ms\n", openMs);
+  std::printf("valid edits   didChange -> publishDiagnostics: median %.2f ms, p99 %.2f ms, max %.2f ms; "
+              "server CPU %.2f ms per edit\n",
+              valid.median, valid.p99, valid.max, valid.cpuPerEdit);
+  std::printf("broken edits  didChange -> publishDiagnostics: median %.2f ms, p99 %.2f ms, max %.2f ms; "
+              "server CPU %.2f ms per edit\n",
+              broken.median, broken.p99, broken.max, broken.cpuPerEdit);
+  std::printf("server peak RSS (VmHWM): %.1f MiB; exit code %d\n", static_cast<double>(rss) / 1024.0, code);
+  return code == 0 ? 0 : 1;
+}

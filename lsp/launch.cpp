@@ -1,0 +1,85 @@
+#include "launch.h"
+
+#include <csignal>
+#include <cstdio>
+#include <exception>
+#include <string_view>
+
+#include <unistd.h>
+
+#include "logger.h"
+#include "server.h"
+#include "transport.h"
+
+#ifndef ASYNCFIX_VERSION
+#define ASYNCFIX_VERSION "unknown"
+#endif
+
+namespace asyncfix::lsp {
+namespace {
+
+constexpr const char *kUsage =
+    "usage: asyncfix-lsp [--log-level error|warn|info|debug|trace] [--log-file PATH]\n"
+    "\n"
+    "The asyncfix language server: speaks LSP 3.17 (JSON-RPC with Content-Length framing) on\n"
+    "stdin/stdout; logs go to stderr or to --log-file. --stdio is accepted and ignored.\n";
+
+} // namespace
+
+int runLanguageServer(const LaunchOptions &options) {
+  const auto level = parseLogLevel(options.logLevel);
+  if (!level) {
+    std::fprintf(stderr, "asyncfix-lsp: invalid --log-level `%s`\n%s", options.logLevel.c_str(), kUsage);
+    return 2;
+  }
+  Logger log(stderr, *level);
+  if (!options.logFile.empty() && !log.openFile(options.logFile)) {
+    std::fprintf(stderr, "asyncfix-lsp: cannot open the log file `%s`\n", options.logFile.c_str());
+    return 2;
+  }
+  std::signal(SIGPIPE, SIG_IGN); // a client that went away is an EPIPE, handled as the end
+  log.info("asyncfix-lsp " ASYNCFIX_VERSION " listening on stdio");
+  try {
+    StreamTransport transport(STDIN_FILENO, STDOUT_FILENO, log);
+    Server server(transport, log);
+    const int code = server.run();
+    log.info("exiting with code " + std::to_string(code));
+    return code;
+  } catch (const std::exception &e) {
+    log.error(std::string("fatal: ") + e.what());
+    return 1;
+  }
+}
+
+int lspMain(int argc, char **argv) {
+  LaunchOptions options;
+  for (int i = 1; i < argc; ++i) {
+    const std::string_view arg = argv[i];
+    const auto value = [&](std::string_view name, std::string &out) {
+      if (arg.starts_with(std::string(name) + "=")) {
+        out = std::string(arg.substr(name.size() + 1));
+        return true;
+      }
+      if (arg == name && i + 1 < argc) {
+        out = argv[++i];
+        return true;
+      }
+      return false;
+    };
+    if (arg == "--help" || arg == "-h") {
+      std::fputs(kUsage, stdout);
+      return 0;
+    }
+    if (arg == "--version" || arg == "-V") {
+      std::puts("asyncfix-lsp " ASYNCFIX_VERSION);
+      return 0;
+    }
+    if (arg == "--stdio" || arg.starts_with("--clientProcessId")) continue; // what LSP clients pass
+    if (value("--log-level", options.logLevel) || value("--log-file", options.logFile)) continue;
+    std::fprintf(stderr, "asyncfix-lsp: unknown argument `%s`\n%s", argv[i], kUsage);
+    return 2;
+  }
+  return runLanguageServer(options);
+}
+
+} // namespace asyncfix::lsp

@@ -1,0 +1,20 @@
+// lsp/launch.h — starting the server over stdio: shared by `asyncfix-lsp` and `asyncfix lsp`.
+#pragma once
+
+#include <string>
+
+namespace asyncfix::lsp {
+
+struct LaunchOptions {
+  std::string logLevel = "info"; ///< error, warn, info, debug, trace
+  std::string logFile;           ///< empty: stderr
+};
+
+/// Serves LSP over stdin/stdout until `exit`; returns the exit code (0 after shutdown, 1 without
+/// it, 2 for bad options).
+int runLanguageServer(const LaunchOptions &options);
+
+/// `asyncfix-lsp [--log-level LEVEL] [--log-file PATH] [--stdio] [--version] [--help]`.
+int lspMain(int argc, char **argv);
+
+} // namespace asyncfix::lsp

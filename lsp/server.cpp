@@ -1,0 +1,801 @@
+#include "server.h"
+
+#include <algorithm>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "asyncfix/config.h"
+#include "asyncfix/rules.h"
+#include "asyncfix/suppression.h"
+#include "asyncfix/utf8.h"
+#include "text_diff.h"
+#include "uri.h"
+
+#ifndef ASYNCFIX_VERSION
+#define ASYNCFIX_VERSION "unknown"
+#endif
+
+namespace asyncfix::lsp {
+namespace fs = std::filesystem;
+namespace {
+
+constexpr const char *kApplyAutofix = "asyncfix.applyAutofix";
+constexpr const char *kFixWorkspace = "asyncfix.fixWorkspace";
+constexpr const char *kSourceFixAll = "source.fixAll.asyncfix";
+constexpr const char *kQuickFix = "quickfix";
+
+DiagnosticSeverity severityOf(Severity s) {
+  switch (s) {
+  case Severity::Error: return DiagnosticSeverity::Error;
+  case Severity::Warning: return DiagnosticSeverity::Warning;
+  case Severity::Info: return DiagnosticSeverity::Information;
+  case Severity::Hint: return DiagnosticSeverity::Hint;
+  }
+  return DiagnosticSeverity::Error;
+}
+
+/// Whether a code action of `kind` passes the client's `only` filter. Without a filter, quick
+/// fixes only: source actions are computed when asked for (on save, or from a Source menu).
+bool wanted(const std::optional<std::vector<std::string>> &only, std::string_view kind) {
+  if (!only) return kind == kQuickFix;
+  return std::any_of(only->begin(), only->end(), [&](const std::string &prefix) {
+    return kind == prefix || (kind.starts_with(prefix) && kind.size() > prefix.size() && kind[prefix.size()] == '.');
+  });
+}
+
+std::string encodingName(PositionEncoding encoding) {
+  switch (encoding) {
+  case PositionEncoding::Utf8: return "utf-8";
+  case PositionEncoding::Utf16: return "utf-16";
+  case PositionEncoding::Utf32: return "utf-32";
+  }
+  return "utf-16";
+}
+
+bool fixAllowed(const asyncfix::Diagnostic &d, bool unsafe) {
+  if (!d.fix || d.fix->edits.empty()) return false;
+  return d.fix->applicability == Applicability::Safe || (unsafe && d.fix->applicability == Applicability::Unsafe);
+}
+
+bool isConfigFile(const fs::path &path) {
+  const std::string name = path.filename().string();
+  return name == "pyproject.toml" || name == "asyncfix.toml" || name == ".asyncfix.toml";
+}
+
+/// A Python file from disk as UTF-8 without NUL bytes, as the CLI accepts it; nullopt otherwise.
+std::optional<std::string> readPythonFile(const fs::path &path, Logger &log) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    log.warn("cannot read " + path.string());
+    return std::nullopt;
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  std::string text = std::move(buffer).str();
+  if (firstInvalidUtf8(text) || text.find('\0') != std::string::npos) {
+    log.warn(path.string() + " is not UTF-8 text; skipped");
+    return std::nullopt;
+  }
+  return text;
+}
+
+std::string hoverText(const asyncfix::Diagnostic &d) {
+  const RuleInfo *rule = findRule(d.code);
+  std::string text = "**" + std::string(d.code) + "** `" + std::string(d.name) + "`: " + d.message + "\n\n";
+  if (rule) text += std::string(rule->doc) + "\n[" + std::string(d.code) + " documentation](" + ruleUrl(*rule) + ")\n";
+  return text;
+}
+
+} // namespace
+
+Server::Server(Transport &transport, Logger &log) : transport_(transport), log_(log), dispatcher_(transport, log) {
+  Dispatcher &d = dispatcher_;
+  d.bind("initialize", this, &Server::onInitialize);
+  d.bindNotification("initialized", this, &Server::onInitialized);
+  d.bind("shutdown", this, &Server::onShutdown);
+  d.bindNotification("exit", this, &Server::onExit);
+  d.bindNotification("textDocument/didOpen", this, &Server::onDidOpen);
+  d.bindNotification("textDocument/didChange", this, &Server::onDidChange);
+  d.bindNotification("textDocument/didClose", this, &Server::onDidClose);
+  d.bindNotification("textDocument/didSave", this, &Server::onDidSave);
+  d.bindNotification("workspace/didChangeConfiguration", this, &Server::onDidChangeConfiguration);
+  d.bindNotification("workspace/didChangeWorkspaceFolders", this, &Server::onDidChangeWorkspaceFolders);
+  d.bindNotification("workspace/didChangeWatchedFiles", this, &Server::onDidChangeWatchedFiles);
+  d.bindAsync("workspace/executeCommand", this, &Server::onExecuteCommand);
+  d.bind("textDocument/diagnostic", this, &Server::onDocumentDiagnostic);
+  d.bindAsync("workspace/diagnostic", this, &Server::onWorkspaceDiagnostic);
+  d.bind("textDocument/codeAction", this, &Server::onCodeAction);
+  d.bind("codeAction/resolve", this, &Server::onCodeActionResolve);
+  d.bind("textDocument/hover", this, &Server::onHover);
+  // Errors and warnings also go to the client's log (an editor's output panel), once it can
+  // receive notifications.
+  log_.setForward([this](LogLevel level, std::string_view message) {
+    if (dispatcher_.state() != Dispatcher::State::Running) return;
+    dispatcher_.notify(
+        "window/logMessage",
+        LogMessageParams{level == LogLevel::Error ? MessageType::Error : MessageType::Warning, std::string(message)});
+  });
+}
+
+Server::~Server() { log_.setForward(nullptr); }
+
+// ---- the message loop ----
+
+int Server::run() {
+  while (!exited_) {
+    if (auto queued = dispatcher_.takeQueued()) {
+      dispatcher_.handle(*queued);
+      continue;
+    }
+    if (!transport_.hasPending()) idle();
+    std::optional<std::string> body = transport_.read();
+    if (!body) {
+      log_.info("end of input without exit");
+      break;
+    }
+    dispatcher_.handle(*body);
+  }
+  return exitCode();
+}
+
+void Server::drain() {
+  while (!exited_) {
+    std::optional<std::string> body = dispatcher_.takeQueued();
+    if (!body && transport_.hasPending()) body = transport_.read();
+    if (!body) break;
+    dispatcher_.handle(*body);
+  }
+  if (!exited_) idle();
+}
+
+void Server::idle() {
+  reportProblems();
+  if (pull_) return;
+  for (auto &[uri, doc] : workspace_.documents())
+    if (doc.publishPending) publish(doc);
+  reportProblems();
+}
+
+// ---- lifecycle ----
+
+InitializeResult Server::onInitialize(const InitializeParams &params) {
+  client_ = params.capabilities;
+  const auto offers = [&](std::string_view name) {
+    return std::find(client_.positionEncodings.begin(), client_.positionEncodings.end(), name) !=
+           client_.positionEncodings.end();
+  };
+  encoding_ = offers("utf-8")    ? PositionEncoding::Utf8
+              : offers("utf-32") ? PositionEncoding::Utf32
+                                 : PositionEncoding::Utf16;
+  pull_ = client_.pullDiagnostics;
+  if (params.trace) dispatcher_.setTrace(*params.trace);
+  for (const WorkspaceFolder &folder : params.workspaceFolders)
+    if (const auto path = uriToPath(folder.uri)) workspace_.addFolder(*path);
+  if (params.workspaceFolders.empty()) {
+    if (params.rootUri) {
+      if (const auto path = uriToPath(*params.rootUri)) workspace_.addFolder(*path);
+    } else if (params.rootPath && !params.rootPath->empty()) {
+      workspace_.addFolder(*params.rootPath);
+    }
+  }
+  initOptions_ = params.initializationOptions;
+  applySettings();
+  dispatcher_.setState(Dispatcher::State::Running);
+  log_.info("initialized for " + params.clientName.value_or("an unnamed client") + ": " + encodingName(encoding_) +
+            " positions, " + (pull_ ? "pull" : "push") + " diagnostics");
+
+  InitializeResult result;
+  ServerCapabilities &caps = result.capabilities;
+  caps.positionEncoding = encodingName(encoding_);
+  caps.pullDiagnostics = pull_;
+  caps.codeActionResolve = client_.codeActionResolveEdit;
+  caps.codeActionKinds = {kQuickFix, kSourceFixAll};
+  caps.commands = {kApplyAutofix, kFixWorkspace};
+  result.serverName = "asyncfix";
+  result.serverVersion = ASYNCFIX_VERSION;
+  return result;
+}
+
+void Server::onInitialized(const NoParams &) {
+  if (client_.watchedFilesRegistration) {
+    RegistrationParams registration;
+    registration.id = "asyncfix-config-files";
+    registration.watchers = {{"**/pyproject.toml"}, {"**/asyncfix.toml"}, {"**/.asyncfix.toml"}};
+    dispatcher_.request<RegistrationParams, Null>(
+        "client/registerCapability", registration, [this](const Null *, const LspError *error) {
+          if (error) log_.warn(std::string("watching configuration files: ") + error->what());
+        });
+  }
+}
+
+Null Server::onShutdown(const NoParams &) {
+  shutdownRequested_ = true;
+  dispatcher_.setState(Dispatcher::State::ShutDown);
+  return {};
+}
+
+void Server::onExit(const NoParams &) { exited_ = true; }
+
+// ---- text synchronization ----
+
+void Server::onDidOpen(const DidOpenTextDocumentParams &params) {
+  const TextDocumentItem &item = params.textDocument;
+  OpenDocument &doc = workspace_.open(item.uri, item.version, item.text);
+  doc.publishPending = !pull_;
+}
+
+void Server::onDidChange(const DidChangeTextDocumentParams &params) {
+  OpenDocument *doc = workspace_.find(params.textDocument.uri);
+  if (!doc) {
+    log_.warn("didChange for a document that is not open: " + params.textDocument.uri);
+    return;
+  }
+  for (const TextDocumentContentChangeEvent &change : params.contentChanges) {
+    if (!change.range) {
+      workspace_.replaceText(*doc, change.text);
+      continue;
+    }
+    // Positions past the end of a line or of the document are clamped by LineIndex.
+    const LineIndex &lines = doc->doc.lines();
+    const std::size_t start = toOffset(lines, change.range->start);
+    const std::size_t end = toOffset(lines, change.range->end);
+    workspace_.edit(*doc, start, std::max(start, end), change.text);
+  }
+  if (params.textDocument.version <= doc->version)
+    log_.warn("version " + std::to_string(params.textDocument.version) + " of " + doc->uri + " does not follow " +
+              std::to_string(doc->version));
+  doc->version = params.textDocument.version;
+  doc->publishPending = !pull_;
+}
+
+void Server::onDidClose(const DidCloseTextDocumentParams &params) {
+  if (!workspace_.find(params.textDocument.uri)) return;
+  workspace_.close(params.textDocument.uri);
+  if (!pull_)
+    dispatcher_.notify("textDocument/publishDiagnostics",
+                       PublishDiagnosticsParams{params.textDocument.uri, std::nullopt, {}});
+}
+
+void Server::onDidSave(const DidSaveTextDocumentParams &params) {
+  OpenDocument *doc = workspace_.find(params.textDocument.uri);
+  if (doc && params.text && *params.text != doc->doc.text()) {
+    log_.warn("the saved text of " + doc->uri + " differs from the synchronized one; using the saved text");
+    workspace_.replaceText(*doc, *params.text);
+    doc->publishPending = !pull_;
+  }
+  if (const auto path = uriToPath(params.textDocument.uri); path && isConfigFile(*path)) {
+    workspace_.reloadConfigFiles();
+    refreshDiagnostics();
+  }
+}
+
+// ---- workspace ----
+
+void Server::onDidChangeConfiguration(const DidChangeConfigurationParams &params) {
+  changedSettings_ = params.settings;
+  applySettings();
+  refreshDiagnostics();
+}
+
+void Server::onDidChangeWorkspaceFolders(const DidChangeWorkspaceFoldersParams &params) {
+  for (const WorkspaceFolder &folder : params.removed)
+    if (const auto path = uriToPath(folder.uri)) workspace_.removeFolder(*path);
+  for (const WorkspaceFolder &folder : params.added)
+    if (const auto path = uriToPath(folder.uri)) workspace_.addFolder(*path);
+}
+
+void Server::onDidChangeWatchedFiles(const DidChangeWatchedFilesParams &params) {
+  const bool configChanged = std::any_of(params.changes.begin(), params.changes.end(), [](const FileEvent &e) {
+    const auto path = uriToPath(e.uri);
+    return path && isConfigFile(*path);
+  });
+  if (!configChanged) return;
+  workspace_.reloadConfigFiles();
+  refreshDiagnostics();
+}
+
+/// The editor's settings: initializationOptions, then the last didChangeConfiguration on top
+/// (key by key). Invalid values are reported and left out.
+void Server::applySettings() {
+  std::vector<std::string> problems = initOptions_.problems;
+  problems.insert(problems.end(), changedSettings_.problems.begin(), changedSettings_.problems.end());
+  const auto pick = [&](auto member) {
+    return (changedSettings_.*member) ? (changedSettings_.*member) : (initOptions_.*member);
+  };
+  const auto selectors = [&](const std::optional<std::vector<std::string>> &list, const char *key) {
+    std::optional<std::vector<std::string>> valid;
+    if (!list) return valid;
+    valid.emplace();
+    for (const std::string &entry : *list) {
+      RuleSelection probe;
+      probe.select = {entry};
+      if (probe.unknownEntries().empty())
+        valid->push_back(entry);
+      else
+        problems.push_back(std::string("`") + key + "`: unknown rule selector `" + entry + "`");
+    }
+    return valid;
+  };
+  ConfigOverrides overrides;
+  overrides.select = selectors(pick(&Settings::select), "select");
+  if (auto extend = selectors(pick(&Settings::extendSelect), "extendSelect"))
+    overrides.extendSelect = std::move(*extend);
+  overrides.ignore = selectors(pick(&Settings::ignore), "ignore");
+  if (const auto target = pick(&Settings::targetVersion)) {
+    if (const auto version = PythonVersion::parse(*target))
+      overrides.target = version;
+    else
+      problems.push_back("`targetVersion`: `" + *target + "` is not a Python version from py35 to py314");
+  }
+  if (const auto style = pick(&Settings::renameStyle)) {
+    if (auto tmpl = Config::renameTemplateFor(*style))
+      overrides.renameTemplate = std::move(tmpl);
+    else
+      problems.push_back("`renameStyle`: `" + *style + "` is not async_, is_async or a template such as {name}_");
+  }
+  overrides.unsafeFixes = pick(&Settings::unsafeFixes);
+  workspace_.setOverrides(std::move(overrides));
+  for (const std::string &problem : problems) {
+    log_.info("settings: " + problem); // shown to the user below; not mirrored to logMessage too
+    showMessage(MessageType::Warning, "asyncfix settings: " + problem);
+  }
+}
+
+void Server::refreshDiagnostics() {
+  if (!pull_) {
+    for (auto &[uri, doc] : workspace_.documents()) doc.publishPending = true;
+    return;
+  }
+  if (client_.diagnosticRefresh)
+    dispatcher_.request<NoParams, Null>("workspace/diagnostic/refresh", NoParams{},
+                                        [](const Null *, const LspError *) {});
+}
+
+void Server::reportProblems() {
+  for (const std::string &problem : workspace_.takeProblems()) {
+    log_.info("configuration: " + problem); // shown to the user below
+    showMessage(MessageType::Warning, "asyncfix configuration: " + problem);
+  }
+}
+
+void Server::showMessage(MessageType type, const std::string &message) {
+  dispatcher_.notify("window/showMessage", LogMessageParams{type, message});
+}
+
+void Server::publish(OpenDocument &doc) {
+  doc.publishPending = false;
+  const auto &diagnostics = workspace_.diagnostics(doc);
+  dispatcher_.notify("textDocument/publishDiagnostics",
+                     PublishDiagnosticsParams{doc.uri, doc.version, toLsp(diagnostics, doc.doc.lines(), doc.version)});
+}
+
+// ---- commands ----
+
+void Server::onExecuteCommand(const ExecuteCommandParams &params, Reply<Null> reply) {
+  if (params.command != kApplyAutofix && params.command != kFixWorkspace)
+    throw LspError(ErrorCode::InvalidParams, "unknown command `" + params.command + "`");
+  if (!client_.applyEdit)
+    throw LspError(ErrorCode::RequestFailed, "the client cannot apply edits (workspace.applyEdit)");
+
+  if (params.command == kFixWorkspace) {
+    std::optional<ProgressToken> token = params.workDoneToken;
+    if (token || !client_.workDoneProgress) return fixWorkspace(reply, token);
+    token = "asyncfix/fixWorkspace/" + std::to_string(++progressTokens_);
+    dispatcher_.request<WorkDoneProgressCreateParams, Null>("window/workDoneProgress/create",
+                                                            WorkDoneProgressCreateParams{*token},
+                                                            [this, reply, token](const Null *, const LspError *error) {
+                                                              fixWorkspace(reply, error ? std::nullopt : token);
+                                                            });
+    return;
+  }
+
+  if (params.arguments.empty()) throw LspError(ErrorCode::InvalidParams, "params.arguments: expected a document URI");
+  const CommandArgument &target = params.arguments.front();
+  OpenDocument *doc = workspace_.find(target.uri);
+  if (!doc) throw LspError(ErrorCode::InvalidParams, "params.arguments[0]: the document is not open: " + target.uri);
+  if (target.version && *target.version != doc->version)
+    throw LspError(ErrorCode::ContentModified, "the document changed since version " + std::to_string(*target.version));
+  const FileSettings settings = workspace_.settingsFor(doc->uri);
+  std::optional<WorkspaceEdit> edit = fixAllEdit(*doc, std::nullopt, settings.unsafeFixes);
+  if (edit) {
+    dispatcher_.request<ApplyWorkspaceEditParams, ApplyWorkspaceEditResult>(
+        "workspace/applyEdit", ApplyWorkspaceEditParams{"asyncfix: fix all problems", std::move(*edit)},
+        [this](const ApplyWorkspaceEditResult *result, const LspError *error) {
+          if (error || !result->applied)
+            log_.warn("the client did not apply the fixes: " +
+                      (error ? std::string(error->what()) : result->failureReason.value_or("no reason given")));
+        });
+  }
+  reply(Null{});
+}
+
+void Server::progress(const std::optional<ProgressToken> &token, WorkDoneProgress value) {
+  if (token) dispatcher_.notify("$/progress", ProgressParams{*token, std::move(value)});
+}
+
+void Server::fixWorkspace(Reply<Null> reply, std::optional<ProgressToken> token) {
+  if (reply.cancelled()) return reply.error(ErrorCode::RequestCancelled, "request cancelled");
+  const std::vector<fs::path> files = workspace_.pythonFiles();
+  const auto count = static_cast<std::uint32_t>(files.size());
+  progress(token, {WorkDoneProgress::Kind::Begin, "asyncfix: fixing the workspace", true,
+                   "0/" + std::to_string(count) + " files", 0u});
+  WorkspaceEdit edit;
+  edit.documentChanges = client_.documentChanges;
+  std::size_t fixed = 0;
+  std::uint32_t lastPercent = 0;
+  for (std::uint32_t i = 0; i < count; ++i) {
+    dispatcher_.pollIncoming(); // a $/cancelRequest (or shutdown) that arrived meanwhile counts now
+    if (reply.cancelled()) {
+      progress(token, {WorkDoneProgress::Kind::End, std::nullopt, std::nullopt, "Cancelled", std::nullopt});
+      return reply.error(ErrorCode::RequestCancelled, "request cancelled");
+    }
+    const fs::path &path = files[i];
+    OpenDocument *open = workspace_.findByPath(path);
+    std::optional<std::string> text = open ? std::optional<std::string>(open->doc.text()) : readPythonFile(path, log_);
+    if (text) {
+      const FileSettings settings = workspace_.settingsForPath(path);
+      FixOptions options;
+      options.unsafe = settings.unsafeFixes;
+      const FixResult result = fix(*settings.linter, *text, options);
+      if (result.changed) {
+        const LineIndex lines(*text);
+        edit.edits.push_back({{open ? open->uri : pathToUri(path), open ? std::optional(open->version) : std::nullopt},
+                              toLspEdits(lines, diffEdits(*text, result.text))});
+        fixed += result.fixedDiagnostics;
+      }
+    }
+    const std::uint32_t percent = (i + 1) * 100 / count;
+    if (percent != lastPercent) {
+      lastPercent = percent;
+      progress(token, {WorkDoneProgress::Kind::Report, std::nullopt, std::nullopt,
+                       std::to_string(i + 1) + "/" + std::to_string(count) + " files", percent});
+    }
+  }
+  const std::string summary = "Fixed " + std::to_string(fixed) + (fixed == 1 ? " problem" : " problems") + " in " +
+                              std::to_string(edit.edits.size()) + (edit.edits.size() == 1 ? " file" : " files");
+  progress(token, {WorkDoneProgress::Kind::End, std::nullopt, std::nullopt, summary, std::nullopt});
+  log_.info(summary);
+  dispatcher_.notify("window/logMessage", LogMessageParams{MessageType::Info, "asyncfix: " + summary});
+  if (!edit.edits.empty()) {
+    dispatcher_.request<ApplyWorkspaceEditParams, ApplyWorkspaceEditResult>(
+        "workspace/applyEdit", ApplyWorkspaceEditParams{"asyncfix: fix the workspace", std::move(edit)},
+        [this](const ApplyWorkspaceEditResult *result, const LspError *error) {
+          if (error || !result->applied)
+            log_.warn("the client did not apply the fixes: " +
+                      (error ? std::string(error->what()) : result->failureReason.value_or("no reason given")));
+        });
+  }
+  reply(Null{});
+}
+
+// ---- diagnostics ----
+
+DocumentDiagnosticReport Server::onDocumentDiagnostic(const DocumentDiagnosticParams &params) {
+  OpenDocument *doc = workspace_.find(params.textDocument.uri);
+  if (!doc) return {false, "closed", {}}; // nothing known about it: an empty report
+  return documentReport(*doc, params.previousResultId);
+}
+
+/// The report of an open document; its result id changes with every edit and configuration change.
+DocumentDiagnosticReport Server::documentReport(OpenDocument &doc, const std::optional<std::string> &previous) {
+  DocumentDiagnosticReport report;
+  report.resultId = std::to_string(doc.stamp);
+  if (previous == report.resultId)
+    report.unchanged = true;
+  else
+    report.items = toLsp(workspace_.diagnostics(doc), doc.doc.lines(), doc.version);
+  return report;
+}
+
+/// The report of a file that is not open, read from disk; its result id is the configuration
+/// generation, modification time and size, so an unchanged file is not even read. nullopt for a
+/// file that cannot be read or is not UTF-8.
+std::optional<DocumentDiagnosticReport> Server::diskReport(const fs::path &path,
+                                                           const std::optional<std::string> &previous) {
+  std::error_code ec;
+  const auto mtime = fs::last_write_time(path, ec);
+  const auto size = ec ? 0 : fs::file_size(path, ec);
+  if (ec) return std::nullopt;
+  DocumentDiagnosticReport report;
+  report.resultId = "disk:" + std::to_string(workspace_.configGeneration()) + ":" +
+                    std::to_string(mtime.time_since_epoch().count()) + ":" + std::to_string(size);
+  if (previous == report.resultId) {
+    report.unchanged = true;
+    return report;
+  }
+  const std::optional<std::string> text = readPythonFile(path, log_);
+  if (!text) return std::nullopt;
+  report.items = toLsp(workspace_.settingsForPath(path).linter->lint(*text), LineIndex(*text), 0);
+  return report;
+}
+
+void Server::onWorkspaceDiagnostic(const WorkspaceDiagnosticParams &params, Reply<WorkspaceDiagnosticReport> reply) {
+  const auto previous = [&](const std::string &uri) -> std::optional<std::string> {
+    for (const PreviousResultId &p : params.previousResultIds)
+      if (p.uri == uri) return p.value;
+    return std::nullopt;
+  };
+  WorkspaceDiagnosticReport result;
+  std::vector<const OpenDocument *> reported;
+  for (const fs::path &path : workspace_.pythonFiles()) {
+    dispatcher_.pollIncoming(); // a $/cancelRequest that arrived meanwhile counts now
+    if (reply.cancelled()) return reply.error(ErrorCode::RequestCancelled, "request cancelled");
+    if (OpenDocument *doc = workspace_.findByPath(path)) {
+      reported.push_back(doc);
+      result.items.push_back({doc->uri, doc->version, documentReport(*doc, previous(doc->uri))});
+    } else if (const std::string uri = pathToUri(path); auto report = diskReport(path, previous(uri))) {
+      result.items.push_back({uri, std::nullopt, std::move(*report)});
+    }
+  }
+  for (auto &[uri, doc] : workspace_.documents()) // open documents outside the workspace folders
+    if (std::find(reported.begin(), reported.end(), &doc) == reported.end())
+      result.items.push_back({uri, doc.version, documentReport(doc, previous(uri))});
+  reportProblems();
+  reply(result);
+}
+
+// ---- code actions ----
+
+/// What one code-action request is about.
+struct CodeActionScope {
+  OpenDocument &doc;
+  const std::vector<asyncfix::Diagnostic> &all;  ///< the document's findings
+  std::vector<std::size_t> picked;               ///< indices into `all`, in order
+  std::map<std::size_t, lsp::Diagnostic> echoed; ///< the client's copy of a picked finding
+  bool unsafe = false;                           ///< unsafe fixes allowed
+};
+
+std::vector<CodeAction> Server::onCodeAction(const CodeActionParams &params) {
+  OpenDocument *doc = workspace_.find(params.textDocument.uri);
+  if (!doc) return {};
+  const std::vector<asyncfix::Diagnostic> &all = workspace_.diagnostics(*doc);
+  if (all.empty()) return {}; // the common case on every cursor move: answer at once
+  CodeActionScope scope{*doc, all, {}, {}, workspace_.settingsFor(doc->uri).unsafeFixes};
+  pickFindings(params, scope);
+  std::vector<CodeAction> actions;
+  if (wanted(params.context.only, kQuickFix)) {
+    addQuickFixes(scope, actions);
+    addFixAllActions(scope, actions);
+    addNoqaActions(scope, actions);
+  }
+  if (params.context.only && wanted(params.context.only, kSourceFixAll)) addSourceFixAll(scope, actions);
+  return actions;
+}
+
+/// The findings on the requested lines, and those the client echoes in context.diagnostics —
+/// matched by code and `data` (or by code and line: some clients echo columns in other units),
+/// never by exact range.
+void Server::pickFindings(const CodeActionParams &params, CodeActionScope &scope) const {
+  const LineIndex &lines = scope.doc.doc.lines();
+  const auto &all = scope.all;
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (lines.lineOf(all[i].end) >= params.range.start.line && lines.lineOf(all[i].start) <= params.range.end.line)
+      scope.picked.push_back(i);
+  for (const lsp::Diagnostic &given : params.context.diagnostics) {
+    if ((given.source && *given.source != "asyncfix") || !given.code) continue;
+    std::optional<std::size_t> match;
+    if (given.data && given.data->version == scope.doc.version) {
+      for (std::size_t i = 0; i < all.size() && !match; ++i)
+        if (all[i].code == *given.code && all[i].start == given.data->start && all[i].end == given.data->end) match = i;
+    } else {
+      // Same code on the same line; of several, the one whose start column agrees in our units or
+      // in bytes (what Neovim 0.7 sends), else the first not matched yet.
+      for (std::size_t i = 0; i < all.size(); ++i) {
+        if (all[i].code != *given.code || scope.echoed.contains(i) ||
+            lines.lineOf(all[i].start) != given.range.start.line)
+          continue;
+        const bool sameColumn =
+            lines.position(all[i].start, encoding_).column == given.range.start.character ||
+            lines.position(all[i].start, PositionEncoding::Utf8).column == given.range.start.character;
+        if (!match || sameColumn) match = i;
+        if (sameColumn) break;
+      }
+    }
+    if (!match) continue;
+    scope.echoed[*match] = given;
+    if (std::find(scope.picked.begin(), scope.picked.end(), *match) == scope.picked.end())
+      scope.picked.push_back(*match);
+  }
+  std::sort(scope.picked.begin(), scope.picked.end());
+}
+
+lsp::Diagnostic Server::diagnosticFor(const CodeActionScope &scope, std::size_t i) const {
+  if (const auto it = scope.echoed.find(i); it != scope.echoed.end()) return it->second;
+  return toLsp({scope.all[i]}, scope.doc.doc.lines(), scope.doc.version).front();
+}
+
+/// One quick fix per fix (a rename is reported at each occurrence of the name but fixes once),
+/// each verified on the current text before it is offered.
+void Server::addQuickFixes(const CodeActionScope &scope, std::vector<CodeAction> &actions) {
+  std::vector<const Fix *> offered;
+  for (const std::size_t i : scope.picked) {
+    const asyncfix::Diagnostic &d = scope.all[i];
+    if (!fixAllowed(d, scope.unsafe)) continue;
+    if (std::any_of(offered.begin(), offered.end(), [&](const Fix *f) { return *f == *d.fix; })) continue;
+    offered.push_back(&*d.fix);
+    if (!verifyFix(scope.doc.doc, *d.fix)) {
+      log_.warn("fix `" + d.fix->title + "` for " + std::string(d.code) + " in " + scope.doc.uri +
+                " dropped: it breaks the syntax");
+      continue;
+    }
+    const bool safe = d.fix->applicability == Applicability::Safe;
+    CodeAction action;
+    action.title = d.fix->title + (safe ? "" : " (unsafe)");
+    action.kind = kQuickFix;
+    action.diagnostics = {diagnosticFor(scope, i)};
+    action.isPreferred = safe;
+    action.edit = documentEdit(scope.doc, d.fix->edits);
+    actions.push_back(std::move(action));
+  }
+}
+
+/// "Fix all AFxxx problems in this file" for each code picked that has more than one fix.
+void Server::addFixAllActions(const CodeActionScope &scope, std::vector<CodeAction> &actions) {
+  std::vector<std::string_view> codes;
+  for (const std::size_t i : scope.picked)
+    if (std::find(codes.begin(), codes.end(), scope.all[i].code) == codes.end()) codes.push_back(scope.all[i].code);
+  for (const std::string_view code : codes) {
+    std::vector<const Fix *> fixes;
+    for (const asyncfix::Diagnostic &d : scope.all)
+      if (d.code == code && fixAllowed(d, scope.unsafe) &&
+          std::none_of(fixes.begin(), fixes.end(), [&](const Fix *f) { return *f == *d.fix; }))
+        fixes.push_back(&*d.fix);
+    if (fixes.size() < 2) continue;
+    CodeAction action;
+    action.title = "Fix all " + std::string(code) + " problems in this file";
+    action.kind = kQuickFix;
+    if (client_.codeActionResolveEdit) {
+      action.data = CodeActionData{scope.doc.uri, scope.doc.version, "fixAll", std::string(code)};
+    } else {
+      action.edit = fixAllEdit(scope.doc, std::string(code), scope.unsafe);
+      if (!action.edit) continue;
+    }
+    actions.push_back(std::move(action));
+  }
+}
+
+/// "Disable AFxxx for this line": one per code and line, adding or extending `# noqa: AFxxx`.
+void Server::addNoqaActions(const CodeActionScope &scope, std::vector<CodeAction> &actions) {
+  const LineIndex &lines = scope.doc.doc.lines();
+  std::vector<std::pair<std::string_view, std::uint32_t>> done;
+  for (const std::size_t i : scope.picked) {
+    const asyncfix::Diagnostic &d = scope.all[i];
+    const std::pair key{d.code, lines.lineOf(d.start)};
+    if (std::find(done.begin(), done.end(), key) != done.end()) continue;
+    done.push_back(key);
+    const asyncfix::TextEdit edit = noqaEdit(scope.doc.doc, d.start, d.code);
+    if (edit.start == edit.end && edit.content.empty()) continue; // already suppressed
+    CodeAction action;
+    action.title = "Disable " + std::string(d.code) + " for this line";
+    action.kind = kQuickFix;
+    action.diagnostics = {diagnosticFor(scope, i)};
+    action.edit = documentEdit(scope.doc, {edit});
+    actions.push_back(std::move(action));
+  }
+}
+
+/// source.fixAll.asyncfix: every safe fix of the file (never unsafe ones: it runs on save).
+void Server::addSourceFixAll(const CodeActionScope &scope, std::vector<CodeAction> &actions) {
+  CodeAction action;
+  action.title = "Fix all auto-fixable asyncfix problems";
+  action.kind = kSourceFixAll;
+  if (client_.codeActionResolveEdit) {
+    if (std::none_of(scope.all.begin(), scope.all.end(),
+                     [](const asyncfix::Diagnostic &d) { return fixAllowed(d, false); }))
+      return;
+    action.data = CodeActionData{scope.doc.uri, scope.doc.version, "sourceFixAll", std::nullopt};
+  } else if (!(action.edit = fixAllEdit(scope.doc, std::nullopt, false))) {
+    return;
+  }
+  actions.push_back(std::move(action));
+}
+
+CodeAction Server::onCodeActionResolve(const CodeAction &action) {
+  if (!action.data) return action;
+  const CodeActionData &data = *action.data;
+  OpenDocument *doc = workspace_.find(data.uri);
+  if (!doc) throw LspError(ErrorCode::InvalidParams, "params.data.uri: the document is not open: " + data.uri);
+  if (doc->version != data.version)
+    throw LspError(ErrorCode::ContentModified, "the document changed since version " + std::to_string(data.version));
+  CodeAction resolved = action;
+  if (data.action == "fixAll") {
+    resolved.edit = fixAllEdit(*doc, data.code, workspace_.settingsFor(doc->uri).unsafeFixes);
+  } else if (data.action == "sourceFixAll") {
+    resolved.edit = fixAllEdit(*doc, std::nullopt, false);
+  } else {
+    throw LspError(ErrorCode::InvalidParams, "params.data.action: unknown action `" + data.action + "`");
+  }
+  if (!resolved.edit) resolved.edit = WorkspaceEdit{client_.documentChanges, {}};
+  return resolved;
+}
+
+/// fix() over the document (one rule's fixes, or all), as minimal edits; nullopt when nothing
+/// changes. fix() verifies every fix it applies.
+std::optional<WorkspaceEdit> Server::fixAllEdit(OpenDocument &doc, const std::optional<std::string> &code,
+                                                bool unsafe) {
+  const FileSettings settings = workspace_.settingsFor(doc.uri);
+  FixOptions options;
+  options.unsafe = unsafe;
+  if (code) options.filter = [&](const asyncfix::Diagnostic &d) { return d.code == *code; };
+  const FixResult result = fix(*settings.linter, doc.doc.text(), options);
+  if (!result.changed) return std::nullopt;
+  return documentEdit(doc, diffEdits(doc.doc.text(), result.text));
+}
+
+// ---- hover ----
+
+std::optional<Hover> Server::onHover(const TextDocumentPositionParams &params) {
+  OpenDocument *doc = workspace_.find(params.textDocument.uri);
+  if (!doc) return std::nullopt;
+  const std::vector<asyncfix::Diagnostic> &all = workspace_.diagnostics(*doc);
+  if (all.empty()) return std::nullopt;
+  const LineIndex &lines = doc->doc.lines();
+  const std::size_t offset = toOffset(lines, params.position);
+  std::optional<Hover> hover;
+  std::vector<std::string_view> shown;
+  for (const asyncfix::Diagnostic &d : all) {
+    const bool inside = (d.start <= offset && offset < d.end) || (d.start == d.end && offset == d.start);
+    if (!inside || std::find(shown.begin(), shown.end(), d.code) != shown.end()) continue;
+    shown.push_back(d.code);
+    if (!hover) {
+      hover.emplace();
+      hover->contents.kind = client_.hoverMarkdown ? "markdown" : "plaintext";
+      hover->range = toRange(lines, d.start, d.end);
+    } else {
+      hover->contents.value += "\n---\n\n";
+    }
+    hover->contents.value += hoverText(d);
+  }
+  return hover;
+}
+
+// ---- conversions: byte offsets ↔ the client's positions, all through LineIndex ----
+
+Range Server::toRange(const LineIndex &lines, std::size_t start, std::size_t end) const {
+  const asyncfix::Position s = lines.position(start, encoding_), e = lines.position(end, encoding_);
+  return {{s.line, s.column}, {e.line, e.column}};
+}
+
+std::size_t Server::toOffset(const LineIndex &lines, const Position &position) const {
+  return lines.offset({position.line, position.character}, encoding_);
+}
+
+std::vector<lsp::Diagnostic> Server::toLsp(const std::vector<asyncfix::Diagnostic> &diagnostics, const LineIndex &lines,
+                                           std::int64_t version) const {
+  std::vector<lsp::Diagnostic> out;
+  out.reserve(diagnostics.size());
+  for (const asyncfix::Diagnostic &d : diagnostics) {
+    lsp::Diagnostic item;
+    item.range = toRange(lines, d.start, d.end);
+    item.severity = severityOf(d.severity);
+    item.code = std::string(d.code);
+    item.source = "asyncfix";
+    item.message = d.message;
+    if (const RuleInfo *rule = findRule(d.code)) {
+      item.codeDescriptionHref = ruleUrl(*rule);
+      if (rule->deprecatedApi) item.tags.push_back(DiagnosticTag::Deprecated);
+    }
+    item.data = DiagnosticData{version, d.start, d.end,
+                               d.fix ? std::optional<std::string>(toString(d.fix->applicability)) : std::nullopt};
+    out.push_back(std::move(item));
+  }
+  return out;
+}
+
+std::vector<lsp::TextEdit> Server::toLspEdits(const LineIndex &lines,
+                                              const std::vector<asyncfix::TextEdit> &edits) const {
+  std::vector<lsp::TextEdit> out;
+  out.reserve(edits.size());
+  for (const asyncfix::TextEdit &e : edits) out.push_back({toRange(lines, e.start, e.end), e.content});
+  return out;
+}
+
+WorkspaceEdit Server::documentEdit(const OpenDocument &doc, const std::vector<asyncfix::TextEdit> &edits) const {
+  WorkspaceEdit edit;
+  edit.documentChanges = client_.documentChanges;
+  edit.edits.push_back({{doc.uri, doc.version}, toLspEdits(doc.doc.lines(), edits)});
+  return edit;
+}
+
+} // namespace asyncfix::lsp

@@ -1,0 +1,110 @@
+// lsp/server.h — the language server: one short handler per LSP method, on top of the engine.
+//
+// Single-threaded and deterministic: messages are handled one at a time in arrival order. Work
+// that can wait (publishing diagnostics after an edit) is done when no message is pending, so a
+// burst of keystrokes is linted once. Long requests (asyncfix.fixWorkspace, workspace/diagnostic)
+// read the messages that arrived meanwhile between two files, so $/cancelRequest and shutdown
+// stop them.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "asyncfix/line_index.h"
+#include "dispatcher.h"
+#include "logger.h"
+#include "protocol.h"
+#include "transport.h"
+#include "workspace.h"
+
+namespace asyncfix::lsp {
+
+struct CodeActionScope;
+
+class Server {
+public:
+  Server(Transport &transport, Logger &log);
+  ~Server();
+  Server(const Server &) = delete;
+  Server &operator=(const Server &) = delete;
+
+  /// Serves until `exit` or the end of the input; returns the process exit code (0 after a
+  /// clean shutdown, 1 otherwise).
+  int run();
+  /// Handles every message available now, then the deferred work (tests, step by step).
+  void drain();
+  bool exited() const { return exited_; }
+  int exitCode() const { return shutdownRequested_ ? 0 : 1; }
+
+  Workspace &workspace() { return workspace_; }
+  PositionEncoding encoding() const { return encoding_; }
+
+private:
+  // lifecycle
+  InitializeResult onInitialize(const InitializeParams &params);
+  void onInitialized(const NoParams &);
+  Null onShutdown(const NoParams &);
+  void onExit(const NoParams &);
+  // text synchronization
+  void onDidOpen(const DidOpenTextDocumentParams &params);
+  void onDidChange(const DidChangeTextDocumentParams &params);
+  void onDidClose(const DidCloseTextDocumentParams &params);
+  void onDidSave(const DidSaveTextDocumentParams &params);
+  // workspace
+  void onDidChangeConfiguration(const DidChangeConfigurationParams &params);
+  void onDidChangeWorkspaceFolders(const DidChangeWorkspaceFoldersParams &params);
+  void onDidChangeWatchedFiles(const DidChangeWatchedFilesParams &params);
+  void onExecuteCommand(const ExecuteCommandParams &params, Reply<Null> reply);
+  // features
+  DocumentDiagnosticReport onDocumentDiagnostic(const DocumentDiagnosticParams &params);
+  void onWorkspaceDiagnostic(const WorkspaceDiagnosticParams &params, Reply<WorkspaceDiagnosticReport> reply);
+  std::vector<CodeAction> onCodeAction(const CodeActionParams &params);
+  CodeAction onCodeActionResolve(const CodeAction &action);
+  std::optional<Hover> onHover(const TextDocumentPositionParams &params);
+
+  // diagnostics
+  DocumentDiagnosticReport documentReport(OpenDocument &doc, const std::optional<std::string> &previous);
+  std::optional<DocumentDiagnosticReport> diskReport(const std::filesystem::path &path,
+                                                     const std::optional<std::string> &previous);
+  // code actions
+  void pickFindings(const CodeActionParams &params, CodeActionScope &scope) const;
+  lsp::Diagnostic diagnosticFor(const CodeActionScope &scope, std::size_t i) const;
+  void addQuickFixes(const CodeActionScope &scope, std::vector<CodeAction> &actions);
+  void addFixAllActions(const CodeActionScope &scope, std::vector<CodeAction> &actions);
+  void addNoqaActions(const CodeActionScope &scope, std::vector<CodeAction> &actions);
+  void addSourceFixAll(const CodeActionScope &scope, std::vector<CodeAction> &actions);
+
+  // helpers
+  void idle();
+  void applySettings();
+  void refreshDiagnostics();
+  void reportProblems();
+  void publish(OpenDocument &doc);
+  void showMessage(MessageType type, const std::string &message);
+  void fixWorkspace(Reply<Null> reply, std::optional<ProgressToken> token);
+  void progress(const std::optional<ProgressToken> &token, WorkDoneProgress value);
+  std::vector<lsp::Diagnostic> toLsp(const std::vector<asyncfix::Diagnostic> &diagnostics, const LineIndex &lines,
+                                     std::int64_t version) const;
+  Range toRange(const LineIndex &lines, std::size_t start, std::size_t end) const;
+  std::size_t toOffset(const LineIndex &lines, const Position &position) const;
+  std::vector<lsp::TextEdit> toLspEdits(const LineIndex &lines, const std::vector<asyncfix::TextEdit> &edits) const;
+  WorkspaceEdit documentEdit(const OpenDocument &doc, const std::vector<asyncfix::TextEdit> &edits) const;
+  std::optional<WorkspaceEdit> fixAllEdit(OpenDocument &doc, const std::optional<std::string> &code, bool unsafe);
+
+  Transport &transport_;
+  Logger &log_;
+  Dispatcher dispatcher_;
+  Workspace workspace_;
+  ClientCapabilities client_;
+  PositionEncoding encoding_ = PositionEncoding::Utf16;
+  bool pull_ = false; ///< the client pulls diagnostics: never push them
+  Settings initOptions_;
+  Settings changedSettings_;
+  bool shutdownRequested_ = false;
+  bool exited_ = false;
+  std::int64_t progressTokens_ = 0;
+};
+
+} // namespace asyncfix::lsp

@@ -1,0 +1,105 @@
+// lsp/workspace.h — open documents, workspace folders and the configuration of each file.
+//
+// No JSON and no LSP types here: documents are engine Documents, positions are byte offsets.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "asyncfix/diagnostic.h"
+#include "asyncfix/document.h"
+#include "asyncfix/linter.h"
+#include "asyncfix/settings.h"
+
+namespace asyncfix::lsp {
+
+/// A document the client has opened: its text and tree (re-parsed incrementally on each edit),
+/// the client's version, and the lint results for the current text (computed lazily).
+struct OpenDocument {
+  OpenDocument(std::string documentUri, std::int64_t documentVersion, std::string text)
+      : uri(std::move(documentUri)), version(documentVersion), doc(std::move(text)) {}
+  std::string uri;
+  std::int64_t version;
+  Document doc;
+  std::optional<std::filesystem::path> path;                    ///< for file: URIs
+  std::uint64_t stamp = 0;                                      ///< changes with every edit and configuration change
+  std::optional<std::vector<asyncfix::Diagnostic>> diagnostics; ///< for the current text and stamp
+  bool publishPending = false;                                  ///< push clients: publish at the next idle moment
+  bool reparsed = true;                                         ///< the tree comes from a full parse, not an edit
+};
+
+/// The settings that apply to one document.
+struct FileSettings {
+  const Linter *linter = nullptr; ///< owned by the Workspace; valid until the next configuration change
+  bool unsafeFixes = false;
+};
+
+class Workspace {
+public:
+  Workspace();
+  ~Workspace();
+
+  // ---- configuration ----
+  /// Replaces the editor's overrides (they win over configuration files) and forgets cached
+  /// configuration files; every open document is re-linted.
+  void setOverrides(ConfigOverrides overrides);
+  /// Forgets cached configuration files (one changed on disk); every open document is re-linted.
+  void reloadConfigFiles();
+  /// The seam between the server and configuration: the nearest pyproject.toml / asyncfix.toml
+  /// above the file (like the CLI), then the overrides. A document without a path, or one whose
+  /// configuration file is broken, gets the overrides alone; the problem goes to `problems()`.
+  FileSettings settingsFor(const std::string &uri);
+  FileSettings settingsForPath(const std::filesystem::path &path);
+  /// Configuration problems met since the last call (each reported once).
+  std::vector<std::string> takeProblems();
+  /// Changes with every configuration change.
+  std::uint64_t configGeneration() const { return configGeneration_; }
+
+  // ---- folders ----
+  void addFolder(const std::filesystem::path &folder);
+  void removeFolder(const std::filesystem::path &folder);
+  const std::vector<std::filesystem::path> &folders() const { return folders_; }
+  /// The Python files (.py, .pyi) under the folders, sorted: hidden directories, symlinks and
+  /// whatever the applicable configuration's `exclude` names (by default the CLI's list:
+  /// `__pycache__`, `.git`, `venv`, `build`, ...) are skipped.
+  std::vector<std::filesystem::path> pythonFiles();
+
+  // ---- documents ----
+  OpenDocument &open(const std::string &uri, std::int64_t version, std::string text);
+  OpenDocument *find(const std::string &uri);
+  /// The open document of a filesystem path, if any (URIs may spell one path differently).
+  OpenDocument *findByPath(const std::filesystem::path &path);
+  void close(const std::string &uri);
+  /// Replaces bytes [start, end) of the document (clamped) and re-parses incrementally.
+  void edit(OpenDocument &doc, std::size_t start, std::size_t end, std::string_view text);
+  void replaceText(OpenDocument &doc, std::string text);
+  /// The diagnostics of the document's current text (linted now if needed).
+  const std::vector<asyncfix::Diagnostic> &diagnostics(OpenDocument &doc);
+  std::map<std::string, OpenDocument> &documents() { return documents_; }
+
+private:
+  void touch(OpenDocument &doc);
+  void invalidateAll();
+  const Linter &linterFor(const Config &config);
+  ConfigResolver &resolver();
+
+  std::map<std::string, OpenDocument> documents_;
+  std::vector<std::filesystem::path> folders_;
+  ConfigOverrides overrides_;
+  std::unique_ptr<ConfigResolver> resolver_;               ///< nearest configuration file per directory
+  std::unique_ptr<ConfigResolver> overridesOnly_;          ///< for documents without a file path
+  std::map<std::string, std::unique_ptr<Linter>> linters_; ///< by configuration
+  std::vector<std::string> problems_;
+  std::vector<std::string> reported_;
+  std::uint64_t configGeneration_ = 1;
+  std::uint64_t nextStamp_ = 1;
+};
+
+} // namespace asyncfix::lsp

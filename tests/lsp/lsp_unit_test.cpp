@@ -1,0 +1,145 @@
+// Unit tests of the server's helpers: framing, text diffs, URIs, settings parsing.
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "asyncfix/diagnostic.h"
+#include "logger.h"
+#include "protocol.h"
+#include "text_diff.h"
+#include "transport.h"
+#include "uri.h"
+
+namespace asyncfix::lsp {
+namespace {
+
+std::string frame(const std::string &body) {
+  return "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+}
+
+} // namespace
+
+TEST_CASE("FrameReader splits a stream fed byte by byte", "[lsp][transport]") {
+  Logger log(nullptr);
+  FrameReader reader(log);
+  const std::string stream =
+      frame(R"({"a":1})") + frame("{}") + "Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n" + frame("[é]");
+  std::vector<std::string> got;
+  for (char c : stream) {
+    reader.feed(std::string_view(&c, 1));
+    while (auto body = reader.next()) got.push_back(*body);
+  }
+  REQUIRE(got == std::vector<std::string>{R"({"a":1})", "{}", "[é]"});
+  CHECK(reader.buffered() == 0);
+}
+
+TEST_CASE("FrameReader skips malformed headers and keeps going", "[lsp][transport]") {
+  Logger log(nullptr);
+  FrameReader reader(log);
+  reader.feed("Content-Length: abc\r\n\r\n");                  // not a number
+  reader.feed("X-Nothing: 1\r\n\r\n");                         // no Content-Length
+  reader.feed("garbage without colon\r\n\r\n");                // junk
+  reader.feed("content-length: 2\n\n{}");                      // lower case, bare \n line ends
+  reader.feed("Content-Length: 99999999999999999999\r\n\r\n"); // overflow
+  reader.feed(frame("[1]"));
+  std::vector<std::string> got;
+  while (auto body = reader.next()) got.push_back(*body);
+  CHECK(got == std::vector<std::string>{"{}", "[1]"});
+}
+
+TEST_CASE("MemoryTransport queues in order", "[lsp][transport]") {
+  MemoryTransport t;
+  CHECK_FALSE(t.hasPending());
+  t.push("a");
+  t.push("b");
+  CHECK(t.read() == "a");
+  CHECK(t.read() == "b");
+  CHECK_FALSE(t.read().has_value());
+  t.write("out");
+  CHECK(t.takeOutput() == std::vector<std::string>{"out"});
+}
+
+TEST_CASE("diffEdits turns one text into the other with small edits", "[lsp][diff]") {
+  SECTION("per line, trimmed") {
+    const std::string before = "a = x.cuda(async=True)\nb = 1\nc = y.to(0, async=True)\n";
+    const std::string after = "a = x.cuda(non_blocking=True)\nb = 1\nc = y.to(0, non_blocking=True)\n";
+    const auto edits = diffEdits(before, after);
+    REQUIRE(edits.size() == 2);
+    CHECK(edits[0].start == 11);
+    CHECK(edits[0].end == 16);
+    CHECK(applyEdits(before, edits) == after);
+  }
+  SECTION("never splits a character") {
+    const std::string before = "s = 'é'\n", after = "s = 'è'\n"; // é = C3 A9, è = C3 A8
+    const auto edits = diffEdits(before, after);
+    REQUIRE(edits.size() == 1);
+    CHECK(edits[0].content == "è");
+    CHECK(applyEdits(before, edits) == after);
+  }
+  SECTION("random texts") {
+    std::mt19937 rng(5);
+    const std::vector<std::string> pieces = {"a", "b", "\n", "é", "😀", "\r\n", " ", "async"};
+    for (int i = 0; i < 500; ++i) {
+      std::string a, b;
+      for (auto k = rng() % 12; k > 0; --k) a += pieces[rng() % pieces.size()];
+      b = a;
+      for (auto k = rng() % 3; k > 0; --k) {
+        const std::size_t at = b.empty() ? 0 : rng() % b.size();
+        // insert at a character boundary
+        std::size_t pos = at;
+        while (pos > 0 && (static_cast<unsigned char>(b[pos]) & 0xC0) == 0x80) --pos;
+        b.insert(pos, pieces[rng() % pieces.size()]);
+      }
+      REQUIRE(applyEdits(a, diffEdits(a, b)) == b);
+    }
+  }
+}
+
+TEST_CASE("file URIs and paths", "[lsp][uri]") {
+  CHECK(uriToPath("file:///home/u/a%20b.py") == std::filesystem::path("/home/u/a b.py"));
+  CHECK(uriToPath("file://localhost/x.py") == std::filesystem::path("/x.py"));
+  CHECK_FALSE(uriToPath("untitled:Untitled-1").has_value());
+  CHECK_FALSE(uriToPath("file://host/x.py").has_value());
+  CHECK_FALSE(uriToPath("file:///a%zz").has_value());
+  CHECK(pathToUri("/home/u/a b/é.py") == "file:///home/u/a%20b/%C3%A9.py");
+  CHECK(uriToPath(pathToUri("/tmp/ü x#.py")) == std::filesystem::path("/tmp/ü x#.py"));
+}
+
+TEST_CASE("settings: flat or nested, camelCase or kebab-case, never fatal", "[lsp][protocol]") {
+  using nlohmann::json;
+  Settings s;
+  fromJSON(json::parse(R"({"asyncfix": {"select": "AF1, AF001", "extend-select": ["AF002"], "targetVersion": "py36",
+                           "unsafeFixes": "yes"}})"),
+           s, "settings");
+  REQUIRE(s.select == std::vector<std::string>{"AF1", "AF001"});
+  REQUIRE(s.extendSelect == std::vector<std::string>{"AF002"});
+  CHECK(s.targetVersion == "py36");
+  CHECK_FALSE(s.unsafeFixes.has_value());
+  CHECK(s.problems.size() == 1);
+  Settings flat;
+  fromJSON(json::parse(R"({"ignore": ["AF101"], "renameStyle": "is_async"})"), flat, "settings");
+  CHECK(flat.ignore == std::vector<std::string>{"AF101"});
+  CHECK(flat.renameStyle == "is_async");
+  Settings empty;
+  fromJSON(json(nullptr), empty, "settings");
+  CHECK(empty.empty());
+  CHECK(empty.problems.empty());
+}
+
+TEST_CASE("fromJSON names the offending field", "[lsp][protocol]") {
+  TextDocumentPositionParams p;
+  try {
+    fromJSON(
+        nlohmann::json::parse(R"({"textDocument": {"uri": "file:///a.py"}, "position": {"line": -1, "character": 0}})"),
+        p, "params");
+    FAIL("no error");
+  } catch (const LspError &e) {
+    CHECK(e.code == ErrorCode::InvalidParams);
+    CHECK(std::string(e.what()).starts_with("params.position.line:"));
+  }
+}
+
+} // namespace asyncfix::lsp

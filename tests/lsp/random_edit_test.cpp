@@ -1,0 +1,249 @@
+// 1 000 random incremental edits (fixed seed): after each didChange the server's text equals the
+// text a reference implementation in this file computes from the same LSP changes, and the
+// diagnostics it publishes equal a fresh full lint of that text.
+//
+// The reference works on code points and counts columns itself (independently of LineIndex):
+// a column past the end of a line means the line's end, a line past the end the text's end, a
+// column inside a surrogate pair the character's start (LSP 3.17 and what LineIndex documents).
+#include <catch2/catch.hpp>
+
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "asyncfix/linter.h"
+#include "logger.h"
+#include "server.h"
+#include "transport.h"
+
+namespace asyncfix::lsp {
+namespace {
+
+using Json = nlohmann::json;
+
+std::u32string decode(const std::string &s) {
+  std::u32string out;
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    const int n = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+    char32_t cp = n == 1 ? c : n == 2 ? (c & 0x1F) : n == 3 ? (c & 0x0F) : (c & 0x07);
+    for (int k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + k]) & 0x3F);
+    out += cp;
+    i += static_cast<std::size_t>(n);
+  }
+  return out;
+}
+
+std::string encode(const std::u32string &s) {
+  std::string out;
+  for (const char32_t cp : s) {
+    if (cp < 0x80) {
+      out += static_cast<char>(cp);
+    } else if (cp < 0x800) {
+      out += static_cast<char>(0xC0 | (cp >> 6));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else if (cp < 0x10000) {
+      out += static_cast<char>(0xE0 | (cp >> 12));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    } else {
+      out += static_cast<char>(0xF0 | (cp >> 18));
+      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+      out += static_cast<char>(0x80 | (cp & 0x3F));
+    }
+  }
+  return out;
+}
+
+enum class Units { Utf8, Utf16, Utf32 };
+
+std::uint32_t unitsOf(char32_t cp, Units u) {
+  switch (u) {
+  case Units::Utf8: return cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4;
+  case Units::Utf16: return cp < 0x10000 ? 1 : 2;
+  case Units::Utf32: return 1;
+  }
+  return 1;
+}
+
+/// Index (in code points) of an LSP position in `text`, clamped as LSP says.
+std::size_t indexOf(const std::u32string &text, std::uint32_t line, std::uint32_t column, Units u) {
+  std::size_t i = 0;
+  for (std::uint32_t l = 0; l < line; ++l) {
+    const std::size_t nl = text.find(U'\n', i);
+    if (nl == std::u32string::npos) return text.size();
+    i = nl + 1;
+  }
+  std::uint32_t col = 0;
+  while (i < text.size() && text[i] != U'\n') {
+    const std::uint32_t n = unitsOf(text[i], u);
+    if (col + n > column) break;
+    col += n;
+    ++i;
+  }
+  return i;
+}
+
+/// LSP position of a byte offset into the UTF-8 form of `text`.
+std::pair<std::uint32_t, std::uint32_t> positionOf(const std::u32string &text, std::size_t byteOffset, Units u) {
+  std::uint32_t line = 0, col = 0;
+  std::size_t bytes = 0;
+  for (const char32_t cp : text) {
+    if (bytes >= byteOffset) break;
+    bytes += unitsOf(cp, Units::Utf8);
+    if (cp == U'\n') {
+      ++line;
+      col = 0;
+    } else {
+      col += unitsOf(cp, u);
+    }
+  }
+  return {line, col};
+}
+
+using Finding = std::tuple<std::string, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::string>;
+
+void run(Units units, const char *encodingName, int edits, unsigned seed) {
+  Logger log(nullptr, LogLevel::Error);
+  MemoryTransport transport;
+  Server server(transport, log);
+  const std::string uri = "file:///random/edits.py";
+  Json init = {{"jsonrpc", "2.0"},
+               {"id", 1},
+               {"method", "initialize"},
+               {"params", {{"capabilities", {{"general", {{"positionEncodings", {encodingName}}}}}}}}};
+  transport.push(init.dump());
+  transport.push(R"({"jsonrpc":"2.0","method":"initialized","params":{}})");
+  std::u32string text = decode("import torch\n\ndef f(x, async=False):\n    y = x.cuda(async=True)\n"
+                               "    s = 'é€中😀'; z = y.to(0, async=async)\n    await = 1\n    return await\n");
+  Json open = {
+      {"jsonrpc", "2.0"},
+      {"method", "textDocument/didOpen"},
+      {"params", {{"textDocument", {{"uri", uri}, {"languageId", "python"}, {"version", 1}, {"text", encode(text)}}}}}};
+  transport.push(open.dump());
+  server.drain();
+  transport.takeOutput();
+
+  const std::vector<std::string> pieces = {"",
+                                           "a",
+                                           "async",
+                                           "await",
+                                           "=",
+                                           "(",
+                                           ")",
+                                           ".cuda(",
+                                           "x.cuda(async=True)",
+                                           "\n",
+                                           "é",
+                                           "€",
+                                           "中",
+                                           "😀",
+                                           " ",
+                                           "def g(async):\n",
+                                           "# async\n",
+                                           "'async'",
+                                           "    ",
+                                           ",",
+                                           "async=",
+                                           "True)"};
+  std::mt19937 rng(seed);
+  const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+  const Linter linter;
+  for (int step = 0; step < edits; ++step) {
+    Json changes = Json::array();
+    const std::size_t count = 1 + pick(3);
+    for (std::size_t c = 0; c < count; ++c) {
+      const auto lines = static_cast<std::uint32_t>(std::count(text.begin(), text.end(), U'\n') + 1);
+      // Positions, sometimes past the end of the line or of the document.
+      const auto randomPosition = [&] {
+        const auto line = static_cast<std::uint32_t>(pick(lines + 2));
+        const auto column = static_cast<std::uint32_t>(pick(30));
+        return std::pair{line, column};
+      };
+      auto a = randomPosition();
+      auto b = pick(3) == 0 ? a : randomPosition();
+      std::size_t ia = indexOf(text, a.first, a.second, units), ib = indexOf(text, b.first, b.second, units);
+      if (ib < ia) {
+        std::swap(a, b);
+        std::swap(ia, ib);
+      }
+      if (ib - ia > 40) ib = ia, b = a; // keep the document from shrinking to nothing
+      std::string insert;
+      if (text.size() > 600 && ib == ia) {
+        // Keep the document small (the test is about edits, not size): delete the rest of a line.
+        b = {a.first, a.second + 30};
+        ib = indexOf(text, b.first, b.second, units);
+      } else {
+        for (std::size_t k = pick(3); k > 0; --k) insert += pieces[pick(pieces.size())];
+      }
+      text = text.substr(0, ia) + decode(insert) + text.substr(ib);
+      changes.push_back({{"range",
+                          {{"start", {{"line", a.first}, {"character", a.second}}},
+                           {"end", {{"line", b.first}, {"character", b.second}}}}},
+                         {"text", insert}});
+    }
+    const int version = step + 2;
+    Json change = {{"jsonrpc", "2.0"},
+                   {"method", "textDocument/didChange"},
+                   {"params", {{"textDocument", {{"uri", uri}, {"version", version}}}, {"contentChanges", changes}}}};
+    transport.push(change.dump());
+    server.drain();
+
+    const std::string expectedText = encode(text);
+    const OpenDocument *doc = server.workspace().find(uri);
+    REQUIRE(doc != nullptr);
+    REQUIRE(doc->doc.text() == expectedText);
+
+    std::vector<Finding> expected;
+    for (const asyncfix::Diagnostic &d : linter.lint(expectedText)) {
+      const auto s = positionOf(text, d.start, units), e = positionOf(text, d.end, units);
+      expected.emplace_back(std::string(d.code), s.first, s.second, e.first, e.second, d.message);
+    }
+    std::vector<Finding> published;
+    bool sawPublish = false;
+    for (const std::string &body : transport.takeOutput()) {
+      const Json j = Json::parse(body);
+      if (j.value("method", "") != "textDocument/publishDiagnostics") continue;
+      sawPublish = true;
+      published.clear();
+      REQUIRE(j["params"]["version"] == version);
+      for (const Json &d : j["params"]["diagnostics"])
+        published.emplace_back(d["code"].get<std::string>(), d["range"]["start"]["line"].get<std::uint32_t>(),
+                               d["range"]["start"]["character"].get<std::uint32_t>(),
+                               d["range"]["end"]["line"].get<std::uint32_t>(),
+                               d["range"]["end"]["character"].get<std::uint32_t>(), d["message"].get<std::string>());
+    }
+    REQUIRE(sawPublish);
+    if (published != expected) {
+      std::string diff;
+      const auto show = [&](const char *label, const std::vector<Finding> &items) {
+        diff += label;
+        for (const Finding &f : items)
+          diff += "  " + std::get<0>(f) + " " + std::to_string(std::get<1>(f)) + ":" + std::to_string(std::get<2>(f)) +
+                  "-" + std::to_string(std::get<3>(f)) + ":" + std::to_string(std::get<4>(f)) + " " + std::get<5>(f) +
+                  "\n";
+      };
+      show("published:\n", published);
+      show("fresh lint:\n", expected);
+      FAIL("step " << step << ": published diagnostics differ from a fresh lint\n"
+                   << diff << "text:\n"
+                   << expectedText);
+    }
+  }
+}
+
+} // namespace
+
+TEST_CASE("1000 random incremental edits (utf-16) match a reference and a fresh lint", "[lsp][random]") {
+  run(Units::Utf16, "utf-16", 1000, 20240611u);
+}
+
+TEST_CASE("random incremental edits with utf-8 positions", "[lsp][random]") { run(Units::Utf8, "utf-8", 200, 7u); }
+
+TEST_CASE("random incremental edits with utf-32 positions", "[lsp][random]") { run(Units::Utf32, "utf-32", 200, 11u); }
+
+} // namespace asyncfix::lsp

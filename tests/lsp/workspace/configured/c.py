@@ -1,0 +1,1 @@
+async = x.cuda(async=True)

@@ -1,0 +1,1 @@
+x.cuda(async=True)
