@@ -73,8 +73,9 @@ void arrayLayout(std::string_view raw, std::string_view json, std::size_t start,
   const std::size_t lineStart = json.rfind('\n', start);
   const std::size_t from = lineStart == std::string_view::npos ? 0 : lineStart + 1;
   const std::size_t keyIndent = json.find_first_not_of(' ', from) - from;
-  cell.elementIndent = "\n" + std::string(keyIndent + 1, ' ');
-  cell.closingIndent = "\n" + std::string(keyIndent, ' ');
+  // Built with append: GCC 12 -O3 warns falsely (-Wrestrict) on `"literal" + std::string`.
+  cell.elementIndent.assign(1, '\n').append(keyIndent + 1, ' ');
+  cell.closingIndent.assign(1, '\n').append(keyIndent, ' ');
 }
 
 std::string renderSource(const NotebookCell &cell, std::string_view text) {
