@@ -81,6 +81,20 @@ inline TSNode field(TSNode node, const char *name) {
   return ts_node_child_by_field_name(node, name, static_cast<std::uint32_t>(std::char_traits<char>::length(name)));
 }
 
+/// The first node of `root`'s subtree, in pre-order and `root` included, for which `pred` is
+/// true; a null node when there is none. Iterative: a deep tree cannot overflow the stack.
+template <class Pred> TSNode findNode(TSNode root, Pred pred) {
+  Cursor cursor(root);
+  TSTreeCursor *c = cursor.get();
+  for (;;) {
+    const TSNode n = ts_tree_cursor_current_node(c);
+    if (pred(n)) return n;
+    if (ts_tree_cursor_goto_first_child(c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(c))
+      if (!ts_tree_cursor_goto_parent(c)) return TSNode{};
+  }
+}
+
 /// True when `node` lies inside an ERROR node.
 bool insideError(TSNode node);
 

@@ -102,6 +102,24 @@ def run(args, cwd, stdin=None, binary=None, preexec_fn=None, env=None):
     return Result(proc)
 
 
+def read_terminal(master):
+    """Everything a child writes to the pseudo-terminal `master` until it closes (then closed)."""
+    chunks = []
+    while True:
+        ready, _, _ = select.select([master], [], [], 60)
+        if not ready:
+            break
+        try:
+            chunk = os.read(master, 65536)
+        except OSError:  # EIO: the child closed the terminal
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(master)
+    return b"".join(chunks).decode("utf-8", "replace")
+
+
 def apply_json_edits(text, edits):
     """Applies JSON edits (1-based rows, 1-based code-point columns) to `text` (a str).
 
@@ -475,21 +493,9 @@ class TextOutputTest(CliTestCase):
         proc = subprocess.Popen([BIN, "check"], cwd=self.dir, stdout=slave,
                                 stderr=subprocess.DEVNULL, stdin=subprocess.DEVNULL, env=full_env)
         os.close(slave)
-        chunks = []
-        while True:
-            ready, _, _ = select.select([master], [], [], 60)
-            if not ready:
-                break
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # EIO: the child closed the terminal
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-        os.close(master)
+        terminal = read_terminal(master)
         self.assertEqual(proc.wait(timeout=60), 1)
-        return b"".join(chunks).decode("utf-8", "replace")
+        return terminal
 
     def test_color_on_a_terminal_unless_no_color(self):
         write(self.path("t.py"), TORCH)
@@ -1622,22 +1628,10 @@ class ProgressBarTest(CliTestCase):
         proc = subprocess.Popen([BIN, "check", *args], cwd=self.dir, stdout=subprocess.PIPE,
                                 stderr=slave, stdin=subprocess.DEVNULL)
         os.close(slave)
-        chunks = []
-        while True:
-            ready, _, _ = select.select([master], [], [], 60)
-            if not ready:
-                break
-            try:
-                chunk = os.read(master, 65536)
-            except OSError:  # EIO: the child closed the terminal
-                break
-            if not chunk:
-                break
-            chunks.append(chunk)
-        os.close(master)
+        terminal = read_terminal(master)
         stdout = proc.stdout.read().decode()
         proc.stdout.close()
-        return proc.wait(timeout=60), stdout, b"".join(chunks).decode("utf-8", "replace")
+        return proc.wait(timeout=60), stdout, terminal
 
     def test_bar_on_a_terminal_for_many_files(self):
         self.make_files(201)

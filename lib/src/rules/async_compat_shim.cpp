@@ -49,15 +49,9 @@ std::string_view indentBefore(std::string_view text, std::size_t offset) {
 }
 
 bool holdsMultilineString(TSNode block, std::string_view text) {
-  Cursor cursor(block);
-  TSTreeCursor *c = cursor.get();
-  for (;;) {
-    const TSNode n = ts_tree_cursor_current_node(c);
-    if (ts_node_symbol(n) == Kinds::get().string && textOf(n, text).find('\n') != std::string_view::npos) return true;
-    if (ts_tree_cursor_goto_first_child(c)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(c))
-      if (!ts_tree_cursor_goto_parent(c)) return false;
-  }
+  return !ts_node_is_null(findNode(block, [&](TSNode n) {
+    return ts_node_symbol(n) == Kinds::get().string && textOf(n, text).find('\n') != std::string_view::npos;
+  }));
 }
 
 class AsyncCompatShim final : public Rule {

@@ -60,37 +60,28 @@ bool isCpuDevice(TSNode arg, std::string_view text) {
   return t == "'cpu'" || t == "\"cpu\"" || t == "torch.device('cpu')" || t == "torch.device(\"cpu\")";
 }
 
-/// What the statement `stmt` does with `name`: 0 nothing relevant, 1 synchronizes (or rebinds
-/// the name), 2 reads it on the host (then `*at` is the read).
-int scan(TSNode stmt, std::string_view name, std::string_view text, TSNode *at) {
+/// What node `n` does with `name`: 0 nothing relevant, 1 synchronizes (or rebinds the name),
+/// 2 reads it on the host.
+int effect(TSNode n, std::string_view name, std::string_view text) {
   const Kinds &k = Kinds::get();
-  Cursor cursor(stmt);
-  TSTreeCursor *c = cursor.get();
-  for (;;) {
-    const TSNode n = ts_tree_cursor_current_node(c);
-    if (ts_node_symbol(n) == k.call) {
-      const TSNode fn = field(n, "function");
-      const bool attr = ts_node_symbol(fn) == k.attribute;
-      const std::string_view callee = attr ? textOf(field(fn, "attribute"), text) : textOf(fn, text);
-      if (callee == "synchronize") return 1;
-      if (attr && in(kHostMethods, callee) && textOf(field(fn, "object"), text) == name) {
-        *at = n;
-        return 2;
-      }
-      if (!attr && in(kHostFunctions, callee)) {
-        const TSNode args = field(n, "arguments");
-        for (std::uint32_t i = 0, m = ts_node_named_child_count(args); i < m; ++i)
-          if (textOf(ts_node_named_child(args, i), text) == name) {
-            *at = n;
-            return 2;
-          }
-      }
-    }
-    if (ts_node_symbol(n) == k.assignment && textOf(field(n, "left"), text) == name) return 1;
-    if (ts_tree_cursor_goto_first_child(c)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(c))
-      if (!ts_tree_cursor_goto_parent(c)) return 0;
-  }
+  if (ts_node_symbol(n) == k.assignment && textOf(field(n, "left"), text) == name) return 1;
+  if (ts_node_symbol(n) != k.call) return 0;
+  const TSNode fn = field(n, "function");
+  const bool attr = ts_node_symbol(fn) == k.attribute;
+  const std::string_view callee = attr ? textOf(field(fn, "attribute"), text) : textOf(fn, text);
+  if (callee == "synchronize") return 1;
+  if (attr) return in(kHostMethods, callee) && textOf(field(fn, "object"), text) == name ? 2 : 0;
+  if (!in(kHostFunctions, callee)) return 0;
+  const TSNode args = field(n, "arguments");
+  for (std::uint32_t i = 0, m = ts_node_named_child_count(args); i < m; ++i)
+    if (textOf(ts_node_named_child(args, i), text) == name) return 2;
+  return 0;
+}
+
+/// The first thing statement `stmt` does with `name` (see effect()); `*at` is where.
+int scan(TSNode stmt, std::string_view name, std::string_view text, TSNode *at) {
+  *at = findNode(stmt, [&](TSNode n) { return effect(n, name, text) != 0; });
+  return ts_node_is_null(*at) ? 0 : effect(*at, name, text);
 }
 
 class NonBlockingDeviceToHost final : public Rule {

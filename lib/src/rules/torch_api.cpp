@@ -8,16 +8,9 @@ namespace {
 
 /// The first keyword argument named `name` in the subtree of `node` (iterative walk).
 TSNode findKeyword(TSNode node, std::string_view name, std::string_view text) {
-  const Kinds &k = Kinds::get();
-  Cursor cursor(node);
-  TSTreeCursor *c = cursor.get();
-  for (;;) {
-    const TSNode n = ts_tree_cursor_current_node(c);
-    if (ts_node_symbol(n) == k.keywordArgument && textOf(field(n, "name"), text) == name) return n;
-    if (ts_tree_cursor_goto_first_child(c)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(c))
-      if (!ts_tree_cursor_goto_parent(c)) return TSNode{};
-  }
+  return findNode(node, [&](TSNode n) {
+    return ts_node_symbol(n) == Kinds::get().keywordArgument && textOf(field(n, "name"), text) == name;
+  });
 }
 
 bool catchesTypeError(TSNode exceptClause, std::string_view text) {
