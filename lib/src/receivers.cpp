@@ -58,6 +58,15 @@ ValueKind classify(std::string_view q) {
 
 /// Flow-insensitive: every value bound to a name must agree. A value still being computed (a
 /// cycle such as `model = model.cuda()`) adds nothing.
+/// X for `enumerate(X)` (a loop over pairs of a counter and X's elements); a null node otherwise.
+TSNode enumerateArgument(TSNode iterable, std::string_view text) {
+  if (ts_node_is_null(iterable) || ts_node_symbol(iterable) != Kinds::get().call ||
+      textOf(field(iterable, "function"), text) != "enumerate")
+    return TSNode{};
+  const TSNode args = field(iterable, "arguments");
+  return ts_node_is_null(args) ? TSNode{} : ts_node_named_child(args, 0);
+}
+
 ValueKind merge(ValueKind a, ValueKind b, bool &first) {
   if (b == ValueKind::Pending) return a;
   if (first) {
@@ -177,13 +186,10 @@ ValueKind Receivers::bindingKind(BindingKey key, int depth) const {
       v = kindAt(u->value, depth + 1);
     } else if (u->iterated) {
       // `for x, y in loader` / `for i, (x, y) in enumerate(loader)`: batches of tensors.
-      TSNode iterable = u->value;
-      bool enumerated = false;
-      if (ts_node_is_null(iterable)) continue;
-      if (ts_node_symbol(iterable) == Kinds::get().call && textOf(field(iterable, "function"), text_) == "enumerate") {
-        iterable = ts_node_named_child(field(iterable, "arguments"), 0);
-        enumerated = true;
-      }
+      if (ts_node_is_null(u->value)) continue;
+      const TSNode inner = enumerateArgument(u->value, text_);
+      const bool enumerated = !ts_node_is_null(inner);
+      const TSNode iterable = enumerated ? inner : u->value;
       if (kindAt(iterable, depth + 1) == ValueKind::DataLoader) {
         // The counter of enumerate() is the first element of the loop's target: not a tensor.
         const TSNode target = field(ts_node_parent(u->value), "left");
@@ -235,9 +241,7 @@ TSNode Receivers::dataLoaderCallOf(TSNode e) const {
       break;
   }
   if (ts_node_is_null(iterable)) return TSNode{}; // not a loop variable here: cannot tell which loader
-  if (ts_node_symbol(iterable) == Kinds::get().call && ts_node_is_null(field(iterable, "arguments"))) return TSNode{};
-  if (ts_node_symbol(iterable) == Kinds::get().call && textOf(field(iterable, "function"), text_) == "enumerate")
-    iterable = ts_node_named_child(field(iterable, "arguments"), 0);
+  if (const TSNode inner = enumerateArgument(iterable, text_); !ts_node_is_null(inner)) iterable = inner;
   // The loader: a name bound once to a DataLoader(...) call, or the call itself.
   TSNode call = iterable;
   if (isIdentifier(iterable)) {
