@@ -36,11 +36,7 @@ Linter &Linter::operator=(Linter &&) noexcept = default;
 const Config &Linter::config() const { return impl_->config; }
 
 bool Linter::mayHaveFindings(std::string_view text) const {
-  const unsigned t = impl_->triggers;
-  return ((t & rules::kTriggerKeywordName) && mayUseKeywordAsName(text)) ||
-         ((t & rules::kTriggerNonBlocking) && mentionsNonBlocking(text)) ||
-         ((t & rules::kTriggerToCall) && mentionsToCall(text)) ||
-         ((t & rules::kTriggerNoqa) && mentionsAsyncfixNoqa(text));
+  return impl_->triggers != 0 && scanTriggers(text, impl_->triggers) != 0;
 }
 
 std::vector<Diagnostic> Linter::lint(std::string_view text) const {
