@@ -8,8 +8,9 @@
 //   prefilter   read every file, run asyncfix's prefilter, parse only the files it keeps — the
 //               bare parse cost of exactly the files `asyncfix check` has to parse
 //   list        print the files the prefilter keeps, one per line (to time `asyncfix check` on them)
-//   verify      lint with every rule each file the prefilter skips; any finding is a prefilter bug
-//               (printed; exit 1)
+//   verify      lint with every rule each file the prefilter skips — any finding is a prefilter bug —
+//               and lint each file it keeps both with the pruned walk and visiting every node —
+//               any difference is a pruning bug (both printed; exit 1)
 //
 // Files are found like `asyncfix check` finds them (recursive *.py, hidden directories skipped),
 // shared by N threads through one atomic index. Prints one JSON object: files, bytes, kept
@@ -35,6 +36,7 @@
 #include "asyncfix/config.h"
 #include "asyncfix/document.h"
 #include "asyncfix/linter.h"
+#include "linter_internal.h"
 
 extern "C" const TSLanguage *tree_sitter_python(void);
 
@@ -133,9 +135,17 @@ int main(int argc, char **argv) {
       bool parse = mode == Mode::Parse;
       if (mode == Mode::Prefilter || mode == Mode::List || mode == Mode::Verify) {
         const bool may = linter.mayHaveFindings(text);
+        if (mode == Mode::Verify && may) {
+          const asyncfix::Document doc(text);
+          if (linter.lint(doc) != asyncfix::lintWithoutPruning(linter, doc)) {
+            ++findings;
+            const std::lock_guard lock(outMutex);
+            std::fprintf(stderr, "the pruned walk misses or adds findings in %s\n", files[i].c_str());
+          }
+          continue;
+        }
         if (mode == Mode::Verify) {
-          if (may) continue;
-          const auto diagnostics = linter.lint(asyncfix::Document(text));
+          const auto diagnostics = asyncfix::lintWithoutPruning(linter, asyncfix::Document(text));
           if (!diagnostics.empty()) {
             findings += diagnostics.size();
             const std::lock_guard lock(outMutex);

@@ -33,6 +33,9 @@ public:
   bool mayHaveFindings(std::string_view text) const;
 
 private:
+  friend std::vector<Diagnostic> lintWithoutPruning(const Linter &, const Document &); // tests, bench
+  std::vector<Diagnostic> lintImpl(const Document &doc, bool prune) const;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
