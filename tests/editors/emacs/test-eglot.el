@@ -217,6 +217,21 @@ PREDICATE holds for them."
   (save-buffer)
   (asyncfix-test-expect-file asyncfix-test-train (expand-file-name "legacy_train.fixed.py" asyncfix-test-scenario)))
 
+(asyncfix-test-step "source.fixAll.asyncfix from eglot-code-actions (the README's fix-all recipe)"
+  (goto-char (point-max))
+  (insert "\n\ndef to_gpu(batch):\n    return batch.cuda(async=True)\n")
+  (asyncfix-test-flush)
+  (asyncfix-test-settle "the new AF101" (lambda (ds) (equal ds '(("AF101" 21 22 27)))))
+  ;; One action of the kind: eglot applies it without asking (no completing-read allowed).
+  (cl-letf (((symbol-function 'completing-read)
+             (lambda (&rest _) (error "eglot asked which action to apply"))))
+    (let ((last-nonmenu-event ?\r))
+      (eglot-code-actions (point-min) (point-max) "source.fixAll.asyncfix" t)))
+  (asyncfix-test-expect (buffer-substring-no-properties (line-beginning-position 0) (point-max))
+                        "    return batch.cuda(non_blocking=True)\n" "the fixed last line")
+  (asyncfix-test-flush)
+  (asyncfix-test-settle "no diagnostics" #'null))
+
 (asyncfix-test-step "shutdown: the server answers shutdown and goes away"
   ;; eglot 1.9 sends shutdown and exit, then deletes the process at once (status 9), so the exit
   ;; code says nothing; the answer to shutdown does.
