@@ -330,6 +330,8 @@ step('fix_on_save applies source.fixAll.asyncfix before the write', function()
   asyncfix.setup({
     cmd = { LSP_BIN },
     fix_on_save = true,
+    -- The nested form is unwrapped; running servers keep their settings until the restart below.
+    settings = { asyncfix = { targetVersion = 'py36' } },
     on_exit = function(code, signal, client_id)
       exit_codes[client_id] = { code = code, signal = signal }
     end,
@@ -355,9 +357,14 @@ step(':AsyncfixRestart starts new clients for the same buffers', function()
     local client = asyncfix.client_for(util)
     return client ~= nil and client.id ~= old and client.initialized
   end)
-  diagnostics_settle(util, 'AF101 in pkg/util.py from the new client', function(c)
-    return #c == 1
+  -- Started with the settings of the second setup(): py36 makes findings warnings.
+  local namespace = vim.lsp.diagnostic.get_namespace(asyncfix.client_for(util).id)
+  wait_for('AF101 in pkg/util.py from the new client', function()
+    return #vim.diagnostic.get(util, { namespace = namespace }) == 1
   end)
+  local d = vim.diagnostic.get(util, { namespace = namespace })[1]
+  expect_eq({ d.code, d.lnum, d.col, d.severity }, { 'AF101', 1, 18, vim.diagnostic.severity.WARN },
+    'AF101 with targetVersion py36 (setup settings given as { asyncfix = {...} })')
   expect_eq(asyncfix.client_for(train).id, asyncfix.client_for(util).id, 'one client for project/ after the restart')
 end)
 

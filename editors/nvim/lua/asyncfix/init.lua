@@ -8,7 +8,7 @@
 -- Runs on Neovim 0.7 (vim.lsp.start_client + vim.lsp.buf_attach_client) and uses vim.lsp.start
 -- from 0.8 on. The settings reach the server as initializationOptions, as the answer to
 -- workspace/configuration (section "asyncfix"), and through workspace/didChangeConfiguration when
--- they change (update_settings). See editors/nvim/README.md and :help asyncfix.
+-- they change (update_settings). See :help asyncfix and the README's Editors → Neovim.
 local M = {}
 
 local NAME = 'asyncfix'
@@ -160,8 +160,22 @@ end
 
 -- ---- the client configuration ----
 
+--- The settings as the server reads them under "asyncfix": a table given as
+--- `{ asyncfix = {...} }` is unwrapped (the plugin adds that level itself).
+local function flat_settings(settings)
+  if type(settings.asyncfix) == 'table' then
+    return vim.deepcopy(settings.asyncfix)
+  end
+  return vim.deepcopy(settings)
+end
+
+--- A JSON object even when empty (an empty Lua table would be encoded as `[]`).
+local function as_object(t)
+  return next(t) == nil and vim.empty_dict() or t
+end
+
 local function client_config(root)
-  local settings = vim.deepcopy(config.settings)
+  local settings = as_object(vim.deepcopy(config.settings))
   local conf = {}
   for key, value in pairs(config) do
     if not own_keys[key] then
@@ -371,9 +385,13 @@ end
 --- (workspace/didChangeConfiguration). Keys left out keep their values.
 function M.update_settings(settings)
   vim.validate({ settings = { settings, 't' } })
-  config.settings = vim.tbl_deep_extend('force', config.settings, settings)
+  if not config then
+    error('asyncfix: call setup() before update_settings()', 2)
+  end
+  -- Top-level keys replace the old ones: `{ ignore = {} }` clears the list.
+  config.settings = vim.tbl_extend('force', config.settings, flat_settings(settings))
   for _, client in ipairs(all_clients()) do
-    client.config.settings = { asyncfix = vim.deepcopy(config.settings) }
+    client.config.settings = { asyncfix = as_object(vim.deepcopy(config.settings)) }
     client_notify(client, 'workspace/didChangeConfiguration', { settings = client.config.settings })
   end
 end
@@ -431,6 +449,7 @@ function M.setup(opts)
   vim.validate({ opts = { opts, 't' } })
   local merged = vim.tbl_extend('force', vim.deepcopy(defaults), opts)
   validate(merged)
+  merged.settings = flat_settings(merged.settings)
   config = merged
   warned = {}
 
