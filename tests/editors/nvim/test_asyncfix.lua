@@ -4,8 +4,10 @@
 --   nvim --headless --clean -c 'luafile test_asyncfix.lua'
 --
 -- with ASYNCFIX_LSP_BIN (the server), ASYNCFIX_PLUGIN_DIR (editors/nvim) and
--- ASYNCFIX_SCENARIO_DIR (tests/editors/scenario) in the environment. Every wait is bounded; a
--- failure prints what Neovim saw (diagnostics, code actions, messages) and exits with 1.
+-- ASYNCFIX_SCENARIO_DIR (tests/editors/scenario) in the environment. Every wait is bounded
+-- (ASYNCFIX_TEST_TIMEOUT_MS, default 20000); a failure prints what Neovim saw (diagnostics, code
+-- actions, messages) and exits with 1, keeping the files and the server's log (as does
+-- ASYNCFIX_TEST_KEEP=1).
 local LSP_BIN = assert(os.getenv('ASYNCFIX_LSP_BIN'), 'ASYNCFIX_LSP_BIN is not set')
 local PLUGIN_DIR = assert(os.getenv('ASYNCFIX_PLUGIN_DIR'), 'ASYNCFIX_PLUGIN_DIR is not set')
 local SCENARIO = assert(os.getenv('ASYNCFIX_SCENARIO_DIR'), 'ASYNCFIX_SCENARIO_DIR is not set')
@@ -182,7 +184,8 @@ end
 
 -- ---- the project on disk ----
 
-local tmp = vim.fn.tempname()
+-- Not vim.fn.tempname(): Neovim removes its own temporary directory when it exits.
+local tmp = assert(vim.loop.fs_mkdtemp((os.getenv('TMPDIR') or '/tmp') .. '/asyncfix-nvim-XXXXXX'))
 local project = tmp .. '/project'
 local other = tmp .. '/other'
 write_file(project .. '/pyproject.toml', '[project]\nname = "legacy"\n')
@@ -368,7 +371,46 @@ step(':AsyncfixRestart starts new clients for the same buffers', function()
   expect_eq(asyncfix.client_for(train).id, asyncfix.client_for(util).id, 'one client for project/ after the restart')
 end)
 
+step('a server that dies is reported, and :AsyncfixRestart brings it back', function()
+  local util = vim.fn.bufnr(project .. '/pkg/util.py')
+  local client = asyncfix.client_for(util)
+  local pid = client.rpc and client.rpc.pid
+  if not pid then
+    fail('no server pid in client.rpc (Neovim %s)', tostring(vim.version and vim.version().minor))
+  end
+  vim.loop.kill(pid, 9)
+  wait_for('the plugin to report the dead server', function()
+    for _, message in ipairs(seen.notifications) do
+      if message:find('asyncfix: the server for ' .. project .. ' exited', 1, true) then
+        return true
+      end
+    end
+    return false
+  end)
+  expect_eq(asyncfix.client_for(util), nil, 'client of pkg/util.py after the crash')
+  vim.cmd('AsyncfixRestart')
+  wait_for('a new client for pkg/util.py', function()
+    local new = asyncfix.client_for(util)
+    return new ~= nil and new.id ~= client.id and new.initialized
+  end)
+  local namespace = vim.lsp.diagnostic.get_namespace(asyncfix.client_for(util).id)
+  wait_for('AF101 in pkg/util.py after the restart', function()
+    return #vim.diagnostic.get(util, { namespace = namespace }) == 1
+  end)
+  exit_codes[client.id] = nil -- killed on purpose
+end)
+
 step('shutdown: every server exits with code 0', function()
+  -- The restart started a client per root; wait until all are up (0.7 lists only initialized ones).
+  wait_for('a running client for every Python buffer', function()
+    for _, path in ipairs({ project .. '/train.py', project .. '/pkg/util.py', other .. '/copy.py' }) do
+      local client = asyncfix.client_for(vim.fn.bufnr(path))
+      if not client or not client.initialized then
+        return false
+      end
+    end
+    return true
+  end)
   local ids = {}
   for _, client in ipairs((vim.lsp.get_clients or vim.lsp.get_active_clients)()) do
     table.insert(ids, client.id)
@@ -385,6 +427,20 @@ step('shutdown: every server exits with code 0', function()
   for id, status in pairs(exit_codes) do
     expect_eq(status, { code = 0, signal = 0 }, 'exit status of client ' .. id)
   end
+end)
+
+step('a cmd that is not executable gets one clear message and no client', function()
+  asyncfix.setup({ cmd = { tmp .. '/no-such-asyncfix-lsp' } })
+  vim.cmd('edit ' .. vim.fn.fnameescape(project .. '/late.py'))
+  vim.cmd('edit ' .. vim.fn.fnameescape(other .. '/late.py'))
+  local count = 0
+  for _, message in ipairs(seen.notifications) do
+    if message:find('no-such-asyncfix-lsp` is not an executable', 1, true) then
+      count = count + 1
+    end
+  end
+  expect_eq(count, 1, 'messages about the missing executable ' .. vim.inspect(seen.notifications))
+  expect_eq(#(vim.lsp.get_clients or vim.lsp.get_active_clients)(), 0, 'clients running')
 end)
 
 -- ---- run ----
@@ -404,10 +460,9 @@ for _, s in ipairs(steps) do
 end
 log('%s: %d of %d steps passed (Neovim %s)', failed == 0 and 'PASS' or 'FAIL', passed, #steps,
   tostring(vim.version and vim.version().major .. '.' .. vim.version().minor .. '.' .. vim.version().patch))
-if failed == 0 then
-  vim.fn.delete(tmp, 'rf')
-  vim.cmd('qall!')
-else
+if failed > 0 or os.getenv('ASYNCFIX_TEST_KEEP') then
   log('server log and files kept in %s', tmp)
-  vim.cmd('cquit 1')
+else
+  vim.fn.delete(tmp, 'rf')
 end
+vim.cmd(failed > 0 and 'cquit 1' or 'qall!')

@@ -41,7 +41,8 @@ for key in pairs(defaults) do
 end
 
 local config = nil -- the merged setup() options
-local clients = {} -- root directory -> client id (Neovim 0.7 path, and for :AsyncfixInfo)
+local clients = {} -- root directory -> client id
+local stopping = {} -- client id -> true: stopped by restart(), perhaps not gone yet
 local augroup = nil
 local warned = {}
 
@@ -192,12 +193,13 @@ local function client_config(root)
   conf.settings = { asyncfix = settings }
   local on_exit = config.on_exit
   conf.on_exit = function(code, signal, client_id)
+    stopping[client_id] = nil
     for r, id in pairs(clients) do
       if id == client_id then
         clients[r] = nil
       end
     end
-    if code ~= 0 and signal ~= 15 then
+    if code ~= 0 or (signal ~= 0 and signal ~= 15) then
       vim.schedule(function()
         notify(
           string.format('the server for %s exited with code %d, signal %d; :AsyncfixRestart starts it again', root, code, signal),
@@ -253,7 +255,8 @@ function M.attach(bufnr)
       id = vim.lsp.start(client_config(root), {
         bufnr = bufnr,
         reuse_client = function(client, conf)
-          return client.name == conf.name and client.config.root_dir == conf.root_dir and not is_stopped(client)
+          return client.name == conf.name and client.config.root_dir == conf.root_dir and not stopping[client.id]
+            and not is_stopped(client)
         end,
       })
     end)
@@ -275,7 +278,7 @@ end
 function M.client_for(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   for _, client in ipairs(all_clients()) do
-    if vim.lsp.buf_is_attached(bufnr, client.id) and not is_stopped(client) then
+    if vim.lsp.buf_is_attached(bufnr, client.id) and not stopping[client.id] and not is_stopped(client) then
       return client
     end
   end
@@ -365,20 +368,26 @@ function M.fix_all_sync(bufnr, timeout_ms)
   return false
 end
 
---- Stops every asyncfix client and starts them again for the buffers they served.
-function M.restart()
-  local buffers = {}
-  for _, client in ipairs(all_clients()) do
-    local attached = buffers_of(client)
-    vim.list_extend(buffers, attached)
-    vim.lsp.stop_client(client.id)
-  end
-  clients = {}
-  for _, bufnr in ipairs(buffers) do
-    if vim.api.nvim_buf_is_valid(bufnr) then
+local function attach_loaded()
+  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
+    if vim.api.nvim_buf_is_loaded(bufnr) and vim.tbl_contains(config.filetypes, vim.bo[bufnr].filetype) then
       M.attach(bufnr)
     end
   end
+end
+
+--- Stops every asyncfix client and starts new ones for the loaded buffers of the configured
+--- filetypes (also those whose server died).
+function M.restart()
+  if not config then
+    error('asyncfix: call setup() before restart()', 2)
+  end
+  for _, client in ipairs(all_clients()) do
+    stopping[client.id] = true
+    vim.lsp.stop_client(client.id)
+  end
+  clients = {}
+  attach_loaded()
 end
 
 --- Merges `settings` into the current ones and sends them to every running server
@@ -402,7 +411,8 @@ function M.info()
   for _, client in ipairs(all_clients()) do
     local buffers = buffers_of(client)
     table.insert(lines, string.format('client %d: root %s, %d buffer(s), %s', client.id,
-      tostring(client.config.root_dir), #buffers, is_stopped(client) and 'stopped' or 'running'))
+      tostring(client.config.root_dir), #buffers,
+      (is_stopped(client) and 'stopped') or (stopping[client.id] and 'stopping') or 'running'))
   end
   if #lines == 0 then
     lines = { 'no asyncfix server is running' }
@@ -477,11 +487,7 @@ function M.setup(opts)
     define_commands()
   end
   -- Buffers that were already open when setup() ran.
-  for _, bufnr in ipairs(vim.api.nvim_list_bufs()) do
-    if vim.api.nvim_buf_is_loaded(bufnr) and vim.tbl_contains(config.filetypes, vim.bo[bufnr].filetype) then
-      M.attach(bufnr)
-    end
-  end
+  attach_loaded()
 end
 
 --- The merged options (nil before setup).
