@@ -181,6 +181,24 @@ PREDICATE holds for them."
     (unless (cl-every (lambda (m) (string-prefix-p "asyncfix [AF101]: `async=` is a syntax error" m)) messages)
       (error "Unexpected diagnostic texts: %S" messages))))
 
+(asyncfix-test-step "typing on the multi-byte line moves the diagnostic (incremental sync in UTF-16)"
+  (asyncfix-test-goto 8 0)
+  (search-forward "😀")
+  (backward-char)
+  (insert "ü😀")                      ; 2 characters, 3 UTF-16 units, 6 bytes
+  (asyncfix-test-flush)
+  (asyncfix-test-settle "AF101 2 characters further right"
+                        (lambda (ds) (equal (assoc "AF101" (cl-remove-if-not (lambda (d) (= (nth 1 d) 8)) ds))
+                                            '("AF101" 8 57 62))))
+  (delete-char -2)
+  (asyncfix-test-flush)
+  (asyncfix-test-settle "AF101 back in place"
+                        (lambda (ds) (equal ds '(("AF101" 7 29 34) ("AF101" 8 55 60) ("AF101" 17 34 39)))))
+  (asyncfix-test-expect (buffer-string)
+                        (decode-coding-string
+                         (asyncfix-test-file (expand-file-name "legacy_train.py" asyncfix-test-scenario)) 'utf-8)
+                        "the buffer after typing and deleting"))
+
 (asyncfix-test-step "a quick fix through eglot-code-actions on the multi-byte line"
   (asyncfix-test-goto 8 55)
   (let ((offered (asyncfix-test-code-action "Replace `async=` with `non_blocking=`")))

@@ -281,6 +281,32 @@ step('one client per root, reused for the root\'s other buffers', function()
   expect_eq(#asyncfix.info(), 2, 'clients running (:AsyncfixInfo) ' .. vim.inspect(asyncfix.info()))
 end)
 
+step('typing on the multi-byte line moves the diagnostic (incremental sync in UTF-16)', function()
+  local function af101_on_line_8()
+    for _, d in ipairs(codes(train)) do
+      if d.lnum == 8 then
+        return d
+      end
+    end
+  end
+  local start = line_of(train, 8):find('😀', 1, true) - 1
+  -- "ü😀" is 6 bytes and 3 UTF-16 units; Neovim sends the change as a UTF-16 range.
+  vim.api.nvim_buf_set_text(train, 8, start, 8, start, { 'ü😀' })
+  wait_for('AF101 6 bytes further right', function()
+    local d = af101_on_line_8()
+    return d ~= nil and d.col == 67
+  end)
+  expect_eq(af101_on_line_8(), { code = 'AF101', lnum = 8, col = 67, end_col = 72 }, 'AF101 after typing')
+  vim.api.nvim_buf_set_text(train, 8, start, 8, start + 6, {})
+  wait_for('AF101 back in place', function()
+    local d = af101_on_line_8()
+    return d ~= nil and d.col == 61
+  end)
+  expect_eq(table.concat(vim.api.nvim_buf_get_lines(train, 0, -1, true), '\n') .. '\n',
+    read_file(SCENARIO .. '/legacy_train.py'), 'the buffer after typing and deleting')
+  expect_eq(#codes(train), 3, 'diagnostics in train.py')
+end)
+
 step('a quick fix through vim.lsp.buf.code_action on the multi-byte line', function()
   local offered = code_action(train, 8, 61, 'Replace `async=` with `non_blocking=`')
   for _, title in ipairs({ 'Fix all AF101 problems in this file', 'Disable AF101 for this line' }) do
