@@ -278,6 +278,22 @@ step('one client per root, reused for the root\'s other buffers', function()
   end
   expect_eq(second.config.root_dir, other, 'root of other/copy.py')
   expect_eq(asyncfix.client_for(train).config.root_dir, project, 'root of train.py')
+  -- An unnamed buffer gets no client (its URI would be `file://`, which names no buffer) ...
+  vim.cmd('enew')
+  local scratch = vim.api.nvim_get_current_buf()
+  vim.bo[scratch].filetype = 'python'
+  expect_eq(asyncfix.client_for(scratch), nil, 'client of an unnamed Python buffer')
+  -- ... until it is written under a name.
+  vim.api.nvim_buf_set_lines(scratch, 0, -1, true, { 'def f(x):', '    return x.cuda(async=True)' })
+  vim.cmd('silent write ' .. vim.fn.fnameescape(project .. '/scratch.py'))
+  wait_for('the client of project/ for scratch.py', function()
+    local client = asyncfix.client_for(scratch)
+    return client ~= nil and client.id == first
+  end)
+  diagnostics_settle(scratch, 'AF101 in scratch.py', function(c)
+    return #c == 1
+  end)
+  vim.cmd('bwipeout! ' .. scratch)
   expect_eq(#asyncfix.info(), 2, 'clients running (:AsyncfixInfo) ' .. vim.inspect(asyncfix.info()))
 end)
 
@@ -369,6 +385,28 @@ step('fix_on_save applies source.fixAll.asyncfix before the write', function()
   vim.cmd('silent write')
   expect_eq(read_file(other .. '/copy.py'), 'def copy(x):\n    return x.to("cuda", non_blocking=True)\n',
     'other/copy.py after :write')
+end)
+
+step(':AsyncfixFixWorkspace fixes open and closed files of the root (then :wall writes them)', function()
+  local util = vim.fn.bufnr(project .. '/pkg/util.py')
+  vim.api.nvim_set_current_buf(util)
+  vim.cmd('AsyncfixFixWorkspace')
+  local fixed = 'def copy(x):\n    return x.cuda(non_blocking=True)\n'
+  wait_for('the fix in pkg/util.py', function()
+    return line_of(util, 1) == '    return x.cuda(non_blocking=True)'
+  end)
+  -- scratch.py is not open: Neovim loads it into a buffer to apply the edit.
+  wait_for('the fix in scratch.py', function()
+    local scratch = vim.fn.bufnr(project .. '/scratch.py')
+    return scratch ~= -1 and vim.api.nvim_buf_is_loaded(scratch) and line_of(scratch, 1) == '    return x.cuda(non_blocking=True)'
+  end)
+  vim.cmd('silent wall')
+  expect_eq(read_file(project .. '/pkg/util.py'), fixed, 'pkg/util.py on disk')
+  expect_eq(read_file(project .. '/scratch.py'), 'def f(x):\n    return x.cuda(non_blocking=True)\n', 'scratch.py on disk')
+  expect_file(project .. '/train.py', SCENARIO .. '/legacy_train.fixed.py')
+  -- pkg/util.py is clean now; give its buffer back the finding for the restart below (not
+  -- written: fix_on_save would fix it again).
+  vim.api.nvim_buf_set_lines(util, 1, 2, true, { '    return x.cuda(async=True)' })
 end)
 
 step(':AsyncfixRestart starts new clients for the same buffers', function()

@@ -138,15 +138,16 @@ function M.find_root(path, markers)
   end
 end
 
---- The root a buffer's client is for, or nil when the buffer gets no client (a buffer that is not
---- a file on disk: a terminal, help, a fugitive:// or scp:// buffer).
+--- The root a buffer's client is for, or nil when the buffer gets no client: a buffer that is not
+--- a file (a terminal, help, a fugitive:// or scp:// buffer), or has no name yet (Neovim calls
+--- every unnamed buffer `file://`, so the server's diagnostics for it would find no buffer).
 local function root_for(bufnr)
   if vim.bo[bufnr].buftype ~= '' then
     return nil
   end
   local name = vim.api.nvim_buf_get_name(bufnr)
   if name == '' then
-    return config.single_file_support and uv.cwd() or nil
+    return nil
   end
   if name:match('^%a[%w+.-]*://') and not name:match('^file://') then
     return nil
@@ -471,6 +472,16 @@ function M.setup(opts)
       M.attach(args.buf)
     end,
     desc = 'asyncfix: start the language server',
+  })
+  -- An unnamed buffer gets its client when it is first written under a name.
+  vim.api.nvim_create_autocmd('BufWritePost', {
+    group = augroup,
+    callback = function(args)
+      if vim.tbl_contains(config.filetypes, vim.bo[args.buf].filetype) and not M.client_for(args.buf) then
+        M.attach(args.buf)
+      end
+    end,
+    desc = 'asyncfix: start the language server for a buffer that got a name',
   })
   if config.fix_on_save then
     vim.api.nvim_create_autocmd('BufWritePre', {
