@@ -62,12 +62,23 @@ local function notify_once(key, message, level)
   notify(message, level)
 end
 
+--- The asyncfix clients whose server still runs: those Neovim lists, and those this plugin
+--- started that are still initializing (Neovim 0.7 lists only initialized clients, and may list
+--- one whose server died while it was initializing).
 local function all_clients()
   local get = vim.lsp.get_clients or vim.lsp.get_active_clients
-  local out = {}
+  local out, seen = {}, {}
   for _, client in ipairs(get()) do
-    if client.name == NAME then
+    if client.name == NAME and not client:is_stopped() then
       table.insert(out, client)
+      seen[client.id] = true
+    end
+  end
+  for _, id in pairs(clients) do
+    local client = not seen[id] and vim.lsp.get_client_by_id(id)
+    if client and not client:is_stopped() then
+      table.insert(out, client)
+      seen[id] = true
     end
   end
   return out
@@ -384,8 +395,12 @@ function M.restart()
     error('asyncfix: call setup() before restart()', 2)
   end
   for _, client in ipairs(all_clients()) do
-    stopping[client.id] = true
-    vim.lsp.stop_client(client.id)
+    -- Stopping a client twice sends a second shutdown, which fails, and Neovim then kills the
+    -- server (SIGTERM) in the middle of its clean exit.
+    if not stopping[client.id] then
+      stopping[client.id] = true
+      vim.lsp.stop_client(client.id)
+    end
   end
   clients = {}
   attach_loaded()
