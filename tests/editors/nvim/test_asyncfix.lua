@@ -198,6 +198,20 @@ local exit_codes = {} -- client id -> { code, signal } from on_exit
 local killed = {} -- client id -> true: its server was killed on purpose
 local asyncfix = require('asyncfix')
 
+--- Waits until train.py, pkg/util.py and other/copy.py have initialized clients (after a restart;
+--- Neovim 0.7 lists only initialized clients, and stops others by killing them).
+local function wait_all_up()
+  wait_for('an initialized client for every Python buffer', function()
+    for _, path in ipairs({ 'project/train.py', 'project/pkg/util.py', 'other/copy.py' }) do
+      local client = asyncfix.client_for(vim.fn.bufnr(tmp .. '/' .. path))
+      if not client or not client.initialized then
+        return false
+      end
+    end
+    return true
+  end)
+end
+
 -- ---- the scenario, step by step ----
 
 local steps = {}
@@ -434,6 +448,7 @@ step(':AsyncfixRestart starts new clients for the same buffers', function()
   expect_eq({ d.code, d.lnum, d.col, d.severity }, { 'AF101', 1, 18, vim.diagnostic.severity.WARN },
     'AF101 with targetVersion py36 (setup settings given as { asyncfix = {...} })')
   expect_eq(asyncfix.client_for(train).id, asyncfix.client_for(util).id, 'one client for project/ after the restart')
+  wait_all_up()
 end)
 
 step('two restarts in a row leave one client per root and stop the others cleanly', function()
@@ -516,16 +531,7 @@ step('a server that dies is reported, and :AsyncfixRestart brings it back', func
 end)
 
 step('shutdown: every server exits with code 0', function()
-  -- The restart started a client per root; wait until all are up (0.7 lists only initialized ones).
-  wait_for('a running client for every Python buffer', function()
-    for _, path in ipairs({ project .. '/train.py', project .. '/pkg/util.py', other .. '/copy.py' }) do
-      local client = asyncfix.client_for(vim.fn.bufnr(path))
-      if not client or not client.initialized then
-        return false
-      end
-    end
-    return true
-  end)
+  wait_all_up()
   local ids = {}
   for _, client in ipairs((vim.lsp.get_clients or vim.lsp.get_active_clients)()) do
     -- Neovim 0.7 may still list a client whose server was killed while it initialized.
