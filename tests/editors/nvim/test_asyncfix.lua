@@ -569,6 +569,19 @@ step('a cmd that is not executable gets one clear message and no client', functi
   expect_eq(asyncfix.info(), { 'no asyncfix server is running' }, ':AsyncfixInfo')
 end)
 
+step('setup() with a wrong option says which, and keeps the previous options', function()
+  local ok, err = pcall(asyncfix.setup, { cmd = 'asyncfix-lsp' })
+  expect_eq(ok, false, 'setup{ cmd = "asyncfix-lsp" } succeeded')
+  if not tostring(err):find('asyncfix: `cmd` must be a table, not "asyncfix-lsp"', 1, true) then
+    fail('unexpected error: %s', tostring(err))
+  end
+  ok, err = pcall(asyncfix.setup, { settings = { ignore = 'AF001' }, fix_on_save = 'yes' })
+  if ok or not tostring(err):find('`fix_on_save` must be a boolean', 1, true) then
+    fail('setup{ fix_on_save = "yes" }: %s', tostring(err))
+  end
+  expect_eq(asyncfix.options().cmd, { tmp .. '/no-such-asyncfix-lsp' }, 'cmd after the failed setup() calls')
+end)
+
 -- ---- run ----
 
 local failed, passed = 0, 0

@@ -62,6 +62,14 @@ local function notify_once(key, message, level)
   notify(message, level)
 end
 
+--- Raises "asyncfix: `name` must be a <kind>, not <value>" (vim.validate's signature changed in
+--- 0.11, so the plugin checks its few options itself).
+local function expect_type(name, value, kind)
+  if type(value) ~= kind then
+    error(string.format('asyncfix: `%s` must be a %s, not %s', name, kind, vim.inspect(value)), 3)
+  end
+end
+
 --- The asyncfix clients whose server still runs: those Neovim lists, and those this plugin
 --- started that are still initializing (Neovim 0.7 lists only initialized clients, and may list
 --- one whose server died while it was initializing).
@@ -111,10 +119,15 @@ local function client_notify(client, method, params)
 end
 
 local function buffers_of(client)
-  if vim.lsp.get_buffers_by_client_id then
-    return vim.lsp.get_buffers_by_client_id(client.id)
+  -- client.attached_buffers exists from 0.7 on; vim.lsp.get_buffers_by_client_id is deprecated.
+  local out = {}
+  for bufnr, attached in pairs(client.attached_buffers or {}) do
+    if attached then
+      table.insert(out, bufnr)
+    end
   end
-  return vim.tbl_keys(client.attached_buffers or {})
+  table.sort(out)
+  return out
 end
 
 local function is_dir(path)
@@ -409,7 +422,7 @@ end
 --- Merges `settings` into the current ones and sends them to every running server
 --- (workspace/didChangeConfiguration). Keys left out keep their values.
 function M.update_settings(settings)
-  vim.validate({ settings = { settings, 't' } })
+  expect_type('settings', settings, 'table')
   if not config then
     error('asyncfix: call setup() before update_settings()', 2)
   end
@@ -455,16 +468,16 @@ end
 -- ---- setup ----
 
 local function validate(opts)
-  vim.validate({
-    cmd = { opts.cmd, 't' },
-    filetypes = { opts.filetypes, 't' },
-    root_markers = { opts.root_markers, 't' },
-    settings = { opts.settings, 't' },
-    fix_on_save = { opts.fix_on_save, 'b' },
-    commands = { opts.commands, 'b' },
-  })
-  if #opts.cmd == 0 then
-    error('asyncfix: cmd must name the server executable, e.g. { "asyncfix-lsp" }', 0)
+  expect_type('cmd', opts.cmd, 'table')
+  expect_type('filetypes', opts.filetypes, 'table')
+  expect_type('root_markers', opts.root_markers, 'table')
+  expect_type('settings', opts.settings, 'table')
+  expect_type('single_file_support', opts.single_file_support, 'boolean')
+  expect_type('fix_on_save', opts.fix_on_save, 'boolean')
+  expect_type('fix_on_save_timeout_ms', opts.fix_on_save_timeout_ms, 'number')
+  expect_type('commands', opts.commands, 'boolean')
+  if #opts.cmd == 0 or type(opts.cmd[1]) ~= 'string' then
+    error('asyncfix: `cmd` must name the server executable, e.g. { "asyncfix-lsp" }', 3)
   end
 end
 
@@ -472,7 +485,7 @@ end
 --- Calling it again replaces the options; running servers keep theirs until :AsyncfixRestart.
 function M.setup(opts)
   opts = opts or {}
-  vim.validate({ opts = { opts, 't' } })
+  expect_type('opts', opts, 'table')
   local merged = vim.tbl_extend('force', vim.deepcopy(defaults), opts)
   validate(merged)
   merged.settings = flat_settings(merged.settings)
