@@ -299,11 +299,11 @@ function M.attach(bufnr)
   return id
 end
 
---- The asyncfix client attached to a buffer, or nil.
+--- The initialized asyncfix client attached to a buffer, or nil.
 function M.client_for(bufnr)
   bufnr = (bufnr == nil or bufnr == 0) and vim.api.nvim_get_current_buf() or bufnr
   for _, client in ipairs(all_clients()) do
-    if vim.lsp.buf_is_attached(bufnr, client.id) and not stopping[client.id] and not is_stopped(client) then
+    if client.initialized and vim.lsp.buf_is_attached(bufnr, client.id) and not stopping[client.id] then
       return client
     end
   end
@@ -313,7 +313,7 @@ end
 local function require_client(bufnr)
   local client = M.client_for(bufnr)
   if not client then
-    notify('no asyncfix server for this buffer', vim.log.levels.WARN)
+    notify('no asyncfix server for this buffer (yet)', vim.log.levels.WARN)
   end
   return client
 end
