@@ -429,8 +429,14 @@ function M.update_settings(settings)
   -- Top-level keys replace the old ones: `{ ignore = {} }` clears the list.
   config.settings = vim.tbl_extend('force', config.settings, flat_settings(settings))
   for _, client in ipairs(all_clients()) do
-    client.config.settings = { asyncfix = as_object(vim.deepcopy(config.settings)) }
-    client_notify(client, 'workspace/didChangeConfiguration', { settings = client.config.settings })
+    local section = { asyncfix = as_object(vim.deepcopy(config.settings)) }
+    -- Neovim answers workspace/configuration from client.config.settings (0.7) or
+    -- client.settings (0.10+).
+    client.config.settings = section
+    if client.settings ~= nil then
+      client.settings = section
+    end
+    client_notify(client, 'workspace/didChangeConfiguration', { settings = section })
   end
 end
 
