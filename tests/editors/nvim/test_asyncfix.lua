@@ -425,10 +425,6 @@ step(':AsyncfixFixWorkspace fixes open and closed files of the root (then :wall 
 end)
 
 step(':AsyncfixRestart starts new clients for the same buffers', function()
-  local before = {}
-  for _, line in ipairs(asyncfix.info()) do
-    before[line] = true
-  end
   local old = asyncfix.client_for(train).id
   vim.cmd('AsyncfixRestart')
   wait_for('the old client to exit', function()
