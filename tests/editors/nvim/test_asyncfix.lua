@@ -221,7 +221,7 @@ end
 
 local train -- the buffer of train.py
 
-step('the Neovim config in lsp/asyncfix.lua agrees with the plugin', function()
+step('setup(), :checkhealth asyncfix, and lsp/asyncfix.lua agrees with the plugin', function()
   local conf = dofile(PLUGIN_DIR .. '/lsp/asyncfix.lua')
   asyncfix.setup({
     cmd = { LSP_BIN, '--log-level', 'debug', '--log-file', tmp .. '/asyncfix-lsp.log' },
@@ -231,6 +231,13 @@ step('the Neovim config in lsp/asyncfix.lua agrees with the plugin', function()
     end,
   })
   local options = asyncfix.options()
+  -- :checkhealth asyncfix finds the server and asks its version.
+  vim.cmd('checkhealth asyncfix')
+  local report = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  if not report:find('OK: ' .. LSP_BIN .. ': asyncfix-lsp ', 1, true) then
+    fail(':checkhealth asyncfix says:\n%s', report)
+  end
+  vim.cmd('bwipeout')
   expect_eq(conf.cmd, { 'asyncfix-lsp' }, 'lsp/asyncfix.lua cmd')
   expect_eq(conf.filetypes, options.filetypes, 'filetypes')
   expect_eq(conf.root_markers, options.root_markers, 'root_markers')
