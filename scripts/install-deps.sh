@@ -10,6 +10,9 @@ packages=(
   python3 patch e2fsprogs git                       # CLI tests (CPython compile check, patch -p1, chattr, git init)
   python3-jsonschema                                # CLI tests: SARIF validated against the 2.1.0 schema
 )
+# Editor tests (label `editor`, tests/editors/): real clients against asyncfix-lsp. On bookworm:
+# Neovim 0.7.2, Emacs 28.2 without X, eglot 1.9 (Emacs 28 brings its jsonrpc, flymake, project).
+packages+=(neovim emacs-nox elpa-eglot)
 # npm fetches the pinned tree-sitter sources. A machine may already have Node.js with its own npm
 # (e.g. from nodesource); only install Debian's when there is no npm at all.
 command -v npm >/dev/null 2>&1 || packages+=(npm)
