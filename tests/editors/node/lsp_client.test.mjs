@@ -4,7 +4,7 @@
 // asyncfix.applyAutofix and asyncfix.fixWorkspace answered with workspace/applyEdit, hover,
 // shutdown. Every reply is checked with the protocol library's own type guards.
 //
-//   ASYNCFIX_LSP_BIN=build/ci/lsp/asyncfix-lsp node --test tests/editors/node/
+//   ctest --preset ci -R editors.node   (or: cd tests/editors/node && npm ci && ASYNCFIX_LSP_BIN=… node --test)
 import { spawn } from 'node:child_process';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -16,7 +16,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import * as lsp from 'vscode-languageserver-protocol/node.js';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
+// The workspace and the expected files; CTest runs a copy of this file next to its node_modules.
+const here = process.env.ASYNCFIX_NODE_TEST_DIR ?? path.dirname(fileURLToPath(import.meta.url));
 const serverBin = process.env.ASYNCFIX_LSP_BIN;
 if (!serverBin) throw new Error('set ASYNCFIX_LSP_BIN to the asyncfix-lsp executable');
 const timeoutMs = 20000;
@@ -286,7 +287,10 @@ describe('asyncfix-lsp with push diagnostics (VS Code without pull support, Neov
     source = fs.readFileSync(train, 'utf8');
     trainUri = await session.open(train);
   });
-  after(() => session.kill());
+  after(() => {
+    session.kill();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
 
   test('publishes each finding with its code and UTF-16 range, also after multi-byte characters', async () => {
     const diagnostics = await session.diagnosticsFor(trainUri, 1);
@@ -384,7 +388,10 @@ describe('asyncfix-lsp with pull diagnostics and resolved code actions (what VS 
       `diagnosticProvider ${JSON.stringify(provider)}`);
     trainUri = await session.open(path.join(root, 'train.py'));
   });
-  after(() => session.kill());
+  after(() => {
+    session.kill();
+    fs.rmSync(root, { recursive: true, force: true });
+  });
 
   test('textDocument/diagnostic answers a full report, then unchanged for the same result id', async () => {
     const report = await within(
