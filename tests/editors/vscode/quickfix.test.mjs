@@ -2,7 +2,8 @@
 // playwright-core) is the window. The packaged extension (.vsix) is installed with
 // `code-server --install-extension`; the test opens a legacy PyTorch file, waits for the squiggle
 // the extension's server reports, opens the quick-fix menu on it (Ctrl+.), applies the fix, saves
-// (Ctrl+S) and checks the file on disk.
+// (Ctrl+S) and checks the file on disk. Then the command "asyncfix: Fix all problems in this file"
+// from the command palette, and `source.fixAll.asyncfix` from `editor.codeActionsOnSave`.
 //
 // Environment: ASYNCFIX_LSP_BIN (the server), ASYNCFIX_VSIX (the packaged extension),
 // ASYNCFIX_VSCODE_ENV (where setup.sh installed code-server and playwright-core),
@@ -62,7 +63,11 @@ async function eventually(check, ms, what) {
 before(async () => {
   for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(config, 'auth: none\n');
-  fs.copyFileSync(path.join(here, 'project', 'train.py'), path.join(dirs.project, 'train.py'));
+  fs.cpSync(path.join(here, 'project'), dirs.project, { recursive: true });
+  // Fix on save, for Python files, as the README tells users to set it.
+  writeJson(path.join(dirs.project, '.vscode', 'settings.json'), {
+    '[python]': { 'editor.codeActionsOnSave': { 'source.fixAll.asyncfix': 'explicit' } },
+  });
   // A quiet workbench: no welcome page, no trust prompt, no telemetry, no update checks; and the
   // server the extension starts.
   writeJson(path.join(dirs.userData, 'User', 'settings.json'), {
@@ -116,32 +121,55 @@ after(async () => {
   fs.rmSync(work, { recursive: true, force: true });
 });
 
+const read = (name) => fs.readFileSync(path.join(dirs.project, name), 'utf8');
+const original = (name) => fs.readFileSync(path.join(here, 'project', name), 'utf8');
+
+/** Runs `body`; on failure, saves a screenshot and adds code-server's log to the error. */
+async function step(name, body) {
+  try {
+    await body();
+  } catch (error) {
+    const shot = path.join(os.tmpdir(), `asyncfix-vscode-${name}.png`);
+    await page?.screenshot({ path: shot }).catch(() => {});
+    throw new Error(`${error.message}\n(screenshot: ${shot})\ncode-server log:\n${serverLog.slice(-4000)}`);
+  }
+}
+
+const quickInput = () => page.locator('.quick-input-widget input');
+const activeEditor = () => page.locator('.editor-group-container.active .editor-instance .monaco-editor').first();
+
+/** Opens `name` with Quick Open and waits until its text containing `marker` is shown. */
+async function openFile(name, marker) {
+  await page.keyboard.press('Control+P');
+  await quickInput().waitFor({ timeout: 30000 });
+  await quickInput().fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 30000 });
+  await activeEditor().locator('.view-lines', { hasText: marker }).waitFor({ timeout: 30000 });
+}
+
+/** Waits until the active editor shows `count` error squiggles. */
+async function squiggles(count, ms = 90000) {
+  await eventually(async () => (await activeEditor().locator('.squiggly-error').count()) === count, ms, `${count} error squiggles`);
+}
+
 test('a quick fix from the asyncfix extension fixes the file in the real VS Code workbench', async (t) => {
   t.diagnostic(`work directory ${work}`);
-  try {
-    // Open train.py with Quick Open.
+  await step('quickfix', async () => {
     await page.locator('.monaco-workbench').click({ position: { x: 640, y: 400 } });
-    await page.keyboard.press('Control+P');
-    const quickInput = page.locator('.quick-input-widget input');
-    await quickInput.waitFor({ timeout: 30000 });
-    await quickInput.fill('train.py');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'train.py' }).first().waitFor({ timeout: 30000 });
-    await page.keyboard.press('Enter');
-    const editor = page.locator('.editor-instance .monaco-editor').first();
-    await editor.locator('.view-lines', { hasText: 'cuda(async=True)' }).waitFor({ timeout: 30000 });
-
+    await openFile('train.py', 'cuda(async=True)');
     // The squiggle: the extension started the server, which reported AF101 (an error) under `async`.
-    const squiggle = editor.locator('.squiggly-error').first();
-    await squiggle.waitFor({ timeout: 90000 });
+    await activeEditor().locator('.squiggly-error').first().waitFor({ timeout: 90000 });
 
-    // Put the cursor on the finding (Go to Line/Column: line 9, column of `async`) and open the quick-fix menu.
-    const source = fs.readFileSync(path.join(dirs.project, 'train.py'), 'utf8');
+    // Put the cursor on the finding (Go to Line/Column) and open the quick-fix menu.
+    const source = original('train.py');
     const lines = source.split('\n');
     const line = lines.findIndex((l) => l.includes('cuda(async=True)'));
     const column = lines[line].indexOf('async') + 1;
     await page.keyboard.press('Control+G');
-    await quickInput.waitFor({ timeout: 30000 });
-    await quickInput.fill(`:${line + 1}:${column + 2}`);
+    await quickInput().waitFor({ timeout: 30000 });
+    await quickInput().fill(`:${line + 1}:${column + 2}`);
     await page.keyboard.press('Enter');
     await page.keyboard.press('Control+.');
     const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Replace `async=` with `non_blocking=`' });
@@ -154,18 +182,44 @@ test('a quick fix from the asyncfix extension fixes the file in the real VS Code
     // The preferred fix is the focused row (the menu's pointer block swallows clicks): Enter applies it.
     await page.locator('.action-widget .monaco-list-row.focused', { hasText: 'Replace `async=` with `non_blocking=`' }).waitFor({ timeout: 10000 });
     await page.keyboard.press('Enter');
-    await editor.locator('.view-lines', { hasText: 'cuda(non_blocking=True)' }).waitFor({ timeout: 30000 });
+    await activeEditor().locator('.view-lines', { hasText: 'cuda(non_blocking=True)' }).waitFor({ timeout: 30000 });
 
     // Save, and the file on disk is the fixed one.
     await page.keyboard.press('Control+S');
     const expected = source.replace('cuda(async=True)', 'cuda(non_blocking=True)');
     assert.notEqual(expected, source);
-    await eventually(() => fs.readFileSync(path.join(dirs.project, 'train.py'), 'utf8') === expected, 30000, 'the saved file');
-    // The finding is gone from the editor.
-    await eventually(async () => (await editor.locator('.squiggly-error').count()) === 0, 30000, 'the squiggle to go away');
-  } catch (error) {
-    const shot = path.join(os.tmpdir(), 'asyncfix-vscode-failure.png');
-    await page?.screenshot({ path: shot }).catch(() => {});
-    throw new Error(`${error.message}\n(screenshot: ${shot})\ncode-server log:\n${serverLog.slice(-4000)}`);
-  }
+    await eventually(() => read('train.py') === expected, 30000, 'the saved train.py');
+    await squiggles(0, 30000);
+  });
+});
+
+test('"asyncfix: Fix all problems in this file" from the command palette fixes every finding', async () => {
+  await step('fixall-command', async () => {
+    await openFile('loader.py', 'asyncio.async(');
+    await squiggles(2);
+    await page.keyboard.press('Control+Shift+P');
+    await quickInput().waitFor({ timeout: 30000 });
+    await quickInput().fill('>asyncfix: Fix all problems in this file');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'asyncfix: Fix all problems in this file' }).first().waitFor({ timeout: 30000 });
+    await page.keyboard.press('Enter');
+    await activeEditor().locator('.view-lines', { hasText: 'asyncio.ensure_future(' }).waitFor({ timeout: 30000 });
+    await page.keyboard.press('Control+S');
+    const expected = original('loader.py').replace('cuda(async=True)', 'cuda(non_blocking=True)').replace('asyncio.async(', 'asyncio.ensure_future(');
+    await eventually(() => read('loader.py') === expected, 30000, 'the saved loader.py');
+    await squiggles(0, 30000);
+  });
+});
+
+test('editor.codeActionsOnSave with source.fixAll.asyncfix fixes the file when it is saved', async () => {
+  await step('on-save', async () => {
+    await openFile('onsave.py', 'cuda(async=True)');
+    await squiggles(1);
+    // An edit of its own (a new last line), then save: the save applies the fixes too.
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('print(evaluate)\n');
+    await page.keyboard.press('Control+S');
+    const expected = original('onsave.py').replace('cuda(async=True)', 'cuda(non_blocking=True)') + 'print(evaluate)\n';
+    await eventually(() => read('onsave.py') === expected, 30000, 'the saved onsave.py');
+    await squiggles(0, 30000);
+  });
 });
