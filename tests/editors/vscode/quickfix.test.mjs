@@ -223,3 +223,18 @@ test('editor.codeActionsOnSave with source.fixAll.asyncfix fixes the file when i
     await squiggles(0, 30000);
   });
 });
+
+test('"asyncfix: Fix all problems in the workspace" writes the fix into a file that is not open', async () => {
+  await step('fix-workspace', async () => {
+    assert.match(read('pkg/batch.py'), /async=True/);
+    await page.keyboard.press('Control+Shift+P');
+    await quickInput().waitFor({ timeout: 30000 });
+    await quickInput().fill('>asyncfix: Fix all problems in the workspace');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'asyncfix: Fix all problems in the workspace' }).first().waitFor({ timeout: 30000 });
+    await page.keyboard.press('Enter');
+    // The server answers with one workspace/applyEdit; VS Code writes a file that is not open
+    // straight to disk.
+    const expected = original('pkg/batch.py').replace('async=True', 'non_blocking=True');
+    await eventually(() => read('pkg/batch.py') === expected, 30000, 'pkg/batch.py on disk');
+  });
+});

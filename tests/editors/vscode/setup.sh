@@ -25,9 +25,16 @@ if [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$hash" ]; then
   exit 0
 fi
 
-for tool in npm rg tar; do
+for tool in node npm rg tar; do
   command -v "$tool" >/dev/null 2>&1 || { echo "setup.sh: \`$tool\` is missing; run scripts/install-deps.sh" >&2; exit 2; }
 done
+
+# code-server 4.100 runs on Node.js 20 only (its engines field); Debian bookworm's own nodejs is 18.
+node_major=$(node -p 'process.versions.node.split(".")[0]')
+if [ "$node_major" != 20 ]; then
+  echo "setup.sh: code-server 4.100 needs Node.js 20, this is $(node --version)" >&2
+  exit 2
+fi
 
 cp "$here/package.json" "$here/package-lock.json" "$dest/"
 
