@@ -8,7 +8,7 @@
 // Environment: ASYNCFIX_LSP_BIN (the server), ASYNCFIX_VSIX (the packaged extension),
 // ASYNCFIX_VSCODE_ENV (where setup.sh installed code-server and playwright-core),
 // ASYNCFIX_SCREENSHOT (optional: where to save the quick-fix menu as PNG), CHROMIUM (default
-// /usr/bin/chromium).
+// /usr/bin/chromium), ASYNCFIX_KEEP_WORK=1 (keep the temporary workspace, profiles and logs).
 import { spawn, spawnSync } from 'node:child_process';
 import * as assert from 'node:assert/strict';
 import * as fs from 'node:fs';
@@ -39,6 +39,10 @@ const dirs = {
   browser: path.join(work, 'chromium-profile'),
 };
 const config = path.join(work, 'code-server.yaml');
+const workspaceSettings = path.join(dirs.project, '.vscode', 'settings.json');
+const baseWorkspaceSettings = {
+  '[python]': { 'editor.codeActionsOnSave': { 'source.fixAll.asyncfix': 'explicit' } },
+};
 let server; // the code-server process
 let serverLog = '';
 let context; // the browser
@@ -65,9 +69,7 @@ before(async () => {
   fs.writeFileSync(config, 'auth: none\n');
   fs.cpSync(path.join(here, 'project'), dirs.project, { recursive: true });
   // Fix on save, for Python files, as the README tells users to set it.
-  writeJson(path.join(dirs.project, '.vscode', 'settings.json'), {
-    '[python]': { 'editor.codeActionsOnSave': { 'source.fixAll.asyncfix': 'explicit' } },
-  });
+  writeJson(workspaceSettings, baseWorkspaceSettings);
   // A quiet workbench: no welcome page, no trust prompt, no telemetry, no update checks; and the
   // server the extension starts.
   writeJson(path.join(dirs.userData, 'User', 'settings.json'), {
@@ -118,7 +120,7 @@ before(async () => {
 after(async () => {
   await context?.close().catch(() => {});
   server?.kill('SIGTERM');
-  fs.rmSync(work, { recursive: true, force: true });
+  if (!process.env.ASYNCFIX_KEEP_WORK) fs.rmSync(work, { recursive: true, force: true });
 });
 
 const read = (name) => fs.readFileSync(path.join(dirs.project, name), 'utf8');
@@ -149,9 +151,15 @@ async function openFile(name, marker) {
   await activeEditor().locator('.view-lines', { hasText: marker }).waitFor({ timeout: 30000 });
 }
 
-/** Waits until the active editor shows `count` error squiggles. */
-async function squiggles(count, ms = 90000) {
-  await eventually(async () => (await activeEditor().locator('.squiggly-error').count()) === count, ms, `${count} error squiggles`);
+/** Waits until the active editor shows `count` error squiggles (and `warnings` warning squiggles, when given). */
+async function squiggles(count, ms = 90000, warnings = undefined) {
+  await eventually(
+    async () =>
+      (await activeEditor().locator('.squiggly-error').count()) === count &&
+      (warnings === undefined || (await activeEditor().locator('.squiggly-warning').count()) === warnings),
+    ms,
+    `${count} error squiggles` + (warnings === undefined ? '' : ` and ${warnings} warning squiggles`),
+  );
 }
 
 test('a quick fix from the asyncfix extension fixes the file in the real VS Code workbench', async (t) => {
@@ -221,6 +229,21 @@ test('editor.codeActionsOnSave with source.fixAll.asyncfix fixes the file when i
     const expected = original('onsave.py').replace('cuda(async=True)', 'cuda(non_blocking=True)') + 'print(evaluate)\n';
     await eventually(() => read('onsave.py') === expected, 30000, 'the saved onsave.py');
     await squiggles(0, 30000);
+  });
+});
+
+test('asyncfix.* settings reach the running server: ignore and targetVersion change the squiggles', async () => {
+  await step('settings', async () => {
+    await openFile('settings_probe.py', 'asyncio.async(');
+    await squiggles(2, 90000, 0); // AF202 and AF101, errors for the default target (py38)
+    writeJson(workspaceSettings, { ...baseWorkspaceSettings, 'asyncfix.ignore': ['AF101'] });
+    await squiggles(1, 30000, 0);
+    // For Python 3.6, where `async` is still a name, both findings are warnings.
+    writeJson(workspaceSettings, { ...baseWorkspaceSettings, 'asyncfix.targetVersion': 'py36' });
+    await squiggles(0, 30000, 2);
+    // Unset again: the server falls back to its defaults.
+    writeJson(workspaceSettings, baseWorkspaceSettings);
+    await squiggles(2, 30000, 0);
   });
 });
 
