@@ -247,14 +247,49 @@ test('asyncfix.* settings reach the running server: ignore and targetVersion cha
   });
 });
 
+/** Runs a command from the command palette by its title. */
+async function runCommand(title) {
+  await page.keyboard.press('Control+Shift+P');
+  await quickInput().waitFor({ timeout: 30000 });
+  await quickInput().fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 30000 });
+  await page.keyboard.press('Enter');
+}
+
+/** The extension's output channel as VS Code logs it to disk. */
+function outputLog() {
+  const logs = path.join(dirs.userData, 'logs');
+  for (const session of fs.readdirSync(logs).sort().reverse())
+    for (const host of fs.existsSync(path.join(logs, session)) ? fs.readdirSync(path.join(logs, session)) : []) {
+      const file = path.join(logs, session, host, 'asyncfix.asyncfix', 'asyncfix.log');
+      if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8');
+    }
+  return '';
+}
+
+test('"asyncfix: Restart server" starts a new server that reports again; "asyncfix: Show output" shows its log', async () => {
+  await step('restart', async () => {
+    await openFile('settings_probe.py', 'asyncio.async(');
+    await squiggles(2, 30000, 0);
+    const starts = () => (outputLog().match(/starting .*asyncfix-lsp/g) ?? []).length;
+    assert.equal(starts(), 1, outputLog());
+    await runCommand('asyncfix: Restart server');
+    await eventually(() => starts() === 2, 30000, 'a second server start in the output channel');
+    await eventually(() => (outputLog().match(/initialized for code-server/g) ?? []).length === 2, 30000, 'the new server to initialize');
+    await squiggles(2, 30000, 0);
+    await runCommand('asyncfix: Show output');
+    // The Output panel, showing the channel "asyncfix" (the server's log and the protocol trace;
+    // the editor renders spaces as no-break spaces, so the text matched has none).
+    const channel = page.locator('.part.panel select.monaco-select-box');
+    await eventually(async () => (await channel.count()) > 0 && (await channel.first().evaluate((e) => e.selectedOptions[0]?.text)) === 'asyncfix', 30000, 'the asyncfix output channel');
+    await page.locator('.part.panel .monaco-editor .view-lines', { hasText: /\[Trace/ }).first().waitFor({ timeout: 30000 });
+  });
+});
+
 test('"asyncfix: Fix all problems in the workspace" writes the fix into a file that is not open', async () => {
   await step('fix-workspace', async () => {
     assert.match(read('pkg/batch.py'), /async=True/);
-    await page.keyboard.press('Control+Shift+P');
-    await quickInput().waitFor({ timeout: 30000 });
-    await quickInput().fill('>asyncfix: Fix all problems in the workspace');
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'asyncfix: Fix all problems in the workspace' }).first().waitFor({ timeout: 30000 });
-    await page.keyboard.press('Enter');
+    await runCommand('asyncfix: Fix all problems in the workspace');
     // The server answers with one workspace/applyEdit; VS Code writes a file that is not open
     // straight to disk.
     const expected = original('pkg/batch.py').replace('async=True', 'non_blocking=True');
