@@ -65,6 +65,7 @@ async function eventually(check, ms, what) {
 }
 
 before(async () => {
+  if (!fs.existsSync(chromiumPath)) throw new Error(`no browser at ${chromiumPath}: run scripts/install-deps.sh (Debian's chromium)`);
   for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
   fs.writeFileSync(config, 'auth: none\n');
   fs.cpSync(path.join(here, 'project'), dirs.project, { recursive: true });
