@@ -48,9 +48,11 @@ async function start(): Promise<void> {
   const resolved = resolveServer(config.get<string>('path') ?? '', firstFolder(), process.env['PATH']);
   if (!resolved.ok) {
     output.error(resolved.message);
-    const choice = await vscode.window.showErrorMessage(`asyncfix: ${resolved.message}`, 'Open Settings', 'Show Output');
-    if (choice === 'Open Settings') await vscode.commands.executeCommand('workbench.action.openSettings', 'asyncfix.path');
-    if (choice === 'Show Output') output.show();
+    // Not awaited: activation must not wait for the user to answer.
+    void vscode.window.showErrorMessage(`asyncfix: ${resolved.message}`, 'Open Settings', 'Show Output').then((choice) => {
+      if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'asyncfix.path');
+      if (choice === 'Show Output') output.show();
+    });
     return;
   }
   const serverOptions: ServerOptions = {

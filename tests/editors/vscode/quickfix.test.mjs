@@ -287,6 +287,23 @@ test('"asyncfix: Restart server" starts a new server that reports again; "asyncf
   });
 });
 
+test('a wrong asyncfix.path is reported in a notification, and fixing it brings the server back', async () => {
+  await step('bad-path', async () => {
+    await openFile('settings_probe.py', 'asyncio.async(');
+    await squiggles(2, 30000, 0);
+    const missing = path.join(work, 'no-such-dir', 'asyncfix-lsp');
+    writeJson(workspaceSettings, { ...baseWorkspaceSettings, 'asyncfix.path': missing });
+    const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'is not an executable file' });
+    await toast.first().waitFor({ timeout: 30000 });
+    const text = await toast.first().innerText();
+    assert.ok(text.includes(`asyncfix: \`asyncfix.path\`: ${missing} is not an executable file`), text);
+    assert.match(text, /Open Settings/);
+    await squiggles(0, 30000, 0); // the old server is gone, and its findings with it
+    writeJson(workspaceSettings, baseWorkspaceSettings);
+    await squiggles(2, 30000, 0);
+  });
+});
+
 test('"asyncfix: Fix all problems in the workspace" writes the fix into a file that is not open', async () => {
   await step('fix-workspace', async () => {
     assert.match(read('pkg/batch.py'), /async=True/);
