@@ -24,9 +24,9 @@ const need = (name) => {
   if (!value) throw new Error(`set ${name} (see the comment at the top of ${path.basename(fileURLToPath(import.meta.url))})`);
   return value;
 };
-const serverBin = need('ASYNCFIX_LSP_BIN');
-const vsix = need('ASYNCFIX_VSIX');
-const env = need('ASYNCFIX_VSCODE_ENV');
+const serverBin = path.resolve(need('ASYNCFIX_LSP_BIN'));
+const vsix = path.resolve(need('ASYNCFIX_VSIX'));
+const env = path.resolve(need('ASYNCFIX_VSCODE_ENV'));
 const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 const { chromium } = createRequire(path.join(env, 'package.json'))('playwright-core');
 const codeServer = path.join(env, 'node_modules', '.bin', 'code-server');
