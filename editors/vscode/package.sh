@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the extension in DEST (default: this directory) and packages it as
 # DEST/asyncfix-<version>.vsix: `npm ci` from the committed lockfile (skipped when DEST already
-# holds this lockfile's install), `tsc --strict`, `vsce package` (offline).
+# holds this lockfile's install), `tsc --strict`, esbuild (one bundled file), `vsce package` (offline).
 # Usage: package.sh [DEST]
 set -euo pipefail
 
@@ -28,11 +28,14 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$hash" ]; then
   npm ci --ignore-scripts --no-audit --no-fund --loglevel=error
   echo "$hash" >"$stamp"
 fi
-rm -rf out
-npx --no-install tsc -p .
+rm -rf out dist
+npx --no-install tsc -p .   # type-check (strict) and out/ for test/unit.test.mjs
+# One file with vscode-languageclient inside: what the .vsix ships (main: dist/extension.js).
+npx --no-install esbuild src/extension.ts --bundle --platform=node --format=cjs --target=node18 \
+  --external:vscode --outfile=dist/extension.js --log-level=warning
 version=$(node -p "require('./package.json').version")
 rm -f asyncfix-*.vsix
-npx --no-install vsce package --skip-license --allow-missing-repository --out "asyncfix-$version.vsix" >vsce.log 2>&1 || {
+npx --no-install vsce package --no-dependencies --skip-license --allow-missing-repository --out "asyncfix-$version.vsix" >vsce.log 2>&1 || {
   cat vsce.log >&2
   exit 1
 }
