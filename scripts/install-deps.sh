@@ -16,6 +16,11 @@ packages+=(neovim emacs-nox elpa-eglot)
 # npm fetches the pinned tree-sitter sources. A machine may already have Node.js with its own npm
 # (e.g. from nodesource); only install Debian's when there is no npm at all.
 command -v npm >/dev/null 2>&1 || packages+=(npm)
+# Editor tests, VS Code lane (tests/editors/vscode, CTest label `browser`): Debian's chromium,
+# driven by playwright-core; ripgrep, which code-server's search needs (tests/editors/vscode/setup.sh
+# seeds it as @vscode/ripgrep's download); and what code-server's native modules build against
+# (node-gyp with g++, make, python3 and pkg-config).
+packages+=(chromium ripgrep make libkrb5-dev libsecret-1-dev libxkbfile-dev libx11-dev)
 
 missing=()
 for p in "${packages[@]}"; do
