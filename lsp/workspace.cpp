@@ -168,8 +168,16 @@ OpenDocument *Workspace::findByPath(const fs::path &path) {
 void Workspace::close(const std::string &uri) { documents_.erase(uri); }
 
 void Workspace::edit(OpenDocument &doc, std::size_t start, std::size_t end, std::string_view text) {
+  // A keystroke that respells an identifier no rule depends on keeps the findings: they move
+  // with the text, no parse and no lint (the tree is re-parsed when something next needs it).
+  const bool keeps = doc.diagnostics && editKeepsFindings(doc.doc, doc.footprint, start, end, text);
   doc.doc.edit(start, end, text);
   doc.reparsed = false;
+  if (keeps) {
+    shiftPastEdit(*doc.diagnostics, doc.footprint, start, end, text.size());
+    doc.stamp = nextStamp_++;
+    return;
+  }
   touch(doc);
 }
 
@@ -187,8 +195,9 @@ const std::vector<asyncfix::Diagnostic> &Workspace::diagnostics(OpenDocument &do
     if (!doc.reparsed && doc.doc.syntaxErrorCount() > 0) doc.doc.reset(std::string(doc.doc.text()));
     doc.reparsed = true;
     const Linter &linter = *settingsFor(doc.uri).linter;
-    doc.diagnostics =
-        linter.mayHaveFindings(doc.doc.text()) ? linter.lint(doc.doc) : std::vector<asyncfix::Diagnostic>{};
+    doc.footprint = {};
+    doc.diagnostics = linter.mayHaveFindings(doc.doc.text()) ? linter.lint(doc.doc, doc.footprint)
+                                                             : std::vector<asyncfix::Diagnostic>{};
   }
   doc.lastUsed = ++useClock_;
   if (doc.doc.holdsTree()) trimTrees();

@@ -31,6 +31,7 @@ struct OpenDocument {
   std::optional<std::filesystem::path> path;                    ///< for file: URIs
   std::uint64_t stamp = 0;                                      ///< changes with every edit and configuration change
   std::optional<std::vector<asyncfix::Diagnostic>> diagnostics; ///< for the current text and stamp
+  asyncfix::LintFootprint footprint;                             ///< what `diagnostics` depend on
   bool publishPending = false;                                  ///< push clients: publish at the next idle moment
   bool reparsed = true;                                         ///< the tree comes from a full parse, not an edit
   std::uint64_t lastUsed = 0;                                   ///< when its diagnostics were last asked for

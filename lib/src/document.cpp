@@ -84,7 +84,7 @@ const TSTree *Document::tree() const {
   return impl_->tree.get();
 }
 
-bool Document::holdsTree() const { return impl_ && impl_->tree; }
+const TSTree *Document::heldTree() const { return impl_ ? impl_->tree.get() : nullptr; }
 
 void Document::releaseTree() {
   if (!impl_) return;

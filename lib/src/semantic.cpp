@@ -320,12 +320,52 @@ const T *find(const std::vector<std::pair<std::uint32_t, std::uint32_t>> &index,
 }
 } // namespace
 
-const NameUse *SemanticModel::nameAt(std::uint32_t start) const { return find(nameAt_, names_, start); }
+const NameUse *SemanticModel::nameAt(std::uint32_t start) const {
+  const NameUse *use = find(nameAt_, names_, start);
+  if (use) note(use->name);
+  return use;
+}
 const KeywordUse *SemanticModel::keywordAt(std::uint32_t start) const {
-  return find(keywordAt_, keywords_, start);
+  const KeywordUse *k = find(keywordAt_, keywords_, start);
+  if (k) note(k->name);
+  return k;
 }
 const AttributeUse *SemanticModel::attributeAt(std::uint32_t start) const {
-  return find(attributeAt_, attributes_, start);
+  const AttributeUse *a = find(attributeAt_, attributes_, start);
+  if (a) note(a->name);
+  return a;
+}
+
+std::vector<const KeywordUse *> SemanticModel::keywordsCalled(std::string_view name) const {
+  note(name);
+  std::vector<const KeywordUse *> out;
+  for (const KeywordUse &k : keywords_)
+    if (k.name == name) out.push_back(&k);
+  return out;
+}
+
+std::vector<const AttributeUse *> SemanticModel::attributesCalled(std::string_view name) const {
+  note(name);
+  std::vector<const AttributeUse *> out;
+  for (const AttributeUse &a : attributes_)
+    if (a.name == name) out.push_back(&a);
+  return out;
+}
+
+std::size_t SemanticModel::definitionsNamed(std::string_view name, std::optional<ScopeKind> kind) const {
+  note(name);
+  return static_cast<std::size_t>(std::count_if(scopes_.begin(), scopes_.end(), [&](const Scope &s) {
+    return s.name == name && (!kind || s.kind == *kind);
+  }));
+}
+
+bool SemanticModel::importsPackage(std::string_view package) const {
+  note(package);
+  return std::any_of(names_.begin(), names_.end(), [&](const NameUse &u) {
+    if (u.inError || u.qualified.empty()) return false;
+    const std::string_view q = u.qualified;
+    return q.substr(0, q.find('.')) == package;
+  });
 }
 
 std::uint32_t SemanticModel::lookup(std::string_view name, std::uint32_t s) const {
@@ -346,10 +386,14 @@ std::uint32_t SemanticModel::lookup(std::string_view name, std::uint32_t s) cons
   }
 }
 
-BindingKey SemanticModel::resolve(const NameUse &use) const { return {lookup(use.name, use.scope), use.name}; }
+BindingKey SemanticModel::resolve(const NameUse &use) const {
+  note(use.name);
+  return {lookup(use.name, use.scope), use.name};
+}
 
 const std::vector<std::uint32_t> &SemanticModel::namesCalled(std::string_view name) const {
   static const std::vector<std::uint32_t> kEmpty;
+  note(name);
   if (!byNameBuilt_) {
     byNameBuilt_ = true;
     for (std::uint32_t i = 0; i < names_.size(); ++i) byName_[names_[i].name].push_back(i);
@@ -360,14 +404,15 @@ const std::vector<std::uint32_t> &SemanticModel::namesCalled(std::string_view na
 
 std::vector<const NameUse *> SemanticModel::usesOf(BindingKey key) const {
   std::vector<const NameUse *> out;
-  for (std::uint32_t i : namesCalled(key.name)) {
+  for (std::uint32_t i : namesCalled(key.name)) { // notes key.name
     const NameUse &use = names_[i];
-    if (!use.inError && resolve(use) == key) out.push_back(&use);
+    if (!use.inError && lookup(use.name, use.scope) == key.scope) out.push_back(&use);
   }
   return out;
 }
 
 bool SemanticModel::identifierExists(std::string_view name) const {
+  note(name);
   if (!spellingsBuilt_) {
     spellingsBuilt_ = true;
     for (const NameUse &u : names_) spellings_.insert(u.name);

@@ -8,6 +8,8 @@
 #include <tree_sitter/api.h>
 
 #include <cstdint>
+#include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -87,10 +89,30 @@ class SemanticModel {
 public:
   explicit SemanticModel(const Document &doc);
 
+  // Every query below records the names it is about (queried()): an editor host may then reuse a
+  // lint result after an edit that touches none of them (Linter::editKeepsFindings). So rules
+  // reach uses only through these name-keyed queries, never by enumerating all of them.
+
+  /// Scopes by index (a use's `scope`, a scope's `parent`); enumerate only with a name filter.
   const std::vector<Scope> &scopes() const { return scopes_; }
-  const std::vector<NameUse> &names() const { return names_; }
-  const std::vector<KeywordUse> &keywords() const { return keywords_; }
-  const std::vector<AttributeUse> &attributes() const { return attributes_; }
+  /// Uses by index (as namesCalled() returns them).
+  const NameUse &name(std::uint32_t index) const { return names_[index]; }
+  /// Keyword arguments spelt `name`, in source order.
+  std::vector<const KeywordUse *> keywordsCalled(std::string_view name) const;
+  /// Attribute names spelt `name`, in source order.
+  std::vector<const AttributeUse *> attributesCalled(std::string_view name) const;
+  /// How many scopes (or only those of `kind`) are named `name` (functions, classes, named lambdas).
+  std::size_t definitionsNamed(std::string_view name, std::optional<ScopeKind> kind = std::nullopt) const;
+  /// True when an import (outside ERROR regions) binds something from `package` (`import package.x`,
+  /// `from package.x import y`, `import package as p`).
+  bool importsPackage(std::string_view package) const;
+  /// Every use, keyword argument and attribute, for tests: rules must not enumerate them (an
+  /// enumeration is a dependency on every name, which queried() would not show).
+  const std::vector<NameUse> &allNamesForTests() const { return names_; }
+  const std::vector<KeywordUse> &allKeywordsForTests() const { return keywords_; }
+  const std::vector<AttributeUse> &allAttributesForTests() const { return attributes_; }
+  /// The names every query so far was about.
+  const std::set<std::string, std::less<>> &queried() const { return queried_; }
 
   /// The name use whose node starts at `startByte` (nullptr if none).
   const NameUse *nameAt(std::uint32_t startByte) const;
@@ -107,10 +129,16 @@ public:
   bool identifierExists(std::string_view name) const;
   /// True when an identifier or keyword token spelt `name` lies inside an ERROR region: a rename
   /// of a binding called `name` may then miss a use the parser could not place.
-  bool seenInError(std::string_view name) const { return inError_.contains(name); }
+  bool seenInError(std::string_view name) const {
+    note(name);
+    return inError_.contains(name);
+  }
 
 private:
   std::uint32_t lookup(std::string_view name, std::uint32_t scope) const;
+  void note(std::string_view name) const {
+    if (queried_.find(name) == queried_.end()) queried_.emplace(name);
+  }
 
   std::vector<Scope> scopes_;
   std::vector<NameUse> names_;
@@ -123,6 +151,7 @@ private:
   mutable std::unordered_map<std::string_view, std::vector<std::uint32_t>> byName_;
   mutable std::unordered_set<std::string_view> spellings_;
   mutable bool byNameBuilt_ = false, spellingsBuilt_ = false;
+  mutable std::set<std::string, std::less<>> queried_;
   std::unordered_set<std::string_view> inError_;
 };
 

@@ -45,7 +45,7 @@ ev = torch.cuda.Event()
   const SemanticModel model(doc);
   const Receivers receivers(doc.text(), model);
   const auto kindOfName = [&](const std::string &name) {
-    for (const NameUse &u : model.names())
+    for (const NameUse &u : model.allNamesForTests())
       if (u.name == name && u.role == NameRole::Binding) return receivers.kindOf(u.node);
     FAIL("no binding " << name);
     return ValueKind::Unknown;

@@ -33,7 +33,10 @@ public:
   /// next edit(), reset() or releaseTree().
   const TSTree *tree() const;
   /// Whether a tree is held (possibly awaiting a re-parse after edits).
-  bool holdsTree() const;
+  bool holdsTree() const { return heldTree() != nullptr; }
+  /// The tree as last parsed, with the edits since applied to its positions (ts_tree_edit) but
+  /// not re-parsed; nullptr when none is held. Never parses.
+  const TSTree *heldTree() const;
   /// Frees the tree (an editor host keeps trees for the documents in use only); the next tree()
   /// parses the text from scratch.
   void releaseTree();

@@ -66,10 +66,10 @@ void linkCallSites(const SemanticModel &model, const Scope &scope, std::string_v
   const Scope &callee = calleeScope(model, scope);
   if (callee.name.empty()) return;
   const std::optional<BindingKey> calleeKey = bindingAt(model, callee.nameNode);
-  const auto definitions = std::count_if(model.scopes().begin(), model.scopes().end(),
-                                         [&](const Scope &s) { return s.name == callee.name; });
-  for (const KeywordUse &k : model.keywords()) {
-    if (k.inError || k.name != name || k.callee != callee.name) continue;
+  const auto definitions = model.definitionsNamed(callee.name);
+  for (const KeywordUse *kp : model.keywordsCalled(name)) {
+    const KeywordUse &k = *kp;
+    if (k.inError || k.callee != callee.name) continue;
     if (k.calleeIsName) {
       if (calleeKey && bindingAt(model, k.calleeNode) == calleeKey) {
         group.nodes.push_back(k.node);
@@ -87,8 +87,8 @@ void linkCallSites(const SemanticModel &model, const Scope &scope, std::string_v
 
 void addAttributeUses(const SemanticModel &model, std::string_view name, RenameGroup &group) {
   group.member = true;
-  for (const AttributeUse &a : model.attributes())
-    if (a.name == name && !a.inError) group.nodes.push_back(a.node);
+  for (const AttributeUse *a : model.attributesCalled(name))
+    if (!a->inError) group.nodes.push_back(a->node);
 }
 
 /// All uses of the binding `use` refers to, plus what is tied to it: call-site keywords of a
@@ -126,7 +126,7 @@ RenameGroup memberGroup(const SemanticModel &model, std::string_view name) {
   group.visibleOutside = true;
   addAttributeUses(model, name, group);
   for (std::uint32_t i : model.namesCalled(name)) {
-    const NameUse &use = model.names()[i];
+    const NameUse &use = model.name(i);
     if (use.inError || model.scopes()[use.scope].kind != ScopeKind::Class) continue;
     const BindingKey key = model.resolve(use);
     if (model.scopes()[key.scope].kind != ScopeKind::Class) continue;
@@ -141,7 +141,7 @@ RenameGroup memberGroup(const SemanticModel &model, std::string_view name) {
 /// `callee(NAME=…)`: the rename of the parameter it binds to, else the keyword alone.
 RenameGroup keywordGroup(const SemanticModel &model, const KeywordUse &keyword) {
   for (std::uint32_t i : model.namesCalled(keyword.name)) {
-    const NameUse &use = model.names()[i];
+    const NameUse &use = model.name(i);
     if (use.role != NameRole::Parameter || use.inError) continue;
     RenameGroup group = bindingGroup(model, use);
     if (group.contains(keyword.node)) return group;
@@ -167,15 +167,14 @@ bool renameConflicts(const SemanticModel &model, const RenameGroup &group, std::
   }
   if (group.member) {
     // Attributes live on objects: any `obj.async_` or class-level `async_` may be the same one.
-    for (const AttributeUse &a : model.attributes())
-      if (a.name == replacement) return true;
+    if (!model.attributesCalled(replacement).empty()) return true;
     for (std::uint32_t i : model.namesCalled(replacement))
-      if (model.scopes()[model.names()[i].scope].kind == ScopeKind::Class) return true;
+      if (model.scopes()[model.name(i).scope].kind == ScopeKind::Class) return true;
   }
   if (!group.binding) return false;
   const std::uint32_t owner = group.binding->scope;
   for (std::uint32_t i : model.namesCalled(replacement)) {
-    const NameUse &v = model.names()[i];
+    const NameUse &v = model.name(i);
     // The new name is already bound where ours is, or is used in code our binding would capture.
     if (model.resolve(v).scope == owner || within(model, v.scope, owner)) return true;
   }

@@ -114,6 +114,8 @@ public:
     const TSNode stmt = ts_node_parent(assignment);
     if (ts_node_is_null(stmt) || std::string_view(ts_node_type(stmt)) != "expression_statement") return;
     const std::string_view name = textOf(left, text);
+    if (const TSNode block = ts_node_parent(stmt); !ts_node_is_null(block))
+      ctx.dependsOn(ts_node_end_byte(stmt), ts_node_end_byte(block)); // the statements after it
     for (TSNode next = ts_node_next_named_sibling(stmt); !ts_node_is_null(next); next = ts_node_next_named_sibling(next)) {
       TSNode read{};
       const int what = scan(next, name, text, &read);

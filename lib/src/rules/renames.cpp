@@ -484,7 +484,7 @@ private:
       }
     };
     for (const std::uint32_t i : model_.namesCalled(replacement)) {
-      const NameUse &v = model_.names()[i];
+      const NameUse &v = model_.name(i);
       if (model_.resolve(v).scope == key.scope || within(v.scope, key.scope)) return true;
     }
     for (const NameUse *u : uses)
@@ -696,16 +696,13 @@ private:
   }
 
   bool definesFunction(std::string_view name) const {
-    return std::any_of(model_.scopes().begin(), model_.scopes().end(),
-                       [&](const Scope &s) { return s.kind == ScopeKind::Function && s.name == name; });
+    return model_.definitionsNamed(name, ScopeKind::Function) > 0;
   }
 
   /// Does the file import package `package` (anywhere, or by a module-level star import)?
   bool imports(std::string_view package) {
     if (const auto it = imports_.find(std::string(package)); it != imports_.end()) return it->second;
-    bool found = std::any_of(model_.names().begin(), model_.names().end(), [&](const NameUse &u) {
-      return !u.inError && !u.qualified.empty() && firstComponent(u.qualified) == package;
-    });
+    bool found = model_.importsPackage(package);
     if (!found && ctx_.document().tree()) found = starImports(ts_tree_root_node(ctx_.document().tree()), package, 0);
     imports_.emplace(std::string(package), found);
     return found;
@@ -766,7 +763,7 @@ private:
     Origin result;
     bool bound = false;
     for (const std::uint32_t i : model_.namesCalled(key.name)) {
-      const NameUse &b = model_.names()[i];
+      const NameUse &b = model_.name(i);
       if (!bindsName(b.role) || b.inError || !(model_.resolve(b) == key)) continue;
       Origin o = bindingOrigin(b, depth);
       if (!bound) result = std::move(o);
@@ -821,8 +818,9 @@ private:
     members_[memoKey] = Origin{};
     Origin result;
     bool assigned = false;
-    for (const AttributeUse &a : model_.attributes()) {
-      if (a.name != name || a.inError) continue;
+    for (const AttributeUse *ap : model_.attributesCalled(name)) {
+      const AttributeUse &a = *ap;
+      if (a.inError) continue;
       // `self.NAME = …`, judged on the text before asking for parents (they are not free).
       std::size_t i = ts_node_start_byte(a.node);
       while (i > 0 && isBlank(text_[i - 1])) --i;

@@ -47,6 +47,13 @@ public:
   /// True when the node being checked lies inside an ERROR node.
   bool insideError() const { return errorDepth_ > 0; }
 
+  /// The semantic model if a rule asked for it (its queried() names are a lint's dependencies).
+  const SemanticModel *semanticIfBuilt() const { return semantic_ ? &*semantic_ : nullptr; }
+  /// A rule that reads text beyond the top-level statement it checks, other than through the
+  /// semantic model, declares the bytes it read: an edit there must re-lint (LintFootprint).
+  void dependsOn(std::uint32_t start, std::uint32_t end) { ranges_.emplace_back(start, end); }
+  const std::vector<std::pair<std::uint32_t, std::uint32_t>> &dependencies() const { return ranges_; }
+
   void report(Diagnostic d) { diagnostics_.push_back(std::move(d)); }
   std::vector<Diagnostic> takeDiagnostics() { return std::move(diagnostics_); }
 
@@ -62,6 +69,7 @@ private:
   std::vector<TSNode> ancestors_;
   int errorDepth_ = 0;
   std::vector<Diagnostic> diagnostics_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges_;
 };
 
 /// What the prefilter must look for before a text is worth parsing for a rule (a bit set).

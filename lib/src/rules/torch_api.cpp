@@ -40,7 +40,7 @@ bool isUnsupportedNonBlocking(TSNode keywordArgument, Context &ctx) {
   if (method == "cpu") {
     // Unless the file defines a `cpu` that takes it (a class of its own with that method).
     for (std::uint32_t i : ctx.semantic().namesCalled(name)) {
-      const NameUse &use = ctx.semantic().names()[i];
+      const NameUse &use = ctx.semantic().name(i);
       if (use.role == NameRole::Parameter && ctx.semantic().scopes()[use.scope].name == "cpu") return false;
     }
     return true;
