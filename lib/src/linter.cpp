@@ -126,6 +126,7 @@ done:
   if (footprint) {
     if (const SemanticModel *model = ctx.semanticIfBuilt()) {
       footprint->names.assign(model->queried().begin(), model->queried().end());
+      footprint->names.insert(footprint->names.end(), model->resolved().begin(), model->resolved().end());
       const TSNode root = ts_tree_root_node(doc.tree());
       for (const Scope &scope : model->scopes()) {
         if (scope.kind != ScopeKind::Function || scope.parent != 0) continue;
@@ -134,8 +135,10 @@ done:
           statement = up;
         if (!ts_node_eq(ts_node_parent(statement), root)) continue;
         std::vector<std::string> locals;
-        for (const std::string &name : footprint->names)
-          if (scope.bound.contains(name) && !scope.globals.contains(name) && !scope.nonlocals.contains(name))
+        // Only names asked about through a binding: a local of that spelling is another variable.
+        for (const std::string &name : model->resolved())
+          if (!model->queried().contains(name) && scope.bound.contains(name) && !scope.globals.contains(name) &&
+              !scope.nonlocals.contains(name))
             locals.push_back(name);
         if (!locals.empty()) footprint->locals.emplace_back(ts_node_start_byte(statement), std::move(locals));
       }

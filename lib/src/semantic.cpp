@@ -322,17 +322,17 @@ const T *find(const std::vector<std::pair<std::uint32_t, std::uint32_t>> &index,
 
 const NameUse *SemanticModel::nameAt(std::uint32_t start) const {
   const NameUse *use = find(nameAt_, names_, start);
-  if (use) note(use->name);
+  if (use) noteResolved(use->name);
   return use;
 }
 const KeywordUse *SemanticModel::keywordAt(std::uint32_t start) const {
   const KeywordUse *k = find(keywordAt_, keywords_, start);
-  if (k) note(k->name);
+  if (k) noteResolved(k->name);
   return k;
 }
 const AttributeUse *SemanticModel::attributeAt(std::uint32_t start) const {
   const AttributeUse *a = find(attributeAt_, attributes_, start);
-  if (a) note(a->name);
+  if (a) noteResolved(a->name);
   return a;
 }
 
@@ -387,13 +387,17 @@ std::uint32_t SemanticModel::lookup(std::string_view name, std::uint32_t s) cons
 }
 
 BindingKey SemanticModel::resolve(const NameUse &use) const {
-  note(use.name);
+  noteResolved(use.name);
   return {lookup(use.name, use.scope), use.name};
 }
 
 const std::vector<std::uint32_t> &SemanticModel::namesCalled(std::string_view name) const {
-  static const std::vector<std::uint32_t> kEmpty;
   note(name);
+  return usesNamed(name);
+}
+
+const std::vector<std::uint32_t> &SemanticModel::usesNamed(std::string_view name) const {
+  static const std::vector<std::uint32_t> kEmpty;
   if (!byNameBuilt_) {
     byNameBuilt_ = true;
     for (std::uint32_t i = 0; i < names_.size(); ++i) byName_[names_[i].name].push_back(i);
@@ -404,7 +408,8 @@ const std::vector<std::uint32_t> &SemanticModel::namesCalled(std::string_view na
 
 std::vector<const NameUse *> SemanticModel::usesOf(BindingKey key) const {
   std::vector<const NameUse *> out;
-  for (std::uint32_t i : namesCalled(key.name)) { // notes key.name
+  noteResolved(key.name);
+  for (std::uint32_t i : usesNamed(key.name)) {
     const NameUse &use = names_[i];
     if (!use.inError && lookup(use.name, use.scope) == key.scope) out.push_back(&use);
   }

@@ -111,8 +111,12 @@ public:
   const std::vector<NameUse> &allNamesForTests() const { return names_; }
   const std::vector<KeywordUse> &allKeywordsForTests() const { return keywords_; }
   const std::vector<AttributeUse> &allAttributesForTests() const { return attributes_; }
-  /// The names every query so far was about.
+  /// The names queries so far were about, in two kinds: `resolved()` names were only asked
+  /// about through one binding (resolve, usesOf, a use at a position) — an occurrence that
+  /// resolves to another binding cannot change those answers; `queried()` names were asked about
+  /// wherever they occur (spellings, all uses of a name, keyword arguments, attributes…).
   const std::set<std::string, std::less<>> &queried() const { return queried_; }
+  const std::set<std::string, std::less<>> &resolved() const { return resolved_; }
 
   /// The name use whose node starts at `startByte` (nullptr if none).
   const NameUse *nameAt(std::uint32_t startByte) const;
@@ -139,6 +143,10 @@ private:
   void note(std::string_view name) const {
     if (queried_.find(name) == queried_.end()) queried_.emplace(name);
   }
+  void noteResolved(std::string_view name) const {
+    if (resolved_.find(name) == resolved_.end()) resolved_.emplace(name);
+  }
+  const std::vector<std::uint32_t> &usesNamed(std::string_view name) const;
 
   std::vector<Scope> scopes_;
   std::vector<NameUse> names_;
@@ -151,7 +159,7 @@ private:
   mutable std::unordered_map<std::string_view, std::vector<std::uint32_t>> byName_;
   mutable std::unordered_set<std::string_view> spellings_;
   mutable bool byNameBuilt_ = false, spellingsBuilt_ = false;
-  mutable std::set<std::string, std::less<>> queried_;
+  mutable std::set<std::string, std::less<>> queried_, resolved_;
   std::unordered_set<std::string_view> inError_;
 };
 

@@ -40,6 +40,8 @@ std::string generated() {
   }
   t += "for x, y in loader:\n    x = x.cuda(non_blocking=True)\n    y = y.to('cpu', non_blocking=True)\n    total = y\n";
   t += "model.cuda(async=True)\nasync = 1\n\ndef uses_async(flag=async):\n    return flag\n";
+  // A local spelt like the rename's candidate, and a function reading a module-level name.
+  t += "\ndef local_conflict(a):\n    async_x = a\n    return async_x\n\ndef free_user():\n    return model.weight\n";
   return t;
 }
 
@@ -113,4 +115,13 @@ TEST_CASE("editKeepsFindings says no to what can change findings", "[incremental
   CHECK_FALSE(editKeepsFindings(doc, fp, x, x + 1, "y"));        // the statement a rule checked
   const std::size_t a = source.find("(a)");
   CHECK_FALSE(editKeepsFindings(doc, fp, a + 1, a + 2, "batch")); // a name the rules asked about
+
+  // The rename of a module-level `async` checks that `async_` is free everywhere, locals included.
+  const std::string renamed = "async = 1\nprint(async)\n\ndef g():\n    async_x = 2\n    return async_x\n";
+  Document doc2(renamed);
+  LintFootprint fp2;
+  REQUIRE_FALSE(linter.lint(doc2, fp2).empty());
+  const std::size_t x2 = renamed.find("async_x =") + 6;
+  CHECK_FALSE(editKeepsFindings(doc2, fp2, x2, x2 + 1, ""));     // would spell `async_`
+  CHECK(editKeepsFindings(doc2, fp2, x2, x2 + 1, "y"));          // `async_y`: still no conflict
 }

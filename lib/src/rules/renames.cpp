@@ -762,9 +762,9 @@ private:
     names_[memoKey] = Origin{}; // a cycle (`a = b`, `b = a`) resolves to unknown
     Origin result;
     bool bound = false;
-    for (const std::uint32_t i : model_.namesCalled(key.name)) {
-      const NameUse &b = model_.name(i);
-      if (!bindsName(b.role) || b.inError || !(model_.resolve(b) == key)) continue;
+    for (const NameUse *bp : model_.usesOf(key)) {
+      const NameUse &b = *bp;
+      if (!bindsName(b.role)) continue;
       Origin o = bindingOrigin(b, depth);
       if (!bound) result = std::move(o);
       else if (!(o == result)) result = Origin{};
