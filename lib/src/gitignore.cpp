@@ -1,5 +1,7 @@
 #include "asyncfix/gitignore.h"
 
+#include <sys/stat.h>
+
 #include <git2.h>
 
 #include <map>
@@ -28,6 +30,22 @@ struct GitIgnore::Impl {
     if (const auto it = rootOf.find(key); it != rootOf.end()) {
       root = it->second;
       return root.empty() ? nullptr : repositories.at(root).get();
+    }
+    // A directory without its own `.git`, on the parent's filesystem, is in the parent's
+    // repository (or in none, like it): no need to ask libgit2 to search upwards again — the
+    // search per directory was most of a large walk's time.
+    const fs::path parent = dir.parent_path();
+    if (parent != dir) {
+      if (const auto up = rootOf.find(parent.string()); up != rootOf.end()) {
+        struct stat self {}, above {};
+        std::error_code ec;
+        if (!fs::exists(dir / ".git", ec) && !ec && ::stat(key.c_str(), &self) == 0 &&
+            ::stat(up->first.c_str(), &above) == 0 && self.st_dev == above.st_dev) {
+          root = up->second;
+          rootOf.emplace(key, root);
+          return root.empty() ? nullptr : repositories.at(root).get();
+        }
+      }
     }
     git_repository *raw = nullptr;
     root.clear();

@@ -56,3 +56,24 @@ TEST_CASE("GitIgnore follows git's rules", "[gitignore]") {
   // Outside any repository nothing is ignored.
   CHECK_FALSE(git.ignored(fs::path("/") / "asyncfix-no-repo-here.py"));
 }
+
+TEST_CASE("GitIgnore finds nested repositories below directories it already knows", "[gitignore]") {
+  // Directories are asked about top-down, as a walk does: a directory inherits its parent's
+  // answer unless it holds a `.git` of its own.
+  Repo outer;
+  outer.write(".gitignore", "*.gen.py\n");
+  outer.write("plain/deeper/x.gen.py");
+  const fs::path inner = outer.root / "vendor" / "inner";
+  fs::create_directories(inner);
+  REQUIRE(std::system(("git init -q '" + inner.string() + "'").c_str()) == 0);
+  std::ofstream(inner / ".gitignore") << "only_inner.py\n";
+  std::ofstream(inner / "only_inner.py");
+  std::ofstream(inner / "y.gen.py");
+
+  asyncfix::GitIgnore git;
+  CHECK_FALSE(git.ignored(outer.root / "plain"));
+  CHECK(git.ignored(outer.root / "plain" / "deeper" / "x.gen.py")); // the parent's repository
+  CHECK_FALSE(git.ignored(outer.root / "vendor"));
+  CHECK(git.ignored(inner / "only_inner.py"));                      // the inner repository's rules…
+  CHECK_FALSE(git.ignored(inner / "y.gen.py"));                     // …not the outer's
+}
