@@ -282,7 +282,7 @@ bool operandMakesAName(TSNode awaitExpression, std::string_view text) {
   const std::uint32_t start = ts_node_start_byte(ts_node_child(awaitExpression, 1));
   if (start >= text.size()) return false;
   const char c = text[start];
-  return c == '(' || c == '[' || c == '+' || c == '-';
+  return c == '(' || c == '[' || c == '+' || c == '-' || c == '*';
 }
 
 SemanticModel::SemanticModel(const Document &doc) {

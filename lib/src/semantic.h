@@ -79,8 +79,9 @@ struct BindingKey {
   friend bool operator==(const BindingKey &, const BindingKey &) = default;
 };
 
-/// True when the operand of an `await` expression starts with `(`, `[`, `+` or `-`: outside a
-/// coroutine, Python 3.6 read that as the name `await` called, subscripted or in a sum.
+/// True when the operand of an `await` expression starts with `(`, `[`, `+`, `-` or `*`: outside
+/// a coroutine, Python 3.6 read that as the name `await` called, subscripted, in a sum or a
+/// product (`await * 2`: tree-sitter reads `await (*2)`, which awaits nothing valid).
 bool operandMakesAName(TSNode awaitExpression, std::string_view text);
 
 class SemanticModel {
