@@ -13,6 +13,9 @@ packages=(
 # npm fetches the pinned tree-sitter sources. A machine may already have Node.js with its own npm
 # (e.g. from nodesource); only install Debian's when there is no npm at all.
 command -v npm >/dev/null 2>&1 || packages+=(npm)
+# Reliability (tests/fuzz, the tsan preset): clang with libFuzzer and its sanitizer runtimes;
+# ThreadSanitizer's GCC runtime (libtsan2 comes with g++, named here so a minimal image gets it).
+packages+=(clang libclang-rt-14-dev libtsan2)
 
 missing=()
 for p in "${packages[@]}"; do
