@@ -41,7 +41,9 @@ case "$mode" in
     ctest --preset asan
     ;;
   tsan)
-    build tsan
+    # Only what the lsp, cli and threads labels run (no benchmark).
+    cmake --preset tsan >/dev/null
+    cmake --build --preset tsan --target asyncfix_tests asyncfix_lsp_tests asyncfix_cli asyncfix_lsp_bin
     ctest --preset tsan
     ;;
   fuzz)

@@ -133,10 +133,10 @@ class FileSafetyTest(CliTestCase):
         self.assertEqual(read(self.path("ok.py")).decode(), TORCH_FIXED)
 
     def test_sigkill_during_a_large_fix_never_leaves_a_half_written_file(self):
-        files, lines = 40, 6000
+        files, lines = 24, 4000
         source, fixed = big_source(lines).encode(), big_fixed(lines).encode()
         crlf_source, crlf_fixed = source.replace(b"\n", b"\r\n"), fixed.replace(b"\n", b"\r\n")
-        for round_, delay in enumerate((0.05, 0.2, 0.5, 1.0, 2.0)):
+        for round_, delay in enumerate((0.1, 0.5, 1.5)):
             with self.subTest(kill_after=delay):
                 base = self.path(f"round{round_}")
                 for i in range(files):

@@ -128,6 +128,7 @@ std::u32string applyLspEdits(std::u32string text, const Json &edits, Units u) {
 /// fix of that finding.
 struct LoadOptions {
   bool pull = false;
+  int pullEvery = 1;    ///< pull mode: ask for and compare the diagnostics every N edits
   int requestEvery = 0; ///< 0: no code action or hover requests
 };
 
@@ -222,6 +223,7 @@ void run(Units units, const char *encodingName, int edits, unsigned seed, LoadOp
     REQUIRE(doc != nullptr);
     REQUIRE(doc->doc.text() == expectedText);
 
+    if (load.pull && step % load.pullEvery != 0) continue; // the text was compared above
     std::vector<Finding> expected;
     for (const asyncfix::Diagnostic &d : linter.lint(expectedText)) {
       const auto s = positionOf(text, d.start, units), e = positionOf(text, d.end, units);
@@ -325,7 +327,7 @@ TEST_CASE("1000 random incremental edits (utf-16) match a reference and a fresh 
 }
 
 TEST_CASE("10 000 random edits interleaved with pull, hover and code-action requests", "[lsp][random][load]") {
-  run(Units::Utf16, "utf-16", 10000, 20261129u, LoadOptions{true, 7});
+  run(Units::Utf16, "utf-16", 10000, 20261129u, LoadOptions{true, 4, 8});
 }
 
 TEST_CASE("random incremental edits with utf-8 positions", "[lsp][random]") { run(Units::Utf8, "utf-8", 200, 7u); }
