@@ -326,7 +326,8 @@ TEST_CASE("1000 random incremental edits (utf-16) match a reference and a fresh 
   run(Units::Utf16, "utf-16", 1000, 20240611u);
 }
 
-TEST_CASE("10 000 random edits interleaved with pull, hover and code-action requests", "[lsp][random][load]") {
+// Hidden from the `lsp` label (a slow lane of its own: CTest test lsp.load, label `load`).
+TEST_CASE("10 000 random edits interleaved with pull, hover and code-action requests", "[.load]") {
   run(Units::Utf16, "utf-16", 10000, 20261129u, LoadOptions{true, 4, 8});
 }
 
