@@ -192,6 +192,11 @@ std::optional<std::string> writeFileAtomically(const std::string &path, std::str
   if (stampOf(st) != stamp) {
     return "file changed while it was being checked, not written";
   }
+  // rename() gives the path a new inode: the file's other hard links would keep the old text.
+  if (st.st_nlink > 1) {
+    return "has " + std::to_string(st.st_nlink) +
+           " hard links, not written (replacing it would leave the other links with the old text)";
+  }
   // rename() would happily replace a read-only file in a writable directory: ask first.
   if (::access(target.c_str(), W_OK) != 0) {
     return describeErrno(errno);
@@ -227,6 +232,15 @@ std::optional<std::string> writeFileAtomically(const std::string &path, std::str
   }
   if (guard.close() != 0) {
     return fail("cannot write", errno);
+  }
+  // Look again just before the replace: an editor may have saved while we wrote.
+  struct stat now {};
+  if (::stat(target.c_str(), &now) != 0) {
+    return fail("cannot replace the file", errno);
+  }
+  if (stampOf(now) != stamp) {
+    ::unlink(tmpPath.c_str());
+    return "file changed while it was being checked, not written";
   }
   if (::rename(tmpPath.c_str(), target.c_str()) != 0) {
     return fail("cannot replace the file", errno);

@@ -38,8 +38,11 @@ std::optional<std::string> checkSourceText(std::string_view bytes);
 /// Replaces the file at `path` with `content` atomically: a temporary file in the same
 /// directory is written, fsynced, given the original mode (and owner, where permitted) and
 /// renamed over the original. A symlink is resolved first, so the link stays a link. Refuses to
-/// write when the file is not writable by us or changed since it was read (`stamp`). On failure
-/// the temporary file is removed and the reason is returned.
+/// write when the file is not writable by us, has other hard links (the replace would split
+/// them), or changed since it was read (`stamp`; compared again just before the rename). On
+/// failure the temporary file is removed and the reason is returned. A process killed between
+/// the temporary file's creation and the rename leaves it behind (`.NAME.asyncfix-XXXXXX`,
+/// hidden, beside the intact original).
 std::optional<std::string> writeFileAtomically(const std::string &path, std::string_view content,
                                                const FileStamp &stamp);
 

@@ -3,13 +3,15 @@
 #   scripts/run.sh demo   install what is missing, build Release, check examples/ and show the fixes
 #   scripts/run.sh test   install what is missing, build (warnings as errors), run every test
 #   scripts/run.sh asan   the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#   scripts/run.sh tsan   the threaded paths' tests (language server, CLI workers) under ThreadSanitizer
+#   scripts/run.sh fuzz   each libFuzzer target for ASYNCFIX_FUZZ_SECONDS (default 60) from its seeds
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 mode=${1:-}
 case "$mode" in
-  demo | test | asan) ;;
-  *) echo "usage: $0 demo|test|asan" >&2; exit 2 ;;
+  demo | test | asan | tsan | fuzz) ;;
+  *) echo "usage: $0 demo|test|asan|tsan|fuzz" >&2; exit 2 ;;
 esac
 
 scripts/install-deps.sh
@@ -37,5 +39,33 @@ case "$mode" in
   asan)
     build asan
     ctest --preset asan
+    ;;
+  tsan)
+    # Only what the lsp, cli and threads labels run (no benchmark).
+    cmake --preset tsan >/dev/null
+    cmake --build --preset tsan --target asyncfix_tests asyncfix_lsp_tests asyncfix_cli asyncfix_lsp_bin
+    ctest --preset tsan
+    ;;
+  fuzz)
+    # The seeds stay as committed; what a run learns goes to build/fuzz/corpus/<name>, a crash
+    # to build/fuzz/artifacts/ (and fails the run). Longer runs: see the README.
+    cmake --preset fuzz >/dev/null
+    targets=(fuzz_lint_fix fuzz_lsp fuzz_config fuzz_notebook)
+    cmake --build --preset fuzz --target "${targets[@]}"
+    seconds=${ASYNCFIX_FUZZ_SECONDS:-60}
+    mkdir -p build/fuzz/artifacts
+    for t in "${targets[@]}"; do
+      name=${t#fuzz_}
+      mkdir -p "build/fuzz/corpus/$name"
+      echo "fuzz: $t for ${seconds}s"
+      if ! "build/fuzz/tests/fuzz/$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2560 \
+          -max_len=16384 -print_final_stats=1 -artifact_prefix="build/fuzz/artifacts/$t-" \
+          "build/fuzz/corpus/$name" "tests/fuzz/corpus/$name" >"build/fuzz/$t.log" 2>&1; then
+        tail -n 60 "build/fuzz/$t.log" >&2
+        echo "fuzz: $t failed; the input is in build/fuzz/artifacts/ (log: build/fuzz/$t.log)" >&2
+        exit 1
+      fi
+      grep -E '^(Done|stat::)' "build/fuzz/$t.log" || tail -n 5 "build/fuzz/$t.log"
+    done
     ;;
 esac

@@ -1,4 +1,7 @@
 #include <algorithm>
+#include <map>
+#include <set>
+#include <tuple>
 
 #include "asyncfix/linter.h"
 #include "edit_map.h"
@@ -38,12 +41,21 @@ Diagnostic inOriginal(Diagnostic d, const std::vector<std::vector<TextEdit>> &ro
     d.start = mapBack(d.start, *round, false);
     d.end = std::max(d.start, mapBack(d.end, *round, true));
     if (d.fix)
-      for (TextEdit &e : d.fix->edits) {
+      for (TextEdit &e : d.fix.mutate().edits) {
         e.start = mapBack(e.start, *round, false);
         e.end = std::max(e.start, mapBack(e.end, *round, true));
       }
   }
   return d;
+}
+
+/// Groups equal fixes cheaply: equal fixes have equal keys; different ones rarely do (and are
+/// then compared in full).
+using FixKey = std::tuple<std::string_view, std::size_t, std::size_t, std::size_t>;
+FixKey keyOf(const Fix &f) {
+  const std::size_t start = f.edits.empty() ? 0 : f.edits.front().start;
+  const std::size_t end = f.edits.empty() ? 0 : f.edits.back().end;
+  return {f.title, start, end, f.edits.size()};
 }
 
 bool sameFinding(const Diagnostic &a, const Diagnostic &b) {
@@ -78,19 +90,33 @@ FixResult fix(const Linter &linter, std::string_view input, const FixOptions &op
     }
 
     // Greedy: take each fix whose edits overlap none taken so far; identical fixes (one rename
-    // reported at each of its occurrences) count once. The rest wait for the next round.
+    // reported at each of its occurrences, usually one shared Fix) count once. The rest wait for
+    // the next round. Linear-logarithmic: a file with thousands of findings stays fast.
     std::vector<const Fix *> chosen;
     std::vector<const Diagnostic *> chosenBy;
-    std::vector<TextEdit> taken;
+    std::set<const Fix *> chosenSet; // the shared Fix objects taken
+    std::map<FixKey, std::vector<const Fix *>> chosenByKey;
+    std::multimap<std::size_t, std::size_t> taken; // start → end of the edits taken
+    const auto clashes = [&](const TextEdit &e) {
+      auto it = taken.lower_bound(e.start);
+      if (it != taken.begin()) --it; // the last one starting before e may reach into it
+      for (; it != taken.end() && it->first <= std::max(e.start, e.end); ++it)
+        if (overlaps(e, TextEdit{it->first, it->second, {}})) return true;
+      return false;
+    };
     for (const Diagnostic *d : candidates) {
-      if (std::any_of(chosen.begin(), chosen.end(), [&](const Fix *f) { return *f == *d->fix; })) continue;
-      const bool clash = std::any_of(d->fix->edits.begin(), d->fix->edits.end(), [&](const TextEdit &e) {
-        return std::any_of(taken.begin(), taken.end(), [&](const TextEdit &t) { return overlaps(e, t); });
-      });
-      if (clash) continue;
-      chosen.push_back(&*d->fix);
+      const Fix *f = &*d->fix;
+      if (chosenSet.contains(f)) continue;
+      const auto same = chosenByKey.find(keyOf(*f));
+      if (same != chosenByKey.end() &&
+          std::any_of(same->second.begin(), same->second.end(), [&](const Fix *c) { return *c == *f; }))
+        continue;
+      if (std::any_of(f->edits.begin(), f->edits.end(), clashes)) continue;
+      chosen.push_back(f);
       chosenBy.push_back(d);
-      taken.insert(taken.end(), d->fix->edits.begin(), d->fix->edits.end());
+      chosenSet.insert(f);
+      chosenByKey[keyOf(*f)].push_back(f);
+      for (const TextEdit &e : f->edits) taken.emplace(e.start, e.end);
     }
 
     const std::size_t errorsBefore = doc.syntaxErrorCount();
@@ -111,9 +137,17 @@ FixResult fix(const Linter &linter, std::string_view input, const FixOptions &op
       next = applyEdits(result.text, edits);
     }
     rounds.push_back(std::move(edits));
-    for (const Diagnostic *d : candidates)
-      if (std::any_of(chosen.begin(), chosen.end(), [&](const Fix *f) { return *f == *d->fix; }))
+    chosenSet = std::set<const Fix *>(chosen.begin(), chosen.end());
+    chosenByKey.clear();
+    for (const Fix *f : chosen) chosenByKey[keyOf(*f)].push_back(f);
+    for (const Diagnostic *d : candidates) {
+      const Fix *f = &*d->fix;
+      const auto same = chosenByKey.find(keyOf(*f));
+      if (chosenSet.contains(f) ||
+          (same != chosenByKey.end() &&
+           std::any_of(same->second.begin(), same->second.end(), [&](const Fix *c) { return *c == *f; })))
         ++result.fixedDiagnostics;
+    }
     result.text = std::move(next);
     result.changed = true;
   }

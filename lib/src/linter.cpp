@@ -1,6 +1,7 @@
 #include "asyncfix/linter.h"
 
 #include <algorithm>
+#include <map>
 
 #include "noqa.h"
 #include "linter_internal.h"
@@ -284,14 +285,23 @@ void shiftPastEdit(std::vector<Diagnostic> &diagnostics, LintFootprint &footprin
     using T = std::remove_reference_t<decltype(offset)>;
     if (offset >= end) offset = static_cast<T>(offset - end + start + length);
   };
+  // A fix shared by several diagnostics (one rename) is moved once and stays shared; the
+  // moved copy is new, so other holders of the old one are left alone.
+  std::map<const Fix *, SharedFix> moved;
   for (Diagnostic &d : diagnostics) {
     move(d.start);
     move(d.end);
-    if (d.fix)
-      for (TextEdit &e : d.fix->edits) {
+    if (!d.fix) continue;
+    auto [it, fresh] = moved.try_emplace(&*d.fix);
+    if (fresh) {
+      Fix f = *d.fix;
+      for (TextEdit &e : f.edits) {
         move(e.start);
         move(e.end);
       }
+      it->second = SharedFix(std::move(f));
+    }
+    d.fix = it->second;
   }
   for (std::uint32_t &m : footprint.marks) move(m);
   for (auto &[at, names] : footprint.locals) move(at);

@@ -284,7 +284,7 @@ bool operandMakesAName(TSNode awaitExpression, std::string_view text) {
   const std::uint32_t start = ts_node_start_byte(ts_node_child(awaitExpression, 1));
   if (start >= text.size()) return false;
   const char c = text[start];
-  return c == '(' || c == '[' || c == '+' || c == '-';
+  return c == '(' || c == '[' || c == '+' || c == '-' || c == '*';
 }
 
 SemanticModel::SemanticModel(const Document &doc) {
@@ -354,9 +354,14 @@ std::vector<const AttributeUse *> SemanticModel::attributesCalled(std::string_vi
 
 std::size_t SemanticModel::definitionsNamed(std::string_view name, std::optional<ScopeKind> kind) const {
   note(name);
-  return static_cast<std::size_t>(std::count_if(scopes_.begin(), scopes_.end(), [&](const Scope &s) {
-    return s.name == name && (!kind || s.kind == *kind);
-  }));
+  if (!definitionsBuilt_) { // once per file: a scan per call was quadratic in files with many calls
+    definitionsBuilt_ = true;
+    for (const Scope &s : scopes_)
+      if (!s.name.empty()) definitions_[s.name].push_back(s.kind);
+  }
+  const auto it = definitions_.find(name);
+  if (it == definitions_.end()) return 0;
+  return kind ? static_cast<std::size_t>(std::count(it->second.begin(), it->second.end(), *kind)) : it->second.size();
 }
 
 bool SemanticModel::importsPackage(std::string_view package) const {

@@ -81,8 +81,9 @@ struct BindingKey {
   friend bool operator==(const BindingKey &, const BindingKey &) = default;
 };
 
-/// True when the operand of an `await` expression starts with `(`, `[`, `+` or `-`: outside a
-/// coroutine, Python 3.6 read that as the name `await` called, subscripted or in a sum.
+/// True when the operand of an `await` expression starts with `(`, `[`, `+`, `-` or `*`: outside
+/// a coroutine, Python 3.6 read that as the name `await` called, subscripted, in a sum or a
+/// product (`await * 2`: tree-sitter reads `await (*2)`, which awaits nothing valid).
 bool operandMakesAName(TSNode awaitExpression, std::string_view text);
 
 class SemanticModel {
@@ -158,7 +159,8 @@ private:
   // Built on first use: many files never ask (and a large file pays for them on every lint).
   mutable std::unordered_map<std::string_view, std::vector<std::uint32_t>> byName_;
   mutable std::unordered_set<std::string_view> spellings_;
-  mutable bool byNameBuilt_ = false, spellingsBuilt_ = false;
+  mutable std::unordered_map<std::string_view, std::vector<ScopeKind>> definitions_;
+  mutable bool byNameBuilt_ = false, spellingsBuilt_ = false, definitionsBuilt_ = false;
   mutable std::set<std::string, std::less<>> queried_, resolved_;
   std::unordered_set<std::string_view> inError_;
 };

@@ -7,6 +7,7 @@
 // column inside a surrogate pair the character's start (LSP 3.17 and what LineIndex documents).
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <random>
 #include <string>
 #include <tuple>
@@ -107,15 +108,39 @@ std::pair<std::uint32_t, std::uint32_t> positionOf(const std::u32string &text, s
 
 using Finding = std::tuple<std::string, std::uint32_t, std::uint32_t, std::uint32_t, std::uint32_t, std::string>;
 
-void run(Units units, const char *encodingName, int edits, unsigned seed) {
+/// Apply LSP text edits (ranges in the reference's own position arithmetic) to `text`.
+std::u32string applyLspEdits(std::u32string text, const Json &edits, Units u) {
+  std::vector<std::tuple<std::size_t, std::size_t, std::u32string>> spans;
+  for (const Json &e : edits) {
+    const Json &r = e["range"];
+    spans.emplace_back(indexOf(text, r["start"]["line"], r["start"]["character"], u),
+                       indexOf(text, r["end"]["line"], r["end"]["character"], u), decode(e["newText"]));
+  }
+  std::sort(spans.begin(), spans.end(), [](const auto &a, const auto &b) { return std::get<0>(a) > std::get<0>(b); });
+  for (const auto &[start, end, insert] : spans) text = text.substr(0, start) + insert + text.substr(end);
+  return text;
+}
+
+/// Load: every step edits the document, then (pull mode) asks for its diagnostics, and every
+/// few steps for the code actions and the hover of a random finding. Each answer is checked
+/// against a fresh lint of the reference text: the diagnostics are the same, the hover names
+/// the finding's rule, and the quick fix's edit, applied to the reference, gives the engine's
+/// fix of that finding.
+struct LoadOptions {
+  bool pull = false;
+  int pullEvery = 1;    ///< pull mode: ask for and compare the diagnostics every N edits
+  int requestEvery = 0; ///< 0: no code action or hover requests
+};
+
+void run(Units units, const char *encodingName, int edits, unsigned seed, LoadOptions load = {}) {
   Logger log(nullptr, LogLevel::Error);
   MemoryTransport transport;
   Server server(transport, log);
   const std::string uri = "file:///random/edits.py";
-  Json init = {{"jsonrpc", "2.0"},
-               {"id", 1},
-               {"method", "initialize"},
-               {"params", {{"capabilities", {{"general", {{"positionEncodings", {encodingName}}}}}}}}};
+  Json capabilities = {{"general", {{"positionEncodings", {encodingName}}}}};
+  if (load.pull) capabilities["textDocument"] = {{"diagnostic", {{"dynamicRegistration", false}}}};
+  Json init = {{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"}, {"params", {{"capabilities", capabilities}}}};
+  int nextId = 100;
   transport.push(init.dump());
   transport.push(R"({"jsonrpc":"2.0","method":"initialized","params":{}})");
   std::u32string text = decode("import torch\n\ndef f(x, async=False):\n    y = x.cuda(async=True)\n"
@@ -198,6 +223,7 @@ void run(Units units, const char *encodingName, int edits, unsigned seed) {
     REQUIRE(doc != nullptr);
     REQUIRE(doc->doc.text() == expectedText);
 
+    if (load.pull && step % load.pullEvery != 0) continue; // the text was compared above
     std::vector<Finding> expected;
     for (const asyncfix::Diagnostic &d : linter.lint(expectedText)) {
       const auto s = positionOf(text, d.start, units), e = positionOf(text, d.end, units);
@@ -205,7 +231,26 @@ void run(Units units, const char *encodingName, int edits, unsigned seed) {
     }
     std::vector<Finding> published;
     bool sawPublish = false;
+    if (load.pull) {
+      const int id = nextId++;
+      transport.push(Json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "textDocument/diagnostic"},
+                          {"params", {{"textDocument", {{"uri", uri}}}}}}.dump());
+      server.drain();
+    }
     for (const std::string &body : transport.takeOutput()) {
+      if (load.pull) {
+        const Json j = Json::parse(body);
+        REQUIRE(j.value("method", "") != "textDocument/publishDiagnostics"); // pull clients are never pushed
+        if (!j.contains("id") || !j.contains("result")) continue;
+        sawPublish = true;
+        REQUIRE(j["result"]["kind"] == "full");
+        for (const Json &d : j["result"]["items"])
+          published.emplace_back(d["code"].get<std::string>(), d["range"]["start"]["line"].get<std::uint32_t>(),
+                                 d["range"]["start"]["character"].get<std::uint32_t>(),
+                                 d["range"]["end"]["line"].get<std::uint32_t>(),
+                                 d["range"]["end"]["character"].get<std::uint32_t>(), d["message"].get<std::string>());
+        continue;
+      }
       const Json j = Json::parse(body);
       if (j.value("method", "") != "textDocument/publishDiagnostics") continue;
       sawPublish = true;
@@ -233,6 +278,45 @@ void run(Units units, const char *encodingName, int edits, unsigned seed) {
                    << diff << "text:\n"
                    << expectedText);
     }
+    if (load.requestEvery == 0 || step % load.requestEvery != 0) continue;
+    const std::vector<asyncfix::Diagnostic> fresh = linter.lint(expectedText);
+    if (fresh.empty()) continue;
+    const asyncfix::Diagnostic &d = fresh[pick(fresh.size())];
+    const auto s0 = positionOf(text, d.start, units), e0 = positionOf(text, d.end, units);
+    const Json range = {{"start", {{"line", s0.first}, {"character", s0.second}}},
+                        {"end", {{"line", e0.first}, {"character", e0.second}}}};
+    const int hoverId = nextId++, actionId = nextId++;
+    transport.push(Json{{"jsonrpc", "2.0"}, {"id", hoverId}, {"method", "textDocument/hover"},
+                        {"params", {{"textDocument", {{"uri", uri}}}, {"position", range["start"]}}}}.dump());
+    transport.push(Json{{"jsonrpc", "2.0"}, {"id", actionId}, {"method", "textDocument/codeAction"},
+                        {"params", {{"textDocument", {{"uri", uri}}}, {"range", range}, {"context", {{"diagnostics", Json::array()}}}}}}
+                       .dump());
+    server.drain();
+    bool sawHover = false, sawActions = false;
+    for (const std::string &body : transport.takeOutput()) {
+      const Json j = Json::parse(body);
+      if (j.value("id", 0) == hoverId) {
+        sawHover = true;
+        REQUIRE(j["result"].is_object());
+        CHECK(j["result"]["contents"]["value"].get<std::string>().find(std::string(d.code)) != std::string::npos);
+      } else if (j.value("id", 0) == actionId) {
+        sawActions = true;
+        REQUIRE(j["result"].is_array());
+        if (!d.fix || d.fix->applicability != asyncfix::Applicability::Safe ||
+            !asyncfix::verifyFix(asyncfix::Document(expectedText), *d.fix))
+          continue;
+        // Another finding on the same range may have a fix of the same title: one must match.
+        const std::string expectedFix = asyncfix::applyEdits(expectedText, d.fix->edits);
+        bool matched = false;
+        for (const Json &a : j["result"])
+          if (a["title"] == d.fix->title && a.contains("edit"))
+            matched = matched || encode(applyLspEdits(text, a["edit"]["changes"][uri], units)) == expectedFix;
+        INFO("step " << step << ": " << d.code << " " << d.fix->title << "\n" << j.dump(1) << "\n" << expectedText);
+        CHECK(matched);
+      }
+    }
+    REQUIRE(sawHover);
+    REQUIRE(sawActions);
   }
 }
 
@@ -240,6 +324,11 @@ void run(Units units, const char *encodingName, int edits, unsigned seed) {
 
 TEST_CASE("1000 random incremental edits (utf-16) match a reference and a fresh lint", "[lsp][random]") {
   run(Units::Utf16, "utf-16", 1000, 20240611u);
+}
+
+// Hidden from the `lsp` label (a slow lane of its own: CTest test lsp.load, label `load`).
+TEST_CASE("10 000 random edits interleaved with pull, hover and code-action requests", "[.load]") {
+  run(Units::Utf16, "utf-16", 10000, 20261129u, LoadOptions{true, 4, 8});
 }
 
 TEST_CASE("random incremental edits with utf-8 positions", "[lsp][random]") { run(Units::Utf8, "utf-8", 200, 7u); }

@@ -12,7 +12,7 @@ import unittest
 
 LSP = os.environ.get("ASYNCFIX_LSP_BIN", "asyncfix-lsp")
 CLI = os.environ.get("ASYNCFIX_BIN")
-TIMEOUT = 60.0
+TIMEOUT = float(os.environ.get("ASYNCFIX_TEST_TIMEOUT", "60"))  # sanitizer presets raise it
 
 
 class Client:
@@ -80,7 +80,8 @@ class Client:
         self.proc.stdin.close()
         rest = self.proc.stdout.read()
         code = self.proc.wait(timeout=TIMEOUT)
-        err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+        err = self.proc.stderr.read() if self.proc.stderr else b""
+        err = err.decode()  # the log is UTF-8 even when the client sent invalid bytes
         self.proc.stdout.close()
         if self.proc.stderr:
             self.proc.stderr.close()
@@ -193,6 +194,52 @@ class RobustnessTest(unittest.TestCase):
         client.response(rid)
         client.notify("exit")
         self.assertEqual(client.finish()[0], 0)
+
+    def test_hostile_messages_are_answered_or_skipped_and_the_server_keeps_serving(self):
+        client = Client([LSP])
+        initialize(client)
+        # Over the 1 GiB limit: the header is skipped, nothing is allocated.
+        client.send_raw(b"Content-Length: 99999999999999\r\n\r\n")
+        client.send_raw(b"Content-Length: 18446744073709551617\r\n\r\n")
+        # Valid JSON that is no JSON-RPC message, invalid UTF-8, 100 000 nested arrays.
+        for body in (b"[]", b"42", b'"x"', b'{"jsonrpc":"2.0","id":7}', b'{"jsonrpc":"2.0","id":8,"method":5}',
+                     b'{"jsonrpc":"2.0","id":9,"method":"textDocument/hover","params":{"textDocument":{"uri":"\xff"}}}',
+                     b"[" * 100000 + b"]" * 100000, b'{"a":' * 50000 + b"1" + b"}" * 50000):
+            client.send_raw(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+        # A request with wrong parameter types is an InvalidParams error, not a crash.
+        rid = client.request("textDocument/hover", {"textDocument": {"uri": 5}, "position": {"line": -1}})
+        self.assertEqual(client.response(rid)["error"]["code"], -32602)
+        rid = client.request("shutdown")
+        self.assertIsNone(client.response(rid)["result"])
+        client.notify("exit")
+        code, _, err = client.finish()
+        self.assertEqual(code, 0, err)
+        self.assertIn("invalid Content-Length", err)
+        self.assertIn("ill-formed UTF-8 byte; last read: '\"\ufffd'", err)
+
+    def test_client_disappearing_mid_message_exits_cleanly(self):
+        # A header promising 1 000 bytes, 10 of them, then the client is gone: exit 1, at once.
+        client = Client([LSP])
+        initialize(client)
+        client.notify("textDocument/didOpen", {"textDocument": {"uri": "file:///gone/a.py", "languageId": "python",
+                                                                "version": 1, "text": "async = 1\n"}})
+        client.send_raw(b"Content-Length: 1000\r\n\r\n{\"jsonrpc\"")
+        code, _, err = client.finish()
+        self.assertEqual(code, 1, err)
+        self.assertNotIn("Sanitizer", err)
+
+    def test_client_disappearing_mid_header_and_during_a_request(self):
+        for tail in (b"Content-Len", b"Content-Length: 40\r\n",
+                     json.dumps({"jsonrpc": "2.0", "id": 99, "method": "workspace/executeCommand",
+                                 "params": {"command": "asyncfix.fixWorkspace"}}).encode()):
+            with self.subTest(tail=tail[:20]):
+                client = Client([LSP])
+                initialize(client)
+                if tail.startswith(b"{"):
+                    tail = b"Content-Length: %d\r\n\r\n" % len(tail) + tail
+                client.send_raw(tail)
+                code, _, err = client.finish()
+                self.assertEqual(code, 1, err)
 
     def test_log_file(self):
         with tempfile.TemporaryDirectory() as tmp:

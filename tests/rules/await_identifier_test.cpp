@@ -36,6 +36,16 @@ TEST_CASE("AF002 await-identifier", "[rules][AF002]") {
       {"def _f(await):\n    return await * 2\n",
        {{"AF002", 1, 8, 13, FixKind::Unsafe}, {"AF002", 2, 12, 17, FixKind::None}},
        "def _f(await_):\n    return await * 2\n", "def _f(await):\n    return await * 2\n"},
+      // `await * b` in a lambda or a generator expression parses as an await of `*b`: a product
+      // of the name to Python 3.6 (found by the CPython oracle, tests/oracle).
+      {"_h = lambda await, b=1: await * b\n", {{"AF002", 1, 13, 18, FixKind::Safe}, {"AF002", 1, 25, 30, FixKind::Safe}},
+       "_h = lambda await_, b=1: await_ * b\n"},
+      // (Unsafe for now: the generator's `await` resolves outside the comprehension, a
+      // conservative answer of the semantic model for this form.)
+      {"def f():\n    return list(await * 2 for await in (1, 2))\n",
+       {{"AF002", 2, 17, 22, FixKind::Unsafe}, {"AF002", 2, 31, 36, FixKind::Unsafe}},
+       "def f():\n    return list(await_ * 2 for await_ in (1, 2))\n",
+       "def f():\n    return list(await * 2 for await in (1, 2))\n"},
       {"from a import b as await\n", {{"AF002", 1, 20, 25, FixKind::Unsafe}}, "from a import b as await_\n",
        "from a import b as await\n"},
   };

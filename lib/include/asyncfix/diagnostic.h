@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -35,6 +36,45 @@ struct Fix {
   friend bool operator==(const Fix &, const Fix &) = default;
 };
 
+/// A diagnostic's fix, shared between copies: a rename reported at each of its 3 000
+/// occurrences holds one Fix of 3 000 edits, not 3 000 copies of it (which made linting such a
+/// file quadratic). Reads like `std::optional<Fix>`; assigning a Fix stores a new one, and
+/// mutate() gives a private copy to change (copy on write).
+class SharedFix {
+public:
+  SharedFix() = default;
+  SharedFix(std::nullopt_t) {} // NOLINT(google-explicit-constructor): like std::optional
+  SharedFix(Fix fix) : fix_(std::make_shared<Fix>(std::move(fix))) {} // NOLINT(google-explicit-constructor)
+  SharedFix(std::optional<Fix> fix) { // NOLINT(google-explicit-constructor)
+    if (fix) fix_ = std::make_shared<Fix>(std::move(*fix));
+  }
+
+  explicit operator bool() const { return fix_ != nullptr; }
+  bool has_value() const { return fix_ != nullptr; }
+  const Fix &operator*() const { return *fix_; }
+  const Fix *operator->() const { return fix_.get(); }
+  const Fix &value() const {
+    if (!fix_) throw std::bad_optional_access();
+    return *fix_;
+  }
+  void reset() { fix_.reset(); }
+  /// The fix, unshared first if another diagnostic holds it too.
+  Fix &mutate() {
+    if (fix_ && fix_.use_count() > 1) fix_ = std::make_shared<Fix>(*fix_);
+    return *fix_;
+  }
+  /// True when both hold the very same fix object (one rename reported at several places).
+  bool sharedWith(const SharedFix &other) const { return fix_ && fix_ == other.fix_; }
+
+  friend bool operator==(const SharedFix &a, const SharedFix &b) {
+    if (a.fix_ == b.fix_) return true;
+    return a.fix_ && b.fix_ && *a.fix_ == *b.fix_;
+  }
+
+private:
+  std::shared_ptr<Fix> fix_;
+};
+
 /// One finding. `code` and `name` point at the rule catalogue's static strings.
 struct Diagnostic {
   std::string_view code; ///< "AF101"
@@ -43,7 +83,7 @@ struct Diagnostic {
   std::string message;
   std::size_t start = 0; ///< byte range of the offending token
   std::size_t end = 0;
-  std::optional<Fix> fix;
+  SharedFix fix;
   friend bool operator==(const Diagnostic &, const Diagnostic &) = default;
 };
 

@@ -1,7 +1,10 @@
 #include "rules/keyword_name.h"
 
 #include <algorithm>
+#include <map>
 #include <optional>
+#include <unordered_set>
+#include <utility>
 
 #include "rules/renames.h"
 #include "rules/torch_api.h"
@@ -19,9 +22,36 @@ struct RenameGroup {
   bool member = false;               ///< attribute spellings are part of it
   bool fixable = true;
   bool visibleOutside = false;
+};
 
-  bool contains(TSNode n) const {
-    return std::any_of(nodes.begin(), nodes.end(), [&](TSNode x) { return ts_node_eq(x, n); });
+/// A rename computed once per file and shared by every occurrence it covers, so that N uses of
+/// one binding cost O(N), not O(N²): the group, the start bytes of its nodes, and the one Fix all
+/// their diagnostics hold.
+struct Rename {
+  RenameGroup group;
+  std::unordered_set<std::uint32_t> starts; ///< of the group's nodes, before AF201–AF203's are taken out
+  SharedFix fix;
+};
+
+/// The renames of one file (a Context state of the rule).
+struct RenameCache {
+  using Key = std::pair<std::uint32_t, std::string_view>; ///< a binding: scope, name
+  std::map<Key, std::vector<const NameUse *>> uses;       ///< each binding's uses, built once per name
+  std::unordered_set<std::string_view> indexed;           ///< the names `uses` holds
+  std::map<Key, Rename> bindings;
+  std::optional<Rename> member;
+
+  /// The uses of `key`, like SemanticModel::usesOf but one pass over the name's uses for all its
+  /// bindings (a file with 3 000 functions each binding `async` stays linear).
+  const std::vector<const NameUse *> &usesOf(const SemanticModel &model, BindingKey key) {
+    if (indexed.insert(key.name).second)
+      for (std::uint32_t i : model.namesCalled(key.name)) {
+        const NameUse &use = model.name(i);
+        if (use.inError) continue;
+        const BindingKey k = model.resolve(use);
+        uses[{k.scope, k.name}].push_back(&use);
+      }
+    return uses[{key.scope, key.name}];
   }
 };
 
@@ -62,11 +92,12 @@ const Scope &calleeScope(const SemanticModel &model, const Scope &scope) {
 /// A call by plain name is tied to the function through name resolution. A call through an
 /// attribute (`obj.f(…)`) cannot be: it is included only when `f` is the only function so named
 /// in the file, and either way the group becomes unsafe.
-void linkCallSites(const SemanticModel &model, const Scope &scope, std::string_view name, RenameGroup &group) {
+void linkCallSites(const SemanticModel &model, const Scope &scope, std::string_view name, RenameGroup &group,
+                   RenameCache &cache) {
   const Scope &callee = calleeScope(model, scope);
   if (callee.name.empty()) return;
   const std::optional<BindingKey> calleeKey = bindingAt(model, callee.nameNode);
-  const auto definitions = model.definitionsNamed(callee.name);
+  const std::size_t definitions = model.definitionsNamed(callee.name);
   for (const KeywordUse *kp : model.keywordsCalled(name)) {
     const KeywordUse &k = *kp;
     if (k.inError || k.callee != callee.name) continue;
@@ -93,13 +124,13 @@ void addAttributeUses(const SemanticModel &model, std::string_view name, RenameG
 
 /// All uses of the binding `use` refers to, plus what is tied to it: call-site keywords of a
 /// parameter, attribute spellings of a class member.
-RenameGroup bindingGroup(const SemanticModel &model, const NameUse &use) {
+RenameGroup bindingGroup(const SemanticModel &model, const NameUse &use, RenameCache &cache) {
   RenameGroup group;
   const BindingKey key = model.resolve(use);
   group.binding = key;
   const Scope &scope = model.scopes()[key.scope];
   bool isParameter = false, boundHere = false;
-  for (const NameUse *u : model.usesOf(key)) {
+  for (const NameUse *u : cache.usesOf(model, key)) {
     group.nodes.push_back(u->node);
     if (u->role == NameRole::ImportedName) group.fixable = false;
     if (u->role == NameRole::Parameter) isParameter = true;
@@ -114,7 +145,7 @@ RenameGroup bindingGroup(const SemanticModel &model, const NameUse &use) {
     if (scope.kind == ScopeKind::Lambda && !scope.name.empty() && !isPrivateName(scope.name) &&
         bindingAt(model, scope.nameNode).value_or(BindingKey{1, {}}).scope == 0)
       group.visibleOutside = true;
-    linkCallSites(model, scope, key.name, group);
+    linkCallSites(model, scope, key.name, group, cache);
   }
   if (scope.kind == ScopeKind::Class) addAttributeUses(model, key.name, group);
   return group;
@@ -138,20 +169,6 @@ RenameGroup memberGroup(const SemanticModel &model, std::string_view name) {
   return group;
 }
 
-/// `callee(NAME=…)`: the rename of the parameter it binds to, else the keyword alone.
-RenameGroup keywordGroup(const SemanticModel &model, const KeywordUse &keyword) {
-  for (std::uint32_t i : model.namesCalled(keyword.name)) {
-    const NameUse &use = model.name(i);
-    if (use.role != NameRole::Parameter || use.inError) continue;
-    RenameGroup group = bindingGroup(model, use);
-    if (group.contains(keyword.node)) return group;
-  }
-  RenameGroup alone;
-  alone.nodes = {keyword.node};
-  alone.keywordNodes = {keyword.node};
-  alone.visibleOutside = true; // the callee is defined elsewhere
-  return alone;
-}
 
 /// Would spelling the group `replacement` collide with a name already there?
 bool renameConflicts(const SemanticModel &model, const RenameGroup &group, std::string_view replacement,
@@ -200,6 +217,51 @@ std::string_view roleWords(NameRole role) {
   case NameRole::AwaitName: return "a name outside `async def`";
   }
   return "a name";
+}
+
+/// The fix of `group`: every node spelt `replacement`, safe unless visible outside the file or
+/// in conflict with a name already there. Takes out the tokens AF201–AF203 own first.
+SharedFix renameFix(const SemanticModel &model, RenameGroup &group, std::string_view keyword, Context &ctx) {
+  // What AF201–AF203 own they rename themselves (`kombu.async` among the `x.async` attributes).
+  eraseRenamedAsyncTokens(group.nodes, ctx);
+  eraseRenamedAsyncTokens(group.keywordNodes, ctx);
+  if (!group.fixable || group.nodes.empty()) return std::nullopt;
+  const std::string replacement = ctx.config().renamed(keyword);
+  const bool conflict = renameConflicts(model, group, replacement, ctx.text());
+  const bool incomplete = model.seenInError(keyword);
+  Fix fix;
+  fix.title = "Rename `" + std::string(keyword) + "` to `" + replacement + "`";
+  if (conflict) fix.title += " (the name `" + replacement + "` is already used in this file)";
+  else if (incomplete)
+    fix.title += " (a syntax error elsewhere hides some uses of `" + std::string(keyword) + "`)";
+  fix.applicability =
+      group.visibleOutside || conflict || incomplete ? Applicability::Unsafe : Applicability::Safe;
+  std::vector<TSNode> nodes = group.nodes;
+  std::sort(nodes.begin(), nodes.end(),
+            [](TSNode a, TSNode b) { return ts_node_start_byte(a) < ts_node_start_byte(b); });
+  for (const TSNode n : nodes) {
+    TextEdit e{ts_node_start_byte(n), ts_node_end_byte(n), replacement};
+    if (fix.edits.empty() || fix.edits.back().start != e.start) fix.edits.push_back(std::move(e));
+  }
+  return fix;
+}
+
+Rename makeRename(const SemanticModel &model, RenameGroup group, std::string_view keyword, Context &ctx) {
+  Rename r;
+  for (const TSNode n : group.nodes) r.starts.insert(ts_node_start_byte(n));
+  r.group = std::move(group);
+  r.fix = renameFix(model, r.group, keyword, ctx);
+  return r;
+}
+
+/// The rename of the binding `use` refers to, computed on first request.
+const Rename &bindingRename(const SemanticModel &model, const NameUse &use, std::string_view keyword, Context &ctx,
+                            RenameCache &cache) {
+  const BindingKey key = model.resolve(use);
+  const RenameCache::Key k{key.scope, key.name};
+  if (const auto it = cache.bindings.find(k); it != cache.bindings.end()) return it->second;
+  Rename r = makeRename(model, bindingGroup(model, use, cache), keyword, ctx);
+  return cache.bindings.emplace(k, std::move(r)).first->second;
 }
 
 } // namespace
@@ -272,47 +334,43 @@ void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
     return;
   }
   const SemanticModel &model = ctx.semantic();
+  RenameCache &cache = ctx.state<RenameCache>(this);
   const std::uint32_t start = ts_node_start_byte(node);
-  RenameGroup group;
+  std::optional<Rename> own; // a rename of this occurrence alone
+  const Rename *rename = nullptr;
   std::string what;
   if (const KeywordUse *k = model.keywordAt(start)) {
-    group = keywordGroup(model, *k);
+    // `callee(NAME=…)`: the rename of the parameter it binds to, else the keyword alone.
+    for (std::uint32_t i : model.namesCalled(k->name)) {
+      const NameUse &use = model.name(i);
+      if (use.role != NameRole::Parameter || use.inError) continue;
+      const Rename &r = bindingRename(model, use, keyword_, ctx, cache);
+      if (r.starts.contains(start)) {
+        rename = &r;
+        break;
+      }
+    }
+    if (!rename) {
+      RenameGroup alone;
+      alone.nodes = {k->node};
+      alone.keywordNodes = {k->node};
+      alone.visibleOutside = true; // the callee is defined elsewhere
+      rename = &own.emplace(makeRename(model, std::move(alone), keyword_, ctx));
+    }
     what = "a keyword argument";
   } else if (model.attributeAt(start)) {
-    group = memberGroup(model, keyword_);
+    if (!cache.member) cache.member = makeRename(model, memberGroup(model, keyword_), keyword_, ctx);
+    rename = &*cache.member;
     what = "an attribute name";
   } else if (const NameUse *use = model.nameAt(start)) {
-    group = bindingGroup(model, *use);
+    rename = &bindingRename(model, *use, keyword_, ctx, cache);
     what = roleWords(use->role);
     what = "used as " + what;
   } else {
-    group.fixable = false; // a module path: `import kombu.async`
-    what = "part of a module path";
+    what = "part of a module path"; // `import kombu.async`: no fix
   }
-  // What AF201–AF203 own they rename themselves (`kombu.async` among the `x.async` attributes).
-  eraseRenamedAsyncTokens(group.nodes, ctx);
-  eraseRenamedAsyncTokens(group.keywordNodes, ctx);
   Diagnostic d = makeDiagnostic(info_, severity, node, message(ctx, what));
-  if (group.fixable && !group.nodes.empty()) {
-    const std::string replacement = ctx.config().renamed(keyword_);
-    const bool conflict = renameConflicts(model, group, replacement, ctx.text());
-    const bool incomplete = model.seenInError(keyword_);
-    Fix fix;
-    fix.title = "Rename `" + std::string(keyword_) + "` to `" + replacement + "`";
-    if (conflict) fix.title += " (the name `" + replacement + "` is already used in this file)";
-    else if (incomplete)
-      fix.title += " (a syntax error elsewhere hides some uses of `" + std::string(keyword_) + "`)";
-    fix.applicability =
-        group.visibleOutside || conflict || incomplete ? Applicability::Unsafe : Applicability::Safe;
-    std::sort(group.nodes.begin(), group.nodes.end(), [](TSNode a, TSNode b) {
-      return ts_node_start_byte(a) < ts_node_start_byte(b);
-    });
-    for (const TSNode n : group.nodes) {
-      TextEdit e{ts_node_start_byte(n), ts_node_end_byte(n), replacement};
-      if (fix.edits.empty() || fix.edits.back().start != e.start) fix.edits.push_back(std::move(e));
-    }
-    d.fix = std::move(fix);
-  }
+  if (rename) d.fix = rename->fix; // shared, not copied
   ctx.report(std::move(d));
 }
 

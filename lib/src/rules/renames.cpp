@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 #include <map>
+#include <set>
 #include <utility>
 
 #include "rules/edits.h"
@@ -858,6 +859,7 @@ private:
   std::map<std::pair<std::uint32_t, std::string_view>, std::optional<BindingMatch>> bindings_;
   std::vector<ParsedRow> rows_;
   std::map<std::string, bool> imports_;
+  std::optional<std::set<std::string_view>> functionNames_;
   bool full_ = true; ///< build messages and fixes (false: only which row owns a token)
 };
 
@@ -874,10 +876,26 @@ bool anyRenameRuleEnabled(const Config &config) {
 }
 } // namespace
 
+namespace {
+/// The file's resolvers, kept in the Context so that their memos (what each binding holds) live
+/// as long as the lint of the file: built per token, a file with 100 000 `y.cuda(async=…)`
+/// re-traced `y`'s bindings 100 000 times (quadratic).
+struct Resolvers {
+  std::optional<Resolver> full, ownership;
+};
+constexpr char kResolversKey = 0;
+
+Resolver &fullResolver(Context &ctx) {
+  Resolvers &r = ctx.state<Resolvers>(&kResolversKey);
+  if (!r.full) r.full.emplace(ctx);
+  return *r.full;
+}
+} // namespace
+
 std::optional<RenameMatch> matchRenamedToken(TSNode token, Context &ctx) {
   // Cheap tests first: most tokens are not `async`/`await`, and none in ERROR regions count.
   if (ctx.insideError() || !isKeywordToken(textOf(token, ctx.text()))) return std::nullopt;
-  return Resolver(ctx).matchCurrent(token, ctx.ancestors());
+  return fullResolver(ctx).matchCurrent(token, ctx.ancestors());
 }
 
 bool isRenamedAsyncToken(TSNode token, Context &ctx) {
@@ -888,7 +906,9 @@ bool isRenamedAsyncToken(TSNode token, Context &ctx) {
 
 void eraseRenamedAsyncTokens(std::vector<TSNode> &nodes, Context &ctx) {
   if (nodes.empty() || !anyRenameRuleEnabled(ctx.config())) return;
-  Resolver resolver(ctx);
+  Resolvers &resolvers = ctx.state<Resolvers>(&kResolversKey);
+  if (!resolvers.ownership) resolvers.ownership.emplace(ctx);
+  Resolver &resolver = *resolvers.ownership;
   std::erase_if(nodes, [&](TSNode n) {
     if (!isKeywordToken(textOf(n, ctx.text()))) return false;
     const auto m = resolver.matchRecorded(n);

@@ -7,6 +7,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -55,6 +56,14 @@ public:
   const std::vector<std::pair<std::uint32_t, std::uint32_t>> &dependencies() const { return ranges_; }
 
   void report(Diagnostic d) { diagnostics_.push_back(std::move(d)); }
+
+  /// Per-file state a rule keeps between its check() calls (a rename computed once and shared
+  /// by all its occurrences), created empty on first use. `owner` is the rule.
+  template <class T> T &state(const void *owner) {
+    std::shared_ptr<void> &slot = states_[owner];
+    if (!slot) slot = std::make_shared<T>();
+    return *static_cast<T *>(slot.get());
+  }
   std::vector<Diagnostic> takeDiagnostics() { return std::move(diagnostics_); }
 
   // Walk bookkeeping, driven by the linter.
@@ -70,6 +79,7 @@ private:
   int errorDepth_ = 0;
   std::vector<Diagnostic> diagnostics_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges_;
+  std::map<const void *, std::shared_ptr<void>> states_;
 };
 
 /// What the prefilter must look for before a text is worth parsing for a rule (a bit set).

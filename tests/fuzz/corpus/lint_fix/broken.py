@@ -1,0 +1,3 @@
+def f(:
+    x.cuda(async=True
+    async = (

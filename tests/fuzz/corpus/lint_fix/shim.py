@@ -1,0 +1,4 @@
+try:
+    y = x.cuda(non_blocking=True)
+except TypeError:
+    y = x.cuda(async=True)

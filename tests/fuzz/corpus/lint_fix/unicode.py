@@ -1,0 +1,3 @@
+﻿s = 'é€中😀 async'
+async = '😀'
+print(async)  # é

@@ -1,0 +1,423 @@
+"""The CPython oracle: asyncfix against CPython's own parser.
+
+Generates many legacy programs (a deterministic seed) from templates of every position where
+`async` or `await` can be a name before Python 3.7 — variable, parameter, keyword argument,
+attribute, function and class name, import alias, global/nonlocal, for target, with-as,
+except-as, lambda parameter, comprehension variable, decorator, f-string, annotation, star
+parameters… — combined at random with comments, strings, docstrings, non-ASCII text, CRLF line
+endings and a BOM. For each program:
+
+1. CPython parses it with `ast.parse(src, feature_version=(3, 6))`, where `async`/`await` are
+   still names. Every identifier use CPython sees (ast.Name, arg, keyword, Attribute, alias,
+   FunctionDef/ClassDef names, Global/Nonlocal names, except-as names, ImportFrom modules)
+   spelt `async` or `await` must be reported by `asyncfix check --output-format json` at its
+   exact line and column, and nothing else may be reported.
+2. After `asyncfix check --fix --unsafe-fixes`, the file parses with Python 3.11's own grammar,
+   and its AST equals the original's once the promised renames are applied to the original:
+   `async=` on `.cuda`/`.to`/`.type`/`.copy_` becomes `non_blocking=`, every other `async` and
+   `await` name becomes `async_`/`await_`.
+
+Programs that use a position no rule promises to fix (`from m import async`, a module path
+`import pkg.async`) are checked for 1 only. The number of cases checked is printed.
+
+Environment: ASYNCFIX_BIN (the built binary), ASYNCFIX_ORACLE_PROGRAMS (default 2000),
+ASYNCFIX_ORACLE_SEED (default 20261129).
+"""
+
+import ast
+import io
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+import tokenize
+import unittest
+
+BIN = os.environ.get("ASYNCFIX_BIN", "asyncfix")
+PROGRAMS = int(os.environ.get("ASYNCFIX_ORACLE_PROGRAMS", "2000"))
+SEED = int(os.environ.get("ASYNCFIX_ORACLE_SEED", "20261129"))
+KEYWORDS = ("async", "await")
+TORCH_METHODS = {"cuda", "to", "type", "copy_", "_cuda", "_type"}
+IDENTIFIER_CODES = {"AF001", "AF002", "AF101"}
+
+# ---- templates: (name, fixable, function(N, i) -> source lines at module level) ----
+# `N` is `async` or `await`; `i` makes the template's other names unique in the program.
+
+def _t(fixable=True, only=None):
+    def wrap(fn):
+        fn.fixable = fixable
+        fn.only = only
+        TEMPLATES.append(fn)
+        return fn
+    return wrap
+
+
+TEMPLATES = []
+
+
+@_t()
+def variable(N, i):
+    return [f"{N} = {i}", f"print({N} + 1, {N})"]
+
+
+@_t()
+def augmented(N, i):
+    return [f"{N} = 0", f"{N} += {i}", f"{N}, b{i} = b{i}, {N}"]
+
+
+@_t()
+def parameter(N, i):
+    return [f"def f{i}({N}, b=2):", f"    return {N} + b"]
+
+
+@_t()
+def keyword_parameter(N, i):
+    return [f"def k{i}(a, {N}=False):", f"    return a if {N} else None", f"k{i}(1, {N}=True)"]
+
+
+@_t()
+def keyword_only(N, i):
+    return [f"def ko{i}(*, {N}, c=1):", f"    return {N}", f"ko{i}({N}=2)"]
+
+
+@_t()
+def star_parameters(N, i):
+    return [f"def s{i}(*{N}, **kw):", f"    return {N}, kw", f"def t{i}(**{N}):", f"    return {N}"]
+
+
+@_t()
+def keyword_argument(N, i):
+    return [f"d{i} = dict({N}=1, other=2)", f"e{i} = helper{i}(x, {N}='é')"]
+
+
+@_t(only="async")
+def torch_call(N, i):
+    return [f"y{i} = x.cuda({N}=True)", f"z{i} = x.to(device, {N}=True)", f"w{i} = x.cuda(0,", f"    {N}=False)"]
+
+
+@_t()
+def attribute(N, i):
+    return [f"obj{i}.{N} = 1", f"print(obj{i}.{N}, a.b.{N}.c)"]
+
+
+@_t()
+def function_name(N, i):
+    return [f"def {N}():", "    pass", f"{N}()"]
+
+
+@_t()
+def class_name(N, i):
+    return [f"class {N}:", "    pass", f"o{i} = {N}()"]
+
+
+@_t()
+def class_member(N, i):
+    return [f"class C{i}:", f"    {N} = 1", "    def m(self):", f"        return self.{N}"]
+
+
+@_t()
+def import_alias(N, i):
+    return [f"import os as {N}", f"print({N}.path)"]
+
+
+@_t()
+def from_import_alias(N, i):
+    return [f"from os import path as {N}", f"print({N})"]
+
+
+@_t()
+def global_name(N, i):
+    return [f"def g{i}():", f"    global {N}", f"    {N} = 3"]
+
+
+@_t()
+def nonlocal_name(N, i):
+    return [f"def n{i}():", f"    {N} = 1", "    def inner():", f"        nonlocal {N}", f"        {N} = 2",
+            "    return inner"]
+
+
+@_t()
+def for_target(N, i):
+    return [f"for {N} in range(3):", f"    print({N})"]
+
+
+@_t()
+def with_as(N, i):
+    return [f"with open('f{i}') as {N}:", f"    data = {N}.read()"]
+
+
+@_t()
+def except_as(N, i):
+    return ["try:", "    pass", f"except Exception as {N}:", f"    print({N})"]
+
+
+@_t()
+def lambda_parameter(N, i):
+    return [f"h{i} = lambda {N}, b=1: {N} * b"]
+
+
+@_t()
+def comprehension(N, i):
+    return [f"l{i} = [{N} for {N} in range(3)]", f"m{i} = {{{N}: 1 for {N} in 'ab'}}",
+            f"g{i} = list({N} * 2 for {N} in (1, 2))"]
+
+
+@_t()
+def decorator(N, i):
+    return [f"def {N}(fn):", "    return fn", f"@{N}", f"def dec{i}():", "    pass"]
+
+
+@_t()
+def f_string(N, i):
+    return [f"{N} = 'x'", f"v{i} = f'{{{N}}} and {{{N}!r:>{{width}}}} async'"]
+
+
+@_t()
+def annotation(N, i):
+    return [f"{N}: int = 1", f"def an{i}(x: {N}) -> {N}:", "    return x"]
+
+
+@_t()
+def subscripts(N, i):
+    return [f"{N} = [1, 2]", f"q{i} = {N}[0] + r[{N}[1]:]", f"del {N}"]
+
+
+@_t(only="await")
+def await_call(N, i):
+    return [f"await({i})", f"r{i} = await(x)[0]"]
+
+
+@_t()
+def class_keyword(N, i):
+    return [f"class K{i}(Base, {N}=1):", "    pass"]
+
+
+@_t()
+def conditional(N, i):
+    return [f"{N} = True", f"c{i} = {N} if {N} else not {N}", f"assert {N}, {N}"]
+
+
+@_t(fixable=False)
+def from_import(N, i):
+    return [f"from pkg{i} import {N}", f"print({N})"]
+
+
+@_t(fixable=False)
+def module_path(N, i):
+    return [f"import pkg{i}.{N}", f"import pkg{i}.{N}.sub as m{i}"]
+
+
+NOISE = [
+    "# async and await in a comment: é 中 😀",
+    "s{i} = 'async = 1; x.cuda(async=True)'",
+    "t{i} = \"await(x) — é\"",
+    "b{i} = b'async'",
+    "u{i} = '''",
+    "async = 'in a string'",
+    "'''",
+    "def doc{i}():",
+    "    \"\"\"Docstring that mentions async and await.\"\"\"",
+    "    return None",
+    "é{i} = 'ünïcödé 😀'; zz{i} = 1",
+    "pass  # noqa-free comment",
+]
+
+
+def noise(rng, i):
+    k = rng.randrange(len(NOISE))
+    if NOISE[k] == "u{i} = '''":
+        return [line.format(i=i) for line in NOISE[k:k + 3]]
+    if NOISE[k].startswith("def doc"):
+        return [line.format(i=i) for line in NOISE[k:k + 3]]
+    if NOISE[k] in ("async = 'in a string'", "'''") or NOISE[k].startswith("    "):
+        return [NOISE[0]]
+    return [NOISE[k].format(i=i)]
+
+
+def generate(rng, index):
+    """One program: (bytes, fixable, template names)."""
+    lines, used, fixable = [], [], True
+    for j in range(rng.randint(1, 6)):
+        i = index * 10 + j
+        if rng.random() < 0.4:
+            lines += noise(rng, i)
+        t = rng.choice(TEMPLATES)
+        N = t.only or rng.choice(KEYWORDS)
+        body = t(N, i)
+        # Sometimes the same line also holds non-ASCII text before the name (columns count
+        # code points in asyncfix's output, bytes in CPython's AST).
+        if rng.random() < 0.3 and not body[0].startswith((" ", "@", "def", "class", "try", "for", "with")):
+            body[0] = f"pre{i} = 'é😀中'; " + body[0]
+        lines += body
+        used.append(f"{t.__name__}({N})")
+        fixable = fixable and t.fixable
+    eol = "\r\n" if rng.random() < 0.25 else "\n"
+    text = eol.join(lines) + (eol if rng.random() < 0.9 else "")
+    data = text.encode("utf-8")
+    if rng.random() < 0.15:
+        data = b"\xef\xbb\xbf" + data
+    return data, fixable, used
+
+
+# ---- what CPython sees ----
+
+def identifier_positions(data):
+    """(line, column in code points, 1-based both, name) of every async/await identifier."""
+    tree = ast.parse(data, feature_version=(3, 6))
+    text = data.decode("utf-8-sig")
+    lines = text.replace("\r\n", "\n").split("\n")
+    tokens = [t for t in tokenize.tokenize(io.BytesIO(data).readline) if t.type == tokenize.NAME]
+
+    def cp(lineno, byte_col):
+        return len(lines[lineno - 1].encode("utf-8")[:byte_col].decode("utf-8"))
+
+    def at_or_after(node):
+        start = (node.lineno, cp(node.lineno, node.col_offset))
+        return [t for t in tokens if t.start >= start]
+
+    def within(node):
+        start = (node.lineno, cp(node.lineno, node.col_offset))
+        end = (node.end_lineno, cp(node.end_lineno, node.end_col_offset))
+        return [t for t in tokens if start <= t.start and t.end <= end]
+
+    found = set()
+
+    def add(line, col, name):
+        found.add((line, col + 1, name))
+
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name) and node.id in KEYWORDS:
+            add(node.lineno, cp(node.lineno, node.col_offset), node.id)
+        elif isinstance(node, ast.arg) and node.arg in KEYWORDS:
+            add(node.lineno, cp(node.lineno, node.col_offset), node.arg)
+        elif isinstance(node, ast.keyword) and node.arg in KEYWORDS:
+            add(node.lineno, cp(node.lineno, node.col_offset), node.arg)
+        elif isinstance(node, ast.Attribute) and node.attr in KEYWORDS:
+            add(node.end_lineno, cp(node.end_lineno, node.end_col_offset) - len(node.attr), node.attr)
+        elif isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.name in KEYWORDS:
+            toks = at_or_after(node)
+            k = next(k for k, t in enumerate(toks) if t.string in ("def", "class"))
+            add(toks[k + 1].start[0], toks[k + 1].start[1], node.name)
+        elif isinstance(node, (ast.Global, ast.Nonlocal)):
+            for t in within(node)[1:]:
+                if t.string in KEYWORDS:
+                    add(t.start[0], t.start[1], t.string)
+        elif isinstance(node, ast.ExceptHandler) and node.name in KEYWORDS:
+            toks = at_or_after(node)
+            k = next(k for k, t in enumerate(toks) if t.string == "as")
+            add(toks[k + 1].start[0], toks[k + 1].start[1], node.name)
+        elif isinstance(node, ast.alias):
+            for t in within(node):
+                if t.string in KEYWORDS:
+                    add(t.start[0], t.start[1], t.string)
+        elif isinstance(node, ast.ImportFrom) and node.module and set(node.module.split(".")) & set(KEYWORDS):
+            toks = within(node)
+            k = next(k for k, t in enumerate(toks) if t.string == "import")
+            for t in toks[1:k]:
+                if t.string in KEYWORDS:
+                    add(t.start[0], t.start[1], t.string)
+    return tree, found
+
+
+class Renamer(ast.NodeTransformer):
+    """The original AST with the renames the rules promise applied."""
+
+    @staticmethod
+    def new(name):
+        return name + "_" if name in KEYWORDS else name
+
+    def visit_Call(self, node):
+        self.generic_visit(node)
+        torch = isinstance(node.func, ast.Attribute) and node.func.attr in TORCH_METHODS
+        if torch:
+            for k in node.keywords:
+                if k.arg == "async_":
+                    k.arg = "non_blocking"
+        return node
+
+    def generic_visit(self, node):
+        for field in ("id", "arg", "attr", "name", "asname"):
+            value = getattr(node, field, None)
+            if isinstance(value, str):
+                setattr(node, field, ".".join(self.new(p) for p in value.split(".")))
+        if isinstance(node, (ast.Global, ast.Nonlocal)):
+            node.names = [self.new(n) for n in node.names]
+        return super().generic_visit(node)
+
+
+def normalized(tree):
+    return ast.dump(Renamer().visit(tree))
+
+
+class OracleTest(unittest.TestCase):
+    def test_against_cpython(self):
+        rng = random.Random(SEED)
+        work = tempfile.mkdtemp(prefix="asyncfix-oracle-")
+        self.addCleanup(shutil.rmtree, work, ignore_errors=True)
+        src_dir = os.path.join(work, "src")
+        os.mkdir(src_dir)
+        programs = {}
+        for n in range(PROGRAMS):
+            data, fixable, used = generate(rng, n)
+            name = f"p{n:04d}.py"
+            with open(os.path.join(src_dir, name), "wb") as f:
+                f.write(data)
+            tree, expected = identifier_positions(data)
+            programs[name] = (data, fixable, used, tree, expected)
+
+        run = subprocess.run([BIN, "check", "--isolated", "--output-format", "json", "--exit-zero", src_dir],
+                             capture_output=True, timeout=600)
+        self.assertEqual(run.returncode, 0, run.stderr.decode())
+        reported = {name: set() for name in programs}
+        others = []
+        for d in json.loads(run.stdout):
+            name = os.path.basename(d["filename"])
+            if d["code"] not in IDENTIFIER_CODES:
+                others.append(f"{name}:{d['location']['row']}:{d['location']['column']}: {d['code']} {d['message']}")
+                continue
+            reported[name].add((d["location"]["row"], d["location"]["column"]))
+
+        failures, identifiers = [], 0
+        for name, (data, fixable, used, tree, expected) in programs.items():
+            identifiers += len(expected)
+            want = {(line, col) for line, col, _ in expected}
+            if reported[name] != want:
+                failures.append(f"{name} [{', '.join(used)}]: missing {sorted(want - reported[name])}, "
+                                f"extra {sorted(reported[name] - want)}\n{data.decode('utf-8-sig')}")
+        self.assertEqual(others, [], "diagnostics CPython does not explain")
+
+        fix_dir = os.path.join(work, "fixed")
+        shutil.copytree(src_dir, fix_dir)
+        run = subprocess.run([BIN, "check", "--isolated", "--fix", "--unsafe-fixes", "--exit-zero", "--quiet", fix_dir],
+                             capture_output=True, timeout=600)
+        self.assertEqual(run.returncode, 0, run.stderr.decode())
+        fixed_checked = 0
+        for name, (data, fixable, used, tree, expected) in programs.items():
+            if not fixable:
+                continue
+            with open(os.path.join(fix_dir, name), "rb") as f:
+                fixed = f.read()
+            try:
+                after = ast.parse(fixed)  # Python 3.11's grammar: async/await are keywords
+            except SyntaxError as e:
+                failures.append(f"{name} [{', '.join(used)}]: fixed file does not compile: {e}\n"
+                                f"{fixed.decode('utf-8-sig')}")
+                continue
+            if data.startswith(b"\xef\xbb\xbf") != fixed.startswith(b"\xef\xbb\xbf") or \
+                    (b"\r\n" in data) != (b"\r\n" in fixed):
+                failures.append(f"{name}: BOM or line endings changed")
+            if normalized(tree) != ast.dump(after):
+                failures.append(f"{name} [{', '.join(used)}]: AST differs beyond the promised renames\n"
+                                f"{fixed.decode('utf-8-sig')}")
+            fixed_checked += 1
+        print(f"oracle: {len(programs)} programs, {identifiers} identifier uses checked against CPython, "
+              f"{fixed_checked} fixed files compiled and compared (seed {SEED})", file=sys.stderr)
+        if failures:
+            self.fail(f"{len(failures)} of {len(programs)} programs fail:\n\n" + "\n\n".join(failures[:12]))
+
+
+if __name__ == "__main__":
+    unittest.main()
