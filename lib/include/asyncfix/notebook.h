@@ -15,6 +15,8 @@
 #include <variant>
 #include <vector>
 
+#include "asyncfix/export.h"
+
 namespace asyncfix {
 
 struct NotebookCell {
@@ -29,7 +31,7 @@ struct NotebookCell {
   std::string closingIndent;   ///< whitespace before the array's `]`
 };
 
-class Notebook {
+class ASYNCFIX_API Notebook {
 public:
   /// Parses notebook JSON (nbformat 4). An error says what is wrong ("cell 4 has no source").
   static std::variant<Notebook, std::string> parse(std::string json);

@@ -1,10 +1,14 @@
 // asyncfix/rules.h — the rule catalogue: codes, names, documentation.
 #pragma once
 
+#include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "asyncfix/diagnostic.h"
+
+#include "asyncfix/export.h"
 
 namespace asyncfix {
 
@@ -24,10 +28,10 @@ struct RuleInfo {
 };
 
 /// Every rule, sorted by code.
-std::span<const RuleInfo *const> ruleCatalogue();
+ASYNCFIX_API std::span<const RuleInfo *const> ruleCatalogue();
 /// The rule with this code or name, or nullptr.
-const RuleInfo *findRule(std::string_view codeOrName);
+ASYNCFIX_API const RuleInfo *findRule(std::string_view codeOrName);
 /// Where a rule's documentation is published.
-std::string ruleUrl(const RuleInfo &rule);
+ASYNCFIX_API std::string ruleUrl(const RuleInfo &rule);
 
 } // namespace asyncfix
