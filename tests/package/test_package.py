@@ -154,7 +154,7 @@ class Consumers(unittest.TestCase):
             f"-DCMAKE_PREFIX_PATH={prefix}", "-DCMAKE_BUILD_TYPE=Release")
         run(CMAKE, "--build", build, "-j", "2")
         expected = cli_json(LEGACY.replace("async=False", "flag=False"), "consumer.py")
-        for program in ("consumer_static", "consumer_shared"):
+        for program in ("consumer_default", "consumer_static", "consumer_shared"):
             result = run(os.path.join(build, program), LEGACY.replace("async=False", "flag=False"), check=False)
             self.assertEqual(result.returncode, 1, result.stderr)
             self.assertTrue(result.stdout.startswith(expected), result.stdout)
@@ -162,6 +162,8 @@ class Consumers(unittest.TestCase):
         # The static program carries the engine; the shared one loads the installed library.
         self.assertNotIn("libasyncfix", run("readelf", "-d", os.path.join(build, "consumer_static")).stdout)
         self.assertIn("libasyncfix.so.1", run("readelf", "-d", os.path.join(build, "consumer_shared")).stdout)
+        # Without BUILD_SHARED_LIBS, asyncfix::asyncfix is the static library.
+        self.assertNotIn("libasyncfix", run("readelf", "-d", os.path.join(build, "consumer_default")).stdout)
 
     def test_ctypes_against_the_shared_library(self):
         lib = ctypes.CDLL(os.path.join(libdir(), "libasyncfix.so.1"))
@@ -279,6 +281,41 @@ class Abi(unittest.TestCase):
                                           "_ZTSN8asyncfix", "_ZTVN8asyncfix", "_ZN8asyncfix"))
                             or s in ("_init", "_fini") for s in exported),
                         [s for s in exported if "asyncfix" not in s])
+
+
+class SharedVariant(unittest.TestCase):
+    """A build with BUILD_SHARED_LIBS=ON (the library alone, in <build>/shared-variant): there
+    asyncfix::asyncfix is the shared library, with the same exported symbols."""
+
+    def test_build_shared_libs_makes_asyncfix_the_shared_library(self):
+        build = os.path.join(BUILD, "shared-variant")
+        run(CMAKE, "-S", SOURCE, "-B", build, "-G", "Ninja", "-DBUILD_SHARED_LIBS=ON",
+            "-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DASYNCFIX_BUILD_TESTS=OFF", "-DASYNCFIX_BUILD_CLI=OFF",
+            "-DASYNCFIX_BUILD_PYTHON=OFF")
+        run(CMAKE, "--build", build, "--target", "asyncfix", "asyncfix_static", "-j", "2")
+        shared = os.path.join(build, "lib", "libasyncfix.so.1")
+        self.assertIn("Library soname: [libasyncfix.so.1]", run("readelf", "-d", shared).stdout)
+        listed = run("nm", "-D", "--defined-only", "--format=posix", shared).stdout
+        with open(os.path.join(SOURCE, "lib", "abi", "asyncfix.symbols"), encoding="utf-8") as f:
+            committed = sorted(line.strip() for line in f if line.strip() and not line.startswith("#"))
+        self.assertEqual(sorted({line.split()[0] for line in listed.splitlines() if line.strip()}), committed)
+
+        root = tempfile.mkdtemp(prefix="asyncfix-shared-")
+        try:
+            for component in ("lib", "dev"):
+                run(CMAKE, "--install", build, "--prefix", os.path.join(root, "prefix"), "--component", component)
+            consumer = os.path.join(root, "consumer")
+            run(CMAKE, "-S", os.path.join(HERE, "consumer_cpp"), "-B", consumer, "-G", "Ninja",
+                f"-DCMAKE_PREFIX_PATH={os.path.join(root, 'prefix')}")
+            run(CMAKE, "--build", consumer, "-j", "2")
+            self.assertIn("libasyncfix.so.1", run("readelf", "-d", os.path.join(consumer, "consumer_default")).stdout)
+            self.assertNotIn("libasyncfix", run("readelf", "-d", os.path.join(consumer, "consumer_static")).stdout)
+            for program in ("consumer_default", "consumer_static", "consumer_shared"):
+                result = run(os.path.join(consumer, program), "x.cuda(async=True)\n", check=False)
+                self.assertEqual(result.returncode, 1, result.stderr)
+                self.assertTrue(result.stdout.endswith("x.cuda(non_blocking=True)\n"), result.stdout)
+        finally:
+            shutil.rmtree(root, ignore_errors=True)
 
 
 class DebianPackage(unittest.TestCase):
