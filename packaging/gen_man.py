@@ -21,6 +21,8 @@ def run(*command):
 def esc(text):
     """Text safe for roff: backslashes doubled, a leading dot or quote neutralised, dashes kept."""
     text = text.replace("\\", "\\e").replace("-", "\\-")
+    # Non-ASCII as groff's \[uXXXX] escapes: the pages are plain ASCII, whatever the reader's locale.
+    text = "".join(c if ord(c) < 128 else f"\\[u{ord(c):04X}]" for c in text)
     return "\\&" + text if text[:1] in (".", "'") else text
 
 

@@ -121,6 +121,7 @@ class InstalledTree(unittest.TestCase):
         self.assertIn(".SH AF101 torch\\-async\\-kwarg", rules)
         self.assertIn(".SS What it does", rules)
         self.assertEqual(rules.count(".EX"), rules.count(".EE"))
+        self.assertTrue(rules.isascii() and page.isascii())  # non-ASCII as \[uXXXX]
         with open(installed("share", "man", "man1", "asyncfix-lsp.1"), encoding="utf-8") as f:
             self.assertIn("\\-\\-log\\-level", f.read())
 
@@ -356,6 +357,10 @@ class DebianPackage(unittest.TestCase):
             fixed = run(os.path.join(root, "usr", "bin", "asyncfix"), "check", "--isolated", "--fix",
                         "--stdin-filename", "x.py", "-", input="x.cuda(async=True)\n", check=False)
             self.assertEqual(fixed.stdout, "x.cuda(non_blocking=True)\n")
+            if PYTHON_BUILT:
+                env = dict(os.environ, PYTHONPATH=os.path.join(root, "usr", "lib", "python3", "dist-packages"))
+                self.assertEqual(run(sys.executable, "-c", "import asyncfix; print(asyncfix.fix('x.cuda(async=True)'))",
+                                     env=env).stdout, "x.cuda(non_blocking=True)\n")
         finally:
             shutil.rmtree(root, ignore_errors=True)
 

@@ -14,6 +14,8 @@
 
 namespace asyncfix {
 
+// Plain values: copy and move freely. A Linter copies the Config it is built from.
+
 struct ASYNCFIX_API PythonVersion {
   int major = 3;
   int minor = 8;

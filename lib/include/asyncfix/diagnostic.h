@@ -12,6 +12,9 @@
 
 namespace asyncfix {
 
+// Everything here is a plain value: copy and move freely, no hidden sharing, no locking needed
+// (but do not mutate one object from two threads).
+
 enum class Severity : std::uint8_t { Error, Warning, Info, Hint };
 
 /// How far a fix can be trusted. Safe fixes keep the program's meaning; unsafe ones may change

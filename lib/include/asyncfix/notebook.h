@@ -31,6 +31,9 @@ struct NotebookCell {
   std::string closingIndent;   ///< whitespace before the array's `]`
 };
 
+/// Owns its JSON text and the cells' sources; immutable once parsed, so it may be read from several
+/// threads at once. Copy and move freely (views into it, e.g. NotebookCell::source, follow the
+/// object they came from).
 class ASYNCFIX_API Notebook {
 public:
   /// Parses notebook JSON (nbformat 4). An error says what is wrong ("cell 4 has no source").

@@ -15,7 +15,7 @@ namespace asyncfix {
 /// Whether a rule's findings carry fixes.
 enum class FixAvailability : std::uint8_t { None, Sometimes, Always };
 
-/// Static metadata of one rule; lives as long as the program.
+/// Static metadata of one rule; lives as long as the program, immutable (any thread may read it).
 struct RuleInfo {
   std::string_view code;    ///< "AF101"
   std::string_view name;    ///< "torch-async-kwarg"
