@@ -92,7 +92,8 @@ typedef struct asyncfix_report asyncfix_report;
 /* A text kept parsed between edits, for editors. */
 typedef struct asyncfix_document asyncfix_document;
 
-/* A linter for these options (NULL: the defaults). NULL on failure. */
+/* A linter for these options (NULL: the defaults); "per-file-ignores" are matched against the
+ * path of each check. NULL on failure. */
 ASYNCFIX_API asyncfix_linter *asyncfix_linter_new(const char *options_json);
 ASYNCFIX_API void asyncfix_linter_free(asyncfix_linter *linter);
 

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <new>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -21,6 +22,8 @@
 struct asyncfix_linter {
   asyncfix::Linter linter;
   bool unsafeFixes = false; ///< the options' "unsafe-fixes"
+  /// The options, when they hold per-file-ignores: those depend on each call's path.
+  std::optional<std::string> perFileOptions;
 };
 
 struct asyncfix_report {
@@ -107,6 +110,14 @@ asyncfix::ResolvedConfig settingsFor(const char *options, std::string_view path)
                                             std::filesystem::path(std::string(path)));
   if (auto *error = std::get_if<asyncfix::ConfigError>(&parsed)) throw Failure{ASYNCFIX_ERROR_OPTIONS, error->toString()};
   return std::get<asyncfix::ResolvedConfig>(std::move(parsed));
+}
+
+/// The linter's rules for `path`: with per-file-ignores in the options, a linter made for that
+/// path in `own` (a few microseconds); else the handle's own.
+const asyncfix::Linter &linterFor(const asyncfix_linter &linter, std::string_view path,
+                                  std::optional<asyncfix::Linter> &own) {
+  if (!linter.perFileOptions) return linter.linter;
+  return own.emplace(settingsFor(linter.perFileOptions->c_str(), path).config);
 }
 
 /// A malloc'ed, NUL-terminated copy, for asyncfix_string_free().
@@ -206,9 +217,10 @@ void asyncfix_string_free(char *s) { std::free(s); }
 
 asyncfix_linter *asyncfix_linter_new(const char *options_json) {
   return guard(static_cast<asyncfix_linter *>(nullptr), [&] {
-    // per-file-ignores need a path: they are matched by asyncfix_check_json / asyncfix_fix only.
     const asyncfix::ResolvedConfig settings = settingsFor(options_json, {});
-    return new asyncfix_linter{asyncfix::Linter(settings.config), settings.unsafeFixes};
+    std::optional<std::string> perFile;
+    if (!settings.perFileIgnores.empty()) perFile = options_json;
+    return new asyncfix_linter{asyncfix::Linter(settings.config), settings.unsafeFixes, std::move(perFile)};
   });
 }
 
@@ -216,7 +228,8 @@ void asyncfix_linter_free(asyncfix_linter *linter) { delete linter; }
 
 asyncfix_report *asyncfix_linter_check(const asyncfix_linter *linter, const char *src, size_t len, const char *path) {
   return guard(static_cast<asyncfix_report *>(nullptr), [&] {
-    return wrap(need(linter, "linter").linter.lint(textOf(src, len), pathOf(path)));
+    std::optional<asyncfix::Linter> own;
+    return wrap(linterFor(need(linter, "linter"), pathOf(path), own).lint(textOf(src, len), pathOf(path)));
   });
 }
 
@@ -224,7 +237,8 @@ char *asyncfix_linter_fix(const asyncfix_linter *linter, const char *src, size_t
                           size_t *out_len) {
   return guard(static_cast<char *>(nullptr), [&] {
     const asyncfix_linter &l = need(linter, "linter");
-    return fixWith(l.linter, unsafe != 0 || l.unsafeFixes, src, len, path, out_len);
+    std::optional<asyncfix::Linter> own;
+    return fixWith(linterFor(l, pathOf(path), own), unsafe != 0 || l.unsafeFixes, src, len, path, out_len);
   });
 }
 
@@ -354,7 +368,9 @@ const char *asyncfix_document_text(const asyncfix_document *document, size_t *le
 asyncfix_report *asyncfix_linter_check_document(const asyncfix_linter *linter, const asyncfix_document *document,
                                                 const char *path) {
   return guard(static_cast<asyncfix_report *>(nullptr), [&] {
-    return wrap(need(linter, "linter").linter.lint(need(document, "document").document, pathOf(path)));
+    std::optional<asyncfix::Linter> own;
+    return wrap(linterFor(need(linter, "linter"), pathOf(path), own).lint(need(document, "document").document,
+                                                                         pathOf(path)));
   });
 }
 

@@ -1,8 +1,11 @@
 """asyncfix's rules as a flake8 plugin: ``flake8 --select AF`` reports AF codes.
 
 Registered through the ``flake8.extension`` entry point ``AF`` (see the dist-info installed next
-to this package). Options: ``--asyncfix-target-version``, ``--asyncfix-rename-style`` (also in
-flake8's configuration as ``asyncfix-target-version = py38``).
+to this package). Each file is checked with the asyncfix configuration that applies to it
+(``[tool.asyncfix]`` in the nearest pyproject.toml, or asyncfix.toml / .asyncfix.toml), as the
+``asyncfix`` command does; ``--asyncfix-target-version`` and ``--asyncfix-rename-style`` (also in
+flake8's configuration as ``asyncfix-target-version = py38``) win over it. A configuration error
+is reported once per file as ``AF000``.
 
 flake8 stops at a file's first SyntaxError (E999) before any plugin runs, and ``async=True`` is
 one on Python >= 3.7 — exactly what asyncfix explains. So while this plugin is loaded, a file
@@ -17,14 +20,21 @@ import json
 from . import _asyncfix
 
 _options = {}
-_linters = {}
+_state = {}
 
 
-def _linter(extra=None):
-    key = json.dumps(dict(_options, **(extra or {})), sort_keys=True)
-    if key not in _linters:
-        _linters[key] = _asyncfix.Linter(key)
-    return _linters[key]
+def _project():
+    """The linters for the files flake8 checks (configuration files + flake8's options)."""
+    if "project" not in _state:
+        _state["project"] = _asyncfix.ProjectLinters(_options.get("target-version"), _options.get("rename-style"))
+    return _state["project"]
+
+
+def _linter():
+    """asyncfix's defaults (with flake8's options): what decides whether a SyntaxError is ours."""
+    if "default" not in _state:
+        _state["default"] = _asyncfix.Linter(json.dumps(_options))
+    return _state["default"]
 
 
 def _explained_by_asyncfix(source, lineno):
@@ -86,13 +96,17 @@ class Plugin:
             _options["target-version"] = options.asyncfix_target_version
         if options.asyncfix_rename_style:
             _options["rename-style"] = options.asyncfix_rename_style
-        _linters.clear()
-        _linter()  # report invalid options now, once
+        _state.clear()
+        _project()  # report invalid options now, once
 
     def run(self):
         source = "".join(self.lines)
+        path = self.filename if self.filename and self.filename not in ("-", "stdin") else "-"
         try:
-            found = json.loads(_linter().check_json(source, self.filename or "-"))
+            found = json.loads(_project().check_json(source, path))
+        except _asyncfix.ConfigError as error:
+            yield 1, 0, f"AF000 asyncfix configuration error: {error}", type(self)
+            return
         except ValueError:
             return  # not UTF-8 or a NUL byte: flake8 reports that itself
         for d in found:

@@ -150,6 +150,23 @@ TEST_CASE("C: linters, reports and their accessors", "[capi]") {
   CHECK(asyncfix_last_error_code() == ASYNCFIX_ERROR_OPTIONS);
 }
 
+TEST_CASE("C: a linter's per-file-ignores follow each call's path", "[capi]") {
+  asyncfix_linter *linter = asyncfix_linter_new(R"({"per-file-ignores": {"tests/*.py": ["AF101"]}})");
+  REQUIRE(linter != nullptr);
+  const std::string src = "x.cuda(async=True)\n";
+  asyncfix_report *lib = asyncfix_linter_check(linter, src.data(), src.size(), "lib/a.py");
+  asyncfix_report *test = asyncfix_linter_check(linter, src.data(), src.size(), "tests/a.py");
+  CHECK(asyncfix_report_count(lib) == 1);
+  CHECK(asyncfix_report_count(test) == 0);
+  CHECK(take(asyncfix_linter_fix(linter, src.data(), src.size(), "tests/a.py", 0, nullptr)) == src);
+  CHECK(take(asyncfix_linter_fix(linter, src.data(), src.size(), "lib/a.py", 0, nullptr)) == "x.cuda(non_blocking=True)\n");
+  asyncfix_report_free(lib);
+  asyncfix_report_free(test);
+  asyncfix_linter_free(linter);
+  CHECK(take(asyncfix_check_json(src.data(), src.size(), "tests/b.py",
+                                 R"({"per-file-ignores": {"tests/*.py": ["AF1"]}})")) == "[]\n");
+}
+
 TEST_CASE("C: documents are edited incrementally and linted as they are", "[capi]") {
   asyncfix_linter *linter = asyncfix_linter_new(nullptr);
   asyncfix_document *doc = asyncfix_document_new("x = 1\n", 6);

@@ -212,7 +212,9 @@ class Consumers(unittest.TestCase):
             "  'check': asyncfix.check(src, path='legacy.py'),\n"
             "  'select': [d['code'] for d in asyncfix.check(src, select='AF1')],\n"
             "  'fix': asyncfix.fix(src), 'unsafe': asyncfix.fix(src, unsafe=True, rename_style='is_async'),\n"
-            "  'rules': len(asyncfix.rules())}))\n"
+            "  'rules': len(asyncfix.rules()),\n"
+            "  'per_file': [len(asyncfix.Linter(per_file_ignores={'tests/*.py': ['AF']}).check(src, p))\n"
+            "               for p in ('tests/t.py', 'lib/t.py')]}))\n"
             "try:\n"
             "    asyncfix.check(src, select=['AF999'])\n"
             "except asyncfix.Error as e:\n"
@@ -227,6 +229,7 @@ class Consumers(unittest.TestCase):
         self.assertIn("async=False", result["fix"])  # a public parameter: an unsafe rename
         self.assertIn("is_async=False", result["unsafe"])
         self.assertGreaterEqual(result["rules"], 12)
+        self.assertEqual(result["per_file"], [0, 2])
         self.assertEqual(out[1], "options: unknown rule code `AF999` in `select`")
 
     def test_flake8_plugin_reports_af_codes(self):
@@ -247,6 +250,21 @@ class Consumers(unittest.TestCase):
         warn = run(sys.executable, "-m", "flake8", "--select", "AF", "--asyncfix-target-version", "py36",
                    "legacy.py", cwd=self.work, env=env, check=False)
         self.assertEqual(len(warn.stdout.splitlines()), 2, warn.stdout + warn.stderr)
+        # The nearest asyncfix configuration applies, as for the command; a broken one is AF000.
+        project = os.path.join(self.work, "project")
+        os.makedirs(project)
+        with open(os.path.join(project, "pyproject.toml"), "w", encoding="utf-8") as f:
+            f.write('[tool.asyncfix]\nignore = ["AF001"]\n')
+        shutil.copy(legacy, project)
+        result = run(sys.executable, "-m", "flake8", "--select", "AF", "project/legacy.py", cwd=self.work, env=env,
+                     check=False)
+        self.assertEqual([line.split(" ")[1] for line in result.stdout.splitlines()], ["AF101"], result.stdout)
+        with open(os.path.join(project, "pyproject.toml"), "w", encoding="utf-8") as f:
+            f.write('[tool.asyncfix]\nselct = ["AF001"]\n')
+        result = run(sys.executable, "-m", "flake8", "--select", "AF", "project/legacy.py", cwd=self.work, env=env,
+                     check=False)
+        self.assertIn("project/legacy.py:1:1: AF000 asyncfix configuration error: ", result.stdout)
+        self.assertIn("unknown key `selct`", result.stdout)
         # A syntax error asyncfix does not explain is still E999; a clean file passes.
         broken = os.path.join(self.work, "broken.py")
         with open(broken, "w", encoding="utf-8") as f:
