@@ -206,7 +206,8 @@ class Consumers(unittest.TestCase):
         if not PYTHON_BUILT:
             self.fail("the Python module was not built (pybind11-dev, python3-dev)")
         script = (
-            "import json, sys, asyncfix\n"
+            "import doctest, json, sys, asyncfix\n"
+            "assert doctest.testmod(asyncfix).failed == 0  # the examples in the module's docstring\n"
             "src = sys.stdin.read()\n"
             "print(json.dumps({'version': asyncfix.__version__,\n"
             "  'check': asyncfix.check(src, path='legacy.py'),\n"
