@@ -149,6 +149,17 @@ TEST_CASE("Linter::fix rewrites only the changed notebook cells", "[api]") {
   CHECK(Json::parse(fixed.text)["cells"][2]["source"][0] == "%time y = 1\n");
 }
 
+TEST_CASE("a notebook with inline source arrays keeps its separators when fixed", "[api]") {
+  // Regression: the cell's new source was written with "," and no blank between elements.
+  const std::string notebook = R"({"cells": [{"cell_type": "code", "metadata": {}, "outputs": [],)"
+                               R"( "source": ["import torch\n", "x.cuda(async=True)\n", "y = 1"]}],)"
+                               R"( "metadata": {}, "nbformat": 4, "nbformat_minor": 5})";
+  const FixResult fixed = Linter().fix(notebook, "inline.ipynb");
+  std::string expected = notebook;
+  expected.replace(expected.find("async=True"), 5, "non_blocking");
+  CHECK(fixed.text == expected);
+}
+
 TEST_CASE("lint(Document, path) lints an edited document's current tree", "[api]") {
   const Linter linter;
   Document doc("x = 1\n");

@@ -27,7 +27,8 @@ struct NotebookCell {
   // Where the cell's "source" value lies in the notebook JSON, and how it is laid out.
   std::size_t jsonStart = 0, jsonEnd = 0;
   bool sourceIsArray = true;
-  std::string elementIndent;   ///< whitespace before each element of a source array
+  std::string elementIndent;   ///< whitespace before the first element of a source array
+  std::string elementSeparator; ///< whitespace after each `,` between elements (`\n  ` or ` `)
   std::string closingIndent;   ///< whitespace before the array's `]`
 };
 
