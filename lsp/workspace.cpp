@@ -1,6 +1,11 @@
 #include "workspace.h"
 
 #include <algorithm>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+#include <algorithm>
 #include <system_error>
 
 #include "uri.h"
@@ -185,7 +190,26 @@ const std::vector<asyncfix::Diagnostic> &Workspace::diagnostics(OpenDocument &do
     doc.diagnostics =
         linter.mayHaveFindings(doc.doc.text()) ? linter.lint(doc.doc) : std::vector<asyncfix::Diagnostic>{};
   }
+  doc.lastUsed = ++useClock_;
+  if (doc.doc.holdsTree()) trimTrees();
   return *doc.diagnostics;
+}
+
+void Workspace::trimTrees() {
+  constexpr std::size_t kTreesKept = 8;
+  std::vector<OpenDocument *> holding;
+  for (auto &[uri, d] : documents_)
+    if (d.doc.holdsTree()) holding.push_back(&d);
+  if (holding.size() <= kTreesKept) return;
+  std::nth_element(holding.begin(), holding.end() - kTreesKept, holding.end(),
+                   [](const OpenDocument *a, const OpenDocument *b) { return a->lastUsed < b->lastUsed; });
+  for (auto it = holding.begin(); it != holding.end() - kTreesKept; ++it) {
+    (*it)->doc.releaseTree();
+    (*it)->reparsed = true; // the next tree is a full parse
+  }
+#if defined(__GLIBC__)
+  malloc_trim(0); // give the freed trees back to the system, not only to malloc's free lists
+#endif
 }
 
 void Workspace::touch(OpenDocument &doc) {

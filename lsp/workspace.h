@@ -33,6 +33,7 @@ struct OpenDocument {
   std::optional<std::vector<asyncfix::Diagnostic>> diagnostics; ///< for the current text and stamp
   bool publishPending = false;                                  ///< push clients: publish at the next idle moment
   bool reparsed = true;                                         ///< the tree comes from a full parse, not an edit
+  std::uint64_t lastUsed = 0;                                   ///< when its diagnostics were last asked for
 };
 
 /// The settings that apply to one document.
@@ -86,6 +87,9 @@ public:
 
 private:
   void touch(OpenDocument &doc);
+  /// Keeps the trees of the kTreesKept most recently used documents and frees the others' (a
+  /// tree costs tens of times its text); a document whose tree was freed is re-parsed on use.
+  void trimTrees();
   void invalidateAll();
   const Linter &linterFor(const Config &config);
   ConfigResolver &resolver();
@@ -100,6 +104,7 @@ private:
   std::vector<std::string> reported_;
   std::uint64_t configGeneration_ = 1;
   std::uint64_t nextStamp_ = 1;
+  std::uint64_t useClock_ = 0;
 };
 
 } // namespace asyncfix::lsp

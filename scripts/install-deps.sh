@@ -13,9 +13,17 @@ packages=(
   # python3-dev, python3-flake8), cpack -G DEB's dependency scan (dpkg-dev, file).
   pybind11-dev python3-dev python3-flake8 dpkg-dev file
 )
+# Editor tests (label `editor`, tests/editors/): real clients against asyncfix-lsp. On bookworm:
+# Neovim 0.7.2, Emacs 28.2 without X, eglot 1.9 (Emacs 28 brings its jsonrpc, flymake, project).
+packages+=(neovim emacs-nox elpa-eglot)
 # npm fetches the pinned tree-sitter sources. A machine may already have Node.js with its own npm
 # (e.g. from nodesource); only install Debian's when there is no npm at all.
 command -v npm >/dev/null 2>&1 || packages+=(npm)
+# Editor tests, VS Code lane (tests/editors/vscode, CTest label `browser`): Debian's chromium,
+# driven by playwright-core; ripgrep, which code-server's search needs (tests/editors/vscode/setup.sh
+# seeds it as @vscode/ripgrep's download); and what code-server's native modules build against
+# (node-gyp with g++, make, python3 and pkg-config).
+packages+=(chromium ripgrep make libkrb5-dev libsecret-1-dev libxkbfile-dev libx11-dev)
 
 missing=()
 for p in "${packages[@]}"; do

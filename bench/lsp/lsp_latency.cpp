@@ -8,6 +8,11 @@
 // Reports median / p99 / max per scenario and the server's peak RSS (VmHWM).
 //
 //   asyncfix_lsp_bench [--server PATH] [--lines N] [--edits N] [--seed N] [--dense]
+//   asyncfix_lsp_bench [--server PATH] --open N [--lines N]
+//
+// With --open, the server instead opens N different documents of --lines lines each (every one
+// with a finding, so each is parsed and linted) and reports their total size and the server's
+// resident memory (VmRSS) once all are published.
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
@@ -119,12 +124,14 @@ public:
     return ticks * 1000.0 / static_cast<double>(sysconf(_SC_CLK_TCK));
   }
 
-  long peakRssKb() const {
+  long statusKb(const char *key) const {
     std::ifstream status("/proc/" + std::to_string(pid_) + "/status");
+    const std::size_t n = std::strlen(key);
     for (std::string line; std::getline(status, line);)
-      if (line.rfind("VmHWM:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
+      if (line.compare(0, n, key) == 0) return std::strtol(line.c_str() + n, nullptr, 10);
     return -1;
   }
+  long peakRssKb() const { return statusKb("VmHWM:"); }
 
   int finish() {
     close(to_);
@@ -173,6 +180,33 @@ Stats stats(std::vector<double> ms) {
   return {at(0.5), at(0.99), ms.back()};
 }
 
+/// Opens `count` documents (each different: its own numbers, one finding) and reports their
+/// total size and the server's resident memory once every one has been published.
+int openMany(Server &s, int count, int lines) {
+  std::size_t total = 0;
+  for (int d = 0; d < count; ++d) {
+    std::string text = generate(lines, false);
+    text += "\nLABEL_" + std::to_string(d) + " = " + std::to_string(d) + "\n";
+    text += "copy = images.cuda(async=True)\n";
+    total += text.size();
+    const std::string uri = "file:///bench/doc_" + std::to_string(d) + ".py";
+    s.send({{"jsonrpc", "2.0"},
+            {"method", "textDocument/didOpen"},
+            {"params", {{"textDocument", {{"uri", uri}, {"languageId", "python"}, {"version", 1}, {"text", text}}}}}});
+    s.waitFor([&](const Json &m) {
+      return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"].value("uri", "") == uri;
+    });
+  }
+  const long rss = s.statusKb("VmRSS:"), peak = s.peakRssKb();
+  s.send({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "shutdown"}});
+  s.waitFor([](const Json &m) { return m.contains("id") && m["id"] == 2; });
+  s.send({{"jsonrpc", "2.0"}, {"method", "exit"}});
+  const int code = s.finish();
+  std::printf("open documents: %d of %d lines; open documents: %zu bytes; RSS %.1f MiB (peak %.1f MiB); exit code %d\n",
+              count, lines, total, static_cast<double>(rss) / 1024.0, static_cast<double>(peak) / 1024.0, code);
+  return code == 0 ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -180,6 +214,7 @@ int main(int argc, char **argv) {
   int lines = 20000, edits = 500;
   unsigned seed = 1;
   bool dense = false;
+  int openDocs = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--dense") {
@@ -192,6 +227,7 @@ int main(int argc, char **argv) {
     else if (arg == "--lines") lines = std::atoi(value);
     else if (arg == "--edits") edits = std::atoi(value);
     else if (arg == "--seed") seed = static_cast<unsigned>(std::atoi(value));
+    else if (arg == "--open") openDocs = std::atoi(value);
     else die("unknown argument " + arg);
   }
   signal(SIGPIPE, SIG_IGN);
@@ -213,6 +249,7 @@ int main(int argc, char **argv) {
           {"params", {{"capabilities", {{"general", {{"positionEncodings", {"utf-16"}}}}}}}}});
   s.waitFor([](const Json &m) { return m.contains("id") && m["id"] == 1; });
   s.send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
+  if (openDocs > 0) return openMany(s, openDocs, lines);
   const std::string uri = "file:///bench/big.py";
   const auto open = Clock::now();
   s.send({{"jsonrpc", "2.0"},

@@ -6,19 +6,34 @@
 
 namespace asyncfix {
 
-struct Document::Impl {
-  ParserPtr parser = makePythonParser();
-  TreePtr tree;
+namespace {
 
-  void parse(const std::string &text, TSTree *old) {
-    if (!parser) return;
+/// One parser per thread, shared by that thread's documents: a parser's stacks and buffers are
+/// worth keeping warm, not worth keeping once per open document.
+TSParser *threadParser() {
+  thread_local ParserPtr parser = makePythonParser();
+  return parser.get();
+}
+
+} // namespace
+
+/// The tree is made when first asked for, not when the text arrives: a text the prefilter rejects
+/// is never parsed. `stale` says the text changed since `tree` was made; `tree`, when present,
+/// then holds every edit already (ts_tree_edit) and is the old tree for an incremental re-parse.
+struct Document::Impl {
+  TreePtr tree;
+  bool stale = true;
+
+  void parse(const std::string &text) {
+    stale = false;
+    TSParser *parser = threadParser();
     // tree-sitter takes a 32-bit length; larger inputs are not parsed (no tree: nothing reported).
-    if (text.size() > UINT32_MAX) {
+    if (!parser || text.size() > UINT32_MAX) {
       tree.reset();
       return;
     }
-    tree.reset(ts_parser_parse_string(parser.get(), old, text.data(),
-                                      static_cast<std::uint32_t>(text.size())));
+    TreePtr old = std::move(tree);
+    tree.reset(ts_parser_parse_string(parser, old.get(), text.data(), static_cast<std::uint32_t>(text.size())));
   }
 };
 
@@ -45,7 +60,6 @@ TSPoint pointOf(const LineIndex &lines, std::size_t offset) {
 
 Document::Document(std::string text) : text_(std::move(text)), impl_(std::make_unique<Impl>()) {
   lines_ = LineIndex(text_);
-  impl_->parse(text_, nullptr);
 }
 
 Document::~Document() = default;
@@ -64,7 +78,19 @@ Document &Document::operator=(Document &&other) noexcept {
   return *this;
 }
 
-const TSTree *Document::tree() const { return impl_ ? impl_->tree.get() : nullptr; }
+const TSTree *Document::tree() const {
+  if (!impl_) return nullptr;
+  if (impl_->stale) impl_->parse(text_);
+  return impl_->tree.get();
+}
+
+bool Document::holdsTree() const { return impl_ && impl_->tree; }
+
+void Document::releaseTree() {
+  if (!impl_) return;
+  impl_->tree.reset();
+  impl_->stale = true;
+}
 
 void Document::edit(std::size_t start, std::size_t end, std::string_view replacement) {
   start = snap(text_, start);
@@ -73,22 +99,22 @@ void Document::edit(std::size_t start, std::size_t end, std::string_view replace
   text_.replace(start, end - start, replacement);
   lines_ = LineIndex(text_);
   const std::size_t newEnd = start + replacement.size();
+  impl_->stale = true;
   if (impl_->tree && text_.size() <= UINT32_MAX) {
+    // The re-parse happens when the tree is next asked for: edits in between are merged.
     TSInputEdit edit{static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(end),
                      static_cast<std::uint32_t>(newEnd), startPoint, oldEndPoint,
                      pointOf(lines_, newEnd)};
     ts_tree_edit(impl_->tree.get(), &edit);
-    TreePtr old = std::move(impl_->tree);
-    impl_->parse(text_, old.get());
   } else {
-    impl_->parse(text_, nullptr);
+    impl_->tree.reset();
   }
 }
 
 void Document::reset(std::string text) {
   text_ = std::move(text);
   lines_ = LineIndex(text_);
-  impl_->parse(text_, nullptr);
+  releaseTree();
 }
 
 std::size_t Document::syntaxErrorCount() const {

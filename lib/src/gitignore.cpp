@@ -15,6 +15,9 @@ struct RepositoryDeleter {
 using RepositoryPtr = std::unique_ptr<git_repository, RepositoryDeleter>;
 
 struct GitIgnore::Impl {
+  /// libgit2 is initialised on the first question, not up front: its initialisation loads the
+  /// system's TLS certificates (milliseconds), which a run over named files never needs.
+  bool initialised = false;
   /// Work tree root → its repository; directory → the work tree root holding it ("" for none).
   std::map<std::string, RepositoryPtr> repositories;
   std::map<std::string, std::string> rootOf;
@@ -41,17 +44,22 @@ struct GitIgnore::Impl {
   }
 };
 
-GitIgnore::GitIgnore() : impl_(std::make_unique<Impl>()) { git_libgit2_init(); }
+GitIgnore::GitIgnore() : impl_(std::make_unique<Impl>()) {}
 
 GitIgnore::~GitIgnore() {
+  const bool initialised = impl_->initialised;
   impl_.reset(); // free the repositories before the library
-  git_libgit2_shutdown();
+  if (initialised) git_libgit2_shutdown();
 }
 
 bool GitIgnore::ignored(const fs::path &path) {
   std::error_code ec;
   const fs::path absolute = fs::absolute(path, ec).lexically_normal();
   if (ec || !absolute.has_parent_path()) return false;
+  if (!impl_->initialised) {
+    git_libgit2_init();
+    impl_->initialised = true;
+  }
   std::string root;
   git_repository *repo = impl_->repositoryFor(absolute.parent_path(), root);
   if (!repo) return false;

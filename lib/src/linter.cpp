@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "noqa.h"
+#include "linter_internal.h"
 #include "prefilter.h"
 #include "rules/rule.h"
 #include "syntax.h"
@@ -36,11 +37,7 @@ Linter &Linter::operator=(Linter &&) noexcept = default;
 const Config &Linter::config() const { return impl_->config; }
 
 bool Linter::mayHaveFindings(std::string_view text) const {
-  const unsigned t = impl_->triggers;
-  return ((t & rules::kTriggerKeywordName) && mayUseKeywordAsName(text)) ||
-         ((t & rules::kTriggerNonBlocking) && mentionsNonBlocking(text)) ||
-         ((t & rules::kTriggerToCall) && mentionsToCall(text)) ||
-         ((t & rules::kTriggerNoqa) && mentionsAsyncfixNoqa(text));
+  return impl_->triggers != 0 && scanTriggers(text, impl_->triggers) != 0;
 }
 
 std::vector<Diagnostic> Linter::lint(std::string_view text) const {
@@ -48,13 +45,52 @@ std::vector<Diagnostic> Linter::lint(std::string_view text) const {
   return lint(Document(std::string(text)));
 }
 
-std::vector<Diagnostic> Linter::lint(const Document &doc) const {
+namespace {
+
+/// Offsets of the text the rules can report on or must see: every prefilter trigger of the
+/// enabled rules, and every comment that may be a suppression (`noqa`, `asyncfix:` in any case).
+std::vector<std::uint32_t> marksOf(std::string_view text, unsigned triggers) {
+  std::vector<std::uint32_t> marks;
+  scanTriggers(text, triggers, &marks);
+  for (std::size_t i = text.find('#'); i != std::string_view::npos; i = text.find('#', i + 1)) {
+    const std::size_t eol = std::min(text.find('\n', i), text.size());
+    for (std::size_t j = i + 1; j + 4 <= eol; ++j) {
+      const char c = static_cast<char>(text[j] | 0x20);
+      if ((c == 'n' && (text[j + 1] | 0x20) == 'o' && (text[j + 2] | 0x20) == 'q' && (text[j + 3] | 0x20) == 'a') ||
+          (c == 'a' && j + 9 <= eol && text.compare(j, 9, "asyncfix:") == 0)) {
+        marks.push_back(static_cast<std::uint32_t>(i));
+        break;
+      }
+    }
+    i = eol;
+  }
+  std::sort(marks.begin(), marks.end());
+  return marks;
+}
+
+} // namespace
+
+std::vector<Diagnostic> Linter::lint(const Document &doc) const { return lintImpl(doc, true); }
+
+std::vector<Diagnostic> Linter::lintImpl(const Document &doc, bool prune) const {
   if (!doc.tree() || impl_->rules.empty()) return {};
   rules::Context ctx(doc, impl_->config);
   const TSSymbol error = Kinds::get().error, comment = Kinds::get().comment;
   std::vector<TSNode> comments; // for the suppression pass
   auto &ancestors = ctx.ancestorStack();
   int &errorDepth = ctx.errorDepth();
+
+  // Every finding lies on a prefilter trigger, and every suppression comment is marked too: a
+  // subtree that holds no mark cannot matter, so the walk neither enters it nor dispatches it —
+  // the cost follows the few marked places, not the size of the file.
+  const std::vector<std::uint32_t> marks = prune ? marksOf(doc.text(), impl_->triggers) : std::vector<std::uint32_t>{};
+  if (prune && marks.empty()) return {};
+  const auto marked = [&](TSNode node) {
+    if (!prune) return true;
+    const std::uint32_t start = ts_node_start_byte(node);
+    const auto it = std::lower_bound(marks.begin(), marks.end(), start);
+    return it != marks.end() && *it < ts_node_end_byte(node);
+  };
 
   // One pre-order walk with a cursor; an explicit ancestor stack instead of recursion, so a
   // deeply nested file cannot overflow the call stack.
@@ -63,10 +99,11 @@ std::vector<Diagnostic> Linter::lint(const Document &doc) const {
   for (;;) {
     const TSNode node = ts_tree_cursor_current_node(c);
     const TSSymbol symbol = ts_node_symbol(node);
-    if (symbol < impl_->dispatch.size())
+    const bool enter = marked(node);
+    if (enter && symbol < impl_->dispatch.size())
       for (const rules::Rule *rule : impl_->dispatch[symbol]) rule->check(node, ctx);
     if (symbol == comment) comments.push_back(node);
-    if (ts_tree_cursor_goto_first_child(c)) {
+    if (enter && ts_tree_cursor_goto_first_child(c)) {
       ancestors.push_back(node);
       if (symbol == error) ++errorDepth;
       continue;
@@ -91,4 +128,10 @@ done:
   return diagnostics;
 }
 
+} // namespace asyncfix
+
+namespace asyncfix {
+std::vector<Diagnostic> lintWithoutPruning(const Linter &linter, const Document &doc) {
+  return linter.lintImpl(doc, false);
+}
 } // namespace asyncfix

@@ -1,24 +1,38 @@
-// prefilter.h — a conservative token scan that decides whether a text needs parsing at all.
+// prefilter.h — a conservative, token-aware scan that decides whether a text needs parsing at all.
+//
+// Most Python files cannot hold a finding, and reading a file costs ~100× less than parsing it,
+// so every front end asks the prefilter first. Fast path: memmem for the few words a finding
+// needs (`async`, `await`, `non_blocking`, `.to(`, `noqa`); a hit is then judged by its neighbours
+// (`async def`, `await x` are the keywords they look like) and — only for a hit that still looks
+// like a finding — by a lexer pass that knows Python's strings and comments, so the word "async"
+// in a docstring or a comment does not make a file worth parsing.
+//
+// The answer may be "maybe" too often, never "no" wrongly: a text the prefilter rejects gives no
+// diagnostic with any rule (checked over whole corpora by `asyncfix_bench_parse verify`).
 #pragma once
 
+#include <cstdint>
 #include <string_view>
+#include <vector>
 
 namespace asyncfix {
 
-/// False only when `text` holds no `async`/`await` that could be a name: every occurrence is a
-/// word followed by what makes it the keyword (`async def|for|with`, `await <operand>`). Text in
-/// strings and comments also counts (it may say "maybe" too often, never "no" wrongly).
-/// Rules triggered by other words (future AF1xx/AF2xx) add their own triggers here.
-bool mayUseKeywordAsName(std::string_view text);
+/// The words a rule needs (a bit set; rules/rule.h names them per rule).
+enum PrefilterTrigger : unsigned {
+  kPrefilterKeywordName = 1U << 0, ///< `async`/`await` in code, not followed by what makes it the keyword
+  kPrefilterNonBlocking = 1U << 1, ///< `non_blocking` in code
+  kPrefilterToCall = 1U << 2,      ///< `.to(` in code with a bare `True`/`False` among its arguments
+  kPrefilterNoqa = 1U << 3,        ///< a `noqa` comment naming an AF code
+};
 
-/// False only when `text` does not contain `non_blocking`.
-bool mentionsNonBlocking(std::string_view text);
+/// The triggers among `wanted` that occur in `text` (0: no rule asking only for these can fire).
+/// With `offsets`, every occurrence's byte offset is appended (sorted, for the whole text);
+/// without, the scan stops as soon as every wanted trigger was seen.
+unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets = nullptr);
 
-/// False only when `text` has no `.to(` (blanks allowed around the dot and before the paren).
-bool mentionsToCall(std::string_view text);
-
-/// False only when no line of `text` has a `noqa` (any case) followed by an `AF` code: then no
-/// asyncfix code in a suppression comment can be unused or unknown (AF900).
-bool mentionsAsyncfixNoqa(std::string_view text);
+inline bool mayUseKeywordAsName(std::string_view text) { return scanTriggers(text, kPrefilterKeywordName) != 0; }
+inline bool mentionsNonBlocking(std::string_view text) { return scanTriggers(text, kPrefilterNonBlocking) != 0; }
+inline bool mentionsToCall(std::string_view text) { return scanTriggers(text, kPrefilterToCall) != 0; }
+inline bool mentionsAsyncfixNoqa(std::string_view text) { return scanTriggers(text, kPrefilterNoqa) != 0; }
 
 } // namespace asyncfix

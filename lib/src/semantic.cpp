@@ -1,5 +1,7 @@
 #include "semantic.h"
 
+#include <algorithm>
+
 #include <cstring>
 
 #include "asyncfix/document.h"
@@ -293,30 +295,28 @@ SemanticModel::SemanticModel(const Document &doc) {
   Builder(doc, scopes_, names_, keywords_, attributes_, inError_).run(ts_tree_root_node(doc.tree()));
   for (std::uint32_t i = 0; i < names_.size(); ++i) {
     const NameUse &use = names_[i];
-    nameAt_.emplace(ts_node_start_byte(use.node), i);
-    byName_[use.name].push_back(i);
-    spellings_.insert(use.name);
+    nameAt_.emplace_back(ts_node_start_byte(use.node), i);
     if (!binds(use.role)) continue;
     Scope &scope = scopes_[use.scope];
     if (scope.globals.contains(use.name)) scopes_[0].bound.insert(use.name);
     else if (!scope.nonlocals.contains(use.name)) scope.bound.insert(use.name);
   }
-  for (std::uint32_t i = 0; i < keywords_.size(); ++i) {
-    keywordAt_.emplace(ts_node_start_byte(keywords_[i].node), i);
-    spellings_.insert(keywords_[i].name);
-  }
-  for (std::uint32_t i = 0; i < attributes_.size(); ++i) {
-    attributeAt_.emplace(ts_node_start_byte(attributes_[i].node), i);
-    spellings_.insert(attributes_[i].name);
-  }
+  for (std::uint32_t i = 0; i < keywords_.size(); ++i) keywordAt_.emplace_back(ts_node_start_byte(keywords_[i].node), i);
+  for (std::uint32_t i = 0; i < attributes_.size(); ++i)
+    attributeAt_.emplace_back(ts_node_start_byte(attributes_[i].node), i);
+  for (PositionIndex *index : {&nameAt_, &keywordAt_, &attributeAt_})
+    if (!std::is_sorted(index->begin(), index->end()))
+      std::stable_sort(index->begin(), index->end(), [](const auto &a, const auto &b) { return a.first < b.first; });
 }
 
 namespace {
+/// The first entry of `index` that starts at `start` (the walk records one use per node).
 template <class T>
-const T *find(const std::unordered_map<std::uint32_t, std::uint32_t> &index, const std::vector<T> &v,
+const T *find(const std::vector<std::pair<std::uint32_t, std::uint32_t>> &index, const std::vector<T> &v,
               std::uint32_t start) {
-  const auto it = index.find(start);
-  return it == index.end() ? nullptr : &v[it->second];
+  const auto it = std::lower_bound(index.begin(), index.end(), start,
+                                   [](const auto &entry, std::uint32_t s) { return entry.first < s; });
+  return it == index.end() || it->first != start ? nullptr : &v[it->second];
 }
 } // namespace
 
@@ -350,6 +350,10 @@ BindingKey SemanticModel::resolve(const NameUse &use) const { return {lookup(use
 
 const std::vector<std::uint32_t> &SemanticModel::namesCalled(std::string_view name) const {
   static const std::vector<std::uint32_t> kEmpty;
+  if (!byNameBuilt_) {
+    byNameBuilt_ = true;
+    for (std::uint32_t i = 0; i < names_.size(); ++i) byName_[names_[i].name].push_back(i);
+  }
   const auto it = byName_.find(name);
   return it == byName_.end() ? kEmpty : it->second;
 }
@@ -363,6 +367,14 @@ std::vector<const NameUse *> SemanticModel::usesOf(BindingKey key) const {
   return out;
 }
 
-bool SemanticModel::identifierExists(std::string_view name) const { return spellings_.contains(name); }
+bool SemanticModel::identifierExists(std::string_view name) const {
+  if (!spellingsBuilt_) {
+    spellingsBuilt_ = true;
+    for (const NameUse &u : names_) spellings_.insert(u.name);
+    for (const KeywordUse &k : keywords_) spellings_.insert(k.name);
+    for (const AttributeUse &a : attributes_) spellings_.insert(a.name);
+  }
+  return spellings_.contains(name);
+}
 
 } // namespace asyncfix

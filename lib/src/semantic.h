@@ -116,9 +116,13 @@ private:
   std::vector<NameUse> names_;
   std::vector<KeywordUse> keywords_;
   std::vector<AttributeUse> attributes_;
-  std::unordered_map<std::uint32_t, std::uint32_t> nameAt_, keywordAt_, attributeAt_;
-  std::unordered_map<std::string_view, std::vector<std::uint32_t>> byName_;
-  std::unordered_set<std::string_view> spellings_;
+  /// (start byte, index) sorted by start: one allocation each instead of a node per entry.
+  using PositionIndex = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
+  PositionIndex nameAt_, keywordAt_, attributeAt_;
+  // Built on first use: many files never ask (and a large file pays for them on every lint).
+  mutable std::unordered_map<std::string_view, std::vector<std::uint32_t>> byName_;
+  mutable std::unordered_set<std::string_view> spellings_;
+  mutable bool byNameBuilt_ = false, spellingsBuilt_ = false;
   std::unordered_set<std::string_view> inError_;
 };
 

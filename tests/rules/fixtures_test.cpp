@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "asyncfix/linter.h"
+#include "linter_internal.h"
 #include "asyncfix/rules.h"
 
 namespace fs = std::filesystem;
@@ -62,6 +63,8 @@ TEST_CASE("rule fixtures", "[fixtures]") {
     const std::string diagnostics = render(doc, linter.lint(doc));
     // The prefilter never skips a file with findings: linting the text gives the same result.
     CHECK(render(doc, linter.lint(std::string_view(source))) == diagnostics);
+    // The walk skips only subtrees without a prefilter mark: visiting everything finds the same.
+    CHECK(render(doc, lintWithoutPruning(linter, doc)) == diagnostics);
     FixOptions options;
     options.unsafe = true;
     const FixResult fixed = fix(linter, source, options);

@@ -66,3 +66,31 @@ TEST_CASE("Document counts ERROR and MISSING nodes", "[document]") {
   CHECK(Document("x = (1\n").syntaxErrorCount() > 0);
   CHECK(Document("def f(:\n  pass\n").syntaxErrorCount() > 0);
 }
+
+TEST_CASE("Document parses on first use, merges edits, and re-parses after releaseTree", "[document]") {
+  Document doc("def f(async):\n    return async\n");
+  CHECK_FALSE(doc.holdsTree()); // nothing asked for the tree yet
+  REQUIRE(doc.parsed());
+  CHECK(doc.holdsTree());
+
+  // Several edits before the tree is asked for again: one re-parse sees them all.
+  std::mt19937 rng(7);
+  const char *pieces[] = {"async", "(", ")", "\n", "x.cuda(", "é", ",", "await ", "#", "    "};
+  for (int round = 0; round < 50; ++round) {
+    for (int k = 0; k < 5; ++k) {
+      const std::size_t a = rng() % (doc.text().size() + 1);
+      doc.edit(a, std::min(doc.text().size(), a + rng() % 3), pieces[rng() % std::size(pieces)]);
+    }
+    CHECK(doc.holdsTree()); // edited, not yet re-parsed
+    REQUIRE(sexp(doc) == sexp(Document(doc.text())));
+  }
+
+  doc.releaseTree();
+  CHECK_FALSE(doc.holdsTree());
+  doc.edit(0, 0, "import torch\n");
+  CHECK(sexp(doc) == sexp(Document(doc.text())));
+  CHECK(doc.holdsTree());
+  doc.reset("x.cuda(async=True)\n");
+  CHECK_FALSE(doc.holdsTree());
+  CHECK(Linter().lint(doc).size() == 1);
+}

@@ -18,10 +18,37 @@ TEST_CASE("prefilter says no only when every async/await is the keyword", "[pref
            "x.cuda(async=True)\n", "async = 1\n", "print(async)\n", "def f(async): pass\n",
            "x = await\n", "await(x)\n", "await - 1\n", "await[0]\n", "await + 1\n", "y = await if c else z\n", "from kombu.async import Hub\n",
            "z = [a for b in async for c in d]\n", "x = async if c else y\n", "self.async\n",
-           "async", "await", "x = (async\n", "# async = 1\n", "x = not async for\n"}) {
+           "async", "await", "x = (async\n", "x = not async for\n", "f'{x.cuda(async=True)}'\n",
+           R"(s = '''unterminated
+async = 1
+)", "s = 'unterminated\nasync = 1\n", R"(x = rb'\'' + async)"}) {
     INFO(src);
     CHECK(mayUseKeywordAsName(src));
   }
+}
+
+TEST_CASE("prefilter ignores the words in strings and comments", "[prefilter]") {
+  for (const char *src : {
+           "# async = 1\n", "x = 1  # call x.cuda(async=True) here\n", "'''Use async operations.'''\n",
+           "s = \"await (the reply)\"\n", "s = r'async=' 'await('\n", "d = {'async': 1}\n",
+           "\"\"\"\n  :keyword bool async: run as a poller\n\"\"\"\n", "s = b'async-'\n",
+           R"(s = 'it\'s async-')"}) {
+    INFO(src);
+    CHECK_FALSE(mayUseKeywordAsName(src));
+  }
+  CHECK_FALSE(mentionsNonBlocking("# x.cuda(non_blocking=True)\n"));
+  CHECK(mentionsNonBlocking("x.cuda(non_blocking=True)  # 'quoted'\n"));
+  CHECK_FALSE(mentionsToCall("x = x.to(device)\n"));
+  CHECK_FALSE(mentionsToCall("x = x.to(device, dtype=f(True))\n"));
+  CHECK_FALSE(mentionsToCall("x = x.to(\")\", 'True')\n"));
+  CHECK(mentionsToCall("x = x.to(device, True)\n"));
+  CHECK(mentionsToCall("x = x . to (\n    \"(\",  # (\n    False)\n"));
+
+  std::vector<std::uint32_t> offsets;
+  CHECK(scanTriggers("x = 'async'\ny = async  # async\nz.cuda(non_blocking=1)\n",
+                     kPrefilterKeywordName | kPrefilterNonBlocking, &offsets) ==
+        (kPrefilterKeywordName | kPrefilterNonBlocking));
+  CHECK(offsets == std::vector<std::uint32_t>{16, 38});
 }
 
 TEST_CASE("prefilter for AF900: a noqa comment with an AF code", "[prefilter]") {

@@ -49,6 +49,7 @@ struct Diagnostic {
   std::size_t start = 0; ///< byte range of the offending token
   std::size_t end = 0;
   std::optional<Fix> fix;
+  friend bool operator==(const Diagnostic &, const Diagnostic &) = default;
 };
 
 /// Apply sorted, non-overlapping edits to `text`.

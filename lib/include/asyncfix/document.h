@@ -14,10 +14,11 @@ struct TSTree;
 
 namespace asyncfix {
 
-/// UTF-8 source text, parsed with tree-sitter-python on construction and re-parsed incrementally
-/// on each edit (the old tree is edited with ts_tree_edit and reused).
+/// UTF-8 source text and its tree-sitter-python tree. The tree is made when first asked for
+/// (a text nobody asks about is never parsed) and re-made incrementally after edits: each edit is
+/// applied to the old tree with ts_tree_edit at once, the re-parse waits for the next tree().
 ///
-/// Not thread-safe: one Document belongs to one thread at a time. Moving is cheap; copying is not
+/// Not thread-safe, not even tree() (it may parse): one Document belongs to one thread at a time. Moving is cheap; copying is not
 /// offered (the tree would have to be copied too; use `Document(doc.text())`).
 class ASYNCFIX_API Document {
 public:
@@ -30,8 +31,14 @@ public:
 
   const std::string &text() const { return text_; }
   const LineIndex &lines() const { return lines_; }
-  /// The current tree; owned by the Document, valid until the next edit.
+  /// The tree of the current text (parsed now if needed); owned by the Document, valid until the
+  /// next edit(), reset() or releaseTree().
   const TSTree *tree() const;
+  /// Whether a tree is held (possibly awaiting a re-parse after edits).
+  bool holdsTree() const;
+  /// Frees the tree (an editor host keeps trees for the documents in use only); the next tree()
+  /// parses the text from scratch.
+  void releaseTree();
 
   /// Replace bytes [start, end) with `replacement` and re-parse incrementally.
   /// Offsets are clamped to the text and moved off UTF-8 continuation bytes.

@@ -62,6 +62,9 @@ public:
                 Applicability applicability = Applicability::Safe) const;
 
 private:
+  friend std::vector<Diagnostic> lintWithoutPruning(const Linter &, const Document &); // tests, bench
+  std::vector<Diagnostic> lintImpl(const Document &doc, bool prune) const;
+
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

@@ -17,6 +17,7 @@
 #include "asyncfix/diagnostic.h"
 #include "asyncfix/document.h"
 #include "asyncfix/rules.h"
+#include "prefilter.h"
 #include "receivers.h"
 #include "semantic.h"
 
@@ -65,10 +66,10 @@ private:
 
 /// What the prefilter must look for before a text is worth parsing for a rule (a bit set).
 enum Trigger : unsigned {
-  kTriggerKeywordName = 1U << 0, ///< `async`/`await` that may be a name (prefilter.h)
-  kTriggerNonBlocking = 1U << 1, ///< the word `non_blocking`
-  kTriggerToCall = 1U << 2,      ///< a `.to(` call
-  kTriggerNoqa = 1U << 3,        ///< a `noqa` comment naming an AF code
+  kTriggerKeywordName = kPrefilterKeywordName, ///< `async`/`await` that may be a name
+  kTriggerNonBlocking = kPrefilterNonBlocking, ///< the word `non_blocking` in code
+  kTriggerToCall = kPrefilterToCall,           ///< a `.to(` call with a bare bool argument
+  kTriggerNoqa = kPrefilterNoqa,               ///< a `noqa` comment naming an AF code
 };
 
 class Rule {

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# bench/corpus.sh — build the benchmark corpus from Debian's own packages (nothing is committed).
+#
+#   bench/corpus.sh [CACHE]     default CACHE: $ASYNCFIX_BENCH_CACHE or ~/.cache/asyncfix-bench
+#
+# Downloads the .deb files of large pure-Python packages with `apt-get download` (no install,
+# no root needed once the package lists exist), unpacks them with `dpkg -x`, and keeps only the
+# .py files under CACHE/corpus/<package>/. Then makes CACHE/injected/, a copy in which a few
+# percent of the files get legacy async/await code appended (bench/inject.py), so the fixer has
+# real work. Idempotent: a package already unpacked is not fetched again.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+cache="${1:-${ASYNCFIX_BENCH_CACHE:-$HOME/.cache/asyncfix-bench}}"
+mkdir -p "$cache/debs" "$cache/corpus"
+
+# Chosen for size and variety: scientific stacks (PyTorch among them), web frameworks, the
+# standard library and its test suite, and the Azure SDK (generated code full of `async def`,
+# `await` and the word "async" in docstrings — the prefilter's hardest case).
+packages=(
+  python3-torch python3-scipy python3-sklearn python3-django python3-sympy python3-matplotlib
+  libpython3.11-stdlib libpython3.11-testsuite python3-numpy python3-pandas python3-astropy
+  python3-statsmodels python3-skimage python3-networkx python3-sqlalchemy python3-twisted
+  python3-mypy python3-azure
+)
+
+if [ ! -d /var/lib/apt/lists ] || [ -z "$(ls /var/lib/apt/lists 2>/dev/null | grep -v -e lock -e partial)" ]; then
+  echo "corpus.sh: apt package lists are empty; run 'apt-get update' first" >&2
+  exit 2
+fi
+
+# As root, apt hands downloads to the _apt user, who may not write to CACHE: keep them as root.
+apt_opts=""
+[ "$(id -u)" -eq 0 ] && apt_opts="-o APT::Sandbox::User=root"
+
+for p in "${packages[@]}"; do
+  dest="$cache/corpus/$p"
+  [ -f "$dest/.done" ] && continue
+  echo "corpus.sh: fetching $p" >&2
+  rm -rf "$dest" "$cache/unpack"
+  (cd "$cache/debs" && ls "${p}"_*.deb >/dev/null 2>&1 || apt-get download -q $apt_opts "$p" >/dev/null)
+  deb="$(ls "$cache/debs/${p}"_*.deb | head -n1)"
+  dpkg -x "$deb" "$cache/unpack"
+  mkdir -p "$dest"
+  # Keep the .py files only, with their relative paths (symlinks dropped: they'd count twice).
+  (cd "$cache/unpack" && find . -type f -name '*.py' -print0 | xargs -0 -r cp --parents -p -t "$dest")
+  rm -rf "$cache/unpack"
+  touch "$dest/.done"
+done
+
+if [ ! -f "$cache/injected/.done" ]; then
+  rm -rf "$cache/injected"
+  cp -a "$cache/corpus" "$cache/injected"
+  python3 "$here/inject.py" "$cache/injected"
+  touch "$cache/injected/.done"
+fi
+
+files=$(find "$cache/corpus" -name '*.py' | wc -l)
+bytes=$(find "$cache/corpus" -name '*.py' -printf '%s\n' | awk '{s+=$1} END {print s}')
+echo "corpus.sh: $cache/corpus: $files .py files, $((bytes / 1000000)) MB" >&2

@@ -1,0 +1,182 @@
+// The asyncfix extension: starts `asyncfix-lsp` for Python files through vscode-languageclient,
+// mirrors the `asyncfix.*` settings to it, and adds the fix-all / restart / output commands.
+// Everything else — diagnostics (pulled), quick fixes, `source.fixAll.asyncfix` on save, hover,
+// workspace edits, progress — is the server's and the language client's.
+import * as vscode from 'vscode';
+import {
+  DidChangeConfigurationNotification,
+  ExecuteCommandRequest,
+  LanguageClient,
+  LanguageClientOptions,
+  ResponseError,
+  ServerOptions,
+} from 'vscode-languageclient/node';
+
+import { resolveServer } from './serverPath';
+import { changeNeedsRestart, serverKeys, ServerSettings, serverSettings } from './settings';
+
+// The server's commands (lsp/server.cpp). The language client also registers VS Code commands
+// under these ids, so the extension's own commands have other ids.
+const applyAutofix = 'asyncfix.applyAutofix';
+const fixWorkspace = 'asyncfix.fixWorkspace';
+// Changing these restarts the server: they are its command line.
+const restartKeys = ['asyncfix.path', 'asyncfix.logLevel'];
+
+let output: vscode.LogOutputChannel;
+let client: LanguageClient | undefined;
+let initialSettings: ServerSettings = {};
+// Start, stop and restart one at a time (a settings change can arrive while the server starts).
+let queue: Promise<unknown> = Promise.resolve();
+
+function serialized<T>(task: () => Promise<T>): Promise<T> {
+  const next = queue.then(task, task);
+  queue = next.catch(() => undefined);
+  return next;
+}
+
+function currentSettings(): ServerSettings {
+  const config = vscode.workspace.getConfiguration('asyncfix');
+  return serverSettings((key) => config.inspect(key));
+}
+
+function firstFolder(): string | undefined {
+  return vscode.workspace.workspaceFolders?.find((f) => f.uri.scheme === 'file')?.uri.fsPath;
+}
+
+async function start(): Promise<void> {
+  const config = vscode.workspace.getConfiguration('asyncfix');
+  const resolved = resolveServer(config.get<string>('path') ?? '', firstFolder(), process.env['PATH']);
+  if (!resolved.ok) {
+    output.error(resolved.message);
+    // Not awaited: activation must not wait for the user to answer.
+    void vscode.window.showErrorMessage(`asyncfix: ${resolved.message}`, 'Open Settings', 'Show Output').then((choice) => {
+      if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'asyncfix.path');
+      if (choice === 'Show Output') output.show();
+    });
+    return;
+  }
+  const serverOptions: ServerOptions = {
+    command: resolved.command,
+    args: ['--log-level', config.get<string>('logLevel') ?? 'info'],
+  };
+  initialSettings = currentSettings();
+  const clientOptions: LanguageClientOptions = {
+    // Python files on disk and unsaved ones. Notebook cells are not sent: the server has no
+    // notebookDocument support (the CLI checks .ipynb files).
+    documentSelector: [
+      { scheme: 'file', language: 'python' },
+      { scheme: 'untitled', language: 'python' },
+    ],
+    outputChannel: output,
+    traceOutputChannel: output,
+    initializationOptions: { asyncfix: initialSettings },
+    diagnosticCollectionName: 'asyncfix',
+  };
+  const next = new LanguageClient('asyncfix', 'asyncfix', serverOptions, clientOptions);
+  output.info(`starting ${resolved.command} ${serverOptions.args?.join(' ') ?? ''}`);
+  try {
+    await next.start();
+    client = next;
+  } catch (error) {
+    output.error(`the server did not start: ${String(error)}`);
+    void vscode.window.showErrorMessage(`asyncfix: the server did not start (${resolved.command}); see the output`, 'Show Output').then(
+      (choice) => choice && output.show(),
+    );
+    await next.dispose().catch(() => undefined);
+  }
+}
+
+async function stop(): Promise<void> {
+  const running = client;
+  client = undefined;
+  if (!running) return;
+  try {
+    await running.stop(2000);
+  } catch (error) {
+    output.warn(`stopping the server: ${String(error)}`);
+  }
+  await running.dispose().catch(() => undefined);
+}
+
+function restart(): Promise<void> {
+  return serialized(async () => {
+    await stop();
+    await start();
+  });
+}
+
+/** The running client, or a message saying there is none. */
+function runningClient(): LanguageClient | undefined {
+  if (client?.isRunning()) return client;
+  void vscode.window.showWarningMessage('asyncfix: the server is not running', 'Restart Server', 'Show Output').then((choice) => {
+    if (choice === 'Restart Server') void restart();
+    if (choice === 'Show Output') output.show();
+  });
+  return undefined;
+}
+
+/** Runs one of the server's commands; the server sends its edits back with workspace/applyEdit. */
+async function executeServerCommand(command: string, args: unknown[]): Promise<void> {
+  const running = runningClient();
+  if (!running) return;
+  try {
+    await running.sendRequest(ExecuteCommandRequest.type, { command, arguments: args });
+  } catch (error) {
+    const message = error instanceof ResponseError ? error.message : String(error);
+    output.error(`${command}: ${message}`);
+    void vscode.window.showErrorMessage(`asyncfix: ${message}`);
+  }
+}
+
+async function fixAllInFile(): Promise<void> {
+  const editor = vscode.window.activeTextEditor;
+  if (!editor || editor.document.languageId !== 'python') {
+    void vscode.window.showInformationMessage('asyncfix: open a Python file first');
+    return;
+  }
+  const { uri, version } = editor.document;
+  await executeServerCommand(applyAutofix, [{ uri: uri.toString(), version }]);
+}
+
+async function fixAllInWorkspace(): Promise<void> {
+  await vscode.window.withProgress(
+    { location: vscode.ProgressLocation.Window, title: 'asyncfix: fixing the workspace' },
+    () => executeServerCommand(fixWorkspace, []),
+  );
+}
+
+function onConfigurationChanged(event: vscode.ConfigurationChangeEvent): void {
+  if (!event.affectsConfiguration('asyncfix')) return;
+  if (restartKeys.some((key) => event.affectsConfiguration(key))) {
+    void restart();
+    return;
+  }
+  if (!serverKeys.some((key) => event.affectsConfiguration(`asyncfix.${key}`))) return; // trace.server: the client's
+  void serialized(async () => {
+    if (!client?.isRunning()) return;
+    const settings = currentSettings();
+    if (changeNeedsRestart(initialSettings, settings)) {
+      await stop();
+      await start();
+      return;
+    }
+    await client.sendNotification(DidChangeConfigurationNotification.type, { settings: { asyncfix: settings } });
+  });
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  output = vscode.window.createOutputChannel('asyncfix', { log: true });
+  context.subscriptions.push(
+    output,
+    vscode.commands.registerCommand('asyncfix.fixAllInFile', fixAllInFile),
+    vscode.commands.registerCommand('asyncfix.fixAllInWorkspace', fixAllInWorkspace),
+    vscode.commands.registerCommand('asyncfix.restart', restart),
+    vscode.commands.registerCommand('asyncfix.showOutput', () => output.show()),
+    vscode.workspace.onDidChangeConfiguration(onConfigurationChanged),
+  );
+  await serialized(start);
+}
+
+export function deactivate(): Promise<void> {
+  return serialized(stop);
+}

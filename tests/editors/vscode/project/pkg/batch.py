@@ -1,0 +1,2 @@
+def to_device(batch, device):
+    return [t.to(device, async=True) for t in batch]

@@ -1,0 +1,6 @@
+import asyncio
+
+
+def schedule(coro, batch):
+    asyncio.async(coro)
+    return batch.cuda(async=True)

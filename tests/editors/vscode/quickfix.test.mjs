@@ -1,0 +1,316 @@
+// The real VS Code: code-server hosts VS Code's web workbench, Debian's chromium (driven by
+// playwright-core) is the window. The packaged extension (.vsix) is installed with
+// `code-server --install-extension`; the test opens a legacy PyTorch file, waits for the squiggle
+// the extension's server reports, opens the quick-fix menu on it (Ctrl+.), applies the fix, saves
+// (Ctrl+S) and checks the file on disk. Then the command "asyncfix: Fix all problems in this file"
+// from the command palette, and `source.fixAll.asyncfix` from `editor.codeActionsOnSave`.
+//
+// Environment: ASYNCFIX_LSP_BIN (the server), ASYNCFIX_VSIX (the packaged extension),
+// ASYNCFIX_VSCODE_ENV (where setup.sh installed code-server and playwright-core),
+// ASYNCFIX_SCREENSHOT (optional: where to save the quick-fix menu as PNG), CHROMIUM (default
+// /usr/bin/chromium), ASYNCFIX_KEEP_WORK=1 (keep the temporary workspace, profiles and logs).
+import { spawn, spawnSync } from 'node:child_process';
+import * as assert from 'node:assert/strict';
+import * as fs from 'node:fs';
+import { createRequire } from 'node:module';
+import * as os from 'node:os';
+import * as path from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const need = (name) => {
+  const value = process.env[name];
+  if (!value) throw new Error(`set ${name} (see the comment at the top of ${path.basename(fileURLToPath(import.meta.url))})`);
+  return value;
+};
+const serverBin = path.resolve(need('ASYNCFIX_LSP_BIN'));
+const vsix = path.resolve(need('ASYNCFIX_VSIX'));
+const env = path.resolve(need('ASYNCFIX_VSCODE_ENV'));
+const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+const { chromium } = createRequire(path.join(env, 'package.json'))('playwright-core');
+const codeServer = path.join(env, 'node_modules', '.bin', 'code-server');
+
+const work = fs.mkdtempSync(path.join(os.tmpdir(), 'asyncfix-vscode-'));
+const dirs = {
+  userData: path.join(work, 'user-data'),
+  extensions: path.join(work, 'extensions'),
+  project: path.join(work, 'project'),
+  browser: path.join(work, 'chromium-profile'),
+};
+const config = path.join(work, 'code-server.yaml');
+const workspaceSettings = path.join(dirs.project, '.vscode', 'settings.json');
+const baseWorkspaceSettings = {
+  '[python]': { 'editor.codeActionsOnSave': { 'source.fixAll.asyncfix': 'explicit' } },
+};
+let server; // the code-server process
+let serverLog = '';
+let context; // the browser
+let page;
+
+function writeJson(file, value) {
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  fs.writeFileSync(file, JSON.stringify(value, null, 2));
+}
+
+/** Polls `check` until it returns a truthy value or `ms` pass. */
+async function eventually(check, ms, what) {
+  const end = Date.now() + ms;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > end) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+before(async () => {
+  if (!fs.existsSync(chromiumPath)) throw new Error(`no browser at ${chromiumPath}: run scripts/install-deps.sh (Debian's chromium)`);
+  for (const dir of Object.values(dirs)) fs.mkdirSync(dir, { recursive: true });
+  fs.writeFileSync(config, 'auth: none\n');
+  fs.cpSync(path.join(here, 'project'), dirs.project, { recursive: true });
+  // Fix on save, for Python files, as the README tells users to set it.
+  writeJson(workspaceSettings, baseWorkspaceSettings);
+  // A quiet workbench: no welcome page, no trust prompt, no telemetry, no update checks; and the
+  // server the extension starts.
+  writeJson(path.join(dirs.userData, 'User', 'settings.json'), {
+    'workbench.startupEditor': 'none',
+    'workbench.tips.enabled': false,
+    'workbench.enableExperiments': false,
+    'security.workspace.trust.enabled': false,
+    'telemetry.telemetryLevel': 'off',
+    'update.mode': 'none',
+    'extensions.autoCheckUpdates': false,
+    'extensions.autoUpdate': false,
+    'extensions.ignoreRecommendations': true,
+    'git.enabled': false,
+    'editor.minimap.enabled': false,
+    'asyncfix.path': serverBin,
+    'asyncfix.trace.server': 'messages',
+  });
+
+  const common = ['--config', config, '--user-data-dir', dirs.userData, '--extensions-dir', dirs.extensions];
+  const install = spawnSync(codeServer, [...common, '--install-extension', vsix, '--force'], { encoding: 'utf8', timeout: 120000 });
+  assert.equal(install.status, 0, `code-server --install-extension failed:\n${install.stdout}\n${install.stderr}`);
+  const listed = spawnSync(codeServer, [...common, '--list-extensions', '--show-versions'], { encoding: 'utf8', timeout: 60000 });
+  const version = JSON.parse(fs.readFileSync(path.join(here, '..', '..', '..', 'editors', 'vscode', 'package.json'), 'utf8')).version;
+  assert.match(listed.stdout, new RegExp(`^asyncfix\\.asyncfix@${version.replace(/\./g, '\\.')}$`, 'm'), listed.stdout + listed.stderr);
+
+  server = spawn(
+    codeServer,
+    [...common, '--bind-addr', '127.0.0.1:0', '--auth', 'none', '--disable-telemetry', '--disable-update-check',
+      '--disable-workspace-trust', '--disable-getting-started-override', '--ignore-last-opened', dirs.project],
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: work, XDG_DATA_HOME: work } },
+  );
+  server.stdout.on('data', (d) => (serverLog += d));
+  server.stderr.on('data', (d) => (serverLog += d));
+  const url = await eventually(() => serverLog.match(/HTTP server listening on (http:\/\/127\.0\.0\.1:\d+)/)?.[1], 60000, 'code-server to listen');
+
+  context = await chromium.launchPersistentContext(dirs.browser, {
+    executablePath: chromiumPath,
+    headless: true,
+    viewport: { width: 1280, height: 800 },
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-quic', '--no-first-run',
+      '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
+  });
+  page = context.pages()[0] ?? (await context.newPage());
+  await page.goto(`${url}/?folder=${encodeURIComponent(dirs.project)}`);
+  await page.locator('.monaco-workbench').waitFor({ timeout: 90000 });
+});
+
+after(async () => {
+  await context?.close().catch(() => {});
+  server?.kill('SIGTERM');
+  if (!process.env.ASYNCFIX_KEEP_WORK) fs.rmSync(work, { recursive: true, force: true });
+});
+
+const read = (name) => fs.readFileSync(path.join(dirs.project, name), 'utf8');
+const original = (name) => fs.readFileSync(path.join(here, 'project', name), 'utf8');
+
+/** Runs `body`; on failure, saves a screenshot and adds code-server's log to the error. */
+async function step(name, body) {
+  try {
+    await body();
+  } catch (error) {
+    const shot = path.join(os.tmpdir(), `asyncfix-vscode-${name}.png`);
+    await page?.screenshot({ path: shot }).catch(() => {});
+    throw new Error(`${error.message}\n(screenshot: ${shot})\ncode-server log:\n${serverLog.slice(-4000)}`);
+  }
+}
+
+const quickInput = () => page.locator('.quick-input-widget input');
+const activeEditor = () => page.locator('.editor-group-container.active .editor-instance .monaco-editor').first();
+
+/** Opens `name` with Quick Open and waits until its text containing `marker` is shown. */
+async function openFile(name, marker) {
+  await page.keyboard.press('Control+P');
+  await quickInput().waitFor({ timeout: 30000 });
+  await quickInput().fill(name);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 30000 });
+  await activeEditor().locator('.view-lines', { hasText: marker }).waitFor({ timeout: 30000 });
+}
+
+/** Waits until the active editor shows `count` error squiggles (and `warnings` warning squiggles, when given). */
+async function squiggles(count, ms = 90000, warnings = undefined) {
+  await eventually(
+    async () =>
+      (await activeEditor().locator('.squiggly-error').count()) === count &&
+      (warnings === undefined || (await activeEditor().locator('.squiggly-warning').count()) === warnings),
+    ms,
+    `${count} error squiggles` + (warnings === undefined ? '' : ` and ${warnings} warning squiggles`),
+  );
+}
+
+test('a quick fix from the asyncfix extension fixes the file in the real VS Code workbench', async (t) => {
+  t.diagnostic(`work directory ${work}`);
+  await step('quickfix', async () => {
+    await page.locator('.monaco-workbench').click({ position: { x: 640, y: 400 } });
+    await openFile('train.py', 'cuda(async=True)');
+    // The squiggle: the extension started the server, which reported AF101 (an error) under `async`.
+    await activeEditor().locator('.squiggly-error').first().waitFor({ timeout: 90000 });
+
+    // Put the cursor on the finding (Go to Line/Column) and open the quick-fix menu.
+    const source = original('train.py');
+    const lines = source.split('\n');
+    const line = lines.findIndex((l) => l.includes('cuda(async=True)'));
+    const column = lines[line].indexOf('async') + 1;
+    await page.keyboard.press('Control+G');
+    await quickInput().waitFor({ timeout: 30000 });
+    await quickInput().fill(`:${line + 1}:${column + 2}`);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Control+.');
+    const fix = page.locator('.action-widget .monaco-list-row', { hasText: 'Replace `async=` with `non_blocking=`' });
+    await fix.first().waitFor({ timeout: 30000 });
+    await page.locator('.action-widget .monaco-list-row', { hasText: 'Disable AF101 for this line' }).first().waitFor({ timeout: 30000 });
+    if (process.env.ASYNCFIX_SCREENSHOT) {
+      fs.mkdirSync(path.dirname(process.env.ASYNCFIX_SCREENSHOT), { recursive: true });
+      await page.screenshot({ path: process.env.ASYNCFIX_SCREENSHOT });
+    }
+    // The preferred fix is the focused row (the menu's pointer block swallows clicks): Enter applies it.
+    await page.locator('.action-widget .monaco-list-row.focused', { hasText: 'Replace `async=` with `non_blocking=`' }).waitFor({ timeout: 10000 });
+    await page.keyboard.press('Enter');
+    await activeEditor().locator('.view-lines', { hasText: 'cuda(non_blocking=True)' }).waitFor({ timeout: 30000 });
+
+    // Save, and the file on disk is the fixed one.
+    await page.keyboard.press('Control+S');
+    const expected = source.replace('cuda(async=True)', 'cuda(non_blocking=True)');
+    assert.notEqual(expected, source);
+    await eventually(() => read('train.py') === expected, 30000, 'the saved train.py');
+    await squiggles(0, 30000);
+  });
+});
+
+test('"asyncfix: Fix all problems in this file" from the command palette fixes every finding', async () => {
+  await step('fixall-command', async () => {
+    await openFile('loader.py', 'asyncio.async(');
+    await squiggles(2);
+    await page.keyboard.press('Control+Shift+P');
+    await quickInput().waitFor({ timeout: 30000 });
+    await quickInput().fill('>asyncfix: Fix all problems in this file');
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: 'asyncfix: Fix all problems in this file' }).first().waitFor({ timeout: 30000 });
+    await page.keyboard.press('Enter');
+    await activeEditor().locator('.view-lines', { hasText: 'asyncio.ensure_future(' }).waitFor({ timeout: 30000 });
+    await page.keyboard.press('Control+S');
+    const expected = original('loader.py').replace('cuda(async=True)', 'cuda(non_blocking=True)').replace('asyncio.async(', 'asyncio.ensure_future(');
+    await eventually(() => read('loader.py') === expected, 30000, 'the saved loader.py');
+    await squiggles(0, 30000);
+  });
+});
+
+test('editor.codeActionsOnSave with source.fixAll.asyncfix fixes the file when it is saved', async () => {
+  await step('on-save', async () => {
+    await openFile('onsave.py', 'cuda(async=True)');
+    await squiggles(1);
+    // An edit of its own (a new last line), then save: the save applies the fixes too.
+    await page.keyboard.press('Control+End');
+    await page.keyboard.type('print(evaluate)\n');
+    await page.keyboard.press('Control+S');
+    const expected = original('onsave.py').replace('cuda(async=True)', 'cuda(non_blocking=True)') + 'print(evaluate)\n';
+    await eventually(() => read('onsave.py') === expected, 30000, 'the saved onsave.py');
+    await squiggles(0, 30000);
+  });
+});
+
+test('asyncfix.* settings reach the running server: ignore and targetVersion change the squiggles', async () => {
+  await step('settings', async () => {
+    await openFile('settings_probe.py', 'asyncio.async(');
+    await squiggles(2, 90000, 0); // AF202 and AF101, errors for the default target (py38)
+    writeJson(workspaceSettings, { ...baseWorkspaceSettings, 'asyncfix.ignore': ['AF101'] });
+    await squiggles(1, 30000, 0);
+    // For Python 3.6, where `async` is still a name, both findings are warnings.
+    writeJson(workspaceSettings, { ...baseWorkspaceSettings, 'asyncfix.targetVersion': 'py36' });
+    await squiggles(0, 30000, 2);
+    // Unset again: the server falls back to its defaults.
+    writeJson(workspaceSettings, baseWorkspaceSettings);
+    await squiggles(2, 30000, 0);
+  });
+});
+
+/** Runs a command from the command palette by its title. */
+async function runCommand(title) {
+  await page.keyboard.press('Control+Shift+P');
+  await quickInput().waitFor({ timeout: 30000 });
+  await quickInput().fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 30000 });
+  await page.keyboard.press('Enter');
+}
+
+/** The extension's output channel as VS Code logs it to disk. */
+function outputLog() {
+  const logs = path.join(dirs.userData, 'logs');
+  for (const session of fs.readdirSync(logs).sort().reverse())
+    for (const host of fs.existsSync(path.join(logs, session)) ? fs.readdirSync(path.join(logs, session)) : []) {
+      const file = path.join(logs, session, host, 'asyncfix.asyncfix', 'asyncfix.log');
+      if (fs.existsSync(file)) return fs.readFileSync(file, 'utf8');
+    }
+  return '';
+}
+
+test('"asyncfix: Restart server" starts a new server that reports again; "asyncfix: Show output" shows its log', async () => {
+  await step('restart', async () => {
+    await openFile('settings_probe.py', 'asyncio.async(');
+    await squiggles(2, 30000, 0);
+    const starts = () => (outputLog().match(/starting .*asyncfix-lsp/g) ?? []).length;
+    assert.equal(starts(), 1, outputLog());
+    await runCommand('asyncfix: Restart server');
+    await eventually(() => starts() === 2, 30000, 'a second server start in the output channel');
+    await eventually(() => (outputLog().match(/initialized for code-server/g) ?? []).length === 2, 30000, 'the new server to initialize');
+    await squiggles(2, 30000, 0);
+    await runCommand('asyncfix: Show output');
+    // The Output panel, showing the channel "asyncfix" (the server's log and the protocol trace;
+    // the editor renders spaces as no-break spaces, so the text matched has none).
+    const channel = page.locator('.part.panel select.monaco-select-box');
+    await eventually(async () => (await channel.count()) > 0 && (await channel.first().evaluate((e) => e.selectedOptions[0]?.text)) === 'asyncfix', 30000, 'the asyncfix output channel');
+    await page.locator('.part.panel .monaco-editor .view-lines', { hasText: /\[Trace/ }).first().waitFor({ timeout: 30000 });
+  });
+});
+
+test('a wrong asyncfix.path is reported in a notification, and fixing it brings the server back', async () => {
+  await step('bad-path', async () => {
+    await openFile('settings_probe.py', 'asyncio.async(');
+    await squiggles(2, 30000, 0);
+    const missing = path.join(work, 'no-such-dir', 'asyncfix-lsp');
+    writeJson(workspaceSettings, { ...baseWorkspaceSettings, 'asyncfix.path': missing });
+    const toast = page.locator('.notifications-toasts .notification-list-item', { hasText: 'is not an executable file' });
+    await toast.first().waitFor({ timeout: 30000 });
+    const text = await toast.first().innerText();
+    assert.ok(text.includes(`asyncfix: \`asyncfix.path\`: ${missing} is not an executable file`), text);
+    assert.match(text, /Open Settings/);
+    await squiggles(0, 30000, 0); // the old server is gone, and its findings with it
+    writeJson(workspaceSettings, baseWorkspaceSettings);
+    await squiggles(2, 30000, 0);
+  });
+});
+
+test('"asyncfix: Fix all problems in the workspace" writes the fix into a file that is not open', async () => {
+  await step('fix-workspace', async () => {
+    assert.match(read('pkg/batch.py'), /async=True/);
+    await runCommand('asyncfix: Fix all problems in the workspace');
+    // The server answers with one workspace/applyEdit; VS Code writes a file that is not open
+    // straight to disk.
+    const expected = original('pkg/batch.py').replace('async=True', 'non_blocking=True');
+    await eventually(() => read('pkg/batch.py') === expected, 30000, 'pkg/batch.py on disk');
+  });
+});
