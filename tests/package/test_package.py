@@ -148,6 +148,14 @@ class Consumers(unittest.TestCase):
         self.assertTrue(rest.startswith(expected), rest)
         self.assertEqual(rest[len(expected):],
                          "import torch\n\ndef load(batch, async=False):\n    return batch.cuda(non_blocking=True)\n")
+        # The static library, with the dependencies `pkg-config --static` lists (Libs.private).
+        static_libs = run("pkg-config", "--static", "--libs", "asyncfix", env=env).stdout.split()
+        static = os.path.join(self.work, "consumer-static")
+        run(CC, "-std=c99", os.path.join(HERE, "consumer_c", "main.c"), "-o", static,
+            *[f for f in flags if f.startswith("-I")], f"-L{libdir()}", "-Wl,-Bstatic", "-lasyncfix", "-Wl,-Bdynamic",
+            *[f for f in static_libs if f != "-lasyncfix"], "-lm")
+        self.assertNotIn("libasyncfix", run("readelf", "-d", static).stdout)
+        self.assertEqual(run(static, LEGACY).stdout, out)
 
     def test_cpp_program_through_find_package(self):
         build = os.path.join(self.work, "build")
