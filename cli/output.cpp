@@ -55,14 +55,6 @@ std::string plural(std::size_t n, std::string_view one, std::string_view many) {
   return std::to_string(n) + " " + std::string(n == 1 ? one : many);
 }
 
-// --- positions (through LineIndex only) --------------------------------------------------------
-
-/// 1-based row and 1-based code-point column of a place.
-Json location(const SourcePlace &place) {
-  const Position p = place.position(PositionEncoding::Utf32);
-  return Json{{"row", p.line + 1}, {"column", p.column + 1}};
-}
-
 // --- full --------------------------------------------------------------------------------------
 
 /// The source line as shown: C0 control characters other than tab become their visible Unicode
@@ -177,103 +169,12 @@ void renderConcise(std::string &out, const FileDiagnostics &file, const SourceMa
   out += '\n';
 }
 
-// --- json --------------------------------------------------------------------------------------
-
-/// One diagnostic as JSON. A notebook's diagnostics (and each of their fix's edits, which may lie
-/// in other cells: a rename reaches every cell that uses the name) carry a "cell" key, and their
-/// rows and columns count within that cell; a plain file's objects have no "cell" key.
-Json toJson(const FileDiagnostics &file, const SourceMap &map, const Diagnostic &d) {
-  const bool notebook = file.notebook != nullptr;
-  Json fix = nullptr;
-  if (d.fix) {
-    Json edits = Json::array();
-    for (const TextEdit &edit : d.fix->edits) {
-      const SourcePlace from = map.at(edit.start);
-      Json object{{"content", edit.content}};
-      if (notebook) {
-        object["cell"] = from.cell;
-      }
-      object["location"] = location(from);
-      object["end_location"] = location(map.at(edit.end));
-      edits.push_back(std::move(object));
-    }
-    fix = Json{{"applicability", toString(d.fix->applicability)},
-               {"message", d.fix->title},
-               {"edits", std::move(edits)}};
-  }
-  const RuleInfo *rule = findRule(d.code);
-  const SourcePlace start = map.at(d.start);
-  Json object{{"code", d.code},
-              {"name", d.name},
-              {"message", d.message},
-              {"severity", toString(d.severity)},
-              {"filename", file.path}};
-  if (notebook) {
-    object["cell"] = start.cell;
-  }
-  object["location"] = location(start);
-  object["end_location"] = location(map.at(d.end));
-  object["fix"] = std::move(fix);
-  object["url"] = rule != nullptr ? Json(ruleUrl(*rule)) : Json(nullptr);
-  return object;
-}
-
 std::string dump(const Json &json, int indent) {
   // File names are bytes, not necessarily UTF-8: never throw over them.
   return json.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
 } // namespace
-
-// --- places in files and notebook cells --------------------------------------------------------
-
-std::string SourcePlace::label() const {
-  const Position p = position(PositionEncoding::Utf32);
-  std::string out = cell > 0 ? "cell " + std::to_string(cell) + ":" : std::string();
-  return out + std::to_string(p.line + 1) + ":" + std::to_string(p.column + 1);
-}
-
-SourceMap::SourceMap(const FileDiagnostics &file)
-    : text_(file.text), notebook_(file.notebook), lines_(file.text) {
-  if (notebook_ != nullptr) {
-    cellLines_.reserve(notebook_->codeCells().size());
-    for (const NotebookCell &cell : notebook_->codeCells()) {
-      cellLines_.emplace_back(cell.source);
-    }
-  }
-}
-
-SourcePlace SourceMap::at(std::size_t offset) const {
-  if (notebook_ != nullptr) {
-    std::size_t inCell = 0;
-    if (const NotebookCell *cell = notebook_->cellAt(offset, &inCell)) {
-      const auto index = static_cast<std::size_t>(cell - notebook_->codeCells().data());
-      return {cell->number, cell->source, &cellLines_[index], inCell};
-    }
-  }
-  return {0, text_, &lines_, offset};
-}
-
-std::size_t keepReportableInCells(const Notebook &notebook, std::vector<Diagnostic> &diagnostics) {
-  const auto inOneCell = [&](std::size_t start, std::size_t end) {
-    const NotebookCell *cell = notebook.cellAt(start);
-    return cell != nullptr && cell == notebook.cellAt(end);
-  };
-  const auto before = diagnostics.size();
-  std::erase_if(diagnostics,
-                [&](const Diagnostic &d) { return notebook.cellAt(d.start) == nullptr; });
-  for (Diagnostic &d : diagnostics) {
-    const NotebookCell *cell = notebook.cellAt(d.start);
-    if (notebook.cellAt(d.end) != cell) {
-      d.end = std::max(d.start, cell->virtualEnd);
-    }
-    if (d.fix && !std::all_of(d.fix->edits.begin(), d.fix->edits.end(),
-                              [&](const TextEdit &e) { return inOneCell(e.start, e.end); })) {
-      d.fix.reset();
-    }
-  }
-  return before - diagnostics.size();
-}
 
 bool parseOutputFormat(std::string_view name, OutputFormat &format) {
   static constexpr std::pair<std::string_view, OutputFormat> kFormats[] = {
@@ -314,20 +215,10 @@ std::string renderDiagnostics(std::span<const FileDiagnostics> files,
   default:
     break;
   }
-  std::string out;
-  if (options.format == OutputFormat::Json) {
-    Json array = Json::array();
-    for (const FileDiagnostics &file : files) {
-      if (file.diagnostics.empty()) {
-        continue;
-      }
-      const SourceMap map(file);
-      for (const Diagnostic &d : file.diagnostics) {
-        array.push_back(toJson(file, map, d));
-      }
-    }
-    return dump(array, 2) + "\n";
+  if (options.format == OutputFormat::Json || options.format == OutputFormat::JsonLines) {
+    return renderJson(files, options.format == OutputFormat::JsonLines);
   }
+  std::string out;
   for (const FileDiagnostics &file : files) {
     if (file.diagnostics.empty()) {
       continue;
@@ -341,11 +232,7 @@ std::string renderDiagnostics(std::span<const FileDiagnostics> files,
       case OutputFormat::Concise:
         renderConcise(out, file, map, d, options);
         break;
-      case OutputFormat::JsonLines:
-        out += dump(toJson(file, map, d), -1);
-        out += '\n';
-        break;
-      default: // Json and the CI formats are rendered whole, above
+      default: // JSON and the CI formats are rendered whole, above
         break;
       }
     }

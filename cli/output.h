@@ -3,7 +3,8 @@
 // Positions are converted only through LineIndex: rows are 1-based lines, columns 1-based counts
 // of Unicode code points (a UTF-8 BOM is not part of line 1) — except in SARIF, whose columns
 // count UTF-16 code units (its default columnKind, stated in the log). In a notebook, rows and
-// columns count within the code cell that holds the position (SourceMap), in every format.
+// columns count within the code cell that holds the position (SourceMap, in the library's
+// asyncfix/report.h, like FileDiagnostics and the JSON writer), in every format.
 #pragma once
 
 #include <cstddef>
@@ -16,6 +17,7 @@
 #include "asyncfix/diagnostic.h"
 #include "asyncfix/line_index.h"
 #include "asyncfix/notebook.h"
+#include "asyncfix/report.h"
 #include "asyncfix/rules.h"
 
 namespace asyncfix::cli {
@@ -33,54 +35,6 @@ enum class OutputFormat : std::uint8_t {
 
 /// "full" → Full, ...; false for an unknown name.
 bool parseOutputFormat(std::string_view name, OutputFormat &format);
-
-/// The diagnostics of one file, and the text their byte ranges (and their fixes' edits) refer to.
-struct FileDiagnostics {
-  std::string_view path;
-  std::string_view text;
-  std::span<const Diagnostic> diagnostics;
-  /// For a notebook: the notebook whose virtual text `text` is. Every diagnostic's range and every
-  /// edit of its fix must then lie inside one code cell (see SourceMap).
-  const Notebook *notebook = nullptr;
-};
-
-/// Where a byte offset of a file's text is reported: in a plain file, the file itself; in a
-/// notebook, the code cell that holds it, with rows and columns counted within that cell.
-struct SourcePlace {
-  std::size_t cell = 0;            ///< 1-based cell number in a notebook; 0 in a plain file
-  std::string_view text;           ///< the file's text, or the cell's source
-  const LineIndex *lines = nullptr; ///< `text`'s lines
-  std::size_t offset = 0;          ///< the byte offset within `text`
-
-  /// 0-based line and column in `encoding` units.
-  Position position(PositionEncoding encoding) const { return lines->position(offset, encoding); }
-  /// "3:5" in a plain file, "cell 2:3:5" in a notebook: 1-based row and code-point column.
-  std::string label() const;
-};
-
-/// Maps a file's byte offsets to places to report (see SourcePlace). The one place where a
-/// notebook's virtual-text offsets become cell positions; conversions go through LineIndex built
-/// on each cell's source. Keeps views of `file`'s text and notebook.
-class SourceMap {
-public:
-  explicit SourceMap(const FileDiagnostics &file);
-  /// The place of `offset`. In a notebook an offset must lie in a code cell (on no boundary
-  /// line); one that does not is reported against the virtual text, as cell 0.
-  SourcePlace at(std::size_t offset) const;
-
-private:
-  std::string_view text_;
-  const Notebook *notebook_ = nullptr;
-  LineIndex lines_;                    ///< of the text (plain file, or the fallback)
-  std::vector<LineIndex> cellLines_;   ///< of each code cell's source, in codeCells() order
-};
-
-/// Keeps of a notebook's diagnostics (offsets in its virtual text) what can be reported per cell:
-/// a diagnostic outside every code cell (a boundary line, which no rule flags) is dropped, the
-/// end of a range that runs into a later cell is cut at the end of the start's cell, and a fix
-/// with an edit that does not lie inside one cell is dropped from its diagnostic. Returns how
-/// many diagnostics were dropped.
-std::size_t keepReportableInCells(const Notebook &notebook, std::vector<Diagnostic> &diagnostics);
 
 struct RenderOptions {
   OutputFormat format = OutputFormat::Full;

@@ -95,18 +95,6 @@ int writeAll(int fd, std::string_view data) {
   return 0;
 }
 
-std::string hexByte(unsigned char b) {
-  char buffer[8];
-  std::snprintf(buffer, sizeof buffer, "0x%02X", static_cast<unsigned>(b));
-  return buffer;
-}
-
-std::string where(std::string_view bytes, std::size_t offset) {
-  const LineIndex lines(bytes);
-  return "at byte offset " + std::to_string(offset) + ", line " +
-         std::to_string(lines.lineOf(offset) + 1);
-}
-
 std::string parentDirectory(const std::string &path) {
   const auto slash = path.rfind('/');
   if (slash == std::string::npos) {
@@ -164,17 +152,6 @@ ReadResult readStdin() {
     result.error = "cannot read standard input: " + describeErrno(error);
   }
   return result;
-}
-
-std::optional<std::string> checkSourceText(std::string_view bytes) {
-  if (const auto nul = bytes.find('\0'); nul != std::string_view::npos) {
-    return "binary file (NUL byte " + where(bytes, nul) + "), skipped";
-  }
-  if (const auto bad = firstInvalidUtf8(bytes)) {
-    return "not valid UTF-8 (byte " + hexByte(static_cast<unsigned char>(bytes[*bad])) + " " +
-           where(bytes, *bad) + "), skipped";
-  }
-  return std::nullopt;
 }
 
 std::optional<std::string> writeFileAtomically(const std::string &path, std::string_view content,

@@ -31,10 +31,6 @@ ReadResult readSourceFile(const std::string &path);
 /// Reads all of standard input, binary-safe.
 ReadResult readStdin();
 
-/// Why `bytes` cannot be linted as Python source: it holds a NUL byte (binary) or is not valid
-/// UTF-8. nullopt when it is fine. The reason names the byte offset and line of the problem.
-std::optional<std::string> checkSourceText(std::string_view bytes);
-
 /// Replaces the file at `path` with `content` atomically: a temporary file in the same
 /// directory is written, fsynced, given the original mode (and owner, where permitted) and
 /// renamed over the original. A symlink is resolved first, so the link stays a link. Refuses to

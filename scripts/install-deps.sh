@@ -9,6 +9,9 @@ packages=(
   nlohmann-json3-dev catch2 libcli11-dev libtomlplusplus-dev libgit2-dev libsimdjson-dev  # libraries (DESIGN.md §3)
   python3 patch e2fsprogs git                       # CLI tests (CPython compile check, patch -p1, chattr, git init)
   python3-jsonschema                                # CLI tests: SARIF validated against the 2.1.0 schema
+  # The library for other tools (issue 9): the Python module and flake8 plugin (pybind11-dev,
+  # python3-dev, python3-flake8), cpack -G DEB's dependency scan (dpkg-dev, file).
+  pybind11-dev python3-dev python3-flake8 dpkg-dev file
 )
 # Editor tests (label `editor`, tests/editors/): real clients against asyncfix-lsp. On bookworm:
 # Neovim 0.7.2, Emacs 28.2 without X, eglot 1.9 (Emacs 28 brings its jsonrpc, flymake, project).

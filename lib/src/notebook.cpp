@@ -65,6 +65,17 @@ void arrayLayout(std::string_view raw, std::string_view json, std::size_t start,
   if (raw.size() > 2) {
     const std::size_t first = raw.find_first_not_of(" \t\r\n", 1);
     cell.elementIndent = std::string(raw.substr(1, first - 1));
+    cell.elementSeparator = cell.elementIndent;
+    // The blanks after the first element's comma: ", " in an inline array, "\n   " in nbformat's.
+    if (first != std::string_view::npos && raw[first] == '"') {
+      std::size_t i = first + 1;
+      while (i < raw.size() && raw[i] != '"') i += raw[i] == '\\' ? 2 : 1;
+      const std::size_t comma = raw.find_first_not_of(" \t\r\n", i + 1);
+      if (comma != std::string_view::npos && raw[comma] == ',') {
+        const std::size_t next = raw.find_first_not_of(" \t\r\n", comma + 1);
+        if (next != std::string_view::npos) cell.elementSeparator = std::string(raw.substr(comma + 1, next - comma - 1));
+      }
+    }
     const std::size_t last = raw.find_last_not_of(" \t\r\n", raw.size() - 2);
     cell.closingIndent = std::string(raw.substr(last + 1, raw.size() - 2 - last));
     return;
@@ -75,6 +86,7 @@ void arrayLayout(std::string_view raw, std::string_view json, std::size_t start,
   const std::size_t keyIndent = json.find_first_not_of(' ', from) - from;
   // Built with append: GCC 12 -O3 warns falsely (-Wrestrict) on `"literal" + std::string`.
   cell.elementIndent.assign(1, '\n').append(keyIndent + 1, ' ');
+  cell.elementSeparator = cell.elementIndent;
   cell.closingIndent.assign(1, '\n').append(keyIndent, ' ');
 }
 
@@ -84,8 +96,8 @@ std::string renderSource(const NotebookCell &cell, std::string_view text) {
   if (lines.empty()) return "[]";
   std::string out = "[";
   for (std::size_t i = 0; i < lines.size(); ++i) {
-    if (i > 0) out += ',';
-    out += cell.elementIndent;
+    if (i > 0) out.append(",").append(cell.elementSeparator); // append: see arrayLayout on -Wrestrict
+    else out += cell.elementIndent;
     out += nlohmann::json(std::string(lines[i])).dump();
   }
   return out + cell.closingIndent + "]";

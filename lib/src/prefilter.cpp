@@ -79,7 +79,8 @@ bool awaitIsKeyword(std::string_view text, std::size_t i) {
 }
 
 bool isWholeWord(std::string_view text, std::size_t i, std::size_t len) {
-  return (i == 0 || !isWordByte(static_cast<unsigned char>(text[i - 1]))) &&
+  const bool afterBom = i == 3 && text.starts_with("\xEF\xBB\xBF"); // U+FEFF is not part of a name
+  return (i == 0 || afterBom || !isWordByte(static_cast<unsigned char>(text[i - 1]))) &&
          (i + len >= text.size() || !isWordByte(static_cast<unsigned char>(text[i + len])));
 }
 

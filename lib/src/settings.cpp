@@ -8,6 +8,7 @@
 #include <sstream>
 #include <unordered_map>
 
+#include <nlohmann/json.hpp>
 #include <toml++/toml.h>
 
 #include "asyncfix/rules.h"
@@ -377,6 +378,87 @@ std::optional<std::variant<ResolvedConfig, ConfigError>> parseConfigFile(const f
   if (!parsed) return std::nullopt;
   if (auto *e = std::get_if<ConfigError>(&*parsed)) return *e;
   return resolve(&std::get<FileSettings>(*parsed), {}, {});
+}
+
+namespace {
+
+bool insertInto(toml::table &table, const std::string &key, const nlohmann::json &value, std::string &where);
+bool pushInto(toml::array &array, const nlohmann::json &value, std::string &where);
+
+/// A JSON value as the TOML value the configuration parser reads, handed to `put`; false for
+/// `null` (TOML has none), with `where` naming the key that holds it. (Recursion goes through the
+/// two non-template functions above, so only three instantiations exist.)
+template <class Put>
+bool jsonToToml(const nlohmann::json &value, std::string &where, Put &&put) {
+  using Type = nlohmann::json::value_t;
+  switch (value.type()) {
+  case Type::object: {
+    toml::table table;
+    for (const auto &[key, item] : value.items())
+      if (!insertInto(table, key, item, where)) return false;
+    put(std::move(table));
+    return true;
+  }
+  case Type::array: {
+    toml::array array;
+    for (std::size_t i = 0; i < value.size(); ++i) {
+      const std::size_t size = where.size();
+      where += "[" + std::to_string(i) + "]";
+      if (!pushInto(array, value[i], where)) return false;
+      where.resize(size);
+    }
+    put(std::move(array));
+    return true;
+  }
+  case Type::string: put(value.get<std::string>()); return true;
+  case Type::boolean: put(value.get<bool>()); return true;
+  case Type::number_integer:
+  case Type::number_unsigned: put(value.get<std::int64_t>()); return true;
+  case Type::number_float: put(value.get<double>()); return true;
+  default: return false; // null, binary, discarded
+  }
+}
+
+bool insertInto(toml::table &table, const std::string &key, const nlohmann::json &value, std::string &where) {
+  const std::size_t size = where.size();
+  where += (where.empty() ? "" : ".") + key;
+  if (!jsonToToml(value, where, [&](auto &&node) { table.insert_or_assign(key, std::forward<decltype(node)>(node)); }))
+    return false;
+  where.resize(size);
+  return true;
+}
+
+bool pushInto(toml::array &array, const nlohmann::json &value, std::string &where) {
+  return jsonToToml(value, where, [&](auto &&node) { array.push_back(std::forward<decltype(node)>(node)); });
+}
+
+} // namespace
+
+std::variant<ResolvedConfig, ConfigError> parseJsonSettings(std::string_view json, const fs::path &forFile) {
+  static const std::string kName = "options";
+  if (json.find_first_not_of(" \t\r\n") == std::string_view::npos) return resolve(nullptr, {}, forFile);
+  nlohmann::json parsed;
+  try {
+    parsed = nlohmann::json::parse(json);
+  } catch (const nlohmann::json::parse_error &e) {
+    // "[json.exception.parse_error.101] parse error at line 1, column 9: syntax error …"
+    std::string what = e.what();
+    if (const auto at = what.find("] "); at != std::string::npos) what.erase(0, at + 2);
+    return ConfigError{kName, 0, 0, "invalid JSON: " + what};
+  }
+  if (!parsed.is_object()) return ConfigError{kName, 0, 0, "must be a JSON object such as {\"select\": [\"AF1\"]}"};
+  toml::table table;
+  std::string where;
+  const auto keep = [&](auto &&node) {
+    if constexpr (std::is_same_v<std::decay_t<decltype(node)>, toml::table>) table = std::move(node);
+  };
+  if (!jsonToToml(parsed, where, keep))
+    return ConfigError{kName, 0, 0, "`" + where + "` must not be null"};
+  auto settings = Parser(kName).parse(table, table);
+  if (auto *e = std::get_if<ConfigError>(&settings)) return *e;
+  FileSettings &file = std::get<FileSettings>(settings);
+  file.source.clear(); // no configuration file: per-file-ignores match `forFile` as given
+  return resolve(&file, {}, forFile);
 }
 
 struct ConfigResolver::Impl {

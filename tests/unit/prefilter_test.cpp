@@ -44,6 +44,12 @@ TEST_CASE("prefilter ignores the words in strings and comments", "[prefilter]") 
   CHECK(mentionsToCall("x = x.to(device, True)\n"));
   CHECK(mentionsToCall("x = x . to (\n    \"(\",  # (\n    False)\n"));
 
+  // Every occurrence is judged on its own (the walk visits only marked places): a BOM before
+  // the first word does not glue it to anything.
+  std::vector<std::uint32_t> bom;
+  CHECK(scanTriggers("\xEF\xBB\xBF" "async = 1\nprint(async)\n", kPrefilterKeywordName, &bom) != 0);
+  CHECK(bom == std::vector<std::uint32_t>{3, 19});
+
   std::vector<std::uint32_t> offsets;
   CHECK(scanTriggers("x = 'async'\ny = async  # async\nz.cuda(non_blocking=1)\n",
                      kPrefilterKeywordName | kPrefilterNonBlocking, &offsets) ==

@@ -10,9 +10,13 @@
 
 #include "asyncfix/diagnostic.h"
 
+#include "asyncfix/export.h"
+
 namespace asyncfix {
 
-struct PythonVersion {
+// Plain values: copy and move freely. A Linter copies the Config it is built from.
+
+struct ASYNCFIX_API PythonVersion {
   int major = 3;
   int minor = 8;
   friend auto operator<=>(const PythonVersion &, const PythonVersion &) = default;
@@ -24,7 +28,7 @@ struct PythonVersion {
 /// Rule selection in the style of Ruff: entries are codes ("AF101"), prefixes ("AF1", "AF") or
 /// "ALL". A rule is enabled when the most specific matching entry of select ∪ extend-select is
 /// more specific than (or as specific as) the most specific matching ignore entry.
-struct RuleSelection {
+struct ASYNCFIX_API RuleSelection {
   std::vector<std::string> select{"ALL"};
   std::vector<std::string> extendSelect;
   std::vector<std::string> ignore;
@@ -55,7 +59,7 @@ struct RenameRow {
   friend bool operator==(const RenameRow &, const RenameRow &) = default;
 };
 
-struct Config {
+struct ASYNCFIX_API Config {
   RuleSelection rules;
   PythonVersion target{3, 8};
   /// How a renamed name is spelt: "{name}" is replaced by the old name. "{name}_" gives PEP 8's

@@ -9,7 +9,12 @@
 #include <string_view>
 #include <vector>
 
+#include "asyncfix/export.h"
+
 namespace asyncfix {
+
+// Everything here is a plain value: copy and move freely, no hidden sharing, no locking needed
+// (but do not mutate one object from two threads).
 
 enum class Severity : std::uint8_t { Error, Warning, Info, Hint };
 
@@ -17,8 +22,8 @@ enum class Severity : std::uint8_t { Error, Warning, Info, Hint };
 /// behaviour seen from outside the file; display-only ones are advice and are never applied.
 enum class Applicability : std::uint8_t { Safe, Unsafe, DisplayOnly };
 
-std::string_view toString(Severity s);
-std::string_view toString(Applicability a);
+ASYNCFIX_API std::string_view toString(Severity s);
+ASYNCFIX_API std::string_view toString(Applicability a);
 
 /// Replace bytes [start, end) of the text with `content`.
 struct TextEdit {
@@ -88,6 +93,6 @@ struct Diagnostic {
 };
 
 /// Apply sorted, non-overlapping edits to `text`.
-std::string applyEdits(std::string_view text, const std::vector<TextEdit> &edits);
+ASYNCFIX_API std::string applyEdits(std::string_view text, const std::vector<TextEdit> &edits);
 
 } // namespace asyncfix

@@ -8,6 +8,8 @@
 
 #include "asyncfix/line_index.h"
 
+#include "asyncfix/export.h"
+
 struct TSTree;
 
 namespace asyncfix {
@@ -18,7 +20,7 @@ namespace asyncfix {
 ///
 /// Not thread-safe, not even tree() (it may parse): one Document belongs to one thread at a time. Moving is cheap; copying is not
 /// offered (the tree would have to be copied too; use `Document(doc.text())`).
-class Document {
+class ASYNCFIX_API Document {
 public:
   explicit Document(std::string text);
   ~Document();

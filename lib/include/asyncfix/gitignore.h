@@ -6,10 +6,12 @@
 #include <filesystem>
 #include <memory>
 
+#include "asyncfix/export.h"
+
 namespace asyncfix {
 
 /// Not thread-safe: one instance per thread (libgit2 repository handles are not shared).
-class GitIgnore {
+class ASYNCFIX_API GitIgnore {
 public:
   GitIgnore();
   ~GitIgnore();

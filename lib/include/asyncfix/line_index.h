@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "asyncfix/export.h"
+
 namespace asyncfix {
 
 /// The unit a column is counted in. LSP calls these utf-8, utf-16 and utf-32.
@@ -28,7 +30,7 @@ struct Position {
 /// Malformed UTF-8 (see utf8.h) counts one unit per invalid byte, so every offset maps somewhere.
 ///
 /// The index keeps a view of the text: the text must outlive it and must not change under it.
-class LineIndex {
+class ASYNCFIX_API LineIndex {
 public:
   LineIndex() = default;
   explicit LineIndex(std::string_view text);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -12,11 +13,13 @@
 #include "asyncfix/config.h"
 #include "asyncfix/diagnostic.h"
 #include "asyncfix/document.h"
+#include "asyncfix/export.h"
 
 namespace asyncfix {
 
-/// A configured set of rules. Immutable after construction: one Linter may serve many threads
-/// calling lint()/fix() concurrently.
+class Report;
+struct FixResult;
+
 /// What one lint result depends on, for editor hosts that lint on every keystroke (see
 /// editKeepsFindings): where the rules looked (the prefilter's marks), which names they asked the
 /// semantic model about, which ranges they read beyond the statement they checked, and whether
@@ -31,7 +34,14 @@ struct LintFootprint {
   bool syntaxErrors = false;
 };
 
-class Linter {
+/// A configured set of rules. Immutable after construction: one Linter may serve many threads
+/// calling lint()/fix() concurrently (every call works on its own Document and returns its own
+/// results; nothing in a Linter is written after the constructor). Building one costs a few
+/// microseconds: make one per configuration and keep it.
+///
+/// Ownership: the Linter copies the Config it is given. Results own their data, except that a
+/// Diagnostic's `code` and `name` point at static strings of the rule catalogue.
+class ASYNCFIX_API Linter {
 public:
   explicit Linter(Config config = {});
   ~Linter();
@@ -50,6 +60,25 @@ public:
   /// The prefilter alone: false only when no enabled rule can fire on `text`.
   bool mayHaveFindings(std::string_view text) const;
 
+  /// Diagnostics for the file `path` holding `text` (UTF-8), with the text kept for positions.
+  /// A path ending in `.ipynb` makes `text` a notebook's JSON: its code cells are linted as one
+  /// document and Report::place() gives cell positions. The path is only a name here: nothing is
+  /// read from disk, and no configuration file is looked up (see settings.h for that). Text that
+  /// cannot be checked (a NUL byte, invalid UTF-8, a broken notebook) gives a Report whose
+  /// error() says why; this never throws for bad input.
+  Report lint(std::string_view text, std::string_view path) const;
+  /// The same for an editor's Document: its current tree is linted as it is (no re-parse), and
+  /// the Report keeps a copy of its text. Not for notebooks (the document is Python text).
+  Report lint(const Document &doc, std::string_view path) const;
+
+  /// The whole text of `path` with the fixes applied whose applicability is at most
+  /// `applicability` (Safe: safe fixes only; Unsafe: safe and unsafe; DisplayOnly is treated as
+  /// Unsafe, display-only fixes are never applied). Verified and idempotent like asyncfix::fix();
+  /// a notebook gets its changed cells' "source" rewritten and every other byte kept. On bad
+  /// input, FixResult::error is set and the text is returned unchanged.
+  FixResult fix(std::string_view text, std::string_view path,
+                Applicability applicability = Applicability::Safe) const;
+
 private:
   friend std::vector<Diagnostic> lintWithoutPruning(const Linter &, const Document &); // tests, bench
   std::vector<Diagnostic> lintImpl(const Document &doc, bool prune, LintFootprint *footprint) const;
@@ -64,12 +93,12 @@ private:
 /// the rules asked about and no byte they read, in a tree without syntax errors. Conservative:
 /// false whenever it cannot tell. Call it before `doc.edit()`; it never parses (it reads
 /// Document::heldTree(), so a run of such edits needs no re-parse at all).
-bool editKeepsFindings(const Document &doc, const LintFootprint &footprint, std::size_t start, std::size_t end,
+ASYNCFIX_API bool editKeepsFindings(const Document &doc, const LintFootprint &footprint, std::size_t start, std::size_t end,
                        std::string_view replacement);
 
 /// Moves the offsets of `diagnostics` (ranges and fix edits) and `footprint` past the edit of
 /// bytes [start, end) into `length` bytes, as editKeepsFindings allowed.
-void shiftPastEdit(std::vector<Diagnostic> &diagnostics, LintFootprint &footprint, std::size_t start,
+ASYNCFIX_API void shiftPastEdit(std::vector<Diagnostic> &diagnostics, LintFootprint &footprint, std::size_t start,
                    std::size_t end, std::size_t length);
 
 struct FixOptions {
@@ -88,14 +117,20 @@ struct FixResult {
   /// back to the input text's offsets (a range inside an earlier fix maps to that fix's range).
   std::vector<Diagnostic> rejected;
   bool converged = true;               ///< false when maxIterations ran out with fixes left
+  /// Linter::fix(text, path, …) only: why the text could not be fixed (as Report::error()).
+  std::optional<std::string> error;
+  /// Linter::fix(text, path, …) only: things the caller should know, e.g. that a notebook's fix
+  /// would have touched IPython syntax and was not written.
+  std::vector<std::string> warnings;
 };
 
 /// True when applying `fix` alone to `doc`'s text gives a text that parses with no more ERROR or
 /// MISSING nodes than `doc` has — the check every fix passes before a front end offers it.
-bool verifyFix(const Document &doc, const Fix &fix);
+ASYNCFIX_API bool verifyFix(const Document &doc, const Fix &fix);
 
 /// Apply the selected fixes, re-parse, reject any fix that adds an ERROR or MISSING node, and
 /// repeat until no applicable fix is left. Fixing the result again changes nothing.
-FixResult fix(const Linter &linter, std::string_view text, const FixOptions &options = {});
+/// For a notebook use Linter::fix(text, path), which writes the result back into the cells.
+ASYNCFIX_API FixResult fix(const Linter &linter, std::string_view text, const FixOptions &options = {});
 
 } // namespace asyncfix

@@ -15,6 +15,8 @@
 #include <variant>
 #include <vector>
 
+#include "asyncfix/export.h"
+
 namespace asyncfix {
 
 struct NotebookCell {
@@ -25,11 +27,15 @@ struct NotebookCell {
   // Where the cell's "source" value lies in the notebook JSON, and how it is laid out.
   std::size_t jsonStart = 0, jsonEnd = 0;
   bool sourceIsArray = true;
-  std::string elementIndent;   ///< whitespace before each element of a source array
+  std::string elementIndent;   ///< whitespace before the first element of a source array
+  std::string elementSeparator; ///< whitespace after each `,` between elements (`\n  ` or ` `)
   std::string closingIndent;   ///< whitespace before the array's `]`
 };
 
-class Notebook {
+/// Owns its JSON text and the cells' sources; immutable once parsed, so it may be read from several
+/// threads at once. Copy and move freely (views into it, e.g. NotebookCell::source, follow the
+/// object they came from).
+class ASYNCFIX_API Notebook {
 public:
   /// Parses notebook JSON (nbformat 4). An error says what is wrong ("cell 4 has no source").
   static std::variant<Notebook, std::string> parse(std::string json);

@@ -1,17 +1,21 @@
 // asyncfix/rules.h — the rule catalogue: codes, names, documentation.
 #pragma once
 
+#include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 
 #include "asyncfix/diagnostic.h"
+
+#include "asyncfix/export.h"
 
 namespace asyncfix {
 
 /// Whether a rule's findings carry fixes.
 enum class FixAvailability : std::uint8_t { None, Sometimes, Always };
 
-/// Static metadata of one rule; lives as long as the program.
+/// Static metadata of one rule; lives as long as the program, immutable (any thread may read it).
 struct RuleInfo {
   std::string_view code;    ///< "AF101"
   std::string_view name;    ///< "torch-async-kwarg"
@@ -24,10 +28,10 @@ struct RuleInfo {
 };
 
 /// Every rule, sorted by code.
-std::span<const RuleInfo *const> ruleCatalogue();
+ASYNCFIX_API std::span<const RuleInfo *const> ruleCatalogue();
 /// The rule with this code or name, or nullptr.
-const RuleInfo *findRule(std::string_view codeOrName);
+ASYNCFIX_API const RuleInfo *findRule(std::string_view codeOrName);
 /// Where a rule's documentation is published.
-std::string ruleUrl(const RuleInfo &rule);
+ASYNCFIX_API std::string ruleUrl(const RuleInfo &rule);
 
 } // namespace asyncfix

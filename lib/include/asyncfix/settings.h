@@ -16,6 +16,8 @@
 
 #include "asyncfix/config.h"
 
+#include "asyncfix/export.h"
+
 namespace asyncfix {
 
 /// Settings given by a front end (CLI flags, LSP initializationOptions); they override files.
@@ -30,7 +32,7 @@ struct ConfigOverrides {
 };
 
 /// A problem in a configuration file, with its place: "pyproject.toml:12:1: unknown key `selct`".
-struct ConfigError {
+struct ASYNCFIX_API ConfigError {
   std::string file;
   unsigned line = 0;   ///< 1-based; 0 when unknown (e.g. the file cannot be read)
   unsigned column = 0; ///< 1-based
@@ -39,7 +41,7 @@ struct ConfigError {
 };
 
 /// The settings that apply to one Python file, and where each came from.
-struct ResolvedConfig {
+struct ASYNCFIX_API ResolvedConfig {
   Config config;                    ///< per-file-ignores already folded into config.rules.ignore
   bool unsafeFixes = false;
   std::filesystem::path source;     ///< the configuration file used; empty for the defaults
@@ -57,16 +59,26 @@ struct ResolvedConfig {
 };
 
 /// What a directory walk skips when no configuration says otherwise.
-extern const std::vector<std::string> kDefaultExcludes;
+ASYNCFIX_API extern const std::vector<std::string> kDefaultExcludes;
 
 /// Parses one configuration file's text. `path` names it in errors and decides the layout
 /// (pyproject.toml: the [tool.asyncfix] table; otherwise the top level). nullopt when a
 /// pyproject.toml has no [tool.asyncfix] table (it does not count as a configuration file).
-std::optional<std::variant<ResolvedConfig, ConfigError>> parseConfigFile(const std::filesystem::path &path,
+ASYNCFIX_API std::optional<std::variant<ResolvedConfig, ConfigError>> parseConfigFile(const std::filesystem::path &path,
                                                                          std::string_view text);
 
+/// Settings given as one JSON object with the configuration file's keys — `select`, `ignore`,
+/// `extend-select`, `target-version`, `rename-style`, `unsafe-fixes`, `severity`,
+/// `per-file-ignores`, `renames`, … (see the README's Configuration) — as the C API and the Python
+/// bindings take them: `{"select": ["AF1"], "target-version": "py38"}`. `forFile` is matched
+/// against `per-file-ignores` as it is given (relative to the current directory). An empty `json`
+/// means the defaults. Errors name the key ("options: unknown rule code `AF999` in `select`") or
+/// the place of invalid JSON.
+ASYNCFIX_API std::variant<ResolvedConfig, ConfigError> parseJsonSettings(std::string_view json,
+                                                                        const std::filesystem::path &forFile = {});
+
 /// Finds and caches the configuration of each directory. Thread-safe.
-class ConfigResolver {
+class ASYNCFIX_API ConfigResolver {
 public:
   struct Options {
     ConfigOverrides overrides;

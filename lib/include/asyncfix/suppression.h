@@ -10,17 +10,19 @@
 #include "asyncfix/diagnostic.h"
 #include "asyncfix/document.h"
 
+#include "asyncfix/export.h"
+
 namespace asyncfix {
 
 /// The edit that suppresses `code` on the line holding byte `offset`: appends `  # noqa: CODE`
 /// at the end of the line, or adds CODE to a `# noqa: …` comment already there. Returns an
 /// empty-content, zero-width edit at the line end when the line already suppresses `code`.
-TextEdit noqaEdit(const Document &doc, std::size_t offset, std::string_view code);
+ASYNCFIX_API TextEdit noqaEdit(const Document &doc, std::size_t offset, std::string_view code);
 
 class Linter;
 
 /// `check --add-noqa`: the text with a `# noqa: CODE` for every current finding of `linter` (codes
 /// on one line share a comment). `added` receives the number of codes added.
-std::string addNoqa(const Linter &linter, std::string_view text, std::size_t *added = nullptr);
+ASYNCFIX_API std::string addNoqa(const Linter &linter, std::string_view text, std::size_t *added = nullptr);
 
 } // namespace asyncfix

@@ -5,17 +5,19 @@
 #include <optional>
 #include <string_view>
 
+#include "asyncfix/export.h"
+
 namespace asyncfix {
 
 /// Length (1–4) of the well-formed UTF-8 sequence starting at byte `i` of `text`, or 0 when the
 /// bytes there are not one: a stray continuation byte, a truncated sequence, an overlong form, a
 /// surrogate (U+D800–DFFF) or a code point above U+10FFFF.
-std::size_t utf8SequenceLength(std::string_view text, std::size_t i);
+ASYNCFIX_API std::size_t utf8SequenceLength(std::string_view text, std::size_t i);
 
 /// The code point of the well-formed sequence at `i` (U+FFFD when there is none).
-char32_t utf8Decode(std::string_view text, std::size_t i);
+ASYNCFIX_API char32_t utf8Decode(std::string_view text, std::size_t i);
 
 /// Offset of the first byte that does not start a well-formed sequence; nullopt for valid UTF-8.
-std::optional<std::size_t> firstInvalidUtf8(std::string_view text);
+ASYNCFIX_API std::optional<std::size_t> firstInvalidUtf8(std::string_view text);
 
 } // namespace asyncfix

@@ -92,8 +92,7 @@ const Scope &calleeScope(const SemanticModel &model, const Scope &scope) {
 /// A call by plain name is tied to the function through name resolution. A call through an
 /// attribute (`obj.f(…)`) cannot be: it is included only when `f` is the only function so named
 /// in the file, and either way the group becomes unsafe.
-void linkCallSites(const SemanticModel &model, const Scope &scope, std::string_view name, RenameGroup &group,
-                   RenameCache &cache) {
+void linkCallSites(const SemanticModel &model, const Scope &scope, std::string_view name, RenameGroup &group) {
   const Scope &callee = calleeScope(model, scope);
   if (callee.name.empty()) return;
   const std::optional<BindingKey> calleeKey = bindingAt(model, callee.nameNode);
@@ -145,7 +144,7 @@ RenameGroup bindingGroup(const SemanticModel &model, const NameUse &use, RenameC
     if (scope.kind == ScopeKind::Lambda && !scope.name.empty() && !isPrivateName(scope.name) &&
         bindingAt(model, scope.nameNode).value_or(BindingKey{1, {}}).scope == 0)
       group.visibleOutside = true;
-    linkCallSites(model, scope, key.name, group, cache);
+    linkCallSites(model, scope, key.name, group);
   }
   if (scope.kind == ScopeKind::Class) addAttributeUses(model, key.name, group);
   return group;

@@ -1,0 +1,22 @@
+/* asyncfix/export.h — which declarations the shared library exports.
+ *
+ * The library is compiled with -fvisibility=hidden: only declarations marked ASYNCFIX_API (the
+ * C API in asyncfix.h and the C++ API under asyncfix/) are visible to programs that link
+ * libasyncfix.so. Everything else, the tree-sitter runtime and grammar included, stays private.
+ * Plain C, so that asyncfix.h can include it from C99. */
+#ifndef ASYNCFIX_EXPORT_H
+#define ASYNCFIX_EXPORT_H
+
+#if defined(_WIN32) && defined(ASYNCFIX_SHARED)
+#  ifdef ASYNCFIX_BUILDING
+#    define ASYNCFIX_API __declspec(dllexport)
+#  else
+#    define ASYNCFIX_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__) || defined(__clang__)
+#  define ASYNCFIX_API __attribute__((visibility("default")))
+#else
+#  define ASYNCFIX_API
+#endif
+
+#endif /* ASYNCFIX_EXPORT_H */

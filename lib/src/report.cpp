@@ -1,0 +1,260 @@
+// lib/src/report.cpp — Report, SourceMap and the JSON writer shared by the CLI, the C API and the
+// Python bindings; Linter::lint(text, path) and Linter::fix(text, path, applicability).
+#include "asyncfix/report.h"
+
+#include <algorithm>
+#include <cstdio>
+
+#include <nlohmann/json.hpp>
+
+#include "asyncfix/linter.h"
+#include "asyncfix/rules.h"
+#include "asyncfix/utf8.h"
+
+namespace asyncfix {
+namespace {
+
+using Json = nlohmann::ordered_json;
+
+/// 1-based row and 1-based code-point column of a place.
+Json location(const SourcePlace &place) {
+  const Position p = place.position(PositionEncoding::Utf32);
+  return Json{{"row", p.line + 1}, {"column", p.column + 1}};
+}
+
+/// One diagnostic as JSON. A notebook's diagnostics (and each of their fix's edits, which may lie
+/// in other cells: a rename reaches every cell that uses the name) carry a "cell" key, and their
+/// rows and columns count within that cell; a plain file's objects have no "cell" key.
+Json toJson(const FileDiagnostics &file, const SourceMap &map, const Diagnostic &d) {
+  const bool notebook = file.notebook != nullptr;
+  Json fix = nullptr;
+  if (d.fix) {
+    Json edits = Json::array();
+    for (const TextEdit &edit : d.fix->edits) {
+      const SourcePlace from = map.at(edit.start);
+      Json object{{"content", edit.content}};
+      if (notebook) object["cell"] = from.cell;
+      object["location"] = location(from);
+      object["end_location"] = location(map.at(edit.end));
+      edits.push_back(std::move(object));
+    }
+    fix = Json{{"applicability", toString(d.fix->applicability)},
+               {"message", d.fix->title},
+               {"edits", std::move(edits)}};
+  }
+  const RuleInfo *rule = findRule(d.code);
+  const SourcePlace start = map.at(d.start);
+  Json object{{"code", d.code},
+              {"name", d.name},
+              {"message", d.message},
+              {"severity", toString(d.severity)},
+              {"filename", file.path}};
+  if (notebook) object["cell"] = start.cell;
+  object["location"] = location(start);
+  object["end_location"] = location(map.at(d.end));
+  object["fix"] = std::move(fix);
+  object["url"] = rule != nullptr ? Json(ruleUrl(*rule)) : Json(nullptr);
+  return object;
+}
+
+std::string dump(const Json &json, int indent) {
+  // File names are bytes, not necessarily UTF-8: never throw over them.
+  return json.dump(indent, ' ', false, Json::error_handler_t::replace);
+}
+
+std::string hexByte(unsigned char b) {
+  char buffer[8];
+  std::snprintf(buffer, sizeof buffer, "0x%02X", static_cast<unsigned>(b));
+  return buffer;
+}
+
+std::string where(std::string_view bytes, std::size_t offset) {
+  const LineIndex lines(bytes);
+  return "at byte offset " + std::to_string(offset) + ", line " + std::to_string(lines.lineOf(offset) + 1);
+}
+
+} // namespace
+
+// --- places in files and notebook cells --------------------------------------------------------
+
+std::string SourcePlace::label() const {
+  const Position p = position(PositionEncoding::Utf32);
+  std::string out = cell > 0 ? "cell " + std::to_string(cell) + ":" : std::string();
+  return out + std::to_string(p.line + 1) + ":" + std::to_string(p.column + 1);
+}
+
+SourceMap::SourceMap(const FileDiagnostics &file) : text_(file.text), notebook_(file.notebook), lines_(file.text) {
+  if (notebook_ != nullptr) {
+    cellLines_.reserve(notebook_->codeCells().size());
+    for (const NotebookCell &cell : notebook_->codeCells()) cellLines_.emplace_back(cell.source);
+  }
+}
+
+SourcePlace SourceMap::at(std::size_t offset) const {
+  if (notebook_ != nullptr) {
+    std::size_t inCell = 0;
+    if (const NotebookCell *cell = notebook_->cellAt(offset, &inCell)) {
+      const auto index = static_cast<std::size_t>(cell - notebook_->codeCells().data());
+      return {cell->number, cell->source, &cellLines_[index], inCell};
+    }
+  }
+  return {0, text_, &lines_, offset};
+}
+
+std::size_t keepReportableInCells(const Notebook &notebook, std::vector<Diagnostic> &diagnostics) {
+  const auto inOneCell = [&](std::size_t start, std::size_t end) {
+    const NotebookCell *cell = notebook.cellAt(start);
+    return cell != nullptr && cell == notebook.cellAt(end);
+  };
+  const auto before = diagnostics.size();
+  std::erase_if(diagnostics, [&](const Diagnostic &d) { return notebook.cellAt(d.start) == nullptr; });
+  for (Diagnostic &d : diagnostics) {
+    const NotebookCell *cell = notebook.cellAt(d.start);
+    if (notebook.cellAt(d.end) != cell) d.end = std::max(d.start, cell->virtualEnd);
+    if (d.fix && !std::all_of(d.fix->edits.begin(), d.fix->edits.end(),
+                              [&](const TextEdit &e) { return inOneCell(e.start, e.end); }))
+      d.fix.reset();
+  }
+  return before - diagnostics.size();
+}
+
+std::string renderJson(std::span<const FileDiagnostics> files, bool lines) {
+  Json array = Json::array();
+  std::string out;
+  for (const FileDiagnostics &file : files) {
+    if (file.diagnostics.empty()) continue;
+    const SourceMap map(file);
+    for (const Diagnostic &d : file.diagnostics) {
+      if (lines) out += dump(toJson(file, map, d), -1) + "\n";
+      else array.push_back(toJson(file, map, d));
+    }
+  }
+  return lines ? out : dump(array, 2) + "\n";
+}
+
+std::optional<std::string> checkSourceText(std::string_view bytes) {
+  if (const auto nul = bytes.find('\0'); nul != std::string_view::npos)
+    return "binary file (NUL byte " + where(bytes, nul) + "), skipped";
+  if (const auto bad = firstInvalidUtf8(bytes))
+    return "not valid UTF-8 (byte " + hexByte(static_cast<unsigned char>(bytes[*bad])) + " " + where(bytes, *bad) +
+           "), skipped";
+  return std::nullopt;
+}
+
+bool isNotebookPath(std::string_view path) { return path.ends_with(".ipynb"); }
+
+// --- Report ------------------------------------------------------------------------------------
+
+struct Report::Data {
+  std::string path;
+  std::string text; ///< the source, or the notebook's virtual text is notebook->virtualText()
+  std::optional<Notebook> notebook;
+  std::vector<Diagnostic> diagnostics;
+  std::optional<std::string> error;
+  // Views of `text` / `notebook`: a Data is built in place and never moves.
+  std::optional<SourceMap> map;
+  std::optional<LineIndex> lines;
+
+  std::string_view view() const { return notebook ? std::string_view(notebook->virtualText()) : text; }
+  void index() {
+    map.emplace(FileDiagnostics{path, view(), diagnostics, notebook ? &*notebook : nullptr});
+    lines.emplace(view());
+  }
+};
+
+Report::Report() {
+  auto data = std::make_shared<Data>();
+  data->index();
+  data_ = std::move(data);
+}
+Report::Report(std::shared_ptr<const Data> data) : data_(std::move(data)) {}
+
+const std::string &Report::path() const { return data_->path; }
+std::string_view Report::text() const { return data_->view(); }
+const std::vector<Diagnostic> &Report::diagnostics() const { return data_->diagnostics; }
+const Notebook *Report::notebook() const { return data_->notebook ? &*data_->notebook : nullptr; }
+const std::optional<std::string> &Report::error() const { return data_->error; }
+
+const LineIndex &Report::lines() const { return *data_->lines; }
+
+SourcePlace Report::place(std::size_t offset) const { return data_->map->at(offset); }
+
+FileDiagnostics Report::view() const {
+  return {data_->path, data_->view(), data_->diagnostics, notebook()};
+}
+
+std::string Report::toJson(bool lines) const {
+  const FileDiagnostics file = view();
+  return renderJson(std::span(&file, 1), lines);
+}
+
+// --- Linter entry points that take a path --------------------------------------------------------
+
+Report Linter::lint(std::string_view text, std::string_view path) const {
+  auto data = std::make_shared<Report::Data>();
+  data->path = std::string(path);
+  if (auto problem = checkSourceText(text)) {
+    data->error = std::move(problem);
+  } else if (isNotebookPath(path)) {
+    auto parsed = Notebook::parse(std::string(text));
+    if (auto *error = std::get_if<std::string>(&parsed)) {
+      data->error = std::move(*error);
+    } else {
+      data->notebook = std::get<Notebook>(std::move(parsed));
+      data->diagnostics = lint(std::string_view(data->notebook->virtualText()));
+      keepReportableInCells(*data->notebook, data->diagnostics);
+    }
+  } else {
+    data->text = std::string(text);
+    data->diagnostics = lint(std::string_view(data->text));
+  }
+  data->index();
+  return Report(std::move(data));
+}
+
+Report Linter::lint(const Document &doc, std::string_view path) const {
+  auto data = std::make_shared<Report::Data>();
+  data->path = std::string(path);
+  data->text = doc.text();
+  data->diagnostics = lint(doc);
+  data->index();
+  return Report(std::move(data));
+}
+
+FixResult Linter::fix(std::string_view text, std::string_view path, Applicability applicability) const {
+  FixOptions options;
+  options.unsafe = applicability != Applicability::Safe;
+  const auto failed = [&](std::string why) {
+    FixResult result;
+    result.text = std::string(text);
+    result.converged = true;
+    result.error = std::move(why);
+    return result;
+  };
+  if (auto problem = checkSourceText(text)) return failed(std::move(*problem));
+  if (!isNotebookPath(path)) return asyncfix::fix(*this, text, options);
+
+  auto parsed = Notebook::parse(std::string(text));
+  if (auto *error = std::get_if<std::string>(&parsed)) return failed(std::move(*error));
+  const Notebook &notebook = std::get<Notebook>(parsed);
+  FixResult result = asyncfix::fix(*this, notebook.virtualText(), options);
+  if (!result.changed) {
+    result.text = std::string(text);
+    return result;
+  }
+  std::optional<std::string> json = notebook.withVirtualText(result.text);
+  if (json && std::holds_alternative<Notebook>(Notebook::parse(*json))) {
+    result.text = std::move(*json);
+    return result;
+  }
+  // The fixed cells cannot be written back: report the notebook as it is.
+  FixResult unchanged;
+  unchanged.text = std::string(text);
+  unchanged.remaining = lint(std::string_view(notebook.virtualText()));
+  unchanged.rejected = std::move(result.rejected);
+  unchanged.warnings.emplace_back(json ? "internal error: the fixed notebook does not parse; not written"
+                                       : "a fix touched notebook IPython syntax; not written");
+  return unchanged;
+}
+
+} // namespace asyncfix
