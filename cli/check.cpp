@@ -1,5 +1,6 @@
 // cli/check.cpp — `asyncfix check`: files in, diagnostics / fixes / diffs out, in parallel.
 #include <algorithm>
+#include <optional>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
@@ -437,9 +438,16 @@ int runCheck(const CheckOptions &options) {
     // The configuration that applies where an entry lives decides whether a walk skips it:
     // its `exclude` globs, then — unless it says otherwise — git's ignore rules.
     GitIgnore git; // the walk is single-threaded
+    // Entries come a directory at a time, and every entry of one directory has the same
+    // configuration: resolve it once per directory, not once per file.
+    std::filesystem::path lastDirectory;
+    std::optional<std::variant<ResolvedConfig, ConfigError>> lastResolved;
     const auto excluded = [&](const std::filesystem::path &path) {
-      const auto resolved = resolver.forFile(path);
-      const auto *config = std::get_if<ResolvedConfig>(&resolved);
+      if (!lastResolved || path.parent_path() != lastDirectory) {
+        lastDirectory = path.parent_path();
+        lastResolved = resolver.forFile(path);
+      }
+      const auto *config = std::get_if<ResolvedConfig>(&*lastResolved);
       if (config == nullptr) return false; // the error is reported when the file is checked
       return config->excluded(path) || (config->respectGitignore && git.ignored(path));
     };
