@@ -77,7 +77,7 @@ class FileSafetyTest(CliTestCase):
 
     def change_after_read(self, name, change):
         """Runs `--fix` on a big file `name` and calls change() once the binary has read it."""
-        lines = 60000
+        lines = 30000
         write(self.path(name), big_source(lines))
         notify = Inotify()
         self.addCleanup(notify.close)
@@ -104,7 +104,7 @@ class FileSafetyTest(CliTestCase):
         code, out, err = self.change_after_read("big.py", change)
         self.assertEqual(code, 2, err)
         self.assertIn("big.py: file changed while it was being checked, not written", err)
-        self.assertEqual(read(self.path("big.py")).decode(), big_source(60000) + edited)
+        self.assertEqual(read(self.path("big.py")).decode(), big_source(30000) + edited)
         self.assertEqual(os.listdir(self.dir), ["big.py"])
 
     def test_a_file_replaced_after_it_was_read_is_not_overwritten(self):
