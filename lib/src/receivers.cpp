@@ -173,16 +173,7 @@ ValueKind Receivers::kindAt(TSNode e, int depth) const {
   return ValueKind::Unknown;
 }
 
-const std::vector<const NameUse *> &Receivers::usesOf(BindingKey key) const {
-  if (indexed_.insert(key.name).second)
-    for (std::uint32_t i : model_.namesCalled(key.name)) {
-      const NameUse &use = model_.names()[i];
-      if (use.inError) continue;
-      const BindingKey k = model_.resolve(use);
-      uses_[{k.scope, k.name}].push_back(&use);
-    }
-  return uses_[{key.scope, key.name}];
-}
+const std::vector<const NameUse *> &Receivers::usesOf(BindingKey key) const { return model_.bindingUses(key); }
 
 ValueKind Receivers::bindingKind(BindingKey key, int depth) const {
   const std::string memoKey = std::to_string(key.scope) + ":" + std::string(key.name);

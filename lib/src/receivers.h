@@ -57,11 +57,9 @@ private:
   std::string_view text_;
   const SemanticModel &model_;
   mutable std::unordered_map<std::string, ValueKind> memo_; ///< binding → kind
-  /// SemanticModel::usesOf, but one pass over a name's uses for all its bindings: a file with
-  /// 600 000 functions each binding `a` asked for each `a` in turn (quadratic).
+  /// SemanticModel::bindingUses: one pass over a name's uses for all its bindings (a file with
+  /// 600 000 functions each binding `a` asked for each `a` in turn, which was quadratic).
   const std::vector<const NameUse *> &usesOf(BindingKey key) const;
-  mutable std::map<std::pair<std::uint32_t, std::string_view>, std::vector<const NameUse *>> uses_;
-  mutable std::unordered_set<std::string_view> indexed_; ///< the names uses_ holds
 };
 
 } // namespace asyncfix

@@ -411,6 +411,16 @@ const std::vector<std::uint32_t> &SemanticModel::usesNamed(std::string_view name
   return it == byName_.end() ? kEmpty : it->second;
 }
 
+const std::vector<const NameUse *> &SemanticModel::bindingUses(BindingKey key) const {
+  noteResolved(key.name);
+  if (bindingUsesIndexed_.insert(key.name).second)
+    for (std::uint32_t i : usesNamed(key.name)) {
+      const NameUse &use = names_[i];
+      if (!use.inError) bindingUses_[{lookup(use.name, use.scope), use.name}].push_back(&use);
+    }
+  return bindingUses_[{key.scope, key.name}];
+}
+
 std::vector<const NameUse *> SemanticModel::usesOf(BindingKey key) const {
   std::vector<const NameUse *> out;
   noteResolved(key.name);

@@ -9,6 +9,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <map>
 #include <set>
 #include <string>
 #include <string_view>
@@ -128,6 +129,9 @@ public:
   BindingKey resolve(const NameUse &use) const;
   /// Every use (outside ERROR regions) that resolves to `key`, in source order.
   std::vector<const NameUse *> usesOf(BindingKey key) const;
+  /// The same, from a table built once per name for all its bindings (a name bound in thousands
+  /// of scopes stays linear); valid as long as the model.
+  const std::vector<const NameUse *> &bindingUses(BindingKey key) const;
   /// Indices of the uses named `name` (any scope), in source order.
   const std::vector<std::uint32_t> &namesCalled(std::string_view name) const;
   /// True when any identifier in the file is spelt `name`.
@@ -162,6 +166,8 @@ private:
   mutable std::unordered_map<std::string_view, std::vector<ScopeKind>> definitions_;
   mutable bool byNameBuilt_ = false, spellingsBuilt_ = false, definitionsBuilt_ = false;
   mutable std::set<std::string, std::less<>> queried_, resolved_;
+  mutable std::map<std::pair<std::uint32_t, std::string_view>, std::vector<const NameUse *>> bindingUses_;
+  mutable std::unordered_set<std::string_view> bindingUsesIndexed_;
   std::unordered_set<std::string_view> inError_;
 };
 

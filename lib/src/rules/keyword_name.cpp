@@ -36,22 +36,12 @@ struct Rename {
 /// The renames of one file (a Context state of the rule).
 struct RenameCache {
   using Key = std::pair<std::uint32_t, std::string_view>; ///< a binding: scope, name
-  std::map<Key, std::vector<const NameUse *>> uses;       ///< each binding's uses, built once per name
-  std::unordered_set<std::string_view> indexed;           ///< the names `uses` holds
   std::map<Key, Rename> bindings;
   std::optional<Rename> member;
 
-  /// The uses of `key`, like SemanticModel::usesOf but one pass over the name's uses for all its
-  /// bindings (a file with 3 000 functions each binding `async` stays linear).
+  /// The uses of `key` (the model's table: one pass over a name's uses for all its bindings).
   const std::vector<const NameUse *> &usesOf(const SemanticModel &model, BindingKey key) {
-    if (indexed.insert(key.name).second)
-      for (std::uint32_t i : model.namesCalled(key.name)) {
-        const NameUse &use = model.name(i);
-        if (use.inError) continue;
-        const BindingKey k = model.resolve(use);
-        uses[{k.scope, k.name}].push_back(&use);
-      }
-    return uses[{key.scope, key.name}];
+    return model.bindingUses(key);
   }
 };
 
