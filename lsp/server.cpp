@@ -357,6 +357,10 @@ void Server::reportProblems() {
     log_.info("configuration: " + problem); // shown to the user below
     showMessage(MessageType::Warning, "asyncfix configuration: " + problem);
   }
+  for (const std::string &notice : workspace_.takeNotices()) {
+    log_.info(notice);
+    showMessage(MessageType::Info, "asyncfix: " + notice);
+  }
 }
 
 void Server::showMessage(MessageType type, const std::string &message) {

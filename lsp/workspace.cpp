@@ -89,6 +89,12 @@ FileSettings Workspace::settingsForPath(const fs::path &path) {
   return {&linterFor(config->config), config->unsafeFixes};
 }
 
+std::vector<std::string> Workspace::takeNotices() {
+  std::vector<std::string> out;
+  out.swap(notices_);
+  return out;
+}
+
 std::vector<std::string> Workspace::takeProblems() {
   std::vector<std::string> out;
   out.swap(problems_);
@@ -188,6 +194,17 @@ void Workspace::replaceText(OpenDocument &doc, std::string text) {
 }
 
 const std::vector<asyncfix::Diagnostic> &Workspace::diagnostics(OpenDocument &doc) {
+  if (!doc.diagnostics && doc.doc.text().size() > maxLintBytes) {
+    // Never parsed: a document's tree is made on first use, and nothing here asks for it.
+    doc.footprint = {};
+    doc.diagnostics.emplace();
+    if (!doc.tooLargeNoticed) {
+      doc.tooLargeNoticed = true;
+      notices_.push_back(doc.uri + " is " + std::to_string(doc.doc.text().size() >> 20) +
+                         " MB, more than the " + std::to_string(maxLintBytes >> 20) +
+                         " MB asyncfix lints as you type: run `asyncfix check` on it");
+    }
+  }
   if (!doc.diagnostics) {
     // tree-sitter's incremental re-parse may recover from syntax errors differently than a fresh
     // parse of the same text; findings in an erroneous region could then differ from what the

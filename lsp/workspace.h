@@ -34,6 +34,7 @@ struct OpenDocument {
   asyncfix::LintFootprint footprint;                             ///< what `diagnostics` depend on
   bool publishPending = false;                                  ///< push clients: publish at the next idle moment
   bool reparsed = true;                                         ///< the tree comes from a full parse, not an edit
+  bool tooLargeNoticed = false;                                 ///< the size notice was given
   std::uint64_t lastUsed = 0;                                   ///< when its diagnostics were last asked for
 };
 
@@ -61,6 +62,13 @@ public:
   FileSettings settingsForPath(const std::filesystem::path &path);
   /// Configuration problems met since the last call (each reported once).
   std::vector<std::string> takeProblems();
+  /// Other things the user should know, met since the last call (each reported once).
+  std::vector<std::string> takeNotices();
+
+  /// Documents larger than this are not linted as you type (a parse of tens of megabytes takes
+  /// seconds, during which no other document would be served): they get no diagnostics and one
+  /// notice. `asyncfix check` handles them. Tests lower it.
+  std::size_t maxLintBytes = std::size_t{8} << 20;
   /// Changes with every configuration change.
   std::uint64_t configGeneration() const { return configGeneration_; }
 
@@ -102,6 +110,7 @@ private:
   std::unique_ptr<ConfigResolver> overridesOnly_;          ///< for documents without a file path
   std::map<std::string, std::unique_ptr<Linter>> linters_; ///< by configuration
   std::vector<std::string> problems_;
+  std::vector<std::string> notices_;
   std::vector<std::string> reported_;
   std::uint64_t configGeneration_ = 1;
   std::uint64_t nextStamp_ = 1;

@@ -54,7 +54,7 @@ std::vector<std::uint32_t> marksOf(std::string_view text, unsigned triggers) {
   std::vector<std::uint32_t> marks;
   scanTriggers(text, triggers, &marks);
   for (std::size_t i = text.find('#'); i != std::string_view::npos; i = text.find('#', i + 1)) {
-    const std::size_t eol = std::min(text.find('\n', i), text.size());
+    const std::size_t eol = std::min(text.find_first_of("\r\n", i), text.size());
     for (std::size_t j = i + 1; j + 4 <= eol; ++j) {
       const char c = static_cast<char>(text[j] | 0x20);
       if ((c == 'n' && (text[j + 1] | 0x20) == 'o' && (text[j + 2] | 0x20) == 'q' && (text[j + 3] | 0x20) == 'a') ||

@@ -241,7 +241,7 @@ template <class F> void forEachWord(std::string_view text, std::string_view word
 }
 
 bool noqaWithAsyncfixCode(std::string_view text, std::size_t at) {
-  const std::size_t eol = std::min(text.find('\n', at), text.size());
+  const std::size_t eol = std::min(text.find_first_of("\r\n", at), text.size());
   for (std::size_t j = text.find("AF", at); j != std::string_view::npos && j + 2 < eol; j = text.find("AF", j + 1))
     if (text[j + 2] >= '0' && text[j + 2] <= '9') return true;
   return false;

@@ -1,6 +1,7 @@
 // Unit tests of the server's helpers: framing, text diffs, URIs, settings parsing.
 #include <catch2/catch.hpp>
 
+#include <map>
 #include <random>
 #include <string>
 
@@ -9,6 +10,7 @@
 #include "asyncfix/diagnostic.h"
 #include "logger.h"
 #include "protocol.h"
+#include "server.h"
 #include "text_diff.h"
 #include "transport.h"
 #include "uri.h"
@@ -143,3 +145,45 @@ TEST_CASE("fromJSON names the offending field", "[lsp][protocol]") {
 }
 
 } // namespace asyncfix::lsp
+
+TEST_CASE("a document over the size limit is not linted as you type and blocks nothing", "[lsp][limits]") {
+  using namespace asyncfix::lsp;
+  Logger log(nullptr, LogLevel::Error);
+  MemoryTransport transport;
+  Server server(transport, log);
+  server.workspace().maxLintBytes = 4096; // stands for the 8 MB default
+  const auto open = [&](const std::string &uri, const std::string &text) {
+    nlohmann::json m = {{"jsonrpc", "2.0"},
+                        {"method", "textDocument/didOpen"},
+                        {"params", {{"textDocument", {{"uri", uri}, {"languageId", "python"}, {"version", 1}, {"text", text}}}}}};
+    transport.push(m.dump());
+  };
+  transport.push(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}})");
+  transport.push(R"({"jsonrpc":"2.0","method":"initialized","params":{}})");
+  std::string big = "x.cuda(async=True)\n";
+  while (big.size() <= 4096) big += "y = 1\n";
+  open("file:///big.py", big);
+  open("file:///small.py", "x.cuda(async=True)\n");
+  server.drain();
+  std::map<std::string, std::size_t> published;
+  int notices = 0;
+  for (const std::string &out : transport.takeOutput()) {
+    const auto m = nlohmann::json::parse(out);
+    if (m.value("method", "") == "textDocument/publishDiagnostics")
+      published[m["params"]["uri"]] = m["params"]["diagnostics"].size();
+    if (m.value("method", "") == "window/showMessage" &&
+        m["params"]["message"].get<std::string>().find("file:///big.py") != std::string::npos)
+      ++notices;
+  }
+  CHECK(published["file:///big.py"] == 0);   // not linted: no findings, no parse
+  CHECK(published["file:///small.py"] == 1); // the others are served as usual
+  CHECK(notices == 1);
+  // Typing in it still gives no diagnostics, and no second notice.
+  transport.push(R"({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///big.py","version":2},"contentChanges":[{"range":{"start":{"line":1,"character":0},"end":{"line":1,"character":0}},"text":"z"}]}})");
+  server.drain();
+  for (const std::string &out : transport.takeOutput()) {
+    const auto m = nlohmann::json::parse(out);
+    CHECK(m.value("method", "") != "window/showMessage");
+    if (m.value("method", "") == "textDocument/publishDiagnostics") CHECK(m["params"]["diagnostics"].empty());
+  }
+}
