@@ -10,20 +10,16 @@
 #include <sstream>
 
 #include "asyncfix/linter.h"
+#include "test_util.h"
 #include "linter_internal.h"
 #include "asyncfix/rules.h"
 
 namespace fs = std::filesystem;
+using asyncfix::testing::readFile;
 using namespace asyncfix;
 
 namespace {
 
-std::string readFile(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 void writeFile(const fs::path &p, const std::string &text) {
   std::ofstream out(p, std::ios::binary);

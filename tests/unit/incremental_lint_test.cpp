@@ -9,18 +9,14 @@
 
 #include "asyncfix/document.h"
 #include "asyncfix/linter.h"
+#include "test_util.h"
 
 using namespace asyncfix;
 namespace fs = std::filesystem;
+using asyncfix::testing::readFile;
 
 namespace {
 
-std::string readFile(const fs::path &p) {
-  std::ifstream in(p, std::ios::binary);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
 
 bool isNameByte(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
