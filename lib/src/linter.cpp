@@ -264,7 +264,9 @@ bool editKeepsFindings(const Document &doc, const LintFootprint &footprint, std:
   const TSNode functionBody = ts_node_child_by_field_name(function, "body", 4);
   const std::uint32_t bodyStart = ts_node_is_null(functionBody) ? s1 : ts_node_start_byte(functionBody);
   for (const std::string &name : footprint.names) {
-    if (name == after) return false;
+    // Respelling such a name, even a local one, can unbind it there (then its other uses there
+    // would see the binding the rules asked about).
+    if (name == before || name == after) return false;
     if (!containsWord(body, name)) continue;
     if (!locals || std::find(locals->begin(), locals->end(), name) == locals->end()) return false;
     const std::string_view header = text.substr(s0, bodyStart - s0);

@@ -120,4 +120,16 @@ TEST_CASE("editKeepsFindings says no to what can change findings", "[incremental
   const std::size_t x2 = renamed.find("async_x =") + 6;
   CHECK_FALSE(editKeepsFindings(doc2, fp2, x2, x2 + 1, ""));     // would spell `async_`
   CHECK(editKeepsFindings(doc2, fp2, x2, x2 + 1, "y"));          // `async_y`: still no conflict
+
+  // A function's own local spelt like a name the rules asked about: other edits there are fine,
+  // but respelling that local could unbind it (its other uses would then see the module's).
+  const std::string shadow = "images = load()\nimages.cuda(async=True)\n\ndef g():\n    images = 1\n"
+                             "    other = 2\n    return images, other\n";
+  Document doc3(shadow);
+  LintFootprint fp3;
+  REQUIRE_FALSE(linter.lint(doc3, fp3).empty());
+  const std::size_t local = shadow.find("images = 1");
+  const std::size_t other = shadow.find("other = 2");
+  CHECK(editKeepsFindings(doc3, fp3, other + 1, other + 1, "x"));   // `oxther`: nobody asked
+  CHECK_FALSE(editKeepsFindings(doc3, fp3, local + 6, local + 6, "x")); // `imagesx = 1`
 }
