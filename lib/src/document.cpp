@@ -122,6 +122,8 @@ std::size_t Document::syntaxErrorCount() const {
   if (!tree) return 0;
   TSNode root = ts_tree_root_node(tree);
   if (!ts_node_has_error(root)) return 0;
+  // A MISSING token of a hidden rule (`_newline`) has no visible node for the walk below to
+  // find; the root still knows the tree has an error: count it as one.
   std::size_t count = 0;
   Cursor cursor(root);
   TSTreeCursor *c = cursor.get();
@@ -132,7 +134,7 @@ std::size_t Document::syntaxErrorCount() const {
     if (ts_node_has_error(node) && !ts_node_is_error(node) && ts_tree_cursor_goto_first_child(c))
       continue;
     while (!ts_tree_cursor_goto_next_sibling(c)) {
-      if (!ts_tree_cursor_goto_parent(c)) return count;
+      if (!ts_tree_cursor_goto_parent(c)) return std::max<std::size_t>(count, 1);
     }
   }
 }

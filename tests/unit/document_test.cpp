@@ -65,6 +65,15 @@ TEST_CASE("Document counts ERROR and MISSING nodes", "[document]") {
   CHECK(Document("x = 1\n").syntaxErrorCount() == 0);
   CHECK(Document("x = (1\n").syntaxErrorCount() > 0);
   CHECK(Document("def f(:\n  pass\n").syntaxErrorCount() > 0);
+  // A MISSING hidden token (`_newline` between two names) has no visible node but is an error:
+  // found by the lint+fix fuzzer, whose "fixes keep a clean file clean" took this file as clean.
+  const Document missing("x = 1\nasync \xC3\xA9\n");
+  CHECK(missing.syntaxErrorCount() > 0);
+  const std::string crash = "\xEF\xBB\xBFs = '\xC3\xA9 async'\r\nasync \xC3\xA9\r\n";
+  const Document doc(crash);
+  REQUIRE(doc.syntaxErrorCount() > 0);
+  for (const Diagnostic &d : Linter().lint(doc)) // and what fix() applies still verifies
+    if (d.fix) CHECK(fix(Linter(), crash, {}).converged);
 }
 
 TEST_CASE("Document parses on first use, merges edits, and re-parses after releaseTree", "[document]") {
