@@ -57,9 +57,6 @@ private:
   std::string_view text_;
   const SemanticModel &model_;
   mutable std::unordered_map<std::string, ValueKind> memo_; ///< binding → kind
-  /// SemanticModel::bindingUses: one pass over a name's uses for all its bindings (a file with
-  /// 600 000 functions each binding `a` asked for each `a` in turn, which was quadratic).
-  const std::vector<const NameUse *> &usesOf(BindingKey key) const;
 };
 
 } // namespace asyncfix

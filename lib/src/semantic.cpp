@@ -411,24 +411,14 @@ const std::vector<std::uint32_t> &SemanticModel::usesNamed(std::string_view name
   return it == byName_.end() ? kEmpty : it->second;
 }
 
-const std::vector<const NameUse *> &SemanticModel::bindingUses(BindingKey key) const {
+const std::vector<const NameUse *> &SemanticModel::usesOf(BindingKey key) const {
   noteResolved(key.name);
-  if (bindingUsesIndexed_.insert(key.name).second)
+  if (usesOfIndexed_.insert(key.name).second)
     for (std::uint32_t i : usesNamed(key.name)) {
       const NameUse &use = names_[i];
-      if (!use.inError) bindingUses_[{lookup(use.name, use.scope), use.name}].push_back(&use);
+      if (!use.inError) usesOf_[{lookup(use.name, use.scope), use.name}].push_back(&use);
     }
-  return bindingUses_[{key.scope, key.name}];
-}
-
-std::vector<const NameUse *> SemanticModel::usesOf(BindingKey key) const {
-  std::vector<const NameUse *> out;
-  noteResolved(key.name);
-  for (std::uint32_t i : usesNamed(key.name)) {
-    const NameUse &use = names_[i];
-    if (!use.inError && lookup(use.name, use.scope) == key.scope) out.push_back(&use);
-  }
-  return out;
+  return usesOf_[{key.scope, key.name}];
 }
 
 bool SemanticModel::identifierExists(std::string_view name) const {

@@ -127,11 +127,10 @@ public:
 
   /// The binding `use` refers to. Unbound names resolve to the module scope.
   BindingKey resolve(const NameUse &use) const;
-  /// Every use (outside ERROR regions) that resolves to `key`, in source order.
-  std::vector<const NameUse *> usesOf(BindingKey key) const;
-  /// The same, from a table built once per name for all its bindings (a name bound in thousands
-  /// of scopes stays linear); valid as long as the model.
-  const std::vector<const NameUse *> &bindingUses(BindingKey key) const;
+  /// Every use (outside ERROR regions) that resolves to `key`, in source order; from a table
+  /// built once per name for all its bindings (a name bound in thousands of scopes stays linear),
+  /// valid as long as the model.
+  const std::vector<const NameUse *> &usesOf(BindingKey key) const;
   /// Indices of the uses named `name` (any scope), in source order.
   const std::vector<std::uint32_t> &namesCalled(std::string_view name) const;
   /// True when any identifier in the file is spelt `name`.
@@ -166,8 +165,8 @@ private:
   mutable std::unordered_map<std::string_view, std::vector<ScopeKind>> definitions_;
   mutable bool byNameBuilt_ = false, spellingsBuilt_ = false, definitionsBuilt_ = false;
   mutable std::set<std::string, std::less<>> queried_, resolved_;
-  mutable std::map<std::pair<std::uint32_t, std::string_view>, std::vector<const NameUse *>> bindingUses_;
-  mutable std::unordered_set<std::string_view> bindingUsesIndexed_;
+  mutable std::map<std::pair<std::uint32_t, std::string_view>, std::vector<const NameUse *>> usesOf_;
+  mutable std::unordered_set<std::string_view> usesOfIndexed_; ///< the names usesOf_ holds
   std::unordered_set<std::string_view> inError_;
 };
 

@@ -38,11 +38,6 @@ struct RenameCache {
   using Key = std::pair<std::uint32_t, std::string_view>; ///< a binding: scope, name
   std::map<Key, Rename> bindings;
   std::optional<Rename> member;
-
-  /// The uses of `key` (the model's table: one pass over a name's uses for all its bindings).
-  const std::vector<const NameUse *> &usesOf(const SemanticModel &model, BindingKey key) {
-    return model.bindingUses(key);
-  }
 };
 
 bool isPrivateName(std::string_view name) {
@@ -113,13 +108,13 @@ void addAttributeUses(const SemanticModel &model, std::string_view name, RenameG
 
 /// All uses of the binding `use` refers to, plus what is tied to it: call-site keywords of a
 /// parameter, attribute spellings of a class member.
-RenameGroup bindingGroup(const SemanticModel &model, const NameUse &use, RenameCache &cache) {
+RenameGroup bindingGroup(const SemanticModel &model, const NameUse &use) {
   RenameGroup group;
   const BindingKey key = model.resolve(use);
   group.binding = key;
   const Scope &scope = model.scopes()[key.scope];
   bool isParameter = false, boundHere = false;
-  for (const NameUse *u : cache.usesOf(model, key)) {
+  for (const NameUse *u : model.usesOf(key)) {
     group.nodes.push_back(u->node);
     if (u->role == NameRole::ImportedName) group.fixable = false;
     if (u->role == NameRole::Parameter) isParameter = true;
@@ -249,7 +244,7 @@ const Rename &bindingRename(const SemanticModel &model, const NameUse &use, std:
   const BindingKey key = model.resolve(use);
   const RenameCache::Key k{key.scope, key.name};
   if (const auto it = cache.bindings.find(k); it != cache.bindings.end()) return it->second;
-  Rename r = makeRename(model, bindingGroup(model, use, cache), keyword, ctx);
+  Rename r = makeRename(model, bindingGroup(model, use), keyword, ctx);
   return cache.bindings.emplace(k, std::move(r)).first->second;
 }
 
