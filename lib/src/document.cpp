@@ -1,6 +1,9 @@
 #include "asyncfix/document.h"
 
 #include <algorithm>
+#include <cstdlib>
+
+#include "asyncfix/document_internals.h"
 
 #include "syntax.h"
 
@@ -23,6 +26,10 @@ TSParser *threadParser() {
 struct Document::Impl {
   TreePtr tree;
   bool stale = true;
+  /// Since DocumentInternals::takeChanges last asked: the byte ranges whose syntax changed in
+  /// incremental re-parses (ts_tree_get_changed_ranges), and whether a parse started afresh.
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> changed;
+  bool fresh = true;
 
   void parse(const std::string &text) {
     stale = false;
@@ -34,6 +41,14 @@ struct Document::Impl {
     }
     TreePtr old = std::move(tree);
     tree.reset(ts_parser_parse_string(parser, old.get(), text.data(), static_cast<std::uint32_t>(text.size())));
+    if (!old || !tree) {
+      fresh = true;
+      return;
+    }
+    std::uint32_t count = 0;
+    TSRange *ranges = ts_tree_get_changed_ranges(old.get(), tree.get(), &count);
+    for (std::uint32_t i = 0; i < count; ++i) changed.emplace_back(ranges[i].start_byte, ranges[i].end_byte);
+    std::free(ranges);
   }
 };
 
@@ -100,6 +115,14 @@ void Document::edit(std::size_t start, std::size_t end, std::string_view replace
   lines_ = LineIndex(text_);
   const std::size_t newEnd = start + replacement.size();
   impl_->stale = true;
+  for (auto &[from, to] : impl_->changed) { // ranges not yet taken follow the text
+    const auto move = [&](std::uint32_t at) {
+      return at >= end ? static_cast<std::uint32_t>(at - end + newEnd) : std::min<std::uint32_t>(at, static_cast<std::uint32_t>(start));
+    };
+    const bool overlaps = from <= end && to >= start;
+    from = move(from);
+    to = overlaps ? std::max(move(to), static_cast<std::uint32_t>(newEnd)) : move(to);
+  }
   if (impl_->tree && text_.size() <= UINT32_MAX) {
     // The re-parse happens when the tree is next asked for: edits in between are merged.
     TSInputEdit edit{static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(end),
@@ -137,6 +160,20 @@ std::size_t Document::syntaxErrorCount() const {
       if (!ts_tree_cursor_goto_parent(c)) return std::max<std::size_t>(count, 1);
     }
   }
+}
+
+} // namespace asyncfix
+
+namespace asyncfix {
+
+bool DocumentInternals::takeChanges(const Document &doc, std::vector<std::pair<std::uint32_t, std::uint32_t>> &changed) {
+  doc.tree(); // parse now if needed
+  if (!doc.impl_) return true;
+  const bool fresh = doc.impl_->fresh;
+  changed = std::move(doc.impl_->changed);
+  doc.impl_->changed.clear();
+  doc.impl_->fresh = false;
+  return fresh;
 }
 
 } // namespace asyncfix

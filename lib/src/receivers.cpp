@@ -111,8 +111,7 @@ const Scope *Receivers::classOf(TSNode identifier) const {
   if (!use) return nullptr;
   for (const NameUse *u : model_.usesOf(model_.resolve(*use))) {
     if (u->role != NameRole::ClassName) continue;
-    for (const Scope &s : model_.scopes())
-      if (s.kind == ScopeKind::Class && ts_node_eq(s.nameNode, u->node)) return &s;
+    if (const Scope *s = model_.scopeNamedBy(u->node); s && s->kind == ScopeKind::Class) return s;
   }
   return nullptr;
 }

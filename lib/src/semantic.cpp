@@ -40,22 +40,21 @@ bool isPatternContainer(const Kinds &k, TSSymbol s) {
 
 class Builder {
 public:
-  Builder(const Document &doc, std::vector<Scope> &scopes, std::vector<NameUse> &names,
-          std::vector<KeywordUse> &keywords, std::vector<AttributeUse> &attributes,
+  Builder(std::string_view text, std::deque<Scope> &scopes, std::deque<NameUse> &names,
+          std::deque<KeywordUse> &keywords, std::deque<AttributeUse> &attributes,
           std::unordered_set<std::string_view> &inError)
-      : text_(doc.text()), k_(Kinds::get()), scopes_(scopes), names_(names), keywords_(keywords),
+      : text_(text), k_(Kinds::get()), scopes_(scopes), names_(names), keywords_(keywords),
         attributes_(attributes), inError_(inError) {}
 
-  void run(TSNode root) {
-    Scope module;
-    module.node = root;
-    scopes_.push_back(std::move(module));
-    Cursor cursor(root);
-    TSTreeCursor *c = cursor.get();
+  /// Walks one top-level statement of the module `root` (scope 0).
+  void run(TSNode root, TSNode statement) {
     Frame rootFrame;
     rootFrame.node = root;
     rootFrame.symbol = ts_node_symbol(root);
     path_.push_back(rootFrame);
+    Cursor cursor(statement);
+    TSTreeCursor *c = cursor.get();
+    path_.push_back(child(path_.back(), c));
     for (;;) {
       visit();
       if (ts_tree_cursor_goto_first_child(c)) {
@@ -69,7 +68,10 @@ public:
           break;
         }
         path_.pop_back();
-        if (!ts_tree_cursor_goto_parent(c)) return;
+        if (!ts_tree_cursor_goto_parent(c)) {
+          path_.clear();
+          return;
+        }
       }
     }
   }
@@ -265,10 +267,10 @@ private:
 
   std::string_view text_;
   const Kinds &k_;
-  std::vector<Scope> &scopes_;
-  std::vector<NameUse> &names_;
-  std::vector<KeywordUse> &keywords_;
-  std::vector<AttributeUse> &attributes_;
+  std::deque<Scope> &scopes_;
+  std::deque<NameUse> &names_;
+  std::deque<KeywordUse> &keywords_;
+  std::deque<AttributeUse> &attributes_;
   std::unordered_set<std::string_view> &inError_;
   std::vector<Frame> path_;
 };
@@ -287,94 +289,218 @@ bool operandMakesAName(TSNode awaitExpression, std::string_view text) {
   return c == '(' || c == '[' || c == '+' || c == '-' || c == '*';
 }
 
-SemanticModel::SemanticModel(const Document &doc) {
-  if (!doc.tree()) {
-    scopes_.push_back(Scope{});
-    return;
+SemanticModel::SemanticModel(const Document &doc) : text_(doc.text()) {
+  Scope module;
+  if (doc.tree()) {
+    root_ = ts_tree_root_node(doc.tree());
+    module.node = root_;
+    Cursor cursor(root_);
+    TSTreeCursor *c = cursor.get();
+    if (ts_tree_cursor_goto_first_child(c)) {
+      do {
+        Unit unit;
+        unit.node = ts_tree_cursor_current_node(c);
+        unit.start = ts_node_start_byte(unit.node);
+        unit.end = ts_node_end_byte(unit.node);
+        units_.push_back(std::move(unit));
+      } while (ts_tree_cursor_goto_next_sibling(c));
+    }
   }
-  Builder(doc, scopes_, names_, keywords_, attributes_, inError_).run(ts_tree_root_node(doc.tree()));
-  for (std::uint32_t i = 0; i < names_.size(); ++i) {
-    const NameUse &use = names_[i];
-    nameAt_.emplace_back(ts_node_start_byte(use.node), i);
-    if (!binds(use.role)) continue;
-    Scope &scope = scopes_[use.scope];
-    if (scope.globals.contains(use.name)) scopes_[0].bound.insert(use.name);
-    else if (!scope.nonlocals.contains(use.name)) scope.bound.insert(use.name);
-  }
-  for (std::uint32_t i = 0; i < keywords_.size(); ++i) keywordAt_.emplace_back(ts_node_start_byte(keywords_[i].node), i);
-  for (std::uint32_t i = 0; i < attributes_.size(); ++i)
-    attributeAt_.emplace_back(ts_node_start_byte(attributes_[i].node), i);
-  for (PositionIndex *index : {&nameAt_, &keywordAt_, &attributeAt_})
-    if (!std::is_sorted(index->begin(), index->end()))
-      std::stable_sort(index->begin(), index->end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+  scopes_.push_back(std::move(module));
 }
 
 namespace {
+
+bool isWordByte(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_' || u >= 0x80;
+}
+
 /// The first entry of `index` that starts at `start` (the walk records one use per node).
 template <class T>
-const T *find(const std::vector<std::pair<std::uint32_t, std::uint32_t>> &index, const std::vector<T> &v,
+const T *find(const std::vector<std::pair<std::uint32_t, std::uint32_t>> &index, const std::deque<T> &v,
               std::uint32_t start) {
   const auto it = std::lower_bound(index.begin(), index.end(), start,
                                    [](const auto &entry, std::uint32_t s) { return entry.first < s; });
   return it == index.end() || it->first != start ? nullptr : &v[it->second];
 }
+
+template <class T, class Start>
+std::vector<std::pair<std::uint32_t, std::uint32_t>> positionIndex(const std::deque<T> &v, std::uint32_t first,
+                                                                   std::uint32_t last, Start start) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> index;
+  index.reserve(last - first);
+  for (std::uint32_t i = first; i < last; ++i) index.emplace_back(start(v[i]), i);
+  if (!std::is_sorted(index.begin(), index.end()))
+    std::stable_sort(index.begin(), index.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
+  return index;
+}
+
 } // namespace
 
+void SemanticModel::walk(Unit &unit) const {
+  if (unit.walked) return;
+  unit.walked = true;
+  unit.firstName = static_cast<std::uint32_t>(names_.size());
+  unit.firstKeyword = static_cast<std::uint32_t>(keywords_.size());
+  unit.firstAttribute = static_cast<std::uint32_t>(attributes_.size());
+  unit.firstScope = static_cast<std::uint32_t>(scopes_.size());
+  Builder(text_, scopes_, names_, keywords_, attributes_, inError_).run(root_, unit.node);
+  unit.lastName = static_cast<std::uint32_t>(names_.size());
+  unit.lastKeyword = static_cast<std::uint32_t>(keywords_.size());
+  unit.lastAttribute = static_cast<std::uint32_t>(attributes_.size());
+  unit.lastScope = static_cast<std::uint32_t>(scopes_.size());
+  for (std::uint32_t i = unit.firstName; i < unit.lastName; ++i) {
+    const NameUse &use = names_[i];
+    if (!binds(use.role) || use.scope == 0) continue; // the module's own set is not kept
+    Scope &scope = scopes_[use.scope];
+    if (!scope.globals.contains(use.name) && !scope.nonlocals.contains(use.name)) scope.bound.insert(use.name);
+  }
+  for (std::uint32_t s = unit.firstScope; s < unit.lastScope; ++s)
+    if (!ts_node_is_null(scopes_[s].nameNode)) scopeByName_[ts_node_start_byte(scopes_[s].nameNode)] = s;
+  unit.nameAt = positionIndex(names_, unit.firstName, unit.lastName,
+                              [](const NameUse &u) { return ts_node_start_byte(u.node); });
+  unit.keywordAt = positionIndex(keywords_, unit.firstKeyword, unit.lastKeyword,
+                                 [](const KeywordUse &k) { return ts_node_start_byte(k.node); });
+  unit.attributeAt = positionIndex(attributes_, unit.firstAttribute, unit.lastAttribute,
+                                   [](const AttributeUse &a) { return ts_node_start_byte(a.node); });
+}
+
+const SemanticModel::Unit *SemanticModel::unitAt(std::uint32_t offset) const {
+  const auto it = std::upper_bound(units_.begin(), units_.end(), offset,
+                                   [](std::uint32_t o, const Unit &u) { return o < u.start; });
+  if (it == units_.begin()) return nullptr;
+  Unit &unit = *std::prev(it);
+  if (offset >= unit.end) return nullptr;
+  walk(unit);
+  return &unit;
+}
+
+void SemanticModel::noteAt(std::uint32_t offset) const {
+  if (!sink_ || (offset >= sinkStart_ && offset < sinkEnd_)) return;
+  const auto it = std::upper_bound(units_.begin(), units_.end(), offset,
+                                   [](std::uint32_t o, const Unit &u) { return o < u.start; });
+  if (it == units_.begin()) return;
+  const Unit &unit = *std::prev(it);
+  sink_->ranges.emplace_back(unit.start, std::max(unit.end, offset + 1));
+}
+
+const std::vector<std::uint32_t> &SemanticModel::unitsWith(std::string_view word) const {
+  if (const auto it = unitsWith_.find(word); it != unitsWith_.end()) return it->second;
+  std::vector<std::uint32_t> found;
+  if (!word.empty() && !units_.empty()) {
+    std::size_t unit = 0;
+    for (std::size_t i = text_.find(word); i != std::string_view::npos; i = text_.find(word, i + 1)) {
+      if ((i > 0 && isWordByte(text_[i - 1])) || (i + word.size() < text_.size() && isWordByte(text_[i + word.size()])))
+        continue;
+      while (unit < units_.size() && units_[unit].end <= i) ++unit;
+      if (unit == units_.size()) break;
+      if (units_[unit].start > i) continue; // between statements (blank space)
+      if (found.empty() || found.back() != unit) found.push_back(static_cast<std::uint32_t>(unit));
+      i = units_[unit].end - 1; // the next occurrence that matters is in a later unit
+    }
+  }
+  for (const std::uint32_t u : found) walk(units_[u]);
+  return unitsWith_.emplace(std::string(word), std::move(found)).first->second;
+}
+
+void SemanticModel::ensureWord(std::string_view word) const {
+  note(word);
+  unitsWith(word);
+}
+
+void SemanticModel::ensureAll() const {
+  for (Unit &unit : units_) walk(unit);
+}
+
+std::size_t SemanticModel::statementsWalked() const {
+  return static_cast<std::size_t>(std::count_if(units_.begin(), units_.end(), [](const Unit &u) { return u.walked; }));
+}
+
+const std::deque<NameUse> &SemanticModel::allNamesForTests() const {
+  ensureAll();
+  return names_;
+}
+const std::deque<KeywordUse> &SemanticModel::allKeywordsForTests() const {
+  ensureAll();
+  return keywords_;
+}
+const std::deque<AttributeUse> &SemanticModel::allAttributesForTests() const {
+  ensureAll();
+  return attributes_;
+}
+
 const NameUse *SemanticModel::nameAt(std::uint32_t start) const {
-  const NameUse *use = find(nameAt_, names_, start);
-  if (use) noteResolved(use->name);
-  return use;
+  noteAt(start);
+  const Unit *unit = unitAt(start);
+  return unit ? find(unit->nameAt, names_, start) : nullptr;
 }
 const KeywordUse *SemanticModel::keywordAt(std::uint32_t start) const {
-  const KeywordUse *k = find(keywordAt_, keywords_, start);
-  if (k) noteResolved(k->name);
-  return k;
+  noteAt(start);
+  const Unit *unit = unitAt(start);
+  return unit ? find(unit->keywordAt, keywords_, start) : nullptr;
 }
 const AttributeUse *SemanticModel::attributeAt(std::uint32_t start) const {
-  const AttributeUse *a = find(attributeAt_, attributes_, start);
-  if (a) noteResolved(a->name);
-  return a;
+  noteAt(start);
+  const Unit *unit = unitAt(start);
+  return unit ? find(unit->attributeAt, attributes_, start) : nullptr;
 }
 
 std::vector<const KeywordUse *> SemanticModel::keywordsCalled(std::string_view name) const {
-  note(name);
+  ensureWord(name);
   std::vector<const KeywordUse *> out;
-  for (const KeywordUse &k : keywords_)
-    if (k.name == name) out.push_back(&k);
+  for (const std::uint32_t u : unitsWith(name))
+    for (std::uint32_t i = units_[u].firstKeyword; i < units_[u].lastKeyword; ++i)
+      if (keywords_[i].name == name) out.push_back(&keywords_[i]);
   return out;
 }
 
 std::vector<const AttributeUse *> SemanticModel::attributesCalled(std::string_view name) const {
-  note(name);
+  ensureWord(name);
   std::vector<const AttributeUse *> out;
-  for (const AttributeUse &a : attributes_)
-    if (a.name == name) out.push_back(&a);
+  for (const std::uint32_t u : unitsWith(name))
+    for (std::uint32_t i = units_[u].firstAttribute; i < units_[u].lastAttribute; ++i)
+      if (attributes_[i].name == name) out.push_back(&attributes_[i]);
   return out;
 }
 
 std::size_t SemanticModel::definitionsNamed(std::string_view name, std::optional<ScopeKind> kind) const {
-  note(name);
-  if (!definitionsBuilt_) { // once per file: a scan per call was quadratic in files with many calls
-    definitionsBuilt_ = true;
-    for (const Scope &s : scopes_)
-      if (!s.name.empty()) definitions_[s.name].push_back(s.kind);
+  ensureWord(name);
+  auto it = definitions_.find(name);
+  if (it == definitions_.end()) {
+    std::vector<ScopeKind> kinds;
+    for (const std::uint32_t u : unitsWith(name))
+      for (std::uint32_t s = units_[u].firstScope; s < units_[u].lastScope; ++s)
+        if (scopes_[s].name == name) kinds.push_back(scopes_[s].kind);
+    it = definitions_.emplace(std::string(name), std::move(kinds)).first;
   }
-  const auto it = definitions_.find(name);
-  if (it == definitions_.end()) return 0;
   return kind ? static_cast<std::size_t>(std::count(it->second.begin(), it->second.end(), *kind)) : it->second.size();
 }
 
+const Scope *SemanticModel::scopeNamedBy(TSNode nameNode) const {
+  const std::uint32_t start = ts_node_start_byte(nameNode);
+  noteAt(start);
+  if (!unitAt(start)) return nullptr;
+  const auto it = scopeByName_.find(start);
+  return it == scopeByName_.end() || !ts_node_eq(scopes_[it->second].nameNode, nameNode) ? nullptr
+                                                                                          : &scopes_[it->second];
+}
+
 bool SemanticModel::importsPackage(std::string_view package) const {
-  note(package);
-  return std::any_of(names_.begin(), names_.end(), [&](const NameUse &u) {
-    if (u.inError || u.qualified.empty()) return false;
-    const std::string_view q = u.qualified;
-    return q.substr(0, q.find('.')) == package;
-  });
+  ensureWord(package);
+  for (const std::uint32_t u : unitsWith(package))
+    for (std::uint32_t i = units_[u].firstName; i < units_[u].lastName; ++i) {
+      const NameUse &use = names_[i];
+      if (use.inError || use.qualified.empty()) continue;
+      const std::string_view q = use.qualified;
+      if (q.substr(0, q.find('.')) == package) return true;
+    }
+  return false;
 }
 
 std::uint32_t SemanticModel::lookup(std::string_view name, std::uint32_t s) const {
   for (bool first = true;; first = false) {
+    if (s == 0) return 0;
     const Scope &scope = scopes_[s];
     if (first || scope.kind != ScopeKind::Class) {
       if (scope.globals.contains(name)) return 0;
@@ -386,50 +512,53 @@ std::uint32_t SemanticModel::lookup(std::string_view name, std::uint32_t s) cons
       }
       if (scope.bound.contains(name)) return s;
     }
-    if (s == 0) return 0;
     s = scope.parent;
   }
 }
 
 BindingKey SemanticModel::resolve(const NameUse &use) const {
-  noteResolved(use.name);
+  // Answered from the use's own statement: its scopes, and the module as the fallback.
   return {lookup(use.name, use.scope), use.name};
 }
 
 const std::vector<std::uint32_t> &SemanticModel::namesCalled(std::string_view name) const {
-  note(name);
+  ensureWord(name);
   return usesNamed(name);
 }
 
 const std::vector<std::uint32_t> &SemanticModel::usesNamed(std::string_view name) const {
-  static const std::vector<std::uint32_t> kEmpty;
-  if (!byNameBuilt_) {
-    byNameBuilt_ = true;
-    for (std::uint32_t i = 0; i < names_.size(); ++i) byName_[names_[i].name].push_back(i);
-  }
-  const auto it = byName_.find(name);
-  return it == byName_.end() ? kEmpty : it->second;
+  if (const auto it = byName_.find(name); it != byName_.end()) return it->second;
+  std::vector<std::uint32_t> uses;
+  for (const std::uint32_t u : unitsWith(name))
+    for (std::uint32_t i = units_[u].firstName; i < units_[u].lastName; ++i)
+      if (names_[i].name == name) uses.push_back(i);
+  std::stable_sort(uses.begin(), uses.end(), [&](std::uint32_t a, std::uint32_t b) {
+    return ts_node_start_byte(names_[a].node) < ts_node_start_byte(names_[b].node);
+  });
+  return byName_.emplace(std::string(name), std::move(uses)).first->second;
 }
 
 const std::vector<const NameUse *> &SemanticModel::usesOf(BindingKey key) const {
-  noteResolved(key.name);
-  if (usesOfIndexed_.insert(key.name).second)
-    for (std::uint32_t i : usesNamed(key.name)) {
-      const NameUse &use = names_[i];
-      if (!use.inError) usesOf_[{lookup(use.name, use.scope), use.name}].push_back(&use);
-    }
-  return usesOf_[{key.scope, key.name}];
-}
-
-bool SemanticModel::identifierExists(std::string_view name) const {
-  note(name);
-  if (!spellingsBuilt_) {
-    spellingsBuilt_ = true;
-    for (const NameUse &u : names_) spellings_.insert(u.name);
-    for (const KeywordUse &k : keywords_) spellings_.insert(k.name);
-    for (const AttributeUse &a : attributes_) spellings_.insert(a.name);
+  if (key.scope == 0) {
+    ensureWord(key.name); // module-level: any statement may use it
+  } else {
+    noteAt(ts_node_start_byte(scopes_[key.scope].node)); // the statement that holds the scope
   }
-  return spellings_.contains(name);
+  const auto found = usesOf_.find(std::make_pair(key.scope, std::string(key.name)));
+  if (found != usesOf_.end()) return found->second;
+  std::vector<const NameUse *> uses;
+  if (key.scope == 0) {
+    for (const std::uint32_t i : usesNamed(key.name)) {
+      const NameUse &use = names_[i];
+      if (!use.inError && lookup(use.name, use.scope) == 0) uses.push_back(&use);
+    }
+  } else if (const Unit *unit = unitAt(ts_node_start_byte(scopes_[key.scope].node))) {
+    for (const auto &[start, i] : unit->nameAt) {
+      const NameUse &use = names_[i];
+      if (use.name == key.name && !use.inError && lookup(use.name, use.scope) == key.scope) uses.push_back(&use);
+    }
+  }
+  return usesOf_.emplace(std::make_pair(key.scope, std::string(key.name)), std::move(uses)).first->second;
 }
 
 } // namespace asyncfix

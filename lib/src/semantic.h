@@ -1,13 +1,21 @@
 // semantic.h — per-file scopes and name bindings (Python's LEGB rules), built on demand. Private.
 //
-// One iterative walk over the tree records every identifier with its scope and role. Queries then
-// answer which uses denote the same binding — what a scope-aware rename needs. Flow-insensitive:
-// a name bound anywhere in a function is local to all of that function (as in Python).
+// An iterative walk records every identifier of a top-level statement with its scope and role.
+// Queries then answer which uses denote the same binding — what a scope-aware rename needs.
+// Flow-insensitive: a name bound anywhere in a function is local to all of that function (as in
+// Python).
+//
+// Lazy by top-level statement: a statement is walked when a query first needs it — the one
+// holding a position asked about, or every statement whose text holds a word a name-keyed query
+// is about (a cheap text search finds them). A rule that looks at a few statements of a large
+// file pays for those few, and an editor host learns from the model what each statement's
+// findings depend on (ModelDependencies).
 #pragma once
 
 #include <tree_sitter/api.h>
 
 #include <cstdint>
+#include <deque>
 #include <optional>
 #include <map>
 #include <set>
@@ -87,16 +95,26 @@ struct BindingKey {
 /// product (`await * 2`: tree-sitter reads `await (*2)`, which awaits nothing valid).
 bool operandMakesAName(TSNode awaitExpression, std::string_view text);
 
+/// What answers about one top-level statement depended on outside it: words whose statements
+/// were consulted (name-keyed queries, module-scope bindings) and byte ranges read. An editor
+/// host may keep the statement's findings after an edit that touches neither.
+struct ModelDependencies {
+  std::set<std::string, std::less<>> words;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
+};
+
 class SemanticModel {
 public:
   explicit SemanticModel(const Document &doc);
 
-  // Every query below records the names it is about (queried()): an editor host may then reuse a
-  // lint result after an edit that touches none of them (Linter::editKeepsFindings). So rules
-  // reach uses only through these name-keyed queries, never by enumerating all of them.
+  // Every query below that looks beyond the statement being checked records what it looked at
+  // into the current dependency sink (setDependencySink): a name-keyed query its word, a
+  // position in another statement that statement's range. Rules reach uses only through these
+  // queries, never by enumerating all of them.
 
-  /// Scopes by index (a use's `scope`, a scope's `parent`); enumerate only with a name filter.
-  const std::vector<Scope> &scopes() const { return scopes_; }
+  /// Scopes by index (a use's `scope`, a scope's `parent`). Scope 0 is the module; its `bound`
+  /// set is not kept (lookups never need it).
+  const std::deque<Scope> &scopes() const { return scopes_; }
   /// Uses by index (as namesCalled() returns them).
   const NameUse &name(std::uint32_t index) const { return names_[index]; }
   /// Keyword arguments spelt `name`, in source order.
@@ -105,20 +123,16 @@ public:
   std::vector<const AttributeUse *> attributesCalled(std::string_view name) const;
   /// How many scopes (or only those of `kind`) are named `name` (functions, classes, named lambdas).
   std::size_t definitionsNamed(std::string_view name, std::optional<ScopeKind> kind = std::nullopt) const;
+  /// The class or function scope whose name is the identifier `nameNode` (nullptr if none).
+  const Scope *scopeNamedBy(TSNode nameNode) const;
   /// True when an import (outside ERROR regions) binds something from `package` (`import package.x`,
   /// `from package.x import y`, `import package as p`).
   bool importsPackage(std::string_view package) const;
-  /// Every use, keyword argument and attribute, for tests: rules must not enumerate them (an
-  /// enumeration is a dependency on every name, which queried() would not show).
-  const std::vector<NameUse> &allNamesForTests() const { return names_; }
-  const std::vector<KeywordUse> &allKeywordsForTests() const { return keywords_; }
-  const std::vector<AttributeUse> &allAttributesForTests() const { return attributes_; }
-  /// The names queries so far were about, in two kinds: `resolved()` names were only asked
-  /// about through one binding (resolve, usesOf, a use at a position) — an occurrence that
-  /// resolves to another binding cannot change those answers; `queried()` names were asked about
-  /// wherever they occur (spellings, all uses of a name, keyword arguments, attributes…).
-  const std::set<std::string, std::less<>> &queried() const { return queried_; }
-  const std::set<std::string, std::less<>> &resolved() const { return resolved_; }
+  /// Every use, keyword argument and attribute of the whole file (each statement walked now),
+  /// for tests: rules must not enumerate them (an enumeration depends on every statement).
+  const std::deque<NameUse> &allNamesForTests() const;
+  const std::deque<KeywordUse> &allKeywordsForTests() const;
+  const std::deque<AttributeUse> &allAttributesForTests() const;
 
   /// The name use whose node starts at `startByte` (nullptr if none).
   const NameUse *nameAt(std::uint32_t startByte) const;
@@ -127,47 +141,76 @@ public:
 
   /// The binding `use` refers to. Unbound names resolve to the module scope.
   BindingKey resolve(const NameUse &use) const;
-  /// Every use (outside ERROR regions) that resolves to `key`, in source order; from a table
-  /// built once per name for all its bindings (a name bound in thousands of scopes stays linear),
-  /// valid as long as the model.
+  /// Every use (outside ERROR regions) that resolves to `key`, in source order; valid as long as
+  /// the model.
   const std::vector<const NameUse *> &usesOf(BindingKey key) const;
   /// Indices of the uses named `name` (any scope), in source order.
   const std::vector<std::uint32_t> &namesCalled(std::string_view name) const;
-  /// True when any identifier in the file is spelt `name`.
-  bool identifierExists(std::string_view name) const;
   /// True when an identifier or keyword token spelt `name` lies inside an ERROR region: a rename
   /// of a binding called `name` may then miss a use the parser could not place.
   bool seenInError(std::string_view name) const {
-    note(name);
+    ensureWord(name);
     return inError_.contains(name);
   }
 
+  // ---- dependencies (for editor hosts; see ModelDependencies) ----
+  /// Where queries record what they looked at, and the byte range of the statement being
+  /// checked (what lies inside it is no dependency). nullptr stops recording.
+  void setDependencySink(ModelDependencies *sink, std::uint32_t start = 0, std::uint32_t end = 0) const {
+    sink_ = sink;
+    sinkStart_ = start;
+    sinkEnd_ = end;
+  }
+  /// How many top-level statements have been walked, of how many.
+  std::size_t statementsWalked() const;
+  std::size_t statementCount() const { return units_.size(); }
+
 private:
+  /// A top-level statement (or comment) of the module, walked on demand.
+  struct Unit {
+    TSNode node{};
+    std::uint32_t start = 0, end = 0;
+    bool walked = false;
+    std::uint32_t firstName = 0, lastName = 0; ///< its uses: names_[firstName, lastName)
+    std::uint32_t firstKeyword = 0, lastKeyword = 0, firstAttribute = 0, lastAttribute = 0;
+    std::uint32_t firstScope = 0, lastScope = 0;
+    /// (start byte, index) sorted by start: one allocation each instead of a node per entry.
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> nameAt, keywordAt, attributeAt;
+  };
+
   std::uint32_t lookup(std::string_view name, std::uint32_t scope) const;
   void note(std::string_view name) const {
-    if (queried_.find(name) == queried_.end()) queried_.emplace(name);
+    if (sink_ && sink_->words.find(name) == sink_->words.end()) sink_->words.emplace(name);
   }
-  void noteResolved(std::string_view name) const {
-    if (resolved_.find(name) == resolved_.end()) resolved_.emplace(name);
-  }
+  /// A read of the statement holding `offset`: a dependency unless it is the one being checked.
+  void noteAt(std::uint32_t offset) const;
+  /// The unit holding byte `offset` (nullptr when none), walked.
+  const Unit *unitAt(std::uint32_t offset) const;
+  void walk(Unit &unit) const;
+  /// Walks every statement whose text holds `word` as a whole word, and records the word.
+  void ensureWord(std::string_view word) const;
+  void ensureAll() const;
+  /// The units holding `word` (each walked), in source order.
+  const std::vector<std::uint32_t> &unitsWith(std::string_view word) const;
   const std::vector<std::uint32_t> &usesNamed(std::string_view name) const;
 
-  std::vector<Scope> scopes_;
-  std::vector<NameUse> names_;
-  std::vector<KeywordUse> keywords_;
-  std::vector<AttributeUse> attributes_;
-  /// (start byte, index) sorted by start: one allocation each instead of a node per entry.
-  using PositionIndex = std::vector<std::pair<std::uint32_t, std::uint32_t>>;
-  PositionIndex nameAt_, keywordAt_, attributeAt_;
-  // Built on first use: many files never ask (and a large file pays for them on every lint).
-  mutable std::unordered_map<std::string_view, std::vector<std::uint32_t>> byName_;
-  mutable std::unordered_set<std::string_view> spellings_;
-  mutable std::unordered_map<std::string_view, std::vector<ScopeKind>> definitions_;
-  mutable bool byNameBuilt_ = false, spellingsBuilt_ = false, definitionsBuilt_ = false;
-  mutable std::set<std::string, std::less<>> queried_, resolved_;
-  mutable std::map<std::pair<std::uint32_t, std::string_view>, std::vector<const NameUse *>> usesOf_;
-  mutable std::unordered_set<std::string_view> usesOfIndexed_; ///< the names usesOf_ holds
-  std::unordered_set<std::string_view> inError_;
+  std::string_view text_;
+  TSNode root_{};
+  mutable std::vector<Unit> units_;
+  mutable std::deque<Scope> scopes_;
+  mutable std::deque<NameUse> names_;
+  mutable std::deque<KeywordUse> keywords_;
+  mutable std::deque<AttributeUse> attributes_;
+  template <class T> using ByWord = std::map<std::string, T, std::less<>>;
+  mutable ByWord<std::vector<std::uint32_t>> unitsWith_; ///< word → the units holding it
+  // Per word, complete once its statements are walked (no later walk adds any).
+  mutable ByWord<std::vector<std::uint32_t>> byName_;
+  mutable ByWord<std::vector<ScopeKind>> definitions_;
+  mutable std::map<std::pair<std::uint32_t, std::string>, std::vector<const NameUse *>, std::less<>> usesOf_;
+  mutable std::unordered_map<std::uint32_t, std::uint32_t> scopeByName_; ///< name node start → scope
+  mutable std::unordered_set<std::string_view> inError_;
+  mutable ModelDependencies *sink_ = nullptr;
+  mutable std::uint32_t sinkStart_ = 0, sinkEnd_ = 0;
 };
 
 } // namespace asyncfix

@@ -55,6 +55,7 @@ public:
   bool parsed() const { return tree() != nullptr; }
 
 private:
+  friend struct DocumentInternals; // editor hosts: what the last re-parses changed
   struct Impl;
   std::string text_;
   LineIndex lines_;

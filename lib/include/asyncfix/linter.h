@@ -20,20 +20,6 @@ namespace asyncfix {
 class Report;
 struct FixResult;
 
-/// What one lint result depends on, for editor hosts that lint on every keystroke (see
-/// editKeepsFindings): where the rules looked (the prefilter's marks), which names they asked the
-/// semantic model about, which ranges they read beyond the statement they checked, and whether
-/// the tree had syntax errors. Offsets are bytes of the linted text.
-struct LintFootprint {
-  std::vector<std::uint32_t> marks;
-  std::vector<std::string> names;
-  std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
-  /// Top-level functions (by start offset) and which of `names` they bind locally: there those
-  /// names are other variables than the ones asked about.
-  std::vector<std::pair<std::uint32_t, std::vector<std::string>>> locals;
-  bool syntaxErrors = false;
-};
-
 /// A configured set of rules. Immutable after construction: one Linter may serve many threads
 /// calling lint()/fix() concurrently (every call works on its own Document and returns its own
 /// results; nothing in a Linter is written after the constructor). Building one costs a few
@@ -52,8 +38,6 @@ public:
 
   /// Diagnostics for a parsed document, sorted by position then code.
   std::vector<Diagnostic> lint(const Document &doc) const;
-  /// The same, and what they depend on.
-  std::vector<Diagnostic> lint(const Document &doc, LintFootprint &footprint) const;
   /// Diagnostics for a text. A cheap token scan runs first; a text that cannot hold a finding is
   /// not parsed at all.
   std::vector<Diagnostic> lint(std::string_view text) const;
@@ -81,25 +65,12 @@ public:
 
 private:
   friend std::vector<Diagnostic> lintWithoutPruning(const Linter &, const Document &); // tests, bench
-  std::vector<Diagnostic> lintImpl(const Document &doc, bool prune, LintFootprint *footprint) const;
+  friend class IncrementalLint; // editor hosts: lints by top-level statement (internal header)
+  std::vector<Diagnostic> lintImpl(const Document &doc, bool prune) const;
 
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };
-
-/// True when replacing bytes [start, end) of `doc`'s text by `replacement` provably leaves the
-/// diagnostics that came with `footprint` unchanged but for their offsets (shiftPastEdit): the
-/// edit respells one identifier as another, in a top-level statement that holds no mark, no name
-/// the rules asked about and no byte they read, in a tree without syntax errors. Conservative:
-/// false whenever it cannot tell. Call it before `doc.edit()`; it never parses (it reads
-/// Document::heldTree(), so a run of such edits needs no re-parse at all).
-ASYNCFIX_API bool editKeepsFindings(const Document &doc, const LintFootprint &footprint, std::size_t start, std::size_t end,
-                       std::string_view replacement);
-
-/// Moves the offsets of `diagnostics` (ranges and fix edits) and `footprint` past the edit of
-/// bytes [start, end) into `length` bytes, as editKeepsFindings allowed.
-ASYNCFIX_API void shiftPastEdit(std::vector<Diagnostic> &diagnostics, LintFootprint &footprint, std::size_t start,
-                   std::size_t end, std::size_t length);
 
 struct FixOptions {
   bool unsafe = false;      ///< also apply unsafe fixes

@@ -123,7 +123,7 @@ public:
       if (what == 2) {
         Diagnostic d = makeDiagnostic(kNonBlockingDeviceToHost, Severity::Warning, field(nonBlocking, "name"),
                                       "`" + std::string(name) + "` is read on the host on line " +
-                                          std::to_string(ts_node_start_point(read).row + 1) +
+                                          std::to_string(ctx.lineNumber(ts_node_start_byte(read))) +
                                           " before the non-blocking copy is known to be done");
         // Suggest a synchronize on its own line before the reading statement.
         const std::size_t at = ts_node_start_byte(next);

@@ -80,7 +80,7 @@ public:
     } else {
       edit = {ts_node_start_byte(args) + 1, ts_node_start_byte(args) + 1, "pin_memory=True"};
     }
-    const auto line = ts_node_start_point(loader).row + 1;
+    const std::uint32_t line = ctx.lineNumber(ts_node_start_byte(loader));
     Diagnostic d = makeDiagnostic(kNonBlockingWithoutPinnedMemory, Severity::Info, field(node, "name"),
                                   "`non_blocking=True` is synchronous here: the DataLoader on line " +
                                       std::to_string(line) + " does not pin memory");

@@ -7,6 +7,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <optional>
@@ -27,6 +28,10 @@ namespace asyncfix::rules {
 class Context {
 public:
   Context(const Document &doc, const Config &config) : doc_(doc), config_(config) {}
+  /// A context whose semantic model is `shared` (one model for the contexts of several
+  /// top-level statements of one tree; it records each one's dependencies in turn).
+  Context(const Document &doc, const Config &config, const SemanticModel &shared)
+      : doc_(doc), config_(config), shared_(&shared) {}
 
   const Document &document() const { return doc_; }
   std::string_view text() const { return doc_.text(); }
@@ -34,6 +39,7 @@ public:
 
   /// Scopes and bindings, built on first use.
   const SemanticModel &semantic() {
+    if (shared_) return *shared_;
     if (!semantic_) semantic_.emplace(doc_);
     return *semantic_;
   }
@@ -48,12 +54,19 @@ public:
   /// True when the node being checked lies inside an ERROR node.
   bool insideError() const { return errorDepth_ > 0; }
 
-  /// The semantic model if a rule asked for it (its queried() names are a lint's dependencies).
-  const SemanticModel *semanticIfBuilt() const { return semantic_ ? &*semantic_ : nullptr; }
   /// A rule that reads text beyond the top-level statement it checks, other than through the
-  /// semantic model, declares the bytes it read: an edit there must re-lint (LintFootprint).
+  /// semantic model, declares the bytes it read: an edit there must re-lint (IncrementalLint).
   void dependsOn(std::uint32_t start, std::uint32_t end) { ranges_.emplace_back(start, end); }
   const std::vector<std::pair<std::uint32_t, std::uint32_t>> &dependencies() const { return ranges_; }
+  /// The 1-based line of byte `offset`, for a message ("the DataLoader on line 5"); from the
+  /// document's LineIndex, so CR-only and CRLF line ends count as they do everywhere else. Such
+  /// a message depends on the line breaks before `offset` (IncrementalLint).
+  std::uint32_t lineNumber(std::uint32_t offset) {
+    linesRead_ = std::max(linesRead_, offset + 1);
+    return doc_.lines().lineOf(offset) + 1;
+  }
+  /// One past the largest offset whose line number a message holds (0: none).
+  std::uint32_t linesRead() const { return linesRead_; }
 
   void report(Diagnostic d) { diagnostics_.push_back(std::move(d)); }
 
@@ -73,12 +86,14 @@ public:
 private:
   const Document &doc_;
   const Config &config_;
+  const SemanticModel *shared_ = nullptr;
   std::optional<SemanticModel> semantic_;
   std::optional<Receivers> receivers_;
   std::vector<TSNode> ancestors_;
   int errorDepth_ = 0;
   std::vector<Diagnostic> diagnostics_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges_;
+  std::uint32_t linesRead_ = 0;
   std::map<const void *, std::shared_ptr<void>> states_;
 };
 

@@ -1,0 +1,20 @@
+// asyncfix/document_internals.h — what an editor host asks a Document beyond its public API.
+// Internal: not installed; for the language server and the tests.
+#pragma once
+
+#include <cstdint>
+#include <utility>
+#include <vector>
+
+#include "asyncfix/document.h"
+
+namespace asyncfix {
+
+struct DocumentInternals {
+  /// Parses the document if needed, then gives the byte ranges (of the current text) whose
+  /// syntax changed in the incremental re-parses since the last call, and forgets them. Returns
+  /// true when a parse since then started from scratch (no old tree: every range may differ).
+  static bool takeChanges(const Document &doc, std::vector<std::pair<std::uint32_t, std::uint32_t>> &changed);
+};
+
+} // namespace asyncfix

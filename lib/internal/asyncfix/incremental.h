@@ -1,0 +1,75 @@
+// asyncfix/incremental.h — lint results kept across edits, for editor hosts that lint on every
+// keystroke. Internal: not installed; the language server and the tests use it.
+//
+// The unit of work is the top-level statement (a child of the module: a statement with its
+// decorators and else/except clauses, or a comment). Each statement's findings are kept with
+// what they depended on outside it — the words whose statements its queries consulted and the
+// byte ranges it read (ModelDependencies). After an edit, a statement is linted again only when
+// its text or syntax changed, or when a changed statement holds one of its words or lies in one
+// of its ranges; the others' findings move with the text. The result always equals
+// Linter::lint() of the same tree (tests/unit/incremental_lint_test.cpp checks it at every step
+// of random typing).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+#include "asyncfix/diagnostic.h"
+#include "asyncfix/document.h"
+#include "asyncfix/linter.h"
+
+struct TSNode;
+
+namespace asyncfix {
+
+class IncrementalLint {
+public:
+  /// How much the last update() did.
+  struct Stats {
+    std::size_t statements = 0; ///< top-level statements in the tree
+    std::size_t linted = 0;     ///< of which linted again
+    bool full = false;          ///< everything was linted (first time, or a fresh parse)
+  };
+
+  /// Forgets everything: the next update() lints every statement (a new document, another
+  /// Linter, a text replaced wholesale).
+  void reset();
+  /// Tells of an edit of `doc`: bytes [start, end) of its current text become `replacement`.
+  /// Call it before `doc.edit(start, end, replacement)`, with the same arguments.
+  void willEdit(const Document &doc, std::size_t start, std::size_t end, std::string_view replacement);
+  /// The diagnostics of `doc`'s current tree (re-parsed incrementally if needed), by `linter`,
+  /// which must be the one of the previous calls since reset().
+  const std::vector<Diagnostic> &update(const Linter &linter, const Document &doc);
+  const std::vector<Diagnostic> &diagnostics() const { return diagnostics_; }
+  /// Whether results are held (else the next update() lints every statement).
+  bool holdsResults() const { return valid_; }
+  const Stats &stats() const { return stats_; }
+
+private:
+  /// One top-level statement's results, in current-text offsets.
+  struct Unit {
+    std::uint32_t start = 0, end = 0;
+    std::vector<Diagnostic> raw;        ///< the rules' findings, before suppressions
+    std::vector<std::string> words;     ///< sorted: words its queries were about
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges; ///< bytes read outside it
+    std::vector<std::uint32_t> comments; ///< starts of its suppression comments
+    std::uint32_t linesRead = 0;        ///< its messages name the lines of offsets below this
+    bool dirty = false;                 ///< an edit touched it or what it read
+  };
+  static void relint(const Linter &linter, const Document &doc, std::vector<Unit> &units,
+                     const std::vector<TSNode> &nodes, const std::vector<std::size_t> &which);
+
+  std::vector<Unit> units_;
+  bool valid_ = false;                 ///< units_ hold the results of an earlier update()
+  std::vector<std::string> words_;     ///< identifiers in text the edits since then removed or inserted
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> edited_; ///< current-text ranges the edits touched
+  std::vector<Diagnostic> diagnostics_;
+  Stats stats_;
+  std::uint16_t rootSymbol_ = 0; ///< the root's kind when units_ were made
+};
+
+} // namespace asyncfix

@@ -1,0 +1,287 @@
+#include "asyncfix/incremental.h"
+
+#include <algorithm>
+#include <map>
+
+#include "asyncfix/document_internals.h"
+#include "linter_impl.h"
+#include "semantic.h"
+#include "syntax.h"
+
+namespace asyncfix {
+namespace {
+
+bool isWordByte(char c) {
+  const auto u = static_cast<unsigned char>(c);
+  return (u >= 'a' && u <= 'z') || (u >= 'A' && u <= 'Z') || (u >= '0' && u <= '9') || u == '_' || u >= 0x80;
+}
+
+/// The identifier-like words of `text` (keywords too), appended to `out`.
+void wordsOf(std::string_view text, std::vector<std::string> &out) {
+  for (std::size_t i = 0; i < text.size();) {
+    if (!isWordByte(text[i])) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < text.size() && isWordByte(text[j])) ++j;
+    if (text[i] < '0' || text[i] > '9') out.emplace_back(text.substr(i, j - i));
+    i = j;
+  }
+}
+
+/// Document::edit's clamping: offsets within the text, off UTF-8 continuation bytes.
+std::size_t snap(std::string_view text, std::size_t offset) {
+  offset = std::min(offset, text.size());
+  while (offset > 0 && offset < text.size() && (static_cast<unsigned char>(text[offset]) & 0xC0) == 0x80) --offset;
+  return offset;
+}
+
+bool overlaps(std::uint32_t a0, std::uint32_t a1, std::uint32_t b0, std::uint32_t b1) { return a0 <= b1 && b0 <= a1; }
+
+} // namespace
+
+void IncrementalLint::reset() {
+  units_.clear();
+  valid_ = false;
+  words_.clear();
+  edited_.clear();
+  diagnostics_.clear();
+}
+
+void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size_t end, std::string_view replacement) {
+  if (!valid_) return; // the next update() lints everything anyway
+  const std::string_view text = doc.text();
+  start = snap(text, start);
+  end = snap(text, std::max(start, end));
+  if (text.size() - (end - start) + replacement.size() > UINT32_MAX) {
+    reset();
+    return;
+  }
+  const auto s = static_cast<std::uint32_t>(start), e = static_cast<std::uint32_t>(end);
+  const auto newEnd = static_cast<std::uint32_t>(start + replacement.size());
+  // The words the edit removes or splits: from the start of the word at `start` to the end of the
+  // word at `end` (a character typed after `foo` turns the word `foo` into another).
+  std::size_t ws = start, we = end;
+  while (ws > 0 && isWordByte(text[ws - 1])) --ws;
+  while (we < text.size() && isWordByte(text[we])) ++we;
+  wordsOf(text.substr(ws, we - ws), words_);
+  wordsOf(replacement, words_);
+  // Does the edit add or remove line breaks (also by splitting or joining a CRLF)?
+  const auto breaks = [](std::string_view t) { return t.find_first_of("\r\n") != std::string_view::npos; };
+  const bool linesMove = breaks(text.substr(start, end - start)) || breaks(replacement) ||
+                         (start > 0 && text[start - 1] == '\r' && end < text.size() && text[end] == '\n');
+  const auto move = [&](std::uint32_t &at) {
+    if (at >= e) at = at - e + newEnd;
+    else if (at > s) at = s;
+  };
+  for (Unit &unit : units_) {
+    const bool hit = overlaps(unit.start, unit.end, s, e);
+    if (hit) wordsOf(text.substr(unit.start, unit.end - unit.start), words_); // its old words
+    if (!unit.dirty) {
+      bool touched = hit || (linesMove && s < unit.linesRead);
+      for (const auto &[r0, r1] : unit.ranges) touched = touched || overlaps(r0, r1, s, e);
+      for (const Diagnostic &d : unit.raw)
+        if (d.fix)
+          for (const TextEdit &edit : d.fix->edits)
+            touched = touched || overlaps(static_cast<std::uint32_t>(edit.start), static_cast<std::uint32_t>(edit.end), s, e);
+      unit.dirty = touched;
+    }
+    if (unit.dirty) {
+      move(unit.start);
+      move(unit.end);
+      continue;
+    }
+    // Untouched: it lies wholly before or after the edit, and so does everything it holds.
+    move(unit.start);
+    move(unit.end);
+    for (auto &[r0, r1] : unit.ranges) {
+      move(r0);
+      move(r1);
+    }
+    for (std::uint32_t &c : unit.comments) move(c);
+    if (unit.linesRead != 0) move(unit.linesRead);
+    // Diagnostics share fixes (a rename): move each shared fix once.
+    std::map<const Fix *, SharedFix> moved;
+    for (Diagnostic &d : unit.raw) {
+      auto at = static_cast<std::uint32_t>(d.start), to = static_cast<std::uint32_t>(d.end);
+      move(at);
+      move(to);
+      d.start = at;
+      d.end = to;
+      if (!d.fix) continue;
+      auto [it, fresh] = moved.try_emplace(&*d.fix);
+      if (fresh) {
+        Fix f = *d.fix;
+        for (TextEdit &edit : f.edits) {
+          auto a = static_cast<std::uint32_t>(edit.start), b = static_cast<std::uint32_t>(edit.end);
+          move(a);
+          move(b);
+          edit.start = a;
+          edit.end = b;
+        }
+        it->second = SharedFix(std::move(f));
+      }
+      d.fix = it->second;
+    }
+  }
+  for (auto &[r0, r1] : edited_) {
+    const bool hit = overlaps(r0, r1, s, e);
+    move(r0);
+    move(r1);
+    if (hit) r1 = std::max(r1, newEnd);
+  }
+  edited_.emplace_back(s, newEnd);
+}
+
+const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, const Document &doc) {
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> changed;
+  const bool fresh = DocumentInternals::takeChanges(doc, changed);
+  const TSTree *tree = doc.tree();
+  const Linter::Impl &impl = *linter.impl_;
+  stats_ = {};
+  if (!tree || impl.rules.empty()) {
+    reset();
+    valid_ = !impl.rules.empty() && tree; // no rules: nothing to keep, ever
+    return diagnostics_;
+  }
+  const std::string_view text = doc.text();
+  const TSNode root = ts_tree_root_node(tree);
+  // Every statement's ancestors are the root alone: when the root turns into an ERROR node (or
+  // back), whether each statement lies inside an error changes.
+  const bool rootChanged = ts_node_symbol(root) != rootSymbol_;
+  rootSymbol_ = ts_node_symbol(root);
+
+  // The statements of the new tree, matched with the kept results of the old one.
+  std::vector<Unit> units;
+  std::vector<TSNode> nodes;
+  std::vector<std::size_t> todo;
+  std::vector<std::size_t> unmatched;
+  {
+    Cursor cursor(root);
+    TSTreeCursor *c = cursor.get();
+    if (ts_tree_cursor_goto_first_child(c)) {
+      std::size_t old = 0;
+      do {
+        const TSNode node = ts_tree_cursor_current_node(c);
+        Unit unit;
+        unit.start = ts_node_start_byte(node);
+        unit.end = ts_node_end_byte(node);
+        bool kept = false;
+        if (valid_ && !fresh && !rootChanged) {
+          while (old < units_.size() && units_[old].start < unit.start) ++old;
+          if (old < units_.size() && units_[old].start == unit.start && units_[old].end == unit.end &&
+              !units_[old].dirty) {
+            kept = std::none_of(changed.begin(), changed.end(), [&](const auto &r) {
+              return r.first < unit.end && r.second > unit.start;
+            }) && std::none_of(edited_.begin(), edited_.end(), [&](const auto &r) {
+              return overlaps(r.first, r.second, unit.start, unit.end);
+            });
+            if (kept) unit = std::move(units_[old]);
+          }
+        }
+        if (!kept) unmatched.push_back(units.size());
+        units.push_back(std::move(unit));
+        nodes.push_back(node);
+      } while (ts_tree_cursor_goto_next_sibling(c));
+    }
+  }
+  const bool full = !valid_ || fresh || rootChanged;
+  if (full) {
+    for (std::size_t i = 0; i < units.size(); ++i) todo.push_back(i);
+  } else {
+    // What changed: the words of the statements that are new or changed (and of the edits), and
+    // their ranges. A kept statement whose findings read any of it is linted again.
+    std::vector<std::string> words = std::move(words_);
+    for (const std::size_t i : unmatched) wordsOf(text.substr(units[i].start, units[i].end - units[i].start), words);
+    std::sort(words.begin(), words.end());
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    std::size_t next = 0; // walks `unmatched` alongside
+    for (std::size_t i = 0; i < units.size(); ++i) {
+      if (next < unmatched.size() && unmatched[next] == i) {
+        todo.push_back(i);
+        ++next;
+        continue;
+      }
+      const Unit &unit = units[i];
+      bool stale = false;
+      for (std::size_t a = 0, b = 0; a < unit.words.size() && b < words.size() && !stale;) {
+        const int cmp = unit.words[a].compare(words[b]);
+        stale = cmp == 0;
+        if (cmp < 0) ++a;
+        else ++b;
+      }
+      for (const auto &[r0, r1] : unit.ranges)
+        for (const std::size_t j : unmatched)
+          stale = stale || overlaps(r0, r1, units[j].start, units[j].end);
+      if (stale) todo.push_back(i);
+    }
+  }
+  relint(linter, doc, units, nodes, todo);
+  units_ = std::move(units);
+  valid_ = true;
+  words_.clear();
+  edited_.clear();
+  stats_ = {units_.size(), todo.size(), full};
+
+  std::vector<Diagnostic> raw;
+  std::vector<TSNode> comments;
+  for (const Unit &unit : units_) {
+    raw.insert(raw.end(), unit.raw.begin(), unit.raw.end());
+    for (const std::uint32_t at : unit.comments) {
+      const TSNode node = ts_node_descendant_for_byte_range(root, at, at + 1);
+      if (ts_node_symbol(node) == Kinds::get().comment && ts_node_start_byte(node) == at) comments.push_back(node);
+    }
+  }
+  diagnostics_ = impl.finish(doc, std::move(raw), comments);
+  return diagnostics_;
+}
+
+void IncrementalLint::relint(const Linter &linter, const Document &doc, std::vector<Unit> &units,
+                             const std::vector<TSNode> &nodes, const std::vector<std::size_t> &which) {
+  if (which.empty()) return;
+  const Linter::Impl &impl = *linter.impl_;
+  const std::string_view text = doc.text();
+  const TSNode root = ts_tree_root_node(doc.tree());
+  const SemanticModel model(doc); // walks statements only as the rules ask about them
+  const TSSymbol comment = Kinds::get().comment;
+  for (const std::size_t i : which) {
+    Unit &unit = units[i];
+    Unit blank;
+    blank.start = unit.start;
+    blank.end = unit.end;
+    unit = std::move(blank);
+    // As Linter::lint: a statement with syntax errors is walked whole (see there); a clean one
+    // only where the prefilter's marks are.
+    const bool prune = !ts_node_has_error(nodes[i]) && !ts_node_has_error(root);
+    const std::vector<std::uint32_t> marks =
+        prune ? marksOf(text.substr(unit.start, unit.end - unit.start), impl.triggers, unit.start)
+              : std::vector<std::uint32_t>{};
+    if (prune && marks.empty()) continue; // nothing here can be a finding or a suppression
+    ModelDependencies deps;
+    model.setDependencySink(&deps, unit.start, unit.end);
+    rules::Context ctx(doc, impl.config, model);
+    std::vector<TSNode> comments;
+    impl.walk(root, nodes[i], ctx, prune ? &marks : nullptr, comments);
+    model.setDependencySink(nullptr);
+    unit.raw = ctx.takeDiagnostics();
+    unit.linesRead = ctx.linesRead();
+    unit.words.assign(deps.words.begin(), deps.words.end());
+    const auto outside = [&](std::uint32_t r0, std::uint32_t r1) {
+      if (r0 < unit.start || r1 > unit.end) unit.ranges.emplace_back(r0, r1);
+    };
+    for (const auto &[r0, r1] : deps.ranges) outside(r0, r1);
+    for (const auto &[r0, r1] : ctx.dependencies()) outside(r0, r1);
+    for (const Diagnostic &d : unit.raw)
+      if (d.fix)
+        for (const TextEdit &edit : d.fix->edits)
+          outside(static_cast<std::uint32_t>(edit.start), static_cast<std::uint32_t>(edit.end));
+    for (const TSNode c : comments) {
+      const std::uint32_t at = ts_node_start_byte(c);
+      if (ts_node_symbol(c) == comment && (!prune || std::binary_search(marks.begin(), marks.end(), at)))
+        unit.comments.push_back(at);
+    }
+  }
+}
+
+} // namespace asyncfix

@@ -1,0 +1,42 @@
+// linter_impl.h — the inside of a Linter: its rules, the walk that dispatches nodes to them and
+// the pass that applies suppressions. Private; shared by Linter (whole files) and IncrementalLint
+// (top-level statements).
+#pragma once
+
+#include <tree_sitter/api.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "asyncfix/linter.h"
+#include "rules/rule.h"
+
+namespace asyncfix {
+
+/// Offsets of the text the rules can report on or must see: every prefilter trigger of the
+/// enabled rules, and every comment that may be a suppression (`noqa`, `asyncfix:` in any case).
+/// `base` is added to each (a statement's text scanned alone).
+std::vector<std::uint32_t> marksOf(std::string_view text, unsigned triggers, std::uint32_t base = 0);
+
+struct Linter::Impl {
+  Config config;
+  std::vector<std::unique_ptr<rules::Rule>> rules;        ///< the enabled ones
+  std::vector<std::vector<const rules::Rule *>> dispatch; ///< symbol id → subscribed rules
+  unsigned triggers = 0; ///< union of the enabled rules' Trigger bits
+
+  explicit Impl(Config c);
+
+  /// One pre-order walk of `top` (the root, or one of its children whose ancestors are `root`
+  /// alone), dispatching every node to the rules that subscribed to its kind. With `marks`
+  /// (sorted), a subtree that holds no mark is neither entered nor dispatched. Comment nodes
+  /// met go to `comments`.
+  void walk(TSNode root, TSNode top, rules::Context &ctx, const std::vector<std::uint32_t> *marks,
+            std::vector<TSNode> &comments) const;
+  /// Suppressions (and AF900), configured severities, and the order of the results: position,
+  /// then code, then the walk's order. `comments` are the comment nodes the walks met.
+  std::vector<Diagnostic> finish(const Document &doc, std::vector<Diagnostic> diagnostics,
+                                 const std::vector<TSNode> &comments) const;
+};
+
+} // namespace asyncfix
