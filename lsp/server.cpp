@@ -128,7 +128,10 @@ int Server::run() {
       dispatcher_.handle(*queued);
       continue;
     }
-    if (!transport_.hasPending()) idle();
+    if (!transport_.hasPending()) {
+      idle();
+      if (!transport_.waitPending(kQuietMs)) settle();
+    }
     std::optional<std::string> body = transport_.read();
     if (!body) {
       log_.info("end of input without exit");
@@ -147,6 +150,17 @@ void Server::drain() {
     dispatcher_.handle(*body);
   }
   if (!exited_) idle();
+}
+
+void Server::settle() {
+  bool changed = false;
+  for (auto &[uri, doc] : workspace_.documents()) {
+    if (!workspace_.settle(doc)) continue;
+    changed = true;
+    if (!pull_) publish(doc);
+  }
+  if (changed && pull_ && client_.diagnosticRefresh)
+    dispatcher_.request<NoParams, Null>("workspace/diagnostic/refresh", NoParams{}, [](const Null *, const LspError *) {});
 }
 
 void Server::idle() {

@@ -35,6 +35,12 @@ public:
   int run();
   /// Handles every message available now, then the deferred work (tests, step by step).
   void drain();
+  /// What the loop does once the client has been quiet for kQuietMs: documents whose tree was
+  /// re-parsed incrementally after broken states are parsed afresh (tree-sitter's recovery may
+  /// differ from a fresh parse, which is what the CLI sees), and their diagnostics published
+  /// again if they changed. Off the keystroke path: a keystroke never waits for a full parse.
+  void settle();
+  static constexpr int kQuietMs = 400;
   bool exited() const { return exited_; }
   int exitCode() const { return shutdownRequested_ ? 0 : 1; }
 

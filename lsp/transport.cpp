@@ -138,6 +138,15 @@ bool StreamTransport::hasPending() {
   }
 }
 
+bool StreamTransport::waitPending(int timeoutMs) {
+  if (hasPending()) return true;
+  pollfd p{in_, POLLIN, 0};
+  int n;
+  do n = ::poll(&p, 1, timeoutMs);
+  while (n < 0 && errno == EINTR);
+  return n > 0 && hasPending();
+}
+
 bool StreamTransport::fill() {
   char buffer[1 << 16];
   for (;;) {

@@ -21,6 +21,11 @@ public:
   virtual std::optional<std::string> read() = 0;
   /// True when read() would return without blocking (a message, or the end of the input).
   virtual bool hasPending() = 0;
+  /// hasPending(), waiting up to `timeoutMs` for it to become true.
+  virtual bool waitPending(int timeoutMs) {
+    (void)timeoutMs;
+    return hasPending();
+  }
   /// Sends one message body.
   virtual void write(std::string_view body) = 0;
 };
@@ -50,6 +55,7 @@ public:
   StreamTransport(int in, int out, Logger &log) : in_(in), out_(out), log_(log), frames_(log) {}
   std::optional<std::string> read() override;
   bool hasPending() override;
+  bool waitPending(int timeoutMs) override;
   void write(std::string_view body) override;
 
 private:

@@ -174,29 +174,23 @@ OpenDocument *Workspace::findByPath(const fs::path &path) {
 void Workspace::close(const std::string &uri) { documents_.erase(uri); }
 
 void Workspace::edit(OpenDocument &doc, std::size_t start, std::size_t end, std::string_view text) {
-  // A keystroke that respells an identifier no rule depends on keeps the findings: they move
-  // with the text, no parse and no lint (the tree is re-parsed when something next needs it).
-  const bool keeps = doc.diagnostics && editKeepsFindings(doc.doc, doc.footprint, start, end, text);
+  doc.lint.willEdit(doc.doc, start, end, text); // before the text changes: what the edit touches
   doc.doc.edit(start, end, text);
-  doc.reparsed = false;
-  if (keeps) {
-    shiftPastEdit(*doc.diagnostics, doc.footprint, start, end, text.size());
-    doc.stamp = nextStamp_++;
-    return;
-  }
+  doc.settled = false;
   touch(doc);
 }
 
 void Workspace::replaceText(OpenDocument &doc, std::string text) {
   doc.doc.reset(std::move(text));
-  doc.reparsed = true;
+  doc.lint.reset();
+  doc.settled = true;
   touch(doc);
 }
 
 const std::vector<asyncfix::Diagnostic> &Workspace::diagnostics(OpenDocument &doc) {
   if (!doc.diagnostics && doc.doc.text().size() > maxLintBytes) {
     // Never parsed: a document's tree is made on first use, and nothing here asks for it.
-    doc.footprint = {};
+    doc.lint.reset();
     doc.diagnostics.emplace();
     if (!doc.tooLargeNoticed) {
       doc.tooLargeNoticed = true;
@@ -206,19 +200,32 @@ const std::vector<asyncfix::Diagnostic> &Workspace::diagnostics(OpenDocument &do
     }
   }
   if (!doc.diagnostics) {
-    // tree-sitter's incremental re-parse may recover from syntax errors differently than a fresh
-    // parse of the same text; findings in an erroneous region could then differ from what the
-    // CLI reports. A clean tree is the same either way, so only a tree with errors is re-parsed.
-    if (!doc.reparsed && doc.doc.syntaxErrorCount() > 0) doc.doc.reset(std::string(doc.doc.text()));
-    doc.reparsed = true;
     const Linter &linter = *settingsFor(doc.uri).linter;
-    doc.footprint = {};
-    doc.diagnostics = linter.mayHaveFindings(doc.doc.text()) ? linter.lint(doc.doc, doc.footprint)
-                                                             : std::vector<asyncfix::Diagnostic>{};
+    if (doc.linter != &linter) doc.lint.reset(); // another configuration: start over
+    doc.linter = &linter;
+    // A lint from scratch passes the CLI's prefilter first (a text it rejects is not even
+    // parsed); after that, keystrokes are linted incrementally, and settle() restores agreement.
+    if (!doc.lint.holdsResults() && !linter.mayHaveFindings(doc.doc.text()))
+      doc.diagnostics.emplace();
+    else
+      doc.diagnostics = doc.lint.update(linter, doc.doc);
   }
   doc.lastUsed = ++useClock_;
   if (doc.doc.holdsTree()) trimTrees();
   return *doc.diagnostics;
+}
+
+bool Workspace::settle(OpenDocument &doc) {
+  if (doc.settled) return false;
+  doc.settled = true;
+  if (!doc.diagnostics || !doc.doc.holdsTree() || doc.doc.syntaxErrorCount() == 0) return false;
+  const std::vector<asyncfix::Diagnostic> before = *doc.diagnostics;
+  doc.doc.reset(std::string(doc.doc.text()));
+  doc.lint.reset();
+  doc.diagnostics.reset();
+  if (diagnostics(doc) == before) return false;
+  doc.stamp = nextStamp_++; // a new result for pull clients
+  return true;
 }
 
 void Workspace::trimTrees() {
@@ -231,7 +238,8 @@ void Workspace::trimTrees() {
                    [](const OpenDocument *a, const OpenDocument *b) { return a->lastUsed < b->lastUsed; });
   for (auto it = holding.begin(); it != holding.end() - kTreesKept; ++it) {
     (*it)->doc.releaseTree();
-    (*it)->reparsed = true; // the next tree is a full parse
+    (*it)->lint.reset(); // the next tree is a full parse
+    (*it)->settled = true;
   }
 #if defined(__GLIBC__)
   malloc_trim(0); // give the freed trees back to the system, not only to malloc's free lists

@@ -15,13 +15,15 @@
 
 #include "asyncfix/diagnostic.h"
 #include "asyncfix/document.h"
+#include "asyncfix/incremental.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/settings.h"
 
 namespace asyncfix::lsp {
 
-/// A document the client has opened: its text and tree (re-parsed incrementally on each edit),
-/// the client's version, and the lint results for the current text (computed lazily).
+/// A document the client has opened: its text and tree (re-parsed incrementally on each edit,
+/// also when it has syntax errors), the client's version, and the lint results for the current
+/// text, kept per top-level statement across edits (IncrementalLint).
 struct OpenDocument {
   OpenDocument(std::string documentUri, std::int64_t documentVersion, std::string text)
       : uri(std::move(documentUri)), version(documentVersion), doc(std::move(text)) {}
@@ -31,9 +33,10 @@ struct OpenDocument {
   std::optional<std::filesystem::path> path;                    ///< for file: URIs
   std::uint64_t stamp = 0;                                      ///< changes with every edit and configuration change
   std::optional<std::vector<asyncfix::Diagnostic>> diagnostics; ///< for the current text and stamp
-  asyncfix::LintFootprint footprint;                             ///< what `diagnostics` depend on
+  IncrementalLint lint;                                         ///< per-statement results across edits
+  const Linter *linter = nullptr;                               ///< the one `lint` holds results of
   bool publishPending = false;                                  ///< push clients: publish at the next idle moment
-  bool reparsed = true;                                         ///< the tree comes from a full parse, not an edit
+  bool settled = true;  ///< the tree is a fresh parse, or a clean one (an incremental parse of broken text may differ)
   bool tooLargeNoticed = false;                                 ///< the size notice was given
   std::uint64_t lastUsed = 0;                                   ///< when its diagnostics were last asked for
 };
@@ -90,8 +93,13 @@ public:
   /// Replaces bytes [start, end) of the document (clamped) and re-parses incrementally.
   void edit(OpenDocument &doc, std::size_t start, std::size_t end, std::string_view text);
   void replaceText(OpenDocument &doc, std::string text);
-  /// The diagnostics of the document's current text (linted now if needed).
+  /// The diagnostics of the document's current text (linted now if needed, incrementally: only
+  /// the statements an edit can have changed).
   const std::vector<asyncfix::Diagnostic> &diagnostics(OpenDocument &doc);
+  /// After an incremental re-parse of text with syntax errors, tree-sitter may have recovered
+  /// differently from a fresh parse (what the CLI does). When the document is quiet: parse it
+  /// afresh and lint it again. True when its diagnostics changed (publish them again).
+  bool settle(OpenDocument &doc);
   std::map<std::string, OpenDocument> &documents() { return documents_; }
 
 private:

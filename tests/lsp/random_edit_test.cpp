@@ -217,6 +217,10 @@ void run(Units units, const char *encodingName, int edits, unsigned seed, LoadOp
                    {"params", {{"textDocument", {{"uri", uri}, {"version", version}}}, {"contentChanges", changes}}}};
     transport.push(change.dump());
     server.drain();
+    // The document goes quiet: a tree re-parsed incrementally after broken states is parsed
+    // afresh, so what the client sees now equals a fresh lint (IncrementalLint's own test
+    // checks the keystroke results against a lint of the same tree).
+    server.settle();
 
     const std::string expectedText = encode(text);
     const OpenDocument *doc = server.workspace().find(uri);
