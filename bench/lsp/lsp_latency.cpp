@@ -9,6 +9,13 @@
 //
 //   asyncfix_lsp_bench [--server PATH] [--lines N] [--edits N] [--seed N] [--dense]
 //   asyncfix_lsp_bench [--server PATH] --open N [--lines N]
+//   asyncfix_lsp_bench [--server PATH] --typing [--lines N]
+//
+// With --typing, the file is dense training code (a `non_blocking` copy in every function) and a
+// user types `    y = batch.cuda(async=True)` as a new line in the middle of it, one character
+// per didChange, then deletes it with backspaces: most intermediate states are syntax errors.
+// Reports median / p90 / p99 / max from each didChange to the publishDiagnostics of its
+// version, and checks that the typed finding appears and disappears.
 //
 // With --open, the server instead opens N different documents of --lines lines each (every one
 // with a finding, so each is parsed and linted) and reports their total size and the server's
@@ -168,7 +175,7 @@ std::string generate(int lines, bool dense) {
 }
 
 struct Stats {
-  double median, p99, max;
+  double median, p90 = 0, p99, max;
   double cpuPerEdit = 0; ///< server CPU ms per didChange
 };
 
@@ -177,7 +184,7 @@ Stats stats(std::vector<double> ms) {
   const auto at = [&](double q) {
     return ms[std::min(ms.size() - 1, static_cast<std::size_t>(q * static_cast<double>(ms.size())))];
   };
-  return {at(0.5), at(0.99), ms.back()};
+  return {at(0.5), at(0.9), at(0.99), ms.back()};
 }
 
 /// Opens `count` documents (each different: its own numbers, one finding) and reports their
@@ -207,6 +214,69 @@ int openMany(Server &s, int count, int lines) {
   return code == 0 ? 0 : 1;
 }
 
+/// The typing trace (see the header). Returns the process exit code.
+int typing(Server &s, int lines) {
+  std::string text = generate(lines, true);
+  // The middle of the file, at the start of a function body line.
+  std::size_t at = text.find("    images, target = batch\n", text.size() / 2);
+  if (at == std::string::npos) die("no function to type into");
+  at = text.find('\n', at) + 1;
+  int line = 0;
+  for (std::size_t i = 0; i < at; ++i) line += text[i] == '\n';
+  const std::string uri = "file:///bench/typing.py";
+  const auto open = Clock::now();
+  s.send({{"jsonrpc", "2.0"},
+          {"method", "textDocument/didOpen"},
+          {"params", {{"textDocument", {{"uri", uri}, {"languageId", "python"}, {"version", 1}, {"text", text}}}}}});
+  const Json first = s.waitFor([](const Json &m) { return m.value("method", "") == "textDocument/publishDiagnostics"; });
+  const double openMs = std::chrono::duration<double, std::milli>(Clock::now() - open).count();
+  const std::size_t before = first["params"]["diagnostics"].size();
+  const std::string typed = "    y = batch.cuda(async=True)\n";
+  int version = 1;
+  std::vector<double> ms;
+  std::size_t most = before;
+  const double cpuBefore = s.cpuMs();
+  const auto keystroke = [&](int character, int endLine, int endCharacter, const std::string &insert) {
+    ++version;
+    Json range = {{"start", {{"line", line}, {"character", character}}},
+                  {"end", {{"line", endLine}, {"character", endCharacter}}}};
+    Json params = {{"textDocument", {{"uri", uri}, {"version", version}}},
+                   {"contentChanges", Json::array({{{"range", range}, {"text", insert}}})}};
+    const auto start = Clock::now();
+    s.send({{"jsonrpc", "2.0"}, {"method", "textDocument/didChange"}, {"params", params}});
+    const Json published = s.waitFor([&](const Json &m) {
+      return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"].value("version", -1) == version;
+    });
+    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    most = std::max(most, published["params"]["diagnostics"].size());
+    return published["params"]["diagnostics"].size();
+  };
+  int column = 0;
+  for (const char c : typed) {
+    if (c == '\n') keystroke(column, line, column, "\n");
+    else keystroke(column, line, column, std::string(1, c));
+    ++column;
+  }
+  if (most <= before) die("the typed `async=True` was never reported");
+  // Backspaces: first the line break, then each character.
+  std::size_t last = keystroke(column - 1, line + 1, 0, "");
+  for (--column; column > 0; --column) last = keystroke(column - 1, line, column, "");
+  if (last != before) die("the finding did not go away with the text");
+  const double cpu = (s.cpuMs() - cpuBefore) / static_cast<double>(ms.size());
+  const Stats st = stats(ms);
+  const long rss = s.peakRssKb();
+  s.send({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "shutdown"}});
+  s.waitFor([](const Json &m) { return m.contains("id") && m["id"] == 2; });
+  s.send({{"jsonrpc", "2.0"}, {"method", "exit"}});
+  const int code = s.finish();
+  std::printf("typing trace, %d lines (dense), %zu bytes: didOpen -> publish %.2f ms; %zu keystrokes "
+              "didChange -> publishDiagnostics: median %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; "
+              "server CPU %.2f ms per keystroke; peak RSS %.1f MiB; exit code %d\n",
+              lines, text.size(), openMs, ms.size(), st.median, st.p90, st.p99, st.max, cpu,
+              static_cast<double>(rss) / 1024.0, code);
+  return code == 0 ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
@@ -215,10 +285,15 @@ int main(int argc, char **argv) {
   unsigned seed = 1;
   bool dense = false;
   int openDocs = 0;
+  bool typingTrace = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--dense") {
       dense = true;
+      continue;
+    }
+    if (arg == "--typing") {
+      typingTrace = true;
       continue;
     }
     if (i + 1 >= argc) die("missing value after " + arg);
@@ -250,6 +325,7 @@ int main(int argc, char **argv) {
   s.waitFor([](const Json &m) { return m.contains("id") && m["id"] == 1; });
   s.send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
   if (openDocs > 0) return openMany(s, openDocs, lines);
+  if (typingTrace) return typing(s, lines);
   const std::string uri = "file:///bench/big.py";
   const auto open = Clock::now();
   s.send({{"jsonrpc", "2.0"},
