@@ -19,7 +19,10 @@ enum ExitCode : int {
 };
 
 struct CheckOptions {
-  std::vector<std::string> paths;           ///< files and directories ("." when empty)
+  std::vector<std::string> paths; ///< files and directories ("." when empty and no --files-from)
+  /// --files-from: a list of more paths ("-" is stdin); see addListedPaths in check.cpp
+  std::optional<std::string> filesFrom;
+  bool filesFromNul = false;                ///< -z: the list is NUL-separated
   std::optional<std::string> stdinFilename; ///< read the source from stdin, report it as this
   ConfigOverrides overrides;              ///< flags that win over configuration files
   std::optional<std::string> configFile;  ///< --config

@@ -44,6 +44,8 @@ struct CheckArgs {
   bool showFiles = false;
   bool addNoqa = false;
   bool noRespectGitignore = false;
+  std::string filesFrom;
+  bool filesFromNul = false;
 };
 
 struct RuleArgs {
@@ -95,6 +97,16 @@ std::optional<int> buildCheckOptions(const CheckArgs &args, const CLI::App &chec
   }
   if (options.addNoqa && args.fix) {
     return usageError("--add-noqa and --fix cannot be used together");
+  }
+  const bool sourceOnStdin = options.stdinFilename.has_value() ||
+                             (options.paths.size() == 1 && options.paths.front() == "-");
+  if (check.count("--files-from") > 0) {
+    if (sourceOnStdin) {
+      return usageError("--files-from cannot be used when the source is read from standard input "
+                        "(--stdin-filename or -)");
+    }
+    options.filesFrom = args.filesFrom;
+    options.filesFromNul = args.filesFromNul;
   }
   options.exitZero = args.exitZero;
   options.exitNonZeroOnFix = args.exitNonZeroOnFix;
@@ -211,6 +223,16 @@ void defineCheck(CLI::App &check, CheckArgs &args) {
                  "Also check files that .gitignore (and .git/info/exclude) exclude");
   check.add_flag("--add-noqa", args.addNoqa,
                  "Add a `# noqa: CODE` comment for every current finding");
+  CLI::Option *filesFrom =
+      check
+          .add_option("--files-from", args.filesFrom,
+                      "Also check the paths listed in PATH (- is stdin), one per line, as `git "
+                      "diff --name-only` prints them: files that are not .py/.pyi/.ipynb are "
+                      "skipped, and so (with a note) are paths that do not exist")
+          ->type_name("PATH");
+  check.add_flag("-z,--null", args.filesFromNul,
+                 "The --files-from list is NUL-separated (`git diff --name-only -z`)")
+      ->needs(filesFrom);
 }
 
 void defineRule(CLI::App &rule, RuleArgs &args) {
