@@ -489,6 +489,11 @@ int runCheck(const CheckOptions &options) {
       return config->excluded(path) || (config->respectGitignore && git.ignored(path));
     };
     FileList list = collectFiles(roots, excluded);
+    if (options.shard) {
+      std::erase_if(list.files, [&](const std::string &file) {
+        return shardOf(file, options.shard->count) != options.shard->index;
+      });
+    }
     if (options.showFiles) {
       for (const std::string &file : list.files) write(stdout, file + "\n");
       for (const PathError &error : list.errors) write(stderr, "error: " + error.path + ": " + error.reason + "\n");

@@ -8,6 +8,7 @@
 #include "asyncfix/config.h"
 #include "asyncfix/settings.h"
 #include "output.h"
+#include "shard.h"
 
 namespace asyncfix::cli {
 
@@ -23,6 +24,7 @@ struct CheckOptions {
   /// --files-from: a list of more paths ("-" is stdin); see addListedPaths in check.cpp
   std::optional<std::string> filesFrom;
   bool filesFromNul = false;                ///< -z: the list is NUL-separated
+  std::optional<Shard> shard;               ///< --shard I/N: check only this share of the files
   std::optional<std::string> stdinFilename; ///< read the source from stdin, report it as this
   ConfigOverrides overrides;              ///< flags that win over configuration files
   std::optional<std::string> configFile;  ///< --config

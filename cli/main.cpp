@@ -46,6 +46,7 @@ struct CheckArgs {
   bool noRespectGitignore = false;
   std::string filesFrom;
   bool filesFromNul = false;
+  std::string shard;
 };
 
 struct RuleArgs {
@@ -107,6 +108,15 @@ std::optional<int> buildCheckOptions(const CheckArgs &args, const CLI::App &chec
     }
     options.filesFrom = args.filesFrom;
     options.filesFromNul = args.filesFromNul;
+  }
+  if (check.count("--shard") > 0) {
+    std::string why;
+    options.shard = parseShard(args.shard, why);
+    if (!options.shard) return usageError("invalid --shard `" + args.shard + "`: " + why);
+    if (sourceOnStdin) {
+      return usageError("--shard cannot be used when the source is read from standard input "
+                        "(--stdin-filename or -)");
+    }
   }
   options.exitZero = args.exitZero;
   options.exitNonZeroOnFix = args.exitNonZeroOnFix;
@@ -233,6 +243,11 @@ void defineCheck(CLI::App &check, CheckArgs &args) {
   check.add_flag("-z,--null", args.filesFromNul,
                  "The --files-from list is NUL-separated (`git diff --name-only -z`)")
       ->needs(filesFrom);
+  check
+      .add_option("--shard", args.shard,
+                  "Check only share I of N of the files (chosen by a hash of each path), so "
+                  "that N CI jobs share the work")
+      ->type_name("I/N");
 }
 
 void defineRule(CLI::App &rule, RuleArgs &args) {

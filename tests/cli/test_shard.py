@@ -1,7 +1,7 @@
-"""Monorepos and CI matrices: `check --files-from`.
+"""Monorepos and CI matrices: `check --files-from` and `check --shard I/N`.
 
 Drives the built binary as test_cli.py does (ASYNCFIX_BIN). Run one area by hand:
-    ASYNCFIX_BIN=build/ci/cli/asyncfix python3 -m unittest -v test_shard.FilesFromTest
+    ASYNCFIX_BIN=build/ci/cli/asyncfix python3 -m unittest -v test_shard.ShardTest
 """
 
 import json
@@ -11,7 +11,8 @@ import subprocess
 import threading
 import unittest
 
-from test_cli import CLEAN, LOCAL, MODULE, NOTEBOOK, TORCH, CliTestCase, notebook_text, write
+from test_cli import (CLEAN, LOCAL, MODULE, NOTEBOOK, TORCH, TORCH_FIXED, CliTestCase, code_cell,
+                      notebook_text, read, run, write)
 
 
 class MonorepoTestCase(CliTestCase):
@@ -162,6 +163,167 @@ class FilesFromTest(MonorepoTestCase):
                                  ["a.py", "données/été.py"])
                 self.assertEqual(res.stderr,
                                  "note: pkg/b.py: listed in --files-from but does not exist; skipped\n")
+
+
+# --- --shard --------------------------------------------------------------------------------------
+
+
+MASK = (1 << 64) - 1
+
+
+def shard_of(path, count):
+    """The share `check --shard I/count` puts `path` in, as the README specifies it: FNV-1a
+    (64-bit) over the path's bytes, MurmurHash3's fmix64, modulo count, plus one."""
+    h = 0xCBF29CE484222325
+    for byte in path.encode("utf-8", "surrogateescape"):
+        h = ((h ^ byte) * 0x100000001B3) & MASK
+    h ^= h >> 33
+    h = (h * 0xFF51AFD7ED558CCD) & MASK
+    h ^= h >> 33
+    h = (h * 0xC4CEB9FE1A85EC53) & MASK
+    h ^= h >> 33
+    return h % count + 1
+
+
+# Names whose order changes when percent-encoded (`:` and non-ASCII bytes sort after digits and
+# letters as bytes, but `%` sorts before them): SARIF's URIs are not in the run's order.
+ODD_NAMES = {"a:b.py": TORCH, "a1.py": LOCAL, "é/ü.py": TORCH, "z~.py": MODULE,
+             "with space.py": LOCAL + TORCH}
+
+CLEAN_NOTEBOOK = {"cells": [code_cell("import torch\nx = torch.zeros(3)\n")], "metadata": {},
+                  "nbformat": 4, "nbformat_minor": 5}
+
+
+def make_tree(root):
+    """A tree with findings in many files (several per file, unsafe and safe fixes, a notebook),
+    clean files and a non-Python file; returns the Python files a walk of `root` checks."""
+    files = {}
+    bodies = [TORCH, LOCAL + TORCH, MODULE, CLEAN, TORCH + MODULE]
+    dirs = ["", "src/", "src/pkg/", "tests/", "tools/x y/", "src/pkg/deep/er/"]
+    for i in range(42):
+        files[f"{dirs[i % len(dirs)]}m{i:02}.py"] = bodies[i % len(bodies)]
+    files.update(ODD_NAMES)
+    files["stubs/t.pyi"] = MODULE
+    files["nb/train.ipynb"] = notebook_text(NOTEBOOK)
+    files["nb/clean.ipynb"] = notebook_text(CLEAN_NOTEBOOK)
+    for name, body in files.items():
+        write(os.path.join(root, name), body)
+    write(os.path.join(root, "notes.txt"), TORCH)
+    return sorted(files, key=lambda n: n.encode())
+
+
+class ShardTest(MonorepoTestCase):
+    def test_shards_partition_the_walk(self):
+        expected = make_tree(self.dir)
+        everything = self.show_files()
+        self.assertEqual(everything, expected)
+        for n in range(1, 5):
+            shares = [self.show_files("--shard", f"{i}/{n}") for i in range(1, n + 1)]
+            with self.subTest(n=n):
+                union = [f for share in shares for f in share]
+                self.assertEqual(sorted(union), everything)                 # covers every file
+                self.assertEqual(len(union), len(set(union)))               # each once: disjoint
+                for i, share in enumerate(shares, start=1):
+                    self.assertEqual(share, sorted(share))                  # still in path order
+                    self.assertEqual(share, [f for f in everything if shard_of(f, n) == i])
+                if n > 1:
+                    self.assertTrue(all(len(share) < len(everything) for share in shares), shares)
+
+    def test_a_files_share_depends_on_its_path_only(self):
+        names = make_tree(self.dir)
+        before = {i: set(self.show_files("--shard", f"{i}/3")) for i in (1, 2, 3)}
+        # Half the files gone, others added: the remaining files keep their share.
+        for name in names[::2]:
+            os.remove(self.path(name))
+        for k in range(10):
+            write(self.path("new", f"n{k}.py"), TORCH)
+        for i in (1, 2, 3):
+            after = set(self.show_files("--shard", f"{i}/3"))
+            kept = {f for f in after if not f.startswith("new/")}
+            self.assertEqual(kept, {f for f in before[i] if f in names[1::2]})
+
+    def test_shares_are_stable_across_releases_and_machines(self):
+        # Pinned values of the documented hash: a change to it reshuffles every CI matrix.
+        paths = ["data/loader.py", "src/train.py", "models/resnet.py"]
+        self.assertEqual([shard_of(p, 4) for p in paths], [1, 2, 3])
+        for p in paths:
+            write(self.path(p), TORCH)
+        for i in range(1, 5):
+            self.assertEqual(self.show_files("--shard", f"{i}/4"), paths[i - 1:i])
+
+    def test_spellings_of_a_path_land_in_one_share(self):
+        names = [f"src/m{i}.py" for i in range(12)]
+        for name in names:
+            write(self.path(name), TORCH)
+        for n in (2, 3):
+            for name in names:
+                share = shard_of(name, n)
+                for spelling in (name, "./" + name, self.path(name), "src/../" + name):
+                    with self.subTest(spelling=spelling, n=n):
+                        self.assertEqual(len(self.show_files("--shard", f"{share}/{n}", spelling)), 1)
+                        other = share % n + 1
+                        self.assertEqual(self.show_files("--shard", f"{other}/{n}", spelling), [])
+        # The path is taken relative to the working directory: run every shard from one place.
+        for i in (1, 2, 3):
+            res = run(["check", "--show-files", "--shard", f"{i}/3"], cwd=self.path("src"))
+            self.assertEqual(res.stdout.splitlines(),
+                             sorted(n[4:] for n in names if shard_of(n[4:], 3) == i), res)
+
+    def test_named_files_are_sharded(self):
+        names = make_tree(self.dir)
+        named = [n for n in names if n.startswith("src/")]
+        everything = self.show_files(*named)
+        self.assertEqual(everything, named)
+        shares = [self.show_files("--shard", f"{i}/3", *named) for i in (1, 2, 3)]
+        self.assertEqual(sorted(f for s in shares for f in s), named)
+        self.assertEqual(sum(map(len, shares)), len(named))
+
+    def test_lists_are_sharded(self):
+        names = [f"s/m{i}.py" for i in range(20)]
+        for name in names:
+            write(self.path(name), TORCH)
+        write(self.path("list.txt"), "\n".join(names[:15]) + "\n")
+        for i in (1, 2, 3):
+            self.assertEqual(self.show_files("--files-from", "list.txt", "--shard", f"{i}/3"),
+                             sorted(n for n in names[:15] if shard_of(n, 3) == i))
+
+    def test_fix_touches_only_its_share(self):
+        names = [f"m{i}.py" for i in range(16)]
+        for name in names:
+            write(self.path(name), TORCH)
+        res = self.check("--fix", "--shard", "2/3")
+        self.assertEqual(res.code, 0, res)
+        for name in names:
+            self.assertEqual(read(self.path(name)).decode(),
+                             TORCH_FIXED if shard_of(name, 3) == 2 else TORCH, name)
+        contents = [read(self.path(n)).decode() for n in names]
+        self.assertIn(TORCH, contents)
+        self.assertIn(TORCH_FIXED, contents)
+
+    def test_bad_shard_values_are_usage_errors(self):
+        write(self.path("a.py"), TORCH)
+        cases = {
+            "0/4": "I must be between 1 and N", "5/4": "I must be between 1 and N",
+            "1/0": "N must be at least 1", "0/0": "N must be at least 1",
+            "abc": "expected I/N", "1": "expected I/N", "1/": "expected I/N", "/4": "expected I/N",
+            "1/4/2": "expected I/N", "-1/4": "expected I/N", "+1/4": "expected I/N",
+            " 1/4": "expected I/N", "1/4 ": "expected I/N", "1.0/4": "expected I/N",
+            "1/99999999999999999999": "expected I/N", "": "expected I/N",
+        }
+        for value, reason in cases.items():
+            with self.subTest(value=value):
+                res = self.check("--shard", value)
+                self.assertEqual(res.code, 2, res)
+                self.assertEqual(res.stdout, "")
+                self.assertIn(f"error: invalid --shard `{value}`: {reason}", res.stderr)
+        res = self.check("--shard", "1/1")
+        self.assertEqual(res.code, 1, res)
+
+    def test_shard_of_stdin_is_a_usage_error(self):
+        for args in (["--stdin-filename", "x.py"], ["-"]):
+            res = self.check("--shard", "1/2", *args, stdin=TORCH)
+            self.assertEqual(res.code, 2, res)
+            self.assertIn("--shard cannot be used when the source is read from standard input", res.stderr)
 
 
 if __name__ == "__main__":
