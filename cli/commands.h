@@ -53,4 +53,13 @@ struct RuleOptions {
 /// `asyncfix rule`: print rule documentation; returns the exit code.
 int runRule(const RuleOptions &options);
 
+struct MergeOptions {
+  std::vector<std::string> reports;         ///< what `check --shard` runs printed; "-" is stdin
+  OutputFormat format = OutputFormat::Json; ///< Json, JsonLines or Sarif: the reports' format
+};
+
+/// `asyncfix merge-reports`: print the report one run over all the shards' files would have
+/// printed (merge.cpp); 0 when it did, 2 when a report cannot be read or merged.
+int runMergeReports(const MergeOptions &options);
+
 } // namespace asyncfix::cli

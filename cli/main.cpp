@@ -1,6 +1,7 @@
 // cli/main.cpp — the `asyncfix` command: parse the arguments, validate them, run a subcommand.
 //
-// Only argument parsing lives here; the subcommands are in check.cpp and rule.cpp.
+// Only argument parsing lives here; the subcommands are in check.cpp, rule.cpp and merge.cpp.
+#include <algorithm>
 #include <clocale>
 #include <cstdio>
 #include <exception>
@@ -246,8 +247,25 @@ void defineCheck(CLI::App &check, CheckArgs &args) {
   check
       .add_option("--shard", args.shard,
                   "Check only share I of N of the files (chosen by a hash of each path), so "
-                  "that N CI jobs share the work")
+                  "that N CI jobs share the work; merge their reports with merge-reports")
       ->type_name("I/N");
+}
+
+struct MergeArgs {
+  std::vector<std::string> reports;
+  std::string outputFormat;
+};
+
+void defineMerge(CLI::App &merge, MergeArgs &args) {
+  merge.add_option("reports", args.reports, "Reports written by `check --shard I/N`; - is stdin")
+      ->required()
+      ->type_name("REPORT");
+  merge
+      .add_option("--output-format", args.outputFormat,
+                  "The reports' format, which the merged report keeps: json, json-lines or sarif")
+      ->required()
+      ->check(CLI::IsMember({"json", "json-lines", "sarif"}))
+      ->type_name("FORMAT");
 }
 
 void defineRule(CLI::App &rule, RuleArgs &args) {
@@ -272,6 +290,11 @@ int run(int argc, char **argv) {
   RuleArgs ruleArgs;
   CLI::App *rule = app.add_subcommand("rule", "Explain a rule, or all of them with --all");
   defineRule(*rule, ruleArgs);
+  MergeArgs mergeArgs;
+  CLI::App *merge = app.add_subcommand(
+      "merge-reports", "Merge the json, json-lines or sarif reports of `check --shard` runs into "
+                       "the report of one run over all their files");
+  defineMerge(*merge, mergeArgs);
   // `asyncfix lsp`: the language server, the same entry point as `asyncfix-lsp`.
   lsp::LaunchOptions lspOptions;
   CLI::App *lspCommand = app.add_subcommand("lsp", "Run the language server on stdin/stdout");
@@ -296,6 +319,15 @@ int run(int argc, char **argv) {
     options.all = ruleArgs.all;
     options.json = ruleArgs.outputFormat == "json";
     return runRule(options);
+  }
+  if (merge->parsed()) {
+    MergeOptions options;
+    options.reports = mergeArgs.reports;
+    if (std::count(options.reports.begin(), options.reports.end(), "-") > 1) {
+      return usageError("merge-reports reads standard input (-) once");
+    }
+    parseOutputFormat(mergeArgs.outputFormat, options.format); // one of the three, checked above
+    return runMergeReports(options);
   }
   CheckOptions options;
   if (const auto error = buildCheckOptions(checkArgs, *check, options)) {

@@ -1,7 +1,7 @@
-"""Monorepos and CI matrices: `check --files-from` and `check --shard I/N`.
+"""Monorepos and CI matrices: `check --files-from`, `check --shard I/N` and `merge-reports`.
 
 Drives the built binary as test_cli.py does (ASYNCFIX_BIN). Run one area by hand:
-    ASYNCFIX_BIN=build/ci/cli/asyncfix python3 -m unittest -v test_shard.ShardTest
+    ASYNCFIX_BIN=build/ci/cli/asyncfix python3 -m unittest -v test_shard.MergeReportsTest
 """
 
 import json
@@ -324,6 +324,143 @@ class ShardTest(MonorepoTestCase):
             res = self.check("--shard", "1/2", *args, stdin=TORCH)
             self.assertEqual(res.code, 2, res)
             self.assertIn("--shard cannot be used when the source is read from standard input", res.stderr)
+
+
+# --- merge-reports --------------------------------------------------------------------------------
+
+
+class MergeReportsTest(MonorepoTestCase):
+    def output(self, *args):
+        res = self.check(*args)
+        self.assertIn(res.code, (0, 1), res)
+        self.assertEqual(res.stderr, "", res)
+        return res.stdout_bytes
+
+    def merge(self, fmt, *reports, stdin=None):
+        return run(["merge-reports", "--output-format", fmt, *reports], cwd=self.dir, stdin=stdin)
+
+    def shard_reports(self, fmt, n, *args):
+        names = []
+        for i in range(1, n + 1):
+            name = f"shard{i}of{n}.{fmt}"
+            with open(self.path(name), "wb") as f:
+                f.write(self.output("--output-format", fmt, "--shard", f"{i}/{n}", *args))
+            names.append(name)
+        return names
+
+    def assert_merges_to_one_run(self, fmt, *args):
+        single = self.output("--output-format", fmt, *args)
+        for n in range(1, 5):
+            reports = self.shard_reports(fmt, n, *args)
+            # Whatever order the CI hands the reports over in.
+            for order in (reports, reports[::-1], reports[1:] + reports[:1]):
+                with self.subTest(fmt=fmt, n=n, order=order):
+                    res = self.merge(fmt, *order)
+                    self.assertEqual((res.code, res.stderr), (0, ""), res)
+                    self.assertEqual(res.stdout_bytes, single)
+        return single
+
+    def test_merged_json_is_one_run_byte_for_byte(self):
+        names = make_tree(self.dir)
+        single = json.loads(self.assert_merges_to_one_run("json"))
+        files = [d["filename"] for d in single]
+        # Findings in many files, notebooks too, and not in every file.
+        self.assertIn("nb/train.ipynb", files)
+        self.assertGreater(len(set(files)), 25)
+        self.assertLess(len(set(files)), len(names))
+
+    def test_merged_json_lines_is_one_run_byte_for_byte(self):
+        make_tree(self.dir)
+        self.assertGreater(len(self.assert_merges_to_one_run("json-lines").splitlines()), 60)
+
+    def test_merged_sarif_is_one_run_byte_for_byte(self):
+        make_tree(self.dir)
+        single = json.loads(self.assert_merges_to_one_run("sarif"))
+        results = single["runs"][0]["results"]
+        uris = [r["locations"][0]["physicalLocation"]["artifactLocation"]["uri"] for r in results]
+        self.assertIn("nb/train.ipynb", uris)
+        self.assertIn("fixes", results[0])
+        # The run's order is not the order of its URIs: a merge that sorted by URI would fail.
+        self.assertNotEqual(uris, sorted(uris))
+
+    def test_merge_of_named_files_and_lists(self):
+        names = make_tree(self.dir)
+        write(self.path("list.txt"), "\n".join(names[::3]) + "\n")
+        self.assert_merges_to_one_run("json", "--files-from", "list.txt", "src")
+
+    def test_reports_without_findings_change_nothing(self):
+        make_tree(self.dir)
+        write(self.path("clean", "c.py"), CLEAN)
+        for fmt in ("json", "json-lines", "sarif"):
+            with self.subTest(fmt=fmt):
+                with open(self.path("all." + fmt), "wb") as f:
+                    f.write(self.output("--output-format", fmt))
+                with open(self.path("none." + fmt), "wb") as f:
+                    f.write(self.output("--output-format", fmt, "clean"))
+                res = self.merge(fmt, "none." + fmt, "all." + fmt, "none." + fmt)
+                self.assertEqual((res.code, res.stderr), (0, ""), res)
+                self.assertEqual(res.stdout_bytes, read(self.path("all." + fmt)))
+                res = self.merge(fmt, "none." + fmt)
+                self.assertEqual(res.stdout_bytes, read(self.path("none." + fmt)))
+
+    def test_a_report_on_stdin(self):
+        make_tree(self.dir)
+        single = self.output("--output-format", "sarif")
+        first, second = self.shard_reports("sarif", 2)
+        res = self.merge("sarif", first, "-", stdin=read(self.path(second)))
+        self.assertEqual((res.code, res.stdout_bytes), (0, single), res)
+        res = self.merge("sarif", "-", "-", stdin=read(self.path(second)))
+        self.assertEqual(res.code, 2, res)
+
+    def test_overlapping_reports_are_refused(self):
+        make_tree(self.dir)
+        for fmt in ("json", "sarif"):
+            with self.subTest(fmt=fmt):
+                first, _ = self.shard_reports(fmt, 2)
+                res = self.merge(fmt, first, first)
+                self.assertEqual(res.code, 2, res)
+                self.assertEqual(res.stdout, "")
+                self.assertIn(f"is in both {first} and {first}", res.stderr)
+
+    def test_reports_of_another_format_or_no_report(self):
+        make_tree(self.dir)
+        json_report, = self.shard_reports("json", 1)
+        sarif_report, = self.shard_reports("sarif", 1)
+        write(self.path("garbage.json"), "[{\"filename\": ")
+        cases = [
+            ("sarif", json_report, "not a SARIF log with one run"),
+            ("json", sarif_report, "not an asyncfix JSON report"),
+            ("json-lines", sarif_report, "not valid JSON"),
+            ("json", "garbage.json", "garbage.json: not valid JSON"),
+            ("json", "missing.json", "error: missing.json: no such file or directory"),
+        ]
+        for fmt, report, message in cases:
+            with self.subTest(fmt=fmt, report=report):
+                res = self.merge(fmt, report)
+                self.assertEqual(res.code, 2, res)
+                self.assertIn(message, res.stderr)
+        for args in (["merge-reports", json_report], ["merge-reports", "--output-format", "full", json_report],
+                     ["merge-reports", "--output-format", "json"]):
+            res = run(args, cwd=self.dir)
+            self.assertEqual(res.code, 2, res)
+
+    def test_sarif_of_other_versions_or_directories(self):
+        make_tree(self.dir)
+        first, second = self.shard_reports("sarif", 2)
+        log = json.loads(read(self.path(second)))
+        log["runs"][0]["tool"]["driver"]["version"] = "0.0.1"
+        write(self.path("old.sarif"), json.dumps(log, indent=2, ensure_ascii=False) + "\n")
+        res = self.merge("sarif", first, "old.sarif")
+        self.assertEqual(res.code, 2, res)
+        self.assertIn("differ in `tool`", res.stderr)
+
+        log = json.loads(read(self.path(second)))
+        log["runs"][0]["originalUriBaseIds"]["%SRCROOT%"]["uri"] = "file:///elsewhere/"
+        write(self.path("moved.sarif"), json.dumps(log, indent=2, ensure_ascii=False) + "\n")
+        res = self.merge("sarif", first, "moved.sarif")
+        self.assertEqual(res.code, 0, res)
+        self.assertIn("moved.sarif was written in another directory", res.stderr)
+        self.assertEqual(res.stdout_bytes, self.output("--output-format", "sarif"))
 
 
 if __name__ == "__main__":
