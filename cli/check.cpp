@@ -21,6 +21,7 @@
 #include "commands.h"
 #include "diff.h"
 #include "files.h"
+#include "files_from.h"
 #include "progress.h"
 #include "source_io.h"
 
@@ -406,6 +407,31 @@ int showSettings(const ConfigResolver &resolver, const std::string &file) {
   return kExitClean;
 }
 
+/// Adds to `roots` the `--files-from` entries to check. An entry is a named path, as on the
+/// command line (a directory is walked; a file is checked even where `exclude` or `.gitignore`
+/// would skip it in a walk), with two differences that suit a list from `git diff --name-only`,
+/// which names every kind of file and the deleted ones too: a file that is not `.py`, `.pyi` or
+/// `.ipynb` is skipped, and an entry that does not exist is skipped with a note (not an error).
+void addListedPaths(std::vector<std::string> &roots, const std::vector<std::string> &listed,
+                    const CheckOptions &options) {
+  for (const std::string &entry : listed) {
+    std::error_code ec;
+    const std::filesystem::file_status status = std::filesystem::status(entry, ec);
+    const bool missing = ec ? ec == std::errc::no_such_file_or_directory ||
+                                  ec == std::errc::not_a_directory
+                            : !std::filesystem::exists(status);
+    if (missing) {
+      if (!options.quiet) {
+        write(stderr, "note: " + entry + ": listed in --files-from but does not exist; skipped\n");
+      }
+      continue;
+    }
+    // Whatever else cannot be used (permission denied) is reported as for a named path.
+    if (!ec && !std::filesystem::is_directory(status) && !isPythonPath(entry)) continue;
+    roots.push_back(entry);
+  }
+}
+
 } // namespace
 
 int runCheck(const CheckOptions &options) {
@@ -435,6 +461,17 @@ int runCheck(const CheckOptions &options) {
       reports.push_back(checkText(name, std::move(read.bytes), nullptr, ctx));
     }
   } else {
+    std::vector<std::string> roots = options.paths;
+    if (options.filesFrom) {
+      auto listed = readFileList(*options.filesFrom, options.filesFromNul);
+      if (const auto *reason = std::get_if<std::string>(&listed)) {
+        write(stderr, "error: --files-from " + *options.filesFrom + ": " + *reason + "\n");
+        return kExitFailure;
+      }
+      addListedPaths(roots, std::get<std::vector<std::string>>(listed), options);
+    } else if (roots.empty()) {
+      roots.emplace_back(".");
+    }
     // The configuration that applies where an entry lives decides whether a walk skips it:
     // its `exclude` globs, then — unless it says otherwise — git's ignore rules.
     GitIgnore git; // the walk is single-threaded
@@ -451,8 +488,12 @@ int runCheck(const CheckOptions &options) {
       if (config == nullptr) return false; // the error is reported when the file is checked
       return config->excluded(path) || (config->respectGitignore && git.ignored(path));
     };
-    FileList list =
-        collectFiles(options.paths.empty() ? std::vector<std::string>{"."} : options.paths, excluded);
+    FileList list = collectFiles(roots, excluded);
+    if (options.shard) {
+      std::erase_if(list.files, [&](const std::string &file) {
+        return shardOf(file, options.shard->count) != options.shard->index;
+      });
+    }
     if (options.showFiles) {
       for (const std::string &file : list.files) write(stdout, file + "\n");
       for (const PathError &error : list.errors) write(stderr, "error: " + error.path + ": " + error.reason + "\n");

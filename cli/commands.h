@@ -8,6 +8,7 @@
 #include "asyncfix/config.h"
 #include "asyncfix/settings.h"
 #include "output.h"
+#include "shard.h"
 
 namespace asyncfix::cli {
 
@@ -19,7 +20,11 @@ enum ExitCode : int {
 };
 
 struct CheckOptions {
-  std::vector<std::string> paths;           ///< files and directories ("." when empty)
+  std::vector<std::string> paths; ///< files and directories ("." when empty and no --files-from)
+  /// --files-from: a list of more paths ("-" is stdin); see addListedPaths in check.cpp
+  std::optional<std::string> filesFrom;
+  bool filesFromNul = false;                ///< -z: the list is NUL-separated
+  std::optional<Shard> shard;               ///< --shard I/N: check only this share of the files
   std::optional<std::string> stdinFilename; ///< read the source from stdin, report it as this
   ConfigOverrides overrides;              ///< flags that win over configuration files
   std::optional<std::string> configFile;  ///< --config
@@ -47,5 +52,14 @@ struct RuleOptions {
 
 /// `asyncfix rule`: print rule documentation; returns the exit code.
 int runRule(const RuleOptions &options);
+
+struct MergeOptions {
+  std::vector<std::string> reports;         ///< what `check --shard` runs printed; "-" is stdin
+  OutputFormat format = OutputFormat::Json; ///< Json, JsonLines or Sarif: the reports' format
+};
+
+/// `asyncfix merge-reports`: print the report one run over all the shards' files would have
+/// printed (merge.cpp); 0 when it did, 2 when a report cannot be read or merged.
+int runMergeReports(const MergeOptions &options);
 
 } // namespace asyncfix::cli

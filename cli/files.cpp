@@ -118,6 +118,8 @@ void removeAliases(std::vector<std::string> &files) {
 
 bool isNotebookPath(const fs::path &path) { return path.extension() == ".ipynb"; }
 
+bool isPythonPath(const fs::path &path) { return isPythonFile(path); }
+
 FileList collectFiles(const std::vector<std::string> &paths,
                       const std::function<bool(const fs::path &)> &excluded) {
   FileList out;

@@ -24,6 +24,9 @@ struct FileList {
 /// True for a Jupyter notebook (`.ipynb`), which is checked as notebook JSON rather than Python.
 bool isNotebookPath(const std::filesystem::path &path);
 
+/// True for the files a walk collects: `.py`, `.pyi` and `.ipynb`.
+bool isPythonPath(const std::filesystem::path &path);
+
 /// Collects the files to check. A file named explicitly is checked whatever its extension (a
 /// symlink to a file too). A directory is walked recursively for `.py`, `.pyi` and `.ipynb` files,
 /// skipping hidden directories, the usual virtualenv/build/cache directories, and every symlink

@@ -1,6 +1,7 @@
 // cli/main.cpp — the `asyncfix` command: parse the arguments, validate them, run a subcommand.
 //
-// Only argument parsing lives here; the subcommands are in check.cpp and rule.cpp.
+// Only argument parsing lives here; the subcommands are in check.cpp, rule.cpp and merge.cpp.
+#include <algorithm>
 #include <clocale>
 #include <cstdio>
 #include <exception>
@@ -44,6 +45,9 @@ struct CheckArgs {
   bool showFiles = false;
   bool addNoqa = false;
   bool noRespectGitignore = false;
+  std::string filesFrom;
+  bool filesFromNul = false;
+  std::string shard;
 };
 
 struct RuleArgs {
@@ -95,6 +99,25 @@ std::optional<int> buildCheckOptions(const CheckArgs &args, const CLI::App &chec
   }
   if (options.addNoqa && args.fix) {
     return usageError("--add-noqa and --fix cannot be used together");
+  }
+  const bool sourceOnStdin = options.stdinFilename.has_value() ||
+                             (options.paths.size() == 1 && options.paths.front() == "-");
+  if (check.count("--files-from") > 0) {
+    if (sourceOnStdin) {
+      return usageError("--files-from cannot be used when the source is read from standard input "
+                        "(--stdin-filename or -)");
+    }
+    options.filesFrom = args.filesFrom;
+    options.filesFromNul = args.filesFromNul;
+  }
+  if (check.count("--shard") > 0) {
+    std::string why;
+    options.shard = parseShard(args.shard, why);
+    if (!options.shard) return usageError("invalid --shard `" + args.shard + "`: " + why);
+    if (sourceOnStdin) {
+      return usageError("--shard cannot be used when the source is read from standard input "
+                        "(--stdin-filename or -)");
+    }
   }
   options.exitZero = args.exitZero;
   options.exitNonZeroOnFix = args.exitNonZeroOnFix;
@@ -211,6 +234,38 @@ void defineCheck(CLI::App &check, CheckArgs &args) {
                  "Also check files that .gitignore (and .git/info/exclude) exclude");
   check.add_flag("--add-noqa", args.addNoqa,
                  "Add a `# noqa: CODE` comment for every current finding");
+  CLI::Option *filesFrom =
+      check
+          .add_option("--files-from", args.filesFrom,
+                      "Also check the paths listed in PATH (- is stdin), one per line, as `git "
+                      "diff --name-only` prints them: files that are not .py/.pyi/.ipynb are "
+                      "skipped, and so (with a note) are paths that do not exist")
+          ->type_name("PATH");
+  check.add_flag("-z,--null", args.filesFromNul,
+                 "The --files-from list is NUL-separated (`git diff --name-only -z`)")
+      ->needs(filesFrom);
+  check
+      .add_option("--shard", args.shard,
+                  "Check only share I of N of the files (chosen by a hash of each path), so "
+                  "that N CI jobs share the work; merge their reports with merge-reports")
+      ->type_name("I/N");
+}
+
+struct MergeArgs {
+  std::vector<std::string> reports;
+  std::string outputFormat;
+};
+
+void defineMerge(CLI::App &merge, MergeArgs &args) {
+  merge.add_option("reports", args.reports, "Reports written by `check --shard I/N`; - is stdin")
+      ->required()
+      ->type_name("REPORT");
+  merge
+      .add_option("--output-format", args.outputFormat,
+                  "The reports' format, which the merged report keeps: json, json-lines or sarif")
+      ->required()
+      ->check(CLI::IsMember({"json", "json-lines", "sarif"}))
+      ->type_name("FORMAT");
 }
 
 void defineRule(CLI::App &rule, RuleArgs &args) {
@@ -235,6 +290,11 @@ int run(int argc, char **argv) {
   RuleArgs ruleArgs;
   CLI::App *rule = app.add_subcommand("rule", "Explain a rule, or all of them with --all");
   defineRule(*rule, ruleArgs);
+  MergeArgs mergeArgs;
+  CLI::App *merge = app.add_subcommand(
+      "merge-reports", "Merge the json, json-lines or sarif reports of `check --shard` runs into "
+                       "the report of one run over all their files");
+  defineMerge(*merge, mergeArgs);
   // `asyncfix lsp`: the language server, the same entry point as `asyncfix-lsp`.
   lsp::LaunchOptions lspOptions;
   CLI::App *lspCommand = app.add_subcommand("lsp", "Run the language server on stdin/stdout");
@@ -259,6 +319,15 @@ int run(int argc, char **argv) {
     options.all = ruleArgs.all;
     options.json = ruleArgs.outputFormat == "json";
     return runRule(options);
+  }
+  if (merge->parsed()) {
+    MergeOptions options;
+    options.reports = mergeArgs.reports;
+    if (std::count(options.reports.begin(), options.reports.end(), "-") > 1) {
+      return usageError("merge-reports reads standard input (-) once");
+    }
+    parseOutputFormat(mergeArgs.outputFormat, options.format); // one of the three, checked above
+    return runMergeReports(options);
   }
   CheckOptions options;
   if (const auto error = buildCheckOptions(checkArgs, *check, options)) {

@@ -154,6 +154,26 @@ ReadResult readStdin() {
   return result;
 }
 
+ReadResult readInputFile(const std::string &path) {
+  ReadResult result;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    result.error = describeErrno(errno);
+    return result;
+  }
+  FdGuard guard(fd);
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    result.error = "is a directory";
+    return result;
+  }
+  if (const int error = readAll(fd, result.bytes); error != 0) {
+    result.bytes.clear();
+    result.error = describeErrno(error);
+  }
+  return result;
+}
+
 std::optional<std::string> writeFileAtomically(const std::string &path, std::string_view content,
                                                const FileStamp &stamp) {
   // Write through a symlink named on the command line, never over it.

@@ -30,6 +30,10 @@ struct ReadResult {
 ReadResult readSourceFile(const std::string &path);
 /// Reads all of standard input, binary-safe.
 ReadResult readStdin();
+/// Reads a whole file that is not a source (a `--files-from` list, a report to merge): unlike
+/// readSourceFile, a FIFO is read to its end (`--files-from <(git diff --name-only)`); a
+/// directory is an error. No stamp.
+ReadResult readInputFile(const std::string &path);
 
 /// Replaces the file at `path` with `content` atomically: a temporary file in the same
 /// directory is written, fsynced, given the original mode (and owner, where permitted) and

@@ -100,14 +100,16 @@ def main():
     page = header("asyncfix", 1, date, args.version, "User Commands")
     page += ".SH NAME\nasyncfix \\- find and fix Python code broken by Python 3.7's async and await keywords\n"
     page += (".SH SYNOPSIS\n.B asyncfix check\n[\\fIOPTIONS\\fR] [\\fIPATHS\\fR...]\n.br\n"
-             ".B asyncfix rule\n\\fICODE\\fR | \\fB\\-\\-all\\fR\n.br\n.B asyncfix lsp\n.br\n"
+             ".B asyncfix rule\n\\fICODE\\fR | \\fB\\-\\-all\\fR\n.br\n"
+             ".B asyncfix merge\\-reports\n\\fB\\-\\-output\\-format\\fR \\fIFORMAT\\fR \\fIREPORT\\fR...\n.br\n"
+             ".B asyncfix lsp\n.br\n"
              ".B asyncfix \\-\\-version\n")
     page += (".SH DESCRIPTION\n.B asyncfix\nparses Python files with tree-sitter and reports, explains and fixes "
              "every use of \\fBasync\\fR and \\fBawait\\fR as a name, PyTorch's old \\fBasync=\\fR argument "
              "(now \\fBnon_blocking=\\fR) and the renames libraries made for Python 3.7. Strings, comments "
              "and docstrings are never touched, and every fix is verified by re-parsing.\n")
     page += ".SH COMMANDS\n" + help_section(run(args.asyncfix, "--help"))
-    for sub in ("check", "rule", "lsp"):
+    for sub in ("check", "rule", "merge-reports", "lsp"):
         page += f".SH {sub.upper()} OPTIONS\n" + help_section(run(args.asyncfix, sub, "--help"))
     page += (".SH EXIT STATUS\n.TP\n0\nNothing left to report.\n.TP\n1\nDiagnostics remain "
              "(or \\fB\\-\\-diff\\fR has changes).\n.TP\n2\nA usage or configuration error, or a file "
