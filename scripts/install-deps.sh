@@ -6,7 +6,7 @@ set -euo pipefail
 
 packages=(
   g++ cmake ninja-build pkg-config ca-certificates  # toolchain; certificates for npm
-  nlohmann-json3-dev catch2 libcli11-dev libtomlplusplus-dev libgit2-dev libsimdjson-dev  # libraries (DESIGN.md §3)
+  nlohmann-json3-dev catch2 libcli11-dev libtomlplusplus-dev  # libraries (DESIGN.md §3)
   python3 patch e2fsprogs git                       # CLI tests (CPython compile check, patch -p1, chattr, git init)
   python3-jsonschema                                # CLI tests: SARIF validated against the 2.1.0 schema
   # The library for other tools (issue 9): the Python module and flake8 plugin (pybind11-dev,

@@ -2,91 +2,286 @@
 
 #include <sys/stat.h>
 
-#include <git2.h>
-
+#include <cstdlib>
 #include <map>
+#include <optional>
 #include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "git_config.h"
+#include "ignore_rules.h"
 
 namespace fs = std::filesystem;
 
 namespace asyncfix {
+namespace {
 
-struct RepositoryDeleter {
-  void operator()(git_repository *r) const { git_repository_free(r); }
+/// A variable read as git reads a boolean from the environment: true, yes, on or a non-zero number.
+bool environmentFlag(const char *name) {
+  const char *value = std::getenv(name);
+  if (value == nullptr) return false;
+  std::string v;
+  for (const char *c = value; *c; ++c) v += static_cast<char>(*c >= 'A' && *c <= 'Z' ? *c - 'A' + 'a' : *c);
+  if (v == "true" || v == "yes" || v == "on") return true;
+  char *end = nullptr;
+  const long number = std::strtol(v.c_str(), &end, 10);
+  return !v.empty() && end != nullptr && *end == '\0' && number != 0;
+}
+
+std::optional<fs::path> environmentPath(const char *name) {
+  const char *value = std::getenv(name);
+  if (value == nullptr || *value == '\0') return std::nullopt;
+  return fs::path(value);
+}
+
+/// $XDG_CONFIG_HOME, else ~/.config.
+std::optional<fs::path> xdgConfigHome() {
+  if (auto xdg = environmentPath("XDG_CONFIG_HOME")) return xdg;
+  if (auto home = environmentPath("HOME")) return *home / ".config";
+  return std::nullopt;
+}
+
+bool isDirectory(const fs::path &path) {
+  struct stat st {};
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+}
+
+std::string_view trimmed(std::string_view s) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n'; };
+  while (!s.empty() && blank(s.front())) s.remove_prefix(1);
+  while (!s.empty() && blank(s.back())) s.remove_suffix(1);
+  return s;
+}
+
+/// A repository's own directory and the one it shares with its other work trees (the same for
+/// an ordinary repository; `<main>/.git` for a linked work tree).
+struct GitDirs {
+  fs::path gitDir, commonDir;
 };
-using RepositoryPtr = std::unique_ptr<git_repository, RepositoryDeleter>;
+
+/// What git requires of a repository directory: HEAD, and objects/ and refs/ (or a commondir).
+bool isGitDir(const fs::path &dir) {
+  struct stat st {};
+  if (::stat((dir / "HEAD").c_str(), &st) != 0) return false;
+  if (::stat((dir / "commondir").c_str(), &st) == 0 && S_ISREG(st.st_mode)) return true;
+  return isDirectory(dir / "objects") && isDirectory(dir / "refs");
+}
+
+/// The repository that `dir/.git` stands for: a directory, or a file `gitdir: <path>` as linked
+/// work trees and submodules have. nullopt when there is none or it is no repository.
+std::optional<GitDirs> gitDirsAt(const fs::path &dir) {
+  const fs::path dotGit = dir / ".git";
+  struct stat st {};
+  if (::stat(dotGit.c_str(), &st) != 0) return std::nullopt;
+  fs::path gitDir = dotGit;
+  if (S_ISREG(st.st_mode)) {
+    const auto text = readRegularFile(dotGit);
+    constexpr std::string_view kPrefix = "gitdir: ";
+    if (!text || !std::string_view(*text).starts_with(kPrefix)) return std::nullopt;
+    gitDir = fs::path(std::string(trimmed(std::string_view(*text).substr(kPrefix.size()))));
+    if (gitDir.is_relative()) gitDir = dir / gitDir;
+  } else if (!S_ISDIR(st.st_mode)) {
+    return std::nullopt;
+  }
+  if (!isGitDir(gitDir)) return std::nullopt;
+  GitDirs dirs{gitDir, gitDir};
+  if (const auto common = readRegularFile(gitDir / "commondir")) {
+    fs::path commonDir(std::string(trimmed(*common)));
+    if (commonDir.is_relative()) commonDir = gitDir / commonDir;
+    dirs.commonDir = commonDir.lexically_normal();
+  }
+  return dirs;
+}
+
+/// A work tree and the ignore files that apply everywhere in it.
+struct Repository {
+  IgnoreRules infoExclude; ///< $GIT_COMMON_DIR/info/exclude
+  /// Below every `.gitignore`, in order of precedence: info/exclude, then core.excludesFile.
+  std::vector<const IgnoreRules *> shared;
+};
+
+/// A directory as far as ignoring goes, built once and kept.
+struct Directory {
+  const Repository *repository = nullptr; ///< nullptr: in no work tree, nothing is ignored
+  const Directory *parent = nullptr;      ///< the directory above, in the same work tree (none at its root)
+  std::string relative;                   ///< its path from the work tree's root ("" at the root)
+  IgnoreRules rules;                      ///< its `.gitignore`
+  bool ignored = false;                   ///< ignored itself, so is everything below it
+  dev_t device = 0;
+};
+
+/// What the ignore files that apply in `dir` say about its entry `name`; `relative` is the
+/// entry's path from the work tree's root. Deeper `.gitignore` files come first, then the
+/// repository-wide files; within a file the last matching pattern decides.
+template <class IsDirectory>
+IgnoreVerdict verdictIn(const Directory &dir, std::string_view relative, std::string_view name,
+                        IsDirectory &&isDirectory) {
+  for (const Directory *d = &dir; d != nullptr; d = d->parent) {
+    if (d->rules.empty()) continue;
+    const std::string_view below = d->relative.empty() ? relative : relative.substr(d->relative.size() + 1);
+    const IgnoreVerdict v = d->rules.verdict(below, name, isDirectory);
+    if (v != IgnoreVerdict::Unspecified) return v;
+  }
+  for (const IgnoreRules *rules : dir.repository->shared) {
+    const IgnoreVerdict v = rules->verdict(relative, name, isDirectory);
+    if (v != IgnoreVerdict::Unspecified) return v;
+  }
+  return IgnoreVerdict::Unspecified;
+}
+
+} // namespace
 
 struct GitIgnore::Impl {
-  /// libgit2 is initialised on the first question, not up front: its initialisation loads the
-  /// system's TLS certificates (milliseconds), which a run over named files never needs.
-  bool initialised = false;
-  /// Work tree root → its repository; directory → the work tree root holding it ("" for none).
-  std::map<std::string, RepositoryPtr> repositories;
-  std::map<std::string, std::string> rootOf;
+  /// Absolute path (normalised, no trailing `/`) → what is known about that directory.
+  std::unordered_map<std::string, std::unique_ptr<Directory>> directories;
+  std::vector<std::unique_ptr<Repository>> repositories;
+  /// core.excludesFile by path: repositories that name the same file share its rules.
+  std::map<fs::path, std::unique_ptr<IgnoreRules>> excludeFiles;
+  /// The system and global configuration files (read for core.excludesFile), found once.
+  std::optional<std::vector<fs::path>> userConfigFiles;
+  std::optional<bool> acrossFilesystems;
+  /// A walk asks about a directory's entries one after another: its directory, remembered.
+  std::string lastPath;
+  const Directory *last = nullptr;
+  std::string relative; ///< the path being asked about, from its work tree's root (reused)
 
-  /// The repository whose work tree holds directory `dir`, or nullptr.
-  git_repository *repositoryFor(const fs::path &dir, std::string &root) {
-    const std::string key = dir.string();
-    if (const auto it = rootOf.find(key); it != rootOf.end()) {
-      root = it->second;
-      return root.empty() ? nullptr : repositories.at(root).get();
-    }
-    // A directory without its own `.git`, on the parent's filesystem, is in the parent's
-    // repository (or in none, like it): no need to ask libgit2 to search upwards again — the
-    // search per directory was most of a large walk's time.
-    const fs::path parent = dir.parent_path();
-    if (parent != dir) {
-      if (const auto up = rootOf.find(parent.string()); up != rootOf.end()) {
-        struct stat self {}, above {};
-        std::error_code ec;
-        if (!fs::exists(dir / ".git", ec) && !ec && ::stat(key.c_str(), &self) == 0 &&
-            ::stat(up->first.c_str(), &above) == 0 && self.st_dev == above.st_dev) {
-          root = up->second;
-          rootOf.emplace(key, root);
-          return root.empty() ? nullptr : repositories.at(root).get();
-        }
+  const Directory &directory(std::string_view path) {
+    if (last != nullptr && path == lastPath) return *last;
+    lastPath.assign(path);
+    last = &lookUp(lastPath);
+    return *last;
+  }
+
+  /// The directory at `path`, built with its ancestors that are not known yet (top-down, no
+  /// recursion).
+  const Directory &lookUp(const std::string &path) {
+    if (const auto it = directories.find(path); it != directories.end()) return *it->second;
+    std::vector<std::string> missing{path};
+    const Directory *known = nullptr;
+    while (missing.back() != "/") {
+      const std::size_t slash = missing.back().rfind('/');
+      std::string parent = slash == 0 ? std::string("/") : missing.back().substr(0, slash);
+      if (const auto it = directories.find(parent); it != directories.end()) {
+        known = it->second.get();
+        break;
       }
+      missing.push_back(std::move(parent));
     }
-    git_repository *raw = nullptr;
-    root.clear();
-    if (git_repository_open_ext(&raw, key.c_str(), 0, nullptr) == 0) {
-      RepositoryPtr repo(raw);
-      if (const char *workdir = git_repository_workdir(repo.get())) {
-        root = fs::path(workdir).lexically_normal().string();
-        if (root.size() > 1 && root.back() == '/') root.pop_back();
-        repositories.try_emplace(root, std::move(repo));
+    for (auto it = missing.rbegin(); it != missing.rend(); ++it) known = &build(*it, known);
+    return *known;
+  }
+
+  const Directory &build(const std::string &path, const Directory *above) {
+    auto dir = std::make_unique<Directory>();
+    struct stat st {};
+    const bool statted = ::stat(path.c_str(), &st) == 0;
+    dir->device = statted ? st.st_dev : 0;
+    const std::string_view name = std::string_view(path).substr(path.rfind('/') + 1);
+    if (const auto dirs = gitDirsAt(path)) {
+      // A work tree's root (a nested one too): its own rules from here down.
+      dir->repository = &openRepository(path, *dirs);
+    } else if (above != nullptr && above->repository != nullptr &&
+               (!statted || st.st_dev == above->device || crossesFilesystems())) {
+      dir->repository = above->repository;
+      dir->parent = above;
+      dir->relative = above->relative.empty() ? std::string(name) : above->relative + "/" + std::string(name);
+      dir->ignored = above->ignored || name == ".git" ||
+                     verdictIn(*above, dir->relative, name, [] { return true; }) == IgnoreVerdict::Ignored;
+    }
+    // git never reads a `.gitignore` through a symbolic link, nor in a directory it ignores.
+    if (dir->repository != nullptr && !dir->ignored) {
+      if (const auto text = readRegularFile(fs::path(path) / ".gitignore", /*followSymlinks=*/false))
+        dir->rules = IgnoreRules(*text);
+    }
+    const Directory &built = *dir;
+    directories.emplace(path, std::move(dir));
+    return built;
+  }
+
+  /// Like git: discovery stops at a filesystem boundary unless GIT_DISCOVERY_ACROSS_FILESYSTEM.
+  bool crossesFilesystems() {
+    if (!acrossFilesystems) acrossFilesystems = environmentFlag("GIT_DISCOVERY_ACROSS_FILESYSTEM");
+    return *acrossFilesystems;
+  }
+
+  const Repository &openRepository(const std::string &root, const GitDirs &dirs) {
+    auto repository = std::make_unique<Repository>();
+    if (const auto text = readRegularFile(dirs.commonDir / "info" / "exclude"))
+      repository->infoExclude = IgnoreRules(*text);
+    repository->shared.push_back(&repository->infoExclude);
+    if (const IgnoreRules *user = excludesFile(root, dirs)) repository->shared.push_back(user);
+    repositories.push_back(std::move(repository));
+    return *repositories.back();
+  }
+
+  /// core.excludesFile as the repository's configuration sets it (system, global, then the
+  /// repository's own file; the last value wins), by default $XDG_CONFIG_HOME/git/ignore.
+  const IgnoreRules *excludesFile(const std::string &root, const GitDirs &dirs) {
+    std::vector<fs::path> files = configFiles();
+    files.push_back(dirs.commonDir / "config");
+    std::optional<fs::path> path;
+    if (const auto value = readGitConfigValue(files, "core", "excludesfile")) {
+      if (const auto expanded = expandGitPath(*value); expanded && !expanded->empty()) {
+        path = fs::path(*expanded);
+        if (path->is_relative()) path = fs::path(root) / *path; // git reads it from the top
       }
+    } else if (const auto config = xdgConfigHome()) {
+      path = *config / "git" / "ignore";
     }
-    rootOf.emplace(key, root);
-    return root.empty() ? nullptr : repositories.at(root).get();
+    if (!path) return nullptr;
+    auto &rules = excludeFiles[*path];
+    if (!rules) rules = std::make_unique<IgnoreRules>(readRegularFile(*path).value_or(std::string()));
+    return rules.get();
+  }
+
+  /// /etc/gitconfig (unless GIT_CONFIG_NOSYSTEM; GIT_CONFIG_SYSTEM names another), then
+  /// $XDG_CONFIG_HOME/git/config and ~/.gitconfig (GIT_CONFIG_GLOBAL names another).
+  const std::vector<fs::path> &configFiles() {
+    if (userConfigFiles) return *userConfigFiles;
+    auto &files = userConfigFiles.emplace();
+    if (!environmentFlag("GIT_CONFIG_NOSYSTEM"))
+      files.push_back(environmentPath("GIT_CONFIG_SYSTEM").value_or("/etc/gitconfig"));
+    if (const char *global = std::getenv("GIT_CONFIG_GLOBAL")) {
+      files.emplace_back(global);
+    } else {
+      if (const auto config = xdgConfigHome()) files.push_back(*config / "git" / "config");
+      if (const auto home = environmentPath("HOME")) files.push_back(*home / ".gitconfig");
+    }
+    return files;
   }
 };
 
 GitIgnore::GitIgnore() : impl_(std::make_unique<Impl>()) {}
 
-GitIgnore::~GitIgnore() {
-  const bool initialised = impl_->initialised;
-  impl_.reset(); // free the repositories before the library
-  if (initialised) git_libgit2_shutdown();
-}
+GitIgnore::~GitIgnore() = default;
 
 bool GitIgnore::ignored(const fs::path &path) {
   std::error_code ec;
-  const fs::path absolute = fs::absolute(path, ec).lexically_normal();
-  if (ec || !absolute.has_parent_path()) return false;
-  if (!impl_->initialised) {
-    git_libgit2_init();
-    impl_->initialised = true;
-  }
-  std::string root;
-  git_repository *repo = impl_->repositoryFor(absolute.parent_path(), root);
-  if (!repo) return false;
-  std::string relative = absolute.lexically_relative(root).generic_string();
-  if (relative.empty() || relative == "." || relative.starts_with("..")) return false;
-  if (relative == ".git" || relative.starts_with(".git/")) return true;
-  if (fs::is_directory(absolute, ec)) relative += '/'; // directory-only patterns (`out/`)
-  int flag = 0;
-  return git_ignore_path_is_ignored(&flag, repo, relative.c_str()) == 0 && flag == 1;
+  const fs::path absolute = fs::absolute(path, ec);
+  if (ec) return false;
+  std::string full = absolute.lexically_normal().string();
+  while (full.size() > 1 && full.back() == '/') full.pop_back();
+  const std::size_t slash = full.rfind('/');
+  if (full.size() <= 1 || slash == std::string::npos) return false; // "/" itself
+  const std::string_view name = std::string_view(full).substr(slash + 1);
+  const Directory &dir = impl_->directory(slash == 0 ? std::string_view("/") : std::string_view(full).substr(0, slash));
+  if (dir.repository == nullptr) return false;
+  if (dir.ignored || name == ".git") return true; // nothing in an ignored directory comes back
+  std::string &relative = impl_->relative;
+  relative.assign(dir.relative);
+  if (!relative.empty()) relative += '/';
+  relative += name;
+  std::optional<bool> directory;
+  const auto isDirectory = [&] {
+    if (!directory) {
+      struct stat st {};
+      directory = ::lstat(full.c_str(), &st) == 0 && S_ISDIR(st.st_mode); // a link is no directory to git
+    }
+    return *directory;
+  };
+  return verdictIn(dir, relative, name, isDirectory) == IgnoreVerdict::Ignored;
 }
 
 } // namespace asyncfix

@@ -1,10 +1,9 @@
 #include "asyncfix/notebook.h"
 
-#include <simdjson.h>
-
 #include <algorithm>
 #include <cctype>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 namespace asyncfix {
 namespace {
@@ -103,42 +102,121 @@ std::string renderSource(const NotebookCell &cell, std::string_view text) {
   return out + cell.closingIndent + "]";
 }
 
+/// A cursor over JSON text that nlohmann::json::accept has already validated. It finds only
+/// where values begin and end: the byte ranges of the cells' `source` values, which fixes are
+/// written back into (everything else in the file stays as it was).
+class JsonScanner {
+public:
+  explicit JsonScanner(std::string_view text) : t_(text) {
+    if (t_.starts_with("\xEF\xBB\xBF")) i_ = 3; // a UTF-8 byte order mark, as nlohmann allows
+  }
+  /// Steps into an object or array when one starts here.
+  bool enter(char open) {
+    if (peek() != open) return false;
+    ++i_;
+    return true;
+  }
+  /// Steps out when the object or array ends here (right after `enter`: an empty one).
+  bool leave(char close) {
+    if (peek() != close) return false;
+    ++i_;
+    return true;
+  }
+  /// After a member: true at a `,` (another member follows), false at the closing bracket.
+  bool next(char close) {
+    if (peek() == ',') {
+      ++i_;
+      return true;
+    }
+    leave(close);
+    return false;
+  }
+  /// An object's key (unescaped) and its `:`.
+  std::string key() {
+    const std::string_view raw = value();
+    if (peek() == ':') ++i_;
+    if (raw.find('\\') == std::string_view::npos) return std::string(raw.substr(1, raw.size() - 2));
+    return nlohmann::json::parse(raw).get<std::string>();
+  }
+  /// Skips one value and returns its text.
+  std::string_view value() {
+    peek();
+    const std::size_t start = i_;
+    if (i_ >= t_.size()) return {};
+    if (t_[i_] == '"') {
+      skipString();
+    } else if (t_[i_] == '{' || t_[i_] == '[') {
+      std::size_t depth = 0;
+      do {
+        const char c = t_[i_];
+        if (c == '"') {
+          skipString();
+          continue;
+        }
+        if (c == '{' || c == '[') ++depth;
+        if (c == '}' || c == ']') --depth;
+        ++i_;
+      } while (depth > 0 && i_ < t_.size());
+    } else {
+      while (i_ < t_.size() && std::string_view(",}] \t\r\n").find(t_[i_]) == std::string_view::npos) ++i_;
+    }
+    return t_.substr(start, i_ - start);
+  }
+
+private:
+  char peek() {
+    while (i_ < t_.size() && (t_[i_] == ' ' || t_[i_] == '\t' || t_[i_] == '\n' || t_[i_] == '\r')) ++i_;
+    return i_ < t_.size() ? t_[i_] : '\0';
+  }
+  void skipString() {
+    ++i_;
+    while (i_ < t_.size() && t_[i_] != '"') i_ += t_[i_] == '\\' ? 2 : 1;
+    ++i_;
+  }
+
+  std::string_view t_;
+  std::size_t i_ = 0;
+};
+
 } // namespace
 
 std::variant<Notebook, std::string> Notebook::parse(std::string json) {
   Notebook nb;
   nb.json_ = std::move(json);
   try {
-    const simdjson::padded_string padded(nb.json_);
-    simdjson::ondemand::parser parser;
-    simdjson::ondemand::document doc = parser.iterate(padded);
-    simdjson::ondemand::object root = doc.get_object();
+    if (!nlohmann::json::accept(nb.json_)) {
+      const nlohmann::json unused = nlohmann::json::parse(nb.json_); // throws: position and reason
+      return std::string("invalid notebook JSON");
+    }
+    JsonScanner in(nb.json_);
+    if (!in.enter('{')) return std::string("invalid notebook JSON: the document is not an object");
     bool sawCells = false;
-    for (auto field : root) {
-      if (std::string_view(field.unescaped_key()) != "cells") continue;
+    for (bool more = !in.leave('}'); more; more = in.next('}')) {
+      if (in.key() != "cells") {
+        in.value();
+        continue;
+      }
       sawCells = true;
+      if (!in.enter('[')) return std::string("invalid notebook JSON: `cells` is not a list");
       std::size_t number = 0;
-      for (simdjson::ondemand::value item : field.value().get_array()) {
+      for (bool moreCells = !in.leave(']'); moreCells; moreCells = in.next(']')) {
         ++number;
-        std::string_view type;
+        if (!in.enter('{')) return "invalid notebook JSON: cell " + std::to_string(number) + " is not an object";
+        std::string type;
         std::optional<NotebookCell> cell;
-        for (auto cellField : item.get_object()) {
-          const std::string_view key = cellField.unescaped_key();
-          simdjson::ondemand::value value = cellField.value();
+        for (bool moreFields = !in.leave('}'); moreFields; moreFields = in.next('}')) {
+          const std::string key = in.key();
+          const std::string_view raw = in.value();
           if (key == "cell_type") {
-            type = value.get_string();
+            const nlohmann::json parsed = nlohmann::json::parse(raw);
+            if (!parsed.is_string())
+              return "invalid notebook JSON: the `cell_type` of cell " + std::to_string(number) + " is not a string";
+            type = parsed.get<std::string>();
           } else if (key == "source") {
             NotebookCell c;
             c.number = number;
-            std::string_view raw;
-            if (value.type() == simdjson::ondemand::json_type::array) {
-              simdjson::ondemand::array array = value.get_array();
-              raw = trimRight(array.raw_json()); // it runs on to the next token
-            } else {
-              c.sourceIsArray = false;
-              raw = trimRight(value.raw_json_token());
-            }
-            c.jsonStart = static_cast<std::size_t>(raw.data() - padded.data());
+            c.sourceIsArray = raw.front() == '[';
+            c.jsonStart = static_cast<std::size_t>(raw.data() - nb.json_.data());
             c.jsonEnd = c.jsonStart + raw.size();
             const nlohmann::json parsed = nlohmann::json::parse(raw);
             if (parsed.is_string()) {
@@ -148,7 +226,7 @@ std::variant<Notebook, std::string> Notebook::parse(std::string json) {
                 if (!line.is_string()) return "cell " + std::to_string(number) + ": `source` must hold strings";
                 c.source += line.get<std::string>();
               }
-              arrayLayout(raw, nb.json_, c.jsonStart, c);
+              if (c.sourceIsArray) arrayLayout(raw, nb.json_, c.jsonStart, c);
             }
             cell = std::move(c);
           }
@@ -159,8 +237,6 @@ std::variant<Notebook, std::string> Notebook::parse(std::string json) {
       }
     }
     if (!sawCells) return "not a Jupyter notebook (no `cells` list)";
-  } catch (const simdjson::simdjson_error &e) {
-    return std::string("invalid notebook JSON: ") + e.what();
   } catch (const nlohmann::json::exception &e) {
     return std::string("invalid notebook JSON: ") + e.what();
   }

@@ -1,6 +1,12 @@
-// asyncfix/gitignore.h — "does git ignore this path?", answered by libgit2 the way git does:
-// .gitignore files at every level (negation, anchoring, directory-only patterns),
-// .git/info/exclude and the user's core.excludesFile.
+// asyncfix/gitignore.h — "does git ignore this path?", answered the way `git check-ignore` does,
+// without git or any library: `.gitignore` files at every level (wildmatch patterns, negation,
+// anchoring, directory-only patterns; deeper files and later lines win), `.git/info/exclude` and
+// core.excludesFile (from the repository's, the global and the system configuration; by default
+// $XDG_CONFIG_HOME/git/ignore). Nothing inside an ignored directory can be re-included.
+// Repositories are found as git finds them (a `.git` directory, or a `.git` file as in linked
+// work trees and submodules; nested repositories; not across filesystems). Not modelled:
+// core.ignoreCase, includeIf in configuration files, GIT_DIR/GIT_WORK_TREE, and whether a file
+// is tracked (git never ignores a tracked file; this answers as `check-ignore --no-index`).
 #pragma once
 
 #include <filesystem>
@@ -10,7 +16,9 @@
 
 namespace asyncfix {
 
-/// Not thread-safe: one instance per thread (libgit2 repository handles are not shared).
+/// Each directory's rules are read and compiled once, the first time a path in it is asked about,
+/// and kept for the instance's life (later edits of ignore files are not seen). Not thread-safe:
+/// one instance per thread.
 class ASYNCFIX_API GitIgnore {
 public:
   GitIgnore();
@@ -19,7 +27,8 @@ public:
   GitIgnore &operator=(const GitIgnore &) = delete;
 
   /// True when `path` (a file or a directory) lies in a git work tree and git ignores it.
-  /// Paths outside any repository are never ignored.
+  /// Paths outside any repository are never ignored; `.git` itself always is. A relative path is
+  /// taken from the current directory.
   bool ignored(const std::filesystem::path &path);
 
 private:
