@@ -208,7 +208,7 @@ const std::vector<asyncfix::Diagnostic> &Workspace::diagnostics(OpenDocument &do
     if (!doc.lint.holdsResults() && !linter.mayHaveFindings(doc.doc.text()))
       doc.diagnostics.emplace();
     else
-      doc.diagnostics = doc.lint.update(linter, doc.doc);
+      doc.diagnostics = doc.lint.update(linter, doc.doc, /*contain=*/true);
   }
   doc.lastUsed = ++useClock_;
   if (doc.doc.holdsTree()) trimTrees();
@@ -218,12 +218,17 @@ const std::vector<asyncfix::Diagnostic> &Workspace::diagnostics(OpenDocument &do
 bool Workspace::settle(OpenDocument &doc) {
   if (doc.settled) return false;
   doc.settled = true;
-  if (!doc.diagnostics || !doc.doc.holdsTree() || doc.doc.syntaxErrorCount() == 0) return false;
+  if (!doc.diagnostics || !doc.linter || !doc.lint.holdsResults()) return false;
   const std::vector<asyncfix::Diagnostic> before = *doc.diagnostics;
-  doc.doc.reset(std::string(doc.doc.text()));
-  doc.lint.reset();
-  doc.diagnostics.reset();
-  if (diagnostics(doc) == before) return false;
+  // A contained keystroke result (a statement left open) becomes exact: the document is parsed.
+  if (!doc.lint.exact()) doc.diagnostics = doc.lint.update(*doc.linter, doc.doc);
+  if (doc.doc.holdsTree() && doc.doc.syntaxErrorCount() > 0) {
+    doc.doc.reset(std::string(doc.doc.text()));
+    doc.lint.reset();
+    doc.diagnostics.reset();
+    diagnostics(doc);
+  }
+  if (*doc.diagnostics == before) return false;
   doc.stamp = nextStamp_++; // a new result for pull clients
   return true;
 }

@@ -125,6 +125,27 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
       d.fix = it->second;
     }
   }
+  // The results shown move with the text too (a contained update starts from them).
+  for (Diagnostic &d : diagnostics_) {
+    auto at = static_cast<std::uint32_t>(d.start), to = static_cast<std::uint32_t>(d.end);
+    move(at);
+    move(to);
+    d.start = at;
+    d.end = to;
+    if (!d.fix || std::none_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const TextEdit &x) { return x.end >= s; }))
+      continue;
+    Fix f = *d.fix;
+    bool stale = false;
+    for (TextEdit &x : f.edits) {
+      stale = stale || overlaps(static_cast<std::uint32_t>(x.start), static_cast<std::uint32_t>(x.end), s, e);
+      auto a = static_cast<std::uint32_t>(x.start), b = static_cast<std::uint32_t>(x.end);
+      move(a);
+      move(b);
+      x.start = a;
+      x.end = b;
+    }
+    d.fix = stale ? SharedFix() : SharedFix(std::move(f)); // the next update recomputes it
+  }
   for (auto &[r0, r1] : edited_) {
     const bool hit = overlaps(r0, r1, s, e);
     move(r0);
@@ -134,7 +155,84 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
   edited_.emplace_back(s, newEnd);
 }
 
-const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, const Document &doc) {
+namespace {
+
+/// True when `text` (Python source from the start of a line) leaves a bracket or a string open.
+bool leavesOpen(std::string_view text) {
+  int depth = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (c == '#') {
+      while (i < text.size() && text[i] != '\n' && text[i] != '\r') ++i;
+    } else if (c == '"' || c == '\'') {
+      const bool triple = i + 2 < text.size() && text[i + 1] == c && text[i + 2] == c;
+      std::size_t k = i + (triple ? 3 : 1);
+      for (;; ++k) {
+        if (k >= text.size()) return true;
+        if (text[k] == '\\') {
+          ++k;
+          continue;
+        }
+        if (!triple && (text[k] == '\n' || text[k] == '\r')) return true;
+        if (text[k] == c && (!triple || (k + 2 < text.size() && text[k + 1] == c && text[k + 2] == c))) break;
+      }
+      i = k + (triple ? 2 : 0);
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      --depth;
+    }
+  }
+  return depth != 0;
+}
+
+} // namespace
+
+bool IncrementalLint::updateContained(const Linter &linter, const Document &doc) {
+  const std::string_view text = doc.text();
+  if (!valid_ || edited_.empty() || text.size() < containBytes) return false;
+  // The text the edits since the last exact update touched, widened to the statements holding
+  // it and to whole lines.
+  std::uint32_t from = edited_.front().first, to = edited_.front().second;
+  for (const auto &[r0, r1] : edited_) {
+    from = std::min(from, r0);
+    to = std::max(to, r1);
+  }
+  for (const Unit &unit : units_)
+    if (overlaps(unit.start, unit.end, from, to)) {
+      from = std::min(from, unit.start);
+      to = std::max(to, unit.end);
+    }
+  while (from > 0 && text[from - 1] != '\n' && text[from - 1] != '\r') --from;
+  while (to < text.size() && text[to] != '\n' && text[to] != '\r') ++to;
+  if (to - from > text.size() / 4) return false; // not worth it: lint it all
+  const std::string_view span = text.substr(from, to - from);
+  if (!leavesOpen(span)) return false;
+  std::vector<Diagnostic> out;
+  for (Diagnostic d : diagnostics_) {
+    if (d.end >= from && d.start <= to) continue;
+    if (d.fix && std::any_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const TextEdit &x) {
+          return overlaps(static_cast<std::uint32_t>(x.start), static_cast<std::uint32_t>(x.end), from, to);
+        }))
+      d.fix = SharedFix();
+    out.push_back(std::move(d));
+  }
+  for (Diagnostic d : linter.lint(Document(std::string(span)))) {
+    d.start += from;
+    d.end += from;
+    d.fix = std::nullopt;
+    out.push_back(std::move(d));
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Diagnostic &a, const Diagnostic &b) {
+    return a.start != b.start ? a.start < b.start : a.code < b.code;
+  });
+  diagnostics_ = std::move(out);
+  stats_ = {units_.size(), 0, false, true};
+  return true;
+}
+
+const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, const Document &doc, bool contain) {
+  if (contain && updateContained(linter, doc)) return diagnostics_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> changed;
   const bool fresh = DocumentInternals::takeChanges(doc, changed);
   const TSTree *tree = doc.tree();

@@ -33,6 +33,7 @@ public:
     std::size_t statements = 0; ///< top-level statements in the tree
     std::size_t linted = 0;     ///< of which linted again
     bool full = false;          ///< everything was linted (first time, or a fresh parse)
+    bool contained = false;     ///< the edited statements were linted alone (not exact)
   };
 
   /// Forgets everything: the next update() lints every statement (a new document, another
@@ -43,13 +44,27 @@ public:
   void willEdit(const Document &doc, std::size_t start, std::size_t end, std::string_view replacement);
   /// The diagnostics of `doc`'s current tree (re-parsed incrementally if needed), by `linter`,
   /// which must be the one of the previous calls since reset().
-  const std::vector<Diagnostic> &update(const Linter &linter, const Document &doc);
+  ///
+  /// With `contain`, on a large document whose edited statements now leave a bracket or a string
+  /// open (`batch.cuda(` typed, not yet closed), the document is not re-parsed at all: an open
+  /// bracket makes tree-sitter re-read everything after it, and lint all of it again. Instead
+  /// the edited statements are linted as a text of their own and spliced into the previous
+  /// results; findings elsewhere stay as they were (without fixes that reach into the edited
+  /// text), and the edited statements' findings carry no fixes. Such a result is not exact
+  /// (stats().contained): the next update with the statements closed, or any update without
+  /// `contain`, is exact again.
+  const std::vector<Diagnostic> &update(const Linter &linter, const Document &doc, bool contain = false);
+  /// Documents smaller than this are never contained (a whole re-parse costs little there).
+  std::size_t containBytes = 32 * 1024;
   const std::vector<Diagnostic> &diagnostics() const { return diagnostics_; }
   /// Whether results are held (else the next update() lints every statement).
   bool holdsResults() const { return valid_; }
+  /// Whether the last update() equals a lint of the same tree (false after a contained one).
+  bool exact() const { return !stats_.contained; }
   const Stats &stats() const { return stats_; }
 
 private:
+  bool updateContained(const Linter &linter, const Document &doc);
   /// One top-level statement's results, in current-text offsets.
   struct Unit {
     std::uint32_t start = 0, end = 0;
