@@ -333,6 +333,86 @@ void fromJSON(const Json &j, DidChangeTextDocumentParams &out, const std::string
   f.required("contentChanges", out.contentChanges);
 }
 
+void fromJSON(const Json &j, TextDocumentItem &out, const std::string &path) {
+  const Fields doc(j, path);
+  doc.required("uri", out.uri);
+  doc.optional("languageId", out.languageId);
+  doc.required("version", out.version);
+  doc.required("text", out.text);
+}
+
+void fromJSON(const Json &j, NotebookCell &out, const std::string &path) {
+  const Fields f(j, path);
+  f.required("kind", out.kind);
+  f.required("document", out.document);
+}
+
+void fromJSON(const Json &j, NotebookCellTextChange &out, const std::string &path) {
+  const Fields f(j, path);
+  const Json *doc = f.find("document");
+  if (!doc) fail(path + ".document", "missing");
+  const Fields d(*doc, path + ".document");
+  d.required("uri", out.document.uri);
+  d.required("version", out.document.version);
+  f.required("changes", out.changes);
+}
+
+void fromJSON(const Json &j, NotebookCellArrayChange &out, const std::string &path) {
+  const Fields f(j, path);
+  f.required("start", out.start);
+  f.required("deleteCount", out.deleteCount);
+  f.optional("cells", out.cells);
+  if (out.start < 0 || out.deleteCount < 0) fail(path, "start and deleteCount must not be negative");
+}
+
+void fromJSON(const Json &j, DidOpenNotebookDocumentParams &out, const std::string &path) {
+  const Fields f(j, path);
+  const Json *nb = f.find("notebookDocument");
+  if (!nb) fail(path + ".notebookDocument", "missing");
+  const Fields n(*nb, path + ".notebookDocument");
+  n.required("uri", out.notebookDocument.uri);
+  n.optional("notebookType", out.notebookDocument.notebookType);
+  n.required("version", out.notebookDocument.version);
+  n.required("cells", out.notebookDocument.cells);
+  f.optional("cellTextDocuments", out.cellTextDocuments);
+}
+
+void fromJSON(const Json &j, DidChangeNotebookDocumentParams &out, const std::string &path) {
+  const Fields f(j, path);
+  const Json *nb = f.find("notebookDocument");
+  if (!nb) fail(path + ".notebookDocument", "missing");
+  const Fields n(*nb, path + ".notebookDocument");
+  n.required("uri", out.notebookDocument.uri);
+  n.required("version", out.notebookDocument.version);
+  const Json *change = f.find("change");
+  if (!change) fail(path + ".change", "missing");
+  const Fields c(*change, path + ".change");
+  const Json *cells = c.find("cells");
+  if (!cells) return; // metadata only
+  const std::string cellsPath = path + ".change.cells";
+  const Fields cs(*cells, cellsPath);
+  if (const Json *structure = cs.find("structure")) {
+    const Fields st(*structure, cellsPath + ".structure");
+    NotebookCellArrayChange array;
+    st.required("array", array);
+    out.structure = std::move(array);
+    st.optional("didOpen", out.didOpen);
+    st.optional("didClose", out.didClose);
+  }
+  cs.optional("data", out.data);
+  cs.optional("textContent", out.textContent);
+}
+
+void fromJSON(const Json &j, DidSaveNotebookDocumentParams &out, const std::string &path) {
+  Fields(j, path).required("notebookDocument", out.notebookDocument);
+}
+
+void fromJSON(const Json &j, DidCloseNotebookDocumentParams &out, const std::string &path) {
+  const Fields f(j, path);
+  f.required("notebookDocument", out.notebookDocument);
+  f.optional("cellTextDocuments", out.cellTextDocuments);
+}
+
 void fromJSON(const Json &j, DidCloseTextDocumentParams &out, const std::string &path) {
   Fields(j, path).required("textDocument", out.textDocument);
 }
@@ -464,6 +544,11 @@ Json toJSON(const InitializeResult &r) {
       {"executeCommandProvider", {{"commands", c.commands}}},
       {"workspace", {{"workspaceFolders", {{"supported", true}, {"changeNotifications", true}}}}},
   };
+  if (c.notebooks)
+    caps["notebookDocumentSync"] = {
+        {"notebookSelector", Json::array({{{"notebook", {{"notebookType", "jupyter-notebook"}}},
+                                           {"cells", Json::array({{{"language", "python"}}})}}})},
+        {"save", true}};
   if (c.pullDiagnostics)
     caps["diagnosticProvider"] = {
         {"identifier", "asyncfix"}, {"interFileDependencies", false}, {"workspaceDiagnostics", true}};

@@ -156,6 +156,7 @@ struct ServerCapabilities {
   bool codeActionResolve = false;
   std::vector<std::string> codeActionKinds;
   std::vector<std::string> commands;
+  bool notebooks = true; ///< notebookDocumentSync for Jupyter notebooks' Python cells
 };
 
 struct InitializeResult {
@@ -203,6 +204,57 @@ struct DidCloseTextDocumentParams {
 struct DidSaveTextDocumentParams {
   TextDocumentIdentifier textDocument;
   std::optional<std::string> text;
+};
+
+// ---- notebooks (LSP 3.17 notebookDocument/*) ------------------------------------------------
+
+/// A cell of a notebook: markup (1) or code (2), and the URI of its text document.
+struct NotebookCell {
+  std::int64_t kind = 2;
+  std::string document;
+};
+
+struct NotebookDocument {
+  std::string uri;
+  std::string notebookType;
+  std::int64_t version = 0;
+  std::vector<NotebookCell> cells;
+};
+
+struct DidOpenNotebookDocumentParams {
+  NotebookDocument notebookDocument;
+  std::vector<TextDocumentItem> cellTextDocuments;
+};
+
+/// Cells [start, start + deleteCount) replaced by `cells`.
+struct NotebookCellArrayChange {
+  std::int64_t start = 0;
+  std::int64_t deleteCount = 0;
+  std::vector<NotebookCell> cells;
+};
+
+struct NotebookCellTextChange {
+  VersionedTextDocumentIdentifier document;
+  std::vector<TextDocumentContentChangeEvent> changes;
+};
+
+/// `change.metadata` is not modelled: nothing here reads it.
+struct DidChangeNotebookDocumentParams {
+  VersionedTextDocumentIdentifier notebookDocument;
+  std::optional<NotebookCellArrayChange> structure;
+  std::vector<TextDocumentItem> didOpen;                 ///< cells' text documents opened by the change
+  std::vector<TextDocumentIdentifier> didClose;          ///< and closed
+  std::vector<NotebookCell> data;                        ///< cells whose kind or metadata changed
+  std::vector<NotebookCellTextChange> textContent;
+};
+
+struct DidSaveNotebookDocumentParams {
+  TextDocumentIdentifier notebookDocument;
+};
+
+struct DidCloseNotebookDocumentParams {
+  TextDocumentIdentifier notebookDocument;
+  std::vector<TextDocumentIdentifier> cellTextDocuments;
 };
 
 // ---- workspace ------------------------------------------------------------------------------
@@ -397,6 +449,14 @@ void fromJSON(const Json &j, DidOpenTextDocumentParams &out, const std::string &
 void fromJSON(const Json &j, DidChangeTextDocumentParams &out, const std::string &path);
 void fromJSON(const Json &j, DidCloseTextDocumentParams &out, const std::string &path);
 void fromJSON(const Json &j, DidSaveTextDocumentParams &out, const std::string &path);
+void fromJSON(const Json &j, TextDocumentItem &out, const std::string &path);
+void fromJSON(const Json &j, NotebookCell &out, const std::string &path);
+void fromJSON(const Json &j, NotebookCellTextChange &out, const std::string &path);
+void fromJSON(const Json &j, NotebookCellArrayChange &out, const std::string &path);
+void fromJSON(const Json &j, DidOpenNotebookDocumentParams &out, const std::string &path);
+void fromJSON(const Json &j, DidChangeNotebookDocumentParams &out, const std::string &path);
+void fromJSON(const Json &j, DidSaveNotebookDocumentParams &out, const std::string &path);
+void fromJSON(const Json &j, DidCloseNotebookDocumentParams &out, const std::string &path);
 void fromJSON(const Json &j, DidChangeConfigurationParams &out, const std::string &path);
 void fromJSON(const Json &j, DidChangeWorkspaceFoldersParams &out, const std::string &path);
 void fromJSON(const Json &j, DidChangeWatchedFilesParams &out, const std::string &path);

@@ -80,6 +80,8 @@ std::optional<std::string> readPythonFile(const fs::path &path, Logger &log) {
   return text;
 }
 
+} // namespace
+
 std::string hoverText(const asyncfix::Diagnostic &d) {
   const RuleInfo *rule = findRule(d.code);
   std::string text = "**" + std::string(d.code) + "** `" + std::string(d.name) + "`: " + d.message + "\n\n";
@@ -87,7 +89,6 @@ std::string hoverText(const asyncfix::Diagnostic &d) {
   return text;
 }
 
-} // namespace
 
 Server::Server(Transport &transport, Logger &log) : transport_(transport), log_(log), dispatcher_(transport, log) {
   Dispatcher &d = dispatcher_;
@@ -99,6 +100,10 @@ Server::Server(Transport &transport, Logger &log) : transport_(transport), log_(
   d.bindNotification("textDocument/didChange", this, &Server::onDidChange);
   d.bindNotification("textDocument/didClose", this, &Server::onDidClose);
   d.bindNotification("textDocument/didSave", this, &Server::onDidSave);
+  d.bindNotification("notebookDocument/didOpen", this, &Server::onDidOpenNotebook);
+  d.bindNotification("notebookDocument/didChange", this, &Server::onDidChangeNotebook);
+  d.bindNotification("notebookDocument/didSave", this, &Server::onDidSaveNotebook);
+  d.bindNotification("notebookDocument/didClose", this, &Server::onDidCloseNotebook);
   d.bindNotification("workspace/didChangeConfiguration", this, &Server::onDidChangeConfiguration);
   d.bindNotification("workspace/didChangeWorkspaceFolders", this, &Server::onDidChangeWorkspaceFolders);
   d.bindNotification("workspace/didChangeWatchedFiles", this, &Server::onDidChangeWatchedFiles);
@@ -159,6 +164,11 @@ void Server::settle() {
     changed = true;
     if (!pull_) publish(doc);
   }
+  for (auto &[uri, nb] : workspace_.notebooks()) {
+    if (!workspace_.settle(*nb.virtualDoc)) continue;
+    changed = true;
+    if (!pull_) publishNotebook(nb);
+  }
   if (changed && pull_ && client_.diagnosticRefresh)
     dispatcher_.request<NoParams, Null>("workspace/diagnostic/refresh", NoParams{}, [](const Null *, const LspError *) {});
 }
@@ -168,6 +178,8 @@ void Server::idle() {
   if (pull_) return;
   for (auto &[uri, doc] : workspace_.documents())
     if (doc.publishPending) publish(doc);
+  for (auto &[uri, nb] : workspace_.notebooks())
+    if (nb.publishPending) publishNotebook(nb);
   reportProblems();
 }
 
@@ -204,7 +216,7 @@ InitializeResult Server::onInitialize(const InitializeParams &params) {
   caps.positionEncoding = encodingName(encoding_);
   caps.pullDiagnostics = pull_;
   caps.codeActionResolve = client_.codeActionResolveEdit;
-  caps.codeActionKinds = {kQuickFix, kSourceFixAll};
+  caps.codeActionKinds = {kQuickFix, kSourceFixAll, "notebook.source.fixAll.asyncfix"};
   caps.commands = {kApplyAutofix, kFixWorkspace};
   result.serverName = "asyncfix";
   result.serverVersion = ASYNCFIX_VERSION;
@@ -491,7 +503,22 @@ void Server::fixWorkspace(Reply<Null> reply, std::optional<ProgressToken> token)
 
 DocumentDiagnosticReport Server::onDocumentDiagnostic(const DocumentDiagnosticParams &params) {
   OpenDocument *doc = workspace_.find(params.textDocument.uri);
-  if (!doc) return {false, "closed", {}}; // nothing known about it: an empty report
+  if (!doc) {
+    if (OpenNotebook *nb = workspace_.notebookOfCell(params.textDocument.uri)) {
+      const std::size_t cell = *nb->cellIndex(params.textDocument.uri);
+      DocumentDiagnosticReport report;
+      report.resultId = std::to_string(nb->virtualDoc->stamp) + ":" + std::to_string(nb->cells[cell].version);
+      if (params.previousResultId == report.resultId) {
+        report.unchanged = true;
+        return report;
+      }
+      std::vector<asyncfix::Diagnostic> diagnostics;
+      for (auto &[d, i] : cellFindings(*nb, cell)) diagnostics.push_back(std::move(d));
+      report.items = toLsp(diagnostics, LineIndex(nb->cells[cell].text), nb->cells[cell].version);
+      return report;
+    }
+    return {false, "closed", {}}; // nothing known about it: an empty report
+  }
   return documentReport(*doc, params.previousResultId);
 }
 
@@ -566,7 +593,11 @@ struct CodeActionScope {
 
 std::vector<CodeAction> Server::onCodeAction(const CodeActionParams &params) {
   OpenDocument *doc = workspace_.find(params.textDocument.uri);
-  if (!doc) return {};
+  if (!doc) {
+    if (OpenNotebook *nb = workspace_.notebookOfCell(params.textDocument.uri))
+      return notebookCodeActions(*nb, *nb->cellIndex(params.textDocument.uri), params);
+    return {};
+  }
   const std::vector<asyncfix::Diagnostic> &all = workspace_.diagnostics(*doc);
   if (all.empty()) return {}; // the common case on every cursor move: answer at once
   CodeActionScope scope{*doc, all, {}, {}, workspace_.settingsFor(doc->uri).unsafeFixes};
@@ -745,7 +776,11 @@ std::optional<WorkspaceEdit> Server::fixAllEdit(OpenDocument &doc, const std::op
 
 std::optional<Hover> Server::onHover(const TextDocumentPositionParams &params) {
   OpenDocument *doc = workspace_.find(params.textDocument.uri);
-  if (!doc) return std::nullopt;
+  if (!doc) {
+    if (OpenNotebook *nb = workspace_.notebookOfCell(params.textDocument.uri))
+      return notebookHover(*nb, *nb->cellIndex(params.textDocument.uri), params);
+    return std::nullopt;
+  }
   const std::vector<asyncfix::Diagnostic> &all = workspace_.diagnostics(*doc);
   if (all.empty()) return std::nullopt;
   const LineIndex &lines = doc->doc.lines();

@@ -23,6 +23,9 @@ namespace asyncfix::lsp {
 
 struct CodeActionScope;
 
+/// The hover text of a finding: its code, name and message, and the rule's documentation.
+std::string hoverText(const asyncfix::Diagnostic &d);
+
 class Server {
 public:
   Server(Transport &transport, Logger &log);
@@ -58,6 +61,20 @@ private:
   void onDidChange(const DidChangeTextDocumentParams &params);
   void onDidClose(const DidCloseTextDocumentParams &params);
   void onDidSave(const DidSaveTextDocumentParams &params);
+  // notebooks (server_notebooks.cpp)
+  void onDidOpenNotebook(const DidOpenNotebookDocumentParams &params);
+  void onDidChangeNotebook(const DidChangeNotebookDocumentParams &params);
+  void onDidSaveNotebook(const DidSaveNotebookDocumentParams &params);
+  void onDidCloseNotebook(const DidCloseNotebookDocumentParams &params);
+  void publishNotebook(OpenNotebook &notebook);
+  /// A cell's findings: copies with offsets in the cell's text, and their index in the
+  /// notebook's virtual document's findings. Findings on boundary lines are left out.
+  std::vector<std::pair<asyncfix::Diagnostic, std::size_t>> cellFindings(OpenNotebook &notebook, std::size_t cell);
+  /// The edits, per cell, that make the notebook's virtual text `after`; nullopt when they would
+  /// touch IPython syntax or a cell boundary (as the CLI refuses to write such a fix).
+  std::optional<WorkspaceEdit> notebookEdit(OpenNotebook &notebook, const std::string &after) const;
+  std::vector<CodeAction> notebookCodeActions(OpenNotebook &notebook, std::size_t cell, const CodeActionParams &params);
+  std::optional<Hover> notebookHover(OpenNotebook &notebook, std::size_t cell, const TextDocumentPositionParams &params);
   // workspace
   void onDidChangeConfiguration(const DidChangeConfigurationParams &params);
   void onDidChangeWorkspaceFolders(const DidChangeWorkspaceFoldersParams &params);

@@ -10,6 +10,8 @@
 
 #include "uri.h"
 
+#include <nlohmann/json.hpp>
+
 namespace asyncfix::lsp {
 namespace fs = std::filesystem;
 namespace {
@@ -258,6 +260,100 @@ void Workspace::touch(OpenDocument &doc) {
 
 void Workspace::invalidateAll() {
   for (auto &[uri, doc] : documents_) touch(doc);
+  for (auto &[uri, nb] : notebooks_) touch(*nb.virtualDoc);
+}
+
+} // namespace asyncfix::lsp
+
+namespace asyncfix::lsp {
+
+// ---- notebooks ----
+
+std::optional<std::size_t> OpenNotebook::cellIndex(std::string_view cellUri) const {
+  for (std::size_t i = 0; i < cells.size(); ++i)
+    if (cells[i].uri == cellUri) return i;
+  return std::nullopt;
+}
+
+std::optional<std::pair<std::size_t, std::size_t>> OpenNotebook::cellAt(std::size_t at) const {
+  if (!layout) return std::nullopt;
+  std::size_t inCell = 0;
+  const NotebookCell *cell = layout->cellAt(at, &inCell);
+  if (!cell || cell->number == 0 || cell->number > cells.size()) return std::nullopt;
+  return std::pair{cell->number - 1, inCell};
+}
+
+std::optional<std::size_t> OpenNotebook::virtualStart(std::size_t index) const {
+  if (!layout) return std::nullopt;
+  for (const NotebookCell &cell : layout->codeCells())
+    if (cell.number == index + 1) return cell.virtualStart;
+  return std::nullopt;
+}
+
+namespace {
+
+/// The cells as nbformat 4 JSON, for asyncfix::Notebook to join exactly as the CLI does: code
+/// cells are the Python ones, everything else is markdown (not linted).
+std::string notebookJson(const std::vector<OpenNotebook::Cell> &cells) {
+  nlohmann::json j = {{"cells", nlohmann::json::array()}, {"nbformat", 4}, {"nbformat_minor", 5}, {"metadata", nlohmann::json::object()}};
+  for (const OpenNotebook::Cell &cell : cells) {
+    const bool python = cell.code && (cell.language.empty() || cell.language == "python");
+    j["cells"].push_back({{"cell_type", python ? "code" : "markdown"}, {"source", cell.text}, {"metadata", nlohmann::json::object()}});
+  }
+  return j.dump();
+}
+
+} // namespace
+
+OpenNotebook &Workspace::openNotebook(const std::string &uri, std::int64_t version, std::vector<OpenNotebook::Cell> cells) {
+  notebooks_.erase(uri);
+  OpenNotebook &nb = notebooks_[uri];
+  nb.uri = uri;
+  nb.version = version;
+  nb.cells = std::move(cells);
+  nb.virtualDoc = std::make_unique<OpenDocument>(uri, version, std::string());
+  nb.virtualDoc->path = uriToPath(uri);
+  syncNotebook(nb);
+  return nb;
+}
+
+OpenNotebook *Workspace::findNotebook(const std::string &uri) {
+  const auto it = notebooks_.find(uri);
+  return it == notebooks_.end() ? nullptr : &it->second;
+}
+
+OpenNotebook *Workspace::notebookOfCell(const std::string &cellUri) {
+  for (auto &[uri, nb] : notebooks_)
+    if (nb.cellIndex(cellUri)) return &nb;
+  return nullptr;
+}
+
+void Workspace::closeNotebook(const std::string &uri) { notebooks_.erase(uri); }
+
+bool Workspace::syncNotebook(OpenNotebook &nb) {
+  auto parsed = Notebook::parse(notebookJson(nb.cells));
+  if (auto *error = std::get_if<std::string>(&parsed)) {
+    problems_.push_back(nb.uri + ": " + *error);
+    return false;
+  }
+  nb.layout = std::move(std::get<Notebook>(parsed));
+  const std::string &after = nb.layout->virtualText();
+  OpenDocument &doc = *nb.virtualDoc;
+  const std::string &before = doc.doc.text();
+  if (before == after) return true;
+  // One edit: from the first byte that differs to the last.
+  std::size_t prefix = 0;
+  const std::size_t shorter = std::min(before.size(), after.size());
+  while (prefix < shorter && before[prefix] == after[prefix]) ++prefix;
+  std::size_t suffix = 0;
+  while (suffix < shorter - prefix && before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix]) ++suffix;
+  const auto continuation = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; };
+  while (prefix > 0 && ((prefix < before.size() && continuation(before[prefix])) ||
+                        (prefix < after.size() && continuation(after[prefix]))))
+    --prefix; // whole characters
+  while (suffix > 0 && continuation(before[before.size() - suffix])) --suffix;
+  edit(doc, prefix, before.size() - suffix, std::string_view(after).substr(prefix, after.size() - suffix - prefix));
+  return true;
 }
 
 } // namespace asyncfix::lsp

@@ -17,6 +17,7 @@
 #include "asyncfix/document.h"
 #include "asyncfix/incremental.h"
 #include "asyncfix/linter.h"
+#include "asyncfix/notebook.h"
 #include "asyncfix/settings.h"
 
 namespace asyncfix::lsp {
@@ -39,6 +40,33 @@ struct OpenDocument {
   bool settled = true;  ///< the tree is a fresh parse, or a clean one (an incremental parse of broken text may differ)
   bool tooLargeNoticed = false;                                 ///< the size notice was given
   std::uint64_t lastUsed = 0;                                   ///< when its diagnostics were last asked for
+};
+
+/// A notebook the client has opened (LSP 3.17 notebookDocument/*): its cells in order, and one
+/// virtual Python document made of its code cells exactly as the CLI makes it (asyncfix::Notebook:
+/// cells joined with a boundary line, IPython lines masked), linted incrementally like any open
+/// document. Cells are addressed by their own URIs; positions map through the cell map.
+struct OpenNotebook {
+  struct Cell {
+    std::string uri;
+    bool code = true;       ///< a code cell (else markup)
+    std::string language;   ///< its text document's languageId
+    std::int64_t version = 0;
+    std::string text;
+  };
+  std::string uri;
+  std::int64_t version = 0;
+  std::vector<Cell> cells;
+  std::unique_ptr<OpenDocument> virtualDoc; ///< the code cells as one Python text
+  std::optional<Notebook> layout;           ///< where each code cell lies in it
+  bool publishPending = false;
+
+  /// The index in `cells` of the cell with this URI (nullopt when none).
+  std::optional<std::size_t> cellIndex(std::string_view cellUri) const;
+  /// The cell holding virtual offset `at`, and the offset within its text (nullopt on a boundary).
+  std::optional<std::pair<std::size_t, std::size_t>> cellAt(std::size_t at) const;
+  /// Where cell `index` starts in the virtual text (nullopt for a markup cell).
+  std::optional<std::size_t> virtualStart(std::size_t index) const;
 };
 
 /// The settings that apply to one document.
@@ -102,6 +130,18 @@ public:
   bool settle(OpenDocument &doc);
   std::map<std::string, OpenDocument> &documents() { return documents_; }
 
+  // ---- notebooks ----
+  OpenNotebook &openNotebook(const std::string &uri, std::int64_t version, std::vector<OpenNotebook::Cell> cells);
+  OpenNotebook *findNotebook(const std::string &uri);
+  /// The notebook one of whose cells has this URI.
+  OpenNotebook *notebookOfCell(const std::string &cellUri);
+  void closeNotebook(const std::string &uri);
+  /// Makes the virtual document follow the cells after they changed (one edit: the bytes that
+  /// differ), so that it is linted incrementally. False when a cell's text cannot be read as a
+  /// notebook (it never fails for text the client sent; kept for safety).
+  bool syncNotebook(OpenNotebook &notebook);
+  std::map<std::string, OpenNotebook> &notebooks() { return notebooks_; }
+
 private:
   void touch(OpenDocument &doc);
   /// Keeps the trees of the kTreesKept most recently used documents and frees the others' (a
@@ -112,6 +152,7 @@ private:
   ConfigResolver &resolver();
 
   std::map<std::string, OpenDocument> documents_;
+  std::map<std::string, OpenNotebook> notebooks_;
   std::vector<std::filesystem::path> folders_;
   ConfigOverrides overrides_;
   std::unique_ptr<ConfigResolver> resolver_;               ///< nearest configuration file per directory

@@ -61,11 +61,14 @@ async function start(): Promise<void> {
   };
   initialSettings = currentSettings();
   const clientOptions: LanguageClientOptions = {
-    // Python files on disk and unsaved ones. Notebook cells are not sent: the server has no
-    // notebookDocument support (the CLI checks .ipynb files).
+    // Python files on disk and unsaved ones, and the Python cells of Jupyter notebooks: the
+    // server declares notebookDocumentSync, so the client sends those notebooks as
+    // notebookDocument/* (the cells linted together, as the CLI lints an .ipynb file), and this
+    // filter lets hover and code actions reach the cells.
     documentSelector: [
       { scheme: 'file', language: 'python' },
       { scheme: 'untitled', language: 'python' },
+      { notebook: { notebookType: 'jupyter-notebook' }, language: 'python' },
     ],
     outputChannel: output,
     traceOutputChannel: output,

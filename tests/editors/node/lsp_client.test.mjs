@@ -480,3 +480,68 @@ describe('asyncfix-lsp with pull diagnostics and resolved code actions (what VS 
     assert.equal(await session.shutdown(), 0, session.stderr);
   });
 });
+
+describe('asyncfix-lsp with a Jupyter notebook (notebookDocument/*)', () => {
+  let root, session;
+  const nbUri = 'file:///notebooks/train.ipynb';
+  const cell = (n) => `vscode-notebook-cell:/notebooks/train.ipynb#W${n}sZmlsZQ`;
+  const texts = [
+    'import torch\n\ndef to_gpu(batch):\n    return batch.cuda(async=True)\n',
+    'Markdown about `x.cuda(async=True)`.\n',
+    '%time y = 1\nx = to_gpu(torch.ones(2))\ny = x.cpu(async=True)\n',
+  ];
+  before(async () => {
+    root = copyWorkspace();
+    session = new Session(root);
+    const result = await session.start();
+    const sync = result.capabilities.notebookDocumentSync;
+    assert.deepEqual(sync?.notebookSelector?.[0]?.notebook, { notebookType: 'jupyter-notebook' });
+    assert.deepEqual(sync?.notebookSelector?.[0]?.cells, [{ language: 'python' }]);
+    assert.ok(result.capabilities.codeActionProvider.codeActionKinds.includes('notebook.source.fixAll.asyncfix'));
+    const languages = ['python', 'markdown', 'python'];
+    texts.forEach((text, i) => session.docs.set(cell(i), TextDocument.create(cell(i), languages[i], 1, text)));
+    await session.connection.sendNotification('notebookDocument/didOpen', {
+      notebookDocument: {
+        uri: nbUri, notebookType: 'jupyter-notebook', version: 1,
+        cells: texts.map((_, i) => ({ kind: i === 1 ? 1 : 2, document: cell(i) })),
+      },
+      cellTextDocuments: texts.map((text, i) => ({ uri: cell(i), languageId: languages[i], version: 1, text })),
+    });
+  });
+
+  test('diagnostics are published per cell, in the cell\'s own positions', async () => {
+    const first = await session.diagnosticsFor(cell(0), 1);
+    assert.deepEqual(first.map((d) => [d.code, d.range.start]), [['AF101', locate(texts[0], 'batch.cuda', 'async')]]);
+    const third = await session.diagnosticsFor(cell(2), 1);
+    // The IPython line is left alone; `.cpu(async=…)` is AF102.
+    assert.deepEqual(third.map((d) => [d.code, d.range.start]), [['AF102', locate(texts[2], 'x.cpu', 'async')]]);
+    assert.equal(session.published.get(cell(1)), undefined, 'markdown cells get nothing');
+  });
+
+  test('a quick fix edits the cell, and typing in a cell is synchronized incrementally', async () => {
+    const [d] = await session.diagnosticsFor(cell(0), 1);
+    const actions = await session.codeActions(cell(0), d.range, [d]);
+    const fix = actions.find((a) => a.kind === 'quickfix' && a.isPreferred);
+    assert.ok(fix, `a preferred quick fix among ${actions.map((a) => a.title)}`);
+    const uris = applyWorkspaceEdit(fix.edit, session.docs);
+    assert.deepEqual(uris, [cell(0)]);
+    const fixed = session.docs.get(cell(0)).getText();
+    assert.match(fixed, /batch\.cuda\(non_blocking=True\)/);
+    // The editor sends the applied edit back as a notebook change (cell version 2).
+    await session.connection.sendNotification('notebookDocument/didChange', {
+      notebookDocument: { uri: nbUri, version: 2 },
+      change: { cells: { textContent: [{ document: { uri: cell(0), version: 2 },
+        changes: fix.edit.documentChanges[0].edits.map((e) => ({ range: e.range, text: e.newText })) }] } },
+    });
+    assert.deepEqual(await session.diagnosticsFor(cell(0), 2), []);
+    assert.equal((await session.diagnosticsFor(cell(2), 1)).length, 1, 'the other cell keeps its finding');
+  });
+
+  test('closing the notebook clears every cell', async () => {
+    await session.connection.sendNotification('notebookDocument/didClose', {
+      notebookDocument: { uri: nbUri }, cellTextDocuments: texts.map((_, i) => ({ uri: cell(i) })),
+    });
+    await session.until(() => session.published.get(cell(2))?.diagnostics.length === 0, 'cleared diagnostics');
+    assert.equal(await session.shutdown(), 0, session.stderr);
+  });
+});

@@ -1,0 +1,267 @@
+// The language server's notebook support (LSP 3.17 notebookDocument/*): a notebook's Python
+// cells are linted together as one document, as the CLI lints an .ipynb file; findings, quick
+// fixes, fix-all and hover are given per cell, in the cell's own positions.
+#include <algorithm>
+
+#include <nlohmann/json.hpp>
+
+#include "asyncfix/suppression.h"
+#include "server.h"
+#include "text_diff.h"
+
+namespace asyncfix::lsp {
+namespace {
+
+constexpr const char *kQuickFix = "quickfix";
+constexpr const char *kSourceFixAll = "source.fixAll.asyncfix";
+constexpr const char *kNotebookFixAll = "notebook.source.fixAll.asyncfix";
+
+bool fixAllowed(const asyncfix::Diagnostic &d, bool unsafe) {
+  if (!d.fix || d.fix->edits.empty()) return false;
+  return d.fix->applicability == Applicability::Safe || (unsafe && d.fix->applicability == Applicability::Unsafe);
+}
+
+bool wants(const std::optional<std::vector<std::string>> &only, std::string_view kind) {
+  if (!only) return kind == kQuickFix;
+  return std::any_of(only->begin(), only->end(), [&](const std::string &prefix) {
+    return kind == prefix || (kind.starts_with(prefix) && kind.size() > prefix.size() && kind[prefix.size()] == '.');
+  });
+}
+
+OpenNotebook::Cell cellOf(const NotebookCell &cell, const std::vector<TextDocumentItem> &items) {
+  OpenNotebook::Cell out;
+  out.uri = cell.document;
+  out.code = cell.kind == 2;
+  for (const TextDocumentItem &item : items)
+    if (item.uri == cell.document) {
+      out.language = item.languageId;
+      out.version = item.version;
+      out.text = item.text;
+    }
+  return out;
+}
+
+} // namespace
+
+void Server::onDidOpenNotebook(const DidOpenNotebookDocumentParams &params) {
+  std::vector<OpenNotebook::Cell> cells;
+  for (const NotebookCell &cell : params.notebookDocument.cells) cells.push_back(cellOf(cell, params.cellTextDocuments));
+  OpenNotebook &nb = workspace_.openNotebook(params.notebookDocument.uri, params.notebookDocument.version, std::move(cells));
+  nb.publishPending = !pull_;
+}
+
+void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) {
+  OpenNotebook *nb = workspace_.findNotebook(params.notebookDocument.uri);
+  if (!nb) {
+    log_.warn("notebookDocument/didChange for a notebook that is not open: " + params.notebookDocument.uri);
+    return;
+  }
+  // Validate everything before changing anything: a bad change leaves the notebook as it was.
+  if (params.structure) {
+    const auto start = static_cast<std::size_t>(params.structure->start);
+    const auto count = static_cast<std::size_t>(params.structure->deleteCount);
+    if (start > nb->cells.size() || count > nb->cells.size() - start)
+      throw LspError(ErrorCode::InvalidParams, "params.change.cells.structure.array: cells " + std::to_string(start) +
+                                                   "+" + std::to_string(count) + " of " +
+                                                   std::to_string(nb->cells.size()));
+  }
+  std::vector<OpenNotebook::Cell> cells = nb->cells;
+  if (params.structure) {
+    const auto start = static_cast<std::ptrdiff_t>(params.structure->start);
+    std::vector<OpenNotebook::Cell> removed(cells.begin() + start, cells.begin() + start + params.structure->deleteCount);
+    cells.erase(cells.begin() + start, cells.begin() + start + params.structure->deleteCount);
+    std::vector<OpenNotebook::Cell> added;
+    for (const NotebookCell &cell : params.structure->cells) {
+      OpenNotebook::Cell c = cellOf(cell, params.didOpen);
+      // A cell moved within the notebook keeps its text (no didOpen for it).
+      for (const OpenNotebook::Cell &old : removed)
+        if (old.uri == c.uri && std::none_of(params.didOpen.begin(), params.didOpen.end(),
+                                             [&](const TextDocumentItem &i) { return i.uri == c.uri; }))
+          c = old, c.code = cell.kind == 2;
+      added.push_back(std::move(c));
+    }
+    cells.insert(cells.begin() + start, added.begin(), added.end());
+    if (!pull_)
+      for (const OpenNotebook::Cell &old : removed)
+        if (std::none_of(cells.begin(), cells.end(), [&](const OpenNotebook::Cell &c) { return c.uri == old.uri; }))
+          dispatcher_.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{old.uri, std::nullopt, {}});
+  }
+  for (const NotebookCell &cell : params.data)
+    for (OpenNotebook::Cell &c : cells)
+      if (c.uri == cell.document) c.code = cell.kind == 2;
+  for (const NotebookCellTextChange &change : params.textContent) {
+    const auto it = std::find_if(cells.begin(), cells.end(), [&](const OpenNotebook::Cell &c) { return c.uri == change.document.uri; });
+    if (it == cells.end())
+      throw LspError(ErrorCode::InvalidParams, "params.change.cells.textContent: no cell " + change.document.uri);
+    for (const TextDocumentContentChangeEvent &e : change.changes) {
+      if (!e.range) {
+        it->text = e.text;
+        continue;
+      }
+      const LineIndex lines(it->text);
+      const std::size_t s = toOffset(lines, e.range->start), t = std::max(s, toOffset(lines, e.range->end));
+      it->text.replace(s, t - s, e.text);
+    }
+    it->version = change.document.version;
+  }
+  nb->cells = std::move(cells);
+  nb->version = params.notebookDocument.version;
+  workspace_.syncNotebook(*nb);
+  nb->publishPending = !pull_;
+}
+
+void Server::onDidSaveNotebook(const DidSaveNotebookDocumentParams &) {}
+
+void Server::onDidCloseNotebook(const DidCloseNotebookDocumentParams &params) {
+  OpenNotebook *nb = workspace_.findNotebook(params.notebookDocument.uri);
+  if (!nb) return;
+  if (!pull_)
+    for (const OpenNotebook::Cell &cell : nb->cells)
+      dispatcher_.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{cell.uri, std::nullopt, {}});
+  workspace_.closeNotebook(params.notebookDocument.uri);
+}
+
+std::vector<std::pair<asyncfix::Diagnostic, std::size_t>> Server::cellFindings(OpenNotebook &nb, std::size_t cell) {
+  std::vector<std::pair<asyncfix::Diagnostic, std::size_t>> out;
+  const std::vector<asyncfix::Diagnostic> &all = workspace_.diagnostics(*nb.virtualDoc);
+  for (std::size_t i = 0; i < all.size(); ++i) {
+    const auto at = nb.cellAt(all[i].start);
+    if (!at || at->first != cell) continue;
+    asyncfix::Diagnostic d = all[i];
+    const std::size_t length = std::min(all[i].end - all[i].start, nb.cells[cell].text.size() - at->second);
+    d.start = at->second;
+    d.end = at->second + length;
+    out.emplace_back(std::move(d), i);
+  }
+  return out;
+}
+
+void Server::publishNotebook(OpenNotebook &nb) {
+  nb.publishPending = false;
+  for (std::size_t c = 0; c < nb.cells.size(); ++c) {
+    if (!nb.cells[c].code) continue;
+    std::vector<asyncfix::Diagnostic> diagnostics;
+    for (auto &[d, i] : cellFindings(nb, c)) diagnostics.push_back(std::move(d));
+    const LineIndex lines(nb.cells[c].text);
+    dispatcher_.notify("textDocument/publishDiagnostics",
+                       PublishDiagnosticsParams{nb.cells[c].uri, nb.cells[c].version,
+                                                toLsp(diagnostics, lines, nb.cells[c].version)});
+  }
+}
+
+std::optional<WorkspaceEdit> Server::notebookEdit(OpenNotebook &nb, const std::string &after) const {
+  if (!nb.layout) return std::nullopt;
+  const std::optional<std::string> json = nb.layout->withVirtualText(after);
+  if (!json) return std::nullopt;
+  const nlohmann::json fixed = nlohmann::json::parse(*json, nullptr, false);
+  if (fixed.is_discarded() || !fixed.contains("cells") || fixed["cells"].size() != nb.cells.size()) return std::nullopt;
+  WorkspaceEdit edit;
+  edit.documentChanges = client_.documentChanges;
+  for (std::size_t c = 0; c < nb.cells.size(); ++c) {
+    const std::string text = fixed["cells"][c].value("source", std::string());
+    if (text == nb.cells[c].text) continue;
+    const LineIndex lines(nb.cells[c].text);
+    edit.edits.push_back({{nb.cells[c].uri, nb.cells[c].version}, toLspEdits(lines, diffEdits(nb.cells[c].text, text))});
+  }
+  if (edit.edits.empty()) return std::nullopt;
+  return edit;
+}
+
+std::vector<CodeAction> Server::notebookCodeActions(OpenNotebook &nb, std::size_t cell, const CodeActionParams &params) {
+  std::vector<CodeAction> actions;
+  const auto findings = cellFindings(nb, cell);
+  const std::vector<asyncfix::Diagnostic> &all = workspace_.diagnostics(*nb.virtualDoc);
+  const std::string &virtualText = nb.virtualDoc->doc.text();
+  const LineIndex lines(nb.cells[cell].text);
+  const bool unsafe = workspace_.settingsFor(nb.uri).unsafeFixes;
+  const Linter &linter = *workspace_.settingsFor(nb.uri).linter;
+  const auto wholeFix = [&](bool allowUnsafe, const std::optional<std::string> &code) -> std::optional<WorkspaceEdit> {
+    FixOptions options;
+    options.unsafe = allowUnsafe;
+    if (code) options.filter = [&](const asyncfix::Diagnostic &d) { return d.code == *code; };
+    const FixResult result = fix(linter, virtualText, options);
+    if (!result.changed) return std::nullopt;
+    return notebookEdit(nb, result.text);
+  };
+  if (wants(params.context.only, kQuickFix)) {
+    std::vector<const Fix *> offered;
+    std::vector<std::string_view> codes;
+    for (const auto &[d, index] : findings) {
+      if (lines.lineOf(d.end) < params.range.start.line || lines.lineOf(d.start) > params.range.end.line) continue;
+      const asyncfix::Diagnostic &original = all[index];
+      const lsp::Diagnostic shown = toLsp({d}, lines, nb.cells[cell].version).front();
+      if (std::find(codes.begin(), codes.end(), d.code) == codes.end()) codes.push_back(d.code);
+      if (fixAllowed(original, unsafe) &&
+          std::none_of(offered.begin(), offered.end(), [&](const Fix *f) { return *f == *original.fix; }) &&
+          verifyFix(nb.virtualDoc->doc, *original.fix)) {
+        offered.push_back(&*original.fix);
+        if (auto edit = notebookEdit(nb, applyEdits(virtualText, original.fix->edits))) {
+          const bool safe = original.fix->applicability == Applicability::Safe;
+          CodeAction action;
+          action.title = original.fix->title + (safe ? "" : " (unsafe)");
+          action.kind = kQuickFix;
+          action.diagnostics = {shown};
+          action.isPreferred = safe;
+          action.edit = std::move(edit);
+          actions.push_back(std::move(action));
+        }
+      }
+      const asyncfix::TextEdit noqa = noqaEdit(nb.virtualDoc->doc, original.start, original.code);
+      if (noqa.start != noqa.end || !noqa.content.empty())
+        if (auto edit = notebookEdit(nb, applyEdits(virtualText, {noqa}))) {
+          CodeAction action;
+          action.title = "Disable " + std::string(d.code) + " for this line";
+          action.kind = kQuickFix;
+          action.diagnostics = {shown};
+          action.edit = std::move(edit);
+          actions.push_back(std::move(action));
+        }
+    }
+    for (const std::string_view code : codes) {
+      const auto fixable = std::count_if(all.begin(), all.end(), [&](const asyncfix::Diagnostic &x) {
+        return x.code == code && fixAllowed(x, unsafe);
+      });
+      if (fixable < 2) continue;
+      if (auto edit = wholeFix(unsafe, std::string(code))) {
+        CodeAction action;
+        action.title = "Fix all " + std::string(code) + " problems in this notebook";
+        action.kind = kQuickFix;
+        action.edit = std::move(edit);
+        actions.push_back(std::move(action));
+      }
+    }
+  }
+  for (const char *kind : {kSourceFixAll, kNotebookFixAll}) {
+    if (!params.context.only || !wants(params.context.only, kind)) continue;
+    if (auto edit = wholeFix(false, std::nullopt)) {
+      CodeAction action;
+      action.title = "Fix all auto-fixable asyncfix problems";
+      action.kind = kind;
+      action.edit = std::move(edit);
+      actions.push_back(std::move(action));
+    }
+    break; // one fix-all, whichever kind was asked for first
+  }
+  return actions;
+}
+
+std::optional<Hover> Server::notebookHover(OpenNotebook &nb, std::size_t cell, const TextDocumentPositionParams &params) {
+  const LineIndex lines(nb.cells[cell].text);
+  const std::size_t offset = toOffset(lines, params.position);
+  std::optional<Hover> hover;
+  for (const auto &[d, index] : cellFindings(nb, cell)) {
+    const bool inside = (d.start <= offset && offset < d.end) || (d.start == d.end && offset == d.start);
+    if (!inside) continue;
+    if (!hover) {
+      hover.emplace();
+      hover->contents.kind = client_.hoverMarkdown ? "markdown" : "plaintext";
+      hover->range = toRange(lines, d.start, d.end);
+    } else {
+      hover->contents.value += "\n---\n\n";
+    }
+    hover->contents.value += hoverText(d);
+  }
+  return hover;
+}
+
+} // namespace asyncfix::lsp
