@@ -10,12 +10,16 @@
 //   asyncfix_lsp_bench [--server PATH] [--lines N] [--edits N] [--seed N] [--dense]
 //   asyncfix_lsp_bench [--server PATH] --open N [--lines N]
 //   asyncfix_lsp_bench [--server PATH] --typing [--lines N]
+//   asyncfix_lsp_bench [--server PATH] --notebook CELLS
 //
 // With --typing, the file is dense training code (a `non_blocking` copy in every function) and a
 // user types `    y = batch.cuda(async=True)` as a new line in the middle of it, one character
 // per didChange, then deletes it with backspaces: most intermediate states are syntax errors.
 // Reports median / p90 / p99 / max from each didChange to the publishDiagnostics of its
-// version, and checks that the typed finding appears and disappears.
+// version, and checks that the typed finding appears and disappears; then types the line again
+// with a hover and a code action sent right behind each keystroke and reports their latency;
+// and compares didOpen with a bare parse of the file. --notebook types the same line into the
+// middle cell of a notebook of CELLS code cells (notebookDocument/didChange).
 //
 // With --open, the server instead opens N different documents of --lines lines each (every one
 // with a finding, so each is parsed and linted) and reports their total size and the server's
@@ -34,7 +38,11 @@
 #include <string>
 #include <vector>
 
+#include <optional>
+
 #include <nlohmann/json.hpp>
+
+#include "asyncfix/document.h"
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -214,6 +222,119 @@ int openMany(Server &s, int count, int lines) {
   return code == 0 ? 0 : 1;
 }
 
+/// A bare tree-sitter parse of `text` through the engine's Document (the floor for didOpen):
+/// the best of three, in milliseconds.
+double bareParseMs(const std::string &text) {
+  double best = 1e300;
+  for (int i = 0; i < 3; ++i) {
+    const auto start = Clock::now();
+    const asyncfix::Document doc(text);
+    if (!doc.parsed()) die("the file did not parse");
+    best = std::min(best, std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+  }
+  return best;
+}
+
+std::string report(const char *what, const std::vector<double> &ms) {
+  const Stats st = stats(ms);
+  char line[256];
+  std::snprintf(line, sizeof line, "%s: median %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms", what, st.median, st.p90,
+                st.p99, st.max);
+  return line;
+}
+
+/// Types `typed` at (line, 0) of `uri` one character per didChange, then deletes it with
+/// backspaces. `version` is the document's (or the cell's) version. With `withRequests`, each
+/// didChange is followed at once by a hover (and every other one by a code-action request) at
+/// the typing position, whose latencies go to `requestMs`; otherwise the time to the
+/// publishDiagnostics of each version goes to `ms`. `count` gives how many diagnostics a
+/// publish holds; it must rise above `before` while typing and come back to it.
+struct Typist {
+  Server &s;
+  std::string uri;        ///< what didChange names (a document, or a notebook)
+  std::string target;     ///< the text document typed into (the same, or a cell)
+  bool notebook = false;
+  int line = 0;
+  int version = 1;        ///< of `target`
+  int notebookVersion = 1;
+  int nextId = 100;
+
+  Json change(int character, int endLine, int endCharacter, const std::string &insert) {
+    ++version;
+    Json range = {{"start", {{"line", line}, {"character", character}}},
+                  {"end", {{"line", endLine}, {"character", endCharacter}}}};
+    Json edit = {{"range", range}, {"text", insert}};
+    if (!notebook)
+      return {{"jsonrpc", "2.0"}, {"method", "textDocument/didChange"},
+              {"params", {{"textDocument", {{"uri", uri}, {"version", version}}}, {"contentChanges", Json::array({edit})}}}};
+    ++notebookVersion;
+    Json content = {{"document", {{"uri", target}, {"version", version}}}, {"changes", Json::array({edit})}};
+    return {{"jsonrpc", "2.0"}, {"method", "notebookDocument/didChange"},
+            {"params", {{"notebookDocument", {{"uri", uri}, {"version", notebookVersion}}},
+                        {"change", {{"cells", {{"textContent", Json::array({content})}}}}}}}};
+  }
+
+  std::size_t waitPublish() {
+    const Json published = s.waitFor([&](const Json &m) {
+      return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"].value("uri", "") == target &&
+             m["params"].value("version", -1) == version;
+    });
+    return published["params"]["diagnostics"].size();
+  }
+
+  /// One keystroke; returns the diagnostics published for it.
+  std::size_t key(int character, int endLine, int endCharacter, const std::string &insert, std::vector<double> &ms,
+                  std::vector<double> *hoverMs, std::vector<double> *actionMs) {
+    const auto start = Clock::now();
+    s.send(change(character, endLine, endCharacter, insert));
+    if (hoverMs) {
+      const int hover = nextId++;
+      s.send({{"jsonrpc", "2.0"}, {"id", hover}, {"method", "textDocument/hover"},
+              {"params", {{"textDocument", {{"uri", target}}}, {"position", {{"line", line}, {"character", 0}}}}}});
+      int action = -1;
+      if (version % 2 == 0) {
+        action = nextId++;
+        s.send({{"jsonrpc", "2.0"}, {"id", action}, {"method", "textDocument/codeAction"},
+                {"params", {{"textDocument", {{"uri", target}}},
+                            {"range", {{"start", {{"line", line}, {"character", 0}}}, {"end", {{"line", line}, {"character", 0}}}}},
+                            {"context", {{"diagnostics", Json::array()}}}}}});
+      }
+      std::optional<std::size_t> published; // a publish may come before the replies
+      for (int pending = action < 0 ? 1 : 2; pending > 0; --pending) {
+        const Json reply = s.waitFor([&](const Json &m) {
+          if (m.value("method", "") == "textDocument/publishDiagnostics" && m["params"].value("uri", "") == target &&
+              m["params"].value("version", -1) == version)
+            published = m["params"]["diagnostics"].size();
+          return m.contains("id") && (m["id"] == hover || m["id"] == action);
+        });
+        const double elapsed = std::chrono::duration<double, std::milli>(Clock::now() - start).count();
+        if (reply.contains("error")) die("request failed: " + reply.dump());
+        (reply["id"] == hover ? *hoverMs : *actionMs).push_back(elapsed);
+      }
+      return published ? *published : waitPublish();
+    }
+    const std::size_t n = waitPublish();
+    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
+    return n;
+  }
+
+  /// Types and deletes `typed`; returns the most diagnostics seen and the count at the end.
+  std::pair<std::size_t, std::size_t> run(const std::string &typed, std::vector<double> &ms, std::vector<double> *hoverMs,
+                                          std::vector<double> *actionMs) {
+    std::size_t most = 0;
+    int column = 0;
+    for (const char c : typed) {
+      most = std::max(most, key(column, line, column, std::string(1, c), ms, hoverMs, actionMs));
+      ++column;
+    }
+    std::size_t last = key(column - 1, line + 1, 0, "", ms, hoverMs, actionMs); // the line break
+    for (--column; column > 0; --column) last = key(column - 1, line, column, "", ms, hoverMs, actionMs);
+    return {most, last};
+  }
+};
+
+const std::string kTyped = "    y = batch.cuda(async=True)\n";
+
 /// The typing trace (see the header). Returns the process exit code.
 int typing(Server &s, int lines) {
   std::string text = generate(lines, true);
@@ -224,6 +345,7 @@ int typing(Server &s, int lines) {
   int line = 0;
   for (std::size_t i = 0; i < at; ++i) line += text[i] == '\n';
   const std::string uri = "file:///bench/typing.py";
+  const double parseMs = bareParseMs(text);
   const auto open = Clock::now();
   s.send({{"jsonrpc", "2.0"},
           {"method", "textDocument/didOpen"},
@@ -231,49 +353,65 @@ int typing(Server &s, int lines) {
   const Json first = s.waitFor([](const Json &m) { return m.value("method", "") == "textDocument/publishDiagnostics"; });
   const double openMs = std::chrono::duration<double, std::milli>(Clock::now() - open).count();
   const std::size_t before = first["params"]["diagnostics"].size();
-  const std::string typed = "    y = batch.cuda(async=True)\n";
-  int version = 1;
-  std::vector<double> ms;
-  std::size_t most = before;
+  Typist t{s, uri, uri, false, line};
+  std::vector<double> ms, hoverMs, actionMs, unused;
   const double cpuBefore = s.cpuMs();
-  const auto keystroke = [&](int character, int endLine, int endCharacter, const std::string &insert) {
-    ++version;
-    Json range = {{"start", {{"line", line}, {"character", character}}},
-                  {"end", {{"line", endLine}, {"character", endCharacter}}}};
-    Json params = {{"textDocument", {{"uri", uri}, {"version", version}}},
-                   {"contentChanges", Json::array({{{"range", range}, {"text", insert}}})}};
-    const auto start = Clock::now();
-    s.send({{"jsonrpc", "2.0"}, {"method", "textDocument/didChange"}, {"params", params}});
-    const Json published = s.waitFor([&](const Json &m) {
-      return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"].value("version", -1) == version;
-    });
-    ms.push_back(std::chrono::duration<double, std::milli>(Clock::now() - start).count());
-    most = std::max(most, published["params"]["diagnostics"].size());
-    return published["params"]["diagnostics"].size();
-  };
-  int column = 0;
-  for (const char c : typed) {
-    if (c == '\n') keystroke(column, line, column, "\n");
-    else keystroke(column, line, column, std::string(1, c));
-    ++column;
-  }
-  if (most <= before) die("the typed `async=True` was never reported");
-  // Backspaces: first the line break, then each character.
-  std::size_t last = keystroke(column - 1, line + 1, 0, "");
-  for (--column; column > 0; --column) last = keystroke(column - 1, line, column, "");
-  if (last != before) die("the finding did not go away with the text");
+  const auto [most, last] = t.run(kTyped, ms, nullptr, nullptr);
   const double cpu = (s.cpuMs() - cpuBefore) / static_cast<double>(ms.size());
-  const Stats st = stats(ms);
+  if (most <= before) die("the typed `async=True` was never reported");
+  if (last != before) die("the finding did not go away with the text");
+  // Again, with a hover and a code action right behind each keystroke.
+  t.run(kTyped, unused, &hoverMs, &actionMs);
   const long rss = s.peakRssKb();
   s.send({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "shutdown"}});
   s.waitFor([](const Json &m) { return m.contains("id") && m["id"] == 2; });
   s.send({{"jsonrpc", "2.0"}, {"method", "exit"}});
   const int code = s.finish();
-  std::printf("typing trace, %d lines (dense), %zu bytes: didOpen -> publish %.2f ms; %zu keystrokes "
-              "didChange -> publishDiagnostics: median %.2f ms, p90 %.2f ms, p99 %.2f ms, max %.2f ms; "
-              "server CPU %.2f ms per keystroke; peak RSS %.1f MiB; exit code %d\n",
-              lines, text.size(), openMs, ms.size(), st.median, st.p90, st.p99, st.max, cpu,
+  std::printf("typing trace, %d lines (dense), %zu bytes: didOpen -> publish %.2f ms (bare parse %.2f ms, %.2fx); "
+              "%s; server CPU %.2f ms per keystroke; %s; %s; peak RSS %.1f MiB; exit code %d\n",
+              lines, text.size(), openMs, parseMs, openMs / parseMs,
+              report((std::to_string(ms.size()) + " keystrokes didChange -> publishDiagnostics").c_str(), ms).c_str(), cpu,
+              report("hover while typing", hoverMs).c_str(), report("code action while typing", actionMs).c_str(),
               static_cast<double>(rss) / 1024.0, code);
+  return code == 0 ? 0 : 1;
+}
+
+/// The typing trace in a cell in the middle of a notebook of `cells` code cells.
+int notebookTyping(Server &s, int cells) {
+  const std::string uri = "file:///bench/train.ipynb";
+  Json cellList = Json::array(), documents = Json::array();
+  for (int c = 0; c < cells; ++c) {
+    const std::string cellUri = "vscode-notebook-cell:/bench/train.ipynb#c" + std::to_string(c);
+    std::string text = c == 0 ? "import torch\nimport torch.nn as nn\n" : "";
+    text += "def step_" + std::to_string(c) + "(model, batch, device):\n    images, target = batch\n"
+            "    images = images.to(device, non_blocking=True)\n    return model(images), target\n";
+    cellList.push_back({{"kind", 2}, {"document", cellUri}});
+    documents.push_back({{"uri", cellUri}, {"languageId", "python"}, {"version", 1}, {"text", text}});
+  }
+  const auto open = Clock::now();
+  s.send({{"jsonrpc", "2.0"}, {"method", "notebookDocument/didOpen"},
+          {"params", {{"notebookDocument", {{"uri", uri}, {"notebookType", "jupyter-notebook"}, {"version", 1}, {"cells", cellList}}},
+                      {"cellTextDocuments", documents}}}});
+  const std::string target = "vscode-notebook-cell:/bench/train.ipynb#c" + std::to_string(cells / 2);
+  s.waitFor([&](const Json &m) {
+    return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"].value("uri", "") == target;
+  });
+  const double openMs = std::chrono::duration<double, std::milli>(Clock::now() - open).count();
+  Typist t{s, uri, target, true, 2};
+  std::vector<double> ms;
+  const double cpuBefore = s.cpuMs();
+  const auto [most, last] = t.run(kTyped, ms, nullptr, nullptr);
+  const double cpu = (s.cpuMs() - cpuBefore) / static_cast<double>(ms.size());
+  if (most == 0) die("the typed `async=True` was never reported in the cell");
+  if (last != 0) die("the finding did not go away with the text");
+  s.send({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "shutdown"}});
+  s.waitFor([](const Json &m) { return m.contains("id") && m["id"] == 2; });
+  s.send({{"jsonrpc", "2.0"}, {"method", "exit"}});
+  const int code = s.finish();
+  std::printf("notebook typing trace, %d cells: didOpen -> first cell published %.2f ms; %s; server CPU %.2f ms per "
+              "keystroke; exit code %d\n",
+              cells, openMs, report((std::to_string(ms.size()) + " keystrokes in a cell -> its publishDiagnostics").c_str(), ms).c_str(),
+              cpu, code);
   return code == 0 ? 0 : 1;
 }
 
@@ -286,6 +424,7 @@ int main(int argc, char **argv) {
   bool dense = false;
   int openDocs = 0;
   bool typingTrace = false;
+  int notebookCells = 0;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--dense") {
@@ -303,6 +442,7 @@ int main(int argc, char **argv) {
     else if (arg == "--edits") edits = std::atoi(value);
     else if (arg == "--seed") seed = static_cast<unsigned>(std::atoi(value));
     else if (arg == "--open") openDocs = std::atoi(value);
+    else if (arg == "--notebook") notebookCells = std::atoi(value);
     else die("unknown argument " + arg);
   }
   signal(SIGPIPE, SIG_IGN);
@@ -321,11 +461,15 @@ int main(int argc, char **argv) {
   s.send({{"jsonrpc", "2.0"},
           {"id", 1},
           {"method", "initialize"},
-          {"params", {{"capabilities", {{"general", {{"positionEncodings", {"utf-16"}}}}}}}}});
+          // As VS Code declares: code actions' edits computed on codeAction/resolve.
+          {"params", {{"capabilities", {{"general", {{"positionEncodings", {"utf-16"}}}},
+                                        {"textDocument", {{"codeAction", {{"dataSupport", true},
+                                                                          {"resolveSupport", {{"properties", {"edit"}}}}}}}}}}}}});
   s.waitFor([](const Json &m) { return m.contains("id") && m["id"] == 1; });
   s.send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
   if (openDocs > 0) return openMany(s, openDocs, lines);
   if (typingTrace) return typing(s, lines);
+  if (notebookCells > 0) return notebookTyping(s, notebookCells);
   const std::string uri = "file:///bench/big.py";
   const auto open = Clock::now();
   s.send({{"jsonrpc", "2.0"},
