@@ -143,9 +143,12 @@ void Server::publishNotebook(OpenNotebook &nb) {
     std::vector<asyncfix::Diagnostic> diagnostics;
     for (auto &[d, i] : cellFindings(nb, c)) diagnostics.push_back(std::move(d));
     const LineIndex lines(nb.cells[c].text);
-    dispatcher_.notify("textDocument/publishDiagnostics",
-                       PublishDiagnosticsParams{nb.cells[c].uri, nb.cells[c].version,
-                                                toLsp(diagnostics, lines, nb.cells[c].version)});
+    PublishDiagnosticsParams params{nb.cells[c].uri, nb.cells[c].version, toLsp(diagnostics, lines, nb.cells[c].version)};
+    std::string key = toJSON(params).dump();
+    std::string &last = nb.published[nb.cells[c].uri];
+    if (last == key) continue; // the same version with the same findings: nothing to tell
+    last = std::move(key);
+    dispatcher_.notify("textDocument/publishDiagnostics", std::move(params));
   }
 }
 

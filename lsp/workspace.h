@@ -60,6 +60,9 @@ struct OpenNotebook {
   std::unique_ptr<OpenDocument> virtualDoc; ///< the code cells as one Python text
   std::optional<Notebook> layout;           ///< where each code cell lies in it
   bool publishPending = false;
+  /// What was last published for each cell (its version and diagnostics, serialized): a
+  /// keystroke republishes only the cells whose findings or version changed.
+  std::map<std::string, std::string> published;
 
   /// The index in `cells` of the cell with this URI (nullopt when none).
   std::optional<std::size_t> cellIndex(std::string_view cellUri) const;
