@@ -18,7 +18,7 @@ bool isWordByte(char c) {
 
 /// The identifier-like words of `text` (keywords too), appended to `out`.
 void wordsOf(std::string_view text, std::vector<std::string> &out) {
-  for (std::size_t i = 0; i < text.size();) {
+  for (std::size_t i = text.starts_with("\xEF\xBB\xBF") ? 3 : 0; i < text.size();) { // a BOM is no part of a word
     if (!isWordByte(text[i])) {
       ++i;
       continue;

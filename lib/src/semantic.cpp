@@ -391,7 +391,10 @@ const std::vector<std::uint32_t> &SemanticModel::unitsWith(std::string_view word
   if (!word.empty() && !units_.empty()) {
     std::size_t unit = 0;
     for (std::size_t i = text_.find(word); i != std::string_view::npos; i = text_.find(word, i + 1)) {
-      if ((i > 0 && isWordByte(text_[i - 1])) || (i + word.size() < text_.size() && isWordByte(text_[i + word.size()])))
+      // A byte order mark is no part of the first word (its bytes are >= 0x80, like a letter's).
+      const bool afterBom = i == 3 && text_.starts_with("\xEF\xBB\xBF");
+      if ((i > 0 && !afterBom && isWordByte(text_[i - 1])) ||
+          (i + word.size() < text_.size() && isWordByte(text_[i + word.size()])))
         continue;
       while (unit < units_.size() && units_[unit].end <= i) ++unit;
       if (unit == units_.size()) break;

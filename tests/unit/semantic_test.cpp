@@ -73,3 +73,13 @@ TEST_CASE("semantic: roles", "[semantic]") {
   CHECK(model.nameAt(static_cast<std::uint32_t>(src.find("a.b"))) == nullptr); // module path
   CHECK(model.nameAt(static_cast<std::uint32_t>(src.find("from m") + 5)) == nullptr);
 }
+
+TEST_CASE("semantic: a name right after a byte order mark is found by its word", "[semantic]") {
+  // The statements holding a word are found by a text search; a BOM's bytes are no letters.
+  const Document doc("\xEF\xBB\xBF" "async = 30\nprint(async + 1, async)\n");
+  const SemanticModel model(doc);
+  const NameUse *use = model.nameAt(3);
+  REQUIRE(use != nullptr);
+  CHECK(model.usesOf(model.resolve(*use)).size() == 3);
+  CHECK(model.namesCalled("async").size() == 3);
+}

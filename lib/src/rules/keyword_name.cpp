@@ -281,8 +281,9 @@ std::string KeywordNameRule::message(Context &ctx, std::string_view what) const 
 void KeywordNameRule::checkToken(TSNode token, Context &ctx) const {
   const std::string_view text = ctx.text();
   if (ctx.insideError()) {
-    if (keyword_ == "async" && isTorchAsyncToken(token, text)) return; // AF101's
+    if (keyword_ == "async" && isTorchAsyncToken(token, ctx)) return; // AF101's
     const TSNode next = nextLeaf(token);
+    if (!ts_node_is_null(next)) ctx.dependsOn(ts_node_start_byte(next), ts_node_end_byte(next)); // maybe the next statement's
     const std::string_view following = ts_node_is_null(next) ? "" : textOf(next, text);
     if (keyword_ == "async" && (following == "def" || following == "for" || following == "with")) return;
     if (keyword_ == "await" && !ts_node_is_null(next) &&
@@ -313,7 +314,7 @@ void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
   if (insideAsyncShim(node, ctx)) return; // AF105's
   if (isRenamedAsyncToken(node, ctx)) return; // AF201–AF203's: `import kombu.async`, `asyncio.async`…
   if (ctx.insideError()) {
-    if (isTorchAsyncToken(node, ctx.text())) return; // AF101's
+    if (isTorchAsyncToken(node, ctx)) return; // AF101's
     ctx.report(makeDiagnostic(info_, severity, node, message(ctx, "used as a name")));
     return;
   }

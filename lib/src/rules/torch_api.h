@@ -14,12 +14,13 @@ namespace asyncfix::rules {
 /// AF001 leaves them alone.
 bool isTorchAsyncKeyword(TSNode keywordArgument, std::string_view text);
 
+class Context;
+
 /// The same, token by token, for an `async` (identifier or keyword token) inside an ERROR region
 /// where the parser lost the call's structure: `y = x.cuda(0, async=True` with the `)` missing.
 /// True when `async` is followed by `=` and is an argument of an open `.cuda(`/`.to(`/… call.
-bool isTorchAsyncToken(TSNode asyncToken, std::string_view text);
-
-class Context;
+/// The leaves it reads back to the call are declared to `ctx` (Context::dependsOn).
+bool isTorchAsyncToken(TSNode asyncToken, Context &ctx);
 
 /// The method a keyword argument is passed to (`cuda` for `x.cuda(async=True)`), "" when the
 /// callee is not an attribute.

@@ -69,7 +69,7 @@ public:
       name = field(node, "name");
     } else {
       // A bare `async` token in a region the parser could not structure.
-      if (!ctx.insideError() || !isTorchAsyncToken(node, ctx.text())) return;
+      if (!ctx.insideError() || !isTorchAsyncToken(node, ctx)) return;
       if (!ctx.ancestors().empty() && isTorchAsyncKeyword(ctx.ancestors().back(), ctx.text()))
         return; // reported through its keyword_argument
       name = node;
@@ -121,15 +121,26 @@ bool isTorchAsyncKeyword(TSNode keywordArgument, std::string_view text) {
   return std::find(kMethods.begin(), kMethods.end(), method) != kMethods.end();
 }
 
-bool isTorchAsyncToken(TSNode token, std::string_view text) {
+bool isTorchAsyncToken(TSNode token, Context &ctx) {
+  const std::string_view text = ctx.text();
   if (textOf(token, text) != "async") return false;
   const TSNode next = nextLeaf(token), prev = prevLeaf(token);
   if (ts_node_is_null(next) || textOf(next, text) != "=" || ts_node_is_null(prev)) return false;
   if (textOf(prev, text) != "(" && textOf(prev, text) != ",") return false;
-  // Back to the unmatched `(` that opens the call (bounded: a broken file can be long).
+  // Back to the unmatched `(` that opens the call (bounded: a broken file can be long). The walk
+  // may leave the statement being checked: what it read is a dependency.
+  std::uint32_t readFrom = ts_node_start_byte(prev);
+  const auto read = [&](TSNode leaf) {
+    if (!ts_node_is_null(leaf)) readFrom = std::min(readFrom, ts_node_start_byte(leaf));
+  };
+  const auto answer = [&](bool result) {
+    ctx.dependsOn(readFrom, ts_node_end_byte(next));
+    return result;
+  };
   int depth = 0;
   TSNode open = prev;
   for (int steps = 0; !ts_node_is_null(open) && steps < 4096; ++steps, open = prevLeaf(open)) {
+    read(open);
     const std::string_view t = textOf(open, text);
     if (t == ")" || t == "]" || t == "}") ++depth;
     else if (t == "(" || t == "[" || t == "{") {
@@ -137,12 +148,14 @@ bool isTorchAsyncToken(TSNode token, std::string_view text) {
       --depth;
     }
   }
-  if (ts_node_is_null(open) || textOf(open, text) != "(") return false;
+  if (ts_node_is_null(open) || textOf(open, text) != "(") return answer(false);
   const TSNode method = prevLeaf(open);
-  if (ts_node_is_null(method) || !isIdentifier(method)) return false;
-  if (std::find(kMethods.begin(), kMethods.end(), textOf(method, text)) == kMethods.end()) return false;
+  read(method);
+  if (ts_node_is_null(method) || !isIdentifier(method)) return answer(false);
+  if (std::find(kMethods.begin(), kMethods.end(), textOf(method, text)) == kMethods.end()) return answer(false);
   const TSNode dot = prevLeaf(method);
-  return !ts_node_is_null(dot) && textOf(dot, text) == ".";
+  read(dot);
+  return answer(!ts_node_is_null(dot) && textOf(dot, text) == ".");
 }
 
 std::unique_ptr<Rule> makeTorchAsyncKwarg() { return std::make_unique<TorchAsyncKwarg>(); }
