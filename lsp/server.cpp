@@ -606,7 +606,9 @@ std::vector<CodeAction> Server::onCodeAction(const CodeActionParams &params) {
   if (wanted(params.context.only, kQuickFix)) {
     addQuickFixes(scope, actions);
     addFixAllActions(scope, actions);
-    addNoqaActions(scope, actions);
+    // A provisional result (a statement left open; IncrementalLint) offers no fixes, and a noqa
+    // comment would need the whole document parsed in its broken state: wait for the exact one.
+    if (doc->lint.exact()) addNoqaActions(scope, actions);
   }
   if (params.context.only && wanted(params.context.only, kSourceFixAll)) addSourceFixAll(scope, actions);
   return actions;
