@@ -231,6 +231,13 @@ def main():
     lsp['latency'] = out.strip()
     seconds, code, out, err, _ = measure([lsp_bench, '--server', lsp_server, '--open', '100', '--lines', '2000'])
     lsp['docs'] = out.strip()
+    # Typing real code (issue 13): the trace at three sizes, and in a notebook of 200 cells.
+    lsp['typing'] = {}
+    for n in (200, 2000, 20000):
+        seconds, code, out, err, _ = measure([lsp_bench, '--server', lsp_server, '--typing', '--lines', str(n)])
+        lsp['typing'][n] = out.strip() if code == 0 else f'typing trace at {n} lines failed: {err.strip()}'
+    seconds, code, out, err, _ = measure([lsp_bench, '--server', lsp_server, '--notebook', '200'])
+    lsp['notebook'] = out.strip() if code == 0 else f'notebook trace failed: {err.strip()}'
 
     write_report(args, by, jobs, cores, files, nbytes, inj_files, len(kept), kept_bytes, quality, lsp,
                  load_before, sg)
@@ -301,6 +308,9 @@ def write_report(args, by, jobs, cores, files, nbytes, inj_files, kept_files, ke
     w('```')
     w(lsp['latency'])
     w(lsp['docs'])
+    for n, text in lsp['typing'].items():
+        w(text)
+    w(lsp['notebook'])
     w('```')
     w('')
 
@@ -333,6 +343,28 @@ def write_report(args, by, jobs, cores, files, nbytes, inj_files, kept_files, ke
     if m:
         t.append(('LSP didChange → diagnostics median < 1 ms (20 000 lines)', f'{m.group(1)} ms', float(m.group(1)) < 1))
         t.append(('LSP p99 < 5 ms', f'{m.group(2)} ms', float(m.group(2)) < 5))
+    typed = {}
+    for n, text in lsp['typing'].items():
+        k = re.search(r'keystrokes didChange -> publishDiagnostics: median ([\d.]+) ms, p90 [\d.]+ ms, p99 ([\d.]+) ms', text)
+        o = re.search(r'didOpen -> publish [\d.]+ ms \(bare parse [\d.]+ ms, ([\d.]+)x\)', text)
+        h = re.search(r'hover while typing: median [\d.]+ ms, p90 [\d.]+ ms, p99 ([\d.]+) ms', text)
+        a = re.search(r'code action while typing: median [\d.]+ ms, p90 [\d.]+ ms, p99 ([\d.]+) ms', text)
+        if k:
+            typed[n] = (float(k.group(1)), float(k.group(2)), o, h, a)
+    if 20000 in typed:
+        med, p99, o, h, a = typed[20000]
+        t.append(('typing trace, 20 000 lines: median < 2 ms', f'{med} ms', med < 2))
+        t.append(('typing trace, 20 000 lines: p99 < 10 ms', f'{p99} ms', p99 < 10))
+        if 200 in typed:
+            t.append(('p99 at 20 000 lines ≤ 3× p99 at 200 lines', f'{p99 / typed[200][1]:.1f}×', p99 <= 3 * typed[200][1]))
+        if h and a:
+            worst = max(float(h.group(1)), float(a.group(1)))
+            t.append(('hover and code actions while typing: p99 < 5 ms', f'{worst} ms', worst < 5))
+        if o:
+            t.append(('didOpen ≤ 1.3× its bare parse (20 000 lines)', f'{o.group(1)}×', float(o.group(1)) <= 1.3))
+    nb = re.search(r'its publishDiagnostics: median ([\d.]+) ms, p90 [\d.]+ ms, p99 ([\d.]+) ms', lsp['notebook'])
+    if nb:
+        t.append(('notebook, 200 cells: keystroke p99 < 10 ms', f'{nb.group(2)} ms', float(nb.group(2)) < 10))
     d = re.search(r'open documents: (\d+) bytes; RSS ([\d.]+) MiB', lsp['docs'])
     if d:
         docs_mb = int(d.group(1)) / 1024 / 1024
