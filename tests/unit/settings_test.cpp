@@ -216,3 +216,12 @@ TEST_CASE("severity overrides reach the diagnostics", "[settings]") {
   REQUIRE(d.size() == 1);
   CHECK(d[0].severity == Severity::Info);
 }
+
+TEST_CASE("config files: a non-ASCII character where whitespace may stand is a clear error", "[settings]") {
+  // toml++ 3.3 marks the default of a switch in its whitespace tables unreachable, and U+00A1
+  // reaches it (lib/CMakeLists.txt: sanitizer builds do not trap there). It is no whitespace.
+  ConfigError e = parsedError("pyproject.toml", "[tool.asyncfix]\nselect = [\"AF1\"]\xC2\xA1\n");
+  CHECK(e.toString().starts_with("pyproject.toml:2:17: "));
+  ConfigError before = parsedError("pyproject.toml", "[tool.asyncfix]\nselect =\xC2\xA1[\"AF1\"]\n");
+  CHECK(before.toString().starts_with("pyproject.toml:2:9: "));
+}
