@@ -108,6 +108,11 @@ public:
                 {{tryStart, ts_node_end_byte(node), replacement}}};
     ctx.report(std::move(d));
   }
+
+  /// The shim's `async=` branch goes whole: AF101 and AF001 leave what is in it alone.
+  bool claims(Claim what, TSNode node, Context &ctx) const override {
+    return what == kClaimStatement && insideAsyncShim(node, ctx);
+  }
 };
 
 } // namespace

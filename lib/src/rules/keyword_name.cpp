@@ -6,8 +6,6 @@
 #include <unordered_set>
 #include <utility>
 
-#include "rules/renames.h"
-#include "rules/torch_api.h"
 #include "syntax.h"
 
 namespace asyncfix::rules {
@@ -204,11 +202,13 @@ std::string_view roleWords(NameRole role) {
 }
 
 /// The fix of `group`: every node spelt `replacement`, safe unless visible outside the file or
-/// in conflict with a name already there. Takes out the tokens AF201–AF203 own first.
-SharedFix renameFix(const SemanticModel &model, RenameGroup &group, std::string_view keyword, Context &ctx) {
-  // What AF201–AF203 own they rename themselves (`kombu.async` among the `x.async` attributes).
-  eraseRenamedAsyncTokens(group.nodes, ctx);
-  eraseRenamedAsyncTokens(group.keywordNodes, ctx);
+/// in conflict with a name already there. Takes out the tokens that rules above `rule` claim
+/// first.
+SharedFix renameFix(const Rule &rule, const SemanticModel &model, RenameGroup &group, std::string_view keyword,
+                    Context &ctx) {
+  // What AF201–AF203 claim they rename themselves (`kombu.async` among the `x.async` attributes).
+  ctx.dropClaimedByOther(rule, kClaimRecordedToken, group.nodes);
+  ctx.dropClaimedByOther(rule, kClaimRecordedToken, group.keywordNodes);
   if (!group.fixable || group.nodes.empty()) return std::nullopt;
   const std::string replacement = ctx.config().renamed(keyword);
   const bool conflict = renameConflicts(model, group, replacement, ctx.text());
@@ -230,21 +230,22 @@ SharedFix renameFix(const SemanticModel &model, RenameGroup &group, std::string_
   return fix;
 }
 
-Rename makeRename(const SemanticModel &model, RenameGroup group, std::string_view keyword, Context &ctx) {
+Rename makeRename(const Rule &rule, const SemanticModel &model, RenameGroup group, std::string_view keyword,
+                  Context &ctx) {
   Rename r;
   for (const TSNode n : group.nodes) r.starts.insert(ts_node_start_byte(n));
   r.group = std::move(group);
-  r.fix = renameFix(model, r.group, keyword, ctx);
+  r.fix = renameFix(rule, model, r.group, keyword, ctx);
   return r;
 }
 
 /// The rename of the binding `use` refers to, computed on first request.
-const Rename &bindingRename(const SemanticModel &model, const NameUse &use, std::string_view keyword, Context &ctx,
-                            RenameCache &cache) {
+const Rename &bindingRename(const Rule &rule, const SemanticModel &model, const NameUse &use,
+                            std::string_view keyword, Context &ctx, RenameCache &cache) {
   const BindingKey key = model.resolve(use);
   const RenameCache::Key k{key.scope, key.name};
   if (const auto it = cache.bindings.find(k); it != cache.bindings.end()) return it->second;
-  Rename r = makeRename(model, bindingGroup(model, use), keyword, ctx);
+  Rename r = makeRename(rule, model, bindingGroup(model, use), keyword, ctx);
   return cache.bindings.emplace(k, std::move(r)).first->second;
 }
 
@@ -281,7 +282,7 @@ std::string KeywordNameRule::message(Context &ctx, std::string_view what) const 
 void KeywordNameRule::checkToken(TSNode token, Context &ctx) const {
   const std::string_view text = ctx.text();
   if (ctx.insideError()) {
-    if (keyword_ == "async" && isTorchAsyncToken(token, ctx)) return; // AF101's
+    if (ctx.claimedByOther(*this, kClaimToken, token)) return; // AF101's `x.cuda(async=` unclosed
     const TSNode next = nextLeaf(token);
     if (!ts_node_is_null(next)) ctx.dependsOn(ts_node_start_byte(next), ts_node_end_byte(next)); // maybe the next statement's
     const std::string_view following = ts_node_is_null(next) ? "" : textOf(next, text);
@@ -306,15 +307,15 @@ void KeywordNameRule::checkToken(TSNode token, Context &ctx) const {
 
 void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
   const Severity severity = keywordSeverity(ctx.config());
-  // `x.cuda(async=…)` is AF101's, also when the call sits inside an ERROR region.
+  // `x.cuda(async=…)` is AF101's (or AF102's), also when the call sits inside an ERROR region.
   const TSNode parent = ctx.ancestors().empty() ? TSNode{} : ctx.ancestors().back();
   if (!ts_node_is_null(parent) && ts_node_eq(field(parent, "name"), node) &&
-      (isTorchAsyncKeyword(parent, ctx.text()) || isUnsupportedNonBlocking(parent, ctx)))
+      ctx.claimedByOther(*this, kClaimKeywordArgument, parent))
     return;
-  if (insideAsyncShim(node, ctx)) return; // AF105's
-  if (isRenamedAsyncToken(node, ctx)) return; // AF201–AF203's: `import kombu.async`, `asyncio.async`…
+  if (ctx.claimedByOther(*this, kClaimStatement, node)) return; // AF105's shim
+  // AF201–AF203's `import kombu.async`, `asyncio.async`…; in an ERROR region, AF101's.
+  if (ctx.claimedByOther(*this, kClaimToken, node)) return;
   if (ctx.insideError()) {
-    if (isTorchAsyncToken(node, ctx)) return; // AF101's
     ctx.report(makeDiagnostic(info_, severity, node, message(ctx, "used as a name")));
     return;
   }
@@ -329,7 +330,7 @@ void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
     for (std::uint32_t i : model.namesCalled(k->name)) {
       const NameUse &use = model.name(i);
       if (use.role != NameRole::Parameter || use.inError) continue;
-      const Rename &r = bindingRename(model, use, keyword_, ctx, cache);
+      const Rename &r = bindingRename(*this, model, use, keyword_, ctx, cache);
       if (r.starts.contains(start)) {
         rename = &r;
         break;
@@ -340,15 +341,15 @@ void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
       alone.nodes = {k->node};
       alone.keywordNodes = {k->node};
       alone.visibleOutside = true; // the callee is defined elsewhere
-      rename = &own.emplace(makeRename(model, std::move(alone), keyword_, ctx));
+      rename = &own.emplace(makeRename(*this, model, std::move(alone), keyword_, ctx));
     }
     what = "a keyword argument";
   } else if (model.attributeAt(start)) {
-    if (!cache.member) cache.member = makeRename(model, memberGroup(model, keyword_), keyword_, ctx);
+    if (!cache.member) cache.member = makeRename(*this, model, memberGroup(model, keyword_), keyword_, ctx);
     rename = &*cache.member;
     what = "an attribute name";
   } else if (const NameUse *use = model.nameAt(start)) {
-    rename = &bindingRename(model, *use, keyword_, ctx, cache);
+    rename = &bindingRename(*this, model, *use, keyword_, ctx, cache);
     what = roleWords(use->role);
     what = "used as " + what;
   } else {

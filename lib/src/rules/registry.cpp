@@ -1,64 +1,114 @@
-// The rule registry: every rule, one line each, in code order. Adding a rule = its file + a line.
+// The rule registry: registry.def's lines as the catalogue (in code order), the rules a Linter
+// runs, and the order in which rules leave each other's claims alone.
 #include <algorithm>
 #include <array>
+#include <iterator>
 
 #include "rules/rule.h"
 #include "syntax.h"
 
 namespace asyncfix::rules {
 
-// Each rule's file defines its RuleInfo and a factory; one line here lists it.
-#define ASYNCFIX_RULE(info, factory)                                                               \
-  extern const RuleInfo info;                                                                     \
-  std::unique_ptr<Rule> factory();
-ASYNCFIX_RULE(kAsyncIdentifier, makeAsyncIdentifier)
-ASYNCFIX_RULE(kAwaitIdentifier, makeAwaitIdentifier)
-ASYNCFIX_RULE(kTorchAsyncKwarg, makeTorchAsyncKwarg)
-ASYNCFIX_RULE(kUnsupportedNonBlocking, makeUnsupportedNonBlocking)
-ASYNCFIX_RULE(kToPositionalNonBlocking, makeToPositionalNonBlocking)
-ASYNCFIX_RULE(kNonBlockingWithoutPinnedMemory, makeNonBlockingWithoutPinnedMemory)
-ASYNCFIX_RULE(kAsyncCompatShim, makeAsyncCompatShim)
-ASYNCFIX_RULE(kNonBlockingDeviceToHost, makeNonBlockingDeviceToHost)
-ASYNCFIX_RULE(kRenamedAsyncModule, makeRenamedAsyncModule)
-ASYNCFIX_RULE(kRenamedAsyncFunction, makeRenamedAsyncFunction)
-ASYNCFIX_RULE(kRenamedAsyncKwarg, makeRenamedAsyncKwarg)
-ASYNCFIX_RULE(kUnusedNoqa, makeUnusedNoqa)
+#define ASYNCFIX_RULE(file, Name, claims, when)                                                    \
+  extern const RuleInfo k##Name;                                                                  \
+  std::unique_ptr<Rule> make##Name();
+#include "rules/registry.def"
 #undef ASYNCFIX_RULE
 
 namespace {
 
+/// When a rule's claims hold (registry.def's last column).
+enum class ClaimWhen : std::uint8_t { Always, Enabled };
+
 struct Entry {
   const RuleInfo *info;
   std::unique_ptr<Rule> (*make)();
+  unsigned claims; ///< Claim bits
+  ClaimWhen when;
 };
 
-/// The registry, in code order: one line per rule.
-const std::array kRegistry{
-    Entry{&kAsyncIdentifier, makeAsyncIdentifier},               // AF001
-    Entry{&kAwaitIdentifier, makeAwaitIdentifier},               // AF002
-    Entry{&kTorchAsyncKwarg, makeTorchAsyncKwarg},               // AF101
-    Entry{&kUnsupportedNonBlocking, makeUnsupportedNonBlocking}, // AF102
-    Entry{&kToPositionalNonBlocking, makeToPositionalNonBlocking}, // AF103
-    Entry{&kNonBlockingWithoutPinnedMemory, makeNonBlockingWithoutPinnedMemory}, // AF104
-    Entry{&kAsyncCompatShim, makeAsyncCompatShim},               // AF105
-    Entry{&kNonBlockingDeviceToHost, makeNonBlockingDeviceToHost}, // AF106
-    Entry{&kRenamedAsyncModule, makeRenamedAsyncModule},         // AF201
-    Entry{&kRenamedAsyncFunction, makeRenamedAsyncFunction},     // AF202
-    Entry{&kRenamedAsyncKwarg, makeRenamedAsyncKwarg},           // AF203
-    Entry{&kUnusedNoqa, makeUnusedNoqa},                         // AF900
+/// registry.def, in precedence order.
+constexpr Entry kRegistry[] = {
+#define ASYNCFIX_RULE(file, Name, claims, when) Entry{&k##Name, make##Name, claims, ClaimWhen::when},
+#include "rules/registry.def"
+#undef ASYNCFIX_RULE
 };
+constexpr std::size_t kRuleCount = std::size(kRegistry);
 
-const auto kCatalogue = [] {
-  std::array<const RuleInfo *, kRegistry.size()> out{};
-  for (std::size_t i = 0; i < kRegistry.size(); ++i) out[i] = kRegistry[i].info;
-  return out;
-}();
+/// The entries sorted by code.
+const std::array<const Entry *, kRuleCount> &byCode() {
+  static const auto sorted = [] {
+    std::array<const Entry *, kRuleCount> out{};
+    for (std::size_t i = 0; i < kRuleCount; ++i) out[i] = &kRegistry[i];
+    std::sort(out.begin(), out.end(), [](const Entry *a, const Entry *b) { return a->info->code < b->info->code; });
+    return out;
+  }();
+  return sorted;
+}
+
+const std::array<const RuleInfo *, kRuleCount> &catalogue() {
+  static const auto infos = [] {
+    std::array<const RuleInfo *, kRuleCount> out{};
+    for (std::size_t i = 0; i < kRuleCount; ++i) out[i] = byCode()[i]->info;
+    return out;
+  }();
+  return infos;
+}
+
+/// One instance of each rule, in registry order, to ask about claims (rules are immutable).
+const std::vector<std::unique_ptr<Rule>> &claimants() {
+  static const auto rules = [] {
+    std::vector<std::unique_ptr<Rule>> out;
+    for (const Entry &e : kRegistry) out.push_back(e.make());
+    return out;
+  }();
+  return rules;
+}
+
+/// `self`'s line in the registry.
+std::size_t rankOf(const Rule &self) {
+  for (std::size_t i = 0; i < kRuleCount; ++i)
+    if (kRegistry[i].info == &self.info()) return i;
+  return kRuleCount;
+}
+
+/// Whether the claims of `what` that line `i` declares hold under `config`: always, or while the
+/// rule is enabled.
+bool inForce(std::size_t i, unsigned what, const Config &config) {
+  const Entry &e = kRegistry[i];
+  return (e.claims & what) != 0 && (e.when == ClaimWhen::Always || config.rules.enables(e.info->code));
+}
+
+/// Does the rule on line `i` claim `node` as one of `what` (of those its line declares)?
+bool claimsAt(std::size_t i, unsigned what, TSNode node, Context &ctx) {
+  const unsigned asked = kRegistry[i].claims & what;
+  for (unsigned bit = 1; bit != 0 && bit <= asked; bit <<= 1)
+    if ((asked & bit) != 0 && claimants()[i]->claims(static_cast<Claim>(bit), node, ctx)) return true;
+  return false;
+}
 
 } // namespace
 
+bool Context::claimedByOther(const Rule &self, unsigned what, TSNode node) {
+  for (std::size_t i = rankOf(self); i-- > 0;)
+    if (inForce(i, what, config_) && claimsAt(i, what, node, *this)) return true;
+  return false;
+}
+
+void Context::dropClaimedByOther(const Rule &self, unsigned what, std::vector<TSNode> &nodes) {
+  if (nodes.empty()) return;
+  std::vector<std::size_t> lines; // the rules that may claim some of them, nearest first
+  for (std::size_t i = rankOf(self); i-- > 0;)
+    if (inForce(i, what, config_)) lines.push_back(i);
+  if (lines.empty()) return;
+  std::erase_if(nodes, [&](TSNode n) {
+    return std::any_of(lines.begin(), lines.end(), [&](std::size_t i) { return claimsAt(i, what, n, *this); });
+  });
+}
+
 std::vector<std::unique_ptr<Rule>> makeAllRules() {
   std::vector<std::unique_ptr<Rule>> rules;
-  for (const Entry &e : kRegistry) rules.push_back(e.make());
+  for (const Entry *e : byCode()) rules.push_back(e->make());
   return rules;
 }
 
@@ -81,10 +131,10 @@ Diagnostic makeDiagnostic(const RuleInfo &rule, Severity severity, TSNode node, 
 
 namespace asyncfix {
 
-std::span<const RuleInfo *const> ruleCatalogue() { return rules::kCatalogue; }
+std::span<const RuleInfo *const> ruleCatalogue() { return rules::catalogue(); }
 
 const RuleInfo *findRule(std::string_view codeOrName) {
-  for (const RuleInfo *r : rules::kCatalogue)
+  for (const RuleInfo *r : rules::catalogue())
     if (r->code == codeOrName || r->name == codeOrName) return r;
   return nullptr;
 }

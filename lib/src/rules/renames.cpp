@@ -5,6 +5,7 @@
 #include <cstring>
 #include <map>
 #include <set>
+#include <unordered_map>
 #include <utility>
 
 #include "rules/edits.h"
@@ -871,49 +872,45 @@ bool renamePathMatches(std::string_view pattern, std::string_view path) {
 }
 
 namespace {
-bool anyRenameRuleEnabled(const Config &config) {
-  return config.rules.enables("AF201") || config.rules.enables("AF202") || config.rules.enables("AF203");
-}
-} // namespace
-
-namespace {
 /// The file's resolvers, kept in the Context so that their memos (what each binding holds) live
 /// as long as the lint of the file: built per token, a file with 100 000 `y.cuda(async=…)`
 /// re-traced `y`'s bindings 100 000 times (quadratic).
 struct Resolvers {
   std::optional<Resolver> full, ownership;
+  /// The token last matched where the walk stands, and its match: AF201–AF203 and the rules
+  /// below them in the registry ask about the same token in turn.
+  TSNode token{};
+  std::optional<RenameMatch> match;
+  /// The row that owns each recorded token asked about (by start byte; nullptr: none).
+  std::unordered_map<std::uint32_t, const RenameRow *> recorded;
 };
 constexpr char kResolversKey = 0;
 
-Resolver &fullResolver(Context &ctx) {
+/// The row that owns `token`, a token the SemanticModel recorded anywhere in the file (only
+/// ownership: no message, no fix).
+const RenameRow *recordedTokenRow(TSNode token, Context &ctx) {
+  if (!isKeywordToken(textOf(token, ctx.text()))) return nullptr;
   Resolvers &r = ctx.state<Resolvers>(&kResolversKey);
-  if (!r.full) r.full.emplace(ctx);
-  return *r.full;
+  const auto [it, fresh] = r.recorded.try_emplace(ts_node_start_byte(token), nullptr);
+  if (fresh) {
+    if (!r.ownership) r.ownership.emplace(ctx);
+    const std::optional<RenameMatch> m = r.ownership->matchRecorded(token);
+    it->second = m ? m->row : nullptr;
+  }
+  return it->second;
 }
 } // namespace
 
-std::optional<RenameMatch> matchRenamedToken(TSNode token, Context &ctx) {
+const std::optional<RenameMatch> &matchRenamedToken(TSNode token, Context &ctx) {
+  static const std::optional<RenameMatch> kNone;
   // Cheap tests first: most tokens are not `async`/`await`, and none in ERROR regions count.
-  if (ctx.insideError() || !isKeywordToken(textOf(token, ctx.text()))) return std::nullopt;
-  return fullResolver(ctx).matchCurrent(token, ctx.ancestors());
-}
-
-bool isRenamedAsyncToken(TSNode token, Context &ctx) {
-  if (!anyRenameRuleEnabled(ctx.config())) return false;
-  const auto m = matchRenamedToken(token, ctx);
-  return m && ctx.config().rules.enables(renameRuleCode(m->row->kind));
-}
-
-void eraseRenamedAsyncTokens(std::vector<TSNode> &nodes, Context &ctx) {
-  if (nodes.empty() || !anyRenameRuleEnabled(ctx.config())) return;
-  Resolvers &resolvers = ctx.state<Resolvers>(&kResolversKey);
-  if (!resolvers.ownership) resolvers.ownership.emplace(ctx);
-  Resolver &resolver = *resolvers.ownership;
-  std::erase_if(nodes, [&](TSNode n) {
-    if (!isKeywordToken(textOf(n, ctx.text()))) return false;
-    const auto m = resolver.matchRecorded(n);
-    return m && ctx.config().rules.enables(renameRuleCode(m->row->kind));
-  });
+  if (ctx.insideError() || !isKeywordToken(textOf(token, ctx.text()))) return kNone;
+  Resolvers &r = ctx.state<Resolvers>(&kResolversKey);
+  if (!ts_node_is_null(r.token) && ts_node_eq(r.token, token)) return r.match;
+  if (!r.full) r.full.emplace(ctx);
+  r.match = r.full->matchCurrent(token, ctx.ancestors());
+  r.token = token;
+  return r.match;
 }
 
 // ---- validation of the user's rows ----
@@ -999,17 +996,28 @@ void RenamedAsyncRule::check(TSNode node, Context &ctx) const {
         ts_node_child_count(ancestors.back()) < 2 || !operandMakesAName(ancestors.back(), ctx.text()))
       return;
   }
-  std::optional<RenameMatch> m = matchRenamedToken(node, ctx);
+  const std::optional<RenameMatch> &m = matchRenamedToken(node, ctx);
   if (!m || renameRuleCode(m->row->kind) != info_.code) return;
   Diagnostic d;
   d.code = info_.code;
   d.name = info_.name;
   d.severity = keywordSeverity(ctx.config());
-  d.message = std::move(m->message);
+  d.message = m->message;
   d.start = m->start;
   d.end = m->end;
-  d.fix = std::move(m->fix);
+  if (m->fix) d.fix = *m->fix;
   ctx.report(std::move(d));
+}
+
+bool RenamedAsyncRule::claims(Claim what, TSNode node, Context &ctx) const {
+  const RenameRow *row = nullptr;
+  if (what == kClaimToken) {
+    const std::optional<RenameMatch> &m = matchRenamedToken(node, ctx);
+    row = m ? m->row : nullptr;
+  } else if (what == kClaimRecordedToken) {
+    row = recordedTokenRow(node, ctx);
+  }
+  return row != nullptr && renameRuleCode(row->kind) == info_.code;
 }
 
 } // namespace asyncfix::rules

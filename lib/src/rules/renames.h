@@ -43,16 +43,10 @@ struct RenameMatch {
   std::optional<Fix> fix;
 };
 
-/// The row that owns `token` (an identifier spelt `async` or `await`) and the finding, or
-/// nullopt. Tokens inside ERROR regions are never matched (AF001/AF002 report them).
-std::optional<RenameMatch> matchRenamedToken(TSNode token, Context &ctx);
-
-/// True when an AF2xx rule enabled in `ctx.config()` reports `token`: AF001/AF002 stay silent
-/// on it and leave it out of their renames (like isTorchAsyncKeyword for AF101).
-bool isRenamedAsyncToken(TSNode token, Context &ctx);
-
-/// Removes from `nodes` every token isRenamedAsyncToken() claims (one resolution pass for all).
-void eraseRenamedAsyncTokens(std::vector<TSNode> &nodes, Context &ctx);
+/// The row that owns `token` (an identifier spelt `async` or `await`, where the walk stands) and
+/// the finding, or nullopt. Tokens inside ERROR regions are never matched (AF001/AF002 report
+/// them). The result lives until the next call.
+const std::optional<RenameMatch> &matchRenamedToken(TSNode token, Context &ctx);
 
 /// Does the dotted `path` match `pattern`? In the pattern `*` stands for one component and `**`
 /// for any number of them (also none): "pexpect.**.expect" matches "pexpect.spawn.expect".
@@ -74,6 +68,9 @@ public:
   const RuleInfo &info() const override { return info_; }
   std::vector<TSSymbol> subscriptions() const override;
   void check(TSNode node, Context &ctx) const override;
+  /// The tokens a row of `info.code`'s kind owns, while the rule is enabled (AF001/AF002 report
+  /// them as names otherwise), where the walk stands or recorded anywhere in the file.
+  bool claims(Claim what, TSNode node, Context &ctx) const override;
 
 private:
   const RuleInfo &info_;

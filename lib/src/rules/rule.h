@@ -25,6 +25,19 @@
 
 namespace asyncfix::rules {
 
+class Rule;
+
+/// What a rule may claim, so that the rules below it in the registry leave it alone (a bit set;
+/// each rule's registry line says which it claims).
+enum Claim : unsigned {
+  kClaimToken = 1U << 0,           ///< the `async`/`await` token the walk is at
+  kClaimKeywordArgument = 1U << 1, ///< a keyword argument `NAME=value` (the node itself)
+  kClaimStatement = 1U << 2,       ///< the walk's node, inside a statement the rule rewrites whole
+  /// an `async`/`await` token anywhere in the file that the semantic model recorded (a name, an
+  /// attribute name or a keyword name that a rename would rewrite)
+  kClaimRecordedToken = 1U << 3,
+};
+
 class Context {
 public:
   Context(const Document &doc, const Config &config) : doc_(doc), config_(config) {}
@@ -67,6 +80,12 @@ public:
   }
   /// One past the largest offset whose line number a message holds (0: none).
   std::uint32_t linesRead() const { return linesRead_; }
+
+  /// True when a rule above `self` in the registry claims `node` as one of `what` (Claim bits):
+  /// then `self` leaves it alone. The rules are asked nearest first (registry.cpp).
+  bool claimedByOther(const Rule &self, unsigned what, TSNode node);
+  /// Removes from `nodes` those a rule above `self` claims as `what` (see claimedByOther).
+  void dropClaimedByOther(const Rule &self, unsigned what, std::vector<TSNode> &nodes);
 
   void report(Diagnostic d) { diagnostics_.push_back(std::move(d)); }
 
@@ -114,9 +133,12 @@ public:
   /// The node kinds (symbol ids) check() is called for.
   virtual std::vector<TSSymbol> subscriptions() const = 0;
   virtual void check(TSNode node, Context &ctx) const = 0;
+  /// Whether this rule claims `node` as `what` (one Claim bit that its registry line declares).
+  /// Asked by the rules below it in the registry, through Context::claimedByOther.
+  virtual bool claims(Claim /*what*/, TSNode /*node*/, Context & /*ctx*/) const { return false; }
 };
 
-/// Every rule, in code order; registry.cpp lists them one line each.
+/// Every rule, in code order; registry.def lists them one line each.
 std::vector<std::unique_ptr<Rule>> makeAllRules();
 
 /// Severity of "this name no longer compiles": an error from Python 3.7 on, a warning before.

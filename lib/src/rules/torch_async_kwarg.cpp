@@ -64,8 +64,8 @@ public:
     TSNode name;
     if (ts_node_symbol(node) == Kinds::get().keywordArgument) {
       if (!isTorchAsyncKeyword(node, ctx.text())) return;
-      // AF102 owns `model.cuda(async=…)`, AF105 the fallback branch of a shim.
-      if (isUnsupportedNonBlocking(node, ctx) || insideAsyncShim(node, ctx)) return;
+      // AF102 claims `model.cuda(async=…)`, AF105 the fallback branch of a shim.
+      if (ctx.claimedByOther(*this, kClaimKeywordArgument | kClaimStatement, node)) return;
       name = field(node, "name");
     } else {
       // A bare `async` token in a region the parser could not structure.
@@ -89,6 +89,14 @@ public:
                   {replaceNode(name, "non_blocking")}};
     }
     ctx.report(std::move(d));
+  }
+
+  /// `x.cuda(async=…)` and the like are no names: AF001 leaves them alone, also while AF101 is
+  /// off.
+  bool claims(Claim what, TSNode node, Context &ctx) const override {
+    if (what == kClaimKeywordArgument) return isTorchAsyncKeyword(node, ctx.text());
+    if (what == kClaimToken) return ctx.insideError() && isTorchAsyncToken(node, ctx);
+    return false;
   }
 
 private:

@@ -67,6 +67,11 @@ public:
                 {removeArgument(node, ctx.text())}};
     ctx.report(std::move(d));
   }
+
+  /// `model.cuda(async=…)` is no name, and no `async=` for AF101 to rename either.
+  bool claims(Claim what, TSNode node, Context &ctx) const override {
+    return what == kClaimKeywordArgument && isUnsupportedNonBlocking(node, ctx);
+  }
 };
 
 } // namespace
