@@ -4,6 +4,7 @@
 #include <tree_sitter/api.h>
 
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -79,6 +80,15 @@ inline bool sameNode(TSNode a, TSNode b) { return ts_node_eq(a, b); }
 /// The child in `field` (null node when absent).
 inline TSNode field(TSNode node, const char *name) {
   return ts_node_child_by_field_name(node, name, static_cast<std::uint32_t>(std::char_traits<char>::length(name)));
+}
+
+/// ts_node_symbol / a field, tolerating a null node (0 is no kind the rules look for).
+inline TSSymbol symbolOf(TSNode n) { return ts_node_is_null(n) ? TSSymbol{0} : ts_node_symbol(n); }
+inline TSNode fieldOf(TSNode n, const char *name) { return ts_node_is_null(n) ? TSNode{} : field(n, name); }
+
+/// True when `node` is not null and of the node type named `type` ("try_statement").
+inline bool isType(TSNode node, const char *type) {
+  return !ts_node_is_null(node) && std::strcmp(ts_node_type(node), type) == 0;
 }
 
 /// The first node of `root`'s subtree, in pre-order and `root` included, for which `pred` is

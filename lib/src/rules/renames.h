@@ -1,19 +1,14 @@
-// rules/renames.h — the table of renames that Python 3.7's reserved `async`/`await` forced on
-// libraries, and the lookup that AF201 (modules), AF202 (functions, attributes) and AF203
-// (keyword arguments) share.
+// rules/renames.h — AF201 (modules), AF202 (functions, attributes) and AF203 (keyword
+// arguments): the tokens `async`/`await` that a row of the rename table (rename_table.h: the
+// built-in rows plus Config::renames) owns.
 //
-// The table is data: built-in rows (renames.cpp) plus the user's rows (Config::renames). A token
-// `async`/`await` is matched against it where it stands:
+// A token is matched against the table where it stands:
 //   - in an import: `import kombu.async`, `from kombu.async.hub import Hub`,
 //     `from asyncio import async` (the import and every use of the imported name);
 //   - in an attribute path: `kombu.async.Hub`, `asyncio.async(...)`, `doc.async`;
 //   - as a keyword argument: `child.expect(p, async=True)`.
-// Paths are resolved through the file's imports (scope-aware, via the SemanticModel): `k.async`
-// after `import kombu as k` is `kombu.async`. What an object is comes from what made it, as far as
-// the file shows: `child = pexpect.spawn(cmd)` makes `child.expect` the callable
-// `pexpect.spawn.expect`; likewise `with pexpect.spawn(cmd) as child`, `self.child = …` assigned
-// in the class's methods, and chains `pexpect.spawn(cmd).expect`. A name bound several times
-// resolves only when every binding agrees.
+// What a path or an object is comes from name_origins.h (`k.async` after `import kombu as k` is
+// `kombu.async`; `child.expect` after `child = pexpect.spawn(cmd)` is `pexpect.spawn.expect`).
 #pragma once
 
 #include <tree_sitter/api.h>
@@ -28,13 +23,6 @@
 
 namespace asyncfix::rules {
 
-/// The compiled-in rows, in a stable order.
-std::span<const RenameRow> builtinRenames();
-
-/// The rule code that reports rows of `kind`: AF201 (Module), AF202 (Function, Attribute),
-/// AF203 (Keyword).
-std::string_view renameRuleCode(RenameRow::Kind kind);
-
 /// A token that a row of the table owns: what to report and how to fix it.
 struct RenameMatch {
   const RenameRow *row = nullptr;
@@ -47,18 +35,6 @@ struct RenameMatch {
 /// the finding, or nullopt. Tokens inside ERROR regions are never matched (AF001/AF002 report
 /// them). The result lives until the next call.
 const std::optional<RenameMatch> &matchRenamedToken(TSNode token, Context &ctx);
-
-/// Does the dotted `path` match `pattern`? In the pattern `*` stands for one component and `**`
-/// for any number of them (also none): "pexpect.**.expect" matches "pexpect.spawn.expect".
-bool renamePathMatches(std::string_view pattern, std::string_view path);
-
-/// Checks a user's row: nullopt when it is usable, else the offending field ("old", "new",
-/// "callable", "owner") and what is wrong with it.
-struct RenameRowProblem {
-  std::string field;
-  std::string message;
-};
-std::optional<RenameRowProblem> validateRenameRow(const RenameRow &row);
 
 /// The rule class behind AF201, AF202 and AF203: reports the tokens whose row's kind maps to
 /// `info.code` (see renameRuleCode).
