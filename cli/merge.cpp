@@ -23,6 +23,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "asyncfix/report_format.h"
 #include "commands.h"
 #include "source_io.h"
 
@@ -47,11 +48,6 @@ struct Finding {
   std::size_t report = 0; ///< index of the report it came from
   Json value;
 };
-
-std::string dump(const Json &json, int indent) {
-  // As the writers (asyncfix/report.h, output_sarif.cpp): file names are bytes, never throw.
-  return json.dump(indent, ' ', false, Json::error_handler_t::replace);
-}
 
 Json parse(std::string_view text, const std::string &name) {
   try {
@@ -175,10 +171,10 @@ std::string mergeJson(const std::vector<ShardReport> &reports, bool lines) {
   std::string out;
   Json array = Json::array();
   for (Finding &f : merged(std::move(findings), reports)) {
-    if (lines) out += dump(f.value, -1) + "\n";
+    if (lines) out += jsonText(f.value, -1) + "\n";
     else array.push_back(std::move(f.value));
   }
-  return lines ? out : dump(array, 2) + "\n";
+  return lines ? out : jsonText(array, 2) + "\n";
 }
 
 std::string mergeSarif(const std::vector<ShardReport> &reports) {
@@ -215,7 +211,7 @@ std::string mergeSarif(const std::vector<ShardReport> &reports) {
   }
   Json &results = first["runs"][0]["results"];
   for (Finding &f : merged(std::move(findings), reports)) results.push_back(std::move(f.value));
-  return dump(first, 2) + "\n";
+  return jsonText(first, 2) + "\n";
 }
 
 } // namespace

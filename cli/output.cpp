@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "asyncfix/line_index.h"
+#include "asyncfix/report_format.h"
 #include "output_ci.h"
 
 namespace asyncfix::cli {
@@ -169,11 +170,6 @@ void renderConcise(std::string &out, const FileDiagnostics &file, const SourceMa
   out += '\n';
 }
 
-std::string dump(const Json &json, int indent) {
-  // File names are bytes, not necessarily UTF-8: never throw over them.
-  return json.dump(indent, ' ', false, Json::error_handler_t::replace);
-}
-
 } // namespace
 
 bool parseOutputFormat(std::string_view name, OutputFormat &format) {
@@ -270,7 +266,7 @@ std::string renderStatistics(std::span<const FileDiagnostics> files, const Rende
       array.push_back(Json{
           {"code", row.code}, {"name", row.name}, {"count", row.count}, {"fixable", row.fixable}});
     }
-    return dump(array, options.format == OutputFormat::Json ? 2 : -1) + "\n";
+    return jsonText(array, options.format == OutputFormat::Json ? 2 : -1) + "\n";
   }
   std::size_t countWidth = 0;
   std::size_t codeWidth = 0;
@@ -378,9 +374,9 @@ std::string renderRules(std::span<const RuleInfo *const> rules, bool json, bool 
                            {"url", ruleUrl(*rule)}});
     }
     if (!asArray && array.size() == 1) {
-      return dump(array[0], 2) + "\n";
+      return jsonText(array[0], 2) + "\n";
     }
-    return dump(array, 2) + "\n";
+    return jsonText(array, 2) + "\n";
   }
   std::string out;
   for (const RuleInfo *rule : rules) {

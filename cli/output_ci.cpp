@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "asyncfix/line_index.h"
+#include "asyncfix/report_format.h"
 #include "asyncfix/utf8.h"
 
 namespace asyncfix::cli {
@@ -195,11 +196,6 @@ std::string xml(std::string_view text, bool attribute = true) {
   return out;
 }
 
-std::string dump(const Json &json) {
-  // File names are bytes, not necessarily UTF-8: never throw over them.
-  return json.dump(2, ' ', false, Json::error_handler_t::replace);
-}
-
 } // namespace
 
 std::string workingDirectory() {
@@ -305,7 +301,7 @@ std::string renderGitlab(std::span<const FileDiagnostics> files) {
       });
     }
   }
-  return dump(array) + "\n";
+  return jsonText(array, 2) + "\n";
 }
 
 std::string renderJunit(std::span<const FileDiagnostics> files) {

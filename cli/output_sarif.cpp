@@ -18,6 +18,7 @@
 #include <nlohmann/json.hpp>
 
 #include "asyncfix/line_index.h"
+#include "asyncfix/report_format.h"
 #include "asyncfix/rules.h"
 #include "output_ci.h"
 
@@ -183,8 +184,7 @@ std::string renderSarif(std::span<const FileDiagnostics> files) {
   run["results"] = results(files, cwd);
   const Json log{
       {"$schema", kSchema}, {"version", "2.1.0"}, {"runs", Json::array({std::move(run)})}};
-  // File names are bytes, not necessarily UTF-8: never throw over them.
-  return log.dump(2, ' ', false, Json::error_handler_t::replace) + "\n";
+  return jsonText(log, 2) + "\n";
 }
 
 } // namespace asyncfix::cli

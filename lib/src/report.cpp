@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "asyncfix/linter.h"
+#include "asyncfix/report_format.h"
 #include "asyncfix/rules.h"
 #include "asyncfix/utf8.h"
 
@@ -55,11 +56,6 @@ Json toJson(const FileDiagnostics &file, const SourceMap &map, const Diagnostic 
   object["fix"] = std::move(fix);
   object["url"] = rule != nullptr ? Json(ruleUrl(*rule)) : Json(nullptr);
   return object;
-}
-
-std::string dump(const Json &json, int indent) {
-  // File names are bytes, not necessarily UTF-8: never throw over them.
-  return json.dump(indent, ' ', false, Json::error_handler_t::replace);
 }
 
 std::string hexByte(unsigned char b) {
@@ -125,11 +121,11 @@ std::string renderJson(std::span<const FileDiagnostics> files, bool lines) {
     if (file.diagnostics.empty()) continue;
     const SourceMap map(file);
     for (const Diagnostic &d : file.diagnostics) {
-      if (lines) out += dump(toJson(file, map, d), -1) + "\n";
+      if (lines) out += jsonText(toJson(file, map, d), -1) + "\n";
       else array.push_back(toJson(file, map, d));
     }
   }
-  return lines ? out : dump(array, 2) + "\n";
+  return lines ? out : jsonText(array, 2) + "\n";
 }
 
 std::optional<std::string> checkSourceText(std::string_view bytes) {
