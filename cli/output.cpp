@@ -113,7 +113,7 @@ void renderFull(std::string &out, const FileDiagnostics &file, const SourceMap &
   const std::uint32_t toColumn = lines.position(caretTo, PositionEncoding::Utf32).column;
   const std::size_t width = toColumn > fromColumn ? toColumn - fromColumn : 1;
 
-  const std::string row = std::to_string(start.line + 1);
+  const std::string row = std::to_string(rowColumn(at).row);
   const std::string pad(row.size() + 1, ' ');
   const std::string_view severity = severityColor(d.severity);
 

@@ -20,18 +20,6 @@ namespace {
 
 using Json = nlohmann::ordered_json;
 
-/// 1-based row and 1-based code-point column of a place, as in the text formats (in a notebook,
-/// within the cell).
-struct RowColumn {
-  std::uint32_t row;
-  std::uint32_t column;
-};
-
-RowColumn rowColumn(const SourcePlace &place) {
-  const Position p = place.position(PositionEncoding::Utf32);
-  return {p.line + 1, p.column + 1};
-}
-
 /// What a message says first about where a notebook finding is ("cell 3:2:5: "); nothing for a
 /// plain file, whose rows and columns the formats carry in their own fields.
 std::string cellPrefix(const SourcePlace &place) {

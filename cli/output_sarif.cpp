@@ -72,12 +72,9 @@ std::string_view level(Severity severity) {
 
 /// The region of bytes [start, end): 1-based lines, 1-based UTF-16 columns, end exclusive.
 Json region(const SourceMap &map, std::size_t start, std::size_t end) {
-  const Position from = map.at(start).position(PositionEncoding::Utf16);
-  const Position to = map.at(end).position(PositionEncoding::Utf16);
-  return Json{{"startLine", from.line + 1},
-              {"startColumn", from.column + 1},
-              {"endLine", to.line + 1},
-              {"endColumn", to.column + 1}};
+  const RowColumn from = rowColumn(map.at(start), PositionEncoding::Utf16);
+  const RowColumn to = rowColumn(map.at(end), PositionEncoding::Utf16);
+  return Json{{"startLine", from.row}, {"startColumn", from.column}, {"endLine", to.row}, {"endColumn", to.column}};
 }
 
 Json artifactLocation(std::string_view path, const std::string &cwd) {

@@ -19,8 +19,8 @@ using Json = nlohmann::ordered_json;
 
 /// 1-based row and 1-based code-point column of a place.
 Json location(const SourcePlace &place) {
-  const Position p = place.position(PositionEncoding::Utf32);
-  return Json{{"row", p.line + 1}, {"column", p.column + 1}};
+  const RowColumn p = rowColumn(place);
+  return Json{{"row", p.row}, {"column", p.column}};
 }
 
 /// One diagnostic as JSON. A notebook's diagnostics (and each of their fix's edits, which may lie
@@ -74,9 +74,9 @@ std::string where(std::string_view bytes, std::size_t offset) {
 // --- places in files and notebook cells --------------------------------------------------------
 
 std::string SourcePlace::label() const {
-  const Position p = position(PositionEncoding::Utf32);
+  const RowColumn p = rowColumn(*this);
   std::string out = cell > 0 ? "cell " + std::to_string(cell) + ":" : std::string();
-  return out + std::to_string(p.line + 1) + ":" + std::to_string(p.column + 1);
+  return out + std::to_string(p.row) + ":" + std::to_string(p.column);
 }
 
 SourceMap::SourceMap(const FileDiagnostics &file) : text_(file.text), notebook_(file.notebook), lines_(file.text) {

@@ -12,6 +12,19 @@
 
 namespace asyncfix {
 
+/// A place as the formats print it: 1-based row, 1-based column.
+struct RowColumn {
+  std::uint32_t row;
+  std::uint32_t column;
+};
+
+/// The row and column of `place`, the column counted in `encoding` units: code points in every
+/// format but SARIF, whose columns count UTF-16 code units. In a notebook, within the cell.
+inline RowColumn rowColumn(const SourcePlace &place, PositionEncoding encoding = PositionEncoding::Utf32) {
+  const Position p = place.position(encoding);
+  return {p.line + 1, p.column + 1};
+}
+
 /// `json` as text, indented by `indent` spaces (-1: one line). File names are bytes, not
 /// necessarily UTF-8: invalid UTF-8 is replaced, never thrown over.
 inline std::string jsonText(const nlohmann::ordered_json &json, int indent) {
