@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "output.h"
+#include "asyncfix/report.h"
 
 namespace asyncfix::cli {
 
