@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <string_view>
+#include <vector>
 
 #include "asyncfix/document_internals.h"
 
@@ -17,6 +19,44 @@ TSParser *threadParser() {
   thread_local ParserPtr parser = makePythonParser();
   return parser.get();
 }
+
+/// True when `text` has a line that ends in a lone "\r" (not followed by "\n").
+bool hasLoneCr(std::string_view text) {
+  for (std::size_t i = text.find('\r'); i != std::string_view::npos; i = text.find('\r', i + 1))
+    if (i + 1 == text.size() || text[i + 1] != '\n') return true;
+  return false;
+}
+
+/// The text as the parser reads it when a line ends in a lone "\r": Python (and LineIndex) end a
+/// line there, tree-sitter-python only at "\n", so each lone CR is shown to it as "\n". Offsets
+/// stay the same, and the tree's rows are LineIndex's lines.
+class LoneCrAsNewline {
+public:
+  explicit LoneCrAsNewline(std::string_view text) : text_(text) {}
+
+  TSInput input() { return TSInput{this, &LoneCrAsNewline::read, TSInputEncodingUTF8, nullptr}; }
+
+private:
+  static const char *read(void *payload, std::uint32_t byte, TSPoint, std::uint32_t *bytesRead) {
+    auto &self = *static_cast<LoneCrAsNewline *>(payload);
+    const std::string_view text = self.text_;
+    if (byte >= text.size()) {
+      *bytesRead = 0;
+      return "";
+    }
+    const std::size_t n = std::min(self.chunk_.size(), text.size() - byte);
+    for (std::size_t i = 0; i < n; ++i) {
+      const std::size_t at = byte + i;
+      const bool loneCr = text[at] == '\r' && (at + 1 == text.size() || text[at + 1] != '\n');
+      self.chunk_[i] = loneCr ? '\n' : text[at];
+    }
+    *bytesRead = static_cast<std::uint32_t>(n);
+    return self.chunk_.data();
+  }
+
+  std::string_view text_;
+  std::vector<char> chunk_ = std::vector<char>(64 * 1024);
+};
 
 } // namespace
 
@@ -40,7 +80,12 @@ struct Document::Impl {
       return;
     }
     TreePtr old = std::move(tree);
-    tree.reset(ts_parser_parse_string(parser, old.get(), text.data(), static_cast<std::uint32_t>(text.size())));
+    if (hasLoneCr(text)) {
+      LoneCrAsNewline reader(text);
+      tree.reset(ts_parser_parse(parser, old.get(), reader.input()));
+    } else {
+      tree.reset(ts_parser_parse_string(parser, old.get(), text.data(), static_cast<std::uint32_t>(text.size())));
+    }
     if (!old || !tree) {
       fresh = true;
       return;

@@ -103,3 +103,26 @@ TEST_CASE("Document parses on first use, merges edits, and re-parses after relea
   CHECK_FALSE(doc.holdsTree());
   CHECK(Linter().lint(doc).size() == 1);
 }
+
+TEST_CASE("Document: a lone CR ends a line for the parser, as in Python and LineIndex", "[document]") {
+  for (const std::string eol : {"\n", "\r\n", "\r"}) {
+    INFO("line break " << (eol == "\n" ? "LF" : eol == "\r\n" ? "CRLF" : "CR"));
+    const std::string text = "def f(x):" + eol + "    # a comment" + eol + "    return x" + eol + "y = f(1)" + eol;
+    const Document doc(text);
+    CHECK(doc.syntaxErrorCount() == 0);
+    // The tree's rows are LineIndex's lines.
+    const TSNode last = ts_node_named_child(ts_tree_root_node(doc.tree()), 1);
+    CHECK(ts_node_start_byte(last) == text.find("y = "));
+    CHECK(ts_node_start_point(last).row == doc.lines().lineOf(text.find("y = ")));
+  }
+  // An incremental re-parse reads the lone CRs the same way.
+  Document doc("x = 1\ry = 2\r");
+  doc.edit(6, 6, "def f(a):\r    return a\r");
+  CHECK(doc.syntaxErrorCount() == 0);
+  CHECK(sexp(doc) == sexp(Document(doc.text())));
+  // And the rules see the file as Python does: a parameter, renamed with its uses.
+  const std::vector<Diagnostic> found = Linter().lint("def f(async):\r    return async\r");
+  REQUIRE(found.size() == 2);
+  CHECK(found[0].message.find("parameter name") != std::string::npos);
+  CHECK(found[0].fix.has_value());
+}
