@@ -41,16 +41,9 @@ shim's `async=` alone.
 
 namespace {
 
-/// The whitespace before `offset` on its line.
-std::string_view indentBefore(std::string_view text, std::size_t offset) {
-  std::size_t start = offset;
-  while (start > 0 && text[start - 1] != '\n' && text[start - 1] != '\r') --start;
-  return text.substr(start, offset - start);
-}
-
 bool holdsMultilineString(TSNode block, std::string_view text) {
   return !ts_node_is_null(findNode(block, [&](TSNode n) {
-    return ts_node_symbol(n) == Kinds::get().string && textOf(n, text).find('\n') != std::string_view::npos;
+    return ts_node_symbol(n) == Kinds::get().string && textOf(n, text).find_first_of("\r\n") != std::string_view::npos;
   }));
 }
 
@@ -69,43 +62,42 @@ public:
         kAsyncCompatShim, keywordSeverity(ctx.config()), shim->asyncName,
         "This shim's `async=` fallback is a syntax error since Python 3.7; keep the `non_blocking=` branch");
     // The kept block, moved to the `try`'s indentation: each of its lines loses the block's
-    // indentation and gains the `try`'s.
-    const std::size_t tryStart = ts_node_start_byte(node);
-    const std::string_view tryIndent = indentBefore(text, tryStart);
-    std::size_t keepStart = ts_node_start_byte(shim->keep);
-    const std::size_t keepEnd = ts_node_end_byte(shim->keep);
-    const bool sameLine = ts_node_start_point(shim->keep).row == ts_node_start_point(node).row;
-    const std::string_view blockIndent = sameLine ? std::string_view{} : indentBefore(text, keepStart);
+    // indentation and gains the `try`'s. Lines are LineIndex's; a block or a `try` that ends in a
+    // comment ends before its line break (tree-sitter puts a CRLF's "\r" in the comment).
+    const LineIndex &lines = ctx.document().lines();
+    const std::uint32_t tryStart = ts_node_start_byte(node);
+    const std::string_view tryIndent = ctx.lineBefore(tryStart);
+    std::uint32_t keepStart = ts_node_start_byte(shim->keep);
+    const std::uint32_t keepEnd = ctx.beforeLineBreak(ts_node_end_byte(shim->keep));
+    const bool sameLine = lines.lineOf(keepStart) == lines.lineOf(tryStart);
+    const std::string_view blockIndent = sameLine ? std::string_view{} : ctx.lineBefore(keepStart);
     // Comments on their own lines just above the kept block's first statement belong to it
     // (tree-sitter hangs them on the clause, not on the block).
     for (TSNode prev = ts_node_prev_sibling(shim->keep); !ts_node_is_null(prev) &&
                                                          ts_node_symbol(prev) == Kinds::get().comment;
          prev = ts_node_prev_sibling(prev)) {
       const TSNode before = prevLeaf(prev);
-      if (ts_node_is_null(before) || ts_node_end_point(before).row == ts_node_start_point(prev).row) break;
+      if (ts_node_is_null(before) || lines.lineOf(ts_node_end_byte(before)) == lines.lineOf(ts_node_start_byte(prev)))
+        break;
       keepStart = ts_node_start_byte(prev);
     }
     std::string replacement;
-    std::size_t pos = keepStart;
-    bool first = true;
-    while (pos < keepEnd) {
-      std::size_t eol = text.find('\n', pos);
-      eol = eol == std::string_view::npos || eol >= keepEnd ? keepEnd : eol + 1;
-      std::string_view line = text.substr(pos, eol - pos);
-      if (!first) {
-        if (line.starts_with(blockIndent)) {
-          line.remove_prefix(blockIndent.size());
-          if (line.find_first_not_of(" \t\r\n") != std::string_view::npos) replacement += tryIndent;
-        }
+    const std::uint32_t firstLine = lines.lineOf(keepStart);
+    for (std::uint32_t line = firstLine;; ++line) {
+      const std::size_t from = line == firstLine ? keepStart : lines.lineStart(line);
+      if (from >= keepEnd) break;
+      const std::size_t to = std::min<std::size_t>(lines.lineStart(line + 1), keepEnd); // with its line break
+      std::string_view content = text.substr(from, to - from);
+      if (line != firstLine && content.starts_with(blockIndent)) {
+        content.remove_prefix(blockIndent.size());
+        if (content.find_first_not_of(" \t\r\n") != std::string_view::npos) replacement += tryIndent;
       }
-      replacement += line;
-      first = false;
-      pos = eol;
+      replacement += content;
     }
     const bool unsafe = holdsMultilineString(shim->keep, text);
     d.fix = Fix{"Replace the shim by its `non_blocking=` branch",
                 unsafe ? Applicability::Unsafe : Applicability::Safe,
-                {{tryStart, ts_node_end_byte(node), replacement}}};
+                {{tryStart, ctx.beforeLineBreak(ts_node_end_byte(node)), replacement}}};
     ctx.report(std::move(d));
   }
 

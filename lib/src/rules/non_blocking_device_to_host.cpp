@@ -125,13 +125,13 @@ public:
                                       "`" + std::string(name) + "` is read on the host on line " +
                                           std::to_string(ctx.lineNumber(ts_node_start_byte(read))) +
                                           " before the non-blocking copy is known to be done");
-        // Suggest a synchronize on its own line before the reading statement.
-        const std::size_t at = ts_node_start_byte(next);
-        std::size_t lineStart = at;
-        while (lineStart > 0 && text[lineStart - 1] != '\n') --lineStart;
-        const std::string indent(text.substr(lineStart, at - lineStart));
+        // Suggest a synchronize on its own line before the reading statement, with the file's line
+        // break and the statement's indentation.
+        const std::uint32_t at = ts_node_start_byte(next);
+        std::string insert = "torch.cuda.synchronize()";
+        insert.append(ctx.lineBreakAt(at)).append(ctx.lineBefore(at));
         d.fix = Fix{"Synchronize before reading `" + std::string(name) + "`", Applicability::DisplayOnly,
-                    {{at, at, "torch.cuda.synchronize()\n" + indent}}};
+                    {{at, at, std::move(insert)}}};
         ctx.report(std::move(d));
         return;
       }

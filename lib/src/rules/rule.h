@@ -81,6 +81,41 @@ public:
   /// One past the largest offset whose line number a message holds (0: none).
   std::uint32_t linesRead() const { return linesRead_; }
 
+  // Lines as LineIndex ends them ("\n", "\r\n" or a lone "\r"; tree-sitter counts rows at "\n"
+  // only, and ends a comment after the "\r" of a CRLF). A rule takes lines from here, never by
+  // looking for "\n" itself.
+
+  // What these read is a dependency of the finding (dependsOn).
+
+  /// The text from the start of `offset`'s line (after a BOM) to `offset`: its indentation, when
+  /// only blanks precede it.
+  std::string_view lineBefore(std::uint32_t offset) {
+    const LineIndex &lines = doc_.lines();
+    const auto start = static_cast<std::uint32_t>(lines.lineStart(lines.lineOf(offset)));
+    if (start >= offset) return {};
+    dependsOn(start, offset);
+    return text().substr(start, offset - start);
+  }
+  /// The line break that ends `offset`'s line; on a last line without one, the break before it
+  /// ("\n" when the text has none).
+  std::string_view lineBreakAt(std::uint32_t offset) {
+    const LineIndex &lines = doc_.lines();
+    for (std::uint32_t line = lines.lineOf(offset) + 1; line-- > 0;) {
+      if (line + 1 >= lines.lineCount()) continue; // the last line: no break
+      const auto end = static_cast<std::uint32_t>(lines.lineEnd(line));
+      const auto next = static_cast<std::uint32_t>(lines.lineStart(line + 1));
+      dependsOn(std::min(end, offset), next);
+      return text().substr(end, next - end);
+    }
+    return "\n";
+  }
+  /// `end` (a node's end) moved back to the end of its line's content when it lies inside a line
+  /// break, as a comment's does in a CRLF file.
+  std::uint32_t beforeLineBreak(std::uint32_t end) const {
+    const LineIndex &lines = doc_.lines();
+    return static_cast<std::uint32_t>(std::min<std::size_t>(end, lines.lineEnd(lines.lineOf(end))));
+  }
+
   /// True when a rule above `self` in the registry claims `node` as one of `what` (Claim bits):
   /// then `self` leaves it alone. The rules are asked nearest first (registry.cpp).
   bool claimedByOther(const Rule &self, unsigned what, TSNode node);
