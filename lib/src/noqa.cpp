@@ -45,20 +45,21 @@ bool mentionsSuppression(std::string_view text) {
 }
 
 /// The line range a directive in `comment` covers: its own line, or — when the comment ends a
-/// statement that spans several lines — every line of that statement.
-void coverage(TSNode comment, NoqaDirective &d) {
-  const std::uint32_t line = ts_node_start_point(comment).row;
+/// statement that spans several lines — every line of that statement. Lines are LineIndex's, as
+/// the diagnostics' lines are.
+void coverage(const LineIndex &lines, TSNode comment, NoqaDirective &d) {
+  const std::uint32_t line = lines.lineOf(ts_node_start_byte(comment));
   d.firstLine = d.lastLine = line;
   const TSNode prev = prevLeaf(comment);
-  if (ts_node_is_null(prev) || ts_node_end_point(prev).row != line) return;
+  if (ts_node_is_null(prev) || lines.lineOf(ts_node_end_byte(prev)) != line) return;
   const Kinds &k = Kinds::get();
   TSNode n = prev;
   for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
     const TSSymbol s = ts_node_symbol(p);
-    if (s == k.module || s == k.block || ts_node_end_point(p).row != line) break;
+    if (s == k.module || s == k.block || lines.lineOf(ts_node_end_byte(p)) != line) break;
     n = p;
   }
-  d.firstLine = ts_node_start_point(n).row;
+  d.firstLine = lines.lineOf(ts_node_start_byte(n));
 }
 
 } // namespace
@@ -119,14 +120,15 @@ Suppressions collectSuppressions(const Document &doc, const std::vector<TSNode> 
     NoqaDirective d;
     if (!parseNoqa(body, ts_node_start_byte(c), d)) continue;
     d.commentStart = ts_node_start_byte(c);
-    d.commentEnd = ts_node_end_byte(c);
+    // The end of the line's content: tree-sitter ends a comment after the "\r" of a CRLF.
+    d.commentEnd = std::min<std::size_t>(ts_node_end_byte(c), doc.lines().lineEnd(doc.lines().lineOf(d.commentStart)));
     const bool asyncfixForm = text.substr(d.start, d.end - d.start).find("asyncfix:") != std::string_view::npos;
     if (header && asyncfixForm) {
       if (d.blanket) s.fileAll = true;
       for (const NoqaCode &code : d.codes) s.fileCodes.push_back(code.code);
       continue;
     }
-    coverage(c, d);
+    coverage(doc.lines(), c, d);
     s.directives.push_back(std::move(d));
   }
   return s;

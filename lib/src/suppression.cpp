@@ -32,7 +32,7 @@ std::uint32_t placementLine(const Document &doc, std::size_t offset) {
     if (ts_node_symbol(p) == Kinds::get().module || ts_node_symbol(p) == Kinds::get().block) break;
     n = p;
   }
-  return ts_node_end_point(n).row;
+  return lines.lineOf(ts_node_end_byte(n));
 }
 
 } // namespace

@@ -107,3 +107,19 @@ TEST_CASE("noqaEdit adds or extends a noqa comment", "[suppression]") {
     CHECK(Linter().lint(Document(out)).empty());
   }
 }
+
+TEST_CASE("noqa comments with CRLF and CR-only line ends", "[suppression][line-ends]") {
+  const Linter linter;
+  for (const std::string eol : {"\r\n", "\r"}) {
+    INFO((eol == "\r" ? "CR-only" : "CRLF"));
+    // Suppression covers the comment's line, and a multi-line statement from its last line.
+    CHECK(linter.lint(Document("x = 1" + eol + "y.cuda(async=True)  # noqa: AF101" + eol)).empty());
+    CHECK(linter.lint(Document("y = x.cuda(" + eol + "    async=True," + eol + ")  # noqa: AF101" + eol)).empty());
+    // AF900's fix takes the directive out and leaves the line break alone.
+    FixOptions options;
+    CHECK(fix(linter, "x = 1  # noqa: AF101" + eol + "y = 2" + eol, options).text == "x = 1" + eol + "y = 2" + eol);
+    // --add-noqa puts the comment on the finding's line.
+    CHECK(addNoqa(linter, "x = 1" + eol + "y = x.cuda(async=True)" + eol) ==
+          "x = 1" + eol + "y = x.cuda(async=True)  # noqa: AF101" + eol);
+  }
+}
