@@ -108,3 +108,13 @@ TEST_CASE("AF202 fires from py35 on, a warning before Python 3.7", "[rules][AF20
                  config);
   }
 }
+
+TEST_CASE("AF202 names an object that spans lines `…`, whatever the line ends", "[rules][AF202][line-ends]") {
+  for (const std::string eol : {"\n", "\r\n", "\r"}) {
+    const std::string source =
+        "import xml.dom.minidom" + eol + "flag = xml.dom.minidom.parseString(" + eol + "    s).async" + eol;
+    runRuleTests("AF202", {},
+                 {{source, {{"AF202", 3, 8, 13, FixKind::Safe, "`….async`"}},
+                   "import xml.dom.minidom" + eol + "flag = xml.dom.minidom.parseString(" + eol + "    s).async_" + eol}});
+  }
+}

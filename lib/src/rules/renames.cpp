@@ -408,7 +408,7 @@ private:
     const std::size_t objectEnd =
         ts_node_end_byte(chain.index == 0 ? chain.root : chain.written[chain.index - 1]);
     const std::string_view object = text_.substr(objectStart, objectEnd - objectStart);
-    const bool shortObject = object.size() <= 40 && object.find('\n') == std::string_view::npos;
+    const bool shortObject = object.size() <= 40 && object.find_first_of("\r\n") == std::string_view::npos;
     const std::string what = (shortObject ? std::string(object) : std::string("…")) + "." + std::string(name);
     RenameMatch m{r, ts_node_start_byte(token), ts_node_end_byte(token), {}, std::nullopt};
     if (!full_) return m;
