@@ -424,14 +424,6 @@ const std::deque<NameUse> &SemanticModel::allNamesForTests() const {
   ensureAll();
   return names_;
 }
-const std::deque<KeywordUse> &SemanticModel::allKeywordsForTests() const {
-  ensureAll();
-  return keywords_;
-}
-const std::deque<AttributeUse> &SemanticModel::allAttributesForTests() const {
-  ensureAll();
-  return attributes_;
-}
 
 const NameUse *SemanticModel::nameAt(std::uint32_t start) const {
   noteAt(start);

@@ -128,11 +128,9 @@ public:
   /// True when an import (outside ERROR regions) binds something from `package` (`import package.x`,
   /// `from package.x import y`, `import package as p`).
   bool importsPackage(std::string_view package) const;
-  /// Every use, keyword argument and attribute of the whole file (each statement walked now),
-  /// for tests: rules must not enumerate them (an enumeration depends on every statement).
+  /// Every name use of the whole file (each statement walked now), for tests: rules must not
+  /// enumerate them (an enumeration depends on every statement).
   const std::deque<NameUse> &allNamesForTests() const;
-  const std::deque<KeywordUse> &allKeywordsForTests() const;
-  const std::deque<AttributeUse> &allAttributesForTests() const;
 
   /// The name use whose node starts at `startByte` (nullptr if none).
   const NameUse *nameAt(std::uint32_t startByte) const;

@@ -75,8 +75,6 @@ inline bool isIdentifier(TSNode node) {
   return false;
 }
 
-inline bool sameNode(TSNode a, TSNode b) { return ts_node_eq(a, b); }
-
 /// The child in `field` (null node when absent).
 inline TSNode field(TSNode node, const char *name) {
   return ts_node_child_by_field_name(node, name, static_cast<std::uint32_t>(std::char_traits<char>::length(name)));

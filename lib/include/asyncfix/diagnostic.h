@@ -68,9 +68,6 @@ public:
     if (fix_ && fix_.use_count() > 1) fix_ = std::make_shared<Fix>(*fix_);
     return *fix_;
   }
-  /// True when both hold the very same fix object (one rename reported at several places).
-  bool sharedWith(const SharedFix &other) const { return fix_ && fix_ == other.fix_; }
-
   friend bool operator==(const SharedFix &a, const SharedFix &b) {
     if (a.fix_ == b.fix_) return true;
     return a.fix_ && b.fix_ && *a.fix_ == *b.fix_;

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <unordered_map>
 #include <utility>
 
@@ -496,7 +495,6 @@ private:
   // Memos, keyed by scope and a name (the names live in the document's text).
   std::map<std::pair<std::uint32_t, std::string_view>, std::optional<BindingMatch>> bindings_;
   std::vector<ParsedRow> rows_;
-  std::optional<std::set<std::string_view>> functionNames_;
   bool full_ = true; ///< build messages and fixes (false: only which row owns a token)
 };
 
