@@ -3,8 +3,7 @@
 // Field names keep LSP's spelling. Only what the server reads or writes is modelled ("doesn't
 // mirror LSP"). Absent optionals are omitted from the JSON, never written as null. fromJSON throws
 // LspError(InvalidParams) naming the path of the offending field ("params.textDocument.uri").
-// This header and protocol.cpp are, with the transport and the dispatcher, the only code that
-// sees JSON.
+// This header and protocol.cpp are, with the dispatcher, the only code that sees LSP's JSON.
 #pragma once
 
 #include <cstddef>

@@ -502,8 +502,8 @@ private:
 
 namespace {
 /// The file's matchers, kept in the Context so that their memos (what each binding holds) live
-/// as long as the lint of the file: built per token, a file with 100 000 `y.cuda(async=…)`
-/// re-traced `y`'s bindings 100 000 times (quadratic).
+/// as long as the lint of the file: matchers built per token would trace a binding once per use,
+/// quadratic in a file with 100 000 `y.cuda(async=…)`.
 struct Matchers {
   std::optional<Matcher> full, ownership;
   /// The token last matched where the walk stands, and its match: AF201–AF203 and the rules
