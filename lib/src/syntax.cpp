@@ -87,6 +87,16 @@ const Kinds &Kinds::get() {
   return kinds;
 }
 
+std::string_view calledMethod(TSNode keywordArgument, std::string_view text) {
+  const TSNode args = ts_node_parent(keywordArgument);
+  if (ts_node_is_null(args) || ts_node_symbol(args) != Kinds::get().argumentList) return {};
+  const TSNode call = ts_node_parent(args);
+  if (ts_node_is_null(call) || ts_node_symbol(call) != Kinds::get().call) return {};
+  const TSNode fn = field(call, "function");
+  if (ts_node_symbol(fn) != Kinds::get().attribute) return {};
+  return textOf(field(fn, "attribute"), text);
+}
+
 bool insideError(TSNode node) {
   const TSSymbol error = Kinds::get().error;
   for (TSNode n = ts_node_parent(node); !ts_node_is_null(n); n = ts_node_parent(n))

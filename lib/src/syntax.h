@@ -106,6 +106,10 @@ template <class Pred> TSNode findNode(TSNode root, Pred pred) {
 /// True when `node` lies inside an ERROR node.
 bool insideError(TSNode node);
 
+/// The method a keyword argument is passed to (`cuda` for `x.cuda(async=True)`), "" when the
+/// callee is not an attribute.
+std::string_view calledMethod(TSNode keywordArgument, std::string_view text);
+
 /// The first leaf after `node` in source order (null at the end).
 TSNode nextLeaf(TSNode node);
 /// The last leaf before `node` in source order (null at the start).

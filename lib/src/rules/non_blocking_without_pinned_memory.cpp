@@ -1,6 +1,5 @@
 // AF104 non-blocking-without-pinned-memory — `non_blocking=True` on batches of an unpinned loader.
 #include "rules/rule.h"
-#include "rules/torch_api.h"
 #include "syntax.h"
 
 namespace asyncfix::rules {

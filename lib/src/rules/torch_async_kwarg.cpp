@@ -4,7 +4,6 @@
 
 #include "rules/edits.h"
 #include "rules/rule.h"
-#include "rules/torch_api.h"
 #include "syntax.h"
 
 namespace asyncfix::rules {
@@ -48,6 +47,18 @@ removes the duplicate `async=` argument instead, and is unsafe (the two values m
 namespace {
 
 constexpr std::array<std::string_view, 6> kMethods{"cuda", "to", "type", "copy_", "_cuda", "_type"};
+
+/// True when `keywordArgument` is `async=…` in a call of a PyTorch method that took `async`
+/// (Tensor/Variable/storage `.cuda`, `.type`, `.copy_`, their private `_cuda`/`_type` helpers)
+/// or of `.to` (born with `non_blocking`, so `async=` there can only mean it). AF101 claims these;
+/// AF001 leaves them alone.
+bool isTorchAsyncKeyword(TSNode keywordArgument, std::string_view text);
+
+/// The same, token by token, for an `async` (identifier or keyword token) inside an ERROR region
+/// where the parser lost the call's structure: `y = x.cuda(0, async=True` with the `)` missing.
+/// True when `async` is followed by `=` and is an argument of an open `.cuda(`/`.to(`/… call.
+/// The leaves it reads back to the call are declared to `ctx` (Context::dependsOn).
+bool isTorchAsyncToken(TSNode asyncToken, Context &ctx);
 
 class TorchAsyncKwarg final : public Rule {
 public:
@@ -113,8 +124,6 @@ private:
   }
 };
 
-} // namespace
-
 bool isTorchAsyncKeyword(TSNode keywordArgument, std::string_view text) {
   const Kinds &k = Kinds::get();
   if (ts_node_symbol(keywordArgument) != k.keywordArgument) return false;
@@ -165,6 +174,8 @@ bool isTorchAsyncToken(TSNode token, Context &ctx) {
   read(dot);
   return answer(!ts_node_is_null(dot) && textOf(dot, text) == ".");
 }
+
+} // namespace
 
 std::unique_ptr<Rule> makeTorchAsyncKwarg() { return std::make_unique<TorchAsyncKwarg>(); }
 

@@ -1,7 +1,6 @@
 // AF102 unsupported-non-blocking — `async=`/`non_blocking=` where the callee never took it.
 #include "rules/edits.h"
 #include "rules/rule.h"
-#include "rules/torch_api.h"
 #include "syntax.h"
 
 namespace asyncfix::rules {
@@ -43,6 +42,26 @@ does not show that the receiver of `.cuda()` is a module, AF102 stays silent (AF
     FixAvailability::Always, false};
 
 namespace {
+
+/// `async=`/`non_blocking=` on `.cuda()` of an nn.Module (which never took either), or on
+/// `.cpu()` of anything.
+bool isUnsupportedNonBlocking(TSNode keywordArgument, Context &ctx) {
+  if (ts_node_symbol(keywordArgument) != Kinds::get().keywordArgument) return false;
+  const std::string_view name = textOf(field(keywordArgument, "name"), ctx.text());
+  if (name != "async" && name != "non_blocking") return false;
+  const std::string_view method = calledMethod(keywordArgument, ctx.text());
+  if (method == "cpu") {
+    // Unless the file defines a `cpu` that takes it (a class of its own with that method).
+    for (std::uint32_t i : ctx.semantic().namesCalled(name)) {
+      const NameUse &use = ctx.semantic().name(i);
+      if (use.role == NameRole::Parameter && ctx.semantic().scopes()[use.scope].name == "cpu") return false;
+    }
+    return true;
+  }
+  if (method != "cuda") return false;
+  const TSNode receiver = field(field(ts_node_parent(ts_node_parent(keywordArgument)), "function"), "object");
+  return ctx.receivers().kindOf(receiver) == ValueKind::Module;
+}
 
 class UnsupportedNonBlocking final : public Rule {
 public:
