@@ -34,3 +34,11 @@ TEST_CASE("AF105 owns the shim's async=: AF101 and AF001 stay silent there", "[r
   REQUIRE(diags.size() == 1);
   CHECK(diags[0].code == "AF105");
 }
+
+TEST_CASE("AF105 at the top of a file with a BOM: the BOM is no indentation", "[rules][AF105]") {
+  runRuleTests("AF105", {},
+               {{"\xEF\xBB\xBFtry:\n    a = a.cuda(non_blocking=True)\n    b = b.cuda(non_blocking=True)\n"
+                 "except TypeError:\n    a = a.cuda(async=True)\n",
+                 {{"AF105", 5, 16, 21, FixKind::Safe}},
+                 "\xEF\xBB\xBF" "a = a.cuda(non_blocking=True)\nb = b.cuda(non_blocking=True)\n"}});
+}
