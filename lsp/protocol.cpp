@@ -312,24 +312,12 @@ void fromJSON(const Json &j, SetTraceParams &out, const std::string &path) {
 }
 
 void fromJSON(const Json &j, DidOpenTextDocumentParams &out, const std::string &path) {
-  requireObject(j, path);
-  const std::string itemPath = path + ".textDocument";
-  const auto it = j.find("textDocument");
-  if (it == j.end()) fail(itemPath, "missing");
-  const Fields doc(*it, itemPath);
-  doc.required("uri", out.textDocument.uri);
-  doc.optional("languageId", out.textDocument.languageId);
-  doc.required("version", out.textDocument.version);
-  doc.required("text", out.textDocument.text);
+  Fields(j, path).required("textDocument", out.textDocument);
 }
 
 void fromJSON(const Json &j, DidChangeTextDocumentParams &out, const std::string &path) {
-  const Fields f(j, path); // checks that j is an object
-  const auto it = j.find("textDocument");
-  if (it == j.end()) fail(path + ".textDocument", "missing");
-  const Fields doc(*it, path + ".textDocument");
-  doc.required("uri", out.textDocument.uri);
-  doc.required("version", out.textDocument.version);
+  const Fields f(j, path);
+  f.required("textDocument", out.textDocument);
   f.required("contentChanges", out.contentChanges);
 }
 
@@ -347,13 +335,23 @@ void fromJSON(const Json &j, NotebookCell &out, const std::string &path) {
   f.required("document", out.document);
 }
 
+void fromJSON(const Json &j, VersionedTextDocumentIdentifier &out, const std::string &path) {
+  const Fields f(j, path);
+  f.required("uri", out.uri);
+  f.required("version", out.version);
+}
+
+void fromJSON(const Json &j, NotebookDocument &out, const std::string &path) {
+  const Fields f(j, path);
+  f.required("uri", out.uri);
+  f.optional("notebookType", out.notebookType);
+  f.required("version", out.version);
+  f.required("cells", out.cells);
+}
+
 void fromJSON(const Json &j, NotebookCellTextChange &out, const std::string &path) {
   const Fields f(j, path);
-  const Json *doc = f.find("document");
-  if (!doc) fail(path + ".document", "missing");
-  const Fields d(*doc, path + ".document");
-  d.required("uri", out.document.uri);
-  d.required("version", out.document.version);
+  f.required("document", out.document);
   f.required("changes", out.changes);
 }
 
@@ -367,23 +365,13 @@ void fromJSON(const Json &j, NotebookCellArrayChange &out, const std::string &pa
 
 void fromJSON(const Json &j, DidOpenNotebookDocumentParams &out, const std::string &path) {
   const Fields f(j, path);
-  const Json *nb = f.find("notebookDocument");
-  if (!nb) fail(path + ".notebookDocument", "missing");
-  const Fields n(*nb, path + ".notebookDocument");
-  n.required("uri", out.notebookDocument.uri);
-  n.optional("notebookType", out.notebookDocument.notebookType);
-  n.required("version", out.notebookDocument.version);
-  n.required("cells", out.notebookDocument.cells);
+  f.required("notebookDocument", out.notebookDocument);
   f.optional("cellTextDocuments", out.cellTextDocuments);
 }
 
 void fromJSON(const Json &j, DidChangeNotebookDocumentParams &out, const std::string &path) {
   const Fields f(j, path);
-  const Json *nb = f.find("notebookDocument");
-  if (!nb) fail(path + ".notebookDocument", "missing");
-  const Fields n(*nb, path + ".notebookDocument");
-  n.required("uri", out.notebookDocument.uri);
-  n.required("version", out.notebookDocument.version);
+  f.required("notebookDocument", out.notebookDocument);
   const Json *change = f.find("change");
   if (!change) fail(path + ".change", "missing");
   const Fields c(*change, path + ".change");

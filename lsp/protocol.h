@@ -449,6 +449,8 @@ void fromJSON(const Json &j, DidChangeTextDocumentParams &out, const std::string
 void fromJSON(const Json &j, DidCloseTextDocumentParams &out, const std::string &path);
 void fromJSON(const Json &j, DidSaveTextDocumentParams &out, const std::string &path);
 void fromJSON(const Json &j, TextDocumentItem &out, const std::string &path);
+void fromJSON(const Json &j, VersionedTextDocumentIdentifier &out, const std::string &path);
+void fromJSON(const Json &j, NotebookDocument &out, const std::string &path);
 void fromJSON(const Json &j, NotebookCell &out, const std::string &path);
 void fromJSON(const Json &j, NotebookCellTextChange &out, const std::string &path);
 void fromJSON(const Json &j, NotebookCellArrayChange &out, const std::string &path);

@@ -786,10 +786,16 @@ std::optional<Hover> Server::onHover(const TextDocumentPositionParams &params) {
   const std::vector<asyncfix::Diagnostic> &all = workspace_.diagnostics(*doc);
   if (all.empty()) return std::nullopt;
   const LineIndex &lines = doc->doc.lines();
-  const std::size_t offset = toOffset(lines, params.position);
+  return hoverAt(all, lines, toOffset(lines, params.position));
+}
+
+/// The documentation of the findings (of `diagnostics`, positioned in `lines`' text) under
+/// `offset`, one per code; nullopt when there are none.
+std::optional<Hover> Server::hoverAt(const std::vector<asyncfix::Diagnostic> &diagnostics, const LineIndex &lines,
+                                     std::size_t offset) const {
   std::optional<Hover> hover;
   std::vector<std::string_view> shown;
-  for (const asyncfix::Diagnostic &d : all) {
+  for (const asyncfix::Diagnostic &d : diagnostics) {
     const bool inside = (d.start <= offset && offset < d.end) || (d.start == d.end && offset == d.start);
     if (!inside || std::find(shown.begin(), shown.end(), d.code) != shown.end()) continue;
     shown.push_back(d.code);

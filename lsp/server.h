@@ -86,6 +86,8 @@ private:
   std::vector<CodeAction> onCodeAction(const CodeActionParams &params);
   CodeAction onCodeActionResolve(const CodeAction &action);
   std::optional<Hover> onHover(const TextDocumentPositionParams &params);
+  std::optional<Hover> hoverAt(const std::vector<asyncfix::Diagnostic> &diagnostics, const LineIndex &lines,
+                               std::size_t offset) const;
 
   // diagnostics
   DocumentDiagnosticReport documentReport(OpenDocument &doc, const std::optional<std::string> &previous);

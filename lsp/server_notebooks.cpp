@@ -249,22 +249,10 @@ std::vector<CodeAction> Server::notebookCodeActions(OpenNotebook &nb, std::size_
 }
 
 std::optional<Hover> Server::notebookHover(OpenNotebook &nb, std::size_t cell, const TextDocumentPositionParams &params) {
+  std::vector<asyncfix::Diagnostic> findings;
+  for (auto &[d, index] : cellFindings(nb, cell)) findings.push_back(std::move(d));
   const LineIndex lines(nb.cells[cell].text);
-  const std::size_t offset = toOffset(lines, params.position);
-  std::optional<Hover> hover;
-  for (const auto &[d, index] : cellFindings(nb, cell)) {
-    const bool inside = (d.start <= offset && offset < d.end) || (d.start == d.end && offset == d.start);
-    if (!inside) continue;
-    if (!hover) {
-      hover.emplace();
-      hover->contents.kind = client_.hoverMarkdown ? "markdown" : "plaintext";
-      hover->range = toRange(lines, d.start, d.end);
-    } else {
-      hover->contents.value += "\n---\n\n";
-    }
-    hover->contents.value += hoverText(d);
-  }
-  return hover;
+  return hoverAt(findings, lines, toOffset(lines, params.position));
 }
 
 } // namespace asyncfix::lsp

@@ -41,9 +41,10 @@ case "$mode" in
     ctest --preset asan
     ;;
   tsan)
-    # Only what the lsp, cli and threads labels run (no benchmark).
+    # Only what the lsp, cli and threads labels run (no benchmark), with the gitignore probe.
     cmake --preset tsan >/dev/null
-    cmake --build --preset tsan --target asyncfix_tests asyncfix_lsp_tests asyncfix_cli asyncfix_lsp_bin
+    cmake --build --preset tsan --target asyncfix_tests asyncfix_lsp_tests asyncfix_cli asyncfix_lsp_bin \
+      gitignore_probe
     ctest --preset tsan
     ;;
   fuzz)

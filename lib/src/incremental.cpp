@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <type_traits>
 
 #include "asyncfix/document_internals.h"
 #include "linter_impl.h"
@@ -71,9 +72,18 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
   const auto breaks = [](std::string_view t) { return t.find_first_of("\r\n") != std::string_view::npos; };
   const bool linesMove = breaks(text.substr(start, end - start)) || breaks(replacement) ||
                          (start > 0 && text[start - 1] == '\r' && end < text.size() && text[end] == '\n');
-  const auto move = [&](std::uint32_t &at) {
-    if (at >= e) at = at - e + newEnd;
-    else if (at > s) at = s;
+  const auto move = [&](auto &at) { // an offset of the old text, to the new text's
+    using T = std::remove_reference_t<decltype(at)>;
+    if (at >= e) at = static_cast<T>(at - e + newEnd);
+    else if (at > s) at = static_cast<T>(s);
+  };
+  const auto movedFix = [&](const Fix &fix) {
+    Fix f = fix;
+    for (TextEdit &x : f.edits) {
+      move(x.start);
+      move(x.end);
+    }
+    return SharedFix(std::move(f));
   };
   for (Unit &unit : units_) {
     const bool hit = overlaps(unit.start, unit.end, s, e);
@@ -104,47 +114,24 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
     // Diagnostics share fixes (a rename): move each shared fix once.
     std::map<const Fix *, SharedFix> moved;
     for (Diagnostic &d : unit.raw) {
-      auto at = static_cast<std::uint32_t>(d.start), to = static_cast<std::uint32_t>(d.end);
-      move(at);
-      move(to);
-      d.start = at;
-      d.end = to;
+      move(d.start);
+      move(d.end);
       if (!d.fix) continue;
       auto [it, fresh] = moved.try_emplace(&*d.fix);
-      if (fresh) {
-        Fix f = *d.fix;
-        for (TextEdit &edit : f.edits) {
-          auto a = static_cast<std::uint32_t>(edit.start), b = static_cast<std::uint32_t>(edit.end);
-          move(a);
-          move(b);
-          edit.start = a;
-          edit.end = b;
-        }
-        it->second = SharedFix(std::move(f));
-      }
+      if (fresh) it->second = movedFix(*d.fix);
       d.fix = it->second;
     }
   }
   // The results shown move with the text too (a contained update starts from them).
   for (Diagnostic &d : diagnostics_) {
-    auto at = static_cast<std::uint32_t>(d.start), to = static_cast<std::uint32_t>(d.end);
-    move(at);
-    move(to);
-    d.start = at;
-    d.end = to;
+    move(d.start);
+    move(d.end);
     if (!d.fix || std::none_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const TextEdit &x) { return x.end >= s; }))
       continue;
-    Fix f = *d.fix;
-    bool stale = false;
-    for (TextEdit &x : f.edits) {
-      stale = stale || overlaps(static_cast<std::uint32_t>(x.start), static_cast<std::uint32_t>(x.end), s, e);
-      auto a = static_cast<std::uint32_t>(x.start), b = static_cast<std::uint32_t>(x.end);
-      move(a);
-      move(b);
-      x.start = a;
-      x.end = b;
-    }
-    d.fix = stale ? SharedFix() : SharedFix(std::move(f)); // the next update recomputes it
+    const bool stale = std::any_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const TextEdit &x) {
+      return overlaps(static_cast<std::uint32_t>(x.start), static_cast<std::uint32_t>(x.end), s, e);
+    });
+    d.fix = stale ? SharedFix() : movedFix(*d.fix); // a stale fix: the next update recomputes it
   }
   for (auto &[r0, r1] : edited_) {
     const bool hit = overlaps(r0, r1, s, e);
