@@ -8,6 +8,7 @@
 // callbacks), `$/cancelRequest`, and `$/logTrace` tracing of the traffic.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <deque>
 #include <functional>
@@ -38,8 +39,9 @@ public:
   void result(Json value);
   void error(ErrorCode code, const std::string &message);
   bool done() const { return done_; }
-  bool cancelled() const { return cancelled_; }
-  void cancel() { cancelled_ = true; }
+  /// Safe to ask from any thread (a worker gives up on a cancelled request).
+  bool cancelled() const { return cancelled_.load(std::memory_order_relaxed); }
+  void cancel() { cancelled_.store(true, std::memory_order_relaxed); }
   const std::string &method() const { return method_; }
 
 private:
@@ -47,7 +49,7 @@ private:
   Json id_;
   std::string method_;
   bool done_ = false;
-  bool cancelled_ = false;
+  std::atomic<bool> cancelled_ = false;
 };
 
 /// A typed handle on a PendingReply, for handlers that answer later (long-running commands).
@@ -131,6 +133,7 @@ public:
   void pollIncoming();
   /// The next message read by pollIncoming(), if any.
   std::optional<std::string> takeQueued();
+  bool hasQueued() const { return !queue_.empty(); }
 
   void setState(State state) { state_ = state; }
   State state() const { return state_; }

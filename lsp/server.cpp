@@ -108,10 +108,10 @@ Server::Server(Transport &transport, Logger &log) : transport_(transport), log_(
   d.bindNotification("workspace/didChangeWorkspaceFolders", this, &Server::onDidChangeWorkspaceFolders);
   d.bindNotification("workspace/didChangeWatchedFiles", this, &Server::onDidChangeWatchedFiles);
   d.bindAsync("workspace/executeCommand", this, &Server::onExecuteCommand);
-  d.bind("textDocument/diagnostic", this, &Server::onDocumentDiagnostic);
+  d.bindAsync("textDocument/diagnostic", this, &Server::onDocumentDiagnostic);
   d.bindAsync("workspace/diagnostic", this, &Server::onWorkspaceDiagnostic);
-  d.bind("textDocument/codeAction", this, &Server::onCodeAction);
-  d.bind("codeAction/resolve", this, &Server::onCodeActionResolve);
+  d.bindAsync("textDocument/codeAction", this, &Server::onCodeAction);
+  d.bindAsync("codeAction/resolve", this, &Server::onCodeActionResolve);
   d.bind("textDocument/hover", this, &Server::onHover);
   // Errors and warnings also go to the client's log (an editor's output panel), once it can
   // receive notifications.
@@ -128,16 +128,17 @@ Server::~Server() { log_.setForward(nullptr); }
 // ---- the message loop ----
 
 int Server::run() {
+  workspace_.analyzer().start(kQuietMs);
   while (!exited_) {
-    if (auto queued = dispatcher_.takeQueued()) {
-      dispatcher_.handle(*queued);
+    catchUp();
+    if (!transport_.hasPending() && !dispatcher_.hasQueued()) {
+      idle();
+      // Until a message arrives or the worker has findings or answers to hand over.
+      if (!transport_.hasPending()) transport_.waitPending(-1, workspace_.analyzer().wakeFd());
       continue;
     }
-    if (!transport_.hasPending()) {
-      idle();
-      if (!transport_.waitPending(kQuietMs)) settle();
-    }
-    std::optional<std::string> body = transport_.read();
+    std::optional<std::string> body = dispatcher_.takeQueued();
+    if (!body) body = transport_.read();
     if (!body) {
       log_.info("end of input without exit");
       break;
@@ -158,28 +159,49 @@ void Server::drain() {
 }
 
 void Server::settle() {
-  bool changed = false;
-  for (auto &[uri, doc] : workspace_.documents()) {
-    if (!workspace_.settle(doc)) continue;
-    changed = true;
-    if (!pull_) publish(doc);
+  workspace_.analyzer().settle();
+  idle();
+}
+
+void Server::catchUp() {
+  workspace_.analyzer().runQueued(); // inline mode only
+  workspace_.analyzer().deliver(
+      [this](Analyzer::Id id, std::shared_ptr<const Findings> findings) { onFindings(id, std::move(findings)); });
+}
+
+void Server::onFindings(Analyzer::Id id, std::shared_ptr<const Findings> findings) {
+  OpenDocument *doc = workspace_.findByAnalysis(id);
+  if (!doc) return; // closed meanwhile
+  if (!workspace_.accept(*doc, std::move(findings))) return;
+  // A settle changed the findings of the current version: tell the client again.
+  if (pull_) {
+    refreshWanted_ = true;
+    return;
   }
-  for (auto &[uri, nb] : workspace_.notebooks()) {
-    if (!workspace_.settle(*nb.virtualDoc)) continue;
-    changed = true;
-    if (!pull_) publishNotebook(nb);
-  }
-  if (changed && pull_ && client_.diagnosticRefresh)
-    dispatcher_.request<NoParams, Null>("workspace/diagnostic/refresh", NoParams{}, [](const Null *, const LspError *) {});
+  doc->publishPending = true;
+  for (auto &[uri, nb] : workspace_.notebooks())
+    if (nb.virtualDoc.get() == doc) nb.publishPending = true;
+}
+
+void Server::analyzeThen(OpenDocument &doc, Analyzer::Task task) {
+  workspace_.analyzer().post(doc.analysis, std::move(task));
+  catchUp(); // inline mode: answered now
 }
 
 void Server::idle() {
+  catchUp();
   reportProblems();
-  if (pull_) return;
+  if (pull_) {
+    if (refreshWanted_ && client_.diagnosticRefresh)
+      dispatcher_.request<NoParams, Null>("workspace/diagnostic/refresh", NoParams{}, [](const Null *, const LspError *) {});
+    refreshWanted_ = false;
+    return;
+  }
+  // Published once current: a version the worker skipped (edited again) is never published.
   for (auto &[uri, doc] : workspace_.documents())
-    if (doc.publishPending) publish(doc);
+    if (doc.publishPending && doc.current()) publish(doc);
   for (auto &[uri, nb] : workspace_.notebooks())
-    if (nb.publishPending) publishNotebook(nb);
+    if (nb.publishPending && nb.virtualDoc->current()) publishNotebook(nb);
   reportProblems();
 }
 
@@ -257,21 +279,22 @@ void Server::onDidChange(const DidChangeTextDocumentParams &params) {
     log_.warn("didChange for a document that is not open: " + params.textDocument.uri);
     return;
   }
+  const std::int64_t version = params.textDocument.version;
+  if (version <= doc->version)
+    log_.warn("version " + std::to_string(version) + " of " + doc->uri + " does not follow " +
+              std::to_string(doc->version));
   for (const TextDocumentContentChangeEvent &change : params.contentChanges) {
     if (!change.range) {
-      workspace_.replaceText(*doc, change.text);
+      workspace_.replaceText(*doc, version, change.text);
       continue;
     }
     // Positions past the end of a line or of the document are clamped by LineIndex.
     const LineIndex &lines = doc->doc.lines();
     const std::size_t start = toOffset(lines, change.range->start);
     const std::size_t end = toOffset(lines, change.range->end);
-    workspace_.edit(*doc, start, std::max(start, end), change.text);
+    workspace_.edit(*doc, version, start, std::max(start, end), change.text);
   }
-  if (params.textDocument.version <= doc->version)
-    log_.warn("version " + std::to_string(params.textDocument.version) + " of " + doc->uri + " does not follow " +
-              std::to_string(doc->version));
-  doc->version = params.textDocument.version;
+  doc->version = version;
   doc->publishPending = !pull_;
 }
 
@@ -287,7 +310,7 @@ void Server::onDidSave(const DidSaveTextDocumentParams &params) {
   OpenDocument *doc = workspace_.find(params.textDocument.uri);
   if (doc && params.text && *params.text != doc->doc.text()) {
     log_.warn("the saved text of " + doc->uri + " differs from the synchronized one; using the saved text");
-    workspace_.replaceText(*doc, *params.text);
+    workspace_.replaceText(*doc, doc->version, *params.text);
     doc->publishPending = !pull_;
   }
   if (const auto path = uriToPath(params.textDocument.uri); path && isConfigFile(*path)) {
@@ -371,6 +394,7 @@ void Server::applySettings() {
 void Server::refreshDiagnostics() {
   if (!pull_) {
     for (auto &[uri, doc] : workspace_.documents()) doc.publishPending = true;
+    for (auto &[uri, nb] : workspace_.notebooks()) nb.publishPending = true;
     return;
   }
   if (client_.diagnosticRefresh)
@@ -395,9 +419,9 @@ void Server::showMessage(MessageType type, const std::string &message) {
 
 void Server::publish(OpenDocument &doc) {
   doc.publishPending = false;
-  const auto &diagnostics = workspace_.diagnostics(doc);
   dispatcher_.notify("textDocument/publishDiagnostics",
-                     PublishDiagnosticsParams{doc.uri, doc.version, toLsp(diagnostics, doc.doc.lines(), doc.version)});
+                     PublishDiagnosticsParams{doc.uri, doc.version,
+                                              toLsp(doc.current()->diagnostics, doc.doc.lines(), doc.version)});
 }
 
 // ---- commands ----
@@ -426,18 +450,23 @@ void Server::onExecuteCommand(const ExecuteCommandParams &params, Reply<Null> re
   if (!doc) throw LspError(ErrorCode::InvalidParams, "params.arguments[0]: the document is not open: " + target.uri);
   if (target.version && *target.version != doc->version)
     throw LspError(ErrorCode::ContentModified, "the document changed since version " + std::to_string(*target.version));
-  const FileSettings settings = workspace_.settingsFor(doc->uri);
-  std::optional<WorkspaceEdit> edit = fixAllEdit(*doc, std::nullopt, settings.unsafeFixes);
-  if (edit) {
-    dispatcher_.request<ApplyWorkspaceEditParams, ApplyWorkspaceEditResult>(
-        "workspace/applyEdit", ApplyWorkspaceEditParams{"asyncfix: fix all problems", std::move(*edit)},
-        [this](const ApplyWorkspaceEditResult *result, const LspError *error) {
-          if (error || !result->applied)
-            log_.warn("the client did not apply the fixes: " +
-                      (error ? std::string(error->what()) : result->failureReason.value_or("no reason given")));
-        });
-  }
-  reply(Null{});
+  const bool unsafe = workspace_.settingsFor(doc->uri).unsafeFixes;
+  analyzeThen(*doc, [this, reply, uri = doc->uri, unsafe](const Analyzed *at) -> Analyzer::MainTask {
+    if (!at) return [reply] { reply.error(ErrorCode::ContentModified, "the document changed"); };
+    std::optional<WorkspaceEdit> edit = fixAllEdit(*at, uri, std::nullopt, unsafe);
+    return [this, reply, edit = std::move(edit)]() mutable {
+      if (edit) {
+        dispatcher_.request<ApplyWorkspaceEditParams, ApplyWorkspaceEditResult>(
+            "workspace/applyEdit", ApplyWorkspaceEditParams{"asyncfix: fix all problems", std::move(*edit)},
+            [this](const ApplyWorkspaceEditResult *result, const LspError *error) {
+              if (error || !result->applied)
+                log_.warn("the client did not apply the fixes: " +
+                          (error ? std::string(error->what()) : result->failureReason.value_or("no reason given")));
+            });
+      }
+      reply(Null{});
+    };
+  });
 }
 
 void Server::progress(const std::optional<ProgressToken> &token, WorkDoneProgress value) {
@@ -501,25 +530,22 @@ void Server::fixWorkspace(Reply<Null> reply, std::optional<ProgressToken> token)
 
 // ---- diagnostics ----
 
-DocumentDiagnosticReport Server::onDocumentDiagnostic(const DocumentDiagnosticParams &params) {
-  OpenDocument *doc = workspace_.find(params.textDocument.uri);
-  if (!doc) {
-    if (OpenNotebook *nb = workspace_.notebookOfCell(params.textDocument.uri)) {
-      const std::size_t cell = *nb->cellIndex(params.textDocument.uri);
-      DocumentDiagnosticReport report;
-      report.resultId = std::to_string(nb->virtualDoc->stamp) + ":" + std::to_string(nb->cells[cell].version);
-      if (params.previousResultId == report.resultId) {
-        report.unchanged = true;
-        return report;
-      }
-      std::vector<asyncfix::Diagnostic> diagnostics;
-      for (auto &[d, i] : cellFindings(*nb, cell)) diagnostics.push_back(std::move(d));
-      report.items = toLsp(diagnostics, LineIndex(nb->cells[cell].text), nb->cells[cell].version);
-      return report;
-    }
-    return {false, "closed", {}}; // nothing known about it: an empty report
-  }
-  return documentReport(*doc, params.previousResultId);
+void Server::onDocumentDiagnostic(const DocumentDiagnosticParams &params, Reply<DocumentDiagnosticReport> reply) {
+  catchUp();
+  answerWhenCurrent(params.textDocument.uri, params.previousResultId, std::move(reply));
+}
+
+/// Answers a pull with the findings of the document's (or cell's) current version, at once or
+/// once the worker has made them.
+void Server::answerWhenCurrent(const std::string &uri, const std::optional<std::string> &previous,
+                               Reply<DocumentDiagnosticReport> reply) {
+  OpenDocument *doc = workspace_.find(uri);
+  OpenNotebook *nb = doc ? nullptr : workspace_.notebookOfCell(uri);
+  if (nb) doc = nb->virtualDoc.get();
+  if (!doc) return reply({false, "closed", {}}); // nothing known about it: an empty report
+  if (!doc->current())
+    return doc->waiting.push_back([this, uri, previous, reply] { answerWhenCurrent(uri, previous, reply); });
+  reply(nb ? cellReport(*nb, *nb->cellIndex(uri), previous) : documentReport(*doc, previous));
 }
 
 /// The report of an open document; its result id changes with every edit and configuration change.
@@ -529,7 +555,7 @@ DocumentDiagnosticReport Server::documentReport(OpenDocument &doc, const std::op
   if (previous == report.resultId)
     report.unchanged = true;
   else
-    report.items = toLsp(workspace_.diagnostics(doc), doc.doc.lines(), doc.version);
+    report.items = toLsp(doc.current()->diagnostics, doc.doc.lines(), doc.version);
   return report;
 }
 
@@ -555,7 +581,21 @@ std::optional<DocumentDiagnosticReport> Server::diskReport(const fs::path &path,
   return report;
 }
 
+/// The report of an open document for workspace/diagnostic: from the worker's findings when they
+/// are current, else from a lint of its text here (a long request: no waiting for the worker).
+DocumentDiagnosticReport Server::openReport(OpenDocument &doc, const std::optional<std::string> &previous) {
+  if (doc.current()) return documentReport(doc, previous);
+  DocumentDiagnosticReport report;
+  report.resultId = std::to_string(doc.stamp);
+  if (previous == report.resultId)
+    report.unchanged = true;
+  else if (doc.doc.text().size() <= workspace_.maxLintBytes)
+    report.items = toLsp(workspace_.settingsFor(doc.uri).linter->lint(doc.doc.text()), doc.doc.lines(), doc.version);
+  return report;
+}
+
 void Server::onWorkspaceDiagnostic(const WorkspaceDiagnosticParams &params, Reply<WorkspaceDiagnosticReport> reply) {
+  catchUp();
   const auto previous = [&](const std::string &uri) -> std::optional<std::string> {
     for (const PreviousResultId &p : params.previousResultIds)
       if (p.uri == uri) return p.value;
@@ -568,39 +608,61 @@ void Server::onWorkspaceDiagnostic(const WorkspaceDiagnosticParams &params, Repl
     if (reply.cancelled()) return reply.error(ErrorCode::RequestCancelled, "request cancelled");
     if (OpenDocument *doc = workspace_.findByPath(path)) {
       reported.push_back(doc);
-      result.items.push_back({doc->uri, doc->version, documentReport(*doc, previous(doc->uri))});
+      result.items.push_back({doc->uri, doc->version, openReport(*doc, previous(doc->uri))});
     } else if (const std::string uri = pathToUri(path); auto report = diskReport(path, previous(uri))) {
       result.items.push_back({uri, std::nullopt, std::move(*report)});
     }
   }
   for (auto &[uri, doc] : workspace_.documents()) // open documents outside the workspace folders
     if (std::find(reported.begin(), reported.end(), &doc) == reported.end())
-      result.items.push_back({uri, doc.version, documentReport(doc, previous(uri))});
+      result.items.push_back({uri, doc.version, openReport(doc, previous(uri))});
   reportProblems();
   reply(result);
 }
 
 // ---- code actions ----
 
-/// What one code-action request is about.
+/// What one code-action request is about: a version of a document, on the worker.
 struct CodeActionScope {
-  OpenDocument &doc;
+  const Analyzed &at;
+  const std::string &uri;
   const std::vector<asyncfix::Diagnostic> &all;  ///< the document's findings
   std::vector<std::size_t> picked;               ///< indices into `all`, in order
   std::map<std::size_t, lsp::Diagnostic> echoed; ///< the client's copy of a picked finding
   bool unsafe = false;                           ///< unsafe fixes allowed
+  std::vector<std::string> warnings;             ///< for the log, on the message loop
+  std::int64_t version() const { return at.findings.version; }
+  const LineIndex &lines() const { return at.doc.lines(); }
 };
 
-std::vector<CodeAction> Server::onCodeAction(const CodeActionParams &params) {
+void Server::onCodeAction(const CodeActionParams &params, Reply<std::vector<CodeAction>> reply) {
+  catchUp();
   OpenDocument *doc = workspace_.find(params.textDocument.uri);
   if (!doc) {
     if (OpenNotebook *nb = workspace_.notebookOfCell(params.textDocument.uri))
-      return notebookCodeActions(*nb, *nb->cellIndex(params.textDocument.uri), params);
-    return {};
+      return notebookCodeActions(*nb, *nb->cellIndex(params.textDocument.uri), params, std::move(reply));
+    return reply({});
   }
-  const std::vector<asyncfix::Diagnostic> &all = workspace_.diagnostics(*doc);
-  if (all.empty()) return {}; // the common case on every cursor move: answer at once
-  CodeActionScope scope{*doc, all, {}, {}, workspace_.settingsFor(doc->uri).unsafeFixes};
+  // The common case on every cursor move: no findings, answered at once.
+  if (const Findings *findings = doc->current(); findings && findings->diagnostics.empty()) return reply({});
+  const bool unsafe = workspace_.settingsFor(doc->uri).unsafeFixes;
+  analyzeThen(*doc, [this, params, reply, uri = doc->uri, unsafe](const Analyzed *at) -> Analyzer::MainTask {
+    if (!at) return [reply] { reply.error(ErrorCode::ContentModified, "the document changed"); };
+    if (reply.cancelled()) return [reply] { reply.error(ErrorCode::RequestCancelled, "request cancelled"); };
+    std::vector<std::string> warnings;
+    std::vector<CodeAction> actions = codeActionsAt(*at, uri, params, unsafe, warnings);
+    return [this, reply, actions = std::move(actions), warnings = std::move(warnings)] {
+      for (const std::string &warning : warnings) log_.warn(warning);
+      reply(actions);
+    };
+  });
+}
+
+std::vector<CodeAction> Server::codeActionsAt(const Analyzed &at, const std::string &uri,
+                                              const CodeActionParams &params, bool unsafe,
+                                              std::vector<std::string> &warnings) const {
+  if (at.findings.diagnostics.empty()) return {};
+  CodeActionScope scope{at, uri, at.findings.diagnostics, {}, {}, unsafe, {}};
   pickFindings(params, scope);
   std::vector<CodeAction> actions;
   if (wanted(params.context.only, kQuickFix)) {
@@ -608,9 +670,10 @@ std::vector<CodeAction> Server::onCodeAction(const CodeActionParams &params) {
     addFixAllActions(scope, actions);
     // A provisional result (a statement left open; IncrementalLint) offers no fixes, and a noqa
     // comment would need the whole document parsed in its broken state: wait for the exact one.
-    if (doc->lint.exact()) addNoqaActions(scope, actions);
+    if (at.findings.exact) addNoqaActions(scope, actions);
   }
   if (params.context.only && wanted(params.context.only, kSourceFixAll)) addSourceFixAll(scope, actions);
+  warnings = std::move(scope.warnings);
   return actions;
 }
 
@@ -618,7 +681,7 @@ std::vector<CodeAction> Server::onCodeAction(const CodeActionParams &params) {
 /// matched by code and `data` (or by code and line: some clients echo columns in other units),
 /// never by exact range.
 void Server::pickFindings(const CodeActionParams &params, CodeActionScope &scope) const {
-  const LineIndex &lines = scope.doc.doc.lines();
+  const LineIndex &lines = scope.lines();
   const auto &all = scope.all;
   for (std::size_t i = 0; i < all.size(); ++i)
     if (lines.lineOf(all[i].end) >= params.range.start.line && lines.lineOf(all[i].start) <= params.range.end.line)
@@ -626,7 +689,7 @@ void Server::pickFindings(const CodeActionParams &params, CodeActionScope &scope
   for (const lsp::Diagnostic &given : params.context.diagnostics) {
     if ((given.source && *given.source != "asyncfix") || !given.code) continue;
     std::optional<std::size_t> match;
-    if (given.data && given.data->version == scope.doc.version) {
+    if (given.data && given.data->version == scope.version()) {
       for (std::size_t i = 0; i < all.size() && !match; ++i)
         if (all[i].code == *given.code && all[i].start == given.data->start && all[i].end == given.data->end) match = i;
     } else {
@@ -653,21 +716,21 @@ void Server::pickFindings(const CodeActionParams &params, CodeActionScope &scope
 
 lsp::Diagnostic Server::diagnosticFor(const CodeActionScope &scope, std::size_t i) const {
   if (const auto it = scope.echoed.find(i); it != scope.echoed.end()) return it->second;
-  return toLsp({scope.all[i]}, scope.doc.doc.lines(), scope.doc.version).front();
+  return toLsp({scope.all[i]}, scope.lines(), scope.version()).front();
 }
 
 /// One quick fix per fix (a rename is reported at each occurrence of the name but fixes once),
 /// each verified on the current text before it is offered.
-void Server::addQuickFixes(const CodeActionScope &scope, std::vector<CodeAction> &actions) {
+void Server::addQuickFixes(CodeActionScope &scope, std::vector<CodeAction> &actions) const {
   std::vector<const Fix *> offered;
   for (const std::size_t i : scope.picked) {
     const asyncfix::Diagnostic &d = scope.all[i];
     if (!fixAllowed(d, scope.unsafe)) continue;
     if (std::any_of(offered.begin(), offered.end(), [&](const Fix *f) { return *f == *d.fix; })) continue;
     offered.push_back(&*d.fix);
-    if (!verifyFix(scope.doc.doc, *d.fix)) {
-      log_.warn("fix `" + d.fix->title + "` for " + std::string(d.code) + " in " + scope.doc.uri +
-                " dropped: it breaks the syntax");
+    if (!verifyFix(scope.at.doc, *d.fix)) {
+      scope.warnings.push_back("fix `" + d.fix->title + "` for " + std::string(d.code) + " in " + scope.uri +
+                               " dropped: it breaks the syntax");
       continue;
     }
     const bool safe = d.fix->applicability == Applicability::Safe;
@@ -676,13 +739,13 @@ void Server::addQuickFixes(const CodeActionScope &scope, std::vector<CodeAction>
     action.kind = kQuickFix;
     action.diagnostics = {diagnosticFor(scope, i)};
     action.isPreferred = safe;
-    action.edit = documentEdit(scope.doc, d.fix->edits);
+    action.edit = documentEdit(scope.uri, scope.version(), scope.lines(), d.fix->edits);
     actions.push_back(std::move(action));
   }
 }
 
 /// "Fix all AFxxx problems in this file" for each code picked that has more than one fix.
-void Server::addFixAllActions(const CodeActionScope &scope, std::vector<CodeAction> &actions) {
+void Server::addFixAllActions(const CodeActionScope &scope, std::vector<CodeAction> &actions) const {
   std::vector<std::string_view> codes;
   for (const std::size_t i : scope.picked)
     if (std::find(codes.begin(), codes.end(), scope.all[i].code) == codes.end()) codes.push_back(scope.all[i].code);
@@ -697,9 +760,9 @@ void Server::addFixAllActions(const CodeActionScope &scope, std::vector<CodeActi
     action.title = "Fix all " + std::string(code) + " problems in this file";
     action.kind = kQuickFix;
     if (client_.codeActionResolveEdit) {
-      action.data = CodeActionData{scope.doc.uri, scope.doc.version, "fixAll", std::string(code)};
+      action.data = CodeActionData{scope.uri, scope.version(), "fixAll", std::string(code)};
     } else {
-      action.edit = fixAllEdit(scope.doc, std::string(code), scope.unsafe);
+      action.edit = fixAllEdit(scope.at, scope.uri, std::string(code), scope.unsafe);
       if (!action.edit) continue;
     }
     actions.push_back(std::move(action));
@@ -707,27 +770,27 @@ void Server::addFixAllActions(const CodeActionScope &scope, std::vector<CodeActi
 }
 
 /// "Disable AFxxx for this line": one per code and line, adding or extending `# noqa: AFxxx`.
-void Server::addNoqaActions(const CodeActionScope &scope, std::vector<CodeAction> &actions) {
-  const LineIndex &lines = scope.doc.doc.lines();
+void Server::addNoqaActions(const CodeActionScope &scope, std::vector<CodeAction> &actions) const {
+  const LineIndex &lines = scope.lines();
   std::vector<std::pair<std::string_view, std::uint32_t>> done;
   for (const std::size_t i : scope.picked) {
     const asyncfix::Diagnostic &d = scope.all[i];
     const std::pair key{d.code, lines.lineOf(d.start)};
     if (std::find(done.begin(), done.end(), key) != done.end()) continue;
     done.push_back(key);
-    const asyncfix::TextEdit edit = noqaEdit(scope.doc.doc, d.start, d.code);
+    const asyncfix::TextEdit edit = noqaEdit(scope.at.doc, d.start, d.code);
     if (edit.start == edit.end && edit.content.empty()) continue; // already suppressed
     CodeAction action;
     action.title = "Disable " + std::string(d.code) + " for this line";
     action.kind = kQuickFix;
     action.diagnostics = {diagnosticFor(scope, i)};
-    action.edit = documentEdit(scope.doc, {edit});
+    action.edit = documentEdit(scope.uri, scope.version(), lines, {edit});
     actions.push_back(std::move(action));
   }
 }
 
 /// source.fixAll.asyncfix: every safe fix of the file (never unsafe ones: it runs on save).
-void Server::addSourceFixAll(const CodeActionScope &scope, std::vector<CodeAction> &actions) {
+void Server::addSourceFixAll(const CodeActionScope &scope, std::vector<CodeAction> &actions) const {
   CodeAction action;
   action.title = "Fix all auto-fixable asyncfix problems";
   action.kind = kSourceFixAll;
@@ -735,58 +798,65 @@ void Server::addSourceFixAll(const CodeActionScope &scope, std::vector<CodeActio
     if (std::none_of(scope.all.begin(), scope.all.end(),
                      [](const asyncfix::Diagnostic &d) { return fixAllowed(d, false); }))
       return;
-    action.data = CodeActionData{scope.doc.uri, scope.doc.version, "sourceFixAll", std::nullopt};
-  } else if (!(action.edit = fixAllEdit(scope.doc, std::nullopt, false))) {
+    action.data = CodeActionData{scope.uri, scope.version(), "sourceFixAll", std::nullopt};
+  } else if (!(action.edit = fixAllEdit(scope.at, scope.uri, std::nullopt, false))) {
     return;
   }
   actions.push_back(std::move(action));
 }
 
-CodeAction Server::onCodeActionResolve(const CodeAction &action) {
-  if (!action.data) return action;
+void Server::onCodeActionResolve(const CodeAction &action, Reply<CodeAction> reply) {
+  if (!action.data) return reply(action);
+  catchUp();
   const CodeActionData &data = *action.data;
   OpenDocument *doc = workspace_.find(data.uri);
   if (!doc) throw LspError(ErrorCode::InvalidParams, "params.data.uri: the document is not open: " + data.uri);
-  if (doc->version != data.version)
-    throw LspError(ErrorCode::ContentModified, "the document changed since version " + std::to_string(data.version));
-  CodeAction resolved = action;
-  if (data.action == "fixAll") {
-    resolved.edit = fixAllEdit(*doc, data.code, workspace_.settingsFor(doc->uri).unsafeFixes);
-  } else if (data.action == "sourceFixAll") {
-    resolved.edit = fixAllEdit(*doc, std::nullopt, false);
-  } else {
+  if (data.action != "fixAll" && data.action != "sourceFixAll")
     throw LspError(ErrorCode::InvalidParams, "params.data.action: unknown action `" + data.action + "`");
-  }
-  if (!resolved.edit) resolved.edit = WorkspaceEdit{client_.documentChanges, {}};
-  return resolved;
+  const auto modified = [reply, version = data.version] {
+    reply.error(ErrorCode::ContentModified, "the document changed since version " + std::to_string(version));
+  };
+  if (doc->version != data.version) return modified();
+  const bool unsafe = data.action == "fixAll" && workspace_.settingsFor(doc->uri).unsafeFixes;
+  analyzeThen(*doc, [this, action, reply, modified, unsafe](const Analyzed *at) -> Analyzer::MainTask {
+    const CodeActionData &asked = *action.data;
+    if (!at || at->findings.version != asked.version) return modified;
+    CodeAction resolved = action;
+    resolved.edit = fixAllEdit(*at, asked.uri, asked.action == "fixAll" ? asked.code : std::nullopt, unsafe);
+    if (!resolved.edit) resolved.edit = WorkspaceEdit{client_.documentChanges, {}};
+    return [reply, resolved = std::move(resolved)] { reply(resolved); };
+  });
 }
 
 /// fix() over the document (one rule's fixes, or all), as minimal edits; nullopt when nothing
 /// changes. fix() verifies every fix it applies.
-std::optional<WorkspaceEdit> Server::fixAllEdit(OpenDocument &doc, const std::optional<std::string> &code,
-                                                bool unsafe) {
-  const FileSettings settings = workspace_.settingsFor(doc.uri);
+std::optional<WorkspaceEdit> Server::fixAllEdit(const Analyzed &at, const std::string &uri,
+                                                const std::optional<std::string> &code, bool unsafe) const {
   FixOptions options;
   options.unsafe = unsafe;
   if (code) options.filter = [&](const asyncfix::Diagnostic &d) { return d.code == *code; };
-  const FixResult result = fix(*settings.linter, doc.doc.text(), options);
+  const std::string &text = at.doc.text();
+  const FixResult result = fix(at.linter, text, options);
   if (!result.changed) return std::nullopt;
-  return documentEdit(doc, diffEdits(doc.doc.text(), result.text));
+  return documentEdit(uri, at.findings.version, at.doc.lines(), diffEdits(text, result.text));
 }
 
 // ---- hover ----
 
 std::optional<Hover> Server::onHover(const TextDocumentPositionParams &params) {
+  catchUp();
   OpenDocument *doc = workspace_.find(params.textDocument.uri);
   if (!doc) {
     if (OpenNotebook *nb = workspace_.notebookOfCell(params.textDocument.uri))
       return notebookHover(*nb, *nb->cellIndex(params.textDocument.uri), params);
     return std::nullopt;
   }
-  const std::vector<asyncfix::Diagnostic> &all = workspace_.diagnostics(*doc);
-  if (all.empty()) return std::nullopt;
+  // At once: the current findings, or the latest ones moved onto the current text (as the
+  // editor shows them) while the worker catches up.
   const LineIndex &lines = doc->doc.lines();
-  return hoverAt(all, lines, toOffset(lines, params.position));
+  if (const Findings *findings = doc->current())
+    return hoverAt(findings->diagnostics, lines, toOffset(lines, params.position));
+  return hoverAt(doc->latest(), lines, toOffset(lines, params.position));
 }
 
 /// The documentation of the findings (of `diagnostics`, positioned in `lines`' text) under
@@ -852,10 +922,11 @@ std::vector<lsp::TextEdit> Server::toLspEdits(const LineIndex &lines,
   return out;
 }
 
-WorkspaceEdit Server::documentEdit(const OpenDocument &doc, const std::vector<asyncfix::TextEdit> &edits) const {
+WorkspaceEdit Server::documentEdit(const std::string &uri, std::int64_t version, const LineIndex &lines,
+                                   const std::vector<asyncfix::TextEdit> &edits) const {
   WorkspaceEdit edit;
   edit.documentChanges = client_.documentChanges;
-  edit.edits.push_back({{doc.uri, doc.version}, toLspEdits(doc.doc.lines(), edits)});
+  edit.edits.push_back({{uri, version}, toLspEdits(lines, edits)});
   return edit;
 }
 

@@ -1,10 +1,13 @@
 // lsp/server.h — the language server: one short handler per LSP method, on top of the engine.
 //
-// Single-threaded and deterministic: messages are handled one at a time in arrival order. Work
-// that can wait (publishing diagnostics after an edit) is done when no message is pending, so a
-// burst of keystrokes is linted once. Long requests (asyncfix.fixWorkspace, workspace/diagnostic)
-// read the messages that arrived meanwhile between two files, so $/cancelRequest and shutdown
-// stop them.
+// Messages are handled one at a time in arrival order on the message loop, which never parses or
+// lints an open document: the Analyzer does, on its worker thread (run()), or inline when the
+// tests drive the server step by step (drain()), deterministically. Findings are published as
+// the worker makes them, for the newest version only; hover answers at once from the latest
+// findings moved onto the current text; code actions and fixes run on the worker at the version
+// they were asked for, or are answered ContentModified when the document changed meanwhile.
+// Long requests (asyncfix.fixWorkspace, workspace/diagnostic) read the messages that arrived
+// meanwhile between two files, so $/cancelRequest and shutdown stop them.
 #pragma once
 
 #include <cstdint>
@@ -33,15 +36,15 @@ public:
   Server(const Server &) = delete;
   Server &operator=(const Server &) = delete;
 
-  /// Serves until `exit` or the end of the input; returns the process exit code (0 after a
-  /// clean shutdown, 1 otherwise).
+  /// Serves until `exit` or the end of the input, with the Analyzer on its worker thread;
+  /// returns the process exit code (0 after a clean shutdown, 1 otherwise).
   int run();
-  /// Handles every message available now, then the deferred work (tests, step by step).
+  /// Handles every message available now, then the deferred work, all on this thread (tests,
+  /// step by step).
   void drain();
-  /// What the loop does once the client has been quiet for kQuietMs: documents whose tree was
-  /// re-parsed incrementally after broken states are parsed afresh (tree-sitter's recovery may
-  /// differ from a fresh parse, which is what the CLI sees), and their diagnostics published
-  /// again if they changed. Off the keystroke path: a keystroke never waits for a full parse.
+  /// What the worker does once the client has been quiet for kQuietMs (Analyzer::settle):
+  /// documents whose tree was re-parsed incrementally after broken states are parsed afresh, and
+  /// their diagnostics published again if they changed. For drain()'s tests.
   void settle();
   static constexpr int kQuietMs = 400;
   bool exited() const { return exited_; }
@@ -69,11 +72,15 @@ private:
   void publishNotebook(OpenNotebook &notebook);
   /// A cell's findings: copies with offsets in the cell's text, and their index in the
   /// notebook's virtual document's findings. Findings on boundary lines are left out.
-  std::vector<std::pair<asyncfix::Diagnostic, std::size_t>> cellFindings(OpenNotebook &notebook, std::size_t cell);
+  static std::vector<std::pair<asyncfix::Diagnostic, std::size_t>>
+  cellFindings(const std::vector<asyncfix::Diagnostic> &all, const NotebookCells &notebook, std::size_t cell);
   /// The edits, per cell, that make the notebook's virtual text `after`; nullopt when they would
   /// touch IPython syntax or a cell boundary (as the CLI refuses to write such a fix).
-  std::optional<WorkspaceEdit> notebookEdit(OpenNotebook &notebook, const std::string &after) const;
-  std::vector<CodeAction> notebookCodeActions(OpenNotebook &notebook, std::size_t cell, const CodeActionParams &params);
+  std::optional<WorkspaceEdit> notebookEdit(const NotebookCells &notebook, const std::string &after) const;
+  void notebookCodeActions(OpenNotebook &notebook, std::size_t cell, const CodeActionParams &params,
+                           Reply<std::vector<CodeAction>> reply);
+  std::vector<CodeAction> notebookCodeActionsAt(const Analyzed &at, const NotebookCells &notebook, std::size_t cell,
+                                                const CodeActionParams &params, bool unsafe) const;
   std::optional<Hover> notebookHover(OpenNotebook &notebook, std::size_t cell, const TextDocumentPositionParams &params);
   // workspace
   void onDidChangeConfiguration(const DidChangeConfigurationParams &params);
@@ -81,25 +88,39 @@ private:
   void onDidChangeWatchedFiles(const DidChangeWatchedFilesParams &params);
   void onExecuteCommand(const ExecuteCommandParams &params, Reply<Null> reply);
   // features
-  DocumentDiagnosticReport onDocumentDiagnostic(const DocumentDiagnosticParams &params);
+  void onDocumentDiagnostic(const DocumentDiagnosticParams &params, Reply<DocumentDiagnosticReport> reply);
   void onWorkspaceDiagnostic(const WorkspaceDiagnosticParams &params, Reply<WorkspaceDiagnosticReport> reply);
-  std::vector<CodeAction> onCodeAction(const CodeActionParams &params);
-  CodeAction onCodeActionResolve(const CodeAction &action);
+  void onCodeAction(const CodeActionParams &params, Reply<std::vector<CodeAction>> reply);
+  void onCodeActionResolve(const CodeAction &action, Reply<CodeAction> reply);
   std::optional<Hover> onHover(const TextDocumentPositionParams &params);
   std::optional<Hover> hoverAt(const std::vector<asyncfix::Diagnostic> &diagnostics, const LineIndex &lines,
                                std::size_t offset) const;
 
+  // the Analyzer
+  /// Inline mode: does the queued analysis now; both modes: takes the findings and answers made.
+  void catchUp();
+  void onFindings(Analyzer::Id id, std::shared_ptr<const Findings> findings);
+  /// Runs `task` on the worker at the document's current version (answers on this thread).
+  void analyzeThen(OpenDocument &doc, Analyzer::Task task);
+
   // diagnostics
+  /// The report of an open document whose findings are current.
   DocumentDiagnosticReport documentReport(OpenDocument &doc, const std::optional<std::string> &previous);
+  void answerWhenCurrent(const std::string &uri, const std::optional<std::string> &previous,
+                         Reply<DocumentDiagnosticReport> reply);
+  DocumentDiagnosticReport openReport(OpenDocument &doc, const std::optional<std::string> &previous);
+  DocumentDiagnosticReport cellReport(OpenNotebook &notebook, std::size_t cell, const std::optional<std::string> &previous);
   std::optional<DocumentDiagnosticReport> diskReport(const std::filesystem::path &path,
                                                      const std::optional<std::string> &previous);
-  // code actions
+  // code actions (on the worker: const, and no logging but into the scope)
+  std::vector<CodeAction> codeActionsAt(const Analyzed &at, const std::string &uri, const CodeActionParams &params,
+                                        bool unsafe, std::vector<std::string> &warnings) const;
   void pickFindings(const CodeActionParams &params, CodeActionScope &scope) const;
   lsp::Diagnostic diagnosticFor(const CodeActionScope &scope, std::size_t i) const;
-  void addQuickFixes(const CodeActionScope &scope, std::vector<CodeAction> &actions);
-  void addFixAllActions(const CodeActionScope &scope, std::vector<CodeAction> &actions);
-  void addNoqaActions(const CodeActionScope &scope, std::vector<CodeAction> &actions);
-  void addSourceFixAll(const CodeActionScope &scope, std::vector<CodeAction> &actions);
+  void addQuickFixes(CodeActionScope &scope, std::vector<CodeAction> &actions) const;
+  void addFixAllActions(const CodeActionScope &scope, std::vector<CodeAction> &actions) const;
+  void addNoqaActions(const CodeActionScope &scope, std::vector<CodeAction> &actions) const;
+  void addSourceFixAll(const CodeActionScope &scope, std::vector<CodeAction> &actions) const;
 
   // helpers
   void idle();
@@ -115,8 +136,10 @@ private:
   Range toRange(const LineIndex &lines, std::size_t start, std::size_t end) const;
   std::size_t toOffset(const LineIndex &lines, const Position &position) const;
   std::vector<lsp::TextEdit> toLspEdits(const LineIndex &lines, const std::vector<asyncfix::TextEdit> &edits) const;
-  WorkspaceEdit documentEdit(const OpenDocument &doc, const std::vector<asyncfix::TextEdit> &edits) const;
-  std::optional<WorkspaceEdit> fixAllEdit(OpenDocument &doc, const std::optional<std::string> &code, bool unsafe);
+  WorkspaceEdit documentEdit(const std::string &uri, std::int64_t version, const LineIndex &lines,
+                             const std::vector<asyncfix::TextEdit> &edits) const;
+  std::optional<WorkspaceEdit> fixAllEdit(const Analyzed &at, const std::string &uri,
+                                          const std::optional<std::string> &code, bool unsafe) const;
 
   Transport &transport_;
   Logger &log_;
@@ -125,6 +148,7 @@ private:
   ClientCapabilities client_;
   PositionEncoding encoding_ = PositionEncoding::Utf16;
   bool pull_ = false; ///< the client pulls diagnostics: never push them
+  bool refreshWanted_ = false; ///< pull clients: findings changed without an edit (a settle)
   Settings initOptions_;
   Settings changedSettings_;
   bool shutdownRequested_ = false;

@@ -121,9 +121,9 @@ void Server::onDidCloseNotebook(const DidCloseNotebookDocumentParams &params) {
   workspace_.closeNotebook(params.notebookDocument.uri);
 }
 
-std::vector<std::pair<asyncfix::Diagnostic, std::size_t>> Server::cellFindings(OpenNotebook &nb, std::size_t cell) {
+std::vector<std::pair<asyncfix::Diagnostic, std::size_t>>
+Server::cellFindings(const std::vector<asyncfix::Diagnostic> &all, const NotebookCells &nb, std::size_t cell) {
   std::vector<std::pair<asyncfix::Diagnostic, std::size_t>> out;
-  const std::vector<asyncfix::Diagnostic> &all = workspace_.diagnostics(*nb.virtualDoc);
   for (std::size_t i = 0; i < all.size(); ++i) {
     const auto at = nb.cellAt(all[i].start);
     if (!at || at->first != cell) continue;
@@ -138,10 +138,11 @@ std::vector<std::pair<asyncfix::Diagnostic, std::size_t>> Server::cellFindings(O
 
 void Server::publishNotebook(OpenNotebook &nb) {
   nb.publishPending = false;
+  const std::vector<asyncfix::Diagnostic> &all = nb.virtualDoc->current()->diagnostics;
   for (std::size_t c = 0; c < nb.cells.size(); ++c) {
     if (!nb.cells[c].code) continue;
     std::vector<asyncfix::Diagnostic> diagnostics;
-    for (auto &[d, i] : cellFindings(nb, c)) diagnostics.push_back(std::move(d));
+    for (auto &[d, i] : cellFindings(all, nb, c)) diagnostics.push_back(std::move(d));
     const LineIndex lines(nb.cells[c].text);
     PublishDiagnosticsParams params{nb.cells[c].uri, nb.cells[c].version, toLsp(diagnostics, lines, nb.cells[c].version)};
     std::string key = toJSON(params).dump();
@@ -152,7 +153,20 @@ void Server::publishNotebook(OpenNotebook &nb) {
   }
 }
 
-std::optional<WorkspaceEdit> Server::notebookEdit(OpenNotebook &nb, const std::string &after) const {
+DocumentDiagnosticReport Server::cellReport(OpenNotebook &nb, std::size_t cell, const std::optional<std::string> &previous) {
+  DocumentDiagnosticReport report;
+  report.resultId = std::to_string(nb.virtualDoc->stamp) + ":" + std::to_string(nb.cells[cell].version);
+  if (previous == report.resultId) {
+    report.unchanged = true;
+    return report;
+  }
+  std::vector<asyncfix::Diagnostic> diagnostics;
+  for (auto &[d, i] : cellFindings(nb.virtualDoc->current()->diagnostics, nb, cell)) diagnostics.push_back(std::move(d));
+  report.items = toLsp(diagnostics, LineIndex(nb.cells[cell].text), nb.cells[cell].version);
+  return report;
+}
+
+std::optional<WorkspaceEdit> Server::notebookEdit(const NotebookCells &nb, const std::string &after) const {
   if (!nb.layout) return std::nullopt;
   const std::optional<std::string> json = nb.layout->withVirtualText(after);
   if (!json) return std::nullopt;
@@ -170,19 +184,33 @@ std::optional<WorkspaceEdit> Server::notebookEdit(OpenNotebook &nb, const std::s
   return edit;
 }
 
-std::vector<CodeAction> Server::notebookCodeActions(OpenNotebook &nb, std::size_t cell, const CodeActionParams &params) {
-  std::vector<CodeAction> actions;
-  const auto findings = cellFindings(nb, cell);
-  const std::vector<asyncfix::Diagnostic> &all = workspace_.diagnostics(*nb.virtualDoc);
-  const std::string &virtualText = nb.virtualDoc->doc.text();
-  const LineIndex lines(nb.cells[cell].text);
+void Server::notebookCodeActions(OpenNotebook &nb, std::size_t cell, const CodeActionParams &params,
+                                 Reply<std::vector<CodeAction>> reply) {
   const bool unsafe = workspace_.settingsFor(nb.uri).unsafeFixes;
-  const Linter &linter = *workspace_.settingsFor(nb.uri).linter;
+  // What the worker sees of the notebook: its cells as they are now, at this virtual version.
+  const std::int64_t version = nb.virtualDoc->version;
+  analyzeThen(*nb.virtualDoc, [this, cells = NotebookCells(nb), version, cell, params, reply,
+                               unsafe](const Analyzed *at) -> Analyzer::MainTask {
+    if (!at || at->findings.version != version)
+      return [reply] { reply.error(ErrorCode::ContentModified, "the notebook changed"); };
+    if (reply.cancelled()) return [reply] { reply.error(ErrorCode::RequestCancelled, "request cancelled"); };
+    std::vector<CodeAction> actions = notebookCodeActionsAt(*at, cells, cell, params, unsafe);
+    return [reply, actions = std::move(actions)] { reply(actions); };
+  });
+}
+
+std::vector<CodeAction> Server::notebookCodeActionsAt(const Analyzed &at, const NotebookCells &nb, std::size_t cell,
+                                                      const CodeActionParams &params, bool unsafe) const {
+  std::vector<CodeAction> actions;
+  const std::vector<asyncfix::Diagnostic> &all = at.findings.diagnostics;
+  const auto findings = cellFindings(all, nb, cell);
+  const std::string &virtualText = at.doc.text();
+  const LineIndex lines(nb.cells[cell].text);
   const auto wholeFix = [&](bool allowUnsafe, const std::optional<std::string> &code) -> std::optional<WorkspaceEdit> {
     FixOptions options;
     options.unsafe = allowUnsafe;
     if (code) options.filter = [&](const asyncfix::Diagnostic &d) { return d.code == *code; };
-    const FixResult result = fix(linter, virtualText, options);
+    const FixResult result = fix(at.linter, virtualText, options);
     if (!result.changed) return std::nullopt;
     return notebookEdit(nb, result.text);
   };
@@ -196,7 +224,7 @@ std::vector<CodeAction> Server::notebookCodeActions(OpenNotebook &nb, std::size_
       if (std::find(codes.begin(), codes.end(), d.code) == codes.end()) codes.push_back(d.code);
       if (fixAllowed(original, unsafe) &&
           std::none_of(offered.begin(), offered.end(), [&](const Fix *f) { return *f == *original.fix; }) &&
-          verifyFix(nb.virtualDoc->doc, *original.fix)) {
+          verifyFix(at.doc, *original.fix)) {
         offered.push_back(&*original.fix);
         if (auto edit = notebookEdit(nb, applyEdits(virtualText, original.fix->edits))) {
           const bool safe = original.fix->applicability == Applicability::Safe;
@@ -209,7 +237,8 @@ std::vector<CodeAction> Server::notebookCodeActions(OpenNotebook &nb, std::size_
           actions.push_back(std::move(action));
         }
       }
-      const asyncfix::TextEdit noqa = noqaEdit(nb.virtualDoc->doc, original.start, original.code);
+      if (!at.findings.exact) continue; // a noqa comment waits for the exact findings
+      const asyncfix::TextEdit noqa = noqaEdit(at.doc, original.start, original.code);
       if (noqa.start != noqa.end || !noqa.content.empty())
         if (auto edit = notebookEdit(nb, applyEdits(virtualText, {noqa}))) {
           CodeAction action;
@@ -249,8 +278,13 @@ std::vector<CodeAction> Server::notebookCodeActions(OpenNotebook &nb, std::size_
 }
 
 std::optional<Hover> Server::notebookHover(OpenNotebook &nb, std::size_t cell, const TextDocumentPositionParams &params) {
+  // The current findings, or the latest ones moved onto the current text.
+  const OpenDocument &doc = *nb.virtualDoc;
+  std::vector<asyncfix::Diagnostic> moved;
+  if (!doc.current()) moved = doc.latest();
   std::vector<asyncfix::Diagnostic> findings;
-  for (auto &[d, index] : cellFindings(nb, cell)) findings.push_back(std::move(d));
+  for (auto &[d, index] : cellFindings(doc.current() ? doc.current()->diagnostics : moved, nb, cell))
+    findings.push_back(std::move(d));
   const LineIndex lines(nb.cells[cell].text);
   return hoverAt(findings, lines, toOffset(lines, params.position));
 }

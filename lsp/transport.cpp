@@ -138,13 +138,13 @@ bool StreamTransport::hasPending() {
   }
 }
 
-bool StreamTransport::waitPending(int timeoutMs) {
+bool StreamTransport::waitPending(int timeoutMs, int wakeFd) {
   if (hasPending()) return true;
-  pollfd p{in_, POLLIN, 0};
+  pollfd p[2] = {{in_, POLLIN, 0}, {wakeFd, POLLIN, 0}};
   int n;
-  do n = ::poll(&p, 1, timeoutMs);
+  do n = ::poll(p, wakeFd >= 0 ? 2 : 1, timeoutMs);
   while (n < 0 && errno == EINTR);
-  return n > 0 && hasPending();
+  return n > 0 && p[0].revents != 0 && hasPending();
 }
 
 bool StreamTransport::fill() {

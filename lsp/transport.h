@@ -21,9 +21,11 @@ public:
   virtual std::optional<std::string> read() = 0;
   /// True when read() would return without blocking (a message, or the end of the input).
   virtual bool hasPending() = 0;
-  /// hasPending(), waiting up to `timeoutMs` for it to become true.
-  virtual bool waitPending(int timeoutMs) {
+  /// hasPending(), waiting up to `timeoutMs` (-1: without a limit) for it to become true, or
+  /// until `wakeFd` (when not -1) is readable.
+  virtual bool waitPending(int timeoutMs, int wakeFd = -1) {
     (void)timeoutMs;
+    (void)wakeFd;
     return hasPending();
   }
   /// Sends one message body.
@@ -55,7 +57,7 @@ public:
   StreamTransport(int in, int out, Logger &log) : in_(in), out_(out), log_(log), frames_(log) {}
   std::optional<std::string> read() override;
   bool hasPending() override;
-  bool waitPending(int timeoutMs) override;
+  bool waitPending(int timeoutMs, int wakeFd = -1) override;
   void write(std::string_view body) override;
 
 private:

@@ -1,11 +1,6 @@
 #include "workspace.h"
 
 #include <algorithm>
-#if defined(__GLIBC__)
-#include <malloc.h>
-#endif
-
-#include <algorithm>
 #include <system_error>
 
 #include "uri.h"
@@ -70,8 +65,8 @@ FileSettings Workspace::settingsFor(const std::string &uri) {
     overridesOnly_ = std::make_unique<ConfigResolver>(ConfigResolver::Options{overrides_, std::nullopt, true});
   const auto resolved = overridesOnly_->forFile(fs::path("untitled.py"));
   const auto *config = std::get_if<ResolvedConfig>(&resolved);
-  if (!config) return {&linterFor(Config{}), false};
-  return {&linterFor(config->config), config->unsafeFixes};
+  if (!config) return {linterFor(Config{}), false};
+  return {linterFor(config->config), config->unsafeFixes};
 }
 
 FileSettings Workspace::settingsForPath(const fs::path &path) {
@@ -87,8 +82,8 @@ FileSettings Workspace::settingsForPath(const fs::path &path) {
     resolved = overridesOnly_->forFile(path);
   }
   const auto *config = std::get_if<ResolvedConfig>(&resolved);
-  if (!config) return {&linterFor(Config{}), false};
-  return {&linterFor(config->config), config->unsafeFixes};
+  if (!config) return {linterFor(Config{}), false};
+  return {linterFor(config->config), config->unsafeFixes};
 }
 
 std::vector<std::string> Workspace::takeNotices() {
@@ -103,10 +98,10 @@ std::vector<std::string> Workspace::takeProblems() {
   return out;
 }
 
-const Linter &Workspace::linterFor(const Config &config) {
+std::shared_ptr<const Linter> Workspace::linterFor(const Config &config) {
   auto &slot = linters_[configKey(config)];
-  if (!slot) slot = std::make_unique<Linter>(config);
-  return *slot;
+  if (!slot) slot = std::make_shared<const Linter>(config);
+  return slot;
 }
 
 // ---- folders ----
@@ -153,12 +148,40 @@ std::vector<fs::path> Workspace::pythonFiles() {
 
 // ---- documents ----
 
+std::vector<asyncfix::Diagnostic> OpenDocument::latest() const {
+  if (!findings) return {};
+  std::vector<asyncfix::Diagnostic> out;
+  for (asyncfix::Diagnostic d : findings->diagnostics) {
+    bool kept = true;
+    for (const Shift &shift : since) {
+      if (shift.version <= findings->version) continue;
+      if (d.end < shift.start) continue;
+      if (d.start < shift.end || (d.start == shift.start && shift.start == shift.end)) {
+        kept = false; // the edit touched it
+        break;
+      }
+      d.start = d.start - shift.end + shift.start + shift.length;
+      d.end = d.end - shift.end + shift.start + shift.length;
+    }
+    if (!kept) continue;
+    d.fix.reset(); // made for another text
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
 OpenDocument &Workspace::open(const std::string &uri, std::int64_t version, std::string text) {
-  documents_.erase(uri);
+  close(uri);
   OpenDocument &doc = documents_.try_emplace(uri, uri, version, std::move(text)).first->second;
   doc.path = uriToPath(uri);
-  touch(doc);
+  analyze(doc);
   return doc;
+}
+
+void Workspace::analyze(OpenDocument &doc) {
+  doc.stamp = nextStamp_++;
+  doc.analysis = analyzer_.open(doc.version, doc.doc.text(), settingsFor(doc.uri).linter, maxLintBytes);
+  analyzed_[doc.analysis] = &doc;
 }
 
 OpenDocument *Workspace::find(const std::string &uri) {
@@ -173,94 +196,68 @@ OpenDocument *Workspace::findByPath(const fs::path &path) {
   return nullptr;
 }
 
-void Workspace::close(const std::string &uri) { documents_.erase(uri); }
+OpenDocument *Workspace::findByAnalysis(Analyzer::Id id) {
+  const auto it = analyzed_.find(id);
+  return it == analyzed_.end() ? nullptr : it->second;
+}
 
-void Workspace::edit(OpenDocument &doc, std::size_t start, std::size_t end, std::string_view text) {
-  doc.lint.willEdit(doc.doc, start, end, text); // before the text changes: what the edit touches
+void Workspace::close(const std::string &uri) {
+  const auto it = documents_.find(uri);
+  if (it == documents_.end()) return;
+  OpenDocument &doc = it->second;
+  analyzed_.erase(doc.analysis);
+  analyzer_.close(doc.analysis);
+  std::vector<std::function<void()>> waiting;
+  waiting.swap(doc.waiting);
+  documents_.erase(it);
+  for (const auto &answer : waiting) answer(); // they find the document closed
+}
+
+void Workspace::edit(OpenDocument &doc, std::int64_t version, std::size_t start, std::size_t end,
+                     std::string_view text) {
+  const std::size_t size = doc.doc.text().size();
+  end = std::min(end, size);
+  start = std::min(start, end);
   doc.doc.edit(start, end, text);
-  doc.settled = false;
-  touch(doc);
-}
-
-void Workspace::replaceText(OpenDocument &doc, std::string text) {
-  doc.doc.reset(std::move(text));
-  doc.lint.reset();
-  doc.settled = true;
-  touch(doc);
-}
-
-const std::vector<asyncfix::Diagnostic> &Workspace::diagnostics(OpenDocument &doc) {
-  if (!doc.diagnostics && doc.doc.text().size() > maxLintBytes) {
-    // Never parsed: a document's tree is made on first use, and nothing here asks for it.
-    doc.lint.reset();
-    doc.diagnostics.emplace();
-    if (!doc.tooLargeNoticed) {
-      doc.tooLargeNoticed = true;
-      notices_.push_back(doc.uri + " is " + std::to_string(doc.doc.text().size() >> 20) +
-                         " MB, more than the " + std::to_string(maxLintBytes >> 20) +
-                         " MB asyncfix lints as you type: run `asyncfix check` on it");
-    }
-  }
-  if (!doc.diagnostics) {
-    const Linter &linter = *settingsFor(doc.uri).linter;
-    if (doc.linter != &linter) doc.lint.reset(); // another configuration: start over
-    doc.linter = &linter;
-    // A lint from scratch passes the CLI's prefilter first (a text it rejects is not even
-    // parsed); after that, keystrokes are linted incrementally, and settle() restores agreement.
-    if (!doc.lint.holdsResults() && !linter.mayHaveFindings(doc.doc.text()))
-      doc.diagnostics.emplace();
-    else
-      doc.diagnostics = doc.lint.update(linter, doc.doc, /*contain=*/true);
-  }
-  doc.lastUsed = ++useClock_;
-  if (doc.doc.holdsTree()) trimTrees();
-  return *doc.diagnostics;
-}
-
-bool Workspace::settle(OpenDocument &doc) {
-  if (doc.settled) return false;
-  doc.settled = true;
-  if (!doc.diagnostics || !doc.linter || !doc.lint.holdsResults()) return false;
-  const std::vector<asyncfix::Diagnostic> before = *doc.diagnostics;
-  // A contained keystroke result (a statement left open) becomes exact: the document is parsed.
-  if (!doc.lint.exact()) doc.diagnostics = doc.lint.update(*doc.linter, doc.doc);
-  if (doc.doc.holdsTree() && doc.doc.syntaxErrorCount() > 0) {
-    doc.doc.reset(std::string(doc.doc.text()));
-    doc.lint.reset();
-    doc.diagnostics.reset();
-    diagnostics(doc);
-  }
-  if (*doc.diagnostics == before) return false;
-  doc.stamp = nextStamp_++; // a new result for pull clients
-  return true;
-}
-
-void Workspace::trimTrees() {
-  constexpr std::size_t kTreesKept = 8;
-  std::vector<OpenDocument *> holding;
-  for (auto &[uri, d] : documents_)
-    if (d.doc.holdsTree()) holding.push_back(&d);
-  if (holding.size() <= kTreesKept) return;
-  std::nth_element(holding.begin(), holding.end() - kTreesKept, holding.end(),
-                   [](const OpenDocument *a, const OpenDocument *b) { return a->lastUsed < b->lastUsed; });
-  for (auto it = holding.begin(); it != holding.end() - kTreesKept; ++it) {
-    (*it)->doc.releaseTree();
-    (*it)->lint.reset(); // the next tree is a full parse
-    (*it)->settled = true;
-  }
-#if defined(__GLIBC__)
-  malloc_trim(0); // give the freed trees back to the system, not only to malloc's free lists
-#endif
-}
-
-void Workspace::touch(OpenDocument &doc) {
+  doc.version = version;
   doc.stamp = nextStamp_++;
-  doc.diagnostics.reset();
+  if (doc.findings) doc.since.push_back({version, start, end, text.size()});
+  analyzer_.edit(doc.analysis, version, start, end, std::string(text));
+}
+
+void Workspace::replaceText(OpenDocument &doc, std::int64_t version, std::string text) {
+  doc.doc.reset(text);
+  doc.version = version;
+  doc.stamp = nextStamp_++;
+  if (doc.findings) doc.since.push_back({version, 0, std::size_t(-1) / 2, 0}); // touches everything
+  analyzer_.replace(doc.analysis, version, std::move(text));
+}
+
+bool Workspace::accept(OpenDocument &doc, std::shared_ptr<const Findings> findings) {
+  const bool resettled = doc.findings && doc.findings->version == findings->version &&
+                         doc.findings->diagnostics != findings->diagnostics;
+  doc.findings = std::move(findings);
+  std::erase_if(doc.since, [&](const OpenDocument::Shift &s) { return s.version <= doc.findings->version; });
+  if (!doc.current()) return false;
+  if (doc.findings->tooLarge && !doc.tooLargeNoticed) {
+    doc.tooLargeNoticed = true;
+    notices_.push_back(doc.uri + " is " + std::to_string(doc.doc.text().size() >> 20) + " MB, more than the " +
+                       std::to_string(maxLintBytes >> 20) + " MB asyncfix lints as you type: run `asyncfix check` on it");
+  }
+  if (resettled) doc.stamp = nextStamp_++; // a new result for pull clients
+  std::vector<std::function<void()>> waiting;
+  waiting.swap(doc.waiting);
+  for (const auto &answer : waiting) answer();
+  return resettled;
 }
 
 void Workspace::invalidateAll() {
-  for (auto &[uri, doc] : documents_) touch(doc);
-  for (auto &[uri, nb] : notebooks_) touch(*nb.virtualDoc);
+  const auto relint = [&](OpenDocument &doc) {
+    doc.stamp = nextStamp_++;
+    analyzer_.relint(doc.analysis, settingsFor(doc.uri).linter);
+  };
+  for (auto &[uri, doc] : documents_) relint(doc);
+  for (auto &[uri, nb] : notebooks_) relint(*nb.virtualDoc);
 }
 
 } // namespace asyncfix::lsp
@@ -269,13 +266,13 @@ namespace asyncfix::lsp {
 
 // ---- notebooks ----
 
-std::optional<std::size_t> OpenNotebook::cellIndex(std::string_view cellUri) const {
+std::optional<std::size_t> NotebookCells::cellIndex(std::string_view cellUri) const {
   for (std::size_t i = 0; i < cells.size(); ++i)
     if (cells[i].uri == cellUri) return i;
   return std::nullopt;
 }
 
-std::optional<std::pair<std::size_t, std::size_t>> OpenNotebook::cellAt(std::size_t at) const {
+std::optional<std::pair<std::size_t, std::size_t>> NotebookCells::cellAt(std::size_t at) const {
   if (!layout) return std::nullopt;
   std::size_t inCell = 0;
   const NotebookCell *cell = layout->cellAt(at, &inCell);
@@ -283,7 +280,7 @@ std::optional<std::pair<std::size_t, std::size_t>> OpenNotebook::cellAt(std::siz
   return std::pair{cell->number - 1, inCell};
 }
 
-std::optional<std::size_t> OpenNotebook::virtualStart(std::size_t index) const {
+std::optional<std::size_t> NotebookCells::virtualStart(std::size_t index) const {
   if (!layout) return std::nullopt;
   for (const NotebookCell &cell : layout->codeCells())
     if (cell.number == index + 1) return cell.virtualStart;
@@ -306,13 +303,14 @@ std::string notebookJson(const std::vector<OpenNotebook::Cell> &cells) {
 } // namespace
 
 OpenNotebook &Workspace::openNotebook(const std::string &uri, std::int64_t version, std::vector<OpenNotebook::Cell> cells) {
-  notebooks_.erase(uri);
+  closeNotebook(uri);
   OpenNotebook &nb = notebooks_[uri];
   nb.uri = uri;
   nb.version = version;
   nb.cells = std::move(cells);
-  nb.virtualDoc = std::make_unique<OpenDocument>(uri, version, std::string());
+  nb.virtualDoc = std::make_unique<OpenDocument>(uri, 1, std::string());
   nb.virtualDoc->path = uriToPath(uri);
+  analyze(*nb.virtualDoc);
   syncNotebook(nb);
   return nb;
 }
@@ -328,7 +326,17 @@ OpenNotebook *Workspace::notebookOfCell(const std::string &cellUri) {
   return nullptr;
 }
 
-void Workspace::closeNotebook(const std::string &uri) { notebooks_.erase(uri); }
+void Workspace::closeNotebook(const std::string &uri) {
+  const auto it = notebooks_.find(uri);
+  if (it == notebooks_.end()) return;
+  OpenDocument &doc = *it->second.virtualDoc;
+  analyzed_.erase(doc.analysis);
+  analyzer_.close(doc.analysis);
+  std::vector<std::function<void()>> waiting;
+  waiting.swap(doc.waiting);
+  notebooks_.erase(it);
+  for (const auto &answer : waiting) answer();
+}
 
 bool Workspace::syncNotebook(OpenNotebook &nb) {
   auto parsed = Notebook::parse(notebookJson(nb.cells));
@@ -352,7 +360,8 @@ bool Workspace::syncNotebook(OpenNotebook &nb) {
                         (prefix < after.size() && continuation(after[prefix]))))
     --prefix; // whole characters
   while (suffix > 0 && continuation(before[before.size() - suffix])) --suffix;
-  edit(doc, prefix, before.size() - suffix, std::string_view(after).substr(prefix, after.size() - suffix - prefix));
+  edit(doc, doc.version + 1, prefix, before.size() - suffix,
+       std::string_view(after).substr(prefix, after.size() - suffix - prefix));
   return true;
 }
 

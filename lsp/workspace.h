@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -15,38 +16,48 @@
 
 #include "asyncfix/diagnostic.h"
 #include "asyncfix/document.h"
-#include "asyncfix/incremental.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/notebook.h"
 #include "asyncfix/settings.h"
+#include "analyzer.h"
 
 namespace asyncfix::lsp {
 
-/// A document the client has opened: its text and tree (re-parsed incrementally on each edit,
-/// also when it has syntax errors), the client's version, and the lint results for the current
-/// text, kept per top-level statement across edits (IncrementalLint).
+/// A document the client has opened, on the message loop's side: its text (for positions; never
+/// parsed here), the client's version, and the latest findings the Analyzer made for it — for
+/// this version, or for an earlier one while the worker catches up.
 struct OpenDocument {
   OpenDocument(std::string documentUri, std::int64_t documentVersion, std::string text)
       : uri(std::move(documentUri)), version(documentVersion), doc(std::move(text)) {}
   std::string uri;
   std::int64_t version;
-  Document doc;
-  std::optional<std::filesystem::path> path;                    ///< for file: URIs
-  std::uint64_t stamp = 0;                                      ///< changes with every edit and configuration change
-  std::optional<std::vector<asyncfix::Diagnostic>> diagnostics; ///< for the current text and stamp
-  IncrementalLint lint;                                         ///< per-statement results across edits
-  const Linter *linter = nullptr;                               ///< the one `lint` holds results of
-  bool publishPending = false;                                  ///< push clients: publish at the next idle moment
-  bool settled = true;  ///< the tree is a fresh parse, or a clean one (an incremental parse of broken text may differ)
-  bool tooLargeNoticed = false;                                 ///< the size notice was given
-  std::uint64_t lastUsed = 0;                                   ///< when its diagnostics were last asked for
+  Document doc;                                  ///< the text; its tree is the Analyzer's
+  std::optional<std::filesystem::path> path;     ///< for file: URIs
+  std::uint64_t stamp = 0;                       ///< changes with every edit, configuration change and settle
+  Analyzer::Id analysis = 0;                     ///< the document in the Analyzer
+  std::shared_ptr<const Findings> findings;      ///< the latest ones (for `findings->version`)
+  /// The edits since `findings->version` (their version, the bytes they replaced, the length of
+  /// what they inserted), to move findings made for an earlier version onto the current text.
+  struct Shift {
+    std::int64_t version;
+    std::size_t start, end, length;
+  };
+  std::vector<Shift> since;
+  bool publishPending = false;                   ///< push clients: publish once the findings are current
+  bool tooLargeNoticed = false;                  ///< the size notice was given
+  /// Requests waiting for the findings of the current version (pull diagnostics).
+  std::vector<std::function<void()>> waiting;
+
+  /// The findings of the current version, or null while the worker has not made them yet.
+  const Findings *current() const { return findings && findings->version == version ? findings.get() : nullptr; }
+  /// The latest findings moved onto the current text through the edits since; those an edit
+  /// touched are left out. Empty before the first findings.
+  std::vector<asyncfix::Diagnostic> latest() const;
 };
 
-/// A notebook the client has opened (LSP 3.17 notebookDocument/*): its cells in order, and one
-/// virtual Python document made of its code cells exactly as the CLI makes it (asyncfix::Notebook:
-/// cells joined with a boundary line, IPython lines masked), linted incrementally like any open
-/// document. Cells are addressed by their own URIs; positions map through the cell map.
-struct OpenNotebook {
+/// A notebook's cells in order, and where its code cells lie in its virtual document (a copy is
+/// what a task on the worker sees of the notebook).
+struct NotebookCells {
   struct Cell {
     std::string uri;
     bool code = true;       ///< a code cell (else markup)
@@ -55,14 +66,8 @@ struct OpenNotebook {
     std::string text;
   };
   std::string uri;
-  std::int64_t version = 0;
   std::vector<Cell> cells;
-  std::unique_ptr<OpenDocument> virtualDoc; ///< the code cells as one Python text
-  std::optional<Notebook> layout;           ///< where each code cell lies in it
-  bool publishPending = false;
-  /// What was last published for each cell (its version and diagnostics, serialized): a
-  /// keystroke republishes only the cells whose findings or version changed.
-  std::map<std::string, std::string> published;
+  std::optional<Notebook> layout; ///< where each code cell lies in the virtual text
 
   /// The index in `cells` of the cell with this URI (nullopt when none).
   std::optional<std::size_t> cellIndex(std::string_view cellUri) const;
@@ -72,9 +77,22 @@ struct OpenNotebook {
   std::optional<std::size_t> virtualStart(std::size_t index) const;
 };
 
+/// A notebook the client has opened (LSP 3.17 notebookDocument/*): its cells, and one virtual
+/// Python document made of its code cells exactly as the CLI makes it (asyncfix::Notebook: cells
+/// joined with a boundary line, IPython lines masked), analyzed incrementally like any open
+/// document. Cells are addressed by their own URIs; positions map through the cell map.
+struct OpenNotebook : NotebookCells {
+  std::int64_t version = 0;
+  std::unique_ptr<OpenDocument> virtualDoc; ///< the code cells as one Python text
+  bool publishPending = false;
+  /// What was last published for each cell (its version and diagnostics, serialized): a
+  /// keystroke republishes only the cells whose findings or version changed.
+  std::map<std::string, std::string> published;
+};
+
 /// The settings that apply to one document.
 struct FileSettings {
-  const Linter *linter = nullptr; ///< owned by the Workspace; valid until the next configuration change
+  std::shared_ptr<const Linter> linter;
   bool unsafeFixes = false;
 };
 
@@ -120,18 +138,18 @@ public:
   OpenDocument *find(const std::string &uri);
   /// The open document of a filesystem path, if any (URIs may spell one path differently).
   OpenDocument *findByPath(const std::filesystem::path &path);
+  /// The document (or notebook's virtual document) the Analyzer knows as `id`.
+  OpenDocument *findByAnalysis(Analyzer::Id id);
   void close(const std::string &uri);
-  /// Replaces bytes [start, end) of the document (clamped) and re-parses incrementally.
-  void edit(OpenDocument &doc, std::size_t start, std::size_t end, std::string_view text);
-  void replaceText(OpenDocument &doc, std::string text);
-  /// The diagnostics of the document's current text (linted now if needed, incrementally: only
-  /// the statements an edit can have changed).
-  const std::vector<asyncfix::Diagnostic> &diagnostics(OpenDocument &doc);
-  /// After an incremental re-parse of text with syntax errors, tree-sitter may have recovered
-  /// differently from a fresh parse (what the CLI does). When the document is quiet: parse it
-  /// afresh and lint it again. True when its diagnostics changed (publish them again).
-  bool settle(OpenDocument &doc);
+  /// Replaces bytes [start, end) of the document (clamped), making `version`; the Analyzer
+  /// follows.
+  void edit(OpenDocument &doc, std::int64_t version, std::size_t start, std::size_t end, std::string_view text);
+  void replaceText(OpenDocument &doc, std::int64_t version, std::string text);
+  /// Takes new findings from the Analyzer. True when they are the current version's and differ
+  /// from what it had for this version (a settle changed them).
+  bool accept(OpenDocument &doc, std::shared_ptr<const Findings> findings);
   std::map<std::string, OpenDocument> &documents() { return documents_; }
+  Analyzer &analyzer() { return analyzer_; }
 
   // ---- notebooks ----
   OpenNotebook &openNotebook(const std::string &uri, std::int64_t version, std::vector<OpenNotebook::Cell> cells);
@@ -146,12 +164,9 @@ public:
   std::map<std::string, OpenNotebook> &notebooks() { return notebooks_; }
 
 private:
-  void touch(OpenDocument &doc);
-  /// Keeps the trees of the kTreesKept most recently used documents and frees the others' (a
-  /// tree costs tens of times its text); a document whose tree was freed is re-parsed on use.
-  void trimTrees();
+  void analyze(OpenDocument &doc);
   void invalidateAll();
-  const Linter &linterFor(const Config &config);
+  std::shared_ptr<const Linter> linterFor(const Config &config);
   ConfigResolver &resolver();
 
   std::map<std::string, OpenDocument> documents_;
@@ -160,13 +175,14 @@ private:
   ConfigOverrides overrides_;
   std::unique_ptr<ConfigResolver> resolver_;               ///< nearest configuration file per directory
   std::unique_ptr<ConfigResolver> overridesOnly_;          ///< for documents without a file path
-  std::map<std::string, std::unique_ptr<Linter>> linters_; ///< by configuration
+  std::map<std::string, std::shared_ptr<const Linter>> linters_; ///< by configuration
   std::vector<std::string> problems_;
   std::vector<std::string> notices_;
   std::vector<std::string> reported_;
   std::uint64_t configGeneration_ = 1;
   std::uint64_t nextStamp_ = 1;
-  std::uint64_t useClock_ = 0;
+  std::map<Analyzer::Id, OpenDocument *> analyzed_;
+  Analyzer analyzer_; ///< last: destroyed (its worker joined) first
 };
 
 } // namespace asyncfix::lsp

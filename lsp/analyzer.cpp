@@ -1,0 +1,341 @@
+#include "analyzer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <chrono>
+
+#include <fcntl.h>
+#include <unistd.h>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
+
+namespace asyncfix::lsp {
+
+/// One open document on the worker's side. The fields above `inbox` belong to the thread that
+/// runs process() (the worker, or the caller of runQueued()); `inbox` and `queued` to mutex_.
+struct Analyzer::State {
+  State(Id documentId, std::string text) : id(documentId), doc(std::move(text)) {}
+  const Id id;
+  Document doc;
+  IncrementalLint lint;
+  std::shared_ptr<const Linter> linter;
+  std::int64_t version = 0;
+  std::size_t maxBytes = 0;
+  std::shared_ptr<const Findings> findings; ///< the last ones made
+  bool dirty = true;                        ///< the text or the linter changed since `findings`
+  bool settled = true;                      ///< the tree is a fresh parse, or nothing needs settling
+  std::uint64_t lastUsed = 0;
+
+  std::deque<Op> inbox;
+  bool queued = false; ///< listed in ready_
+};
+
+Analyzer::Analyzer() = default;
+
+Analyzer::~Analyzer() {
+  {
+    std::lock_guard lock(mutex_);
+    stop_ = true;
+  }
+  wakeWorker_.notify_all();
+  if (thread_.joinable()) thread_.join();
+  for (const int fd : wake_)
+    if (fd >= 0) ::close(fd);
+}
+
+void Analyzer::start(int quietMs) {
+  if (thread_.joinable()) return;
+  if (::pipe(wake_) == 0) {
+    for (const int fd : wake_) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+    ::fcntl(wake_[0], F_SETFD, FD_CLOEXEC);
+    ::fcntl(wake_[1], F_SETFD, FD_CLOEXEC);
+  }
+  thread_ = std::thread([this, quietMs] { loop(quietMs); });
+}
+
+// ---- the main thread's side ----
+
+Analyzer::Id Analyzer::open(std::int64_t version, std::string text, std::shared_ptr<const Linter> linter,
+                            std::size_t maxBytes) {
+  std::lock_guard lock(mutex_);
+  const Id id = nextId_++;
+  auto state = std::make_shared<State>(id, std::move(text));
+  state->linter = std::move(linter);
+  state->version = version;
+  state->maxBytes = maxBytes;
+  state->queued = true; // nothing to apply: analyze it
+  states_.emplace(id, std::move(state));
+  ready_.push_back(id);
+  wakeWorker_.notify_one();
+  return id;
+}
+
+void Analyzer::edit(Id id, std::int64_t version, std::size_t start, std::size_t end, std::string text) {
+  push(id, Op{Op::Kind::Edit, version, start, end, std::move(text), nullptr, nullptr});
+}
+
+void Analyzer::replace(Id id, std::int64_t version, std::string text) {
+  push(id, Op{Op::Kind::Replace, version, 0, 0, std::move(text), nullptr, nullptr});
+}
+
+void Analyzer::relint(Id id, std::shared_ptr<const Linter> linter) {
+  push(id, Op{Op::Kind::Relint, 0, 0, 0, {}, std::move(linter), nullptr});
+}
+
+void Analyzer::post(Id id, Task task) { push(id, Op{Op::Kind::Task, 0, 0, 0, {}, nullptr, std::move(task)}); }
+
+void Analyzer::push(Id id, Op op) {
+  {
+    std::lock_guard lock(mutex_);
+    if (const auto it = states_.find(id); it != states_.end()) {
+      State &s = *it->second;
+      s.inbox.push_back(std::move(op));
+      if (!s.queued) {
+        s.queued = true;
+        ready_.push_back(id);
+      }
+      wakeWorker_.notify_one();
+      return;
+    }
+  }
+  if (op.kind == Op::Kind::Task)
+    if (MainTask then = op.task(nullptr)) then(); // closed: the document changed
+}
+
+void Analyzer::close(Id id) {
+  std::deque<Op> left;
+  {
+    std::lock_guard lock(mutex_);
+    const auto it = states_.find(id);
+    if (it == states_.end()) return;
+    left.swap(it->second->inbox);
+    states_.erase(it);
+  }
+  for (Op &op : left)
+    if (op.kind == Op::Kind::Task)
+      if (MainTask then = op.task(nullptr)) then();
+}
+
+bool Analyzer::deliver(const ResultSink &sink) {
+  std::vector<Output> out;
+  {
+    std::lock_guard lock(outMutex_);
+    out.swap(out_);
+  }
+  if (wake_[0] >= 0) {
+    char buffer[256];
+    while (::read(wake_[0], buffer, sizeof buffer) > 0) {
+    }
+  }
+  for (Output &item : out) {
+    if (auto *result = std::get_if<0>(&item))
+      sink(result->first, std::move(result->second));
+    else if (MainTask &then = std::get<1>(item))
+      then();
+  }
+  return !out.empty();
+}
+
+// ---- the worker's side ----
+
+void Analyzer::emit(Output out) {
+  {
+    std::lock_guard lock(outMutex_);
+    out_.push_back(std::move(out));
+  }
+  if (wake_[1] >= 0) {
+    const char byte = 1;
+    while (::write(wake_[1], &byte, 1) < 0 && errno == EINTR) {
+    }
+  }
+}
+
+void Analyzer::loop(int quietMs) {
+  std::unique_lock lock(mutex_);
+  while (!stop_) {
+    if (ready_.empty()) {
+      const auto work = [&] { return stop_ || !ready_.empty(); };
+      const bool unsettled =
+          std::any_of(states_.begin(), states_.end(), [](const auto &entry) { return !entry.second->settled; });
+      if (!unsettled) {
+        wakeWorker_.wait(lock, work);
+        continue;
+      }
+      if (wakeWorker_.wait_for(lock, std::chrono::milliseconds(quietMs), work)) continue;
+      // Quiet: settle, one document at a time, giving way to any edit that arrives meanwhile.
+      std::vector<std::shared_ptr<State>> all;
+      for (const auto &entry : states_) all.push_back(entry.second);
+      for (const auto &s : all) {
+        if (work()) break;
+        lock.unlock();
+        settleOne(*s);
+        lock.lock();
+      }
+      continue;
+    }
+    const Id id = ready_.front();
+    ready_.pop_front();
+    const auto it = states_.find(id);
+    if (it == states_.end()) continue;
+    const std::shared_ptr<State> s = it->second;
+    s->queued = false;
+    std::deque<Op> ops;
+    ops.swap(s->inbox);
+    lock.unlock();
+    process(*s, ops);
+    trimTrees();
+    lock.lock();
+  }
+}
+
+void Analyzer::runQueued() {
+  if (threaded()) return; // the worker does it
+  for (;;) {
+    std::shared_ptr<State> s;
+    std::deque<Op> ops;
+    {
+      std::lock_guard lock(mutex_);
+      if (ready_.empty()) return;
+      const Id id = ready_.front();
+      ready_.pop_front();
+      const auto it = states_.find(id);
+      if (it == states_.end()) continue;
+      s = it->second;
+      s->queued = false;
+      ops.swap(s->inbox);
+    }
+    process(*s, ops);
+    trimTrees();
+  }
+}
+
+void Analyzer::settle() {
+  if (threaded()) return; // the worker does it when the client is quiet
+  runQueued();
+  std::vector<std::shared_ptr<State>> all;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto &entry : states_) all.push_back(entry.second);
+  }
+  for (const auto &s : all) settleOne(*s);
+}
+
+bool Analyzer::editQueued(State &s) {
+  std::lock_guard lock(mutex_);
+  return std::any_of(s.inbox.begin(), s.inbox.end(),
+                     [](const Op &op) { return op.kind == Op::Kind::Edit || op.kind == Op::Kind::Replace; });
+}
+
+void Analyzer::process(State &s, std::deque<Op> &ops) {
+  for (std::size_t i = 0; i < ops.size(); ++i) {
+    Op &op = ops[i];
+    switch (op.kind) {
+    case Op::Kind::Edit:
+      s.lint.willEdit(s.doc, op.start, op.end, op.text); // before the text changes
+      s.doc.edit(op.start, op.end, op.text);
+      s.version = op.version;
+      s.dirty = true;
+      s.settled = false;
+      break;
+    case Op::Kind::Replace:
+      s.doc.reset(std::move(op.text));
+      s.lint.reset();
+      s.version = op.version;
+      s.dirty = true;
+      s.settled = true;
+      break;
+    case Op::Kind::Relint:
+      s.linter = std::move(op.linter);
+      s.lint.reset();
+      s.dirty = true;
+      break;
+    case Op::Kind::Task: {
+      // Outdated when the document is edited after it: the task's version is gone.
+      const bool later = std::any_of(ops.begin() + static_cast<std::ptrdiff_t>(i) + 1, ops.end(), [](const Op &o) {
+        return o.kind == Op::Kind::Edit || o.kind == Op::Kind::Replace;
+      });
+      MainTask then;
+      if (later || editQueued(s)) {
+        then = op.task(nullptr);
+      } else {
+        analyze(s);
+        const Analyzed at{s.doc, *s.findings, *s.linter};
+        then = op.task(&at);
+      }
+      op.task = nullptr;
+      if (then) emit(std::move(then));
+      break;
+    }
+    }
+  }
+  // A version edited again meanwhile is not analyzed: the newest one is, next.
+  if (s.dirty && !editQueued(s)) analyze(s);
+}
+
+void Analyzer::analyze(State &s) {
+  if (!s.dirty) return;
+  s.dirty = false;
+  auto findings = std::make_shared<Findings>();
+  findings->version = s.version;
+  if (s.doc.text().size() > s.maxBytes) {
+    // Never parsed: nothing here asks for its tree.
+    s.lint.reset();
+    s.doc.releaseTree();
+    findings->tooLarge = true;
+  } else if (!s.lint.holdsResults() && !s.linter->mayHaveFindings(s.doc.text())) {
+    // A lint from scratch passes the CLI's prefilter first (a text it rejects is not even
+    // parsed); after that, keystrokes are linted incrementally, and settleOne() restores
+    // agreement with a fresh parse.
+  } else {
+    findings->diagnostics = s.lint.update(*s.linter, s.doc, /*contain=*/true);
+    findings->exact = s.lint.exact();
+  }
+  s.lastUsed = ++clock_;
+  s.findings = findings;
+  emit(std::pair{s.id, std::shared_ptr<const Findings>(std::move(findings))});
+}
+
+bool Analyzer::settleOne(State &s) {
+  if (s.settled) return false;
+  s.settled = true;
+  if (s.dirty || !s.findings || !s.lint.holdsResults()) return false;
+  std::vector<asyncfix::Diagnostic> diagnostics = s.findings->diagnostics;
+  // A contained keystroke result (a statement left open) becomes exact: the document is parsed.
+  if (!s.lint.exact()) diagnostics = s.lint.update(*s.linter, s.doc);
+  if (s.doc.holdsTree() && s.doc.syntaxErrorCount() > 0) {
+    s.doc.reset(std::string(s.doc.text()));
+    s.lint.reset();
+    diagnostics.clear();
+    if (s.linter->mayHaveFindings(s.doc.text())) diagnostics = s.lint.update(*s.linter, s.doc);
+  }
+  if (diagnostics == s.findings->diagnostics && s.findings->exact) return false;
+  auto findings = std::make_shared<Findings>();
+  findings->version = s.version;
+  findings->diagnostics = std::move(diagnostics);
+  s.findings = findings;
+  emit(std::pair{s.id, std::shared_ptr<const Findings>(std::move(findings))});
+  return true;
+}
+
+void Analyzer::trimTrees() {
+  std::vector<std::shared_ptr<State>> holding;
+  {
+    std::lock_guard lock(mutex_);
+    for (const auto &entry : states_) holding.push_back(entry.second);
+  }
+  std::erase_if(holding, [](const std::shared_ptr<State> &s) { return !s->doc.holdsTree(); });
+  if (holding.size() <= kTreesKept) return;
+  std::nth_element(holding.begin(), holding.end() - kTreesKept, holding.end(),
+                   [](const auto &a, const auto &b) { return a->lastUsed < b->lastUsed; });
+  for (auto it = holding.begin(); it != holding.end() - kTreesKept; ++it) {
+    (*it)->doc.releaseTree();
+    (*it)->lint.reset(); // the next tree is a full parse
+    (*it)->settled = true;
+  }
+#if defined(__GLIBC__)
+  malloc_trim(0); // give the freed trees back to the system, not only to malloc's free lists
+#endif
+}
+
+} // namespace asyncfix::lsp

@@ -1,0 +1,141 @@
+// lsp/analyzer.h — parses and lints the open documents off the message loop.
+//
+// The message loop keeps each open document's text (for positions) and hands every edit to the
+// Analyzer, which keeps its own copy with the syntax tree and the incremental lint results
+// (IncrementalLint). On the worker thread it takes all the edits queued for a document at once,
+// re-parses and lints once, and hands the findings back; work for a version that has already
+// been edited again is dropped. Requests that need the tree (code actions, fixes) are tasks run
+// on the worker at the version they were asked for, or told that the document changed.
+//
+// Two modes with one code path: inline (runQueued() does the work on the caller's thread — the
+// in-process tests replay transcripts deterministically this way) and threaded (start()).
+#pragma once
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "asyncfix/diagnostic.h"
+#include "asyncfix/document.h"
+#include "asyncfix/incremental.h"
+#include "asyncfix/linter.h"
+
+namespace asyncfix::lsp {
+
+/// The findings of one version of a document. Immutable once made; shared by both threads.
+struct Findings {
+  std::int64_t version = 0;
+  std::vector<asyncfix::Diagnostic> diagnostics;
+  bool exact = true;     ///< false for a contained keystroke result (a statement left open)
+  bool tooLarge = false; ///< not linted: the text is over the size limit
+};
+
+/// What a task sees on the worker: the document at the version the task was posted for.
+struct Analyzed {
+  const Document &doc;
+  const Findings &findings;
+  const Linter &linter;
+};
+
+class Analyzer {
+public:
+  using Id = std::uint64_t;
+  /// Work for the main thread (answering a request); may be empty.
+  using MainTask = std::function<void()>;
+  /// Work for the worker. `at` is null when the document was edited again after the task was
+  /// posted, or closed: then the task touches nothing but its own captures.
+  using Task = std::function<MainTask(const Analyzed *at)>;
+  /// Receives new findings on the main thread (deliver()).
+  using ResultSink = std::function<void(Id, std::shared_ptr<const Findings>)>;
+
+  Analyzer();
+  ~Analyzer();
+  Analyzer(const Analyzer &) = delete;
+  Analyzer &operator=(const Analyzer &) = delete;
+
+  /// Runs the work on a thread of its own from now on (the language server's loop); without
+  /// it, runQueued() does the work. `quietMs`: how long the worker waits without edits before
+  /// it settles the documents (see settle()).
+  void start(int quietMs);
+  bool threaded() const { return thread_.joinable(); }
+
+  // ---- from the main thread ----
+  /// A new document; the documents larger than `maxBytes` are not linted (findings.tooLarge).
+  Id open(std::int64_t version, std::string text, std::shared_ptr<const Linter> linter, std::size_t maxBytes);
+  /// Bytes [start, end) of the text become `text`, making `version` (as Document::edit).
+  void edit(Id id, std::int64_t version, std::size_t start, std::size_t end, std::string text);
+  void replace(Id id, std::int64_t version, std::string text);
+  /// Lint with another linter (the configuration changed): everything is linted again.
+  void relint(Id id, std::shared_ptr<const Linter> linter);
+  /// Forgets the document; the tasks still queued for it run with `at` null on this thread and
+  /// their main tasks are delivered.
+  void close(Id id);
+  /// Runs `task` once the edits queued before it are analyzed.
+  void post(Id id, Task task);
+
+  /// Inline mode: does all the queued work now, on this thread.
+  void runQueued();
+  /// Inline mode: what the worker does once the client has been quiet: a document whose tree
+  /// was re-parsed incrementally after broken states is parsed afresh (tree-sitter's recovery
+  /// may differ from a fresh parse, which is what the CLI sees), and a contained result made
+  /// exact; new findings are delivered when they differ.
+  void settle();
+  /// Hands the new findings to `sink` and runs the main tasks, in the order they were made.
+  /// False when there was nothing.
+  bool deliver(const ResultSink &sink);
+  /// Readable when deliver() has something to do (threaded mode; -1 before start()).
+  int wakeFd() const { return wake_[0]; }
+
+  /// How many documents keep their syntax tree (the most recently analyzed); the others' trees
+  /// are freed (a tree costs tens of times its text) and re-made from scratch when edited.
+  static constexpr std::size_t kTreesKept = 8;
+
+private:
+  struct Op {
+    enum class Kind : std::uint8_t { Edit, Replace, Relint, Task } kind;
+    std::int64_t version = 0;
+    std::size_t start = 0, end = 0;
+    std::string text;
+    std::shared_ptr<const Linter> linter;
+    Task task;
+  };
+  struct State;
+  using Output = std::variant<std::pair<Id, std::shared_ptr<const Findings>>, MainTask>;
+
+  void push(Id id, Op op);
+  void loop(int quietMs);
+  /// Applies `ops` to the document (worker side) and analyzes it.
+  void process(State &s, std::deque<Op> &ops);
+  void analyze(State &s);
+  bool settleOne(State &s);
+  /// Whether an edit of `s` is queued (its current version is outdated).
+  bool editQueued(State &s);
+  void emit(Output out);
+  void trimTrees();
+
+  std::mutex mutex_; ///< guards the inboxes, ready_, states_ and stop_
+  std::condition_variable wakeWorker_;
+  std::map<Id, std::shared_ptr<State>> states_;
+  std::deque<Id> ready_; ///< documents with queued ops, in order
+  bool stop_ = false;
+  Id nextId_ = 1;
+
+  std::mutex outMutex_; ///< guards out_
+  std::vector<Output> out_;
+  int wake_[2] = {-1, -1};
+
+  std::uint64_t clock_ = 0; ///< worker side: last-use order of the trees
+  std::thread thread_;
+};
+
+} // namespace asyncfix::lsp
