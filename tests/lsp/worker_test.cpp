@@ -1,0 +1,368 @@
+// The language server with its Analyzer on the worker thread (Server::run over pipes), against
+// the same server driven inline (drain()), and the Analyzer's own rules: newest version only,
+// tasks at their version or told it changed. Label `threads`: the tsan preset runs these.
+#include <catch2/catch.hpp>
+
+#include <chrono>
+#include <cstdio>
+#include <map>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+#include <unistd.h>
+
+#include "analyzer.h"
+#include "asyncfix/linter.h"
+#include "logger.h"
+#include "server.h"
+#include "transport.h"
+
+namespace asyncfix::lsp {
+namespace {
+
+using Json = nlohmann::json;
+using namespace std::chrono_literals;
+
+// ---- the Analyzer alone, inline ----
+
+std::shared_ptr<const Linter> defaultLinter() { return std::make_shared<const Linter>(); }
+
+struct Delivered {
+  std::vector<std::shared_ptr<const Findings>> findings;
+  void take(Analyzer &analyzer) {
+    analyzer.deliver([&](Analyzer::Id, std::shared_ptr<const Findings> f) { findings.push_back(std::move(f)); });
+  }
+};
+
+TEST_CASE("Analyzer: a burst of edits is analyzed once, at its last version", "[analyzer]") {
+  Analyzer analyzer;
+  const auto id = analyzer.open(1, "x.cuda(async=True)\n", defaultLinter(), 1 << 20);
+  Delivered out;
+  analyzer.runQueued();
+  out.take(analyzer);
+  REQUIRE(out.findings.size() == 1);
+  CHECK(out.findings[0]->version == 1);
+  CHECK(out.findings[0]->diagnostics.size() == 1);
+
+  analyzer.edit(id, 2, 0, 0, "y = 1\n");
+  analyzer.edit(id, 3, 0, 0, "z = 2\n");
+  analyzer.edit(id, 4, 12, 12, "w.cuda(async=True)\n");
+  analyzer.runQueued();
+  out.findings.clear();
+  out.take(analyzer);
+  REQUIRE(out.findings.size() == 1); // versions 2 and 3 were never analyzed
+  CHECK(out.findings[0]->version == 4);
+  CHECK(out.findings[0]->diagnostics == Linter().lint("z = 2\ny = 1\nw.cuda(async=True)\nx.cuda(async=True)\n"));
+}
+
+TEST_CASE("Analyzer: a task sees its own version, or null once the document changed", "[analyzer]") {
+  Analyzer analyzer;
+  const auto id = analyzer.open(1, "a = 1\n", defaultLinter(), 1 << 20);
+  std::vector<std::string> seen;
+  const auto task = [&](const Analyzed *at) -> Analyzer::MainTask {
+    const std::string what = at ? std::to_string(at->findings.version) + ":" + at->doc.text() : "changed";
+    return [&seen, what] { seen.push_back(what); };
+  };
+  analyzer.post(id, task);
+  analyzer.edit(id, 2, 0, 0, "b = 2\n");
+  analyzer.post(id, task);
+  analyzer.runQueued();
+  Delivered out;
+  out.take(analyzer);
+  CHECK(seen == std::vector<std::string>{"changed", "2:b = 2\na = 1\n"});
+
+  analyzer.post(id, task);
+  analyzer.close(id); // queued tasks are answered at once
+  CHECK(seen.back() == "changed");
+  analyzer.post(id, task); // and so are tasks for a closed document
+  CHECK(seen.size() == 4);
+  CHECK(seen.back() == "changed");
+}
+
+TEST_CASE("Analyzer: settling a broken tree agrees with a fresh parse", "[analyzer]") {
+  Analyzer analyzer;
+  const std::string text = "def f(x):\n    return x.cuda(async=True)\n";
+  const auto id = analyzer.open(1, text, defaultLinter(), 1 << 20);
+  analyzer.runQueued();
+  // Type an unclosed bracket and close it again, keystroke by keystroke.
+  std::string now = text;
+  std::int64_t version = 1;
+  for (const std::string piece : {"(", "[", "x", "]", ")"}) {
+    analyzer.edit(id, ++version, 10, 10, piece);
+    now.insert(10, piece);
+    analyzer.runQueued();
+  }
+  Delivered out;
+  out.take(analyzer);
+  analyzer.settle();
+  out.take(analyzer);
+  REQUIRE(!out.findings.empty());
+  CHECK(out.findings.back()->version == version);
+  CHECK(out.findings.back()->diagnostics == Linter().lint(now));
+}
+
+// ---- the server over pipes, the worker on its own thread ----
+
+/// An LSP client over pipes to a Server::run() on a thread of this process.
+class PipeClient {
+public:
+  PipeClient() : log_(stderr, LogLevel::Error), frames_(log_) {
+    REQUIRE(::pipe(toServer_) == 0);
+    REQUIRE(::pipe(toClient_) == 0);
+    transport_ = std::make_unique<StreamTransport>(toServer_[0], toClient_[1], log_);
+    server_ = std::make_unique<Server>(*transport_, log_);
+    serverThread_ = std::thread([this] { exitCode_ = server_->run(); });
+    reader_ = std::thread([this] { readLoop(); });
+  }
+  ~PipeClient() {
+    if (toServer_[1] >= 0) ::close(toServer_[1]); // end of input: the server stops
+    if (serverThread_.joinable()) serverThread_.join();
+    ::close(toClient_[1]);
+    reader_.join();
+    ::close(toServer_[0]);
+    ::close(toClient_[0]);
+  }
+  void send(const Json &message) {
+    const std::string body = message.dump();
+    const std::string frame = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    std::size_t done = 0;
+    while (done < frame.size()) {
+      const ssize_t n = ::write(toServer_[1], frame.data() + done, frame.size() - done);
+      REQUIRE(n > 0);
+      done += static_cast<std::size_t>(n);
+    }
+  }
+  void stop() {
+    send({{"jsonrpc", "2.0"}, {"id", 999999}, {"method", "shutdown"}});
+    send({{"jsonrpc", "2.0"}, {"method", "exit"}});
+    ::close(toServer_[1]);
+    toServer_[1] = -1;
+    serverThread_.join();
+  }
+  /// Waits until `done(messages)` holds (or 60 s pass); returns it.
+  template <class F> bool waitFor(F done) {
+    const auto deadline = std::chrono::steady_clock::now() + 60s;
+    for (;;) {
+      {
+        std::lock_guard lock(mutex_);
+        if (done(received_)) return true;
+      }
+      if (std::chrono::steady_clock::now() > deadline) return false;
+      std::this_thread::sleep_for(1ms);
+    }
+  }
+  std::vector<Json> messages() {
+    std::lock_guard lock(mutex_);
+    return received_;
+  }
+  int exitCode() const { return exitCode_; }
+
+private:
+  void readLoop() {
+    char buffer[1 << 16];
+    for (;;) {
+      const ssize_t n = ::read(toClient_[0], buffer, sizeof buffer);
+      if (n <= 0) return;
+      frames_.feed(std::string_view(buffer, static_cast<std::size_t>(n)));
+      while (auto body = frames_.next()) {
+        std::lock_guard lock(mutex_);
+        received_.push_back(Json::parse(*body));
+      }
+    }
+  }
+  Logger log_;
+  FrameReader frames_;
+  int toServer_[2] = {-1, -1}, toClient_[2] = {-1, -1};
+  std::unique_ptr<StreamTransport> transport_;
+  std::unique_ptr<Server> server_;
+  std::thread serverThread_, reader_;
+  int exitCode_ = -1;
+  std::mutex mutex_;
+  std::vector<Json> received_;
+};
+
+const char *kUri = "file:///tmp/asyncfix-worker-test/train.py";
+
+/// Dense training code: a finding in every function.
+std::string trainingCode(int functions) {
+  std::string text = "import torch\n\n";
+  for (int i = 0; i < functions; ++i)
+    text += "def step" + std::to_string(i) + "(batch, model):\n    x = batch.cuda(async=True)\n    return model(x)\n\n";
+  return text;
+}
+
+Json position(const std::string &text, std::size_t offset) {
+  std::uint32_t line = 0, column = 0;
+  for (std::size_t i = 0; i < offset; ++i) {
+    if (text[i] == '\n') {
+      ++line;
+      column = 0;
+    } else {
+      ++column; // ASCII only: bytes are UTF-16 units
+    }
+  }
+  return {{"line", line}, {"character", column}};
+}
+
+/// The text typed and deleted again, one character per change, at `at` (ASCII).
+struct Keystroke {
+  std::size_t start, end;
+  std::string text;
+};
+std::vector<Keystroke> typing(std::size_t at, const std::string &line) {
+  std::vector<Keystroke> out;
+  for (std::size_t i = 0; i < line.size(); ++i) out.push_back({at + i, at + i, line.substr(i, 1)});
+  for (std::size_t i = line.size(); i > 0; --i) out.push_back({at + i - 1, at + i, ""});
+  return out;
+}
+
+Json didChange(const std::string &before, int version, const Keystroke &k) {
+  return {{"jsonrpc", "2.0"},
+          {"method", "textDocument/didChange"},
+          {"params",
+           {{"textDocument", {{"uri", kUri}, {"version", version}}},
+            {"contentChanges",
+             {{{"range", {{"start", position(before, k.start)}, {"end", position(before, k.end)}}}, {"text", k.text}}}}}}};
+}
+
+Json initialize() {
+  return {{"jsonrpc", "2.0"},
+          {"id", 1},
+          {"method", "initialize"},
+          {"params", {{"capabilities", {{"general", {{"positionEncodings", {"utf-16"}}}}}}}}};
+}
+
+Json didOpen(const std::string &text) {
+  return {{"jsonrpc", "2.0"},
+          {"method", "textDocument/didOpen"},
+          {"params", {{"textDocument", {{"uri", kUri}, {"languageId", "python"}, {"version", 1}, {"text", text}}}}}};
+}
+
+/// The last publishDiagnostics for kUri in `messages`, if any.
+const Json *lastPublish(const std::vector<Json> &messages) {
+  const Json *last = nullptr;
+  for (const Json &m : messages)
+    if (m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == kUri) last = &m;
+  return last;
+}
+
+TEST_CASE("worker: keystroke by keystroke, the threaded server publishes what the inline one does",
+          "[threads][worker]") {
+  const std::string start = trainingCode(30);
+  MemoryTransport memory;
+  Logger quiet(stderr, LogLevel::Error);
+  Server inlineServer(memory, quiet);
+  PipeClient client;
+  const auto both = [&](const Json &message) {
+    memory.push(message.dump());
+    client.send(message);
+  };
+  both(initialize());
+  both({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
+  both(didOpen(start));
+  inlineServer.drain();
+  std::string text = start;
+  int version = 1;
+  const std::size_t at = text.find("    return model(x)\n", text.size() / 2);
+  for (const Keystroke &k : typing(at, "    y = batch.to(0, async=True).cuda(async=(x))\n")) {
+    both(didChange(text, ++version, k));
+    text.replace(k.start, k.end - k.start, k.text);
+    memory.takeOutput();
+    inlineServer.drain();
+    std::vector<Json> inlineOut;
+    for (const std::string &body : memory.takeOutput()) inlineOut.push_back(Json::parse(body));
+    const Json *expected = lastPublish(inlineOut);
+    // Waited for, so nothing is coalesced: the worker analyzes every version.
+    REQUIRE(client.waitFor([&](const std::vector<Json> &messages) {
+      const Json *last = lastPublish(messages);
+      return last && (*last)["params"]["version"] == version;
+    }));
+    REQUIRE(expected != nullptr);
+    const std::vector<Json> threadedOut = client.messages();
+    CHECK((*lastPublish(threadedOut))["params"] == (*expected)["params"]);
+  }
+  client.stop();
+}
+
+TEST_CASE("worker: a client flooding edits and requests gets the newest version and every answer",
+          "[threads][worker]") {
+  std::string text = trainingCode(200);
+  PipeClient client;
+  client.send(initialize());
+  client.send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
+  client.send(didOpen(text));
+  std::mt19937 rng(7);
+  int version = 1, nextId = 10;
+  std::map<int, int> asked; // request id -> the version it was asked at
+  const std::string line = "    z = x.cuda(async=True)[(\n";
+  for (int burst = 0; burst < 6; ++burst) {
+    const std::size_t at = text.find("    return model(x)\n", rng() % text.size());
+    for (const Keystroke &k : typing(at == std::string::npos ? 0 : at, line)) {
+      client.send(didChange(text, ++version, k));
+      text.replace(k.start, k.end - k.start, k.text);
+      if (version % 5 == 0) {
+        const std::size_t finding = text.find("async=True", rng() % text.size());
+        const Json where = position(text, finding == std::string::npos ? 0 : finding);
+        asked[nextId] = version;
+        client.send({{"jsonrpc", "2.0"}, {"id", nextId++}, {"method", "textDocument/hover"},
+                     {"params", {{"textDocument", {{"uri", kUri}}}, {"position", where}}}});
+        asked[nextId] = version;
+        client.send({{"jsonrpc", "2.0"}, {"id", nextId++}, {"method", "textDocument/codeAction"},
+                     {"params", {{"textDocument", {{"uri", kUri}}}, {"range", {{"start", where}, {"end", where}}},
+                                 {"context", {{"diagnostics", Json::array()}}}}}});
+        if (version % 3 == 0) // and cancel it at once
+          client.send({{"jsonrpc", "2.0"}, {"method", "$/cancelRequest"}, {"params", {{"id", nextId - 1}}}});
+      }
+    }
+  }
+  // Quiet now: the last version is published, then settled (a fresh parse) if it differs.
+  REQUIRE(client.waitFor([&](const std::vector<Json> &messages) {
+    const Json *last = lastPublish(messages);
+    return last && (*last)["params"]["version"] == version;
+  }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(Server::kQuietMs * 3));
+  client.stop();
+  const std::vector<Json> messages = client.messages();
+
+  // Every request answered once: with a result, or ContentModified / RequestCancelled.
+  std::map<int, int> answers;
+  std::int64_t published = 0;
+  std::size_t publishes = 0;
+  for (const Json &m : messages) {
+    if (m.contains("id") && m["id"].is_number_integer() && asked.contains(m["id"].get<int>())) {
+      const int id = m["id"];
+      ++answers[id];
+      if (m.contains("error")) {
+        const int code = m["error"]["code"];
+        CHECK((code == -32801 || code == -32800)); // ContentModified, RequestCancelled
+        continue;
+      }
+      // A code action's edits are for the version it was asked at, never a later one.
+      for (const Json &action : m["result"].is_array() ? m["result"] : Json::array())
+        if (action.contains("edit"))
+          for (const Json &change : action["edit"].value("documentChanges", Json::array()))
+            CHECK(change["textDocument"]["version"] == asked[id]);
+    }
+    if (m.value("method", "") == "textDocument/publishDiagnostics") {
+      const std::int64_t v = m["params"]["version"];
+      CHECK(v >= published); // never backwards
+      published = v;
+      ++publishes;
+    }
+  }
+  for (const auto &[id, v] : asked) CHECK(answers[id] == 1);
+  INFO(publishes << " publishes for " << version << " versions");
+  // The last one published equals a fresh lint of the final text.
+  std::vector<std::tuple<std::string, Json>> got, expected;
+  for (const Json &d : (*lastPublish(messages))["params"]["diagnostics"]) got.emplace_back(d["code"], d["range"]["start"]);
+  for (const asyncfix::Diagnostic &d : Linter().lint(text)) expected.emplace_back(std::string(d.code), position(text, d.start));
+  CHECK(got == expected);
+  CHECK(client.exitCode() == 0);
+}
+
+} // namespace
+} // namespace asyncfix::lsp
