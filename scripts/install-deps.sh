@@ -25,8 +25,9 @@ command -v npm >/dev/null 2>&1 || packages+=(npm)
 # (node-gyp with g++, make, python3 and pkg-config).
 packages+=(chromium ripgrep make libkrb5-dev libsecret-1-dev libxkbfile-dev libx11-dev)
 # Distribution (issue 14; tests/dist, CTest label `dist`): the wheel built with Debian's
-# python3-build, installed into a fresh venv and into a debootstrapped bookworm root.
-packages+=(python3-build python3-venv debootstrap)
+# python3-build, installed into a fresh venv and into a debootstrapped bookworm root; Debian's
+# pre-commit runs the hooks.
+packages+=(python3-build python3-venv debootstrap pre-commit)
 # Reliability (tests/fuzz, the tsan preset): clang with libFuzzer and its sanitizer runtimes;
 # ThreadSanitizer's GCC runtime (libtsan2 comes with g++, named here so a minimal image gets it).
 packages+=(clang libclang-rt-14-dev libtsan2)
