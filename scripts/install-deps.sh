@@ -24,6 +24,10 @@ command -v npm >/dev/null 2>&1 || packages+=(npm)
 # seeds it as @vscode/ripgrep's download); and what code-server's native modules build against
 # (node-gyp with g++, make, python3 and pkg-config).
 packages+=(chromium ripgrep make libkrb5-dev libsecret-1-dev libxkbfile-dev libx11-dev)
+# Distribution (issue 14; tests/dist, CTest label `dist`): the wheel built with Debian's
+# python3-build, installed into a fresh venv and into a debootstrapped bookworm root; Debian's
+# pre-commit runs the hooks; the action's test reads action.yml with python3-yaml.
+packages+=(python3-build python3-venv debootstrap pre-commit python3-yaml)
 # Reliability (tests/fuzz, the tsan preset): clang with libFuzzer and its sanitizer runtimes;
 # ThreadSanitizer's GCC runtime (libtsan2 comes with g++, named here so a minimal image gets it).
 packages+=(clang libclang-rt-14-dev libtsan2)

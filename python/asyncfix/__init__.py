@@ -14,9 +14,16 @@ string. Invalid options or input raise ``ValueError`` (``asyncfix.Error``).
 
 import json as _json
 
-from . import _asyncfix
+from . import _launcher
 
-__version__ = _asyncfix.__version__
+try:
+    from . import _asyncfix
+except ImportError as _error:
+    if not _launcher.running_as_main():  # `python -m asyncfix` runs the command, which does without
+        raise ImportError(_launcher.import_error_message(_error)) from _error
+    _asyncfix = None
+
+__version__ = getattr(_asyncfix, "__version__", None)
 __all__ = ["Error", "Linter", "check", "fix", "rules", "__version__"]
 
 Error = ValueError

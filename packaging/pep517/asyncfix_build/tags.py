@@ -1,0 +1,71 @@
+"""The wheel's tags (PEP 425): the interpreter and ABI the extension module was built for, and a
+platform tag that says no more than the built files show.
+
+`manylinux_X_Y_<arch>` (PEP 600) is claimed only when every ELF file in the wheel needs nothing
+but glibc's own libraries, and then X.Y is the newest glibc symbol version any of them asks for
+(what auditwheel would compute for such files). Anything else gets the plain `linux_<arch>`,
+with the reasons, so the tag is never a promise the files cannot keep.
+"""
+
+import re
+import sys
+import sysconfig
+
+# glibc's libraries and its dynamic loader: the part of PEP 600's allow-list we may rely on.
+GLIBC_LIBRARIES = re.compile(r"^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|"
+                             r"libutil\.so\.1|ld-linux[-a-z0-9_.]*\.so\.[0-9]+)$")
+_GLIBC_VERSION = re.compile(r"^GLIBC_([0-9]+)\.([0-9]+)(?:\.[0-9]+)?$")
+
+
+class TagError(RuntimeError):
+    """The build cannot be tagged honestly (another interpreter, files for another machine)."""
+
+
+def interpreter_tags():
+    """(python tag, abi tag) of the running interpreter, e.g. ('cp311', 'cp311')."""
+    if sys.implementation.name != "cpython":
+        raise TagError("the asyncfix wheel is built for CPython (its extension module uses pybind11 and "
+                       "CPython's ABI); this is %s" % sys.implementation.name)
+    python = "cp%d%d" % sys.version_info[:2]
+    return python, python + getattr(sys, "abiflags", "")
+
+
+def architecture():
+    """The machine the running interpreter is built for, as wheel tags spell it (x86_64, aarch64…)."""
+    plat = sysconfig.get_platform()
+    if not plat.startswith("linux-"):
+        raise TagError("the asyncfix wheel is built on Linux; this is %s" % plat)
+    arch = plat[len("linux-"):].replace("-", "_").replace(".", "_")
+    if arch == "x86_64" and sys.maxsize <= 2**32:
+        arch = "i686"  # a 32-bit interpreter on a 64-bit kernel
+    return arch
+
+
+def platform_tag(files, arch):
+    """(tag, glibc, reasons) for `files`: {wheel path: elf.ElfInfo} of every ELF file in the
+    wheel. glibc is the (major, minor) the files need, or None when they need more than glibc;
+    reasons says why the tag is not manylinux (empty when it is)."""
+    reasons = []
+    newest = None
+    for path, info in sorted(files.items()):
+        if info.machine != arch:
+            raise TagError("%s is built for %s, but the interpreter is %s" % (path, info.machine, arch))
+        for library in info.needed:
+            if not GLIBC_LIBRARIES.match(library):
+                reasons.append("%s needs %s, which is not part of glibc" % (path, library))
+        for library, names in sorted(info.versions.items()):
+            for name in sorted(names):
+                match = _GLIBC_VERSION.match(name)
+                if not GLIBC_LIBRARIES.match(library):
+                    continue  # already a reason above
+                if not match:
+                    reasons.append("%s needs the symbol version %s of %s" % (path, name, library))
+                    continue
+                version = (int(match.group(1)), int(match.group(2)))
+                newest = version if newest is None or version > newest else newest
+    if not files:
+        reasons.append("the wheel holds no ELF file")
+    if reasons:
+        return "linux_%s" % arch, None, reasons
+    newest = newest or (2, 17)
+    return "manylinux_%d_%d_%s" % (newest[0], newest[1], arch), newest, []

@@ -1,0 +1,180 @@
+"""Runs the `asyncfix` command installed with this package (`python -m asyncfix ARGS...`), and
+says clearly when this installation cannot run on this machine.
+
+Knows where installers put a package's commands (the interpreter's scripts directory, the user
+scheme's, `--target`/`--prefix` trees, a system install's bin) and, for a wheel, what the wheel
+was built for (asyncfix/_wheel_info.py, written by the wheel build). Imports nothing native, so
+that it can speak where the extension module cannot be loaded.
+"""
+
+import errno
+import os
+import platform
+import shutil
+import struct
+import sys
+import sysconfig
+
+try:
+    from . import _wheel_info as WHEEL
+except ImportError:  # installed by CMake or the Debian package, not from a wheel
+    WHEEL = None
+
+BUILD_FROM_SOURCE = "build asyncfix from source instead (README: \"Building from source\")"
+
+
+def glibc_version():
+    """(major, minor) of the running glibc, or None when the C library is not glibc."""
+    try:
+        text = os.confstr("CS_GNU_LIBC_VERSION") or ""
+    except (ValueError, OSError, AttributeError):
+        return None
+    name, _, version = text.partition(" ")
+    parts = version.split(".")
+    if name != "glibc" or len(parts) < 2 or not (parts[0].isdigit() and parts[1].isdigit()):
+        return None
+    return int(parts[0]), int(parts[1])
+
+
+def _this_machine():
+    libc = glibc_version()
+    return "%s %s with %s" % (platform.system() or sys.platform, platform.machine() or "?",
+                              "glibc %d.%d" % libc if libc else "a C library that is not glibc")
+
+
+def platform_problem(info=WHEEL):
+    """Why a wheel built for `info` cannot run here, or None when nothing is known against it."""
+    if info is None:
+        return None
+    glibc = tuple(info.GLIBC) if info.GLIBC else None
+    needs = "Linux %s%s" % (info.MACHINE, " with glibc %d.%d or newer" % glibc if glibc else "")
+    libc = glibc_version()
+    if (not sys.platform.startswith("linux") or platform.machine() != info.MACHINE
+            or (glibc and (libc is None or libc < glibc))):
+        return ("this asyncfix wheel (%s) is for %s; this machine is %s. Install a wheel built for this "
+                "platform, or %s." % (info.TAG, needs, _this_machine(), BUILD_FROM_SOURCE))
+    return None
+
+
+def python_problem(info=WHEEL):
+    """Why the wheel's extension module cannot load in this interpreter, or None."""
+    if info is None or tuple(sys.version_info[:2]) == tuple(info.PYTHON):
+        return None
+    return ("this asyncfix wheel (%s) is for CPython %d.%d; this is %s %d.%d. Install a wheel built "
+            "for this Python, or %s." % (info.TAG, info.PYTHON[0], info.PYTHON[1], platform.python_implementation(),
+                                         sys.version_info[0], sys.version_info[1], BUILD_FROM_SOURCE))
+
+
+def import_error_message(error, info=WHEEL):
+    """The message for an ImportError of the extension module (asyncfix/__init__.py)."""
+    why = platform_problem(info) or python_problem(info)
+    if why:
+        return "asyncfix cannot be loaded: %s (%s)" % (why, error)
+    return ("asyncfix's extension module cannot be loaded (%s); was this asyncfix built for this "
+            "Python (%d.%d)?" % (error, sys.version_info[0], sys.version_info[1]))
+
+
+def running_as_main():
+    """True while `python -m asyncfix` imports the package (sys.argv[0] is '-m' then)."""
+    if sys.argv[:1] != ["-m"]:
+        return False
+    argv = list(getattr(sys, "orig_argv", []))
+    return any((a == "-m" and argv[i + 1:i + 2] == ["asyncfix"]) or a == "-masyncfix" for i, a in enumerate(argv))
+
+
+def script_dirs():
+    """Where an installer may have put this package's commands, most specific first."""
+    dirs = [sysconfig.get_path("scripts")]
+    try:
+        user = sysconfig.get_preferred_scheme("user")
+    except AttributeError:  # Python < 3.10
+        user = "posix_user"
+    try:
+        dirs.append(sysconfig.get_path("scripts", scheme=user))
+    except KeyError:
+        pass
+    # pip --target T (T/bin beside T/asyncfix), --prefix P (P/lib/pythonX.Y/site-packages/asyncfix),
+    # a system install (/usr/lib/python3/dist-packages/asyncfix → /usr/bin).
+    here = os.path.dirname(os.path.abspath(__file__))
+    for _ in range(4):
+        here = os.path.dirname(here)
+        dirs.append(os.path.join(here, "bin"))
+    unique = []
+    for d in dirs:
+        if d and d not in unique:
+            unique.append(d)
+    return unique
+
+
+def find(name, dirs=None):
+    """The path of the command `name`: in the installer's directories, else on PATH; None."""
+    for d in script_dirs() if dirs is None else dirs:
+        path = os.path.join(d, name)
+        if os.path.isfile(path):
+            return path
+    return shutil.which(name) if dirs is None else None
+
+
+def elf_interpreter(path):
+    """The dynamic loader an ELF program asks for (PT_INTERP), or None."""
+    try:
+        with open(path, "rb") as f:
+            data = f.read(1 << 16)
+        if data[:4] != b"\x7fELF" or data[4] not in (1, 2) or data[5] not in (1, 2):
+            return None
+        order = "<" if data[5] == 1 else ">"
+        if data[4] == 2:
+            phoff, = struct.unpack_from(order + "Q", data, 32)
+            phentsize, phnum = struct.unpack_from(order + "HH", data, 54)
+            fmt, off_index, size_index = order + "IIQQQQQQ", 2, 5
+        else:
+            phoff, = struct.unpack_from(order + "I", data, 28)
+            phentsize, phnum = struct.unpack_from(order + "HH", data, 42)
+            fmt, off_index, size_index = order + "IIIIIIII", 1, 4
+        for i in range(phnum):
+            entry = struct.unpack_from(fmt, data, phoff + i * phentsize)
+            if entry[0] == 3:  # PT_INTERP
+                start, size = entry[off_index], entry[size_index]
+                return data[start:start + size].split(b"\0", 1)[0].decode("utf-8", "replace")
+    except (OSError, struct.error):
+        return None
+    return None
+
+
+def explain_exec_error(error, path, info=WHEEL):
+    built_for = " (the wheel is %s)" % info.TAG if info else ""
+    if error.errno == errno.ENOEXEC:
+        return ("%s is not a program this machine can run%s; this machine is %s. Install asyncfix for this "
+                "platform, or %s." % (path, built_for, _this_machine(), BUILD_FROM_SOURCE))
+    if error.errno == errno.ENOENT and os.path.exists(path):
+        loader = elf_interpreter(path)
+        return ("%s needs the program loader %s, which this machine does not have%s; this machine is %s. "
+                "Install asyncfix for this platform, or %s."
+                % (path, loader or "of another C library", built_for, _this_machine(), BUILD_FROM_SOURCE))
+    if error.errno == errno.EACCES:
+        return "%s is not executable (%s); reinstall asyncfix." % (path, error.strerror)
+    return "%s: %s" % (path, error.strerror or error)
+
+
+def main(name, args, dirs=None, info=WHEEL):
+    """Replace this process with the command `name` and `args`; return an exit status (2) only
+    when that cannot be done, after saying why on stderr."""
+    problem = platform_problem(info)
+    if problem:
+        print("asyncfix: " + problem, file=sys.stderr)
+        return 2
+    path = find(name, dirs)
+    if path is None:
+        where = ", ".join(script_dirs() if dirs is None else dirs)
+        print("asyncfix: the `%s` command is not installed with this Python package (looked in %s and on "
+              "PATH); reinstall asyncfix (pip install --force-reinstall asyncfix-*.whl)." % (name, where),
+              file=sys.stderr)
+        return 2
+    sys.stdout.flush()
+    sys.stderr.flush()
+    try:
+        os.execv(path, [path] + list(args))
+    except OSError as error:
+        print("asyncfix: " + explain_exec_error(error, path, info), file=sys.stderr)
+        return 2
+    return 2  # not reached

@@ -1,0 +1,55 @@
+"""What the slow distribution tests (label `dist`) share: their settings from CTest, running
+commands, the wheel the dist.wheel fixture built, legacy sources, and a main that reports
+"skipped" to CTest (exit 77) when every test skipped.
+"""
+
+import glob
+import os
+import subprocess
+import sys
+import unittest
+
+SOURCE = os.path.abspath(os.environ.get("ASYNCFIX_SOURCE_DIR") or os.path.join(os.path.dirname(__file__), "..", ".."))
+VERSION = os.environ.get("ASYNCFIX_VERSION", "")
+WHEELHOUSE = os.environ.get("ASYNCFIX_WHEELHOUSE", "")
+WHEEL_BUILD_DIR = os.environ.get("ASYNCFIX_WHEEL_BUILD_DIR", "")
+CACHE = os.environ.get("ASYNCFIX_DIST_CACHE") or os.path.join(SOURCE, "build", "dist-cache")
+
+LEGACY = (
+    "import torch\n"
+    "\n"
+    "\n"
+    "def load(batch):\n"
+    "    return batch.cuda(async=True)\n"
+)
+FIXED = LEGACY.replace("async=True", "non_blocking=True")
+FINDING = "legacy.py:5:23: AF101"
+
+
+def run(command, check=True, timeout=1800, **kwargs):
+    """subprocess.run with text output; a failure shows the command, its exit code and output."""
+    result = subprocess.run([str(c) for c in command], capture_output=True, text=True, timeout=timeout, **kwargs)
+    if check and result.returncode != 0:
+        raise AssertionError("%s exited %d\nstdout:\n%s\nstderr:\n%s"
+                             % (" ".join(map(str, command)), result.returncode, result.stdout[-6000:],
+                                result.stderr[-6000:]))
+    return result
+
+
+def the_wheel():
+    """The wheel dist.wheel built (exactly one in the wheelhouse)."""
+    found = glob.glob(os.path.join(WHEELHOUSE, "asyncfix-*.whl"))
+    if len(found) != 1:
+        raise AssertionError("expected one wheel in %s (built by the dist.wheel test), found %s" % (WHEELHOUSE, found))
+    return found[0]
+
+
+def main():
+    """unittest's main, but exit 77 (CTest's SKIP_RETURN_CODE) when every test was skipped."""
+    program = unittest.main(exit=False, verbosity=2)
+    result = program.result
+    if result.testsRun and len(result.skipped) == result.testsRun:
+        for _, reason in result.skipped:
+            print("skipped: %s" % reason)
+        sys.exit(77)
+    sys.exit(0 if result.wasSuccessful() else 1)

@@ -1,0 +1,353 @@
+"""The wheel (issue 14), label `dist`:
+
+- WheelBuild: `python3 -m build --wheel --no-isolation` at the repository root (Debian's
+  python3-build; the backend runs CMake) — the fixture the other dist tests install.
+- WheelContents: the files it holds, RECORD's hashes, WHEEL's tag = the file name's, and the
+  platform tag checked against readelf: every ELF file needs only glibc, and no newer glibc
+  than the manylinux tag says.
+- Venv: a fresh virtual environment on this machine, `pip install --no-index`: the commands on
+  the environment's PATH, check and fix, `python -m asyncfix`, `import asyncfix`, the flake8
+  plugin, the man pages; and what an installation that cannot run here says.
+- Debootstrap: a minimal Debian bookworm root (debootstrap --variant=minbase + python3-venv; no
+  compiler, no libgit2, no toml++, and here even without libstdc++), the wheel installed into a
+  venv inside it, check, fix and the module run there under chroot. The root is cached in
+  <build>/dist-cache; each run works on a copy.
+
+Run: python3 test_wheel.py -v WheelBuild WheelContents (environment: see tests/dist/CMakeLists.txt).
+"""
+
+import base64
+import csv
+import glob
+import hashlib
+import io
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+import zipfile
+
+import unittest
+
+from dist_util import CACHE, FINDING, FIXED, LEGACY, SOURCE, VERSION, WHEEL_BUILD_DIR, WHEELHOUSE, main, run, \
+    the_wheel
+
+PYTHON_TAG = "cp%d%d" % sys.version_info[:2]
+GLIBC_LIBS = re.compile(r"^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|"
+                        r"ld-linux[-a-z0-9_.]*\.so\.[0-9]+)$")
+
+
+class WheelBuild(unittest.TestCase):
+    def test_build_wheel_no_isolation(self):
+        os.makedirs(WHEELHOUSE, exist_ok=True)
+        for old in glob.glob(os.path.join(WHEELHOUSE, "*.whl")):
+            os.remove(old)
+        env = dict(os.environ, ASYNCFIX_WHEEL_BUILD_DIR=WHEEL_BUILD_DIR)
+        env.pop("PYTHONPATH", None)
+        started = time.monotonic()
+        result = run([sys.executable, "-m", "build", "--wheel", "--no-isolation", "--outdir", WHEELHOUSE, SOURCE],
+                     env=env, cwd=tempfile.gettempdir(), timeout=3500)
+        print("wheel built in %.0f s" % (time.monotonic() - started))
+        self.assertRegex(result.stdout, r"Successfully built asyncfix-.*\.whl")
+        the_wheel()
+
+
+class WheelContents(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.path = the_wheel()
+        cls.zip = zipfile.ZipFile(cls.path)
+        cls.name = os.path.basename(cls.path)
+        cls.data = "asyncfix-%s.data" % VERSION
+        cls.dist_info = "asyncfix-%s.dist-info" % VERSION
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.zip.close()
+
+    def tag(self):
+        match = re.match(r"^asyncfix-%s-(%s)-(%s)-(.+)\.whl$" % (re.escape(VERSION), PYTHON_TAG, PYTHON_TAG), self.name)
+        self.assertTrue(match, self.name)
+        return match.group(1), match.group(2), match.group(3)
+
+    def test_file_name_and_wheel_metadata(self):
+        python, abi, platform = self.tag()
+        wheel = self.zip.read(self.dist_info + "/WHEEL").decode()
+        self.assertIn("Wheel-Version: 1.0\n", wheel)
+        self.assertIn("Root-Is-Purelib: false\n", wheel)
+        self.assertIn("Tag: %s-%s-%s\n" % (python, abi, platform), wheel)
+        meta = self.zip.read(self.dist_info + "/METADATA").decode()
+        self.assertTrue(meta.startswith("Metadata-Version: 2.1\nName: asyncfix\nVersion: %s\n" % VERSION), meta[:200])
+        self.assertEqual(self.zip.read(self.dist_info + "/entry_points.txt").decode(),
+                         "[flake8.extension]\nAF = asyncfix.flake8_plugin:Plugin\n")
+        info = self.zip.read("asyncfix/_wheel_info.py").decode()
+        self.assertIn("TAG = '%s-%s-%s'" % (python, abi, platform), info)
+
+    def test_exactly_the_expected_files(self):
+        suffix = __import__("sysconfig").get_config_var("EXT_SUFFIX")
+        expected = {
+            "asyncfix/__init__.py", "asyncfix/__main__.py", "asyncfix/_launcher.py", "asyncfix/flake8_plugin.py",
+            "asyncfix/_wheel_info.py", "asyncfix/_asyncfix" + suffix,
+            self.data + "/scripts/asyncfix", self.data + "/scripts/asyncfix-lsp",
+            self.data + "/data/share/man/man1/asyncfix.1", self.data + "/data/share/man/man1/asyncfix-lsp.1",
+            self.data + "/data/share/man/man7/asyncfix-rules.7",
+            self.dist_info + "/METADATA", self.dist_info + "/WHEEL", self.dist_info + "/entry_points.txt",
+            self.dist_info + "/RECORD",
+        }
+        self.assertEqual(set(self.zip.namelist()), expected)
+        self.assertEqual(self.zip.namelist()[-1], self.dist_info + "/RECORD")
+        for script in ("asyncfix", "asyncfix-lsp"):
+            self.assertEqual(self.zip.getinfo(self.data + "/scripts/" + script).external_attr >> 16, 0o100755)
+
+    def test_record_hashes_every_file(self):
+        rows = list(csv.reader(io.StringIO(self.zip.read(self.dist_info + "/RECORD").decode())))
+        self.assertEqual(sorted(r[0] for r in rows), sorted(self.zip.namelist()))
+        for path, digest, size in rows:
+            if path == self.dist_info + "/RECORD":
+                self.assertEqual((digest, size), ("", ""))
+                continue
+            data = self.zip.read(path)
+            self.assertEqual(digest, "sha256=" + base64.urlsafe_b64encode(hashlib.sha256(data).digest())
+                             .rstrip(b"=").decode(), path)
+            self.assertEqual(int(size), len(data), path)
+
+    def test_platform_tag_is_what_readelf_shows(self):
+        _, _, platform = self.tag()
+        match = re.match(r"^manylinux_(\d+)_(\d+)_(\w+)$", platform)
+        # The commands and the module link the C++ runtime statically: only glibc is left.
+        self.assertTrue(match, "expected a manylinux tag, got %s" % platform)
+        tagged = (int(match.group(1)), int(match.group(2)))
+        self.assertEqual(match.group(3), os.uname().machine)
+        tmp = tempfile.mkdtemp(prefix="asyncfix-wheel-elf-")
+        try:
+            newest = (0, 0)
+            elves = 0
+            for name in self.zip.namelist():
+                data = self.zip.read(name)
+                if not data.startswith(b"\x7fELF"):
+                    continue
+                elves += 1
+                path = os.path.join(tmp, os.path.basename(name))
+                with open(path, "wb") as f:
+                    f.write(data)
+                dynamic = run(["readelf", "--wide", "-d", path]).stdout
+                needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]", dynamic)
+                self.assertTrue(needed, name)
+                self.assertEqual([n for n in needed if not GLIBC_LIBS.match(n)], [], name)
+                versions = re.findall(r"Name: GLIBC_(\d+)\.(\d+)", run(["readelf", "--wide", "-V", path]).stdout)
+                newest = max([newest] + [(int(a), int(b)) for a, b in versions])
+                self.assertNotIn(".symtab", run(["readelf", "--wide", "-S", path]).stdout, name + " is not stripped")
+            self.assertEqual(elves, 3)  # asyncfix, asyncfix-lsp, the module
+            self.assertEqual(newest, tagged)
+        finally:
+            shutil.rmtree(tmp)
+
+
+def write(path, text):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(text)
+
+
+def read(path):
+    with open(path, encoding="utf-8") as f:
+        return f.read()
+
+
+class Venv(unittest.TestCase):
+    """A fresh virtual environment on this machine."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.wheel = the_wheel()
+        cls.dir = tempfile.mkdtemp(prefix="asyncfix-venv-")
+        cls.venv = os.path.join(cls.dir, "venv")
+        run([sys.executable, "-m", "venv", cls.venv])
+        cls.python = os.path.join(cls.venv, "bin", "python")
+        run([cls.python, "-m", "pip", "install", "--no-index", "--disable-pip-version-check", cls.wheel],
+            env=dict(os.environ, PIP_NO_INDEX="1"))
+        # Only the environment and the system's own directories: nothing from the build tree.
+        cls.env = {"PATH": os.path.join(cls.venv, "bin") + ":/usr/bin:/bin", "HOME": cls.dir, "LANG": "C.UTF-8"}
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def sh(self, *command, check=True, cwd=None, env=None):
+        return run(list(command), check=check, cwd=cwd or self.dir, env=env or self.env)
+
+    def test_commands_are_on_the_environments_path(self):
+        for name in ("asyncfix", "asyncfix-lsp"):
+            self.assertEqual(shutil.which(name, path=self.env["PATH"]), os.path.join(self.venv, "bin", name))
+        self.assertEqual(self.sh("asyncfix", "--version").stdout.strip(), "asyncfix %s" % VERSION)
+        self.assertIn("asyncfix-lsp", self.sh("asyncfix-lsp", "--help").stdout)
+        self.assertTrue(os.path.exists(os.path.join(self.venv, "share", "man", "man1", "asyncfix.1")))
+
+    def test_check_and_fix(self):
+        work = tempfile.mkdtemp(dir=self.dir)
+        write(os.path.join(work, "legacy.py"), LEGACY)
+        result = self.sh("asyncfix", "check", "legacy.py", check=False, cwd=work)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn(FINDING, result.stdout)
+        self.sh("asyncfix", "check", "--fix", "legacy.py", cwd=work)
+        self.assertEqual(read(os.path.join(work, "legacy.py")), FIXED)
+
+    def test_python_module_and_python_m(self):
+        self.assertEqual(self.sh(self.python, "-m", "asyncfix", "--version").stdout.strip(), "asyncfix %s" % VERSION)
+        # The command is found beside the interpreter, not on PATH.
+        result = run([self.python, "-m", "asyncfix", "check", "--stdin-filename", "legacy.py", "-"], check=False,
+                     input=LEGACY, cwd=self.dir, env=dict(self.env, PATH="/usr/bin:/bin"))
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn(FINDING, result.stdout)
+        out = self.sh(self.python, "-c", "import asyncfix; print(asyncfix.__version__); "
+                      "print(asyncfix.fix('x.cuda(async=True)\\n'), end='')").stdout
+        self.assertEqual(out, "%s\nx.cuda(non_blocking=True)\n" % VERSION)
+
+    def test_flake8_plugin_entry_point(self):
+        # flake8 from Debian, seen through a second environment that also sees the system's packages.
+        try:
+            import flake8  # noqa: F401
+        except ImportError:
+            self.skipTest("python3-flake8 is not installed")
+        venv = os.path.join(self.dir, "venv-flake8")
+        run([sys.executable, "-m", "venv", "--system-site-packages", venv])
+        run([os.path.join(venv, "bin", "python"), "-m", "pip", "install", "--no-index", "--disable-pip-version-check",
+             self.wheel])
+        work = tempfile.mkdtemp(dir=self.dir)
+        write(os.path.join(work, "legacy.py"), LEGACY)
+        result = self.sh(os.path.join(venv, "bin", "python"), "-m", "flake8", "--select", "AF", "legacy.py",
+                         check=False, cwd=work)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn(FINDING, result.stdout)
+
+    def test_an_installation_that_cannot_run_here_says_so(self):
+        venv = os.path.join(self.dir, "venv-broken")
+        run([sys.executable, "-m", "venv", venv])
+        python = os.path.join(venv, "bin", "python")
+        run([python, "-m", "pip", "install", "--no-index", "--disable-pip-version-check", self.wheel])
+        package = run([python, "-c", "import asyncfix, os; print(os.path.dirname(asyncfix.__file__))"]).stdout.strip()
+        # A program for another machine in place of the command.
+        command = os.path.join(venv, "bin", "asyncfix")
+        with open(command, "wb") as f:
+            f.write(b"\x7fELF\x02\x01\x01" + b"\0" * 9 + b"\x02\x00\xb7\x00" + b"\0" * 200)  # aarch64, truncated
+        result = run([python, "-m", "asyncfix", "--version"], check=False)
+        self.assertEqual(result.returncode, 2)
+        self.assertIn("is not a program this machine can run (the wheel is cp", result.stderr)
+        self.assertNotIn("Traceback", result.stderr)
+        # A wheel for a newer glibc than this machine's: refused before anything runs.
+        info = os.path.join(package, "_wheel_info.py")
+        text = read(info)
+        write(info, re.sub(r"GLIBC = .*", "GLIBC = (2, 999)", text))
+        result = run([python, "-m", "asyncfix", "--version"], check=False)
+        self.assertEqual(result.returncode, 2)
+        self.assertRegex(result.stderr, r"^asyncfix: this asyncfix wheel \(.*\) is for Linux \w+ with glibc 2\.999 "
+                                        r"or newer; this machine is Linux \w+ with glibc \d+\.\d+\.")
+        write(info, text)
+        # An extension module that does not load (say, the environment's Python was upgraded).
+        module = glob.glob(os.path.join(package, "_asyncfix*.so"))[0]
+        os.rename(module, module + ".away")
+        result = run([python, "-c", "import asyncfix"], check=False)
+        self.assertEqual(result.returncode, 1)
+        self.assertIn("ImportError: asyncfix's extension module cannot be loaded", result.stderr)
+        # …while `python -m asyncfix` still runs the command (it does not need the module).
+        shutil.copy(os.path.join(self.venv, "bin", "asyncfix"), command)
+        self.assertEqual(run([python, "-m", "asyncfix", "--version"]).stdout.strip(), "asyncfix %s" % VERSION)
+
+    def test_commands_need_only_glibc(self):
+        for name in ("asyncfix", "asyncfix-lsp"):
+            out = run(["ldd", os.path.join(self.venv, "bin", name)]).stdout
+            libs = [os.path.basename(line.split()[0]) for line in out.splitlines() if line.strip()]
+            self.assertEqual([l for l in libs if not (GLIBC_LIBS.match(l) or l.startswith("linux-vdso"))], [], out)
+
+
+MIRROR = os.environ.get("ASYNCFIX_DEBIAN_MIRROR", "http://deb.debian.org/debian")
+ROOT_KEY = "bookworm-minbase-python3-venv"
+
+
+def reachable(url):
+    try:
+        with urllib.request.urlopen(url, timeout=20) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+class Debootstrap(unittest.TestCase):
+    """The wheel in a minimal Debian bookworm root: no compiler, no libgit2, no toml++."""
+
+    @classmethod
+    def setUpClass(cls):
+        if os.geteuid() != 0:
+            raise unittest.SkipTest("debootstrap and chroot need root")
+        if not shutil.which("debootstrap"):
+            raise unittest.SkipTest("debootstrap is not installed (scripts/install-deps.sh installs it)")
+        cls.chroot_command = shutil.which("chroot") or shutil.which("chroot", path="/usr/sbin:/sbin")
+        if not cls.chroot_command:
+            raise unittest.SkipTest("chroot is not installed")
+        cls.wheel = the_wheel()
+        cached = os.path.join(CACHE, ROOT_KEY)
+        stamp = os.path.join(CACHE, ROOT_KEY + ".done")
+        if not os.path.exists(stamp):
+            release = MIRROR + "/dists/bookworm/Release"
+            if not reachable(release):
+                raise unittest.SkipTest("the Debian mirror is not reachable (%s); dist.venv covers the wheel on "
+                                        "this machine" % release)
+            shutil.rmtree(cached, ignore_errors=True)
+            os.makedirs(CACHE, exist_ok=True)
+            started = time.monotonic()
+            run(["debootstrap", "--variant=minbase", "--include=python3-venv", "bookworm", cached, MIRROR],
+                timeout=1700)
+            with open(stamp, "w") as f:
+                f.write("debootstrap --variant=minbase --include=python3-venv bookworm %s\n" % MIRROR)
+            print("debootstrap took %.0f s (cached in %s)" % (time.monotonic() - started, cached))
+        cls.tmp = tempfile.mkdtemp(prefix="asyncfix-chroot-", dir=CACHE)
+        cls.root = os.path.join(cls.tmp, "root")
+        run(["cp", "-a", cached, cls.root])
+        # Beyond minbase: the C++ runtime goes too (apt needs it, the wheel must not).
+        for lib in glob.glob(os.path.join(cls.root, "usr", "lib", "*-linux-gnu", "libstdc++.so*")):
+            os.remove(lib)
+        shutil.copy(cls.wheel, os.path.join(cls.root, "tmp"))
+        cls.wheel_in_root = "/tmp/" + os.path.basename(cls.wheel)
+
+    @classmethod
+    def tearDownClass(cls):
+        if getattr(cls, "tmp", None):
+            shutil.rmtree(cls.tmp, ignore_errors=True)
+
+    def chroot(self, *command, check=True):
+        env = {"PATH": "/opt/asyncfix/bin:/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8"}
+        return run([self.chroot_command, self.root] + list(command), check=check, env=env)
+
+    def test_the_root_is_minimal(self):
+        self.assertTrue(os.path.exists(os.path.join(self.root, "usr", "bin", "python3")))
+        for absent in ("usr/bin/cc", "usr/bin/gcc", "usr/bin/g++", "usr/bin/cmake", "usr/include/toml++",
+                       "usr/include/CLI"):
+            self.assertFalse(os.path.exists(os.path.join(self.root, absent)), absent)
+        for pattern in ("libgit2*", "libtomlplusplus*", "libstdc++.so*"):
+            self.assertEqual(glob.glob(os.path.join(self.root, "usr", "lib", "*", pattern)), [], pattern)
+
+    def test_install_check_fix_and_module(self):
+        self.chroot("/usr/bin/python3", "-m", "venv", "/opt/asyncfix")
+        self.chroot("/opt/asyncfix/bin/pip", "install", "--no-index", "--disable-pip-version-check", self.wheel_in_root)
+        os.makedirs(os.path.join(self.root, "work"))
+        write(os.path.join(self.root, "work", "legacy.py"), LEGACY)
+        result = self.chroot("sh", "-c", "cd /work && asyncfix check legacy.py", check=False)
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        self.assertIn(FINDING, result.stdout)
+        self.chroot("sh", "-c", "cd /work && asyncfix check --fix legacy.py")
+        self.assertEqual(read(os.path.join(self.root, "work", "legacy.py")), FIXED)
+        self.assertEqual(self.chroot("sh", "-c", "cd /work && asyncfix check legacy.py").returncode, 0)
+        self.assertEqual(self.chroot("/opt/asyncfix/bin/python", "-m", "asyncfix", "--version").stdout.strip(),
+                         "asyncfix %s" % VERSION)
+        out = self.chroot("/opt/asyncfix/bin/python", "-c",
+                          "import asyncfix; print(asyncfix.fix('x.cuda(async=True)\\n'), end='')").stdout
+        self.assertEqual(out, "x.cuda(non_blocking=True)\n")
+        self.assertIn("asyncfix-lsp", self.chroot("asyncfix-lsp", "--help").stdout)
+
+
+if __name__ == "__main__":
+    main()
