@@ -1,36 +1,67 @@
 #!/usr/bin/env bash
-# Installs what asyncfix needs to build and test on Debian bookworm, and nothing that is already
-# there: a second run on a ready machine changes nothing and takes about a second.
+# Installs what asyncfix needs on Debian bookworm, by group — `build` (what `scripts/run.sh demo`
+# needs), `test` (the README's test command), `browser`, `dist` and `sanitizers` (the lanes
+# .ci/run adds), or `all` (the default) — and nothing that is already there: a second run on a
+# ready machine changes nothing and takes about a second.
 # Runs as root, or through sudo when it is available.
 set -euo pipefail
 
-packages=(
-  g++ cmake ninja-build pkg-config ca-certificates  # toolchain; certificates for npm
-  nlohmann-json3-dev catch2 libcli11-dev libtomlplusplus-dev  # libraries (DESIGN.md §3)
-  python3 patch e2fsprogs git                       # CLI tests (CPython compile check, patch -p1, chattr, git init)
-  python3-jsonschema                                # CLI tests: SARIF validated against the 2.1.0 schema
-  # The library for other tools (issue 9): the Python module and flake8 plugin (pybind11-dev,
-  # python3-dev, python3-flake8), cpack -G DEB's dependency scan (dpkg-dev, file).
-  pybind11-dev python3-dev python3-flake8 dpkg-dev file
-)
-# Editor tests (label `editor`, tests/editors/): real clients against asyncfix-lsp. On bookworm:
-# Neovim 0.7.2, Emacs 28.2 without X, eglot 1.9 (Emacs 28 brings its jsonrpc, flymake, project).
-packages+=(neovim emacs-nox elpa-eglot)
-# npm fetches the pinned tree-sitter sources. A machine may already have Node.js with its own npm
-# (e.g. from nodesource); only install Debian's when there is no npm at all.
-command -v npm >/dev/null 2>&1 || packages+=(npm)
-# Editor tests, VS Code lane (tests/editors/vscode, CTest label `browser`): Debian's chromium,
-# driven by playwright-core; ripgrep, which code-server's search needs (tests/editors/vscode/setup.sh
-# seeds it as @vscode/ripgrep's download); and what code-server's native modules build against
-# (node-gyp with g++, make, python3 and pkg-config).
-packages+=(chromium ripgrep make libkrb5-dev libsecret-1-dev libxkbfile-dev libx11-dev)
-# Distribution (issue 14; tests/dist, CTest label `dist`): the wheel built with Debian's
-# python3-build, installed into a fresh venv and into a debootstrapped bookworm root; Debian's
-# pre-commit runs the hooks; the action's test reads action.yml with python3-yaml.
-packages+=(python3-build python3-venv debootstrap pre-commit python3-yaml)
-# Reliability (tests/fuzz, the tsan preset): clang with libFuzzer and its sanitizer runtimes;
-# ThreadSanitizer's GCC runtime (libtsan2 comes with g++, named here so a minimal image gets it).
-packages+=(clang libclang-rt-14-dev libtsan2)
+usage="usage: $0 [build|test|browser|dist|sanitizers|all]...  (default: all)"
+groups=("$@")
+[ ${#groups[@]} -gt 0 ] || groups=(all)
+
+packages=()
+want() { # group: whether it was asked for (or `all`)
+  local g
+  for g in "${groups[@]}"; do [ "$g" = "$1" ] || [ "$g" = all ] && return 0; done
+  return 1
+}
+for g in "${groups[@]}"; do
+  case "$g" in build | test | browser | dist | sanitizers | all) ;; *) echo "$usage" >&2; exit 2 ;; esac
+done
+# The tests need what building needs; so does everything else.
+want test || want browser || want dist || want sanitizers && groups+=(build)
+
+if want build; then
+  packages+=(
+    g++ cmake ninja-build pkg-config ca-certificates  # toolchain; certificates for npm
+    nlohmann-json3-dev catch2 libcli11-dev libtomlplusplus-dev  # libraries (DESIGN.md §3)
+    python3 git
+  )
+  # npm fetches the pinned tree-sitter sources. A machine may already have Node.js with its own
+  # npm (e.g. from nodesource); only install Debian's when there is no npm at all.
+  command -v npm >/dev/null 2>&1 || packages+=(npm)
+fi
+if want test; then
+  packages+=(
+    patch e2fsprogs                                   # CLI tests (patch -p1, chattr)
+    python3-jsonschema                                # CLI tests: SARIF validated against the 2.1.0 schema
+    # The library for other tools (issue 9): the Python module and flake8 plugin (pybind11-dev,
+    # python3-dev, python3-flake8), cpack -G DEB's dependency scan (dpkg-dev, file).
+    pybind11-dev python3-dev python3-flake8 dpkg-dev file
+    # Editor tests (label `editor`, tests/editors/): real clients against asyncfix-lsp. On
+    # bookworm: Neovim 0.7.2, Emacs 28.2 without X, eglot 1.9.
+    neovim emacs-nox elpa-eglot
+  )
+fi
+if want browser; then
+  # The VS Code lane (tests/editors/vscode, CTest label `browser`, run by .ci/run): Debian's
+  # chromium, driven by playwright-core; ripgrep, which code-server's search needs
+  # (tests/editors/vscode/setup.sh seeds it as @vscode/ripgrep's download); and what
+  # code-server's native modules build against (node-gyp with g++, make, python3, pkg-config).
+  packages+=(chromium ripgrep make libkrb5-dev libsecret-1-dev libxkbfile-dev libx11-dev)
+fi
+if want dist; then
+  # Distribution (issue 14; tests/dist, CTest label `dist`): the wheel built with Debian's
+  # python3-build, installed into a fresh venv and into a debootstrapped bookworm root; Debian's
+  # pre-commit runs the hooks; the action's test reads action.yml with python3-yaml.
+  packages+=(python3-build python3-venv debootstrap pre-commit python3-yaml)
+fi
+if want sanitizers; then
+  # Reliability (tests/fuzz, the tsan preset): clang with libFuzzer and its sanitizer runtimes;
+  # ThreadSanitizer's GCC runtime (libtsan2 comes with g++, named here so a minimal image gets it).
+  packages+=(clang libclang-rt-14-dev libtsan2)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

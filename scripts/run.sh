@@ -1,8 +1,15 @@
 #!/usr/bin/env bash
 # The README's quick start, one word each:
-#   scripts/run.sh demo   install what is missing, build Release, check examples/ and show the fixes
-#   scripts/run.sh test   install what is missing, build (warnings as errors), run every test
-#   scripts/run.sh asan   the same tests under AddressSanitizer + UndefinedBehaviorSanitizer
+#   scripts/run.sh demo   install what building needs, build the command (Release), check examples/
+#                         and show the fixes
+#   scripts/run.sh test   install what is missing, build (warnings as errors), run the test suite
+#                         (CTest preset `ci`: all but the slow lanes below)
+# The lanes .ci/run adds:
+#   scripts/run.sh slow   the VS Code lane in Chromium (label `browser`) and the shared-library,
+#                         package and ABI tests (label `package`)
+#   scripts/run.sh dist   the wheel, built and installed in a fresh venv and a debootstrapped
+#                         bookworm root; pre-commit; the GitHub Action (label `dist`)
+#   scripts/run.sh asan   the suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   scripts/run.sh tsan   the threaded paths' tests (language server, CLI workers) under ThreadSanitizer
 #   scripts/run.sh fuzz   each libFuzzer target for ASYNCFIX_FUZZ_SECONDS (default 60) from its seeds
 set -euo pipefail
@@ -10,11 +17,18 @@ cd "$(dirname "$0")/.."
 
 mode=${1:-}
 case "$mode" in
-  demo | test | asan | tsan | fuzz) ;;
-  *) echo "usage: $0 demo|test|asan|tsan|fuzz" >&2; exit 2 ;;
+  demo | test | slow | dist | asan | tsan | fuzz) ;;
+  *) echo "usage: $0 demo|test|slow|dist|asan|tsan|fuzz" >&2; exit 2 ;;
 esac
 
-scripts/install-deps.sh
+case "$mode" in
+  demo) scripts/install-deps.sh build ;;
+  test | asan) scripts/install-deps.sh test ;;
+  slow) scripts/install-deps.sh test browser ;;
+  dist) scripts/install-deps.sh test dist ;;
+  tsan) scripts/install-deps.sh test sanitizers ;;
+  fuzz) scripts/install-deps.sh sanitizers ;;
+esac
 
 build() { # preset
   cmake --preset "$1" >/dev/null
@@ -23,7 +37,8 @@ build() { # preset
 
 case "$mode" in
   demo)
-    build release
+    cmake --preset release >/dev/null
+    cmake --build --preset release --target asyncfix_cli
     bin=build/release/cli/asyncfix
     echo
     echo "\$ asyncfix check examples/"
@@ -35,6 +50,14 @@ case "$mode" in
   test)
     build ci
     ctest --preset ci
+    ;;
+  slow)
+    build ci
+    ctest --preset slow
+    ;;
+  dist)
+    build ci
+    ctest --preset dist
     ;;
   asan)
     build asan
