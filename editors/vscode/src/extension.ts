@@ -2,6 +2,8 @@
 // mirrors the `asyncfix.*` settings to it, and adds the fix-all / restart / output commands.
 // Everything else — diagnostics (pulled), quick fixes, `source.fixAll.asyncfix` on save, hover,
 // workspace edits, progress — is the server's and the language client's.
+import * as fs from 'node:fs';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import {
   DidChangeConfigurationNotification,
@@ -12,7 +14,7 @@ import {
   ServerOptions,
 } from 'vscode-languageclient/node';
 
-import { resolveServer } from './serverPath';
+import { probeServer, resolveServer, serverName } from './serverPath';
 import { changeNeedsRestart, serverKeys, ServerSettings, serverSettings } from './settings';
 
 // The server's commands (lsp/server.cpp). The language client also registers VS Code commands
@@ -20,9 +22,10 @@ import { changeNeedsRestart, serverKeys, ServerSettings, serverSettings } from '
 const applyAutofix = 'asyncfix.applyAutofix';
 const fixWorkspace = 'asyncfix.fixWorkspace';
 // Changing these restarts the server: they are its command line.
-const restartKeys = ['asyncfix.path', 'asyncfix.logLevel'];
+const restartKeys = ['asyncfix.path', 'asyncfix.importStrategy', 'asyncfix.logLevel'];
 
 let output: vscode.LogOutputChannel;
+let extensionPath = '';
 let client: LanguageClient | undefined;
 let initialSettings: ServerSettings = {};
 // Start, stop and restart one at a time (a settings change can arrive while the server starts).
@@ -45,16 +48,28 @@ function firstFolder(): string | undefined {
 
 async function start(): Promise<void> {
   const config = vscode.workspace.getConfiguration('asyncfix');
-  const resolved = resolveServer(config.get<string>('path') ?? '', firstFolder(), process.env['PATH']);
-  if (!resolved.ok) {
-    output.error(resolved.message);
+  // The platform-specific extension carries the server in bundled/<platform>-<arch>/.
+  const platform = `${process.platform}-${process.arch}`;
+  const bundledDir = path.join(extensionPath, 'bundled');
+  const resolved = resolveServer(config.get<string>('path') ?? '', firstFolder(), {
+    searchPath: process.env['PATH'],
+    bundled: path.join(bundledDir, platform, serverName),
+    bundledExpected: fs.existsSync(bundledDir),
+    strategy: config.get<string>('importStrategy') === 'useBundled' ? 'useBundled' : 'fromEnvironment',
+    platform,
+  });
+  const fail = (message: string) => {
+    output.error(message);
     // Not awaited: activation must not wait for the user to answer.
-    void vscode.window.showErrorMessage(`asyncfix: ${resolved.message}`, 'Open Settings', 'Show Output').then((choice) => {
+    void vscode.window.showErrorMessage(`asyncfix: ${message}`, 'Open Settings', 'Show Output').then((choice) => {
       if (choice === 'Open Settings') void vscode.commands.executeCommand('workbench.action.openSettings', 'asyncfix.path');
       if (choice === 'Show Output') output.show();
     });
-    return;
-  }
+  };
+  if (!resolved.ok) return fail(resolved.message);
+  const probe = probeServer(resolved);
+  if (!probe.ok) return fail(probe.message);
+  output.info(`using ${probe.version} (${resolved.source}: ${resolved.command})`);
   const serverOptions: ServerOptions = {
     command: resolved.command,
     args: ['--log-level', config.get<string>('logLevel') ?? 'info'],
@@ -169,6 +184,7 @@ function onConfigurationChanged(event: vscode.ConfigurationChangeEvent): void {
 
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
   output = vscode.window.createOutputChannel('asyncfix', { log: true });
+  extensionPath = context.extensionPath;
   context.subscriptions.push(
     output,
     vscode.commands.registerCommand('asyncfix.fixAllInFile', fixAllInFile),

@@ -10,7 +10,7 @@ import { test } from 'node:test';
 
 const require = createRequire(import.meta.url);
 const { serverSettings, changeNeedsRestart } = require('../out/settings.js');
-const { resolveServer, findOnPath } = require('../out/serverPath.js');
+const { resolveServer, findOnPath, probeServer } = require('../out/serverPath.js');
 
 const inspector = (values) => (key) => values[key];
 
@@ -64,20 +64,82 @@ test('the server is found on PATH, at a configured path, or a clear message says
     const searchPath = ['/nonexistent', dir, bin].join(path.delimiter);
 
     assert.equal(findOnPath('asyncfix-lsp', searchPath), exe, 'skips a file that is not executable');
-    assert.deepEqual(resolveServer('', undefined, searchPath), { ok: true, command: exe });
-    assert.deepEqual(resolveServer('  ', undefined, searchPath), { ok: true, command: exe });
-    assert.deepEqual(resolveServer(exe, undefined, ''), { ok: true, command: exe });
-    assert.deepEqual(resolveServer('${workspaceFolder}/bin/asyncfix-lsp', dir, ''), { ok: true, command: exe });
-    assert.deepEqual(resolveServer('bin/asyncfix-lsp', dir, ''), { ok: true, command: exe });
-    assert.deepEqual(resolveServer('asyncfix-lsp', undefined, bin), { ok: true, command: exe });
+    const fromEnvironment = { ok: true, command: exe, source: 'environment' };
+    const fromSetting = { ok: true, command: exe, source: 'path setting' };
+    assert.deepEqual(resolveServer('', undefined, searchPath), fromEnvironment);
+    assert.deepEqual(resolveServer('  ', undefined, searchPath), fromEnvironment);
+    assert.deepEqual(resolveServer(exe, undefined, ''), fromSetting);
+    assert.deepEqual(resolveServer('${workspaceFolder}/bin/asyncfix-lsp', dir, ''), fromSetting);
+    assert.deepEqual(resolveServer('bin/asyncfix-lsp', dir, ''), fromSetting);
+    assert.deepEqual(resolveServer('asyncfix-lsp', undefined, bin), fromSetting);
 
     const missing = resolveServer('', undefined, '/nonexistent');
     assert.equal(missing.ok, false);
-    assert.match(missing.message, /cannot find `asyncfix-lsp` on PATH.*asyncfix\.path/);
+    assert.match(missing.message, /cannot find `asyncfix-lsp` on PATH, and this extension carries no server;.*wheel.*asyncfix\.path/);
     assert.match(resolveServer(notExe, undefined, '').message, /is not an executable file/);
     assert.match(resolveServer(dir, undefined, '').message, /is not an executable file/, 'a directory is no server');
     assert.match(resolveServer('bin/asyncfix-lsp', undefined, '').message, /relative, but no folder is open/);
     assert.match(resolveServer('${workspaceFolder}/x', undefined, '').message, /no folder is open/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the carried server: after the environment by default, alone with useBundled, and a clear message when it is gone', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'asyncfix-vscode-unit-'));
+  try {
+    const onPath = path.join(dir, 'bin');
+    const bundled = path.join(dir, 'bundled', 'linux-x64', 'asyncfix-lsp');
+    fs.mkdirSync(onPath);
+    fs.mkdirSync(path.dirname(bundled), { recursive: true });
+    const environment = path.join(onPath, 'asyncfix-lsp');
+    for (const file of [environment, bundled]) {
+      fs.writeFileSync(file, '#!/bin/sh\n');
+      fs.chmodSync(file, 0o755);
+    }
+    const search = (extra) => ({ searchPath: onPath, bundled, bundledExpected: true, platform: 'linux-x64', ...extra });
+
+    assert.deepEqual(resolveServer('', undefined, search({})), { ok: true, command: environment, source: 'environment' });
+    assert.deepEqual(resolveServer('', undefined, search({ searchPath: '/nonexistent' })), { ok: true, command: bundled, source: 'bundled' });
+    assert.deepEqual(resolveServer('', undefined, search({ strategy: 'useBundled' })), { ok: true, command: bundled, source: 'bundled' });
+    assert.deepEqual(resolveServer(environment, undefined, search({ strategy: 'useBundled' })), { ok: true, command: environment, source: 'path setting' });
+
+    // The universal extension carries none: useBundled says so, and where to get a server.
+    const none = resolveServer('', undefined, search({ strategy: 'useBundled', bundledExpected: false }));
+    assert.equal(none.ok, false);
+    assert.match(none.message, /`asyncfix.importStrategy` is `useBundled`, but this extension carries no server for linux-x64; install the asyncfix wheel/);
+    assert.match(resolveServer('', undefined, search({ searchPath: '', bundledExpected: false })).message, /carries no server for linux-x64/);
+
+    // Packaged with a server that is gone, or not executable: reinstall.
+    fs.chmodSync(bundled, 0o644);
+    const broken = resolveServer('', undefined, search({ searchPath: '' }));
+    assert.equal(broken.ok, false);
+    assert.match(broken.message, /the server this extension carries \(.*bundled.*\) is missing or not executable: reinstall the extension/);
+    fs.rmSync(bundled);
+    assert.match(resolveServer('', undefined, search({ strategy: 'useBundled' })).message, /is missing or not executable: reinstall the extension, or set `asyncfix.importStrategy` to `fromEnvironment`/);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('a server that does not run is reported with what to do', () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'asyncfix-vscode-unit-'));
+  try {
+    const good = path.join(dir, 'good');
+    fs.writeFileSync(good, '#!/bin/sh\necho "asyncfix-lsp 9.9.9"\n');
+    const failing = path.join(dir, 'failing');
+    fs.writeFileSync(failing, '#!/bin/sh\necho "error while loading shared libraries" >&2\nexit 127\n');
+    const corrupt = path.join(dir, 'corrupt');
+    fs.writeFileSync(corrupt, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0xde, 0xad])); // a truncated ELF
+    for (const file of [good, failing, corrupt]) fs.chmodSync(file, 0o755);
+
+    assert.deepEqual(probeServer({ command: good, source: 'bundled' }), { ok: true, version: 'asyncfix-lsp 9.9.9' });
+    const library = probeServer({ command: failing, source: 'environment' });
+    assert.equal(library.ok, false);
+    assert.match(library.message, /does not run \(error while loading shared libraries\): reinstall it, set `asyncfix.path` to another one, or set `asyncfix.importStrategy` to `useBundled`/);
+    const truncated = probeServer({ command: corrupt, source: 'bundled' });
+    assert.equal(truncated.ok, false);
+    assert.match(truncated.message, /corrupt does not run \(.+\): reinstall the extension, or set `asyncfix.path`/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

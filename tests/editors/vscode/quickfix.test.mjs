@@ -5,7 +5,12 @@
 // (Ctrl+S) and checks the file on disk. Then the command "asyncfix: Fix all problems in this file"
 // from the command palette, and `source.fixAll.asyncfix` from `editor.codeActionsOnSave`.
 //
-// Environment: ASYNCFIX_LSP_BIN (the server), ASYNCFIX_VSIX (the packaged extension),
+// The extension is the platform-specific one, carrying its own asyncfix-lsp; code-server runs with
+// a PATH that has no asyncfix-lsp and no `asyncfix.path` is set, as on a machine with no asyncfix
+// installed (issue 14): the squiggles come from the carried server.
+//
+// Environment: ASYNCFIX_LSP_BIN (the build's server, which the carried one is a stripped copy
+// of), ASYNCFIX_VSIX (the packaged platform-specific extension),
 // ASYNCFIX_VSCODE_ENV (where setup.sh installed code-server and playwright-core),
 // ASYNCFIX_SCREENSHOT (optional: where to save the quick-fix menu as PNG), CHROMIUM (default
 // /usr/bin/chromium), ASYNCFIX_KEEP_WORK=1 (keep the temporary workspace, profiles and logs).
@@ -85,7 +90,6 @@ before(async () => {
     'extensions.ignoreRecommendations': true,
     'git.enabled': false,
     'editor.minimap.enabled': false,
-    'asyncfix.path': serverBin,
     'asyncfix.trace.server': 'messages',
   });
 
@@ -96,11 +100,16 @@ before(async () => {
   const version = JSON.parse(fs.readFileSync(path.join(here, '..', '..', '..', 'editors', 'vscode', 'package.json'), 'utf8')).version;
   assert.match(listed.stdout, new RegExp(`^asyncfix\\.asyncfix@${version.replace(/\./g, '\\.')}$`, 'm'), listed.stdout + listed.stderr);
 
+  // A PATH without asyncfix-lsp on it.
+  const searchPath = (process.env.PATH ?? '')
+    .split(path.delimiter)
+    .filter((dir) => dir && !fs.existsSync(path.join(dir, 'asyncfix-lsp')))
+    .join(path.delimiter);
   server = spawn(
     codeServer,
     [...common, '--bind-addr', '127.0.0.1:0', '--auth', 'none', '--disable-telemetry', '--disable-update-check',
       '--disable-workspace-trust', '--disable-getting-started-override', '--ignore-last-opened', dirs.project],
-    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, XDG_CONFIG_HOME: work, XDG_DATA_HOME: work } },
+    { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PATH: searchPath, XDG_CONFIG_HOME: work, XDG_DATA_HOME: work } },
   );
   server.stdout.on('data', (d) => (serverLog += d));
   server.stderr.on('data', (d) => (serverLog += d));
@@ -123,6 +132,20 @@ after(async () => {
   server?.kill('SIGTERM');
   if (!process.env.ASYNCFIX_KEEP_WORK) fs.rmSync(work, { recursive: true, force: true });
 });
+
+/** The executables of this user's running asyncfix-lsp processes. */
+function runningServers() {
+  const found = [];
+  for (const pid of fs.readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      const exe = fs.readlinkSync(`/proc/${pid}/exe`);
+      if (path.basename(exe) === 'asyncfix-lsp') found.push(exe);
+    } catch {
+      // gone, or not ours
+    }
+  }
+  return found;
+}
 
 const read = (name) => fs.readFileSync(path.join(dirs.project, name), 'utf8');
 const original = (name) => fs.readFileSync(path.join(here, 'project', name), 'utf8');
@@ -170,6 +193,10 @@ test('a quick fix from the asyncfix extension fixes the file in the real VS Code
     await openFile('train.py', 'cuda(async=True)');
     // The squiggle: the extension started the server, which reported AF101 (an error) under `async`.
     await activeEditor().locator('.squiggly-error').first().waitFor({ timeout: 90000 });
+    // ... the server the extension carries, a stripped copy of this build's.
+    const servers = runningServers();
+    assert.ok(servers.some((exe) => exe.startsWith(dirs.extensions + path.sep) && exe.includes(`${path.sep}bundled${path.sep}linux-x64${path.sep}`)), servers.join('\n'));
+    assert.ok(!servers.includes(serverBin), servers.join('\n'));
 
     // Put the cursor on the finding (Go to Line/Column) and open the quick-fix menu.
     const source = original('train.py');
