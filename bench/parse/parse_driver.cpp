@@ -36,7 +36,7 @@
 #include "asyncfix/config.h"
 #include "asyncfix/document.h"
 #include "asyncfix/linter.h"
-#include "linter_internal.h"
+#include "engine/linter_internal.h"
 
 extern "C" const TSLanguage *tree_sitter_python(void);
 

@@ -11,7 +11,7 @@
 
 #include "asyncfix/linter.h"
 #include "test_util.h"
-#include "linter_internal.h"
+#include "engine/linter_internal.h"
 #include "asyncfix/rules.h"
 
 namespace fs = std::filesystem;

@@ -7,7 +7,7 @@
 #include "test_util.h"
 #include "asyncfix/document.h"
 #include "asyncfix/linter.h"
-#include "linter_internal.h"
+#include "engine/linter_internal.h"
 
 namespace asyncfix::testing {
 namespace {

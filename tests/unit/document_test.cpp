@@ -4,7 +4,7 @@
 
 #include "asyncfix/document.h"
 #include "asyncfix/linter.h"
-#include "syntax.h"
+#include "text/syntax.h"
 
 using namespace asyncfix;
 

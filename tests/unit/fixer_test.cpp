@@ -2,7 +2,7 @@
 
 #include "test_util.h"
 #include "asyncfix/linter.h"
-#include "edit_map.h"
+#include "engine/edit_map.h"
 
 using namespace asyncfix;
 

@@ -4,7 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include "asyncfix/document.h"
-#include "syntax.h"
+#include "text/syntax.h"
 
 using asyncfix::Document;
 

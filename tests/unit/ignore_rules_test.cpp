@@ -5,9 +5,9 @@
 #include <string>
 #include <vector>
 
-#include "git_config.h"
-#include "ignore_rules.h"
-#include "wildmatch.h"
+#include "files/git_config.h"
+#include "files/ignore_rules.h"
+#include "files/wildmatch.h"
 
 using asyncfix::IgnoreRules;
 using asyncfix::IgnoreVerdict;

@@ -2,9 +2,9 @@
 #include <catch2/catch.hpp>
 
 #include "asyncfix/document.h"
-#include "receivers.h"
-#include "semantic.h"
-#include "syntax.h"
+#include "analysis/receivers.h"
+#include "analysis/semantic.h"
+#include "text/syntax.h"
 
 using namespace asyncfix;
 

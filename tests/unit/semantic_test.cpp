@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "asyncfix/document.h"
-#include "semantic.h"
+#include "analysis/semantic.h"
 
 using namespace asyncfix;
 

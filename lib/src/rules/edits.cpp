@@ -1,6 +1,6 @@
 #include "rules/edits.h"
 
-#include "syntax.h"
+#include "text/syntax.h"
 
 namespace asyncfix::rules {
 

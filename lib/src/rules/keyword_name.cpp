@@ -6,7 +6,7 @@
 #include <unordered_set>
 #include <utility>
 
-#include "syntax.h"
+#include "text/syntax.h"
 
 namespace asyncfix::rules {
 namespace {

@@ -2,7 +2,7 @@
 #include <array>
 
 #include "rules/rule.h"
-#include "syntax.h"
+#include "text/syntax.h"
 
 namespace asyncfix::rules {
 

@@ -1,6 +1,6 @@
 // AF104 non-blocking-without-pinned-memory — `non_blocking=True` on batches of an unpinned loader.
 #include "rules/rule.h"
-#include "syntax.h"
+#include "text/syntax.h"
 
 namespace asyncfix::rules {
 

@@ -5,7 +5,7 @@
 #include <iterator>
 
 #include "rules/rule.h"
-#include "syntax.h"
+#include "text/syntax.h"
 
 namespace asyncfix::rules {
 

@@ -5,10 +5,10 @@
 #include <unordered_map>
 #include <utility>
 
-#include "name_origins.h"
-#include "rename_table.h"
+#include "analysis/name_origins.h"
+#include "rules/rename_table.h"
 #include "rules/edits.h"
-#include "syntax.h"
+#include "text/syntax.h"
 
 namespace asyncfix::rules {
 

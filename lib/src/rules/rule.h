@@ -19,9 +19,9 @@
 #include "asyncfix/diagnostic.h"
 #include "asyncfix/document.h"
 #include "asyncfix/rules.h"
-#include "prefilter.h"
-#include "receivers.h"
-#include "semantic.h"
+#include "engine/prefilter.h"
+#include "analysis/receivers.h"
+#include "analysis/semantic.h"
 
 namespace asyncfix::rules {
 

@@ -1,7 +1,7 @@
 // AF103 to-positional-non-blocking — `.to(device, True)`: a bool in the `dtype` slot.
 #include "rules/edits.h"
 #include "rules/rule.h"
-#include "syntax.h"
+#include "text/syntax.h"
 
 namespace asyncfix::rules {
 

@@ -4,7 +4,7 @@
 
 #include "rules/edits.h"
 #include "rules/rule.h"
-#include "syntax.h"
+#include "text/syntax.h"
 
 namespace asyncfix::rules {
 

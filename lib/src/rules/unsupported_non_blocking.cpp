@@ -1,7 +1,7 @@
 // AF102 unsupported-non-blocking — `async=`/`non_blocking=` where the callee never took it.
 #include "rules/edits.h"
 #include "rules/rule.h"
-#include "syntax.h"
+#include "text/syntax.h"
 
 namespace asyncfix::rules {
 

@@ -23,7 +23,7 @@ local defaults = {
   filetypes = { 'python' },
   -- The nearest directory holding one of these is the root: the workspace folder the server
   -- walks for "fix the workspace". The configuration files the server reads come first
-  -- (lib/src/settings.cpp), then other marks of a Python project, then the repository.
+  -- (lib/src/config/settings.cpp), then other marks of a Python project, then the repository.
   root_markers = { '.asyncfix.toml', 'asyncfix.toml', 'pyproject.toml', 'setup.cfg', 'setup.py', '.git' },
   -- A file outside any root gets a client of its own directory (true) or none (false).
   single_file_support = true,

@@ -1,4 +1,4 @@
-// lib/src/c_api.cpp — asyncfix.h on top of the C++ API. Every entry point catches everything:
+// lib/src/api/c_api.cpp — asyncfix.h on top of the C++ API. Every entry point catches everything:
 // no exception crosses into C. Failures are recorded per thread (asyncfix_last_error).
 #include "asyncfix.h"
 

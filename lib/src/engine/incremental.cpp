@@ -5,9 +5,9 @@
 #include <type_traits>
 
 #include "asyncfix/document_internals.h"
-#include "linter_impl.h"
-#include "semantic.h"
-#include "syntax.h"
+#include "engine/linter_impl.h"
+#include "analysis/semantic.h"
+#include "text/syntax.h"
 
 namespace asyncfix {
 namespace {

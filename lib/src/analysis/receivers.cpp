@@ -1,9 +1,9 @@
-#include "receivers.h"
+#include "analysis/receivers.h"
 
 #include <algorithm>
 #include <array>
 
-#include "syntax.h"
+#include "text/syntax.h"
 
 namespace asyncfix {
 namespace {

@@ -3,12 +3,12 @@
 #include <algorithm>
 #include <map>
 
-#include "noqa.h"
-#include "linter_impl.h"
-#include "linter_internal.h"
-#include "prefilter.h"
+#include "config/noqa.h"
+#include "engine/linter_impl.h"
+#include "engine/linter_internal.h"
+#include "engine/prefilter.h"
 #include "rules/rule.h"
-#include "syntax.h"
+#include "text/syntax.h"
 
 namespace asyncfix {
 

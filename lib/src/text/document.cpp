@@ -7,7 +7,7 @@
 
 #include "asyncfix/document_internals.h"
 
-#include "syntax.h"
+#include "text/syntax.h"
 
 namespace asyncfix {
 

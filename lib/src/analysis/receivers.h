@@ -19,7 +19,7 @@
 #include <string_view>
 #include <unordered_map>
 
-#include "semantic.h"
+#include "analysis/semantic.h"
 
 namespace asyncfix {
 

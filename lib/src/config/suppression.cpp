@@ -3,8 +3,8 @@
 #include <algorithm>
 
 #include "asyncfix/linter.h"
-#include "noqa.h"
-#include "syntax.h"
+#include "config/noqa.h"
+#include "text/syntax.h"
 
 namespace asyncfix {
 namespace {

@@ -1,4 +1,4 @@
-// lib/src/report.cpp — Report, SourceMap and the JSON writer shared by the CLI, the C API and the
+// lib/src/formats/report.cpp — Report, SourceMap and the JSON writer shared by the CLI, the C API and the
 // Python bindings; Linter::lint(text, path) and Linter::fix(text, path, applicability).
 #include "asyncfix/report.h"
 

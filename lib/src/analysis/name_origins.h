@@ -21,8 +21,8 @@
 #include <utility>
 #include <vector>
 
-#include "semantic.h"
-#include "syntax.h"
+#include "analysis/semantic.h"
+#include "text/syntax.h"
 
 namespace asyncfix {
 

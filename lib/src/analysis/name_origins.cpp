@@ -1,4 +1,4 @@
-#include "name_origins.h"
+#include "analysis/name_origins.h"
 
 #include <algorithm>
 

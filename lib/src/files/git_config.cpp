@@ -1,4 +1,4 @@
-#include "git_config.h"
+#include "files/git_config.h"
 
 #include <fcntl.h>
 #include <pwd.h>

@@ -1,6 +1,6 @@
-#include "ignore_rules.h"
+#include "files/ignore_rules.h"
 
-#include "wildmatch.h"
+#include "files/wildmatch.h"
 
 namespace asyncfix {
 namespace {

@@ -1,10 +1,10 @@
-#include "noqa.h"
+#include "config/noqa.h"
 
 #include <algorithm>
 #include <cctype>
 
 #include "asyncfix/rules.h"
-#include "syntax.h"
+#include "text/syntax.h"
 
 namespace asyncfix {
 namespace {

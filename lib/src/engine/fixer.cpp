@@ -4,8 +4,8 @@
 #include <tuple>
 
 #include "asyncfix/linter.h"
-#include "edit_map.h"
-#include "syntax.h"
+#include "engine/edit_map.h"
+#include "text/syntax.h"
 
 namespace asyncfix {
 namespace {

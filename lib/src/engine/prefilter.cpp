@@ -1,4 +1,4 @@
-#include "prefilter.h"
+#include "engine/prefilter.h"
 
 #include <algorithm>
 #include <array>

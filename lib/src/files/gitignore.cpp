@@ -10,8 +10,8 @@
 #include <unordered_map>
 #include <vector>
 
-#include "git_config.h"
-#include "ignore_rules.h"
+#include "files/git_config.h"
+#include "files/ignore_rules.h"
 
 namespace fs = std::filesystem;
 

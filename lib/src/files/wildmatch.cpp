@@ -1,4 +1,4 @@
-#include "wildmatch.h"
+#include "files/wildmatch.h"
 
 #include <cstddef>
 

@@ -1,4 +1,4 @@
-#include "rename_table.h"
+#include "rules/rename_table.h"
 
 #include <algorithm>
 #include <array>

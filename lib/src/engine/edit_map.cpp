@@ -1,4 +1,4 @@
-#include "edit_map.h"
+#include "engine/edit_map.h"
 
 namespace asyncfix {
 

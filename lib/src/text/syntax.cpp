@@ -1,4 +1,4 @@
-#include "syntax.h"
+#include "text/syntax.h"
 
 #include <cstring>
 

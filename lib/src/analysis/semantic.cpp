@@ -1,11 +1,11 @@
-#include "semantic.h"
+#include "analysis/semantic.h"
 
 #include <algorithm>
 
 #include <cstring>
 
 #include "asyncfix/document.h"
-#include "syntax.h"
+#include "text/syntax.h"
 
 namespace asyncfix {
 namespace {
