@@ -26,7 +26,6 @@ public:
 
   /// Appends to `path` instead of the current sink; false (and the sink unchanged) on failure.
   bool openFile(const std::string &path);
-  void setLevel(LogLevel level) { level_ = level; }
   /// Also hands errors and warnings to `forward` (the server shows them to the client with
   /// window/logMessage). Re-entrant calls are not forwarded again.
   void setForward(std::function<void(LogLevel, std::string_view)> forward) { forward_ = std::move(forward); }
