@@ -1,10 +1,10 @@
 // cli/check.cpp — `asyncfix check`: files in, diagnostics / fixes / diffs out, in parallel.
 #include <algorithm>
-#include <optional>
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <optional>
 #include <string_view>
 #include <thread>
 
@@ -35,12 +35,12 @@ struct FileReport {
   std::vector<Diagnostic> diagnostics;
   /// A notebook with diagnostics: they refer to its virtual text (and `text` is empty).
   std::optional<Notebook> notebook;
-  std::string diff;        ///< --diff: the unified diff
-  std::string fixedSource; ///< --fix on stdin: what to print (the input when nothing changed)
-  std::size_t fixed = 0;   ///< diagnostics fixed (or that --diff would fix)
-  bool changed = false;    ///< the text changed (written with --fix, diffed with --diff)
-  bool failed = false;     ///< could not be read, decoded or written
-  bool unsafeFixes = false; ///< the file's settings enable unsafe fixes
+  std::string diff;                  ///< --diff: the unified diff
+  std::string fixedSource;           ///< --fix on stdin: what to print (the input when nothing changed)
+  std::size_t fixed = 0;             ///< diagnostics fixed (or that --diff would fix)
+  bool changed = false;              ///< the text changed (written with --fix, diffed with --diff)
+  bool failed = false;               ///< could not be read, decoded or written
+  bool unsafeFixes = false;          ///< the file's settings enable unsafe fixes
   std::vector<std::string> messages; ///< complete "error: ..." / "warning: ..." lines for stderr
 };
 
@@ -104,9 +104,8 @@ void warnRejected(FileReport &report, const std::vector<Diagnostic> &rejected, s
   if (rejected.empty()) return;
   const SourceMap map(FileDiagnostics{report.path, text, {}, notebook});
   for (const Diagnostic &d : rejected) {
-    report.messages.push_back("warning: " + report.path + ":" + map.at(d.start).label() +
-                              ": skipped the " + std::string(d.code) +
-                              " fix, which would have introduced a syntax error");
+    report.messages.push_back("warning: " + report.path + ":" + map.at(d.start).label() + ": skipped the " +
+                              std::string(d.code) + " fix, which would have introduced a syntax error");
   }
 }
 
@@ -124,8 +123,8 @@ void reportNotebook(FileReport &report, Notebook &&notebook, std::vector<Diagnos
 /// Lints or fixes a Jupyter notebook: its code cells as one virtual Python text (IPython syntax
 /// masked), fixes written back into the changed cells' "source" only. `bytes` passed
 /// checkSourceText(); `stamp` as in checkText.
-FileReport checkNotebook(FileReport report, std::string bytes, const FileStamp *stamp,
-                         const Context &ctx, const Linters::Entry &entry) {
+FileReport checkNotebook(FileReport report, std::string bytes, const FileStamp *stamp, const Context &ctx,
+                         const Linters::Entry &entry) {
   const CheckOptions &options = ctx.options;
   const Linter &linter = *entry.linter;
   // On stdin, --fix and --add-noqa print the input when they cannot or need not change it.
@@ -148,8 +147,8 @@ FileReport checkNotebook(FileReport report, std::string bytes, const FileStamp *
     }
     auto again = Notebook::parse(*json);
     if (auto *ok = std::get_if<Notebook>(&again)) return std::move(*ok);
-    warn(report, "internal error: the fixed notebook does not parse (" +
-                     std::get<std::string>(again) + "); not written");
+    warn(report,
+         "internal error: the fixed notebook does not parse (" + std::get<std::string>(again) + "); not written");
     return std::nullopt;
   };
 
@@ -218,8 +217,7 @@ FileReport checkNotebook(FileReport report, std::string bytes, const FileStamp *
 
 /// Lints or fixes one text. `stamp` is set for a file on disk (which --fix rewrites), null for
 /// stdin.
-FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp,
-                     const Context &ctx) {
+FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp, const Context &ctx) {
   FileReport report;
   report.path = std::move(path);
   const CheckOptions &options = ctx.options;
@@ -311,8 +309,8 @@ FileReport checkFile(const std::string &path, const Context &ctx) {
 }
 
 /// Checks `files` on `jobs` threads; report i belongs to files[i] whatever the scheduling.
-std::vector<FileReport> checkFiles(const std::vector<std::string> &files, const Context &ctx,
-                                   unsigned jobs, ProgressBar &progress) {
+std::vector<FileReport> checkFiles(const std::vector<std::string> &files, const Context &ctx, unsigned jobs,
+                                   ProgressBar &progress) {
   std::vector<FileReport> reports(files.size());
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
@@ -321,8 +319,7 @@ std::vector<FileReport> checkFiles(const std::vector<std::string> &files, const 
       progress.advance();
     }
   };
-  const std::size_t threads =
-      std::clamp<std::size_t>(jobs, 1, std::max<std::size_t>(files.size(), 1));
+  const std::size_t threads = std::clamp<std::size_t>(jobs, 1, std::max<std::size_t>(files.size(), 1));
   std::vector<std::thread> pool;
   pool.reserve(threads - 1);
   for (std::size_t t = 1; t < threads; ++t) {
@@ -417,8 +414,7 @@ void addListedPaths(std::vector<std::string> &roots, const std::vector<std::stri
   for (const std::string &entry : listed) {
     std::error_code ec;
     const std::filesystem::file_status status = std::filesystem::status(entry, ec);
-    const bool missing = ec ? ec == std::errc::no_such_file_or_directory ||
-                                  ec == std::errc::not_a_directory
+    const bool missing = ec ? ec == std::errc::no_such_file_or_directory || ec == std::errc::not_a_directory
                             : !std::filesystem::exists(status);
     if (missing) {
       if (!options.quiet) {
@@ -439,8 +435,8 @@ int runCheck(const CheckOptions &options) {
   if (options.showSettings) return showSettings(resolver, *options.showSettings);
   Linters linters(resolver);
   const Context ctx{linters, options};
-  const bool fromStdin = options.stdinFilename.has_value() ||
-                         (options.paths.size() == 1 && options.paths.front() == "-");
+  const bool fromStdin =
+      options.stdinFilename.has_value() || (options.paths.size() == 1 && options.paths.front() == "-");
 
   std::vector<PathError> pathErrors;
   std::vector<FileReport> reports;
@@ -500,11 +496,9 @@ int runCheck(const CheckOptions &options) {
       return list.errors.empty() ? kExitClean : kExitFailure;
     }
     pathErrors = std::move(list.errors);
-    ProgressBar progress(list.files.size(),
-                         ProgressBar::wanted(list.files.size(), options.quiet, STDERR_FILENO),
+    ProgressBar progress(list.files.size(), ProgressBar::wanted(list.files.size(), options.quiet, STDERR_FILENO),
                          STDERR_FILENO);
-    reports =
-        checkFiles(list.files, ctx, options.jobs == 0 ? defaultJobs() : options.jobs, progress);
+    reports = checkFiles(list.files, ctx, options.jobs == 0 ? defaultJobs() : options.jobs, progress);
     progress.finish(); // erases the bar before anything else is printed
   }
 
@@ -541,7 +535,8 @@ int runCheck(const CheckOptions &options) {
   render.color = colorFor(stdoutIsSource ? STDERR_FILENO : STDOUT_FILENO);
   // The [*] markers and hints follow --unsafe-fixes, else the files' own `unsafe-fixes` setting.
   render.unsafeFixes = options.overrides.unsafeFixes.value_or(
-      !reports.empty() && std::all_of(reports.begin(), reports.end(), [](const FileReport &r) { return r.unsafeFixes; }));
+      !reports.empty() &&
+      std::all_of(reports.begin(), reports.end(), [](const FileReport &r) { return r.unsafeFixes; }));
 
   std::vector<FileDiagnostics> views;
   Summary summary;
@@ -557,8 +552,7 @@ int runCheck(const CheckOptions &options) {
     anyChanged = anyChanged || report.changed;
   }
 
-  const bool textFormat =
-      options.format == OutputFormat::Full || options.format == OutputFormat::Concise;
+  const bool textFormat = options.format == OutputFormat::Full || options.format == OutputFormat::Concise;
   if (options.fixMode == FixMode::Diff) {
     for (const FileReport &report : reports) {
       write(stdout, report.diff);

@@ -26,12 +26,12 @@ struct CheckOptions {
   bool filesFromNul = false;                ///< -z: the list is NUL-separated
   std::optional<Shard> shard;               ///< --shard I/N: check only this share of the files
   std::optional<std::string> stdinFilename; ///< read the source from stdin, report it as this
-  ConfigOverrides overrides;              ///< flags that win over configuration files
-  std::optional<std::string> configFile;  ///< --config
-  bool isolated = false;                  ///< --isolated: no configuration files
-  std::optional<std::string> showSettings; ///< --show-settings FILE
-  bool showFiles = false;                 ///< --show-files
-  bool addNoqa = false;                   ///< --add-noqa
+  ConfigOverrides overrides;                ///< flags that win over configuration files
+  std::optional<std::string> configFile;    ///< --config
+  bool isolated = false;                    ///< --isolated: no configuration files
+  std::optional<std::string> showSettings;  ///< --show-settings FILE
+  bool showFiles = false;                   ///< --show-files
+  bool addNoqa = false;                     ///< --add-noqa
   FixMode fixMode = FixMode::None;
   bool exitZero = false;
   bool exitNonZeroOnFix = false; ///< exit 1 when --fix changed a file, even if nothing remains

@@ -35,9 +35,8 @@ using Lines = std::vector<std::string_view>;
 
 /// Myers' O((N+M)D) shortest edit script between a[aFrom, aTo) and b[bFrom, bTo), or nullopt when
 /// it needs more than `maxD` edits (the caller then replaces the region wholesale).
-std::optional<std::vector<Op>> myers(const Lines &a, std::size_t aFrom, std::size_t aTo,
-                                     const Lines &b, std::size_t bFrom, std::size_t bTo,
-                                     std::int32_t maxD) {
+std::optional<std::vector<Op>> myers(const Lines &a, std::size_t aFrom, std::size_t aTo, const Lines &b,
+                                     std::size_t bFrom, std::size_t bTo, std::int32_t maxD) {
   const auto n = static_cast<std::int32_t>(aTo - aFrom);
   const auto m = static_cast<std::int32_t>(bTo - bFrom);
   const std::int32_t max = n + m;
@@ -47,9 +46,7 @@ std::optional<std::vector<Op>> myers(const Lines &a, std::size_t aFrom, std::siz
   const auto same = [&](std::int32_t x, std::int32_t y) {
     return a[aFrom + static_cast<std::size_t>(x)] == b[bFrom + static_cast<std::size_t>(y)];
   };
-  const auto at = [&](std::int32_t k) -> std::int32_t & {
-    return v[static_cast<std::size_t>(offset + k)];
-  };
+  const auto at = [&](std::int32_t k) -> std::int32_t & { return v[static_cast<std::size_t>(offset + k)]; };
 
   std::int32_t found = -1;
   for (std::int32_t d = 0; d <= std::min(max, maxD) && found < 0; ++d) {
@@ -76,17 +73,12 @@ std::optional<std::vector<Op>> myers(const Lines &a, std::size_t aFrom, std::siz
   std::vector<Op> ops;
   std::int32_t x = n;
   std::int32_t y = m;
-  const auto idx = [](std::size_t base, std::int32_t i) {
-    return base + static_cast<std::size_t>(i);
-  };
+  const auto idx = [](std::size_t base, std::int32_t i) { return base + static_cast<std::size_t>(i); };
   for (std::int32_t d = found; d >= 0; --d) {
     const std::vector<std::int32_t> &frontier = trace[static_cast<std::size_t>(d)];
-    const auto before = [&](std::int32_t k) {
-      return frontier[static_cast<std::size_t>(k + d + 1)];
-    };
+    const auto before = [&](std::int32_t k) { return frontier[static_cast<std::size_t>(k + d + 1)]; };
     const std::int32_t k = x - y;
-    const std::int32_t prevK =
-        (k == -d || (k != d && before(k - 1) < before(k + 1))) ? k + 1 : k - 1;
+    const std::int32_t prevK = (k == -d || (k != d && before(k - 1) < before(k + 1))) ? k + 1 : k - 1;
     const std::int32_t prevX = before(prevK);
     const std::int32_t prevY = prevX - prevK;
     while (x > prevX && y > prevY) {
@@ -116,8 +108,7 @@ std::vector<Op> editScript(const Lines &a, const Lines &b) {
     ++head;
   }
   std::size_t tail = 0;
-  while (tail < a.size() - head && tail < b.size() - head &&
-         a[a.size() - 1 - tail] == b[b.size() - 1 - tail]) {
+  while (tail < a.size() - head && tail < b.size() - head && a[a.size() - 1 - tail] == b[b.size() - 1 - tail]) {
     ++tail;
   }
   std::vector<Op> ops;
@@ -166,8 +157,7 @@ void appendLine(std::string &out, char marker, std::string_view line) {
 
 } // namespace
 
-std::string unifiedDiff(std::string_view before, std::string_view after, std::string_view path,
-                        int context) {
+std::string unifiedDiff(std::string_view before, std::string_view after, std::string_view path, int context) {
   if (before == after) {
     return {};
   }
@@ -208,15 +198,9 @@ std::string unifiedDiff(std::string_view before, std::string_view after, std::st
         .append(" @@\n");
     for (std::size_t i = from; i < to; ++i) {
       switch (ops[i].kind) {
-      case OpKind::Equal:
-        appendLine(out, ' ', a[ops[i].a]);
-        break;
-      case OpKind::Delete:
-        appendLine(out, '-', a[ops[i].a]);
-        break;
-      case OpKind::Insert:
-        appendLine(out, '+', b[ops[i].b]);
-        break;
+      case OpKind::Equal: appendLine(out, ' ', a[ops[i].a]); break;
+      case OpKind::Delete: appendLine(out, '-', a[ops[i].a]); break;
+      case OpKind::Insert: appendLine(out, '+', b[ops[i].b]); break;
       }
     }
     c = next;

@@ -14,7 +14,6 @@ namespace asyncfix::cli {
 namespace fs = std::filesystem;
 namespace {
 
-
 std::string reasonOf(const std::error_code &ec) {
   if (ec == std::errc::permission_denied || ec == std::errc::operation_not_permitted) {
     return "permission denied";
@@ -41,8 +40,7 @@ std::string displayPath(const fs::path &path) {
 }
 
 /// Walks `root` (a directory) without recursion on the C++ stack.
-void walkDirectory(const fs::path &root, FileList &out,
-                   const std::function<bool(const fs::path &)> &excluded) {
+void walkDirectory(const fs::path &root, FileList &out, const std::function<bool(const fs::path &)> &excluded) {
   std::vector<fs::path> pending{root};
   while (!pending.empty()) {
     const fs::path dir = std::move(pending.back());
@@ -73,8 +71,7 @@ void walkDirectory(const fs::path &root, FileList &out,
         if (!name.starts_with('.') && !excluded(entry.path())) {
           pending.push_back(entry.path());
         }
-      } else if (regular && isPythonFile(entry.path()) &&
-                 !excluded(entry.path())) {
+      } else if (regular && isPythonFile(entry.path()) && !excluded(entry.path())) {
         out.files.push_back(displayPath(entry.path()));
       }
     }
@@ -120,8 +117,7 @@ bool isNotebookPath(const fs::path &path) { return path.extension() == ".ipynb";
 
 bool isPythonPath(const fs::path &path) { return isPythonFile(path); }
 
-FileList collectFiles(const std::vector<std::string> &paths,
-                      const std::function<bool(const fs::path &)> &excluded) {
+FileList collectFiles(const std::vector<std::string> &paths, const std::function<bool(const fs::path &)> &excluded) {
   FileList out;
   for (const std::string &given : paths) {
     const fs::path path(given);
@@ -129,9 +125,8 @@ FileList collectFiles(const std::vector<std::string> &paths,
     // Explicit paths are followed: `asyncfix check link.py` checks what the link points to.
     const fs::file_status status = fs::status(path, ec);
     if (ec || !fs::exists(status)) {
-      out.errors.push_back({given, ec && ec != std::errc::no_such_file_or_directory
-                                       ? reasonOf(ec)
-                                       : "no such file or directory"});
+      out.errors.push_back(
+          {given, ec && ec != std::errc::no_such_file_or_directory ? reasonOf(ec) : "no such file or directory"});
       continue;
     }
     if (fs::is_directory(status)) {

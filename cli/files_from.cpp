@@ -71,8 +71,7 @@ std::vector<std::string> parseFileList(std::string_view bytes, bool nulSeparated
   return paths;
 }
 
-std::variant<std::vector<std::string>, std::string> readFileList(const std::string &source,
-                                                                 bool nulSeparated) {
+std::variant<std::vector<std::string>, std::string> readFileList(const std::string &source, bool nulSeparated) {
   ReadResult read = source == "-" ? readStdin() : readInputFile(source);
   if (read.error) return *read.error;
   return parseFileList(read.bytes, nulSeparated);

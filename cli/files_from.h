@@ -22,7 +22,6 @@ std::vector<std::string> parseFileList(std::string_view bytes, bool nulSeparated
 
 /// Reads and parses the list at `source` ("-" is standard input; a FIFO is read to its end). On
 /// failure, the reason ("no such file or directory"), without the path.
-std::variant<std::vector<std::string>, std::string> readFileList(const std::string &source,
-                                                                 bool nulSeparated);
+std::variant<std::vector<std::string>, std::string> readFileList(const std::string &source, bool nulSeparated);
 
 } // namespace asyncfix::cli

@@ -76,8 +76,7 @@ int usageError(const std::string &message) {
 }
 
 /// Validates the `check` arguments into `options`; returns an exit code on a usage error.
-std::optional<int> buildCheckOptions(const CheckArgs &args, const CLI::App &check,
-                                     CheckOptions &options) {
+std::optional<int> buildCheckOptions(const CheckArgs &args, const CLI::App &check, CheckOptions &options) {
   options.paths = args.paths;
   if (check.count("--stdin-filename") > 0) {
     options.stdinFilename = args.stdinFilename;
@@ -100,8 +99,8 @@ std::optional<int> buildCheckOptions(const CheckArgs &args, const CLI::App &chec
   if (options.addNoqa && args.fix) {
     return usageError("--add-noqa and --fix cannot be used together");
   }
-  const bool sourceOnStdin = options.stdinFilename.has_value() ||
-                             (options.paths.size() == 1 && options.paths.front() == "-");
+  const bool sourceOnStdin =
+      options.stdinFilename.has_value() || (options.paths.size() == 1 && options.paths.front() == "-");
   if (check.count("--files-from") > 0) {
     if (sourceOnStdin) {
       return usageError("--files-from cannot be used when the source is read from standard input "
@@ -145,15 +144,13 @@ std::optional<int> buildCheckOptions(const CheckArgs &args, const CLI::App &chec
     for (const std::string &entry : unknown) {
       list += (list.empty() ? "`" : ", `") + entry + "`";
     }
-    return usageError("unknown rule selector " + list +
-                      " (use a code such as AF101, a prefix such as AF1, or ALL)");
+    return usageError("unknown rule selector " + list + " (use a code such as AF101, a prefix such as AF1, or ALL)");
   }
 
   if (!args.targetVersion.empty()) {
     const auto version = PythonVersion::parse(args.targetVersion);
     if (!version) {
-      return usageError("invalid --target-version `" + args.targetVersion +
-                        "` (expected py35 ... py314)");
+      return usageError("invalid --target-version `" + args.targetVersion + "` (expected py35 ... py314)");
     }
     overrides.target = *version;
   }
@@ -171,8 +168,7 @@ std::optional<int> buildCheckOptions(const CheckArgs &args, const CLI::App &chec
 }
 
 void defineCheck(CLI::App &check, CheckArgs &args) {
-  check.add_option("paths", args.paths, "Files or directories to check [default: .]; - is stdin")
-      ->type_name("PATH");
+  check.add_option("paths", args.paths, "Files or directories to check [default: .]; - is stdin")->type_name("PATH");
   check.add_flag("--fix", args.fix, "Apply fixes to the files (safe fixes unless --unsafe-fixes)");
   check.add_flag("--unsafe-fixes", args.unsafeFixes, "Also apply (or offer) unsafe fixes");
   check.add_flag("--diff", args.diff,
@@ -183,9 +179,8 @@ void defineCheck(CLI::App &check, CheckArgs &args) {
                   "Read the source from stdin and report it under this name; with --fix the "
                   "fixed source goes to stdout")
       ->type_name("NAME");
-  check
-      .add_option("--select", args.select,
-                  "Rules to enable: codes, prefixes or ALL (comma-separated)")
+  check.add_option("--select", args.select,
+                   "Rules to enable: codes, prefixes or ALL (comma-separated)")
       ->delimiter(',')
       ->allow_extra_args(false) // one value per flag: `--select AF1 src/` keeps src/ a path
       ->type_name("CODES");
@@ -210,8 +205,7 @@ void defineCheck(CLI::App &check, CheckArgs &args) {
       .add_option("--output-format", args.outputFormat,
                   "full, concise, json, json-lines, sarif (SARIF 2.1.0), github (workflow "
                   "commands), gitlab (Code Quality) or junit (JUnit XML)")
-      ->check(CLI::IsMember(
-          {"full", "concise", "json", "json-lines", "sarif", "github", "gitlab", "junit"}))
+      ->check(CLI::IsMember({"full", "concise", "json", "json-lines", "sarif", "github", "gitlab", "junit"}))
       ->type_name("FORMAT");
   check.add_flag("--exit-zero", args.exitZero, "Exit 0 even when diagnostics remain");
   check.add_flag("--exit-non-zero-on-fix", args.exitNonZeroOnFix,
@@ -219,11 +213,10 @@ void defineCheck(CLI::App &check, CheckArgs &args) {
   check.add_flag("--statistics", args.statistics, "Print the number of diagnostics per rule");
   check.add_option("-j,--jobs", args.jobs, "Worker threads [default: one per CPU]")->type_name("N");
   check.add_flag("-q,--quiet", args.quiet, "Print diagnostics and errors, nothing else");
-  CLI::Option *config =
-      check
-          .add_option("--config", args.config,
-                      "Use this configuration file (pyproject.toml, asyncfix.toml) for every file")
-          ->type_name("PATH");
+  CLI::Option *config = check
+                            .add_option("--config", args.config,
+                                        "Use this configuration file (pyproject.toml, asyncfix.toml) for every file")
+                            ->type_name("PATH");
   check.add_flag("--isolated", args.isolated, "Ignore every configuration file")->excludes(config);
   check
       .add_option("--show-settings", args.showSettings,
@@ -232,17 +225,14 @@ void defineCheck(CLI::App &check, CheckArgs &args) {
   check.add_flag("--show-files", args.showFiles, "List the files that would be checked");
   check.add_flag("--no-respect-gitignore", args.noRespectGitignore,
                  "Also check files that .gitignore (and .git/info/exclude) exclude");
-  check.add_flag("--add-noqa", args.addNoqa,
-                 "Add a `# noqa: CODE` comment for every current finding");
-  CLI::Option *filesFrom =
-      check
-          .add_option("--files-from", args.filesFrom,
-                      "Also check the paths listed in PATH (- is stdin), one per line, as `git "
-                      "diff --name-only` prints them: files that are not .py/.pyi/.ipynb are "
-                      "skipped, and so (with a note) are paths that do not exist")
-          ->type_name("PATH");
-  check.add_flag("-z,--null", args.filesFromNul,
-                 "The --files-from list is NUL-separated (`git diff --name-only -z`)")
+  check.add_flag("--add-noqa", args.addNoqa, "Add a `# noqa: CODE` comment for every current finding");
+  CLI::Option *filesFrom = check
+                               .add_option("--files-from", args.filesFrom,
+                                           "Also check the paths listed in PATH (- is stdin), one per line, as `git "
+                                           "diff --name-only` prints them: files that are not .py/.pyi/.ipynb are "
+                                           "skipped, and so (with a note) are paths that do not exist")
+                               ->type_name("PATH");
+  check.add_flag("-z,--null", args.filesFromNul, "The --files-from list is NUL-separated (`git diff --name-only -z`)")
       ->needs(filesFrom);
   check
       .add_option("--shard", args.shard,
@@ -269,8 +259,7 @@ void defineMerge(CLI::App &merge, MergeArgs &args) {
 }
 
 void defineRule(CLI::App &rule, RuleArgs &args) {
-  rule.add_option("code", args.codes, "Rule code (AF101) or name (torch-async-kwarg)")
-      ->type_name("CODE");
+  rule.add_option("code", args.codes, "Rule code (AF101) or name (torch-async-kwarg)")->type_name("CODE");
   rule.add_flag("--all", args.all, "Explain every rule");
   rule.add_option("--output-format", args.outputFormat, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
@@ -291,9 +280,9 @@ int run(int argc, char **argv) {
   CLI::App *rule = app.add_subcommand("rule", "Explain a rule, or all of them with --all");
   defineRule(*rule, ruleArgs);
   MergeArgs mergeArgs;
-  CLI::App *merge = app.add_subcommand(
-      "merge-reports", "Merge the json, json-lines or sarif reports of `check --shard` runs into "
-                       "the report of one run over all their files");
+  CLI::App *merge =
+      app.add_subcommand("merge-reports", "Merge the json, json-lines or sarif reports of `check --shard` runs into "
+                                          "the report of one run over all their files");
   defineMerge(*merge, mergeArgs);
   // `asyncfix lsp`: the language server, the same entry point as `asyncfix-lsp`.
   lsp::LaunchOptions lspOptions;

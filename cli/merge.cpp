@@ -99,22 +99,18 @@ std::string sarifPath(const Json &result, const std::string &name) {
 
 /// The one run of an asyncfix SARIF log.
 Json &sarifRun(Json &log, const std::string &name) {
-  const bool oneRun = log.is_object() && log.contains("runs") && log["runs"].is_array() &&
-                      log["runs"].size() == 1 && log["runs"][0].is_object();
+  const bool oneRun = log.is_object() && log.contains("runs") && log["runs"].is_array() && log["runs"].size() == 1 &&
+                      log["runs"][0].is_object();
   if (!oneRun || !log["runs"][0].contains("results") || !log["runs"][0]["results"].is_array()) {
-    throw MergeError(name +
-                     ": not a SARIF log with one run, as `check --output-format sarif` writes");
+    throw MergeError(name + ": not a SARIF log with one run, as `check --output-format sarif` writes");
   }
   return log["runs"][0];
 }
 
 /// The member names in which two JSON objects differ, other than `skip`.
-std::vector<std::string> differences(const Json &a, const Json &b,
-                                     std::initializer_list<std::string_view> skip) {
+std::vector<std::string> differences(const Json &a, const Json &b, std::initializer_list<std::string_view> skip) {
   std::vector<std::string> out;
-  const auto skipped = [&](const std::string &key) {
-    return std::find(skip.begin(), skip.end(), key) != skip.end();
-  };
+  const auto skipped = [&](const std::string &key) { return std::find(skip.begin(), skip.end(), key) != skip.end(); };
   for (const auto &[key, value] : a.items()) {
     if (!skipped(key) && (!b.contains(key) || b[key] != value)) out.push_back(key);
   }
@@ -126,14 +122,12 @@ std::vector<std::string> differences(const Json &a, const Json &b,
 
 /// Every finding in merged order: by path, and in each file as its report gave them. A file
 /// found in two reports means they are not shards of one run (or one was given twice).
-std::vector<Finding> merged(std::vector<Finding> findings,
-                            const std::vector<ShardReport> &reports) {
+std::vector<Finding> merged(std::vector<Finding> findings, const std::vector<ShardReport> &reports) {
   std::map<std::string_view, std::size_t> owner;
   for (const Finding &f : findings) {
     const auto [it, added] = owner.emplace(f.path, f.report);
     if (!added && it->second != f.report) {
-      throw MergeError(f.path + " is in both " + reports[it->second].name + " and " +
-                       reports[f.report].name +
+      throw MergeError(f.path + " is in both " + reports[it->second].name + " and " + reports[f.report].name +
                        ": merge the reports of the shards of one run, each once");
     }
   }
@@ -230,12 +224,8 @@ int runMergeReports(const MergeOptions &options) {
   try {
     switch (options.format) {
     case OutputFormat::Json:
-    case OutputFormat::JsonLines:
-      out = mergeJson(reports, options.format == OutputFormat::JsonLines);
-      break;
-    case OutputFormat::Sarif:
-      out = mergeSarif(reports);
-      break;
+    case OutputFormat::JsonLines: out = mergeJson(reports, options.format == OutputFormat::JsonLines); break;
+    case OutputFormat::Sarif: out = mergeSarif(reports); break;
     default:
       std::fprintf(stderr, "error: merge-reports merges json, json-lines and sarif reports only\n");
       return kExitFailure;

@@ -29,14 +29,10 @@ constexpr std::string_view kBlue = "\x1b[1;34m";
 
 std::string_view severityColor(Severity severity) {
   switch (severity) {
-  case Severity::Error:
-    return "\x1b[1;31m";
-  case Severity::Warning:
-    return "\x1b[1;33m";
-  case Severity::Info:
-    return "\x1b[1;34m";
-  case Severity::Hint:
-    return "\x1b[1;36m";
+  case Severity::Error: return "\x1b[1;31m";
+  case Severity::Warning: return "\x1b[1;33m";
+  case Severity::Info: return "\x1b[1;34m";
+  case Severity::Hint: return "\x1b[1;36m";
   }
   return kBold;
 }
@@ -95,8 +91,8 @@ std::string blankLike(std::string_view text, std::size_t from, std::size_t to) {
   return out;
 }
 
-void renderFull(std::string &out, const FileDiagnostics &file, const SourceMap &map,
-                const Diagnostic &d, const RenderOptions &options) {
+void renderFull(std::string &out, const FileDiagnostics &file, const SourceMap &map, const Diagnostic &d,
+                const RenderOptions &options) {
   const bool color = options.color;
   // Rows, columns and the line shown come from the file, or from the notebook cell.
   const SourcePlace at = map.at(d.start);
@@ -107,8 +103,7 @@ void renderFull(std::string &out, const FileDiagnostics &file, const SourceMap &
   const std::size_t lineStart = lines.lineStart(start.line);
   const std::size_t lineEnd = std::max(lines.lineEnd(start.line), lineStart);
   const std::size_t caretFrom = std::clamp(at.offset, lineStart, lineEnd);
-  const std::size_t caretTo =
-      std::clamp(until.cell == at.cell ? until.offset : lineEnd, caretFrom, lineEnd);
+  const std::size_t caretTo = std::clamp(until.cell == at.cell ? until.offset : lineEnd, caretFrom, lineEnd);
   const std::uint32_t fromColumn = lines.position(caretFrom, PositionEncoding::Utf32).column;
   const std::uint32_t toColumn = lines.position(caretTo, PositionEncoding::Utf32).column;
   const std::size_t width = toColumn > fromColumn ? toColumn - fromColumn : 1;
@@ -155,8 +150,8 @@ void renderFull(std::string &out, const FileDiagnostics &file, const SourceMap &
   out += '\n';
 }
 
-void renderConcise(std::string &out, const FileDiagnostics &file, const SourceMap &map,
-                   const Diagnostic &d, const RenderOptions &options) {
+void renderConcise(std::string &out, const FileDiagnostics &file, const SourceMap &map, const Diagnostic &d,
+                   const RenderOptions &options) {
   paint(out, options.color, kBold, file.path);
   out += ':' + map.at(d.start).label() + ": ";
   paint(out, options.color, severityColor(d.severity), d.code);
@@ -174,14 +169,10 @@ void renderConcise(std::string &out, const FileDiagnostics &file, const SourceMa
 
 bool parseOutputFormat(std::string_view name, OutputFormat &format) {
   static constexpr std::pair<std::string_view, OutputFormat> kFormats[] = {
-      {"full", OutputFormat::Full},
-      {"concise", OutputFormat::Concise},
-      {"json", OutputFormat::Json},
-      {"json-lines", OutputFormat::JsonLines},
-      {"sarif", OutputFormat::Sarif},
-      {"github", OutputFormat::Github},
-      {"gitlab", OutputFormat::Gitlab},
-      {"junit", OutputFormat::Junit},
+      {"full", OutputFormat::Full},     {"concise", OutputFormat::Concise},
+      {"json", OutputFormat::Json},     {"json-lines", OutputFormat::JsonLines},
+      {"sarif", OutputFormat::Sarif},   {"github", OutputFormat::Github},
+      {"gitlab", OutputFormat::Gitlab}, {"junit", OutputFormat::Junit},
   };
   for (const auto &[spelling, value] : kFormats) {
     if (spelling == name) {
@@ -193,23 +184,16 @@ bool parseOutputFormat(std::string_view name, OutputFormat &format) {
 }
 
 bool isApplicable(const Fix &fix, bool unsafeFixes) {
-  return fix.applicability == Applicability::Safe ||
-         (fix.applicability == Applicability::Unsafe && unsafeFixes);
+  return fix.applicability == Applicability::Safe || (fix.applicability == Applicability::Unsafe && unsafeFixes);
 }
 
-std::string renderDiagnostics(std::span<const FileDiagnostics> files,
-                              const RenderOptions &options) {
+std::string renderDiagnostics(std::span<const FileDiagnostics> files, const RenderOptions &options) {
   switch (options.format) {
-  case OutputFormat::Sarif:
-    return renderSarif(files);
-  case OutputFormat::Github:
-    return renderGithub(files);
-  case OutputFormat::Gitlab:
-    return renderGitlab(files);
-  case OutputFormat::Junit:
-    return renderJunit(files);
-  default:
-    break;
+  case OutputFormat::Sarif: return renderSarif(files);
+  case OutputFormat::Github: return renderGithub(files);
+  case OutputFormat::Gitlab: return renderGitlab(files);
+  case OutputFormat::Junit: return renderJunit(files);
+  default: break;
   }
   if (options.format == OutputFormat::Json || options.format == OutputFormat::JsonLines) {
     return renderJson(files, options.format == OutputFormat::JsonLines);
@@ -222,12 +206,8 @@ std::string renderDiagnostics(std::span<const FileDiagnostics> files,
     const SourceMap map(file);
     for (const Diagnostic &d : file.diagnostics) {
       switch (options.format) {
-      case OutputFormat::Full:
-        renderFull(out, file, map, d, options);
-        break;
-      case OutputFormat::Concise:
-        renderConcise(out, file, map, d, options);
-        break;
+      case OutputFormat::Full: renderFull(out, file, map, d, options); break;
+      case OutputFormat::Concise: renderConcise(out, file, map, d, options); break;
       default: // JSON and the CI formats are rendered whole, above
         break;
       }
@@ -257,14 +237,12 @@ std::string renderStatistics(std::span<const FileDiagnostics> files, const Rende
   for (const auto &entry : byCode) {
     rows.push_back(entry.second);
   }
-  std::stable_sort(rows.begin(), rows.end(),
-                   [](const Row &a, const Row &b) { return a.count > b.count; });
+  std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) { return a.count > b.count; });
 
   if (options.format == OutputFormat::Json || options.format == OutputFormat::JsonLines) {
     Json array = Json::array();
     for (const Row &row : rows) {
-      array.push_back(Json{
-          {"code", row.code}, {"name", row.name}, {"count", row.count}, {"fixable", row.fixable}});
+      array.push_back(Json{{"code", row.code}, {"name", row.name}, {"count", row.count}, {"fixable", row.fixable}});
     }
     return jsonText(array, options.format == OutputFormat::Json ? 2 : -1) + "\n";
   }
@@ -309,8 +287,8 @@ void countDiagnostics(Summary &summary, std::span<const Diagnostic> diagnostics,
 
 std::string renderSummary(const Summary &s, bool color) {
   std::string out;
-  const std::string hidden = plural(s.hiddenUnsafe, "hidden fix", "hidden fixes") +
-                             " can be enabled with the --unsafe-fixes option";
+  const std::string hidden =
+      plural(s.hiddenUnsafe, "hidden fix", "hidden fixes") + " can be enabled with the --unsafe-fixes option";
   const auto fixablePrefix = [&] {
     out += '[';
     paint(out, color, kCyan, "*");
@@ -321,13 +299,12 @@ std::string renderSummary(const Summary &s, bool color) {
     if (s.fixed > 0) {
       out += "Would fix " + plural(s.fixed, "error", "errors");
       if (s.hiddenUnsafe > 0) {
-        out += " (" + plural(s.hiddenUnsafe, "additional fix", "additional fixes") +
-               " available with --unsafe-fixes)";
+        out += " (" + plural(s.hiddenUnsafe, "additional fix", "additional fixes") + " available with --unsafe-fixes)";
       }
       out += ".\n";
     } else if (s.hiddenUnsafe > 0) {
-      out += "No errors would be fixed (" + plural(s.hiddenUnsafe, "fix", "fixes") +
-             " available with --unsafe-fixes).\n";
+      out +=
+          "No errors would be fixed (" + plural(s.hiddenUnsafe, "fix", "fixes") + " available with --unsafe-fixes).\n";
     }
     return out;
   }
@@ -354,12 +331,9 @@ std::string renderSummary(const Summary &s, bool color) {
 std::string renderRules(std::span<const RuleInfo *const> rules, bool json, bool asArray) {
   const auto fixText = [](FixAvailability fix) -> std::string_view {
     switch (fix) {
-    case FixAvailability::Always:
-      return "Fix is always available.";
-    case FixAvailability::Sometimes:
-      return "Fix is sometimes available.";
-    case FixAvailability::None:
-      return "";
+    case FixAvailability::Always: return "Fix is always available.";
+    case FixAvailability::Sometimes: return "Fix is sometimes available.";
+    case FixAvailability::None: return "";
     }
     return "";
   };

@@ -22,9 +22,7 @@ using Json = nlohmann::ordered_json;
 
 /// What a message says first about where a notebook finding is ("cell 3:2:5: "); nothing for a
 /// plain file, whose rows and columns the formats carry in their own fields.
-std::string cellPrefix(const SourcePlace &place) {
-  return place.cell > 0 ? place.label() + ": " : std::string();
-}
+std::string cellPrefix(const SourcePlace &place) { return place.cell > 0 ? place.label() + ": " : std::string(); }
 
 std::string_view trimBlanks(std::string_view text) {
   const auto first = text.find_first_not_of(" \t\f\v");
@@ -61,17 +59,10 @@ std::string githubData(std::string_view text) {
   std::string out;
   for (const char c : text) {
     switch (c) {
-    case '%':
-      out += "%25";
-      break;
-    case '\r':
-      out += "%0D";
-      break;
-    case '\n':
-      out += "%0A";
-      break;
-    default:
-      out += c;
+    case '%': out += "%25"; break;
+    case '\r': out += "%0D"; break;
+    case '\n': out += "%0A"; break;
+    default: out += c;
     }
   }
   return out;
@@ -94,13 +85,10 @@ std::string githubProperty(std::string_view text) {
 
 std::string_view githubCommand(Severity severity) {
   switch (severity) {
-  case Severity::Error:
-    return "error";
-  case Severity::Warning:
-    return "warning";
+  case Severity::Error: return "error";
+  case Severity::Warning: return "warning";
   case Severity::Info:
-  case Severity::Hint:
-    return "notice";
+  case Severity::Hint: return "notice";
   }
   return "error";
 }
@@ -109,14 +97,10 @@ std::string_view githubCommand(Severity severity) {
 
 std::string_view gitlabSeverity(Severity severity) {
   switch (severity) {
-  case Severity::Error:
-    return "critical"; // the file does not compile on the target version
-  case Severity::Warning:
-    return "major"; // it will not once the target moves to 3.7
-  case Severity::Info:
-    return "minor";
-  case Severity::Hint:
-    return "info";
+  case Severity::Error: return "critical"; // the file does not compile on the target version
+  case Severity::Warning: return "major";  // it will not once the target moves to 3.7
+  case Severity::Info: return "minor";
+  case Severity::Hint: return "info";
   }
   return "major";
 }
@@ -133,27 +117,15 @@ void appendXml(std::string &out, std::string_view text, bool attribute) {
     const auto byte = static_cast<unsigned char>(c);
     if (byte < 0x80) {
       switch (c) {
-      case '&':
-        out += "&amp;";
-        break;
-      case '<':
-        out += "&lt;";
-        break;
-      case '>':
-        out += "&gt;";
-        break;
-      case '"':
-        out += attribute ? "&quot;" : "\"";
-        break;
-      case '\n':
-        out += attribute ? "&#10;" : "\n";
-        break;
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += attribute ? "&quot;" : "\""; break;
+      case '\n': out += attribute ? "&#10;" : "\n"; break;
       case '\r':
         out += "&#13;"; // a raw CR would be normalized away by the parser
         break;
-      case '\t':
-        out += attribute ? "&#9;" : "\t";
-        break;
+      case '\t': out += attribute ? "&#9;" : "\t"; break;
       default:
         if (byte < 0x20) {
           const unsigned symbol = 0x2400U + byte;
@@ -283,9 +255,7 @@ std::string renderGitlab(std::span<const FileDiagnostics> files) {
           {"fingerprint", prints[i]},
           {"severity", gitlabSeverity(d.severity)},
           {"location",
-           Json{{"path", path},
-                {"lines", Json{{"begin", rowColumn(at).row},
-                               {"end", rowColumn(map.at(d.end)).row}}}}},
+           Json{{"path", path}, {"lines", Json{{"begin", rowColumn(at).row}, {"end", rowColumn(map.at(d.end)).row}}}}},
       });
     }
   }
@@ -298,8 +268,8 @@ std::string renderJunit(std::span<const FileDiagnostics> files) {
     total += file.diagnostics.size();
   }
   std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
-  out += "<testsuites name=\"asyncfix\" tests=\"" + std::to_string(total == 0 ? 1 : total) +
-         "\" failures=\"" + std::to_string(total) + "\" errors=\"0\">\n";
+  out += "<testsuites name=\"asyncfix\" tests=\"" + std::to_string(total == 0 ? 1 : total) + "\" failures=\"" +
+         std::to_string(total) + "\" errors=\"0\">\n";
   if (total == 0) {
     out += "  <testsuite name=\"asyncfix\" tests=\"1\" failures=\"0\" errors=\"0\" skipped=\"0\">\n"
            "    <testcase name=\"No errors found\" classname=\"asyncfix\"/>\n"
@@ -318,12 +288,9 @@ std::string renderJunit(std::span<const FileDiagnostics> files) {
       const SourcePlace place = map.at(d.start);
       const std::string row = std::to_string(rowColumn(place).row);
       const std::string where = place.label(); // "2:5", or "cell 3:2:5" in a notebook
-      out += "    <testcase name=\"" +
-             xml(std::string(d.code) + " (" + std::string(d.name) + ") at " + where) +
-             "\" classname=\"" + xml(path) + "\" file=\"" + xml(path) + "\" line=\"" + row +
-             "\">\n";
-      out += "      <failure message=\"" + xml(cellPrefix(place) + d.message) + "\" type=\"" +
-             xml(d.code) + "\">";
+      out += "    <testcase name=\"" + xml(std::string(d.code) + " (" + std::string(d.name) + ") at " + where) +
+             "\" classname=\"" + xml(path) + "\" file=\"" + xml(path) + "\" line=\"" + row + "\">\n";
+      out += "      <failure message=\"" + xml(cellPrefix(place) + d.message) + "\" type=\"" + xml(d.code) + "\">";
       appendXml(out, path + ":" + where + ": " + std::string(d.code) + " " + d.message, false);
       if (d.fix) {
         out += "\nhelp: ";

@@ -44,8 +44,7 @@ std::string uriPath(std::string_view path) {
   for (const char c : path) {
     const auto byte = static_cast<unsigned char>(c);
     const bool unreserved = (byte >= 'A' && byte <= 'Z') || (byte >= 'a' && byte <= 'z') ||
-                            (byte >= '0' && byte <= '9') || c == '-' || c == '.' || c == '_' ||
-                            c == '~' || c == '/';
+                            (byte >= '0' && byte <= '9') || c == '-' || c == '.' || c == '_' || c == '~' || c == '/';
     if (unreserved) {
       out += c;
     } else {
@@ -59,13 +58,10 @@ std::string uriPath(std::string_view path) {
 
 std::string_view level(Severity severity) {
   switch (severity) {
-  case Severity::Error:
-    return "error";
-  case Severity::Warning:
-    return "warning";
+  case Severity::Error: return "error";
+  case Severity::Warning: return "warning";
   case Severity::Info:
-  case Severity::Hint:
-    return "note";
+  case Severity::Hint: return "note";
   }
   return "error";
 }
@@ -97,8 +93,7 @@ Json rules() {
         {"name", rule->name},
         {"shortDescription", Json{{"text", rule->summary}}},
         {"fullDescription", Json{{"text", rule->doc}}},
-        {"help", Json{{"text", std::string(rule->summary) + "\n\nSee " + url},
-                      {"markdown", rule->doc}}},
+        {"help", Json{{"text", std::string(rule->summary) + "\n\nSee " + url}, {"markdown", rule->doc}}},
         {"helpUri", url},
         {"defaultConfiguration", Json{{"level", "error"}}},
     });
@@ -119,13 +114,13 @@ std::optional<std::size_t> ruleIndex(std::string_view code) {
 Json fix(const Fix &f, const SourceMap &map, const Json &location) {
   Json replacements = Json::array();
   for (const TextEdit &edit : f.edits) {
-    replacements.push_back(Json{{"deletedRegion", region(map, edit.start, edit.end)},
-                                {"insertedContent", Json{{"text", edit.content}}}});
+    replacements.push_back(
+        Json{{"deletedRegion", region(map, edit.start, edit.end)}, {"insertedContent", Json{{"text", edit.content}}}});
   }
   return Json{
       {"description", Json{{"text", f.title}}},
-      {"artifactChanges", Json::array({Json{{"artifactLocation", location},
-                                            {"replacements", std::move(replacements)}}})},
+      {"artifactChanges",
+       Json::array({Json{{"artifactLocation", location}, {"replacements", std::move(replacements)}}})},
       {"properties", Json{{"applicability", toString(f.applicability)}}},
   };
 }
@@ -147,9 +142,8 @@ Json results(std::span<const FileDiagnostics> files, const std::string &cwd) {
       }
       result["level"] = level(d.severity);
       result["message"] = Json{{"text", d.message}};
-      result["locations"] = Json::array({Json{
-          {"physicalLocation",
-           Json{{"artifactLocation", location}, {"region", region(map, d.start, d.end)}}}}});
+      result["locations"] = Json::array(
+          {Json{{"physicalLocation", Json{{"artifactLocation", location}, {"region", region(map, d.start, d.end)}}}}});
       result["partialFingerprints"] = Json{{"asyncfix/v1", prints[i]}};
       if (file.notebook != nullptr) {
         result["properties"] = Json{{"cell", map.at(d.start).cell}};
@@ -174,13 +168,11 @@ std::string renderSarif(std::span<const FileDiagnostics> files) {
                                     {"rules", rules()}}}}},
   };
   if (!cwd.empty()) {
-    run["originalUriBaseIds"] =
-        Json{{kSourceRoot, Json{{"uri", "file://" + uriPath(cwd == "/" ? cwd : cwd + "/")}}}};
+    run["originalUriBaseIds"] = Json{{kSourceRoot, Json{{"uri", "file://" + uriPath(cwd == "/" ? cwd : cwd + "/")}}}};
   }
   run["columnKind"] = "utf16CodeUnits";
   run["results"] = results(files, cwd);
-  const Json log{
-      {"$schema", kSchema}, {"version", "2.1.0"}, {"runs", Json::array({std::move(run)})}};
+  const Json log{{"$schema", kSchema}, {"version", "2.1.0"}, {"runs", Json::array({std::move(run)})}};
   return jsonText(log, 2) + "\n";
 }
 

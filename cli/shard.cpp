@@ -22,8 +22,7 @@ std::optional<std::uint32_t> number(std::string_view text) {
 std::optional<Shard> parseShard(std::string_view text, std::string &error) {
   const std::size_t slash = text.find('/');
   const auto index = number(text.substr(0, slash));
-  const auto count =
-      slash == std::string_view::npos ? std::nullopt : number(text.substr(slash + 1));
+  const auto count = slash == std::string_view::npos ? std::nullopt : number(text.substr(slash + 1));
   if (!index || !count) {
     error = "expected I/N, two whole numbers such as 2/4 (the second of four shares)";
     return std::nullopt;

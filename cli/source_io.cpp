@@ -217,8 +217,7 @@ std::optional<std::string> writeFileAtomically(const std::string &path, std::str
   }
   // Keep the owner when we may (root fixing someone's file), else at least the group if we may;
   // then the mode (after chown, which may clear set-id bits).
-  if (::fchown(fd, st.st_uid, st.st_gid) != 0 &&
-      ::fchown(fd, static_cast<uid_t>(-1), st.st_gid) != 0) {
+  if (::fchown(fd, st.st_uid, st.st_gid) != 0 && ::fchown(fd, static_cast<uid_t>(-1), st.st_gid) != 0) {
     // Not permitted: the new file keeps our own owner and group.
   }
   if (::fchmod(fd, st.st_mode & 07777) != 0) {

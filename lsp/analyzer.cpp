@@ -125,14 +125,11 @@ bool Analyzer::deliver(const ResultSink &sink) {
   }
   if (wake_[0] >= 0) {
     char buffer[256];
-    while (::read(wake_[0], buffer, sizeof buffer) > 0) {
-    }
+    while (::read(wake_[0], buffer, sizeof buffer) > 0) {}
   }
   for (Output &item : out) {
-    if (auto *result = std::get_if<0>(&item))
-      sink(result->first, std::move(result->second));
-    else if (MainTask &then = std::get<1>(item))
-      then();
+    if (auto *result = std::get_if<0>(&item)) sink(result->first, std::move(result->second));
+    else if (MainTask &then = std::get<1>(item)) then();
   }
   return !out.empty();
 }
@@ -146,8 +143,7 @@ void Analyzer::emit(Output out) {
   }
   if (wake_[1] >= 0) {
     const char byte = 1;
-    while (::write(wake_[1], &byte, 1) < 0 && errno == EINTR) {
-    }
+    while (::write(wake_[1], &byte, 1) < 0 && errno == EINTR) {}
   }
 }
 

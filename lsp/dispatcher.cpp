@@ -89,35 +89,26 @@ void Dispatcher::handle(std::string_view body) {
   const auto version = message.find("jsonrpc");
   const bool isRequest = id != message.end();
   std::string problem;
-  if (version == message.end() || *version != "2.0")
-    problem = "`jsonrpc` must be \"2.0\"";
-  else if (!method->is_string())
-    problem = "`method` must be a string";
-  else if (isRequest && !validId)
-    problem = "`id` must be an integer or a string";
+  if (version == message.end() || *version != "2.0") problem = "`jsonrpc` must be \"2.0\"";
+  else if (!method->is_string()) problem = "`method` must be a string";
+  else if (isRequest && !validId) problem = "`id` must be an integer or a string";
   if (!problem.empty()) {
-    if (isRequest)
-      replyError(validId ? *id : Json(nullptr), ErrorCode::InvalidRequest, problem);
-    else
-      log_.warn("invalid notification dropped: " + problem);
+    if (isRequest) replyError(validId ? *id : Json(nullptr), ErrorCode::InvalidRequest, problem);
+    else log_.warn("invalid notification dropped: " + problem);
     return;
   }
   const auto params = message.find("params");
   const Json &p = params == message.end() ? Json() : *params;
   // `params`, when present, is structured (JSON-RPC 2.0 §4.2).
   if (params != message.end() && !params->is_object() && !params->is_array() && !params->is_null()) {
-    if (isRequest)
-      replyError(*id, ErrorCode::InvalidParams, "`params` must be an object or an array");
-    else
-      log_.warn("notification `" + method->get<std::string>() + "` dropped: `params` is not structured");
+    if (isRequest) replyError(*id, ErrorCode::InvalidParams, "`params` must be an object or an array");
+    else log_.warn("notification `" + method->get<std::string>() + "` dropped: `params` is not structured");
     return;
   }
   log_.debug((isRequest ? "request " : "notification ") + method->get<std::string>() +
              (isRequest ? " " + id->dump() : ""));
-  if (isRequest)
-    handleRequest(*id, method->get<std::string>(), p);
-  else
-    handleNotification(method->get<std::string>(), p);
+  if (isRequest) handleRequest(*id, method->get<std::string>(), p);
+  else handleNotification(method->get<std::string>(), p);
 }
 
 void Dispatcher::handleRequest(const Json &id, const std::string &method, const Json &params) {
@@ -137,10 +128,8 @@ void Dispatcher::handleRequest(const Json &id, const std::string &method, const 
   try {
     handler->second(params, reply);
   } catch (const LspError &e) {
-    if (!reply->done())
-      reply->error(e.code, e.what());
-    else
-      log_.error("`" + method + "` failed after answering: " + e.what());
+    if (!reply->done()) reply->error(e.code, e.what());
+    else log_.error("`" + method + "` failed after answering: " + e.what());
   } catch (const std::exception &e) {
     log_.error("`" + method + "` failed: " + e.what());
     if (!reply->done()) reply->error(ErrorCode::InternalError, std::string("internal error: ") + e.what());

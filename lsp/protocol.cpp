@@ -124,12 +124,9 @@ Json toJSON(const ProgressToken &token) {
 }
 
 void fromJSON(const Json &j, ProgressToken &out, const std::string &path) {
-  if (j.is_number_integer())
-    out = j.get<std::int64_t>();
-  else if (j.is_string())
-    out = j.get<std::string>();
-  else
-    fail(path, "expected an integer or a string, got " + typeName(j));
+  if (j.is_number_integer()) out = j.get<std::int64_t>();
+  else if (j.is_string()) out = j.get<std::string>();
+  else fail(path, "expected an integer or a string, got " + typeName(j));
 }
 
 void fromJSON(const Json &j, TextDocumentIdentifier &out, const std::string &path) {
@@ -452,10 +449,8 @@ void fromJSON(const Json &j, Diagnostic &out, const std::string &path) {
     if (value >= 1 && value <= 4) out.severity = static_cast<DiagnosticSeverity>(value);
   }
   if (const Json *code = f.find("code")) {
-    if (code->is_string())
-      out.code = code->get<std::string>();
-    else if (code->is_number_integer())
-      out.code = std::to_string(code->get<std::int64_t>());
+    if (code->is_string()) out.code = code->get<std::string>();
+    else if (code->is_number_integer()) out.code = std::to_string(code->get<std::int64_t>());
   }
   if (const Json *source = f.find("source"); source && source->is_string()) out.source = source->get<std::string>();
   if (const Json *href = dig(j, {"codeDescription", "href"}); href && href->is_string())
@@ -471,8 +466,7 @@ void fromJSON(const Json &j, Diagnostic &out, const std::string &path) {
       DiagnosticData parsed;
       fromJSON(*data, parsed, path + ".data");
       out.data = parsed;
-    } catch (const LspError &) {
-    }
+    } catch (const LspError &) {}
   }
 }
 

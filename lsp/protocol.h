@@ -241,9 +241,9 @@ struct NotebookCellTextChange {
 struct DidChangeNotebookDocumentParams {
   VersionedTextDocumentIdentifier notebookDocument;
   std::optional<NotebookCellArrayChange> structure;
-  std::vector<TextDocumentItem> didOpen;                 ///< cells' text documents opened by the change
-  std::vector<TextDocumentIdentifier> didClose;          ///< and closed
-  std::vector<NotebookCell> data;                        ///< cells whose kind or metadata changed
+  std::vector<TextDocumentItem> didOpen;        ///< cells' text documents opened by the change
+  std::vector<TextDocumentIdentifier> didClose; ///< and closed
+  std::vector<NotebookCell> data;               ///< cells whose kind or metadata changed
   std::vector<NotebookCellTextChange> textContent;
 };
 

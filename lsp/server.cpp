@@ -89,7 +89,6 @@ std::string hoverText(const asyncfix::Diagnostic &d) {
   return text;
 }
 
-
 Server::Server(Transport &transport, Logger &log) : transport_(transport), log_(log), dispatcher_(transport, log) {
   Dispatcher &d = dispatcher_;
   d.bind("initialize", this, &Server::onInitialize);
@@ -193,7 +192,8 @@ void Server::idle() {
   reportProblems();
   if (pull_) {
     if (refreshWanted_ && client_.diagnosticRefresh)
-      dispatcher_.request<NoParams, Null>("workspace/diagnostic/refresh", NoParams{}, [](const Null *, const LspError *) {});
+      dispatcher_.request<NoParams, Null>("workspace/diagnostic/refresh", NoParams{},
+                                          [](const Null *, const LspError *) {});
     refreshWanted_ = false;
     return;
   }
@@ -359,10 +359,8 @@ void Server::applySettings() {
     for (const std::string &entry : *list) {
       RuleSelection probe;
       probe.select = {entry};
-      if (probe.unknownEntries().empty())
-        valid->push_back(entry);
-      else
-        problems.push_back(std::string("`") + key + "`: unknown rule selector `" + entry + "`");
+      if (probe.unknownEntries().empty()) valid->push_back(entry);
+      else problems.push_back(std::string("`") + key + "`: unknown rule selector `" + entry + "`");
     }
     return valid;
   };
@@ -372,16 +370,12 @@ void Server::applySettings() {
     overrides.extendSelect = std::move(*extend);
   overrides.ignore = selectors(pick(&Settings::ignore), "ignore");
   if (const auto target = pick(&Settings::targetVersion)) {
-    if (const auto version = PythonVersion::parse(*target))
-      overrides.target = version;
-    else
-      problems.push_back("`targetVersion`: `" + *target + "` is not a Python version from py35 to py314");
+    if (const auto version = PythonVersion::parse(*target)) overrides.target = version;
+    else problems.push_back("`targetVersion`: `" + *target + "` is not a Python version from py35 to py314");
   }
   if (const auto style = pick(&Settings::renameStyle)) {
-    if (auto tmpl = Config::renameTemplateFor(*style))
-      overrides.renameTemplate = std::move(tmpl);
-    else
-      problems.push_back("`renameStyle`: `" + *style + "` is not async_, is_async or a template such as {name}_");
+    if (auto tmpl = Config::renameTemplateFor(*style)) overrides.renameTemplate = std::move(tmpl);
+    else problems.push_back("`renameStyle`: `" + *style + "` is not async_, is_async or a template such as {name}_");
   }
   overrides.unsafeFixes = pick(&Settings::unsafeFixes);
   workspace_.setOverrides(std::move(overrides));
@@ -419,9 +413,9 @@ void Server::showMessage(MessageType type, const std::string &message) {
 
 void Server::publish(OpenDocument &doc) {
   doc.publishPending = false;
-  dispatcher_.notify("textDocument/publishDiagnostics",
-                     PublishDiagnosticsParams{doc.uri, doc.version,
-                                              toLsp(doc.current()->diagnostics, doc.doc.lines(), doc.version)});
+  dispatcher_.notify(
+      "textDocument/publishDiagnostics",
+      PublishDiagnosticsParams{doc.uri, doc.version, toLsp(doc.current()->diagnostics, doc.doc.lines(), doc.version)});
 }
 
 // ---- commands ----
@@ -552,10 +546,8 @@ void Server::answerWhenCurrent(const std::string &uri, const std::optional<std::
 DocumentDiagnosticReport Server::documentReport(OpenDocument &doc, const std::optional<std::string> &previous) {
   DocumentDiagnosticReport report;
   report.resultId = std::to_string(doc.stamp);
-  if (previous == report.resultId)
-    report.unchanged = true;
-  else
-    report.items = toLsp(doc.current()->diagnostics, doc.doc.lines(), doc.version);
+  if (previous == report.resultId) report.unchanged = true;
+  else report.items = toLsp(doc.current()->diagnostics, doc.doc.lines(), doc.version);
   return report;
 }
 
@@ -587,8 +579,7 @@ DocumentDiagnosticReport Server::openReport(OpenDocument &doc, const std::option
   if (doc.current()) return documentReport(doc, previous);
   DocumentDiagnosticReport report;
   report.resultId = std::to_string(doc.stamp);
-  if (previous == report.resultId)
-    report.unchanged = true;
+  if (previous == report.resultId) report.unchanged = true;
   else if (doc.doc.text().size() <= workspace_.maxLintBytes)
     report.items = toLsp(workspace_.settingsFor(doc.uri).linter->lint(doc.doc.text()), doc.doc.lines(), doc.version);
   return report;

@@ -81,7 +81,8 @@ private:
                            Reply<std::vector<CodeAction>> reply);
   std::vector<CodeAction> notebookCodeActionsAt(const Analyzed &at, const NotebookCells &notebook, std::size_t cell,
                                                 const CodeActionParams &params, bool unsafe) const;
-  std::optional<Hover> notebookHover(OpenNotebook &notebook, std::size_t cell, const TextDocumentPositionParams &params);
+  std::optional<Hover> notebookHover(OpenNotebook &notebook, std::size_t cell,
+                                     const TextDocumentPositionParams &params);
   // workspace
   void onDidChangeConfiguration(const DidChangeConfigurationParams &params);
   void onDidChangeWorkspaceFolders(const DidChangeWorkspaceFoldersParams &params);
@@ -109,7 +110,8 @@ private:
   void answerWhenCurrent(const std::string &uri, const std::optional<std::string> &previous,
                          Reply<DocumentDiagnosticReport> reply);
   DocumentDiagnosticReport openReport(OpenDocument &doc, const std::optional<std::string> &previous);
-  DocumentDiagnosticReport cellReport(OpenNotebook &notebook, std::size_t cell, const std::optional<std::string> &previous);
+  DocumentDiagnosticReport cellReport(OpenNotebook &notebook, std::size_t cell,
+                                      const std::optional<std::string> &previous);
   std::optional<DocumentDiagnosticReport> diskReport(const std::filesystem::path &path,
                                                      const std::optional<std::string> &previous);
   // code actions (on the worker: const, and no logging but into the scope)
@@ -147,7 +149,7 @@ private:
   Workspace workspace_;
   ClientCapabilities client_;
   PositionEncoding encoding_ = PositionEncoding::Utf16;
-  bool pull_ = false; ///< the client pulls diagnostics: never push them
+  bool pull_ = false;          ///< the client pulls diagnostics: never push them
   bool refreshWanted_ = false; ///< pull clients: findings changed without an edit (a settle)
   Settings initOptions_;
   Settings changedSettings_;

@@ -45,8 +45,10 @@ OpenNotebook::Cell cellOf(const NotebookCell &cell, const std::vector<TextDocume
 
 void Server::onDidOpenNotebook(const DidOpenNotebookDocumentParams &params) {
   std::vector<OpenNotebook::Cell> cells;
-  for (const NotebookCell &cell : params.notebookDocument.cells) cells.push_back(cellOf(cell, params.cellTextDocuments));
-  OpenNotebook &nb = workspace_.openNotebook(params.notebookDocument.uri, params.notebookDocument.version, std::move(cells));
+  for (const NotebookCell &cell : params.notebookDocument.cells)
+    cells.push_back(cellOf(cell, params.cellTextDocuments));
+  OpenNotebook &nb =
+      workspace_.openNotebook(params.notebookDocument.uri, params.notebookDocument.version, std::move(cells));
   nb.publishPending = !pull_;
 }
 
@@ -68,7 +70,8 @@ void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) 
   std::vector<OpenNotebook::Cell> cells = nb->cells;
   if (params.structure) {
     const auto start = static_cast<std::ptrdiff_t>(params.structure->start);
-    std::vector<OpenNotebook::Cell> removed(cells.begin() + start, cells.begin() + start + params.structure->deleteCount);
+    std::vector<OpenNotebook::Cell> removed(cells.begin() + start,
+                                            cells.begin() + start + params.structure->deleteCount);
     cells.erase(cells.begin() + start, cells.begin() + start + params.structure->deleteCount);
     std::vector<OpenNotebook::Cell> added;
     for (const NotebookCell &cell : params.structure->cells) {
@@ -90,7 +93,8 @@ void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) 
     for (OpenNotebook::Cell &c : cells)
       if (c.uri == cell.document) c.code = cell.kind == 2;
   for (const NotebookCellTextChange &change : params.textContent) {
-    const auto it = std::find_if(cells.begin(), cells.end(), [&](const OpenNotebook::Cell &c) { return c.uri == change.document.uri; });
+    const auto it = std::find_if(cells.begin(), cells.end(),
+                                 [&](const OpenNotebook::Cell &c) { return c.uri == change.document.uri; });
     if (it == cells.end())
       throw LspError(ErrorCode::InvalidParams, "params.change.cells.textContent: no cell " + change.document.uri);
     for (const TextDocumentContentChangeEvent &e : change.changes) {
@@ -144,7 +148,8 @@ void Server::publishNotebook(OpenNotebook &nb) {
     std::vector<asyncfix::Diagnostic> diagnostics;
     for (auto &[d, i] : cellFindings(all, nb, c)) diagnostics.push_back(std::move(d));
     const LineIndex lines(nb.cells[c].text);
-    PublishDiagnosticsParams params{nb.cells[c].uri, nb.cells[c].version, toLsp(diagnostics, lines, nb.cells[c].version)};
+    PublishDiagnosticsParams params{nb.cells[c].uri, nb.cells[c].version,
+                                    toLsp(diagnostics, lines, nb.cells[c].version)};
     std::string key = toJSON(params).dump();
     std::string &last = nb.published[nb.cells[c].uri];
     if (last == key) continue; // the same version with the same findings: nothing to tell
@@ -153,7 +158,8 @@ void Server::publishNotebook(OpenNotebook &nb) {
   }
 }
 
-DocumentDiagnosticReport Server::cellReport(OpenNotebook &nb, std::size_t cell, const std::optional<std::string> &previous) {
+DocumentDiagnosticReport Server::cellReport(OpenNotebook &nb, std::size_t cell,
+                                            const std::optional<std::string> &previous) {
   DocumentDiagnosticReport report;
   report.resultId = std::to_string(nb.virtualDoc->stamp) + ":" + std::to_string(nb.cells[cell].version);
   if (previous == report.resultId) {
@@ -161,7 +167,8 @@ DocumentDiagnosticReport Server::cellReport(OpenNotebook &nb, std::size_t cell, 
     return report;
   }
   std::vector<asyncfix::Diagnostic> diagnostics;
-  for (auto &[d, i] : cellFindings(nb.virtualDoc->current()->diagnostics, nb, cell)) diagnostics.push_back(std::move(d));
+  for (auto &[d, i] : cellFindings(nb.virtualDoc->current()->diagnostics, nb, cell))
+    diagnostics.push_back(std::move(d));
   report.items = toLsp(diagnostics, LineIndex(nb.cells[cell].text), nb.cells[cell].version);
   return report;
 }
@@ -178,7 +185,8 @@ std::optional<WorkspaceEdit> Server::notebookEdit(const NotebookCells &nb, const
     const std::string text = fixed["cells"][c].value("source", std::string());
     if (text == nb.cells[c].text) continue;
     const LineIndex lines(nb.cells[c].text);
-    edit.edits.push_back({{nb.cells[c].uri, nb.cells[c].version}, toLspEdits(lines, diffEdits(nb.cells[c].text, text))});
+    edit.edits.push_back(
+        {{nb.cells[c].uri, nb.cells[c].version}, toLspEdits(lines, diffEdits(nb.cells[c].text, text))});
   }
   if (edit.edits.empty()) return std::nullopt;
   return edit;
@@ -189,14 +197,16 @@ void Server::notebookCodeActions(OpenNotebook &nb, std::size_t cell, const CodeA
   const bool unsafe = workspace_.settingsFor(nb.uri).unsafeFixes;
   // What the worker sees of the notebook: its cells as they are now, at this virtual version.
   const std::int64_t version = nb.virtualDoc->version;
-  analyzeThen(*nb.virtualDoc, [this, cells = NotebookCells(nb), version, cell, params, reply,
-                               unsafe](const Analyzed *at) -> Analyzer::MainTask {
-    if (!at || at->findings.version != version)
-      return [reply] { reply.error(ErrorCode::ContentModified, "the notebook changed"); };
-    if (reply.cancelled()) return [reply] { reply.error(ErrorCode::RequestCancelled, "request cancelled"); };
-    std::vector<CodeAction> actions = notebookCodeActionsAt(*at, cells, cell, params, unsafe);
-    return [reply, actions = std::move(actions)] { reply(actions); };
-  });
+  analyzeThen(*nb.virtualDoc,
+              [this, cells = NotebookCells(nb), version, cell, params, reply,
+               unsafe](const Analyzed *at) -> Analyzer::MainTask {
+                if (!at || at->findings.version != version)
+                  return [reply] { reply.error(ErrorCode::ContentModified, "the notebook changed"); };
+                if (reply.cancelled())
+                  return [reply] { reply.error(ErrorCode::RequestCancelled, "request cancelled"); };
+                std::vector<CodeAction> actions = notebookCodeActionsAt(*at, cells, cell, params, unsafe);
+                return [reply, actions = std::move(actions)] { reply(actions); };
+              });
 }
 
 std::vector<CodeAction> Server::notebookCodeActionsAt(const Analyzed &at, const NotebookCells &nb, std::size_t cell,
@@ -277,7 +287,8 @@ std::vector<CodeAction> Server::notebookCodeActionsAt(const Analyzed &at, const 
   return actions;
 }
 
-std::optional<Hover> Server::notebookHover(OpenNotebook &nb, std::size_t cell, const TextDocumentPositionParams &params) {
+std::optional<Hover> Server::notebookHover(OpenNotebook &nb, std::size_t cell,
+                                           const TextDocumentPositionParams &params) {
   // The current findings, or the latest ones moved onto the current text.
   const OpenDocument &doc = *nb.virtualDoc;
   std::vector<asyncfix::Diagnostic> moved;

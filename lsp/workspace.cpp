@@ -234,15 +234,16 @@ void Workspace::replaceText(OpenDocument &doc, std::int64_t version, std::string
 }
 
 bool Workspace::accept(OpenDocument &doc, std::shared_ptr<const Findings> findings) {
-  const bool resettled = doc.findings && doc.findings->version == findings->version &&
-                         doc.findings->diagnostics != findings->diagnostics;
+  const bool resettled =
+      doc.findings && doc.findings->version == findings->version && doc.findings->diagnostics != findings->diagnostics;
   doc.findings = std::move(findings);
   std::erase_if(doc.since, [&](const OpenDocument::Shift &s) { return s.version <= doc.findings->version; });
   if (!doc.current()) return false;
   if (doc.findings->tooLarge && !doc.tooLargeNoticed) {
     doc.tooLargeNoticed = true;
     notices_.push_back(doc.uri + " is " + std::to_string(doc.doc.text().size() >> 20) + " MB, more than the " +
-                       std::to_string(maxLintBytes >> 20) + " MB asyncfix lints as you type: run `asyncfix check` on it");
+                       std::to_string(maxLintBytes >> 20) +
+                       " MB asyncfix lints as you type: run `asyncfix check` on it");
   }
   if (resettled) doc.stamp = nextStamp_++; // a new result for pull clients
   std::vector<std::function<void()>> waiting;
@@ -292,17 +293,22 @@ namespace {
 /// The cells as nbformat 4 JSON, for asyncfix::Notebook to join exactly as the CLI does: code
 /// cells are the Python ones, everything else is markdown (not linted).
 std::string notebookJson(const std::vector<OpenNotebook::Cell> &cells) {
-  nlohmann::json j = {{"cells", nlohmann::json::array()}, {"nbformat", 4}, {"nbformat_minor", 5}, {"metadata", nlohmann::json::object()}};
+  nlohmann::json j = {{"cells", nlohmann::json::array()},
+                      {"nbformat", 4},
+                      {"nbformat_minor", 5},
+                      {"metadata", nlohmann::json::object()}};
   for (const OpenNotebook::Cell &cell : cells) {
     const bool python = cell.code && (cell.language.empty() || cell.language == "python");
-    j["cells"].push_back({{"cell_type", python ? "code" : "markdown"}, {"source", cell.text}, {"metadata", nlohmann::json::object()}});
+    j["cells"].push_back(
+        {{"cell_type", python ? "code" : "markdown"}, {"source", cell.text}, {"metadata", nlohmann::json::object()}});
   }
   return j.dump();
 }
 
 } // namespace
 
-OpenNotebook &Workspace::openNotebook(const std::string &uri, std::int64_t version, std::vector<OpenNotebook::Cell> cells) {
+OpenNotebook &Workspace::openNotebook(const std::string &uri, std::int64_t version,
+                                      std::vector<OpenNotebook::Cell> cells) {
   closeNotebook(uri);
   OpenNotebook &nb = notebooks_[uri];
   nb.uri = uri;

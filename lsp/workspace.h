@@ -14,12 +14,12 @@
 #include <variant>
 #include <vector>
 
+#include "analyzer.h"
 #include "asyncfix/diagnostic.h"
 #include "asyncfix/document.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/notebook.h"
 #include "asyncfix/settings.h"
-#include "analyzer.h"
 
 namespace asyncfix::lsp {
 
@@ -31,11 +31,11 @@ struct OpenDocument {
       : uri(std::move(documentUri)), version(documentVersion), doc(std::move(text)) {}
   std::string uri;
   std::int64_t version;
-  Document doc;                                  ///< the text; its tree is the Analyzer's
-  std::optional<std::filesystem::path> path;     ///< for file: URIs
-  std::uint64_t stamp = 0;                       ///< changes with every edit, configuration change and settle
-  Analyzer::Id analysis = 0;                     ///< the document in the Analyzer
-  std::shared_ptr<const Findings> findings;      ///< the latest ones (for `findings->version`)
+  Document doc;                              ///< the text; its tree is the Analyzer's
+  std::optional<std::filesystem::path> path; ///< for file: URIs
+  std::uint64_t stamp = 0;                   ///< changes with every edit, configuration change and settle
+  Analyzer::Id analysis = 0;                 ///< the document in the Analyzer
+  std::shared_ptr<const Findings> findings;  ///< the latest ones (for `findings->version`)
   /// The edits since `findings->version` (their version, the bytes they replaced, the length of
   /// what they inserted), to move findings made for an earlier version onto the current text.
   struct Shift {
@@ -43,8 +43,8 @@ struct OpenDocument {
     std::size_t start, end, length;
   };
   std::vector<Shift> since;
-  bool publishPending = false;                   ///< push clients: publish once the findings are current
-  bool tooLargeNoticed = false;                  ///< the size notice was given
+  bool publishPending = false;  ///< push clients: publish once the findings are current
+  bool tooLargeNoticed = false; ///< the size notice was given
   /// Requests waiting for the findings of the current version (pull diagnostics).
   std::vector<std::function<void()>> waiting;
 
@@ -60,8 +60,8 @@ struct OpenDocument {
 struct NotebookCells {
   struct Cell {
     std::string uri;
-    bool code = true;       ///< a code cell (else markup)
-    std::string language;   ///< its text document's languageId
+    bool code = true;     ///< a code cell (else markup)
+    std::string language; ///< its text document's languageId
     std::int64_t version = 0;
     std::string text;
   };
@@ -173,8 +173,8 @@ private:
   std::map<std::string, OpenNotebook> notebooks_;
   std::vector<std::filesystem::path> folders_;
   ConfigOverrides overrides_;
-  std::unique_ptr<ConfigResolver> resolver_;               ///< nearest configuration file per directory
-  std::unique_ptr<ConfigResolver> overridesOnly_;          ///< for documents without a file path
+  std::unique_ptr<ConfigResolver> resolver_;                     ///< nearest configuration file per directory
+  std::unique_ptr<ConfigResolver> overridesOnly_;                ///< for documents without a file path
   std::map<std::string, std::shared_ptr<const Linter>> linters_; ///< by configuration
   std::vector<std::string> problems_;
   std::vector<std::string> notices_;

@@ -61,8 +61,8 @@ public:
     {
       py::gil_scoped_release release;
       std::optional<asyncfix::Linter> own;
-      result = linterFor(path, own).fix(src, path,
-                                        unsafe || unsafe_ ? asyncfix::Applicability::Unsafe : asyncfix::Applicability::Safe);
+      result = linterFor(path, own).fix(
+          src, path, unsafe || unsafe_ ? asyncfix::Applicability::Unsafe : asyncfix::Applicability::Safe);
     }
     if (result.error) throw py::value_error(path + ": " + *result.error);
     return result.text;
@@ -124,7 +124,8 @@ private:
     asyncfix::ConfigResolver::Options o;
     if (target) {
       o.overrides.target = asyncfix::PythonVersion::parse(*target);
-      if (!o.overrides.target) throw py::value_error("target version must be one of py35 … py314, not `" + *target + "`");
+      if (!o.overrides.target)
+        throw py::value_error("target version must be one of py35 … py314, not `" + *target + "`");
     }
     if (renameStyle) {
       o.overrides.renameTemplate = asyncfix::Config::renameTemplateFor(*renameStyle);
@@ -166,17 +167,20 @@ PYBIND11_MODULE(_asyncfix, m) {
            py::arg("target_version") = py::none(), py::arg("rename_style") = py::none())
       .def("check_json", &ProjectLinters::checkJson, py::arg("src"), py::arg("path"));
 
-  m.def("rules", [] {
-    py::list out;
-    for (const asyncfix::RuleInfo *rule : asyncfix::ruleCatalogue()) {
-      py::dict d;
-      d["code"] = std::string(rule->code);
-      d["name"] = std::string(rule->name);
-      d["summary"] = std::string(rule->summary);
-      d["doc"] = std::string(rule->doc);
-      d["url"] = asyncfix::ruleUrl(*rule);
-      out.append(std::move(d));
-    }
-    return out;
-  }, "Every rule, sorted by code: dicts with code, name, summary, doc (Markdown) and url.");
+  m.def(
+      "rules",
+      [] {
+        py::list out;
+        for (const asyncfix::RuleInfo *rule : asyncfix::ruleCatalogue()) {
+          py::dict d;
+          d["code"] = std::string(rule->code);
+          d["name"] = std::string(rule->name);
+          d["summary"] = std::string(rule->summary);
+          d["doc"] = std::string(rule->doc);
+          d["url"] = asyncfix::ruleUrl(*rule);
+          out.append(std::move(d));
+        }
+        return out;
+      },
+      "Every rule, sorted by code: dicts with code, name, summary, doc (Markdown) and url.");
 }

@@ -33,8 +33,8 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
-#include <sstream>
 #include <random>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -251,11 +251,11 @@ std::string report(const char *what, const std::vector<double> &ms) {
 /// publish holds; it must rise above `before` while typing and come back to it.
 struct Typist {
   Server &s;
-  std::string uri;        ///< what didChange names (a document, or a notebook)
-  std::string target;     ///< the text document typed into (the same, or a cell)
+  std::string uri;    ///< what didChange names (a document, or a notebook)
+  std::string target; ///< the text document typed into (the same, or a cell)
   bool notebook = false;
   int line = 0;
-  int version = 1;        ///< of `target`
+  int version = 1; ///< of `target`
   int notebookVersion = 1;
   int nextId = 100;
 
@@ -265,13 +265,17 @@ struct Typist {
                   {"end", {{"line", endLine}, {"character", endCharacter}}}};
     Json edit = {{"range", range}, {"text", insert}};
     if (!notebook)
-      return {{"jsonrpc", "2.0"}, {"method", "textDocument/didChange"},
-              {"params", {{"textDocument", {{"uri", uri}, {"version", version}}}, {"contentChanges", Json::array({edit})}}}};
+      return {{"jsonrpc", "2.0"},
+              {"method", "textDocument/didChange"},
+              {"params",
+               {{"textDocument", {{"uri", uri}, {"version", version}}}, {"contentChanges", Json::array({edit})}}}};
     ++notebookVersion;
     Json content = {{"document", {{"uri", target}, {"version", version}}}, {"changes", Json::array({edit})}};
-    return {{"jsonrpc", "2.0"}, {"method", "notebookDocument/didChange"},
-            {"params", {{"notebookDocument", {{"uri", uri}, {"version", notebookVersion}}},
-                        {"change", {{"cells", {{"textContent", Json::array({content})}}}}}}}};
+    return {{"jsonrpc", "2.0"},
+            {"method", "notebookDocument/didChange"},
+            {"params",
+             {{"notebookDocument", {{"uri", uri}, {"version", notebookVersion}}},
+              {"change", {{"cells", {{"textContent", Json::array({content})}}}}}}}};
   }
 
   std::size_t waitPublish() {
@@ -289,15 +293,21 @@ struct Typist {
     s.send(change(character, endLine, endCharacter, insert));
     if (hoverMs) {
       const int hover = nextId++;
-      s.send({{"jsonrpc", "2.0"}, {"id", hover}, {"method", "textDocument/hover"},
+      s.send({{"jsonrpc", "2.0"},
+              {"id", hover},
+              {"method", "textDocument/hover"},
               {"params", {{"textDocument", {{"uri", target}}}, {"position", {{"line", line}, {"character", 0}}}}}});
       int action = -1;
       if (version % 2 == 0) {
         action = nextId++;
-        s.send({{"jsonrpc", "2.0"}, {"id", action}, {"method", "textDocument/codeAction"},
-                {"params", {{"textDocument", {{"uri", target}}},
-                            {"range", {{"start", {{"line", line}, {"character", 0}}}, {"end", {{"line", line}, {"character", 0}}}}},
-                            {"context", {{"diagnostics", Json::array()}}}}}});
+        s.send(
+            {{"jsonrpc", "2.0"},
+             {"id", action},
+             {"method", "textDocument/codeAction"},
+             {"params",
+              {{"textDocument", {{"uri", target}}},
+               {"range", {{"start", {{"line", line}, {"character", 0}}}, {"end", {{"line", line}, {"character", 0}}}}},
+               {"context", {{"diagnostics", Json::array()}}}}}});
       }
       std::optional<std::size_t> published; // a publish may come before the replies
       for (int pending = action < 0 ? 1 : 2; pending > 0; --pending) {
@@ -319,8 +329,8 @@ struct Typist {
   }
 
   /// Types and deletes `typed`; returns the most diagnostics seen and the count at the end.
-  std::pair<std::size_t, std::size_t> run(const std::string &typed, std::vector<double> &ms, std::vector<double> *hoverMs,
-                                          std::vector<double> *actionMs) {
+  std::pair<std::size_t, std::size_t> run(const std::string &typed, std::vector<double> &ms,
+                                          std::vector<double> *hoverMs, std::vector<double> *actionMs) {
     std::size_t most = 0;
     int column = 0;
     for (const char c : typed) {
@@ -350,7 +360,8 @@ int typing(Server &s, int lines) {
   s.send({{"jsonrpc", "2.0"},
           {"method", "textDocument/didOpen"},
           {"params", {{"textDocument", {{"uri", uri}, {"languageId", "python"}, {"version", 1}, {"text", text}}}}}});
-  const Json first = s.waitFor([](const Json &m) { return m.value("method", "") == "textDocument/publishDiagnostics"; });
+  const Json first =
+      s.waitFor([](const Json &m) { return m.value("method", "") == "textDocument/publishDiagnostics"; });
   const double openMs = std::chrono::duration<double, std::milli>(Clock::now() - open).count();
   const std::size_t before = first["params"]["diagnostics"].size();
   Typist t{s, uri, uri, false, line};
@@ -370,8 +381,8 @@ int typing(Server &s, int lines) {
   std::printf("typing trace, %d lines (dense), %zu bytes: didOpen -> publish %.2f ms (bare parse %.2f ms, %.2fx); "
               "%s; server CPU %.2f ms per keystroke; %s; %s; peak RSS %.1f MiB; exit code %d\n",
               lines, text.size(), openMs, parseMs, openMs / parseMs,
-              report((std::to_string(ms.size()) + " keystrokes didChange -> publishDiagnostics").c_str(), ms).c_str(), cpu,
-              report("hover while typing", hoverMs).c_str(), report("code action while typing", actionMs).c_str(),
+              report((std::to_string(ms.size()) + " keystrokes didChange -> publishDiagnostics").c_str(), ms).c_str(),
+              cpu, report("hover while typing", hoverMs).c_str(), report("code action while typing", actionMs).c_str(),
               static_cast<double>(rss) / 1024.0, code);
   return code == 0 ? 0 : 1;
 }
@@ -383,15 +394,19 @@ int notebookTyping(Server &s, int cells) {
   for (int c = 0; c < cells; ++c) {
     const std::string cellUri = "vscode-notebook-cell:/bench/train.ipynb#c" + std::to_string(c);
     std::string text = c == 0 ? "import torch\nimport torch.nn as nn\n" : "";
-    text += "def step_" + std::to_string(c) + "(model, batch, device):\n    images, target = batch\n"
+    text += "def step_" + std::to_string(c) +
+            "(model, batch, device):\n    images, target = batch\n"
             "    images = images.to(device, non_blocking=True)\n    return model(images), target\n";
     cellList.push_back({{"kind", 2}, {"document", cellUri}});
     documents.push_back({{"uri", cellUri}, {"languageId", "python"}, {"version", 1}, {"text", text}});
   }
   const auto open = Clock::now();
-  s.send({{"jsonrpc", "2.0"}, {"method", "notebookDocument/didOpen"},
-          {"params", {{"notebookDocument", {{"uri", uri}, {"notebookType", "jupyter-notebook"}, {"version", 1}, {"cells", cellList}}},
-                      {"cellTextDocuments", documents}}}});
+  s.send({{"jsonrpc", "2.0"},
+          {"method", "notebookDocument/didOpen"},
+          {"params",
+           {{"notebookDocument",
+             {{"uri", uri}, {"notebookType", "jupyter-notebook"}, {"version", 1}, {"cells", cellList}}},
+            {"cellTextDocuments", documents}}}});
   const std::string target = "vscode-notebook-cell:/bench/train.ipynb#c" + std::to_string(cells / 2);
   s.waitFor([&](const Json &m) {
     return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"].value("uri", "") == target;
@@ -408,10 +423,12 @@ int notebookTyping(Server &s, int cells) {
   s.waitFor([](const Json &m) { return m.contains("id") && m["id"] == 2; });
   s.send({{"jsonrpc", "2.0"}, {"method", "exit"}});
   const int code = s.finish();
-  std::printf("notebook typing trace, %d cells: didOpen -> first cell published %.2f ms; %s; server CPU %.2f ms per "
-              "keystroke; exit code %d\n",
-              cells, openMs, report((std::to_string(ms.size()) + " keystrokes in a cell -> its publishDiagnostics").c_str(), ms).c_str(),
-              cpu, code);
+  std::printf(
+      "notebook typing trace, %d cells: didOpen -> first cell published %.2f ms; %s; server CPU %.2f ms per "
+      "keystroke; exit code %d\n",
+      cells, openMs,
+      report((std::to_string(ms.size()) + " keystrokes in a cell -> its publishDiagnostics").c_str(), ms).c_str(), cpu,
+      code);
   return code == 0 ? 0 : 1;
 }
 
@@ -462,9 +479,11 @@ int main(int argc, char **argv) {
           {"id", 1},
           {"method", "initialize"},
           // As VS Code declares: code actions' edits computed on codeAction/resolve.
-          {"params", {{"capabilities", {{"general", {{"positionEncodings", {"utf-16"}}}},
-                                        {"textDocument", {{"codeAction", {{"dataSupport", true},
-                                                                          {"resolveSupport", {{"properties", {"edit"}}}}}}}}}}}}});
+          {"params",
+           {{"capabilities",
+             {{"general", {{"positionEncodings", {"utf-16"}}}},
+              {"textDocument",
+               {{"codeAction", {{"dataSupport", true}, {"resolveSupport", {{"properties", {"edit"}}}}}}}}}}}}});
   s.waitFor([](const Json &m) { return m.contains("id") && m["id"] == 1; });
   s.send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
   if (openDocs > 0) return openMany(s, openDocs, lines);

@@ -145,8 +145,9 @@ ASYNCFIX_API char *asyncfix_report_json(const asyncfix_report *report);
 
 /* Diagnostic `index` (0 ≤ index < asyncfix_report_count()). Strings belong to the report; NULL
  * (ASYNCFIX_ERROR_ARGUMENT) for an index out of range. */
-ASYNCFIX_API const char *asyncfix_diagnostic_code(const asyncfix_report *report, size_t index);    /* "AF101" */
-ASYNCFIX_API const char *asyncfix_diagnostic_name(const asyncfix_report *report, size_t index);    /* "torch-async-kwarg" */
+ASYNCFIX_API const char *asyncfix_diagnostic_code(const asyncfix_report *report, size_t index); /* "AF101" */
+ASYNCFIX_API const char *asyncfix_diagnostic_name(const asyncfix_report *report,
+                                                  size_t index); /* "torch-async-kwarg" */
 ASYNCFIX_API const char *asyncfix_diagnostic_message(const asyncfix_report *report, size_t index);
 /* An asyncfix_severity, or -1 for an index out of range. */
 ASYNCFIX_API int asyncfix_diagnostic_severity(const asyncfix_report *report, size_t index);

@@ -32,8 +32,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     return 0;
   }
   const ResolvedConfig &config = std::get<ResolvedConfig>(*parsed);
-  for (const char *p : {"/fuzz/project/a.py", "/fuzz/project/build/x.py", "/fuzz/project/sub/dir/async.py",
-                        "/elsewhere/b.py"})
+  for (const char *p :
+       {"/fuzz/project/a.py", "/fuzz/project/build/x.py", "/fuzz/project/sub/dir/async.py", "/elsewhere/b.py"})
     (void)config.excluded(p);
   const Linter linter(config.config);
   const std::string source = "import torch\nx.cuda(async=True)\nasync = 1\nawait = async  # noqa: AF002\n";

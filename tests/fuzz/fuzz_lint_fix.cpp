@@ -9,8 +9,8 @@
 //  - LineIndex conversions round-trip for every code point boundary in all three encodings.
 #include <cstddef>
 #include <cstdint>
-#include <cstdlib>
 #include <cstdio>
+#include <cstdlib>
 #include <set>
 #include <string>
 #include <string_view>

@@ -85,8 +85,8 @@ TEST_CASE("Report::toJson is the CLI's JSON shape", "[api]") {
   std::vector<std::string> keys;
   const auto ordered = nlohmann::ordered_json::parse(report.toJson());
   for (const auto &item : ordered[0].items()) keys.push_back(item.key());
-  CHECK(keys == std::vector<std::string>{"code", "name", "message", "severity", "filename", "location",
-                                         "end_location", "fix", "url"});
+  CHECK(keys == std::vector<std::string>{"code", "name", "message", "severity", "filename", "location", "end_location",
+                                         "fix", "url"});
   // json-lines: one object per line; an empty report is `[]`.
   CHECK(report.toJson(true).find('\n') == report.toJson(true).size() - 1);
   CHECK(Linter().lint("x = 1\n", "a.py").toJson() == "[]\n");

@@ -8,12 +8,12 @@
 
 static int failures = 0;
 
-#define EXPECT(condition)                                                                       \
-  do {                                                                                          \
-    if (!(condition)) {                                                                         \
-      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #condition);                  \
-      ++failures;                                                                               \
-    }                                                                                           \
+#define EXPECT(condition)                                                                                              \
+  do {                                                                                                                 \
+    if (!(condition)) {                                                                                                \
+      fprintf(stderr, "%s:%d: expected %s\n", __FILE__, __LINE__, #condition);                                         \
+      ++failures;                                                                                                      \
+    }                                                                                                                  \
   } while (0)
 
 int main(void) {

@@ -44,8 +44,8 @@ TEST_CASE("C: asyncfix_check_json returns the CLI's JSON array", "[capi]") {
   CHECK(array[1]["code"] == "AF101");
   CHECK(array[1]["filename"] == "m.py");
 
-  const std::string only = take(asyncfix_check_json(kLegacy.data(), kLegacy.size(), nullptr,
-                                                    R"({"select":["AF1"],"target-version":"py38"})"));
+  const std::string only = take(
+      asyncfix_check_json(kLegacy.data(), kLegacy.size(), nullptr, R"({"select":["AF1"],"target-version":"py38"})"));
   const auto selected = nlohmann::json::parse(only);
   REQUIRE(selected.size() == 1);
   CHECK(selected[0]["code"] == "AF101");
@@ -85,8 +85,10 @@ TEST_CASE("C: failures return NULL with a per-thread error code and message", "[
 }
 
 TEST_CASE("C: asyncfix_fix applies safe fixes, and unsafe ones when asked", "[capi]") {
-  CHECK(take(asyncfix_fix(kLegacy.data(), kLegacy.size(), "m.py", nullptr, 0)) == "async = 1\nx.cuda(non_blocking=True)\n");
-  CHECK(take(asyncfix_fix(kLegacy.data(), kLegacy.size(), "m.py", nullptr, 1)) == "async_ = 1\nx.cuda(non_blocking=True)\n");
+  CHECK(take(asyncfix_fix(kLegacy.data(), kLegacy.size(), "m.py", nullptr, 0)) ==
+        "async = 1\nx.cuda(non_blocking=True)\n");
+  CHECK(take(asyncfix_fix(kLegacy.data(), kLegacy.size(), "m.py", nullptr, 1)) ==
+        "async_ = 1\nx.cuda(non_blocking=True)\n");
   CHECK(take(asyncfix_fix(kLegacy.data(), kLegacy.size(), "m.py", R"({"unsafe-fixes": true})", 0)) ==
         "async_ = 1\nx.cuda(non_blocking=True)\n");
   CHECK(take(asyncfix_fix(kLegacy.data(), kLegacy.size(), "m.py", R"({"rename-style": "is_async"})", 1)) ==
@@ -159,7 +161,8 @@ TEST_CASE("C: a linter's per-file-ignores follow each call's path", "[capi]") {
   CHECK(asyncfix_report_count(lib) == 1);
   CHECK(asyncfix_report_count(test) == 0);
   CHECK(take(asyncfix_linter_fix(linter, src.data(), src.size(), "tests/a.py", 0, nullptr)) == src);
-  CHECK(take(asyncfix_linter_fix(linter, src.data(), src.size(), "lib/a.py", 0, nullptr)) == "x.cuda(non_blocking=True)\n");
+  CHECK(take(asyncfix_linter_fix(linter, src.data(), src.size(), "lib/a.py", 0, nullptr)) ==
+        "x.cuda(non_blocking=True)\n");
   asyncfix_report_free(lib);
   asyncfix_report_free(test);
   asyncfix_linter_free(linter);

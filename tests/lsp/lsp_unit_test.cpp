@@ -153,9 +153,10 @@ TEST_CASE("a document over the size limit is not linted as you type and blocks n
   Server server(transport, log);
   server.workspace().maxLintBytes = 4096; // stands for the 8 MB default
   const auto open = [&](const std::string &uri, const std::string &text) {
-    nlohmann::json m = {{"jsonrpc", "2.0"},
-                        {"method", "textDocument/didOpen"},
-                        {"params", {{"textDocument", {{"uri", uri}, {"languageId", "python"}, {"version", 1}, {"text", text}}}}}};
+    nlohmann::json m = {
+        {"jsonrpc", "2.0"},
+        {"method", "textDocument/didOpen"},
+        {"params", {{"textDocument", {{"uri", uri}, {"languageId", "python"}, {"version", 1}, {"text", text}}}}}};
     transport.push(m.dump());
   };
   transport.push(R"({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"capabilities":{}}})");
@@ -179,7 +180,8 @@ TEST_CASE("a document over the size limit is not linted as you type and blocks n
   CHECK(published["file:///small.py"] == 1); // the others are served as usual
   CHECK(notices == 1);
   // Typing in it still gives no diagnostics, and no second notice.
-  transport.push(R"({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///big.py","version":2},"contentChanges":[{"range":{"start":{"line":1,"character":0},"end":{"line":1,"character":0}},"text":"z"}]}})");
+  transport.push(
+      R"({"jsonrpc":"2.0","method":"textDocument/didChange","params":{"textDocument":{"uri":"file:///big.py","version":2},"contentChanges":[{"range":{"start":{"line":1,"character":0},"end":{"line":1,"character":0}},"text":"z"}]}})");
   server.drain();
   for (const std::string &out : transport.takeOutput()) {
     const auto m = nlohmann::json::parse(out);

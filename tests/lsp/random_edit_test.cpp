@@ -237,8 +237,11 @@ void run(Units units, const char *encodingName, int edits, unsigned seed, LoadOp
     bool sawPublish = false;
     if (load.pull) {
       const int id = nextId++;
-      transport.push(Json{{"jsonrpc", "2.0"}, {"id", id}, {"method", "textDocument/diagnostic"},
-                          {"params", {{"textDocument", {{"uri", uri}}}}}}.dump());
+      transport.push(Json{{"jsonrpc", "2.0"},
+                          {"id", id},
+                          {"method", "textDocument/diagnostic"},
+                          {"params", {{"textDocument", {{"uri", uri}}}}}}
+                         .dump());
       server.drain();
     }
     for (const std::string &body : transport.takeOutput()) {
@@ -290,10 +293,16 @@ void run(Units units, const char *encodingName, int edits, unsigned seed, LoadOp
     const Json range = {{"start", {{"line", s0.first}, {"character", s0.second}}},
                         {"end", {{"line", e0.first}, {"character", e0.second}}}};
     const int hoverId = nextId++, actionId = nextId++;
-    transport.push(Json{{"jsonrpc", "2.0"}, {"id", hoverId}, {"method", "textDocument/hover"},
-                        {"params", {{"textDocument", {{"uri", uri}}}, {"position", range["start"]}}}}.dump());
-    transport.push(Json{{"jsonrpc", "2.0"}, {"id", actionId}, {"method", "textDocument/codeAction"},
-                        {"params", {{"textDocument", {{"uri", uri}}}, {"range", range}, {"context", {{"diagnostics", Json::array()}}}}}}
+    transport.push(Json{{"jsonrpc", "2.0"},
+                        {"id", hoverId},
+                        {"method", "textDocument/hover"},
+                        {"params", {{"textDocument", {{"uri", uri}}}, {"position", range["start"]}}}}
+                       .dump());
+    transport.push(Json{
+        {"jsonrpc", "2.0"},
+        {"id", actionId},
+        {"method", "textDocument/codeAction"},
+        {"params", {{"textDocument", {{"uri", uri}}}, {"range", range}, {"context", {{"diagnostics", Json::array()}}}}}}
                        .dump());
     server.drain();
     bool sawHover = false, sawActions = false;

@@ -139,10 +139,8 @@ Replay replay(const std::string &transcript) {
   result.output +=
       server.exited() ? "=== exit code " + std::to_string(server.exitCode()) + "\n" : "=== still running\n";
   for (const auto &[id, count] : requests)
-    if (count == 0 && !server.exited())
-      result.problems.push_back("request " + id + " never answered");
-    else if (count == 0)
-      result.problems.push_back("request " + id + " never answered before exit");
+    if (count == 0 && !server.exited()) result.problems.push_back("request " + id + " never answered");
+    else if (count == 0) result.problems.push_back("request " + id + " never answered before exit");
   return result;
 }
 

@@ -221,12 +221,13 @@ std::vector<Keystroke> typing(std::size_t at, const std::string &line) {
 }
 
 Json didChange(const std::string &before, int version, const Keystroke &k) {
-  return {{"jsonrpc", "2.0"},
-          {"method", "textDocument/didChange"},
-          {"params",
-           {{"textDocument", {{"uri", kUri}, {"version", version}}},
-            {"contentChanges",
-             {{{"range", {{"start", position(before, k.start)}, {"end", position(before, k.end)}}}, {"text", k.text}}}}}}};
+  return {
+      {"jsonrpc", "2.0"},
+      {"method", "textDocument/didChange"},
+      {"params",
+       {{"textDocument", {{"uri", kUri}, {"version", version}}},
+        {"contentChanges",
+         {{{"range", {{"start", position(before, k.start)}, {"end", position(before, k.end)}}}, {"text", k.text}}}}}}};
 }
 
 Json initialize() {
@@ -308,12 +309,18 @@ TEST_CASE("worker: a client flooding edits and requests gets the newest version 
         const std::size_t finding = text.find("async=True", rng() % text.size());
         const Json where = position(text, finding == std::string::npos ? 0 : finding);
         asked[nextId] = version;
-        client.send({{"jsonrpc", "2.0"}, {"id", nextId++}, {"method", "textDocument/hover"},
+        client.send({{"jsonrpc", "2.0"},
+                     {"id", nextId++},
+                     {"method", "textDocument/hover"},
                      {"params", {{"textDocument", {{"uri", kUri}}}, {"position", where}}}});
         asked[nextId] = version;
-        client.send({{"jsonrpc", "2.0"}, {"id", nextId++}, {"method", "textDocument/codeAction"},
-                     {"params", {{"textDocument", {{"uri", kUri}}}, {"range", {{"start", where}, {"end", where}}},
-                                 {"context", {{"diagnostics", Json::array()}}}}}});
+        client.send({{"jsonrpc", "2.0"},
+                     {"id", nextId++},
+                     {"method", "textDocument/codeAction"},
+                     {"params",
+                      {{"textDocument", {{"uri", kUri}}},
+                       {"range", {{"start", where}, {"end", where}}},
+                       {"context", {{"diagnostics", Json::array()}}}}}});
         if (version % 3 == 0) // and cancel it at once
           client.send({{"jsonrpc", "2.0"}, {"method", "$/cancelRequest"}, {"params", {{"id", nextId - 1}}}});
       }
@@ -358,8 +365,10 @@ TEST_CASE("worker: a client flooding edits and requests gets the newest version 
   INFO(publishes << " publishes for " << version << " versions");
   // The last one published equals a fresh lint of the final text.
   std::vector<std::tuple<std::string, Json>> got, expected;
-  for (const Json &d : (*lastPublish(messages))["params"]["diagnostics"]) got.emplace_back(d["code"], d["range"]["start"]);
-  for (const asyncfix::Diagnostic &d : Linter().lint(text)) expected.emplace_back(std::string(d.code), position(text, d.start));
+  for (const Json &d : (*lastPublish(messages))["params"]["diagnostics"])
+    got.emplace_back(d["code"], d["range"]["start"]);
+  for (const asyncfix::Diagnostic &d : Linter().lint(text))
+    expected.emplace_back(std::string(d.code), position(text, d.start));
   CHECK(got == expected);
   CHECK(client.exitCode() == 0);
 }

@@ -11,7 +11,7 @@ TEST_CASE("AF001 async-identifier: valid code is left alone", "[rules][AF001]") 
       "x = 'async = 1'\n# async = 1\n",
       "def f():\n    '''async is a keyword'''\n",
       "async_ = 1\nis_async = async_\n",
-      "x.cuda(async=True)\n", // AF101's, not AF001's
+      "x.cuda(async=True)\n",     // AF101's, not AF001's
       "foo(x.cuda(async=True)\n", // AF101's also inside an ERROR region (unclosed call)
       "x = y.cuda(async=True\n",  // …and when the call's own `)` is missing
       "x = y.cuda(async=\n",
@@ -29,7 +29,8 @@ TEST_CASE("AF001 async-identifier: local names are renamed safely and scope-awar
        "def f():\n    async_ = 1\n    return async_\n"},
       // Another function's `async` is a different binding: each is renamed on its own.
       {"def f():\n    async = 1\n    return async\n\ndef g(x):\n    return x.async\n",
-       {{"AF001", 2, 5, 10, FixKind::Safe}, {"AF001", 3, 12, 17, FixKind::Safe},
+       {{"AF001", 2, 5, 10, FixKind::Safe},
+        {"AF001", 3, 12, 17, FixKind::Safe},
         {"AF001", 6, 14, 19, FixKind::Unsafe, "attribute"}},
        "def f():\n    async_ = 1\n    return async_\n\ndef g(x):\n    return x.async_\n",
        "def f():\n    async_ = 1\n    return async_\n\ndef g(x):\n    return x.async\n"},
@@ -43,9 +44,11 @@ TEST_CASE("AF001 async-identifier: local names are renamed safely and scope-awar
       {"def f():\n    try:\n        g()\n    except E as async:\n        log(async)\n",
        {{"AF001", 4, 17, 22}, {"AF001", 5, 13, 18}},
        "def f():\n    try:\n        g()\n    except E as async_:\n        log(async_)\n"},
-      {"def f(p):\n    a, (async, b) = p\n    return async\n", {{"AF001", 2, 9, 14}, {"AF001", 3, 12, 17}},
+      {"def f(p):\n    a, (async, b) = p\n    return async\n",
+       {{"AF001", 2, 9, 14}, {"AF001", 3, 12, 17}},
        "def f(p):\n    a, (async_, b) = p\n    return async_\n"},
-      {"ys = [async * 2 for async in xs]\n", {{"AF001", 1, 7, 12, FixKind::Safe}, {"AF001", 1, 21, 26, FixKind::Safe}},
+      {"ys = [async * 2 for async in xs]\n",
+       {{"AF001", 1, 7, 12, FixKind::Safe}, {"AF001", 1, 21, 26, FixKind::Safe}},
        "ys = [async_ * 2 for async_ in xs]\n"},
       // A lambda parameter: safe inside a function…
       {"def f(xs):\n    return sorted(xs, key=lambda async: async.priority)\n",
@@ -54,13 +57,17 @@ TEST_CASE("AF001 async-identifier: local names are renamed safely and scope-awar
       // …unsafe when the lambda is a public module-level name (callers may pass it by keyword);
       // its calls in the file are renamed with it.
       {"key = lambda async=False: async\nkey(async=True)\n",
-       {{"AF001", 1, 14, 19, FixKind::Unsafe}, {"AF001", 1, 27, 32, FixKind::Unsafe}, {"AF001", 2, 5, 10, FixKind::Unsafe}},
-       "key = lambda async_=False: async_\nkey(async_=True)\n", "key = lambda async=False: async\nkey(async=True)\n"},
+       {{"AF001", 1, 14, 19, FixKind::Unsafe},
+        {"AF001", 1, 27, 32, FixKind::Unsafe},
+        {"AF001", 2, 5, 10, FixKind::Unsafe}},
+       "key = lambda async_=False: async_\nkey(async_=True)\n",
+       "key = lambda async=False: async\nkey(async=True)\n"},
       {"def f():\n    cb = lambda async=False: async\n    return cb(async=True)\n",
        {{"AF001", 2, 17, 22, FixKind::Safe}, {"AF001", 2, 30, 35, FixKind::Safe}, {"AF001", 3, 15, 20, FixKind::Safe}},
        "def f():\n    cb = lambda async_=False: async_\n    return cb(async_=True)\n"},
       // The configured style is used.
-      {"def f():\n    async = 1\n    return async\n", {{"AF001", 2, 5, 10}, {"AF001", 3, 12, 17}},
+      {"def f():\n    async = 1\n    return async\n",
+       {{"AF001", 2, 5, 10}, {"AF001", 3, 12, 17}},
        "def f():\n    async_ = 1\n    return async_\n"},
       // A closure reads the enclosing function's `async`: one binding.
       {"def f():\n    async = 1\n    def g():\n        return async\n    return g\n",
@@ -73,11 +80,14 @@ TEST_CASE("AF001 async-identifier: local names are renamed safely and scope-awar
 TEST_CASE("AF001 async-identifier: names visible outside the file are unsafe", "[rules][AF001]") {
   const std::vector<Invalid> invalid = {
       // Module-level name.
-      {"async = True\nif async:\n    pass\n", {{"AF001", 1, 1, 6, FixKind::Unsafe}, {"AF001", 2, 4, 9, FixKind::Unsafe}},
-       "async_ = True\nif async_:\n    pass\n", "async = True\nif async:\n    pass\n"},
+      {"async = True\nif async:\n    pass\n",
+       {{"AF001", 1, 1, 6, FixKind::Unsafe}, {"AF001", 2, 4, 9, FixKind::Unsafe}},
+       "async_ = True\nif async_:\n    pass\n",
+       "async = True\nif async:\n    pass\n"},
       // A public function's parameter: call sites in the file are renamed too.
       {"def fetch(url, async=False):\n    return async\n\nfetch(u, async=True)\n",
-       {{"AF001", 1, 16, 21, FixKind::Unsafe, "parameter"}, {"AF001", 2, 12, 17, FixKind::Unsafe},
+       {{"AF001", 1, 16, 21, FixKind::Unsafe, "parameter"},
+        {"AF001", 2, 12, 17, FixKind::Unsafe},
         {"AF001", 4, 10, 15, FixKind::Unsafe, "keyword argument"}},
        "def fetch(url, async_=False):\n    return async_\n\nfetch(u, async_=True)\n",
        "def fetch(url, async=False):\n    return async\n\nfetch(u, async=True)\n"},
@@ -88,8 +98,10 @@ TEST_CASE("AF001 async-identifier: names visible outside the file are unsafe", "
       // A method's parameter and a constructor's: calls through attributes and the class name.
       {"class Loader:\n    def __init__(self, async=False):\n        self.async = async\n\n"
        "l = Loader(async=True)\nprint(l.async)\n",
-       {{"AF001", 2, 24, 29, FixKind::Unsafe}, {"AF001", 3, 14, 19, FixKind::Unsafe},
-        {"AF001", 3, 22, 27, FixKind::Unsafe}, {"AF001", 5, 12, 17, FixKind::Unsafe},
+       {{"AF001", 2, 24, 29, FixKind::Unsafe},
+        {"AF001", 3, 14, 19, FixKind::Unsafe},
+        {"AF001", 3, 22, 27, FixKind::Unsafe},
+        {"AF001", 5, 12, 17, FixKind::Unsafe},
         {"AF001", 6, 9, 14, FixKind::Unsafe}},
        "class Loader:\n    def __init__(self, async_=False):\n        self.async_ = async_\n\n"
        "l = Loader(async_=True)\nprint(l.async_)\n",
@@ -99,7 +111,9 @@ TEST_CASE("AF001 async-identifier: names visible outside the file are unsafe", "
       // another function, whose `async=` keyword is not renamed with `f`'s `_g`.
       {"def f():\n    def _g(async): return async\n    return _g(async=1)\ndef h():\n"
        "    def _g(x, **kw): return kw\n    return _g(1, async=2)\n",
-       {{"AF001", 2, 12, 17, FixKind::Safe}, {"AF001", 2, 27, 32, FixKind::Safe}, {"AF001", 3, 15, 20, FixKind::Safe},
+       {{"AF001", 2, 12, 17, FixKind::Safe},
+        {"AF001", 2, 27, 32, FixKind::Safe},
+        {"AF001", 3, 15, 20, FixKind::Safe},
         {"AF001", 6, 18, 23, FixKind::Unsafe, "keyword argument"}},
        "def f():\n    def _g(async_): return async_\n    return _g(async_=1)\ndef h():\n"
        "    def _g(x, **kw): return kw\n    return _g(1, async_=2)\n",
@@ -109,7 +123,8 @@ TEST_CASE("AF001 async-identifier: names visible outside the file are unsafe", "
       // and a call cannot be tied to one of two methods of the same name.
       {"class A:\n    def _f(self, async=False): return async\nclass B:\n    def _f(self, x, **kw): return kw\n"
        "print(B()._f(1, async=True))\n",
-       {{"AF001", 2, 18, 23, FixKind::Unsafe}, {"AF001", 2, 39, 44, FixKind::Unsafe},
+       {{"AF001", 2, 18, 23, FixKind::Unsafe},
+        {"AF001", 2, 39, 44, FixKind::Unsafe},
         {"AF001", 5, 17, 22, FixKind::Unsafe, "keyword argument"}},
        "class A:\n    def _f(self, async_=False): return async_\nclass B:\n    def _f(self, x, **kw): return kw\n"
        "print(B()._f(1, async_=True))\n",
@@ -125,32 +140,48 @@ TEST_CASE("AF001 async-identifier: names visible outside the file are unsafe", "
        "async_ = 0\ndef g():\n    async_ = 1\n    return async_ + async_\n",
        "async_ = 0\ndef g():\n    async = 1\n    return async + async_\n"},
       // An attribute conflicts with an attribute or class-level name, not with a local.
-      {"def f(o):\n    async_ = 1\n    return o.async\n", {{"AF001", 3, 14, 19, FixKind::Unsafe}},
-       "def f(o):\n    async_ = 1\n    return o.async_\n", "def f(o):\n    async_ = 1\n    return o.async\n"},
-      {"def f(o):\n    o.async_ = 1\n    return o.async\n", {{"AF001", 3, 14, 19, FixKind::Unsafe, "already used"}},
-       "def f(o):\n    o.async_ = 1\n    return o.async_\n", "def f(o):\n    o.async_ = 1\n    return o.async\n"},
+      {"def f(o):\n    async_ = 1\n    return o.async\n",
+       {{"AF001", 3, 14, 19, FixKind::Unsafe}},
+       "def f(o):\n    async_ = 1\n    return o.async_\n",
+       "def f(o):\n    async_ = 1\n    return o.async\n"},
+      {"def f(o):\n    o.async_ = 1\n    return o.async\n",
+       {{"AF001", 3, 14, 19, FixKind::Unsafe, "already used"}},
+       "def f(o):\n    o.async_ = 1\n    return o.async_\n",
+       "def f(o):\n    o.async_ = 1\n    return o.async\n"},
       // A keyword to a callee defined elsewhere.
-      {"requests.get(url, async=True)\n", {{"AF001", 1, 19, 24, FixKind::Unsafe, "keyword argument"}},
-       "requests.get(url, async_=True)\n", "requests.get(url, async=True)\n"},
+      {"requests.get(url, async=True)\n",
+       {{"AF001", 1, 19, 24, FixKind::Unsafe, "keyword argument"}},
+       "requests.get(url, async_=True)\n",
+       "requests.get(url, async=True)\n"},
       // Function and class names.
-      {"def async():\n    pass\n\nasync()\n", {{"AF001", 1, 5, 10, FixKind::Unsafe, "function name"}, {"AF001", 4, 1, 6}},
-       "def async_():\n    pass\n\nasync_()\n", "def async():\n    pass\n\nasync()\n"},
-      {"class async:\n    pass\n", {{"AF001", 1, 7, 12, FixKind::Unsafe, "class name"}}, "class async_:\n    pass\n",
+      {"def async():\n    pass\n\nasync()\n",
+       {{"AF001", 1, 5, 10, FixKind::Unsafe, "function name"}, {"AF001", 4, 1, 6}},
+       "def async_():\n    pass\n\nasync_()\n",
+       "def async():\n    pass\n\nasync()\n"},
+      {"class async:\n    pass\n",
+       {{"AF001", 1, 7, 12, FixKind::Unsafe, "class name"}},
+       "class async_:\n    pass\n",
        "class async:\n    pass\n"},
       // `global` ties a function's assignment to the module binding.
       {"async = 0\ndef f():\n    global async\n    async = 1\n",
-       {{"AF001", 1, 1, 6, FixKind::Unsafe}, {"AF001", 3, 12, 17, FixKind::Unsafe}, {"AF001", 4, 5, 10, FixKind::Unsafe}},
-       "async_ = 0\ndef f():\n    global async_\n    async_ = 1\n", "async = 0\ndef f():\n    global async\n    async = 1\n"},
+       {{"AF001", 1, 1, 6, FixKind::Unsafe},
+        {"AF001", 3, 12, 17, FixKind::Unsafe},
+        {"AF001", 4, 5, 10, FixKind::Unsafe}},
+       "async_ = 0\ndef f():\n    global async_\n    async_ = 1\n",
+       "async = 0\ndef f():\n    global async\n    async = 1\n"},
       // The new name already exists: unsafe.
       {"def f(async_):\n    async = 1\n    return async + async_\n",
        {{"AF001", 2, 5, 10, FixKind::Unsafe, ""}, {"AF001", 3, 12, 17, FixKind::Unsafe}},
        "def f(async_):\n    async_ = 1\n    return async_ + async_\n",
        "def f(async_):\n    async = 1\n    return async + async_\n"},
       // Imported names cannot be renamed here; an alias can.
-      {"from tornado.gen import async\nasync(f)\n", {{"AF001", 1, 25, 30, FixKind::None}, {"AF001", 2, 1, 6, FixKind::None}},
+      {"from tornado.gen import async\nasync(f)\n",
+       {{"AF001", 1, 25, 30, FixKind::None}, {"AF001", 2, 1, 6, FixKind::None}},
        std::nullopt},
-      {"import foo as async\nasync.run()\n", {{"AF001", 1, 15, 20, FixKind::Unsafe}, {"AF001", 2, 1, 6, FixKind::Unsafe}},
-       "import foo as async_\nasync_.run()\n", "import foo as async\nasync.run()\n"},
+      {"import foo as async\nasync.run()\n",
+       {{"AF001", 1, 15, 20, FixKind::Unsafe}, {"AF001", 2, 1, 6, FixKind::Unsafe}},
+       "import foo as async_\nasync_.run()\n",
+       "import foo as async\nasync.run()\n"},
       // A module path component: no fix.
       {"from kombu.async import Hub\n", {{"AF001", 1, 12, 17, FixKind::None, "module path"}}, std::nullopt},
   };
@@ -161,7 +192,8 @@ TEST_CASE("AF001 async-identifier: the rename style is configurable", "[rules][A
   asyncfix::Config config;
   config.renameTemplate = "is_{name}";
   runRuleTests("AF001", {},
-               {{"def f():\n    async = 1\n    return async\n", {{"AF001", 2, 5, 10}, {"AF001", 3, 12, 17}},
+               {{"def f():\n    async = 1\n    return async\n",
+                 {{"AF001", 2, 5, 10}, {"AF001", 3, 12, 17}},
                  "def f():\n    is_async = 1\n    return is_async\n"}},
                config);
 }
@@ -176,10 +208,12 @@ TEST_CASE("AF001 async-identifier: syntax errors elsewhere", "[rules][AF001]") {
        {{"AF001", 1, 1, 6, FixKind::Unsafe}, {"AF001", 3, 23, 28, FixKind::Safe}, {"AF001", 4, 16, 21, FixKind::Safe}},
        "async_ = 0\ndef f(ctx):\n    with ctx() as (a, async_):\n        return async_\n",
        "async = 0\ndef f(ctx):\n    with ctx() as (a, async_):\n        return async_\n"},
-      {"def f(ctx):\n    with ctx() as [async, b]:\n        return async\n", {{"AF001", 2, 20, 25, FixKind::Safe}, {"AF001", 3, 16, 21, FixKind::Safe}},
+      {"def f(ctx):\n    with ctx() as [async, b]:\n        return async\n",
+       {{"AF001", 2, 20, 25, FixKind::Safe}, {"AF001", 3, 16, 21, FixKind::Safe}},
        "def f(ctx):\n    with ctx() as [async_, b]:\n        return async_\n"},
       // Python 2 leftovers do not stop a clean rename elsewhere.
-      {"print 'hi'\ndef f():\n    async = 1\n    return async\n", {{"AF001", 3, 5, 10}, {"AF001", 4, 12, 17}},
+      {"print 'hi'\ndef f():\n    async = 1\n    return async\n",
+       {{"AF001", 3, 5, 10}, {"AF001", 4, 12, 17}},
        "print 'hi'\ndef f():\n    async_ = 1\n    return async_\n"},
   };
   runRuleTests("AF001", {}, invalid);

@@ -10,16 +10,15 @@
 #include <sstream>
 
 #include "asyncfix/linter.h"
-#include "test_util.h"
-#include "engine/linter_internal.h"
 #include "asyncfix/rules.h"
+#include "engine/linter_internal.h"
+#include "test_util.h"
 
 namespace fs = std::filesystem;
 using asyncfix::testing::readFile;
 using namespace asyncfix;
 
 namespace {
-
 
 void writeFile(const fs::path &p, const std::string &text) {
   std::ofstream out(p, std::ios::binary);

@@ -18,9 +18,12 @@ TEST_CASE("AF106 non-blocking-device-to-host", "[rules][AF106]") {
       "non_blocking = True\nx: int\n", // an annotation without a value (crashed once)
   };
   const std::vector<Invalid> invalid = {
-      {"y = x.to('cpu', non_blocking=True)\nprint(y.numpy())\n", {{"AF106", 1, 17, 29, FixKind::Any, "line 2"}}, std::nullopt},
+      {"y = x.to('cpu', non_blocking=True)\nprint(y.numpy())\n",
+       {{"AF106", 1, 17, 29, FixKind::Any, "line 2"}},
+       std::nullopt},
       {"def f(x):\n    s = x.to(device=\"cpu\", non_blocking=True)\n    log(1)\n    return float(s)\n",
-       {{"AF106", 2, 28, 40, FixKind::Any, "line 4"}}, std::nullopt},
+       {{"AF106", 2, 28, 40, FixKind::Any, "line 4"}},
+       std::nullopt},
       {"y = x.to(torch.device('cpu'), non_blocking=True)\nv = y.tolist()\n", {{"AF106", 1, 31, 43}}, std::nullopt},
   };
   runRuleTests("AF106", valid, invalid);

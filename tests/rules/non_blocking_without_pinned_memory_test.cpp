@@ -9,7 +9,8 @@ using namespace asyncfix::testing;
 TEST_CASE("AF104 non-blocking-without-pinned-memory", "[rules][AF104]") {
   const std::string head = "import torch\nfrom torch.utils.data import DataLoader\n";
   const std::vector<std::string> valid = {
-      head + "loader = DataLoader(ds, batch_size=8, pin_memory=True)\nfor x, y in loader:\n    x = x.cuda(non_blocking=True)\n",
+      head + "loader = DataLoader(ds, batch_size=8, pin_memory=True)\nfor x, y in loader:\n    x = "
+             "x.cuda(non_blocking=True)\n",
       head + "loader = DataLoader(ds, pin_memory=pin)\nfor x, y in loader:\n    x = x.cuda(non_blocking=True)\n",
       head + "loader = DataLoader(ds, **opts)\nfor x, y in loader:\n    x = x.cuda(non_blocking=True)\n",
       head + "loader = make_loader()\nfor x, y in loader:\n    x = x.cuda(non_blocking=True)\n",
@@ -18,19 +19,25 @@ TEST_CASE("AF104 non-blocking-without-pinned-memory", "[rules][AF104]") {
       head + "a = DataLoader(ds)\nb = DataLoader(ds, pin_memory=True)\nfor x, y in a:\n    pass\n"
              "for x, y in b:\n    x = x.cuda(non_blocking=True)\n",
       // Not a loop variable where it is copied: which loader it came from is not traced.
-      head + "a = DataLoader(ds)\nfor x, y in a:\n    pass\nfor batch in b:\n    x, y = batch\n    x = x.cuda(non_blocking=True)\n",
+      head + "a = DataLoader(ds)\nfor x, y in a:\n    pass\nfor batch in b:\n    x, y = batch\n    x = "
+             "x.cuda(non_blocking=True)\n",
       // pin_memory given positionally (the 8th parameter).
-      head + "a = DataLoader(ds, 4, False, None, None, 0, None, False)\nfor x, y in a:\n    x = x.cuda(non_blocking=True)\n",
+      head + "a = DataLoader(ds, 4, False, None, None, 0, None, False)\nfor x, y in a:\n    x = "
+             "x.cuda(non_blocking=True)\n",
   };
   const std::vector<Invalid> invalid = {
       {head + "loader = DataLoader(ds, batch_size=8)\nfor x, y in loader:\n    x = x.cuda(non_blocking=True)\n",
        {{"AF104", 5, 16, 28, FixKind::Unsafe, "line 3"}},
-       head + "loader = DataLoader(ds, batch_size=8, pin_memory=True)\nfor x, y in loader:\n    x = x.cuda(non_blocking=True)\n",
+       head + "loader = DataLoader(ds, batch_size=8, pin_memory=True)\nfor x, y in loader:\n    x = "
+              "x.cuda(non_blocking=True)\n",
        head + "loader = DataLoader(ds, batch_size=8)\nfor x, y in loader:\n    x = x.cuda(non_blocking=True)\n"},
-      {head + "loader = DataLoader(ds, pin_memory=False)\nfor i, (x, y) in enumerate(loader):\n    y = y.to(dev, non_blocking=True)\n",
+      {head + "loader = DataLoader(ds, pin_memory=False)\nfor i, (x, y) in enumerate(loader):\n    y = y.to(dev, "
+              "non_blocking=True)\n",
        {{"AF104", 5, 19, 31, FixKind::Unsafe}},
-       head + "loader = DataLoader(ds, pin_memory=True)\nfor i, (x, y) in enumerate(loader):\n    y = y.to(dev, non_blocking=True)\n",
-       head + "loader = DataLoader(ds, pin_memory=False)\nfor i, (x, y) in enumerate(loader):\n    y = y.to(dev, non_blocking=True)\n"},
+       head + "loader = DataLoader(ds, pin_memory=True)\nfor i, (x, y) in enumerate(loader):\n    y = y.to(dev, "
+              "non_blocking=True)\n",
+       head + "loader = DataLoader(ds, pin_memory=False)\nfor i, (x, y) in enumerate(loader):\n    y = y.to(dev, "
+              "non_blocking=True)\n"},
   };
   runRuleTests("AF104", valid, invalid);
 }

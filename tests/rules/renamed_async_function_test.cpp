@@ -30,28 +30,35 @@ TEST_CASE("AF202 renamed-async-function: asyncio.async and other functions", "[r
       {"import asyncio\ntask = asyncio.async(coro())\n",
        {{"AF202", 2, 8, 21, FixKind::Safe, "Python 3.4.4 renamed it `asyncio.ensure_future`"}},
        "import asyncio\ntask = asyncio.ensure_future(coro())\n"},
-      {"import asyncio as aio\naio.async(coro())\n", {{"AF202", 2, 1, 10, FixKind::Safe}},
+      {"import asyncio as aio\naio.async(coro())\n",
+       {{"AF202", 2, 1, 10, FixKind::Safe}},
        "import asyncio as aio\naio.ensure_future(coro())\n"},
       {"import asyncio\nloop.run_until_complete(asyncio.wait([asyncio.async(c) for c in cs]))\n",
        {{"AF202", 2, 39, 52, FixKind::Safe}},
        "import asyncio\nloop.run_until_complete(asyncio.wait([asyncio.ensure_future(c) for c in cs]))\n"},
       // The function object itself, not only calls.
-      {"import asyncio\nspawn = asyncio.async\n", {{"AF202", 2, 9, 22, FixKind::Safe}},
+      {"import asyncio\nspawn = asyncio.async\n",
+       {{"AF202", 2, 9, 22, FixKind::Safe}},
        "import asyncio\nspawn = asyncio.ensure_future\n"},
-      {"import Pyro4\nproxy = Pyro4.async(p)\n", {{"AF202", 2, 9, 20, FixKind::Safe, "Pyro4 4.70"}},
+      {"import Pyro4\nproxy = Pyro4.async(p)\n",
+       {{"AF202", 2, 9, 20, FixKind::Safe, "Pyro4 4.70"}},
        "import Pyro4\nproxy = Pyro4.asyncproxy(p)\n"},
-      {"import rpyc\nf = rpyc.async(conn.root.f)\n", {{"AF202", 2, 5, 15, FixKind::Safe}},
+      {"import rpyc\nf = rpyc.async(conn.root.f)\n",
+       {{"AF202", 2, 5, 15, FixKind::Safe}},
        "import rpyc\nf = rpyc.async_(conn.root.f)\n"},
       // Not imported in the file: flagged, the fix is unsafe.
-      {"task = asyncio.async(coro())\n", {{"AF202", 1, 8, 21, FixKind::Unsafe}},
-       "task = asyncio.ensure_future(coro())\n", "task = asyncio.async(coro())\n"},
+      {"task = asyncio.async(coro())\n",
+       {{"AF202", 1, 8, 21, FixKind::Unsafe}},
+       "task = asyncio.ensure_future(coro())\n",
+       "task = asyncio.async(coro())\n"},
   };
   runRuleTests("AF202", {}, invalid);
 }
 
 TEST_CASE("AF202 renamed-async-function: from asyncio import async, and every use", "[rules][AF202]") {
   const std::vector<Invalid> invalid = {
-      {"from asyncio import async\ntask = async(coro())\n", {{"AF202", 1, 21, 26, FixKind::Safe}, {"AF202", 2, 8, 13}},
+      {"from asyncio import async\ntask = async(coro())\n",
+       {{"AF202", 1, 21, 26, FixKind::Safe}, {"AF202", 2, 8, 13}},
        "from asyncio import ensure_future\ntask = ensure_future(coro())\n"},
       {"from asyncio import async\nfs = [async(c) for c in cs]\ng = lambda c: async(c)\ndef h():\n    return async\n",
        {{"AF202", 1, 21, 26}, {"AF202", 2, 7, 12}, {"AF202", 3, 15, 20}, {"AF202", 5, 12, 17}},
@@ -60,14 +67,18 @@ TEST_CASE("AF202 renamed-async-function: from asyncio import async, and every us
       // Scope-aware: only the function that imports it; `g`'s parameter is another `async` (AF001's).
       {"def f():\n    from asyncio import async\n    return async(c)\n\ndef g(async):\n    return async\n",
        {{"AF202", 2, 25, 30, FixKind::Safe}, {"AF202", 3, 12, 17, FixKind::Safe}},
-       "def f():\n    from asyncio import ensure_future\n    return ensure_future(c)\n\ndef g(async):\n    return async\n"},
+       "def f():\n    from asyncio import ensure_future\n    return ensure_future(c)\n\ndef g(async):\n    return "
+       "async\n"},
       // An alias keeps its name; only the imported one changes.
-      {"from asyncio import async as spawn\nspawn(c)\n", {{"AF202", 1, 21, 26, FixKind::Safe}},
+      {"from asyncio import async as spawn\nspawn(c)\n",
+       {{"AF202", 1, 21, 26, FixKind::Safe}},
        "from asyncio import ensure_future as spawn\nspawn(c)\n"},
       // The usual compat shim: the fallback import compiles again.
-      {"try:\n    from asyncio import ensure_future\nexcept ImportError:\n    from asyncio import async as ensure_future\n",
+      {"try:\n    from asyncio import ensure_future\nexcept ImportError:\n    from asyncio import async as "
+       "ensure_future\n",
        {{"AF202", 4, 25, 30, FixKind::Safe}},
-       "try:\n    from asyncio import ensure_future\nexcept ImportError:\n    from asyncio import ensure_future as ensure_future\n"},
+       "try:\n    from asyncio import ensure_future\nexcept ImportError:\n    from asyncio import ensure_future as "
+       "ensure_future\n"},
       // Other names in the same import stay.
       {"from asyncio import get_event_loop, async, wait\nasync(c)\n",
        {{"AF202", 1, 37, 42}, {"AF202", 2, 1, 6}},
@@ -86,12 +97,14 @@ TEST_CASE("AF202 renamed-async-function: attributes of library objects", "[rules
       {"from xml.dom import minidom\ndoc = minidom.parseString(s)\ndoc.async = False\n",
        {{"AF202", 3, 5, 10, FixKind::Safe, "`doc.async`"}},
        "from xml.dom import minidom\ndoc = minidom.parseString(s)\ndoc.async_ = False\n"},
-      {"import xml.dom.minidom\ndoc = xml.dom.minidom.Document()\nprint(doc.async)\n", {{"AF202", 3, 11, 16, FixKind::Safe}},
+      {"import xml.dom.minidom\ndoc = xml.dom.minidom.Document()\nprint(doc.async)\n",
+       {{"AF202", 3, 11, 16, FixKind::Safe}},
        "import xml.dom.minidom\ndoc = xml.dom.minidom.Document()\nprint(doc.async_)\n"},
       {"from xml.dom import minidom\nwith minidom.parse(path) as doc:\n    flag = doc.async\n",
        {{"AF202", 3, 16, 21, FixKind::Safe}},
        "from xml.dom import minidom\nwith minidom.parse(path) as doc:\n    flag = doc.async_\n"},
-      {"from xml.dom.xmlbuilder import DocumentLS\nDocumentLS.async\n", {{"AF202", 2, 12, 17, FixKind::Safe}},
+      {"from xml.dom.xmlbuilder import DocumentLS\nDocumentLS.async\n",
+       {{"AF202", 2, 12, 17, FixKind::Safe}},
        "from xml.dom.xmlbuilder import DocumentLS\nDocumentLS.async_\n"},
   };
   runRuleTests("AF202", {}, invalid);
@@ -113,8 +126,10 @@ TEST_CASE("AF202 names an object that spans lines `…`, whatever the line ends"
   for (const std::string eol : {"\n", "\r\n", "\r"}) {
     const std::string source =
         "import xml.dom.minidom" + eol + "flag = xml.dom.minidom.parseString(" + eol + "    s).async" + eol;
-    runRuleTests("AF202", {},
-                 {{source, {{"AF202", 3, 8, 13, FixKind::Safe, "`….async`"}},
-                   "import xml.dom.minidom" + eol + "flag = xml.dom.minidom.parseString(" + eol + "    s).async_" + eol}});
+    runRuleTests(
+        "AF202", {},
+        {{source,
+          {{"AF202", 3, 8, 13, FixKind::Safe, "`….async`"}},
+          "import xml.dom.minidom" + eol + "flag = xml.dom.minidom.parseString(" + eol + "    s).async_" + eol}});
   }
 }

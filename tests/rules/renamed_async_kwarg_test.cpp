@@ -12,7 +12,8 @@ TEST_CASE("AF203 renamed-async-kwarg: valid code is left alone", "[rules][AF203]
       // A local function named `expect`, with or without pexpect imported: AF001's.
       "def expect(p, async=False):\n    pass\nexpect(1, async=True)\n",
       "import pexpect\ndef expect(p, async=False):\n    pass\nexpect(1, async=True)\n",
-      "import pexpect\nclass Matcher:\n    def expect(self, p, async=False):\n        pass\nMatcher().expect(1, async=True)\n",
+      "import pexpect\nclass Matcher:\n    def expect(self, p, async=False):\n        pass\nMatcher().expect(1, "
+      "async=True)\n",
       // The callee resolves to something else.
       "import requests\nrequests.get(u, async=True)\n",
       "import pexpect\nimport other\nc = other.spawn()\nc.expect(1, async=True)\n",
@@ -43,9 +44,11 @@ TEST_CASE("AF203 renamed-async-kwarg: callees resolved through the imports", "[r
        {{"AF203", 7, 39, 44, FixKind::Safe}},
        "import pexpect\nclass Shell:\n    def __init__(self):\n        self.child = pexpect.spawn('sh')\n\n"
        "    def wait(self):\n        return self.child.expect('$', async_=True)\n"},
-      {"from pexpect import pxssh\ns = pxssh.pxssh()\ns.expect('x', async=True)\n", {{"AF203", 3, 15, 20, FixKind::Safe}},
+      {"from pexpect import pxssh\ns = pxssh.pxssh()\ns.expect('x', async=True)\n",
+       {{"AF203", 3, 15, 20, FixKind::Safe}},
        "from pexpect import pxssh\ns = pxssh.pxssh()\ns.expect('x', async_=True)\n"},
-      {"import pexpect\npexpect.spawn('x').expect('y', async=True)\n", {{"AF203", 2, 32, 37, FixKind::Safe}},
+      {"import pexpect\npexpect.spawn('x').expect('y', async=True)\n",
+       {{"AF203", 2, 32, 37, FixKind::Safe}},
        "import pexpect\npexpect.spawn('x').expect('y', async_=True)\n"},
       // Bound at module level, used in a function.
       {"import pexpect\nchild = pexpect.spawn('x')\ndef f():\n    return child.expect('y', async=True)\n",
@@ -54,19 +57,24 @@ TEST_CASE("AF203 renamed-async-kwarg: callees resolved through the imports", "[r
       {"from kafka import SimpleProducer\nproducer = SimpleProducer(client, async=True, batch_send_every_n=20)\n",
        {{"AF203", 2, 35, 40, FixKind::Safe, "kafka-python 1.4.3"}},
        "from kafka import SimpleProducer\nproducer = SimpleProducer(client, async_send=True, batch_send_every_n=20)\n"},
-      {"from kafka.producer import KeyedProducer\np = KeyedProducer(c, async=False)\n", {{"AF203", 2, 22, 27, FixKind::Safe}},
+      {"from kafka.producer import KeyedProducer\np = KeyedProducer(c, async=False)\n",
+       {{"AF203", 2, 22, 27, FixKind::Safe}},
        "from kafka.producer import KeyedProducer\np = KeyedProducer(c, async_send=False)\n"},
-      {"import kafka\np = kafka.SimpleProducer(c, async=True)\n", {{"AF203", 2, 29, 34, FixKind::Safe}},
+      {"import kafka\np = kafka.SimpleProducer(c, async=True)\n",
+       {{"AF203", 2, 29, 34, FixKind::Safe}},
        "import kafka\np = kafka.SimpleProducer(c, async_send=True)\n"},
       {"from confluent_kafka import Consumer\nc = Consumer(conf)\nc.commit(async=False)\n",
        {{"AF203", 3, 10, 15, FixKind::Safe, "asynchronous"}},
        "from confluent_kafka import Consumer\nc = Consumer(conf)\nc.commit(asynchronous=False)\n"},
-      {"import psycopg2\nconn = psycopg2.connect(dsn, async=True)\n", {{"AF203", 2, 30, 35, FixKind::Safe}},
+      {"import psycopg2\nconn = psycopg2.connect(dsn, async=True)\n",
+       {{"AF203", 2, 30, 35, FixKind::Safe}},
        "import psycopg2\nconn = psycopg2.connect(dsn, async_=True)\n"},
       // Over several lines, comments between the arguments: only the keyword changes.
-      {"import pexpect\nc = pexpect.spawn('x')\nc.expect(\n    pattern,  # the prompt\n    async=True,  # a coroutine\n)\n",
+      {"import pexpect\nc = pexpect.spawn('x')\nc.expect(\n    pattern,  # the prompt\n    async=True,  # a "
+       "coroutine\n)\n",
        {{"AF203", 5, 5, 10, FixKind::Safe}},
-       "import pexpect\nc = pexpect.spawn('x')\nc.expect(\n    pattern,  # the prompt\n    async_=True,  # a coroutine\n)\n"},
+       "import pexpect\nc = pexpect.spawn('x')\nc.expect(\n    pattern,  # the prompt\n    async_=True,  # a "
+       "coroutine\n)\n"},
       // Both spellings: the duplicate `async=` goes (unsafe: the values may differ).
       {"import pexpect\nc = pexpect.spawn('x')\nc.expect('a', async=True, async_=False)\n",
        {{"AF203", 3, 15, 20, FixKind::Unsafe, "already passes `async_=`"}},
@@ -89,7 +97,8 @@ TEST_CASE("AF203 renamed-async-kwarg: unresolved callees get an unsafe fix", "[r
        "import pexpect\nc = pexpect.spawn('x') if a else None\nc = None\nc.expect(1, async_=True)\n",
        "import pexpect\nc = pexpect.spawn('x') if a else None\nc = None\nc.expect(1, async=True)\n"},
       // A star import binds nothing the file can see.
-      {"from kafka import *\np = SimpleProducer(c, async=True)\n", {{"AF203", 2, 23, 28, FixKind::Unsafe}},
+      {"from kafka import *\np = SimpleProducer(c, async=True)\n",
+       {{"AF203", 2, 23, 28, FixKind::Unsafe}},
        "from kafka import *\np = SimpleProducer(c, async_send=True)\n",
        "from kafka import *\np = SimpleProducer(c, async=True)\n"},
       {"try:\n    from confluent_kafka import *\nexcept ImportError:\n    pass\nconsumer.commit(async=True)\n",
@@ -97,8 +106,10 @@ TEST_CASE("AF203 renamed-async-kwarg: unresolved callees get an unsafe fix", "[r
        "try:\n    from confluent_kafka import *\nexcept ImportError:\n    pass\nconsumer.commit(asynchronous=True)\n",
        "try:\n    from confluent_kafka import *\nexcept ImportError:\n    pass\nconsumer.commit(async=True)\n"},
       // The library spelt out but not imported.
-      {"p = kafka.SimpleProducer(c, async=True)\n", {{"AF203", 1, 29, 34, FixKind::Unsafe}},
-       "p = kafka.SimpleProducer(c, async_send=True)\n", "p = kafka.SimpleProducer(c, async=True)\n"},
+      {"p = kafka.SimpleProducer(c, async=True)\n",
+       {{"AF203", 1, 29, 34, FixKind::Unsafe}},
+       "p = kafka.SimpleProducer(c, async_send=True)\n",
+       "p = kafka.SimpleProducer(c, async=True)\n"},
   };
   runRuleTests("AF203", {}, invalid);
 }

@@ -30,14 +30,19 @@ TEST_CASE("AF201 renamed-async-module: valid code is left alone", "[rules][AF201
 
 TEST_CASE("AF201 renamed-async-module: imports", "[rules][AF201]") {
   const std::vector<Invalid> invalid = {
-      {"import kombu.async\n", {{"AF201", 1, 8, 19, FixKind::Safe, "kombu 4.2.0 renamed it `kombu.asynchronous`"}},
+      {"import kombu.async\n",
+       {{"AF201", 1, 8, 19, FixKind::Safe, "kombu 4.2.0 renamed it `kombu.asynchronous`"}},
        "import kombu.asynchronous\n"},
-      {"import kombu.async.hub as hub\n", {{"AF201", 1, 8, 19, FixKind::Safe}}, "import kombu.asynchronous.hub as hub\n"},
+      {"import kombu.async.hub as hub\n",
+       {{"AF201", 1, 8, 19, FixKind::Safe}},
+       "import kombu.asynchronous.hub as hub\n"},
       {"import kombu.async as kasync\n", {{"AF201", 1, 8, 19, FixKind::Safe}}, "import kombu.asynchronous as kasync\n"},
       // The module path of a from-import: AF201 on the path, not AF001 on `async`.
-      {"from kombu.async.hub import Hub\n", {{"AF201", 1, 6, 17, FixKind::Safe}},
+      {"from kombu.async.hub import Hub\n",
+       {{"AF201", 1, 6, 17, FixKind::Safe}},
        "from kombu.asynchronous.hub import Hub\n"},
-      {"from kombu.async import Hub, Timer\n", {{"AF201", 1, 6, 17, FixKind::Safe}},
+      {"from kombu.async import Hub, Timer\n",
+       {{"AF201", 1, 6, 17, FixKind::Safe}},
        "from kombu.asynchronous import Hub, Timer\n"},
       {"from kombu.async.hub import (\n    Hub,  # the event loop\n    get_event_loop,\n)\n",
        {{"AF201", 1, 6, 17, FixKind::Safe}},
@@ -47,13 +52,15 @@ TEST_CASE("AF201 renamed-async-module: imports", "[rules][AF201]") {
        "from celery.backends.asynchronous import AsyncBackendMixin\n"},
       {"import salt.utils.async\n", {{"AF201", 1, 8, 24, FixKind::Safe}}, "import salt.utils.asynchronous\n"},
       {"import pexpect.async\n", {{"AF201", 1, 8, 21, FixKind::Safe}}, "import pexpect._async\n"},
-      {"from rpyc.core.async import AsyncResult\n", {{"AF201", 1, 6, 21, FixKind::Safe}},
+      {"from rpyc.core.async import AsyncResult\n",
+       {{"AF201", 1, 6, 21, FixKind::Safe}},
        "from rpyc.core.async_ import AsyncResult\n"},
       // `from kombu import async`: the import and every use of the name, one rename.
       {"from kombu import async\n\nhub = async.Hub()\nloop = async.get_event_loop()\n",
        {{"AF201", 1, 19, 24, FixKind::Safe}, {"AF201", 3, 7, 12, FixKind::Safe}, {"AF201", 4, 8, 13, FixKind::Safe}},
        "from kombu import asynchronous\n\nhub = asynchronous.Hub()\nloop = asynchronous.get_event_loop()\n"},
-      {"from kombu import async as kasync\nhub = kasync.Hub()\n", {{"AF201", 1, 19, 24, FixKind::Safe}},
+      {"from kombu import async as kasync\nhub = kasync.Hub()\n",
+       {{"AF201", 1, 19, 24, FixKind::Safe}},
        "from kombu import asynchronous as kasync\nhub = kasync.Hub()\n"},
       {"from pexpect import async\n", {{"AF201", 1, 21, 26, FixKind::Safe}}, "from pexpect import _async\n"},
       // The compat import of the old name in an `except ImportError:` branch.
@@ -66,25 +73,34 @@ TEST_CASE("AF201 renamed-async-module: imports", "[rules][AF201]") {
 
 TEST_CASE("AF201 renamed-async-module: attribute paths resolve through the imports", "[rules][AF201]") {
   const std::vector<Invalid> invalid = {
-      {"import kombu\nhub = kombu.async.Hub()\n", {{"AF201", 2, 7, 18, FixKind::Safe}},
+      {"import kombu\nhub = kombu.async.Hub()\n",
+       {{"AF201", 2, 7, 18, FixKind::Safe}},
        "import kombu\nhub = kombu.asynchronous.Hub()\n"},
-      {"import kombu as k\nhub = k.async.Hub()\n", {{"AF201", 2, 7, 14, FixKind::Safe}},
+      {"import kombu as k\nhub = k.async.Hub()\n",
+       {{"AF201", 2, 7, 14, FixKind::Safe}},
        "import kombu as k\nhub = k.asynchronous.Hub()\n"},
-      {"import kombu.async\nhub = kombu.async.Hub()\n", {{"AF201", 1, 8, 19}, {"AF201", 2, 7, 18}},
+      {"import kombu.async\nhub = kombu.async.Hub()\n",
+       {{"AF201", 1, 8, 19}, {"AF201", 2, 7, 18}},
        "import kombu.asynchronous\nhub = kombu.asynchronous.Hub()\n"},
-      {"import celery.backends\nmixin = celery.backends.async.AsyncBackendMixin\n", {{"AF201", 2, 9, 30, FixKind::Safe}},
+      {"import celery.backends\nmixin = celery.backends.async.AsyncBackendMixin\n",
+       {{"AF201", 2, 9, 30, FixKind::Safe}},
        "import celery.backends\nmixin = celery.backends.asynchronous.AsyncBackendMixin\n"},
-      {"from celery import backends\nmixin = backends.async.AsyncBackendMixin\n", {{"AF201", 2, 9, 23, FixKind::Safe}},
+      {"from celery import backends\nmixin = backends.async.AsyncBackendMixin\n",
+       {{"AF201", 2, 9, 23, FixKind::Safe}},
        "from celery import backends\nmixin = backends.asynchronous.AsyncBackendMixin\n"},
       // Scope-aware: the import inside the function is what `kombu` means there.
-      {"def f():\n    import kombu\n    return kombu.async.Hub\n", {{"AF201", 3, 12, 23, FixKind::Safe}},
+      {"def f():\n    import kombu\n    return kombu.async.Hub\n",
+       {{"AF201", 3, 12, 23, FixKind::Safe}},
        "def f():\n    import kombu\n    return kombu.asynchronous.Hub\n"},
       // Split over lines.
-      {"import kombu\nhub = (kombu\n       .async\n       .Hub())\n", {{"AF201", 2, 8, 14, FixKind::Safe}},
+      {"import kombu\nhub = (kombu\n       .async\n       .Hub())\n",
+       {{"AF201", 2, 8, 14, FixKind::Safe}},
        "import kombu\nhub = (kombu\n       .asynchronous\n       .Hub())\n"},
       // Not imported in the file (a star import, a missing import): flagged, the fix is unsafe.
-      {"hub = kombu.async.Hub()\n", {{"AF201", 1, 7, 18, FixKind::Unsafe, "not imported in this file"}},
-       "hub = kombu.asynchronous.Hub()\n", "hub = kombu.async.Hub()\n"},
+      {"hub = kombu.async.Hub()\n",
+       {{"AF201", 1, 7, 18, FixKind::Unsafe, "not imported in this file"}},
+       "hub = kombu.asynchronous.Hub()\n",
+       "hub = kombu.async.Hub()\n"},
   };
   runRuleTests("AF201", {}, invalid);
 }
@@ -93,7 +109,8 @@ TEST_CASE("AF201 severity follows the target version", "[rules][AF201]") {
   asyncfix::Config py36;
   py36.target = {3, 6};
   runRuleTests("AF201", {},
-               {{"import kombu.async\n", {{"AF201", 1, 8, 19, FixKind::Safe, "becomes a syntax error in Python 3.7"}},
+               {{"import kombu.async\n",
+                 {{"AF201", 1, 8, 19, FixKind::Safe, "becomes a syntax error in Python 3.7"}},
                  "import kombu.asynchronous\n"}},
                py36);
 }
@@ -102,7 +119,8 @@ TEST_CASE("AF201-AF203 take precedence over AF001 on the tokens they own", "[rul
   asyncfix::Config both;
   both.rules.extendSelect = {"AF2"};
   const std::vector<Invalid> invalid = {
-      {"from kombu.async.hub import Hub\n", {{"AF201", 1, 6, 17, FixKind::Safe}},
+      {"from kombu.async.hub import Hub\n",
+       {{"AF201", 1, 6, 17, FixKind::Safe}},
        "from kombu.asynchronous.hub import Hub\n"},
       {"import asyncio\nfrom asyncio import async\nasync(f())\nasyncio.async(f())\n",
        {{"AF202", 2, 21, 26}, {"AF202", 3, 1, 6}, {"AF202", 4, 1, 14}},

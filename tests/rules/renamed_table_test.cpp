@@ -23,7 +23,9 @@ TEST_CASE("renames table: every built-in row is well-formed and documented", "[r
     // The rule's documentation lists the row.
     const RuleInfo *rule = findRule(rules::renameRuleCode(r.kind));
     REQUIRE(rule);
-    const std::string_view shown = r.kind == Kind::Keyword ? r.replacement : r.kind == Kind::Attribute ? r.owner : r.old;
+    const std::string_view shown = r.kind == Kind::Keyword     ? r.replacement
+                                   : r.kind == Kind::Attribute ? r.owner
+                                                               : r.old;
     std::string needle(shown.substr(0, shown.find(".*"))); // "xml.dom.minidom.**" → "xml.dom.minidom"
     CHECK(rule->doc.find(needle) != std::string_view::npos);
     CHECK(rule->doc.find(r.since) != std::string_view::npos);
@@ -124,7 +126,8 @@ attribute = [{ owner = "mylib.Job", old = "async", new = "is_async" }]
 )");
   REQUIRE(c.config.renames.size() == 5);
   const auto find = [&](Kind kind) {
-    return *std::find_if(c.config.renames.begin(), c.config.renames.end(), [&](const RenameRow &r) { return r.kind == kind; });
+    return *std::find_if(c.config.renames.begin(), c.config.renames.end(),
+                         [&](const RenameRow &r) { return r.kind == kind; });
   };
   const auto module = std::find_if(c.config.renames.begin(), c.config.renames.end(),
                                    [](const RenameRow &r) { return r.kind == Kind::Module; });
@@ -138,7 +141,8 @@ attribute = [{ owner = "mylib.Job", old = "async", new = "is_async" }]
   CHECK(find(Kind::Attribute).owner == "mylib.Job");
   CHECK(c.origins.at("renames") == "pyproject.toml");
   // asyncfix.toml: the same keys at the top level.
-  const ResolvedConfig top = parsedOk("asyncfix.toml", "[renames]\nmodule = [{ old = \"a.async\", new = \"a.aio\" }]\n");
+  const ResolvedConfig top =
+      parsedOk("asyncfix.toml", "[renames]\nmodule = [{ old = \"a.async\", new = \"a.aio\" }]\n");
   REQUIRE(top.config.renames.size() == 1);
   CHECK(top.config.renames[0].old == "a.async");
   CHECK(parsedOk("asyncfix.toml", "select = [\"ALL\"]\n").config.renames.empty());
@@ -153,14 +157,18 @@ TEST_CASE("config files: errors in [tool.asyncfix.renames] name file, line and k
   const std::vector<Case> cases = {
       {"renames = 1\n", 1, "`renames` must be a table"},
       {"[renames]\nmodules = []\n", 2, "unknown key `renames.modules`"},
-      {"[renames]\nmodule = { old = \"a.async\", new = \"a.aio\" }\n", 2, "`renames.module` must be an array of tables"},
+      {"[renames]\nmodule = { old = \"a.async\", new = \"a.aio\" }\n", 2,
+       "`renames.module` must be an array of tables"},
       {"[renames]\nmodule = [\"a.async\"]\n", 2, "`renames.module[0]` must be a table"},
-      {"[renames]\nmodule = [\n  { old = \"a.async\", new = \"a.aio\" },\n  { old = \"b.async\", neu = \"b.aio\" },\n]\n", 4,
-       "unknown key `renames.module[1].neu`"},
+      {"[renames]\nmodule = [\n  { old = \"a.async\", new = \"a.aio\" },\n  { old = \"b.async\", neu = \"b.aio\" "
+       "},\n]\n",
+       4, "unknown key `renames.module[1].neu`"},
       {"[[renames.module]]\nold = \"a.async\"\n", 1, "`renames.module[0]` needs `new`"},
       {"[[renames.module]]\nold = \"a.async\"\nnew = 3\n", 3, "`renames.module[0].new` must be a string"},
-      {"[[renames.module]]\nold = \"a.sync\"\nnew = \"a.aio\"\n", 2, "`renames.module[0].old` must have a component `async`"},
-      {"[[renames.function]]\nold = \"a.async\"\nnew = \"a.lambda\"\n", 3, "`renames.function[0].new` must not contain a Python keyword"},
+      {"[[renames.module]]\nold = \"a.sync\"\nnew = \"a.aio\"\n", 2,
+       "`renames.module[0].old` must have a component `async`"},
+      {"[[renames.function]]\nold = \"a.async\"\nnew = \"a.lambda\"\n", 3,
+       "`renames.function[0].new` must not contain a Python keyword"},
       {"[[renames.keyword]]\nold = \"async\"\nnew = \"async_\"\n", 1, "`renames.keyword[0]` needs `callable`"},
       {"[[renames.keyword]]\ncallable = \"*.send\"\nold = \"async\"\nnew = \"async_\"\n", 2,
        "`renames.keyword[0].callable` must start with the package name"},
@@ -178,7 +186,8 @@ TEST_CASE("config files: errors in [tool.asyncfix.renames] name file, line and k
     CHECK(e.message.find(c.contains) != std::string::npos);
     CHECK(e.toString().starts_with("asyncfix.toml:" + std::to_string(c.line) + ":"));
   }
-  const ConfigError e = parsedError("pyproject.toml", "[tool.asyncfix]\n\n[[tool.asyncfix.renames.module]]\nold = \"m.async\"\nnew = \"m.await\"\n");
+  const ConfigError e = parsedError(
+      "pyproject.toml", "[tool.asyncfix]\n\n[[tool.asyncfix.renames.module]]\nold = \"m.async\"\nnew = \"m.await\"\n");
   CHECK(e.line == 5);
   CHECK(e.message.find("`renames.module[0].new`") != std::string::npos);
 }
@@ -194,33 +203,42 @@ TEST_CASE("user rows drive AF201-AF203", "[renames][rules]") {
       {Kind::Keyword, "mylib", "mylib.**.submit", "async", "background", "", ""},
       {Kind::Attribute, "mylib", "mylib.Job", "async", "is_async", "", ""},
   };
-  runRuleTests("AF201", {"import mylib.aio\n"},
-               {
-                   {"import mylib.async\n", {{"AF201", 1, 8, 19, FixKind::Safe, "mylib 2.0 renamed it `mylib.aio`"}},
-                    "import mylib.aio\n"},
-                   {"from mylib.async.x import y\n", {{"AF201", 1, 6, 17, FixKind::Safe}}, "from mylib.aio.x import y\n"},
-                   // Another package: `import foo.async` would then bind `bar`, not `foo`.
-                   {"import foo.async\n", {{"AF201", 1, 8, 17, FixKind::Unsafe, "binds `bar`"}}, "import bar.aio\n",
-                    "import foo.async\n"},
-                   {"import foo.async as fa\n", {{"AF201", 1, 8, 17, FixKind::Safe}}, "import bar.aio as fa\n"},
-                   // A from-import of the module itself from another package: the statement moves.
-                   {"from foo import async\nasync.run()\n", {{"AF201", 1, 17, 22}, {"AF201", 2, 1, 6}},
-                    "from bar import aio\naio.run()\n"},
-                   {"import kombu.async\n", {{"AF201", 1, 8, 19, FixKind::Safe, "kombu.aio"}}, "import kombu.aio\n"},
-               },
-               config);
-  runRuleTests("AF202", {},
-               {
-                   {"from mylib import util\nutil.async(f)\n", {{"AF202", 2, 1, 11, FixKind::Safe}},
-                    "from mylib import util\nutil.run_async(f)\n"},
-                   {"import mylib\nmylib.await(x)\n", {{"AF202", 2, 1, 12, FixKind::Safe}}, "import mylib\nmylib.wait_for(x)\n"},
-                   // `await(x)` outside a coroutine is the name `await`, imported from mylib.
-                   {"from mylib import await\nawait(x)\n", {{"AF202", 1, 19, 24}, {"AF202", 2, 1, 6}},
-                    "from mylib import wait_for\nwait_for(x)\n"},
-                   {"from mylib import Job\njob = Job()\njob.async = True\n", {{"AF202", 3, 5, 10, FixKind::Safe}},
-                    "from mylib import Job\njob = Job()\njob.is_async = True\n"},
-               },
-               config);
+  runRuleTests(
+      "AF201", {"import mylib.aio\n"},
+      {
+          {"import mylib.async\n",
+           {{"AF201", 1, 8, 19, FixKind::Safe, "mylib 2.0 renamed it `mylib.aio`"}},
+           "import mylib.aio\n"},
+          {"from mylib.async.x import y\n", {{"AF201", 1, 6, 17, FixKind::Safe}}, "from mylib.aio.x import y\n"},
+          // Another package: `import foo.async` would then bind `bar`, not `foo`.
+          {"import foo.async\n",
+           {{"AF201", 1, 8, 17, FixKind::Unsafe, "binds `bar`"}},
+           "import bar.aio\n",
+           "import foo.async\n"},
+          {"import foo.async as fa\n", {{"AF201", 1, 8, 17, FixKind::Safe}}, "import bar.aio as fa\n"},
+          // A from-import of the module itself from another package: the statement moves.
+          {"from foo import async\nasync.run()\n",
+           {{"AF201", 1, 17, 22}, {"AF201", 2, 1, 6}},
+           "from bar import aio\naio.run()\n"},
+          {"import kombu.async\n", {{"AF201", 1, 8, 19, FixKind::Safe, "kombu.aio"}}, "import kombu.aio\n"},
+      },
+      config);
+  runRuleTests(
+      "AF202", {},
+      {
+          {"from mylib import util\nutil.async(f)\n",
+           {{"AF202", 2, 1, 11, FixKind::Safe}},
+           "from mylib import util\nutil.run_async(f)\n"},
+          {"import mylib\nmylib.await(x)\n", {{"AF202", 2, 1, 12, FixKind::Safe}}, "import mylib\nmylib.wait_for(x)\n"},
+          // `await(x)` outside a coroutine is the name `await`, imported from mylib.
+          {"from mylib import await\nawait(x)\n",
+           {{"AF202", 1, 19, 24}, {"AF202", 2, 1, 6}},
+           "from mylib import wait_for\nwait_for(x)\n"},
+          {"from mylib import Job\njob = Job()\njob.async = True\n",
+           {{"AF202", 3, 5, 10, FixKind::Safe}},
+           "from mylib import Job\njob = Job()\njob.is_async = True\n"},
+      },
+      config);
   // With AF002 on as well: the `await` tokens the table owns are AF202's alone.
   Config withAwait = config;
   withAwait.rules.extendSelect = {"AF202"};
@@ -231,7 +249,8 @@ TEST_CASE("user rows drive AF201-AF203", "[renames][rules]") {
                withAwait);
   runRuleTests("AF203", {"import mylib\nmylib.send(async=True)\n"},
                {
-                   {"import mylib\nc = mylib.Client()\nc.submit(job, async=True)\n", {{"AF203", 3, 15, 20, FixKind::Safe}},
+                   {"import mylib\nc = mylib.Client()\nc.submit(job, async=True)\n",
+                    {{"AF203", 3, 15, 20, FixKind::Safe}},
                     "import mylib\nc = mylib.Client()\nc.submit(job, background=True)\n"},
                },
                config);

@@ -4,10 +4,10 @@
 
 #include <sstream>
 
-#include "test_util.h"
 #include "asyncfix/document.h"
 #include "asyncfix/linter.h"
 #include "engine/linter_internal.h"
+#include "test_util.h"
 
 namespace asyncfix::testing {
 namespace {
@@ -25,8 +25,8 @@ std::string describe(const Document &doc, const Diagnostic &d) {
 bool matches(const Document &doc, const Diagnostic &d, const Expected &x) {
   const Position s = doc.lines().position(d.start, PositionEncoding::Utf32);
   const Position e = doc.lines().position(d.end, PositionEncoding::Utf32);
-  if (d.code != x.code || static_cast<int>(s.line) + 1 != x.row ||
-      static_cast<int>(s.column) + 1 != x.column || static_cast<int>(e.column) + 1 != x.endColumn)
+  if (d.code != x.code || static_cast<int>(s.line) + 1 != x.row || static_cast<int>(s.column) + 1 != x.column ||
+      static_cast<int>(e.column) + 1 != x.endColumn)
     return false;
   if (!x.messageContains.empty() && d.message.find(x.messageContains) == std::string::npos &&
       (!d.fix || d.fix->title.find(x.messageContains) == std::string::npos))
@@ -56,8 +56,8 @@ void checkFix(const Linter &linter, const std::string &source, const std::string
 
 } // namespace
 
-void runRuleTests(const std::string &select, const std::vector<std::string> &valid,
-                  const std::vector<Invalid> &invalid, const Config &base) {
+void runRuleTests(const std::string &select, const std::vector<std::string> &valid, const std::vector<Invalid> &invalid,
+                  const Config &base) {
   Config config = base;
   config.rules.select = {select};
   const Linter linter(config);

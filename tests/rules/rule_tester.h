@@ -35,7 +35,7 @@ struct Invalid {
 };
 
 /// Runs the tables against the rules selected by `select` (e.g. "AF101").
-void runRuleTests(const std::string &select, const std::vector<std::string> &valid,
-                  const std::vector<Invalid> &invalid, const Config &base = {});
+void runRuleTests(const std::string &select, const std::vector<std::string> &valid, const std::vector<Invalid> &invalid,
+                  const Config &base = {});
 
 } // namespace asyncfix::testing

@@ -11,7 +11,7 @@ using namespace asyncfix::testing;
 TEST_CASE("AF102 unsupported-non-blocking", "[rules][AF102]") {
   const std::vector<std::string> valid = {
       "import torch\nmodel = torch.randn(3)\nmodel = model.cuda(non_blocking=True)\n", // a tensor called model
-      "from mylib import Net\nmodel = Net()\nmodel.cuda(non_blocking=True)\n",       // unknown: silent
+      "from mylib import Net\nmodel = Net()\nmodel.cuda(non_blocking=True)\n",         // unknown: silent
       "import torch.nn as nn\nmodel = nn.Linear(2, 2)\nmodel.cuda()\nmodel.to(d, non_blocking=True)\n",
       "x.cpu()\n",
       // torch.nn.parameter.Parameter is a tensor, not a module.
@@ -24,11 +24,13 @@ TEST_CASE("AF102 unsupported-non-blocking", "[rules][AF102]") {
        {{"AF102", 3, 20, 25, FixKind::Safe, "TypeError"}},
        "import torchvision\nmodel = torchvision.models.resnet50()\nmodel = model.cuda()\n"},
       {"import torch.nn as nn\nnet = nn.Sequential()\nnet.cuda(0, non_blocking=True)  # GPU 0\n",
-       {{"AF102", 3, 13, 25, FixKind::Safe}}, "import torch.nn as nn\nnet = nn.Sequential()\nnet.cuda(0)  # GPU 0\n"},
+       {{"AF102", 3, 13, 25, FixKind::Safe}},
+       "import torch.nn as nn\nnet = nn.Sequential()\nnet.cuda(0)  # GPU 0\n"},
       {"from torch import nn\nclass M(nn.Module):\n    def go(self):\n        return self.cuda(\n            0,\n"
        "            async=True,  # old API\n        )\n",
        {{"AF102", 6, 13, 18}},
-       "from torch import nn\nclass M(nn.Module):\n    def go(self):\n        return self.cuda(\n            0,  # old API\n        )\n"},
+       "from torch import nn\nclass M(nn.Module):\n    def go(self):\n        return self.cuda(\n            0,  # old "
+       "API\n        )\n"},
       {"y = out.cpu(async=True)\n", {{"AF102", 1, 13, 18}}, "y = out.cpu()\n"},
       // Comments on both arguments: they stay, and the result parses.
       {"import torch.nn as nn\nmodel = nn.Linear(2, 2)\nmodel.cuda(\n    0,  # device\n    async=True,  # legacy\n)\n",

@@ -100,9 +100,11 @@ TEST_CASE("noqaEdit adds or extends a noqa comment", "[suppression]") {
   CHECK(edited("x.cuda(async=True)", "AF101") == "x.cuda(async=True)  # noqa: AF101");
   // A line that cannot take a comment: the statement's last line gets it.
   CHECK(edited("f(x.cuda(async=True), '''a\nb''')\n", "AF101") == "f(x.cuda(async=True), '''a\nb''')  # noqa: AF101\n");
-  CHECK(edited("y = x.cuda(async=True) + \\\n    1\n", "AF101") == "y = x.cuda(async=True) + \\\n    1  # noqa: AF101\n");
+  CHECK(edited("y = x.cuda(async=True) + \\\n    1\n", "AF101") ==
+        "y = x.cuda(async=True) + \\\n    1  # noqa: AF101\n");
   // Every edit suppresses what it was made for.
-  for (const char *src : {"x.cuda(async=True)\n", "f(x.cuda(async=True), '''a\nb''')\n", "y = x.cuda(async=True) + \\\n    1\n"}) {
+  for (const char *src :
+       {"x.cuda(async=True)\n", "f(x.cuda(async=True), '''a\nb''')\n", "y = x.cuda(async=True) + \\\n    1\n"}) {
     const std::string out = edited(src, "AF101");
     CHECK(Linter().lint(Document(out)).empty());
   }

@@ -1,8 +1,8 @@
 #include <catch2/catch.hpp>
 
-#include "test_util.h"
 #include "asyncfix/linter.h"
 #include "engine/edit_map.h"
+#include "test_util.h"
 
 using namespace asyncfix;
 
@@ -77,14 +77,14 @@ TEST_CASE("mapBack maps offsets after edits to offsets before them", "[fixer]") 
   const std::vector<TextEdit> edits{{1, 2, "XX"}, {4, 4, "Y"}, {5, 6, ""}};
   const std::string after = applyEdits("abcdef", edits);
   REQUIRE(after == "aXXcdYe");
-  CHECK(mapBack(0, edits, false) == 0);     // a
-  CHECK(mapBack(3, edits, false) == 2);     // c
-  CHECK(mapBack(4, edits, false) == 3);     // d
-  CHECK(mapBack(1, edits, false) == 1);     // start of XX → start of b
-  CHECK(mapBack(2, edits, false) == 1);     // inside XX → start of b
-  CHECK(mapBack(3, edits, true) == 2);      // end of XX → end of b
-  CHECK(mapBack(6, edits, false) == 4);     // e: after the insert
-  CHECK(mapBack(7, edits, true) == 6);      // end of text
+  CHECK(mapBack(0, edits, false) == 0); // a
+  CHECK(mapBack(3, edits, false) == 2); // c
+  CHECK(mapBack(4, edits, false) == 3); // d
+  CHECK(mapBack(1, edits, false) == 1); // start of XX → start of b
+  CHECK(mapBack(2, edits, false) == 1); // inside XX → start of b
+  CHECK(mapBack(3, edits, true) == 2);  // end of XX → end of b
+  CHECK(mapBack(6, edits, false) == 4); // e: after the insert
+  CHECK(mapBack(7, edits, true) == 6);  // end of text
   // Every character outside the edits maps back to itself in the old text.
   const std::string before = "abcdef";
   for (std::size_t i : {0u, 3u, 4u, 6u}) CHECK(before[mapBack(i, edits, false)] == after[i]);

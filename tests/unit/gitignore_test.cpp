@@ -34,8 +34,8 @@ TEST_CASE("GitIgnore follows git's rules", "[gitignore]") {
   repo.write(".gitignore", "*.gen.py\n!keep.gen.py\n/top_only.py\nout/\nlogs\n");
   repo.write("sub/.gitignore", "local.py\n!/negated_dir_file.py\n");
   repo.write(".git/info/exclude", "secret.py\n");
-  for (const char *f : {"a.py", "x.gen.py", "keep.gen.py", "top_only.py", "sub/top_only.py", "out/o.py",
-                        "sub/out/o.py", "notdir/out", "logs/l.py", "sub/local.py", "local.py", "secret.py"})
+  for (const char *f : {"a.py", "x.gen.py", "keep.gen.py", "top_only.py", "sub/top_only.py", "out/o.py", "sub/out/o.py",
+                        "notdir/out", "logs/l.py", "sub/local.py", "local.py", "secret.py"})
     repo.write(f);
 
   asyncfix::GitIgnore git;
@@ -47,11 +47,11 @@ TEST_CASE("GitIgnore follows git's rules", "[gitignore]") {
   CHECK_FALSE(ignored("sub/top_only.py")); // …to the .gitignore's directory
   CHECK(ignored("out"));                   // directory-only pattern: the directory
   CHECK(ignored("sub/out"));
-  CHECK_FALSE(ignored("notdir/out"));      // …but not a file of that name
+  CHECK_FALSE(ignored("notdir/out")); // …but not a file of that name
   CHECK(ignored("logs"));
-  CHECK(ignored("sub/local.py"));          // nested .gitignore
-  CHECK_FALSE(ignored("local.py"));        // applies below its directory only
-  CHECK(ignored("secret.py"));             // .git/info/exclude
+  CHECK(ignored("sub/local.py"));   // nested .gitignore
+  CHECK_FALSE(ignored("local.py")); // applies below its directory only
+  CHECK(ignored("secret.py"));      // .git/info/exclude
   CHECK(ignored(".git"));
   // Outside any repository nothing is ignored.
   CHECK_FALSE(git.ignored(fs::path("/") / "asyncfix-no-repo-here.py"));
@@ -74,6 +74,6 @@ TEST_CASE("GitIgnore finds nested repositories below directories it already know
   CHECK_FALSE(git.ignored(outer.root / "plain"));
   CHECK(git.ignored(outer.root / "plain" / "deeper" / "x.gen.py")); // the parent's repository
   CHECK_FALSE(git.ignored(outer.root / "vendor"));
-  CHECK(git.ignored(inner / "only_inner.py"));                      // the inner repository's rules…
-  CHECK_FALSE(git.ignored(inner / "y.gen.py"));                     // …not the outer's
+  CHECK(git.ignored(inner / "only_inner.py"));  // the inner repository's rules…
+  CHECK_FALSE(git.ignored(inner / "y.gen.py")); // …not the outer's
 }

@@ -3,8 +3,8 @@
 // every keystroke: random typing traces over real files check it, broken states included.
 #include <catch2/catch.hpp>
 
-#include <filesystem>
 #include <cstdint>
+#include <filesystem>
 #include <random>
 
 #include "asyncfix/document.h"
@@ -32,7 +32,8 @@ std::string generated(int functions) {
     else t += "    images = images.to(device, non_blocking=True)\n";
     t += "    value_" + n + " = model(images).sum() * " + n + "\n    return value_" + n + ", target\n\n";
   }
-  t += "for x, y in loader:\n    x = x.cuda(non_blocking=True)\n    y = y.to('cpu', non_blocking=True)\n    total = y\n";
+  t +=
+      "for x, y in loader:\n    x = x.cuda(non_blocking=True)\n    y = y.to('cpu', non_blocking=True)\n    total = y\n";
   t += "model.cuda(async=True)\nasync = 1\n\ndef uses_async(flag=async):\n    return flag\n";
   t += "\nclass Net(nn.Module):\n    def forward(self, x):\n        return self.cuda(async=True)\n";
   t += "\ndef local_conflict(a):\n    async_x = a\n    return async_x\n\ndef free_user():\n    return model.weight\n";
@@ -40,10 +41,37 @@ std::string generated(int functions) {
 }
 
 /// Pieces a user types: code, brackets, quotes, newlines, indentation, the words rules care about.
-const std::vector<std::string> kPieces{
-    "x", "async", "await", "=", "(", ")", "[", "]", "'", "\"", "\n", "    ", ":", ",", ".cuda(", "async=True",
-    "non_blocking=True", "def g(async):\n", "import torch\n", "global model\n", "\"\"\"", "#", "# noqa", "\\",
-    "model", "loader", "nn.Module", "class C(nn.Module):\n", ".to('cpu', True)", "try:\n", "except TypeError:\n"};
+const std::vector<std::string> kPieces{"x",
+                                       "async",
+                                       "await",
+                                       "=",
+                                       "(",
+                                       ")",
+                                       "[",
+                                       "]",
+                                       "'",
+                                       "\"",
+                                       "\n",
+                                       "    ",
+                                       ":",
+                                       ",",
+                                       ".cuda(",
+                                       "async=True",
+                                       "non_blocking=True",
+                                       "def g(async):\n",
+                                       "import torch\n",
+                                       "global model\n",
+                                       "\"\"\"",
+                                       "#",
+                                       "# noqa",
+                                       "\\",
+                                       "model",
+                                       "loader",
+                                       "nn.Module",
+                                       "class C(nn.Module):\n",
+                                       ".to('cpu', True)",
+                                       "try:\n",
+                                       "except TypeError:\n"};
 
 /// The diagnostics, one per line (code, range, message, fix edits): what a mismatch shows.
 std::string describe(const std::vector<Diagnostic> &diagnostics) {
@@ -112,8 +140,11 @@ TEST_CASE("incremental lint equals a full lint of the same tree at every keystro
         continue;
       }
       case 1: end = std::min(text.size(), at + 1 + rng() % 3); break; // backspaces
-      case 2: end = std::min(text.size(), at + rng() % 40); insert = kPieces[rng() % kPieces.size()]; break;
-      default: end = std::min(text.size(), at + rng() % 200); break;  // cut a region
+      case 2:
+        end = std::min(text.size(), at + rng() % 40);
+        insert = kPieces[rng() % kPieces.size()];
+        break;
+      default: end = std::min(text.size(), at + rng() % 200); break; // cut a region
       }
       inc.willEdit(doc, at, end, insert);
       doc.edit(at, end, insert);

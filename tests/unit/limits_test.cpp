@@ -5,8 +5,8 @@
 #include <set>
 #include <thread>
 
-#include "test_util.h"
 #include "asyncfix/linter.h"
+#include "test_util.h"
 
 using namespace asyncfix;
 
@@ -96,8 +96,8 @@ TEST_CASE("30 000 functions binding the same name: receivers traced once per nam
 }
 
 TEST_CASE("100 000 nested parentheses: no stack overflow, nothing lost", "[limits]") {
-  const std::string src = "x = " + std::string(100000, '(') + "async" + std::string(100000, ')') +
-                          "\ny.cuda(async=True)\n";
+  const std::string src =
+      "x = " + std::string(100000, '(') + "async" + std::string(100000, ')') + "\ny.cuda(async=True)\n";
   const Linter linter;
   const auto diags = linter.lint(std::string_view(src));
   for (const Diagnostic &d : diags) CHECK(d.end <= src.size());
@@ -155,8 +155,7 @@ TEST_CASE("one Linter shared by four threads gives each the same findings and fi
   // The CLI's workers share one Linter (and one configuration resolver); a fix is shared between
   // the diagnostics of one file. Run under ThreadSanitizer by the tsan preset.
   std::string src = "import torch\n";
-  for (int i = 0; i < 200; ++i)
-    src += "def f" + std::to_string(i) + "(async):\n    return x.cuda(async=async)\n";
+  for (int i = 0; i < 200; ++i) src += "def f" + std::to_string(i) + "(async):\n    return x.cuda(async=async)\n";
   const Linter linter;
   const FixResult expected = fix(linter, src, asyncfix::testing::unsafeFixes());
   std::vector<std::string> results(4);

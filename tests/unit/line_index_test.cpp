@@ -92,12 +92,12 @@ TEST_CASE("LineIndex survives malformed UTF-8 and empty text", "[line_index]") {
 TEST_CASE("UTF-8 validation follows RFC 3629", "[utf8]") {
   CHECK_FALSE(firstInvalidUtf8("plain ascii\n"));
   CHECK_FALSE(firstInvalidUtf8("é€中😀"));
-  CHECK(firstInvalidUtf8("ab\x80") == 2u);                 // stray continuation byte
-  CHECK(firstInvalidUtf8("a\xC0\xAF") == 1u);              // overlong '/'
-  CHECK(firstInvalidUtf8("a\xE0\x80\xAF") == 1u);          // overlong, 3 bytes
-  CHECK(firstInvalidUtf8("\xED\xA0\x80") == 0u);           // a surrogate, U+D800
-  CHECK(firstInvalidUtf8("\xF4\x90\x80\x80") == 0u);       // above U+10FFFF
-  CHECK(firstInvalidUtf8("ok\xE2\x82") == 2u);             // truncated at the end
+  CHECK(firstInvalidUtf8("ab\x80") == 2u);           // stray continuation byte
+  CHECK(firstInvalidUtf8("a\xC0\xAF") == 1u);        // overlong '/'
+  CHECK(firstInvalidUtf8("a\xE0\x80\xAF") == 1u);    // overlong, 3 bytes
+  CHECK(firstInvalidUtf8("\xED\xA0\x80") == 0u);     // a surrogate, U+D800
+  CHECK(firstInvalidUtf8("\xF4\x90\x80\x80") == 0u); // above U+10FFFF
+  CHECK(firstInvalidUtf8("ok\xE2\x82") == 2u);       // truncated at the end
   CHECK(firstInvalidUtf8("latin-1 caf\xE9!") == 11u);
   CHECK(utf8Decode("€", 0) == U'€');
   CHECK(utf8Decode("😀", 0) == U'😀');

@@ -78,8 +78,8 @@ TEST_CASE("notebooks: code cells become one virtual document with IPython syntax
   CHECK(nb.codeCells()[1].number == 3);
   const std::string &v = nb.virtualText();
   CHECK(v.find("#                 \n#                 \nimport torch\n") == 0); // same lengths
-  CHECK(v.find("#    \n") != std::string::npos);                                  // `help?`
-  CHECK(v.find("echo async") == std::string::npos); // a %%bash cell is not Python
+  CHECK(v.find("#    \n") != std::string::npos);                                // `help?`
+  CHECK(v.find("echo async") == std::string::npos);                             // a %%bash cell is not Python
   CHECK(Document(v).syntaxErrorCount() == 0);
 
   const auto diagnostics = Linter().lint(Document(v));
@@ -104,11 +104,11 @@ TEST_CASE("notebooks: fixes go back into the changed cells only, byte for byte e
   const auto written = nb.withVirtualText(fixed.text);
   REQUIRE(written);
   std::string expected = kNotebook;
-  for (const auto &[from, to] : std::vector<std::pair<std::string, std::string>>{
-           {"cuda(async=True)  # é", "cuda(non_blocking=True)  # é"},
-           {"def f(async=False)", "def f(async_=False)"},
-           {"    return async\"", "    return async_\""},
-           {"y = f(async=True)", "y = f(async_=True)"}})
+  for (const auto &[from, to] :
+       std::vector<std::pair<std::string, std::string>>{{"cuda(async=True)  # é", "cuda(non_blocking=True)  # é"},
+                                                        {"def f(async=False)", "def f(async_=False)"},
+                                                        {"    return async\"", "    return async_\""},
+                                                        {"y = f(async=True)", "y = f(async_=True)"}})
     expected.replace(expected.find(from), from.size(), to);
   CHECK(*written == expected);
   // The fixed notebook reads back with the same cells, and lints clean.
@@ -142,8 +142,8 @@ TEST_CASE("notebooks: code that looks like IPython is still code; fixes may move
   const Notebook nb = parsed(json);
   const std::string &v = nb.virtualText();
   CHECK(v.find("y = x.cuda(async=True)  # needed?\n") == 0); // a comment ending in `?`
-  CHECK(v.find("!= b\n") != std::string::npos);               // a continuation, not a shell
-  CHECK(v.find("len?") == std::string::npos);                  // help on a name: masked
+  CHECK(v.find("!= b\n") != std::string::npos);              // a continuation, not a shell
+  CHECK(v.find("len?") == std::string::npos);                // help on a name: masked
   const FixResult fixed = fix(Linter(), v, testing::unsafeFixes());
   const auto written = nb.withVirtualText(fixed.text); // AF105 removes 3 lines above `%time`
   REQUIRE(written);

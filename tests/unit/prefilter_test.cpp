@@ -6,33 +6,50 @@
 using namespace asyncfix;
 
 TEST_CASE("prefilter says no only when every async/await is the keyword", "[prefilter]") {
-  for (const char *src : {
-           "", "x = 1\n", "import asyncio\nasyncio.run(main())\n", "x = is_async or awaiting\n",
-           "async def f():\n    await g()\n", "    async with a:\n        async for x in y:\n            pass\n",
-           "return [x async for x in y]\n", "await ~x\n", "r = await self.fetch()\n",
-           "\xEF\xBB\xBF" "async def f(): pass\n", "x = 1; async def f(): pass\n"}) {
+  for (const char *src :
+       {"", "x = 1\n", "import asyncio\nasyncio.run(main())\n", "x = is_async or awaiting\n",
+        "async def f():\n    await g()\n", "    async with a:\n        async for x in y:\n            pass\n",
+        "return [x async for x in y]\n", "await ~x\n", "r = await self.fetch()\n",
+        "\xEF\xBB\xBF"
+        "async def f(): pass\n",
+        "x = 1; async def f(): pass\n"}) {
     INFO(src);
     CHECK_FALSE(mayUseKeywordAsName(src));
   }
-  for (const char *src : {
-           "x.cuda(async=True)\n", "async = 1\n", "print(async)\n", "def f(async): pass\n",
-           "x = await\n", "await(x)\n", "await - 1\n", "await[0]\n", "await + 1\n", "y = await if c else z\n", "from kombu.async import Hub\n",
-           "z = [a for b in async for c in d]\n", "x = async if c else y\n", "self.async\n",
-           "async", "await", "x = (async\n", "x = not async for\n", "f'{x.cuda(async=True)}'\n",
-           R"(s = '''unterminated
+  for (const char *src : {"x.cuda(async=True)\n",
+                          "async = 1\n",
+                          "print(async)\n",
+                          "def f(async): pass\n",
+                          "x = await\n",
+                          "await(x)\n",
+                          "await - 1\n",
+                          "await[0]\n",
+                          "await + 1\n",
+                          "y = await if c else z\n",
+                          "from kombu.async import Hub\n",
+                          "z = [a for b in async for c in d]\n",
+                          "x = async if c else y\n",
+                          "self.async\n",
+                          "async",
+                          "await",
+                          "x = (async\n",
+                          "x = not async for\n",
+                          "f'{x.cuda(async=True)}'\n",
+                          R"(s = '''unterminated
 async = 1
-)", "s = 'unterminated\nasync = 1\n", R"(x = rb'\'' + async)"}) {
+)",
+                          "s = 'unterminated\nasync = 1\n",
+                          R"(x = rb'\'' + async)"}) {
     INFO(src);
     CHECK(mayUseKeywordAsName(src));
   }
 }
 
 TEST_CASE("prefilter ignores the words in strings and comments", "[prefilter]") {
-  for (const char *src : {
-           "# async = 1\n", "x = 1  # call x.cuda(async=True) here\n", "'''Use async operations.'''\n",
-           "s = \"await (the reply)\"\n", "s = r'async=' 'await('\n", "d = {'async': 1}\n",
-           "\"\"\"\n  :keyword bool async: run as a poller\n\"\"\"\n", "s = b'async-'\n",
-           R"(s = 'it\'s async-')"}) {
+  for (const char *src :
+       {"# async = 1\n", "x = 1  # call x.cuda(async=True) here\n", "'''Use async operations.'''\n",
+        "s = \"await (the reply)\"\n", "s = r'async=' 'await('\n", "d = {'async': 1}\n",
+        "\"\"\"\n  :keyword bool async: run as a poller\n\"\"\"\n", "s = b'async-'\n", R"(s = 'it\'s async-')"}) {
     INFO(src);
     CHECK_FALSE(mayUseKeywordAsName(src));
   }
@@ -47,13 +64,15 @@ TEST_CASE("prefilter ignores the words in strings and comments", "[prefilter]") 
   // Every occurrence is judged on its own (the walk visits only marked places): a BOM before
   // the first word does not glue it to anything.
   std::vector<std::uint32_t> bom;
-  CHECK(scanTriggers("\xEF\xBB\xBF" "async = 1\nprint(async)\n", kPrefilterKeywordName, &bom) != 0);
+  CHECK(scanTriggers("\xEF\xBB\xBF"
+                     "async = 1\nprint(async)\n",
+                     kPrefilterKeywordName, &bom) != 0);
   CHECK(bom == std::vector<std::uint32_t>{3, 19});
 
   std::vector<std::uint32_t> offsets;
   CHECK(scanTriggers("x = 'async'\ny = async  # async\nz.cuda(non_blocking=1)\n",
-                     kPrefilterKeywordName | kPrefilterNonBlocking, &offsets) ==
-        (kPrefilterKeywordName | kPrefilterNonBlocking));
+                     kPrefilterKeywordName | kPrefilterNonBlocking,
+                     &offsets) == (kPrefilterKeywordName | kPrefilterNonBlocking));
   CHECK(offsets == std::vector<std::uint32_t>{16, 38});
 }
 

@@ -1,9 +1,9 @@
 // What a receiver holds (receivers.h): the kinds AF102, AF104 and AF106 ask about.
 #include <catch2/catch.hpp>
 
-#include "asyncfix/document.h"
 #include "analysis/receivers.h"
 #include "analysis/semantic.h"
+#include "asyncfix/document.h"
 #include "text/syntax.h"
 
 using namespace asyncfix;
@@ -67,7 +67,7 @@ ev = torch.cuda.Event()
   CHECK(kindOfName("ev") == ValueKind::Event);
   // `self` in a Module subclass.
   const auto self = src.find("return self") + 7;
-  const TSNode selfNode = ts_node_descendant_for_byte_range(ts_tree_root_node(doc.tree()),
-                                                            static_cast<std::uint32_t>(self), static_cast<std::uint32_t>(self + 4));
+  const TSNode selfNode = ts_node_descendant_for_byte_range(
+      ts_tree_root_node(doc.tree()), static_cast<std::uint32_t>(self), static_cast<std::uint32_t>(self + 4));
   CHECK(receivers.kindOf(selfNode) == ValueKind::Module);
 }

@@ -1,8 +1,8 @@
 // Bad input: deep nesting, NUL bytes, invalid UTF-8, huge lines. No crash, nothing lost.
 #include <catch2/catch.hpp>
 
-#include "test_util.h"
 #include "asyncfix/linter.h"
+#include "test_util.h"
 
 using namespace asyncfix;
 
@@ -47,7 +47,8 @@ TEST_CASE("a long file with many findings", "[robustness]") {
 TEST_CASE("a 20 000-long attribute chain does not overflow the receiver analysis", "[robustness]") {
   std::string chain = "torch";
   for (int i = 0; i < 20000; ++i) chain += ".a";
-  const std::string src = "import torch\nm = " + chain + "()\nm.cuda(async=True)\nclass C(" + chain + "):\n    pass\nC().cuda(async=True)\n";
+  const std::string src = "import torch\nm = " + chain + "()\nm.cuda(async=True)\nclass C(" + chain +
+                          "):\n    pass\nC().cuda(async=True)\n";
   const auto diags = Linter().lint(std::string_view(src));
   CHECK(diags.size() == 2); // AF101 twice: neither receiver is known to be a module
 }

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
-#include "asyncfix/document.h"
 #include "analysis/semantic.h"
+#include "asyncfix/document.h"
 
 using namespace asyncfix;
 
@@ -31,7 +31,8 @@ TEST_CASE("semantic: class scopes are not visible to methods", "[semantic]") {
 }
 
 TEST_CASE("semantic: nonlocal, global, comprehensions, lambda defaults", "[semantic]") {
-  const std::string nl = "def f():\n    cnt = 0\n    def g():\n        nonlocal cnt\n        cnt += 1\n    return cnt\n";
+  const std::string nl =
+      "def f():\n    cnt = 0\n    def g():\n        nonlocal cnt\n        cnt += 1\n    return cnt\n";
   CHECK(bindingOf(nl, nth(nl, "cnt", 3)).size() == 4); // cnt = 0, nonlocal cnt, cnt += 1, return cnt
 
   const std::string gl = "def f():\n    global q\n    q = 1\nq = 0\n";
@@ -76,7 +77,8 @@ TEST_CASE("semantic: roles", "[semantic]") {
 
 TEST_CASE("semantic: a name right after a byte order mark is found by its word", "[semantic]") {
   // The statements holding a word are found by a text search; a BOM's bytes are no letters.
-  const Document doc("\xEF\xBB\xBF" "async = 30\nprint(async + 1, async)\n");
+  const Document doc("\xEF\xBB\xBF"
+                     "async = 30\nprint(async + 1, async)\n");
   const SemanticModel model(doc);
   const NameUse *use = model.nameAt(3);
   REQUIRE(use != nullptr);

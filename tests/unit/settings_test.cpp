@@ -79,8 +79,8 @@ AF101 = "warning"
 
 TEST_CASE("config files: pyproject.toml uses [tool.asyncfix] and requires-python", "[settings]") {
   CHECK_FALSE(parseConfigFile("pyproject.toml", "[tool.black]\nline-length = 99\n"));
-  const ResolvedConfig c = parsedOk("pyproject.toml",
-                                    "[project]\nrequires-python = \">=3.6.2\"\n[tool.asyncfix]\nignore = [\"AF1\"]\n");
+  const ResolvedConfig c =
+      parsedOk("pyproject.toml", "[project]\nrequires-python = \">=3.6.2\"\n[tool.asyncfix]\nignore = [\"AF1\"]\n");
   CHECK(c.config.target == PythonVersion{3, 6});
   CHECK(c.origins.at("target-version").find("requires-python") != std::string::npos);
   CHECK(parsedOk("pyproject.toml", "[project]\nrequires-python = \"~=3.10\"\n[tool.asyncfix]\n").config.target ==
@@ -88,7 +88,8 @@ TEST_CASE("config files: pyproject.toml uses [tool.asyncfix] and requires-python
   CHECK(parsedOk("pyproject.toml", "[project]\nrequires-python = \"<3.12,>=3.6\"\n[tool.asyncfix]\n").config.target ==
         PythonVersion{3, 6}); // the lower bound, not the first number
   // An explicit target-version wins over requires-python.
-  CHECK(parsedOk("pyproject.toml", "[project]\nrequires-python = \">=3.6\"\n[tool.asyncfix]\ntarget-version = \"py311\"\n")
+  CHECK(parsedOk("pyproject.toml",
+                 "[project]\nrequires-python = \">=3.6\"\n[tool.asyncfix]\ntarget-version = \"py311\"\n")
             .config.target == PythonVersion{3, 11});
 }
 
@@ -191,7 +192,8 @@ TEST_CASE("per-file-ignores and exclude match paths relative to the config file"
 
 TEST_CASE("globs: ** spans zero or more directories; paths are normalised", "[settings]") {
   TempTree t;
-  t.write("proj/asyncfix.toml", "ignore = [\"AF002\"]\n[per-file-ignores]\n\"tests/**/*.py\" = [\"AF001\"]\n\"**/foo.py\" = [\"AF1\"]\n");
+  t.write("proj/asyncfix.toml",
+          "ignore = [\"AF002\"]\n[per-file-ignores]\n\"tests/**/*.py\" = [\"AF001\"]\n\"**/foo.py\" = [\"AF1\"]\n");
   t.write("other/x.py", "");
   ConfigResolver r({});
   const auto ignored = [&](const std::string &rel) { return forFile(r, t.root / rel).config.rules.ignore; };

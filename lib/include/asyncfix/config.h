@@ -48,7 +48,7 @@ struct RenameRow {
     Attribute, ///< `obj.old` → `obj.replacement` on objects of `owner`, a path pattern (AF202)
   };
   Kind kind = Kind::Module;
-  std::string library;     ///< who renamed it, for messages: "kombu", "kafka-python", "Python"
+  std::string library; ///< who renamed it, for messages: "kombu", "kafka-python", "Python"
   /// Keyword rows: the callable ("pexpect.**.expect"); attribute rows: the class or whatever
   /// makes the objects. Dotted, `*` = one component, `**` = any number. Empty otherwise.
   std::string owner;

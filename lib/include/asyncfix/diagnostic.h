@@ -50,7 +50,7 @@ public:
   SharedFix() = default;
   SharedFix(std::nullopt_t) {} // NOLINT(google-explicit-constructor): like std::optional
   SharedFix(Fix fix) : fix_(std::make_shared<Fix>(std::move(fix))) {} // NOLINT(google-explicit-constructor)
-  SharedFix(std::optional<Fix> fix) { // NOLINT(google-explicit-constructor)
+  SharedFix(std::optional<Fix> fix) {                                 // NOLINT(google-explicit-constructor)
     if (fix) fix_ = std::make_shared<Fix>(std::move(*fix));
   }
 

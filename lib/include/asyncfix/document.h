@@ -18,8 +18,8 @@ namespace asyncfix {
 /// (a text nobody asks about is never parsed) and re-made incrementally after edits: each edit is
 /// applied to the old tree with ts_tree_edit at once, the re-parse waits for the next tree().
 ///
-/// Not thread-safe, not even tree() (it may parse): one Document belongs to one thread at a time. Moving is cheap; copying is not
-/// offered (the tree would have to be copied too; use `Document(doc.text())`).
+/// Not thread-safe, not even tree() (it may parse): one Document belongs to one thread at a time. Moving is cheap;
+/// copying is not offered (the tree would have to be copied too; use `Document(doc.text())`).
 class ASYNCFIX_API Document {
 public:
   explicit Document(std::string text);

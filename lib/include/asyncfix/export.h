@@ -8,15 +8,15 @@
 #define ASYNCFIX_EXPORT_H
 
 #if defined(_WIN32) && defined(ASYNCFIX_SHARED)
-#  ifdef ASYNCFIX_BUILDING
-#    define ASYNCFIX_API __declspec(dllexport)
-#  else
-#    define ASYNCFIX_API __declspec(dllimport)
-#  endif
-#elif defined(__GNUC__) || defined(__clang__)
-#  define ASYNCFIX_API __attribute__((visibility("default")))
+#ifdef ASYNCFIX_BUILDING
+#define ASYNCFIX_API __declspec(dllexport)
 #else
-#  define ASYNCFIX_API
+#define ASYNCFIX_API __declspec(dllimport)
+#endif
+#elif defined(__GNUC__) || defined(__clang__)
+#define ASYNCFIX_API __attribute__((visibility("default")))
+#else
+#define ASYNCFIX_API
 #endif
 
 #endif /* ASYNCFIX_EXPORT_H */

@@ -60,8 +60,7 @@ public:
   /// Unsafe, display-only fixes are never applied). Verified and idempotent like asyncfix::fix();
   /// a notebook gets its changed cells' "source" rewritten and every other byte kept. On bad
   /// input, FixResult::error is set and the text is returned unchanged.
-  FixResult fix(std::string_view text, std::string_view path,
-                Applicability applicability = Applicability::Safe) const;
+  FixResult fix(std::string_view text, std::string_view path, Applicability applicability = Applicability::Safe) const;
 
 private:
   friend std::vector<Diagnostic> lintWithoutPruning(const Linter &, const Document &); // tests, bench
@@ -73,21 +72,21 @@ private:
 };
 
 struct FixOptions {
-  bool unsafe = false;      ///< also apply unsafe fixes
-  int maxIterations = 10;   ///< lint → fix rounds before giving up
+  bool unsafe = false;    ///< also apply unsafe fixes
+  int maxIterations = 10; ///< lint → fix rounds before giving up
   /// Only fixes of diagnostics this returns true for are applied (all when empty).
   std::function<bool(const Diagnostic &)> filter;
 };
 
 struct FixResult {
-  std::string text;                    ///< the fixed text (== input when nothing applied)
+  std::string text; ///< the fixed text (== input when nothing applied)
   bool changed = false;
-  std::size_t fixedDiagnostics = 0;    ///< diagnostics whose fix was applied, over all rounds
-  std::vector<Diagnostic> remaining;   ///< diagnostics of the final text
+  std::size_t fixedDiagnostics = 0;  ///< diagnostics whose fix was applied, over all rounds
+  std::vector<Diagnostic> remaining; ///< diagnostics of the final text
   /// Fixes dropped because the re-parse showed new syntax errors; ranges and edits are mapped
   /// back to the input text's offsets (a range inside an earlier fix maps to that fix's range).
   std::vector<Diagnostic> rejected;
-  bool converged = true;               ///< false when maxIterations ran out with fixes left
+  bool converged = true; ///< false when maxIterations ran out with fixes left
   /// Linter::fix(text, path, …) only: why the text could not be fixed (as Report::error()).
   std::optional<std::string> error;
   /// Linter::fix(text, path, …) only: things the caller should know, e.g. that a notebook's fix

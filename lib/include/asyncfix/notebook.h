@@ -20,16 +20,16 @@
 namespace asyncfix {
 
 struct NotebookCell {
-  std::size_t number = 0;      ///< 1-based position among all the notebook's cells ("cell 3")
-  std::string source;          ///< the cell's source as the notebook holds it
+  std::size_t number = 0;       ///< 1-based position among all the notebook's cells ("cell 3")
+  std::string source;           ///< the cell's source as the notebook holds it
   std::size_t virtualStart = 0; ///< where the cell's (masked) text starts in the virtual text
   std::size_t virtualEnd = 0;
   // Where the cell's "source" value lies in the notebook JSON, and how it is laid out.
   std::size_t jsonStart = 0, jsonEnd = 0;
   bool sourceIsArray = true;
-  std::string elementIndent;   ///< whitespace before the first element of a source array
+  std::string elementIndent;    ///< whitespace before the first element of a source array
   std::string elementSeparator; ///< whitespace after each `,` between elements (`\n  ` or ` `)
-  std::string closingIndent;   ///< whitespace before the array's `]`
+  std::string closingIndent;    ///< whitespace before the array's `]`
 };
 
 /// Owns its JSON text and the cells' sources; immutable once parsed, so it may be read from several

@@ -70,8 +70,7 @@ private:
 /// end of a range that runs into a later cell is cut at the end of the start's cell, and a fix
 /// with an edit that does not lie inside one cell is dropped from its diagnostic. Returns how
 /// many diagnostics were dropped.
-ASYNCFIX_API std::size_t keepReportableInCells(const Notebook &notebook,
-                                               std::vector<Diagnostic> &diagnostics);
+ASYNCFIX_API std::size_t keepReportableInCells(const Notebook &notebook, std::vector<Diagnostic> &diagnostics);
 
 /// The CLI's JSON output for these files, in order: `--output-format json` (`lines == false`: one
 /// array, indented by two spaces, ending in a newline; `[]` for no diagnostics) or `json-lines`

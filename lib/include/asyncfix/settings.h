@@ -42,9 +42,9 @@ struct ASYNCFIX_API ConfigError {
 
 /// The settings that apply to one Python file, and where each came from.
 struct ASYNCFIX_API ResolvedConfig {
-  Config config;                    ///< per-file-ignores already folded into config.rules.ignore
+  Config config; ///< per-file-ignores already folded into config.rules.ignore
   bool unsafeFixes = false;
-  std::filesystem::path source;     ///< the configuration file used; empty for the defaults
+  std::filesystem::path source; ///< the configuration file used; empty for the defaults
   /// key → "default" | "<file>" | "override": for `check --show-settings`.
   std::map<std::string, std::string> origins;
   /// Directory and file globs not to check: `exclude` (default: kDefaultExcludes) plus
@@ -65,7 +65,7 @@ ASYNCFIX_API extern const std::vector<std::string> kDefaultExcludes;
 /// (pyproject.toml: the [tool.asyncfix] table; otherwise the top level). nullopt when a
 /// pyproject.toml has no [tool.asyncfix] table (it does not count as a configuration file).
 ASYNCFIX_API std::optional<std::variant<ResolvedConfig, ConfigError>> parseConfigFile(const std::filesystem::path &path,
-                                                                         std::string_view text);
+                                                                                      std::string_view text);
 
 /// Settings given as one JSON object with the configuration file's keys — `select`, `ignore`,
 /// `extend-select`, `target-version`, `rename-style`, `unsafe-fixes`, `severity`,
@@ -75,7 +75,7 @@ ASYNCFIX_API std::optional<std::variant<ResolvedConfig, ConfigError>> parseConfi
 /// means the defaults. Errors name the key ("options: unknown rule code `AF999` in `select`") or
 /// the place of invalid JSON.
 ASYNCFIX_API std::variant<ResolvedConfig, ConfigError> parseJsonSettings(std::string_view json,
-                                                                        const std::filesystem::path &forFile = {});
+                                                                         const std::filesystem::path &forFile = {});
 
 /// Finds and caches the configuration of each directory. Thread-safe.
 class ASYNCFIX_API ConfigResolver {

@@ -68,19 +68,19 @@ private:
   /// One top-level statement's results, in current-text offsets.
   struct Unit {
     std::uint32_t start = 0, end = 0;
-    std::vector<Diagnostic> raw;        ///< the rules' findings, before suppressions
-    std::vector<std::string> words;     ///< sorted: words its queries were about
+    std::vector<Diagnostic> raw;                                 ///< the rules' findings, before suppressions
+    std::vector<std::string> words;                              ///< sorted: words its queries were about
     std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges; ///< bytes read outside it
-    std::vector<std::uint32_t> comments; ///< starts of its suppression comments
-    std::uint32_t linesRead = 0;        ///< its messages name the lines of offsets below this
-    bool dirty = false;                 ///< an edit touched it or what it read
+    std::vector<std::uint32_t> comments;                         ///< starts of its suppression comments
+    std::uint32_t linesRead = 0;                                 ///< its messages name the lines of offsets below this
+    bool dirty = false;                                          ///< an edit touched it or what it read
   };
   static void relint(const Linter &linter, const Document &doc, std::vector<Unit> &units,
                      const std::vector<TSNode> &nodes, const std::vector<std::size_t> &which);
 
   std::vector<Unit> units_;
-  bool valid_ = false;                 ///< units_ hold the results of an earlier update()
-  std::vector<std::string> words_;     ///< identifiers in text the edits since then removed or inserted
+  bool valid_ = false;             ///< units_ hold the results of an earlier update()
+  std::vector<std::string> words_; ///< identifiers in text the edits since then removed or inserted
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edited_; ///< current-text ranges the edits touched
   std::vector<Diagnostic> diagnostics_;
   Stats stats_;

@@ -109,8 +109,7 @@ bool NameOrigins::starImports(TSNode block, std::string_view package, int depth)
       for (std::uint32_t j = 0, m = ts_node_named_child_count(s); j < m; ++j)
         star = star || isType(ts_node_named_child(s, j), "wildcard_import");
       const TSNode module = fieldOf(s, "module_name");
-      if (star && symbolOf(module) == k_.dottedName && firstComponent(textOf(module, text_)) == package)
-        return true;
+      if (star && symbolOf(module) == k_.dottedName && firstComponent(textOf(module, text_)) == package) return true;
     } else if (depth < 2 && (isType(s, "try_statement") || isType(s, "if_statement") || isType(s, "block") ||
                              isType(s, "except_clause") || isType(s, "else_clause") || isType(s, "elif_clause") ||
                              isType(s, "finally_clause"))) {
@@ -192,8 +191,7 @@ std::optional<std::uint32_t> NameOrigins::selfClass(TSNode identifier) const {
   if (!use || use->inError) return std::nullopt;
   const BindingKey key = model_.resolve(*use);
   const Scope &scope = model_.scopes()[key.scope];
-  if (scope.kind != ScopeKind::Function || key.scope == 0 ||
-      model_.scopes()[scope.parent].kind != ScopeKind::Class)
+  if (scope.kind != ScopeKind::Function || key.scope == 0 || model_.scopes()[scope.parent].kind != ScopeKind::Class)
     return std::nullopt;
   const TSNode params = fieldOf(scope.node, "parameters");
   const TSNode first = ts_node_is_null(params) ? TSNode{} : ts_node_named_child(params, 0);

@@ -19,20 +19,20 @@ std::string_view lastComponent(std::string_view q) {
 
 /// torch functions that build a tensor.
 constexpr std::array<std::string_view, 28> kFactories{
-    "tensor", "as_tensor", "from_numpy", "zeros", "ones", "empty", "full", "rand", "randn", "randint",
-    "randperm", "arange", "linspace", "logspace", "eye", "zeros_like", "ones_like", "empty_like",
-    "full_like", "rand_like", "randn_like", "stack", "cat", "load", "FloatTensor", "LongTensor",
-    "Tensor", "ByteTensor"};
+    "tensor", "as_tensor",  "from_numpy", "zeros",       "ones",       "empty",     "full",
+    "rand",   "randn",      "randint",    "randperm",    "arange",     "linspace",  "logspace",
+    "eye",    "zeros_like", "ones_like",  "empty_like",  "full_like",  "rand_like", "randn_like",
+    "stack",  "cat",        "load",       "FloatTensor", "LongTensor", "Tensor",    "ByteTensor"};
 
 /// Tensor methods that give a tensor back.
 constexpr std::array<std::string_view, 26> kTensorMethods{
-    "cuda", "to", "cpu", "float", "double", "half", "long", "int", "bool", "type", "detach", "clone",
-    "contiguous", "view", "reshape", "squeeze", "unsqueeze", "permute", "transpose", "pin_memory",
-    "expand", "repeat", "flatten", "t", "abs", "mean"};
+    "cuda",      "to",         "cpu",    "float",      "double",  "half",    "long",    "int",       "bool",
+    "type",      "detach",     "clone",  "contiguous", "view",    "reshape", "squeeze", "unsqueeze", "permute",
+    "transpose", "pin_memory", "expand", "repeat",     "flatten", "t",       "abs",     "mean"};
 
 /// Module methods that return the module itself.
-constexpr std::array<std::string_view, 10> kModuleMethods{
-    "cuda", "to", "cpu", "float", "double", "half", "train", "eval", "requires_grad_", "type"};
+constexpr std::array<std::string_view, 10> kModuleMethods{"cuda", "to",    "cpu",  "float",          "double",
+                                                          "half", "train", "eval", "requires_grad_", "type"};
 
 template <std::size_t N> bool in(const std::array<std::string_view, N> &set, std::string_view s) {
   return std::find(set.begin(), set.end(), s) != set.end();
@@ -171,7 +171,6 @@ ValueKind Receivers::kindAt(TSNode e, int depth) const {
     return kindAt(field(e, "value"), depth + 1) == ValueKind::Tensor ? ValueKind::Tensor : ValueKind::Unknown;
   return ValueKind::Unknown;
 }
-
 
 ValueKind Receivers::bindingKind(BindingKey key, int depth) const {
   const std::string memoKey = std::to_string(key.scope) + ":" + std::string(key.name);

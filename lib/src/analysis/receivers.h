@@ -24,7 +24,12 @@
 namespace asyncfix {
 
 enum class ValueKind : std::uint8_t {
-  Unknown, Module, Tensor, DataLoader, Stream, Event,
+  Unknown,
+  Module,
+  Tensor,
+  DataLoader,
+  Stream,
+  Event,
   Pending, ///< internal: a binding whose kind is being computed (a cycle); never returned
 };
 

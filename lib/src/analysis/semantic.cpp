@@ -15,12 +15,12 @@ constexpr std::uint32_t kNone = UINT32_MAX;
 struct Frame {
   TSNode node{};
   TSSymbol symbol = 0;
-  const char *field = nullptr;   ///< this node's field in its parent
-  std::uint32_t scope = 0;       ///< scope this node's expressions are evaluated in
-  std::uint32_t own = kNone;     ///< scope created by this node
+  const char *field = nullptr;      ///< this node's field in its parent
+  std::uint32_t scope = 0;          ///< scope this node's expressions are evaluated in
+  std::uint32_t own = kNone;        ///< scope created by this node
   std::uint32_t paramScope = kNone; ///< inside `parameters`: the function's scope
-  std::uint32_t forIns = 0;      ///< comprehension: for_in_clauses seen so far
-  bool firstForIn = false;       ///< the first for_in_clause of a comprehension
+  std::uint32_t forIns = 0;         ///< comprehension: for_in_clauses seen so far
+  bool firstForIn = false;          ///< the first for_in_clause of a comprehension
   bool inError = false;
 };
 
@@ -34,8 +34,8 @@ bool isComprehension(const Kinds &k, TSSymbol s) {
 /// Nodes a target name can be nested in: `a, (b, *c) = …`, `with x as (a, [b]):`. The holder's
 /// field decides whether it is a target (`left`) or not (`right`, an argument list…).
 bool isPatternContainer(const Kinds &k, TSSymbol s) {
-  return s == k.patternList || s == k.tuplePattern || s == k.listPattern || s == k.listSplatPattern ||
-         s == k.tuple || s == k.list || s == k.listSplat || s == k.parenthesizedExpression;
+  return s == k.patternList || s == k.tuplePattern || s == k.listPattern || s == k.listSplatPattern || s == k.tuple ||
+         s == k.list || s == k.listSplat || s == k.parenthesizedExpression;
 }
 
 class Builder {
@@ -43,8 +43,8 @@ public:
   Builder(std::string_view text, std::deque<Scope> &scopes, std::deque<NameUse> &names,
           std::deque<KeywordUse> &keywords, std::deque<AttributeUse> &attributes,
           std::unordered_set<std::string_view> &inError)
-      : text_(text), k_(Kinds::get()), scopes_(scopes), names_(names), keywords_(keywords),
-        attributes_(attributes), inError_(inError) {}
+      : text_(text), k_(Kinds::get()), scopes_(scopes), names_(names), keywords_(keywords), attributes_(attributes),
+        inError_(inError) {}
 
   /// Walks one top-level statement of the module `root` (scope 0).
   void run(TSNode root, TSNode statement) {
@@ -98,8 +98,8 @@ private:
     } else if (parent.firstForIn && fieldIs(f, "right")) {
       f.scope = scopes_[parent.scope].parent; // the first iterable is evaluated outside
     }
-    if (f.symbol == k_.functionDefinition || f.symbol == k_.classDefinition ||
-        f.symbol == k_.lambda || isComprehension(k_, f.symbol)) {
+    if (f.symbol == k_.functionDefinition || f.symbol == k_.classDefinition || f.symbol == k_.lambda ||
+        isComprehension(k_, f.symbol)) {
       f.own = openScope(f, parent);
     }
     return f;
@@ -115,8 +115,7 @@ private:
     }
     if (f.symbol == k_.functionDefinition) {
       s.kind = ScopeKind::Function;
-      s.isAsync = ts_node_child_count(f.node) > 0 &&
-                  ts_node_symbol(ts_node_child(f.node, 0)) == k_.anonAsync;
+      s.isAsync = ts_node_child_count(f.node) > 0 && ts_node_symbol(ts_node_child(f.node, 0)) == k_.anonAsync;
     } else if (f.symbol == k_.classDefinition) {
       s.kind = ScopeKind::Class;
     } else if (f.symbol == k_.lambda) {
@@ -151,8 +150,7 @@ private:
       if (fieldIs(f, "attribute")) return attributes_.push_back({f.node, name, f.inError});
       return addName(f, name, NameRole::Reference, f.scope);
     }
-    if (p.symbol == k_.keywordArgument && fieldIs(f, "name"))
-      return keywords_.push_back(keywordUse(f, name, i));
+    if (p.symbol == k_.keywordArgument && fieldIs(f, "name")) return keywords_.push_back(keywordUse(f, name, i));
     if (p.symbol == k_.dottedName) {
       if (i < 2) return;
       const Frame &g = path_[i - 2];
@@ -183,8 +181,7 @@ private:
     }
     if (p.symbol == k_.functionDefinition && fieldIs(f, "name"))
       return addName(f, name, NameRole::FunctionName, p.scope);
-    if (p.symbol == k_.classDefinition && fieldIs(f, "name"))
-      return addName(f, name, NameRole::ClassName, p.scope);
+    if (p.symbol == k_.classDefinition && fieldIs(f, "name")) return addName(f, name, NameRole::ClassName, p.scope);
     if (isParameter(i)) return addName(f, name, NameRole::Parameter, f.paramScope);
 
     // Assignment-like targets, possibly nested in tuple/list patterns.
@@ -216,8 +213,7 @@ private:
     const Frame &f = path_[i], &p = path_[i - 1];
     if (p.paramScope == kNone && f.paramScope == kNone) return false;
     if (p.symbol == k_.parameters || p.symbol == k_.lambdaParameters) return true;
-    if ((p.symbol == k_.defaultParameter || p.symbol == k_.typedDefaultParameter) && fieldIs(f, "name"))
-      return true;
+    if ((p.symbol == k_.defaultParameter || p.symbol == k_.typedDefaultParameter) && fieldIs(f, "name")) return true;
     if (p.symbol == k_.typedParameter && f.field == nullptr) return true;
     if ((p.symbol == k_.listSplatPattern || p.symbol == k_.dictionarySplatPattern) && i >= 2) {
       const TSSymbol g = path_[i - 2].symbol;
@@ -254,8 +250,7 @@ private:
     addName(f, textOf(keyword, text_), NameRole::AwaitName, f.scope, keyword);
   }
 
-  void addName(const Frame &f, std::string_view name, NameRole role, std::uint32_t scope,
-               TSNode node = {}) {
+  void addName(const Frame &f, std::string_view name, NameRole role, std::uint32_t scope, TSNode node = {}) {
     NameUse use;
     use.node = ts_node_is_null(node) ? f.node : node;
     use.name = name;
@@ -358,8 +353,8 @@ void SemanticModel::walk(Unit &unit) const {
   }
   for (std::uint32_t s = unit.firstScope; s < unit.lastScope; ++s)
     if (!ts_node_is_null(scopes_[s].nameNode)) scopeByName_[ts_node_start_byte(scopes_[s].nameNode)] = s;
-  unit.nameAt = positionIndex(names_, unit.firstName, unit.lastName,
-                              [](const NameUse &u) { return ts_node_start_byte(u.node); });
+  unit.nameAt =
+      positionIndex(names_, unit.firstName, unit.lastName, [](const NameUse &u) { return ts_node_start_byte(u.node); });
   unit.keywordAt = positionIndex(keywords_, unit.firstKeyword, unit.lastKeyword,
                                  [](const KeywordUse &k) { return ts_node_start_byte(k.node); });
   unit.attributeAt = positionIndex(attributes_, unit.firstAttribute, unit.lastAttribute,
@@ -478,7 +473,7 @@ const Scope *SemanticModel::scopeNamedBy(TSNode nameNode) const {
   if (!unitAt(start)) return nullptr;
   const auto it = scopeByName_.find(start);
   return it == scopeByName_.end() || !ts_node_eq(scopes_[it->second].nameNode, nameNode) ? nullptr
-                                                                                          : &scopes_[it->second];
+                                                                                         : &scopes_[it->second];
 }
 
 bool SemanticModel::importsPackage(std::string_view package) const {

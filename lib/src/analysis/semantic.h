@@ -16,8 +16,8 @@
 
 #include <cstdint>
 #include <deque>
-#include <optional>
 #include <map>
+#include <optional>
 #include <set>
 #include <string>
 #include <string_view>
@@ -33,23 +33,23 @@ enum class ScopeKind : std::uint8_t { Module, Class, Function, Lambda, Comprehen
 
 struct Scope {
   ScopeKind kind = ScopeKind::Module;
-  std::uint32_t parent = 0;  ///< index of the enclosing scope (module: itself)
-  TSNode node{};             ///< the def/class/lambda/comprehension (module: root)
-  std::string_view name;     ///< function or class name; a lambda's when `x = lambda …`
-  TSNode nameNode{};         ///< the identifier that binds `name` (null when none)
-  bool isAsync = false;      ///< `async def`
+  std::uint32_t parent = 0; ///< index of the enclosing scope (module: itself)
+  TSNode node{};            ///< the def/class/lambda/comprehension (module: root)
+  std::string_view name;    ///< function or class name; a lambda's when `x = lambda …`
+  TSNode nameNode{};        ///< the identifier that binds `name` (null when none)
+  bool isAsync = false;     ///< `async def`
   std::unordered_set<std::string_view> bound, globals, nonlocals;
 };
 
 enum class NameRole : std::uint8_t {
-  Reference,     ///< read (or `del`)
-  Binding,       ///< assignment / for / with / except / walrus target, import alias
-  Parameter,     ///< a function or lambda parameter
-  FunctionName,  ///< `def NAME`
-  ClassName,     ///< `class NAME`
-  Declaration,   ///< `global NAME` / `nonlocal NAME`
-  ImportedName,  ///< `import NAME` / `from m import NAME`: the name is fixed by another module
-  AwaitName,     ///< `await(x)`, `await[0]`, `await + 1` outside `async def`: the name `await`
+  Reference,    ///< read (or `del`)
+  Binding,      ///< assignment / for / with / except / walrus target, import alias
+  Parameter,    ///< a function or lambda parameter
+  FunctionName, ///< `def NAME`
+  ClassName,    ///< `class NAME`
+  Declaration,  ///< `global NAME` / `nonlocal NAME`
+  ImportedName, ///< `import NAME` / `from m import NAME`: the name is fixed by another module
+  AwaitName,    ///< `await(x)`, `await[0]`, `await + 1` outside `async def`: the name `await`
 };
 
 /// An identifier that denotes a variable (not an attribute name, keyword name or module path).
@@ -58,20 +58,20 @@ struct NameUse {
   std::string_view name;
   std::uint32_t scope = 0; ///< the scope the use occurs in (a parameter: its function's scope)
   NameRole role = NameRole::Reference;
-  bool inError = false;    ///< inside an ERROR node: resolution is a guess
+  bool inError = false; ///< inside an ERROR node: resolution is a guess
   /// Where a binding's value comes from (for receiver kinds): the assigned expression when the
   /// target is the name itself, or — with `iterated` — the iterable of the `for` that binds it.
   TSNode value{};
   bool iterated = false;
-  std::string qualified;   ///< an import binding: the dotted path it names ("torch.nn")
+  std::string qualified; ///< an import binding: the dotted path it names ("torch.nn")
 };
 
 /// `callee(NAME=…)`: a keyword argument name and the name of what is called (last component).
 struct KeywordUse {
   TSNode node{};
   std::string_view name;
-  std::string_view callee; ///< "f" for f(…) and obj.f(…); "" when not a plain name/attribute
-  TSNode calleeNode{};     ///< the `f` of f(…) (an identifier) or the `obj.f` of obj.f(…)
+  std::string_view callee;   ///< "f" for f(…) and obj.f(…); "" when not a plain name/attribute
+  TSNode calleeNode{};       ///< the `f` of f(…) (an identifier) or the `obj.f` of obj.f(…)
   bool calleeIsName = false; ///< f(…): the callee resolves like any name
   bool inError = false;
 };

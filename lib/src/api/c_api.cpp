@@ -67,8 +67,7 @@ void setError(int code, std::string message) noexcept {
 
 /// Runs `body` with the error record cleared first; any exception becomes the thread's last error
 /// and `failed` is returned.
-template <class Body, class Result>
-Result guard(Result failed, Body &&body) noexcept {
+template <class Body, class Result> Result guard(Result failed, Body &&body) noexcept {
   try {
     clearError();
     return body();
@@ -85,8 +84,7 @@ Result guard(Result failed, Body &&body) noexcept {
 }
 
 /// `guard` for functions that return an asyncfix_status: the failure's own code.
-template <class Body>
-int status(Body &&body) noexcept {
+template <class Body> int status(Body &&body) noexcept {
   const int result = guard(-1, std::forward<Body>(body));
   return result == -1 ? lastError.code : result;
 }
@@ -98,8 +96,7 @@ std::string_view textOf(const char *src, std::size_t len) {
 
 std::string_view pathOf(const char *path) { return path == nullptr ? std::string_view("-") : std::string_view(path); }
 
-template <class T>
-const T &need(const T *handle, const char *what) {
+template <class T> const T &need(const T *handle, const char *what) {
   if (handle == nullptr) throw Failure{ASYNCFIX_ERROR_ARGUMENT, std::string(what) + " is NULL"};
   return *handle;
 }
@@ -108,7 +105,8 @@ const T &need(const T *handle, const char *what) {
 asyncfix::ResolvedConfig settingsFor(const char *options, std::string_view path) {
   auto parsed = asyncfix::parseJsonSettings(options == nullptr ? std::string_view() : std::string_view(options),
                                             std::filesystem::path(std::string(path)));
-  if (auto *error = std::get_if<asyncfix::ConfigError>(&parsed)) throw Failure{ASYNCFIX_ERROR_OPTIONS, error->toString()};
+  if (auto *error = std::get_if<asyncfix::ConfigError>(&parsed))
+    throw Failure{ASYNCFIX_ERROR_OPTIONS, error->toString()};
   return std::get<asyncfix::ResolvedConfig>(std::move(parsed));
 }
 
@@ -369,8 +367,8 @@ asyncfix_report *asyncfix_linter_check_document(const asyncfix_linter *linter, c
                                                 const char *path) {
   return guard(static_cast<asyncfix_report *>(nullptr), [&] {
     std::optional<asyncfix::Linter> own;
-    return wrap(linterFor(need(linter, "linter"), pathOf(path), own).lint(need(document, "document").document,
-                                                                         pathOf(path)));
+    return wrap(
+        linterFor(need(linter, "linter"), pathOf(path), own).lint(need(document, "document").document, pathOf(path)));
   });
 }
 

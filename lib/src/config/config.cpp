@@ -22,9 +22,7 @@ int bestMatch(const std::vector<std::string> &entries, std::string_view code) {
   return best;
 }
 
-bool isIdentStart(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_';
-}
+bool isIdentStart(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 bool isIdentChar(char c) { return isIdentStart(c) || (c >= '0' && c <= '9'); }
 
 } // namespace
@@ -48,9 +46,7 @@ std::optional<PythonVersion> PythonVersion::parse(std::string_view text) {
   return PythonVersion{major, minor};
 }
 
-std::string PythonVersion::toString() const {
-  return "py" + std::to_string(major) + std::to_string(minor);
-}
+std::string PythonVersion::toString() const { return "py" + std::to_string(major) + std::to_string(minor); }
 
 bool RuleSelection::enables(std::string_view code) const {
   const int selected = std::max(bestMatch(select, code), bestMatch(extendSelect, code));
@@ -72,8 +68,7 @@ std::vector<std::string> RuleSelection::unknownEntries() const {
 
 std::string Config::renamed(std::string_view name) const {
   std::string out = renameTemplate;
-  for (std::size_t pos = out.find("{name}"); pos != std::string::npos;
-       pos = out.find("{name}", pos + name.size()))
+  for (std::size_t pos = out.find("{name}"); pos != std::string::npos; pos = out.find("{name}", pos + name.size()))
     out.replace(pos, 6, name);
   return out;
 }

@@ -112,8 +112,7 @@ Suppressions collectSuppressions(const Document &doc, const std::vector<TSNode> 
     if (!mentionsSuppression(body)) continue;
     const bool header = ts_node_start_byte(c) < firstCode;
     const std::size_t at = body.find("asyncfix:");
-    if (header && at != std::string_view::npos &&
-        skipSpaces(body, at + 9) == body.find("skip-file", at)) {
+    if (header && at != std::string_view::npos && skipSpaces(body, at + 9) == body.find("skip-file", at)) {
       s.skipFile = true;
       continue;
     }
@@ -199,9 +198,8 @@ void applySuppressions(const Document &doc, Suppressions &s, const Config &confi
       if (!rule)
         diagnostics.push_back(unusedCode(*unused, dir, i, "Unknown code `" + code.code + "` in `noqa`", doc.text()));
       else if (!code.used && config.rules.enables(rule->code))
-        diagnostics.push_back(unusedCode(*unused, dir, i,
-                                         "Unused `noqa` code `" + code.code + "` (nothing to suppress here)",
-                                         doc.text()));
+        diagnostics.push_back(unusedCode(
+            *unused, dir, i, "Unused `noqa` code `" + code.code + "` (nothing to suppress here)", doc.text()));
     }
   }
 }

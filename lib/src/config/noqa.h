@@ -23,18 +23,18 @@ struct NoqaCode {
 
 /// One `# noqa` / `# asyncfix: noqa` directive inside a comment.
 struct NoqaDirective {
-  std::size_t start = 0;     ///< the `#` that starts the directive
-  std::size_t end = 0;       ///< end of the directive (after its last code)
+  std::size_t start = 0; ///< the `#` that starts the directive
+  std::size_t end = 0;   ///< end of the directive (after its last code)
   std::size_t commentStart = 0, commentEnd = 0;
   std::uint32_t firstLine = 0, lastLine = 0; ///< lines it covers (a whole multi-line statement)
-  bool blanket = true;       ///< no codes: every code
+  bool blanket = true;                       ///< no codes: every code
   std::vector<NoqaCode> codes;
 };
 
 struct Suppressions {
   bool skipFile = false;
-  bool fileAll = false;                ///< `# asyncfix: noqa` in the header
-  std::vector<std::string> fileCodes;  ///< `# asyncfix: noqa: AF001` in the header
+  bool fileAll = false;               ///< `# asyncfix: noqa` in the header
+  std::vector<std::string> fileCodes; ///< `# asyncfix: noqa: AF001` in the header
   std::vector<NoqaDirective> directives;
 };
 

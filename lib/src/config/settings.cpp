@@ -18,7 +18,7 @@ namespace fs = std::filesystem;
 
 namespace asyncfix {
 
-const std::vector<std::string> kDefaultExcludes{"__pycache__", ".git", "node_modules", ".venv", "venv",
+const std::vector<std::string> kDefaultExcludes{"__pycache__", ".git",  "node_modules", ".venv", "venv",
                                                 "env",         ".eggs", "build",        "dist"};
 
 std::string ConfigError::toString() const {
@@ -167,7 +167,8 @@ public:
       else if (k == "extend-exclude") take(strings(node, k), s.extendExclude);
       else if (k == "respect-gitignore" || k == "unsafe-fixes") {
         const auto value = node.value<bool>();
-        if (!value || !node.is_boolean()) problem = error(node.source(), "`" + std::string(k) + "` must be true or false");
+        if (!value || !node.is_boolean())
+          problem = error(node.source(), "`" + std::string(k) + "` must be true or false");
         else (k == "unsafe-fixes" ? s.unsafeFixes : s.respectGitignore) = *value;
       } else if (k == "target-version") {
         const auto value = node.value<std::string>();
@@ -201,7 +202,7 @@ public:
         else
           for (auto &&[code, level] : *codes) {
             const auto value = level.value<std::string>();
-            const std::optional<Severity> severity = !value               ? std::nullopt
+            const std::optional<Severity> severity = !value                ? std::nullopt
                                                      : *value == "error"   ? std::optional(Severity::Error)
                                                      : *value == "warning" ? std::optional(Severity::Warning)
                                                      : *value == "info"    ? std::optional(Severity::Info)
@@ -237,7 +238,8 @@ public:
           if (digit == std::string::npos) continue;
           const auto end = clause.find_first_not_of("0123456789.", digit);
           std::string version = clause.substr(digit, end == std::string::npos ? std::string::npos : end - digit);
-          if (std::count(version.begin(), version.end(), '.') > 1) version.erase(version.find('.', version.find('.') + 1));
+          if (std::count(version.begin(), version.end(), '.') > 1)
+            version.erase(version.find('.', version.find('.') + 1));
           const auto v = PythonVersion::parse(version);
           if (v && (!lowest || *v < *lowest)) lowest = v;
         }
@@ -285,8 +287,7 @@ bool globMatches(const std::string &glob, const std::string &path) {
 /// without `/` matches the entry's own name, at any depth (like `.gitignore`): a walk meets every
 /// directory on the way down, so an excluded directory is never entered.
 bool pathMatches(const std::string &glob, const fs::path &relative) {
-  if (glob.find('/') == std::string::npos)
-    return ::fnmatch(glob.c_str(), relative.filename().c_str(), FNM_PERIOD) == 0;
+  if (glob.find('/') == std::string::npos) return ::fnmatch(glob.c_str(), relative.filename().c_str(), FNM_PERIOD) == 0;
   std::string g = glob;
   while (g.starts_with("./")) g.erase(0, 2);
   if (g.ends_with("/")) g.pop_back();
@@ -388,8 +389,7 @@ bool pushInto(toml::array &array, const nlohmann::json &value, std::string &wher
 /// A JSON value as the TOML value the configuration parser reads, handed to `put`; false for
 /// `null` (TOML has none), with `where` naming the key that holds it. (Recursion goes through the
 /// two non-template functions above, so only three instantiations exist.)
-template <class Put>
-bool jsonToToml(const nlohmann::json &value, std::string &where, Put &&put) {
+template <class Put> bool jsonToToml(const nlohmann::json &value, std::string &where, Put &&put) {
   using Type = nlohmann::json::value_t;
   switch (value.type()) {
   case Type::object: {
@@ -452,8 +452,7 @@ std::variant<ResolvedConfig, ConfigError> parseJsonSettings(std::string_view jso
   const auto keep = [&](auto &&node) {
     if constexpr (std::is_same_v<std::decay_t<decltype(node)>, toml::table>) table = std::move(node);
   };
-  if (!jsonToToml(parsed, where, keep))
-    return ConfigError{kName, 0, 0, "`" + where + "` must not be null"};
+  if (!jsonToToml(parsed, where, keep)) return ConfigError{kName, 0, 0, "`" + where + "` must not be null"};
   auto settings = Parser(kName).parse(table, table);
   if (auto *e = std::get_if<ConfigError>(&settings)) return *e;
   FileSettings &file = std::get<FileSettings>(settings);
@@ -472,8 +471,9 @@ struct ConfigResolver::Impl {
 
   static Entry load(const fs::path &path) {
     const auto text = readText(path);
-    if (!text) return std::make_shared<const std::variant<FileSettings, ConfigError>>(
-        ConfigError{path.string(), 0, 0, "cannot read the configuration file"});
+    if (!text)
+      return std::make_shared<const std::variant<FileSettings, ConfigError>>(
+          ConfigError{path.string(), 0, 0, "cannot read the configuration file"});
     auto parsed = parseSettings(path, *text);
     if (!parsed) return nullptr;
     return std::make_shared<const std::variant<FileSettings, ConfigError>>(std::move(*parsed));

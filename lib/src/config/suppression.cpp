@@ -19,15 +19,15 @@ std::uint32_t placementLine(const Document &doc, std::size_t offset) {
   const std::string_view text = doc.text();
   if (!doc.tree() || end == lines.lineStart(line)) return line;
   const TSNode root = ts_tree_root_node(doc.tree());
-  const TSNode last = ts_node_descendant_for_byte_range(root, static_cast<std::uint32_t>(end - 1),
-                                                        static_cast<std::uint32_t>(end));
+  const TSNode last =
+      ts_node_descendant_for_byte_range(root, static_cast<std::uint32_t>(end - 1), static_cast<std::uint32_t>(end));
   bool open = text[end - 1] == '\\';
   for (TSNode n = last; !open && !ts_node_is_null(n); n = ts_node_parent(n))
     if (ts_node_symbol(n) == Kinds::get().string && ts_node_end_byte(n) > end) open = true;
   if (!open) return line;
   // The statement holding the offset: climb to a child of the module or of a block.
-  TSNode n = ts_node_descendant_for_byte_range(root, static_cast<std::uint32_t>(offset),
-                                               static_cast<std::uint32_t>(offset));
+  TSNode n =
+      ts_node_descendant_for_byte_range(root, static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(offset));
   for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
     if (ts_node_symbol(p) == Kinds::get().module || ts_node_symbol(p) == Kinds::get().block) break;
     n = p;
@@ -50,7 +50,8 @@ TextEdit noqaEdit(const Document &doc, std::size_t offset, std::string_view code
     NoqaDirective d;
     if (!ts_node_is_null(last) && ts_node_symbol(last) == Kinds::get().comment &&
         parseNoqa(textOf(last, text), ts_node_start_byte(last), d)) {
-      const bool present = std::any_of(d.codes.begin(), d.codes.end(), [&](const NoqaCode &c) { return c.code == code; });
+      const bool present =
+          std::any_of(d.codes.begin(), d.codes.end(), [&](const NoqaCode &c) { return c.code == code; });
       if (d.blanket || present) return {end, end, ""}; // already suppressed
       return {d.end, d.end, ", " + std::string(code)};
     }

@@ -92,12 +92,16 @@ bool cleanIncrementally(const Document &doc, const std::vector<TextEdit> &edits,
         ++newEnd.column;
       }
     }
-    const TSInputEdit input{static_cast<std::uint32_t>(e->start), static_cast<std::uint32_t>(e->end),
-                            static_cast<std::uint32_t>(e->start + e->content.size()), {start.line, start.column},
-                            {oldEnd.line, oldEnd.column}, newEnd};
+    const TSInputEdit input{static_cast<std::uint32_t>(e->start),
+                            static_cast<std::uint32_t>(e->end),
+                            static_cast<std::uint32_t>(e->start + e->content.size()),
+                            {start.line, start.column},
+                            {oldEnd.line, oldEnd.column},
+                            newEnd};
     ts_tree_edit(copy.get(), &input);
   }
-  const TreePtr parsed(ts_parser_parse_string(parser.get(), copy.get(), fixed.data(), static_cast<std::uint32_t>(fixed.size())));
+  const TreePtr parsed(
+      ts_parser_parse_string(parser.get(), copy.get(), fixed.data(), static_cast<std::uint32_t>(fixed.size())));
   return parsed && !ts_node_has_error(ts_tree_root_node(parsed.get()));
 }
 
@@ -122,9 +126,8 @@ FixResult fix(const Linter &linter, std::string_view input, const FixOptions &op
     std::vector<Diagnostic> diagnostics = linter.lint(doc);
     std::vector<const Diagnostic *> candidates;
     for (const Diagnostic &d : diagnostics)
-      if (applicable(d, options) &&
-          std::none_of(result.rejected.begin(), result.rejected.end(),
-                       [&](const Diagnostic &r) { return sameFinding(r, d); }))
+      if (applicable(d, options) && std::none_of(result.rejected.begin(), result.rejected.end(),
+                                                 [&](const Diagnostic &r) { return sameFinding(r, d); }))
         candidates.push_back(&d);
     if (candidates.empty() || round == options.maxIterations) {
       result.converged = candidates.empty();
@@ -186,9 +189,8 @@ FixResult fix(const Linter &linter, std::string_view input, const FixOptions &op
     for (const Diagnostic *d : candidates) {
       const Fix *f = &*d->fix;
       const auto same = chosenByKey.find(keyOf(*f));
-      if (chosenSet.contains(f) ||
-          (same != chosenByKey.end() &&
-           std::any_of(same->second.begin(), same->second.end(), [&](const Fix *c) { return *c == *f; })))
+      if (chosenSet.contains(f) || (same != chosenByKey.end() && std::any_of(same->second.begin(), same->second.end(),
+                                                                             [&](const Fix *c) { return *c == *f; })))
         ++result.fixedDiagnostics;
     }
     result.text = std::move(next);

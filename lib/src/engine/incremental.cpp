@@ -4,9 +4,9 @@
 #include <map>
 #include <type_traits>
 
+#include "analysis/semantic.h"
 #include "asyncfix/document_internals.h"
 #include "engine/linter_impl.h"
-#include "analysis/semantic.h"
 #include "text/syntax.h"
 
 namespace asyncfix {
@@ -94,7 +94,8 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
       for (const Diagnostic &d : unit.raw)
         if (d.fix)
           for (const TextEdit &edit : d.fix->edits)
-            touched = touched || overlaps(static_cast<std::uint32_t>(edit.start), static_cast<std::uint32_t>(edit.end), s, e);
+            touched =
+                touched || overlaps(static_cast<std::uint32_t>(edit.start), static_cast<std::uint32_t>(edit.end), s, e);
       unit.dirty = touched;
     }
     if (unit.dirty) {
@@ -257,11 +258,10 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
           while (old < units_.size() && units_[old].start < unit.start) ++old;
           if (old < units_.size() && units_[old].start == unit.start && units_[old].end == unit.end &&
               !units_[old].dirty) {
-            kept = std::none_of(changed.begin(), changed.end(), [&](const auto &r) {
-              return r.first < unit.end && r.second > unit.start;
-            }) && std::none_of(edited_.begin(), edited_.end(), [&](const auto &r) {
-              return overlaps(r.first, r.second, unit.start, unit.end);
-            });
+            kept = std::none_of(changed.begin(), changed.end(),
+                                [&](const auto &r) { return r.first < unit.end && r.second > unit.start; }) &&
+                   std::none_of(edited_.begin(), edited_.end(),
+                                [&](const auto &r) { return overlaps(r.first, r.second, unit.start, unit.end); });
             if (kept) unit = std::move(units_[old]);
           }
         }
@@ -297,8 +297,7 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
         else ++b;
       }
       for (const auto &[r0, r1] : unit.ranges)
-        for (const std::size_t j : unmatched)
-          stale = stale || overlaps(r0, r1, units[j].start, units[j].end);
+        for (const std::size_t j : unmatched) stale = stale || overlaps(r0, r1, units[j].start, units[j].end);
       if (stale) todo.push_back(i);
     }
   }

@@ -147,4 +147,3 @@ std::vector<Diagnostic> lintWithoutPruning(const Linter &linter, const Document 
   return linter.lintImpl(doc, false);
 }
 } // namespace asyncfix
-

@@ -23,7 +23,7 @@ struct Linter::Impl {
   Config config;
   std::vector<std::unique_ptr<rules::Rule>> rules;        ///< the enabled ones
   std::vector<std::vector<const rules::Rule *>> dispatch; ///< symbol id → subscribed rules
-  unsigned triggers = 0; ///< union of the enabled rules' Trigger bits
+  unsigned triggers = 0;                                  ///< union of the enabled rules' Trigger bits
 
   explicit Impl(Config c);
 

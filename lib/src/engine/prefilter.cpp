@@ -30,12 +30,10 @@ std::size_t skipBlanks(std::string_view text, std::size_t i) {
 /// Keywords after which an expression is expected (so `async`/`await` there is a name) or that
 /// can follow an expression (so a name before them is a name).
 constexpr std::array<std::string_view, 24> kKeywords{
-    "and", "as", "assert", "async", "await", "del", "elif", "else", "exec", "for", "from", "if",
-    "import", "in", "is", "lambda", "not", "or", "print", "raise", "return", "while", "with", "yield"};
+    "and",    "as", "assert", "async",  "await", "del", "elif",  "else",  "exec",   "for",   "from", "if",
+    "import", "in", "is",     "lambda", "not",   "or",  "print", "raise", "return", "while", "with", "yield"};
 
-bool isKeyword(std::string_view w) {
-  return std::find(kKeywords.begin(), kKeywords.end(), w) != kKeywords.end();
-}
+bool isKeyword(std::string_view w) { return std::find(kKeywords.begin(), kKeywords.end(), w) != kKeywords.end(); }
 
 /// The word ending just before `i`, skipping blanks (empty when the previous token is not a word).
 std::string_view previousWord(std::string_view text, std::size_t i) {
@@ -91,10 +89,23 @@ int stringPrefix(std::string_view w) {
   bool f = false, r = false, b = false, u = false;
   for (const char ch : w) {
     switch (ch | 0x20) {
-    case 'f': case 't': if (f) return 0; f = true; break;
-    case 'r': if (r) return 0; r = true; break;
-    case 'b': if (b) return 0; b = true; break;
-    case 'u': if (u) return 0; u = true; break;
+    case 'f':
+    case 't':
+      if (f) return 0;
+      f = true;
+      break;
+    case 'r':
+      if (r) return 0;
+      r = true;
+      break;
+    case 'b':
+      if (b) return 0;
+      b = true;
+      break;
+    case 'u':
+      if (u) return 0;
+      u = true;
+      break;
     default: return 0;
     }
   }
@@ -223,7 +234,8 @@ template <class F> void forEachOccurrence(std::string_view text, std::string_vie
   for (; i + len - 1 + 16 <= n; i += 16) {
     const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
     const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i + len - 1));
-    auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last))));
+    auto mask =
+        static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, first), _mm_cmpeq_epi8(b, last))));
     while (mask != 0) {
       const auto bit = static_cast<std::size_t>(__builtin_ctz(mask));
       mask &= mask - 1;

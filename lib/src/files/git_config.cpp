@@ -209,7 +209,8 @@ std::optional<std::string> expandGitPath(std::string_view value) {
     home = env;
   } else {
     const std::string name(user);
-    struct passwd pw {}, *found = nullptr;
+    struct passwd pw {
+    }, *found = nullptr;
     std::string buffer(16384, '\0');
     if (::getpwnam_r(name.c_str(), &pw, buffer.data(), buffer.size(), &found) != 0 || found == nullptr)
       return std::nullopt;

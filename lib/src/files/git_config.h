@@ -38,7 +38,7 @@ std::optional<std::string> expandGitPath(std::string_view value);
 /// The last value of `section.key` (no subsection) in `files` read in order, following
 /// `[include] path = …` (relative to the including file, at most 10 deep); includeIf sections
 /// are not evaluated. Files that do not exist are skipped. A key without `=` is no value.
-std::optional<std::string> readGitConfigValue(const std::vector<std::filesystem::path> &files,
-                                              std::string_view section, std::string_view key);
+std::optional<std::string> readGitConfigValue(const std::vector<std::filesystem::path> &files, std::string_view section,
+                                              std::string_view key);
 
 } // namespace asyncfix

@@ -17,8 +17,8 @@ struct IgnorePattern {
     Literal, ///< no wildcard: equality
     Suffix,  ///< `*` then literal text, matched against a name: ends-with
   };
-  std::string glob;           ///< without `!`, the leading `/` of an anchored pattern and the trailing `/`
-  std::string literal;        ///< Literal: glob itself; Suffix: the text after the `*`
+  std::string glob;    ///< without `!`, the leading `/` of an anchored pattern and the trailing `/`
+  std::string literal; ///< Literal: glob itself; Suffix: the text after the `*`
   /// Glob with a `/`: the length of its leading text without wildcards. git compares that part
   /// as text and wildmatches the rest on its own, so a `**` right after it counts as a whole
   /// path component (`a**/**` matches `a` and `ab`); matching the same way gives git's answers.

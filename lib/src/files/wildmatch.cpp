@@ -75,9 +75,8 @@ private:
     const bool atEnd = pi == p_.size();
     // `**` is special only as a whole path component: after the start or a `/`, before the end
     // or a `/` (an escaped one too).
-    const bool crossesSlashes =
-        pi - begin >= 2 && (begin == 0 || p_[begin - 1] == '/') &&
-        (atEnd || p_[pi] == '/' || (p_[pi] == '\\' && pi + 1 < p_.size() && p_[pi + 1] == '/'));
+    const bool crossesSlashes = pi - begin >= 2 && (begin == 0 || p_[begin - 1] == '/') &&
+                                (atEnd || p_[pi] == '/' || (p_[pi] == '\\' && pi + 1 < p_.size() && p_[pi + 1] == '/'));
     if (crossesSlashes && !atEnd && p_[pi] == '/') {
       // `**/` may stand for no directory at all: `a/**/b` matches `a/b`, `**/x` matches `x`.
       if (from(pi + 1, ti) == Outcome::Match) return Outcome::Match;

@@ -12,7 +12,8 @@ namespace {
 constexpr std::string_view kBoundary = "\n# -- asyncfix: notebook cell boundary --\n";
 
 std::string_view trimRight(std::string_view s) {
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -72,7 +73,8 @@ void arrayLayout(std::string_view raw, std::string_view json, std::size_t start,
       const std::size_t comma = raw.find_first_not_of(" \t\r\n", i + 1);
       if (comma != std::string_view::npos && raw[comma] == ',') {
         const std::size_t next = raw.find_first_not_of(" \t\r\n", comma + 1);
-        if (next != std::string_view::npos) cell.elementSeparator = std::string(raw.substr(comma + 1, next - comma - 1));
+        if (next != std::string_view::npos)
+          cell.elementSeparator = std::string(raw.substr(comma + 1, next - comma - 1));
       }
     }
     const std::size_t last = raw.find_last_not_of(" \t\r\n", raw.size() - 2);
@@ -246,9 +248,10 @@ std::variant<Notebook, std::string> Notebook::parse(std::string json) {
   for (std::size_t i = 0; i < nb.cells_.size(); ++i) {
     NotebookCell &cell = nb.cells_[i];
     const auto lines = linesOf(cell.source);
-    const auto firstCode = std::find_if(lines.begin(), lines.end(),
-                                        [](std::string_view l) { return !trimRight(l).empty(); });
-    const bool cellMagic = firstCode != lines.end() && trimRight(*firstCode).find_first_not_of(" \t") != std::string_view::npos &&
+    const auto firstCode =
+        std::find_if(lines.begin(), lines.end(), [](std::string_view l) { return !trimRight(l).empty(); });
+    const bool cellMagic = firstCode != lines.end() &&
+                           trimRight(*firstCode).find_first_not_of(" \t") != std::string_view::npos &&
                            firstCode->substr(firstCode->find_first_not_of(" \t")).starts_with("%%");
     cell.virtualStart = nb.virtual_.size();
     for (std::size_t k = 0; k < lines.size(); ++k) {

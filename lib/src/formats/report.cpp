@@ -39,9 +39,8 @@ Json toJson(const FileDiagnostics &file, const SourceMap &map, const Diagnostic 
       object["end_location"] = location(map.at(edit.end));
       edits.push_back(std::move(object));
     }
-    fix = Json{{"applicability", toString(d.fix->applicability)},
-               {"message", d.fix->title},
-               {"edits", std::move(edits)}};
+    fix =
+        Json{{"applicability", toString(d.fix->applicability)}, {"message", d.fix->title}, {"edits", std::move(edits)}};
   }
   const RuleInfo *rule = findRule(d.code);
   const SourcePlace start = map.at(d.start);
@@ -175,9 +174,7 @@ const LineIndex &Report::lines() const { return *data_->lines; }
 
 SourcePlace Report::place(std::size_t offset) const { return data_->map->at(offset); }
 
-FileDiagnostics Report::view() const {
-  return {data_->path, data_->view(), data_->diagnostics, notebook()};
-}
+FileDiagnostics Report::view() const { return {data_->path, data_->view(), data_->diagnostics, notebook()}; }
 
 std::string Report::toJson(bool lines) const {
   const FileDiagnostics file = view();

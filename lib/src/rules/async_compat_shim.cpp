@@ -8,7 +8,8 @@ namespace asyncfix::rules {
 
 extern const RuleInfo kAsyncCompatShim;
 const RuleInfo kAsyncCompatShim{
-    "AF105", "async-compat-shim",
+    "AF105",
+    "async-compat-shim",
     "a `try`/`except TypeError` shim whose fallback passes `async=` (a syntax error since Python 3.7)",
     R"(## What it does
 Flags compatibility shims that try `non_blocking=` and fall back to `async=` on `TypeError` (or
@@ -38,7 +39,8 @@ It is safe: on every PyTorch ≥ 0.4 that branch is what ran. It is unsafe when 
 string spanning several lines (re-indenting could change its text). AF101 and AF001 leave the
 shim's `async=` alone.
 )",
-    FixAvailability::Always, false};
+    FixAvailability::Always,
+    false};
 
 namespace {
 
@@ -60,8 +62,8 @@ bool catchesTypeError(TSNode exceptClause, std::string_view text) {
 /// which of its two branches keeps the `non_blocking` spelling.
 struct AsyncShim {
   TSNode tryStatement{};
-  TSNode keep{};     ///< the block to keep (uses non_blocking=)
-  TSNode fallback{}; ///< the block to drop (uses async=)
+  TSNode keep{};      ///< the block to keep (uses non_blocking=)
+  TSNode fallback{};  ///< the block to drop (uses async=)
   TSNode asyncName{}; ///< the first `async` keyword name in the fallback
 };
 
@@ -146,9 +148,8 @@ public:
     const std::string_view blockIndent = sameLine ? std::string_view{} : ctx.lineBefore(keepStart);
     // Comments on their own lines just above the kept block's first statement belong to it
     // (tree-sitter hangs them on the clause, not on the block).
-    for (TSNode prev = ts_node_prev_sibling(shim->keep); !ts_node_is_null(prev) &&
-                                                         ts_node_symbol(prev) == Kinds::get().comment;
-         prev = ts_node_prev_sibling(prev)) {
+    for (TSNode prev = ts_node_prev_sibling(shim->keep);
+         !ts_node_is_null(prev) && ts_node_symbol(prev) == Kinds::get().comment; prev = ts_node_prev_sibling(prev)) {
       const TSNode before = prevLeaf(prev);
       if (ts_node_is_null(before) || lines.lineOf(ts_node_end_byte(before)) == lines.lineOf(ts_node_start_byte(prev)))
         break;

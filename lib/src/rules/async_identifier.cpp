@@ -4,9 +4,10 @@
 namespace asyncfix::rules {
 
 extern const RuleInfo kAsyncIdentifier;
-const RuleInfo kAsyncIdentifier{
-    "AF001", "async-identifier", "`async` used as a name (a reserved keyword since Python 3.7)",
-    R"(## What it does
+const RuleInfo kAsyncIdentifier{"AF001",
+                                "async-identifier",
+                                "`async` used as a name (a reserved keyword since Python 3.7)",
+                                R"(## What it does
 Flags every use of `async` as a name: variables, `for`/`with`/`except` targets, parameters (also
 of lambdas), function and class names, imported names and aliases, `global`/`nonlocal`
 declarations, attribute access and assignment (`self.async = x`), and keyword arguments to calls
@@ -51,10 +52,9 @@ anywhere), keyword arguments to callees defined elsewhere, where the new name is
 (it would be shadowed or captured), and when a syntax error hides some uses of the name. Imported names (`from m import async`)
 get no fix: the name is fixed by the other module (AF201 knows the libraries that renamed theirs).
 )",
-    FixAvailability::Sometimes, false};
+                                FixAvailability::Sometimes,
+                                false};
 
-std::unique_ptr<Rule> makeAsyncIdentifier() {
-  return std::make_unique<KeywordNameRule>("async", kAsyncIdentifier);
-}
+std::unique_ptr<Rule> makeAsyncIdentifier() { return std::make_unique<KeywordNameRule>("async", kAsyncIdentifier); }
 
 } // namespace asyncfix::rules

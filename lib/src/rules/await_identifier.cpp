@@ -4,9 +4,10 @@
 namespace asyncfix::rules {
 
 extern const RuleInfo kAwaitIdentifier;
-const RuleInfo kAwaitIdentifier{
-    "AF002", "await-identifier", "`await` used as a name (a reserved keyword since Python 3.7)",
-    R"(## What it does
+const RuleInfo kAwaitIdentifier{"AF002",
+                                "await-identifier",
+                                "`await` used as a name (a reserved keyword since Python 3.7)",
+                                R"(## What it does
 Flags every use of `await` as a name — the same positions as AF001 — and calls of a function named
 `await` outside `async def` (`await(x)`), which Python 3.6 read as a call.
 
@@ -36,10 +37,9 @@ As for AF001: the binding and all its references in the file are renamed, scope-
 module-level names, public parameters, attributes, keywords to callees defined elsewhere, and
 when the new name already exists in the file. `await(x)` is renamed with the function it calls.
 )",
-    FixAvailability::Sometimes, false};
+                                FixAvailability::Sometimes,
+                                false};
 
-std::unique_ptr<Rule> makeAwaitIdentifier() {
-  return std::make_unique<KeywordNameRule>("await", kAwaitIdentifier);
-}
+std::unique_ptr<Rule> makeAwaitIdentifier() { return std::make_unique<KeywordNameRule>("await", kAwaitIdentifier); }
 
 } // namespace asyncfix::rules

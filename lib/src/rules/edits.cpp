@@ -22,12 +22,11 @@ TextEdit removeArgument(TSNode argument, std::string_view text) {
   const std::size_t start = ts_node_start_byte(argument), end = ts_node_end_byte(argument);
   // Prefer taking the comma after: `f(x=1, b)` → `f(b)`.
   TSNode after = ts_node_next_sibling(argument);
-  while (!ts_node_is_null(after) && ts_node_symbol(after) == Kinds::get().comment)
-    after = ts_node_next_sibling(after);
+  while (!ts_node_is_null(after) && ts_node_symbol(after) == Kinds::get().comment) after = ts_node_next_sibling(after);
   if (isComma(after, text)) {
     TSNode next = ts_node_next_sibling(after);
-    const bool nextIsArgument = !ts_node_is_null(next) && ts_node_is_named(next) &&
-                                ts_node_symbol(next) != Kinds::get().comment;
+    const bool nextIsArgument =
+        !ts_node_is_null(next) && ts_node_is_named(next) && ts_node_symbol(next) != Kinds::get().comment;
     if (nextIsArgument) {
       std::size_t cut = skipBlanks(text, ts_node_end_byte(after));
       // Only swallow the gap when the next argument is on the same line.

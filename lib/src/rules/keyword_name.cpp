@@ -15,7 +15,7 @@ namespace {
 /// the file.
 struct RenameGroup {
   std::vector<TSNode> nodes;
-  std::vector<TSNode> keywordNodes; ///< the `NAME` of `f(NAME=…)` among `nodes`
+  std::vector<TSNode> keywordNodes;  ///< the `NAME` of `f(NAME=…)` among `nodes`
   std::optional<BindingKey> binding; ///< set for a variable's rename
   bool member = false;               ///< attribute spellings are part of it
   bool fixable = true;
@@ -116,8 +116,7 @@ RenameGroup bindingGroup(const SemanticModel &model, const NameUse &use) {
     group.nodes.push_back(u->node);
     if (u->role == NameRole::ImportedName) group.fixable = false;
     if (u->role == NameRole::Parameter) isParameter = true;
-    if (u->role != NameRole::Reference && u->role != NameRole::AwaitName &&
-        u->role != NameRole::Declaration)
+    if (u->role != NameRole::Reference && u->role != NameRole::AwaitName && u->role != NameRole::Declaration)
       boundHere = true;
   }
   group.visibleOutside = !isLocalScope(scope.kind) || !boundHere;
@@ -150,7 +149,6 @@ RenameGroup memberGroup(const SemanticModel &model, std::string_view name) {
   }
   return group;
 }
-
 
 /// Would spelling the group `replacement` collide with a name already there?
 bool renameConflicts(const SemanticModel &model, const RenameGroup &group, std::string_view replacement,
@@ -216,10 +214,8 @@ SharedFix renameFix(const Rule &rule, const SemanticModel &model, RenameGroup &g
   Fix fix;
   fix.title = "Rename `" + std::string(keyword) + "` to `" + replacement + "`";
   if (conflict) fix.title += " (the name `" + replacement + "` is already used in this file)";
-  else if (incomplete)
-    fix.title += " (a syntax error elsewhere hides some uses of `" + std::string(keyword) + "`)";
-  fix.applicability =
-      group.visibleOutside || conflict || incomplete ? Applicability::Unsafe : Applicability::Safe;
+  else if (incomplete) fix.title += " (a syntax error elsewhere hides some uses of `" + std::string(keyword) + "`)";
+  fix.applicability = group.visibleOutside || conflict || incomplete ? Applicability::Unsafe : Applicability::Safe;
   std::vector<TSNode> nodes = group.nodes;
   std::sort(nodes.begin(), nodes.end(),
             [](TSNode a, TSNode b) { return ts_node_start_byte(a) < ts_node_start_byte(b); });
@@ -240,8 +236,8 @@ Rename makeRename(const Rule &rule, const SemanticModel &model, RenameGroup grou
 }
 
 /// The rename of the binding `use` refers to, computed on first request.
-const Rename &bindingRename(const Rule &rule, const SemanticModel &model, const NameUse &use,
-                            std::string_view keyword, Context &ctx, RenameCache &cache) {
+const Rename &bindingRename(const Rule &rule, const SemanticModel &model, const NameUse &use, std::string_view keyword,
+                            Context &ctx, RenameCache &cache) {
   const BindingKey key = model.resolve(use);
   const RenameCache::Key k{key.scope, key.name};
   if (const auto it = cache.bindings.find(k); it != cache.bindings.end()) return it->second;
@@ -277,21 +273,21 @@ std::string KeywordNameRule::message(Context &ctx, std::string_view what) const 
 }
 
 /// A keyword token. In a clean tree it is the keyword itself (`async def`, `await x`) — except
-/// `await(x)`, `await[0]`, `await + 1` outside a coroutine, which legacy code meant as a name. Inside an ERROR region the
-/// parser may have given up on a name: report it there, without a fix.
+/// `await(x)`, `await[0]`, `await + 1` outside a coroutine, which legacy code meant as a name. Inside an ERROR region
+/// the parser may have given up on a name: report it there, without a fix.
 void KeywordNameRule::checkToken(TSNode token, Context &ctx) const {
   const std::string_view text = ctx.text();
   if (ctx.insideError()) {
     if (ctx.claimedByOther(*this, kClaimToken, token)) return; // AF101's `x.cuda(async=` unclosed
     const TSNode next = nextLeaf(token);
-    if (!ts_node_is_null(next)) ctx.dependsOn(ts_node_start_byte(next), ts_node_end_byte(next)); // maybe the next statement's
+    if (!ts_node_is_null(next))
+      ctx.dependsOn(ts_node_start_byte(next), ts_node_end_byte(next)); // maybe the next statement's
     const std::string_view following = ts_node_is_null(next) ? "" : textOf(next, text);
     if (keyword_ == "async" && (following == "def" || following == "for" || following == "with")) return;
     if (keyword_ == "await" && !ts_node_is_null(next) &&
         following.find_first_of("=),.:]}*/%@<>|&^!") != 0) // what only follows a name
       return;
-    ctx.report(makeDiagnostic(info_, keywordSeverity(ctx.config()), token,
-                              message(ctx, "used as a name")));
+    ctx.report(makeDiagnostic(info_, keywordSeverity(ctx.config()), token, message(ctx, "used as a name")));
     return;
   }
   if (keyword_ != "await") return;

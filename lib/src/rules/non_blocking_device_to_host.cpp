@@ -8,7 +8,8 @@ namespace asyncfix::rules {
 
 extern const RuleInfo kNonBlockingDeviceToHost;
 const RuleInfo kNonBlockingDeviceToHost{
-    "AF106", "non-blocking-device-to-host",
+    "AF106",
+    "non-blocking-device-to-host",
     "a `non_blocking=True` copy to the CPU read on the host before any synchronization",
     R"(## What it does
 Flags `y = x.to('cpu', non_blocking=True)` (or to `torch.device('cpu')`, or `device='cpu'`) when,
@@ -38,7 +39,8 @@ print(scores.numpy())
 Display-only: the suggested `torch.cuda.synchronize()` waits for all streams, which may be more
 than needed (an event on the copy's stream is finer); asyncfix never applies it on its own.
 )",
-    FixAvailability::Sometimes, false};
+    FixAvailability::Sometimes,
+    false};
 
 namespace {
 
@@ -116,7 +118,8 @@ public:
     const std::string_view name = textOf(left, text);
     if (const TSNode block = ts_node_parent(stmt); !ts_node_is_null(block))
       ctx.dependsOn(ts_node_end_byte(stmt), ts_node_end_byte(block)); // the statements after it
-    for (TSNode next = ts_node_next_named_sibling(stmt); !ts_node_is_null(next); next = ts_node_next_named_sibling(next)) {
+    for (TSNode next = ts_node_next_named_sibling(stmt); !ts_node_is_null(next);
+         next = ts_node_next_named_sibling(next)) {
       TSNode read{};
       const int what = scan(next, name, text, &read);
       if (what == 1) return;
@@ -130,7 +133,8 @@ public:
         const std::uint32_t at = ts_node_start_byte(next);
         std::string insert = "torch.cuda.synchronize()";
         insert.append(ctx.lineBreakAt(at)).append(ctx.lineBefore(at));
-        d.fix = Fix{"Synchronize before reading `" + std::string(name) + "`", Applicability::DisplayOnly,
+        d.fix = Fix{"Synchronize before reading `" + std::string(name) + "`",
+                    Applicability::DisplayOnly,
                     {{at, at, std::move(insert)}}};
         ctx.report(std::move(d));
         return;

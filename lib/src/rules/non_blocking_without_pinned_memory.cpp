@@ -6,7 +6,8 @@ namespace asyncfix::rules {
 
 extern const RuleInfo kNonBlockingWithoutPinnedMemory;
 const RuleInfo kNonBlockingWithoutPinnedMemory{
-    "AF104", "non-blocking-without-pinned-memory",
+    "AF104",
+    "non-blocking-without-pinned-memory",
     "`non_blocking=True` copies of batches from a `DataLoader` built without `pin_memory=True`",
     R"(## What it does
 Flags `x.cuda(non_blocking=True)` / `x.to(device, non_blocking=True)` where `x` comes from iterating
@@ -36,7 +37,8 @@ The fix adds `pin_memory=True` to the `DataLoader(...)` call (or turns `pin_memo
 `True`). It is unsafe: pinned memory is a scarce resource, and pinning every batch costs host
 memory and start-up time.
 )",
-    FixAvailability::Always, false};
+    FixAvailability::Always,
+    false};
 
 namespace {
 

@@ -9,8 +9,8 @@
 
 namespace asyncfix::rules {
 
-#define ASYNCFIX_RULE(file, Name, claims, when)                                                    \
-  extern const RuleInfo k##Name;                                                                  \
+#define ASYNCFIX_RULE(file, Name, claims, when)                                                                        \
+  extern const RuleInfo k##Name;                                                                                       \
   std::unique_ptr<Rule> make##Name();
 #include "rules/registry.def"
 #undef ASYNCFIX_RULE
@@ -139,8 +139,6 @@ const RuleInfo *findRule(std::string_view codeOrName) {
   return nullptr;
 }
 
-std::string ruleUrl(const RuleInfo &rule) {
-  return "https://asyncfix.dev/rules/" + std::string(rule.name);
-}
+std::string ruleUrl(const RuleInfo &rule) { return "https://asyncfix.dev/rules/" + std::string(rule.name); }
 
 } // namespace asyncfix

@@ -10,8 +10,13 @@ using Kind = RenameRow::Kind;
 namespace {
 
 RenameRow makeRow(Kind kind, std::string library, std::string owner, std::string old, std::string replacement,
-              std::string since, std::string source) {
-  return {kind, std::move(library), std::move(owner), std::move(old), std::move(replacement), std::move(since),
+                  std::string since, std::string source) {
+  return {kind,
+          std::move(library),
+          std::move(owner),
+          std::move(old),
+          std::move(replacement),
+          std::move(since),
           std::move(source)};
 }
 
@@ -23,47 +28,47 @@ std::span<const RenameRow> builtinRenames() {
   static const std::vector<RenameRow> rows{
       // --- modules (AF201) ---
       makeRow(Kind::Module, "kombu", "", "kombu.async", "kombu.asynchronous", "4.2.0",
-          "https://github.com/celery/kombu/pull/839"),
+              "https://github.com/celery/kombu/pull/839"),
       makeRow(Kind::Module, "Celery", "", "celery.backends.async", "celery.backends.asynchronous", "4.3.0",
-          "https://github.com/celery/celery/pull/4852"),
+              "https://github.com/celery/celery/pull/4852"),
       makeRow(Kind::Module, "Salt", "", "salt.utils.async", "salt.utils.asynchronous", "2019.2.0",
-          "https://github.com/saltstack/salt/pull/48705"),
+              "https://github.com/saltstack/salt/pull/48705"),
       makeRow(Kind::Module, "pexpect", "", "pexpect.async", "pexpect._async", "4.4",
-          "https://pexpect.readthedocs.io/en/stable/history.html#version-4-4"),
+              "https://pexpect.readthedocs.io/en/stable/history.html#version-4-4"),
       makeRow(Kind::Module, "RPyC", "", "rpyc.core.async", "rpyc.core.async_", "4.0.0",
-          "https://github.com/tomerfiliba-org/rpyc/issues/253"),
+              "https://github.com/tomerfiliba-org/rpyc/issues/253"),
       // --- functions and attributes (AF202) ---
       makeRow(Kind::Function, "Python", "", "asyncio.async", "asyncio.ensure_future", "3.4.4",
-          "https://docs.python.org/3.6/library/asyncio-task.html#asyncio.async"),
+              "https://docs.python.org/3.6/library/asyncio-task.html#asyncio.async"),
       makeRow(Kind::Function, "Pyro4", "", "Pyro4.async", "Pyro4.asyncproxy", "4.70",
-          "https://pyro4.readthedocs.io/en/stable/changelog.html"),
+              "https://pyro4.readthedocs.io/en/stable/changelog.html"),
       makeRow(Kind::Function, "Pyro4", "", "Pyro4.core.async", "Pyro4.core.asyncproxy", "4.70",
-          "https://pyro4.readthedocs.io/en/stable/changelog.html"),
+              "https://pyro4.readthedocs.io/en/stable/changelog.html"),
       makeRow(Kind::Function, "RPyC", "", "rpyc.async", "rpyc.async_", "4.0.0",
-          "https://github.com/tomerfiliba-org/rpyc/issues/253"),
+              "https://github.com/tomerfiliba-org/rpyc/issues/253"),
       makeRow(Kind::Function, "RPyC", "", "rpyc.utils.helpers.async", "rpyc.utils.helpers.async_", "4.0.0",
-          "https://github.com/tomerfiliba-org/rpyc/issues/253"),
+              "https://github.com/tomerfiliba-org/rpyc/issues/253"),
       makeRow(Kind::Attribute, "Python", "xml.dom.xmlbuilder.DocumentLS", "async", "async_", "3.5",
-          "https://peps.python.org/pep-0492/#deprecation-plans"),
+              "https://peps.python.org/pep-0492/#deprecation-plans"),
       // minidom's Document derives from DocumentLS: whatever minidom makes (parse, parseString,
       // Document(), getDOMImplementation().createDocument(…)).
       makeRow(Kind::Attribute, "Python", "xml.dom.minidom.**", "async", "async_", "3.5",
-          "https://peps.python.org/pep-0492/#deprecation-plans"),
+              "https://peps.python.org/pep-0492/#deprecation-plans"),
       // --- keyword arguments (AF203) ---
       makeRow(Kind::Keyword, "pexpect", "pexpect.**.expect", "async", "async_", "4.4",
-          "https://pexpect.readthedocs.io/en/stable/history.html#version-4-4"),
+              "https://pexpect.readthedocs.io/en/stable/history.html#version-4-4"),
       makeRow(Kind::Keyword, "pexpect", "pexpect.**.expect_exact", "async", "async_", "4.4",
-          "https://pexpect.readthedocs.io/en/stable/history.html#version-4-4"),
+              "https://pexpect.readthedocs.io/en/stable/history.html#version-4-4"),
       makeRow(Kind::Keyword, "pexpect", "pexpect.**.expect_list", "async", "async_", "4.4",
-          "https://pexpect.readthedocs.io/en/stable/history.html#version-4-4"),
+              "https://pexpect.readthedocs.io/en/stable/history.html#version-4-4"),
       makeRow(Kind::Keyword, "kafka-python", "kafka.**.SimpleProducer", "async", "async_send", "1.4.3",
-          "https://github.com/dpkp/kafka-python/pull/1454"),
+              "https://github.com/dpkp/kafka-python/pull/1454"),
       makeRow(Kind::Keyword, "kafka-python", "kafka.**.KeyedProducer", "async", "async_send", "1.4.3",
-          "https://github.com/dpkp/kafka-python/pull/1454"),
+              "https://github.com/dpkp/kafka-python/pull/1454"),
       makeRow(Kind::Keyword, "confluent-kafka", "confluent_kafka.**.commit", "async", "asynchronous", "0.11.4",
-          "https://github.com/confluentinc/confluent-kafka-python/pull/319"),
+              "https://github.com/confluentinc/confluent-kafka-python/pull/319"),
       makeRow(Kind::Keyword, "psycopg2", "psycopg2.connect", "async", "async_", "2.7",
-          "https://www.psycopg.org/docs/module.html#psycopg2.connect"),
+              "https://www.psycopg.org/docs/module.html#psycopg2.connect"),
   };
   return rows;
 }
@@ -111,10 +116,10 @@ bool renamePathMatches(std::string_view pattern, std::string_view path) {
 namespace {
 
 constexpr std::array<std::string_view, 35> kPythonKeywords{
-    "False", "None",   "True",    "and",      "as",   "assert", "async", "await",  "break",
-    "class", "continue", "def",   "del",      "elif", "else",   "except", "finally", "for",
-    "from",  "global", "if",      "import",   "in",   "is",     "lambda", "nonlocal", "not",
-    "or",    "pass",   "raise",   "return",   "try",  "while",  "with",  "yield"};
+    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
 
 bool isPythonKeyword(std::string_view s) {
   return std::find(kPythonKeywords.begin(), kPythonKeywords.end(), s) != kPythonKeywords.end();
@@ -143,8 +148,7 @@ bool isUsableName(std::string_view s) { return isIdentifierText(s) && !isPythonK
 std::optional<RenameRowProblem> validateRenameRow(const RenameRow &r) {
   const bool pathRow = r.kind == Kind::Module || r.kind == Kind::Function;
   if (pathRow) {
-    if (!isDottedPath(r.old, false))
-      return RenameRowProblem{"old", "must be a dotted path such as \"mylib.async\""};
+    if (!isDottedPath(r.old, false)) return RenameRowProblem{"old", "must be a dotted path such as \"mylib.async\""};
     const RenamePath old = splitRenamePath(r.old);
     if (std::none_of(old.begin(), old.end(), isAsyncOrAwait))
       return RenameRowProblem{"old", "must have a component `async` or `await` (the names Python 3.7 reserved)"};
@@ -157,8 +161,7 @@ std::optional<RenameRowProblem> validateRenameRow(const RenameRow &r) {
   }
   const std::string ownerKey = r.kind == Kind::Keyword ? "callable" : "owner";
   if (!isAsyncOrAwait(r.old)) return RenameRowProblem{"old", "must be \"async\" or \"await\""};
-  if (!isUsableName(r.replacement))
-    return RenameRowProblem{"new", "must be a Python identifier that is not a keyword"};
+  if (!isUsableName(r.replacement)) return RenameRowProblem{"new", "must be a Python identifier that is not a keyword"};
   if (!isDottedPath(r.owner, true))
     return RenameRowProblem{ownerKey, "must be a dotted path such as \"mylib.Client.send\" (`*` matches one "
                                       "component, `**` any number)"};
@@ -167,8 +170,7 @@ std::optional<RenameRowProblem> validateRenameRow(const RenameRow &r) {
     return RenameRowProblem{ownerKey, "must start with the package name, not a wildcard"};
   if (r.kind == Kind::Keyword && !isIdentifierText(owner.back()))
     return RenameRowProblem{ownerKey, "must end with the callable's own name, not a wildcard"};
-  if (std::count(owner.begin(), owner.end(), "**") > 2)
-    return RenameRowProblem{ownerKey, "may use `**` at most twice"};
+  if (std::count(owner.begin(), owner.end(), "**") > 2) return RenameRowProblem{ownerKey, "may use `**` at most twice"};
   return std::nullopt;
 }
 

@@ -6,7 +6,8 @@ namespace asyncfix::rules {
 
 extern const RuleInfo kRenamedAsyncFunction;
 const RuleInfo kRenamedAsyncFunction{
-    "AF202", "renamed-async-function",
+    "AF202",
+    "renamed-async-function",
     "A function or attribute that its library renamed for Python 3.7 (`asyncio.async`)",
     R"(## What it does
 Flags functions and attributes spelt `async` that their library renamed: `asyncio.async(coro)`
@@ -65,10 +66,9 @@ More rows go in `[tool.asyncfix.renames]` (see the README):
 `function = [{ old = "mylib.async", new = "mylib.run_async" }]`,
 `attribute = [{ owner = "mylib.Job", old = "async", new = "is_async" }]`.
 )",
-    FixAvailability::Sometimes, true};
+    FixAvailability::Sometimes,
+    true};
 
-std::unique_ptr<Rule> makeRenamedAsyncFunction() {
-  return std::make_unique<RenamedAsyncRule>(kRenamedAsyncFunction);
-}
+std::unique_ptr<Rule> makeRenamedAsyncFunction() { return std::make_unique<RenamedAsyncRule>(kRenamedAsyncFunction); }
 
 } // namespace asyncfix::rules

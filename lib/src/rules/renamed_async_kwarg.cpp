@@ -5,7 +5,8 @@ namespace asyncfix::rules {
 
 extern const RuleInfo kRenamedAsyncKwarg;
 const RuleInfo kRenamedAsyncKwarg{
-    "AF203", "renamed-async-kwarg",
+    "AF203",
+    "renamed-async-kwarg",
     "`async=` keyword argument to an API that renamed it for Python 3.7 (pexpect, kafka-python, …)",
     R"(## What it does
 Flags `async=` passed to library calls whose parameter was renamed when Python 3.7 reserved
@@ -64,7 +65,8 @@ values may differ). These rules take precedence over AF001 on the tokens they ow
 More rows go in `[tool.asyncfix.renames]` (see the README):
 `keyword = [{ callable = "mylib.**.submit", old = "async", new = "async_" }]`.
 )",
-    FixAvailability::Always, false};
+    FixAvailability::Always,
+    false};
 
 std::unique_ptr<Rule> makeRenamedAsyncKwarg() { return std::make_unique<RenamedAsyncRule>(kRenamedAsyncKwarg); }
 

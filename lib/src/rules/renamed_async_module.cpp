@@ -5,7 +5,8 @@ namespace asyncfix::rules {
 
 extern const RuleInfo kRenamedAsyncModule;
 const RuleInfo kRenamedAsyncModule{
-    "AF201", "renamed-async-module",
+    "AF201",
+    "renamed-async-module",
     "Import or attribute path of a module that its library renamed for Python 3.7 (`kombu.async`)",
     R"(## What it does
 Flags module paths that a library renamed because Python 3.7 reserved `async` and `await`:
@@ -60,7 +61,8 @@ These rules take precedence over AF001/AF002 on the tokens they own.
 More rows go in `[tool.asyncfix.renames]` (see the README):
 `module = [{ old = "mylib.async", new = "mylib.aio" }]`.
 )",
-    FixAvailability::Sometimes, true};
+    FixAvailability::Sometimes,
+    true};
 
 std::unique_ptr<Rule> makeRenamedAsyncModule() { return std::make_unique<RenamedAsyncRule>(kRenamedAsyncModule); }
 

@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "analysis/name_origins.h"
-#include "rules/rename_table.h"
 #include "rules/edits.h"
+#include "rules/rename_table.h"
 #include "text/syntax.h"
 
 namespace asyncfix::rules {
@@ -40,7 +40,7 @@ std::string syntaxError(std::string_view what, const Config &config) {
   std::string m;
   m.append("`").append(what).append("` ");
   m.append(config.target >= PythonVersion{3, 7} ? "is a syntax error since Python 3.7"
-                                                 : "becomes a syntax error in Python 3.7");
+                                                : "becomes a syntax error in Python 3.7");
   return m;
 }
 
@@ -91,7 +91,8 @@ public:
                                                           : matchKeyword(token, k->calleeNode, TSNode{}, TSNode{});
     if (const AttributeUse *a = model_.attributeAt(start)) {
       if (a->inError) return std::nullopt;
-      if (std::optional<AttributeChain> chain = origins_.chainByText(token)) return matchChain(token, std::move(*chain));
+      if (std::optional<AttributeChain> chain = origins_.chainByText(token))
+        return matchChain(token, std::move(*chain));
       const TSNode attribute = ts_node_parent(token); // something other than a plain name chain
       TSNode top = attribute;
       for (TSNode p = ts_node_parent(top); symbolOf(p) == k_.attribute && ts_node_eq(fieldOf(p, "object"), top);
@@ -118,9 +119,11 @@ private:
   const std::vector<ParsedRow> &rows() {
     if (rows_.empty()) {
       for (const RenameRow &r : config_.renames)
-        rows_.push_back({&r, splitRenamePath(r.old), splitRenamePath(r.replacement), r.owner.empty() ? Parts{} : splitRenamePath(r.owner), true});
+        rows_.push_back({&r, splitRenamePath(r.old), splitRenamePath(r.replacement),
+                         r.owner.empty() ? Parts{} : splitRenamePath(r.owner), true});
       for (const RenameRow &r : builtinRenames())
-        rows_.push_back({&r, splitRenamePath(r.old), splitRenamePath(r.replacement), r.owner.empty() ? Parts{} : splitRenamePath(r.owner), false});
+        rows_.push_back({&r, splitRenamePath(r.old), splitRenamePath(r.replacement),
+                         r.owner.empty() ? Parts{} : splitRenamePath(r.owner), false});
     }
     return rows_;
   }
@@ -161,8 +164,8 @@ private:
   /// The edit that respells components [c, old.size()) of a path whose component i is written
   /// at nodes[i] (null for the components a name's import covers, i < firstWritten), where c is
   /// where old and new first differ. None when the change reaches into the covered part.
-  static std::optional<TextEdit> pathEdit(const std::vector<TSNode> &nodes, std::size_t firstWritten,
-                                          const Parts &old, const Parts &replacement) {
+  static std::optional<TextEdit> pathEdit(const std::vector<TSNode> &nodes, std::size_t firstWritten, const Parts &old,
+                                          const Parts &replacement) {
     std::size_t c = 0;
     while (c < old.size() && c < replacement.size() && old[c] == replacement[c]) ++c;
     if (c < firstWritten || c >= old.size() || c >= replacement.size() || old.size() > nodes.size())
@@ -209,7 +212,8 @@ private:
       // `import a.async` binds `a`: a new first component would bind another name.
       const bool rebinds = bindsFirst && old.front() != replacement.front();
       Fix fix{"Replace `" + r->old + "` with `" + r->replacement + "`",
-              rebinds ? Applicability::Unsafe : Applicability::Safe, {std::move(*edit)}};
+              rebinds ? Applicability::Unsafe : Applicability::Safe,
+              {std::move(*edit)}};
       if (rebinds) fix.title += " (the import then binds `" + std::string(replacement.front()) + "`)";
       m.fix = std::move(fix);
     }
@@ -242,9 +246,9 @@ private:
     if (!out.row) return out;
     const Parts replacement = splitRenamePath(out.row->replacement);
     out.newName = std::string(replacement.back());
-    const bool sameParent = replacement.size() == path.size() &&
-                            std::equal(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(parentSize),
-                                       replacement.begin());
+    const bool sameParent =
+        replacement.size() == path.size() &&
+        std::equal(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(parentSize), replacement.begin());
     if (sameParent) {
       out.edits.push_back(replaceNode(token, out.newName));
     } else if (replacement.size() >= 2 && importedNameCount(statement) == 1) {
@@ -404,16 +408,16 @@ private:
     const RenameRow *r = ownerRow(Kind::Attribute, name, owner.path);
     if (!r) return std::nullopt;
     const std::size_t objectStart = ts_node_start_byte(chain.root);
-    const std::size_t objectEnd =
-        ts_node_end_byte(chain.index == 0 ? chain.root : chain.written[chain.index - 1]);
+    const std::size_t objectEnd = ts_node_end_byte(chain.index == 0 ? chain.root : chain.written[chain.index - 1]);
     const std::string_view object = text_.substr(objectStart, objectEnd - objectStart);
     const bool shortObject = object.size() <= 40 && object.find_first_of("\r\n") == std::string_view::npos;
     const std::string what = (shortObject ? std::string(object) : std::string("…")) + "." + std::string(name);
     RenameMatch m{r, ts_node_start_byte(token), ts_node_end_byte(token), {}, std::nullopt};
     if (!full_) return m;
     m.message = syntaxError(what, config_) + "; " + releasedIn(*r) + " renamed the attribute `" + r->replacement + "`";
-    m.fix = Fix{"Replace `" + std::string(name) + "` with `" + r->replacement + "`", Applicability::Safe,
-                  {replaceNode(token, r->replacement)}};
+    m.fix = Fix{"Replace `" + std::string(name) + "` with `" + r->replacement + "`",
+                Applicability::Safe,
+                {replaceNode(token, r->replacement)}};
     return m;
   }
 
@@ -440,9 +444,9 @@ private:
     } else if (origin.kind != Origin::Kind::Unknown) {
       return std::nullopt; // the file's own function or class, or a call of an object
     }
-    std::string_view method = isIdentifier(callee)                  ? textOf(callee, text_)
+    std::string_view method = isIdentifier(callee)               ? textOf(callee, text_)
                               : symbolOf(callee) == k_.attribute ? textOf(fieldOf(callee, "attribute"), text_)
-                                                                     : std::string_view{};
+                                                                 : std::string_view{};
     if (method.empty() && origin.kind == Origin::Kind::Path) method = lastComponent(origin.path);
     if (!r) {
       // Unresolved: a callee of that name, from a library the file imports — unless the file
@@ -465,10 +469,12 @@ private:
     if (ts_node_is_null(args)) return m;
     if (hasKeyword(args, r->replacement)) {
       m.fix = Fix{"Remove `" + std::string(name) + "=` (the call already passes `" + r->replacement + "=`)",
-                  Applicability::Unsafe, {removeArgument(keywordArgument, text_)}};
+                  Applicability::Unsafe,
+                  {removeArgument(keywordArgument, text_)}};
     } else {
       Fix fix{"Replace `" + std::string(name) + "=` with `" + r->replacement + "=`",
-              resolved ? Applicability::Safe : Applicability::Unsafe, {replaceNode(token, r->replacement)}};
+              resolved ? Applicability::Safe : Applicability::Unsafe,
+              {replaceNode(token, r->replacement)}};
       if (!resolved) fix.title += " (the callee is not resolved to " + r->library + " through this file's imports)";
       m.fix = std::move(fix);
     }
@@ -483,9 +489,7 @@ private:
     return false;
   }
 
-  bool definesFunction(std::string_view name) const {
-    return model_.definitionsNamed(name, ScopeKind::Function) > 0;
-  }
+  bool definesFunction(std::string_view name) const { return model_.definitionsNamed(name, ScopeKind::Function) > 0; }
 
   const Config &config_;
   std::string_view text_;

@@ -15,13 +15,13 @@
 #include <string>
 #include <vector>
 
+#include "analysis/receivers.h"
+#include "analysis/semantic.h"
 #include "asyncfix/config.h"
 #include "asyncfix/diagnostic.h"
 #include "asyncfix/document.h"
 #include "asyncfix/rules.h"
 #include "engine/prefilter.h"
-#include "analysis/receivers.h"
-#include "analysis/semantic.h"
 
 namespace asyncfix::rules {
 

@@ -6,9 +6,10 @@
 namespace asyncfix::rules {
 
 extern const RuleInfo kToPositionalNonBlocking;
-const RuleInfo kToPositionalNonBlocking{
-    "AF103", "to-positional-non-blocking", "`.to(device, True)`: the second positional argument is `dtype`",
-    R"(## What it does
+const RuleInfo kToPositionalNonBlocking{"AF103",
+                                        "to-positional-non-blocking",
+                                        "`.to(device, True)`: the second positional argument is `dtype`",
+                                        R"(## What it does
 Flags a bare `True`/`False` as the second positional argument of `.to(...)`.
 
 ## Why is this bad?
@@ -31,7 +32,8 @@ x = x.to(device, non_blocking=True)
 The fix writes the keyword in front of the value; safe — it means the same for every overload
 that accepted the call, and makes the device overload work.
 )",
-    FixAvailability::Always, false};
+                                        FixAvailability::Always,
+                                        false};
 
 namespace {
 
@@ -67,7 +69,8 @@ public:
         Diagnostic d = makeDiagnostic(kToPositionalNonBlocking, Severity::Warning, arg,
                                       "`" + std::string(textOf(arg, ctx.text())) +
                                           "` in `.to()`'s `dtype` slot: pass it as `non_blocking=`");
-        d.fix = Fix{"Pass it as `non_blocking=" + std::string(textOf(arg, ctx.text())) + "`", Applicability::Safe,
+        d.fix = Fix{"Pass it as `non_blocking=" + std::string(textOf(arg, ctx.text())) + "`",
+                    Applicability::Safe,
                     {{ts_node_start_byte(arg), ts_node_start_byte(arg), "non_blocking="}}};
         ctx.report(std::move(d));
       }

@@ -9,10 +9,10 @@
 namespace asyncfix::rules {
 
 extern const RuleInfo kTorchAsyncKwarg;
-const RuleInfo kTorchAsyncKwarg{
-    "AF101", "torch-async-kwarg",
-    "`async=` keyword on a PyTorch device-transfer call (renamed `non_blocking=`)",
-    R"(## What it does
+const RuleInfo kTorchAsyncKwarg{"AF101",
+                                "torch-async-kwarg",
+                                "`async=` keyword on a PyTorch device-transfer call (renamed `non_blocking=`)",
+                                R"(## What it does
 Flags the `async=` keyword argument on PyTorch calls that took it before PyTorch 0.4 —
 `Tensor.cuda`, `Tensor.type`, `Tensor.copy_`, the same methods of storages and of `Variable` —
 and on `Tensor.to` / `Module.to`, whatever the value (`True`, a variable, an expression), wherever
@@ -42,7 +42,8 @@ safe: PyTorch still accepts the old spelling through hidden deprecated overloads
 call does exactly what the old one did. When the call already passes `non_blocking=`, the fix
 removes the duplicate `async=` argument instead, and is unsafe (the two values may differ).
 )",
-    FixAvailability::Always, true};
+                                FixAvailability::Always,
+                                true};
 
 namespace {
 
@@ -85,19 +86,19 @@ public:
         return; // reported through its keyword_argument
       name = node;
     }
-    Diagnostic d = makeDiagnostic(
-        kTorchAsyncKwarg, keywordSeverity(ctx.config()), name,
-        ctx.config().target >= PythonVersion{3, 7}
-            ? "`async=` is a syntax error since Python 3.7; PyTorch renamed it `non_blocking=`"
-            : "`async=` becomes a syntax error in Python 3.7; PyTorch renamed it `non_blocking=`");
+    Diagnostic d =
+        makeDiagnostic(kTorchAsyncKwarg, keywordSeverity(ctx.config()), name,
+                       ctx.config().target >= PythonVersion{3, 7}
+                           ? "`async=` is a syntax error since Python 3.7; PyTorch renamed it `non_blocking=`"
+                           : "`async=` becomes a syntax error in Python 3.7; PyTorch renamed it `non_blocking=`");
     const bool structured = ts_node_symbol(node) == Kinds::get().keywordArgument;
     if (const TSNode existing = structured ? existingNonBlocking(node, ctx.text()) : TSNode{};
         !ts_node_is_null(existing)) {
-      d.fix = Fix{"Remove `async=` (the call already passes `non_blocking=`)", Applicability::Unsafe,
+      d.fix = Fix{"Remove `async=` (the call already passes `non_blocking=`)",
+                  Applicability::Unsafe,
                   {removeArgument(node, ctx.text())}};
     } else {
-      d.fix = Fix{"Replace `async=` with `non_blocking=`", Applicability::Safe,
-                  {replaceNode(name, "non_blocking")}};
+      d.fix = Fix{"Replace `async=` with `non_blocking=`", Applicability::Safe, {replaceNode(name, "non_blocking")}};
     }
     ctx.report(std::move(d));
   }
@@ -116,8 +117,7 @@ private:
     const std::uint32_t n = ts_node_named_child_count(args);
     for (std::uint32_t i = 0; i < n; ++i) {
       const TSNode arg = ts_node_named_child(args, i);
-      if (ts_node_symbol(arg) == Kinds::get().keywordArgument &&
-          textOf(field(arg, "name"), text) == "non_blocking")
+      if (ts_node_symbol(arg) == Kinds::get().keywordArgument && textOf(field(arg, "name"), text) == "non_blocking")
         return arg;
     }
     return TSNode{};

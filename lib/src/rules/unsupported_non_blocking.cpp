@@ -7,7 +7,8 @@ namespace asyncfix::rules {
 
 extern const RuleInfo kUnsupportedNonBlocking;
 const RuleInfo kUnsupportedNonBlocking{
-    "AF102", "unsupported-non-blocking",
+    "AF102",
+    "unsupported-non-blocking",
     "`async=`/`non_blocking=` on `Module.cuda()` or `.cpu()`, which never took either",
     R"(## What it does
 Flags `async=` and `non_blocking=` passed to `.cuda()` of an `nn.Module` — a name bound to
@@ -39,7 +40,8 @@ The fix removes the argument and the comma that separates it from its neighbours
 comments and the other arguments. It is safe: the argument could only ever raise. When the file
 does not show that the receiver of `.cuda()` is a module, AF102 stays silent (AF101 applies).
 )",
-    FixAvailability::Always, false};
+    FixAvailability::Always,
+    false};
 
 namespace {
 
@@ -77,13 +79,12 @@ public:
     if ((method != "cuda" && method != "cpu") || !isUnsupportedNonBlocking(node, ctx)) return;
     const bool isAsync = name == "async";
     const std::string what = method == "cpu" ? "`Tensor.cpu()` and `Module.cpu()` take" : "`Module.cuda()` takes";
-    Diagnostic d = makeDiagnostic(kUnsupportedNonBlocking, isAsync ? keywordSeverity(ctx.config()) : Severity::Warning,
-                                  field(node, "name"),
-                                  std::string("`").append(name).append("=` raises a TypeError: ").append(what).append(
-                                      " no such argument"));
+    Diagnostic d = makeDiagnostic(
+        kUnsupportedNonBlocking, isAsync ? keywordSeverity(ctx.config()) : Severity::Warning, field(node, "name"),
+        std::string("`").append(name).append("=` raises a TypeError: ").append(what).append(" no such argument"));
     // append, not `"literal" + std::string`: GCC 12 -O3 warns falsely (-Wrestrict) on the latter
-    d.fix = Fix{std::string("Remove `").append(name).append("=`"), Applicability::Safe,
-                {removeArgument(node, ctx.text())}};
+    d.fix =
+        Fix{std::string("Remove `").append(name).append("=`"), Applicability::Safe, {removeArgument(node, ctx.text())}};
     ctx.report(std::move(d));
   }
 

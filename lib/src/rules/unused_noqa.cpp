@@ -7,9 +7,10 @@
 namespace asyncfix::rules {
 
 extern const RuleInfo kUnusedNoqa;
-const RuleInfo kUnusedNoqa{
-    "AF900", "unused-noqa", "`# noqa` code that suppresses nothing, or that names no asyncfix rule",
-    R"(## What it does
+const RuleInfo kUnusedNoqa{"AF900",
+                           "unused-noqa",
+                           "`# noqa` code that suppresses nothing, or that names no asyncfix rule",
+                           R"(## What it does
 Flags an `AF` code in a `# noqa: …` comment that suppressed no diagnostic on its line (or its
 statement), and an `AF` code that names no rule (a typo such as `AF10`). Codes of other tools
 (`E501`, `F401`) and blanket `# noqa` comments are left alone.
@@ -32,7 +33,8 @@ x = y.cuda(non_blocking=True)
 The fix removes the code from the comment, or the whole comment when it held only that code. It
 is safe: the code had no effect. A code whose rule is not enabled is never reported as unused.
 )",
-    FixAvailability::Always, false};
+                           FixAvailability::Always,
+                           false};
 
 namespace {
 class UnusedNoqa final : public Rule {

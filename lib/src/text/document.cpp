@@ -124,8 +124,7 @@ Document::Document(std::string text) : text_(std::move(text)), impl_(std::make_u
 
 Document::~Document() = default;
 
-Document::Document(Document &&other) noexcept
-    : text_(std::move(other.text_)), impl_(std::move(other.impl_)) {
+Document::Document(Document &&other) noexcept : text_(std::move(other.text_)), impl_(std::move(other.impl_)) {
   lines_ = LineIndex(text_);
   other.lines_ = LineIndex(other.text_);
 }
@@ -162,7 +161,8 @@ void Document::edit(std::size_t start, std::size_t end, std::string_view replace
   impl_->stale = true;
   for (auto &[from, to] : impl_->changed) { // ranges not yet taken follow the text
     const auto move = [&](std::uint32_t at) {
-      return at >= end ? static_cast<std::uint32_t>(at - end + newEnd) : std::min<std::uint32_t>(at, static_cast<std::uint32_t>(start));
+      return at >= end ? static_cast<std::uint32_t>(at - end + newEnd)
+                       : std::min<std::uint32_t>(at, static_cast<std::uint32_t>(start));
     };
     const bool overlaps = from <= end && to >= start;
     from = move(from);
@@ -170,8 +170,11 @@ void Document::edit(std::size_t start, std::size_t end, std::string_view replace
   }
   if (impl_->tree && text_.size() <= UINT32_MAX) {
     // The re-parse happens when the tree is next asked for: edits in between are merged.
-    TSInputEdit edit{static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(end),
-                     static_cast<std::uint32_t>(newEnd), startPoint, oldEndPoint,
+    TSInputEdit edit{static_cast<std::uint32_t>(start),
+                     static_cast<std::uint32_t>(end),
+                     static_cast<std::uint32_t>(newEnd),
+                     startPoint,
+                     oldEndPoint,
                      pointOf(lines_, newEnd)};
     ts_tree_edit(impl_->tree.get(), &edit);
   } else {
@@ -199,8 +202,7 @@ std::size_t Document::syntaxErrorCount() const {
   for (;;) {
     TSNode node = ts_tree_cursor_current_node(c);
     if (ts_node_is_error(node) || ts_node_is_missing(node)) ++count;
-    if (ts_node_has_error(node) && !ts_node_is_error(node) && ts_tree_cursor_goto_first_child(c))
-      continue;
+    if (ts_node_has_error(node) && !ts_node_is_error(node) && ts_tree_cursor_goto_first_child(c)) continue;
     while (!ts_tree_cursor_goto_next_sibling(c)) {
       if (!ts_tree_cursor_goto_parent(c)) return std::max<std::size_t>(count, 1);
     }
@@ -211,7 +213,8 @@ std::size_t Document::syntaxErrorCount() const {
 
 namespace asyncfix {
 
-bool DocumentInternals::takeChanges(const Document &doc, std::vector<std::pair<std::uint32_t, std::uint32_t>> &changed) {
+bool DocumentInternals::takeChanges(const Document &doc,
+                                    std::vector<std::pair<std::uint32_t, std::uint32_t>> &changed) {
   doc.tree(); // parse now if needed
   if (!doc.impl_) return true;
   const bool fresh = doc.impl_->fresh;

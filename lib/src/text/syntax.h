@@ -45,12 +45,11 @@ struct Kinds {
   std::vector<TSSymbol> identifier;
   TSSymbol keywordArgument, argumentList, call, attribute, error;
   TSSymbol module, functionDefinition, classDefinition, lambda, decoratedDefinition;
-  TSSymbol listComprehension, setComprehension, dictionaryComprehension, generatorExpression,
-      forInClause;
-  TSSymbol parameters, lambdaParameters, defaultParameter, typedParameter,
-      typedDefaultParameter, listSplatPattern, dictionarySplatPattern, keywordSeparator;
-  TSSymbol assignment, augmentedAssignment, forStatement, asPattern, asPatternTarget,
-      namedExpression, patternList, tuplePattern, listPattern;
+  TSSymbol listComprehension, setComprehension, dictionaryComprehension, generatorExpression, forInClause;
+  TSSymbol parameters, lambdaParameters, defaultParameter, typedParameter, typedDefaultParameter, listSplatPattern,
+      dictionarySplatPattern, keywordSeparator;
+  TSSymbol assignment, augmentedAssignment, forStatement, asPattern, asPatternTarget, namedExpression, patternList,
+      tuplePattern, listPattern;
   TSSymbol importStatement, importFromStatement, aliasedImport, dottedName, futureImport;
   TSSymbol globalStatement, nonlocalStatement;
   TSSymbol await, parenthesizedExpression, string, comment, tuple, list, listSplat, block;
