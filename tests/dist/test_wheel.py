@@ -207,6 +207,23 @@ class Venv(unittest.TestCase):
                       "print(asyncfix.fix('x.cuda(async=True)\\n'), end='')").stdout
         self.assertEqual(out, "%s\nx.cuda(non_blocking=True)\n" % VERSION)
 
+    def test_neovim_starts_the_environments_server(self):
+        # The Neovim plugin with its default `cmd`: `asyncfix-lsp` from the activated environment.
+        nvim = shutil.which("nvim")
+        if not nvim:
+            self.fail("nvim is missing: scripts/install-deps.sh test installs neovim")
+        work = tempfile.mkdtemp(dir=self.dir)
+        write(os.path.join(work, "legacy.py"), LEGACY)
+        here = os.path.dirname(os.path.abspath(__file__))
+        env = dict(self.env, ASYNCFIX_PLUGIN_DIR=os.path.join(SOURCE, "editors", "nvim"),
+                   XDG_CONFIG_HOME=work, XDG_DATA_HOME=work, XDG_STATE_HOME=work, XDG_CACHE_HOME=work)
+        result = run([nvim, "--headless", "--clean", "-c", "luafile " + os.path.join(here, "nvim_wheel.lua"),
+                      os.path.join(work, "legacy.py")], check=False, cwd=work, env=env, timeout=120)
+        self.assertEqual(result.returncode, 0, result.stdout + result.stderr)
+        self.assertIn("health: %s: asyncfix-lsp %s" % (os.path.join(self.venv, "bin", "asyncfix-lsp"), VERSION),
+                      result.stdout)
+        self.assertRegex(result.stdout, r"diagnostics: .*AF101")
+
     def test_flake8_plugin_entry_point(self):
         # flake8 from Debian, seen through a second environment that also sees the system's packages.
         try:

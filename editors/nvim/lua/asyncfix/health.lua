@@ -29,7 +29,8 @@ function M.check()
   local exe = options.cmd[1]
   if vim.fn.executable(exe) ~= 1 then
     health.error(string.format('`%s` is not an executable', exe),
-      { 'build asyncfix (cmake --build --preset release) and put build/release/lsp on PATH, or set cmd' })
+      { 'install the asyncfix wheel into an environment and activate it (pip install asyncfix-<version>-<tags>.whl),'
+        .. ' or build asyncfix (cmake --build --preset release) and put build/release/lsp on PATH, or set cmd' })
   else
     local output = vim.fn.system({ exe, '--version' })
     if vim.v.shell_error == 0 then
