@@ -3,7 +3,8 @@
 // `code-server --install-extension`; the test opens a legacy PyTorch file, waits for the squiggle
 // the extension's server reports, opens the quick-fix menu on it (Ctrl+.), applies the fix, saves
 // (Ctrl+S) and checks the file on disk. Then the command "asyncfix: Fix all problems in this file"
-// from the command palette, and `source.fixAll.asyncfix` from `editor.codeActionsOnSave`.
+// from the command palette, `source.fixAll.asyncfix` from `editor.codeActionsOnSave`, and a
+// Jupyter notebook (VS Code's own .ipynb support): a squiggle in a cell, its quick fix, the save.
 //
 // The extension is the platform-specific one, carrying its own asyncfix-lsp; code-server runs with
 // a PATH that has no asyncfix-lsp and no `asyncfix.path` is set, as on a machine with no asyncfix
@@ -311,6 +312,53 @@ test('"asyncfix: Restart server" starts a new server that reports again; "asyncf
     const channel = page.locator('.part.panel select.monaco-select-box');
     await eventually(async () => (await channel.count()) > 0 && (await channel.first().evaluate((e) => e.selectedOptions[0]?.text)) === 'asyncfix', 30000, 'the asyncfix output channel');
     await page.locator('.part.panel .monaco-editor .view-lines', { hasText: /\[Trace/ }).first().waitFor({ timeout: 30000 });
+  });
+});
+
+test('a Jupyter notebook: a squiggle in a cell, its quick fix, and the saved .ipynb', async () => {
+  await step('notebook', async () => {
+    const name = 'legacy.ipynb';
+    await page.keyboard.press('Control+P');
+    await quickInput().waitFor({ timeout: 30000 });
+    await quickInput().fill(name);
+    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30000 });
+    await page.keyboard.press('Enter');
+    await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 30000 });
+    // VS Code's own ipynb support shows it as a notebook: one editor per cell.
+    const notebook = page.locator('.editor-group-container.active .notebook-editor');
+    await notebook.waitFor({ timeout: 60000 });
+    const cell = notebook.locator('.cell-editor-container .monaco-editor', { hasText: 'cuda(async=True)' }).first();
+    await cell.waitFor({ timeout: 30000 });
+    // The cells went to the server as notebookDocument/*; AF101 comes back on the cell's URI.
+    const squiggle = cell.locator('.squiggly-error').first();
+    await squiggle.waitFor({ timeout: 90000 });
+    assert.equal(await notebook.locator('.squiggly-error').count(), 1, 'one finding in the notebook (IPython lines left alone)');
+
+    // The cursor on the finding, then the quick-fix menu.
+    const box = await squiggle.boundingBox();
+    assert.ok(box, 'the squiggle is on screen');
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+    await page.keyboard.press('Control+.');
+    const fix = page.locator('.action-widget .monaco-list-row.focused', { hasText: 'Replace `async=` with `non_blocking=`' });
+    await fix.waitFor({ timeout: 30000 });
+    await page.keyboard.press('Enter');
+    await notebook.locator('.cell-editor-container .monaco-editor', { hasText: 'cuda(non_blocking=True)' }).first().waitFor({ timeout: 30000 });
+    await eventually(async () => (await notebook.locator('.squiggly-error').count()) === 0, 30000, 'no squiggle left in the notebook');
+
+    // Saved: the file on disk is the same notebook with the cell fixed, nothing else changed.
+    await page.keyboard.press('Control+S');
+    const before = JSON.parse(original(name));
+    const saved = await eventually(() => {
+      try {
+        const json = JSON.parse(read(name));
+        return json.cells.map((c) => [].concat(c.source).join('')).join('\n').includes('non_blocking=True') && json;
+      } catch {
+        return false; // being written
+      }
+    }, 30000, `${name} saved with the fix`);
+    const sources = (nb) => nb.cells.map((c) => [c.cell_type, [].concat(c.source).join('')]);
+    const expected = sources(before).map(([kind, text]) => [kind, text.replace('cuda(async=True)', 'cuda(non_blocking=True)')]);
+    assert.deepEqual(sources(saved), expected);
   });
 });
 
