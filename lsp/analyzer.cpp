@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <exception>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -21,6 +22,7 @@ struct Analyzer::State {
   IncrementalLint lint;
   std::shared_ptr<const Linter> linter;
   std::int64_t version = 0;
+  std::uint64_t revision = 0;
   std::size_t maxBytes = 0;
   std::shared_ptr<const Findings> findings; ///< the last ones made
   bool dirty = true;                        ///< the text or the linter changed since `findings`
@@ -46,23 +48,28 @@ Analyzer::~Analyzer() {
 
 void Analyzer::start(int quietMs) {
   if (thread_.joinable()) return;
-  if (::pipe(wake_) == 0) {
-    for (const int fd : wake_) ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
-    ::fcntl(wake_[0], F_SETFD, FD_CLOEXEC);
-    ::fcntl(wake_[1], F_SETFD, FD_CLOEXEC);
+  // Without a way to wake the message loop, the work stays inline (runQueued()).
+  if (::pipe(wake_) != 0) {
+    wake_[0] = wake_[1] = -1;
+    return;
+  }
+  for (const int fd : wake_) {
+    ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) | O_NONBLOCK);
+    ::fcntl(fd, F_SETFD, FD_CLOEXEC);
   }
   thread_ = std::thread([this, quietMs] { loop(quietMs); });
 }
 
 // ---- the main thread's side ----
 
-Analyzer::Id Analyzer::open(std::int64_t version, std::string text, std::shared_ptr<const Linter> linter,
-                            std::size_t maxBytes) {
+Analyzer::Id Analyzer::open(std::int64_t version, std::uint64_t revision, std::string text,
+                            std::shared_ptr<const Linter> linter, std::size_t maxBytes) {
   std::lock_guard lock(mutex_);
   const Id id = nextId_++;
   auto state = std::make_shared<State>(id, std::move(text));
   state->linter = std::move(linter);
   state->version = version;
+  state->revision = revision;
   state->maxBytes = maxBytes;
   state->queued = true; // nothing to apply: analyze it
   states_.emplace(id, std::move(state));
@@ -71,19 +78,24 @@ Analyzer::Id Analyzer::open(std::int64_t version, std::string text, std::shared_
   return id;
 }
 
-void Analyzer::edit(Id id, std::int64_t version, std::size_t start, std::size_t end, std::string text) {
-  push(id, Op{Op::Kind::Edit, version, start, end, std::move(text), nullptr, nullptr});
+void Analyzer::edit(Id id, std::int64_t version, std::uint64_t revision, std::size_t start, std::size_t end,
+                    std::string text) {
+  push(id, Op{Op::Kind::Edit, version, revision, start, end, std::move(text), nullptr, nullptr});
 }
 
-void Analyzer::replace(Id id, std::int64_t version, std::string text) {
-  push(id, Op{Op::Kind::Replace, version, 0, 0, std::move(text), nullptr, nullptr});
+void Analyzer::replace(Id id, std::int64_t version, std::uint64_t revision, std::string text) {
+  push(id, Op{Op::Kind::Replace, version, revision, 0, 0, std::move(text), nullptr, nullptr});
 }
 
-void Analyzer::relint(Id id, std::shared_ptr<const Linter> linter) {
-  push(id, Op{Op::Kind::Relint, 0, 0, 0, {}, std::move(linter), nullptr});
+void Analyzer::renumber(Id id, std::int64_t version, std::uint64_t revision) {
+  push(id, Op{Op::Kind::Renumber, version, revision, 0, 0, {}, nullptr, nullptr});
 }
 
-void Analyzer::post(Id id, Task task) { push(id, Op{Op::Kind::Task, 0, 0, 0, {}, nullptr, std::move(task)}); }
+void Analyzer::relint(Id id, std::uint64_t revision, std::shared_ptr<const Linter> linter) {
+  push(id, Op{Op::Kind::Relint, 0, revision, 0, 0, {}, std::move(linter), nullptr});
+}
+
+void Analyzer::post(Id id, Task task) { push(id, Op{Op::Kind::Task, 0, 0, 0, 0, {}, nullptr, std::move(task)}); }
 
 void Analyzer::push(Id id, Op op) {
   {
@@ -118,14 +130,16 @@ void Analyzer::close(Id id) {
 }
 
 bool Analyzer::deliver(const ResultSink &sink) {
+  // The wake-ups first, then the output: a result emitted in between leaves its byte in the pipe,
+  // so the loop's next wait returns at once instead of sleeping on an undelivered result.
+  if (wake_[0] >= 0) {
+    char buffer[256];
+    while (::read(wake_[0], buffer, sizeof buffer) > 0) {}
+  }
   std::vector<Output> out;
   {
     std::lock_guard lock(outMutex_);
     out.swap(out_);
-  }
-  if (wake_[0] >= 0) {
-    char buffer[256];
-    while (::read(wake_[0], buffer, sizeof buffer) > 0) {}
   }
   for (Output &item : out) {
     if (auto *result = std::get_if<0>(&item)) sink(result->first, std::move(result->second));
@@ -145,6 +159,22 @@ void Analyzer::emit(Output out) {
     const char byte = 1;
     while (::write(wake_[1], &byte, 1) < 0 && errno == EINTR) {}
   }
+}
+
+template <class F> bool Analyzer::guarded(const char *what, F &&work) {
+  try {
+    work();
+    return true;
+  } catch (const std::exception &e) {
+    emit(MainTask([this, message = std::string(what) + " failed: " + e.what()] {
+      if (errors_) errors_(message);
+    }));
+  } catch (...) {
+    emit(MainTask([this, message = std::string(what) + " failed"] {
+      if (errors_) errors_(message);
+    }));
+  }
+  return false;
 }
 
 void Analyzer::loop(int quietMs) {
@@ -231,6 +261,7 @@ void Analyzer::process(State &s, std::deque<Op> &ops) {
       s.lint.willEdit(s.doc, op.start, op.end, op.text); // before the text changes
       s.doc.edit(op.start, op.end, op.text);
       s.version = op.version;
+      s.revision = op.revision;
       s.dirty = true;
       s.settled = false;
       break;
@@ -238,12 +269,19 @@ void Analyzer::process(State &s, std::deque<Op> &ops) {
       s.doc.reset(std::move(op.text));
       s.lint.reset();
       s.version = op.version;
+      s.revision = op.revision;
       s.dirty = true;
       s.settled = true;
+      break;
+    case Op::Kind::Renumber:
+      s.version = op.version;
+      s.revision = op.revision;
+      s.dirty = true; // nothing changed: the incremental lint of the same tree costs next to nothing
       break;
     case Op::Kind::Relint:
       s.linter = std::move(op.linter);
       s.lint.reset();
+      s.revision = op.revision;
       s.dirty = true;
       break;
     case Op::Kind::Task: {
@@ -257,7 +295,8 @@ void Analyzer::process(State &s, std::deque<Op> &ops) {
       } else {
         analyze(s);
         const Analyzed at{s.doc, *s.findings, *s.linter};
-        then = op.task(&at);
+        // A task that throws is answered as if the document had changed.
+        if (!guarded("a request", [&] { then = op.task(&at); })) then = op.task(nullptr);
       }
       op.task = nullptr;
       if (then) emit(std::move(then));
@@ -274,6 +313,7 @@ void Analyzer::analyze(State &s) {
   s.dirty = false;
   auto findings = std::make_shared<Findings>();
   findings->version = s.version;
+  findings->revision = s.revision;
   if (s.doc.text().size() > s.maxBytes) {
     // Never parsed: nothing here asks for its tree.
     s.lint.reset();
@@ -283,9 +323,12 @@ void Analyzer::analyze(State &s) {
     // A lint from scratch passes the CLI's prefilter first (a text it rejects is not even
     // parsed); after that, keystrokes are linted incrementally, and settleOne() restores
     // agreement with a fresh parse.
-  } else {
-    findings->diagnostics = s.lint.update(*s.linter, s.doc, /*contain=*/true);
-    findings->exact = s.lint.exact();
+  } else if (!guarded("linting", [&] {
+               findings->diagnostics = s.lint.update(*s.linter, s.doc, /*contain=*/true);
+               findings->exact = s.lint.exact();
+             })) {
+    s.lint.reset(); // what it held may be half made: the next change lints everything
+    findings->diagnostics.clear();
   }
   s.lastUsed = ++clock_;
   s.findings = findings;
@@ -297,17 +340,24 @@ bool Analyzer::settleOne(State &s) {
   s.settled = true;
   if (s.dirty || !s.findings || !s.lint.holdsResults()) return false;
   std::vector<asyncfix::Diagnostic> diagnostics = s.findings->diagnostics;
-  // A contained keystroke result (a statement left open) becomes exact: the document is parsed.
-  if (!s.lint.exact()) diagnostics = s.lint.update(*s.linter, s.doc);
-  if (s.doc.holdsTree() && s.doc.syntaxErrorCount() > 0) {
-    s.doc.reset(std::string(s.doc.text()));
+  const bool settled = guarded("settling", [&] {
+    // A contained keystroke result (a statement left open) becomes exact: the document is parsed.
+    if (!s.lint.exact()) diagnostics = s.lint.update(*s.linter, s.doc);
+    if (s.doc.holdsTree() && s.doc.syntaxErrorCount() > 0) {
+      s.doc.reset(std::string(s.doc.text()));
+      s.lint.reset();
+      diagnostics.clear();
+      if (s.linter->mayHaveFindings(s.doc.text())) diagnostics = s.lint.update(*s.linter, s.doc);
+    }
+  });
+  if (!settled) {
     s.lint.reset();
     diagnostics.clear();
-    if (s.linter->mayHaveFindings(s.doc.text())) diagnostics = s.lint.update(*s.linter, s.doc);
   }
   if (diagnostics == s.findings->diagnostics && s.findings->exact) return false;
   auto findings = std::make_shared<Findings>();
   findings->version = s.version;
+  findings->revision = s.revision;
   findings->diagnostics = std::move(diagnostics);
   s.findings = findings;
   emit(std::pair{s.id, std::shared_ptr<const Findings>(std::move(findings))});

@@ -35,6 +35,7 @@ namespace asyncfix::lsp {
 /// The findings of one version of a document. Immutable once made; shared by both threads.
 struct Findings {
   std::int64_t version = 0;
+  std::uint64_t revision = 0; ///< of the last change the Analyzer was told of (edits, text, linter)
   std::vector<asyncfix::Diagnostic> diagnostics;
   bool exact = true;     ///< false for a contained keystroke result (a statement left open)
   bool tooLarge = false; ///< not linted: the text is over the size limit
@@ -57,6 +58,9 @@ public:
   using Task = std::function<MainTask(const Analyzed *at)>;
   /// Receives new findings on the main thread (deliver()).
   using ResultSink = std::function<void(Id, std::shared_ptr<const Findings>)>;
+  /// Receives, on the main thread, what went wrong on the worker (an exception from a rule or
+  /// a task): the document's findings are then empty until its next change.
+  using ErrorSink = std::function<void(const std::string &)>;
 
   Analyzer();
   ~Analyzer();
@@ -67,18 +71,24 @@ public:
   /// it, runQueued() does the work. `quietMs`: how long the worker waits without edits before
   /// it settles the documents (see settle()).
   void start(int quietMs);
+  void setErrorSink(ErrorSink sink) { errors_ = std::move(sink); }
   bool threaded() const { return thread_.joinable(); }
 
   // ---- from the main thread ----
+  // Each change carries the caller's revision of the document, which the findings made after it
+  // carry too: findings are current when their revision is the document's latest.
   /// A new document; the documents larger than `maxBytes` are not linted (findings.tooLarge).
-  Id open(std::int64_t version, std::string text, std::shared_ptr<const Linter> linter, std::size_t maxBytes);
+  Id open(std::int64_t version, std::uint64_t revision, std::string text, std::shared_ptr<const Linter> linter,
+          std::size_t maxBytes);
   /// Bytes [start, end) of the text become `text`, making `version` (as Document::edit).
-  void edit(Id id, std::int64_t version, std::size_t start, std::size_t end, std::string text);
-  void replace(Id id, std::int64_t version, std::string text);
+  void edit(Id id, std::int64_t version, std::uint64_t revision, std::size_t start, std::size_t end, std::string text);
+  void replace(Id id, std::int64_t version, std::uint64_t revision, std::string text);
+  /// A new version with the same text (a didChange without changes).
+  void renumber(Id id, std::int64_t version, std::uint64_t revision);
   /// Lint with another linter (the configuration changed): everything is linted again.
-  void relint(Id id, std::shared_ptr<const Linter> linter);
-  /// Forgets the document; the tasks still queued for it run with `at` null on this thread and
-  /// their main tasks are delivered.
+  void relint(Id id, std::uint64_t revision, std::shared_ptr<const Linter> linter);
+  /// Forgets the document; the tasks still queued for it run at once, on this thread, with `at`
+  /// null, and so do their main tasks.
   void close(Id id);
   /// Runs `task` once the edits queued before it are analyzed.
   void post(Id id, Task task);
@@ -102,8 +112,9 @@ public:
 
 private:
   struct Op {
-    enum class Kind : std::uint8_t { Edit, Replace, Relint, Task } kind;
+    enum class Kind : std::uint8_t { Edit, Replace, Renumber, Relint, Task } kind;
     std::int64_t version = 0;
+    std::uint64_t revision = 0;
     std::size_t start = 0, end = 0;
     std::string text;
     std::shared_ptr<const Linter> linter;
@@ -121,6 +132,8 @@ private:
   /// Whether an edit of `s` is queued (its current version is outdated).
   bool editQueued(State &s);
   void emit(Output out);
+  /// Runs `work`; an exception becomes a message for errors_ (on the main thread).
+  template <class F> bool guarded(const char *what, F &&work);
   void trimTrees();
 
   std::mutex mutex_; ///< guards the inboxes, ready_, states_ and stop_
@@ -133,6 +146,7 @@ private:
   std::mutex outMutex_; ///< guards out_
   std::vector<Output> out_;
   int wake_[2] = {-1, -1};
+  ErrorSink errors_; ///< called on the main thread only
 
   std::uint64_t clock_ = 0; ///< worker side: last-use order of the trees
   std::thread thread_;

@@ -9,6 +9,7 @@
 #include "asyncfix/rules.h"
 #include "asyncfix/suppression.h"
 #include "asyncfix/utf8.h"
+#include "code_actions.h"
 #include "text_diff.h"
 #include "uri.h"
 
@@ -22,8 +23,6 @@ namespace {
 
 constexpr const char *kApplyAutofix = "asyncfix.applyAutofix";
 constexpr const char *kFixWorkspace = "asyncfix.fixWorkspace";
-constexpr const char *kSourceFixAll = "source.fixAll.asyncfix";
-constexpr const char *kQuickFix = "quickfix";
 
 DiagnosticSeverity severityOf(Severity s) {
   switch (s) {
@@ -35,15 +34,6 @@ DiagnosticSeverity severityOf(Severity s) {
   return DiagnosticSeverity::Error;
 }
 
-/// Whether a code action of `kind` passes the client's `only` filter. Without a filter, quick
-/// fixes only: source actions are computed when asked for (on save, or from a Source menu).
-bool wanted(const std::optional<std::vector<std::string>> &only, std::string_view kind) {
-  if (!only) return kind == kQuickFix;
-  return std::any_of(only->begin(), only->end(), [&](const std::string &prefix) {
-    return kind == prefix || (kind.starts_with(prefix) && kind.size() > prefix.size() && kind[prefix.size()] == '.');
-  });
-}
-
 std::string encodingName(PositionEncoding encoding) {
   switch (encoding) {
   case PositionEncoding::Utf8: return "utf-8";
@@ -51,11 +41,6 @@ std::string encodingName(PositionEncoding encoding) {
   case PositionEncoding::Utf32: return "utf-32";
   }
   return "utf-16";
-}
-
-bool fixAllowed(const asyncfix::Diagnostic &d, bool unsafe) {
-  if (!d.fix || d.fix->edits.empty()) return false;
-  return d.fix->applicability == Applicability::Safe || (unsafe && d.fix->applicability == Applicability::Unsafe);
 }
 
 bool isConfigFile(const fs::path &path) {
@@ -120,6 +105,8 @@ Server::Server(Transport &transport, Logger &log) : transport_(transport), log_(
         "window/logMessage",
         LogMessageParams{level == LogLevel::Error ? MessageType::Error : MessageType::Warning, std::string(message)});
   });
+  // What failed on the worker (handed over on this thread): an error for the log and the client.
+  workspace_.analyzer().setErrorSink([this](const std::string &message) { log_.error("analysis: " + message); });
 }
 
 Server::~Server() { log_.setForward(nullptr); }
@@ -127,7 +114,7 @@ Server::~Server() { log_.setForward(nullptr); }
 // ---- the message loop ----
 
 int Server::run() {
-  workspace_.analyzer().start(kQuietMs);
+  workspace_.analyzer().start(quietMs);
   while (!exited_) {
     catchUp();
     if (!transport_.hasPending() && !dispatcher_.hasQueued()) {
@@ -189,6 +176,20 @@ void Server::analyzeThen(OpenDocument &doc, Analyzer::Task task) {
 
 void Server::idle() {
   catchUp();
+  // Pulls the client cancelled while they waited for findings: answered now.
+  const auto sweep = [](OpenDocument &doc) {
+    std::vector<OpenDocument::Waiting> cancelled;
+    for (auto it = doc.waiting.begin(); it != doc.waiting.end();)
+      if (it->cancelled()) {
+        cancelled.push_back(std::move(*it));
+        it = doc.waiting.erase(it);
+      } else {
+        ++it;
+      }
+    for (const auto &w : cancelled) w.answer();
+  };
+  for (auto &[uri, doc] : workspace_.documents()) sweep(doc);
+  for (auto &[uri, nb] : workspace_.notebooks()) sweep(*nb.virtualDoc);
   reportProblems();
   if (pull_) {
     if (refreshWanted_ && client_.diagnosticRefresh)
@@ -238,7 +239,7 @@ InitializeResult Server::onInitialize(const InitializeParams &params) {
   caps.positionEncoding = encodingName(encoding_);
   caps.pullDiagnostics = pull_;
   caps.codeActionResolve = client_.codeActionResolveEdit;
-  caps.codeActionKinds = {kQuickFix, kSourceFixAll, "notebook.source.fixAll.asyncfix"};
+  caps.codeActionKinds = {kQuickFix, kSourceFixAll, kNotebookFixAll};
   caps.commands = {kApplyAutofix, kFixWorkspace};
   result.serverName = "asyncfix";
   result.serverVersion = ASYNCFIX_VERSION;
@@ -283,6 +284,7 @@ void Server::onDidChange(const DidChangeTextDocumentParams &params) {
   if (version <= doc->version)
     log_.warn("version " + std::to_string(version) + " of " + doc->uri + " does not follow " +
               std::to_string(doc->version));
+  if (params.contentChanges.empty()) workspace_.renumber(*doc, version);
   for (const TextDocumentContentChangeEvent &change : params.contentChanges) {
     if (!change.range) {
       workspace_.replaceText(*doc, version, change.text);
@@ -533,12 +535,14 @@ void Server::onDocumentDiagnostic(const DocumentDiagnosticParams &params, Reply<
 /// once the worker has made them.
 void Server::answerWhenCurrent(const std::string &uri, const std::optional<std::string> &previous,
                                Reply<DocumentDiagnosticReport> reply) {
+  if (reply.cancelled()) return reply.error(ErrorCode::RequestCancelled, "request cancelled");
   OpenDocument *doc = workspace_.find(uri);
   OpenNotebook *nb = doc ? nullptr : workspace_.notebookOfCell(uri);
   if (nb) doc = nb->virtualDoc.get();
   if (!doc) return reply({false, "closed", {}}); // nothing known about it: an empty report
   if (!doc->current())
-    return doc->waiting.push_back([this, uri, previous, reply] { answerWhenCurrent(uri, previous, reply); });
+    return doc->waiting.push_back({[reply] { return reply.cancelled(); },
+                                   [this, uri, previous, reply] { answerWhenCurrent(uri, previous, reply); }});
   reply(nb ? cellReport(*nb, *nb->cellIndex(uri), previous) : documentReport(*doc, previous));
 }
 

@@ -47,6 +47,8 @@ public:
   /// their diagnostics published again if they changed. For drain()'s tests.
   void settle();
   static constexpr int kQuietMs = 400;
+  /// The quiet time run() gives the worker (tests that must not see a settle lengthen it).
+  int quietMs = kQuietMs;
   bool exited() const { return exited_; }
   int exitCode() const { return shutdownRequested_ ? 0 : 1; }
 

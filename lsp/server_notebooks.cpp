@@ -6,27 +6,12 @@
 #include <nlohmann/json.hpp>
 
 #include "asyncfix/suppression.h"
+#include "code_actions.h"
 #include "server.h"
 #include "text_diff.h"
 
 namespace asyncfix::lsp {
 namespace {
-
-constexpr const char *kQuickFix = "quickfix";
-constexpr const char *kSourceFixAll = "source.fixAll.asyncfix";
-constexpr const char *kNotebookFixAll = "notebook.source.fixAll.asyncfix";
-
-bool fixAllowed(const asyncfix::Diagnostic &d, bool unsafe) {
-  if (!d.fix || d.fix->edits.empty()) return false;
-  return d.fix->applicability == Applicability::Safe || (unsafe && d.fix->applicability == Applicability::Unsafe);
-}
-
-bool wants(const std::optional<std::vector<std::string>> &only, std::string_view kind) {
-  if (!only) return kind == kQuickFix;
-  return std::any_of(only->begin(), only->end(), [&](const std::string &prefix) {
-    return kind == prefix || (kind.starts_with(prefix) && kind.size() > prefix.size() && kind[prefix.size()] == '.');
-  });
-}
 
 OpenNotebook::Cell cellOf(const NotebookCell &cell, const std::vector<TextDocumentItem> &items) {
   OpenNotebook::Cell out;
@@ -224,7 +209,7 @@ std::vector<CodeAction> Server::notebookCodeActionsAt(const Analyzed &at, const 
     if (!result.changed) return std::nullopt;
     return notebookEdit(nb, result.text);
   };
-  if (wants(params.context.only, kQuickFix)) {
+  if (wanted(params.context.only, kQuickFix)) {
     std::vector<const Fix *> offered;
     std::vector<std::string_view> codes;
     for (const auto &[d, index] : findings) {
@@ -274,7 +259,7 @@ std::vector<CodeAction> Server::notebookCodeActionsAt(const Analyzed &at, const 
     }
   }
   for (const char *kind : {kSourceFixAll, kNotebookFixAll}) {
-    if (!params.context.only || !wants(params.context.only, kind)) continue;
+    if (!params.context.only || !wanted(params.context.only, kind)) continue;
     if (auto edit = wholeFix(false, std::nullopt)) {
       CodeAction action;
       action.title = "Fix all auto-fixable asyncfix problems";

@@ -154,7 +154,7 @@ std::vector<asyncfix::Diagnostic> OpenDocument::latest() const {
   for (asyncfix::Diagnostic d : findings->diagnostics) {
     bool kept = true;
     for (const Shift &shift : since) {
-      if (shift.version <= findings->version) continue;
+      if (shift.revision <= findings->revision) continue;
       if (d.end < shift.start) continue;
       if (d.start < shift.end || (d.start == shift.start && shift.start == shift.end)) {
         kept = false; // the edit touched it
@@ -180,7 +180,7 @@ OpenDocument &Workspace::open(const std::string &uri, std::int64_t version, std:
 
 void Workspace::analyze(OpenDocument &doc) {
   doc.stamp = nextStamp_++;
-  doc.analysis = analyzer_.open(doc.version, doc.doc.text(), settingsFor(doc.uri).linter, maxLintBytes);
+  doc.analysis = analyzer_.open(doc.version, ++doc.revision, doc.doc.text(), settingsFor(doc.uri).linter, maxLintBytes);
   analyzed_[doc.analysis] = &doc;
 }
 
@@ -207,10 +207,10 @@ void Workspace::close(const std::string &uri) {
   OpenDocument &doc = it->second;
   analyzed_.erase(doc.analysis);
   analyzer_.close(doc.analysis);
-  std::vector<std::function<void()>> waiting;
+  std::vector<OpenDocument::Waiting> waiting;
   waiting.swap(doc.waiting);
   documents_.erase(it);
-  for (const auto &answer : waiting) answer(); // they find the document closed
+  for (const auto &w : waiting) w.answer(); // they find the document closed
 }
 
 void Workspace::edit(OpenDocument &doc, std::int64_t version, std::size_t start, std::size_t end,
@@ -221,23 +221,29 @@ void Workspace::edit(OpenDocument &doc, std::int64_t version, std::size_t start,
   doc.doc.edit(start, end, text);
   doc.version = version;
   doc.stamp = nextStamp_++;
-  if (doc.findings) doc.since.push_back({version, start, end, text.size()});
-  analyzer_.edit(doc.analysis, version, start, end, std::string(text));
+  doc.since.push_back({++doc.revision, start, end, text.size()});
+  analyzer_.edit(doc.analysis, version, doc.revision, start, end, std::string(text));
 }
 
 void Workspace::replaceText(OpenDocument &doc, std::int64_t version, std::string text) {
   doc.doc.reset(text);
   doc.version = version;
   doc.stamp = nextStamp_++;
-  if (doc.findings) doc.since.push_back({version, 0, std::size_t(-1) / 2, 0}); // touches everything
-  analyzer_.replace(doc.analysis, version, std::move(text));
+  doc.since.push_back({++doc.revision, 0, std::size_t(-1) / 2, 0}); // touches everything
+  analyzer_.replace(doc.analysis, version, doc.revision, std::move(text));
+}
+
+void Workspace::renumber(OpenDocument &doc, std::int64_t version) {
+  doc.version = version;
+  doc.stamp = nextStamp_++;
+  analyzer_.renumber(doc.analysis, version, ++doc.revision);
 }
 
 bool Workspace::accept(OpenDocument &doc, std::shared_ptr<const Findings> findings) {
-  const bool resettled =
-      doc.findings && doc.findings->version == findings->version && doc.findings->diagnostics != findings->diagnostics;
+  const bool resettled = doc.findings && doc.findings->revision == findings->revision &&
+                         doc.findings->diagnostics != findings->diagnostics;
   doc.findings = std::move(findings);
-  std::erase_if(doc.since, [&](const OpenDocument::Shift &s) { return s.version <= doc.findings->version; });
+  std::erase_if(doc.since, [&](const OpenDocument::Shift &s) { return s.revision <= doc.findings->revision; });
   if (!doc.current()) return false;
   if (doc.findings->tooLarge && !doc.tooLargeNoticed) {
     doc.tooLargeNoticed = true;
@@ -246,16 +252,16 @@ bool Workspace::accept(OpenDocument &doc, std::shared_ptr<const Findings> findin
                        " MB asyncfix lints as you type: run `asyncfix check` on it");
   }
   if (resettled) doc.stamp = nextStamp_++; // a new result for pull clients
-  std::vector<std::function<void()>> waiting;
+  std::vector<OpenDocument::Waiting> waiting;
   waiting.swap(doc.waiting);
-  for (const auto &answer : waiting) answer();
+  for (const auto &w : waiting) w.answer();
   return resettled;
 }
 
 void Workspace::invalidateAll() {
   const auto relint = [&](OpenDocument &doc) {
     doc.stamp = nextStamp_++;
-    analyzer_.relint(doc.analysis, settingsFor(doc.uri).linter);
+    analyzer_.relint(doc.analysis, ++doc.revision, settingsFor(doc.uri).linter);
   };
   for (auto &[uri, doc] : documents_) relint(doc);
   for (auto &[uri, nb] : notebooks_) relint(*nb.virtualDoc);
@@ -338,10 +344,10 @@ void Workspace::closeNotebook(const std::string &uri) {
   OpenDocument &doc = *it->second.virtualDoc;
   analyzed_.erase(doc.analysis);
   analyzer_.close(doc.analysis);
-  std::vector<std::function<void()>> waiting;
+  std::vector<OpenDocument::Waiting> waiting;
   waiting.swap(doc.waiting);
   notebooks_.erase(it);
-  for (const auto &answer : waiting) answer();
+  for (const auto &w : waiting) w.answer();
 }
 
 bool Workspace::syncNotebook(OpenNotebook &nb) {

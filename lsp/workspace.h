@@ -36,20 +36,28 @@ struct OpenDocument {
   std::uint64_t stamp = 0;                   ///< changes with every edit, configuration change and settle
   Analyzer::Id analysis = 0;                 ///< the document in the Analyzer
   std::shared_ptr<const Findings> findings;  ///< the latest ones (for `findings->version`)
-  /// The edits since `findings->version` (their version, the bytes they replaced, the length of
-  /// what they inserted), to move findings made for an earlier version onto the current text.
+  /// Counts the changes told to the Analyzer (edits, new text, new linter, new version); the
+  /// findings made after a change carry its revision.
+  std::uint64_t revision = 0;
+  /// The edits since `findings` were made (their revision, the bytes they replaced, the length of
+  /// what they inserted), to move those findings onto the current text.
   struct Shift {
-    std::int64_t version;
+    std::uint64_t revision;
     std::size_t start, end, length;
   };
   std::vector<Shift> since;
   bool publishPending = false;  ///< push clients: publish once the findings are current
   bool tooLargeNoticed = false; ///< the size notice was given
-  /// Requests waiting for the findings of the current version (pull diagnostics).
-  std::vector<std::function<void()>> waiting;
+  /// A request waiting for the findings of the current version (a pull): answered when they
+  /// come, when the document closes, or (RequestCancelled) as soon as the client cancels it.
+  struct Waiting {
+    std::function<bool()> cancelled;
+    std::function<void()> answer;
+  };
+  std::vector<Waiting> waiting;
 
   /// The findings of the current version, or null while the worker has not made them yet.
-  const Findings *current() const { return findings && findings->version == version ? findings.get() : nullptr; }
+  const Findings *current() const { return findings && findings->revision == revision ? findings.get() : nullptr; }
   /// The latest findings moved onto the current text through the edits since; those an edit
   /// touched are left out. Empty before the first findings.
   std::vector<asyncfix::Diagnostic> latest() const;
@@ -145,6 +153,8 @@ public:
   /// follows.
   void edit(OpenDocument &doc, std::int64_t version, std::size_t start, std::size_t end, std::string_view text);
   void replaceText(OpenDocument &doc, std::int64_t version, std::string text);
+  /// A new version of the same text (a didChange without changes).
+  void renumber(OpenDocument &doc, std::int64_t version);
   /// Takes new findings from the Analyzer. True when they are the current version's and differ
   /// from what it had for this version (a settle changed them).
   bool accept(OpenDocument &doc, std::shared_ptr<const Findings> findings);
