@@ -5,7 +5,7 @@
 #include "asyncfix/linter.h"
 #include "asyncfix/rules.h"
 #include "asyncfix/settings.h"
-#include "rules/rename_table.h"
+#include "config/rename_table.h"
 #include "rules/rule_tester.h"
 
 using namespace asyncfix;

@@ -1,7 +1,7 @@
 #include <catch2/catch.hpp>
 
 #include "asyncfix/linter.h"
-#include "engine/prefilter.h"
+#include "text/prefilter.h"
 
 using namespace asyncfix;
 

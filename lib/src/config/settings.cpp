@@ -12,7 +12,7 @@
 #include <toml++/toml.h>
 
 #include "asyncfix/rules.h"
-#include "rules/rename_table.h"
+#include "config/rename_table.h"
 
 namespace fs = std::filesystem;
 

@@ -6,8 +6,8 @@
 #include "config/noqa.h"
 #include "engine/linter_impl.h"
 #include "engine/linter_internal.h"
-#include "engine/prefilter.h"
 #include "rules/rule.h"
+#include "text/prefilter.h"
 #include "text/syntax.h"
 
 namespace asyncfix {

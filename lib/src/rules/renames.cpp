@@ -6,8 +6,8 @@
 #include <utility>
 
 #include "analysis/name_origins.h"
+#include "config/rename_table.h"
 #include "rules/edits.h"
-#include "rules/rename_table.h"
 #include "text/syntax.h"
 
 namespace asyncfix::rules {

@@ -21,7 +21,7 @@
 #include "asyncfix/diagnostic.h"
 #include "asyncfix/document.h"
 #include "asyncfix/rules.h"
-#include "engine/prefilter.h"
+#include "text/prefilter.h"
 
 namespace asyncfix::rules {
 

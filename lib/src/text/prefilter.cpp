@@ -1,4 +1,4 @@
-#include "engine/prefilter.h"
+#include "text/prefilter.h"
 
 #include <algorithm>
 #include <array>

@@ -1,4 +1,4 @@
-#include "rules/rename_table.h"
+#include "config/rename_table.h"
 
 #include <algorithm>
 #include <array>
