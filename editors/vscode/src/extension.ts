@@ -14,7 +14,7 @@ import {
   ServerOptions,
 } from 'vscode-languageclient/node';
 
-import { probeServer, resolveServer, serverName } from './serverPath';
+import { ImportStrategy, probeServer, resolveServer, serverName } from './serverPath';
 import { changeNeedsRestart, serverKeys, ServerSettings, serverSettings } from './settings';
 
 // The server's commands (lsp/server.cpp). The language client also registers VS Code commands
@@ -51,13 +51,14 @@ async function start(): Promise<void> {
   // The platform-specific extension carries the server in bundled/<platform>-<arch>/.
   const platform = `${process.platform}-${process.arch}`;
   const bundledDir = path.join(extensionPath, 'bundled');
-  const resolved = resolveServer(config.get<string>('path') ?? '', firstFolder(), {
+  const search = {
     searchPath: process.env['PATH'],
     bundled: path.join(bundledDir, platform, serverName),
     bundledExpected: fs.existsSync(bundledDir),
-    strategy: config.get<string>('importStrategy') === 'useBundled' ? 'useBundled' : 'fromEnvironment',
+    strategy: (config.get<string>('importStrategy') === 'useBundled' ? 'useBundled' : 'fromEnvironment') as ImportStrategy,
     platform,
-  });
+  };
+  let resolved = resolveServer(config.get<string>('path') ?? '', firstFolder(), search);
   const fail = (message: string) => {
     output.error(message);
     // Not awaited: activation must not wait for the user to answer.
@@ -67,7 +68,19 @@ async function start(): Promise<void> {
     });
   };
   if (!resolved.ok) return fail(resolved.message);
-  const probe = probeServer(resolved);
+  let probe = await probeServer(resolved);
+  if (!probe.ok && resolved.source === 'environment') {
+    // The one on PATH does not run: the one this extension carries, if any, does instead.
+    const carried = resolveServer('', firstFolder(), { ...search, strategy: 'useBundled' });
+    if (carried.ok) {
+      const second = await probeServer(carried);
+      if (second.ok) {
+        output.warn(`${probe.message}; using the server this extension carries`);
+        resolved = carried;
+        probe = second;
+      }
+    }
+  }
   if (!probe.ok) return fail(probe.message);
   output.info(`using ${probe.version} (${resolved.source}: ${resolved.command})`);
   const serverOptions: ServerOptions = {

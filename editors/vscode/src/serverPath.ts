@@ -2,7 +2,7 @@
 // environment's (the first executable on PATH, e.g. from the asyncfix wheel) and then the one the
 // platform-specific extension carries, or the carried one alone.
 // No `vscode` import here, so this file is tested under plain Node.
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import * as fs from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -115,20 +115,28 @@ export function resolveServer(configured: string, workspaceFolder: string | unde
 }
 
 /**
- * Whether the resolved server runs (`asyncfix-lsp --version`): a truncated download, another
- * architecture or a missing library says so here, with what to do, rather than as a language
- * client that never connects.
+ * Whether the resolved server runs (`asyncfix-lsp --version`, without blocking): a truncated
+ * download, another architecture or a missing library says so here, with what to do, rather than
+ * as a language client that never connects.
  */
-export function probeServer(resolved: { command: string; source: string }): { ok: true; version: string } | { ok: false; message: string } {
-  const probe = spawnSync(resolved.command, ['--version'], { encoding: 'utf8', timeout: 10000 });
-  if (!probe.error && probe.status === 0) return { ok: true, version: probe.stdout.trim() };
-  const why = probe.error ? probe.error.message : (probe.stderr || `exit code ${String(probe.status)}`).trim();
-  return {
-    ok: false,
-    message:
-      `${resolved.command} does not run (${why}): ` +
-      (resolved.source === 'bundled'
-        ? 'reinstall the extension, or set `asyncfix.path`'
-        : 'reinstall it, set `asyncfix.path` to another one, or set `asyncfix.importStrategy` to `useBundled`'),
+export function probeServer(resolved: {
+  command: string;
+  source: string;
+}): Promise<{ ok: true; version: string } | { ok: false; message: string }> {
+  const advice: Record<string, string> = {
+    bundled: 'reinstall the extension, or set `asyncfix.path`',
+    'path setting': 'fix or clear `asyncfix.path`',
+    environment:
+      'reinstall asyncfix in that environment, set `asyncfix.path`, or install the extension built for this platform, which carries a server',
   };
+  return new Promise((resolve) => {
+    execFile(resolved.command, ['--version'], { encoding: 'utf8', timeout: 10000 }, (error, stdout, stderr) => {
+      if (!error) return resolve({ ok: true, version: stdout.trim() });
+      const why = (stderr || '').trim() || error.message;
+      resolve({
+        ok: false,
+        message: `${resolved.command} does not run (${why}): ${advice[resolved.source] ?? advice['path setting']}`,
+      });
+    });
+  });
 }

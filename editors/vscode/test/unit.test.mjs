@@ -122,7 +122,7 @@ test('the carried server: after the environment by default, alone with useBundle
   }
 });
 
-test('a server that does not run is reported with what to do', () => {
+test('a server that does not run is reported with what to do', async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'asyncfix-vscode-unit-'));
   try {
     const good = path.join(dir, 'good');
@@ -133,13 +133,15 @@ test('a server that does not run is reported with what to do', () => {
     fs.writeFileSync(corrupt, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0xde, 0xad])); // a truncated ELF
     for (const file of [good, failing, corrupt]) fs.chmodSync(file, 0o755);
 
-    assert.deepEqual(probeServer({ command: good, source: 'bundled' }), { ok: true, version: 'asyncfix-lsp 9.9.9' });
-    const library = probeServer({ command: failing, source: 'environment' });
+    assert.deepEqual(await probeServer({ command: good, source: 'bundled' }), { ok: true, version: 'asyncfix-lsp 9.9.9' });
+    const library = await probeServer({ command: failing, source: 'environment' });
     assert.equal(library.ok, false);
-    assert.match(library.message, /does not run \(error while loading shared libraries\): reinstall it, set `asyncfix.path` to another one, or set `asyncfix.importStrategy` to `useBundled`/);
-    const truncated = probeServer({ command: corrupt, source: 'bundled' });
+    assert.match(library.message, /does not run \(error while loading shared libraries\): reinstall asyncfix in that environment, set `asyncfix.path`, or install the extension built for this platform/);
+    const truncated = await probeServer({ command: corrupt, source: 'bundled' });
     assert.equal(truncated.ok, false);
     assert.match(truncated.message, /corrupt does not run \(.+\): reinstall the extension, or set `asyncfix.path`/);
+    const configured = await probeServer({ command: failing, source: 'path setting' });
+    assert.match(configured.message, /: fix or clear `asyncfix.path`$/);
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }
