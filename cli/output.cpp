@@ -234,6 +234,7 @@ std::string renderStatistics(std::span<const FileDiagnostics> files, const Rende
     }
   }
   std::vector<Row> rows;
+  rows.reserve(byCode.size());
   for (const auto &entry : byCode) {
     rows.push_back(entry.second);
   }

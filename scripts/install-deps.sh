@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs what asyncfix needs on Debian bookworm, by group — `build` (what `scripts/run.sh demo`
-# needs), `test` (the README's test command), `browser`, `dist` and `sanitizers` (the lanes
+# needs), `test` (the README's test command), `browser`, `tidy`, `dist` and `sanitizers` (the lanes
 # .ci/run adds), or `all` (the default) — and nothing that is already there: a second run on a
 # ready machine changes nothing and takes about a second.
 # Runs as root, or through sudo when it is available.
 set -euo pipefail
 
-usage="usage: $0 [build|test|browser|dist|sanitizers|all]...  (default: all)"
+usage="usage: $0 [build|test|browser|tidy|dist|sanitizers|all]...  (default: all)"
 groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=(all)
 
@@ -17,10 +17,10 @@ want() { # group: whether it was asked for (or `all`)
   return 1
 }
 for g in "${groups[@]}"; do
-  case "$g" in build | test | browser | dist | sanitizers | all) ;; *) echo "$usage" >&2; exit 2 ;; esac
+  case "$g" in build | test | browser | tidy | dist | sanitizers | all) ;; *) echo "$usage" >&2; exit 2 ;; esac
 done
 # The tests need what building needs; so does everything else.
-want test || want browser || want dist || want sanitizers && groups+=(build)
+want test || want browser || want tidy || want dist || want sanitizers && groups+=(build)
 
 if want build; then
   packages+=(
@@ -42,6 +42,7 @@ if want test; then
     # Editor tests (label `editor`, tests/editors/): real clients against asyncfix-lsp. On
     # bookworm: Neovim 0.7.2, Emacs 28.2 without X, eglot 1.9.
     neovim emacs-nox elpa-eglot
+    clang-format                                      # style.clang_format (scripts/format.sh --check)
   )
 fi
 if want browser; then
@@ -50,6 +51,9 @@ if want browser; then
   # (tests/editors/vscode/setup.sh seeds it as @vscode/ripgrep's download); and what
   # code-server's native modules build against (node-gyp with g++, make, python3, pkg-config).
   packages+=(chromium ripgrep make libkrb5-dev libsecret-1-dev libxkbfile-dev libx11-dev)
+fi
+if want tidy; then
+  packages+=(clang-tidy) # style.clang_tidy (scripts/tidy.sh), in the slow lane
 fi
 if want dist; then
   # Distribution (issue 14; tests/dist, CTest label `dist`): the wheel built with Debian's

@@ -5,8 +5,8 @@
 #   scripts/run.sh test   install what is missing, build (warnings as errors), run the test suite
 #                         (CTest preset `ci`: all but the slow lanes below)
 # The lanes .ci/run adds:
-#   scripts/run.sh slow   the VS Code lane in Chromium (label `browser`) and the shared-library,
-#                         package and ABI tests (label `package`)
+#   scripts/run.sh slow   the VS Code lane in Chromium (label `browser`), the shared-library,
+#                         package and ABI tests (label `package`), clang-tidy (label `tidy`)
 #   scripts/run.sh dist   the wheel, built and installed in a fresh venv and a debootstrapped
 #                         bookworm root; pre-commit; the GitHub Action (label `dist`)
 #   scripts/run.sh asan   the suite under AddressSanitizer + UndefinedBehaviorSanitizer
@@ -24,7 +24,7 @@ esac
 case "$mode" in
   demo) scripts/install-deps.sh build ;;
   test | asan) scripts/install-deps.sh test ;;
-  slow) scripts/install-deps.sh test browser ;;
+  slow) scripts/install-deps.sh test browser tidy ;;
   dist) scripts/install-deps.sh test dist ;;
   tsan) scripts/install-deps.sh test sanitizers ;;
   fuzz) scripts/install-deps.sh sanitizers ;;

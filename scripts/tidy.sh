@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# clang-tidy (.clang-tidy's checks, all kept at zero) over the sources of lib/, cli/ and lsp/,
+# with the compile commands of a configured build directory (default build/ci), two at a time.
+#   scripts/tidy.sh [BUILD_DIR]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build/ci}
+tidy=$(command -v clang-tidy-14 || command -v clang-tidy || true)
+[ -n "$tidy" ] || { echo "tidy.sh: clang-tidy is missing (scripts/install-deps.sh tidy)" >&2; exit 2; }
+[ -f "$build/compile_commands.json" ] || { echo "tidy.sh: no $build/compile_commands.json; configure first (cmake --preset ci)" >&2; exit 2; }
+mapfile -t files < <(git ls-files -- 'lib/src/*.cpp' 'cli/*.cpp' 'lsp/*.cpp')
+log=$(mktemp)
+trap 'rm -f "$log"' EXIT
+printf '%s\n' "${files[@]}" | xargs -P 2 -n 4 "$tidy" -p "$build" --quiet >"$log" 2>&1 || true
+if grep -q "error:" "$log"; then
+  grep -A3 "error:" "$log" | grep -v "^/usr/" >&2
+  echo "tidy.sh: $(grep -c 'error:' "$log") findings in ${#files[@]} files" >&2
+  exit 1
+fi
+echo "tidy.sh: ${#files[@]} files, no findings"
