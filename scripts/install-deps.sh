@@ -25,7 +25,7 @@ want test || want browser || want tidy || want dist || want sanitizers && groups
 if want build; then
   packages+=(
     g++ cmake ninja-build pkg-config ca-certificates  # toolchain; certificates for npm
-    nlohmann-json3-dev catch2 libcli11-dev libtomlplusplus-dev  # libraries (DESIGN.md §3)
+    nlohmann-json3-dev libcli11-dev libtomlplusplus-dev  # libraries (DESIGN.md §3)
     python3 git
   )
   # npm fetches the pinned tree-sitter sources. A machine may already have Node.js with its own
@@ -34,6 +34,7 @@ if want build; then
 fi
 if want test; then
   packages+=(
+    catch2                                            # the C++ tests
     patch e2fsprogs                                   # CLI tests (patch -p1, chattr)
     python3-jsonschema                                # CLI tests: SARIF validated against the 2.1.0 schema
     # The library for other tools (issue 9): the Python module and flake8 plugin (pybind11-dev,
