@@ -5,9 +5,12 @@ namespace asyncfix::lsp {
 // ---- PendingReply ----
 
 PendingReply::~PendingReply() {
-  if (!done_ && !dispatcher_.closing_) {
+  if (done_ || dispatcher_.closing_) return;
+  try {
     dispatcher_.log().error("request `" + method_ + "` " + id_.dump() + " was dropped without an answer");
     error(ErrorCode::InternalError, "the server dropped the request");
+  } catch (...) {
+    // Nothing more to do from a destructor: the client may time the request out.
   }
 }
 

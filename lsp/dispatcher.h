@@ -84,7 +84,7 @@ public:
     };
   }
   template <class P, class R, class S>
-  void bindAsync(const std::string &method, S *self, void (S::*handler)(const P &, Reply<R>)) {
+  void bindAsync(const std::string &method, S *self, void (S::*handler)(const P &, const Reply<R> &)) {
     requests_[method] = [self, handler](const Json &params, const std::shared_ptr<PendingReply> &reply) {
       P typed{};
       fromJSON(params, typed, "params");

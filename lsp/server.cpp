@@ -159,14 +159,12 @@ void Server::onFindings(Analyzer::Id id, std::shared_ptr<const Findings> finding
   OpenDocument *doc = workspace_.findByAnalysis(id);
   if (!doc) return; // closed meanwhile
   if (!workspace_.accept(*doc, std::move(findings))) return;
-  // A settle changed the findings of the current version: tell the client again.
-  if (pull_) {
-    refreshWanted_ = true;
-    return;
-  }
-  doc->publishPending = true;
+  // A settle changed the findings of the current version: tell the client again (notebook cells
+  // are always pushed).
   for (auto &[uri, nb] : workspace_.notebooks())
     if (nb.virtualDoc.get() == doc) nb.publishPending = true;
+  if (pull_) refreshWanted_ = true;
+  else doc->publishPending = true;
 }
 
 void Server::analyzeThen(OpenDocument &doc, Analyzer::Task task) {
@@ -191,6 +189,10 @@ void Server::idle() {
   for (auto &[uri, doc] : workspace_.documents()) sweep(doc);
   for (auto &[uri, nb] : workspace_.notebooks()) sweep(*nb.virtualDoc);
   reportProblems();
+  // Published once current: a version the worker skipped (edited again) is never published.
+  // Notebook cells are pushed to every client (VS Code's language client 9 does not pull them).
+  for (auto &[uri, nb] : workspace_.notebooks())
+    if (nb.publishPending && nb.virtualDoc->current()) publishNotebook(nb);
   if (pull_) {
     if (refreshWanted_ && client_.diagnosticRefresh)
       dispatcher_.request<NoParams, Null>("workspace/diagnostic/refresh", NoParams{},
@@ -198,11 +200,8 @@ void Server::idle() {
     refreshWanted_ = false;
     return;
   }
-  // Published once current: a version the worker skipped (edited again) is never published.
   for (auto &[uri, doc] : workspace_.documents())
     if (doc.publishPending && doc.current()) publish(doc);
-  for (auto &[uri, nb] : workspace_.notebooks())
-    if (nb.publishPending && nb.virtualDoc->current()) publishNotebook(nb);
   reportProblems();
 }
 
@@ -422,7 +421,7 @@ void Server::publish(OpenDocument &doc) {
 
 // ---- commands ----
 
-void Server::onExecuteCommand(const ExecuteCommandParams &params, Reply<Null> reply) {
+void Server::onExecuteCommand(const ExecuteCommandParams &params, const Reply<Null> &reply) {
   if (params.command != kApplyAutofix && params.command != kFixWorkspace)
     throw LspError(ErrorCode::InvalidParams, "unknown command `" + params.command + "`");
   if (!client_.applyEdit)
@@ -469,7 +468,7 @@ void Server::progress(const std::optional<ProgressToken> &token, WorkDoneProgres
   if (token) dispatcher_.notify("$/progress", ProgressParams{*token, std::move(value)});
 }
 
-void Server::fixWorkspace(Reply<Null> reply, std::optional<ProgressToken> token) {
+void Server::fixWorkspace(const Reply<Null> &reply, const std::optional<ProgressToken> &token) {
   if (reply.cancelled()) return reply.error(ErrorCode::RequestCancelled, "request cancelled");
   const std::vector<fs::path> files = workspace_.pythonFiles();
   const auto count = static_cast<std::uint32_t>(files.size());
@@ -526,15 +525,16 @@ void Server::fixWorkspace(Reply<Null> reply, std::optional<ProgressToken> token)
 
 // ---- diagnostics ----
 
-void Server::onDocumentDiagnostic(const DocumentDiagnosticParams &params, Reply<DocumentDiagnosticReport> reply) {
+void Server::onDocumentDiagnostic(const DocumentDiagnosticParams &params,
+                                  const Reply<DocumentDiagnosticReport> &reply) {
   catchUp();
-  answerWhenCurrent(params.textDocument.uri, params.previousResultId, std::move(reply));
+  answerWhenCurrent(params.textDocument.uri, params.previousResultId, reply);
 }
 
 /// Answers a pull with the findings of the document's (or cell's) current version, at once or
 /// once the worker has made them.
 void Server::answerWhenCurrent(const std::string &uri, const std::optional<std::string> &previous,
-                               Reply<DocumentDiagnosticReport> reply) {
+                               const Reply<DocumentDiagnosticReport> &reply) {
   if (reply.cancelled()) return reply.error(ErrorCode::RequestCancelled, "request cancelled");
   OpenDocument *doc = workspace_.find(uri);
   OpenNotebook *nb = doc ? nullptr : workspace_.notebookOfCell(uri);
@@ -543,7 +543,10 @@ void Server::answerWhenCurrent(const std::string &uri, const std::optional<std::
   if (!doc->current())
     return doc->waiting.push_back({[reply] { return reply.cancelled(); },
                                    [this, uri, previous, reply] { answerWhenCurrent(uri, previous, reply); }});
-  reply(nb ? cellReport(*nb, *nb->cellIndex(uri), previous) : documentReport(*doc, previous));
+  // A cell's findings are pushed to every client (VS Code's language client 9 never pulls
+  // cells); its pull gets an empty report, so a client that does both shows them once.
+  if (nb) return reply({false, "pushed", {}});
+  reply(documentReport(*doc, previous));
 }
 
 /// The report of an open document; its result id changes with every edit and configuration change.
@@ -589,7 +592,8 @@ DocumentDiagnosticReport Server::openReport(OpenDocument &doc, const std::option
   return report;
 }
 
-void Server::onWorkspaceDiagnostic(const WorkspaceDiagnosticParams &params, Reply<WorkspaceDiagnosticReport> reply) {
+void Server::onWorkspaceDiagnostic(const WorkspaceDiagnosticParams &params,
+                                   const Reply<WorkspaceDiagnosticReport> &reply) {
   catchUp();
   const auto previous = [&](const std::string &uri) -> std::optional<std::string> {
     for (const PreviousResultId &p : params.previousResultIds)
@@ -630,12 +634,12 @@ struct CodeActionScope {
   const LineIndex &lines() const { return at.doc.lines(); }
 };
 
-void Server::onCodeAction(const CodeActionParams &params, Reply<std::vector<CodeAction>> reply) {
+void Server::onCodeAction(const CodeActionParams &params, const Reply<std::vector<CodeAction>> &reply) {
   catchUp();
   OpenDocument *doc = workspace_.find(params.textDocument.uri);
   if (!doc) {
     if (OpenNotebook *nb = workspace_.notebookOfCell(params.textDocument.uri))
-      return notebookCodeActions(*nb, *nb->cellIndex(params.textDocument.uri), params, std::move(reply));
+      return notebookCodeActions(*nb, *nb->cellIndex(params.textDocument.uri), params, reply);
     return reply({});
   }
   // The common case on every cursor move: no findings, answered at once.
@@ -800,7 +804,7 @@ void Server::addSourceFixAll(const CodeActionScope &scope, std::vector<CodeActio
   actions.push_back(std::move(action));
 }
 
-void Server::onCodeActionResolve(const CodeAction &action, Reply<CodeAction> reply) {
+void Server::onCodeActionResolve(const CodeAction &action, const Reply<CodeAction> &reply) {
   if (!action.data) return reply(action);
   catchUp();
   const CodeActionData &data = *action.data;

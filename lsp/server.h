@@ -80,7 +80,7 @@ private:
   /// touch IPython syntax or a cell boundary (as the CLI refuses to write such a fix).
   std::optional<WorkspaceEdit> notebookEdit(const NotebookCells &notebook, const std::string &after) const;
   void notebookCodeActions(OpenNotebook &notebook, std::size_t cell, const CodeActionParams &params,
-                           Reply<std::vector<CodeAction>> reply);
+                           const Reply<std::vector<CodeAction>> &reply);
   std::vector<CodeAction> notebookCodeActionsAt(const Analyzed &at, const NotebookCells &notebook, std::size_t cell,
                                                 const CodeActionParams &params, bool unsafe) const;
   std::optional<Hover> notebookHover(OpenNotebook &notebook, std::size_t cell,
@@ -89,12 +89,12 @@ private:
   void onDidChangeConfiguration(const DidChangeConfigurationParams &params);
   void onDidChangeWorkspaceFolders(const DidChangeWorkspaceFoldersParams &params);
   void onDidChangeWatchedFiles(const DidChangeWatchedFilesParams &params);
-  void onExecuteCommand(const ExecuteCommandParams &params, Reply<Null> reply);
+  void onExecuteCommand(const ExecuteCommandParams &params, const Reply<Null> &reply);
   // features
-  void onDocumentDiagnostic(const DocumentDiagnosticParams &params, Reply<DocumentDiagnosticReport> reply);
-  void onWorkspaceDiagnostic(const WorkspaceDiagnosticParams &params, Reply<WorkspaceDiagnosticReport> reply);
-  void onCodeAction(const CodeActionParams &params, Reply<std::vector<CodeAction>> reply);
-  void onCodeActionResolve(const CodeAction &action, Reply<CodeAction> reply);
+  void onDocumentDiagnostic(const DocumentDiagnosticParams &params, const Reply<DocumentDiagnosticReport> &reply);
+  void onWorkspaceDiagnostic(const WorkspaceDiagnosticParams &params, const Reply<WorkspaceDiagnosticReport> &reply);
+  void onCodeAction(const CodeActionParams &params, const Reply<std::vector<CodeAction>> &reply);
+  void onCodeActionResolve(const CodeAction &action, const Reply<CodeAction> &reply);
   std::optional<Hover> onHover(const TextDocumentPositionParams &params);
   std::optional<Hover> hoverAt(const std::vector<asyncfix::Diagnostic> &diagnostics, const LineIndex &lines,
                                std::size_t offset) const;
@@ -110,10 +110,8 @@ private:
   /// The report of an open document whose findings are current.
   DocumentDiagnosticReport documentReport(OpenDocument &doc, const std::optional<std::string> &previous);
   void answerWhenCurrent(const std::string &uri, const std::optional<std::string> &previous,
-                         Reply<DocumentDiagnosticReport> reply);
+                         const Reply<DocumentDiagnosticReport> &reply);
   DocumentDiagnosticReport openReport(OpenDocument &doc, const std::optional<std::string> &previous);
-  DocumentDiagnosticReport cellReport(OpenNotebook &notebook, std::size_t cell,
-                                      const std::optional<std::string> &previous);
   std::optional<DocumentDiagnosticReport> diskReport(const std::filesystem::path &path,
                                                      const std::optional<std::string> &previous);
   // code actions (on the worker: const, and no logging but into the scope)
@@ -133,7 +131,7 @@ private:
   void reportProblems();
   void publish(OpenDocument &doc);
   void showMessage(MessageType type, const std::string &message);
-  void fixWorkspace(Reply<Null> reply, std::optional<ProgressToken> token);
+  void fixWorkspace(const Reply<Null> &reply, const std::optional<ProgressToken> &token);
   void progress(const std::optional<ProgressToken> &token, WorkDoneProgress value);
   std::vector<lsp::Diagnostic> toLsp(const std::vector<asyncfix::Diagnostic> &diagnostics, const LineIndex &lines,
                                      std::int64_t version) const;

@@ -34,7 +34,7 @@ void Server::onDidOpenNotebook(const DidOpenNotebookDocumentParams &params) {
     cells.push_back(cellOf(cell, params.cellTextDocuments));
   OpenNotebook &nb =
       workspace_.openNotebook(params.notebookDocument.uri, params.notebookDocument.version, std::move(cells));
-  nb.publishPending = !pull_;
+  nb.publishPending = true; // cells are pushed also to clients that pull (see answerWhenCurrent)
 }
 
 void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) {
@@ -69,10 +69,9 @@ void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) 
       added.push_back(std::move(c));
     }
     cells.insert(cells.begin() + start, added.begin(), added.end());
-    if (!pull_)
-      for (const OpenNotebook::Cell &old : removed)
-        if (std::none_of(cells.begin(), cells.end(), [&](const OpenNotebook::Cell &c) { return c.uri == old.uri; }))
-          dispatcher_.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{old.uri, std::nullopt, {}});
+    for (const OpenNotebook::Cell &old : removed)
+      if (std::none_of(cells.begin(), cells.end(), [&](const OpenNotebook::Cell &c) { return c.uri == old.uri; }))
+        dispatcher_.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{old.uri, std::nullopt, {}});
   }
   for (const NotebookCell &cell : params.data)
     for (OpenNotebook::Cell &c : cells)
@@ -96,7 +95,7 @@ void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) 
   nb->cells = std::move(cells);
   nb->version = params.notebookDocument.version;
   workspace_.syncNotebook(*nb);
-  nb->publishPending = !pull_;
+  nb->publishPending = true;
 }
 
 void Server::onDidSaveNotebook(const DidSaveNotebookDocumentParams &) {}
@@ -104,9 +103,8 @@ void Server::onDidSaveNotebook(const DidSaveNotebookDocumentParams &) {}
 void Server::onDidCloseNotebook(const DidCloseNotebookDocumentParams &params) {
   OpenNotebook *nb = workspace_.findNotebook(params.notebookDocument.uri);
   if (!nb) return;
-  if (!pull_)
-    for (const OpenNotebook::Cell &cell : nb->cells)
-      dispatcher_.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{cell.uri, std::nullopt, {}});
+  for (const OpenNotebook::Cell &cell : nb->cells)
+    dispatcher_.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{cell.uri, std::nullopt, {}});
   workspace_.closeNotebook(params.notebookDocument.uri);
 }
 
@@ -139,23 +137,8 @@ void Server::publishNotebook(OpenNotebook &nb) {
     std::string &last = nb.published[nb.cells[c].uri];
     if (last == key) continue; // the same version with the same findings: nothing to tell
     last = std::move(key);
-    dispatcher_.notify("textDocument/publishDiagnostics", std::move(params));
+    dispatcher_.notify("textDocument/publishDiagnostics", params);
   }
-}
-
-DocumentDiagnosticReport Server::cellReport(OpenNotebook &nb, std::size_t cell,
-                                            const std::optional<std::string> &previous) {
-  DocumentDiagnosticReport report;
-  report.resultId = std::to_string(nb.virtualDoc->stamp) + ":" + std::to_string(nb.cells[cell].version);
-  if (previous == report.resultId) {
-    report.unchanged = true;
-    return report;
-  }
-  std::vector<asyncfix::Diagnostic> diagnostics;
-  for (auto &[d, i] : cellFindings(nb.virtualDoc->current()->diagnostics, nb, cell))
-    diagnostics.push_back(std::move(d));
-  report.items = toLsp(diagnostics, LineIndex(nb.cells[cell].text), nb.cells[cell].version);
-  return report;
 }
 
 std::optional<WorkspaceEdit> Server::notebookEdit(const NotebookCells &nb, const std::string &after) const {
@@ -178,7 +161,7 @@ std::optional<WorkspaceEdit> Server::notebookEdit(const NotebookCells &nb, const
 }
 
 void Server::notebookCodeActions(OpenNotebook &nb, std::size_t cell, const CodeActionParams &params,
-                                 Reply<std::vector<CodeAction>> reply) {
+                                 const Reply<std::vector<CodeAction>> &reply) {
   const bool unsafe = workspace_.settingsFor(nb.uri).unsafeFixes;
   // What the worker sees of the notebook: its cells as they are now, at this virtual version.
   const std::int64_t version = nb.virtualDoc->version;

@@ -170,9 +170,9 @@ std::vector<asyncfix::Diagnostic> OpenDocument::latest() const {
   return out;
 }
 
-OpenDocument &Workspace::open(const std::string &uri, std::int64_t version, std::string text) {
+OpenDocument &Workspace::open(const std::string &uri, std::int64_t version, const std::string &text) {
   close(uri);
-  OpenDocument &doc = documents_.try_emplace(uri, uri, version, std::move(text)).first->second;
+  OpenDocument &doc = documents_.try_emplace(uri, uri, version, text).first->second;
   doc.path = uriToPath(uri);
   analyze(doc);
   return doc;

@@ -142,7 +142,7 @@ public:
   std::vector<std::filesystem::path> pythonFiles();
 
   // ---- documents ----
-  OpenDocument &open(const std::string &uri, std::int64_t version, std::string text);
+  OpenDocument &open(const std::string &uri, std::int64_t version, const std::string &text);
   OpenDocument *find(const std::string &uri);
   /// The open document of a filesystem path, if any (URIs may spell one path differently).
   OpenDocument *findByPath(const std::filesystem::path &path);

@@ -474,5 +474,50 @@ TEST_CASE("a didChange without changes is published at its version", "[analyzer]
   CHECK((*published)["params"]["diagnostics"].size() == 1);
 }
 
+TEST_CASE("a notebook's cells are pushed to a client that pulls, and their pulls are empty", "[analyzer]") {
+  // VS Code's language client 9 pulls text documents but never notebook cells: without a push,
+  // cells would show nothing there.
+  MemoryTransport transport;
+  Logger quiet(stderr, LogLevel::Error);
+  Server server(transport, quiet);
+  Json init = initialize();
+  init["params"]["capabilities"]["textDocument"] = {{"diagnostic", {{"dynamicRegistration", false}}}};
+  transport.push(init.dump());
+  const std::string cellUri = "vscode-notebook-cell:/tmp/t.ipynb#c1";
+  transport.push(
+      Json{{"jsonrpc", "2.0"},
+           {"method", "notebookDocument/didOpen"},
+           {"params",
+            {{"notebookDocument",
+              {{"uri", "file:///tmp/t.ipynb"},
+               {"notebookType", "jupyter-notebook"},
+               {"version", 1},
+               {"cells", {{{"kind", 2}, {"document", cellUri}}}}}},
+             {"cellTextDocuments",
+              {{{"uri", cellUri}, {"languageId", "python"}, {"version", 1}, {"text", "x.cuda(async=True)\n"}}}}}}}
+          .dump());
+  transport.push(Json{{"jsonrpc", "2.0"},
+                      {"id", 7},
+                      {"method", "textDocument/diagnostic"},
+                      {"params", {{"textDocument", {{"uri", cellUri}}}}}}
+                     .dump());
+  server.drain();
+  bool pushed = false, pulled = false;
+  for (const std::string &body : transport.takeOutput()) {
+    const Json m = Json::parse(body);
+    if (m.value("method", "") == "textDocument/publishDiagnostics" && m["params"]["uri"] == cellUri) {
+      pushed = true;
+      CHECK(m["params"]["diagnostics"].size() == 1);
+    }
+    if (m.contains("id") && m["id"] == 7) {
+      pulled = true;
+      CHECK(m["result"]["kind"] == "full");
+      CHECK(m["result"]["items"].empty());
+    }
+  }
+  CHECK(pushed);
+  CHECK(pulled);
+}
+
 } // namespace
 } // namespace asyncfix::lsp

@@ -19,6 +19,7 @@ namespace asyncfix {
 struct ASYNCFIX_API PythonVersion {
   int major = 3;
   int minor = 8;
+  // NOLINTNEXTLINE(modernize-use-nullptr): clang-tidy 14 sees a literal 0 in a defaulted <=>
   friend auto operator<=>(const PythonVersion &, const PythonVersion &) = default;
   /// "py38" / "3.8" → {3, 8}; nullopt for anything outside py35…py314.
   static std::optional<PythonVersion> parse(std::string_view text);

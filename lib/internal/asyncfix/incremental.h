@@ -55,7 +55,7 @@ public:
   /// `contain`, is exact again.
   const std::vector<Diagnostic> &update(const Linter &linter, const Document &doc, bool contain = false);
   /// Documents smaller than this are never contained (a whole re-parse costs little there).
-  std::size_t containBytes = 32 * 1024;
+  std::size_t containBytes = std::size_t{32} * 1024;
   const std::vector<Diagnostic> &diagnostics() const { return diagnostics_; }
   /// Whether results are held (else the next update() lints every statement).
   bool holdsResults() const { return valid_; }

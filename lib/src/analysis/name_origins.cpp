@@ -86,7 +86,7 @@ Origin NameOrigins::ofChain(const AttributeChain &chain, std::size_t count) {
   return o;
 }
 
-Origin NameOrigins::member(Origin o, std::string_view name) {
+Origin NameOrigins::member(const Origin &o, std::string_view name) {
   if (o.kind == Origin::Kind::Path || o.kind == Origin::Kind::Instance)
     return {Origin::Kind::Path, o.path + "." + std::string(name), o.literal};
   return {o.kind == Origin::Kind::Local ? Origin::Kind::Local : Origin::Kind::Unknown, {}, false};

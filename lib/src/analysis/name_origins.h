@@ -69,7 +69,7 @@ public:
   /// What `root.written[0]…written[count - 1]` holds.
   Origin ofChain(const AttributeChain &chain, std::size_t count);
   /// What attribute `name` of `o` denotes.
-  static Origin member(Origin o, std::string_view name);
+  static Origin member(const Origin &o, std::string_view name);
 
   /// Does the file import package `package` (anywhere, or by a module-level star import)?
   bool imports(std::string_view package);

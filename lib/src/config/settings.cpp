@@ -450,7 +450,7 @@ std::variant<ResolvedConfig, ConfigError> parseJsonSettings(std::string_view jso
   toml::table table;
   std::string where;
   const auto keep = [&](auto &&node) {
-    if constexpr (std::is_same_v<std::decay_t<decltype(node)>, toml::table>) table = std::move(node);
+    if constexpr (std::is_same_v<std::decay_t<decltype(node)>, toml::table>) table = std::forward<decltype(node)>(node);
   };
   if (!jsonToToml(parsed, where, keep)) return ConfigError{kName, 0, 0, "`" + where + "` must not be null"};
   auto settings = Parser(kName).parse(table, table);

@@ -75,8 +75,7 @@ std::optional<AsyncShim> asyncShim(TSNode tryStatement, std::string_view text) {
     const std::string_view type = ts_node_type(child);
     if (ts_node_symbol(child) == k.block) body = child;
     else if (type == "except_clause" && ts_node_is_null(handler)) handler = child;
-    else if (type == "except_clause" || type == "else_clause" || type == "finally_clause") return std::nullopt;
-    else if (ts_node_symbol(child) != k.comment) return std::nullopt;
+    else if (ts_node_symbol(child) != k.comment) return std::nullopt; // another except, else, finally, ...
   }
   if (ts_node_is_null(body) || ts_node_is_null(handler) || !catchesTypeError(handler, text)) return std::nullopt;
   TSNode handlerBlock{};

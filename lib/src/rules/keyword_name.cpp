@@ -187,7 +187,7 @@ bool renameConflicts(const SemanticModel &model, const RenameGroup &group, std::
 
 std::string_view roleWords(NameRole role) {
   switch (role) {
-  case NameRole::Reference: return "a variable name";
+  case NameRole::Reference:
   case NameRole::Binding: return "a variable name";
   case NameRole::Parameter: return "a parameter name";
   case NameRole::FunctionName: return "a function name";

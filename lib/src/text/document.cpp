@@ -55,7 +55,7 @@ private:
   }
 
   std::string_view text_;
-  std::vector<char> chunk_ = std::vector<char>(64 * 1024);
+  std::vector<char> chunk_ = std::vector<char>(std::size_t{64} * 1024);
 };
 
 } // namespace

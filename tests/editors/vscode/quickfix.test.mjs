@@ -324,14 +324,21 @@ test('a Jupyter notebook: a squiggle in a cell, its quick fix, and the saved .ip
     await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30000 });
     await page.keyboard.press('Enter');
     await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 30000 });
-    // VS Code's own ipynb support shows it as a notebook: one editor per cell.
-    const notebook = page.locator('.editor-group-container.active .notebook-editor');
+    // VS Code's own ipynb support shows it as a notebook: one editor per cell (the notebook is
+    // drawn in an overlay above the editor group, not inside it).
+    const notebook = page.locator('.notebook-editor:visible');
     await notebook.waitFor({ timeout: 60000 });
     const cell = notebook.locator('.cell-editor-container .monaco-editor', { hasText: 'cuda(async=True)' }).first();
     await cell.waitFor({ timeout: 30000 });
     // The cells went to the server as notebookDocument/*; AF101 comes back on the cell's URI.
     const squiggle = cell.locator('.squiggly-error').first();
-    await squiggle.waitFor({ timeout: 90000 });
+    try {
+      await squiggle.waitFor({ timeout: 90000 });
+    } catch (error) {
+      // What the client and the server said about the notebook (the trace is on, see above).
+      const said = outputLog().split('\n').filter((l) => /notebook|textDocument\/diagnostic|publishDiagnostics/.test(l));
+      throw new Error(`${error.message}\nprotocol:\n${said.slice(-30).join('\n')}`);
+    }
     assert.equal(await notebook.locator('.squiggly-error').count(), 1, 'one finding in the notebook (IPython lines left alone)');
 
     // The cursor on the finding, then the quick-fix menu.
