@@ -82,7 +82,7 @@ Origin NameOrigins::ofChain(const AttributeChain &chain, std::size_t count) {
   } else {
     o = originOf(chain.root, 0);
   }
-  for (; i < count; ++i) o = member(std::move(o), textOf(chain.written[i], text_));
+  for (; i < count; ++i) o = member(o, textOf(chain.written[i], text_));
   return o;
 }
 

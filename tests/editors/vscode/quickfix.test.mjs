@@ -366,6 +366,11 @@ test('a Jupyter notebook: a squiggle in a cell, its quick fix, and the saved .ip
     const sources = (nb) => nb.cells.map((c) => [c.cell_type, [].concat(c.source).join('')]);
     const expected = sources(before).map(([kind, text]) => [kind, text.replace('cuda(async=True)', 'cuda(non_blocking=True)')]);
     assert.deepEqual(sources(saved), expected);
+
+    // Leave the workbench as the next test expects it: a text editor focused, no notebook open.
+    await page.keyboard.press('Escape');
+    await runCommand('View: Close Editor');
+    await eventually(async () => (await page.locator('.tab', { hasText: name }).count()) === 0, 30000, `${name} closed`);
   });
 });
 
