@@ -200,19 +200,24 @@ void Analyzer::loop(int quietMs) {
       }
       continue;
     }
-    const Id id = ready_.front();
-    ready_.pop_front();
-    const auto it = states_.find(id);
-    if (it == states_.end()) continue;
-    const std::shared_ptr<State> s = it->second;
-    s->queued = false;
     std::deque<Op> ops;
-    ops.swap(s->inbox);
+    const std::shared_ptr<State> s = takeReady(ops);
+    if (!s) continue;
     lock.unlock();
     process(*s, ops);
     trimTrees();
     lock.lock();
   }
+}
+
+std::shared_ptr<Analyzer::State> Analyzer::takeReady(std::deque<Op> &ops) {
+  const Id id = ready_.front();
+  ready_.pop_front();
+  const auto it = states_.find(id);
+  if (it == states_.end()) return nullptr; // closed meanwhile
+  it->second->queued = false;
+  ops.swap(it->second->inbox);
+  return it->second;
 }
 
 void Analyzer::runQueued() {
@@ -223,13 +228,8 @@ void Analyzer::runQueued() {
     {
       std::lock_guard lock(mutex_);
       if (ready_.empty()) return;
-      const Id id = ready_.front();
-      ready_.pop_front();
-      const auto it = states_.find(id);
-      if (it == states_.end()) continue;
-      s = it->second;
-      s->queued = false;
-      ops.swap(s->inbox);
+      s = takeReady(ops);
+      if (!s) continue;
     }
     process(*s, ops);
     trimTrees();

@@ -125,6 +125,8 @@ private:
 
   void push(Id id, Op op);
   void loop(int quietMs);
+  /// The first document of ready_ and its queued ops (nullptr when it was closed). mutex_ held.
+  std::shared_ptr<State> takeReady(std::deque<Op> &ops);
   /// Applies `ops` to the document (worker side) and analyzes it.
   void process(State &s, std::deque<Op> &ops);
   void analyze(State &s);

@@ -204,13 +204,17 @@ OpenDocument *Workspace::findByAnalysis(Analyzer::Id id) {
 void Workspace::close(const std::string &uri) {
   const auto it = documents_.find(uri);
   if (it == documents_.end()) return;
-  OpenDocument &doc = it->second;
+  std::vector<OpenDocument::Waiting> waiting = forget(it->second);
+  documents_.erase(it);
+  for (const auto &w : waiting) w.answer(); // they find the document closed
+}
+
+std::vector<OpenDocument::Waiting> Workspace::forget(OpenDocument &doc) {
   analyzed_.erase(doc.analysis);
   analyzer_.close(doc.analysis);
   std::vector<OpenDocument::Waiting> waiting;
   waiting.swap(doc.waiting);
-  documents_.erase(it);
-  for (const auto &w : waiting) w.answer(); // they find the document closed
+  return waiting;
 }
 
 void Workspace::edit(OpenDocument &doc, std::int64_t version, std::size_t start, std::size_t end,
@@ -341,11 +345,7 @@ OpenNotebook *Workspace::notebookOfCell(const std::string &cellUri) {
 void Workspace::closeNotebook(const std::string &uri) {
   const auto it = notebooks_.find(uri);
   if (it == notebooks_.end()) return;
-  OpenDocument &doc = *it->second.virtualDoc;
-  analyzed_.erase(doc.analysis);
-  analyzer_.close(doc.analysis);
-  std::vector<OpenDocument::Waiting> waiting;
-  waiting.swap(doc.waiting);
+  std::vector<OpenDocument::Waiting> waiting = forget(*it->second.virtualDoc);
   notebooks_.erase(it);
   for (const auto &w : waiting) w.answer();
 }

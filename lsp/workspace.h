@@ -175,6 +175,8 @@ public:
 
 private:
   void analyze(OpenDocument &doc);
+  /// Tells the Analyzer the document is gone; returns the requests still waiting on it.
+  std::vector<OpenDocument::Waiting> forget(OpenDocument &doc);
   void invalidateAll();
   std::shared_ptr<const Linter> linterFor(const Config &config);
   ConfigResolver &resolver();
