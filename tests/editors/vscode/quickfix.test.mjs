@@ -165,14 +165,19 @@ async function step(name, body) {
 const quickInput = () => page.locator('.quick-input-widget input');
 const activeEditor = () => page.locator('.editor-group-container.active .editor-instance .monaco-editor').first();
 
-/** Opens `name` with Quick Open and waits until its text containing `marker` is shown. */
-async function openFile(name, marker) {
+/** Opens `name` with Quick Open and waits until its tab is the active one. */
+async function quickOpen(name) {
   await page.keyboard.press('Control+P');
   await quickInput().waitFor({ timeout: 30000 });
   await quickInput().fill(name);
   await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30000 });
   await page.keyboard.press('Enter');
   await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 30000 });
+}
+
+/** Opens `name` with Quick Open and waits until its text containing `marker` is shown. */
+async function openFile(name, marker) {
+  await quickOpen(name);
   await activeEditor().locator('.view-lines', { hasText: marker }).waitFor({ timeout: 30000 });
 }
 
@@ -347,12 +352,7 @@ test('"asyncfix: Fix all problems in the workspace" writes the fix into a file t
 test('a Jupyter notebook: a squiggle in a cell, its quick fix, and the saved .ipynb', async () => {
   await step('notebook', async () => {
     const name = 'legacy.ipynb';
-    await page.keyboard.press('Control+P');
-    await quickInput().waitFor({ timeout: 30000 });
-    await quickInput().fill(name);
-    await page.locator('.quick-input-list .monaco-list-row', { hasText: name }).first().waitFor({ timeout: 30000 });
-    await page.keyboard.press('Enter');
-    await page.locator('.tab.active', { hasText: name }).waitFor({ timeout: 30000 });
+    await quickOpen(name);
     // VS Code's own ipynb support shows it as a notebook: one editor per cell (the notebook is
     // drawn in an overlay above the editor group, not inside it).
     const notebook = page.locator('.notebook-editor:visible');
