@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "asyncfix/line_diff.h"
 #include "asyncfix/line_index.h"
 
 namespace asyncfix::lsp {
@@ -36,21 +37,23 @@ std::vector<std::pair<std::size_t, std::size_t>> tokens(std::string_view text, s
 void trimmedEdit(std::string_view before, std::size_t b0, std::size_t b1, std::string_view after, std::size_t a0,
                  std::size_t a1, std::vector<asyncfix::TextEdit> &out);
 
-/// before[b0, b1) → after[a0, a1) as token-level edits (a longest common subsequence of tokens),
-/// so that two renames on one line are two edits; plain trimming when the line is long.
-void lineEdits(std::string_view before, std::size_t b0, std::size_t b1, std::string_view after, std::size_t a0,
-               std::size_t a1, std::vector<asyncfix::TextEdit> &out) {
+/// before[b0, b1) → after[a0, a1) as token-level edits (a heaviest common subsequence of tokens),
+/// so that two renames on one line are two edits. False, with no edit, past 400 tokens a side.
+bool tokenEdits(std::string_view before, std::size_t b0, std::size_t b1, std::string_view after, std::size_t a0,
+                std::size_t a1, std::vector<asyncfix::TextEdit> &out) {
   const auto x = tokens(before, b0, b1), y = tokens(after, a0, a1);
-  if (x.size() > 400 || y.size() > 400) return trimmedEdit(before, b0, b1, after, a0, a1, out);
+  if (x.size() > 400 || y.size() > 400) return false;
   const auto text = [](std::string_view s, std::pair<std::size_t, std::size_t> t) {
     return s.substr(t.first, t.second - t.first);
   };
-  // lcs[i][j]: LCS length of x[i..] and y[j..].
-  std::vector<std::vector<std::uint16_t>> lcs(x.size() + 1, std::vector<std::uint16_t>(y.size() + 1, 0));
+  // lcs[i][j]: the bytes of a heaviest common subsequence of x[i..] and y[j..]. Weighing tokens by
+  // their bytes keeps `x = a.cuda(` together rather than matching scattered blanks and newlines.
+  std::vector<std::vector<std::uint32_t>> lcs(x.size() + 1, std::vector<std::uint32_t>(y.size() + 1, 0));
   for (std::size_t i = x.size(); i-- > 0;)
     for (std::size_t j = y.size(); j-- > 0;)
-      lcs[i][j] = text(before, x[i]) == text(after, y[j]) ? static_cast<std::uint16_t>(lcs[i + 1][j + 1] + 1)
-                                                          : std::max(lcs[i + 1][j], lcs[i][j + 1]);
+      lcs[i][j] = text(before, x[i]) == text(after, y[j])
+                      ? lcs[i + 1][j + 1] + static_cast<std::uint32_t>(x[i].second - x[i].first)
+                      : std::max(lcs[i + 1][j], lcs[i][j + 1]);
   std::size_t i = 0, j = 0;
   std::size_t delStart = b0, insStart = a0; // the pending change: before[delStart, …) → after[insStart, …)
   bool pending = false;
@@ -73,6 +76,7 @@ void lineEdits(std::string_view before, std::size_t b0, std::size_t b1, std::str
     }
   }
   flush(b1, a1);
+  return true;
 }
 
 /// One edit for before[b0, b1) → after[a0, a1), trimmed of common bytes at both ends, or none.
@@ -95,25 +99,54 @@ std::vector<asyncfix::TextEdit> diffEdits(std::string_view before, std::string_v
   std::vector<asyncfix::TextEdit> edits;
   if (before == after) return edits;
   const LineIndex oldLines(before), newLines(after);
-  // The changed region, in whole lines: common leading and trailing lines are left alone.
-  std::size_t prefix = 0;
-  const std::size_t shorter = std::min(before.size(), after.size());
-  while (prefix < shorter && before[prefix] == after[prefix]) ++prefix;
-  std::size_t suffix = 0;
-  while (suffix < shorter - prefix && before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix]) ++suffix;
-  const std::uint32_t firstLine = oldLines.lineOf(prefix); // same line number in both texts
-  const std::uint32_t oldLast = oldLines.lineOf(before.size() - suffix);
-  const std::uint32_t newLast = newLines.lineOf(after.size() - suffix);
-  if (oldLast != newLast || oldLines.hasBom() != newLines.hasBom()) {
+  if (oldLines.hasBom() != newLines.hasBom()) {
     trimmedEdit(before, 0, before.size(), after, 0, after.size(), edits);
     return edits;
   }
-  for (std::uint32_t line = firstLine; line <= oldLast; ++line) {
-    // Each line with its terminator, so that a changed line ending is an edit too.
-    const std::size_t b0 = oldLines.lineStart(line), a0 = newLines.lineStart(line);
-    const std::size_t b1 = line + 1 < oldLines.lineCount() ? oldLines.lineStart(line + 1) : before.size();
-    const std::size_t a1 = line + 1 < newLines.lineCount() ? newLines.lineStart(line + 1) : after.size();
-    lineEdits(before, b0, b1, after, a0, a1, edits);
+  // Each line with its terminator, so that a changed line ending is an edit too.
+  const auto lines = [](std::string_view text, const LineIndex &index) {
+    std::vector<std::string_view> out;
+    out.reserve(index.lineCount());
+    for (std::uint32_t line = 0; line < index.lineCount(); ++line) {
+      const std::size_t start = line == 0 ? 0 : index.lineStart(line);
+      const std::size_t end = line + 1 < index.lineCount() ? index.lineStart(line + 1) : text.size();
+      out.push_back(text.substr(start, end - start));
+    }
+    return out;
+  };
+  const auto a = lines(before, oldLines), b = lines(after, newLines);
+  const auto oldAt = [&](std::size_t line) {
+    return line < a.size() ? static_cast<std::size_t>(a[line].data() - before.data()) : before.size();
+  };
+  const auto newAt = [&](std::size_t line) {
+    return line < b.size() ? static_cast<std::size_t>(b[line].data() - after.data()) : after.size();
+  };
+  // Runs of deleted and inserted lines between equal ones, each diffed token by token as a whole;
+  // a run too long for that is diffed line by line when it inserts as many lines as it deletes, and
+  // trimmed otherwise.
+  const std::vector<LineStep> steps = lineEditScript(a, b);
+  for (std::size_t i = 0; i < steps.size();) {
+    if (steps[i].kind == LineOp::Equal) {
+      ++i;
+      continue;
+    }
+    std::size_t deleted = 0, inserted = 0, j = i;
+    for (; j < steps.size() && steps[j].kind != LineOp::Equal; ++j)
+      (steps[j].kind == LineOp::Delete ? deleted : inserted) += 1;
+    // The run covers a[a0, a0 + deleted) and b[b0, b0 + inserted): its first step names both starts.
+    const std::size_t a0 = steps[i].a, b0 = steps[i].b;
+    if (tokenEdits(before, oldAt(a0), oldAt(a0 + deleted), after, newAt(b0), newAt(b0 + inserted), edits)) {
+      i = j;
+      continue;
+    }
+    if (deleted == inserted) {
+      for (std::size_t k = 0; k < deleted; ++k)
+        if (!tokenEdits(before, oldAt(a0 + k), oldAt(a0 + k + 1), after, newAt(b0 + k), newAt(b0 + k + 1), edits))
+          trimmedEdit(before, oldAt(a0 + k), oldAt(a0 + k + 1), after, newAt(b0 + k), newAt(b0 + k + 1), edits);
+    } else {
+      trimmedEdit(before, oldAt(a0), oldAt(a0 + deleted), after, newAt(b0), newAt(b0 + inserted), edits);
+    }
+    i = j;
   }
   return edits;
 }

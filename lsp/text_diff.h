@@ -9,10 +9,11 @@
 namespace asyncfix::lsp {
 
 /// Sorted, non-overlapping edits (byte offsets into `before`) with applyEdits(before, edits) ==
-/// after. Each changed line gets its own edit, trimmed to the bytes that differ (never splitting a
-/// UTF-8 character) when the changed region keeps its number of lines; otherwise the changed region
-/// is one edit. Used to send the result of a whole-file fix() as edits that keep the cursor,
-/// markers and undo history of the untouched text.
+/// after. The lines that differ come from the library's line edit script (Myers); where a run of
+/// changed lines keeps its number of lines, each line gets its own edits, at the tokens that differ
+/// (never splitting a UTF-8 character); any other run gets the edits of its tokens as a whole.
+/// Used to send the result of a whole-file fix() as edits that keep the cursor, markers and undo
+/// history of the untouched text.
 std::vector<asyncfix::TextEdit> diffEdits(std::string_view before, std::string_view after);
 
 } // namespace asyncfix::lsp

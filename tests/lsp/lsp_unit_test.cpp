@@ -74,6 +74,20 @@ TEST_CASE("diffEdits turns one text into the other with small edits", "[lsp][dif
     CHECK(edits[0].end == 16);
     CHECK(applyEdits(before, edits) == after);
   }
+  SECTION("lines added or removed elsewhere keep the edits small") {
+    const std::string before = "import torch\nx = a.cuda(async=True)\nold = 1\ny = 2\n";
+    const std::string after = "import torch\nimport os\nx = a.cuda(non_blocking=True)\ny = 2\n";
+    const auto edits = diffEdits(before, after);
+    REQUIRE(edits.size() == 3);
+    CHECK(edits[0].start == 13); // an insertion before line 2
+    CHECK(edits[0].end == 13);
+    CHECK(edits[0].content == "import os\n");
+    CHECK(before.substr(edits[1].start, edits[1].end - edits[1].start) == "async");
+    CHECK(edits[1].content == "non_blocking");
+    CHECK(before.substr(edits[2].start, edits[2].end - edits[2].start) == "old = 1\n");
+    CHECK(edits[2].content.empty());
+    CHECK(applyEdits(before, edits) == after);
+  }
   SECTION("never splits a character") {
     const std::string before = "s = 'é'\n", after = "s = 'è'\n"; // é = C3 A9, è = C3 A8
     const auto edits = diffEdits(before, after);
