@@ -36,7 +36,7 @@
 #include "asyncfix/config.h"
 #include "asyncfix/document.h"
 #include "asyncfix/linter.h"
-#include "engine/linter_internal.h"
+#include "asyncfix/linter_internals.h"
 
 extern "C" const TSLanguage *tree_sitter_python(void);
 
@@ -137,7 +137,7 @@ int main(int argc, char **argv) {
         const bool may = linter.mayHaveFindings(text);
         if (mode == Mode::Verify && may) {
           const asyncfix::Document doc(text);
-          if (linter.lint(doc) != asyncfix::lintWithoutPruning(linter, doc)) {
+          if (linter.lint(doc) != asyncfix::LinterInternals::lintWithoutPruning(linter, doc)) {
             ++findings;
             const std::lock_guard lock(outMutex);
             std::fprintf(stderr, "the pruned walk misses or adds findings in %s\n", files[i].c_str());
@@ -145,7 +145,7 @@ int main(int argc, char **argv) {
           continue;
         }
         if (mode == Mode::Verify) {
-          const auto diagnostics = asyncfix::lintWithoutPruning(linter, asyncfix::Document(text));
+          const auto diagnostics = asyncfix::LinterInternals::lintWithoutPruning(linter, asyncfix::Document(text));
           if (!diagnostics.empty()) {
             findings += diagnostics.size();
             const std::lock_guard lock(outMutex);

@@ -37,7 +37,7 @@
 /* The version of this interface. It changes when a function is removed or changes its meaning
  * (additions keep it); compare it with asyncfix_abi_version() to detect a mismatched library. It
  * is also the shared library's SONAME suffix: libasyncfix.so.<ASYNCFIX_ABI_VERSION>. */
-#define ASYNCFIX_ABI_VERSION 2
+#define ASYNCFIX_ABI_VERSION 3
 
 #ifdef __cplusplus
 extern "C" {

@@ -27,6 +27,9 @@ VERSION = os.environ["ASYNCFIX_VERSION"]
 SHARED_LIB = os.environ["ASYNCFIX_SHARED_LIB"]  # the built libasyncfix.so.N
 PYTHON_BUILT = os.environ.get("ASYNCFIX_PYTHON_BUILT") == "ON"
 HERE = os.path.dirname(os.path.abspath(__file__))
+# The ABI this suite expects (lib/include/asyncfix.h): a bump must be made here too, on purpose.
+ABI = 3
+SONAME = f"libasyncfix.so.{ABI}"
 
 LEGACY = (
     "import torch\n"
@@ -80,7 +83,7 @@ class InstalledTree(unittest.TestCase):
         lib = libdir()
         for path in [installed("include", "asyncfix.h"), installed("include", "asyncfix", "linter.h"),
                      installed("include", "asyncfix", "report.h"), installed("include", "asyncfix", "export.h"),
-                     os.path.join(lib, "libasyncfix.a"), os.path.join(lib, "libasyncfix.so.2"),
+                     os.path.join(lib, "libasyncfix.a"), os.path.join(lib, SONAME),
                      os.path.join(lib, f"libasyncfix.so.{VERSION}"), os.path.join(lib, "pkgconfig", "asyncfix.pc"),
                      os.path.join(lib, "cmake", "asyncfix", "asyncfixConfig.cmake"),
                      os.path.join(lib, "cmake", "asyncfix", "asyncfixConfigVersion.cmake"),
@@ -88,7 +91,7 @@ class InstalledTree(unittest.TestCase):
                      installed("share", "man", "man1", "asyncfix.1"), installed("share", "man", "man1", "asyncfix-lsp.1"),
                      installed("share", "man", "man7", "asyncfix-rules.7")]:
             self.assertTrue(os.path.exists(path), path)
-        self.assertEqual(os.readlink(os.path.join(lib, "libasyncfix.so")), "libasyncfix.so.2")
+        self.assertEqual(os.readlink(os.path.join(lib, "libasyncfix.so")), SONAME)
         # Private headers and tree-sitter stay out of the installed tree.
         headers = sorted(os.path.relpath(p, installed("include"))
                          for p in glob.glob(installed("include", "**", "*.h"), recursive=True))
@@ -98,9 +101,9 @@ class InstalledTree(unittest.TestCase):
         self.assertFalse(glob.glob(installed("**", "*tree_sitter*"), recursive=True))
 
     def test_shared_library_has_a_soname_and_hides_tree_sitter(self):
-        dynamic = run("readelf", "-d", installed(libdir(), "libasyncfix.so.2")).stdout
-        self.assertIn("Library soname: [libasyncfix.so.2]", dynamic)
-        symbols = run("nm", "-D", "--defined-only", installed(libdir(), "libasyncfix.so.2")).stdout
+        dynamic = run("readelf", "-d", installed(libdir(), SONAME)).stdout
+        self.assertIn(f"Library soname: [{SONAME}]", dynamic)
+        symbols = run("nm", "-D", "--defined-only", installed(libdir(), SONAME)).stdout
         self.assertIn("asyncfix_check_json", symbols)
         self.assertNotIn("ts_parser_new", symbols)
         self.assertNotIn("tree_sitter_python", symbols)
@@ -170,12 +173,12 @@ class Consumers(unittest.TestCase):
             self.assertTrue(result.stdout.endswith("batch.cuda(non_blocking=True)\n"))
         # The static program carries the engine; the shared one loads the installed library.
         self.assertNotIn("libasyncfix", run("readelf", "-d", os.path.join(build, "consumer_static")).stdout)
-        self.assertIn("libasyncfix.so.2", run("readelf", "-d", os.path.join(build, "consumer_shared")).stdout)
+        self.assertIn(SONAME, run("readelf", "-d", os.path.join(build, "consumer_shared")).stdout)
         # Without BUILD_SHARED_LIBS, asyncfix::asyncfix is the static library.
         self.assertNotIn("libasyncfix", run("readelf", "-d", os.path.join(build, "consumer_default")).stdout)
 
     def test_ctypes_against_the_shared_library(self):
-        lib = ctypes.CDLL(os.path.join(libdir(), "libasyncfix.so.2"))
+        lib = ctypes.CDLL(os.path.join(libdir(), SONAME))
         lib.asyncfix_version.restype = ctypes.c_char_p
         lib.asyncfix_last_error.restype = ctypes.c_char_p
         lib.asyncfix_check_json.restype = ctypes.c_void_p
@@ -192,7 +195,7 @@ class Consumers(unittest.TestCase):
                 lib.asyncfix_string_free(pointer)
 
         self.assertEqual(lib.asyncfix_version().decode(), VERSION)
-        self.assertEqual(lib.asyncfix_abi_version(), 2)
+        self.assertEqual(lib.asyncfix_abi_version(), ABI)
         src = LEGACY.encode()
         self.assertEqual(take(lib.asyncfix_check_json(src, len(src), b"legacy.py", None)),
                          cli_json(LEGACY, "legacy.py"))
@@ -321,8 +324,8 @@ class SharedVariant(unittest.TestCase):
             "-DCMAKE_BUILD_TYPE=RelWithDebInfo", "-DASYNCFIX_BUILD_TESTS=OFF", "-DASYNCFIX_BUILD_CLI=OFF",
             "-DASYNCFIX_BUILD_PYTHON=OFF")
         run(CMAKE, "--build", build, "--target", "asyncfix", "asyncfix_static", "-j", "2")
-        shared = os.path.join(build, "lib", "libasyncfix.so.2")
-        self.assertIn("Library soname: [libasyncfix.so.2]", run("readelf", "-d", shared).stdout)
+        shared = os.path.join(build, "lib", SONAME)
+        self.assertIn(f"Library soname: [{SONAME}]", run("readelf", "-d", shared).stdout)
         listed = run("nm", "-D", "--defined-only", "--format=posix", shared).stdout
         with open(os.path.join(SOURCE, "lib", "abi", "asyncfix.symbols"), encoding="utf-8") as f:
             committed = sorted(line.strip() for line in f if line.strip() and not line.startswith("#"))
@@ -336,7 +339,7 @@ class SharedVariant(unittest.TestCase):
             run(CMAKE, "-S", os.path.join(HERE, "consumer_cpp"), "-B", consumer, "-G", "Ninja",
                 f"-DCMAKE_PREFIX_PATH={os.path.join(root, 'prefix')}")
             run(CMAKE, "--build", consumer, "-j", "2")
-            self.assertIn("libasyncfix.so.2", run("readelf", "-d", os.path.join(consumer, "consumer_default")).stdout)
+            self.assertIn(SONAME, run("readelf", "-d", os.path.join(consumer, "consumer_default")).stdout)
             self.assertNotIn("libasyncfix", run("readelf", "-d", os.path.join(consumer, "consumer_static")).stdout)
             for program in ("consumer_default", "consumer_static", "consumer_shared"):
                 result = run(os.path.join(consumer, program), "x.cuda(async=True)\n", check=False)
@@ -363,7 +366,7 @@ class DebianPackage(unittest.TestCase):
             self.assertNotIn(gone, fields["Depends"])
         contents = run("dpkg-deb", "-c", deb).stdout
         for path in ("./usr/bin/asyncfix", "./usr/bin/asyncfix-lsp", "./usr/include/asyncfix.h",
-                     "/libasyncfix.so.2", "/pkgconfig/asyncfix.pc", "/cmake/asyncfix/asyncfixConfig.cmake",
+                     "/" + SONAME, "/pkgconfig/asyncfix.pc", "/cmake/asyncfix/asyncfixConfig.cmake",
                      "./usr/share/man/man1/asyncfix.1"):
             self.assertIn(path, contents)
         # Its dependencies are satisfiable here (dpkg checks them without changing the system)…

@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include "asyncfix/linter.h"
+#include "asyncfix/linter_internals.h"
 #include "asyncfix/rules.h"
-#include "engine/linter_internal.h"
 #include "test_util.h"
 
 namespace fs = std::filesystem;
@@ -59,7 +59,7 @@ TEST_CASE("rule fixtures", "[fixtures]") {
     // The prefilter never skips a file with findings: linting the text gives the same result.
     CHECK(render(doc, linter.lint(std::string_view(source))) == diagnostics);
     // The walk skips only subtrees without a prefilter mark: visiting everything finds the same.
-    CHECK(render(doc, lintWithoutPruning(linter, doc)) == diagnostics);
+    CHECK(render(doc, LinterInternals::lintWithoutPruning(linter, doc)) == diagnostics);
     FixOptions options;
     options.unsafe = true;
     const FixResult fixed = fix(linter, source, options);

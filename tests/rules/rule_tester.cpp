@@ -6,7 +6,7 @@
 
 #include "asyncfix/document.h"
 #include "asyncfix/linter.h"
-#include "engine/linter_internal.h"
+#include "asyncfix/linter_internals.h"
 #include "test_util.h"
 
 namespace asyncfix::testing {
@@ -68,7 +68,7 @@ void runRuleTests(const std::string &select, const std::vector<std::string> &val
     const auto found = linter.lint(doc);
     for (const Diagnostic &d : found) FAIL_CHECK("noisy: " << describe(doc, d));
     CHECK(found.empty());
-    CHECK(lintWithoutPruning(linter, doc).empty()); // the pruned walk hides nothing
+    CHECK(LinterInternals::lintWithoutPruning(linter, doc).empty()); // the pruned walk hides nothing
     CHECK(fix(linter, source, asyncfix::testing::unsafeFixes()).text == source);
   }
 
@@ -86,7 +86,7 @@ void runRuleTests(const std::string &select, const std::vector<std::string> &val
     for (std::size_t i = 0; i < found.size(); ++i)
       if (!used[i]) FAIL_CHECK("noisy: " << describe(doc, found[i]));
     // The walk skips only subtrees without a prefilter mark: visiting everything finds the same.
-    CHECK(lintWithoutPruning(linter, doc) == found);
+    CHECK(LinterInternals::lintWithoutPruning(linter, doc) == found);
     // The prefilter must never skip a text that has findings.
     CHECK(linter.mayHaveFindings(c.source));
     CHECK(linter.lint(std::string_view(c.source)).size() == found.size());

@@ -3,6 +3,7 @@
 #include <random>
 
 #include "asyncfix/document.h"
+#include "asyncfix/document_internals.h"
 #include "asyncfix/linter.h"
 #include "text/syntax.h"
 
@@ -10,7 +11,7 @@ using namespace asyncfix;
 
 namespace {
 std::string sexp(const Document &doc) {
-  char *s = ts_node_string(ts_tree_root_node(doc.tree()));
+  char *s = ts_node_string(ts_tree_root_node(DocumentInternals::tree(doc)));
   std::string out(s);
   free(s);
   return out;
@@ -111,7 +112,7 @@ TEST_CASE("Document: a lone CR ends a line for the parser, as in Python and Line
     const Document doc(text);
     CHECK(doc.syntaxErrorCount() == 0);
     // The tree's rows are LineIndex's lines.
-    const TSNode last = ts_node_named_child(ts_tree_root_node(doc.tree()), 1);
+    const TSNode last = ts_node_named_child(ts_tree_root_node(DocumentInternals::tree(doc)), 1);
     CHECK(ts_node_start_byte(last) == text.find("y = "));
     CHECK(ts_node_start_point(last).row == doc.lines().lineOf(text.find("y = ")));
   }

@@ -4,9 +4,11 @@
 #include <catch2/catch.hpp>
 
 #include "asyncfix/document.h"
+#include "asyncfix/document_internals.h"
 #include "text/syntax.h"
 
 using asyncfix::Document;
+using asyncfix::DocumentInternals;
 
 TEST_CASE("grammar parses async and await as names in every position", "[grammar]") {
   const char *snippets[] = {
@@ -45,7 +47,7 @@ TEST_CASE("grammar parses async and await as names in every position", "[grammar
     REQUIRE(doc.parsed());
     CHECK(doc.syntaxErrorCount() == 0);
     // The `async`/`await` words are identifier nodes, not keyword tokens.
-    const TSNode root = ts_tree_root_node(doc.tree());
+    const TSNode root = ts_tree_root_node(DocumentInternals::tree(doc));
     CHECK_FALSE(ts_node_has_error(root));
   }
 }

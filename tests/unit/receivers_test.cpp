@@ -4,6 +4,7 @@
 #include "analysis/receivers.h"
 #include "analysis/semantic.h"
 #include "asyncfix/document.h"
+#include "asyncfix/document_internals.h"
 #include "text/syntax.h"
 
 using namespace asyncfix;
@@ -67,7 +68,8 @@ ev = torch.cuda.Event()
   CHECK(kindOfName("ev") == ValueKind::Event);
   // `self` in a Module subclass.
   const auto self = src.find("return self") + 7;
-  const TSNode selfNode = ts_node_descendant_for_byte_range(
-      ts_tree_root_node(doc.tree()), static_cast<std::uint32_t>(self), static_cast<std::uint32_t>(self + 4));
+  const TSNode selfNode =
+      ts_node_descendant_for_byte_range(ts_tree_root_node(DocumentInternals::tree(doc)),
+                                        static_cast<std::uint32_t>(self), static_cast<std::uint32_t>(self + 4));
   CHECK(receivers.kindOf(selfNode) == ValueKind::Module);
 }

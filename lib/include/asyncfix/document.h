@@ -10,16 +10,16 @@
 
 #include "asyncfix/export.h"
 
-struct TSTree;
-
 namespace asyncfix {
 
-/// UTF-8 source text and its tree-sitter-python tree. The tree is made when first asked for
-/// (a text nobody asks about is never parsed) and re-made incrementally after edits: each edit is
-/// applied to the old tree with ts_tree_edit at once, the re-parse waits for the next tree().
+/// UTF-8 source text and its tree-sitter-python syntax tree. The tree is made when first needed
+/// (a text nobody lints is never parsed) and re-made incrementally after edits: each edit is
+/// applied to the old tree at once, the re-parse waits until the tree is next needed. The tree
+/// itself is the library's own business (tree-sitter's symbols are not exported).
 ///
-/// Not thread-safe, not even tree() (it may parse): one Document belongs to one thread at a time. Moving is cheap;
-/// copying is not offered (the tree would have to be copied too; use `Document(doc.text())`).
+/// Not thread-safe, not even the const members (they may parse): one Document belongs to one
+/// thread at a time. Moving is cheap; copying is not offered (the tree would have to be copied
+/// too; use `Document(doc.text())`).
 class ASYNCFIX_API Document {
 public:
   explicit Document(std::string text);
@@ -31,15 +31,9 @@ public:
 
   const std::string &text() const { return text_; }
   const LineIndex &lines() const { return lines_; }
-  /// The tree of the current text (parsed now if needed); owned by the Document, valid until the
-  /// next edit(), reset() or releaseTree().
-  const TSTree *tree() const;
-  /// Whether a tree is held (possibly awaiting a re-parse after edits).
-  bool holdsTree() const { return heldTree() != nullptr; }
-  /// The tree as last parsed, with the edits since applied to its positions (ts_tree_edit) but
-  /// not re-parsed; nullptr when none is held. Never parses.
-  const TSTree *heldTree() const;
-  /// Frees the tree (an editor host keeps trees for the documents in use only); the next tree()
+  /// Whether a tree is held (possibly awaiting a re-parse after edits). Never parses.
+  bool holdsTree() const;
+  /// Frees the tree (an editor host keeps trees for the documents in use only); the next use
   /// parses the text from scratch.
   void releaseTree();
 
@@ -52,10 +46,10 @@ public:
   /// Number of ERROR and MISSING nodes in the tree (0 for a clean parse).
   std::size_t syntaxErrorCount() const;
   /// False when the parser gave up (e.g. nesting too deep for it): then the tree is null.
-  bool parsed() const { return tree() != nullptr; }
+  bool parsed() const;
 
 private:
-  friend struct DocumentInternals; // editor hosts: what the last re-parses changed
+  friend struct DocumentInternals; // the library and editor hosts: the tree, what re-parses changed
   struct Impl;
   std::string text_;
   LineIndex lines_;

@@ -63,8 +63,7 @@ public:
   FixResult fix(std::string_view text, std::string_view path, Applicability applicability = Applicability::Safe) const;
 
 private:
-  friend std::vector<Diagnostic> lintWithoutPruning(const Linter &, const Document &); // tests, bench
-  friend class IncrementalLint; // editor hosts: lints by top-level statement (internal header)
+  friend struct LinterInternals; // internal header: the unpruned walk, per-statement linting
   std::vector<Diagnostic> lintImpl(const Document &doc, bool prune) const;
 
   struct Impl;

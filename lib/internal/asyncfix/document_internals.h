@@ -8,9 +8,17 @@
 
 #include "asyncfix/document.h"
 
+struct TSTree;
+
 namespace asyncfix {
 
 struct DocumentInternals {
+  /// The tree of the current text (parsed now if needed); owned by the Document, valid until the
+  /// next edit(), reset() or releaseTree(). Null when the parser gave up.
+  static const TSTree *tree(const Document &doc);
+  /// The tree as last parsed, with the edits since applied to its positions (ts_tree_edit) but
+  /// not re-parsed; nullptr when none is held. Never parses.
+  static const TSTree *heldTree(const Document &doc);
   /// Parses the document if needed, then gives the byte ranges (of the current text) whose
   /// syntax changed in the incremental re-parses since the last call, and forgets them. Returns
   /// true when a parse since then started from scratch (no old tree: every range may differ).

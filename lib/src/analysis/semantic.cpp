@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "asyncfix/document.h"
+#include "asyncfix/document_internals.h"
 #include "text/syntax.h"
 
 namespace asyncfix {
@@ -286,8 +287,8 @@ bool operandMakesAName(TSNode awaitExpression, std::string_view text) {
 
 SemanticModel::SemanticModel(const Document &doc) : text_(doc.text()) {
   Scope module;
-  if (doc.tree()) {
-    root_ = ts_tree_root_node(doc.tree());
+  if (DocumentInternals::tree(doc)) {
+    root_ = ts_tree_root_node(DocumentInternals::tree(doc));
     module.node = root_;
     Cursor cursor(root_);
     TSTreeCursor *c = cursor.get();

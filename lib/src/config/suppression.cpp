@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "asyncfix/document_internals.h"
 #include "asyncfix/linter.h"
 #include "config/noqa.h"
 #include "text/syntax.h"
@@ -17,8 +18,8 @@ std::uint32_t placementLine(const Document &doc, std::size_t offset) {
   const std::uint32_t line = lines.lineOf(offset);
   const std::size_t end = lines.lineEnd(line);
   const std::string_view text = doc.text();
-  if (!doc.tree() || end == lines.lineStart(line)) return line;
-  const TSNode root = ts_tree_root_node(doc.tree());
+  if (!DocumentInternals::tree(doc) || end == lines.lineStart(line)) return line;
+  const TSNode root = ts_tree_root_node(DocumentInternals::tree(doc));
   const TSNode last =
       ts_node_descendant_for_byte_range(root, static_cast<std::uint32_t>(end - 1), static_cast<std::uint32_t>(end));
   bool open = text[end - 1] == '\\';
@@ -41,8 +42,8 @@ TextEdit noqaEdit(const Document &doc, std::size_t offset, std::string_view code
   const std::uint32_t line = placementLine(doc, offset);
   const std::size_t end = doc.lines().lineEnd(line);
   const std::string_view text = doc.text();
-  if (doc.tree()) {
-    const TSNode root = ts_tree_root_node(doc.tree());
+  if (DocumentInternals::tree(doc)) {
+    const TSNode root = ts_tree_root_node(DocumentInternals::tree(doc));
     const TSNode last = end > doc.lines().lineStart(line)
                             ? ts_node_descendant_for_byte_range(root, static_cast<std::uint32_t>(end - 1),
                                                                 static_cast<std::uint32_t>(end))

@@ -3,6 +3,7 @@
 #include <set>
 #include <tuple>
 
+#include "asyncfix/document_internals.h"
 #include "asyncfix/linter.h"
 #include "engine/edit_map.h"
 #include "text/syntax.h"
@@ -73,7 +74,7 @@ namespace {
 /// all verification asks of it: a fresh parse, looking for the parse with the fewest errors,
 /// finds a clean one too.
 bool cleanIncrementally(const Document &doc, const std::vector<TextEdit> &edits, const std::string &fixed) {
-  const TSTree *tree = doc.holdsTree() ? doc.tree() : nullptr;
+  const TSTree *tree = doc.holdsTree() ? DocumentInternals::tree(doc) : nullptr;
   if (!tree || fixed.size() > UINT32_MAX || doc.text().size() > UINT32_MAX) return false;
   thread_local ParserPtr parser = makePythonParser();
   if (!parser) return false;

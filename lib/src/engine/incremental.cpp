@@ -6,6 +6,7 @@
 
 #include "analysis/semantic.h"
 #include "asyncfix/document_internals.h"
+#include "asyncfix/linter_internals.h"
 #include "engine/linter_impl.h"
 #include "text/syntax.h"
 
@@ -223,8 +224,8 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   if (contain && updateContained(linter, doc)) return diagnostics_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> changed;
   const bool fresh = DocumentInternals::takeChanges(doc, changed);
-  const TSTree *tree = doc.tree();
-  const Linter::Impl &impl = *linter.impl_;
+  const TSTree *tree = DocumentInternals::tree(doc);
+  const auto &impl = LinterInternals::impl(linter);
   stats_ = {};
   if (!tree || impl.rules.empty()) {
     reset();
@@ -324,9 +325,9 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
 void IncrementalLint::relint(const Linter &linter, const Document &doc, std::vector<Unit> &units,
                              const std::vector<TSNode> &nodes, const std::vector<std::size_t> &which) {
   if (which.empty()) return;
-  const Linter::Impl &impl = *linter.impl_;
+  const auto &impl = LinterInternals::impl(linter);
   const std::string_view text = doc.text();
-  const TSNode root = ts_tree_root_node(doc.tree());
+  const TSNode root = ts_tree_root_node(DocumentInternals::tree(doc));
   const SemanticModel model(doc); // walks statements only as the rules ask about them
   const TSSymbol comment = Kinds::get().comment;
   for (const std::size_t i : which) {

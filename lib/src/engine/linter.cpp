@@ -3,9 +3,10 @@
 #include <algorithm>
 #include <map>
 
+#include "asyncfix/document_internals.h"
+#include "asyncfix/linter_internals.h"
 #include "config/noqa.h"
 #include "engine/linter_impl.h"
-#include "engine/linter_internal.h"
 #include "rules/rule.h"
 #include "text/prefilter.h"
 #include "text/syntax.h"
@@ -120,14 +121,14 @@ std::vector<Diagnostic> Linter::Impl::finish(const Document &doc, std::vector<Di
 }
 
 std::vector<Diagnostic> Linter::lintImpl(const Document &doc, bool prune) const {
-  if (!doc.tree() || impl_->rules.empty()) return {};
+  if (!DocumentInternals::tree(doc) || impl_->rules.empty()) return {};
   // Every finding lies on a prefilter trigger, and every suppression comment is marked too: a
   // subtree that holds no mark cannot matter, so the walk neither enters it nor dispatches it —
   // the cost follows the few marked places, not the size of the file.
   // On a tree with syntax errors, the prefilter's lexical view and tree-sitter's recovery can
   // disagree (a `"""` the parser took for an error token still opens a string for the scan, so
   // later code looks like string content): the walk prunes clean trees only.
-  const TSNode root = ts_tree_root_node(doc.tree());
+  const TSNode root = ts_tree_root_node(DocumentInternals::tree(doc));
   prune = prune && !ts_node_has_error(root);
   std::vector<std::uint32_t> marks;
   if (prune) {
@@ -143,7 +144,7 @@ std::vector<Diagnostic> Linter::lintImpl(const Document &doc, bool prune) const 
 } // namespace asyncfix
 
 namespace asyncfix {
-std::vector<Diagnostic> lintWithoutPruning(const Linter &linter, const Document &doc) {
+std::vector<Diagnostic> LinterInternals::lintWithoutPruning(const Linter &linter, const Document &doc) {
   return linter.lintImpl(doc, false);
 }
 } // namespace asyncfix

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "analysis/name_origins.h"
+#include "asyncfix/document_internals.h"
 #include "config/rename_table.h"
 #include "rules/edits.h"
 #include "text/syntax.h"
@@ -56,7 +57,9 @@ class Matcher {
 public:
   explicit Matcher(Context &ctx)
       : config_(ctx.config()), text_(ctx.text()), model_(ctx.semantic()), k_(Kinds::get()),
-        origins_(text_, model_, ctx.document().tree() ? ts_tree_root_node(ctx.document().tree()) : TSNode{}) {}
+        origins_(text_, model_,
+                 DocumentInternals::tree(ctx.document()) ? ts_tree_root_node(DocumentInternals::tree(ctx.document()))
+                                                         : TSNode{}) {}
 
   /// The node the tree walk is at; `ancestors` are its ancestors, root first. (The walk knows
   /// them: tree-sitter's ts_node_parent searches down from the root, linear in the siblings.)

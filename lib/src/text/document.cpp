@@ -137,13 +137,9 @@ Document &Document::operator=(Document &&other) noexcept {
   return *this;
 }
 
-const TSTree *Document::tree() const {
-  if (!impl_) return nullptr;
-  if (impl_->stale) impl_->parse(text_);
-  return impl_->tree.get();
-}
+bool Document::holdsTree() const { return DocumentInternals::heldTree(*this) != nullptr; }
 
-const TSTree *Document::heldTree() const { return impl_ ? impl_->tree.get() : nullptr; }
+bool Document::parsed() const { return DocumentInternals::tree(*this) != nullptr; }
 
 void Document::releaseTree() {
   if (!impl_) return;
@@ -189,7 +185,7 @@ void Document::reset(std::string text) {
 }
 
 std::size_t Document::syntaxErrorCount() const {
-  const TSTree *tree = this->tree();
+  const TSTree *tree = DocumentInternals::tree(*this);
   if (!tree) return 0;
   TSNode root = ts_tree_root_node(tree);
   if (!ts_node_has_error(root)) return 0;
@@ -213,9 +209,17 @@ std::size_t Document::syntaxErrorCount() const {
 
 namespace asyncfix {
 
+const TSTree *DocumentInternals::tree(const Document &doc) {
+  if (!doc.impl_) return nullptr;
+  if (doc.impl_->stale) doc.impl_->parse(doc.text_);
+  return doc.impl_->tree.get();
+}
+
+const TSTree *DocumentInternals::heldTree(const Document &doc) { return doc.impl_ ? doc.impl_->tree.get() : nullptr; }
+
 bool DocumentInternals::takeChanges(const Document &doc,
                                     std::vector<std::pair<std::uint32_t, std::uint32_t>> &changed) {
-  doc.tree(); // parse now if needed
+  tree(doc); // parse now if needed
   if (!doc.impl_) return true;
   const bool fresh = doc.impl_->fresh;
   changed = std::move(doc.impl_->changed);

@@ -1,0 +1,20 @@
+// asyncfix/linter_internals.h — what the engine, the tests and the benchmark ask of a Linter
+// beyond its API. Internal: not installed.
+#pragma once
+
+#include <vector>
+
+#include "asyncfix/linter.h"
+
+namespace asyncfix {
+
+struct LinterInternals {
+  /// lint() without the walk's pruning: every node is visited and dispatched. Must give exactly
+  /// what lint() gives; tests and `asyncfix_bench_parse verify` compare the two.
+  static std::vector<Diagnostic> lintWithoutPruning(const Linter &linter, const Document &doc);
+  /// The enabled rules and their dispatch table (engine/linter_impl.h), for IncrementalLint's
+  /// per-statement walks.
+  static const Linter::Impl &impl(const Linter &linter) { return *linter.impl_; }
+};
+
+} // namespace asyncfix
