@@ -1,5 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <random>
+#include <string>
+#include <vector>
+
 #include "asyncfix/line_index.h"
 #include "asyncfix/utf8.h"
 
@@ -103,4 +107,34 @@ TEST_CASE("UTF-8 validation follows RFC 3629", "[utf8]") {
   CHECK(utf8Decode("😀", 0) == U'😀');
   CHECK(utf8Decode("\xFF", 0) == U'\uFFFD');
   CHECK(utf8SequenceLength("中", 0) == 3);
+}
+
+TEST_CASE("LineIndex::update equals a fresh index after every random edit", "[line_index]") {
+  std::mt19937 rng(29);
+  const std::vector<std::string> pieces = {"a", "bc", "\n", "\r", "\r\n", "é", "😀", " ", "\xEF\xBB\xBF", "\xFF"};
+  const auto same = [](const LineIndex &a, const LineIndex &b, const std::string &text) {
+    REQUIRE(a.lineCount() == b.lineCount());
+    REQUIRE(a.hasBom() == b.hasBom());
+    for (std::uint32_t line = 0; line < a.lineCount(); ++line) {
+      REQUIRE(a.lineStart(line) == b.lineStart(line));
+      REQUIRE(a.lineEnd(line) == b.lineEnd(line));
+    }
+    for (std::size_t off = 0; off <= text.size(); ++off)
+      REQUIRE(a.position(off, PositionEncoding::Utf16) == b.position(off, PositionEncoding::Utf16));
+  };
+  for (int round = 0; round < 300; ++round) {
+    std::string text;
+    for (auto k = rng() % 30; k > 0; --k) text += pieces[rng() % pieces.size()];
+    LineIndex index(text);
+    for (int step = 0; step < 20; ++step) {
+      const std::size_t start = text.empty() ? 0 : rng() % (text.size() + 1);
+      const std::size_t end = start + (rng() % 3 == 0 ? rng() % (text.size() - start + 1) : 0);
+      std::string insert;
+      for (auto k = rng() % 3; k > 0; --k) insert += pieces[rng() % pieces.size()];
+      INFO("text " << text << " edit " << start << ".." << end << " -> " << insert);
+      text.replace(start, end - start, insert);
+      index.update(text, start, end, start + insert.size());
+      same(index, LineIndex(text), text);
+    }
+  }
 }

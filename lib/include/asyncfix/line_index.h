@@ -35,6 +35,11 @@ public:
   LineIndex() = default;
   explicit LineIndex(std::string_view text);
 
+  /// Follows an edit of the indexed text: bytes [start, oldEnd) were replaced by
+  /// text[start, newEnd), and `text` is the whole text after the edit. Only the lines around the
+  /// edit are scanned again; the others move. The result equals LineIndex(text).
+  void update(std::string_view text, std::size_t start, std::size_t oldEnd, std::size_t newEnd);
+
   std::size_t lineCount() const { return starts_.size(); }
   /// Byte offset where `line` starts (after the BOM for line 0); text size when past the end.
   std::size_t lineStart(std::uint32_t line) const;

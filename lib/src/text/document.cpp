@@ -152,8 +152,8 @@ void Document::edit(std::size_t start, std::size_t end, std::string_view replace
   end = snap(text_, std::max(start, end));
   const TSPoint startPoint = pointOf(lines_, start), oldEndPoint = pointOf(lines_, end);
   text_.replace(start, end - start, replacement);
-  lines_ = LineIndex(text_);
   const std::size_t newEnd = start + replacement.size();
+  lines_.update(text_, start, end, newEnd);
   impl_->stale = true;
   for (auto &[from, to] : impl_->changed) { // ranges not yet taken follow the text
     const auto move = [&](std::uint32_t at) {

@@ -44,6 +44,56 @@ LineIndex::LineIndex(std::string_view text) : text_(text) {
   }
 }
 
+void LineIndex::update(std::string_view text, std::size_t start, std::size_t oldEnd, std::size_t newEnd) {
+  const std::size_t oldSize = text_.size();
+  // Near a byte-order mark, or when the edit does not describe the texts, index from scratch.
+  if (start <= kBom.size() || start > oldEnd || oldEnd > oldSize || newEnd < start ||
+      oldSize - (oldEnd - start) + (newEnd - start) != text.size()) {
+    *this = LineIndex(text);
+    return;
+  }
+  text_ = text;
+  // From the start of the line holding the byte before the edit (a '\r' there joins a '\n'
+  // inserted after it) through the edit and the byte after it (a '\r' at its end joins a '\n'
+  // after it), the line starts are found again. Old starts past that move by the edit's length.
+  const std::uint32_t first = lineOf(start - 1);
+  std::vector<std::size_t> middle;
+  for (std::size_t i = starts_[first]; i <= newEnd && i < text.size(); ++i) {
+    if (text[i] == '\r') {
+      if (i + 1 < text.size() && text[i + 1] == '\n') ++i;
+      middle.push_back(i + 1);
+    } else if (text[i] == '\n') {
+      middle.push_back(i + 1);
+    }
+  }
+  // Old starts of lines that begin after oldEnd + 1 lie wholly in unchanged text.
+  auto tail = std::upper_bound(starts_.begin() + first, starts_.end(), oldEnd + 1);
+  const auto tailIndex = static_cast<std::size_t>(tail - starts_.begin());
+  // The ascii flags of the tail lines stay with their lines.
+  const auto oldAscii = ascii_.begin() + static_cast<std::ptrdiff_t>(tailIndex);
+  std::vector<bool> tailAscii(oldAscii, ascii_.end());
+  starts_.erase(starts_.begin() + first + 1, tail);
+  ascii_.resize(first + 1);
+  for (std::size_t k = first + 1; k < starts_.size(); ++k) starts_[k] = starts_[k] - oldEnd + newEnd;
+  // A tail start may equal the last one found again (a "\r\n" right after the edit).
+  std::size_t skip = 0;
+  if (!middle.empty() && first + 1 < starts_.size() && starts_[first + 1] <= middle.back()) skip = 1;
+  starts_.erase(starts_.begin() + first + 1, starts_.begin() + first + 1 + skip);
+  starts_.insert(starts_.begin() + first + 1, middle.begin(), middle.end());
+  // Lines `first` .. first + middle.size() were scanned (the last one up to the next old start).
+  for (std::size_t line = first; line <= first + middle.size(); ++line) {
+    const std::size_t from = starts_[line], to = line + 1 < starts_.size() ? starts_[line + 1] : text.size();
+    bool ascii = true;
+    for (std::size_t i = from; i < to && ascii; ++i) ascii = static_cast<unsigned char>(text[i]) < 0x80;
+    if (line == first) {
+      ascii_[first] = ascii;
+    } else {
+      ascii_.push_back(ascii);
+    }
+  }
+  ascii_.insert(ascii_.end(), tailAscii.begin() + static_cast<std::ptrdiff_t>(skip), tailAscii.end());
+}
+
 std::size_t LineIndex::lineStart(std::uint32_t line) const {
   return line < starts_.size() ? starts_[line] : text_.size();
 }
