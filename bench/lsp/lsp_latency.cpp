@@ -9,7 +9,7 @@
 //
 //   asyncfix_lsp_bench [--server PATH] [--lines N] [--edits N] [--seed N] [--dense]
 //   asyncfix_lsp_bench [--server PATH] --open N [--lines N]
-//   asyncfix_lsp_bench [--server PATH] --typing [--lines N]
+//   asyncfix_lsp_bench [--server PATH] --typing [--lines N] [--at FRACTION]
 //   asyncfix_lsp_bench [--server PATH] --notebook CELLS
 //
 // With --typing, the file is dense training code (a `non_blocking` copy in every function) and a
@@ -18,8 +18,9 @@
 // Reports median / p90 / p99 / max from each didChange to the publishDiagnostics of its
 // version, and checks that the typed finding appears and disappears; then types the line again
 // with a hover and a code action sent right behind each keystroke and reports their latency;
-// and compares didOpen with a bare parse of the file. --notebook types the same line into the
-// middle cell of a notebook of CELLS code cells (notebookDocument/didChange).
+// and compares didOpen with a bare parse of the file. --at places the typed line at that fraction
+// of the file (default 0.5, the middle); near the top costs most (see bench/RESULTS.md). --notebook types the same line
+// into the middle cell of a notebook of CELLS code cells (notebookDocument/didChange).
 //
 // With --open, the server instead opens N different documents of --lines lines each (every one
 // with a finding, so each is parsed and linted) and reports their total size and the server's
@@ -346,10 +347,11 @@ struct Typist {
 const std::string kTyped = "    y = batch.cuda(async=True)\n";
 
 /// The typing trace (see the header). Returns the process exit code.
-int typing(Server &s, int lines) {
+int typing(Server &s, int lines, double where) {
   std::string text = generate(lines, true);
-  // The middle of the file, at the start of a function body line.
-  std::size_t at = text.find("    images, target = batch\n", text.size() / 2);
+  // At `where` of the file (the middle by default), at the start of a function body line.
+  std::size_t at =
+      text.find("    images, target = batch\n", static_cast<std::size_t>(static_cast<double>(text.size()) * where));
   if (at == std::string::npos) die("no function to type into");
   at = text.find('\n', at) + 1;
   int line = 0;
@@ -378,9 +380,10 @@ int typing(Server &s, int lines) {
   s.waitFor([](const Json &m) { return m.contains("id") && m["id"] == 2; });
   s.send({{"jsonrpc", "2.0"}, {"method", "exit"}});
   const int code = s.finish();
-  std::printf("typing trace, %d lines (dense), %zu bytes: didOpen -> publish %.2f ms (bare parse %.2f ms, %.2fx); "
+  std::printf("typing trace, %d lines (dense), %zu bytes, typed at %.0f%% of the file: didOpen -> publish %.2f ms "
+              "(bare parse %.2f ms, %.2fx); "
               "%s; server CPU %.2f ms per keystroke; %s; %s; peak RSS %.1f MiB; exit code %d\n",
-              lines, text.size(), openMs, parseMs, openMs / parseMs,
+              lines, text.size(), where * 100, openMs, parseMs, openMs / parseMs,
               report((std::to_string(ms.size()) + " keystrokes didChange -> publishDiagnostics").c_str(), ms).c_str(),
               cpu, report("hover while typing", hoverMs).c_str(), report("code action while typing", actionMs).c_str(),
               static_cast<double>(rss) / 1024.0, code);
@@ -442,6 +445,7 @@ int main(int argc, char **argv) {
   int openDocs = 0;
   bool typingTrace = false;
   int notebookCells = 0;
+  double where = 0.5;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--dense") {
@@ -460,6 +464,7 @@ int main(int argc, char **argv) {
     else if (arg == "--seed") seed = static_cast<unsigned>(std::atoi(value));
     else if (arg == "--open") openDocs = std::atoi(value);
     else if (arg == "--notebook") notebookCells = std::atoi(value);
+    else if (arg == "--at") where = std::clamp(std::atof(value), 0.0, 0.95);
     else die("unknown argument " + arg);
   }
   signal(SIGPIPE, SIG_IGN);
@@ -487,7 +492,7 @@ int main(int argc, char **argv) {
   s.waitFor([](const Json &m) { return m.contains("id") && m["id"] == 1; });
   s.send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
   if (openDocs > 0) return openMany(s, openDocs, lines);
-  if (typingTrace) return typing(s, lines);
+  if (typingTrace) return typing(s, lines, where);
   if (notebookCells > 0) return notebookTyping(s, notebookCells);
   const std::string uri = "file:///bench/big.py";
   const auto open = Clock::now();
