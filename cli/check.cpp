@@ -7,6 +7,7 @@
 #include <optional>
 #include <string_view>
 #include <thread>
+#include <utility>
 
 #include <unistd.h>
 
@@ -14,6 +15,7 @@
 #include <memory>
 #include <mutex>
 
+#include "asyncfix/encoding.h"
 #include "asyncfix/gitignore.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/notebook.h"
@@ -229,26 +231,41 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   }
   const Linter &linter = *entry.linter;
   report.unsafeFixes = entry.unsafeFixes;
-  if (const auto problem = checkSourceText(bytes)) {
-    fail(report, *problem);
+  SourceText source = decodeSource(bytes);
+  if (source.error) {
+    fail(report, *source.error);
     report.fixedSource = std::move(bytes); // stdin --fix echoes what it cannot process
     return report;
   }
   if (isNotebookPath(report.path)) {
     return checkNotebook(std::move(report), std::move(bytes), stamp, ctx, entry);
   }
+  // A file in a declared encoding (PEP 263) is linted and fixed as UTF-8; what is written, shown
+  // as a diff or echoed goes back into its encoding (`original` keeps its bytes).
+  const std::string encoding = std::move(source.encoding);
+  std::string original;
+  if (!encoding.empty()) {
+    original = std::exchange(bytes, std::move(source.text));
+  }
+  const auto encoded = [&](const std::string &text) { return encodeSource(text, encoding); };
   if (options.addNoqa) {
     std::size_t added = 0;
     std::string text = addNoqa(linter, bytes, &added);
+    std::optional<std::string> out = encoded(text);
+    if (!out) {
+      fail(report, "a noqa comment does not fit the declared encoding `" + encoding + "`; not written");
+      report.fixedSource = encoding.empty() ? std::move(bytes) : std::move(original);
+      return report;
+    }
     if (added > 0 && stamp != nullptr) {
-      if (const auto error = writeFileAtomically(report.path, text, *stamp)) {
+      if (const auto error = writeFileAtomically(report.path, *out, *stamp)) {
         fail(report, *error);
         return report;
       }
     }
     report.fixed = added;
     report.changed = added > 0;
-    report.fixedSource = std::move(text);
+    report.fixedSource = std::move(*out);
     return report;
   }
   if (options.fixMode == FixMode::None) {
@@ -269,12 +286,19 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
                      " rounds; the file may still hold fixable findings");
   }
   const bool changed = result.changed && result.text != bytes;
+  std::optional<std::string> out = changed ? encoded(result.text) : std::nullopt;
+  if (changed && !out) {
+    fail(report, "a fix does not fit the declared encoding `" + encoding + "`; not written");
+    reportUnfixed(report, linter, std::move(bytes));
+    report.fixedSource = std::move(original);
+    return report;
+  }
   if (options.fixMode == FixMode::Diff) {
     if (changed) {
-      report.diff = unifiedDiff(bytes, result.text, report.path);
+      report.diff = unifiedDiff(encoding.empty() ? bytes : original, *out, report.path);
     }
   } else if (changed && stamp != nullptr) {
-    if (const auto error = writeFileAtomically(report.path, result.text, *stamp)) {
+    if (const auto error = writeFileAtomically(report.path, *out, *stamp)) {
       fail(report, *error);
       reportUnfixed(report, linter, std::move(bytes));
       return report;
@@ -283,7 +307,9 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   report.changed = changed;
   report.fixed = changed ? result.fixedDiagnostics : 0;
   report.diagnostics = std::move(result.remaining);
-  report.fixedSource = stamp == nullptr ? result.text : std::string();
+  if (stamp == nullptr) {
+    report.fixedSource = changed ? std::move(*out) : encoding.empty() ? result.text : original;
+  }
   if (!report.diagnostics.empty()) {
     report.text = std::move(result.text);
   }

@@ -6,9 +6,9 @@
 #include <system_error>
 
 #include "asyncfix/config.h"
+#include "asyncfix/encoding.h"
 #include "asyncfix/rules.h"
 #include "asyncfix/suppression.h"
-#include "asyncfix/utf8.h"
 #include "code_actions.h"
 #include "text_diff.h"
 #include "uri.h"
@@ -48,7 +48,8 @@ bool isConfigFile(const fs::path &path) {
   return name == "pyproject.toml" || name == "asyncfix.toml" || name == ".asyncfix.toml";
 }
 
-/// A Python file from disk as UTF-8 without NUL bytes, as the CLI accepts it; nullopt otherwise.
+/// A Python file from disk as the CLI accepts it, as UTF-8 text (decoded when it declares another
+/// encoding, PEP 263: positions are the characters an editor shows); nullopt otherwise.
 std::optional<std::string> readPythonFile(const fs::path &path, Logger &log) {
   std::ifstream in(path, std::ios::binary);
   if (!in) {
@@ -57,12 +58,12 @@ std::optional<std::string> readPythonFile(const fs::path &path, Logger &log) {
   }
   std::ostringstream buffer;
   buffer << in.rdbuf();
-  std::string text = std::move(buffer).str();
-  if (firstInvalidUtf8(text) || text.find('\0') != std::string::npos) {
-    log.warn(path.string() + " is not UTF-8 text; skipped");
+  SourceText source = decodeSource(std::move(buffer).str());
+  if (source.error) {
+    log.warn(path.string() + ": " + *source.error);
     return std::nullopt;
   }
-  return text;
+  return std::move(source.text);
 }
 
 } // namespace

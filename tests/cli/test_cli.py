@@ -744,6 +744,26 @@ class BadInputTest(CliTestCase):
         self.assertEqual(read(self.path("nul.py")), nul)
         self.assertEqual(read(self.path("t.py")).decode(), TORCH_FIXED)
 
+    def test_declared_encodings_are_decoded_and_fixed_in_their_encoding(self):
+        latin1 = b"# -*- coding: latin-1 -*-\n# caf\xe9\ns = '\xe9t\xe9'\ny = x.cuda(async=True)\n"
+        bad = b"# coding: cp1252\ns = '\x81'\ny = x.cuda(async=True)\n"
+        write(self.path("legacy.py"), latin1)
+        write(self.path("bad.py"), bad)
+        res = self.check("--output-format", "concise")
+        self.assertEqual(res.code, 2, res)
+        self.assertIn("legacy.py:4:12: AF101", res.stdout)
+        self.assertIn("error: bad.py: not valid in its declared encoding `cp1252` (byte 0x81 at byte offset 22, line 2)",
+                      res.stderr)
+        res = self.check("--diff", "legacy.py")
+        self.assertEqual(res.code, 1, res)
+        self.assertIn(b" # caf\xe9\n s = '\xe9t\xe9'\n-y = x.cuda(async=True)\n+y = x.cuda(non_blocking=True)\n",
+                      res.stdout_bytes)
+        res = self.check("--fix")
+        self.assertEqual(res.code, 2, res)
+        self.assertEqual(read(self.path("legacy.py")), latin1.replace(b"async=", b"non_blocking="))
+        self.assertTrue(compiles(self.path("legacy.py")))
+        self.assertEqual(read(self.path("bad.py")), bad)
+
     def test_check_reports_them_too(self):
         write(self.path("latin1.py"), b"s = '\xff'\n")
         write(self.path("t.py"), TORCH)

@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "asyncfix/encoding.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/report_format.h"
 #include "asyncfix/rules.h"
@@ -55,17 +56,6 @@ Json toJson(const FileDiagnostics &file, const SourceMap &map, const Diagnostic 
   object["fix"] = std::move(fix);
   object["url"] = rule != nullptr ? Json(ruleUrl(*rule)) : Json(nullptr);
   return object;
-}
-
-std::string hexByte(unsigned char b) {
-  char buffer[8];
-  std::snprintf(buffer, sizeof buffer, "0x%02X", static_cast<unsigned>(b));
-  return buffer;
-}
-
-std::string where(std::string_view bytes, std::size_t offset) {
-  const LineIndex lines(bytes);
-  return "at byte offset " + std::to_string(offset) + ", line " + std::to_string(lines.lineOf(offset) + 1);
 }
 
 } // namespace
@@ -127,14 +117,7 @@ std::string renderJson(std::span<const FileDiagnostics> files, bool lines) {
   return lines ? out : jsonText(array, 2) + "\n";
 }
 
-std::optional<std::string> checkSourceText(std::string_view bytes) {
-  if (const auto nul = bytes.find('\0'); nul != std::string_view::npos)
-    return "binary file (NUL byte " + where(bytes, nul) + "), skipped";
-  if (const auto bad = firstInvalidUtf8(bytes))
-    return "not valid UTF-8 (byte " + hexByte(static_cast<unsigned char>(bytes[*bad])) + " " + where(bytes, *bad) +
-           "), skipped";
-  return std::nullopt;
-}
+std::optional<std::string> checkSourceText(std::string_view bytes) { return decodeSource(bytes).error; }
 
 bool isNotebookPath(std::string_view path) { return path.ends_with(".ipynb"); }
 
@@ -183,11 +166,13 @@ std::string Report::toJson(bool lines) const {
 
 // --- Linter entry points that take a path --------------------------------------------------------
 
-Report Linter::lint(std::string_view text, std::string_view path) const {
+Report Linter::lint(std::string_view bytes, std::string_view path) const {
   auto data = std::make_shared<Report::Data>();
   data->path = std::string(path);
-  if (auto problem = checkSourceText(text)) {
-    data->error = std::move(problem);
+  SourceText source = decodeSource(bytes);
+  const std::string_view text = source.text;
+  if (source.error) {
+    data->error = std::move(source.error);
   } else if (isNotebookPath(path)) {
     auto parsed = Notebook::parse(std::string(text));
     if (auto *error = std::get_if<std::string>(&parsed)) {
@@ -198,7 +183,7 @@ Report Linter::lint(std::string_view text, std::string_view path) const {
       keepReportableInCells(*data->notebook, data->diagnostics);
     }
   } else {
-    data->text = std::string(text);
+    data->text = std::move(source.text);
     data->diagnostics = lint(std::string_view(data->text));
   }
   data->index();
@@ -214,17 +199,34 @@ Report Linter::lint(const Document &doc, std::string_view path) const {
   return Report(std::move(data));
 }
 
-FixResult Linter::fix(std::string_view text, std::string_view path, Applicability applicability) const {
+FixResult Linter::fix(std::string_view bytes, std::string_view path, Applicability applicability) const {
   FixOptions options;
   options.unsafe = applicability != Applicability::Safe;
   const auto failed = [&](std::string why) {
     FixResult result;
-    result.text = std::string(text);
+    result.text = std::string(bytes);
     result.converged = true;
     result.error = std::move(why);
     return result;
   };
-  if (auto problem = checkSourceText(text)) return failed(std::move(*problem));
+  const SourceText source = decodeSource(bytes);
+  if (source.error) return failed(*source.error);
+  const std::string_view text = source.text;
+  if (!source.encoding.empty()) { // PEP 263: fixed in UTF-8, written back in its encoding
+    FixResult result = asyncfix::fix(*this, text, options);
+    if (!result.changed) {
+      result.text = std::string(bytes);
+      return result;
+    }
+    std::optional<std::string> encoded = encodeSource(result.text, source.encoding);
+    if (!encoded) {
+      FixResult unchanged = failed("a fix does not fit the declared encoding `" + source.encoding + "`; not written");
+      unchanged.remaining = lint(text);
+      return unchanged;
+    }
+    result.text = std::move(*encoded);
+    return result;
+  }
   if (!isNotebookPath(path)) return asyncfix::fix(*this, text, options);
 
   auto parsed = Notebook::parse(std::string(text));

@@ -1,0 +1,204 @@
+#include "asyncfix/encoding.h"
+
+#include <cerrno>
+#include <iconv.h>
+
+#include <algorithm>
+#include <cctype>
+#include <memory>
+
+#include "asyncfix/line_index.h"
+#include "asyncfix/utf8.h"
+
+namespace asyncfix {
+namespace {
+
+bool blank(char c) { return c == ' ' || c == '\t' || c == '\f'; }
+
+/// The line of `bytes` starting at `from`, without its terminator; `next` is where the next starts.
+std::string_view lineAt(std::string_view bytes, std::size_t from, std::size_t &next) {
+  std::size_t end = from;
+  while (end < bytes.size() && bytes[end] != '\n' && bytes[end] != '\r') ++end;
+  next = end;
+  if (next < bytes.size() && bytes[next] == '\r') ++next;
+  if (next < bytes.size() && bytes[next] == '\n' && (next == end || bytes[next - 1] == '\r')) ++next;
+  return bytes.substr(from, end - from);
+}
+
+/// PEP 263's `^[ \t\f]*#.*?coding[:=][ \t]*([-\w.]+)` on one line.
+std::optional<std::string> cookie(std::string_view line) {
+  std::size_t i = 0;
+  while (i < line.size() && blank(line[i])) ++i;
+  if (i >= line.size() || line[i] != '#') return std::nullopt;
+  for (std::size_t at = line.find("coding", i); at != std::string_view::npos; at = line.find("coding", at + 1)) {
+    std::size_t j = at + 6;
+    if (j >= line.size() || (line[j] != ':' && line[j] != '=')) continue;
+    ++j;
+    while (j < line.size() && (line[j] == ' ' || line[j] == '\t')) ++j;
+    std::size_t k = j;
+    while (k < line.size() && (std::isalnum(static_cast<unsigned char>(line[k])) || line[k] == '-' ||
+                               line[k] == '_' || line[k] == '.'))
+      ++k;
+    if (k > j) return std::string(line.substr(j, k - j));
+  }
+  return std::nullopt;
+}
+
+/// Lower case, `_` as `-`: how Python compares encoding names.
+std::string normal(std::string_view name) {
+  std::string out;
+  for (const char c : name) out += c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+bool isUtf8(std::string_view name) {
+  const std::string n = normal(name);
+  return n == "utf-8" || n == "utf8" || n.starts_with("utf-8-") || n.starts_with("utf8-");
+}
+
+/// The names to try with iconv_open for a Python encoding name: glibc knows most of Python's
+/// spellings, some only without a dash or under another alias.
+std::vector<std::string> iconvNames(std::string_view name) {
+  const std::string n = normal(name);
+  if (n == "latin-1" || n == "iso-latin-1" || n.starts_with("latin-1-") || n.starts_with("iso-latin-1-"))
+    return {"ISO-8859-1"};
+  if (n == "mac-roman" || n == "macroman") return {"MACINTOSH"};
+  std::string dashless = n;
+  std::erase(dashless, '-');
+  return {n, dashless};
+}
+
+struct IconvCloser {
+  void operator()(void *cd) const { iconv_close(static_cast<iconv_t>(cd)); }
+};
+using Converter = std::unique_ptr<void, IconvCloser>;
+
+Converter open(const std::string &to, const std::string &from) {
+  const iconv_t cd = iconv_open(to.c_str(), from.c_str());
+  return cd == reinterpret_cast<iconv_t>(-1) ? Converter() : Converter(cd);
+}
+
+/// Converts all of `in`; on a byte sequence that does not convert, returns nullopt and sets `bad`
+/// to its offset in `in`.
+std::optional<std::string> convert(const Converter &converter, std::string_view in, std::size_t &bad) {
+  const auto cd = static_cast<iconv_t>(converter.get());
+  iconv(cd, nullptr, nullptr, nullptr, nullptr); // initial state
+  std::string out(in.size() * 2 + 16, '\0');
+  char *src = const_cast<char *>(in.data()); // iconv's signature; it does not write through it
+  std::size_t srcLeft = in.size(), done = 0;
+  for (bool flushing = false;;) {
+    char *dst = out.data() + done;
+    std::size_t dstLeft = out.size() - done;
+    const std::size_t r = flushing ? iconv(cd, nullptr, nullptr, &dst, &dstLeft) : iconv(cd, &src, &srcLeft, &dst, &dstLeft);
+    done = out.size() - dstLeft;
+    if (r != static_cast<std::size_t>(-1)) {
+      if (flushing) break;
+      flushing = true; // a stateful encoding may still have to return to its initial state
+      continue;
+    }
+    if (errno == E2BIG) {
+      out.resize(out.size() * 2);
+      continue;
+    }
+    bad = in.size() - srcLeft;
+    return std::nullopt;
+  }
+  out.resize(done);
+  return out;
+}
+
+std::string hexByte(unsigned char c) {
+  const char *digits = "0123456789ABCDEF";
+  return std::string("0x") + digits[c >> 4] + digits[c & 15];
+}
+
+std::string where(std::string_view bytes, std::size_t offset) {
+  const LineIndex lines(bytes);
+  return "at byte offset " + std::to_string(offset) + ", line " + std::to_string(lines.lineOf(offset) + 1);
+}
+
+} // namespace
+
+std::optional<std::string> declaredEncoding(std::string_view bytes) {
+  if (bytes.starts_with("\xEF\xBB\xBF")) bytes.remove_prefix(3);
+  std::size_t next = 0;
+  const std::string_view first = lineAt(bytes, 0, next);
+  std::optional<std::string> name = cookie(first);
+  if (!name) {
+    // Line 2 counts only after a line 1 that is blank or a comment (as Python's tokenizer reads it).
+    std::size_t i = 0;
+    while (i < first.size() && blank(first[i])) ++i;
+    if (i < first.size() && first[i] != '#') return std::nullopt;
+    std::size_t unused = 0;
+    name = cookie(lineAt(bytes, next, unused));
+  }
+  if (!name || isUtf8(*name)) return std::nullopt;
+  return name;
+}
+
+SourceText decodeSource(std::string_view bytes) {
+  SourceText out;
+  if (const auto nul = bytes.find('\0'); nul != std::string_view::npos) {
+    out.error = "binary file (NUL byte " + where(bytes, nul) + "), skipped";
+    return out;
+  }
+  const std::optional<std::string> encoding = declaredEncoding(bytes);
+  if (!encoding) {
+    if (const auto bad = firstInvalidUtf8(bytes)) {
+      out.error = "not valid UTF-8 (byte " + hexByte(static_cast<unsigned char>(bytes[*bad])) + " " + where(bytes, *bad) +
+                  "), skipped";
+      return out;
+    }
+    out.text = std::string(bytes);
+    return out;
+  }
+  const std::string declared = "declared encoding `" + *encoding + "`";
+  if (bytes.starts_with("\xEF\xBB\xBF")) {
+    out.error = "a UTF-8 byte-order mark and the " + declared + " disagree, skipped";
+    return out;
+  }
+  const std::string n = normal(*encoding);
+  if (n.starts_with("utf-16") || n.starts_with("utf-32") || n.starts_with("utf16") || n.starts_with("utf32") ||
+      n.starts_with("ucs")) {
+    out.error = "the " + declared + " is not ASCII-compatible (PEP 263), skipped";
+    return out;
+  }
+  Converter decoder, encoder;
+  for (const std::string &name : iconvNames(*encoding)) {
+    decoder = open("UTF-8", name);
+    encoder = open(name, "UTF-8");
+    if (decoder && encoder) break;
+  }
+  if (!decoder || !encoder) {
+    out.error = "unknown " + declared + ", skipped";
+    return out;
+  }
+  std::size_t bad = 0;
+  std::optional<std::string> text = convert(decoder, bytes, bad);
+  if (!text) {
+    out.error = "not valid in its " + declared + " (byte " + hexByte(static_cast<unsigned char>(bytes[bad])) + " " +
+                where(bytes, bad) + "), skipped";
+    return out;
+  }
+  std::optional<std::string> again = convert(encoder, *text, bad);
+  if (!again || *again != bytes) {
+    out.error = "the " + declared + " does not give back the same bytes when encoded again, skipped";
+    return out;
+  }
+  out.text = std::move(*text);
+  out.encoding = *encoding;
+  return out;
+}
+
+std::optional<std::string> encodeSource(std::string_view text, std::string_view encoding) {
+  if (encoding.empty()) return std::string(text);
+  for (const std::string &name : iconvNames(encoding)) {
+    if (Converter encoder = open(name, "UTF-8")) {
+      std::size_t bad = 0;
+      return convert(encoder, text, bad);
+    }
+  }
+  return std::nullopt;
+}
+
+} // namespace asyncfix

@@ -1,0 +1,79 @@
+#include <catch2/catch.hpp>
+
+#include <string>
+
+#include "asyncfix/encoding.h"
+#include "asyncfix/linter.h"
+#include "asyncfix/report.h"
+
+using namespace asyncfix;
+
+TEST_CASE("declaredEncoding reads PEP 263 declarations as Python does", "[encoding]") {
+  CHECK(declaredEncoding("# -*- coding: latin-1 -*-\nx = 1\n") == "latin-1");
+  CHECK(declaredEncoding("#!/usr/bin/env python\n# coding=cp1252\n") == "cp1252");
+  CHECK(declaredEncoding("\n  # vim: set fileencoding=koi8-r :\n") == "koi8-r");
+  CHECK(declaredEncoding("#!/usr/bin/python\r# coding: latin-1\r") == "latin-1"); // CR-only lines
+  CHECK_FALSE(declaredEncoding("import os\n# coding: latin-1\n")); // line 2 after code: not read
+  CHECK_FALSE(declaredEncoding("#\n#\n# coding: latin-1\n"));       // line 3
+  CHECK_FALSE(declaredEncoding("# coding: utf-8\n"));
+  CHECK_FALSE(declaredEncoding("# -*- coding: UTF8 -*-\n"));
+  CHECK_FALSE(declaredEncoding("x = '# coding: latin-1'\n")); // not a comment line
+  CHECK_FALSE(declaredEncoding("# coding latin-1\n"));
+}
+
+TEST_CASE("decodeSource decodes a declared encoding and keeps UTF-8 as it is", "[encoding]") {
+  const std::string latin1 = "# -*- coding: latin-1 -*-\n# caf\xE9\nx = y.cuda(async=True)\n";
+  const SourceText decoded = decodeSource(latin1);
+  REQUIRE_FALSE(decoded.error);
+  CHECK(decoded.encoding == "latin-1");
+  CHECK(decoded.text == "# -*- coding: latin-1 -*-\n# caf\xC3\xA9\nx = y.cuda(async=True)\n");
+  CHECK(encodeSource(decoded.text, decoded.encoding) == latin1);
+
+  const SourceText koi8 = decodeSource("# coding: koi8-r\ns = '\xF0\xD2\xC9'\n"); // "При"
+  REQUIRE_FALSE(koi8.error);
+  CHECK(koi8.text == "# coding: koi8-r\ns = '\xD0\x9F\xD1\x80\xD0\xB8'\n");
+
+  const SourceText sjis = decodeSource("# coding: shift_jis\ns = '\x82\xA0'\n"); // "あ"
+  REQUIRE_FALSE(sjis.error);
+  CHECK(sjis.text == "# coding: shift_jis\ns = '\xE3\x81\x82'\n");
+
+  const SourceText utf8 = decodeSource("s = 'caf\xC3\xA9'\n");
+  REQUIRE_FALSE(utf8.error);
+  CHECK(utf8.encoding.empty());
+  CHECK(utf8.text == "s = 'caf\xC3\xA9'\n");
+}
+
+TEST_CASE("decodeSource says why bytes cannot be read", "[encoding]") {
+  const auto error = [](const std::string &bytes) { return decodeSource(bytes).error.value_or(""); };
+  CHECK(error("# coding: cp1252\ns = '\x81'\n") ==
+        "not valid in its declared encoding `cp1252` (byte 0x81 at byte offset 22, line 2), skipped");
+  CHECK(error("# coding: klingon\n") == "unknown declared encoding `klingon`, skipped");
+  CHECK(error("# coding: utf-16\n") == "the declared encoding `utf-16` is not ASCII-compatible (PEP 263), skipped");
+  CHECK(error("\xEF\xBB\xBF# coding: latin-1\n").find("byte-order mark") != std::string::npos);
+  CHECK(error("s = 'caf\xE9'\n").starts_with("not valid UTF-8 (byte 0xE9 at byte offset 8, line 1)"));
+  CHECK(error(std::string("# coding: latin-1\n\0", 19)).starts_with("binary file (NUL byte"));
+  CHECK(checkSourceText("# coding: latin-1\ns = '\xE9'\n") == std::nullopt);
+}
+
+TEST_CASE("encodeSource refuses a character the encoding lacks", "[encoding]") {
+  CHECK(encodeSource("s = '\xE2\x82\xAC'\n", "latin-1") == std::nullopt); // the euro sign
+  CHECK(encodeSource("s = '\xE2\x82\xAC'\n", "cp1252") == "s = '\x80'\n");
+  CHECK(encodeSource("plain", "") == "plain");
+}
+
+TEST_CASE("Linter lints and fixes a latin-1 file, byte-exact outside the fix", "[encoding][api]") {
+  const Linter linter;
+  const std::string bytes = "# -*- coding: latin-1 -*-\n# caf\xE9\ns = '\xE9t\xE9'; x = y.cuda(async=True)\n";
+  const Report report = linter.lint(bytes, "legacy.py");
+  REQUIRE(report.ok());
+  REQUIRE(report.diagnostics().size() == 1);
+  const Position at = report.lines().position(report.diagnostics()[0].start, PositionEncoding::Utf32);
+  CHECK(at == Position{2, 22}); // counted in characters of the decoded line
+  const FixResult fixed = linter.fix(bytes, "legacy.py");
+  REQUIRE_FALSE(fixed.error);
+  CHECK(fixed.text == "# -*- coding: latin-1 -*-\n# caf\xE9\ns = '\xE9t\xE9'; x = y.cuda(non_blocking=True)\n");
+  CHECK(linter.fix(fixed.text, "legacy.py").text == fixed.text); // idempotent
+  const FixResult refused = linter.fix("# coding: cp1252\ns = '\x81'\ny.cuda(async=True)\n", "bad.py");
+  CHECK(refused.error);
+  CHECK(refused.text == "# coding: cp1252\ns = '\x81'\ny.cuda(async=True)\n");
+}
