@@ -35,7 +35,8 @@ int main(int argc, char **argv) {
     asyncfix::Document doc(text);
     std::vector<std::pair<std::uint32_t, std::uint32_t>> changed;
     asyncfix::DocumentInternals::takeChanges(doc, changed); // the first, full parse
-    const std::size_t function = text.find("\ndef ", static_cast<std::size_t>(static_cast<double>(text.size()) * where));
+    const std::size_t function =
+        text.find("\ndef ", static_cast<std::size_t>(static_cast<double>(text.size()) * where));
     const std::size_t at = text.find("    return", function);
     double ms = 0;
     for (std::size_t k = 0; k < typed.size(); ++k) {

@@ -13,8 +13,8 @@ TEST_CASE("declaredEncoding reads PEP 263 declarations as Python does", "[encodi
   CHECK(declaredEncoding("#!/usr/bin/env python\n# coding=cp1252\n") == "cp1252");
   CHECK(declaredEncoding("\n  # vim: set fileencoding=koi8-r :\n") == "koi8-r");
   CHECK(declaredEncoding("#!/usr/bin/python\r# coding: latin-1\r") == "latin-1"); // CR-only lines
-  CHECK_FALSE(declaredEncoding("import os\n# coding: latin-1\n")); // line 2 after code: not read
-  CHECK_FALSE(declaredEncoding("#\n#\n# coding: latin-1\n"));       // line 3
+  CHECK_FALSE(declaredEncoding("import os\n# coding: latin-1\n"));                // line 2 after code: not read
+  CHECK_FALSE(declaredEncoding("#\n#\n# coding: latin-1\n"));                     // line 3
   CHECK_FALSE(declaredEncoding("# coding: utf-8\n"));
   CHECK_FALSE(declaredEncoding("# -*- coding: UTF8 -*-\n"));
   CHECK_FALSE(declaredEncoding("x = '# coding: latin-1'\n")); // not a comment line

@@ -36,8 +36,8 @@ std::optional<std::string> cookie(std::string_view line) {
     ++j;
     while (j < line.size() && (line[j] == ' ' || line[j] == '\t')) ++j;
     std::size_t k = j;
-    while (k < line.size() && (std::isalnum(static_cast<unsigned char>(line[k])) || line[k] == '-' ||
-                               line[k] == '_' || line[k] == '.'))
+    while (k < line.size() &&
+           (std::isalnum(static_cast<unsigned char>(line[k])) || line[k] == '-' || line[k] == '_' || line[k] == '.'))
       ++k;
     if (k > j) return std::string(line.substr(j, k - j));
   }
@@ -89,7 +89,8 @@ std::optional<std::string> convert(const Converter &converter, std::string_view 
   for (bool flushing = false;;) {
     char *dst = out.data() + done;
     std::size_t dstLeft = out.size() - done;
-    const std::size_t r = flushing ? iconv(cd, nullptr, nullptr, &dst, &dstLeft) : iconv(cd, &src, &srcLeft, &dst, &dstLeft);
+    const std::size_t r =
+        flushing ? iconv(cd, nullptr, nullptr, &dst, &dstLeft) : iconv(cd, &src, &srcLeft, &dst, &dstLeft);
     done = out.size() - dstLeft;
     if (r != static_cast<std::size_t>(-1)) {
       if (flushing) break;
@@ -145,8 +146,8 @@ SourceText decodeSource(std::string_view bytes) {
   const std::optional<std::string> encoding = declaredEncoding(bytes);
   if (!encoding) {
     if (const auto bad = firstInvalidUtf8(bytes)) {
-      out.error = "not valid UTF-8 (byte " + hexByte(static_cast<unsigned char>(bytes[*bad])) + " " + where(bytes, *bad) +
-                  "), skipped";
+      out.error = "not valid UTF-8 (byte " + hexByte(static_cast<unsigned char>(bytes[*bad])) + " " +
+                  where(bytes, *bad) + "), skipped";
       return out;
     }
     out.text = std::string(bytes);
