@@ -32,20 +32,27 @@ fi
 apt_opts=""
 [ "$(id -u)" -eq 0 ] && apt_opts="-o APT::Sandbox::User=root"
 
-for p in "${packages[@]}"; do
-  dest="$cache/corpus/$p"
-  [ -f "$dest/.done" ] && continue
-  echo "corpus.sh: fetching $p" >&2
-  rm -rf "$dest" "$cache/unpack"
-  (cd "$cache/debs" && ls "${p}"_*.deb >/dev/null 2>&1 || apt-get download -q $apt_opts "$p" >/dev/null)
-  deb="$(ls "$cache/debs/${p}"_*.deb | head -n1)"
-  dpkg -x "$deb" "$cache/unpack"
-  mkdir -p "$dest"
-  # Keep the .py files only, with their relative paths (symlinks dropped: they'd count twice).
-  (cd "$cache/unpack" && find . -type f -name '*.py' -print0 | xargs -0 -r cp --parents -p -t "$dest")
-  rm -rf "$cache/unpack"
-  touch "$dest/.done"
-done
+# fetch DIR PACKAGE... — the .py files of each package under DIR/<package>/, once per package.
+fetch() {
+  local dir="$1" p dest deb
+  shift
+  for p in "$@"; do
+    dest="$dir/$p"
+    [ -f "$dest/.done" ] && continue
+    echo "corpus.sh: fetching $p" >&2
+    rm -rf "$dest" "$cache/unpack"
+    (cd "$cache/debs" && ls "${p}"_*.deb >/dev/null 2>&1 || apt-get download -q $apt_opts "$p" >/dev/null)
+    deb="$(ls "$cache/debs/${p}"_*.deb | head -n1)"
+    dpkg -x "$deb" "$cache/unpack"
+    mkdir -p "$dest"
+    # Keep the .py files only, with their relative paths (symlinks dropped: they'd count twice).
+    (cd "$cache/unpack" && find . -type f -name '*.py' -print0 | xargs -0 -r cp --parents -p -t "$dest")
+    rm -rf "$cache/unpack"
+    touch "$dest/.done"
+  done
+}
+
+fetch "$cache/corpus" "${packages[@]}"
 
 if [ ! -f "$cache/injected/.done" ]; then
   rm -rf "$cache/injected"
