@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# bench/corpus.sh — build the benchmark corpus from Debian's own packages (nothing is committed).
+# bench/corpus.sh — build the benchmark corpora from Debian's own packages (nothing is committed).
 #
 #   bench/corpus.sh [CACHE]     default CACHE: $ASYNCFIX_BENCH_CACHE or ~/.cache/asyncfix-bench
 #
@@ -7,11 +7,12 @@
 # no root needed once the package lists exist), unpacks them with `dpkg -x`, and keeps only the
 # .py files under CACHE/corpus/<package>/. Then makes CACHE/injected/, a copy in which a few
 # percent of the files get legacy async/await code appended (bench/inject.py), so the fixer has
-# real work. Idempotent: a package already unpacked is not fetched again.
+# real work. The PyTorch-heavy corpus (issue 16) is fetched the same way into CACHE/torch/.
+# Idempotent: a package already unpacked is not fetched again.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cache="${1:-${ASYNCFIX_BENCH_CACHE:-$HOME/.cache/asyncfix-bench}}"
-mkdir -p "$cache/debs" "$cache/corpus"
+mkdir -p "$cache/debs" "$cache/corpus" "$cache/torch"
 
 # Chosen for size and variety: scientific stacks (PyTorch among them), web frameworks, the
 # standard library and its test suite, and the Azure SDK (generated code full of `async def`,
@@ -54,6 +55,12 @@ fetch() {
 
 fetch "$cache/corpus" "${packages[@]}"
 
+# PyTorch code, every package of it that bookworm has (`apt-cache rdepends python3-torch`): torch
+# itself, its domain libraries, and skorch. Left out: python3-eagerpy (a framework-neutral wrapper,
+# one PyTorch backend file), libtorch-dev and libtorch-test (no .py files).
+torch_packages=(python3-torch python3-torchvision python3-torchaudio python3-torchtext python3-skorch)
+fetch "$cache/torch" "${torch_packages[@]}"
+
 if [ ! -f "$cache/injected/.done" ]; then
   rm -rf "$cache/injected"
   cp -a "$cache/corpus" "$cache/injected"
@@ -61,6 +68,8 @@ if [ ! -f "$cache/injected/.done" ]; then
   touch "$cache/injected/.done"
 fi
 
-files=$(find "$cache/corpus" -name '*.py' | wc -l)
-bytes=$(find "$cache/corpus" -name '*.py' -printf '%s\n' | awk '{s+=$1} END {print s}')
-echo "corpus.sh: $cache/corpus: $files .py files, $((bytes / 1000000)) MB" >&2
+for dir in "$cache/corpus" "$cache/torch"; do
+  files=$(find "$dir" -name '*.py' | wc -l)
+  bytes=$(find "$dir" -name '*.py' -printf '%s\n' | awk '{s+=$1} END {print s}')
+  echo "corpus.sh: $dir: $files .py files, $((bytes / 1000000)) MB" >&2
+done
