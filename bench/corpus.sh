@@ -7,8 +7,10 @@
 # no root needed once the package lists exist), unpacks them with `dpkg -x`, and keeps only the
 # .py files under CACHE/corpus/<package>/. Then makes CACHE/injected/, a copy in which a few
 # percent of the files get legacy async/await code appended (bench/inject.py), so the fixer has
-# real work. The PyTorch-heavy corpus (issue 16) is fetched the same way into CACHE/torch/.
-# Idempotent: a package already unpacked is not fetched again.
+# real work. The PyTorch-heavy corpus (issue 16) is fetched the same way into CACHE/torch/, and
+# its generated dense variant (bench/gen_torch.py) is written to CACHE/dense/, with one dense
+# 20 000-line file in CACHE/dense-file/. Idempotent: a package already unpacked is not fetched
+# again, a generated tree is regenerated only when bench/gen_torch.py changes.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 cache="${1:-${ASYNCFIX_BENCH_CACHE:-$HOME/.cache/asyncfix-bench}}"
@@ -68,7 +70,16 @@ if [ ! -f "$cache/injected/.done" ]; then
   touch "$cache/injected/.done"
 fi
 
-for dir in "$cache/corpus" "$cache/torch"; do
+# The generated corpora are stamped with the generator's hash: a changed generator rewrites them.
+gen_hash="$(sha256sum "$here/gen_torch.py" | cut -d' ' -f1)"
+if [ ! -f "$cache/dense/.done" ] || [ "$(cat "$cache/dense/.done")" != "$gen_hash" ]; then
+  rm -rf "$cache/dense" "$cache/dense-file"
+  python3 "$here/gen_torch.py" "$cache/dense"
+  python3 "$here/gen_torch.py" "$cache/dense-file/train_20000.py" --lines 20000
+  echo "$gen_hash" > "$cache/dense/.done"
+fi
+
+for dir in "$cache/corpus" "$cache/torch" "$cache/dense"; do
   files=$(find "$dir" -name '*.py' | wc -l)
   bytes=$(find "$dir" -name '*.py' -printf '%s\n' | awk '{s+=$1} END {print s}')
   echo "corpus.sh: $dir: $files .py files, $((bytes / 1000000)) MB" >&2
