@@ -32,10 +32,10 @@ ROOT = os.path.dirname(HERE)
 class Job:
     """One command, run `repeat` times; keeps the wall times and the largest peak RSS."""
 
-    def __init__(self, key, label, argv, files=None, nbytes=None, threads=None, setup=None, env=None):
+    def __init__(self, key, label, argv, files=None, nbytes=None, threads=None, setup=None, env=None, after=None):
         self.key, self.label, self.argv = key, label, argv
         self.files, self.nbytes, self.threads = files, nbytes, threads
-        self.setup, self.env = setup, env
+        self.setup, self.env, self.after = setup, env, after
         self.times, self.rss_kb, self.stdout, self.codes = [], 0, '', []
 
     @property
@@ -71,6 +71,8 @@ def run_job(job, repeat, slow_after):
         job.rss_kb = max(job.rss_kb, rss)
         job.stdout = out
         job.stderr = err
+        if job.after:
+            job.after()
         print(f'  {job.label}: {seconds:.3f} s (exit {code}, {rss / 1024:.1f} MiB)', file=sys.stderr)
         if seconds > slow_after and i + 1 >= 2:
             break  # slow peers: two runs are enough for a median of two
@@ -229,8 +231,28 @@ def main():
         fixes.append(('debian', injected, kept, 'injected corpus'))
     if 'dense' in selected:
         fixes.append(('dense', paths['dense'], None, 'dense corpus'))  # its legacy code is generated in
+    # Quality of the fixes: files that still fail to compile on this Python because of
+    # async/await, after each tool's fix (ast-grep's counted after each of its runs: with
+    # alternating rounds, its copy may not be the last one written).
+    def still_broken(tree, base, files):
+        if files is None:
+            files = [os.path.join(d, n) for d, _, names in os.walk(base) for n in names if n.endswith('.py')]
+        broken = 0
+        for path in files:
+            target = os.path.join(tree, os.path.relpath(path, base))
+            try:
+                with open(target, 'rb') as f:
+                    compile(f.read(), target, 'exec', dont_inherit=True)
+            except SyntaxError as e:
+                if 'async' in str(e.text or '') or 'await' in str(e.text or ''):
+                    broken += 1
+            except (ValueError, OSError):
+                pass
+        return broken
+
+    sg_broken = {}
     # Fixing: a fresh copy of the tree for every run.
-    for fc, tree, _, what in fixes:
+    for fc, tree, files, what in fixes:
         work = os.path.join(args.cache, f'work-{fc}')
         n_files, n_bytes = corpus_stats(tree)
         add(fc, f'fix{cores}', f'`asyncfix check --fix --unsafe-fixes` ({what})',
@@ -238,7 +260,9 @@ def main():
             cores, n_files=n_files, n_bytes=n_bytes, setup=lambda tree=tree, work=work: copy_tree(tree, work))
         add(fc, f'sgfix{cores}', f'`ast-grep scan --update-all` ({what})',
             [sg, 'scan', '-c', sgconfig, '--update-all', '-j', str(cores), work],
-            cores, n_files=n_files, n_bytes=n_bytes, setup=lambda tree=tree, work=work: copy_tree(tree, work))
+            cores, n_files=n_files, n_bytes=n_bytes, setup=lambda tree=tree, work=work: copy_tree(tree, work),
+            after=lambda fc=fc, tree=tree, files=files, work=work:
+                sg_broken.__setitem__(fc, still_broken(work, tree, files)))
     if 'dense' in selected and os.path.exists(dense_file):
         size = os.path.getsize(dense_file)
         add('dense', 'fileparse', 'bare parse of one dense 20 000-line file', [floor, 'parse', '-j', '1', dense_file], 1,
@@ -277,28 +301,10 @@ def main():
                     'findings': {t: findings(by[(c, f'asyncfix{t}')].stdout) for t in thread_counts},
                     'verify': 'clean' if code == 0 else f'{err.count(chr(10))} differences (exit {code})'}
 
-    # Quality of the fixes: files that still fail to compile on this Python because of
-    # async/await, after each tool's fix (the last run's copy is ast-grep's).
-    def still_broken(tree, base, files):
-        if files is None:
-            files = [os.path.join(d, n) for d, _, names in os.walk(base) for n in names if n.endswith('.py')]
-        broken = 0
-        for path in files:
-            target = os.path.join(tree, os.path.relpath(path, base))
-            try:
-                with open(target, 'rb') as f:
-                    compile(f.read(), target, 'exec', dont_inherit=True)
-            except SyntaxError as e:
-                if 'async' in str(e.text or '') or 'await' in str(e.text or ''):
-                    broken += 1
-            except (ValueError, OSError):
-                pass
-        return broken
-
     quality = {}
     for fc, tree, files, what in fixes:
         work = os.path.join(args.cache, f'work-{fc}')
-        quality[fc] = {'what': what, 'before': still_broken(tree, tree, files), 'sg': still_broken(work, tree, files)}
+        quality[fc] = {'what': what, 'before': still_broken(tree, tree, files), 'sg': sg_broken.get(fc)}
         copy_tree(tree, work)
         measure(by[(fc, f'fix{cores}')].argv)
         quality[fc]['asyncfix'] = still_broken(work, tree, files)
