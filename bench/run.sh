@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
-# bench/run.sh [run.py options] — the whole benchmark in one command.
+# bench/run.sh [run.py options] — the whole benchmark in one command (e.g. --corpus torch,dense --quick).
 #
 # 1. installs what is missing (scripts/install-deps.sh: the build's Debian packages),
-# 2. fetches the corpus from Debian's packages into the cache (bench/corpus.sh; once),
+# 2. fetches the corpora from Debian's packages and generates the dense one (bench/corpus.sh; once),
 # 3. installs the pinned ast-grep from npm (bench/ast-grep, `npm ci`; once per lockfile),
 # 4. builds the Release tree (asyncfix, asyncfix-lsp, the floor and latency drivers),
 # 5. runs bench/run.py, which writes bench/RESULTS.md.
