@@ -124,7 +124,7 @@ void reportNotebook(FileReport &report, Notebook &&notebook, std::vector<Diagnos
 
 /// Lints or fixes a Jupyter notebook: its code cells as one virtual Python text (IPython syntax
 /// masked), fixes written back into the changed cells' "source" only. `bytes` passed
-/// checkSourceText(); `stamp` as in checkText.
+/// decodeSource() (notebooks are UTF-8 JSON); `stamp` as in checkText.
 FileReport checkNotebook(FileReport report, std::string bytes, const FileStamp *stamp, const Context &ctx,
                          const Linters::Entry &entry) {
   const CheckOptions &options = ctx.options;

@@ -752,8 +752,8 @@ class BadInputTest(CliTestCase):
         res = self.check("--output-format", "concise")
         self.assertEqual(res.code, 2, res)
         self.assertIn("legacy.py:4:12: AF101", res.stdout)
-        self.assertIn("error: bad.py: not valid in its declared encoding `cp1252` (byte 0x81 at byte offset 22, line 2)",
-                      res.stderr)
+        self.assertIn("error: bad.py: not valid in its declared encoding `cp1252` "
+                      "(byte 0x81 at byte offset 22, line 2)", res.stderr)
         res = self.check("--diff", "legacy.py")
         self.assertEqual(res.code, 1, res)
         self.assertIn(b" # caf\xe9\n s = '\xe9t\xe9'\n-y = x.cuda(async=True)\n+y = x.cuda(non_blocking=True)\n",
@@ -763,6 +763,16 @@ class BadInputTest(CliTestCase):
         self.assertEqual(read(self.path("legacy.py")), latin1.replace(b"async=", b"non_blocking="))
         self.assertTrue(compiles(self.path("legacy.py")))
         self.assertEqual(read(self.path("bad.py")), bad)
+
+    def test_declared_encodings_on_stdin(self):
+        latin1 = b"# -*- coding: latin-1 -*-\ns = '\xe9'\ny = x.cuda(async=True)\n"
+        res = self.check("--stdin-filename", "l.py", "--fix", stdin=latin1)
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(res.stdout_bytes, latin1.replace(b"async=", b"non_blocking="))
+        res = self.check("--stdin-filename", "l.py", "--add-noqa", stdin=latin1)
+        self.assertEqual(res.stdout_bytes, latin1.replace(b"True)\n", b"True)  # noqa: AF101\n"))
+        res = self.check("--stdin-filename", "l.py", "--output-format", "json", stdin=latin1)
+        self.assertEqual([(d["location"]["row"], d["location"]["column"]) for d in json.loads(res.stdout)], [(3, 12)])
 
     def test_check_reports_them_too(self):
         write(self.path("latin1.py"), b"s = '\xff'\n")

@@ -17,6 +17,8 @@ TEST_CASE("declaredEncoding reads PEP 263 declarations as Python does", "[encodi
   CHECK_FALSE(declaredEncoding("#\n#\n# coding: latin-1\n"));                     // line 3
   CHECK_FALSE(declaredEncoding("# coding: utf-8\n"));
   CHECK_FALSE(declaredEncoding("# -*- coding: UTF8 -*-\n"));
+  CHECK_FALSE(declaredEncoding("# coding: u8\n"));
+  CHECK_FALSE(declaredEncoding("# coding: cp65001\n"));
   CHECK_FALSE(declaredEncoding("x = '# coding: latin-1'\n")); // not a comment line
   CHECK_FALSE(declaredEncoding("# coding latin-1\n"));
 }
@@ -33,9 +35,23 @@ TEST_CASE("decodeSource decodes a declared encoding and keeps UTF-8 as it is", "
   REQUIRE_FALSE(koi8.error);
   CHECK(koi8.text == "# coding: koi8-r\ns = '\xD0\x9F\xD1\x80\xD0\xB8'\n");
 
-  const SourceText sjis = decodeSource("# coding: shift_jis\ns = '\x82\xA0'\n"); // "あ"
+  // Python's shift_jis reads 0x5C as a backslash (here a line continuation), as ASCII.
+  const SourceText sjis = decodeSource("# coding: shift_jis\ns = '\x82\xA0' + \\\n  '~'\n"); // "あ"
   REQUIRE_FALSE(sjis.error);
-  CHECK(sjis.text == "# coding: shift_jis\ns = '\xE3\x81\x82'\n");
+  CHECK(sjis.text == "# coding: shift_jis\ns = '\xE3\x81\x82' + \\\n  '~'\n");
+
+  // Python's spellings of Latin-1 that iconv does not know under that name.
+  for (const char *name : {"latin", "iso8859", "iso-8859-1-unix", "L1"}) {
+    const SourceText latin = decodeSource(std::string("# coding: ") + name + "\ns = '\xE9'\n");
+    REQUIRE_FALSE(latin.error);
+    CHECK(latin.text.ends_with("s = '\xC3\xA9'\n"));
+  }
+
+  // An all-ASCII file reads the same in any declared encoding, known to iconv or not.
+  const SourceText ascii = decodeSource("# coding: klingon\nx = y.cuda(async=True)\n");
+  REQUIRE_FALSE(ascii.error);
+  CHECK(ascii.text == "# coding: klingon\nx = y.cuda(async=True)\n");
+  CHECK(encodeSource("x = y.cuda(non_blocking=True)\n", "klingon") == "x = y.cuda(non_blocking=True)\n");
 
   const SourceText utf8 = decodeSource("s = 'caf\xC3\xA9'\n");
   REQUIRE_FALSE(utf8.error);
@@ -47,12 +63,16 @@ TEST_CASE("decodeSource says why bytes cannot be read", "[encoding]") {
   const auto error = [](const std::string &bytes) { return decodeSource(bytes).error.value_or(""); };
   CHECK(error("# coding: cp1252\ns = '\x81'\n") ==
         "not valid in its declared encoding `cp1252` (byte 0x81 at byte offset 22, line 2), skipped");
-  CHECK(error("# coding: klingon\n") == "unknown declared encoding `klingon`, skipped");
+  CHECK(error("# coding: klingon\ns = '\xE9'\n") ==
+        "the declared encoding `klingon` is not supported by this system's iconv, skipped");
+  CHECK(error("# coding: cp037\ns = '\xE9'\n") ==
+        "the declared encoding `cp037` is not ASCII-compatible in this system's iconv, skipped");
   CHECK(error("# coding: utf-16\n") == "the declared encoding `utf-16` is not ASCII-compatible (PEP 263), skipped");
   CHECK(error("\xEF\xBB\xBF# coding: latin-1\n").find("byte-order mark") != std::string::npos);
   CHECK(error("s = 'caf\xE9'\n").starts_with("not valid UTF-8 (byte 0xE9 at byte offset 8, line 1)"));
   CHECK(error(std::string("# coding: latin-1\n\0", 19)).starts_with("binary file (NUL byte"));
-  CHECK(checkSourceText("# coding: latin-1\ns = '\xE9'\n") == std::nullopt);
+  // checkSourceText stays the UTF-8 check: decodeSource is what reads other encodings.
+  CHECK(checkSourceText("# coding: latin-1\ns = '\xE9'\n").value_or("").starts_with("not valid UTF-8"));
 }
 
 TEST_CASE("encodeSource refuses a character the encoding lacks", "[encoding]") {
@@ -61,19 +81,23 @@ TEST_CASE("encodeSource refuses a character the encoding lacks", "[encoding]") {
   CHECK(encodeSource("plain", "") == "plain");
 }
 
-TEST_CASE("Linter lints and fixes a latin-1 file, byte-exact outside the fix", "[encoding][api]") {
+TEST_CASE("a latin-1 file through decodeSource, the Linter and encodeSource", "[encoding][api]") {
   const Linter linter;
   const std::string bytes = "# -*- coding: latin-1 -*-\n# caf\xE9\ns = '\xE9t\xE9'; x = y.cuda(async=True)\n";
-  const Report report = linter.lint(bytes, "legacy.py");
+  const SourceText source = decodeSource(bytes);
+  REQUIRE_FALSE(source.error);
+  const Report report = linter.lint(source.text, "legacy.py");
   REQUIRE(report.ok());
   REQUIRE(report.diagnostics().size() == 1);
   const Position at = report.lines().position(report.diagnostics()[0].start, PositionEncoding::Utf32);
   CHECK(at == Position{2, 22}); // counted in characters of the decoded line
-  const FixResult fixed = linter.fix(bytes, "legacy.py");
+  const FixResult fixed = linter.fix(source.text, "legacy.py");
   REQUIRE_FALSE(fixed.error);
-  CHECK(fixed.text == "# -*- coding: latin-1 -*-\n# caf\xE9\ns = '\xE9t\xE9'; x = y.cuda(non_blocking=True)\n");
-  CHECK(linter.fix(fixed.text, "legacy.py").text == fixed.text); // idempotent
-  const FixResult refused = linter.fix("# coding: cp1252\ns = '\x81'\ny.cuda(async=True)\n", "bad.py");
-  CHECK(refused.error);
-  CHECK(refused.text == "# coding: cp1252\ns = '\x81'\ny.cuda(async=True)\n");
+  CHECK(encodeSource(fixed.text, source.encoding) ==
+        "# -*- coding: latin-1 -*-\n# caf\xE9\ns = '\xE9t\xE9'; x = y.cuda(non_blocking=True)\n");
+  // The Linter itself takes UTF-8: text already decoded keeps its declaration and is not decoded
+  // again (the column stays right, and it is not refused as invalid cp1252).
+  const Report again = linter.lint(source.text, "legacy.py");
+  CHECK(again.lines().position(again.diagnostics()[0].start, PositionEncoding::Utf32) == Position{2, 22});
+  CHECK(linter.lint("# coding: cp1252\ns = '\xC2\x81'; y.cuda(async=True)\n", "u.py").ok());
 }

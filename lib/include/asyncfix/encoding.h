@@ -1,10 +1,11 @@
 // asyncfix/encoding.h — a Python file's bytes as the UTF-8 text the library lints (PEP 263).
 //
 // Python reads a source file as UTF-8 unless its first or second line declares another encoding
-// (`# -*- coding: latin-1 -*-`). Legacy code does: such a file is decoded for linting (through
-// the C library's iconv) and its fixes are encoded back, so that every byte outside the edits
-// stays as it was. A file whose bytes do not decode in its declared encoding, or do not come back
-// unchanged when encoded again, is not linted: its error says why.
+// (`# -*- coding: latin-1 -*-`). Legacy code does. The Linter takes UTF-8 text: a front end that
+// reads files (the CLI, the language server) decodes them here first (through the C library's
+// iconv) and encodes fixed text back, so that every byte outside the edits stays as it was. A file
+// whose bytes do not decode in its declared encoding, whose encoding does not read ASCII as ASCII,
+// or whose bytes do not come back unchanged when encoded again, is not linted: its error says why.
 #pragma once
 
 #include <optional>
@@ -28,12 +29,13 @@ struct SourceText {
 /// comment) names, as spelled there; nullopt when there is none or it names UTF-8.
 ASYNCFIX_API std::optional<std::string> declaredEncoding(std::string_view bytes);
 
-/// `bytes` as UTF-8 text: checked and kept when the file is UTF-8, decoded when it declares
-/// another encoding (and checked to encode back to exactly `bytes`).
+/// `bytes` as UTF-8 text: checked and kept when the file is UTF-8 (checkSourceText), decoded when
+/// it declares another encoding (and checked to encode back to exactly `bytes`). An all-ASCII file
+/// is the same text in any declared encoding and needs no conversion.
 ASYNCFIX_API SourceText decodeSource(std::string_view bytes);
 
 /// UTF-8 `text` in `encoding` (as SourceText::encoding names it; empty: UTF-8, `text` itself).
-/// nullopt when a character of `text` has no representation there.
+/// nullopt when a character of `text` has no exact representation there.
 ASYNCFIX_API std::optional<std::string> encodeSource(std::string_view text, std::string_view encoding);
 
 } // namespace asyncfix

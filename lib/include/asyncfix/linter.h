@@ -36,6 +36,10 @@ public:
 
   const Config &config() const;
 
+  // lint() without a path gives the bare diagnostics of Python text; with a path, a Report that
+  // also knows the file: a notebook's cells, and positions for any front end. All take UTF-8
+  // (a file in another encoding: see encoding.h).
+
   /// Diagnostics for a parsed document, sorted by position then code.
   std::vector<Diagnostic> lint(const Document &doc) const;
   /// Diagnostics for a text. A cheap token scan runs first; a text that cannot hold a finding is
@@ -44,8 +48,7 @@ public:
   /// The prefilter alone: false only when no enabled rule can fire on `text`.
   bool mayHaveFindings(std::string_view text) const;
 
-  /// Diagnostics for the file `path` holding `text` (UTF-8, or the encoding its first lines
-  /// declare: PEP 263, see encoding.h), with the UTF-8 text kept for positions.
+  /// Diagnostics for the file `path` holding `text` (UTF-8), with the text kept for positions.
   /// A path ending in `.ipynb` makes `text` a notebook's JSON: its code cells are linted as one
   /// document and Report::place() gives cell positions. The path is only a name here: nothing is
   /// read from disk, and no configuration file is looked up (see settings.h for that). Text that
@@ -59,10 +62,8 @@ public:
   /// The whole text of `path` with the fixes applied whose applicability is at most
   /// `applicability` (Safe: safe fixes only; Unsafe: safe and unsafe; DisplayOnly is treated as
   /// Unsafe, display-only fixes are never applied). Verified and idempotent like asyncfix::fix();
-  /// a notebook gets its changed cells' "source" rewritten and every other byte kept, and a file
-  /// that declares an encoding (PEP 263) is fixed as UTF-8 and encoded back (its `remaining`
-  /// refer to the UTF-8 text then). On bad input, FixResult::error is set and the text is
-  /// returned unchanged.
+  /// a notebook gets its changed cells' "source" rewritten and every other byte kept. On bad
+  /// input, FixResult::error is set and the text is returned unchanged.
   FixResult fix(std::string_view text, std::string_view path, Applicability applicability = Applicability::Safe) const;
 
 private:

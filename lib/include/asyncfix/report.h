@@ -78,9 +78,9 @@ ASYNCFIX_API std::size_t keepReportableInCells(const Notebook &notebook, std::ve
 /// objects carry a "cell" key. The shape is documented in the README ("JSON output").
 ASYNCFIX_API std::string renderJson(std::span<const FileDiagnostics> files, bool lines = false);
 
-/// Why `bytes` cannot be linted as Python source: it holds a NUL byte (binary), or is not valid
-/// UTF-8 nor valid in the encoding it declares (PEP 263; see encoding.h). nullopt when it is fine.
-/// The reason names the byte offset and line of the problem:
+/// Why `bytes` cannot be linted as Python source: it holds a NUL byte (binary) or is not valid
+/// UTF-8 (decodeSource() in encoding.h first reads a file that declares another encoding). nullopt
+/// when it is fine. The reason names the byte offset and line of the problem:
 /// "not valid UTF-8 (byte 0xFF at byte offset 12, line 2), skipped".
 ASYNCFIX_API std::optional<std::string> checkSourceText(std::string_view bytes);
 

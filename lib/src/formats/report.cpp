@@ -7,7 +7,6 @@
 
 #include <nlohmann/json.hpp>
 
-#include "asyncfix/encoding.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/report_format.h"
 #include "asyncfix/rules.h"
@@ -117,8 +116,6 @@ std::string renderJson(std::span<const FileDiagnostics> files, bool lines) {
   return lines ? out : jsonText(array, 2) + "\n";
 }
 
-std::optional<std::string> checkSourceText(std::string_view bytes) { return decodeSource(bytes).error; }
-
 bool isNotebookPath(std::string_view path) { return path.ends_with(".ipynb"); }
 
 // --- Report ------------------------------------------------------------------------------------
@@ -166,13 +163,11 @@ std::string Report::toJson(bool lines) const {
 
 // --- Linter entry points that take a path --------------------------------------------------------
 
-Report Linter::lint(std::string_view bytes, std::string_view path) const {
+Report Linter::lint(std::string_view text, std::string_view path) const {
   auto data = std::make_shared<Report::Data>();
   data->path = std::string(path);
-  SourceText source = decodeSource(bytes);
-  const std::string_view text = source.text;
-  if (source.error) {
-    data->error = std::move(source.error);
+  if (auto problem = checkSourceText(text)) {
+    data->error = std::move(problem);
   } else if (isNotebookPath(path)) {
     auto parsed = Notebook::parse(std::string(text));
     if (auto *error = std::get_if<std::string>(&parsed)) {
@@ -183,7 +178,7 @@ Report Linter::lint(std::string_view bytes, std::string_view path) const {
       keepReportableInCells(*data->notebook, data->diagnostics);
     }
   } else {
-    data->text = std::move(source.text);
+    data->text = std::string(text);
     data->diagnostics = lint(std::string_view(data->text));
   }
   data->index();
@@ -199,34 +194,17 @@ Report Linter::lint(const Document &doc, std::string_view path) const {
   return Report(std::move(data));
 }
 
-FixResult Linter::fix(std::string_view bytes, std::string_view path, Applicability applicability) const {
+FixResult Linter::fix(std::string_view text, std::string_view path, Applicability applicability) const {
   FixOptions options;
   options.unsafe = applicability != Applicability::Safe;
   const auto failed = [&](std::string why) {
     FixResult result;
-    result.text = std::string(bytes);
+    result.text = std::string(text);
     result.converged = true;
     result.error = std::move(why);
     return result;
   };
-  const SourceText source = decodeSource(bytes);
-  if (source.error) return failed(*source.error);
-  const std::string_view text = source.text;
-  if (!source.encoding.empty()) { // PEP 263: fixed in UTF-8, written back in its encoding
-    FixResult result = asyncfix::fix(*this, text, options);
-    if (!result.changed) {
-      result.text = std::string(bytes);
-      return result;
-    }
-    std::optional<std::string> encoded = encodeSource(result.text, source.encoding);
-    if (!encoded) {
-      FixResult unchanged = failed("a fix does not fit the declared encoding `" + source.encoding + "`; not written");
-      unchanged.remaining = lint(text);
-      return unchanged;
-    }
-    result.text = std::move(*encoded);
-    return result;
-  }
+  if (auto problem = checkSourceText(text)) return failed(std::move(*problem));
   if (!isNotebookPath(path)) return asyncfix::fix(*this, text, options);
 
   auto parsed = Notebook::parse(std::string(text));

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "asyncfix/line_index.h"
+#include "asyncfix/report.h"
 #include "asyncfix/utf8.h"
 
 namespace asyncfix {
@@ -53,15 +54,25 @@ std::string normal(std::string_view name) {
 
 bool isUtf8(std::string_view name) {
   const std::string n = normal(name);
-  return n == "utf-8" || n == "utf8" || n.starts_with("utf-8-") || n.starts_with("utf8-");
+  return n == "utf-8" || n == "utf8" || n == "u8" || n == "utf" || n == "cp65001" || n.starts_with("utf-8-") ||
+         n.starts_with("utf8-");
 }
 
-/// The names to try with iconv_open for a Python encoding name: glibc knows most of Python's
-/// spellings, some only without a dash or under another alias.
+bool isAscii(std::string_view bytes) {
+  return std::all_of(bytes.begin(), bytes.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
+}
+
+/// The names to try with iconv_open for a Python encoding name. glibc knows most of Python's
+/// spellings, some only without a dash or under another alias; its SHIFT_JIS reads 0x5C as `¥`
+/// where Python reads `\`, so Python's shift_jis is glibc's CP932.
 std::vector<std::string> iconvNames(std::string_view name) {
   const std::string n = normal(name);
-  if (n == "latin-1" || n == "iso-latin-1" || n.starts_with("latin-1-") || n.starts_with("iso-latin-1-"))
-    return {"ISO-8859-1"};
+  for (const std::string_view latin1 :
+       {"latin-1", "latin1", "latin", "l1", "iso-latin-1", "iso8859", "iso-8859-1", "iso8859-1", "8859", "cp819"})
+    if (n == latin1 || n.starts_with(std::string(latin1) + "-")) return {"ISO-8859-1"};
+  if (n == "shift-jis" || n == "shiftjis" || n == "sjis" || n == "s-jis") return {"CP932"};
+  if (n == "shift-jis-2004" || n == "shiftjis2004" || n == "sjis-2004" || n == "s-jis-2004") return {"SHIFT_JISX0213"};
+  if (n == "euc-jis-2004" || n == "eucjis2004" || n == "jisx0213") return {"EUC-JISX0213"};
   if (n == "mac-roman" || n == "macroman") return {"MACINTOSH"};
   std::string dashless = n;
   std::erase(dashless, '-');
@@ -101,7 +112,7 @@ std::optional<std::string> convert(const Converter &converter, std::string_view 
       out.resize(out.size() * 2);
       continue;
     }
-    bad = in.size() - srcLeft;
+    bad = std::min(in.size() - srcLeft, in.empty() ? 0 : in.size() - 1);
     return std::nullopt;
   }
   out.resize(done);
@@ -137,19 +148,20 @@ std::optional<std::string> declaredEncoding(std::string_view bytes) {
   return name;
 }
 
+std::optional<std::string> checkSourceText(std::string_view bytes) {
+  if (const auto nul = bytes.find('\0'); nul != std::string_view::npos)
+    return "binary file (NUL byte " + where(bytes, nul) + "), skipped";
+  if (const auto bad = firstInvalidUtf8(bytes))
+    return "not valid UTF-8 (byte " + hexByte(static_cast<unsigned char>(bytes[*bad])) + " " + where(bytes, *bad) +
+           "), skipped";
+  return std::nullopt;
+}
+
 SourceText decodeSource(std::string_view bytes) {
   SourceText out;
-  if (const auto nul = bytes.find('\0'); nul != std::string_view::npos) {
-    out.error = "binary file (NUL byte " + where(bytes, nul) + "), skipped";
-    return out;
-  }
   const std::optional<std::string> encoding = declaredEncoding(bytes);
-  if (!encoding) {
-    if (const auto bad = firstInvalidUtf8(bytes)) {
-      out.error = "not valid UTF-8 (byte " + hexByte(static_cast<unsigned char>(bytes[*bad])) + " " +
-                  where(bytes, *bad) + "), skipped";
-      return out;
-    }
+  if (!encoding || bytes.find('\0') != std::string_view::npos) {
+    if ((out.error = checkSourceText(bytes))) return out;
     out.text = std::string(bytes);
     return out;
   }
@@ -164,6 +176,11 @@ SourceText decodeSource(std::string_view bytes) {
     out.error = "the " + declared + " is not ASCII-compatible (PEP 263), skipped";
     return out;
   }
+  if (isAscii(bytes)) { // the same text in every ASCII-compatible encoding: no conversion
+    out.text = std::string(bytes);
+    out.encoding = *encoding;
+    return out;
+  }
   Converter decoder, encoder;
   for (const std::string &name : iconvNames(*encoding)) {
     decoder = open("UTF-8", name);
@@ -171,10 +188,18 @@ SourceText decodeSource(std::string_view bytes) {
     if (decoder && encoder) break;
   }
   if (!decoder || !encoder) {
-    out.error = "unknown " + declared + ", skipped";
+    out.error = "the " + declared + " is not supported by this system's iconv, skipped";
     return out;
   }
+  // PEP 263 wants ASCII to read as ASCII (a `\` must stay a line continuation): some of iconv's
+  // East Asian and EBCDIC tables do not.
+  std::string ascii;
+  for (char c = 1; c < 0x7F; ++c) ascii += c;
   std::size_t bad = 0;
+  if (convert(decoder, ascii, bad) != ascii) {
+    out.error = "the " + declared + " is not ASCII-compatible in this system's iconv, skipped";
+    return out;
+  }
   std::optional<std::string> text = convert(decoder, bytes, bad);
   if (!text) {
     out.error = "not valid in its " + declared + " (byte " + hexByte(static_cast<unsigned char>(bytes[bad])) + " " +
@@ -192,12 +217,15 @@ SourceText decodeSource(std::string_view bytes) {
 }
 
 std::optional<std::string> encodeSource(std::string_view text, std::string_view encoding) {
-  if (encoding.empty()) return std::string(text);
+  if (encoding.empty() || isAscii(text)) return std::string(text);
   for (const std::string &name : iconvNames(encoding)) {
-    if (Converter encoder = open(name, "UTF-8")) {
-      std::size_t bad = 0;
-      return convert(encoder, text, bad);
-    }
+    Converter encoder = open(name, "UTF-8"), decoder = open("UTF-8", name);
+    if (!encoder || !decoder) continue;
+    std::size_t bad = 0;
+    std::optional<std::string> bytes = convert(encoder, text, bad);
+    // Only a conversion that reads back as `text` (no approximated character) is one.
+    if (!bytes || convert(decoder, *bytes, bad) != text) return std::nullopt;
+    return bytes;
   }
   return std::nullopt;
 }
