@@ -19,7 +19,7 @@
 // version, and checks that the typed finding appears and disappears; then types the line again
 // with a hover and a code action sent right behind each keystroke and reports their latency;
 // and compares didOpen with a bare parse of the file. --at places the typed line at that fraction
-// of the file (default 0.5, the middle); near the top costs most (see bench/RESULTS.md). --notebook types the same line
+// of the file (0 to 0.95, default 0.5: the middle). --notebook types the same line
 // into the middle cell of a notebook of CELLS code cells (notebookDocument/didChange).
 //
 // With --open, the server instead opens N different documents of --lines lines each (every one

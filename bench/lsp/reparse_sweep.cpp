@@ -9,6 +9,7 @@
 // changed ranges it takes) per keystroke. No lint, no server: the floor under the language
 // server's keystroke latency, which grows with the number of top-level statements after the edit.
 #include <chrono>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -38,6 +39,10 @@ int main(int argc, char **argv) {
     const std::size_t function =
         text.find("\ndef ", static_cast<std::size_t>(static_cast<double>(text.size()) * where));
     const std::size_t at = text.find("    return", function);
+    if (function == std::string::npos || at == std::string::npos) {
+      std::fprintf(stderr, "no function at %.0f%% of the file: use more --functions\n", where * 100);
+      return 2;
+    }
     double ms = 0;
     for (std::size_t k = 0; k < typed.size(); ++k) {
       doc.edit(at + k, at + k, typed.substr(k, 1));
