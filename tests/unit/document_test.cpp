@@ -1,6 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <cstdio>
 #include <random>
+#include <string>
+#include <tuple>
 
 #include "asyncfix/document.h"
 #include "asyncfix/document_internals.h"
@@ -126,4 +129,94 @@ TEST_CASE("Document: a lone CR ends a line for the parser, as in Python and Line
   REQUIRE(found.size() == 2);
   CHECK(found[0].message.find("parameter name") != std::string::npos);
   CHECK(found[0].fix.has_value());
+}
+
+namespace {
+
+/// The two trees have the same nodes: kind, byte range and children, walked in lockstep.
+bool sameTree(TSNode a, TSNode b) {
+  if (ts_node_symbol(a) != ts_node_symbol(b) || ts_node_start_byte(a) != ts_node_start_byte(b) ||
+      ts_node_end_byte(a) != ts_node_end_byte(b) || ts_node_child_count(a) != ts_node_child_count(b) ||
+      ts_node_is_missing(a) != ts_node_is_missing(b))
+    return false;
+  for (std::uint32_t i = 0; i < ts_node_child_count(a); ++i)
+    if (!sameTree(ts_node_child(a, i), ts_node_child(b, i))) return false;
+  return true;
+}
+
+std::string readFixture(const std::string &name) {
+  std::FILE *f = std::fopen((std::string(ASYNCFIX_FIXTURES_DIR) + "/" + name).c_str(), "rb");
+  REQUIRE(f != nullptr);
+  std::string out;
+  char buffer[4096];
+  for (std::size_t n; (n = std::fread(buffer, 1, sizeof buffer, f)) > 0;) out.append(buffer, n);
+  std::fclose(f);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("an identifier respelled without a re-parse has the tree and findings of a fresh parse", "[document]") {
+  std::mt19937 rng(41);
+  const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+  const std::string letters = "abcdefghijklmnopqrstuvwxyzAEIOUTF_019";
+  const Linter linter;
+  std::size_t skipped = 0, total = 0;
+  for (const char *name : {"AF001.py", "AF002.py", "AF101.py", "AF102.py", "AF103.py", "AF105.py", "AF201.py",
+                           "AF202.py", "AF001.fixed.py", "AF101.fixed.py"}) {
+    INFO(name);
+    const std::string original = readFixture(name);
+    Document doc(original);
+    REQUIRE(doc.parsed());
+    for (int step = 0; step < 150; ++step) {
+      const std::string &text = doc.text();
+      // A place inside or at the end of a word, and an edit of name characters there.
+      std::size_t at = 1 + pick(text.size() - 1);
+      const auto word = [&](std::size_t i) {
+        const char c = text[i];
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+      };
+      if (!word(at - 1)) continue;
+      std::size_t end = at;
+      std::string insert;
+      if (pick(3) == 0 && at < text.size() && word(at)) end = at + 1; // delete a character
+      else
+        for (std::size_t k = 1 + pick(2); k > 0; --k) insert += letters[pick(letters.size())];
+      if (pick(4) == 0) insert = std::string(pick(2) ? "f" : "e"); // near-keywords: `if`, `def`, `else`
+      INFO("step " << step << ": " << at << ".." << end << " -> " << insert);
+      doc.edit(at, end, insert);
+      ++total;
+      if (!DocumentInternals::treeIsCurrent(doc)) { // a re-parse is due: take it, then go on
+        ++skipped;
+        if (doc.syntaxErrorCount() > 0) doc.reset(original); // from a clean tree again
+        doc.parsed();
+        continue;
+      }
+      const Document fresh(doc.text());
+      REQUIRE(sameTree(ts_tree_root_node(DocumentInternals::heldTree(doc)),
+                       ts_tree_root_node(DocumentInternals::tree(fresh))));
+      REQUIRE(linter.lint(doc) == linter.lint(fresh));
+    }
+  }
+  // Most of these edits respell a name: the test is about them, so they must have happened.
+  CHECK(total - skipped > total / 3);
+}
+
+TEST_CASE("respelling a name into a word of the grammar re-parses", "[document]") {
+  for (const auto &[text, at, insert] : {std::tuple{"x = 1\ni = 2\n", 7, "f"},             // `if`
+                                         std::tuple{"from __future_ import a\n", 13, "_"}, // `__future__`
+                                         std::tuple{"x = Tru\n", 7, "e"},                  // `True`
+                                         std::tuple{"y = prin\n", 8, "t"}}) {              // `print`
+    INFO(text);
+    Document doc(text);
+    REQUIRE(doc.parsed());
+    REQUIRE(doc.syntaxErrorCount() == 0);
+    doc.edit(static_cast<std::size_t>(at), static_cast<std::size_t>(at), insert);
+    CHECK_FALSE(DocumentInternals::treeIsCurrent(doc));
+    CHECK(sexp(doc) == sexp(Document(doc.text())));
+  }
+  Document doc("x = Tru\n");
+  doc.parsed();
+  doc.edit(7, 7, "th"); // `Truth`: a name still
+  CHECK(DocumentInternals::treeIsCurrent(doc));
 }

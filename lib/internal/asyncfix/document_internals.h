@@ -1,5 +1,6 @@
 // asyncfix/document_internals.h — what an editor host asks a Document beyond its public API.
-// Internal: not installed; for the language server and the tests.
+// Internal: not installed; for the engine (rules, analysis, linter), the language server, the
+// tests and the benchmark: tree-sitter's types stay out of the public API.
 #pragma once
 
 #include <cstdint>
@@ -19,6 +20,9 @@ struct DocumentInternals {
   /// The tree as last parsed, with the edits since applied to its positions (ts_tree_edit) but
   /// not re-parsed; nullptr when none is held. Never parses.
   static const TSTree *heldTree(const Document &doc);
+  /// Whether a tree is held and is the current text's: no re-parse pending (after an edit that
+  /// only respelled an identifier, none is needed).
+  static bool treeIsCurrent(const Document &doc);
   /// Parses the document if needed, then gives the byte ranges (of the current text) whose
   /// syntax changed in the incremental re-parses since the last call, and forgets them. Returns
   /// true when a parse since then started from scratch (no old tree: every range may differ).

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
+#include <optional>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "asyncfix/document_internals.h"
@@ -99,6 +102,49 @@ struct Document::Impl {
 
 namespace {
 
+/// Words whose respelling changes how tree-sitter-python tokenizes them: every word its grammar
+/// spells out (keywords, soft keywords, `print`/`exec`, `__future__`, the wildcard `_`).
+bool isKeywordLike(std::string_view word) {
+  static constexpr std::string_view kWords[] = {
+      "False",  "None",     "True",   "__future__", "and",  "as",     "assert", "async",    "await",   "break", "case",
+      "class",  "continue", "def",    "del",        "elif", "else",   "except", "exec",     "finally", "for",   "from",
+      "global", "if",       "import", "in",         "is",   "lambda", "match",  "nonlocal", "not",     "or",    "pass",
+      "print",  "raise",    "return", "try",        "type", "while",  "with",   "yield",    "_"};
+  return std::find(std::begin(kWords), std::end(kWords), word) != std::end(kWords);
+}
+
+bool isAsciiWord(std::string_view s) {
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  });
+}
+
+/// The identifier that replacing text[start, end) with `replacement` respells, when that is all
+/// the edit does to a tree without syntax errors: the edit lies inside the identifier or at its
+/// end (ts_tree_edit then stretches the identifier over it), adds and removes only ASCII name
+/// characters, and neither spelling is keyword-like. The token stream keeps its kinds (a name
+/// right before a quote, which could become a string prefix, is already a syntax error), so a
+/// re-parse would give the same tree with that identifier's range moved — which ts_tree_edit has
+/// done already. Returns the identifier's range before the edit.
+std::optional<std::pair<std::size_t, std::size_t>> respelledIdentifier(const TSTree *tree, std::string_view text,
+                                                                       std::size_t start, std::size_t end,
+                                                                       std::string_view replacement) {
+  if (!tree || start == 0 || !isAsciiWord(replacement) || !isAsciiWord(text.substr(start, end - start)))
+    return std::nullopt;
+  const TSNode root = ts_tree_root_node(tree);
+  if (ts_node_has_error(root)) return std::nullopt;
+  const TSNode leaf =
+      ts_node_descendant_for_byte_range(root, static_cast<std::uint32_t>(start - 1), static_cast<std::uint32_t>(start));
+  if (ts_node_child_count(leaf) != 0 || !isIdentifier(leaf)) return std::nullopt;
+  const std::size_t from = ts_node_start_byte(leaf), to = ts_node_end_byte(leaf);
+  if (from >= start || end > to) return std::nullopt;
+  const std::string_view before = text.substr(from, to - from);
+  std::string after(before);
+  after.replace(start - from, end - start, replacement);
+  if (isKeywordLike(before) || isKeywordLike(after)) return std::nullopt;
+  return std::pair{from, to};
+}
+
 bool isContinuation(const std::string &text, std::size_t i) {
   return i < text.size() && (static_cast<unsigned char>(text[i]) & 0xC0) == 0x80;
 }
@@ -151,6 +197,10 @@ void Document::edit(std::size_t start, std::size_t end, std::string_view replace
   start = snap(text_, start);
   end = snap(text_, std::max(start, end));
   const TSPoint startPoint = pointOf(lines_, start), oldEndPoint = pointOf(lines_, end);
+  // Typing inside a name is most keystrokes: when the tree is current and the edit only respells
+  // an identifier, the edited tree is the new text's tree and no re-parse is needed.
+  const auto respelled =
+      impl_->stale ? std::nullopt : respelledIdentifier(impl_->tree.get(), text_, start, end, replacement);
   text_.replace(start, end - start, replacement);
   const std::size_t newEnd = start + replacement.size();
   lines_.update(text_, start, end, newEnd);
@@ -173,6 +223,11 @@ void Document::edit(std::size_t start, std::size_t end, std::string_view replace
                      oldEndPoint,
                      pointOf(lines_, newEnd)};
     ts_tree_edit(impl_->tree.get(), &edit);
+    if (respelled) {
+      impl_->stale = false;
+      const std::size_t wordEnd = respelled->second - (end - start) + replacement.size();
+      impl_->changed.emplace_back(static_cast<std::uint32_t>(respelled->first), static_cast<std::uint32_t>(wordEnd));
+    }
   } else {
     impl_->tree.reset();
   }
@@ -216,6 +271,8 @@ const TSTree *DocumentInternals::tree(const Document &doc) {
 }
 
 const TSTree *DocumentInternals::heldTree(const Document &doc) { return doc.impl_ ? doc.impl_->tree.get() : nullptr; }
+
+bool DocumentInternals::treeIsCurrent(const Document &doc) { return doc.impl_ && doc.impl_->tree && !doc.impl_->stale; }
 
 bool DocumentInternals::takeChanges(const Document &doc,
                                     std::vector<std::pair<std::uint32_t, std::uint32_t>> &changed) {
