@@ -47,7 +47,18 @@ TEST_CASE("decodeSource decodes a declared encoding and keeps UTF-8 as it is", "
     CHECK(latin.text.ends_with("s = '\xC3\xA9'\n"));
   }
 
-  // An all-ASCII file reads the same in any declared encoding, known to iconv or not.
+  // Other ISO 8859 parts are not Latin-1: 0xA6 is `Š` in ISO 8859-15.
+  const SourceText latin9 = decodeSource("# coding: iso8859-15\n\xA6 = 1\n");
+  REQUIRE_FALSE(latin9.error);
+  CHECK(latin9.text == "# coding: iso8859-15\n\xC5\xA0 = 1\n");
+
+  // ISO-2022-JP is 7-bit: its escapes are decoded, not taken for ASCII ("唖").
+  const SourceText jis = decodeSource("# coding: iso-2022-jp\ns = \"\x1B$B0\"\x1B(B\"\n");
+  REQUIRE_FALSE(jis.error);
+  CHECK(jis.text == "# coding: iso-2022-jp\ns = \"\xE5\x94\x96\"\n");
+  CHECK(encodeSource(jis.text, jis.encoding) == "# coding: iso-2022-jp\ns = \"\x1B$B0\"\x1B(B\"\n");
+
+  // An all-ASCII file reads the same in any ASCII-compatible encoding, known to iconv or not.
   const SourceText ascii = decodeSource("# coding: klingon\nx = y.cuda(async=True)\n");
   REQUIRE_FALSE(ascii.error);
   CHECK(ascii.text == "# coding: klingon\nx = y.cuda(async=True)\n");
@@ -66,7 +77,10 @@ TEST_CASE("decodeSource says why bytes cannot be read", "[encoding]") {
   CHECK(error("# coding: klingon\ns = '\xE9'\n") ==
         "the declared encoding `klingon` is not supported by this system's iconv, skipped");
   CHECK(error("# coding: cp037\ns = '\xE9'\n") ==
-        "the declared encoding `cp037` is not ASCII-compatible in this system's iconv, skipped");
+        "the declared encoding `cp037` is not ASCII-compatible (PEP 263), skipped");
+  // Not ASCII-compatible, even for a file of ASCII bytes (`+b` is a shift in UTF-7).
+  CHECK(error("# coding: utf-7\nx = a+b\n") ==
+        "the declared encoding `utf-7` is not ASCII-compatible (PEP 263), skipped");
   CHECK(error("# coding: utf-16\n") == "the declared encoding `utf-16` is not ASCII-compatible (PEP 263), skipped");
   CHECK(error("\xEF\xBB\xBF# coding: latin-1\n").find("byte-order mark") != std::string::npos);
   CHECK(error("s = 'caf\xE9'\n").starts_with("not valid UTF-8 (byte 0xE9 at byte offset 8, line 1)"));
@@ -79,6 +93,7 @@ TEST_CASE("encodeSource refuses a character the encoding lacks", "[encoding]") {
   CHECK(encodeSource("s = '\xE2\x82\xAC'\n", "latin-1") == std::nullopt); // the euro sign
   CHECK(encodeSource("s = '\xE2\x82\xAC'\n", "cp1252") == "s = '\x80'\n");
   CHECK(encodeSource("plain", "") == "plain");
+  CHECK(encodeSource("x = a+b\n", "utf-7") == std::nullopt);
 }
 
 TEST_CASE("a latin-1 file through decodeSource, the Linter and encodeSource", "[encoding][api]") {

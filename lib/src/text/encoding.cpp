@@ -69,7 +69,11 @@ std::vector<std::string> iconvNames(std::string_view name) {
   const std::string n = normal(name);
   for (const std::string_view latin1 :
        {"latin-1", "latin1", "latin", "l1", "iso-latin-1", "iso8859", "iso-8859-1", "iso8859-1", "8859", "cp819"})
-    if (n == latin1 || n.starts_with(std::string(latin1) + "-")) return {"ISO-8859-1"};
+    if (n == latin1) return {"ISO-8859-1"};
+  // A suffix only after the three spellings that Python's tokenizer normalizes (`iso8859-15` is
+  // another encoding).
+  for (const std::string_view prefix : {"latin-1-", "iso-8859-1-", "iso-latin-1-"})
+    if (n.starts_with(prefix)) return {"ISO-8859-1"};
   if (n == "shift-jis" || n == "shiftjis" || n == "sjis" || n == "s-jis") return {"CP932"};
   if (n == "shift-jis-2004" || n == "shiftjis2004" || n == "sjis-2004" || n == "s-jis-2004") return {"SHIFT_JISX0213"};
   if (n == "euc-jis-2004" || n == "eucjis2004" || n == "jisx0213") return {"EUC-JISX0213"};
@@ -87,6 +91,38 @@ using Converter = std::unique_ptr<void, IconvCloser>;
 Converter open(const std::string &to, const std::string &from) {
   const iconv_t cd = iconv_open(to.c_str(), from.c_str());
   return cd == reinterpret_cast<iconv_t>(-1) ? Converter() : Converter(cd);
+}
+
+std::optional<std::string> convert(const Converter &converter, std::string_view in, std::size_t &bad);
+
+/// Both directions of an encoding iconv knows, and whether it reads ASCII as ASCII (PEP 263: a `\`
+/// must stay a line continuation; some of iconv's East Asian and EBCDIC tables and UTF-7 do not).
+/// ESC is left out of that probe: ISO-2022 encodings use it to switch, and are decoded then.
+struct Codec {
+  Converter decoder, encoder;
+  bool asciiCompatible = false;
+};
+
+std::optional<Codec> codecFor(std::string_view encoding) {
+  for (const std::string &name : iconvNames(encoding)) {
+    Codec codec{open("UTF-8", name), open(name, "UTF-8")};
+    if (!codec.decoder || !codec.encoder) continue;
+    std::string ascii = "\t\n\f\r";
+    for (char c = 0x20; c < 0x7F; ++c) ascii += c;
+    std::size_t bad = 0;
+    codec.asciiCompatible = convert(codec.decoder, ascii, bad) == ascii;
+    return codec;
+  }
+  return std::nullopt;
+}
+
+/// Known not to read ASCII as ASCII, whether or not this system's iconv has them.
+bool knownIncompatible(std::string_view encoding) {
+  const std::string n = normal(encoding);
+  for (const std::string_view prefix : {"utf-16", "utf-32", "utf16", "utf32", "ucs", "utf-7", "utf7", "cp037", "cp273",
+                                        "cp424", "cp500", "cp875", "cp1026", "cp1140", "ebcdic", "hz"})
+    if (n.starts_with(prefix)) return true;
+  return false;
 }
 
 /// Converts all of `in`; on a byte sequence that does not convert, returns nullopt and sets `bad`
@@ -170,36 +206,22 @@ SourceText decodeSource(std::string_view bytes) {
     out.error = "a UTF-8 byte-order mark and the " + declared + " disagree, skipped";
     return out;
   }
-  const std::string n = normal(*encoding);
-  if (n.starts_with("utf-16") || n.starts_with("utf-32") || n.starts_with("utf16") || n.starts_with("utf32") ||
-      n.starts_with("ucs")) {
+  const std::optional<Codec> codec = codecFor(*encoding);
+  if (codec ? !codec->asciiCompatible : knownIncompatible(*encoding)) {
     out.error = "the " + declared + " is not ASCII-compatible (PEP 263), skipped";
     return out;
   }
-  if (isAscii(bytes)) { // the same text in every ASCII-compatible encoding: no conversion
-    out.text = std::string(bytes);
+  if (isAscii(bytes) && bytes.find('\x1B') == std::string_view::npos) {
+    out.text = std::string(bytes); // the same text in every ASCII-compatible encoding
     out.encoding = *encoding;
     return out;
   }
-  Converter decoder, encoder;
-  for (const std::string &name : iconvNames(*encoding)) {
-    decoder = open("UTF-8", name);
-    encoder = open(name, "UTF-8");
-    if (decoder && encoder) break;
-  }
-  if (!decoder || !encoder) {
+  if (!codec) {
     out.error = "the " + declared + " is not supported by this system's iconv, skipped";
     return out;
   }
-  // PEP 263 wants ASCII to read as ASCII (a `\` must stay a line continuation): some of iconv's
-  // East Asian and EBCDIC tables do not.
-  std::string ascii;
-  for (char c = 1; c < 0x7F; ++c) ascii += c;
+  const Converter &decoder = codec->decoder, &encoder = codec->encoder;
   std::size_t bad = 0;
-  if (convert(decoder, ascii, bad) != ascii) {
-    out.error = "the " + declared + " is not ASCII-compatible in this system's iconv, skipped";
-    return out;
-  }
   std::optional<std::string> text = convert(decoder, bytes, bad);
   if (!text) {
     out.error = "not valid in its " + declared + " (byte " + hexByte(static_cast<unsigned char>(bytes[bad])) + " " +
@@ -217,17 +239,16 @@ SourceText decodeSource(std::string_view bytes) {
 }
 
 std::optional<std::string> encodeSource(std::string_view text, std::string_view encoding) {
-  if (encoding.empty() || isAscii(text)) return std::string(text);
-  for (const std::string &name : iconvNames(encoding)) {
-    Converter encoder = open(name, "UTF-8"), decoder = open("UTF-8", name);
-    if (!encoder || !decoder) continue;
-    std::size_t bad = 0;
-    std::optional<std::string> bytes = convert(encoder, text, bad);
-    // Only a conversion that reads back as `text` (no approximated character) is one.
-    if (!bytes || convert(decoder, *bytes, bad) != text) return std::nullopt;
-    return bytes;
-  }
-  return std::nullopt;
+  if (encoding.empty()) return std::string(text);
+  const std::optional<Codec> codec = codecFor(encoding);
+  if (codec ? !codec->asciiCompatible : knownIncompatible(encoding)) return std::nullopt;
+  if (isAscii(text) && text.find('\x1B') == std::string_view::npos) return std::string(text);
+  if (!codec) return std::nullopt;
+  std::size_t bad = 0;
+  std::optional<std::string> bytes = convert(codec->encoder, text, bad);
+  // Only a conversion that reads back as `text` (no approximated character) is one.
+  if (!bytes || convert(codec->decoder, *bytes, bad) != text) return std::nullopt;
+  return bytes;
 }
 
 } // namespace asyncfix
