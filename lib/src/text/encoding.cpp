@@ -1,6 +1,7 @@
 #include "asyncfix/encoding.h"
 
 #include <cerrno>
+#include <cstdint>
 #include <iconv.h>
 
 #include <algorithm>
@@ -90,7 +91,7 @@ using Converter = std::unique_ptr<void, IconvCloser>;
 
 Converter open(const std::string &to, const std::string &from) {
   const iconv_t cd = iconv_open(to.c_str(), from.c_str());
-  return cd == reinterpret_cast<iconv_t>(-1) ? Converter() : Converter(cd);
+  return reinterpret_cast<std::intptr_t>(cd) == -1 ? Converter() : Converter(cd); // iconv_open's (iconv_t)-1
 }
 
 std::optional<std::string> convert(const Converter &converter, std::string_view in, std::size_t &bad);
