@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cctype>
 #include <memory>
+#include <mutex>
 
 #include "asyncfix/line_index.h"
 #include "asyncfix/report.h"
@@ -84,12 +85,25 @@ std::vector<std::string> iconvNames(std::string_view name) {
   return {n, dashless};
 }
 
+/// iconv_open and iconv_close load and unload glibc's gconv modules (dlopen/dlclose). The CLI's
+/// workers decode files in parallel; one lock keeps the loader's work in an order that
+/// ThreadSanitizer can see (it cannot see the loader's own lock). Conversions, each on its own
+/// handle, run unlocked.
+std::mutex &iconvLock() {
+  static std::mutex lock;
+  return lock;
+}
+
 struct IconvCloser {
-  void operator()(void *cd) const { iconv_close(static_cast<iconv_t>(cd)); }
+  void operator()(void *cd) const {
+    const std::lock_guard<std::mutex> guard(iconvLock());
+    iconv_close(static_cast<iconv_t>(cd));
+  }
 };
 using Converter = std::unique_ptr<void, IconvCloser>;
 
 Converter open(const std::string &to, const std::string &from) {
+  const std::lock_guard<std::mutex> guard(iconvLock());
   const iconv_t cd = iconv_open(to.c_str(), from.c_str());
   return reinterpret_cast<std::intptr_t>(cd) == -1 ? Converter() : Converter(cd); // iconv_open's (iconv_t)-1
 }
