@@ -3,6 +3,7 @@
 // tests and the benchmark: tree-sitter's types stay out of the public API.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -10,12 +11,34 @@
 #include "asyncfix/document.h"
 
 struct TSTree;
+struct TSNode;
 
 namespace asyncfix {
 
 struct DocumentInternals {
-  /// The tree of the current text (parsed now if needed); owned by the Document, valid until the
-  /// next edit(), reset() or releaseTree(). Null when the parser gave up.
+  /// Parses the current text now if needed. False when the parser gave up (no tree).
+  static bool parse(const Document &doc);
+  /// The top-level statements of the current text, in order (a module's children: statements,
+  /// comments). With chunking on, they may come from more than one tree; a node's root is
+  /// `ts_tree_root_node(node.tree)`. Valid until the next edit(), reset() or releaseTree().
+  static std::vector<TSNode> statements(const Document &doc);
+  /// Whether any tree of the current text has a syntax error.
+  static bool hasError(const Document &doc);
+  /// The smallest node spanning bytes [start, end) in the tree that holds `start` (null when
+  /// the parser gave up).
+  static TSNode nodeAt(const Document &doc, std::uint32_t start, std::uint32_t end);
+  /// Chunking for an editor host: when a text of at least `minBytes` bytes (0: never, the
+  /// default) is edited, the next re-parse parses only the top-level statements around the
+  /// edits, as a tree of their own, when that can stand for a re-parse of the whole (the rest
+  /// parsed cleanly, the edits lie within a quarter of the text); later edits there re-parse that
+  /// tree alone. Where the edited statements have syntax errors, a whole re-parse may recover
+  /// differently. tree() folds the chunks back into one tree.
+  static void setChunking(const Document &doc, std::size_t minBytes);
+  /// Whether the current text is held as more than one tree.
+  static bool chunked(const Document &doc);
+  /// The whole current text's tree (parsed now if needed, chunks folded back); owned by the
+  /// Document, valid until the next edit(), reset() or releaseTree(). Null when the parser gave
+  /// up.
   static const TSTree *tree(const Document &doc);
   /// The tree as last parsed, with the edits since applied to its positions (ts_tree_edit) but
   /// not re-parsed; nullptr when none is held. Never parses.
@@ -25,7 +48,8 @@ struct DocumentInternals {
   static bool treeIsCurrent(const Document &doc);
   /// Parses the document if needed, then gives the byte ranges (of the current text) whose
   /// syntax changed in the incremental re-parses since the last call, and forgets them. Returns
-  /// true when a parse since then started from scratch (no old tree: every range may differ).
+  /// true when a parse since then started from scratch (no old tree), or the root turned into
+  /// an ERROR node or back: every range may differ.
   static bool takeChanges(const Document &doc, std::vector<std::pair<std::uint32_t, std::uint32_t>> &changed);
 };
 

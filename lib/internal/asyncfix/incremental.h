@@ -84,7 +84,6 @@ private:
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edited_; ///< current-text ranges the edits touched
   std::vector<Diagnostic> diagnostics_;
   Stats stats_;
-  std::uint16_t rootSymbol_ = 0; ///< the root's kind when units_ were made
 };
 
 } // namespace asyncfix

@@ -53,9 +53,7 @@ struct AttributeChain {
 /// expressions costs one resolution per binding. Keeps views of the text and the model.
 class NameOrigins {
 public:
-  /// `root` is the tree's root node (null when there is no tree: star imports are not seen).
-  NameOrigins(std::string_view text, const SemanticModel &model, TSNode root)
-      : text_(text), model_(model), root_(root), k_(Kinds::get()) {}
+  NameOrigins(std::string_view text, const SemanticModel &model) : text_(text), model_(model), k_(Kinds::get()) {}
 
   /// What `expression` denotes.
   Origin of(TSNode expression) { return originOf(expression, 0); }
@@ -80,11 +78,10 @@ private:
   Origin bindingOrigin(const NameUse &b, int depth);
   std::optional<std::uint32_t> selfClass(TSNode identifier) const;
   Origin originOfSelfAttribute(std::uint32_t cls, std::string_view name, int depth);
-  bool starImports(TSNode block, std::string_view package, int depth) const;
+  bool starImport(TSNode statement, std::string_view package, int depth) const;
 
   std::string_view text_;
   const SemanticModel &model_;
-  TSNode root_;
   const Kinds &k_;
   // Memos, keyed by scope and a name (the names live in the document's text).
   std::map<std::pair<std::uint32_t, std::string_view>, Origin> names_, members_;

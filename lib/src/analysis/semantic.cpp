@@ -287,22 +287,24 @@ bool operandMakesAName(TSNode awaitExpression, std::string_view text) {
 
 SemanticModel::SemanticModel(const Document &doc) : text_(doc.text()) {
   Scope module;
-  if (DocumentInternals::tree(doc)) {
-    root_ = ts_tree_root_node(DocumentInternals::tree(doc));
-    module.node = root_;
-    Cursor cursor(root_);
-    TSTreeCursor *c = cursor.get();
-    if (ts_tree_cursor_goto_first_child(c)) {
-      do {
-        Unit unit;
-        unit.node = ts_tree_cursor_current_node(c);
-        unit.start = ts_node_start_byte(unit.node);
-        unit.end = ts_node_end_byte(unit.node);
-        units_.push_back(std::move(unit));
-      } while (ts_tree_cursor_goto_next_sibling(c));
-    }
+  // The module's statements; with chunking on, they may come from more than one tree (each
+  // statement is walked under its own tree's root).
+  for (const TSNode node : DocumentInternals::statements(doc)) {
+    Unit unit;
+    unit.node = node;
+    unit.start = ts_node_start_byte(node);
+    unit.end = ts_node_end_byte(node);
+    units_.push_back(std::move(unit));
   }
+  if (!units_.empty()) module.node = ts_tree_root_node(units_.front().node.tree);
   scopes_.push_back(std::move(module));
+}
+
+TSNode SemanticModel::statementAfter(TSNode statement) const {
+  const std::uint32_t start = ts_node_start_byte(statement);
+  auto it =
+      std::upper_bound(units_.begin(), units_.end(), start, [](std::uint32_t o, const Unit &u) { return o < u.start; });
+  return it == units_.end() ? TSNode{} : it->node;
 }
 
 namespace {
@@ -341,7 +343,7 @@ void SemanticModel::walk(Unit &unit) const {
   unit.firstKeyword = static_cast<std::uint32_t>(keywords_.size());
   unit.firstAttribute = static_cast<std::uint32_t>(attributes_.size());
   unit.firstScope = static_cast<std::uint32_t>(scopes_.size());
-  Builder(text_, scopes_, names_, keywords_, attributes_, inError_).run(root_, unit.node);
+  Builder(text_, scopes_, names_, keywords_, attributes_, inError_).run(ts_tree_root_node(unit.node.tree), unit.node);
   unit.lastName = static_cast<std::uint32_t>(names_.size());
   unit.lastKeyword = static_cast<std::uint32_t>(keywords_.size());
   unit.lastAttribute = static_cast<std::uint32_t>(attributes_.size());

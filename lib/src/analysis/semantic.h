@@ -162,6 +162,13 @@ public:
   /// How many top-level statements have been walked, of how many.
   std::size_t statementsWalked() const;
   std::size_t statementCount() const { return units_.size(); }
+  /// The module's statement after top-level `statement` (null when it is the last): what a
+  /// sibling step would give, also when the statements come from more than one tree.
+  TSNode statementAfter(TSNode statement) const;
+  /// The module's statements, in order.
+  template <class F> void forEachStatement(F &&f) const {
+    for (const Unit &unit : units_) f(unit.node);
+  }
 
 private:
   /// A top-level statement (or comment) of the module, walked on demand.
@@ -193,7 +200,6 @@ private:
   const std::vector<std::uint32_t> &usesNamed(std::string_view name) const;
 
   std::string_view text_;
-  TSNode root_{};
   mutable std::vector<Unit> units_;
   mutable std::deque<Scope> scopes_;
   mutable std::deque<NameUse> names_;

@@ -100,10 +100,8 @@ Suppressions collectSuppressions(const Document &doc, const std::vector<TSNode> 
   const std::string_view text = doc.text();
   // The header: comments before the module's first statement.
   std::size_t firstCode = text.size();
-  const TSNode root = ts_tree_root_node(DocumentInternals::tree(doc));
-  for (std::uint32_t i = 0, n = ts_node_named_child_count(root); i < n; ++i) {
-    const TSNode child = ts_node_named_child(root, i);
-    if (ts_node_symbol(child) != Kinds::get().comment) {
+  for (const TSNode child : DocumentInternals::statements(doc)) {
+    if (ts_node_is_named(child) && ts_node_symbol(child) != Kinds::get().comment) {
       firstCode = ts_node_start_byte(child);
       break;
     }

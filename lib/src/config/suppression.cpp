@@ -18,17 +18,15 @@ std::uint32_t placementLine(const Document &doc, std::size_t offset) {
   const std::uint32_t line = lines.lineOf(offset);
   const std::size_t end = lines.lineEnd(line);
   const std::string_view text = doc.text();
-  if (!DocumentInternals::tree(doc) || end == lines.lineStart(line)) return line;
-  const TSNode root = ts_tree_root_node(DocumentInternals::tree(doc));
+  if (!DocumentInternals::parse(doc) || end == lines.lineStart(line)) return line;
   const TSNode last =
-      ts_node_descendant_for_byte_range(root, static_cast<std::uint32_t>(end - 1), static_cast<std::uint32_t>(end));
+      DocumentInternals::nodeAt(doc, static_cast<std::uint32_t>(end - 1), static_cast<std::uint32_t>(end));
   bool open = text[end - 1] == '\\';
   for (TSNode n = last; !open && !ts_node_is_null(n); n = ts_node_parent(n))
     if (ts_node_symbol(n) == Kinds::get().string && ts_node_end_byte(n) > end) open = true;
   if (!open) return line;
   // The statement holding the offset: climb to a child of the module or of a block.
-  TSNode n =
-      ts_node_descendant_for_byte_range(root, static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(offset));
+  TSNode n = DocumentInternals::nodeAt(doc, static_cast<std::uint32_t>(offset), static_cast<std::uint32_t>(offset));
   for (TSNode p = ts_node_parent(n); !ts_node_is_null(p); p = ts_node_parent(p)) {
     if (ts_node_symbol(p) == Kinds::get().module || ts_node_symbol(p) == Kinds::get().block) break;
     n = p;
@@ -42,12 +40,11 @@ TextEdit noqaEdit(const Document &doc, std::size_t offset, std::string_view code
   const std::uint32_t line = placementLine(doc, offset);
   const std::size_t end = doc.lines().lineEnd(line);
   const std::string_view text = doc.text();
-  if (DocumentInternals::tree(doc)) {
-    const TSNode root = ts_tree_root_node(DocumentInternals::tree(doc));
-    const TSNode last = end > doc.lines().lineStart(line)
-                            ? ts_node_descendant_for_byte_range(root, static_cast<std::uint32_t>(end - 1),
-                                                                static_cast<std::uint32_t>(end))
-                            : TSNode{};
+  if (DocumentInternals::parse(doc)) {
+    const TSNode last =
+        end > doc.lines().lineStart(line)
+            ? DocumentInternals::nodeAt(doc, static_cast<std::uint32_t>(end - 1), static_cast<std::uint32_t>(end))
+            : TSNode{};
     NoqaDirective d;
     if (!ts_node_is_null(last) && ts_node_symbol(last) == Kinds::get().comment &&
         parseNoqa(textOf(last, text), ts_node_start_byte(last), d)) {

@@ -224,38 +224,32 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   if (contain && updateContained(linter, doc)) return diagnostics_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> changed;
   const bool fresh = DocumentInternals::takeChanges(doc, changed);
-  const TSTree *tree = DocumentInternals::tree(doc);
+  const bool parsed = DocumentInternals::parse(doc);
   const auto &impl = LinterInternals::impl(linter);
   stats_ = {};
-  if (!tree || impl.rules.empty()) {
+  if (!parsed || impl.rules.empty()) {
     reset();
-    valid_ = !impl.rules.empty() && tree; // no rules: nothing to keep, ever
+    valid_ = !impl.rules.empty() && parsed; // no rules: nothing to keep, ever
     return diagnostics_;
   }
   const std::string_view text = doc.text();
-  const TSNode root = ts_tree_root_node(tree);
-  // Every statement's ancestors are the root alone: when the root turns into an ERROR node (or
-  // back), whether each statement lies inside an error changes.
-  const bool rootChanged = ts_node_symbol(root) != rootSymbol_;
-  rootSymbol_ = ts_node_symbol(root);
+  // (When a root turns into an ERROR node or back, every statement under it changes whether it
+  // lies inside an error: the Document reports that as a change of them all.)
 
   // The statements of the new tree, matched with the kept results of the old one.
   std::vector<Unit> units;
-  std::vector<TSNode> nodes;
+  std::vector<TSNode> nodes = DocumentInternals::statements(doc);
   std::vector<std::size_t> todo;
   std::vector<std::size_t> unmatched;
   {
-    Cursor cursor(root);
-    TSTreeCursor *c = cursor.get();
-    if (ts_tree_cursor_goto_first_child(c)) {
+    {
       std::size_t old = 0;
-      do {
-        const TSNode node = ts_tree_cursor_current_node(c);
+      for (const TSNode node : nodes) {
         Unit unit;
         unit.start = ts_node_start_byte(node);
         unit.end = ts_node_end_byte(node);
         bool kept = false;
-        if (valid_ && !fresh && !rootChanged) {
+        if (valid_ && !fresh) {
           while (old < units_.size() && units_[old].start < unit.start) ++old;
           if (old < units_.size() && units_[old].start == unit.start && units_[old].end == unit.end &&
               !units_[old].dirty) {
@@ -268,11 +262,10 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
         }
         if (!kept) unmatched.push_back(units.size());
         units.push_back(std::move(unit));
-        nodes.push_back(node);
-      } while (ts_tree_cursor_goto_next_sibling(c));
+      }
     }
   }
-  const bool full = !valid_ || fresh || rootChanged;
+  const bool full = !valid_ || fresh;
   if (full) {
     for (std::size_t i = 0; i < units.size(); ++i) todo.push_back(i);
   } else {
@@ -314,7 +307,7 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   for (const Unit &unit : units_) {
     raw.insert(raw.end(), unit.raw.begin(), unit.raw.end());
     for (const std::uint32_t at : unit.comments) {
-      const TSNode node = ts_node_descendant_for_byte_range(root, at, at + 1);
+      const TSNode node = DocumentInternals::nodeAt(doc, at, at + 1);
       if (ts_node_symbol(node) == Kinds::get().comment && ts_node_start_byte(node) == at) comments.push_back(node);
     }
   }
@@ -327,7 +320,7 @@ void IncrementalLint::relint(const Linter &linter, const Document &doc, std::vec
   if (which.empty()) return;
   const auto &impl = LinterInternals::impl(linter);
   const std::string_view text = doc.text();
-  const TSNode root = ts_tree_root_node(DocumentInternals::tree(doc));
+  const bool anyError = DocumentInternals::hasError(doc);
   const SemanticModel model(doc); // walks statements only as the rules ask about them
   const TSSymbol comment = Kinds::get().comment;
   for (const std::size_t i : which) {
@@ -338,7 +331,7 @@ void IncrementalLint::relint(const Linter &linter, const Document &doc, std::vec
     unit = std::move(blank);
     // As Linter::lint: a statement with syntax errors is walked whole (see there); a clean one
     // only where the prefilter's marks are.
-    const bool prune = !ts_node_has_error(nodes[i]) && !ts_node_has_error(root);
+    const bool prune = !ts_node_has_error(nodes[i]) && !anyError;
     const std::vector<std::uint32_t> marks =
         prune ? marksOf(text.substr(unit.start, unit.end - unit.start), impl.triggers, unit.start)
               : std::vector<std::uint32_t>{};
@@ -347,7 +340,7 @@ void IncrementalLint::relint(const Linter &linter, const Document &doc, std::vec
     model.setDependencySink(&deps, unit.start, unit.end);
     rules::Context ctx(doc, impl.config, model);
     std::vector<TSNode> comments;
-    impl.walk(root, nodes[i], ctx, prune ? &marks : nullptr, comments);
+    impl.walk(ts_tree_root_node(nodes[i].tree), nodes[i], ctx, prune ? &marks : nullptr, comments);
     model.setDependencySink(nullptr);
     unit.raw = ctx.takeDiagnostics();
     unit.linesRead = ctx.linesRead();

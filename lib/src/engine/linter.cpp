@@ -121,15 +121,14 @@ std::vector<Diagnostic> Linter::Impl::finish(const Document &doc, std::vector<Di
 }
 
 std::vector<Diagnostic> Linter::lintImpl(const Document &doc, bool prune) const {
-  if (!DocumentInternals::tree(doc) || impl_->rules.empty()) return {};
+  if (!DocumentInternals::parse(doc) || impl_->rules.empty()) return {};
   // Every finding lies on a prefilter trigger, and every suppression comment is marked too: a
   // subtree that holds no mark cannot matter, so the walk neither enters it nor dispatches it —
   // the cost follows the few marked places, not the size of the file.
   // On a tree with syntax errors, the prefilter's lexical view and tree-sitter's recovery can
   // disagree (a `"""` the parser took for an error token still opens a string for the scan, so
   // later code looks like string content): the walk prunes clean trees only.
-  const TSNode root = ts_tree_root_node(DocumentInternals::tree(doc));
-  prune = prune && !ts_node_has_error(root);
+  prune = prune && !DocumentInternals::hasError(doc);
   std::vector<std::uint32_t> marks;
   if (prune) {
     marks = marksOf(doc.text(), impl_->triggers);
@@ -137,7 +136,14 @@ std::vector<Diagnostic> Linter::lintImpl(const Document &doc, bool prune) const 
   }
   rules::Context ctx(doc, impl_->config);
   std::vector<TSNode> comments; // for the suppression pass
-  impl_->walk(root, root, ctx, prune ? &marks : nullptr, comments);
+  if (DocumentInternals::chunked(doc)) {
+    // An editor's document held as several trees: statement by statement, each under its root.
+    for (const TSNode statement : DocumentInternals::statements(doc))
+      impl_->walk(ts_tree_root_node(statement.tree), statement, ctx, prune ? &marks : nullptr, comments);
+  } else {
+    const TSNode root = ts_tree_root_node(DocumentInternals::tree(doc));
+    impl_->walk(root, root, ctx, prune ? &marks : nullptr, comments);
+  }
   return impl_->finish(doc, ctx.takeDiagnostics(), comments);
 }
 

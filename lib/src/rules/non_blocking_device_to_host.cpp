@@ -116,10 +116,19 @@ public:
     const TSNode stmt = ts_node_parent(assignment);
     if (ts_node_is_null(stmt) || std::string_view(ts_node_type(stmt)) != "expression_statement") return;
     const std::string_view name = textOf(left, text);
-    if (const TSNode block = ts_node_parent(stmt); !ts_node_is_null(block))
+    const TSNode block = ts_node_parent(stmt);
+    if (!ts_node_is_null(block))
       ctx.dependsOn(ts_node_end_byte(stmt), ts_node_end_byte(block)); // the statements after it
-    for (TSNode next = ts_node_next_named_sibling(stmt); !ts_node_is_null(next);
-         next = ts_node_next_named_sibling(next)) {
+    // At module level, the model's statements (an editor's document may be held as several
+    // trees, and a sibling step would leave this one).
+    const bool topLevel = ts_node_is_null(block) || ts_node_symbol(block) == Kinds::get().module;
+    const auto after = [&](TSNode n) {
+      if (!topLevel) return ts_node_next_named_sibling(n);
+      do n = ctx.semantic().statementAfter(n);
+      while (!ts_node_is_null(n) && !ts_node_is_named(n));
+      return n;
+    };
+    for (TSNode next = after(stmt); !ts_node_is_null(next); next = after(next)) {
       TSNode read{};
       const int what = scan(next, name, text, &read);
       if (what == 1) return;

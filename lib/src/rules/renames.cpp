@@ -6,7 +6,6 @@
 #include <utility>
 
 #include "analysis/name_origins.h"
-#include "asyncfix/document_internals.h"
 #include "config/rename_table.h"
 #include "rules/edits.h"
 #include "text/syntax.h"
@@ -56,10 +55,7 @@ struct BindingMatch {
 class Matcher {
 public:
   explicit Matcher(Context &ctx)
-      : config_(ctx.config()), text_(ctx.text()), model_(ctx.semantic()), k_(Kinds::get()),
-        origins_(text_, model_,
-                 DocumentInternals::tree(ctx.document()) ? ts_tree_root_node(DocumentInternals::tree(ctx.document()))
-                                                         : TSNode{}) {}
+      : config_(ctx.config()), text_(ctx.text()), model_(ctx.semantic()), k_(Kinds::get()), origins_(text_, model_) {}
 
   /// The node the tree walk is at; `ancestors` are its ancestors, root first. (The walk knows
   /// them: tree-sitter's ts_node_parent searches down from the root, linear in the siblings.)

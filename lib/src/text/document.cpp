@@ -61,42 +61,146 @@ private:
   std::vector<char> chunk_ = std::vector<char>(std::size_t{64} * 1024);
 };
 
+/// TSPoint of a byte offset: row and *byte* column, as tree-sitter wants.
+TSPoint pointOf(const LineIndex &lines, std::size_t offset) {
+  // tree-sitter, like LineIndex, does not count a leading BOM in line 0's columns.
+  const Position p = lines.position(offset, PositionEncoding::Utf8);
+  return {p.line, p.column};
+}
+
 } // namespace
 
 /// The tree is made when first asked for, not when the text arrives: a text the prefilter rejects
 /// is never parsed. `stale` says the text changed since `tree` was made; `tree`, when present,
 /// then holds every edit already (ts_tree_edit) and is the old tree for an incremental re-parse.
+///
+/// Chunks. Re-parsing a large file costs time in proportion to its top-level statements even
+/// when one changed (tree-sitter rebuilds the module's list of children, and an unclosed bracket
+/// makes it re-read everything after it). With chunking on, the first re-parse after edits to a
+/// large clean tree parses only the statements around the edits, on their own (an included
+/// range): the overlay. `tree`'s nodes in the overlay's range are then outdated and never shown
+/// (DocumentInternals::statements() puts the overlay's in their place); the rest of `tree` is
+/// current. Edits inside the overlay re-parse the overlay alone, incrementally. An edit outside
+/// it folds it back: `tree`, which has every edit applied, is re-parsed.
 struct Document::Impl {
   TreePtr tree;
   bool stale = true;
+  bool clean = false; ///< `tree` had no syntax error when last parsed
+  TreePtr overlay;
+  std::uint32_t overlayStart = 0, overlayEnd = 0;
+  bool overlayStale = false;
+  TSSymbol overlaySymbol = 0; ///< the overlay root's kind when last parsed
+  std::size_t chunkBytes = 0; ///< texts at least this large are chunked; 0: never
+  /// Since the last parse: the range of the current text the edits touched.
+  std::optional<std::pair<std::uint32_t, std::uint32_t>> pending;
   /// Since DocumentInternals::takeChanges last asked: the byte ranges whose syntax changed in
   /// incremental re-parses (ts_tree_get_changed_ranges), and whether a parse started afresh.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> changed;
   bool fresh = true;
 
-  void parse(const std::string &text) {
-    stale = false;
+  bool current() const { return tree && !stale && (!overlay || !overlayStale); }
+
+  void reset() {
+    tree.reset();
+    overlay.reset();
+    stale = true;
+    overlayStale = false;
+    pending.reset();
+  }
+
+  static TSTree *run(TSParser *parser, const TSTree *old, const std::string &text) {
+    if (hasLoneCr(text)) {
+      LoneCrAsNewline reader(text);
+      return ts_parser_parse(parser, old, reader.input());
+    }
+    return ts_parser_parse_string(parser, old, text.data(), static_cast<std::uint32_t>(text.size()));
+  }
+
+  void addChanged(const TSTree *old, const TSTree *now) {
+    std::uint32_t count = 0;
+    TSRange *ranges = ts_tree_get_changed_ranges(old, now, &count);
+    for (std::uint32_t i = 0; i < count; ++i) changed.emplace_back(ranges[i].start_byte, ranges[i].end_byte);
+    std::free(ranges);
+  }
+
+  void parse(const std::string &text, const LineIndex &lines) {
     TSParser *parser = threadParser();
     // tree-sitter takes a 32-bit length; larger inputs are not parsed (no tree: nothing reported).
     if (!parser || text.size() > UINT32_MAX) {
-      tree.reset();
+      reset();
+      stale = false;
       return;
     }
-    TreePtr old = std::move(tree);
-    if (hasLoneCr(text)) {
-      LoneCrAsNewline reader(text);
-      tree.reset(ts_parser_parse(parser, old.get(), reader.input()));
-    } else {
-      tree.reset(ts_parser_parse_string(parser, old.get(), text.data(), static_cast<std::uint32_t>(text.size())));
+    if (overlay && !stale && overlayStale && parseOverlay(parser, text, lines)) return;
+    if (!overlay && tree && stale && clean && chunkBytes != 0 && text.size() >= chunkBytes && pending &&
+        split(parser, text, lines))
+      return;
+    if (overlay) { // fold it back: `tree` has every edit
+      changed.emplace_back(overlayStart, overlayEnd);
+      overlay.reset();
     }
-    if (!old || !tree) {
+    stale = false;
+    pending.reset();
+    TreePtr old = std::move(tree);
+    tree.reset(run(parser, old.get(), text));
+    clean = tree && !ts_node_has_error(ts_tree_root_node(tree.get()));
+    // A root that turns into an ERROR node or back changes every statement's ancestors: all new.
+    if (!old || !tree ||
+        ts_node_symbol(ts_tree_root_node(old.get())) != ts_node_symbol(ts_tree_root_node(tree.get()))) {
       fresh = true;
       return;
     }
-    std::uint32_t count = 0;
-    TSRange *ranges = ts_tree_get_changed_ranges(old.get(), tree.get(), &count);
-    for (std::uint32_t i = 0; i < count; ++i) changed.emplace_back(ranges[i].start_byte, ranges[i].end_byte);
-    std::free(ranges);
+    addChanged(old.get(), tree.get());
+  }
+
+  /// Parses text[overlayStart, overlayEnd) alone, incrementally from the overlay held. False
+  /// when the parser gave up there: then the caller parses the whole text.
+  bool parseOverlay(TSParser *parser, const std::string &text, const LineIndex &lines) {
+    const TSRange range{pointOf(lines, overlayStart), pointOf(lines, overlayEnd), overlayStart, overlayEnd};
+    if (overlayEnd <= overlayStart || !ts_parser_set_included_ranges(parser, &range, 1)) return false;
+    TreePtr old = std::move(overlay);
+    overlay.reset(run(parser, old.get(), text));
+    ts_parser_set_included_ranges(parser, nullptr, 0);
+    if (!overlay) { // the parser gave up here: the whole text is parsed instead
+      changed.emplace_back(overlayStart, overlayEnd);
+      return false;
+    }
+    overlayStale = false;
+    pending.reset();
+    const TSSymbol symbol = ts_node_symbol(ts_tree_root_node(overlay.get()));
+    if (!old || symbol != overlaySymbol) changed.emplace_back(overlayStart, overlayEnd); // all of it
+    else addChanged(old.get(), overlay.get());
+    overlaySymbol = symbol;
+    return true;
+  }
+
+  /// Starts an overlay over the top-level statements the pending edits touched, when they are
+  /// few, start and end at line starts, and `tree` (current elsewhere) was clean.
+  bool split(TSParser *parser, const std::string &text, const LineIndex &lines) {
+    const auto [p0, p1] = *pending;
+    std::uint32_t a = 0, b = static_cast<std::uint32_t>(text.size());
+    {
+      // a: the start of the last statement that starts before the edits (a statement whose end
+      // they cut starts before them); b: the first statement start after them.
+      Cursor cursor(ts_tree_root_node(tree.get()));
+      TSTreeCursor *c = cursor.get();
+      if (ts_tree_cursor_goto_first_child(c)) do {
+          const std::uint32_t s = ts_node_start_byte(ts_tree_cursor_current_node(c));
+          if (s < p0) a = s;
+          if (s > p1) {
+            b = s;
+            break;
+          }
+        } while (ts_tree_cursor_goto_next_sibling(c));
+    }
+    const auto lineStart = [&](std::uint32_t at) { return at == 0 || text[at - 1] == '\n' || text[at - 1] == '\r'; };
+    if (a >= b || !lineStart(a) || (b < text.size() && !lineStart(b)) || b - a > text.size() / 4) return false;
+    overlayStart = a;
+    overlayEnd = b;
+    overlay.reset();
+    if (!parseOverlay(parser, text, lines)) return false;
+    stale = false; // `tree` is current outside the overlay: every edit lies inside it
+    return true;
   }
 };
 
@@ -155,13 +259,6 @@ std::size_t snap(const std::string &text, std::size_t offset) {
   return offset;
 }
 
-/// TSPoint of a byte offset: row and *byte* column, as tree-sitter wants.
-TSPoint pointOf(const LineIndex &lines, std::size_t offset) {
-  // tree-sitter, like LineIndex, does not count a leading BOM in line 0's columns.
-  const Position p = lines.position(offset, PositionEncoding::Utf8);
-  return {p.line, p.column};
-}
-
 } // namespace
 
 Document::Document(std::string text) : text_(std::move(text)), impl_(std::make_unique<Impl>()) {
@@ -185,51 +282,83 @@ Document &Document::operator=(Document &&other) noexcept {
 
 bool Document::holdsTree() const { return DocumentInternals::heldTree(*this) != nullptr; }
 
-bool Document::parsed() const { return DocumentInternals::tree(*this) != nullptr; }
+bool Document::parsed() const {
+  DocumentInternals::parse(*this);
+  return impl_ && impl_->tree;
+}
 
 void Document::releaseTree() {
-  if (!impl_) return;
-  impl_->tree.reset();
-  impl_->stale = true;
+  if (impl_) impl_->reset();
 }
 
 void Document::edit(std::size_t start, std::size_t end, std::string_view replacement) {
   start = snap(text_, start);
   end = snap(text_, std::max(start, end));
   const TSPoint startPoint = pointOf(lines_, start), oldEndPoint = pointOf(lines_, end);
+  Impl &m = *impl_;
+  // An edit inside the overlay (not at its end: that is the next statement's start, unless the
+  // overlay ends the text) is the overlay's alone.
+  const bool inOverlay =
+      m.overlay && start >= m.overlayStart && (end < m.overlayEnd || (end == m.overlayEnd && end == text_.size()));
   // Typing inside a name is most keystrokes: when the tree is current and the edit only respells
   // an identifier, the edited tree is the new text's tree and no re-parse is needed.
+  const TSTree *holder = inOverlay ? m.overlay.get() : m.overlay ? nullptr : m.tree.get();
+  const bool holderCurrent = inOverlay ? !m.overlayStale : !m.stale;
   const auto respelled =
-      impl_->stale ? std::nullopt : respelledIdentifier(impl_->tree.get(), text_, start, end, replacement);
+      holderCurrent && holder ? respelledIdentifier(holder, text_, start, end, replacement) : std::nullopt;
   text_.replace(start, end - start, replacement);
   const std::size_t newEnd = start + replacement.size();
   lines_.update(text_, start, end, newEnd);
-  impl_->stale = true;
-  for (auto &[from, to] : impl_->changed) { // ranges not yet taken follow the text
-    const auto move = [&](std::uint32_t at) {
-      return at >= end ? static_cast<std::uint32_t>(at - end + newEnd)
-                       : std::min<std::uint32_t>(at, static_cast<std::uint32_t>(start));
-    };
-    const bool overlaps = from <= end && to >= start;
-    from = move(from);
-    to = overlaps ? std::max(move(to), static_cast<std::uint32_t>(newEnd)) : move(to);
+  const auto move = [&](std::uint32_t at) {
+    return at >= end ? static_cast<std::uint32_t>(at - end + newEnd)
+                     : std::min<std::uint32_t>(at, static_cast<std::uint32_t>(start));
+  };
+  const auto moveRange = [&](std::pair<std::uint32_t, std::uint32_t> &r) { // keeps covering the edit
+    const bool overlaps = r.first <= end && r.second >= start;
+    r.first = move(r.first);
+    r.second = overlaps ? std::max(move(r.second), static_cast<std::uint32_t>(newEnd)) : move(r.second);
+  };
+  for (auto &range : m.changed) moveRange(range); // ranges not yet taken follow the text
+  if (m.pending) moveRange(*m.pending);
+  if (!respelled) { // what the next parse must look at
+    if (!m.pending) m.pending.emplace(static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(newEnd));
+    m.pending->first = std::min(m.pending->first, static_cast<std::uint32_t>(start));
+    m.pending->second = std::max(m.pending->second, static_cast<std::uint32_t>(newEnd));
   }
-  if (impl_->tree && text_.size() <= UINT32_MAX) {
-    // The re-parse happens when the tree is next asked for: edits in between are merged.
-    TSInputEdit edit{static_cast<std::uint32_t>(start),
-                     static_cast<std::uint32_t>(end),
-                     static_cast<std::uint32_t>(newEnd),
-                     startPoint,
-                     oldEndPoint,
-                     pointOf(lines_, newEnd)};
-    ts_tree_edit(impl_->tree.get(), &edit);
-    if (respelled) {
-      impl_->stale = false;
-      const std::size_t wordEnd = respelled->second - (end - start) + replacement.size();
-      impl_->changed.emplace_back(static_cast<std::uint32_t>(respelled->first), static_cast<std::uint32_t>(wordEnd));
+  if (!m.tree || text_.size() > UINT32_MAX) {
+    m.reset();
+    return;
+  }
+  // The re-parse happens when the tree is next asked for: edits in between are merged.
+  const TSInputEdit edit{static_cast<std::uint32_t>(start),
+                         static_cast<std::uint32_t>(end),
+                         static_cast<std::uint32_t>(newEnd),
+                         startPoint,
+                         oldEndPoint,
+                         pointOf(lines_, newEnd)};
+  ts_tree_edit(m.tree.get(), &edit);
+  if (m.overlay) {
+    std::pair<std::uint32_t, std::uint32_t> range{m.overlayStart, m.overlayEnd};
+    moveRange(range);
+    if (inOverlay) {
+      ts_tree_edit(m.overlay.get(), &edit);
+      m.overlayEnd = range.second;
+      m.overlayStale = !respelled;
+    } else { // the next parse folds the overlay back into `tree`
+      m.overlayStart = range.first;
+      m.overlayEnd = range.second;
+      m.overlayStale = true;
+      m.stale = true;
+      if (!m.pending) m.pending = range;
+      m.pending->first = std::min(m.pending->first, range.first);
+      m.pending->second = std::max(m.pending->second, range.second);
     }
   } else {
-    impl_->tree.reset();
+    m.stale = !respelled;
+  }
+  if (respelled) {
+    const std::size_t wordEnd = respelled->second - (end - start) + replacement.size();
+    m.changed.emplace_back(static_cast<std::uint32_t>(respelled->first), static_cast<std::uint32_t>(wordEnd));
   }
 }
 
@@ -239,10 +368,9 @@ void Document::reset(std::string text) {
   releaseTree();
 }
 
-std::size_t Document::syntaxErrorCount() const {
-  const TSTree *tree = DocumentInternals::tree(*this);
-  if (!tree) return 0;
-  TSNode root = ts_tree_root_node(tree);
+namespace {
+
+std::size_t errorsUnder(TSNode root) {
   if (!ts_node_has_error(root)) return 0;
   // A MISSING token of a hidden rule (`_newline`) has no visible node for the walk below to
   // find; the root still knows the tree has an error: count it as one.
@@ -260,23 +388,94 @@ std::size_t Document::syntaxErrorCount() const {
   }
 }
 
+} // namespace
+
+std::size_t Document::syntaxErrorCount() const {
+  if (!DocumentInternals::parse(*this)) return 0;
+  // With an overlay, `tree` was clean when it was made (and only the overlay changed since).
+  const std::size_t outside = impl_->overlay ? 0 : errorsUnder(ts_tree_root_node(impl_->tree.get()));
+  return outside + (impl_->overlay ? errorsUnder(ts_tree_root_node(impl_->overlay.get())) : 0);
+}
+
 } // namespace asyncfix
 
 namespace asyncfix {
 
+bool DocumentInternals::parse(const Document &doc) {
+  if (!doc.impl_) return false;
+  if (!doc.impl_->current()) doc.impl_->parse(doc.text_, doc.lines_);
+  return doc.impl_->tree != nullptr;
+}
+
 const TSTree *DocumentInternals::tree(const Document &doc) {
   if (!doc.impl_) return nullptr;
-  if (doc.impl_->stale) doc.impl_->parse(doc.text_);
-  return doc.impl_->tree.get();
+  Document::Impl &m = *doc.impl_;
+  if (m.overlay) { // fold the overlay back: the whole text's tree is asked for
+    m.overlayStale = true;
+    m.stale = true;
+    m.pending.emplace(m.overlayStart, m.overlayEnd);
+    const std::size_t chunkBytes = m.chunkBytes;
+    m.chunkBytes = 0;
+    m.parse(doc.text_, doc.lines_);
+    m.chunkBytes = chunkBytes;
+  }
+  parse(doc);
+  return m.tree.get();
 }
 
 const TSTree *DocumentInternals::heldTree(const Document &doc) { return doc.impl_ ? doc.impl_->tree.get() : nullptr; }
 
-bool DocumentInternals::treeIsCurrent(const Document &doc) { return doc.impl_ && doc.impl_->tree && !doc.impl_->stale; }
+bool DocumentInternals::treeIsCurrent(const Document &doc) { return doc.impl_ && doc.impl_->current(); }
+
+void DocumentInternals::setChunking(const Document &doc, std::size_t minBytes) {
+  if (doc.impl_) doc.impl_->chunkBytes = minBytes;
+}
+
+bool DocumentInternals::chunked(const Document &doc) { return doc.impl_ && doc.impl_->overlay; }
+
+std::vector<TSNode> DocumentInternals::statements(const Document &doc) {
+  std::vector<TSNode> out;
+  if (!parse(doc)) return out;
+  const Document::Impl &m = *doc.impl_;
+  bool overlaid = !m.overlay;
+  const auto addOverlay = [&] {
+    overlaid = true;
+    Cursor cursor(ts_tree_root_node(m.overlay.get()));
+    TSTreeCursor *c = cursor.get();
+    if (ts_tree_cursor_goto_first_child(c)) do
+        out.push_back(ts_tree_cursor_current_node(c));
+      while (ts_tree_cursor_goto_next_sibling(c));
+  };
+  Cursor cursor(ts_tree_root_node(m.tree.get()));
+  TSTreeCursor *c = cursor.get();
+  if (ts_tree_cursor_goto_first_child(c)) do {
+      const TSNode node = ts_tree_cursor_current_node(c);
+      const std::uint32_t start = ts_node_start_byte(node);
+      if (!overlaid && start >= m.overlayStart) addOverlay();
+      if (m.overlay && start >= m.overlayStart && start < m.overlayEnd) continue; // outdated
+      out.push_back(node);
+    } while (ts_tree_cursor_goto_next_sibling(c));
+  if (!overlaid) addOverlay();
+  return out;
+}
+
+bool DocumentInternals::hasError(const Document &doc) {
+  if (!parse(doc)) return false;
+  const Document::Impl &m = *doc.impl_;
+  return ts_node_has_error(ts_tree_root_node(m.tree.get())) ||
+         (m.overlay && ts_node_has_error(ts_tree_root_node(m.overlay.get())));
+}
+
+TSNode DocumentInternals::nodeAt(const Document &doc, std::uint32_t start, std::uint32_t end) {
+  if (!parse(doc)) return TSNode{};
+  const Document::Impl &m = *doc.impl_;
+  const bool inOverlay = m.overlay && start >= m.overlayStart && start < m.overlayEnd;
+  return ts_node_descendant_for_byte_range(ts_tree_root_node(inOverlay ? m.overlay.get() : m.tree.get()), start, end);
+}
 
 bool DocumentInternals::takeChanges(const Document &doc,
                                     std::vector<std::pair<std::uint32_t, std::uint32_t>> &changed) {
-  tree(doc); // parse now if needed
+  parse(doc); // now, if needed
   if (!doc.impl_) return true;
   const bool fresh = doc.impl_->fresh;
   changed = std::move(doc.impl_->changed);
