@@ -220,3 +220,126 @@ TEST_CASE("respelling a name into a word of the grammar re-parses", "[document]"
   doc.edit(7, 7, "th"); // `Truth`: a name still
   CHECK(DocumentInternals::treeIsCurrent(doc));
 }
+
+namespace {
+
+/// Each statement's kind, range and syntax, one per line: what a mismatch shows.
+std::string describeStatements(const std::vector<TSNode> &statements) {
+  std::string out;
+  for (const TSNode node : statements) {
+    char *s = ts_node_string(node);
+    out += std::to_string(ts_node_start_byte(node)) + ".." + std::to_string(ts_node_end_byte(node)) + " " + s + "\n";
+    free(s);
+  }
+  return out;
+}
+
+std::vector<TSNode> childrenOf(TSNode root) {
+  std::vector<TSNode> out;
+  for (std::uint32_t i = 0, n = ts_node_child_count(root); i < n; ++i) out.push_back(ts_node_child(root, i));
+  return out;
+}
+
+/// Training code: top-level functions, a module-level loop, a class.
+std::string trainingModule(int functions) {
+  std::string t = "import torch\n\nmodel = torch.nn.Linear(2, 2)\n\n";
+  for (int i = 0; i < functions; ++i) {
+    const std::string n = std::to_string(i);
+    t += "def step_" + n + "(batch, device):\n    images, target = batch\n";
+    t += i % 9 == 4 ? "    images = images.cuda(async=True)\n" : "    images = images.to(device, non_blocking=True)\n";
+    t += "    return model(images).sum() * " + n + ", target\n\n";
+  }
+  t += "for x in range(3):\n    y = x.to('cpu', non_blocking=True)\n    print(y)\n";
+  t += "\nclass Net(torch.nn.Module):\n    def forward(self, x):\n        return x.cuda(async=True)\n";
+  return t;
+}
+
+} // namespace
+
+TEST_CASE("a chunked document has the statements of a whole parse wherever it is clean", "[document][chunks]") {
+  // Typing into a large file re-parses only the statements around the edits (an overlay). Where
+  // the overlay parses cleanly, the statements, their syntax and the findings must be those of a
+  // fresh parse of the whole text; where it does not, a whole re-parse may recover differently,
+  // but the statements still tile the text in order.
+  const std::string source = trainingModule(80);
+  const std::vector<std::string> typed{"    y = batch.cuda(async=True)\n",
+                                       "def extra(a, async=False):\n    return a\n\n", "x = [1,\n     2]\n",
+                                       "s = '''doc\n'''\n", "        z = (\n"};
+  const Linter linter;
+  std::mt19937 rng(11);
+  const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+  std::size_t cleanChunked = 0, brokenChunked = 0, folds = 0;
+  for (int trace = 0; trace < 24; ++trace) {
+    Document doc(source);
+    DocumentInternals::setChunking(doc, 1);
+    REQUIRE(doc.parsed());
+    // Where to type: the start of a line, anywhere in the file.
+    std::vector<std::size_t> lineStarts{0};
+    for (std::size_t i = 0; i < source.size(); ++i)
+      if (source[i] == '\n' && i + 1 < source.size()) lineStarts.push_back(i + 1);
+    std::size_t at = lineStarts[pick(lineStarts.size())];
+    const std::string &piece = typed[pick(typed.size())];
+    std::vector<std::pair<std::size_t, std::string>> steps; // (offset, insertion) or backspace ("")
+    for (std::size_t k = 0; k < piece.size(); ++k) steps.emplace_back(at + k, piece.substr(k, 1));
+    for (std::size_t k = piece.size(); k > 0; --k) steps.emplace_back(at + k, "");
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+      const auto &[offset, insert] = steps[s];
+      if (insert.empty()) doc.edit(offset - 1, offset, "");
+      else doc.edit(offset, offset, insert);
+      if (s == steps.size() / 2 && trace % 3 == 0) { // an edit elsewhere: the overlay folds back
+        const std::size_t elsewhere = lineStarts[pick(lineStarts.size())];
+        if (elsewhere + 20 < at || elsewhere > at + piece.size() + 20) {
+          const bool before = elsewhere < at;
+          doc.edit(elsewhere, elsewhere, "#\n");
+          if (before)
+            for (std::size_t r = s + 1; r < steps.size(); ++r) steps[r].first += 2;
+          at += before ? 2 : 0;
+          ++folds;
+        }
+      }
+      INFO("trace " << trace << ", step " << s << ", typing `" << piece << "` at " << at);
+      const std::vector<TSNode> statements = DocumentInternals::statements(doc);
+      for (std::size_t i = 0; i + 1 < statements.size(); ++i)
+        REQUIRE(ts_node_end_byte(statements[i]) <= ts_node_start_byte(statements[i + 1]));
+      if (!statements.empty()) REQUIRE(ts_node_end_byte(statements.back()) <= doc.text().size());
+      if (DocumentInternals::hasError(doc)) {
+        brokenChunked += DocumentInternals::chunked(doc) ? 1 : 0;
+        continue;
+      }
+      cleanChunked += DocumentInternals::chunked(doc) ? 1 : 0;
+      const Document fresh(doc.text());
+      REQUIRE(describeStatements(statements) ==
+              describeStatements(childrenOf(ts_tree_root_node(DocumentInternals::tree(fresh)))));
+      REQUIRE(linter.lint(doc) == linter.lint(fresh));
+    }
+    // Asking for the whole tree folds the chunks back into one.
+    DocumentInternals::tree(doc);
+    CHECK_FALSE(DocumentInternals::chunked(doc));
+    CHECK(describeStatements(DocumentInternals::statements(doc)) ==
+          describeStatements(childrenOf(ts_tree_root_node(DocumentInternals::tree(Document(doc.text()))))));
+  }
+  // The cases this is about happened.
+  CHECK(cleanChunked > 100);
+  CHECK(brokenChunked > 50);
+  CHECK(folds > 3);
+}
+
+TEST_CASE("a chunked document: typing at the next statement's start is not the overlay's", "[document][chunks]") {
+  // The overlay ends where the next statement starts: a character typed there joins that
+  // statement (`xdef f():` is a syntax error), which a parse of the overlay alone cannot see.
+  const std::string source = trainingModule(40);
+  Document doc(source);
+  DocumentInternals::setChunking(doc, 1);
+  REQUIRE(doc.parsed());
+  const std::size_t body = source.find("    return", source.find("def step_20("));
+  doc.edit(body, body, "    y = 1\n");
+  REQUIRE(DocumentInternals::statements(doc).size() ==
+          childrenOf(ts_tree_root_node(DocumentInternals::tree(Document(doc.text())))).size());
+  REQUIRE(DocumentInternals::chunked(doc));
+  const std::size_t next = doc.text().find("def step_21(");
+  doc.edit(next, next, "x");
+  const Document fresh(doc.text());
+  REQUIRE(fresh.syntaxErrorCount() > 0);
+  CHECK(DocumentInternals::hasError(doc));
+  CHECK(doc.syntaxErrorCount() > 0);
+}

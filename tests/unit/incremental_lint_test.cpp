@@ -8,6 +8,7 @@
 #include <random>
 
 #include "asyncfix/document.h"
+#include "asyncfix/document_internals.h"
 #include "asyncfix/incremental.h"
 #include "asyncfix/linter.h"
 #include "test_util.h"
@@ -98,12 +99,15 @@ TEST_CASE("incremental lint equals a full lint of the same tree at every keystro
 
   const Linter linter;
   std::mt19937 rng(2026);
-  std::size_t statements = 0, linted = 0, steps = 0, differFromFresh = 0, contained = 0;
+  std::size_t statements = 0, linted = 0, steps = 0, differFromFresh = 0, contained = 0, chunkedClean = 0;
   for (std::size_t n = 0; n < sources.size(); ++n) {
     const std::string &source = sources[n];
     Document doc(source);
     IncrementalLint inc;
-    inc.containBytes = n % 2 == 0 ? 0 : SIZE_MAX; // half the sources may be contained, half never
+    inc.containBytes = n % 2 == 1 ? 0 : SIZE_MAX; // half the sources may be contained, half never
+    // Half of each half are chunked as the language server's documents are: the edited
+    // statements are re-parsed on their own (see document_internals.h).
+    if ((n / 2) % 2 == 0) DocumentInternals::setChunking(doc, 1);
     REQUIRE(inc.update(linter, doc) == linter.lint(doc));
     const int rounds = n == 0 ? 1200 : 150;
     for (int step = 0; step < rounds; ++step) {
@@ -133,6 +137,11 @@ TEST_CASE("incremental lint equals a full lint of the same tree at every keystro
             INFO("source " << n << ", step " << step << ", typing at " << at + k);
             REQUIRE(describe(got) == describe(linter.lint(doc)));
           }
+          if (DocumentInternals::chunked(doc) && !DocumentInternals::hasError(doc)) {
+            ++chunkedClean;
+            INFO("source " << n << ", step " << step << ", typing at " << at + k << " (chunked)");
+            REQUIRE(describe(got) == describe(linter.lint(Document(doc.text()))));
+          }
           statements += inc.stats().statements;
           linted += inc.stats().linted;
           ++steps;
@@ -157,12 +166,19 @@ TEST_CASE("incremental lint equals a full lint of the same tree at every keystro
       linted += inc.stats().linted;
       ++steps;
       // tree-sitter's incremental re-parse of a broken text may recover differently from a fresh
-      // parse; the language server re-parses afresh when the document goes quiet. Count them.
+      // parse (so may a chunked one); the language server re-parses afresh when the document
+      // goes quiet. Count them. A clean chunked text parses as the whole: check it.
+      if (DocumentInternals::chunked(doc) && !DocumentInternals::hasError(doc)) {
+        ++chunkedClean;
+        REQUIRE(describe(got) == describe(linter.lint(Document(doc.text()))));
+      }
       if (step % 10 == 0 && got != linter.lint(Document(doc.text()))) ++differFromFresh;
     }
   }
-  CHECK(contained > 50); // the contained path was taken, and checked afterwards
-  WARN("incremental lint: " << steps << " steps (" << contained << " contained), " << linted << " of " << statements
+  CHECK(contained > 50);    // the contained path was taken, and checked afterwards
+  CHECK(chunkedClean > 20); // so was the chunked one (tests/unit/document_test.cpp has more)
+  WARN("incremental lint: " << steps << " steps (" << contained << " contained, " << chunkedClean
+                            << " chunked and clean), " << linted << " of " << statements
                             << " statements linted again; incremental tree differed from a fresh parse in "
                             << differFromFresh << " sampled states");
   // The comparison means something only if most statements were kept most of the time.
