@@ -5,6 +5,8 @@
 #include <chrono>
 #include <exception>
 
+#include "asyncfix/document_internals.h"
+
 #include <fcntl.h>
 #include <unistd.h>
 #if defined(__GLIBC__)
@@ -67,6 +69,8 @@ Analyzer::Id Analyzer::open(std::int64_t version, std::uint64_t revision, std::s
   std::lock_guard lock(mutex_);
   const Id id = nextId_++;
   auto state = std::make_shared<State>(id, std::move(text));
+  // A keystroke in a large document re-parses the statements around it, not the whole text.
+  DocumentInternals::setChunking(state->doc, kChunkBytes);
   state->linter = std::move(linter);
   state->version = version;
   state->revision = revision;
@@ -343,6 +347,12 @@ bool Analyzer::settleOne(State &s) {
   const bool settled = guarded("settling", [&] {
     // A contained keystroke result (a statement left open) becomes exact: the document is parsed.
     if (!s.lint.exact()) diagnostics = s.lint.update(*s.linter, s.doc);
+    // The statements parsed on their own are parsed with the rest again (DocumentInternals::tree
+    // folds them back), and linted again where that changed anything.
+    if (DocumentInternals::chunked(s.doc)) {
+      DocumentInternals::tree(s.doc);
+      diagnostics = s.lint.update(*s.linter, s.doc);
+    }
     if (s.doc.holdsTree() && s.doc.syntaxErrorCount() > 0) {
       s.doc.reset(std::string(s.doc.text()));
       s.lint.reset();

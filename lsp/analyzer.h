@@ -109,6 +109,8 @@ public:
   /// How many documents keep their syntax tree (the most recently analyzed); the others' trees
   /// are freed (a tree costs tens of times its text) and re-made from scratch when edited.
   static constexpr std::size_t kTreesKept = 8;
+  /// Documents at least this large are chunked while edited (DocumentInternals::setChunking).
+  static constexpr std::size_t kChunkBytes = std::size_t{32} * 1024;
 
 private:
   struct Op {
