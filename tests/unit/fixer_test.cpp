@@ -1,5 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
+#include "asyncfix/document_internals.h"
 #include "asyncfix/linter.h"
 #include "engine/edit_map.h"
 #include "test_util.h"
@@ -65,6 +68,38 @@ TEST_CASE("verifyFix accepts the engine's fixes and rejects one that breaks the 
   CHECK(verifyFix(doc, *diags[0].fix));
   const Fix broken{"break it", Applicability::Safe, {{diags[0].start, diags[0].end, "("}}};
   CHECK_FALSE(verifyFix(doc, broken));
+}
+
+TEST_CASE("verifyFix on a chunked document decides from the edited statements alone", "[fixer][chunks]") {
+  // An editor's document while typing: the statements around the edits are parsed on their own.
+  // Verifying a fix there must not re-parse the whole text (the chunks stay), and must agree
+  // with a verification of the whole text.
+  std::string text = "import torch\n\n";
+  for (int i = 0; i < 200; ++i)
+    text += "def f" + std::to_string(i) + "(x):\n    return x.to('cuda', non_blocking=True)\n\n";
+  Document doc(text);
+  DocumentInternals::setChunking(doc, 1);
+  REQUIRE(doc.parsed());
+  const std::size_t at = doc.text().find("    return", doc.text().find("def f100("));
+  const std::string typed = "    y = x.cuda(async=True)\n";
+  doc.edit(at, at, typed);
+  REQUIRE(DocumentInternals::chunked(doc));
+  const auto diags = Linter().lint(doc);
+  const auto found = std::find_if(diags.begin(), diags.end(), [&](const Diagnostic &d) { return d.start > at; });
+  REQUIRE(found != diags.end());
+  REQUIRE(found->fix);
+  const Document whole(doc.text());
+  CHECK(verifyFix(doc, *found->fix));
+  CHECK(verifyFix(whole, *found->fix));
+  CHECK(DocumentInternals::chunked(doc)); // decided without folding the chunks back
+  const Fix broken{"break it", Applicability::Safe, {{found->start, found->end, "("}}};
+  CHECK_FALSE(verifyFix(doc, broken));
+  CHECK_FALSE(verifyFix(whole, broken));
+  CHECK(DocumentInternals::chunked(doc));
+  // A fix that reaches outside the edited statements is verified on the whole text.
+  const Fix far{"far", Applicability::Safe, {{2, 2, "("}}};
+  CHECK_FALSE(verifyFix(doc, far));
+  CHECK_FALSE(verifyFix(whole, far));
 }
 
 TEST_CASE("applyEdits splices sorted edits", "[fixer]") {

@@ -34,8 +34,16 @@ struct DocumentInternals {
   /// tree alone. Where the edited statements have syntax errors, a whole re-parse may recover
   /// differently. tree() folds the chunks back into one tree.
   static void setChunking(const Document &doc, std::size_t minBytes);
-  /// Whether the current text is held as more than one tree.
+  /// Whether the current text is held as more than one tree (parses now if needed).
   static bool chunked(const Document &doc);
+  /// The statements parsed on their own: their tree and the byte range it covers, which starts
+  /// and ends at line starts (or the text's end); the rest of the text parsed cleanly. Null tree
+  /// when the text is not chunked. Parses now if needed.
+  struct Overlay {
+    const TSTree *tree = nullptr;
+    std::uint32_t start = 0, end = 0;
+  };
+  static Overlay overlay(const Document &doc);
   /// The whole current text's tree (parsed now if needed, chunks folded back); owned by the
   /// Document, valid until the next edit(), reset() or releaseTree(). Null when the parser gave
   /// up.

@@ -368,33 +368,11 @@ void Document::reset(std::string text) {
   releaseTree();
 }
 
-namespace {
-
-std::size_t errorsUnder(TSNode root) {
-  if (!ts_node_has_error(root)) return 0;
-  // A MISSING token of a hidden rule (`_newline`) has no visible node for the walk below to
-  // find; the root still knows the tree has an error: count it as one.
-  std::size_t count = 0;
-  Cursor cursor(root);
-  TSTreeCursor *c = cursor.get();
-  // Iterative pre-order walk that only descends into subtrees that contain an error.
-  for (;;) {
-    TSNode node = ts_tree_cursor_current_node(c);
-    if (ts_node_is_error(node) || ts_node_is_missing(node)) ++count;
-    if (ts_node_has_error(node) && !ts_node_is_error(node) && ts_tree_cursor_goto_first_child(c)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(c)) {
-      if (!ts_tree_cursor_goto_parent(c)) return std::max<std::size_t>(count, 1);
-    }
-  }
-}
-
-} // namespace
-
 std::size_t Document::syntaxErrorCount() const {
   if (!DocumentInternals::parse(*this)) return 0;
   // With an overlay, `tree` was clean when it was made (and only the overlay changed since).
-  const std::size_t outside = impl_->overlay ? 0 : errorsUnder(ts_tree_root_node(impl_->tree.get()));
-  return outside + (impl_->overlay ? errorsUnder(ts_tree_root_node(impl_->overlay.get())) : 0);
+  const std::size_t outside = impl_->overlay ? 0 : countSyntaxErrors(ts_tree_root_node(impl_->tree.get()));
+  return outside + (impl_->overlay ? countSyntaxErrors(ts_tree_root_node(impl_->overlay.get())) : 0);
 }
 
 } // namespace asyncfix
@@ -431,7 +409,12 @@ void DocumentInternals::setChunking(const Document &doc, std::size_t minBytes) {
   if (doc.impl_) doc.impl_->chunkBytes = minBytes;
 }
 
-bool DocumentInternals::chunked(const Document &doc) { return doc.impl_ && doc.impl_->overlay; }
+bool DocumentInternals::chunked(const Document &doc) { return parse(doc) && doc.impl_->overlay; }
+
+DocumentInternals::Overlay DocumentInternals::overlay(const Document &doc) {
+  if (!parse(doc) || !doc.impl_->overlay) return {};
+  return {doc.impl_->overlay.get(), doc.impl_->overlayStart, doc.impl_->overlayEnd};
+}
 
 std::vector<TSNode> DocumentInternals::statements(const Document &doc) {
   std::vector<TSNode> out;

@@ -97,6 +97,24 @@ std::string_view calledMethod(TSNode keywordArgument, std::string_view text) {
   return textOf(field(fn, "attribute"), text);
 }
 
+std::size_t countSyntaxErrors(TSNode root) {
+  if (!ts_node_has_error(root)) return 0;
+  // A MISSING token of a hidden rule (`_newline`) has no visible node for the walk below to
+  // find; the root still knows the tree has an error: count it as one.
+  std::size_t count = 0;
+  Cursor cursor(root);
+  TSTreeCursor *c = cursor.get();
+  // Iterative pre-order walk that only descends into subtrees that contain an error.
+  for (;;) {
+    TSNode node = ts_tree_cursor_current_node(c);
+    if (ts_node_is_error(node) || ts_node_is_missing(node)) ++count;
+    if (ts_node_has_error(node) && !ts_node_is_error(node) && ts_tree_cursor_goto_first_child(c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(c)) {
+      if (!ts_tree_cursor_goto_parent(c)) return std::max<std::size_t>(count, 1);
+    }
+  }
+}
+
 bool insideError(TSNode node) {
   const TSSymbol error = Kinds::get().error;
   for (TSNode n = ts_node_parent(node); !ts_node_is_null(n); n = ts_node_parent(n))

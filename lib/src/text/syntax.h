@@ -3,6 +3,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -104,6 +105,8 @@ template <class Pred> TSNode findNode(TSNode root, Pred pred) {
 
 /// True when `node` lies inside an ERROR node.
 bool insideError(TSNode node);
+/// Number of ERROR and MISSING nodes under `root` (at least 1 when it has an error).
+std::size_t countSyntaxErrors(TSNode root);
 
 /// The method a keyword argument is passed to (`cuda` for `x.cuda(async=True)`), "" when the
 /// callee is not an attribute.
