@@ -21,7 +21,7 @@ struct DocumentInternals {
   /// The top-level statements of the current text, in order (a module's children: statements,
   /// comments). With chunking on, they may come from more than one tree; a node's root is
   /// `ts_tree_root_node(node.tree)`. Valid until the next edit(), reset() or releaseTree().
-  static std::vector<TSNode> statements(const Document &doc);
+  static const std::vector<TSNode> &statements(const Document &doc);
   /// Whether any tree of the current text has a syntax error.
   static bool hasError(const Document &doc);
   /// The smallest node spanning bytes [start, end) in the tree that holds `start` (null when

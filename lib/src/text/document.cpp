@@ -97,10 +97,15 @@ struct Document::Impl {
   /// incremental re-parses (ts_tree_get_changed_ranges), and whether a parse started afresh.
   std::vector<std::pair<std::uint32_t, std::uint32_t>> changed;
   bool fresh = true;
+  /// DocumentInternals::statements() of the current trees, once asked for (cleared by any edit
+  /// or parse: a node knows its position).
+  std::vector<TSNode> statements;
+  bool statementsKnown = false;
 
   bool current() const { return tree && !stale && (!overlay || !overlayStale); }
 
   void reset() {
+    statementsKnown = false;
     tree.reset();
     overlay.reset();
     stale = true;
@@ -124,6 +129,7 @@ struct Document::Impl {
   }
 
   void parse(const std::string &text, const LineIndex &lines) {
+    statementsKnown = false;
     TSParser *parser = threadParser();
     // tree-sitter takes a 32-bit length; larger inputs are not parsed (no tree: nothing reported).
     if (!parser || text.size() > UINT32_MAX) {
@@ -296,6 +302,7 @@ void Document::edit(std::size_t start, std::size_t end, std::string_view replace
   end = snap(text_, std::max(start, end));
   const TSPoint startPoint = pointOf(lines_, start), oldEndPoint = pointOf(lines_, end);
   Impl &m = *impl_;
+  m.statementsKnown = false;
   // An edit inside the overlay (not at its end: that is the next statement's start, unless the
   // overlay ends the text) is the overlay's alone.
   const bool inOverlay =
@@ -416,10 +423,14 @@ DocumentInternals::Overlay DocumentInternals::overlay(const Document &doc) {
   return {doc.impl_->overlay.get(), doc.impl_->overlayStart, doc.impl_->overlayEnd};
 }
 
-std::vector<TSNode> DocumentInternals::statements(const Document &doc) {
-  std::vector<TSNode> out;
-  if (!parse(doc)) return out;
-  const Document::Impl &m = *doc.impl_;
+const std::vector<TSNode> &DocumentInternals::statements(const Document &doc) {
+  static const std::vector<TSNode> none;
+  if (!parse(doc)) return none;
+  Document::Impl &m = *doc.impl_;
+  if (m.statementsKnown) return m.statements;
+  std::vector<TSNode> &out = m.statements;
+  out.clear();
+  m.statementsKnown = true;
   bool overlaid = !m.overlay;
   const auto addOverlay = [&] {
     overlaid = true;
