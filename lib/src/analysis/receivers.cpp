@@ -224,20 +224,24 @@ bool targetBinds(TSNode target, std::string_view name, std::string_view text) {
 }
 } // namespace
 
-TSNode Receivers::dataLoaderCallOf(TSNode e) const {
+TSNode Receivers::dataLoaderCallOf(TSNode e, std::span<const TSNode> ancestors) const {
   if (!isIdentifier(e)) return TSNode{};
   const std::string_view name = textOf(e, text_);
   // The iterable of the innermost `for` around the use whose target binds the name (a function
   // may loop over several loaders with the same names). A name bound any other way (`x, y =
   // batch`) is not traced: a wrong loader would get the blame and the fix.
   TSNode iterable{};
-  for (TSNode p = ts_node_parent(e); !ts_node_is_null(p); p = ts_node_parent(p)) {
+  const auto stop = [&](TSNode p) {
     if (ts_node_symbol(p) == Kinds::get().forStatement && targetBinds(field(p, "left"), name, text_)) {
       iterable = field(p, "right");
-      break;
+      return true;
     }
-    if (ts_node_symbol(p) == Kinds::get().functionDefinition || ts_node_symbol(p) == Kinds::get().classDefinition)
-      break;
+    return ts_node_symbol(p) == Kinds::get().functionDefinition || ts_node_symbol(p) == Kinds::get().classDefinition;
+  };
+  if (!ancestors.empty()) {
+    for (auto p = ancestors.rbegin(); p != ancestors.rend() && !stop(*p); ++p) {}
+  } else {
+    for (TSNode p = ts_node_parent(e); !ts_node_is_null(p) && !stop(p); p = ts_node_parent(p)) {}
   }
   if (ts_node_is_null(iterable)) return TSNode{}; // not a loop variable here: cannot tell which loader
   if (const TSNode inner = enumerateArgument(iterable, text_); !ts_node_is_null(inner)) iterable = inner;

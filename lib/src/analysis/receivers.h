@@ -15,6 +15,7 @@
 #include <tree_sitter/api.h>
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <string_view>
 #include <unordered_map>
@@ -49,8 +50,9 @@ public:
 
   /// For a tensor taken from a DataLoader by the loop around it (`for x, y in loader:
   /// x.cuda(...)`): the `DataLoader(...)` call that built the loader, when the file shows it; a
-  /// null node otherwise.
-  TSNode dataLoaderCallOf(TSNode expression) const;
+  /// null node otherwise. `ancestors` are the expression's, root first, when the caller knows
+  /// them (a rule's tree walk does; else they are found with ts_node_parent, which is slow).
+  TSNode dataLoaderCallOf(TSNode expression, std::span<const TSNode> ancestors = {}) const;
 
 private:
   ValueKind kindAt(TSNode expression, int depth) const;

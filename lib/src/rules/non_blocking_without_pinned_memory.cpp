@@ -51,10 +51,15 @@ public:
   void check(TSNode node, Context &ctx) const override {
     const std::string_view text = ctx.text();
     if (textOf(field(node, "name"), text) != "non_blocking" || textOf(field(node, "value"), text) != "True") return;
-    const std::string_view method = calledMethod(node, text);
+    const TSNode argumentList = ctx.parentOf(node), call = ctx.parentOf(argumentList);
+    const std::string_view method = calledMethod(argumentList, call, text);
     if (method != "cuda" && method != "to") return;
-    const TSNode receiver = field(field(ts_node_parent(ts_node_parent(node)), "function"), "object");
-    const TSNode loader = ctx.receivers().dataLoaderCallOf(receiver);
+    // The receiver's ancestors: the walk's, with the method's attribute for the argument list.
+    const TSNode function = field(call, "function");
+    std::vector<TSNode> ancestors(ctx.ancestors().begin(), ctx.ancestors().end());
+    if (ancestors.empty() || !ts_node_eq(ancestors.back(), argumentList)) return;
+    ancestors.back() = function;
+    const TSNode loader = ctx.receivers().dataLoaderCallOf(field(function, "object"), ancestors);
     if (ts_node_is_null(loader)) return;
     // pin_memory: absent or a literal False. (A variable or **kwargs: we cannot tell.)
     const TSNode args = field(loader, "arguments");

@@ -89,6 +89,22 @@ bool claimsAt(std::size_t i, unsigned what, TSNode node, Context &ctx) {
 
 } // namespace
 
+TSNode Context::parentOf(TSNode node) const {
+  const std::uint32_t start = ts_node_start_byte(node), end = ts_node_end_byte(node);
+  for (auto it = ancestors_.rbegin(); it != ancestors_.rend(); ++it) {
+    if (it->tree != node.tree || ts_node_start_byte(*it) > start || ts_node_end_byte(*it) < end) continue;
+    if (ts_node_eq(*it, node)) return std::next(it) == ancestors_.rend() ? ts_node_parent(node) : *std::next(it);
+    for (TSNode parent = *it;;) {
+      const TSNode child = ts_node_child_with_descendant(parent, node);
+      if (ts_node_is_null(child)) break; // not below this ancestor after all
+      if (ts_node_eq(child, node)) return parent;
+      parent = child;
+    }
+    break;
+  }
+  return ts_node_parent(node);
+}
+
 bool Context::claimedByOther(const Rule &self, unsigned what, TSNode node) {
   for (std::size_t i = rankOf(self); i-- > 0;)
     if (inForce(i, what, config_) && claimsAt(i, what, node, *this)) return true;

@@ -64,6 +64,10 @@ public:
 
   /// The ancestors of the node being checked, root first (the node itself excluded).
   std::span<const TSNode> ancestors() const { return ancestors_; }
+  /// The parent of `node`, found down from the deepest ancestor of the node being checked that
+  /// holds it (tree-sitter's ts_node_parent searches down from the root: across a module's
+  /// thousands of statements, the cost of a whole lint in a dense file).
+  TSNode parentOf(TSNode node) const;
   /// True when the node being checked lies inside an ERROR node.
   bool insideError() const { return errorDepth_ > 0; }
 

@@ -51,7 +51,8 @@ bool isUnsupportedNonBlocking(TSNode keywordArgument, Context &ctx) {
   if (ts_node_symbol(keywordArgument) != Kinds::get().keywordArgument) return false;
   const std::string_view name = textOf(field(keywordArgument, "name"), ctx.text());
   if (name != "async" && name != "non_blocking") return false;
-  const std::string_view method = calledMethod(keywordArgument, ctx.text());
+  const TSNode args = ctx.parentOf(keywordArgument), call = ctx.parentOf(args);
+  const std::string_view method = calledMethod(args, call, ctx.text());
   if (method == "cpu") {
     // Unless the file defines a `cpu` that takes it (a class of its own with that method).
     for (std::uint32_t i : ctx.semantic().namesCalled(name)) {
@@ -61,7 +62,7 @@ bool isUnsupportedNonBlocking(TSNode keywordArgument, Context &ctx) {
     return true;
   }
   if (method != "cuda") return false;
-  const TSNode receiver = field(field(ts_node_parent(ts_node_parent(keywordArgument)), "function"), "object");
+  const TSNode receiver = field(field(call, "function"), "object");
   return ctx.receivers().kindOf(receiver) == ValueKind::Module;
 }
 
@@ -75,7 +76,7 @@ public:
     // Cheap tests first: only `async=`/`non_blocking=` on `.cuda()`/`.cpu()` go on.
     const std::string_view name = textOf(field(node, "name"), ctx.text());
     if (name != "async" && name != "non_blocking") return;
-    const std::string_view method = calledMethod(node, ctx.text());
+    const std::string_view method = calledMethod(ctx.parentOf(node), ctx.parentOf(ctx.parentOf(node)), ctx.text());
     if ((method != "cuda" && method != "cpu") || !isUnsupportedNonBlocking(node, ctx)) return;
     const bool isAsync = name == "async";
     const std::string what = method == "cpu" ? "`Tensor.cpu()` and `Module.cpu()` take" : "`Module.cuda()` takes";

@@ -87,10 +87,8 @@ const Kinds &Kinds::get() {
   return kinds;
 }
 
-std::string_view calledMethod(TSNode keywordArgument, std::string_view text) {
-  const TSNode args = ts_node_parent(keywordArgument);
+std::string_view calledMethod(TSNode args, TSNode call, std::string_view text) {
   if (ts_node_is_null(args) || ts_node_symbol(args) != Kinds::get().argumentList) return {};
-  const TSNode call = ts_node_parent(args);
   if (ts_node_is_null(call) || ts_node_symbol(call) != Kinds::get().call) return {};
   const TSNode fn = field(call, "function");
   if (ts_node_symbol(fn) != Kinds::get().attribute) return {};

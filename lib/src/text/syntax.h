@@ -108,9 +108,10 @@ bool insideError(TSNode node);
 /// Number of ERROR and MISSING nodes under `root` (at least 1 when it has an error).
 std::size_t countSyntaxErrors(TSNode root);
 
-/// The method a keyword argument is passed to (`cuda` for `x.cuda(async=True)`), "" when the
-/// callee is not an attribute.
-std::string_view calledMethod(TSNode keywordArgument, std::string_view text);
+/// The method a keyword argument is passed to (`cuda` for `x.cuda(async=True)`), given the
+/// argument's parent and grandparent (Context::parentOf finds them cheaply); "" when they are
+/// not an argument list and a call, or the callee is not an attribute.
+std::string_view calledMethod(TSNode args, TSNode call, std::string_view text);
 
 /// The first leaf after `node` in source order (null at the end).
 TSNode nextLeaf(TSNode node);
