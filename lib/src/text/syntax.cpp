@@ -1,6 +1,7 @@
 #include "text/syntax.h"
 
 #include <cstring>
+#include <unordered_map>
 
 namespace asyncfix {
 
@@ -85,6 +86,18 @@ Kinds buildKinds() {
 const Kinds &Kinds::get() {
   static const Kinds kinds = buildKinds(); // immutable after first use; thread-safe init
   return kinds;
+}
+
+TSFieldId fieldId(std::string_view name) {
+  static const std::unordered_map<std::string_view, TSFieldId> ids = [] {
+    std::unordered_map<std::string_view, TSFieldId> out;
+    const TSLanguage *language = tree_sitter_python();
+    for (TSFieldId id = 1, n = static_cast<TSFieldId>(ts_language_field_count(language)); id <= n; ++id)
+      if (const char *field = ts_language_field_name_for_id(language, id)) out.emplace(field, id);
+    return out;
+  }();
+  const auto it = ids.find(name);
+  return it == ids.end() ? TSFieldId{0} : it->second;
 }
 
 std::string_view calledMethod(TSNode args, TSNode call, std::string_view text) {

@@ -75,10 +75,12 @@ inline bool isIdentifier(TSNode node) {
   return false;
 }
 
+/// The grammar's id of the field `name` (0 when it has none): one hash lookup, where
+/// tree-sitter's ts_language_field_id_for_name compares the name with every field's in turn.
+TSFieldId fieldId(std::string_view name);
+
 /// The child in `field` (null node when absent).
-inline TSNode field(TSNode node, const char *name) {
-  return ts_node_child_by_field_name(node, name, static_cast<std::uint32_t>(std::char_traits<char>::length(name)));
-}
+inline TSNode field(TSNode node, const char *name) { return ts_node_child_by_field_id(node, fieldId(name)); }
 
 /// ts_node_symbol / a field, tolerating a null node (0 is no kind the rules look for).
 inline TSSymbol symbolOf(TSNode n) { return ts_node_is_null(n) ? TSSymbol{0} : ts_node_symbol(n); }
