@@ -19,7 +19,8 @@
 // version, and checks that the typed finding appears and disappears; then types the line again
 // with a hover and a code action sent right behind each keystroke and reports their latency;
 // and compares didOpen with a bare parse of the file. --at places the typed line at that fraction
-// of the file (0 to 0.95, default 0.5: the middle). --notebook types the same line
+// of the file (0 to 0.95, default 0.5: the middle); didOpen is the best of 4 opens of the file,
+// its bare parse the best of 3. --notebook types the same line
 // into the middle cell of a notebook of CELLS code cells (notebookDocument/didChange).
 //
 // With --open, the server instead opens N different documents of --lines lines each (every one
@@ -357,14 +358,25 @@ int typing(Server &s, int lines, double where) {
   int line = 0;
   for (std::size_t i = 0; i < at; ++i) line += text[i] == '\n';
   const std::string uri = "file:///bench/typing.py";
-  const double parseMs = bareParseMs(text);
-  const auto open = Clock::now();
-  s.send({{"jsonrpc", "2.0"},
-          {"method", "textDocument/didOpen"},
-          {"params", {{"textDocument", {{"uri", uri}, {"languageId", "python"}, {"version", 1}, {"text", text}}}}}});
-  const Json first =
-      s.waitFor([](const Json &m) { return m.value("method", "") == "textDocument/publishDiagnostics"; });
-  const double openMs = std::chrono::duration<double, std::milli>(Clock::now() - open).count();
+  const double parseMs = bareParseMs(text); // the best of 3
+  // didOpen -> publish, the best of 4 as the parse is the best of 3: three more documents of the
+  // same text are opened and closed first.
+  double openMs = 1e300;
+  Json first;
+  for (int i = 0; i < 4; ++i) {
+    const std::string name = i == 3 ? uri : "file:///bench/open_" + std::to_string(i) + ".py";
+    const auto open = Clock::now();
+    s.send({{"jsonrpc", "2.0"},
+            {"method", "textDocument/didOpen"},
+            {"params", {{"textDocument", {{"uri", name}, {"languageId", "python"}, {"version", 1}, {"text", text}}}}}});
+    first = s.waitFor([&](const Json &m) {
+      return m.value("method", "") == "textDocument/publishDiagnostics" && m["params"].value("uri", "") == name;
+    });
+    openMs = std::min(openMs, std::chrono::duration<double, std::milli>(Clock::now() - open).count());
+    if (i < 3)
+      s.send(
+          {{"jsonrpc", "2.0"}, {"method", "textDocument/didClose"}, {"params", {{"textDocument", {{"uri", name}}}}}});
+  }
   const std::size_t before = first["params"]["diagnostics"].size();
   Typist t{s, uri, uri, false, line};
   std::vector<double> ms, hoverMs, actionMs, unused;
