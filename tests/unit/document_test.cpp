@@ -1,5 +1,6 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <random>
 #include <string>
@@ -7,6 +8,7 @@
 
 #include "asyncfix/document.h"
 #include "asyncfix/document_internals.h"
+#include "asyncfix/incremental.h"
 #include "asyncfix/linter.h"
 #include "text/syntax.h"
 
@@ -342,4 +344,226 @@ TEST_CASE("a chunked document: typing at the next statement's start is not the o
   REQUIRE(fresh.syntaxErrorCount() > 0);
   CHECK(DocumentInternals::hasError(doc));
   CHECK(doc.syntaxErrorCount() > 0);
+}
+
+namespace {
+
+/// The diagnostics, one per line (code, range, fix edits and applicability): what a mismatch shows.
+std::string describeFindings(const std::vector<Diagnostic> &diagnostics) {
+  std::string out;
+  for (const Diagnostic &d : diagnostics) {
+    out += std::string(d.code) + " [" + std::to_string(d.start) + ", " + std::to_string(d.end) + ")";
+    if (d.fix) {
+      out += d.fix->applicability == Applicability::Safe ? " safe" : " unsafe";
+      for (const TextEdit &e : d.fix->edits)
+        out += " {" + std::to_string(e.start) + "," + std::to_string(e.end) + ":" + e.content + "}";
+    }
+    out += "\n";
+  }
+  return out;
+}
+
+/// A chunked document of `source`, its overlay started by a space typed after `anchor`'s `=`.
+Document chunkedAt(const std::string &source, const std::string &anchor) {
+  Document doc(source);
+  DocumentInternals::setChunking(doc, 1);
+  REQUIRE(doc.parsed());
+  const std::size_t at = source.find(anchor);
+  REQUIRE(at != std::string::npos);
+  const std::size_t eq = source.find('=', at);
+  doc.edit(eq + 1, eq + 1, " ");
+  REQUIRE(DocumentInternals::chunked(doc));
+  return doc;
+}
+
+/// Whether `doc` (chunked) has what a whole parse of its text has: the statements, the syntax
+/// errors' presence, the findings with their fixes.
+void requireAsWhole(const Document &doc) {
+  const Document fresh(doc.text());
+  CHECK(DocumentInternals::hasError(doc) == DocumentInternals::hasError(fresh));
+  CHECK(describeStatements(DocumentInternals::statements(doc)) ==
+        describeStatements(DocumentInternals::statements(fresh)));
+  CHECK(describeFindings(Linter().lint(doc)) == describeFindings(Linter().lint(fresh)));
+}
+
+std::string withLineEnds(const std::string &text, const char *eol) {
+  std::string out;
+  for (const char c : text) {
+    if (c == '\n') out += eol;
+    else out += c;
+  }
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("a chunked document: a first line that continues the statement before is not parsed alone",
+          "[document][chunks]") {
+  // An indented line alone parses cleanly (`    x = 1`), but after a function it is that
+  // function's body: an overlay whose first statement does not start its line is parsed with the
+  // rest of the text.
+  std::string source = "import torch\n\n";
+  for (int i = 0; i < 40; ++i) source += "def f" + std::to_string(i) + "(x):\n    return x\n";
+  source += "async = 1\n";
+  for (int i = 40; i < 80; ++i) source += "def f" + std::to_string(i) + "(x):\n    return x\n";
+  SECTION("indentation typed at its start") {
+    Document doc = chunkedAt(source, "async = 1");
+    const std::size_t at = doc.text().find("async =");
+    doc.edit(at, at, "    "); // a local of f39 now: its rename is safe
+    requireAsWhole(doc);
+    doc.edit(at, at + 4, "\t");
+    requireAsWhole(doc);
+  }
+  SECTION("its first line commented out") {
+    const std::string text = trainingModule(40);
+    Document doc =
+        chunkedAt(text, "images = images.to(device, non_blocking=True)\n    return model(images).sum() * 20");
+    const std::size_t def = doc.text().find("def step_20(");
+    REQUIRE(DocumentInternals::overlay(doc).start == def);
+    doc.edit(def, def, "# "); // its body continues step_19's
+    requireAsWhole(doc);
+  }
+  SECTION("a line continuation before it") {
+    Document doc = chunkedAt(source, "async = 1");
+    const std::size_t at = doc.text().find("async =");
+    doc.edit(at, at, "\\\n\t");
+    requireAsWhole(doc);
+  }
+}
+
+TEST_CASE("a chunked document: a backslash at the end of the edited statements joins the next", "[document][chunks]") {
+  std::string source;
+  for (int i = 0; i < 40; ++i) {
+    source += "v_" + std::to_string(i) + " = " + std::to_string(i) + "\n";
+    if (i == 10) source += "[async] = [1]\n";
+  }
+  Document doc = chunkedAt(source, "v_10 =");
+  const std::size_t eol = doc.text().find('\n', doc.text().find("v_10 ="));
+  doc.edit(eol, eol, " \\"); // `v_10 =  10 \` and `[async] = [1]`: one statement, a subscript
+  requireAsWhole(doc);
+  doc.edit(eol, eol + 2, "");
+  requireAsWhole(doc);
+}
+
+TEST_CASE("a chunked document: asking for the whole tree folds the chunks, also before a re-parse",
+          "[document][chunks]") {
+  const std::string source = trainingModule(40);
+  Document doc(source);
+  DocumentInternals::setChunking(doc, 1);
+  REQUIRE(doc.parsed());
+  const std::size_t body = source.find("    return", source.find("def step_20("));
+  doc.edit(body, body, "    y = 1\n"); // not parsed yet
+  const TSTree *tree = DocumentInternals::tree(doc);
+  CHECK_FALSE(DocumentInternals::chunked(doc));
+  CHECK(describeStatements(childrenOf(ts_tree_root_node(tree))) ==
+        describeStatements(childrenOf(ts_tree_root_node(DocumentInternals::tree(Document(doc.text()))))));
+}
+
+TEST_CASE("chunked documents under random edits equal a whole parse wherever they are clean", "[document][chunks]") {
+  // Random edits anywhere (code, brackets, quotes, line ends of every kind, indentation,
+  // backslashes), undone now and then, with the language server's quiet-time fold; LF, CRLF,
+  // CR-only and BOM texts. At every step: the statements tile the text, the incremental lint
+  // equals a lint of the same trees, and where the chunks are clean, the statements, findings
+  // and fix verdicts are those of a whole parse.
+  const std::vector<std::string> pieces{"(",
+                                        ")",
+                                        "[",
+                                        "]",
+                                        "'",
+                                        "\"",
+                                        "'''",
+                                        "\n",
+                                        "\r\n",
+                                        "\r",
+                                        "    ",
+                                        "\t",
+                                        "\\",
+                                        "x",
+                                        "async",
+                                        " = 1",
+                                        "def g():\n    pass\n",
+                                        "if x:\n",
+                                        "else:\n",
+                                        "# c\n",
+                                        "y = a.cuda(async=True)\n",
+                                        ":",
+                                        ",",
+                                        "@d\n",
+                                        "\xC3\xA9",
+                                        "\\\n",
+                                        "class C:\n",
+                                        "    z = b.to('cpu', non_blocking=True)\n    z.numpy()\n",
+                                        "# noqa\n",
+                                        "try:\n",
+                                        "except TypeError:\n",
+                                        "f'{"};
+  const std::string base = trainingModule(30);
+  const std::vector<std::string> sources{base, withLineEnds(base, "\r\n"), withLineEnds(base, "\r"),
+                                         "\xEF\xBB\xBF" + base};
+  const Linter linter;
+  std::mt19937 rng(7);
+  const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+  std::size_t cleanChunked = 0, fixesCompared = 0;
+  for (int trace = 0; trace < 12; ++trace) {
+    Document doc(sources[static_cast<std::size_t>(trace) % sources.size()]);
+    DocumentInternals::setChunking(doc, 1);
+    IncrementalLint inc;
+    REQUIRE(doc.parsed());
+    inc.update(linter, doc);
+    std::vector<std::tuple<std::size_t, std::size_t, std::string>> undo;
+    const auto apply = [&](std::size_t s, std::size_t e, const std::string &r) {
+      const std::string &t = doc.text();
+      s = std::min(s, t.size());
+      e = std::min(std::max(s, e), t.size());
+      undo.emplace_back(s, s + r.size(), t.substr(s, e - s));
+      inc.willEdit(doc, s, e, r);
+      doc.edit(s, e, r);
+    };
+    const auto check = [&](int step) {
+      INFO("trace " << trace << ", step " << step);
+      const std::vector<TSNode> statements = DocumentInternals::statements(doc);
+      for (std::size_t i = 0; i + 1 < statements.size(); ++i)
+        REQUIRE(ts_node_end_byte(statements[i]) <= ts_node_start_byte(statements[i + 1]));
+      const auto &got = inc.update(linter, doc);
+      REQUIRE(describeFindings(got) == describeFindings(linter.lint(doc)));
+      if (!DocumentInternals::chunked(doc) || DocumentInternals::hasError(doc)) return;
+      ++cleanChunked;
+      const Document fresh(doc.text());
+      REQUIRE(describeStatements(statements) == describeStatements(DocumentInternals::statements(fresh)));
+      REQUIRE(describeFindings(got) == describeFindings(linter.lint(fresh)));
+      for (const Diagnostic &d : got)
+        if (d.fix && step % 4 == 0) {
+          REQUIRE(verifyFix(doc, *d.fix) == verifyFix(fresh, *d.fix));
+          ++fixesCompared;
+        }
+    };
+    for (int step = 0; step < 120; ++step) {
+      const std::string &t = doc.text();
+      const std::size_t kind = pick(10), at = pick(t.size() + 1);
+      if (kind < 6) {
+        std::size_t where = at;
+        if (kind < 2)
+          while (where > 0 && t[where - 1] != '\n' && t[where - 1] != '\r') --where;
+        if (kind == 2)
+          while (where < t.size() && t[where] != '\n' && t[where] != '\r') ++where;
+        apply(where, where, pieces[pick(pieces.size())]);
+      } else {
+        apply(at, at + 1 + pick(kind == 9 ? 60 : 8), "");
+      }
+      check(step);
+      if (DocumentInternals::hasError(doc) || pick(5) == 0) { // take it back
+        const auto [s, e, r] = undo.back();
+        undo.pop_back();
+        apply(s, e, r);
+        undo.pop_back();
+        check(step);
+      }
+      if (step % 30 == 29) { // the language server's quiet time
+        DocumentInternals::tree(doc);
+        check(step);
+      }
+    }
+  }
+  CHECK(cleanChunked > 500);
+  CHECK(fixesCompared > 50);
 }

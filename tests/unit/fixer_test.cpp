@@ -102,6 +102,30 @@ TEST_CASE("verifyFix on a chunked document decides from the edited statements al
   CHECK_FALSE(verifyFix(whole, far));
 }
 
+TEST_CASE("verifyFix on a chunked document with lone CR line ends", "[fixer][chunks]") {
+  // The parser is shown each lone CR as a line break (as Python reads it): the edited
+  // statements, re-parsed with a fix, must be read the same way.
+  std::string text = "import torch\r\r";
+  for (int i = 0; i < 100; ++i) text += "def f" + std::to_string(i) + "(x):\r    return x\r\r";
+  text += "try:\r    y = x.cuda(non_blocking=True)\r    z = 1\rexcept TypeError:\r    y = x.cuda(async=True)\r";
+  for (int i = 100; i < 200; ++i) text += "def f" + std::to_string(i) + "(x):\r    return x\r\r";
+  Document doc(text);
+  DocumentInternals::setChunking(doc, 1);
+  REQUIRE(doc.parsed());
+  const std::size_t at = doc.text().find("z = 1");
+  doc.edit(at + 3, at + 3, " "); // the try statement is parsed on its own
+  REQUIRE(DocumentInternals::chunked(doc));
+  REQUIRE_FALSE(DocumentInternals::hasError(doc));
+  const auto diags = Linter().lint(doc);
+  REQUIRE_FALSE(diags.empty());
+  for (const Diagnostic &d : diags) {
+    INFO(d.code);
+    REQUIRE(d.fix);
+    CHECK(verifyFix(doc, *d.fix));
+    CHECK(verifyFix(Document(doc.text()), *d.fix));
+  }
+}
+
 TEST_CASE("applyEdits splices sorted edits", "[fixer]") {
   CHECK(applyEdits("abcdef", {{1, 2, "X"}, {4, 4, "YY"}, {5, 6, ""}}) == "aXcdYYe");
   CHECK(applyEdits("", {{0, 0, "z"}}) == "z");

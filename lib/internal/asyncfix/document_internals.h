@@ -5,9 +5,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <utility>
 #include <vector>
 
+#include "asyncfix/diagnostic.h"
 #include "asyncfix/document.h"
 
 struct TSTree;
@@ -44,6 +47,14 @@ struct DocumentInternals {
     std::uint32_t start = 0, end = 0;
   };
   static Overlay overlay(const Document &doc);
+  /// For a chunked document and `edits` that lie within the overlay: the syntax errors of the
+  /// overlay's statements with the edits applied (`fixed` is the whole text after them), parsed
+  /// afresh on their own as the overlay is. The rest of the text parsed cleanly and does not
+  /// change, so that is the fixed text's count as the chunks see it. nullopt when the document is
+  /// not chunked, an edit reaches outside the overlay, or the edited statements would not stand
+  /// alone (then the whole text decides).
+  static std::optional<std::size_t> overlayErrorsAfter(const Document &doc, const std::vector<TextEdit> &edits,
+                                                       const std::string &fixed);
   /// The whole current text's tree (parsed now if needed, chunks folded back); owned by the
   /// Document, valid until the next edit(), reset() or releaseTree(). Null when the parser gave
   /// up.

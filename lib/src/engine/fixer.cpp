@@ -97,11 +97,6 @@ TreePtr editedCopy(const TSTree *tree, const LineIndex &lines, const std::vector
   return copy;
 }
 
-TSParser *threadParser() {
-  thread_local ParserPtr parser = makePythonParser();
-  return parser.get();
-}
-
 /// A clean parse of `fixed` (`doc`'s text with `edits` applied), found incrementally from a copy
 /// of `doc`'s tree: false when the re-parse has errors or cannot be made (then a fresh parse
 /// decides). A clean incremental parse proves the text can be parsed without errors, which is
@@ -118,47 +113,16 @@ bool cleanIncrementally(const Document &doc, const std::vector<TextEdit> &edits,
   return parsed && !ts_node_has_error(ts_tree_root_node(parsed.get()));
 }
 
-/// For a document whose edited statements are parsed on their own (an editor's, while typing):
-/// the verdict on a fix that lies within them, from a re-parse of those statements alone — the
-/// rest of the text parsed cleanly and stays as it is. The fix passes when they have no more
-/// syntax errors after it than before. Empty when the document is not chunked or the fix
-/// reaches outside the overlay (the whole text decides then).
-std::optional<bool> verifiedInOverlay(const Document &doc, const std::vector<TextEdit> &edits,
-                                      const std::string &fixed) {
-  const DocumentInternals::Overlay overlay = DocumentInternals::overlay(doc);
-  if (!overlay.tree || edits.empty() || fixed.size() > UINT32_MAX) return std::nullopt;
-  const bool endsText = overlay.end == doc.text().size();
-  std::int64_t growth = 0;
-  for (const TextEdit &e : edits) {
-    if (e.start < overlay.start || e.end > overlay.end || (e.end == overlay.end && !endsText)) return std::nullopt;
-    growth += static_cast<std::int64_t>(e.content.size()) - static_cast<std::int64_t>(e.end - e.start);
-  }
-  TSParser *parser = threadParser();
-  if (!parser) return std::nullopt;
-  const auto end = static_cast<std::uint32_t>(static_cast<std::int64_t>(overlay.end) + growth);
-  const LineIndex fixedLines(fixed);
-  const Position from = fixedLines.position(overlay.start, PositionEncoding::Utf8);
-  const Position to = fixedLines.position(end, PositionEncoding::Utf8);
-  const TSRange range{{from.line, from.column}, {to.line, to.column}, overlay.start, end};
-  if (end <= overlay.start || !ts_parser_set_included_ranges(parser, &range, 1)) {
-    ts_parser_set_included_ranges(parser, nullptr, 0);
-    return std::nullopt;
-  }
-  const TreePtr copy = editedCopy(overlay.tree, doc.lines(), edits);
-  const TreePtr parsed(
-      ts_parser_parse_string(parser, copy.get(), fixed.data(), static_cast<std::uint32_t>(fixed.size())));
-  ts_parser_set_included_ranges(parser, nullptr, 0);
-  if (!parsed) return std::nullopt;
-  return countSyntaxErrors(ts_tree_root_node(parsed.get())) <= countSyntaxErrors(ts_tree_root_node(overlay.tree));
-}
-
 } // namespace
 
 bool verifyFix(const Document &doc, const Fix &f) {
   const std::string fixed = applyEdits(doc.text(), f.edits);
   // An editor asks on every cursor move next to a finding: on a large file a fresh parse per
   // question is too slow, and most fixes leave the file clean.
-  if (const std::optional<bool> local = verifiedInOverlay(doc, f.edits, fixed)) return *local;
+  // A document whose edited statements are parsed on their own (an editor's, while typing): a
+  // fix within them is judged by a parse of them alone (the rest parsed cleanly and stays).
+  if (const std::optional<std::size_t> errors = DocumentInternals::overlayErrorsAfter(doc, f.edits, fixed))
+    return *errors <= doc.syntaxErrorCount();
   if (cleanIncrementally(doc, f.edits, fixed)) return true;
   return verified(fixed, doc.syntaxErrorCount());
 }

@@ -16,13 +16,6 @@ namespace asyncfix {
 
 namespace {
 
-/// One parser per thread, shared by that thread's documents: a parser's stacks and buffers are
-/// worth keeping warm, not worth keeping once per open document.
-TSParser *threadParser() {
-  thread_local ParserPtr parser = makePythonParser();
-  return parser.get();
-}
-
 /// True when `text` has a line that ends in a lone "\r" (not followed by "\n").
 bool hasLoneCr(std::string_view text) {
   for (std::size_t i = text.find('\r'); i != std::string_view::npos; i = text.find('\r', i + 1))
@@ -128,7 +121,16 @@ struct Document::Impl {
     std::free(ranges);
   }
 
-  void parse(const std::string &text, const LineIndex &lines) {
+  /// Whether an edit of bytes [start, end) of a text of `size` bytes is the overlay's alone: it
+  /// lies inside it, and not at its end (that is the next statement's start), unless the overlay
+  /// ends the text.
+  bool overlayHolds(std::size_t start, std::size_t end, std::size_t size) const {
+    return overlay && start >= overlayStart && (end < overlayEnd || (end == overlayEnd && end == size));
+  }
+
+  /// Parses what is stale. With `chunks`, as the chunking allows (see above); without, the whole
+  /// text as one tree (folding any overlay back).
+  void parse(const std::string &text, const LineIndex &lines, bool chunks = true) {
     statementsKnown = false;
     TSParser *parser = threadParser();
     // tree-sitter takes a 32-bit length; larger inputs are not parsed (no tree: nothing reported).
@@ -137,8 +139,8 @@ struct Document::Impl {
       stale = false;
       return;
     }
-    if (overlay && !stale && overlayStale && parseOverlay(parser, text, lines)) return;
-    if (!overlay && tree && stale && clean && chunkBytes != 0 && text.size() >= chunkBytes && pending &&
+    if (chunks && overlay && !stale && overlayStale && parseOverlay(parser, text, lines)) return;
+    if (chunks && !overlay && tree && stale && clean && chunkBytes != 0 && text.size() >= chunkBytes && pending &&
         split(parser, text, lines))
       return;
     if (overlay) { // fold it back: `tree` has every edit
@@ -159,15 +161,45 @@ struct Document::Impl {
     addChanged(old.get(), tree.get());
   }
 
-  /// Parses text[overlayStart, overlayEnd) alone, incrementally from the overlay held. False
-  /// when the parser gave up there: then the caller parses the whole text.
-  bool parseOverlay(TSParser *parser, const std::string &text, const LineIndex &lines) {
-    const TSRange range{pointOf(lines, overlayStart), pointOf(lines, overlayEnd), overlayStart, overlayEnd};
-    if (overlayEnd <= overlayStart || !ts_parser_set_included_ranges(parser, &range, 1)) return false;
-    TreePtr old = std::move(overlay);
-    overlay.reset(run(parser, old.get(), text));
+  /// text[start, end) parsed alone (an included range), incrementally from `old` when given;
+  /// null when the range is empty or the parser gave up.
+  static TSTree *runRange(TSParser *parser, const TSTree *old, const std::string &text, const LineIndex &lines,
+                          std::uint32_t start, std::uint32_t end) {
+    const TSRange range{pointOf(lines, start), pointOf(lines, end), start, end};
+    if (end <= start || !ts_parser_set_included_ranges(parser, &range, 1)) return nullptr;
+    TSTree *parsed = run(parser, old, text);
     ts_parser_set_included_ranges(parser, nullptr, 0);
-    if (!overlay) { // the parser gave up here: the whole text is parsed instead
+    return parsed;
+  }
+
+  /// Whether text[start, end), parsed alone as `root`, is parsed as the whole text would parse
+  /// it, as far as its edges go: its first statement (after comments) starts a line (an indented
+  /// first line would continue the statement before it: `    x = 1` alone parses cleanly), and its last line does
+  /// not continue onto the next statement with a backslash. (A statement of its own joins no
+  /// other at a line start otherwise: `else:` or `except:` alone are syntax errors.)
+  static bool standsAlone(TSNode root, const std::string &text, std::uint32_t end) {
+    for (std::uint32_t i = 0, n = ts_node_child_count(root); i < n; ++i) {
+      const TSNode child = ts_node_child(root, i);
+      if (ts_node_is_extra(child)) continue; // comments, line continuations
+      const std::uint32_t at = ts_node_start_byte(child);
+      if (at != 0 && text[at - 1] != '\n' && text[at - 1] != '\r') return false;
+      break;
+    }
+    if (end >= text.size()) return true; // nothing follows to continue onto
+    std::size_t last = end;              // before the range's last line break
+    if (last > 0 && text[last - 1] == '\n') --last;
+    if (last > 0 && text[last - 1] == '\r') --last;
+    return last == end || last == 0 || text[last - 1] != '\\';
+  }
+
+  /// Parses text[overlayStart, overlayEnd) alone, incrementally from the overlay held. False
+  /// when the parser gave up there, or when the overlay does not stand alone (standsAlone):
+  /// then the caller parses the whole text.
+  bool parseOverlay(TSParser *parser, const std::string &text, const LineIndex &lines) {
+    TreePtr old = std::move(overlay);
+    overlay.reset(runRange(parser, old.get(), text, lines, overlayStart, overlayEnd));
+    if (!overlay || !standsAlone(ts_tree_root_node(overlay.get()), text, overlayEnd)) {
+      overlay.reset(); // the whole text is parsed instead
       changed.emplace_back(overlayStart, overlayEnd);
       return false;
     }
@@ -305,8 +337,7 @@ void Document::edit(std::size_t start, std::size_t end, std::string_view replace
   m.statementsKnown = false;
   // An edit inside the overlay (not at its end: that is the next statement's start, unless the
   // overlay ends the text) is the overlay's alone.
-  const bool inOverlay =
-      m.overlay && start >= m.overlayStart && (end < m.overlayEnd || (end == m.overlayEnd && end == text_.size()));
+  const bool inOverlay = m.overlayHolds(start, end, text_.size());
   // Typing inside a name is most keystrokes: when the tree is current and the edit only respells
   // an identifier, the edited tree is the new text's tree and no re-parse is needed.
   const TSTree *holder = inOverlay ? m.overlay.get() : m.overlay ? nullptr : m.tree.get();
@@ -395,16 +426,7 @@ bool DocumentInternals::parse(const Document &doc) {
 const TSTree *DocumentInternals::tree(const Document &doc) {
   if (!doc.impl_) return nullptr;
   Document::Impl &m = *doc.impl_;
-  if (m.overlay) { // fold the overlay back: the whole text's tree is asked for
-    m.overlayStale = true;
-    m.stale = true;
-    m.pending.emplace(m.overlayStart, m.overlayEnd);
-    const std::size_t chunkBytes = m.chunkBytes;
-    m.chunkBytes = 0;
-    m.parse(doc.text_, doc.lines_);
-    m.chunkBytes = chunkBytes;
-  }
-  parse(doc);
+  if (!m.current() || m.overlay) m.parse(doc.text_, doc.lines_, /*chunks=*/false);
   return m.tree.get();
 }
 
@@ -421,6 +443,24 @@ bool DocumentInternals::chunked(const Document &doc) { return parse(doc) && doc.
 DocumentInternals::Overlay DocumentInternals::overlay(const Document &doc) {
   if (!parse(doc) || !doc.impl_->overlay) return {};
   return {doc.impl_->overlay.get(), doc.impl_->overlayStart, doc.impl_->overlayEnd};
+}
+
+std::optional<std::size_t> DocumentInternals::overlayErrorsAfter(const Document &doc,
+                                                                 const std::vector<TextEdit> &edits,
+                                                                 const std::string &fixed) {
+  if (!parse(doc) || !doc.impl_->overlay || edits.empty() || fixed.size() > UINT32_MAX) return std::nullopt;
+  const Document::Impl &m = *doc.impl_;
+  std::int64_t growth = 0;
+  for (const TextEdit &e : edits) {
+    if (!m.overlayHolds(e.start, e.end, doc.text_.size())) return std::nullopt;
+    growth += static_cast<std::int64_t>(e.content.size()) - static_cast<std::int64_t>(e.end - e.start);
+  }
+  TSParser *parser = threadParser();
+  if (!parser) return std::nullopt;
+  const auto end = static_cast<std::uint32_t>(static_cast<std::int64_t>(m.overlayEnd) + growth);
+  const TreePtr parsed(Document::Impl::runRange(parser, nullptr, fixed, LineIndex(fixed), m.overlayStart, end));
+  if (!parsed || !Document::Impl::standsAlone(ts_tree_root_node(parsed.get()), fixed, end)) return std::nullopt;
+  return countSyntaxErrors(ts_tree_root_node(parsed.get()));
 }
 
 const std::vector<TSNode> &DocumentInternals::statements(const Document &doc) {

@@ -11,6 +11,11 @@ ParserPtr makePythonParser() {
   return parser;
 }
 
+TSParser *threadParser() {
+  thread_local ParserPtr parser = makePythonParser();
+  return parser.get();
+}
+
 namespace {
 
 TSSymbol named(const TSLanguage *lang, const char *name) {

@@ -25,6 +25,10 @@ using ParserPtr = std::unique_ptr<TSParser, ParserDeleter>;
 
 /// A parser set up for Python. Null only if the grammar's ABI is not supported by the runtime.
 ParserPtr makePythonParser();
+/// This thread's parser (made on first use), shared by the thread's documents and fix
+/// verification: a parser's stacks and buffers are worth keeping warm, not worth keeping once
+/// per open document. Whoever sets its included ranges resets them before returning.
+TSParser *threadParser();
 
 /// A TSTreeCursor that is deleted when it goes out of scope.
 class Cursor {
