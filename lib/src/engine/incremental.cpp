@@ -238,32 +238,27 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
 
   // The statements of the new tree, matched with the kept results of the old one.
   std::vector<Unit> units;
-  std::vector<TSNode> nodes = DocumentInternals::statements(doc);
+  const std::vector<TSNode> nodes = DocumentInternals::statements(doc); // a copy: relint() may parse
   std::vector<std::size_t> todo;
   std::vector<std::size_t> unmatched;
-  {
-    {
-      std::size_t old = 0;
-      for (const TSNode node : nodes) {
-        Unit unit;
-        unit.start = ts_node_start_byte(node);
-        unit.end = ts_node_end_byte(node);
-        bool kept = false;
-        if (valid_ && !fresh) {
-          while (old < units_.size() && units_[old].start < unit.start) ++old;
-          if (old < units_.size() && units_[old].start == unit.start && units_[old].end == unit.end &&
-              !units_[old].dirty) {
-            kept = std::none_of(changed.begin(), changed.end(),
-                                [&](const auto &r) { return r.first < unit.end && r.second > unit.start; }) &&
-                   std::none_of(edited_.begin(), edited_.end(),
-                                [&](const auto &r) { return overlaps(r.first, r.second, unit.start, unit.end); });
-            if (kept) unit = std::move(units_[old]);
-          }
-        }
-        if (!kept) unmatched.push_back(units.size());
-        units.push_back(std::move(unit));
+  std::size_t old = 0;
+  for (const TSNode node : nodes) {
+    Unit unit;
+    unit.start = ts_node_start_byte(node);
+    unit.end = ts_node_end_byte(node);
+    bool kept = false;
+    if (valid_ && !fresh) {
+      while (old < units_.size() && units_[old].start < unit.start) ++old;
+      if (old < units_.size() && units_[old].start == unit.start && units_[old].end == unit.end && !units_[old].dirty) {
+        kept = std::none_of(changed.begin(), changed.end(),
+                            [&](const auto &r) { return r.first < unit.end && r.second > unit.start; }) &&
+               std::none_of(edited_.begin(), edited_.end(),
+                            [&](const auto &r) { return overlaps(r.first, r.second, unit.start, unit.end); });
+        if (kept) unit = std::move(units_[old]);
       }
     }
+    if (!kept) unmatched.push_back(units.size());
+    units.push_back(std::move(unit));
   }
   const bool full = !valid_ || fresh;
   if (full) {

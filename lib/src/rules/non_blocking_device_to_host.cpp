@@ -113,21 +113,14 @@ public:
     }
     if (ts_node_is_null(nonBlocking) || !toCpu) return;
     // The statements after the assignment's, in the same block.
-    const TSNode stmt = ts_node_parent(assignment);
+    const TSNode stmt = ctx.parentOf(assignment);
     if (ts_node_is_null(stmt) || std::string_view(ts_node_type(stmt)) != "expression_statement") return;
     const std::string_view name = textOf(left, text);
-    const TSNode block = ts_node_parent(stmt);
-    if (!ts_node_is_null(block))
-      ctx.dependsOn(ts_node_end_byte(stmt), ts_node_end_byte(block)); // the statements after it
-    // At module level, the model's statements (an editor's document may be held as several
-    // trees, and a sibling step would leave this one).
+    const TSNode block = ctx.parentOf(stmt);
     const bool topLevel = ts_node_is_null(block) || ts_node_symbol(block) == Kinds::get().module;
-    const auto after = [&](TSNode n) {
-      if (!topLevel) return ts_node_next_named_sibling(n);
-      do n = ctx.semantic().statementAfter(n);
-      while (!ts_node_is_null(n) && !ts_node_is_named(n));
-      return n;
-    };
+    // The statements after it (at module level, to the end of the text).
+    ctx.dependsOn(ts_node_end_byte(stmt), topLevel ? static_cast<std::uint32_t>(text.size()) : ts_node_end_byte(block));
+    const auto after = [&](TSNode n) { return ctx.nextStatement(n, block); };
     for (TSNode next = after(stmt); !ts_node_is_null(next); next = after(next)) {
       TSNode read{};
       const int what = scan(next, name, text, &read);

@@ -105,6 +105,15 @@ TSNode Context::parentOf(TSNode node) const {
   return ts_node_parent(node);
 }
 
+TSNode Context::nextStatement(TSNode statement, TSNode block) {
+  if (!ts_node_is_null(block) && ts_node_symbol(block) != Kinds::get().module)
+    return ts_node_next_named_sibling(statement);
+  TSNode next = statement;
+  do next = semantic().statementAfter(next);
+  while (!ts_node_is_null(next) && !ts_node_is_named(next));
+  return next;
+}
+
 bool Context::claimedByOther(const Rule &self, unsigned what, TSNode node) {
   for (std::size_t i = rankOf(self); i-- > 0;)
     if (inForce(i, what, config_) && claimsAt(i, what, node, *this)) return true;

@@ -68,6 +68,10 @@ public:
   /// holds it (tree-sitter's ts_node_parent searches down from the root: across a module's
   /// thousands of statements, the cost of a whole lint in a dense file).
   TSNode parentOf(TSNode node) const;
+  /// The named statement after `statement` in `block`, its parent (null after the last). At
+  /// module level (`block` a module or null), from the semantic model's list of statements: an
+  /// editor's document may be held as several trees, and a sibling step would leave this one.
+  TSNode nextStatement(TSNode statement, TSNode block);
   /// True when the node being checked lies inside an ERROR node.
   bool insideError() const { return errorDepth_ > 0; }
 
