@@ -5,13 +5,13 @@
 #include <chrono>
 #include <exception>
 
-#include "asyncfix/document_internals.h"
-
 #include <fcntl.h>
 #include <unistd.h>
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
+
+#include "asyncfix/document_internals.h"
 
 namespace asyncfix::lsp {
 
