@@ -69,7 +69,7 @@ Analyzer::Id Analyzer::open(std::int64_t version, std::uint64_t revision, std::s
   std::lock_guard lock(mutex_);
   const Id id = nextId_++;
   auto state = std::make_shared<State>(id, std::move(text));
-  // A keystroke in a large document re-parses the statements around it, not the whole text.
+  // A keystroke re-parses the statements around it, not the whole text.
   DocumentInternals::setChunking(state->doc, kChunkBytes);
   state->linter = std::move(linter);
   state->version = version;
