@@ -1,5 +1,4 @@
 #include <algorithm>
-#include <cstdint>
 #include <map>
 #include <optional>
 #include <set>
@@ -70,9 +69,18 @@ bool sameFinding(const Diagnostic &a, const Diagnostic &b) {
 
 namespace {
 
-/// A copy of `tree` (of `lines`' text) with `edits` applied to its positions (ts_tree_edit).
-TreePtr editedCopy(const TSTree *tree, const LineIndex &lines, const std::vector<TextEdit> &edits) {
+/// A clean parse of `fixed` (`doc`'s text with `edits` applied), found incrementally from a copy
+/// of `doc`'s tree: false when the re-parse has errors or cannot be made (then a fresh parse
+/// decides). A clean incremental parse proves the text can be parsed without errors, which is
+/// all verification asks of it: a fresh parse, looking for the parse with the fewest errors,
+/// finds a clean one too.
+bool cleanIncrementally(const Document &doc, const std::vector<TextEdit> &edits, const std::string &fixed) {
+  const TSTree *tree = doc.holdsTree() ? DocumentInternals::tree(doc) : nullptr;
+  if (!tree || fixed.size() > UINT32_MAX || doc.text().size() > UINT32_MAX) return false;
+  TSParser *parser = threadParser();
+  if (!parser) return false;
   TreePtr copy(ts_tree_copy(tree));
+  const LineIndex &lines = doc.lines();
   // Later edits first: each one's offsets still mean the original text then.
   for (auto e = edits.rbegin(); e != edits.rend(); ++e) {
     const Position start = lines.position(e->start, PositionEncoding::Utf8);
@@ -94,20 +102,6 @@ TreePtr editedCopy(const TSTree *tree, const LineIndex &lines, const std::vector
                             newEnd};
     ts_tree_edit(copy.get(), &input);
   }
-  return copy;
-}
-
-/// A clean parse of `fixed` (`doc`'s text with `edits` applied), found incrementally from a copy
-/// of `doc`'s tree: false when the re-parse has errors or cannot be made (then a fresh parse
-/// decides). A clean incremental parse proves the text can be parsed without errors, which is
-/// all verification asks of it: a fresh parse, looking for the parse with the fewest errors,
-/// finds a clean one too.
-bool cleanIncrementally(const Document &doc, const std::vector<TextEdit> &edits, const std::string &fixed) {
-  const TSTree *tree = doc.holdsTree() ? DocumentInternals::tree(doc) : nullptr;
-  if (!tree || fixed.size() > UINT32_MAX || doc.text().size() > UINT32_MAX) return false;
-  TSParser *parser = threadParser();
-  if (!parser) return false;
-  const TreePtr copy = editedCopy(tree, doc.lines(), edits);
   const TreePtr parsed(
       ts_parser_parse_string(parser, copy.get(), fixed.data(), static_cast<std::uint32_t>(fixed.size())));
   return parsed && !ts_node_has_error(ts_tree_root_node(parsed.get()));
@@ -117,12 +111,12 @@ bool cleanIncrementally(const Document &doc, const std::vector<TextEdit> &edits,
 
 bool verifyFix(const Document &doc, const Fix &f) {
   const std::string fixed = applyEdits(doc.text(), f.edits);
-  // An editor asks on every cursor move next to a finding: on a large file a fresh parse per
-  // question is too slow, and most fixes leave the file clean.
   // A document whose edited statements are parsed on their own (an editor's, while typing): a
   // fix within them is judged by a parse of them alone (the rest parsed cleanly and stays).
   if (const std::optional<std::size_t> errors = DocumentInternals::overlayErrorsAfter(doc, f.edits, fixed))
     return *errors <= doc.syntaxErrorCount();
+  // An editor asks on every cursor move next to a finding: on a large file a fresh parse per
+  // question is too slow, and most fixes leave the file clean.
   if (cleanIncrementally(doc, f.edits, fixed)) return true;
   return verified(fixed, doc.syntaxErrorCount());
 }
