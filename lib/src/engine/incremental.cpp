@@ -238,7 +238,8 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
 
   // The statements of the new tree, matched with the kept results of the old one.
   std::vector<Unit> units;
-  const std::vector<TSNode> nodes = DocumentInternals::statements(doc); // a copy: relint() may parse
+  // The Document's list: nothing below edits or re-parses `doc`, which would clear it.
+  const std::vector<TSNode> &nodes = DocumentInternals::statements(doc);
   std::vector<std::size_t> todo;
   std::vector<std::size_t> unmatched;
   std::size_t old = 0;
