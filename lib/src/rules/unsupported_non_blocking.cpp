@@ -76,7 +76,8 @@ public:
     // Cheap tests first: only `async=`/`non_blocking=` on `.cuda()`/`.cpu()` go on.
     const std::string_view name = textOf(field(node, "name"), ctx.text());
     if (name != "async" && name != "non_blocking") return;
-    const std::string_view method = calledMethod(ctx.parentOf(node), ctx.parentOf(ctx.parentOf(node)), ctx.text());
+    const TSNode args = ctx.parentOf(node);
+    const std::string_view method = calledMethod(args, ctx.parentOf(args), ctx.text());
     if ((method != "cuda" && method != "cpu") || !isUnsupportedNonBlocking(node, ctx)) return;
     const bool isAsync = name == "async";
     const std::string what = method == "cpu" ? "`Tensor.cpu()` and `Module.cpu()` take" : "`Module.cuda()` takes";
