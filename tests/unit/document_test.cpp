@@ -521,10 +521,22 @@ TEST_CASE("chunked documents under random edits equal a whole parse wherever the
     };
     const auto check = [&](int step) {
       INFO("trace " << trace << ", step " << step);
+      // First the incremental lint, which asks for spans and looks up single statements, then
+      // the same by the list of statements().
+      const auto &got = inc.update(linter, doc);
+      const std::vector<DocumentInternals::Span> spans = DocumentInternals::statementSpans(doc);
+      std::vector<TSNode> looked;
+      for (std::size_t i = 0; i < spans.size(); ++i) looked.push_back(DocumentInternals::statement(doc, i));
+      REQUIRE(DocumentInternals::statementLookupMisses(doc) == 0);
       const std::vector<TSNode> statements = DocumentInternals::statements(doc);
+      REQUIRE(spans.size() == statements.size());
+      for (std::size_t i = 0; i < statements.size(); ++i) {
+        REQUIRE(spans[i].start == ts_node_start_byte(statements[i]));
+        REQUIRE(spans[i].end == ts_node_end_byte(statements[i]));
+        REQUIRE(ts_node_eq(looked[i], statements[i]));
+      }
       for (std::size_t i = 0; i + 1 < statements.size(); ++i)
         REQUIRE(ts_node_end_byte(statements[i]) <= ts_node_start_byte(statements[i + 1]));
-      const auto &got = inc.update(linter, doc);
       REQUIRE(describeFindings(got) == describeFindings(linter.lint(doc)));
       if (!DocumentInternals::chunked(doc) || DocumentInternals::hasError(doc)) return;
       ++cleanChunked;

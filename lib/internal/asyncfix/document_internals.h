@@ -25,6 +25,21 @@ struct DocumentInternals {
   /// comments). With chunking on, they may come from more than one tree; a node's root is
   /// `ts_tree_root_node(node.tree)`. Valid until the next edit(), reset() or releaseTree().
   static const std::vector<TSNode> &statements(const Document &doc);
+  /// A top-level statement's byte range in the current text.
+  struct Span {
+    std::uint32_t start = 0, end = 0;
+  };
+  /// The byte ranges of statements(), in the same order. Cheaper than statements() between
+  /// keystrokes in a chunked document: the statements outside the overlay are not looked up in
+  /// the tree again (an edit inside it moves those after it by as much as it grows). Valid until
+  /// the next edit(), reset() or releaseTree().
+  static const std::vector<Span> &statementSpans(const Document &doc);
+  /// statements()[i] (i < statementSpans().size()), found without listing them all: a lookup
+  /// by position in its tree.
+  static TSNode statement(const Document &doc, std::size_t i);
+  /// How often statement() did not find its node by position and listed statements() instead
+  /// (for tests: never expected).
+  static std::size_t statementLookupMisses(const Document &doc);
   /// Whether any tree of the current text has a syntax error.
   static bool hasError(const Document &doc);
   /// The smallest node spanning bytes [start, end) in the tree that holds `start` (null when

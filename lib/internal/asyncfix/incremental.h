@@ -75,8 +75,9 @@ private:
     std::uint32_t linesRead = 0;                                 ///< its messages name the lines of offsets below this
     bool dirty = false;                                          ///< an edit touched it or what it read
   };
+  /// Lints units[i] for each i of `which` again (units[i] is DocumentInternals::statement(i)).
   static void relint(const Linter &linter, const Document &doc, std::vector<Unit> &units,
-                     const std::vector<TSNode> &nodes, const std::vector<std::size_t> &which);
+                     const std::vector<std::size_t> &which);
 
   std::vector<Unit> units_;
   bool valid_ = false;             ///< units_ hold the results of an earlier update()

@@ -285,26 +285,29 @@ bool operandMakesAName(TSNode awaitExpression, std::string_view text) {
   return c == '(' || c == '[' || c == '+' || c == '-' || c == '*';
 }
 
-SemanticModel::SemanticModel(const Document &doc) : text_(doc.text()) {
+SemanticModel::SemanticModel(const Document &doc) : text_(doc.text()), doc_(doc) {
   Scope module;
   // The module's statements; with chunking on, they may come from more than one tree (each
   // statement is walked under its own tree's root).
-  for (const TSNode node : DocumentInternals::statements(doc)) {
-    Unit unit;
-    unit.node = node;
-    unit.start = ts_node_start_byte(node);
-    unit.end = ts_node_end_byte(node);
-    units_.push_back(std::move(unit));
+  const std::vector<DocumentInternals::Span> &spans = DocumentInternals::statementSpans(doc);
+  units_.resize(spans.size());
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    units_[i].start = spans[i].start;
+    units_[i].end = spans[i].end;
   }
-  if (!units_.empty()) module.node = ts_tree_root_node(units_.front().node.tree);
+  if (!units_.empty()) module.node = ts_tree_root_node(nodeOf(units_.front()).tree);
   scopes_.push_back(std::move(module));
+}
+
+TSNode SemanticModel::nodeOf(const Unit &unit) const {
+  return DocumentInternals::statement(doc_, static_cast<std::size_t>(&unit - units_.data()));
 }
 
 TSNode SemanticModel::statementAfter(TSNode statement) const {
   const std::uint32_t start = ts_node_start_byte(statement);
   auto it =
       std::upper_bound(units_.begin(), units_.end(), start, [](std::uint32_t o, const Unit &u) { return o < u.start; });
-  return it == units_.end() ? TSNode{} : it->node;
+  return it == units_.end() ? TSNode{} : nodeOf(*it);
 }
 
 namespace {
@@ -343,7 +346,8 @@ void SemanticModel::walk(Unit &unit) const {
   unit.firstKeyword = static_cast<std::uint32_t>(keywords_.size());
   unit.firstAttribute = static_cast<std::uint32_t>(attributes_.size());
   unit.firstScope = static_cast<std::uint32_t>(scopes_.size());
-  Builder(text_, scopes_, names_, keywords_, attributes_, inError_).run(ts_tree_root_node(unit.node.tree), unit.node);
+  const TSNode node = nodeOf(unit);
+  Builder(text_, scopes_, names_, keywords_, attributes_, inError_).run(ts_tree_root_node(node.tree), node);
   unit.lastName = static_cast<std::uint32_t>(names_.size());
   unit.lastKeyword = static_cast<std::uint32_t>(keywords_.size());
   unit.lastAttribute = static_cast<std::uint32_t>(attributes_.size());

@@ -167,13 +167,13 @@ public:
   TSNode statementAfter(TSNode statement) const;
   /// The module's statements, in order.
   template <class F> void forEachStatement(F &&f) const {
-    for (const Unit &unit : units_) f(unit.node);
+    for (const Unit &unit : units_) f(nodeOf(unit));
   }
 
 private:
-  /// A top-level statement (or comment) of the module, walked on demand.
+  /// A top-level statement (or comment) of the module, walked on demand; its node is looked up
+  /// when first needed (between keystrokes, most statements are not).
   struct Unit {
-    TSNode node{};
     std::uint32_t start = 0, end = 0;
     bool walked = false;
     std::uint32_t firstName = 0, lastName = 0; ///< its uses: names_[firstName, lastName)
@@ -183,6 +183,8 @@ private:
     std::vector<std::pair<std::uint32_t, std::uint32_t>> nameAt, keywordAt, attributeAt;
   };
 
+  /// The unit's node (looked up in the Document).
+  TSNode nodeOf(const Unit &unit) const;
   std::uint32_t lookup(std::string_view name, std::uint32_t scope) const;
   void note(std::string_view name) const {
     if (sink_ && sink_->words.find(name) == sink_->words.end()) sink_->words.emplace(name);
@@ -200,6 +202,7 @@ private:
   const std::vector<std::uint32_t> &usesNamed(std::string_view name) const;
 
   std::string_view text_;
+  const Document &doc_;
   mutable std::vector<Unit> units_;
   mutable std::deque<Scope> scopes_;
   mutable std::deque<NameUse> names_;

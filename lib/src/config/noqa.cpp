@@ -100,7 +100,8 @@ Suppressions collectSuppressions(const Document &doc, const std::vector<TSNode> 
   const std::string_view text = doc.text();
   // The header: comments before the module's first statement.
   std::size_t firstCode = text.size();
-  for (const TSNode child : DocumentInternals::statements(doc)) {
+  for (std::size_t i = 0, n = DocumentInternals::statementSpans(doc).size(); i < n; ++i) {
+    const TSNode child = DocumentInternals::statement(doc, i);
     if (ts_node_is_named(child) && ts_node_symbol(child) != Kinds::get().comment) {
       firstCode = ts_node_start_byte(child);
       break;

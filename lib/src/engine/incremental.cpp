@@ -238,15 +238,17 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
 
   // The statements of the new tree, matched with the kept results of the old one.
   std::vector<Unit> units;
-  // The Document's list: nothing below edits or re-parses `doc`, which would clear it.
-  const std::vector<TSNode> &nodes = DocumentInternals::statements(doc);
+  // The Document's list: nothing below edits or re-parses `doc`, which would clear it. Only
+  // spans: the nodes of the statements linted again are looked up in relint().
+  const std::vector<DocumentInternals::Span> &spans = DocumentInternals::statementSpans(doc);
   std::vector<std::size_t> todo;
   std::vector<std::size_t> unmatched;
   std::size_t old = 0;
-  for (const TSNode node : nodes) {
+  units.reserve(spans.size());
+  for (const DocumentInternals::Span span : spans) {
     Unit unit;
-    unit.start = ts_node_start_byte(node);
-    unit.end = ts_node_end_byte(node);
+    unit.start = span.start;
+    unit.end = span.end;
     bool kept = false;
     if (valid_ && !fresh) {
       while (old < units_.size() && units_[old].start < unit.start) ++old;
@@ -291,7 +293,7 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
       if (stale) todo.push_back(i);
     }
   }
-  relint(linter, doc, units, nodes, todo);
+  relint(linter, doc, units, todo);
   units_ = std::move(units);
   valid_ = true;
   words_.clear();
@@ -312,7 +314,7 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
 }
 
 void IncrementalLint::relint(const Linter &linter, const Document &doc, std::vector<Unit> &units,
-                             const std::vector<TSNode> &nodes, const std::vector<std::size_t> &which) {
+                             const std::vector<std::size_t> &which) {
   if (which.empty()) return;
   const auto &impl = LinterInternals::impl(linter);
   const std::string_view text = doc.text();
@@ -327,7 +329,8 @@ void IncrementalLint::relint(const Linter &linter, const Document &doc, std::vec
     unit = std::move(blank);
     // As Linter::lint: a statement with syntax errors is walked whole (see there); a clean one
     // only where the prefilter's marks are.
-    const bool prune = !ts_node_has_error(nodes[i]) && !anyError;
+    const TSNode node = DocumentInternals::statement(doc, i);
+    const bool prune = !ts_node_has_error(node) && !anyError;
     const std::vector<std::uint32_t> marks =
         prune ? marksOf(text.substr(unit.start, unit.end - unit.start), impl.triggers, unit.start)
               : std::vector<std::uint32_t>{};
@@ -336,7 +339,7 @@ void IncrementalLint::relint(const Linter &linter, const Document &doc, std::vec
     model.setDependencySink(&deps, unit.start, unit.end);
     rules::Context ctx(doc, impl.config, model);
     std::vector<TSNode> comments;
-    impl.walk(ts_tree_root_node(nodes[i].tree), nodes[i], ctx, prune ? &marks : nullptr, comments);
+    impl.walk(ts_tree_root_node(node.tree), node, ctx, prune ? &marks : nullptr, comments);
     model.setDependencySink(nullptr);
     unit.raw = ctx.takeDiagnostics();
     unit.linesRead = ctx.linesRead();

@@ -94,11 +94,33 @@ struct Document::Impl {
   /// or parse: a node knows its position).
   std::vector<TSNode> statements;
   bool statementsKnown = false;
+  /// DocumentInternals::statementSpans(), once asked for (cleared with `statements`), and where
+  /// the overlay's statements start in it.
+  std::vector<DocumentInternals::Span> spans;
+  bool spansKnown = false;
+  std::size_t overlayFirst = 0;
+  /// The overlay's top-level nodes, once asked for (cleared with `statements`).
+  std::vector<TSNode> overlayNodes;
+  bool overlayNodesKnown = false;
+  /// With an overlay: the spans of `tree`'s statements outside it as they were when it was made,
+  /// and where it ended then. Every edit since lies inside the overlay, so those before it have
+  /// not moved and those after it have moved by overlayEnd - baseEnd: no walk of `tree` needed.
+  std::vector<DocumentInternals::Span> base;
+  std::uint32_t baseEnd = 0;
+  std::size_t lookupMisses = 0; ///< see DocumentInternals::statementLookupMisses
 
   bool current() const { return tree && !stale && (!overlay || !overlayStale); }
 
-  void reset() {
+  /// Forgets the lists of statements: a node knows its position, which an edit or a parse moves.
+  void forgetStatements() {
     statementsKnown = false;
+    spansKnown = false;
+    overlayNodesKnown = false;
+  }
+
+  void reset() {
+    forgetStatements();
+    base.clear();
     tree.reset();
     overlay.reset();
     stale = true;
@@ -131,7 +153,7 @@ struct Document::Impl {
   /// Parses what is stale. With `chunks`, as the chunking allows (see above); without, the whole
   /// text as one tree (folding any overlay back).
   void parse(const std::string &text, const LineIndex &lines, bool chunks = true) {
-    statementsKnown = false;
+    forgetStatements();
     TSParser *parser = threadParser();
     // tree-sitter takes a 32-bit length; larger inputs are not parsed (no tree: nothing reported).
     if (!parser || text.size() > UINT32_MAX) {
@@ -147,6 +169,7 @@ struct Document::Impl {
       changed.emplace_back(overlayStart, overlayEnd);
       overlay.reset();
     }
+    base.clear();
     stale = false;
     pending.reset();
     TreePtr old = std::move(tree);
@@ -217,17 +240,22 @@ struct Document::Impl {
   bool split(TSParser *parser, const std::string &text, const LineIndex &lines) {
     const auto [p0, p1] = *pending;
     std::uint32_t a = 0, b = static_cast<std::uint32_t>(text.size());
+    std::vector<DocumentInternals::Span> all; // every statement's span, for `base`
     {
       // a: the start of the last statement that starts before the edits (a statement whose end
       // they cut starts before them); b: the first statement start after them.
       Cursor cursor(ts_tree_root_node(tree.get()));
       TSTreeCursor *c = cursor.get();
+      bool after = false;
       if (ts_tree_cursor_goto_first_child(c)) do {
-          const std::uint32_t s = ts_node_start_byte(ts_tree_cursor_current_node(c));
+          const TSNode node = ts_tree_cursor_current_node(c);
+          const std::uint32_t s = ts_node_start_byte(node);
+          all.push_back({s, ts_node_end_byte(node)});
+          if (after) continue;
           if (s < p0) a = s;
           if (s > p1) {
             b = s;
-            break;
+            after = true;
           }
         } while (ts_tree_cursor_goto_next_sibling(c));
     }
@@ -238,7 +266,23 @@ struct Document::Impl {
     overlay.reset();
     if (!parseOverlay(parser, text, lines)) return false;
     stale = false; // `tree` is current outside the overlay: every edit lies inside it
+    std::erase_if(all, [&](const DocumentInternals::Span &span) { return span.start >= a && span.start < b; });
+    base = std::move(all);
+    baseEnd = b;
     return true;
+  }
+
+  /// The overlay's top-level nodes.
+  const std::vector<TSNode> &overlayChildren() {
+    if (overlayNodesKnown) return overlayNodes;
+    overlayNodes.clear();
+    overlayNodesKnown = true;
+    Cursor cursor(ts_tree_root_node(overlay.get()));
+    TSTreeCursor *c = cursor.get();
+    if (ts_tree_cursor_goto_first_child(c)) do
+        overlayNodes.push_back(ts_tree_cursor_current_node(c));
+      while (ts_tree_cursor_goto_next_sibling(c));
+    return overlayNodes;
   }
 };
 
@@ -334,7 +378,7 @@ void Document::edit(std::size_t start, std::size_t end, std::string_view replace
   end = snap(text_, std::max(start, end));
   const TSPoint startPoint = pointOf(lines_, start), oldEndPoint = pointOf(lines_, end);
   Impl &m = *impl_;
-  m.statementsKnown = false;
+  m.forgetStatements();
   // An edit inside the overlay (not at its end: that is the next statement's start, unless the
   // overlay ends the text) is the overlay's alone.
   const bool inOverlay = m.overlayHolds(start, end, text_.size());
@@ -474,11 +518,8 @@ const std::vector<TSNode> &DocumentInternals::statements(const Document &doc) {
   bool overlaid = !m.overlay;
   const auto addOverlay = [&] {
     overlaid = true;
-    Cursor cursor(ts_tree_root_node(m.overlay.get()));
-    TSTreeCursor *c = cursor.get();
-    if (ts_tree_cursor_goto_first_child(c)) do
-        out.push_back(ts_tree_cursor_current_node(c));
-      while (ts_tree_cursor_goto_next_sibling(c));
+    const std::vector<TSNode> &nodes = m.overlayChildren();
+    out.insert(out.end(), nodes.begin(), nodes.end());
   };
   Cursor cursor(ts_tree_root_node(m.tree.get()));
   TSTreeCursor *c = cursor.get();
@@ -491,6 +532,48 @@ const std::vector<TSNode> &DocumentInternals::statements(const Document &doc) {
     } while (ts_tree_cursor_goto_next_sibling(c));
   if (!overlaid) addOverlay();
   return out;
+}
+
+const std::vector<DocumentInternals::Span> &DocumentInternals::statementSpans(const Document &doc) {
+  static const std::vector<Span> none;
+  if (!parse(doc)) return none;
+  Document::Impl &m = *doc.impl_;
+  if (m.spansKnown) return m.spans;
+  std::vector<Span> &out = m.spans;
+  out.clear();
+  if (!m.overlay || m.base.empty()) { // (an overlay over the whole text leaves no base either)
+    for (const TSNode node : statements(doc)) out.push_back({ts_node_start_byte(node), ts_node_end_byte(node)});
+    m.overlayFirst = m.overlay ? 0 : out.size();
+  } else {
+    const auto after = std::partition_point(m.base.begin(), m.base.end(),
+                                            [&](const Span &span) { return span.start < m.overlayStart; });
+    out.insert(out.end(), m.base.begin(), after);
+    m.overlayFirst = out.size();
+    for (const TSNode node : m.overlayChildren()) out.push_back({ts_node_start_byte(node), ts_node_end_byte(node)});
+    const std::uint32_t shift = m.overlayEnd - m.baseEnd; // modular: the overlay may have shrunk
+    for (auto it = after; it != m.base.end(); ++it) out.push_back({it->start + shift, it->end + shift});
+  }
+  m.spansKnown = true;
+  return out;
+}
+
+TSNode DocumentInternals::statement(const Document &doc, std::size_t i) {
+  const std::vector<Span> &spans = statementSpans(doc);
+  Document::Impl &m = *doc.impl_;
+  if (m.statementsKnown) return m.statements[i];
+  const Span span = spans[i];
+  if (m.overlay && span.start >= m.overlayStart && span.start < m.overlayEnd)
+    return m.overlayChildren()[i - m.overlayFirst];
+  // The root's children are a balanced tree of hidden nodes: a descent by position, not a walk.
+  const TSNode found = ts_node_first_child_for_byte(ts_tree_root_node(m.tree.get()), span.start);
+  if (!ts_node_is_null(found) && ts_node_start_byte(found) == span.start && ts_node_end_byte(found) == span.end)
+    return found;
+  ++m.lookupMisses;
+  return statements(doc)[i]; // not expected: the walk decides
+}
+
+std::size_t DocumentInternals::statementLookupMisses(const Document &doc) {
+  return doc.impl_ ? doc.impl_->lookupMisses : 0;
 }
 
 bool DocumentInternals::hasError(const Document &doc) {
