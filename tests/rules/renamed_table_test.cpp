@@ -65,7 +65,7 @@ TEST_CASE("renames table: path patterns", "[renames]") {
 }
 
 TEST_CASE("renames table: user rows are validated", "[renames]") {
-  const auto problem = [](RenameRow r) {
+  const auto problem = [](const RenameRow &r) {
     const auto p = rules::validateRenameRow(r);
     return p ? p->field : std::string();
   };
