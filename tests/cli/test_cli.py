@@ -1251,6 +1251,30 @@ class ConfigTest(CliTestCase):
         self.assertEqual(res.code, 0, res)
         self.assertIn("y = x.cuda(non_blocking=True)\n", read(self.path("a.py")).decode())
 
+    def test_blanket_noqa_does_not_hide_a_syntax_error(self):
+        # kombu's own code (2016): flake8's unused-import `# noqa` on a line that Python 3.7 and
+        # later cannot compile. The finding is reported and fixed; --add-noqa names the code.
+        source = "from kombu.async import timer as _timer  # noqa\n"
+        write(self.path("k.py"), source)
+        res = self.check("--output-format", "json", "k.py")
+        self.assertEqual(res.code, 1, res)
+        self.assertEqual([d["code"] for d in json.loads(res.stdout)], ["AF201"])
+        # Before 3.7 it compiles: the blanket noqa hides it as before.
+        self.assertEqual(self.check("--target-version", "py36", "k.py").code, 0)
+        res = self.check("--fix", "k.py")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("k.py")).decode(),
+                         "from kombu.asynchronous import timer as _timer  # noqa\n")
+        write(self.path("k.py"), source)
+        res = self.check("--add-noqa", "k.py")
+        self.assertEqual(res.code, 0, res)
+        self.assertIn("Added 1 noqa directive", res.stdout)
+        text = read(self.path("k.py")).decode()
+        self.assertEqual(text, "from kombu.async import timer as _timer  # noqa  # noqa: AF201\n")
+        self.assertEqual(self.check("k.py").code, 0)
+        self.assertEqual(self.check("--add-noqa", "k.py").code, 0)
+        self.assertEqual(read(self.path("k.py")).decode(), text)
+
 
 # --- CI output formats: sarif, github, gitlab, junit -------------------------------------------
 

@@ -46,6 +46,10 @@ TEST_CASE("AF202 renamed-async-function: asyncio.async and other functions", "[r
       {"import rpyc\nf = rpyc.async(conn.root.f)\n",
        {{"AF202", 2, 5, 15, FixKind::Safe}},
        "import rpyc\nf = rpyc.async_(conn.root.f)\n"},
+      // django-q 1.0.0 renamed its task function `async_task`.
+      {"import django_q.tasks\ntask_id = django_q.tasks.async(send_mail, to)\n",
+       {{"AF202", 2, 11, 31, FixKind::Safe, "django-q 1.0.0 renamed it `django_q.tasks.async_task`"}},
+       "import django_q.tasks\ntask_id = django_q.tasks.async_task(send_mail, to)\n"},
       // Not imported in the file: flagged, the fix is unsafe.
       {"task = asyncio.async(coro())\n",
        {{"AF202", 1, 8, 21, FixKind::Unsafe}},
@@ -69,6 +73,9 @@ TEST_CASE("AF202 renamed-async-function: from asyncio import async, and every us
        {{"AF202", 2, 25, 30, FixKind::Safe}, {"AF202", 3, 12, 17, FixKind::Safe}},
        "def f():\n    from asyncio import ensure_future\n    return ensure_future(c)\n\ndef g(async):\n    return "
        "async\n"},
+      {"from django_q.tasks import async, result\ntask_id = async('math.copysign', 2, -2)\n",
+       {{"AF202", 1, 28, 33, FixKind::Safe}, {"AF202", 2, 11, 16, FixKind::Safe}},
+       "from django_q.tasks import async_task, result\ntask_id = async_task('math.copysign', 2, -2)\n"},
       // An alias keeps its name; only the imported one changes.
       {"from asyncio import async as spawn\nspawn(c)\n",
        {{"AF202", 1, 21, 26, FixKind::Safe}},

@@ -48,6 +48,10 @@ TEST_CASE("renames table: every built-in row is well-formed and documented", "[r
   CHECK(has(Kind::Keyword, "kafka.**.SimpleProducer", "async", "async_send"));
   CHECK(has(Kind::Keyword, "confluent_kafka.**.commit", "async", "asynchronous"));
   CHECK(has(Kind::Attribute, "xml.dom.xmlbuilder.DocumentLS", "async", "async_"));
+  // Renames found in real 2016–18 code (issue 15).
+  CHECK(has(Kind::Module, "", "gunicorn.workers.async", "gunicorn.workers.base_async"));
+  CHECK(has(Kind::Module, "", "pymodbus.client.async", "pymodbus.client.asynchronous"));
+  CHECK(has(Kind::Function, "", "django_q.tasks.async", "django_q.tasks.async_task"));
 }
 
 TEST_CASE("renames table: path patterns", "[renames]") {
@@ -65,7 +69,7 @@ TEST_CASE("renames table: path patterns", "[renames]") {
 }
 
 TEST_CASE("renames table: user rows are validated", "[renames]") {
-  const auto problem = [](RenameRow r) {
+  const auto problem = [](const RenameRow &r) {
     const auto p = rules::validateRenameRow(r);
     return p ? p->field : std::string();
   };

@@ -65,14 +65,15 @@ void coverage(const LineIndex &lines, TSNode comment, NoqaDirective &d) {
 
 } // namespace
 
-bool parseNoqa(std::string_view comment, std::size_t offset, NoqaDirective &out) {
+std::vector<NoqaDirective> parseNoqa(std::string_view comment, std::size_t offset) {
+  std::vector<NoqaDirective> found;
   for (std::size_t hash = comment.find('#'); hash != std::string_view::npos; hash = comment.find('#', hash + 1)) {
     std::size_t j = skipSpaces(comment, hash + 1);
     if (comment.substr(j).starts_with("asyncfix:")) j = skipSpaces(comment, j + 9);
     if (!startsWithNoCase(comment, j, "noqa")) continue;
     std::size_t k = j + 4;
     if (k < comment.size() && isAlnum(comment[k])) continue; // `noqanda`
-    out = NoqaDirective{};
+    NoqaDirective &out = found.emplace_back();
     out.start = offset + hash;
     out.end = offset + k;
     const std::size_t colon = skipSpaces(comment, k);
@@ -90,9 +91,19 @@ bool parseNoqa(std::string_view comment, std::size_t offset, NoqaDirective &out)
       }
       out.blanket = out.codes.empty();
     }
-    return true;
+    hash = out.end - offset - 1; // the next directive starts after this one
   }
-  return false;
+  return found;
+}
+
+bool onReservedWord(std::string_view text, std::size_t start, std::size_t end) {
+  if (end > text.size() || end < start + 5) return false;
+  const std::string_view word = text.substr(end - 5, 5);
+  return (word == "async" || word == "await") && (end - 5 == start || !isAlnum(text[end - 6]));
+}
+
+bool suppressedOnlyByCode(const Diagnostic &d, std::string_view text, const Config &config) {
+  return config.target >= PythonVersion{3, 7} && onReservedWord(text, d.start, d.end);
 }
 
 Suppressions collectSuppressions(const Document &doc, const std::vector<TSNode> &comments) {
@@ -116,19 +127,22 @@ Suppressions collectSuppressions(const Document &doc, const std::vector<TSNode> 
       s.skipFile = true;
       continue;
     }
-    NoqaDirective d;
-    if (!parseNoqa(body, ts_node_start_byte(c), d)) continue;
-    d.commentStart = ts_node_start_byte(c);
+    const std::size_t commentStart = ts_node_start_byte(c);
     // The end of the line's content: tree-sitter ends a comment after the "\r" of a CRLF.
-    d.commentEnd = std::min<std::size_t>(ts_node_end_byte(c), doc.lines().lineEnd(doc.lines().lineOf(d.commentStart)));
-    const bool asyncfixForm = text.substr(d.start, d.end - d.start).find("asyncfix:") != std::string_view::npos;
-    if (header && asyncfixForm) {
-      if (d.blanket) s.fileAll = true;
-      for (const NoqaCode &code : d.codes) s.fileCodes.push_back(code.code);
-      continue;
+    const std::size_t commentEnd =
+        std::min<std::size_t>(ts_node_end_byte(c), doc.lines().lineEnd(doc.lines().lineOf(commentStart)));
+    for (NoqaDirective &d : parseNoqa(body, commentStart)) {
+      d.commentStart = commentStart;
+      d.commentEnd = commentEnd;
+      const bool asyncfixForm = text.substr(d.start, d.end - d.start).find("asyncfix:") != std::string_view::npos;
+      if (header && asyncfixForm) {
+        if (d.blanket) s.fileAll = true;
+        for (const NoqaCode &code : d.codes) s.fileCodes.push_back(code.code);
+        continue;
+      }
+      coverage(doc.lines(), c, d);
+      s.directives.push_back(std::move(d));
     }
-    coverage(doc.lines(), c, d);
-    s.directives.push_back(std::move(d));
   }
   return s;
 }
@@ -170,24 +184,27 @@ Diagnostic unusedCode(const RuleInfo &rule, const NoqaDirective &d, std::size_t 
 
 void applySuppressions(const Document &doc, Suppressions &s, const Config &config,
                        std::vector<Diagnostic> &diagnostics) {
-  if (s.skipFile || s.fileAll) {
+  if (s.skipFile) {
     diagnostics.clear();
     return;
   }
   const LineIndex &lines = doc.lines();
   std::erase_if(diagnostics, [&](const Diagnostic &d) {
     if (std::find(s.fileCodes.begin(), s.fileCodes.end(), d.code) != s.fileCodes.end()) return true;
+    // A syntax error on the target: only a directive that names the code hides it.
+    const bool blanketHides = !suppressedOnlyByCode(d, doc.text(), config);
+    bool suppressed = s.fileAll && blanketHides;
     const std::uint32_t line = lines.lineOf(d.start);
-    bool suppressed = false;
     for (NoqaDirective &dir : s.directives) {
       if (line < dir.firstLine || line > dir.lastLine) continue;
-      if (dir.blanket) suppressed = true;
+      if (dir.blanket && blanketHides) suppressed = true;
       for (NoqaCode &code : dir.codes)
         if (code.code == d.code) code.used = suppressed = true;
     }
     return suppressed;
   });
 
+  if (s.fileAll) return; // the header's blanket `# asyncfix: noqa` also silences AF900
   const RuleInfo *unused = findRule("AF900");
   if (!unused || !config.rules.enables(unused->code)) return;
   for (const NoqaDirective &dir : s.directives) {

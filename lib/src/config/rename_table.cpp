@@ -37,6 +37,11 @@ std::span<const RenameRow> builtinRenames() {
               "https://pexpect.readthedocs.io/en/stable/history.html#version-4-4"),
       makeRow(Kind::Module, "RPyC", "", "rpyc.core.async", "rpyc.core.async_", "4.0.0",
               "https://github.com/tomerfiliba-org/rpyc/issues/253"),
+      // The changelog lists it under 19.9.0 (2018-07-03), the release that merged the PR.
+      makeRow(Kind::Module, "gunicorn", "", "gunicorn.workers.async", "gunicorn.workers.base_async", "19.9.0",
+              "https://github.com/benoitc/gunicorn/pull/1796"),
+      makeRow(Kind::Module, "pymodbus", "", "pymodbus.client.async", "pymodbus.client.asynchronous", "2.2.0",
+              "https://github.com/pymodbus-dev/pymodbus/blob/dev/CHANGELOG.rst"),
       // --- functions and attributes (AF202) ---
       makeRow(Kind::Function, "Python", "", "asyncio.async", "asyncio.ensure_future", "3.4.4",
               "https://docs.python.org/3.6/library/asyncio-task.html#asyncio.async"),
@@ -48,6 +53,8 @@ std::span<const RenameRow> builtinRenames() {
               "https://github.com/tomerfiliba-org/rpyc/issues/253"),
       makeRow(Kind::Function, "RPyC", "", "rpyc.utils.helpers.async", "rpyc.utils.helpers.async_", "4.0.0",
               "https://github.com/tomerfiliba-org/rpyc/issues/253"),
+      makeRow(Kind::Function, "django-q", "", "django_q.tasks.async", "django_q.tasks.async_task", "1.0.0",
+              "https://github.com/Koed00/django-q/releases/tag/v1.0.0"),
       makeRow(Kind::Attribute, "Python", "xml.dom.xmlbuilder.DocumentLS", "async", "async_", "3.5",
               "https://peps.python.org/pep-0492/#deprecation-plans"),
       // minidom's Document derives from DocumentLS: whatever minidom makes (parse, parseString,

@@ -45,14 +45,20 @@ TextEdit noqaEdit(const Document &doc, std::size_t offset, std::string_view code
         end > doc.lines().lineStart(line)
             ? DocumentInternals::nodeAt(doc, static_cast<std::uint32_t>(end - 1), static_cast<std::uint32_t>(end))
             : TSNode{};
-    NoqaDirective d;
-    if (!ts_node_is_null(last) && ts_node_symbol(last) == Kinds::get().comment &&
-        parseNoqa(textOf(last, text), ts_node_start_byte(last), d)) {
-      const bool present =
-          std::any_of(d.codes.begin(), d.codes.end(), [&](const NoqaCode &c) { return c.code == code; });
-      if (d.blanket || present) return {end, end, ""}; // already suppressed
-      return {d.end, d.end, ", " + std::string(code)};
-    }
+    const std::vector<NoqaDirective> directives = !ts_node_is_null(last) && ts_node_symbol(last) == Kinds::get().comment
+                                                      ? parseNoqa(textOf(last, text), ts_node_start_byte(last))
+                                                      : std::vector<NoqaDirective>{};
+    const auto names = [&](const NoqaDirective &d) {
+      return std::any_of(d.codes.begin(), d.codes.end(), [&](const NoqaCode &c) { return c.code == code; });
+    };
+    // A blanket `# noqa` here covers the finding (this is its line, or its statement's last): if
+    // the finding is reported, the blanket one did not hide it — a syntax error on the target,
+    // which only a named code hides. So only a directive naming the code counts.
+    if (std::any_of(directives.begin(), directives.end(), names)) return {end, end, ""}; // already suppressed
+    // Extend the last directive that names codes; a blanket one stays as it is (written for another
+    // tool, it keeps meaning "everything" there), and the code gets a directive of its own.
+    for (auto d = directives.rbegin(); d != directives.rend(); ++d)
+      if (!d->blanket) return {d->end, d->end, ", " + std::string(code)};
   }
   return {end, end, "  # noqa: " + std::string(code)};
 }

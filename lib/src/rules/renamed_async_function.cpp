@@ -23,6 +23,7 @@ The renames come from one table (function and attribute rows):
 | `asyncio.async` | `asyncio.ensure_future` | Python 3.4.4 |
 | `Pyro4.async`, `Pyro4.core.async` | `Pyro4.asyncproxy`, `Pyro4.core.asyncproxy` | Pyro4 4.70 |
 | `rpyc.async`, `rpyc.utils.helpers.async` | `rpyc.async_`, `rpyc.utils.helpers.async_` | RPyC 4.0.0 |
+| `django_q.tasks.async` | `django_q.tasks.async_task` | django-q 1.0.0 |
 | `xml.dom.xmlbuilder.DocumentLS.async` (also `xml.dom.minidom` documents) | `async_` | Python 3.5 |
 
 ## Why is this bad?

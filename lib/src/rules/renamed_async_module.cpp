@@ -24,6 +24,8 @@ The renames come from one table (module rows):
 | `salt.utils.async` | `salt.utils.asynchronous` | Salt 2019.2.0 |
 | `pexpect.async` | `pexpect._async` | pexpect 4.4 |
 | `rpyc.core.async` | `rpyc.core.async_` | RPyC 4.0.0 |
+| `gunicorn.workers.async` | `gunicorn.workers.base_async` | gunicorn 19.9.0 |
+| `pymodbus.client.async` | `pymodbus.client.asynchronous` | pymodbus 2.2.0 |
 
 ## Why is this bad?
 Since Python 3.7 `async` is a keyword, so `import kombu.async` is a `SyntaxError` and the whole

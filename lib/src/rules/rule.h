@@ -185,6 +185,9 @@ public:
 std::vector<std::unique_ptr<Rule>> makeAllRules();
 
 /// Severity of "this name no longer compiles": an error from Python 3.7 on, a warning before.
+/// Such a finding's range ends with the `async`/`await` token (the token, or a path `kombu.async`):
+/// the suppression pass reads it from there (config/noqa.h, onReservedWord), so that only a
+/// `# noqa` naming the code hides it.
 Severity keywordSeverity(const Config &config);
 
 /// A diagnostic of `rule` over `node`'s byte range.

@@ -32,6 +32,13 @@ x = y.cuda(non_blocking=True)
 ## Fix safety
 The fix removes the code from the comment, or the whole comment when it held only that code. It
 is safe: the code had no effect. A code whose rule is not enabled is never reported as unused.
+
+## Suppressing syntax errors
+A finding that is a syntax error on the target version (an `async`/`await` name with a target of
+py37 or later) is hidden only by a code that names it; a blanket `# noqa` on its line, often
+another tool's, leaves it reported. So in `import kombu.async  # noqa  # noqa: AF201` the code
+`AF201` is used (it is what hides the finding), and `--add-noqa` writes such a second directive
+where a blanket one does not hide a finding, keeping the blanket one for its tool.
 )",
                            FixAvailability::Always,
                            false};
