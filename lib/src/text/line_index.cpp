@@ -66,32 +66,32 @@ void LineIndex::update(std::string_view text, std::size_t start, std::size_t old
       middle.push_back(i + 1);
     }
   }
-  // Old starts of lines that begin after oldEnd + 1 lie wholly in unchanged text.
-  auto tail = std::upper_bound(starts_.begin() + first, starts_.end(), oldEnd + 1);
-  const auto tailIndex = static_cast<std::size_t>(tail - starts_.begin());
-  // The ascii flags of the tail lines stay with their lines.
-  const auto oldAscii = ascii_.begin() + static_cast<std::ptrdiff_t>(tailIndex);
-  std::vector<bool> tailAscii(oldAscii, ascii_.end());
-  starts_.erase(starts_.begin() + first + 1, tail);
-  ascii_.resize(first + 1);
-  for (std::size_t k = first + 1; k < starts_.size(); ++k) starts_[k] = starts_[k] - oldEnd + newEnd;
+  // Old starts of lines that begin after oldEnd + 1 lie wholly in unchanged text: they move.
+  const auto tailIndex =
+      static_cast<std::size_t>(std::upper_bound(starts_.begin() + first, starts_.end(), oldEnd + 1) - starts_.begin());
+  for (std::size_t k = tailIndex; k < starts_.size(); ++k) starts_[k] = starts_[k] - oldEnd + newEnd;
   // A tail start may equal the last one found again (a "\r\n" right after the edit).
-  std::size_t skip = 0;
-  if (!middle.empty() && first + 1 < starts_.size() && starts_[first + 1] <= middle.back()) skip = 1;
-  starts_.erase(starts_.begin() + first + 1, starts_.begin() + first + 1 + skip);
-  starts_.insert(starts_.begin() + first + 1, middle.begin(), middle.end());
-  // Lines `first` .. first + middle.size() were scanned (the last one up to the next old start).
-  for (std::size_t line = first; line <= first + middle.size(); ++line) {
-    const std::size_t from = starts_[line], to = line + 1 < starts_.size() ? starts_[line + 1] : text.size();
-    bool ascii = true;
-    for (std::size_t i = from; i < to && ascii; ++i) ascii = static_cast<unsigned char>(text[i]) < 0x80;
-    if (line == first) {
-      ascii_[first] = ascii;
-    } else {
-      ascii_.push_back(ascii);
-    }
+  const std::size_t skip = !middle.empty() && tailIndex < starts_.size() && starts_[tailIndex] <= middle.back() ? 1 : 0;
+  // Lines first + 1 .. tailIndex + skip give way to `middle`'s: in place when as many lines come
+  // as go (typing within a line), so a keystroke costs the shift above, not a reallocation.
+  const std::size_t from = first + 1, removed = tailIndex + skip - from, added = middle.size();
+  const auto at = [](auto &v, std::size_t i) { return v.begin() + static_cast<std::ptrdiff_t>(i); };
+  if (removed > added) {
+    starts_.erase(at(starts_, from + added), at(starts_, from + removed));
+    ascii_.erase(at(ascii_, from + added), at(ascii_, from + removed));
+  } else if (removed < added) {
+    starts_.insert(at(starts_, from + removed), added - removed, 0);
+    ascii_.insert(at(ascii_, from + removed), added - removed, true);
   }
-  ascii_.insert(ascii_.end(), tailAscii.begin() + static_cast<std::ptrdiff_t>(skip), tailAscii.end());
+  std::copy(middle.begin(), middle.end(), at(starts_, from));
+  // Lines `first` .. first + added were scanned (the last one up to the next old start); the
+  // tail lines keep their ASCII flags.
+  for (std::size_t line = first; line <= first + added; ++line) {
+    const std::size_t begin = starts_[line], end = line + 1 < starts_.size() ? starts_[line + 1] : text.size();
+    bool ascii = true;
+    for (std::size_t i = begin; i < end && ascii; ++i) ascii = static_cast<unsigned char>(text[i]) < 0x80;
+    ascii_[line] = ascii;
+  }
 }
 
 std::size_t LineIndex::lineStart(std::uint32_t line) const {
