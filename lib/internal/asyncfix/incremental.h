@@ -13,6 +13,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -65,15 +66,21 @@ public:
 
 private:
   bool updateContained(const Linter &linter, const Document &doc);
-  /// One top-level statement's results, in current-text offsets.
-  struct Unit {
-    std::uint32_t start = 0, end = 0;
+  /// What a statement's lint left that holds offsets (most statements: nothing, so no block).
+  struct Results {
     std::vector<Diagnostic> raw;                                 ///< the rules' findings, before suppressions
-    std::vector<std::string> words;                              ///< sorted: words its queries were about
     std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges; ///< bytes read outside it
     std::vector<std::uint32_t> comments;                         ///< starts of its suppression comments
     std::uint32_t linesRead = 0;                                 ///< its messages name the lines of offsets below this
-    bool dirty = false;                                          ///< an edit touched it or what it read
+  };
+  /// One top-level statement's results, in current-text offsets. Small: a keystroke walks every
+  /// unit (moving offsets, matching statements), and touches the blocks of the few that have any.
+  struct Unit {
+    std::uint32_t start = 0, end = 0;
+    bool dirty = false;             ///< an edit touched it or what it read
+    std::uint64_t wordBits = 0;     ///< wordBit() of each of `words`
+    std::vector<std::string> words; ///< sorted: words its queries were about
+    std::unique_ptr<Results> results;
   };
   /// Lints units[i] for each i of `which` again (units[i] is DocumentInternals::statement(i)).
   static void relint(const Linter &linter, const Document &doc, std::vector<Unit> &units,

@@ -41,6 +41,14 @@ std::size_t snap(std::string_view text, std::size_t offset) {
 
 bool overlaps(std::uint32_t a0, std::uint32_t a1, std::uint32_t b0, std::uint32_t b1) { return a0 <= b1 && b0 <= a1; }
 
+/// One of 64 bits for `word` (FNV-1a): units whose words share no bit with an edit's are not
+/// compared word by word.
+std::uint64_t wordBit(std::string_view word) {
+  std::uint64_t h = 14695981039346656037ULL;
+  for (const char c : word) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  return std::uint64_t{1} << (h >> 58);
+}
+
 } // namespace
 
 void IncrementalLint::reset() {
@@ -89,33 +97,33 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
   for (Unit &unit : units_) {
     const bool hit = overlaps(unit.start, unit.end, s, e);
     if (hit) wordsOf(text.substr(unit.start, unit.end - unit.start), words_); // its old words
+    Results *r = unit.results.get();
     if (!unit.dirty) {
-      bool touched = hit || (linesMove && s < unit.linesRead);
-      for (const auto &[r0, r1] : unit.ranges) touched = touched || overlaps(r0, r1, s, e);
-      for (const Diagnostic &d : unit.raw)
-        if (d.fix)
-          for (const TextEdit &edit : d.fix->edits)
-            touched =
-                touched || overlaps(static_cast<std::uint32_t>(edit.start), static_cast<std::uint32_t>(edit.end), s, e);
+      bool touched = hit;
+      if (r) {
+        touched = touched || (linesMove && s < r->linesRead);
+        for (const auto &[r0, r1] : r->ranges) touched = touched || overlaps(r0, r1, s, e);
+        for (const Diagnostic &d : r->raw)
+          if (d.fix)
+            for (const TextEdit &edit : d.fix->edits)
+              touched = touched ||
+                        overlaps(static_cast<std::uint32_t>(edit.start), static_cast<std::uint32_t>(edit.end), s, e);
+      }
       unit.dirty = touched;
     }
-    if (unit.dirty) {
-      move(unit.start);
-      move(unit.end);
-      continue;
-    }
-    // Untouched: it lies wholly before or after the edit, and so does everything it holds.
     move(unit.start);
     move(unit.end);
-    for (auto &[r0, r1] : unit.ranges) {
+    if (unit.dirty || !r) continue;
+    // Untouched: it lies wholly before or after the edit, and so does everything it holds.
+    for (auto &[r0, r1] : r->ranges) {
       move(r0);
       move(r1);
     }
-    for (std::uint32_t &c : unit.comments) move(c);
-    if (unit.linesRead != 0) move(unit.linesRead);
+    for (std::uint32_t &c : r->comments) move(c);
+    if (r->linesRead != 0) move(r->linesRead);
     // Diagnostics share fixes (a rename): move each shared fix once.
     std::map<const Fix *, SharedFix> moved;
-    for (Diagnostic &d : unit.raw) {
+    for (Diagnostic &d : r->raw) {
       move(d.start);
       move(d.end);
       if (!d.fix) continue;
@@ -236,65 +244,87 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   // (When a root turns into an ERROR node or back, every statement under it changes whether it
   // lies inside an error: the Document reports that as a change of them all.)
 
-  // The statements of the new tree, matched with the kept results of the old one.
-  std::vector<Unit> units;
-  // The Document's list: nothing below edits or re-parses `doc`, which would clear it. Only
-  // spans: the nodes of the statements linted again are looked up in relint().
+  // The statements of the new tree, matched with the kept results of the old one. The Document's
+  // list: nothing below edits or re-parses `doc`, which would clear it. Only spans: the nodes of
+  // the statements linted again are looked up in relint().
   const std::vector<DocumentInternals::Span> &spans = DocumentInternals::statementSpans(doc);
   std::vector<std::size_t> todo;
   std::vector<std::size_t> unmatched;
-  std::size_t old = 0;
-  units.reserve(spans.size());
-  for (const DocumentInternals::Span span : spans) {
-    Unit unit;
-    unit.start = span.start;
-    unit.end = span.end;
-    bool kept = false;
-    if (valid_ && !fresh) {
-      while (old < units_.size() && units_[old].start < unit.start) ++old;
-      if (old < units_.size() && units_[old].start == unit.start && units_[old].end == unit.end && !units_[old].dirty) {
-        kept = std::none_of(changed.begin(), changed.end(),
-                            [&](const auto &r) { return r.first < unit.end && r.second > unit.start; }) &&
-               std::none_of(edited_.begin(), edited_.end(),
-                            [&](const auto &r) { return overlaps(r.first, r.second, unit.start, unit.end); });
-        if (kept) unit = std::move(units_[old]);
-      }
-    }
-    if (!kept) unmatched.push_back(units.size());
-    units.push_back(std::move(unit));
-  }
   const bool full = !valid_ || fresh;
   if (full) {
-    for (std::size_t i = 0; i < units.size(); ++i) todo.push_back(i);
+    units_.clear();
+    units_.resize(spans.size());
+    for (std::size_t i = 0; i < spans.size(); ++i) {
+      units_[i].start = spans[i].start;
+      units_[i].end = spans[i].end;
+      todo.push_back(i);
+    }
   } else {
+    // A unit keeps its results when its statement kept its range and nothing touched it.
+    const auto keeps = [&](const Unit &unit, const DocumentInternals::Span span) {
+      return unit.start == span.start && unit.end == span.end && !unit.dirty &&
+             std::none_of(changed.begin(), changed.end(),
+                          [&](const auto &r) { return r.first < unit.end && r.second > unit.start; }) &&
+             std::none_of(edited_.begin(), edited_.end(),
+                          [&](const auto &r) { return overlaps(r.first, r.second, unit.start, unit.end); });
+    };
+    // The units before the first change and after the last stay in their slots; those between
+    // are matched by position, and spliced in (a keystroke moves no unit but the edited ones).
+    const std::size_t n = units_.size(), m = spans.size();
+    std::size_t head = 0, tail = 0;
+    while (head < std::min(n, m) && keeps(units_[head], spans[head])) ++head;
+    while (tail < std::min(n, m) - head && keeps(units_[n - 1 - tail], spans[m - 1 - tail])) ++tail;
+    std::vector<Unit> middle(m - tail - head);
+    for (std::size_t i = head, old = head; i < m - tail; ++i) {
+      Unit &unit = middle[i - head];
+      while (old < n - tail && units_[old].start < spans[i].start) ++old;
+      if (old < n - tail && keeps(units_[old], spans[i])) {
+        unit = std::move(units_[old]);
+      } else {
+        unit.start = spans[i].start;
+        unit.end = spans[i].end;
+        unmatched.push_back(i);
+      }
+    }
+    const auto at = [&](std::size_t i) { return units_.begin() + static_cast<std::ptrdiff_t>(i); };
+    if (middle.size() == n - tail - head) {
+      std::move(middle.begin(), middle.end(), at(head));
+    } else {
+      units_.erase(at(head), at(n - tail));
+      units_.insert(at(head), std::make_move_iterator(middle.begin()), std::make_move_iterator(middle.end()));
+    }
     // What changed: the words of the statements that are new or changed (and of the edits), and
     // their ranges. A kept statement whose findings read any of it is linted again.
     std::vector<std::string> words = std::move(words_);
-    for (const std::size_t i : unmatched) wordsOf(text.substr(units[i].start, units[i].end - units[i].start), words);
+    for (const std::size_t i : unmatched) wordsOf(text.substr(units_[i].start, units_[i].end - units_[i].start), words);
     std::sort(words.begin(), words.end());
     words.erase(std::unique(words.begin(), words.end()), words.end());
+    std::uint64_t bits = 0;
+    for (const std::string &word : words) bits |= wordBit(word);
     std::size_t next = 0; // walks `unmatched` alongside
-    for (std::size_t i = 0; i < units.size(); ++i) {
+    for (std::size_t i = 0; i < units_.size(); ++i) {
       if (next < unmatched.size() && unmatched[next] == i) {
         todo.push_back(i);
         ++next;
         continue;
       }
-      const Unit &unit = units[i];
+      const Unit &unit = units_[i];
       bool stale = false;
-      for (std::size_t a = 0, b = 0; a < unit.words.size() && b < words.size() && !stale;) {
-        const int cmp = unit.words[a].compare(words[b]);
-        stale = cmp == 0;
-        if (cmp < 0) ++a;
-        else ++b;
+      if ((unit.wordBits & bits) != 0) {
+        for (std::size_t a = 0, b = 0; a < unit.words.size() && b < words.size() && !stale;) {
+          const int cmp = unit.words[a].compare(words[b]);
+          stale = cmp == 0;
+          if (cmp < 0) ++a;
+          else ++b;
+        }
       }
-      for (const auto &[r0, r1] : unit.ranges)
-        for (const std::size_t j : unmatched) stale = stale || overlaps(r0, r1, units[j].start, units[j].end);
+      if (unit.results)
+        for (const auto &[r0, r1] : unit.results->ranges)
+          for (const std::size_t j : unmatched) stale = stale || overlaps(r0, r1, units_[j].start, units_[j].end);
       if (stale) todo.push_back(i);
     }
   }
-  relint(linter, doc, units, todo);
-  units_ = std::move(units);
+  relint(linter, doc, units_, todo);
   valid_ = true;
   words_.clear();
   edited_.clear();
@@ -303,8 +333,9 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   std::vector<Diagnostic> raw;
   std::vector<TSNode> comments;
   for (const Unit &unit : units_) {
-    raw.insert(raw.end(), unit.raw.begin(), unit.raw.end());
-    for (const std::uint32_t at : unit.comments) {
+    if (!unit.results) continue;
+    raw.insert(raw.end(), unit.results->raw.begin(), unit.results->raw.end());
+    for (const std::uint32_t at : unit.results->comments) {
       const TSNode node = DocumentInternals::nodeAt(doc, at, at + 1);
       if (ts_node_symbol(node) == Kinds::get().comment && ts_node_start_byte(node) == at) comments.push_back(node);
     }
@@ -341,23 +372,27 @@ void IncrementalLint::relint(const Linter &linter, const Document &doc, std::vec
     std::vector<TSNode> comments;
     impl.walk(ts_tree_root_node(node.tree), node, ctx, prune ? &marks : nullptr, comments);
     model.setDependencySink(nullptr);
-    unit.raw = ctx.takeDiagnostics();
-    unit.linesRead = ctx.linesRead();
     unit.words.assign(deps.words.begin(), deps.words.end());
+    for (const std::string &word : unit.words) unit.wordBits |= wordBit(word);
+    Results r;
+    r.raw = ctx.takeDiagnostics();
+    r.linesRead = ctx.linesRead();
     const auto outside = [&](std::uint32_t r0, std::uint32_t r1) {
-      if (r0 < unit.start || r1 > unit.end) unit.ranges.emplace_back(r0, r1);
+      if (r0 < unit.start || r1 > unit.end) r.ranges.emplace_back(r0, r1);
     };
     for (const auto &[r0, r1] : deps.ranges) outside(r0, r1);
     for (const auto &[r0, r1] : ctx.dependencies()) outside(r0, r1);
-    for (const Diagnostic &d : unit.raw)
+    for (const Diagnostic &d : r.raw)
       if (d.fix)
         for (const TextEdit &edit : d.fix->edits)
           outside(static_cast<std::uint32_t>(edit.start), static_cast<std::uint32_t>(edit.end));
     for (const TSNode c : comments) {
       const std::uint32_t at = ts_node_start_byte(c);
       if (ts_node_symbol(c) == comment && (!prune || std::binary_search(marks.begin(), marks.end(), at)))
-        unit.comments.push_back(at);
+        r.comments.push_back(at);
     }
+    if (!r.raw.empty() || !r.ranges.empty() || !r.comments.empty() || r.linesRead != 0)
+      unit.results = std::make_unique<Results>(std::move(r));
   }
 }
 
