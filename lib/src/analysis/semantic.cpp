@@ -339,14 +339,15 @@ std::vector<std::pair<std::uint32_t, std::uint32_t>> positionIndex(const std::de
 
 } // namespace
 
-void SemanticModel::walk(Unit &unit) const {
-  if (unit.walked) return;
-  unit.walked = true;
+const SemanticModel::Walk &SemanticModel::walk(std::uint32_t index) const {
+  if (units_[index].walk != 0) return walks_[units_[index].walk - 1];
+  Walk &unit = walks_.emplace_back();
+  units_[index].walk = static_cast<std::uint32_t>(walks_.size());
   unit.firstName = static_cast<std::uint32_t>(names_.size());
   unit.firstKeyword = static_cast<std::uint32_t>(keywords_.size());
   unit.firstAttribute = static_cast<std::uint32_t>(attributes_.size());
   unit.firstScope = static_cast<std::uint32_t>(scopes_.size());
-  const TSNode node = nodeOf(unit);
+  const TSNode node = nodeOf(units_[index]);
   Builder(text_, scopes_, names_, keywords_, attributes_, inError_).run(ts_tree_root_node(node.tree), node);
   unit.lastName = static_cast<std::uint32_t>(names_.size());
   unit.lastKeyword = static_cast<std::uint32_t>(keywords_.size());
@@ -366,16 +367,14 @@ void SemanticModel::walk(Unit &unit) const {
                                  [](const KeywordUse &k) { return ts_node_start_byte(k.node); });
   unit.attributeAt = positionIndex(attributes_, unit.firstAttribute, unit.lastAttribute,
                                    [](const AttributeUse &a) { return ts_node_start_byte(a.node); });
+  return unit;
 }
 
-const SemanticModel::Unit *SemanticModel::unitAt(std::uint32_t offset) const {
+const SemanticModel::Walk *SemanticModel::unitAt(std::uint32_t offset) const {
   const auto it = std::upper_bound(units_.begin(), units_.end(), offset,
                                    [](std::uint32_t o, const Unit &u) { return o < u.start; });
-  if (it == units_.begin()) return nullptr;
-  Unit &unit = *std::prev(it);
-  if (offset >= unit.end) return nullptr;
-  walk(unit);
-  return &unit;
+  if (it == units_.begin() || offset >= std::prev(it)->end) return nullptr;
+  return &walk(static_cast<std::uint32_t>(std::prev(it) - units_.begin()));
 }
 
 void SemanticModel::noteAt(std::uint32_t offset) const {
@@ -405,7 +404,7 @@ const std::vector<std::uint32_t> &SemanticModel::unitsWith(std::string_view word
       i = units_[unit].end - 1; // the next occurrence that matters is in a later unit
     }
   }
-  for (const std::uint32_t u : found) walk(units_[u]);
+  for (const std::uint32_t u : found) walk(u);
   return unitsWith_.emplace(std::string(word), std::move(found)).first->second;
 }
 
@@ -415,12 +414,10 @@ void SemanticModel::ensureWord(std::string_view word) const {
 }
 
 void SemanticModel::ensureAll() const {
-  for (Unit &unit : units_) walk(unit);
+  for (std::uint32_t u = 0; u < units_.size(); ++u) walk(u);
 }
 
-std::size_t SemanticModel::statementsWalked() const {
-  return static_cast<std::size_t>(std::count_if(units_.begin(), units_.end(), [](const Unit &u) { return u.walked; }));
-}
+std::size_t SemanticModel::statementsWalked() const { return walks_.size(); }
 
 const std::deque<NameUse> &SemanticModel::allNamesForTests() const {
   ensureAll();
@@ -429,17 +426,17 @@ const std::deque<NameUse> &SemanticModel::allNamesForTests() const {
 
 const NameUse *SemanticModel::nameAt(std::uint32_t start) const {
   noteAt(start);
-  const Unit *unit = unitAt(start);
+  const Walk *unit = unitAt(start);
   return unit ? find(unit->nameAt, names_, start) : nullptr;
 }
 const KeywordUse *SemanticModel::keywordAt(std::uint32_t start) const {
   noteAt(start);
-  const Unit *unit = unitAt(start);
+  const Walk *unit = unitAt(start);
   return unit ? find(unit->keywordAt, keywords_, start) : nullptr;
 }
 const AttributeUse *SemanticModel::attributeAt(std::uint32_t start) const {
   noteAt(start);
-  const Unit *unit = unitAt(start);
+  const Walk *unit = unitAt(start);
   return unit ? find(unit->attributeAt, attributes_, start) : nullptr;
 }
 
@@ -447,7 +444,7 @@ std::vector<const KeywordUse *> SemanticModel::keywordsCalled(std::string_view n
   ensureWord(name);
   std::vector<const KeywordUse *> out;
   for (const std::uint32_t u : unitsWith(name))
-    for (std::uint32_t i = units_[u].firstKeyword; i < units_[u].lastKeyword; ++i)
+    for (std::uint32_t i = walk(u).firstKeyword, last = walk(u).lastKeyword; i < last; ++i)
       if (keywords_[i].name == name) out.push_back(&keywords_[i]);
   return out;
 }
@@ -456,7 +453,7 @@ std::vector<const AttributeUse *> SemanticModel::attributesCalled(std::string_vi
   ensureWord(name);
   std::vector<const AttributeUse *> out;
   for (const std::uint32_t u : unitsWith(name))
-    for (std::uint32_t i = units_[u].firstAttribute; i < units_[u].lastAttribute; ++i)
+    for (std::uint32_t i = walk(u).firstAttribute, last = walk(u).lastAttribute; i < last; ++i)
       if (attributes_[i].name == name) out.push_back(&attributes_[i]);
   return out;
 }
@@ -467,7 +464,7 @@ std::size_t SemanticModel::definitionsNamed(std::string_view name, std::optional
   if (it == definitions_.end()) {
     std::vector<ScopeKind> kinds;
     for (const std::uint32_t u : unitsWith(name))
-      for (std::uint32_t s = units_[u].firstScope; s < units_[u].lastScope; ++s)
+      for (std::uint32_t s = walk(u).firstScope, last = walk(u).lastScope; s < last; ++s)
         if (scopes_[s].name == name) kinds.push_back(scopes_[s].kind);
     it = definitions_.emplace(std::string(name), std::move(kinds)).first;
   }
@@ -486,7 +483,7 @@ const Scope *SemanticModel::scopeNamedBy(TSNode nameNode) const {
 bool SemanticModel::importsPackage(std::string_view package) const {
   ensureWord(package);
   for (const std::uint32_t u : unitsWith(package))
-    for (std::uint32_t i = units_[u].firstName; i < units_[u].lastName; ++i) {
+    for (std::uint32_t i = walk(u).firstName, last = walk(u).lastName; i < last; ++i) {
       const NameUse &use = names_[i];
       if (use.inError || use.qualified.empty()) continue;
       const std::string_view q = use.qualified;
@@ -527,7 +524,7 @@ const std::vector<std::uint32_t> &SemanticModel::usesNamed(std::string_view name
   if (const auto it = byName_.find(name); it != byName_.end()) return it->second;
   std::vector<std::uint32_t> uses;
   for (const std::uint32_t u : unitsWith(name))
-    for (std::uint32_t i = units_[u].firstName; i < units_[u].lastName; ++i)
+    for (std::uint32_t i = walk(u).firstName, last = walk(u).lastName; i < last; ++i)
       if (names_[i].name == name) uses.push_back(i);
   std::stable_sort(uses.begin(), uses.end(), [&](std::uint32_t a, std::uint32_t b) {
     return ts_node_start_byte(names_[a].node) < ts_node_start_byte(names_[b].node);
@@ -549,7 +546,7 @@ const std::vector<const NameUse *> &SemanticModel::usesOf(BindingKey key) const 
       const NameUse &use = names_[i];
       if (!use.inError && lookup(use.name, use.scope) == 0) uses.push_back(&use);
     }
-  } else if (const Unit *unit = unitAt(ts_node_start_byte(scopes_[key.scope].node))) {
+  } else if (const Walk *unit = unitAt(ts_node_start_byte(scopes_[key.scope].node))) {
     for (const auto &[start, i] : unit->nameAt) {
       const NameUse &use = names_[i];
       if (use.name == key.name && !use.inError && lookup(use.name, use.scope) == key.scope) uses.push_back(&use);

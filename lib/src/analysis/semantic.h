@@ -172,10 +172,14 @@ public:
 
 private:
   /// A top-level statement (or comment) of the module, walked on demand; its node is looked up
-  /// when first needed (between keystrokes, most statements are not).
+  /// when first needed (between keystrokes, most statements are neither). Small: a model is made
+  /// per keystroke, with a unit per statement.
   struct Unit {
     std::uint32_t start = 0, end = 0;
-    bool walked = false;
+    std::uint32_t walk = 0; ///< 1 + its index in walks_; 0 while not walked
+  };
+  /// What walking a unit found.
+  struct Walk {
     std::uint32_t firstName = 0, lastName = 0; ///< its uses: names_[firstName, lastName)
     std::uint32_t firstKeyword = 0, lastKeyword = 0, firstAttribute = 0, lastAttribute = 0;
     std::uint32_t firstScope = 0, lastScope = 0;
@@ -191,9 +195,10 @@ private:
   }
   /// A read of the statement holding `offset`: a dependency unless it is the one being checked.
   void noteAt(std::uint32_t offset) const;
-  /// The unit holding byte `offset` (nullptr when none), walked.
-  const Unit *unitAt(std::uint32_t offset) const;
-  void walk(Unit &unit) const;
+  /// What walking the unit holding byte `offset` found (nullptr when no unit holds it).
+  const Walk *unitAt(std::uint32_t offset) const;
+  /// Walks units_[u] (once) and returns what it found.
+  const Walk &walk(std::uint32_t index) const;
   /// Walks every statement whose text holds `word` as a whole word, and records the word.
   void ensureWord(std::string_view word) const;
   void ensureAll() const;
@@ -204,6 +209,7 @@ private:
   std::string_view text_;
   const Document &doc_;
   mutable std::vector<Unit> units_;
+  mutable std::deque<Walk> walks_;
   mutable std::deque<Scope> scopes_;
   mutable std::deque<NameUse> names_;
   mutable std::deque<KeywordUse> keywords_;
