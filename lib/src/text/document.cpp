@@ -108,6 +108,10 @@ struct Document::Impl {
   std::vector<DocumentInternals::Span> base;
   std::uint32_t baseEnd = 0;
   std::size_t lookupMisses = 0; ///< see DocumentInternals::statementLookupMisses
+  /// Without an overlay: `tree`'s statement spans once listed, kept current through the edits
+  /// since (moved as ts_tree_edit moves the nodes), so that the next split needs no walk.
+  std::vector<DocumentInternals::Span> treeSpans;
+  bool treeSpansKnown = false;
 
   bool current() const { return tree && !stale && (!overlay || !overlayStale); }
 
@@ -121,6 +125,7 @@ struct Document::Impl {
   void reset() {
     forgetStatements();
     base.clear();
+    treeSpansKnown = false;
     tree.reset();
     overlay.reset();
     stale = true;
@@ -172,6 +177,7 @@ struct Document::Impl {
     base.clear();
     stale = false;
     pending.reset();
+    treeSpansKnown = false;
     TreePtr old = std::move(tree);
     tree.reset(run(parser, old.get(), text));
     clean = tree && !ts_node_has_error(ts_tree_root_node(tree.get()));
@@ -238,10 +244,19 @@ struct Document::Impl {
   /// Starts an overlay over the top-level statements the pending edits touched, when they are
   /// few, start and end at line starts, and `tree` (current elsewhere) was clean.
   bool split(TSParser *parser, const std::string &text, const LineIndex &lines) {
-    const auto [p0, p1] = *pending;
+    const std::uint32_t p0 = pending->first, p1 = pending->second;
     std::uint32_t a = 0, b = static_cast<std::uint32_t>(text.size());
     std::vector<DocumentInternals::Span> all; // every statement's span, for `base`
-    {
+    if (treeSpansKnown) {                     // as the walk below would find them, without the walk
+      all = std::move(treeSpans);
+      treeSpansKnown = false;
+      const auto before = std::partition_point(all.begin(), all.end(),
+                                               [&](const DocumentInternals::Span &span) { return span.start < p0; });
+      if (before != all.begin()) a = std::prev(before)->start;
+      const auto after = std::partition_point(before, all.end(),
+                                              [&](const DocumentInternals::Span &span) { return span.start <= p1; });
+      if (after != all.end()) b = after->start;
+    } else {
       // a: the start of the last statement that starts before the edits (a statement whose end
       // they cut starts before them); b: the first statement start after them.
       Cursor cursor(ts_tree_root_node(tree.get()));
@@ -401,6 +416,12 @@ void Document::edit(std::size_t start, std::size_t end, std::string_view replace
     r.second = overlaps ? std::max(move(r.second), static_cast<std::uint32_t>(newEnd)) : move(r.second);
   };
   for (auto &range : m.changed) moveRange(range); // ranges not yet taken follow the text
+  if (m.overlay) m.treeSpansKnown = false;        // the overlay's `base` stands for them
+  if (m.treeSpansKnown)
+    for (DocumentInternals::Span &span : m.treeSpans) {
+      span.start = move(span.start);
+      span.end = move(span.end);
+    }
   if (m.pending) moveRange(*m.pending);
   if (!respelled) { // what the next parse must look at
     if (!m.pending) m.pending.emplace(static_cast<std::uint32_t>(start), static_cast<std::uint32_t>(newEnd));
@@ -544,6 +565,10 @@ const std::vector<DocumentInternals::Span> &DocumentInternals::statementSpans(co
   if (!m.overlay || m.base.empty()) { // (an overlay over the whole text leaves no base either)
     for (const TSNode node : statements(doc)) out.push_back({ts_node_start_byte(node), ts_node_end_byte(node)});
     m.overlayFirst = m.overlay ? 0 : out.size();
+    if (!m.overlay && !m.treeSpansKnown) {
+      m.treeSpans = out;
+      m.treeSpansKnown = true;
+    }
   } else {
     const auto after = std::partition_point(m.base.begin(), m.base.end(),
                                             [&](const Span &span) { return span.start < m.overlayStart; });
