@@ -445,6 +445,45 @@ TEST_CASE("a chunked document: a backslash at the end of the edited statements j
   requireAsWhole(doc);
 }
 
+TEST_CASE("a chunked document: a deletion to the end of the text leaves no statements behind", "[document][chunks]") {
+  // ts_tree_edit shrinks the statements a deletion swallows to zero width at its start, which for
+  // a deletion to the end is the text's end: neither the statements after an overlay that ends
+  // the text nor the spans kept when it is made may list them.
+  std::string text = "import torch\n";
+  for (int i = 0; i < 20; ++i) text += "v" + std::to_string(i) + " = torch.zeros(1).cuda(async=True)\n";
+  text += "b = 2\nc = 3\nd = 4\n";
+  const std::size_t b = text.find("b = 2");
+  const auto check = [](const Document &doc) {
+    const Document fresh(doc.text());
+    REQUIRE(DocumentInternals::chunked(doc));
+    REQUIRE_FALSE(DocumentInternals::hasError(doc));
+    const std::vector<DocumentInternals::Span> spans = DocumentInternals::statementSpans(doc);
+    for (std::size_t i = 0; i < spans.size(); ++i) DocumentInternals::statement(doc, i);
+    CHECK(DocumentInternals::statementLookupMisses(doc) == 0);
+    CHECK(describeStatements(DocumentInternals::statements(doc)) ==
+          describeStatements(DocumentInternals::statements(fresh)));
+    CHECK(spans.size() == DocumentInternals::statements(fresh).size());
+  };
+  SECTION("the deletion makes the overlay") {
+    Document doc(text);
+    DocumentInternals::setChunking(doc, 1);
+    REQUIRE(DocumentInternals::statementSpans(doc).size() == 24);
+    doc.edit(b + 6, text.size(), ""); // a selection from `c = 3` to the end
+    check(doc);
+  }
+  SECTION("the deletion is inside an overlay that ends the text") {
+    Document doc(text);
+    DocumentInternals::setChunking(doc, 1);
+    REQUIRE(doc.parsed());
+    const std::size_t c = text.find("c = 3");
+    doc.edit(c + 4, text.size() - 2, "33\nd = 44"); // an overlay over `c = 33` and `d = 44`, to the end
+    REQUIRE(DocumentInternals::chunked(doc));
+    REQUIRE(DocumentInternals::overlay(doc).end == doc.text().size());
+    doc.edit(c + 6, doc.text().size(), ""); // `c = 33` stays
+    check(doc);
+  }
+}
+
 TEST_CASE("a chunked document: asking for the whole tree folds the chunks, also before a re-parse",
           "[document][chunks]") {
   const std::string source = trainingModule(40);

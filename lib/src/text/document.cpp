@@ -281,7 +281,11 @@ struct Document::Impl {
     overlay.reset();
     if (!parseOverlay(parser, text, lines)) return false;
     stale = false; // `tree` is current outside the overlay: every edit lies inside it
-    std::erase_if(all, [&](const DocumentInternals::Span &span) { return span.start >= a && span.start < b; });
+    // The overlay's statements go, and with nothing after it, whatever lies at the text's end
+    // (the zero-width remains of statements a deletion to the end swallowed).
+    std::erase_if(all, [&](const DocumentInternals::Span &span) {
+      return span.start >= a && (span.start < b || b == text.size());
+    });
     base = std::move(all);
     baseEnd = b;
     return true;
@@ -548,7 +552,9 @@ const std::vector<TSNode> &DocumentInternals::statements(const Document &doc) {
       const TSNode node = ts_tree_cursor_current_node(c);
       const std::uint32_t start = ts_node_start_byte(node);
       if (!overlaid && start >= m.overlayStart) addOverlay();
-      if (m.overlay && start >= m.overlayStart && start < m.overlayEnd) continue; // outdated
+      // Outdated: inside the overlay, or at its end when it ends the text (ts_tree_edit leaves
+      // the statements a deletion to the end swallowed there, as zero-width nodes).
+      if (m.overlay && start >= m.overlayStart && (start < m.overlayEnd || m.overlayEnd == doc.text().size())) continue;
       out.push_back(node);
     } while (ts_tree_cursor_goto_next_sibling(c));
   if (!overlaid) addOverlay();
