@@ -23,7 +23,8 @@ struct DocumentInternals {
   static bool parse(const Document &doc);
   /// The top-level statements of the current text, in order (a module's children: statements,
   /// comments). With chunking on, they may come from more than one tree; a node's root is
-  /// `ts_tree_root_node(node.tree)`. Valid until the next edit(), reset() or releaseTree().
+  /// `ts_tree_root_node(node.tree)`. Valid until the next edit(), reset(), releaseTree() or
+  /// tree() (which folds the chunks).
   static const std::vector<TSNode> &statements(const Document &doc);
   /// A top-level statement's byte range in the current text.
   struct Span {
@@ -31,8 +32,8 @@ struct DocumentInternals {
   };
   /// The byte ranges of statements(), in the same order. Cheaper than statements() between
   /// keystrokes in a chunked document: the statements outside the overlay are not looked up in
-  /// the tree again (an edit inside it moves those after it by as much as it grows). Valid until
-  /// the next edit(), reset() or releaseTree().
+  /// the tree again (an edit inside it moves those after it by as much as it grows). Valid as
+  /// statements() is.
   static const std::vector<Span> &statementSpans(const Document &doc);
   /// statements()[i] (i < statementSpans().size()), found without listing them all: a lookup
   /// by position in its tree.

@@ -106,6 +106,7 @@ struct ModelDependencies {
 class SemanticModel {
 public:
   explicit SemanticModel(const Document &doc);
+  explicit SemanticModel(const Document &&) = delete; // it keeps a reference to the document
 
   // Every query below that looks beyond the statement being checked records what it looked at
   // into the current dependency sink (setDependencySink): a name-keyed query its word, a

@@ -108,8 +108,9 @@ struct Document::Impl {
   std::vector<DocumentInternals::Span> base;
   std::uint32_t baseEnd = 0;
   std::size_t lookupMisses = 0; ///< see DocumentInternals::statementLookupMisses
-  /// Without an overlay: `tree`'s statement spans once listed, kept current through the edits
-  /// since (moved as ts_tree_edit moves the nodes), so that the next split needs no walk.
+  /// Without an overlay, when chunking is on: `tree`'s statement spans once listed, moved with
+  /// each edit since, so that the next split needs no walk. (A span an edit cuts may then differ
+  /// from its node's, but the split puts every such statement in the overlay, dropping its span.)
   std::vector<DocumentInternals::Span> treeSpans;
   bool treeSpansKnown = false;
 
@@ -571,7 +572,7 @@ const std::vector<DocumentInternals::Span> &DocumentInternals::statementSpans(co
   if (!m.overlay || m.base.empty()) { // (an overlay over the whole text leaves no base either)
     for (const TSNode node : statements(doc)) out.push_back({ts_node_start_byte(node), ts_node_end_byte(node)});
     m.overlayFirst = m.overlay ? 0 : out.size();
-    if (!m.overlay && !m.treeSpansKnown) {
+    if (!m.overlay && !m.treeSpansKnown && m.chunkBytes != 0) {
       m.treeSpans = out;
       m.treeSpansKnown = true;
     }
