@@ -156,6 +156,13 @@ struct Document::Impl {
     return overlay && start >= overlayStart && (end < overlayEnd || (end == overlayEnd && end == size));
   }
 
+  /// Whether `tree`'s top-level node starting at `start` is outdated by the overlay: it starts
+  /// inside it, or at its end when it ends the text (ts_tree_edit leaves the statements a deletion
+  /// to the end swallowed there, as zero-width nodes).
+  bool overlayHides(std::uint32_t start, std::size_t size) const {
+    return overlay && start >= overlayStart && (start < overlayEnd || overlayEnd == size);
+  }
+
   /// Parses what is stale. With `chunks`, as the chunking allows (see above); without, the whole
   /// text as one tree (folding any overlay back).
   void parse(const std::string &text, const LineIndex &lines, bool chunks = true) {
@@ -282,11 +289,7 @@ struct Document::Impl {
     overlay.reset();
     if (!parseOverlay(parser, text, lines)) return false;
     stale = false; // `tree` is current outside the overlay: every edit lies inside it
-    // The overlay's statements go, and with nothing after it, whatever lies at the text's end
-    // (the zero-width remains of statements a deletion to the end swallowed).
-    std::erase_if(all, [&](const DocumentInternals::Span &span) {
-      return span.start >= a && (span.start < b || b == text.size());
-    });
+    std::erase_if(all, [&](const DocumentInternals::Span &span) { return overlayHides(span.start, text.size()); });
     base = std::move(all);
     baseEnd = b;
     return true;
@@ -553,9 +556,7 @@ const std::vector<TSNode> &DocumentInternals::statements(const Document &doc) {
       const TSNode node = ts_tree_cursor_current_node(c);
       const std::uint32_t start = ts_node_start_byte(node);
       if (!overlaid && start >= m.overlayStart) addOverlay();
-      // Outdated: inside the overlay, or at its end when it ends the text (ts_tree_edit leaves
-      // the statements a deletion to the end swallowed there, as zero-width nodes).
-      if (m.overlay && start >= m.overlayStart && (start < m.overlayEnd || m.overlayEnd == doc.text().size())) continue;
+      if (m.overlayHides(start, doc.text().size())) continue;
       out.push_back(node);
     } while (ts_tree_cursor_goto_next_sibling(c));
   if (!overlaid) addOverlay();
