@@ -32,9 +32,16 @@ struct NotebookCell {
   std::string closingIndent;    ///< whitespace before the array's `]`
 };
 
-/// Owns its JSON text and the cells' sources; immutable once parsed, so it may be read from several
-/// threads at once. Copy and move freely (views into it, e.g. NotebookCell::source, follow the
-/// object they came from).
+/// What replacing one cell's source did to the virtual text: bytes [start, end) became the
+/// `length` bytes at `start` of the new virtual text (nothing changed when all three say so).
+struct VirtualTextChange {
+  std::size_t start = 0, end = 0, length = 0;
+  bool empty() const { return start == end && length == 0; }
+};
+
+/// Owns its JSON text and the cells' sources. Its const members may be called from several
+/// threads at once; replaceCellSource is the one that changes it. Copy and move freely (views
+/// into it, e.g. NotebookCell::source, follow the object they came from).
 class ASYNCFIX_API Notebook {
 public:
   /// Parses notebook JSON (nbformat 4). An error says what is wrong ("cell 4 has no source").
@@ -53,6 +60,14 @@ public:
   /// gets a new "source" value in the original layout; nothing else changes. nullopt when the
   /// fixed text no longer splits into the same cells (a boundary line was touched).
   std::optional<std::string> withVirtualText(std::string_view fixedVirtual) const;
+
+  /// Code cell `index` (in codeCells()) now holds `source`, as an editor changed it: the cell's
+  /// part of the virtual text is masked again and its "source" value rewritten in its layout;
+  /// every other cell keeps its bytes. The result is what parse() would make of the new JSON, at
+  /// the cost of the one cell. Returns the span of the virtual text that changed (whole UTF-8
+  /// characters, the common prefix and suffix left out); nullopt, changing nothing, when there
+  /// is no such cell or `source` is not valid UTF-8.
+  std::optional<VirtualTextChange> replaceCellSource(std::size_t index, std::string source);
 
 private:
   std::string json_;

@@ -1,5 +1,7 @@
 #include "asyncfix/notebook.h"
 
+#include "asyncfix/utf8.h"
+
 #include <algorithm>
 #include <cctype>
 #include <nlohmann/json.hpp>
@@ -57,6 +59,33 @@ std::string masked(std::string_view line) {
   out[first] = '#';
   for (std::size_t i = first + 1; i < out.size(); ++i)
     if (out[i] != '\n' && out[i] != '\r') out[i] = ' ';
+  return out;
+}
+
+/// A cell's source as the virtual text holds it: IPython lines made comments, a cell magic's
+/// cell blanked out. `maskedLines` gets each masked line (its index in the cell, its text).
+std::string maskCell(std::string_view source, std::vector<std::pair<std::size_t, std::string>> &maskedLines) {
+  maskedLines.clear();
+  const auto lines = linesOf(source);
+  const auto firstCode =
+      std::find_if(lines.begin(), lines.end(), [](std::string_view l) { return !trimRight(l).empty(); });
+  const bool cellMagic = firstCode != lines.end() &&
+                         trimRight(*firstCode).find_first_not_of(" \t") != std::string_view::npos &&
+                         firstCode->substr(firstCode->find_first_not_of(" \t")).starts_with("%%");
+  std::string out;
+  out.reserve(source.size());
+  for (std::size_t k = 0; k < lines.size(); ++k) {
+    if (cellMagic || isIPythonLine(lines[k])) {
+      maskedLines.emplace_back(k, std::string(lines[k]));
+      std::string m = masked(lines[k]);
+      if (cellMagic && k > 0) // a cell magic's body is not Python at all: blank it out
+        for (char &c : m)
+          if (c != '\n' && c != '\r') c = ' ';
+      out += m;
+    } else {
+      out += lines[k];
+    }
+  }
   return out;
 }
 
@@ -247,25 +276,8 @@ std::variant<Notebook, std::string> Notebook::parse(std::string json) {
   nb.masked_.resize(nb.cells_.size());
   for (std::size_t i = 0; i < nb.cells_.size(); ++i) {
     NotebookCell &cell = nb.cells_[i];
-    const auto lines = linesOf(cell.source);
-    const auto firstCode =
-        std::find_if(lines.begin(), lines.end(), [](std::string_view l) { return !trimRight(l).empty(); });
-    const bool cellMagic = firstCode != lines.end() &&
-                           trimRight(*firstCode).find_first_not_of(" \t") != std::string_view::npos &&
-                           firstCode->substr(firstCode->find_first_not_of(" \t")).starts_with("%%");
     cell.virtualStart = nb.virtual_.size();
-    for (std::size_t k = 0; k < lines.size(); ++k) {
-      if (cellMagic || isIPythonLine(lines[k])) {
-        nb.masked_[i].emplace_back(k, std::string(lines[k]));
-        std::string m = masked(lines[k]);
-        if (cellMagic && k > 0) // a cell magic's body is not Python at all: blank it out
-          for (char &c : m)
-            if (c != '\n' && c != '\r') c = ' ';
-        nb.virtual_ += m;
-      } else {
-        nb.virtual_ += lines[k];
-      }
-    }
+    nb.virtual_ += maskCell(cell.source, nb.masked_[i]);
     cell.virtualEnd = nb.virtual_.size();
     nb.virtual_ += kBoundary;
   }
@@ -273,13 +285,14 @@ std::variant<Notebook, std::string> Notebook::parse(std::string json) {
 }
 
 const NotebookCell *Notebook::cellAt(std::size_t offset, std::size_t *offsetInCell) const {
-  for (const NotebookCell &cell : cells_) {
-    if (offset >= cell.virtualStart && offset <= cell.virtualEnd) {
-      if (offsetInCell) *offsetInCell = offset - cell.virtualStart;
-      return &cell;
-    }
-  }
-  return nullptr;
+  // The last cell starting at or before the offset (cells lie in order in the virtual text).
+  const auto after = std::upper_bound(cells_.begin(), cells_.end(), offset,
+                                      [](std::size_t at, const NotebookCell &cell) { return at < cell.virtualStart; });
+  if (after == cells_.begin()) return nullptr;
+  const NotebookCell &cell = *std::prev(after);
+  if (offset > cell.virtualEnd) return nullptr;
+  if (offsetInCell) *offsetInCell = offset - cell.virtualStart;
+  return &cell;
 }
 
 std::optional<std::string> Notebook::withVirtualText(std::string_view fixed) const {
@@ -315,6 +328,45 @@ std::optional<std::string> Notebook::withVirtualText(std::string_view fixed) con
     out.replace(cell.jsonStart, cell.jsonEnd - cell.jsonStart, renderSource(cell, text));
   }
   return out;
+}
+
+std::optional<VirtualTextChange> Notebook::replaceCellSource(std::size_t index, std::string source) {
+  if (index >= cells_.size() || firstInvalidUtf8(source)) return std::nullopt;
+  NotebookCell &cell = cells_[index];
+  std::vector<std::pair<std::size_t, std::string>> maskedLines;
+  const std::string text = maskCell(source, maskedLines);
+  const std::string rendered = renderSource(cell, source);
+
+  // The bytes that differ, from the first to the last, in whole characters.
+  const std::string_view before(virtual_.data() + cell.virtualStart, cell.virtualEnd - cell.virtualStart);
+  const std::size_t shorter = std::min(before.size(), text.size());
+  std::size_t prefix = 0;
+  while (prefix < shorter && before[prefix] == text[prefix]) ++prefix;
+  std::size_t suffix = 0;
+  while (suffix < shorter - prefix && before[before.size() - 1 - suffix] == text[text.size() - 1 - suffix]) ++suffix;
+  const auto continuation = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; };
+  while (prefix > 0 && ((prefix < before.size() && continuation(before[prefix])) ||
+                        (prefix < text.size() && continuation(text[prefix]))))
+    --prefix;
+  while (suffix > 0 && continuation(before[before.size() - suffix])) --suffix;
+  const VirtualTextChange change{cell.virtualStart + prefix, cell.virtualEnd - suffix, text.size() - prefix - suffix};
+
+  const auto virtualShift = static_cast<std::ptrdiff_t>(text.size()) - static_cast<std::ptrdiff_t>(before.size());
+  const auto jsonShift =
+      static_cast<std::ptrdiff_t>(rendered.size()) - static_cast<std::ptrdiff_t>(cell.jsonEnd - cell.jsonStart);
+  virtual_.replace(change.start, change.end - change.start, text, prefix, change.length);
+  json_.replace(cell.jsonStart, cell.jsonEnd - cell.jsonStart, rendered);
+  cell.source = std::move(source);
+  cell.virtualEnd += static_cast<std::size_t>(virtualShift); // modular arithmetic: a shrink wraps back
+  cell.jsonEnd += static_cast<std::size_t>(jsonShift);
+  masked_[index] = std::move(maskedLines);
+  for (std::size_t i = index + 1; i < cells_.size(); ++i) {
+    cells_[i].virtualStart += static_cast<std::size_t>(virtualShift);
+    cells_[i].virtualEnd += static_cast<std::size_t>(virtualShift);
+    cells_[i].jsonStart += static_cast<std::size_t>(jsonShift);
+    cells_[i].jsonEnd += static_cast<std::size_t>(jsonShift);
+  }
+  return change;
 }
 
 } // namespace asyncfix
