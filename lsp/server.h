@@ -71,7 +71,15 @@ private:
   void onDidChangeNotebook(const DidChangeNotebookDocumentParams &params);
   void onDidSaveNotebook(const DidSaveNotebookDocumentParams &params);
   void onDidCloseNotebook(const DidCloseNotebookDocumentParams &params);
+  /// The cells' new texts after text changes, as (index in `cells`, cell); computed before the
+  /// notebook changes, so that a bad change (InvalidParams) leaves it as it was.
+  std::vector<std::pair<std::size_t, OpenNotebook::Cell>>
+  editedCells(const std::vector<OpenNotebook::Cell> &cells, const std::vector<NotebookCellTextChange> &changes);
   void publishNotebook(OpenNotebook &notebook);
+  /// The cell a finding of the virtual document lies in (its index), and the finding in the
+  /// cell's offsets; nullopt on a boundary line.
+  static std::optional<std::pair<std::size_t, asyncfix::Diagnostic>> inCell(const asyncfix::Diagnostic &finding,
+                                                                            const NotebookCells &notebook);
   /// A cell's findings: copies with offsets in the cell's text, and their index in the
   /// notebook's virtual document's findings. Findings on boundary lines are left out.
   static std::vector<std::pair<asyncfix::Diagnostic, std::size_t>>

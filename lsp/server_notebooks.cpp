@@ -26,6 +26,20 @@ OpenNotebook::Cell cellOf(const NotebookCell &cell, const std::vector<TextDocume
   return out;
 }
 
+/// Whether two findings of a cell are published alike: a fix's edits lie in the virtual text and
+/// move when a cell before this one changes, what is published (range, code, message, severity,
+/// whether there is a fix) does not.
+bool publishedAlike(const std::vector<asyncfix::Diagnostic> &a, const std::vector<asyncfix::Diagnostic> &b) {
+  const auto fixOf = [](const asyncfix::Diagnostic &d) {
+    return d.fix ? std::optional<Applicability>(d.fix->applicability) : std::nullopt;
+  };
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [&](const asyncfix::Diagnostic &x, const asyncfix::Diagnostic &y) {
+                      return x.code == y.code && x.start == y.start && x.end == y.end && x.severity == y.severity &&
+                             x.message == y.message && fixOf(x) == fixOf(y);
+                    });
+}
+
 } // namespace
 
 void Server::onDidOpenNotebook(const DidOpenNotebookDocumentParams &params) {
@@ -52,6 +66,16 @@ void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) 
                                                    "+" + std::to_string(count) + " of " +
                                                    std::to_string(nb->cells.size()));
   }
+  if (!params.structure && params.data.empty()) {
+    // Text typed into cells (a keystroke): only the cells typed into are touched, and each one's
+    // part of the virtual document is edited in place.
+    std::vector<std::pair<std::size_t, OpenNotebook::Cell>> edited = editedCells(nb->cells, params.textContent);
+    for (auto &[index, cell] : edited) nb->cells[index] = std::move(cell);
+    for (const auto &[index, cell] : edited) workspace_.syncNotebookCell(*nb, index);
+    nb->version = params.notebookDocument.version;
+    nb->publishPending = true;
+    return;
+  }
   std::vector<OpenNotebook::Cell> cells = nb->cells;
   if (params.structure) {
     const auto start = static_cast<std::ptrdiff_t>(params.structure->start);
@@ -76,26 +100,37 @@ void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) 
   for (const NotebookCell &cell : params.data)
     for (OpenNotebook::Cell &c : cells)
       if (c.uri == cell.document) c.code = cell.kind == 2;
-  for (const NotebookCellTextChange &change : params.textContent) {
-    const auto it = std::find_if(cells.begin(), cells.end(),
-                                 [&](const OpenNotebook::Cell &c) { return c.uri == change.document.uri; });
-    if (it == cells.end())
-      throw LspError(ErrorCode::InvalidParams, "params.change.cells.textContent: no cell " + change.document.uri);
-    for (const TextDocumentContentChangeEvent &e : change.changes) {
-      if (!e.range) {
-        it->text = e.text;
-        continue;
-      }
-      const LineIndex lines(it->text);
-      const std::size_t s = toOffset(lines, e.range->start), t = std::max(s, toOffset(lines, e.range->end));
-      it->text.replace(s, t - s, e.text);
-    }
-    it->version = change.document.version;
-  }
+  for (auto &[index, cell] : editedCells(cells, params.textContent)) cells[index] = std::move(cell);
   nb->cells = std::move(cells);
   nb->version = params.notebookDocument.version;
   workspace_.syncNotebook(*nb);
   nb->publishPending = true;
+}
+
+std::vector<std::pair<std::size_t, OpenNotebook::Cell>>
+Server::editedCells(const std::vector<OpenNotebook::Cell> &cells, const std::vector<NotebookCellTextChange> &changes) {
+  std::vector<std::pair<std::size_t, OpenNotebook::Cell>> edited;
+  for (const NotebookCellTextChange &change : changes) {
+    const auto it = std::find_if(cells.begin(), cells.end(),
+                                 [&](const OpenNotebook::Cell &c) { return c.uri == change.document.uri; });
+    if (it == cells.end())
+      throw LspError(ErrorCode::InvalidParams, "params.change.cells.textContent: no cell " + change.document.uri);
+    const auto index = static_cast<std::size_t>(it - cells.begin());
+    auto at = std::find_if(edited.begin(), edited.end(), [&](const auto &e) { return e.first == index; });
+    if (at == edited.end()) at = edited.insert(edited.end(), {index, *it});
+    OpenNotebook::Cell &cell = at->second;
+    for (const TextDocumentContentChangeEvent &e : change.changes) {
+      if (!e.range) {
+        cell.text = e.text;
+        continue;
+      }
+      const LineIndex lines(cell.text);
+      const std::size_t s = toOffset(lines, e.range->start), t = std::max(s, toOffset(lines, e.range->end));
+      cell.text.replace(s, t - s, e.text);
+    }
+    cell.version = change.document.version;
+  }
+  return edited;
 }
 
 void Server::onDidSaveNotebook(const DidSaveNotebookDocumentParams &) {}
@@ -111,33 +146,38 @@ void Server::onDidCloseNotebook(const DidCloseNotebookDocumentParams &params) {
 std::vector<std::pair<asyncfix::Diagnostic, std::size_t>>
 Server::cellFindings(const std::vector<asyncfix::Diagnostic> &all, const NotebookCells &nb, std::size_t cell) {
   std::vector<std::pair<asyncfix::Diagnostic, std::size_t>> out;
-  for (std::size_t i = 0; i < all.size(); ++i) {
-    const auto at = nb.cellAt(all[i].start);
-    if (!at || at->first != cell) continue;
-    asyncfix::Diagnostic d = all[i];
-    const std::size_t length = std::min(all[i].end - all[i].start, nb.cells[cell].text.size() - at->second);
-    d.start = at->second;
-    d.end = at->second + length;
-    out.emplace_back(std::move(d), i);
-  }
+  for (std::size_t i = 0; i < all.size(); ++i)
+    if (auto d = inCell(all[i], nb); d && d->first == cell) out.emplace_back(std::move(d->second), i);
   return out;
+}
+
+std::optional<std::pair<std::size_t, asyncfix::Diagnostic>> Server::inCell(const asyncfix::Diagnostic &finding,
+                                                                           const NotebookCells &nb) {
+  const auto at = nb.cellAt(finding.start);
+  if (!at) return std::nullopt;
+  asyncfix::Diagnostic d = finding;
+  const std::size_t length = std::min(finding.end - finding.start, nb.cells[at->first].text.size() - at->second);
+  d.start = at->second;
+  d.end = at->second + length;
+  return std::pair{at->first, std::move(d)};
 }
 
 void Server::publishNotebook(OpenNotebook &nb) {
   nb.publishPending = false;
-  const std::vector<asyncfix::Diagnostic> &all = nb.virtualDoc->current()->diagnostics;
+  // Each cell's findings, in one pass over the notebook's.
+  std::vector<std::vector<asyncfix::Diagnostic>> byCell(nb.cells.size());
+  for (const asyncfix::Diagnostic &finding : nb.virtualDoc->current()->diagnostics)
+    if (auto d = inCell(finding, nb)) byCell[d->first].push_back(std::move(d->second));
   for (std::size_t c = 0; c < nb.cells.size(); ++c) {
-    if (!nb.cells[c].code) continue;
-    std::vector<asyncfix::Diagnostic> diagnostics;
-    for (auto &[d, i] : cellFindings(all, nb, c)) diagnostics.push_back(std::move(d));
-    const LineIndex lines(nb.cells[c].text);
-    PublishDiagnosticsParams params{nb.cells[c].uri, nb.cells[c].version,
-                                    toLsp(diagnostics, lines, nb.cells[c].version)};
-    std::string key = toJSON(params).dump();
-    std::string &last = nb.published[nb.cells[c].uri];
-    if (last == key) continue; // the same version with the same findings: nothing to tell
-    last = std::move(key);
-    dispatcher_.notify("textDocument/publishDiagnostics", params);
+    OpenNotebook::Cell &cell = nb.cells[c];
+    if (!cell.code) continue;
+    // The same version with the same findings: nothing to tell.
+    if (cell.published && cell.published->first == cell.version && publishedAlike(cell.published->second, byCell[c]))
+      continue;
+    const LineIndex lines(cell.text);
+    dispatcher_.notify("textDocument/publishDiagnostics",
+                       PublishDiagnosticsParams{cell.uri, cell.version, toLsp(byCell[c], lines, cell.version)});
+    cell.published.emplace(cell.version, std::move(byCell[c]));
   }
 }
 

@@ -307,11 +307,10 @@ std::string notebookJson(const std::vector<OpenNotebook::Cell> &cells) {
                       {"nbformat", 4},
                       {"nbformat_minor", 5},
                       {"metadata", nlohmann::json::object()}};
-  for (const OpenNotebook::Cell &cell : cells) {
-    const bool python = cell.code && (cell.language.empty() || cell.language == "python");
-    j["cells"].push_back(
-        {{"cell_type", python ? "code" : "markdown"}, {"source", cell.text}, {"metadata", nlohmann::json::object()}});
-  }
+  for (const OpenNotebook::Cell &cell : cells)
+    j["cells"].push_back({{"cell_type", cell.python() ? "code" : "markdown"},
+                          {"source", cell.text},
+                          {"metadata", nlohmann::json::object()}});
   return j.dump();
 }
 
@@ -374,6 +373,23 @@ bool Workspace::syncNotebook(OpenNotebook &nb) {
   while (suffix > 0 && continuation(before[before.size() - suffix])) --suffix;
   edit(doc, doc.version + 1, prefix, before.size() - suffix,
        std::string_view(after).substr(prefix, after.size() - suffix - prefix));
+  return true;
+}
+
+bool Workspace::syncNotebookCell(OpenNotebook &nb, std::size_t index) {
+  if (!nb.layout || index >= nb.cells.size()) return syncNotebook(nb);
+  if (!nb.cells[index].python()) return true; // not in the virtual text
+  // The cell's place among the code cells (numbered 1.. among all the cells).
+  const std::vector<NotebookCell> &code = nb.layout->codeCells();
+  const auto at = std::lower_bound(code.begin(), code.end(), index + 1,
+                                   [](const NotebookCell &cell, std::size_t number) { return cell.number < number; });
+  if (at == code.end() || at->number != index + 1) return syncNotebook(nb);
+  const auto change = nb.layout->replaceCellSource(static_cast<std::size_t>(at - code.begin()), nb.cells[index].text);
+  if (!change) return syncNotebook(nb);
+  if (change->empty()) return true;
+  OpenDocument &doc = *nb.virtualDoc;
+  edit(doc, doc.version + 1, change->start, change->end,
+       std::string_view(nb.layout->virtualText()).substr(change->start, change->length));
   return true;
 }
 

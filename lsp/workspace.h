@@ -72,6 +72,11 @@ struct NotebookCells {
     std::string language; ///< its text document's languageId
     std::int64_t version = 0;
     std::string text;
+    /// What was last published for the cell: a keystroke republishes only the cells whose
+    /// findings or version changed.
+    std::optional<std::pair<std::int64_t, std::vector<asyncfix::Diagnostic>>> published;
+    /// A Python code cell: part of the virtual text (any other cell is left out, like markdown).
+    bool python() const { return code && (language.empty() || language == "python"); }
   };
   std::string uri;
   std::vector<Cell> cells;
@@ -93,9 +98,6 @@ struct OpenNotebook : NotebookCells {
   std::int64_t version = 0;
   std::unique_ptr<OpenDocument> virtualDoc; ///< the code cells as one Python text
   bool publishPending = false;
-  /// What was last published for each cell (its version and diagnostics, serialized): a
-  /// keystroke republishes only the cells whose findings or version changed.
-  std::map<std::string, std::string> published;
 };
 
 /// The settings that apply to one document.
@@ -171,6 +173,9 @@ public:
   /// differ), so that it is linted incrementally. False when a cell's text cannot be read as a
   /// notebook (it never fails for text the client sent; kept for safety).
   bool syncNotebook(OpenNotebook &notebook);
+  /// The same after only the text of cell `index` changed, at the cost of that cell: its part of
+  /// the virtual document is edited in place.
+  bool syncNotebookCell(OpenNotebook &notebook, std::size_t index);
   std::map<std::string, OpenNotebook> &notebooks() { return notebooks_; }
 
 private:

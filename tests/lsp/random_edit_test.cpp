@@ -8,6 +8,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <map>
 #include <random>
 #include <string>
 #include <tuple>
@@ -16,6 +17,7 @@
 #include <nlohmann/json.hpp>
 
 #include "asyncfix/linter.h"
+#include "asyncfix/notebook.h"
 #include "logger.h"
 #include "server.h"
 #include "transport.h"
@@ -333,6 +335,167 @@ void run(Units units, const char *encodingName, int edits, unsigned seed, LoadOp
   }
 }
 
+/// A notebook's cells as the reference keeps them.
+struct RefCell {
+  std::string uri;
+  bool code = true;
+  std::int64_t version = 1;
+  std::u32string text;
+};
+
+/// Random keystrokes in a notebook's cells, with cells added, removed and moved now and then:
+/// after each change the virtual document the server lints equals the one asyncfix::Notebook
+/// makes of the reference cells afresh, and the diagnostics last published for each cell equal
+/// a fresh lint of that text, in the cell's positions, at the cell's version.
+void runNotebook(int steps, unsigned seed) {
+  Logger log(nullptr, LogLevel::Error);
+  MemoryTransport transport;
+  Server server(transport, log);
+  const Units units = Units::Utf16;
+  const std::string uri = "file:///random/nb.ipynb";
+  transport.push(
+      Json{{"jsonrpc", "2.0"}, {"id", 1}, {"method", "initialize"}, {"params", {{"capabilities", Json::object()}}}}
+          .dump());
+  transport.push(R"({"jsonrpc":"2.0","method":"initialized","params":{}})");
+  int nextCell = 0;
+  const auto newCell = [&](bool code, const std::string &text) {
+    return RefCell{"vscode-notebook-cell:/random/nb.ipynb#c" + std::to_string(nextCell++), code, 1, decode(text)};
+  };
+  std::vector<RefCell> cells = {newCell(true, "%matplotlib inline\nimport torch\n"),
+                                newCell(false, "# Training: x.cuda(async=True)\n"),
+                                newCell(true, "def f(x, async=False):\n    return x.cuda(async=async)\n"),
+                                newCell(true, "!pip install torch\ny = f(1, async=True)\n"),
+                                newCell(true, "%%bash\necho async=1\n"),
+                                newCell(true, "await = 1\nz = y.to('cpu', non_blocking=True)\n")};
+  const auto cellJson = [](const RefCell &c) { return Json{{"kind", c.code ? 2 : 1}, {"document", c.uri}}; };
+  const auto itemJson = [](const RefCell &c) {
+    return Json{{"uri", c.uri},
+                {"languageId", c.code ? "python" : "markdown"},
+                {"version", c.version},
+                {"text", encode(c.text)}};
+  };
+  Json cellList = Json::array(), items = Json::array();
+  for (const RefCell &c : cells) cellList.push_back(cellJson(c)), items.push_back(itemJson(c));
+  int version = 1;
+  transport.push(Json{
+      {"jsonrpc", "2.0"},
+      {"method", "notebookDocument/didOpen"},
+      {"params",
+       {{"notebookDocument",
+         {{"uri", uri}, {"notebookType", "jupyter-notebook"}, {"version", version}, {"cells", cellList}}},
+        {"cellTextDocuments",
+         items}}}}.dump());
+
+  const std::vector<std::string> pieces = {
+      "a",      "async", "await",           "=",       "(",    ")", "x.cuda(async=True)", "\n",    "é",
+      "😀",      " ",     "def g(async):\n", "'async'", "    ", "%", "%%bash\n",           "!ls\n", "help?\n",
+      "async=", "True)"};
+  std::mt19937 rng(seed);
+  const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
+  std::map<std::string, std::vector<Finding>> published; // the latest per cell
+  std::map<std::string, std::int64_t> publishedVersion;
+  const Linter linter;
+  for (int step = 0; step <= steps; ++step) {
+    Json change = Json::object();
+    const std::size_t kind = step == 0 ? 99 : pick(20);
+    if (kind == 0 || kind == 1 || cells.empty()) { // a new cell
+      const std::size_t at = pick(cells.size() + 1);
+      RefCell c = newCell(pick(4) != 0, pieces[pick(pieces.size())] + "\n");
+      change["structure"] = {{"array", {{"start", at}, {"deleteCount", 0}, {"cells", Json::array({cellJson(c)})}}},
+                             {"didOpen", Json::array({itemJson(c)})}};
+      cells.insert(cells.begin() + static_cast<std::ptrdiff_t>(at), std::move(c));
+    } else if (kind == 2) { // a cell removed
+      const std::size_t at = pick(cells.size());
+      change["structure"] = {{"array", {{"start", at}, {"deleteCount", 1}}},
+                             {"didClose", Json::array({{{"uri", cells[at].uri}}})}};
+      cells.erase(cells.begin() + static_cast<std::ptrdiff_t>(at));
+    } else if (kind == 3 && cells.size() > 1) { // a cell moved down by one
+      const std::size_t at = pick(cells.size() - 1);
+      change["structure"] = {{"array",
+                              {{"start", at},
+                               {"deleteCount", 2},
+                               {"cells", Json::array({cellJson(cells[at + 1]), cellJson(cells[at])})}}}};
+      std::swap(cells[at], cells[at + 1]);
+    } else if (kind != 99) { // keystrokes in one cell
+      RefCell &cell = cells[pick(cells.size())];
+      Json edits = Json::array();
+      for (std::size_t n = 1 + pick(2); n > 0; --n) {
+        const auto lines = static_cast<std::uint32_t>(std::count(cell.text.begin(), cell.text.end(), U'\n') + 1);
+        std::pair<std::uint32_t, std::uint32_t> a{static_cast<std::uint32_t>(pick(lines + 1)),
+                                                  static_cast<std::uint32_t>(pick(25))};
+        auto b = pick(3) == 0 ? std::pair{a.first, a.second + static_cast<std::uint32_t>(pick(10))} : a;
+        std::size_t ia = indexOf(cell.text, a.first, a.second, units),
+                    ib = indexOf(cell.text, b.first, b.second, units);
+        std::string insert = ia == ib || pick(2) == 0 ? pieces[pick(pieces.size())] : "";
+        if (cell.text.size() > 300) insert.clear();
+        cell.text = cell.text.substr(0, ia) + decode(insert) + cell.text.substr(ib);
+        edits.push_back({{"range",
+                          {{"start", {{"line", a.first}, {"character", a.second}}},
+                           {"end", {{"line", b.first}, {"character", b.second}}}}},
+                         {"text", insert}});
+      }
+      ++cell.version;
+      change["textContent"] =
+          Json::array({{{"document", {{"uri", cell.uri}, {"version", cell.version}}}, {"changes", edits}}});
+    }
+    if (kind != 99) {
+      ++version;
+      transport.push(Json{
+          {"jsonrpc", "2.0"},
+          {"method", "notebookDocument/didChange"},
+          {"params", {{"notebookDocument", {{"uri", uri}, {"version", version}}}, {"change", {{"cells", change}}}}}}
+                         .dump());
+    }
+    server.drain();
+    server.settle();
+    for (const std::string &body : transport.takeOutput()) {
+      const Json j = Json::parse(body);
+      if (j.value("method", "") != "textDocument/publishDiagnostics") continue;
+      std::vector<Finding> &list = published[j["params"]["uri"]];
+      list.clear();
+      publishedVersion[j["params"]["uri"]] = j["params"].value("version", std::int64_t{-1});
+      for (const Json &d : j["params"]["diagnostics"])
+        list.emplace_back(d["code"].get<std::string>(), d["range"]["start"]["line"].get<std::uint32_t>(),
+                          d["range"]["start"]["character"].get<std::uint32_t>(),
+                          d["range"]["end"]["line"].get<std::uint32_t>(),
+                          d["range"]["end"]["character"].get<std::uint32_t>(), d["message"].get<std::string>());
+    }
+
+    // The reference: the notebook made afresh from the cells, linted in full.
+    Json nbJson = {{"cells", Json::array()}, {"nbformat", 4}, {"nbformat_minor", 5}, {"metadata", Json::object()}};
+    for (const RefCell &c : cells)
+      nbJson["cells"].push_back({{"cell_type", c.code ? "code" : "markdown"}, {"source", encode(c.text)}});
+    auto fresh = asyncfix::Notebook::parse(nbJson.dump());
+    REQUIRE(std::holds_alternative<asyncfix::Notebook>(fresh));
+    const asyncfix::Notebook &layout = std::get<asyncfix::Notebook>(fresh);
+    const OpenNotebook *nb = server.workspace().findNotebook(uri);
+    REQUIRE(nb != nullptr);
+    INFO("step " << step << ", kind " << kind << "\n" << layout.virtualText());
+    REQUIRE(nb->virtualDoc->doc.text() == layout.virtualText());
+    std::map<std::string, std::vector<Finding>> expected;
+    for (const RefCell &c : cells)
+      if (c.code) expected[c.uri];
+    for (const asyncfix::Diagnostic &d : linter.lint(layout.virtualText())) {
+      std::size_t inCell = 0;
+      const asyncfix::NotebookCell *cell = layout.cellAt(d.start, &inCell);
+      if (!cell) continue;
+      const RefCell &c = cells[cell->number - 1];
+      const std::size_t end = std::min(inCell + d.end - d.start, cell->source.size());
+      const auto s0 = positionOf(c.text, inCell, units), e0 = positionOf(c.text, end, units);
+      expected[c.uri].emplace_back(std::string(d.code), s0.first, s0.second, e0.first, e0.second, d.message);
+    }
+    for (const auto &[cellUri, findings] : expected) {
+      INFO(cellUri);
+      REQUIRE(published.count(cellUri) == 1);
+      CHECK(published[cellUri] == findings);
+      const auto c = std::find_if(cells.begin(), cells.end(), [&](const RefCell &r) { return r.uri == cellUri; });
+      CHECK(publishedVersion[cellUri] == c->version);
+    }
+    for (const auto &[cellUri, findings] : published) // a removed cell's diagnostics are cleared
+      if (!expected.count(cellUri)) CHECK(findings.empty());
+  }
+}
+
 } // namespace
 
 TEST_CASE("1000 random incremental edits (utf-16) match a reference and a fresh lint", "[lsp][random]") {
@@ -347,5 +510,9 @@ TEST_CASE("10 000 random edits interleaved with pull, hover and code-action requ
 TEST_CASE("random incremental edits with utf-8 positions", "[lsp][random]") { run(Units::Utf8, "utf-8", 200, 7u); }
 
 TEST_CASE("random incremental edits with utf-32 positions", "[lsp][random]") { run(Units::Utf32, "utf-32", 200, 11u); }
+
+TEST_CASE("random keystrokes and cell changes in a notebook match a fresh notebook and a fresh lint", "[lsp][random]") {
+  runNotebook(400, 20261202u);
+}
 
 } // namespace asyncfix::lsp
