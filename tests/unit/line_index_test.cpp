@@ -138,3 +138,34 @@ TEST_CASE("LineIndex::update equals a fresh index after every random edit", "[li
     }
   }
 }
+
+TEST_CASE("LineIndex equals a reference on random texts, across 16-byte blocks", "[line_index]") {
+  // Line breaks and non-ASCII characters at every alignment: the index scans blocks of bytes.
+  std::mt19937 rng(20261202);
+  const std::vector<std::string> pieces = {"a", "0123456789abcdef", "\n", "\r", "\r\n", "é", "€", "😀", " ", "\xFF"};
+  for (int round = 0; round < 500; ++round) {
+    std::string text = rng() % 4 == 0 ? "\xEF\xBB\xBF" : "";
+    for (auto k = rng() % 40; k > 0; --k) text += pieces[rng() % pieces.size()];
+    // The reference: lines end at "\n", "\r\n" or a lone "\r"; a column counts UTF-16 units
+    // (a malformed byte is one), the BOM none.
+    std::vector<std::size_t> starts{text.starts_with("\xEF\xBB\xBF") ? 3u : 0u};
+    for (std::size_t i = starts[0]; i < text.size(); ++i)
+      if (text[i] == '\n' || (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')))
+        starts.push_back(i + 1);
+    const LineIndex index(text);
+    INFO("round " << round << ": " << text);
+    REQUIRE(index.lineCount() == starts.size());
+    for (std::uint32_t line = 0; line < starts.size(); ++line) {
+      REQUIRE(index.lineStart(line) == starts[line]);
+      std::uint32_t column = 0;
+      for (std::size_t i = starts[line]; i <= text.size() && (line + 1 == starts.size() || i < starts[line + 1]);) {
+        if (text[i] == '\n' || text[i] == '\r') break;
+        CHECK(index.position(i, PositionEncoding::Utf16) == Position{line, column});
+        if (i == text.size()) break;
+        const std::size_t length = utf8SequenceLength(text, i);
+        column += length == 4 ? 2 : 1;
+        i += length == 0 ? 1 : length;
+      }
+    }
+  }
+}

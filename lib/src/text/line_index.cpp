@@ -2,6 +2,10 @@
 
 #include <algorithm>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "asyncfix/utf8.h"
 
 namespace asyncfix {
@@ -29,19 +33,31 @@ std::uint32_t unitsOf(std::size_t bytes, PositionEncoding encoding) {
 LineIndex::LineIndex(std::string_view text) : text_(text) {
   bom_ = text.starts_with(kBom);
   starts_.front() = bom_ ? kBom.size() : 0;
-  for (std::size_t i = starts_.front(); i < text.size(); ++i) {
-    const char c = text[i];
-    if (c == '\r') {
-      if (i + 1 < text.size() && text[i + 1] == '\n') ++i;
-      starts_.push_back(i + 1);
-      ascii_.push_back(true);
-    } else if (c == '\n') {
+  const char *s = text.data();
+  const std::size_t n = text.size();
+  // The bytes that matter: line breaks and non-ASCII bytes. A "\r\n" is one break, after its "\n".
+  const auto visit = [&](std::size_t i) {
+    const char c = s[i];
+    if (c == '\n' || (c == '\r' && (i + 1 == n || s[i + 1] != '\n'))) {
       starts_.push_back(i + 1);
       ascii_.push_back(true);
     } else if (static_cast<unsigned char>(c) >= 0x80) {
       ascii_.back() = false;
     }
+  };
+  std::size_t i = starts_.front();
+#if defined(__SSE2__)
+  // Sixteen bytes at a time: most blocks hold none of those bytes (this index is made for every
+  // document, the size of the file).
+  const __m128i lf = _mm_set1_epi8('\n'), cr = _mm_set1_epi8('\r');
+  for (; i + 16 <= n; i += 16) {
+    const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
+    auto mask = static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, lf), _mm_cmpeq_epi8(v, cr)))) |
+                static_cast<unsigned>(_mm_movemask_epi8(v)); // the high bit: a non-ASCII byte
+    for (; mask != 0; mask &= mask - 1) visit(i + static_cast<std::size_t>(__builtin_ctz(mask)));
   }
+#endif
+  for (; i < n; ++i) visit(i);
 }
 
 void LineIndex::update(std::string_view text, std::size_t start, std::size_t oldEnd, std::size_t newEnd) {
