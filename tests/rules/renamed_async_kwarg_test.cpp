@@ -69,6 +69,19 @@ TEST_CASE("AF203 renamed-async-kwarg: callees resolved through the imports", "[r
       {"import psycopg2\nconn = psycopg2.connect(dsn, async=True)\n",
        {{"AF203", 2, 30, 35, FixKind::Safe}},
        "import psycopg2\nconn = psycopg2.connect(dsn, async_=True)\n"},
+      // RQ, django-rq and Flask-RQ2 (issue 15: renames found in projects' changelogs).
+      {"from rq import Queue\nq = Queue(connection=redis, async=False)\n",
+       {{"AF203", 2, 29, 34, FixKind::Safe, "rq 0.12.0"}},
+       "from rq import Queue\nq = Queue(connection=redis, is_async=False)\n"},
+      {"import rq\nq = rq.Queue('low', connection=c, async=False)\n",
+       {{"AF203", 2, 35, 40, FixKind::Safe}},
+       "import rq\nq = rq.Queue('low', connection=c, is_async=False)\n"},
+      {"import django_rq\nq = django_rq.get_queue('default', async=False)\n",
+       {{"AF203", 2, 36, 41, FixKind::Safe, "django-rq 1.2.0"}},
+       "import django_rq\nq = django_rq.get_queue('default', is_async=False)\n"},
+      {"from flask_rq2 import RQ\nrq = RQ(app, async=True)\n",
+       {{"AF203", 2, 14, 19, FixKind::Safe, "Flask-RQ2 18.0"}},
+       "from flask_rq2 import RQ\nrq = RQ(app, is_async=True)\n"},
       // Over several lines, comments between the arguments: only the keyword changes.
       {"import pexpect\nc = pexpect.spawn('x')\nc.expect(\n    pattern,  # the prompt\n    async=True,  # a "
        "coroutine\n)\n",

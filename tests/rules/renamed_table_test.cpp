@@ -52,6 +52,9 @@ TEST_CASE("renames table: every built-in row is well-formed and documented", "[r
   CHECK(has(Kind::Module, "", "gunicorn.workers.async", "gunicorn.workers.base_async"));
   CHECK(has(Kind::Module, "", "pymodbus.client.async", "pymodbus.client.asynchronous"));
   CHECK(has(Kind::Function, "", "django_q.tasks.async", "django_q.tasks.async_task"));
+  CHECK(has(Kind::Keyword, "rq.**.Queue", "async", "is_async"));
+  CHECK(has(Kind::Keyword, "django_rq.**.get_queue", "async", "is_async"));
+  CHECK(has(Kind::Keyword, "flask_rq2.**.RQ", "async", "is_async"));
 }
 
 TEST_CASE("renames table: path patterns", "[renames]") {

@@ -76,6 +76,12 @@ std::span<const RenameRow> builtinRenames() {
               "https://github.com/confluentinc/confluent-kafka-python/pull/319"),
       makeRow(Kind::Keyword, "psycopg2", "psycopg2.connect", "async", "async_", "2.7",
               "https://www.psycopg.org/docs/module.html#psycopg2.connect"),
+      // RQ and its Django and Flask integrations: a queue that runs jobs in the caller.
+      makeRow(Kind::Keyword, "rq", "rq.**.Queue", "async", "is_async", "0.12.0", "https://github.com/rq/rq/pull/977"),
+      makeRow(Kind::Keyword, "django-rq", "django_rq.**.get_queue", "async", "is_async", "1.2.0",
+              "https://github.com/rq/django-rq/pull/297"),
+      makeRow(Kind::Keyword, "Flask-RQ2", "flask_rq2.**.RQ", "async", "is_async", "18.0",
+              "https://github.com/rq/Flask-RQ2/blob/master/CHANGELOG.rst"),
   };
   return rows;
 }

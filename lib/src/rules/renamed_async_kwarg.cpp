@@ -7,7 +7,7 @@ extern const RuleInfo kRenamedAsyncKwarg;
 const RuleInfo kRenamedAsyncKwarg{
     "AF203",
     "renamed-async-kwarg",
-    "`async=` keyword argument to an API that renamed it for Python 3.7 (pexpect, kafka-python, …)",
+    "`async=` keyword argument to an API that renamed it for Python 3.7 (pexpect, kafka-python, RQ, …)",
     R"(## What it does
 Flags `async=` passed to library calls whose parameter was renamed when Python 3.7 reserved
 `async`:
@@ -18,6 +18,9 @@ Flags `async=` passed to library calls whose parameter was renamed when Python 3
 | kafka-python `SimpleProducer`, `KeyedProducer` | `async_send=` | kafka-python 1.4.3 |
 | confluent-kafka `Consumer.commit` (`confluent_kafka.**.commit`) | `asynchronous=` | confluent-kafka 0.11.4 |
 | psycopg2 `connect` | `async_=` | psycopg2 2.7 |
+| RQ `Queue` (`rq.**.Queue`) | `is_async=` | rq 0.12.0 |
+| django-rq `get_queue` | `is_async=` | django-rq 1.2.0 |
+| Flask-RQ2 `RQ` | `is_async=` | Flask-RQ2 18.0 |
 
 The callee is resolved through the file's imports. A method call resolves through what made its
 receiver, as far as the file shows: `child = pexpect.spawn(cmd)` (or `pxssh.pxssh()`,
