@@ -80,7 +80,7 @@ TEST_CASE("AF203 renamed-async-kwarg: callees resolved through the imports", "[r
        {{"AF203", 2, 36, 41, FixKind::Safe, "django-rq 1.2.0"}},
        "import django_rq\nq = django_rq.get_queue('default', is_async=False)\n"},
       {"from flask_rq2 import RQ\nrq = RQ(app, async=True)\n",
-       {{"AF203", 2, 14, 19, FixKind::Safe, "Flask-RQ2 18.0"}},
+       {{"AF203", 2, 14, 19, FixKind::Safe, "Flask-RQ2 18.1"}},
        "from flask_rq2 import RQ\nrq = RQ(app, is_async=True)\n"},
       // Over several lines, comments between the arguments: only the keyword changes.
       {"import pexpect\nc = pexpect.spawn('x')\nc.expect(\n    pattern,  # the prompt\n    async=True,  # a "

@@ -80,7 +80,7 @@ std::span<const RenameRow> builtinRenames() {
       makeRow(Kind::Keyword, "rq", "rq.**.Queue", "async", "is_async", "0.12.0", "https://github.com/rq/rq/pull/977"),
       makeRow(Kind::Keyword, "django-rq", "django_rq.**.get_queue", "async", "is_async", "1.2.0",
               "https://github.com/rq/django-rq/pull/297"),
-      makeRow(Kind::Keyword, "Flask-RQ2", "flask_rq2.**.RQ", "async", "is_async", "18.0",
+      makeRow(Kind::Keyword, "Flask-RQ2", "flask_rq2.**.RQ", "async", "is_async", "18.1",
               "https://github.com/rq/Flask-RQ2/blob/master/CHANGELOG.rst"),
   };
   return rows;

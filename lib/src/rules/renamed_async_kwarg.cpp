@@ -20,7 +20,7 @@ Flags `async=` passed to library calls whose parameter was renamed when Python 3
 | psycopg2 `connect` | `async_=` | psycopg2 2.7 |
 | RQ `Queue` (`rq.**.Queue`) | `is_async=` | rq 0.12.0 |
 | django-rq `get_queue` | `is_async=` | django-rq 1.2.0 |
-| Flask-RQ2 `RQ` | `is_async=` | Flask-RQ2 18.0 |
+| Flask-RQ2 `RQ` | `is_async=` | Flask-RQ2 18.1 |
 
 The callee is resolved through the file's imports. A method call resolves through what made its
 receiver, as far as the file shows: `child = pexpect.spawn(cmd)` (or `pxssh.pxssh()`,
