@@ -1,6 +1,7 @@
 #include "asyncfix/linter.h"
 
 #include <algorithm>
+#include <limits>
 #include <map>
 
 #include "asyncfix/document_internals.h"
@@ -83,6 +84,14 @@ void Linter::Impl::walk(TSNode root, TSNode top, rules::Context &ctx, const std:
     return it != marks->end() && *it < ts_node_end_byte(node);
   };
 
+  // With marks, the walk skips what holds none without visiting it: into a node, it goes
+  // straight to the first child that reaches the node's first mark; after a subtree, it leaves
+  // the parent when no mark is left in it.
+  const auto nextMark = [&](std::uint32_t from) {
+    const auto it = std::lower_bound(marks->begin(), marks->end(), from);
+    return it == marks->end() ? std::numeric_limits<std::uint32_t>::max() : *it;
+  };
+
   // One pre-order walk with a cursor; an explicit ancestor stack instead of recursion, so a
   // deeply nested file cannot overflow the call stack.
   Cursor cursor(top);
@@ -94,13 +103,16 @@ void Linter::Impl::walk(TSNode root, TSNode top, rules::Context &ctx, const std:
     if (enter && symbol < dispatch.size())
       for (const rules::Rule *rule : dispatch[symbol]) rule->check(node, ctx);
     if (symbol == comment) comments.push_back(node);
-    if (enter && ts_tree_cursor_goto_first_child(c)) {
+    if (enter && (marks ? ts_tree_cursor_goto_first_child_for_byte(c, nextMark(ts_node_start_byte(node))) >= 0
+                        : ts_tree_cursor_goto_first_child(c))) {
       ancestors.push_back(node);
       if (symbol == error) ++errorDepth;
       continue;
     }
     for (;;) {
-      if (ts_tree_cursor_goto_next_sibling(c)) break;
+      const bool more = !marks || ancestors.size() <= base ||
+                        nextMark(ts_node_end_byte(ts_tree_cursor_current_node(c))) < ts_node_end_byte(ancestors.back());
+      if (more && ts_tree_cursor_goto_next_sibling(c)) break;
       if (!ts_tree_cursor_goto_parent(c) || ancestors.size() <= base) return;
       if (ts_node_symbol(ancestors.back()) == error) --errorDepth;
       ancestors.pop_back();
