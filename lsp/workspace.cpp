@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <system_error>
 
+#include "asyncfix/line_diff.h"
 #include "uri.h"
 
 #include <nlohmann/json.hpp>
@@ -361,18 +362,9 @@ bool Workspace::syncNotebook(OpenNotebook &nb) {
   const std::string &before = doc.doc.text();
   if (before == after) return true;
   // One edit: from the first byte that differs to the last.
-  std::size_t prefix = 0;
-  const std::size_t shorter = std::min(before.size(), after.size());
-  while (prefix < shorter && before[prefix] == after[prefix]) ++prefix;
-  std::size_t suffix = 0;
-  while (suffix < shorter - prefix && before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix]) ++suffix;
-  const auto continuation = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; };
-  while (prefix > 0 && ((prefix < before.size() && continuation(before[prefix])) ||
-                        (prefix < after.size() && continuation(after[prefix]))))
-    --prefix; // whole characters
-  while (suffix > 0 && continuation(before[before.size() - suffix])) --suffix;
-  edit(doc, doc.version + 1, prefix, before.size() - suffix,
-       std::string_view(after).substr(prefix, after.size() - suffix - prefix));
+  const ChangedSpan span = changedSpan(before, after);
+  edit(doc, doc.version + 1, span.start, span.beforeEnd,
+       std::string_view(after).substr(span.start, span.afterEnd - span.start));
   return true;
 }
 

@@ -186,7 +186,11 @@ TEST_CASE("notebooks: replacing a cell's source equals parsing the changed noteb
                                            "def f(async",
                                            "\"quoted\\\"\"",
                                            "\r\n",
-                                           "😀"};
+                                           "😀",
+                                           "è",
+                                           "ĩ",
+                                           "\r",
+                                           "\xEF\xBB\xBF"};
   for (const std::string &json : {kNotebook, inlineArrays}) {
     Notebook nb = parsed(json);
     std::uint32_t seed = 20261202u;
@@ -199,9 +203,16 @@ TEST_CASE("notebooks: replacing a cell's source equals parsing the changed noteb
       std::string source;
       for (std::size_t k = pick(6); k > 0; --k) source += pieces[pick(pieces.size())];
       const std::string before = nb.virtualText();
+      INFO("step " << step << ", cell " << index << ": " << source);
       const auto change = nb.replaceCellSource(index, source);
       REQUIRE(change);
-      INFO("step " << step << ", cell " << index << ": " << source);
+      // The span holds whole characters of both texts.
+      const auto boundary = [](const std::string &text, std::size_t at) {
+        return at >= text.size() || (static_cast<unsigned char>(text[at]) & 0xC0) != 0x80;
+      };
+      CHECK(boundary(before, change->start));
+      CHECK(boundary(before, change->end));
+      CHECK(boundary(nb.virtualText(), change->start + change->length));
       std::string moved = before;
       moved.replace(change->start, change->end - change->start, nb.virtualText(), change->start, change->length);
       CHECK(moved == nb.virtualText());

@@ -39,9 +39,10 @@ struct VirtualTextChange {
   bool empty() const { return start == end && length == 0; }
 };
 
-/// Owns its JSON text and the cells' sources. Its const members may be called from several
-/// threads at once; replaceCellSource is the one that changes it. Copy and move freely (views
-/// into it, e.g. NotebookCell::source, follow the object they came from).
+/// Owns its JSON text, its virtual text and the cells. Its const members may be called from
+/// several threads at once; replaceCellSource is the one that changes it, in place (views into
+/// json() and virtualText() do not survive it; codeCells() keeps its elements, updated). Copy and
+/// move freely.
 class ASYNCFIX_API Notebook {
 public:
   /// Parses notebook JSON (nbformat 4). An error says what is wrong ("cell 4 has no source").
@@ -62,11 +63,14 @@ public:
   std::optional<std::string> withVirtualText(std::string_view fixedVirtual) const;
 
   /// Code cell `index` (in codeCells()) now holds `source`, as an editor changed it: the cell's
-  /// part of the virtual text is masked again and its "source" value rewritten in its layout;
-  /// every other cell keeps its bytes. The result is what parse() would make of the new JSON, at
-  /// the cost of the one cell. Returns the span of the virtual text that changed (whole UTF-8
-  /// characters, the common prefix and suffix left out); nullopt, changing nothing, when there
-  /// is no such cell or `source` is not valid UTF-8.
+  /// part of the virtual text is masked again and its "source" value rewritten in the cell's
+  /// layout; every other cell keeps its bytes. The texts, cells and offsets are what parse()
+  /// would make of the new JSON (only the layout a later rewrite of the cell uses may differ: an
+  /// array that shrank to one line keeps the separator it had, which a fresh parse cannot see).
+  /// It costs masking the one cell, moving the two texts' tails and shifting the later cells'
+  /// offsets. Returns the span of the virtual text that changed (whole UTF-8 characters, the
+  /// common prefix and suffix left out; empty when `source` is the cell's); nullopt, changing
+  /// nothing, when there is no such cell or `source` is not valid UTF-8.
   std::optional<VirtualTextChange> replaceCellSource(std::size_t index, std::string source);
 
 private:

@@ -1,4 +1,5 @@
-// asyncfix/line_diff.h — the shortest line edit script between two texts (Myers' diff).
+// asyncfix/line_diff.h — the shortest line edit script between two texts (Myers' diff), and the
+// one span where two texts differ.
 // Internal: not installed; the CLI renders it as a unified diff, the language server turns it
 // into the small edits an editor applies.
 #pragma once
@@ -28,5 +29,13 @@ struct LineStep {
 /// memory at O(maxEdits²) for texts that differ everywhere.
 std::vector<LineStep> lineEditScript(const std::vector<std::string_view> &a, const std::vector<std::string_view> &b,
                                      std::int32_t maxEdits = 2000);
+
+/// Where two texts differ, as one span: bytes [start, beforeEnd) of `before` became bytes
+/// [start, afterEnd) of `after`. The common prefix and suffix are left out, in whole UTF-8
+/// characters (neither end falls inside a multi-byte sequence of either text).
+struct ChangedSpan {
+  std::size_t start = 0, beforeEnd = 0, afterEnd = 0;
+};
+ChangedSpan changedSpan(std::string_view before, std::string_view after);
 
 } // namespace asyncfix

@@ -1,5 +1,6 @@
 #include "asyncfix/notebook.h"
 
+#include "asyncfix/line_diff.h"
 #include "asyncfix/utf8.h"
 
 #include <algorithm>
@@ -333,28 +334,20 @@ std::optional<std::string> Notebook::withVirtualText(std::string_view fixed) con
 std::optional<VirtualTextChange> Notebook::replaceCellSource(std::size_t index, std::string source) {
   if (index >= cells_.size() || firstInvalidUtf8(source)) return std::nullopt;
   NotebookCell &cell = cells_[index];
+  if (source == cell.source) return VirtualTextChange{}; // and its JSON stays as it is
   std::vector<std::pair<std::size_t, std::string>> maskedLines;
   const std::string text = maskCell(source, maskedLines);
   const std::string rendered = renderSource(cell, source);
 
-  // The bytes that differ, from the first to the last, in whole characters.
   const std::string_view before(virtual_.data() + cell.virtualStart, cell.virtualEnd - cell.virtualStart);
-  const std::size_t shorter = std::min(before.size(), text.size());
-  std::size_t prefix = 0;
-  while (prefix < shorter && before[prefix] == text[prefix]) ++prefix;
-  std::size_t suffix = 0;
-  while (suffix < shorter - prefix && before[before.size() - 1 - suffix] == text[text.size() - 1 - suffix]) ++suffix;
-  const auto continuation = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; };
-  while (prefix > 0 && ((prefix < before.size() && continuation(before[prefix])) ||
-                        (prefix < text.size() && continuation(text[prefix]))))
-    --prefix;
-  while (suffix > 0 && continuation(before[before.size() - suffix])) --suffix;
-  const VirtualTextChange change{cell.virtualStart + prefix, cell.virtualEnd - suffix, text.size() - prefix - suffix};
+  const ChangedSpan span = changedSpan(before, text);
+  const VirtualTextChange change{cell.virtualStart + span.start, cell.virtualStart + span.beforeEnd,
+                                 span.afterEnd - span.start};
 
   const auto virtualShift = static_cast<std::ptrdiff_t>(text.size()) - static_cast<std::ptrdiff_t>(before.size());
   const auto jsonShift =
       static_cast<std::ptrdiff_t>(rendered.size()) - static_cast<std::ptrdiff_t>(cell.jsonEnd - cell.jsonStart);
-  virtual_.replace(change.start, change.end - change.start, text, prefix, change.length);
+  virtual_.replace(change.start, change.end - change.start, text, span.start, change.length);
   json_.replace(cell.jsonStart, cell.jsonEnd - cell.jsonStart, rendered);
   cell.source = std::move(source);
   cell.virtualEnd += static_cast<std::size_t>(virtualShift); // modular arithmetic: a shrink wraps back

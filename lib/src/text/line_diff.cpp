@@ -95,4 +95,18 @@ std::vector<LineStep> lineEditScript(const Lines &a, const Lines &b, std::int32_
   return steps;
 }
 
+ChangedSpan changedSpan(std::string_view before, std::string_view after) {
+  const std::size_t shorter = std::min(before.size(), after.size());
+  std::size_t prefix = 0;
+  while (prefix < shorter && before[prefix] == after[prefix]) ++prefix;
+  std::size_t suffix = 0;
+  while (suffix < shorter - prefix && before[before.size() - 1 - suffix] == after[after.size() - 1 - suffix]) ++suffix;
+  const auto continuation = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) == 0x80; };
+  while (prefix > 0 && ((prefix < before.size() && continuation(before[prefix])) ||
+                        (prefix < after.size() && continuation(after[prefix]))))
+    --prefix;
+  while (suffix > 0 && continuation(before[before.size() - suffix])) --suffix; // the suffix is common
+  return {prefix, before.size() - suffix, after.size() - suffix};
+}
+
 } // namespace asyncfix
