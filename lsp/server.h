@@ -74,7 +74,7 @@ private:
   /// The cells' new texts after text changes, as (index in `cells`, cell); computed before the
   /// notebook changes, so that a bad change (InvalidParams) leaves it as it was.
   std::vector<std::pair<std::size_t, OpenNotebook::Cell>>
-  editedCells(const std::vector<OpenNotebook::Cell> &cells, const std::vector<NotebookCellTextChange> &changes);
+  editedCells(const std::vector<OpenNotebook::Cell> &cells, const std::vector<NotebookCellTextChange> &changes) const;
   void publishNotebook(OpenNotebook &notebook);
   /// The cell a finding of the virtual document lies in (its index), and the finding in the
   /// cell's offsets; nullopt on a boundary line.

@@ -26,20 +26,6 @@ OpenNotebook::Cell cellOf(const NotebookCell &cell, const std::vector<TextDocume
   return out;
 }
 
-/// Whether two findings of a cell are published alike: a fix's edits lie in the virtual text and
-/// move when a cell before this one changes, what is published (range, code, message, severity,
-/// whether there is a fix) does not.
-bool publishedAlike(const std::vector<asyncfix::Diagnostic> &a, const std::vector<asyncfix::Diagnostic> &b) {
-  const auto fixOf = [](const asyncfix::Diagnostic &d) {
-    return d.fix ? std::optional<Applicability>(d.fix->applicability) : std::nullopt;
-  };
-  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
-                    [&](const asyncfix::Diagnostic &x, const asyncfix::Diagnostic &y) {
-                      return x.code == y.code && x.start == y.start && x.end == y.end && x.severity == y.severity &&
-                             x.message == y.message && fixOf(x) == fixOf(y);
-                    });
-}
-
 } // namespace
 
 void Server::onDidOpenNotebook(const DidOpenNotebookDocumentParams &params) {
@@ -71,12 +57,13 @@ void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) 
     // part of the virtual document is edited in place.
     std::vector<std::pair<std::size_t, OpenNotebook::Cell>> edited = editedCells(nb->cells, params.textContent);
     for (auto &[index, cell] : edited) nb->cells[index] = std::move(cell);
-    for (const auto &[index, cell] : edited) workspace_.syncNotebookCell(*nb, index);
+    for (const auto &e : edited) workspace_.syncNotebookCell(*nb, e.first);
     nb->version = params.notebookDocument.version;
     nb->publishPending = true;
     return;
   }
   std::vector<OpenNotebook::Cell> cells = nb->cells;
+  std::vector<std::string> gone; // cells removed (not moved)
   if (params.structure) {
     const auto start = static_cast<std::ptrdiff_t>(params.structure->start);
     std::vector<OpenNotebook::Cell> removed(cells.begin() + start,
@@ -95,12 +82,15 @@ void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) 
     cells.insert(cells.begin() + start, added.begin(), added.end());
     for (const OpenNotebook::Cell &old : removed)
       if (std::none_of(cells.begin(), cells.end(), [&](const OpenNotebook::Cell &c) { return c.uri == old.uri; }))
-        dispatcher_.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{old.uri, std::nullopt, {}});
+        gone.push_back(old.uri);
   }
   for (const NotebookCell &cell : params.data)
     for (OpenNotebook::Cell &c : cells)
       if (c.uri == cell.document) c.code = cell.kind == 2;
   for (auto &[index, cell] : editedCells(cells, params.textContent)) cells[index] = std::move(cell);
+  // The change is valid: the removed cells' diagnostics are cleared.
+  for (const std::string &uri : gone)
+    dispatcher_.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{uri, std::nullopt, {}});
   nb->cells = std::move(cells);
   nb->version = params.notebookDocument.version;
   workspace_.syncNotebook(*nb);
@@ -108,7 +98,8 @@ void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) 
 }
 
 std::vector<std::pair<std::size_t, OpenNotebook::Cell>>
-Server::editedCells(const std::vector<OpenNotebook::Cell> &cells, const std::vector<NotebookCellTextChange> &changes) {
+Server::editedCells(const std::vector<OpenNotebook::Cell> &cells,
+                    const std::vector<NotebookCellTextChange> &changes) const {
   std::vector<std::pair<std::size_t, OpenNotebook::Cell>> edited;
   for (const NotebookCellTextChange &change : changes) {
     const auto it = std::find_if(cells.begin(), cells.end(),
@@ -170,14 +161,21 @@ void Server::publishNotebook(OpenNotebook &nb) {
     if (auto d = inCell(finding, nb)) byCell[d->first].push_back(std::move(d->second));
   for (std::size_t c = 0; c < nb.cells.size(); ++c) {
     OpenNotebook::Cell &cell = nb.cells[c];
-    if (!cell.code) continue;
+    // Markup is not linted; a cell that became markup has its findings cleared once.
+    if (!cell.code && !(cell.published && !cell.published->second.empty())) continue;
     // The same version with the same findings: nothing to tell.
-    if (cell.published && cell.published->first == cell.version && publishedAlike(cell.published->second, byCell[c]))
-      continue;
+    const auto same = [&] {
+      const std::vector<PublishedFinding> &was = cell.published->second;
+      return cell.published->first == cell.version &&
+             std::equal(
+                 was.begin(), was.end(), byCell[c].begin(), byCell[c].end(),
+                 [](const PublishedFinding &p, const asyncfix::Diagnostic &d) { return p == PublishedFinding(d); });
+    };
+    if (cell.published && same()) continue;
     const LineIndex lines(cell.text);
     dispatcher_.notify("textDocument/publishDiagnostics",
                        PublishDiagnosticsParams{cell.uri, cell.version, toLsp(byCell[c], lines, cell.version)});
-    cell.published.emplace(cell.version, std::move(byCell[c]));
+    cell.published.emplace(cell.version, std::vector<PublishedFinding>(byCell[c].begin(), byCell[c].end()));
   }
 }
 

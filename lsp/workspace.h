@@ -63,6 +63,20 @@ struct OpenDocument {
   std::vector<asyncfix::Diagnostic> latest() const;
 };
 
+/// A finding as a cell's publishDiagnostics shows it: no fix edits (they lie in the virtual text
+/// and move when a cell before this one changes), only whether there is a fix.
+struct PublishedFinding {
+  explicit PublishedFinding(const asyncfix::Diagnostic &d)
+      : code(d.code), start(d.start), end(d.end), severity(d.severity), message(d.message),
+        fix(d.fix ? std::optional<Applicability>(d.fix->applicability) : std::nullopt) {}
+  std::string_view code;
+  std::size_t start, end;
+  Severity severity;
+  std::string message;
+  std::optional<Applicability> fix;
+  friend bool operator==(const PublishedFinding &, const PublishedFinding &) = default;
+};
+
 /// A notebook's cells in order, and where its code cells lie in its virtual document (a copy is
 /// what a task on the worker sees of the notebook).
 struct NotebookCells {
@@ -72,9 +86,9 @@ struct NotebookCells {
     std::string language; ///< its text document's languageId
     std::int64_t version = 0;
     std::string text;
-    /// What was last published for the cell: a keystroke republishes only the cells whose
-    /// findings or version changed.
-    std::optional<std::pair<std::int64_t, std::vector<asyncfix::Diagnostic>>> published;
+    /// What was last published for the cell (its version and findings): a keystroke republishes
+    /// only the cells whose findings or version changed.
+    std::optional<std::pair<std::int64_t, std::vector<PublishedFinding>>> published;
     /// A Python code cell: part of the virtual text (any other cell is left out, like markdown).
     bool python() const { return code && (language.empty() || language == "python"); }
   };

@@ -341,6 +341,8 @@ struct RefCell {
   bool code = true;
   std::int64_t version = 1;
   std::u32string text;
+  std::string language; ///< the text document's languageId
+  bool linted() const { return code && language == "python"; }
 };
 
 /// Random keystrokes in a notebook's cells, with cells added, removed and moved now and then:
@@ -359,20 +361,20 @@ void runNotebook(int steps, unsigned seed) {
   transport.push(R"({"jsonrpc":"2.0","method":"initialized","params":{}})");
   int nextCell = 0;
   const auto newCell = [&](bool code, const std::string &text) {
-    return RefCell{"vscode-notebook-cell:/random/nb.ipynb#c" + std::to_string(nextCell++), code, 1, decode(text)};
+    return RefCell{"vscode-notebook-cell:/random/nb.ipynb#c" + std::to_string(nextCell++), code, 1, decode(text),
+                   code ? "python" : "markdown"};
   };
   std::vector<RefCell> cells = {newCell(true, "%matplotlib inline\nimport torch\n"),
                                 newCell(false, "# Training: x.cuda(async=True)\n"),
                                 newCell(true, "def f(x, async=False):\n    return x.cuda(async=async)\n"),
                                 newCell(true, "!pip install torch\ny = f(1, async=True)\n"),
                                 newCell(true, "%%bash\necho async=1\n"),
-                                newCell(true, "await = 1\nz = y.to('cpu', non_blocking=True)\n")};
+                                newCell(true, "await = 1\nz = y.to('cpu', non_blocking=True)\n"),
+                                newCell(true, "x.cuda(async=True)\n")};
+  cells.back().language = "r"; // a code cell in another language: not linted
   const auto cellJson = [](const RefCell &c) { return Json{{"kind", c.code ? 2 : 1}, {"document", c.uri}}; };
   const auto itemJson = [](const RefCell &c) {
-    return Json{{"uri", c.uri},
-                {"languageId", c.code ? "python" : "markdown"},
-                {"version", c.version},
-                {"text", encode(c.text)}};
+    return Json{{"uri", c.uri}, {"languageId", c.language}, {"version", c.version}, {"text", encode(c.text)}};
   };
   Json cellList = Json::array(), items = Json::array();
   for (const RefCell &c : cells) cellList.push_back(cellJson(c)), items.push_back(itemJson(c));
@@ -386,18 +388,56 @@ void runNotebook(int steps, unsigned seed) {
         {"cellTextDocuments",
          items}}}}.dump());
 
-  const std::vector<std::string> pieces = {
-      "a",      "async", "await",           "=",       "(",    ")", "x.cuda(async=True)", "\n",    "é",
-      "😀",      " ",     "def g(async):\n", "'async'", "    ", "%", "%%bash\n",           "!ls\n", "help?\n",
-      "async=", "True)"};
+  const std::vector<std::string> pieces = {"a",
+                                           "async",
+                                           "await",
+                                           "=",
+                                           "(",
+                                           ")",
+                                           "x.cuda(async=True)",
+                                           "\n",
+                                           "é",
+                                           "😀",
+                                           " ",
+                                           "def g(async):\n",
+                                           "'async'",
+                                           "    ",
+                                           "%",
+                                           "%%bash\n",
+                                           "!ls\n",
+                                           "help?\n",
+                                           "async=",
+                                           "True)",
+                                           "è",
+                                           "ĩ"};
   std::mt19937 rng(seed);
   const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };
   std::map<std::string, std::vector<Finding>> published; // the latest per cell
   std::map<std::string, std::int64_t> publishedVersion;
+  // One or two edits in a cell, as one textContent entry.
+  const auto keystrokes = [&](RefCell &cell) {
+    Json edits = Json::array();
+    for (std::size_t n = 1 + pick(2); n > 0; --n) {
+      const auto lines = static_cast<std::uint32_t>(std::count(cell.text.begin(), cell.text.end(), U'\n') + 1);
+      std::pair<std::uint32_t, std::uint32_t> a{static_cast<std::uint32_t>(pick(lines + 1)),
+                                                static_cast<std::uint32_t>(pick(25))};
+      auto b = pick(3) == 0 ? std::pair{a.first, a.second + static_cast<std::uint32_t>(pick(10))} : a;
+      std::size_t ia = indexOf(cell.text, a.first, a.second, units), ib = indexOf(cell.text, b.first, b.second, units);
+      std::string insert = ia == ib || pick(2) == 0 ? pieces[pick(pieces.size())] : "";
+      if (cell.text.size() > 300) insert.clear();
+      cell.text = cell.text.substr(0, ia) + decode(insert) + cell.text.substr(ib);
+      edits.push_back({{"range",
+                        {{"start", {{"line", a.first}, {"character", a.second}}},
+                         {"end", {{"line", b.first}, {"character", b.second}}}}},
+                       {"text", insert}});
+    }
+    ++cell.version;
+    return Json{{"document", {{"uri", cell.uri}, {"version", cell.version}}}, {"changes", edits}};
+  };
   const Linter linter;
   for (int step = 0; step <= steps; ++step) {
     Json change = Json::object();
-    const std::size_t kind = step == 0 ? 99 : pick(20);
+    const std::size_t kind = step == 0 ? 99 : pick(24);
     if (kind == 0 || kind == 1 || cells.empty()) { // a new cell
       const std::size_t at = pick(cells.size() + 1);
       RefCell c = newCell(pick(4) != 0, pieces[pick(pieces.size())] + "\n");
@@ -416,30 +456,25 @@ void runNotebook(int steps, unsigned seed) {
                                {"deleteCount", 2},
                                {"cells", Json::array({cellJson(cells[at + 1]), cellJson(cells[at])})}}}};
       std::swap(cells[at], cells[at + 1]);
-    } else if (kind != 99) { // keystrokes in one cell
+    } else if (kind == 4) { // a cell turned from code to markup or back (`data`)
       RefCell &cell = cells[pick(cells.size())];
-      Json edits = Json::array();
-      for (std::size_t n = 1 + pick(2); n > 0; --n) {
-        const auto lines = static_cast<std::uint32_t>(std::count(cell.text.begin(), cell.text.end(), U'\n') + 1);
-        std::pair<std::uint32_t, std::uint32_t> a{static_cast<std::uint32_t>(pick(lines + 1)),
-                                                  static_cast<std::uint32_t>(pick(25))};
-        auto b = pick(3) == 0 ? std::pair{a.first, a.second + static_cast<std::uint32_t>(pick(10))} : a;
-        std::size_t ia = indexOf(cell.text, a.first, a.second, units),
-                    ib = indexOf(cell.text, b.first, b.second, units);
-        std::string insert = ia == ib || pick(2) == 0 ? pieces[pick(pieces.size())] : "";
-        if (cell.text.size() > 300) insert.clear();
-        cell.text = cell.text.substr(0, ia) + decode(insert) + cell.text.substr(ib);
-        edits.push_back({{"range",
-                          {{"start", {{"line", a.first}, {"character", a.second}}},
-                           {"end", {{"line", b.first}, {"character", b.second}}}}},
-                         {"text", insert}});
-      }
-      ++cell.version;
+      cell.code = !cell.code;
+      change["data"] = Json::array({cellJson(cell)});
+    } else if (kind == 5 && cells.size() > 1) { // a bad change: InvalidParams, nothing changes
+      change["structure"] = {{"array", {{"start", 0}, {"deleteCount", 1}}}};
       change["textContent"] =
-          Json::array({{{"document", {{"uri", cell.uri}, {"version", cell.version}}}, {"changes", edits}}});
+          Json::array({{{"document", {{"uri", "vscode-notebook-cell:/random/nb.ipynb#none"}, {"version", 1}}},
+                        {"changes", Json::array()}}});
+    } else if (kind != 99) { // keystrokes in one cell, or two
+      change["textContent"] = Json::array();
+      const std::size_t first = pick(cells.size()), second = pick(cells.size());
+      for (const std::size_t which : {first, second}) {
+        if (which == second && (second == first || pick(2) == 0)) break;
+        change["textContent"].push_back(keystrokes(cells[which]));
+      }
     }
     if (kind != 99) {
-      ++version;
+      if (kind != 5 || cells.size() <= 1) ++version; // a bad change does not make a version
       transport.push(Json{
           {"jsonrpc", "2.0"},
           {"method", "notebookDocument/didChange"},
@@ -464,7 +499,7 @@ void runNotebook(int steps, unsigned seed) {
     // The reference: the notebook made afresh from the cells, linted in full.
     Json nbJson = {{"cells", Json::array()}, {"nbformat", 4}, {"nbformat_minor", 5}, {"metadata", Json::object()}};
     for (const RefCell &c : cells)
-      nbJson["cells"].push_back({{"cell_type", c.code ? "code" : "markdown"}, {"source", encode(c.text)}});
+      nbJson["cells"].push_back({{"cell_type", c.linted() ? "code" : "markdown"}, {"source", encode(c.text)}});
     auto fresh = asyncfix::Notebook::parse(nbJson.dump());
     REQUIRE(std::holds_alternative<asyncfix::Notebook>(fresh));
     const asyncfix::Notebook &layout = std::get<asyncfix::Notebook>(fresh);
@@ -474,7 +509,7 @@ void runNotebook(int steps, unsigned seed) {
     REQUIRE(nb->virtualDoc->doc.text() == layout.virtualText());
     std::map<std::string, std::vector<Finding>> expected;
     for (const RefCell &c : cells)
-      if (c.code) expected[c.uri];
+      if (c.code) expected[c.uri]; // every code cell is published, linted or not
     for (const asyncfix::Diagnostic &d : linter.lint(layout.virtualText())) {
       std::size_t inCell = 0;
       const asyncfix::NotebookCell *cell = layout.cellAt(d.start, &inCell);
