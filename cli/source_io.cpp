@@ -136,6 +136,7 @@ ReadResult readSourceFile(const std::string &path) {
     return result;
   }
   result.stamp = stampOf(st);
+  result.links = static_cast<std::uint64_t>(st.st_nlink);
   if (st.st_size > 0) {
     result.bytes.reserve(static_cast<std::size_t>(st.st_size));
   }
