@@ -257,11 +257,14 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   }
   const Linter &linter = *entry.linter;
   report.unsafeFixes = entry.unsafeFixes;
-  SourceText source = decodeSource(bytes);
+  SourceText source = decodeSourceFrom(bytes); // a UTF-8 file's bytes move into source.text
   if (source.error) {
     fail(report, *source.error);
     report.fixedSource = std::move(bytes); // stdin --fix echoes what it cannot process
     return report;
+  }
+  if (bytes.empty()) {
+    bytes = std::move(source.text); // taken back: they are the text
   }
   if (isNotebookPath(report.path)) {
     return checkNotebook(std::move(report), std::move(bytes), stamp, ctx, entry);
