@@ -171,3 +171,26 @@ TEST_CASE("prefilter marks every `non_blocking` of a statement, whose loader may
   CHECK(offsets == std::vector<std::uint32_t>{35});
   CHECK_FALSE(mentionsNonBlocking(statement)); // as a whole file: no rule can fire
 }
+
+TEST_CASE("prefilter finds a word at every position of a long text", "[prefilter]") {
+  // The scan reads 32 or 16 positions at a time and the tail one by one: a hit at any offset,
+  // before, across and after a block boundary, is found, and nothing else is.
+  const std::vector<std::pair<std::string_view, std::size_t>> words{{"x.cuda(async=True)", 7},
+                                                                    {"x.to(d, True)", 2},
+                                                                    {"a.cpu(non_blocking=True)", 6},
+                                                                    {"x = 1  # NoQA: AF101", 9},
+                                                                    {"print(await)", 6}};
+  for (const auto &[word, at] : words) {
+    for (std::size_t pad = 0; pad < 70; ++pad) {
+      const std::string text = std::string(pad, ' ') + std::string(word) + std::string(pad % 7, ' ') + "\n";
+      INFO(word << " after " << pad << " blanks");
+      std::vector<std::uint32_t> offsets;
+      CHECK(scanTriggers(text, kPrefilterKeywordName | kPrefilterNonBlocking | kPrefilterToCall | kPrefilterNoqa,
+                         &offsets) != 0);
+      REQUIRE(offsets.size() == 1);
+      CHECK(offsets[0] == pad + at);
+      CHECK(scanTriggers(std::string(pad, ' ') + "x = 1\n" + std::string(pad % 7, ' '),
+                         kPrefilterKeywordName | kPrefilterNonBlocking | kPrefilterToCall | kPrefilterNoqa) == 0);
+    }
+  }
+}
