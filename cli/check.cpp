@@ -447,7 +447,15 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   for (unsigned t = 1; t < threads; ++t) {
     pool.emplace_back(work);
   }
-  produce(queue);
+  try {
+    produce(queue);
+  } catch (...) {
+    queue.close(); // the workers stop at the end of the queue: no thread is left waiting
+    for (std::thread &thread : pool) {
+      thread.join();
+    }
+    throw;
+  }
   queue.close();
   work();
   for (std::thread &thread : pool) {
