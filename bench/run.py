@@ -170,8 +170,9 @@ def main():
     paths = {c: os.path.join(args.cache, CORPORA[c][0]) for c in selected}
     injected = os.path.join(args.cache, 'injected')
     dense_file = os.path.join(args.cache, 'dense-file', 'train_20000.py')
-    needed = [(asyncfix, 'asyncfix'), (floor, 'asyncfix_bench_parse'), (lsp_bench, 'asyncfix_lsp_bench'),
-              (sg, 'ast-grep (npm ci in bench/ast-grep)')]
+    needed = [(asyncfix, 'asyncfix'), (floor, 'asyncfix_bench_parse'), (sg, 'ast-grep (npm ci in bench/ast-grep)')]
+    if not args.no_lsp:
+        needed.append((lsp_bench, 'asyncfix_lsp_bench'))
     needed += [(paths[c], f'the {c} corpus (bench/corpus.sh)') for c in selected]
     for path, what in needed:
         if not os.path.exists(path):

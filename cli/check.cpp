@@ -4,21 +4,28 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <functional>
 #include <optional>
 #include <string_view>
 #include <thread>
 #include <utility>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
+#include <condition_variable>
+#include <deque>
 #include <map>
 #include <memory>
 #include <mutex>
+#include <set>
+#include <unordered_set>
 
 #include "asyncfix/encoding.h"
 #include "asyncfix/gitignore.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/notebook.h"
+#include "asyncfix/settings.h"
 #include "asyncfix/suppression.h"
 #include "commands.h"
 #include "diff.h"
@@ -44,6 +51,10 @@ struct FileReport {
   bool failed = false;               ///< could not be read, decoded or written
   bool unsafeFixes = false;          ///< the file's settings enable unsafe fixes
   std::vector<std::string> messages; ///< complete "error: ..." / "warning: ..." lines for stderr
+  /// The file's device and inode (when it could be stat'ed): of several names for one file, only
+  /// the first in path order is reported.
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
+  bool skipped = false; ///< another name of the same file is being fixed: not checked, not reported
 };
 
 /// One Linter per distinct configuration, built on first use: files under one configuration
@@ -58,8 +69,11 @@ public:
 
   explicit Linters(const ConfigResolver &resolver) : resolver_(resolver) {}
 
-  Entry forFile(const std::string &path) {
-    const auto resolved = resolver_.forFile(path);
+  Entry forFile(const std::string &path) { return forResolved(resolver_.forFile(path)); }
+
+  /// The entry of settings already resolved (for every file of a directory without
+  /// per-file-ignores, whose files all share them).
+  Entry forResolved(const std::variant<ResolvedConfig, ConfigError> &resolved) {
     if (const auto *e = std::get_if<ConfigError>(&resolved)) return {nullptr, false, e->toString()};
     const ResolvedConfig &config = std::get<ResolvedConfig>(resolved);
     std::string key = config.source.string();
@@ -80,6 +94,17 @@ private:
 struct Context {
   Linters &linters;
   const CheckOptions &options;
+  /// --fix / --add-noqa: the files (device, inode) being rewritten, so that two names of one file
+  /// (a bind mount met twice in a walk) are never rewritten by two workers at once.
+  bool writes = false;
+  std::mutex *claimsMutex = nullptr;
+  std::set<std::pair<std::uint64_t, std::uint64_t>> *claims = nullptr;
+
+  /// True when the file may be rewritten under this name (the first name to ask wins).
+  bool claim(std::pair<std::uint64_t, std::uint64_t> identity) const {
+    const std::lock_guard lock(*claimsMutex);
+    return claims->insert(identity).second;
+  }
 };
 
 void fail(FileReport &report, std::string_view reason) {
@@ -219,11 +244,12 @@ FileReport checkNotebook(FileReport report, std::string bytes, const FileStamp *
 
 /// Lints or fixes one text. `stamp` is set for a file on disk (which --fix rewrites), null for
 /// stdin.
-FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp, const Context &ctx) {
+FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp, const Context &ctx,
+                     const Linters::Entry *given = nullptr) {
   FileReport report;
   report.path = std::move(path);
   const CheckOptions &options = ctx.options;
-  const Linters::Entry entry = ctx.linters.forFile(report.path);
+  const Linters::Entry entry = given != nullptr ? *given : ctx.linters.forFile(report.path);
   if (entry.error) {
     fail(report, "configuration error: " + *entry.error);
     report.fixedSource = std::move(bytes);
@@ -231,11 +257,14 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   }
   const Linter &linter = *entry.linter;
   report.unsafeFixes = entry.unsafeFixes;
-  SourceText source = decodeSource(bytes);
+  SourceText source = decodeSourceFrom(bytes); // a UTF-8 file's bytes move into source.text
   if (source.error) {
     fail(report, *source.error);
     report.fixedSource = std::move(bytes); // stdin --fix echoes what it cannot process
     return report;
+  }
+  if (bytes.empty()) {
+    bytes = std::move(source.text); // taken back: they are the text
   }
   if (isNotebookPath(report.path)) {
     return checkNotebook(std::move(report), std::move(bytes), stamp, ctx, entry);
@@ -316,16 +345,42 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   return report;
 }
 
-FileReport checkFile(const std::string &path, const Context &ctx) {
+/// One file to check, handed from the walk to a worker.
+struct Job {
+  std::string path;
+  /// The settings of every file in the job's directory, when they are the same for all of them
+  /// (no per-file-ignores); nullopt: resolve them for this file.
+  std::optional<Linters::Entry> entry;
+};
+
+FileReport checkFile(Job &job, const Context &ctx) {
+  const std::string &path = job.path;
   try {
     ReadResult read = readSourceFile(path);
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
+    if (!read.error) {
+      identity.emplace(read.stamp.device, read.stamp.inode);
+    } else if (struct stat st{}; ::stat(path.c_str(), &st) == 0) {
+      identity.emplace(static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino));
+    }
+    // A file with other hard links is never rewritten (writeFileAtomically refuses): each name
+    // is checked, and the later names are dropped at the end, as for a check without --fix.
+    if (ctx.writes && identity && !read.error && read.links <= 1 && !ctx.claim(*identity)) {
+      FileReport report;
+      report.path = path;
+      report.skipped = true;
+      return report;
+    }
     if (read.error) {
       FileReport report;
       report.path = path;
+      report.identity = identity;
       fail(report, *read.error);
       return report;
     }
-    return checkText(path, std::move(read.bytes), &read.stamp, ctx);
+    FileReport report = checkText(path, std::move(read.bytes), &read.stamp, ctx, job.entry ? &*job.entry : nullptr);
+    report.identity = identity;
+    return report;
   } catch (const std::exception &e) {
     FileReport report;
     report.path = path;
@@ -334,29 +389,145 @@ FileReport checkFile(const std::string &path, const Context &ctx) {
   }
 }
 
-/// Checks `files` on `jobs` threads; report i belongs to files[i] whatever the scheduling.
-std::vector<FileReport> checkFiles(const std::vector<std::string> &files, const Context &ctx, unsigned jobs,
-                                   ProgressBar &progress) {
-  std::vector<FileReport> reports(files.size());
-  std::atomic<std::size_t> next{0};
+/// Jobs handed from the walk (the producer) to the workers as it finds them.
+class JobQueue {
+public:
+  void push(Job job) {
+    {
+      const std::lock_guard lock(mutex_);
+      jobs_.push_back(std::move(job));
+    }
+    ready_.notify_one();
+  }
+  /// No more jobs will come.
+  void close() {
+    {
+      const std::lock_guard lock(mutex_);
+      closed_ = true;
+    }
+    ready_.notify_all();
+  }
+  /// The next job; false when the queue is closed and empty.
+  bool pop(Job &job) {
+    std::unique_lock lock(mutex_);
+    ready_.wait(lock, [this] { return !jobs_.empty() || closed_; });
+    if (jobs_.empty()) return false;
+    job = std::move(jobs_.front());
+    jobs_.pop_front();
+    return true;
+  }
+
+private:
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<Job> jobs_;
+  bool closed_ = false;
+};
+
+/// Checks the jobs `produce` pushes into the queue (and then closes it) on `jobs` threads while
+/// it runs: the calling thread produces, then joins the workers. Returns the reports in path
+/// order, each file once (of several names for one file, the first in path order).
+std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce, const Context &ctx, unsigned jobs,
+                                  ProgressBar &progress) {
+  JobQueue queue;
+  std::mutex doneMutex;
+  std::vector<FileReport> reports;
   const auto work = [&] {
-    for (std::size_t i = next.fetch_add(1); i < files.size(); i = next.fetch_add(1)) {
-      reports[i] = checkFile(files[i], ctx);
+    std::vector<FileReport> mine;
+    for (Job job; queue.pop(job);) {
+      mine.push_back(checkFile(job, ctx));
       progress.advance();
     }
+    const std::lock_guard lock(doneMutex);
+    reports.insert(reports.end(), std::make_move_iterator(mine.begin()), std::make_move_iterator(mine.end()));
   };
-  const std::size_t threads = std::clamp<std::size_t>(jobs, 1, std::max<std::size_t>(files.size(), 1));
   std::vector<std::thread> pool;
+  const unsigned threads = std::max(jobs, 1U);
   pool.reserve(threads - 1);
-  for (std::size_t t = 1; t < threads; ++t) {
+  for (unsigned t = 1; t < threads; ++t) {
     pool.emplace_back(work);
   }
+  try {
+    produce(queue);
+  } catch (...) {
+    queue.close(); // the workers stop at the end of the queue: no thread is left waiting
+    for (std::thread &thread : pool) {
+      thread.join();
+    }
+    throw;
+  }
+  queue.close();
   work();
   for (std::thread &thread : pool) {
     thread.join();
   }
+  std::sort(reports.begin(), reports.end(), [](const FileReport &a, const FileReport &b) { return a.path < b.path; });
+  std::set<std::pair<std::uint64_t, std::uint64_t>> seen;
+  std::erase_if(reports,
+                [&](const FileReport &r) { return r.skipped || (r.identity && !seen.insert(*r.identity).second); });
   return reports;
 }
+
+/// The walk's side of the pipeline: decides what to skip, directory by directory, and hands each
+/// file to the workers at once, with its directory's settings when all its files share them.
+class CheckWalk final : public WalkVisitor {
+public:
+  CheckWalk(const ConfigResolver &resolver, Linters &linters, JobQueue &queue, bool overlapping)
+      : resolver_(resolver), linters_(linters), queue_(queue), overlapping_(overlapping) {}
+
+  void enterDirectory(const std::filesystem::path &directory) override {
+    directory_ = directory;
+    resolved_.reset();
+    matcher_.reset();
+    entry_.reset();
+    entryKnown_ = false;
+  }
+
+  bool excluded(const std::filesystem::path &entry, std::string_view name, bool isDirectory) override {
+    // Every entry of one directory has the same configuration: resolved once per directory.
+    if (!resolved_) resolved_ = resolver_.forFile(entry);
+    const auto *config = std::get_if<ResolvedConfig>(&*resolved_);
+    if (config == nullptr) return false; // the error is reported when the file is checked
+    if (!matcher_) matcher_.emplace(*config, directory_);
+    return matcher_->excluded(name) || (config->respectGitignore && git_.ignored(directory_, name, isDirectory));
+  }
+
+  void file(std::string path, bool named) override {
+    if (overlapping_ && !seen_.insert(path).second) return;
+    Job job{std::move(path), std::nullopt};
+    if (!named && resolved_) {
+      if (!entryKnown_) {
+        entryKnown_ = true;
+        const auto *config = std::get_if<ResolvedConfig>(&*resolved_);
+        if (config == nullptr || config->perFileIgnores.empty()) entry_ = linters_.forResolved(*resolved_);
+      }
+      job.entry = entry_;
+    }
+    queue_.push(std::move(job));
+    ++files_;
+  }
+
+  void error(PathError error) override { errors_.push_back(std::move(error)); }
+
+  std::vector<PathError> &errors() { return errors_; }
+  std::size_t files() const { return files_; }
+
+private:
+  const ConfigResolver &resolver_;
+  Linters &linters_;
+  JobQueue &queue_;
+  const bool overlapping_; ///< several paths given: one spelling may come twice
+  GitIgnore git_;          // the walk is single-threaded
+  std::unordered_set<std::string> seen_;
+  std::vector<PathError> errors_;
+  std::size_t files_ = 0;
+  // The directory being listed.
+  std::filesystem::path directory_;
+  std::optional<std::variant<ResolvedConfig, ConfigError>> resolved_;
+  std::optional<ExcludeMatcher> matcher_;
+  std::optional<Linters::Entry> entry_;
+  bool entryKnown_ = false;
+};
 
 bool colorFor(int fd) {
   const char *noColor = std::getenv("NO_COLOR");
@@ -460,7 +631,7 @@ int runCheck(const CheckOptions &options) {
   const ConfigResolver resolver = makeResolver(options);
   if (options.showSettings) return showSettings(resolver, *options.showSettings);
   Linters linters(resolver);
-  const Context ctx{linters, options};
+  Context ctx{linters, options};
   const bool fromStdin =
       options.stdinFilename.has_value() || (options.paths.size() == 1 && options.paths.front() == "-");
 
@@ -496,35 +667,60 @@ int runCheck(const CheckOptions &options) {
     }
     // The configuration that applies where an entry lives decides whether a walk skips it:
     // its `exclude` globs, then — unless it says otherwise — git's ignore rules.
-    GitIgnore git; // the walk is single-threaded
-    // Entries come a directory at a time, and every entry of one directory has the same
-    // configuration: resolve it once per directory, not once per file.
-    std::filesystem::path lastDirectory;
-    std::optional<std::variant<ResolvedConfig, ConfigError>> lastResolved;
-    const auto excluded = [&](const std::filesystem::path &path) {
-      if (!lastResolved || path.parent_path() != lastDirectory) {
-        lastDirectory = path.parent_path();
-        lastResolved = resolver.forFile(path);
+    const bool writes = options.addNoqa || options.fixMode == FixMode::Apply;
+    std::mutex claimsMutex;
+    std::set<std::pair<std::uint64_t, std::uint64_t>> claims;
+    ctx.writes = writes;
+    ctx.claimsMutex = &claimsMutex;
+    ctx.claims = &claims;
+    const unsigned jobs = options.jobs == 0 ? defaultJobs() : options.jobs;
+    const bool progressWanted = !options.quiet && ::isatty(STDERR_FILENO) == 1;
+    ProgressBar progress(STDERR_FILENO);
+    if (options.showFiles || options.shard || (writes && roots.size() > 1)) {
+      // The whole list first: --show-files prints it; a shard is a share of the deduplicated
+      // list; several paths to rewrite may name one file twice (dropped here, before any worker
+      // can rewrite it under both names).
+      GitIgnore git;
+      std::filesystem::path lastDirectory;
+      std::optional<std::variant<ResolvedConfig, ConfigError>> lastResolved;
+      const auto excluded = [&](const std::filesystem::path &path) {
+        if (!lastResolved || path.parent_path() != lastDirectory) {
+          lastDirectory = path.parent_path();
+          lastResolved = resolver.forFile(path);
+        }
+        const auto *config = std::get_if<ResolvedConfig>(&*lastResolved);
+        if (config == nullptr) return false; // the error is reported when the file is checked
+        return config->excluded(path) || (config->respectGitignore && git.ignored(path));
+      };
+      FileList list = collectFiles(roots, excluded);
+      if (options.shard) {
+        std::erase_if(list.files, [&](const std::string &file) {
+          return shardOf(file, options.shard->count) != options.shard->index;
+        });
       }
-      const auto *config = std::get_if<ResolvedConfig>(&*lastResolved);
-      if (config == nullptr) return false; // the error is reported when the file is checked
-      return config->excluded(path) || (config->respectGitignore && git.ignored(path));
-    };
-    FileList list = collectFiles(roots, excluded);
-    if (options.shard) {
-      std::erase_if(list.files, [&](const std::string &file) {
-        return shardOf(file, options.shard->count) != options.shard->index;
-      });
+      if (options.showFiles) {
+        for (const std::string &file : list.files) write(stdout, file + "\n");
+        for (const PathError &error : list.errors) write(stderr, "error: " + error.path + ": " + error.reason + "\n");
+        return list.errors.empty() ? kExitClean : kExitFailure;
+      }
+      pathErrors = std::move(list.errors);
+      progress.start(list.files.size(), ProgressBar::wanted(list.files.size(), options.quiet, STDERR_FILENO));
+      reports = checkJobs(
+          [&](JobQueue &queue) {
+            for (std::string &file : list.files) queue.push({std::move(file), std::nullopt});
+          },
+          ctx, jobs, progress);
+    } else {
+      // The pipeline: workers check files while the walk is still finding them.
+      reports = checkJobs(
+          [&](JobQueue &queue) {
+            CheckWalk walk(resolver, linters, queue, roots.size() > 1);
+            walkPaths(roots, walk);
+            pathErrors = std::move(walk.errors());
+            progress.start(walk.files(), progressWanted && walk.files() > ProgressBar::kMinFiles);
+          },
+          ctx, jobs, progress);
     }
-    if (options.showFiles) {
-      for (const std::string &file : list.files) write(stdout, file + "\n");
-      for (const PathError &error : list.errors) write(stderr, "error: " + error.path + ": " + error.reason + "\n");
-      return list.errors.empty() ? kExitClean : kExitFailure;
-    }
-    pathErrors = std::move(list.errors);
-    ProgressBar progress(list.files.size(), ProgressBar::wanted(list.files.size(), options.quiet, STDERR_FILENO),
-                         STDERR_FILENO);
-    reports = checkFiles(list.files, ctx, options.jobs == 0 ? defaultJobs() : options.jobs, progress);
     progress.finish(); // erases the bar before anything else is printed
   }
 

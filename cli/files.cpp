@@ -40,7 +40,7 @@ std::string displayPath(const fs::path &path) {
 }
 
 /// Walks `root` (a directory) without recursion on the C++ stack.
-void walkDirectory(const fs::path &root, FileList &out, const std::function<bool(const fs::path &)> &excluded) {
+void walkDirectory(const fs::path &root, WalkVisitor &visitor) {
   std::vector<fs::path> pending{root};
   while (!pending.empty()) {
     const fs::path dir = std::move(pending.back());
@@ -48,9 +48,10 @@ void walkDirectory(const fs::path &root, FileList &out, const std::function<bool
     std::error_code ec;
     fs::directory_iterator it(dir, ec);
     if (ec) {
-      out.errors.push_back({displayPath(dir), reasonOf(ec)});
+      visitor.error({displayPath(dir), reasonOf(ec)});
       continue;
     }
+    visitor.enterDirectory(dir);
     for (const fs::directory_iterator end; it != end; it.increment(ec)) {
       const fs::directory_entry &entry = *it;
       // The entry's type as readdir gave it (no stat per entry where the filesystem reports
@@ -60,23 +61,24 @@ void walkDirectory(const fs::path &root, FileList &out, const std::function<bool
       const bool directory = !statError && !symlink && entry.is_directory(statError);
       const bool regular = !statError && !symlink && !directory && entry.is_regular_file(statError);
       if (statError) {
-        out.errors.push_back({displayPath(entry.path()), reasonOf(statError)});
+        visitor.error({displayPath(entry.path()), reasonOf(statError)});
         continue;
       }
       if (symlink) {
         continue;
       }
-      const std::string name = entry.path().filename().string();
+      const fs::path &path = entry.path();
+      const std::string name = path.filename().string();
       if (directory) {
-        if (!name.starts_with('.') && !excluded(entry.path())) {
-          pending.push_back(entry.path());
+        if (!name.starts_with('.') && !visitor.excluded(path, name, true)) {
+          pending.push_back(path);
         }
-      } else if (regular && isPythonFile(entry.path()) && !excluded(entry.path())) {
-        out.files.push_back(displayPath(entry.path()));
+      } else if (regular && isPythonFile(path) && !visitor.excluded(path, name, false)) {
+        visitor.file(displayPath(path), false);
       }
     }
     if (ec) {
-      out.errors.push_back({displayPath(dir), reasonOf(ec)});
+      visitor.error({displayPath(dir), reasonOf(ec)});
     }
   }
 }
@@ -117,28 +119,46 @@ bool isNotebookPath(const fs::path &path) { return path.extension() == ".ipynb";
 
 bool isPythonPath(const fs::path &path) { return isPythonFile(path); }
 
-FileList collectFiles(const std::vector<std::string> &paths, const std::function<bool(const fs::path &)> &excluded) {
-  FileList out;
+void walkPaths(const std::vector<std::string> &paths, WalkVisitor &visitor) {
   for (const std::string &given : paths) {
     const fs::path path(given);
     std::error_code ec;
     // Explicit paths are followed: `asyncfix check link.py` checks what the link points to.
     const fs::file_status status = fs::status(path, ec);
     if (ec || !fs::exists(status)) {
-      out.errors.push_back(
+      visitor.error(
           {given, ec && ec != std::errc::no_such_file_or_directory ? reasonOf(ec) : "no such file or directory"});
       continue;
     }
     if (fs::is_directory(status)) {
-      walkDirectory(path, out, excluded);
+      walkDirectory(path, visitor);
     } else {
-      out.files.push_back(displayPath(path));
+      visitor.file(displayPath(path), true);
     }
   }
-  std::sort(out.files.begin(), out.files.end());
-  out.files.erase(std::unique(out.files.begin(), out.files.end()), out.files.end());
-  removeAliases(out.files);
-  return out;
+}
+
+void sortAndRemoveAliases(std::vector<std::string> &files) {
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  removeAliases(files);
+}
+
+FileList collectFiles(const std::vector<std::string> &paths, const std::function<bool(const fs::path &)> &excluded) {
+  struct Collector final : WalkVisitor {
+    const std::function<bool(const fs::path &)> &filter;
+    FileList out;
+    explicit Collector(const std::function<bool(const fs::path &)> &f) : filter(f) {}
+    void enterDirectory(const fs::path & /*directory*/) override {}
+    bool excluded(const fs::path &entry, std::string_view /*name*/, bool /*isDirectory*/) override {
+      return filter(entry);
+    }
+    void file(std::string path, bool /*named*/) override { out.files.push_back(std::move(path)); }
+    void error(PathError error) override { out.errors.push_back(std::move(error)); }
+  } collector(excluded);
+  walkPaths(paths, collector);
+  sortAndRemoveAliases(collector.out.files);
+  return std::move(collector.out);
 }
 
 } // namespace asyncfix::cli

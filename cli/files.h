@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace asyncfix::cli {
@@ -26,6 +27,30 @@ bool isNotebookPath(const std::filesystem::path &path);
 
 /// True for the files a walk collects: `.py`, `.pyi` and `.ipynb`.
 bool isPythonPath(const std::filesystem::path &path);
+
+/// What a walk asks of its caller, in the order it meets things (see walkPaths).
+class WalkVisitor {
+public:
+  virtual ~WalkVisitor() = default;
+  /// The walk is about to list `directory` (as walked: the root as given, then its entries'
+  /// names); excluded() is asked next about its entries, one after another.
+  virtual void enterDirectory(const std::filesystem::path &directory) = 0;
+  /// Whether to skip the entry `name` (a subdirectory or a Python file) of the directory last
+  /// entered; `entry` is its path.
+  virtual bool excluded(const std::filesystem::path &entry, std::string_view name, bool isDirectory) = 0;
+  /// A file to check, spelt as FileList spells it. `named`: given as a path, not met in a walk.
+  virtual void file(std::string path, bool named) = 0;
+  virtual void error(PathError error) = 0;
+};
+
+/// The walk behind collectFiles, reporting each file as it is found: in walk order, not sorted,
+/// and not deduplicated (two paths may name one file, the same spelling may come twice when the
+/// paths overlap). Same rules as collectFiles otherwise.
+void walkPaths(const std::vector<std::string> &paths, WalkVisitor &visitor);
+
+/// Sorts `files`, drops repeated spellings and then the later names of one file (same device and
+/// inode): FileList's order and uniqueness.
+void sortAndRemoveAliases(std::vector<std::string> &files);
 
 /// Collects the files to check. A file named explicitly is checked whatever its extension (a
 /// symlink to a file too). A directory is walked recursively for `.py`, `.pyi` and `.ipynb` files,

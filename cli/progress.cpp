@@ -31,11 +31,23 @@ bool ProgressBar::wanted(std::size_t files, bool quiet, int fd) {
   return files > kMinFiles && !quiet && ::isatty(fd) == 1;
 }
 
-ProgressBar::ProgressBar(std::size_t total, bool enabled, int fd) : total_(total), fd_(fd) {
-  if (enabled) {
-    draw(0);
-    thread_ = std::thread([this] { loop(); });
+ProgressBar::ProgressBar(std::size_t total, bool enabled, int fd) : fd_(fd) { start(total, enabled); }
+
+ProgressBar::ProgressBar(int fd) : fd_(fd) {}
+
+void ProgressBar::start(std::size_t total, bool enabled) {
+  if (!enabled || thread_.joinable()) {
+    return;
   }
+  {
+    const std::lock_guard lock(mutex_);
+    if (stop_) {
+      return;
+    }
+  }
+  total_ = total;
+  draw(std::min(done_.load(std::memory_order_relaxed), total_));
+  thread_ = std::thread([this] { loop(); });
 }
 
 ProgressBar::~ProgressBar() { finish(); }

@@ -23,6 +23,12 @@ public:
 
   /// Starts drawing on `fd` (the first frame at once) when `enabled`; otherwise does nothing.
   ProgressBar(std::size_t total, bool enabled, int fd);
+  /// Counts files done (advance()) but draws nothing until start(): for a run that checks files
+  /// while it is still finding them.
+  explicit ProgressBar(int fd);
+
+  /// The number of files is known: draws from now on when `enabled` (at most once).
+  void start(std::size_t total, bool enabled);
   ~ProgressBar();
   ProgressBar(const ProgressBar &) = delete;
   ProgressBar &operator=(const ProgressBar &) = delete;
@@ -38,7 +44,7 @@ private:
   void draw(std::size_t done);
   void write(const char *data, std::size_t size) const;
 
-  const std::size_t total_;
+  std::size_t total_ = 0; ///< set before the drawing thread starts
   const int fd_;
   std::atomic<std::size_t> done_{0};
   std::mutex mutex_; ///< guards stop_ and the terminal line

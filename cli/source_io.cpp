@@ -3,6 +3,7 @@
 
 #include "asyncfix/utf8.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdio>
@@ -81,6 +82,28 @@ int readAll(int fd, std::string &out) {
   }
 }
 
+/// readAll() for a file whose size is known: straight into `out` (no bounce through a buffer on
+/// the stack), then whatever it grew by since.
+int readSized(int fd, std::size_t size, std::string &out) {
+  out.resize(size);
+  std::size_t done = 0;
+  while (done < size) {
+    const ssize_t n = ::read(fd, out.data() + done, size - done);
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return errno;
+    }
+    if (n == 0) {
+      out.resize(done); // shrank while we read
+      return 0;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+  return readAll(fd, out);
+}
+
 int writeAll(int fd, std::string_view data) {
   while (!data.empty()) {
     const ssize_t n = ::write(fd, data.data(), data.size());
@@ -136,10 +159,9 @@ ReadResult readSourceFile(const std::string &path) {
     return result;
   }
   result.stamp = stampOf(st);
-  if (st.st_size > 0) {
-    result.bytes.reserve(static_cast<std::size_t>(st.st_size));
-  }
-  if (const int error = readAll(fd, result.bytes); error != 0) {
+  result.links = static_cast<std::uint64_t>(st.st_nlink);
+  if (const int error = readSized(fd, static_cast<std::size_t>(std::max<off_t>(st.st_size, 0)), result.bytes);
+      error != 0) {
     result.bytes.clear();
     result.error = describeErrno(error);
   }

@@ -23,6 +23,7 @@ struct FileStamp {
 struct ReadResult {
   std::string bytes;
   FileStamp stamp;
+  std::uint64_t links = 0;          ///< the file's hard links (readSourceFile)
   std::optional<std::string> error; ///< a lower-case reason ("permission denied"), no path
 };
 

@@ -1138,6 +1138,25 @@ class OrderingTest(CliTestCase):
         self.assertEqual(names, sorted(names))
         self.assertEqual(len(set(names)), 60)
 
+    def test_one_file_under_several_names_is_reported_once(self):
+        # Workers check files while the walk still finds them; the first name in path order of
+        # each file is kept at the end: overlapping paths, a path spelt twice, hard links.
+        for i in range(30):
+            write(self.path("pkg", f"m{i:02}.py"), TORCH)
+        os.link(self.path("pkg", "m05.py"), self.path("pkg", "z_link.py"))
+        for jobs in ("1", "2", "8"):
+            res = self.check("-j", jobs, "--output-format", "json", "pkg", "pkg/m07.py", "./pkg/m08.py", "pkg")
+            self.assertEqual(res.code, 1, res)
+            names = [d["filename"] for d in json.loads(res.stdout)]
+            self.assertEqual(names, sorted(f"pkg/m{i:02}.py" for i in range(30)), jobs)
+        # Fixing through overlapping paths rewrites each file once.
+        res = self.check("--fix", "-j", "8", "pkg", "pkg/m07.py", "./pkg/m08.py")
+        self.assertEqual(res.code, 2, res)  # the hard-linked file is not written
+        self.assertRegex(res.stderr, r"pkg/m05\.py: has 2 hard links, not written")
+        self.assertNotIn("z_link.py", res.stderr)
+        self.assertIn("Fixed 29 errors", res.stdout)
+        self.assertEqual(read(self.path("pkg", "m07.py")).decode(), TORCH_FIXED)
+
     def test_fix_in_parallel(self):
         for i in range(40):
             write(self.path(f"m{i:02}.py"), LOCAL + TORCH)

@@ -116,3 +116,19 @@ TEST_CASE("a latin-1 file through decodeSource, the Linter and encodeSource", "[
   CHECK(again.lines().position(again.diagnostics()[0].start, PositionEncoding::Utf32) == Position{2, 22});
   CHECK(linter.lint("# coding: cp1252\ns = '\xC2\x81'; y.cuda(async=True)\n", "u.py").ok());
 }
+
+TEST_CASE("decodeSourceFrom takes a UTF-8 file's bytes over and leaves the others", "[encoding]") {
+  for (const std::string &input : {std::string("s = 'caf\xC3\xA9'\n"), std::string("# coding: latin-1\ns = '\xE9'\n"),
+                                   std::string("# coding: klingon\nx = 1\n"), std::string("x = '\xFF'\n"),
+                                   std::string("x = 1\0\n", 7), std::string()}) {
+    INFO(input);
+    const SourceText expected = decodeSource(input);
+    std::string bytes = input;
+    const SourceText got = decodeSourceFrom(bytes);
+    CHECK(got.text == expected.text);
+    CHECK(got.encoding == expected.encoding);
+    CHECK(got.error == expected.error);
+    const bool taken = !expected.error && expected.encoding.empty();
+    CHECK(bytes == (taken ? std::string() : input));
+  }
+}

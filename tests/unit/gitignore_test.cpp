@@ -57,6 +57,36 @@ TEST_CASE("GitIgnore follows git's rules", "[gitignore]") {
   CHECK_FALSE(git.ignored(fs::path("/") / "asyncfix-no-repo-here.py"));
 }
 
+TEST_CASE("GitIgnore asked per directory entry answers as for the whole path", "[gitignore]") {
+  Repo repo;
+  repo.write(".gitignore", "*.gen.py\n!keep.gen.py\n/top_only.py\nout/\nlogs\n");
+  repo.write("sub/.gitignore", "local.py\n!/negated_dir_file.py\n");
+  repo.write(".git/info/exclude", "secret.py\n");
+  for (const char *f : {"a.py", "x.gen.py", "keep.gen.py", "top_only.py", "sub/top_only.py", "out/o.py", "sub/out/o.py",
+                        "notdir/out", "logs/l.py", "sub/local.py", "local.py", "secret.py"})
+    repo.write(f);
+  asyncfix::GitIgnore whole, perEntry;
+  std::size_t ignoredCount = 0, asked = 0;
+  // Directories as a walk spells them: the root as given (with a trailing slash, relative), then
+  // its entries' paths.
+  const fs::path cwd = fs::current_path();
+  fs::current_path(repo.root.parent_path());
+  for (const fs::path &dir : {repo.root, fs::path(repo.root.filename().string() + "/"), repo.root / "sub",
+                              repo.root / "sub/out", repo.root / "notdir", fs::path(repo.root.filename()) / "sub"}) {
+    for (const auto &entry : fs::directory_iterator(dir)) {
+      const std::string name = entry.path().filename().string();
+      INFO(dir << " " << name);
+      const bool expected = whole.ignored(entry.path());
+      CHECK(perEntry.ignored(dir, name, entry.is_directory() && !entry.is_symlink()) == expected);
+      ignoredCount += expected ? 1 : 0;
+      ++asked;
+    }
+  }
+  fs::current_path(cwd);
+  CHECK(ignoredCount >= 5);
+  CHECK(asked > ignoredCount + 5);
+}
+
 TEST_CASE("GitIgnore finds nested repositories below directories it already knows", "[gitignore]") {
   // Directories are asked about top-down, as a walk does: a directory inherits its parent's
   // answer unless it holds a `.git` of its own.

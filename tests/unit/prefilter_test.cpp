@@ -1,6 +1,8 @@
 #include <catch2/catch.hpp>
 
+#include "asyncfix/document.h"
 #include "asyncfix/linter.h"
+#include "asyncfix/linter_internals.h"
 #include "text/prefilter.h"
 
 using namespace asyncfix;
@@ -94,4 +96,101 @@ TEST_CASE("Linter::lint(text) skips parsing when the prefilter says no", "[prefi
   Config none;
   none.rules.select = {}; // no rule: nothing can fire
   CHECK_FALSE(Linter(none).mayHaveFindings("async = 1\n"));
+}
+
+namespace {
+
+/// What every rule finds in `src`, visiting every node (no prefilter, no pruning).
+std::vector<Diagnostic> allFindings(const Linter &linter, const std::string &src) {
+  return LinterInternals::lintWithoutPruning(linter, Document(src));
+}
+
+} // namespace
+
+// Each rejection below is checked against the rules themselves: a text the prefilter rejects
+// must give no finding when every node is linted, so a wrong rejection fails here.
+TEST_CASE("prefilter: `.to(` needs a bare bool after its first argument", "[prefilter]") {
+  const Linter linter;
+  for (const char *src :
+       {"import torch\ny = x.to(device, non_blocking=flag)\n", "y = x.to(True, device)\n",
+        "y = x.to(device, True if fast else False)\n", "y = x.to(device, (True))\n", "y = x.to(device, not True)\n",
+        "y = x.to(device, dtype=f(True), copy=False)\n", "y = x.to(device, 'True')  # True)\n",
+        "to = Column.to\ny = f(True, False)\n", "s = '''\n.to(device, True)'''\n"}) {
+    INFO(src);
+    CHECK_FALSE(mentionsToCall(src));
+    CHECK(allFindings(linter, src).empty());
+  }
+  for (const char *src : {"y = x.to(device, True)\n", "y = x.to(device, False, copy=True)\n",
+                          "y = x.to(\n    device,  # where\n    True  # how\n)\n", "y = (x.\n     to(device, True))\n",
+                          "y = (x\n     .to\n     (device, True))\n", "y = (x.  # a comment\n     to(device, True))\n",
+                          "y = x . to (device, True)\n"}) {
+    INFO(src);
+    CHECK(mentionsToCall(src));
+    CHECK(linter.lint(std::string_view(src)).size() == 1);
+  }
+  // Conservative: an f-string among the arguments is not looked into, and a line break between
+  // `to` and `(` is taken as inside brackets.
+  CHECK(mentionsToCall("y = x.to(f'{d})', True)\n"));
+  CHECK(mentionsToCall("y = x.to\n(device, True)\n"));
+}
+
+TEST_CASE("prefilter: `non_blocking` only where a rule reading it can fire", "[prefilter]") {
+  const Linter linter;
+  for (const char *src :
+       {"y = x.to(device, non_blocking=True)\n", "y = x.to(get_device(stream), non_blocking=True)\nz = y.numpy()\n",
+        "class T:\n    def non_blocking(self):\n        return self._non_blocking\n",
+        "from torch.utils.data import DataLoader\nloader = DataLoader(ds)\nfor b in loader:\n"
+        "    b = b.to(dev, non_blocking=flag)\n"}) {
+    INFO(src);
+    CHECK_FALSE(mentionsNonBlocking(src));
+    CHECK(allFindings(linter, src).empty());
+  }
+  // Each rule that reads `non_blocking=` still gets its file.
+  const auto codes = [&](const char *src) {
+    std::vector<std::string> out;
+    for (const Diagnostic &d : linter.lint(std::string_view(src))) out.emplace_back(d.code);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  const char *af102 = "labels = output.cpu(non_blocking=True)\n";
+  const char *af104 = "from torch.utils.data import DataLoader\nloader = DataLoader(ds)\nfor b in loader:\n"
+                      "    b = b.to(dev, non_blocking=True)\n";
+  const char *af106 = "y = x.to('cpu', non_blocking=True)\nprint(y.numpy())\n";
+  for (const char *src : {af102, af104, af106}) CHECK(mentionsNonBlocking(src));
+  CHECK(codes(af102) == V{"AF102"});
+  CHECK(codes(af104) == V{"AF104"});
+  CHECK(codes(af106) == V{"AF106"});
+}
+
+TEST_CASE("prefilter marks every `non_blocking` of a statement, whose loader may be elsewhere", "[prefilter]") {
+  // IncrementalLint asks for the marks of one statement at a time: the DataLoader that makes
+  // AF104 fire can be in another statement, so the marks do not depend on the rest of the file.
+  std::vector<std::uint32_t> offsets;
+  const std::string_view statement = "for b in loader:\n    b = b.to(dev, non_blocking=True)\n";
+  CHECK(scanTriggers(statement, kPrefilterNonBlocking, &offsets) == kPrefilterNonBlocking);
+  CHECK(offsets == std::vector<std::uint32_t>{35});
+  CHECK_FALSE(mentionsNonBlocking(statement)); // as a whole file: no rule can fire
+}
+
+TEST_CASE("prefilter finds a word at every position of a long text", "[prefilter]") {
+  // The scan reads 32 or 16 positions at a time and the tail one by one: a hit at any offset,
+  // before, across and after a block boundary, is found, and nothing else is.
+  const std::vector<std::pair<std::string_view, std::size_t>> words{{"x.cuda(async=True)", 7},
+                                                                    {"x.to(d, True)", 2},
+                                                                    {"a.cpu(non_blocking=True)", 6},
+                                                                    {"x = 1  # NoQA: AF101", 9},
+                                                                    {"print(await)", 6}};
+  for (const auto &[word, at] : words) {
+    for (std::size_t pad = 0; pad < 70; ++pad) {
+      const std::string text = std::string(pad, ' ') + std::string(word) + std::string(pad % 7, ' ') + "\n";
+      INFO(word << " after " << pad << " blanks");
+      std::vector<std::uint32_t> offsets;
+      CHECK(scanTriggers(text, kPrefilterKeywordName | kPrefilterNonBlocking | kPrefilterToCall | kPrefilterNoqa,
+                         &offsets) != 0);
+      REQUIRE(offsets.size() == 1);
+      CHECK(offsets[0] == pad + at);
+      CHECK(scanTriggers(std::string(pad, ' ') + "x = 1\n" + std::string(pad % 7, ' '),
+                         kPrefilterKeywordName | kPrefilterNonBlocking | kPrefilterToCall | kPrefilterNoqa) == 0);
+    }
+  }
 }

@@ -190,6 +190,39 @@ TEST_CASE("per-file-ignores and exclude match paths relative to the config file"
   CHECK_FALSE(c.excluded(t.root / "src/main.py"));
 }
 
+TEST_CASE("ExcludeMatcher answers as ResolvedConfig::excluded for every entry of a directory", "[settings]") {
+  TempTree t;
+  t.write("proj/asyncfix.toml",
+          "extend-exclude = [\"generated\", \"docs/*.py\", \"gen_*\", \"./out/\", \"a/**/b\", \"*.pyi\"]\n");
+  t.write("proj/a.py", "");
+  ConfigResolver r({});
+  const ResolvedConfig withFile = forFile(r, t.root / "proj/a.py");
+  REQUIRE_FALSE(withFile.source.empty());
+  const ResolvedConfig defaults;       // no configuration file: paths as walked
+  ResolvedConfig elsewhere = withFile; // a --config file below the walked directories
+  elsewhere.source = t.root / "proj/docs/deeper/asyncfix.toml";
+  const std::vector<std::string> names{"generated", "generated.py", "conf.py", "gen_x.py", "out",
+                                       "b",         "__pycache__",  ".venv",   "venv",     "x.pyi",
+                                       "docs",      "deeper",       "main.py"};
+  const std::vector<fs::path> dirs{t.root / "proj",        t.root / "proj/",        t.root / "proj/docs",
+                                   t.root / "proj/a/x/y",  t.root / "proj/a",       t.root / "other",
+                                   t.root / "proj/./docs", t.root / "proj/../proj", fs::path("proj"),
+                                   fs::path("proj/docs/"), fs::path("."),           t.root};
+  std::size_t excludedCount = 0;
+  for (const ResolvedConfig *config : std::vector<const ResolvedConfig *>{&withFile, &defaults, &elsewhere}) {
+    for (const fs::path &dir : dirs) {
+      const ExcludeMatcher matcher(*config, dir);
+      for (const std::string &name : names) {
+        INFO(config->source << " " << dir << " " << name);
+        const bool expected = config->excluded(dir / name);
+        CHECK(matcher.excluded(name) == expected);
+        excludedCount += expected ? 1 : 0;
+      }
+    }
+  }
+  CHECK(excludedCount > 40); // the table exercises both answers
+}
+
 TEST_CASE("globs: ** spans zero or more directories; paths are normalised", "[settings]") {
   TempTree t;
   t.write("proj/asyncfix.toml",

@@ -34,6 +34,11 @@ ASYNCFIX_API std::optional<std::string> declaredEncoding(std::string_view bytes)
 /// is the same text in any declared encoding and needs no conversion.
 ASYNCFIX_API SourceText decodeSource(std::string_view bytes);
 
+/// decodeSource(bytes) without a copy of a UTF-8 file: when the bytes are kept as they are, `text`
+/// takes them over and `bytes` is left empty; otherwise (decoded, or an error) `bytes` stays as it
+/// was.
+ASYNCFIX_API SourceText decodeSourceFrom(std::string &bytes);
+
 /// UTF-8 `text` in `encoding` (as SourceText::encoding names it; empty: UTF-8, `text` itself).
 /// nullopt when a character of `text` has no exact representation there.
 ASYNCFIX_API std::optional<std::string> encodeSource(std::string_view text, std::string_view encoding);

@@ -11,6 +11,7 @@
 
 #include <filesystem>
 #include <memory>
+#include <string_view>
 
 #include "asyncfix/export.h"
 
@@ -30,6 +31,11 @@ public:
   /// Paths outside any repository are never ignored; `.git` itself always is. A relative path is
   /// taken from the current directory.
   bool ignored(const std::filesystem::path &path);
+
+  /// ignored(directory / name) for an entry of `directory` met while listing it, whose type the
+  /// caller knows (a symbolic link is no directory). Asking about one directory's entries one after
+  /// another normalises the directory's path once, not each entry's.
+  bool ignored(const std::filesystem::path &directory, std::string_view name, bool isDirectory);
 
 private:
   struct Impl;

@@ -58,6 +58,27 @@ struct ASYNCFIX_API ResolvedConfig {
   bool excluded(const std::filesystem::path &path) const;
 };
 
+/// ResolvedConfig::excluded() for the entries of one directory, with what does not depend on the
+/// entry worked out once per directory: names without wildcards compared as text (no fnmatch),
+/// the directory's path relative to the configuration file computed once (not two absolute paths
+/// per entry). Keeps a reference to nothing.
+class ASYNCFIX_API ExcludeMatcher {
+public:
+  ExcludeMatcher(const ResolvedConfig &config, const std::filesystem::path &directory);
+  /// The answer of config.excluded(directory / name) for a plain file or directory name.
+  bool excluded(std::string_view name) const;
+
+private:
+  std::vector<std::string> literalNames_; ///< globs without `/` or wildcards
+  std::vector<std::string> nameGlobs_;    ///< globs without `/`, with wildcards
+  std::vector<std::string> pathGlobs_;    ///< globs with `/`
+  std::filesystem::path directory_;       ///< as given
+  std::filesystem::path base_;            ///< the configuration's directory ("" for none)
+  std::filesystem::path relative_;        ///< directory_ relative to base_ (as excluded() computes it)
+  bool atBase_ = false;                   ///< directory_ is base_
+  bool exact_ = false;                    ///< base_ lies below directory_: compute each path in full
+};
+
 /// What a directory walk skips when no configuration says otherwise.
 ASYNCFIX_API extern const std::vector<std::string> kDefaultExcludes;
 

@@ -374,6 +374,46 @@ bool ResolvedConfig::excluded(const fs::path &path) const {
   return false;
 }
 
+ExcludeMatcher::ExcludeMatcher(const ResolvedConfig &config, const fs::path &directory)
+    : directory_(directory), base_(config.source.empty() ? fs::path{} : config.source.parent_path()) {
+  for (const std::string &glob : config.exclude) {
+    if (glob.find('/') != std::string::npos) pathGlobs_.push_back(glob);
+    else if (glob.find_first_of("*?[\\") == std::string::npos) literalNames_.push_back(glob);
+    else nameGlobs_.push_back(glob);
+  }
+  if (pathGlobs_.empty()) return;
+  relative_ = relativeTo(directory_, base_);
+  if (!base_.empty()) {
+    // relativeTo(dir / name) is relativeTo(dir) / name, or name when dir is the base; when the
+    // base lies below dir (a --config file deeper than the walk), each path is computed in full.
+    std::error_code ec;
+    std::string dir = fs::absolute(directory_, ec).lexically_normal().generic_string();
+    std::string base = ec ? std::string() : fs::absolute(base_, ec).lexically_normal().generic_string();
+    while (dir.size() > 1 && dir.back() == '/') dir.pop_back();
+    while (base.size() > 1 && base.back() == '/') base.pop_back();
+    atBase_ = !ec && dir == base;
+    exact_ = ec || relative_.empty() || (!atBase_ && base.starts_with(dir));
+  }
+}
+
+bool ExcludeMatcher::excluded(std::string_view name) const {
+  for (const std::string &literal : literalNames_)
+    if (literal == name) return true;
+  if (!nameGlobs_.empty() || !pathGlobs_.empty()) {
+    const std::string nameText(name);
+    for (const std::string &glob : nameGlobs_)
+      if (::fnmatch(glob.c_str(), nameText.c_str(), FNM_PERIOD) == 0) return true;
+    if (pathGlobs_.empty()) return false;
+    fs::path rel;
+    if (exact_) rel = relativeTo(directory_ / nameText, base_);
+    else if (atBase_) rel = nameText;
+    else rel = relative_ / nameText;
+    for (const std::string &glob : pathGlobs_)
+      if (pathMatches(glob, rel)) return true;
+  }
+  return false;
+}
+
 std::optional<std::variant<ResolvedConfig, ConfigError>> parseConfigFile(const fs::path &path, std::string_view text) {
   auto parsed = parseSettings(path, text);
   if (!parsed) return std::nullopt;

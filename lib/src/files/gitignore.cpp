@@ -146,6 +146,19 @@ struct GitIgnore::Impl {
   std::string lastPath;
   const Directory *last = nullptr;
   std::string relative; ///< the path being asked about, from its work tree's root (reused)
+  /// ignored(directory, name, …): the directory last asked about, as given, and what it is.
+  std::filesystem::path lastGiven;
+  const Directory *lastGivenDirectory = nullptr;
+
+  /// What the ignore files say about `name` in `dir`, `full` being its absolute path.
+  template <class IsDirectory> bool ignoredIn(const Directory &dir, std::string_view name, IsDirectory &&isDirectory) {
+    if (dir.repository == nullptr) return false;
+    if (dir.ignored || name == ".git") return true; // nothing in an ignored directory comes back
+    relative.assign(dir.relative);
+    if (!relative.empty()) relative += '/';
+    relative += name;
+    return verdictIn(dir, relative, name, isDirectory) == IgnoreVerdict::Ignored;
+  }
 
   const Directory &directory(std::string_view path) {
     if (last != nullptr && path == lastPath) return *last;
@@ -267,12 +280,6 @@ bool GitIgnore::ignored(const fs::path &path) {
   if (full.size() <= 1 || slash == std::string::npos) return false; // "/" itself
   const std::string_view name = std::string_view(full).substr(slash + 1);
   const Directory &dir = impl_->directory(slash == 0 ? std::string_view("/") : std::string_view(full).substr(0, slash));
-  if (dir.repository == nullptr) return false;
-  if (dir.ignored || name == ".git") return true; // nothing in an ignored directory comes back
-  std::string &relative = impl_->relative;
-  relative.assign(dir.relative);
-  if (!relative.empty()) relative += '/';
-  relative += name;
   std::optional<bool> directory;
   const auto isDirectory = [&] {
     if (!directory) {
@@ -281,7 +288,20 @@ bool GitIgnore::ignored(const fs::path &path) {
     }
     return *directory;
   };
-  return verdictIn(dir, relative, name, isDirectory) == IgnoreVerdict::Ignored;
+  return impl_->ignoredIn(dir, name, isDirectory);
+}
+
+bool GitIgnore::ignored(const fs::path &directory, std::string_view name, bool isDirectory) {
+  if (impl_->lastGivenDirectory == nullptr || directory != impl_->lastGiven) {
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(directory, ec);
+    if (ec) return false;
+    std::string full = absolute.lexically_normal().string();
+    while (full.size() > 1 && full.back() == '/') full.pop_back();
+    impl_->lastGiven = directory;
+    impl_->lastGivenDirectory = &impl_->directory(full);
+  }
+  return impl_->ignoredIn(*impl_->lastGivenDirectory, name, [isDirectory] { return isDirectory; });
 }
 
 } // namespace asyncfix

@@ -208,6 +208,17 @@ std::optional<std::string> checkSourceText(std::string_view bytes) {
   return std::nullopt;
 }
 
+SourceText decodeSourceFrom(std::string &bytes) {
+  if (!declaredEncoding(bytes) || bytes.find('\0') != std::string::npos) {
+    SourceText out;
+    if ((out.error = checkSourceText(bytes))) return out;
+    out.text = std::move(bytes);
+    bytes.clear();
+    return out;
+  }
+  return decodeSource(bytes);
+}
+
 SourceText decodeSource(std::string_view bytes) {
   SourceText out;
   const std::optional<std::string> encoding = declaredEncoding(bytes);

@@ -3,9 +3,13 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
+#include <optional>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
+#endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
 #endif
 
 namespace asyncfix {
@@ -114,10 +118,33 @@ int stringPrefix(std::string_view w) {
   return f ? 2 : 1;
 }
 
-/// Where Python's tokenizer sees strings and comments: sorted, disjoint [begin, end) spans. Built
-/// on first use — only texts with a hit that the neighbours could not decide pay for it. f-strings
-/// are not spans: their replacement fields are code, so their whole text counts as code.
-/// Anything unterminated is left as code too (the parser may well read it as code).
+/// The first position at or after `from` holding one of the bytes `a`, `b`, `c`, `d` (repeat one
+/// to ask for fewer); text.size() when there is none.
+std::size_t findAny(std::string_view text, std::size_t from, char a, char b, char c, char d) {
+  const std::size_t n = text.size();
+  const char *s = text.data();
+  std::size_t i = from;
+#if defined(__SSE2__)
+  const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b), vc = _mm_set1_epi8(c), vd = _mm_set1_epi8(d);
+  for (; i + 16 <= n; i += 16) {
+    const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
+    const __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)),
+                                   _mm_or_si128(_mm_cmpeq_epi8(x, vc), _mm_cmpeq_epi8(x, vd)));
+    if (const auto mask = static_cast<unsigned>(_mm_movemask_epi8(m)); mask != 0)
+      return i + static_cast<std::size_t>(__builtin_ctz(mask));
+  }
+#endif
+  for (; i < n; ++i)
+    if (s[i] == a || s[i] == b || s[i] == c || s[i] == d) return i;
+  return n;
+}
+
+/// Where Python's tokenizer sees strings and comments: sorted, disjoint [begin, end) spans, found
+/// by one forward pass that goes only as far as the questions asked of it (each question about a
+/// later offset goes on from where the last one stopped; one about an earlier offset is answered
+/// from the spans already found). The pass jumps from one quote or `#` to the next. f-strings are
+/// not spans: their replacement fields are code, so their whole text counts as code. Anything
+/// unterminated is left as code too (the parser may well read it as code).
 class Lexer {
 public:
   explicit Lexer(std::string_view text) : text_(text) {}
@@ -136,7 +163,8 @@ private:
   };
 
   const Span *spanAt(std::size_t offset) {
-    if (!built_) build();
+    while (pos_ <= offset && pos_ < text_.size()) step();
+    if (!spans_.empty() && spans_.back().begin <= offset) return offset < spans_.back().end ? &spans_.back() : nullptr;
     auto it = std::upper_bound(spans_.begin(), spans_.end(), offset,
                                [](std::size_t o, const Span &s) { return o < s.begin; });
     if (it == spans_.begin()) return nullptr;
@@ -144,26 +172,26 @@ private:
     return offset < it->end ? &*it : nullptr;
   }
 
-  void build() {
-    built_ = true;
+  /// Lexes from pos_ to the end of the next string or comment (or of the text).
+  void step() {
     const std::string_view t = text_;
-    for (std::size_t i = 0; i < t.size();) {
-      const auto c = static_cast<unsigned char>(t[i]);
-      if (c == '#') {
-        std::size_t e = i;
-        while (e < t.size() && t[e] != '\n' && t[e] != '\r') ++e;
-        spans_.push_back({i, e});
-        i = e;
-      } else if (c == '"' || c == '\'') {
-        i = string(i, i, false);
-      } else if (isWordByte(c)) {
-        const std::size_t j = i + wordAt(t, i).size();
-        const int prefix = j < t.size() && (t[j] == '"' || t[j] == '\'') ? stringPrefix(t.substr(i, j - i)) : 0;
-        i = prefix ? string(i, j, prefix == 2) : j;
-      } else {
-        ++i;
-      }
+    const std::size_t i = findAny(t, pos_, '#', '"', '\'', '#');
+    if (i >= t.size()) {
+      pos_ = t.size();
+      return;
     }
+    if (t[i] == '#') {
+      const std::size_t e = findAny(t, i, '\n', '\r', '\n', '\n');
+      spans_.push_back({i, e});
+      pos_ = e;
+      return;
+    }
+    // A prefix is the word of at most two bytes right before the quote.
+    std::size_t w = i;
+    while (w > 0 && i - w < 3 && isWordByte(static_cast<unsigned char>(t[w - 1]))) --w;
+    const bool longWord = w > 0 && i - w == 3 && isWordByte(static_cast<unsigned char>(t[w - 1]));
+    const int prefix = w < i && !longWord && i - w <= 2 ? stringPrefix(t.substr(w, i - w)) : 0;
+    pos_ = string(prefix ? w : i, i, prefix == 2);
   }
 
   /// The string whose prefix starts at `begin` and whose quote is at `q`; returns where to go on.
@@ -172,6 +200,8 @@ private:
     const char quote = t[q];
     const bool triple = q + 2 < t.size() && t[q + 1] == quote && t[q + 2] == quote;
     for (std::size_t k = q + (triple ? 3 : 1); k < t.size();) {
+      k = triple ? findAny(t, k, quote, '\\', quote, quote) : findAny(t, k, quote, '\\', '\n', '\r');
+      if (k >= t.size()) break;
       const char ch = t[k];
       if (ch == '\\') {
         k += 2;
@@ -190,31 +220,66 @@ private:
 
   std::string_view text_;
   std::vector<Span> spans_;
-  bool built_ = false;
+  std::size_t pos_ = 0; ///< everything before it is lexed
 };
 
-/// `.to(`'s arguments hold a bare `True`/`False` at the top level (AF103's shape). Conservative:
-/// an argument list longer than the window counts as holding one.
+/// Skips blanks, line breaks, backslash continuations and comments from `k`; returns where the
+/// next token starts (text.size() at the end).
+std::size_t nextToken(std::string_view text, std::size_t k, Lexer &lexer) {
+  while (k < text.size()) {
+    const char c = text[k];
+    if (c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\') {
+      ++k;
+    } else if (c == '#') {
+      const std::size_t e = lexer.skip(k);
+      if (e <= k) return k;
+      k = e;
+    } else {
+      return k;
+    }
+  }
+  return k;
+}
+
+/// `.to(`'s arguments hold a bare `True`/`False` after the first argument: `(…, True)` or
+/// `(…, False, …)` at the top level (AF103's shape, whose bool is the second positional
+/// argument). Conservative: an f-string or unterminated string among the arguments, or an
+/// argument list longer than the window, counts as holding one.
 bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer) {
   constexpr std::size_t kWindow = 1 << 16;
   const std::size_t limit = std::min(text.size(), open + kWindow);
   int depth = 0;
+  char previous = 0; // the last character of the previous token at depth 1
   for (std::size_t k = open; k < limit;) {
     const auto c = static_cast<unsigned char>(text[k]);
-    if (c == '"' || c == '\'' || c == '#') {
-      const std::size_t e = lexer.skip(k);
-      k = e > k ? e : k + 1;
+    if (c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\' || c == '#') {
+      const std::size_t e = nextToken(text, k, lexer);
+      if (e == k) return true; // an unterminated comment cannot be; be safe
+      k = e;
       continue;
     }
-    if (c == '(' || c == '[' || c == '{') ++depth;
-    else if (c == ')' || c == ']' || c == '}') {
+    if (c == '"' || c == '\'') {
+      const std::size_t e = lexer.skip(k);
+      if (e <= k) return true; // an f-string (its text counts as code) or an unterminated string
+      k = e;
+      previous = static_cast<char>(c);
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
       if (--depth == 0) return false;
     } else if (isWordByte(c)) {
       const std::string_view w = wordAt(text, k);
-      if (depth == 1 && (w == "True" || w == "False")) return true;
       k += w.size();
+      if (depth == 1 && previous == ',' && (w == "True" || w == "False")) {
+        const std::size_t next = nextToken(text, k, lexer);
+        if (next >= text.size() || text[next] == ',' || text[next] == ')') return true;
+      }
+      previous = w.back();
       continue;
     }
+    previous = static_cast<char>(c);
     ++k;
   }
   return true;
@@ -222,8 +287,7 @@ bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer
 
 /// Calls `hit(offset)` for each occurrence of `word` (at least 2 bytes) in `text`, in order, until
 /// it returns true. On x86-64 a SIMD filter (first and last byte of the word compared 16 positions
-/// at a time) finds the few candidates; glibc's memmem is several times slower for such short
-/// needles and this scan is most of the prefilter's cost.
+/// at a time) finds the few candidates.
 template <class F> void forEachOccurrence(std::string_view text, std::string_view word, F &&hit) {
   const std::size_t n = text.size(), len = word.size();
   if (n < len) return;
@@ -247,9 +311,10 @@ template <class F> void forEachOccurrence(std::string_view text, std::string_vie
     if (s[i] == word[0] && std::memcmp(s + i + 1, word.data() + 1, len - 1) == 0 && hit(i)) return;
 }
 
-/// forEachOccurrence, for whole words only.
-template <class F> void forEachWord(std::string_view text, std::string_view word, F &&hit) {
-  forEachOccurrence(text, word, [&](std::size_t at) { return isWholeWord(text, at, word.size()) && hit(at); });
+bool hasWord(std::string_view text, std::string_view word) {
+  bool found = false;
+  forEachOccurrence(text, word, [&](std::size_t at) { return found = isWholeWord(text, at, word.size()); });
+  return found;
 }
 
 bool noqaWithAsyncfixCode(std::string_view text, std::size_t at) {
@@ -259,60 +324,207 @@ bool noqaWithAsyncfixCode(std::string_view text, std::size_t at) {
   return false;
 }
 
+/// Could a byte at `p` start one of the words the scan looks for? The filter that the SIMD loop
+/// applies 16 positions at a time: `async`/`await` (a, s|w, _, _, c|t), `non_blocking`
+/// (n, _, _, `_`, b), `to` after `.` or a blank, `noqa` in any case (n, _, q, a).
+bool mayStartWord(std::string_view text, std::size_t p) {
+  const auto at = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0U; };
+  const unsigned c0 = at(p), c1 = at(p + 1), c2 = at(p + 2), c3 = at(p + 3), c4 = at(p + 4);
+  const unsigned before = p == 0 ? ' ' : static_cast<unsigned char>(text[p - 1]);
+  return (c0 == 'a' && (c1 == 's' || c1 == 'w') && (c4 == 'c' || c4 == 't')) || (c0 == 'n' && c3 == '_' && c4 == 'b') ||
+         (c0 == 't' && c1 == 'o' && (before == '.' || before <= ' ')) ||
+         ((c0 | 0x20U) == 'n' && (c2 | 0x20U) == 'q' && (c3 | 0x20U) == 'a');
+}
+
+/// Where a SIMD search for the next candidate stopped: at a candidate, or where too few bytes are
+/// left for another block (no candidate before it).
+struct Stop {
+  std::size_t at;
+  bool found;
+};
+
+#if defined(__SSE2__)
+/// mayStartWord() for the 16 positions from `p` (reads p[-1] to p[19]) as a bit mask.
+inline unsigned candidateMask16(const char *p) {
+  const auto load = [p](int k) { return _mm_loadu_si128(reinterpret_cast<const __m128i *>(p + k)); };
+  const auto eq = [](__m128i x, char c) { return _mm_cmpeq_epi8(x, _mm_set1_epi8(c)); };
+  const __m128i lower = _mm_set1_epi8(0x20), space = _mm_set1_epi8(' ');
+  const __m128i before = load(-1), b0 = load(0), b1 = load(1), b2 = load(2), b3 = load(3), b4 = load(4);
+  const __m128i keyword = _mm_and_si128(_mm_and_si128(eq(b0, 'a'), _mm_or_si128(eq(b1, 's'), eq(b1, 'w'))),
+                                        _mm_or_si128(eq(b4, 'c'), eq(b4, 't')));
+  const __m128i nonBlocking = _mm_and_si128(eq(b0, 'n'), _mm_and_si128(eq(b3, '_'), eq(b4, 'b')));
+  const __m128i blankBefore = _mm_cmpeq_epi8(_mm_max_epu8(before, space), space); // before <= ' '
+  const __m128i to = _mm_and_si128(_mm_and_si128(eq(b0, 't'), eq(b1, 'o')), _mm_or_si128(eq(before, '.'), blankBefore));
+  const __m128i noqa = _mm_and_si128(eq(_mm_or_si128(b0, lower), 'n'),
+                                     _mm_and_si128(eq(_mm_or_si128(b2, lower), 'q'), eq(_mm_or_si128(b3, lower), 'a')));
+  return static_cast<unsigned>(
+      _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(keyword, nonBlocking), _mm_or_si128(to, noqa))));
+}
+
+Stop nextCandidateSse2(const char *s, std::size_t i, std::size_t n) {
+  for (; i + 4 + 16 <= n; i += 16)
+    if (const unsigned mask = candidateMask16(s + i); mask != 0)
+      return {i + static_cast<std::size_t>(__builtin_ctz(mask)), true};
+  return {i, false};
+}
+#endif
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define ASYNCFIX_PREFILTER_AVX2 1
+/// nextCandidateSse2, 32 positions at a time (the same tests as candidateMask16). No lambdas:
+/// GCC does not give them the function's target.
+__attribute__((target("avx2"))) Stop nextCandidateAvx2(const char *s, std::size_t i, std::size_t n) {
+  const __m256i lower = _mm256_set1_epi8(0x20), space = _mm256_set1_epi8(' ');
+  const __m256i ca = _mm256_set1_epi8('a'), cs = _mm256_set1_epi8('s'), cw = _mm256_set1_epi8('w'),
+                cc = _mm256_set1_epi8('c'), ct = _mm256_set1_epi8('t'), cn = _mm256_set1_epi8('n'),
+                cu = _mm256_set1_epi8('_'), cb = _mm256_set1_epi8('b'), co = _mm256_set1_epi8('o'),
+                cd = _mm256_set1_epi8('.'), cq = _mm256_set1_epi8('q');
+  for (; i + 4 + 32 <= n; i += 32) {
+    const char *p = s + i;
+    const __m256i before = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p - 1));
+    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
+    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 1));
+    const __m256i b2 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 2));
+    const __m256i b3 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 3));
+    const __m256i b4 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 4));
+    const __m256i keyword =
+        _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, ca),
+                                          _mm256_or_si256(_mm256_cmpeq_epi8(b1, cs), _mm256_cmpeq_epi8(b1, cw))),
+                         _mm256_or_si256(_mm256_cmpeq_epi8(b4, cc), _mm256_cmpeq_epi8(b4, ct)));
+    const __m256i nonBlocking = _mm256_and_si256(
+        _mm256_cmpeq_epi8(b0, cn), _mm256_and_si256(_mm256_cmpeq_epi8(b3, cu), _mm256_cmpeq_epi8(b4, cb)));
+    const __m256i blankBefore = _mm256_cmpeq_epi8(_mm256_max_epu8(before, space), space);
+    const __m256i to = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, ct), _mm256_cmpeq_epi8(b1, co)),
+                                        _mm256_or_si256(_mm256_cmpeq_epi8(before, cd), blankBefore));
+    const __m256i noqa = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b0, lower), cn),
+                                          _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b2, lower), cq),
+                                                           _mm256_cmpeq_epi8(_mm256_or_si256(b3, lower), ca)));
+    const auto mask = static_cast<unsigned>(
+        _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(keyword, nonBlocking), _mm256_or_si256(to, noqa))));
+    if (mask != 0) return {i + static_cast<std::size_t>(__builtin_ctz(mask)), true};
+  }
+  return {i, false};
+}
+
+bool hasAvx2() {
+  static const bool has = __builtin_cpu_supports("avx2") != 0;
+  return has;
+}
+#endif
+
+/// Calls `candidate(offset)` for every position mayStartWord() accepts, in order, until it
+/// returns true: the text is read once for all the words.
+template <class F> void forEachCandidate(std::string_view text, F &&candidate) {
+  const std::size_t n = text.size();
+  if (n == 0 || (mayStartWord(text, 0) && candidate(0))) return;
+  const char *s = text.data();
+  std::size_t i = 1;
+#if defined(ASYNCFIX_PREFILTER_AVX2)
+  if (hasAvx2()) {
+    for (Stop stop = nextCandidateAvx2(s, i, n);; stop = nextCandidateAvx2(s, i, n)) {
+      i = stop.at;
+      if (!stop.found) break;
+      if (candidate(i++)) return;
+    }
+  }
+#endif
+#if defined(__SSE2__)
+  for (Stop stop = nextCandidateSse2(s, i, n);; stop = nextCandidateSse2(s, i, n)) {
+    i = stop.at;
+    if (!stop.found) break;
+    if (candidate(i++)) return;
+  }
+#endif
+  for (; i < n; ++i)
+    if (mayStartWord(text, i) && candidate(i)) return;
+}
+
+/// Where the parenthesis of a `.to(` call whose `to` is at `at` stands: npos when `to` is no
+/// method called there (no `.` before it, no `(` after it), kUnknown when a comment stands in the
+/// way (a line break is allowed between the tokens: inside brackets it is no statement's end).
+constexpr std::size_t kUnknown = std::string_view::npos - 1;
+std::size_t toCallOpen(std::string_view text, std::size_t at) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
+  std::size_t before = at;
+  while (before > 0 && blank(text[before - 1])) --before;
+  if (before == 0) return std::string_view::npos;
+  if (text[before - 1] != '.') {
+    // The line before may end with `x.` and a comment: the `#` would stand between.
+    if (text.substr(before, at - before).find_first_of("\r\n") == std::string_view::npos) return std::string_view::npos;
+    std::size_t lineStart = before - 1;
+    while (lineStart > 0 && text[lineStart - 1] != '\n' && text[lineStart - 1] != '\r') --lineStart;
+    if (text.substr(lineStart, before - lineStart).find('#') == std::string_view::npos) return std::string_view::npos;
+    return kUnknown;
+  }
+  std::size_t after = at + 2;
+  while (after < text.size() && blank(text[after])) ++after;
+  if (after >= text.size()) return std::string_view::npos;
+  if (text[after] == '#') return kUnknown;
+  return text[after] == '(' ? after : std::string_view::npos;
+}
+
+/// The value after `non_blocking` is the literal `True` (or may be: a line break or a comment
+/// stands in the way).
+bool nonBlockingValueMayBeTrue(std::string_view text, std::size_t at) {
+  std::size_t k = skipBlanks(text, at + 12);
+  if (k >= text.size() || text[k] != '=') return true; // not a keyword argument: no rule reads it
+  k = skipBlanks(text, k + 1);
+  if (k >= text.size()) return false;
+  if (text[k] == '\n' || text[k] == '\r' || text[k] == '\\' || text[k] == '#') return true;
+  return wordAt(text, k) == "True";
+}
+
 } // namespace
 
 unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets) {
   Lexer lexer(text);
   unsigned found = 0;
   const std::size_t first = offsets ? offsets->size() : 0;
-  // Records a hit; true when the caller may stop looking for this trigger.
-  auto record = [&](unsigned trigger, std::size_t at) {
+  // Whether a rule that reads `non_blocking=` can fire in this text at all, found on the first
+  // `non_blocking` in code: AF102 needs a `.cuda(` or `.cpu(` call, AF106 a `'cpu'` device, AF104
+  // (`non_blocking=True` only) a `DataLoader`. A question about the whole text only: the marks
+  // (`offsets`) may be asked for one statement, whose loader or device can be in another.
+  std::optional<bool> cudaOrCpu, dataLoader;
+  const auto nonBlockingMatters = [&](std::size_t at) {
+    if (offsets) return true;
+    if (!cudaOrCpu) cudaOrCpu = hasWord(text, "cuda") || hasWord(text, "cpu");
+    if (*cudaOrCpu) return true;
+    if (!nonBlockingValueMayBeTrue(text, at)) return false;
+    if (!dataLoader) dataLoader = hasWord(text, "DataLoader");
+    return *dataLoader;
+  };
+  // Records a hit; true when the scan may stop (every wanted trigger seen, no offsets asked for).
+  const auto record = [&](unsigned trigger, std::size_t at) {
     found |= trigger;
-    if (!offsets) return true;
+    if (!offsets) return found == wanted;
     offsets->push_back(static_cast<std::uint32_t>(at));
     return false;
   };
+  const auto want = [&](unsigned trigger) { return (wanted & trigger) != 0 && (offsets || !(found & trigger)); };
 
-  if (wanted & kPrefilterKeywordName) {
-    for (const std::string_view word : {std::string_view("async"), std::string_view("await")}) {
-      if (!offsets && (found & kPrefilterKeywordName)) break;
-      const bool isAsync = word[1] == 's';
-      forEachWord(text, word, [&](std::size_t at) {
-        if (isAsync ? asyncIsKeyword(text, at) : awaitIsKeyword(text, at)) return false;
-        return lexer.inCode(at) && record(kPrefilterKeywordName, at);
-      });
+  forEachCandidate(text, [&](std::size_t at) {
+    const char c = text[at];
+    if (c == 'a' && want(kPrefilterKeywordName)) {
+      const std::string_view w = text.substr(at, 5);
+      if ((w != "async" && w != "await") || !isWholeWord(text, at, 5)) return false;
+      if (w == "async" ? asyncIsKeyword(text, at) : awaitIsKeyword(text, at)) return false;
+      return lexer.inCode(at) && record(kPrefilterKeywordName, at);
     }
-  }
-  if (wanted & kPrefilterNonBlocking) {
-    forEachWord(text, "non_blocking",
-                [&](std::size_t at) { return lexer.inCode(at) && record(kPrefilterNonBlocking, at); });
-  }
-  if (wanted & kPrefilterToCall) {
-    forEachWord(text, "to", [&](std::size_t at) {
-      std::size_t before = at, after = at + 2;
-      while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
-      while (after < text.size() && (text[after] == ' ' || text[after] == '\t')) ++after;
-      if (before == 0 || text[before - 1] != '.' || after >= text.size() || text[after] != '(') return false;
-      return lexer.inCode(at) && toCallHasBoolArgument(text, after, lexer) && record(kPrefilterToCall, at);
-    });
-  }
-  if (wanted & kPrefilterNoqa) {
-    // Anchor on the rare letter: memchr for `q`/`Q`, then look around it for `noqa` in any case
-    // and an `AF<digit>` later on the line.
-    bool done = false;
-    for (const char q : {'q', 'Q'}) {
-      for (std::size_t i = 0; !done && i < text.size();) {
-        const void *p = std::memchr(text.data() + i, q, text.size() - i);
-        if (!p) break;
-        const auto at = static_cast<std::size_t>(static_cast<const char *>(p) - text.data());
-        i = at + 1;
-        if (at < 2 || at + 1 >= text.size() || (text[at - 2] | 0x20) != 'n' || (text[at - 1] | 0x20) != 'o' ||
-            (text[at + 1] | 0x20) != 'a')
-          continue;
-        if (noqaWithAsyncfixCode(text, at)) done = record(kPrefilterNoqa, at - 2);
-      }
+    if (c == 't') {
+      if (!want(kPrefilterToCall) || !isWholeWord(text, at, 2)) return false;
+      const std::size_t open = toCallOpen(text, at);
+      if (open == std::string_view::npos || !lexer.inCode(at)) return false;
+      return (open == kUnknown || toCallHasBoolArgument(text, open, lexer)) && record(kPrefilterToCall, at);
     }
-  }
+    if (c == 'n' && want(kPrefilterNonBlocking) && text.substr(at, 12) == "non_blocking" && isWholeWord(text, at, 12)) {
+      return lexer.inCode(at) && nonBlockingMatters(at) && record(kPrefilterNonBlocking, at);
+    }
+    if ((c | 0x20) == 'n' && want(kPrefilterNoqa) && at + 3 < text.size() && (text[at + 1] | 0x20) == 'o' &&
+        noqaWithAsyncfixCode(text, at + 2)) {
+      return record(kPrefilterNoqa, at);
+    }
+    return false;
+  });
   if (offsets) std::sort(offsets->begin() + static_cast<std::ptrdiff_t>(first), offsets->end());
   return found;
 }

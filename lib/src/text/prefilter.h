@@ -1,11 +1,13 @@
 // prefilter.h — a conservative, token-aware scan that decides whether a text needs parsing at all.
 //
 // Most Python files cannot hold a finding, and reading a file costs ~100× less than parsing it,
-// so every front end asks the prefilter first. Fast path: memmem for the few words a finding
-// needs (`async`, `await`, `non_blocking`, `.to(`, `noqa`); a hit is then judged by its neighbours
-// (`async def`, `await x` are the keywords they look like) and — only for a hit that still looks
-// like a finding — by a lexer pass that knows Python's strings and comments, so the word "async"
-// in a docstring or a comment does not make a file worth parsing.
+// so every front end asks the prefilter first. Fast path: one SIMD pass over the text finds the
+// places where the few words a finding needs may start (`async`, `await`, `non_blocking`, `.to(`,
+// `noqa`); a hit is then judged by its neighbours (`async def`, `await x` are the keywords they
+// look like; `.to(` needs a bare bool after its first argument) and — only for a hit that still
+// looks like a finding — by a forward lexer pass that knows Python's strings and comments and goes
+// no further than the last hit it is asked about, so the word "async" in a docstring or a comment
+// does not make a file worth parsing.
 //
 // The answer may be "maybe" too often, never "no" wrongly: a text the prefilter rejects gives no
 // diagnostic with any rule (checked over whole corpora by `asyncfix_bench_parse verify`).
@@ -27,7 +29,10 @@ enum PrefilterTrigger : unsigned {
 
 /// The triggers among `wanted` that occur in `text` (0: no rule asking only for these can fire).
 /// With `offsets`, every occurrence's byte offset is appended (sorted, for the whole text);
-/// without, the scan stops as soon as every wanted trigger was seen.
+/// without, the scan stops as soon as every wanted trigger was seen. Without `offsets` the text
+/// is taken as a whole file: a `non_blocking` counts only where the file also names what a rule
+/// reading it needs (`cuda`, `cpu`, or a `DataLoader` for `non_blocking=True`); with them, `text`
+/// may be one statement of a file and every `non_blocking` in code is marked.
 unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets = nullptr);
 
 inline bool mayUseKeywordAsName(std::string_view text) { return scanTriggers(text, kPrefilterKeywordName) != 0; }
