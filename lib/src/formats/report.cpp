@@ -41,6 +41,13 @@ Json toJson(const FileDiagnostics &file, const SourceMap &map, const Diagnostic 
     }
     fix =
         Json{{"applicability", toString(d.fix->applicability)}, {"message", d.fix->title}, {"edits", std::move(edits)}};
+    // A fix that spans files (a module of the project renamed with its imports): the edits are
+    // this file's, and "renames" names the files or directories the fix moves.
+    if (!d.fix->renames.empty()) {
+      Json renames = Json::array();
+      for (const FileRename &r : d.fix->renames) renames.push_back(Json{{"from", r.from}, {"to", r.to}});
+      fix["renames"] = std::move(renames);
+    }
   }
   const RuleInfo *rule = findRule(d.code);
   const SourcePlace start = map.at(d.start);
