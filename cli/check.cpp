@@ -25,6 +25,7 @@
 #include "files.h"
 #include "files_from.h"
 #include "progress.h"
+#include "project.h"
 #include "source_io.h"
 
 namespace asyncfix::cli {
@@ -58,12 +59,17 @@ public:
 
   explicit Linters(const ConfigResolver &resolver) : resolver_(resolver) {}
 
+  /// The project view whose module renames and packages go into each file's Config (set before
+  /// the workers start).
+  void setProject(const ProjectView *project) { project_ = project; }
+
   Entry forFile(const std::string &path) {
-    const auto resolved = resolver_.forFile(path);
+    auto resolved = resolver_.forFile(path);
     if (const auto *e = std::get_if<ConfigError>(&resolved)) return {nullptr, false, e->toString()};
-    const ResolvedConfig &config = std::get<ResolvedConfig>(resolved);
+    ResolvedConfig &config = std::get<ResolvedConfig>(resolved);
     std::string key = config.source.string();
     for (const std::string &code : config.config.rules.ignore) key += '\n' + code;
+    if (project_ != nullptr) key += project_->configure(path, config.config);
     const std::lock_guard lock(mutex_);
     auto &slot = linters_[key];
     if (!slot) slot = std::make_unique<Linter>(config.config);
@@ -72,6 +78,7 @@ public:
 
 private:
   const ConfigResolver &resolver_;
+  const ProjectView *project_ = nullptr;
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<Linter>> linters_;
 };
@@ -426,6 +433,10 @@ int showSettings(const ConfigResolver &resolver, const std::string &file) {
   line("severity", joined(severity));
   line("exclude", joined(r.exclude));
   line("respect-gitignore", r.respectGitignore ? "true" : "false");
+  std::vector<std::string> src;
+  for (const std::filesystem::path &root : r.src) src.push_back(root.string());
+  line("src", joined(src));
+  line("module-rename-style", "\"" + r.moduleRenameStyle + "\"");
   std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitClean;
 }
@@ -454,6 +465,35 @@ void addListedPaths(std::vector<std::string> &roots, const std::vector<std::stri
   }
 }
 
+/// After the files were checked: adds the diagnostic that stands for each module rename to its
+/// file's report and, with --fix, renames the modules (their imports are written by now).
+/// Problems (a target that exists) go to `errors` under --fix, to the reports as warnings else.
+void finishProject(const ProjectView &project, std::vector<FileReport> &reports, const CheckOptions &options,
+                   bool unsafe, std::vector<std::string> &errors) {
+  std::vector<bool> done;
+  if (options.fixMode == FixMode::Apply && !options.addNoqa) errors = project.apply(unsafe, done);
+  for (std::size_t i = 0; i < project.renames().size(); ++i) {
+    const ModuleRename &r = project.renames()[i];
+    const auto report = std::find_if(reports.begin(), reports.end(), [&](const FileReport &f) {
+      return std::filesystem::path(f.path).lexically_normal().generic_string() == r.reportedIn;
+    });
+    if (report == reports.end() || options.addNoqa) continue;
+    if (r.refusal && options.fixMode != FixMode::Apply) warn(*report, *r.refusal + "; the module is not renamed");
+    const bool applies = !r.refusal && (unsafe || !r.uncertain);
+    if (options.fixMode == FixMode::Apply ? i < done.size() && done[i] : options.fixMode == FixMode::Diff && applies) {
+      ++report->fixed;
+      report->changed = true;
+      continue;
+    }
+    Diagnostic d = ProjectView::moduleDiagnostic(r);
+    if (report->text.empty() && report->notebook == std::nullopt && report->diagnostics.empty()) {
+      ReadResult read = readSourceFile(report->path); // the line the diagnostic shows
+      if (!read.error) report->text = std::move(read.bytes);
+    }
+    report->diagnostics.insert(report->diagnostics.begin(), std::move(d));
+  }
+}
+
 } // namespace
 
 int runCheck(const CheckOptions &options) {
@@ -466,6 +506,7 @@ int runCheck(const CheckOptions &options) {
 
   std::vector<PathError> pathErrors;
   std::vector<FileReport> reports;
+  ProjectView project; // the run's modules; empty for stdin
   if (fromStdin) {
     const std::string name = options.stdinFilename.value_or("-");
     for (const std::string &path : options.paths) {
@@ -522,14 +563,24 @@ int runCheck(const CheckOptions &options) {
       return list.errors.empty() ? kExitClean : kExitFailure;
     }
     pathErrors = std::move(list.errors);
+    project = ProjectView::build(list.files, resolver);
+    if (project.active()) linters.setProject(&project);
     ProgressBar progress(list.files.size(), ProgressBar::wanted(list.files.size(), options.quiet, STDERR_FILENO),
                          STDERR_FILENO);
     reports = checkFiles(list.files, ctx, options.jobs == 0 ? defaultJobs() : options.jobs, progress);
     progress.finish(); // erases the bar before anything else is printed
   }
 
+  // ---- the project view: modules renamed with their imports ----
+  const bool unsafeRun = options.overrides.unsafeFixes.value_or(
+      !reports.empty() &&
+      std::all_of(reports.begin(), reports.end(), [](const FileReport &r) { return r.unsafeFixes; }));
+  std::vector<std::string> projectErrors;
+  if (!project.renames().empty()) finishProject(project, reports, options, unsafeRun, projectErrors);
+  // ----
+
   // Messages on stderr, in a stable order: bad paths as given, then files in path order.
-  bool failures = !pathErrors.empty();
+  bool failures = !pathErrors.empty() || !projectErrors.empty();
   for (const PathError &error : pathErrors) {
     write(stderr, "error: " + error.path + ": " + error.reason + "\n");
   }
@@ -541,6 +592,7 @@ int runCheck(const CheckOptions &options) {
       }
     }
   }
+  for (const std::string &message : projectErrors) write(stderr, message + "\n");
   std::fflush(stderr);
 
   if (options.addNoqa) {
@@ -579,7 +631,13 @@ int runCheck(const CheckOptions &options) {
   }
 
   const bool textFormat = options.format == OutputFormat::Full || options.format == OutputFormat::Concise;
-  if (options.fixMode == FixMode::Diff) {
+  if (options.fixMode == FixMode::Diff && project.active()) {
+    std::vector<std::pair<std::string, std::string>> diffs;
+    for (const FileReport &report : reports) diffs.emplace_back(report.path, report.diff);
+    write(stdout, project.renderDiffs(diffs, unsafeRun));
+    std::fflush(stdout);
+    if (!options.quiet) write(stderr, renderSummary(summary, colorFor(STDERR_FILENO)));
+  } else if (options.fixMode == FixMode::Diff) {
     for (const FileReport &report : reports) {
       write(stdout, report.diff);
     }
