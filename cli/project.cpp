@@ -60,7 +60,9 @@ std::string join(const std::vector<std::string> &parts, std::size_t count) {
   return out;
 }
 
-std::size_t depth(const std::string &path) { return static_cast<std::size_t>(std::count(path.begin(), path.end(), '/')); }
+std::size_t depth(const std::string &path) {
+  return static_cast<std::size_t>(std::count(path.begin(), path.end(), '/'));
+}
 
 /// `path` with `rename` applied when it is the renamed file or lies under the renamed directory.
 std::string moved(const std::string &path, const FileRename &rename) {
@@ -276,8 +278,8 @@ std::vector<std::string> ProjectView::apply(bool unsafe, std::vector<bool> &done
     // RENAME_NOREPLACE: atomic, and never over a file that appeared since the run began.
     if (::renameat2(AT_FDCWD, r.path.from.c_str(), AT_FDCWD, r.path.to.c_str(), RENAME_NOREPLACE) != 0) {
       const int error = errno;
-      problems.push_back("error: " + r.path.from + ": cannot rename to `" + r.path.to + "`: " +
-                         (error == EEXIST ? std::string("it exists") : std::string(std::strerror(error))));
+      problems.push_back("error: " + r.path.from + ": cannot rename to `" + r.path.to +
+                         "`: " + (error == EEXIST ? std::string("it exists") : std::string(std::strerror(error))));
       continue;
     }
     done[i] = true;
@@ -291,8 +293,7 @@ std::vector<std::string> ProjectView::apply(bool unsafe, std::vector<bool> &done
   return problems;
 }
 
-std::string ProjectView::renderDiffs(const std::vector<std::pair<std::string, std::string>> &diffs,
-                                     bool unsafe) const {
+std::string ProjectView::renderDiffs(const std::vector<std::pair<std::string, std::string>> &diffs, bool unsafe) const {
   std::map<std::string, std::string> out; // old path → what to print for it
   for (const auto &[path, diff] : diffs) {
     const std::string from = normalized(path), to = movedPath(path, unsafe);
