@@ -470,14 +470,35 @@ void addListedPaths(std::vector<std::string> &roots, const std::vector<std::stri
 /// Problems (a target that exists) go to `errors` under --fix, to the reports as warnings else.
 void finishProject(const ProjectView &project, std::vector<FileReport> &reports, const CheckOptions &options,
                    bool unsafe, std::vector<std::string> &errors) {
+  if (options.addNoqa) return;
+  // Strings that name a renamed module are reported, never edited. The files hold their final
+  // text by now (--fix wrote them; the renames come below).
+  const std::vector<RenamedModule> modules = project.renamedModules();
+  for (FileReport &report : reports) {
+    if (report.failed || report.notebook || isNotebookPath(report.path)) continue;
+    std::string text = report.text;
+    if (text.empty()) {
+      ReadResult read = readSourceFile(report.path);
+      if (read.error || !mentionsRenamedModule(read.bytes, modules)) continue;
+      SourceText decoded = decodeSource(read.bytes);
+      if (decoded.error) continue;
+      text = std::move(decoded.text);
+    }
+    std::vector<Diagnostic> found = moduleStrings(text, modules, Severity::Warning);
+    if (found.empty()) continue;
+    report.diagnostics.insert(report.diagnostics.end(), found.begin(), found.end());
+    std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(),
+                     [](const Diagnostic &a, const Diagnostic &b) { return a.start < b.start; });
+    report.text = std::move(text);
+  }
   std::vector<bool> done;
-  if (options.fixMode == FixMode::Apply && !options.addNoqa) errors = project.apply(unsafe, done);
+  if (options.fixMode == FixMode::Apply) errors = project.apply(unsafe, done);
   for (std::size_t i = 0; i < project.renames().size(); ++i) {
     const ModuleRename &r = project.renames()[i];
     const auto report = std::find_if(reports.begin(), reports.end(), [&](const FileReport &f) {
       return std::filesystem::path(f.path).lexically_normal().generic_string() == r.reportedIn;
     });
-    if (report == reports.end() || options.addNoqa) continue;
+    if (report == reports.end()) continue;
     if (r.refusal && options.fixMode != FixMode::Apply) warn(*report, *r.refusal + "; the module is not renamed");
     const bool applies = !r.refusal && (unsafe || !r.uncertain);
     if (options.fixMode == FixMode::Apply ? i < done.size() && done[i] : options.fixMode == FixMode::Diff && applies) {
@@ -633,6 +654,7 @@ int runCheck(const CheckOptions &options) {
   const bool textFormat = options.format == OutputFormat::Full || options.format == OutputFormat::Concise;
   if (options.fixMode == FixMode::Diff && project.active()) {
     std::vector<std::pair<std::string, std::string>> diffs;
+    diffs.reserve(reports.size());
     for (const FileReport &report : reports) diffs.emplace_back(report.path, report.diff);
     write(stdout, project.renderDiffs(diffs, unsafeRun));
     std::fflush(stdout);

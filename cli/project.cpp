@@ -216,6 +216,14 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
   return view;
 }
 
+std::vector<RenamedModule> ProjectView::renamedModules() const {
+  std::vector<RenamedModule> out;
+  for (const ModuleRename &r : renames_)
+    if (!r.refusal && std::none_of(out.begin(), out.end(), [&](const RenamedModule &m) { return m.old == r.module; }))
+      out.push_back({r.module, r.newModule});
+  return out;
+}
+
 std::string ProjectView::configure(const std::string &file, Config &config) const {
   if (rows_.empty()) return {};
   config.renames.insert(config.renames.begin(), rows_.begin(), rows_.end());

@@ -14,6 +14,7 @@
 
 #include "asyncfix/config.h"
 #include "asyncfix/diagnostic.h"
+#include "asyncfix/module_strings.h"
 #include "asyncfix/settings.h"
 
 namespace asyncfix::cli {
@@ -52,6 +53,8 @@ public:
   std::string configure(const std::string &file, Config &config) const;
 
   const std::vector<ModuleRename> &renames() const { return renames_; }
+  /// The dotted paths of the modules renamed (not those refused), old and new.
+  std::vector<RenamedModule> renamedModules() const;
 
   /// The diagnostic that stands for renaming `r`, in `r.reportedIn` (at its first byte).
   static Diagnostic moduleDiagnostic(const ModuleRename &r);

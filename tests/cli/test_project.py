@@ -128,15 +128,33 @@ class ProjectTest(CliTestCase):
                          "print(g(), w.g())\n")
         self.assertTrue(imports(self.dir, "use"))
 
-    def test_strings_are_not_edited(self):
+    def test_strings_are_reported_not_edited(self):
         self.make({
             "pkg/__init__.py": "",
             "pkg/async.py": "x = 1\n",
-            "test_x.py": "import pkg.async\n\nTARGET = 'pkg.async.x'\n",
+            "test_x.py": "import pkg.async\n\nTARGET = 'pkg.async.x'  # pkg.async in a comment\n",
+            "test_y.py": ("import importlib\nfrom unittest import mock\n\n"
+                          "m = importlib.import_module(\"pkg.async\")\n"
+                          "p = mock.patch('pkg.async.x', 2)\n"
+                          "q = 'mypkg.async.x', 'pkg.asyncio', 'pkg.async_'\n"),
         })
-        res = self.check("--fix", ".")
-        self.assertEqual(res.code, 0, res)
-        self.assertEqual(read(self.path("test_x.py")).decode(), "import pkg.asynchronous\n\nTARGET = 'pkg.async.x'\n")
+        res = self.check("--output-format", "concise", "--select", "AF201", "test_x.py", "test_y.py", "pkg")
+        self.assertEqual(res.code, 1, res)
+        strings = [
+            "test_x.py:3:11: AF201 This string names the project's module `pkg.async`, which the fix renames "
+            "`pkg.asynchronous`; update it by hand",
+            "test_y.py:4:30: AF201 This string names the project's module `pkg.async`, which the fix renames "
+            "`pkg.asynchronous`; update it by hand",
+            "test_y.py:5:17: AF201 This string names the project's module `pkg.async`, which the fix renames "
+            "`pkg.asynchronous`; update it by hand",
+        ]
+        self.assertEqual([line for line in res.stdout.splitlines() if "string" in line], strings)
+        # The run that renames the module reports them (the next one no longer knows the old name).
+        res = self.check("--fix", "--output-format", "concise", ".")
+        self.assertEqual(res.code, 1, res)
+        self.assertEqual([line for line in res.stdout.splitlines() if "string" in line], strings)
+        self.assertEqual(read(self.path("test_x.py")).decode(),
+                         "import pkg.asynchronous\n\nTARGET = 'pkg.async.x'  # pkg.async in a comment\n")
 
     def test_refuses_when_the_target_exists(self):
         self.make({

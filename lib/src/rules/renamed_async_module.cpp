@@ -68,8 +68,9 @@ For a module of the project, the fix renames the module's file or the package's 
 (`module-rename-style`: `asynchronous`, or a template such as `_{name}`) together with every
 import of it in the checked files; relative imports keep their dots. It is safe when the module
 lies in a regular package, unsafe in a namespace package (an installed distribution could
-provide the same name). When the new name is taken, nothing is renamed. Strings that name the
-module (`mock.patch('pkg.async.x')`) are not edited.
+provide the same name). When the new name is taken, nothing is renamed. A string that names the
+module (`mock.patch('pkg.async.x')`, `importlib.import_module('pkg.async')`) is reported as a
+warning with no fix, never edited.
 
 ## Options
 More rows go in `[tool.asyncfix.renames]` (see the README):
