@@ -221,11 +221,14 @@ class ProjectTest(CliTestCase):
         for d in imports_:
             self.assertEqual(d["fix"]["renames"], [{"from": "pkg/async.py", "to": "pkg/asynchronous.py"}])
             self.assertEqual(len(d["fix"]["edits"]), 1)
+            self.assertEqual(d["fix"]["edits"][0]["filename"], "pkg/kfac.py")
         # Fixes of one file carry no "renames" key (the output is as before).
         others = [d for d in out if d["code"] == "AF001"]
         self.assertTrue(others)
         for d in others:
             self.assertNotIn("renames", d["fix"] or {})
+            for edit in (d["fix"] or {}).get("edits", []):
+                self.assertNotIn("filename", edit)
 
     def test_git_apply_of_diff_gives_the_fixed_tree(self):
         if shutil.which("git") is None:
