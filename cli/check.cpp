@@ -433,9 +433,7 @@ int showSettings(const ConfigResolver &resolver, const std::string &file) {
   line("severity", joined(severity));
   line("exclude", joined(r.exclude));
   line("respect-gitignore", r.respectGitignore ? "true" : "false");
-  std::vector<std::string> src;
-  for (const std::filesystem::path &root : r.src) src.push_back(root.string());
-  line("src", joined(src));
+  line("src", joined(r.src));
   line("module-rename-style", "\"" + r.moduleRenameStyle + "\"");
   std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitClean;

@@ -131,7 +131,7 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
         base = base.parent_path();
       base = base.parent_path();
     } else {
-      for (const fs::path &root : config->src)
+      for (const fs::path &root : config->srcRoots())
         if (within(dir, root) && root.native().size() >= base.native().size()) base = root;
       if (base.empty()) base = dir;
       uncertain = base != dir;

@@ -235,7 +235,8 @@ TEST_CASE("config files: src roots and module-rename-style", "[settings][project
   const ConfigResolver resolver({});
   const ResolvedConfig c = forFile(resolver, tree.root / "proj/lib/pkg/a.py");
   const fs::path base = fs::absolute(config.parent_path()).lexically_normal();
-  CHECK(c.src == std::vector<fs::path>{base / "lib", base / "tools"});
+  CHECK(c.src == std::vector<std::string>{"lib", "tools/"});
+  CHECK(c.srcRoots() == std::vector<fs::path>{base / "lib", base / "tools"});
   CHECK(c.moduleRenameStyle == "_{name}");
   CHECK(c.renamedModule("async") == "_async");
   CHECK(c.renamedModule("await") == "_await");
@@ -246,7 +247,8 @@ TEST_CASE("config files: src roots and module-rename-style", "[settings][project
   const ResolvedConfig d =
       parsedOk(tree.write("other/asyncfix.toml", "select = [\"ALL\"]\n").string(), "select = [\"ALL\"]\n");
   const fs::path other = fs::absolute(tree.root / "other").lexically_normal();
-  CHECK(d.src == std::vector<fs::path>{other, other / "src"});
+  CHECK(d.src == std::vector<std::string>{".", "src"});
+  CHECK(d.srcRoots() == std::vector<fs::path>{other, other / "src"});
   CHECK(d.renamedModule("async") == "asynchronous");
   CHECK(d.renamedModule("await") == "awaitable");
 

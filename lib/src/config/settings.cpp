@@ -365,15 +365,7 @@ ResolvedConfig resolve(const FileSettings *file, const ConfigOverrides &o, const
   r.perFileIgnores = f.perFileIgnores;
   origin("per-file-ignores", !f.perFileIgnores.empty(), false);
   r.source = f.source;
-  {
-    std::error_code ec;
-    const fs::path base = fs::absolute(f.source.empty() ? fs::path(".") : f.source.parent_path(), ec);
-    for (const std::string &root : f.src.value_or(std::vector<std::string>{".", "src"})) {
-      fs::path normal = (base / root).lexically_normal();
-      if (!normal.has_filename() && normal != normal.root_path()) normal = normal.parent_path(); // "dir/" → "dir"
-      r.src.push_back(std::move(normal));
-    }
-  }
+  if (f.src) r.src = *f.src;
   origin("src", f.src.has_value(), false);
   if (f.moduleRenameStyle) r.moduleRenameStyle = *f.moduleRenameStyle;
   origin("module-rename-style", f.moduleRenameStyle.has_value(), false);
@@ -394,6 +386,18 @@ std::optional<std::string> readText(const fs::path &path) {
 }
 
 } // namespace
+
+std::vector<fs::path> ResolvedConfig::srcRoots() const {
+  std::error_code ec;
+  const fs::path base = fs::absolute(source.empty() ? fs::path(".") : source.parent_path(), ec);
+  std::vector<fs::path> roots;
+  for (const std::string &root : src) {
+    fs::path normal = (base / root).lexically_normal();
+    if (!normal.has_filename() && normal != normal.root_path()) normal = normal.parent_path(); // "dir/" → "dir"
+    roots.push_back(std::move(normal));
+  }
+  return roots;
+}
 
 std::string ResolvedConfig::renamedModule(std::string_view name) const {
   if (moduleRenameStyle == "asynchronous") return name == "await" ? "awaitable" : "asynchronous";
