@@ -24,7 +24,8 @@ std::vector<Diagnostic> moduleStrings(std::string_view text, const std::vector<R
                                       Severity severity) {
   std::vector<Diagnostic> out;
   if (!mentionsRenamedModule(text, modules)) return out;
-  const TreePtr tree(ts_parser_parse_string(threadParser(), nullptr, text.data(), static_cast<std::uint32_t>(text.size())));
+  const TreePtr tree(
+      ts_parser_parse_string(threadParser(), nullptr, text.data(), static_cast<std::uint32_t>(text.size())));
   if (!tree) return out;
   const RuleInfo *rule = findRule("AF201");
   Cursor cursor(ts_tree_root_node(tree.get()));
@@ -38,8 +39,8 @@ std::vector<Diagnostic> moduleStrings(std::string_view text, const std::vector<R
         for (std::size_t at = content.find(m.old); at != std::string_view::npos; at = content.find(m.old, at + 1)) {
           const std::size_t end = at + m.old.size();
           const bool startsName = at == 0 || (!isNameChar(content[at - 1]) && content[at - 1] != '.');
-          const bool endsName = end == content.size() || content[end] == '.' || content[end] == ':' ||
-                                !isNameChar(content[end]);
+          const bool endsName =
+              end == content.size() || content[end] == '.' || content[end] == ':' || !isNameChar(content[end]);
           if (!startsName || !endsName) continue;
           Diagnostic d;
           d.code = rule->code;
