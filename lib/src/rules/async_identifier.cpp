@@ -50,8 +50,7 @@ comprehension variables. It is unsafe where other code may use the name: module-
 through an attribute (`obj.run(async=…)`: the receiver is not known), attributes (`obj.async`
 anywhere), keyword arguments to callees defined elsewhere, where the new name is already visible
 (it would be shadowed or captured), and when a syntax error hides some uses of the name. Imported names (`from m import async`)
-get no fix: the name is fixed by the other module (AF201 knows the libraries that renamed theirs,
-and renames a module of the checked project named `async` with its imports).
+get no fix: the name is fixed by the other module (AF201 knows the libraries that renamed theirs).
 )",
                                 FixAvailability::Sometimes,
                                 false};
