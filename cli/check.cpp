@@ -62,6 +62,7 @@ public:
   /// The project view whose module renames and packages go into each file's Config (set before
   /// the workers start).
   void setProject(const ProjectView *project) { project_ = project; }
+  const ProjectView *project() const { return project_; }
 
   Entry forFile(const std::string &path) {
     auto resolved = resolver_.forFile(path);
@@ -224,6 +225,17 @@ FileReport checkNotebook(FileReport report, std::string bytes, const FileStamp *
   return report;
 }
 
+/// With a project view that renames modules: AF201 warnings (no fix) for the strings of `text`
+/// (the text the report's diagnostics refer to) that name one of them; strings are never edited.
+void addModuleStrings(FileReport &report, std::string_view text, const Context &ctx) {
+  const ProjectView *project = ctx.linters.project();
+  if (project == nullptr || !mentionsRenamedModule(text, project->renamedModules())) return;
+  std::vector<Diagnostic> found = moduleStrings(text, project->renamedModules(), Severity::Warning);
+  report.diagnostics.insert(report.diagnostics.end(), found.begin(), found.end());
+  std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(),
+                   [](const Diagnostic &a, const Diagnostic &b) { return a.start < b.start; });
+}
+
 /// Lints or fixes one text. `stamp` is set for a file on disk (which --fix rewrites), null for
 /// stdin.
 FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp, const Context &ctx) {
@@ -277,6 +289,7 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   }
   if (options.fixMode == FixMode::None) {
     report.diagnostics = linter.lint(std::string_view(bytes));
+    addModuleStrings(report, bytes, ctx);
     if (!report.diagnostics.empty()) {
       report.text = std::move(bytes);
     }
@@ -314,6 +327,7 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   report.changed = changed;
   report.fixed = changed ? result.fixedDiagnostics : 0;
   report.diagnostics = std::move(result.remaining);
+  addModuleStrings(report, result.text, ctx);
   if (stamp == nullptr) {
     report.fixedSource = changed ? std::move(*out) : encoding.empty() ? result.text : original;
   }
@@ -469,26 +483,6 @@ void addListedPaths(std::vector<std::string> &roots, const std::vector<std::stri
 void finishProject(const ProjectView &project, std::vector<FileReport> &reports, const CheckOptions &options,
                    bool unsafe, std::vector<std::string> &errors) {
   if (options.addNoqa) return;
-  // Strings that name a renamed module are reported, never edited. The files hold their final
-  // text by now (--fix wrote them; the renames come below).
-  const std::vector<RenamedModule> modules = project.renamedModules();
-  for (FileReport &report : reports) {
-    if (report.failed || report.notebook || isNotebookPath(report.path)) continue;
-    std::string text = report.text;
-    if (text.empty()) {
-      ReadResult read = readSourceFile(report.path);
-      if (read.error || !mentionsRenamedModule(read.bytes, modules)) continue;
-      SourceText decoded = decodeSource(read.bytes);
-      if (decoded.error) continue;
-      text = std::move(decoded.text);
-    }
-    std::vector<Diagnostic> found = moduleStrings(text, modules, Severity::Warning);
-    if (found.empty()) continue;
-    report.diagnostics.insert(report.diagnostics.end(), found.begin(), found.end());
-    std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(),
-                     [](const Diagnostic &a, const Diagnostic &b) { return a.start < b.start; });
-    report.text = std::move(text);
-  }
   std::vector<bool> done;
   if (options.fixMode == FixMode::Apply) errors = project.apply(unsafe, done);
   for (std::size_t i = 0; i < project.renames().size(); ++i) {

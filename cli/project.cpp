@@ -97,7 +97,8 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
   if (std::none_of(files.begin(), files.end(), [](const std::string &f) { return mentionsKeywordModule(f); }))
     return view;
 
-  std::map<fs::path, bool> initIn; // directory → holds an __init__.py (one stat per directory)
+  std::map<fs::path, bool> initIn;                 // directory → holds an __init__.py (one stat per directory)
+  std::map<fs::path, std::vector<fs::path>> roots; // configuration file → its `src` roots
   const auto hasInit = [&](const fs::path &dir) {
     const auto [it, fresh] = initIn.try_emplace(dir, false);
     if (fresh) {
@@ -131,7 +132,9 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
         base = base.parent_path();
       base = base.parent_path();
     } else {
-      for (const fs::path &root : config->srcRoots())
+      auto [known, fresh] = roots.try_emplace(config->source);
+      if (fresh) known->second = config->srcRoots();
+      for (const fs::path &root : known->second)
         if (within(dir, root) && root.native().size() >= base.native().size()) base = root;
       if (base.empty()) base = dir;
       uncertain = base != dir;
@@ -213,15 +216,11 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
     }
   }
   for (auto &[old, row] : rows) view.rows_.push_back(std::move(row));
+  for (const ModuleRename &r : view.renames_)
+    if (!r.refusal && std::none_of(view.modules_.begin(), view.modules_.end(),
+                                   [&](const RenamedModule &m) { return m.old == r.module; }))
+      view.modules_.push_back({r.module, r.newModule});
   return view;
-}
-
-std::vector<RenamedModule> ProjectView::renamedModules() const {
-  std::vector<RenamedModule> out;
-  for (const ModuleRename &r : renames_)
-    if (!r.refusal && std::none_of(out.begin(), out.end(), [&](const RenamedModule &m) { return m.old == r.module; }))
-      out.push_back({r.module, r.newModule});
-  return out;
 }
 
 std::string ProjectView::configure(const std::string &file, Config &config) const {

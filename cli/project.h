@@ -54,7 +54,7 @@ public:
 
   const std::vector<ModuleRename> &renames() const { return renames_; }
   /// The dotted paths of the modules renamed (not those refused), old and new.
-  std::vector<RenamedModule> renamedModules() const;
+  const std::vector<RenamedModule> &renamedModules() const { return modules_; }
 
   /// The diagnostic that stands for renaming `r`, in `r.reportedIn` (at its first byte).
   static Diagnostic moduleDiagnostic(const ModuleRename &r);
@@ -76,6 +76,7 @@ private:
   std::vector<std::pair<std::string, std::string>> packages_; ///< file → package, sorted by file
   std::vector<RenameRow> rows_;
   std::vector<ModuleRename> renames_;
+  std::vector<RenamedModule> modules_;
 };
 
 } // namespace asyncfix::cli
