@@ -14,6 +14,7 @@
 #include <set>
 #include <string_view>
 #include <system_error>
+#include <unordered_map>
 
 #include "asyncfix/rules.h"
 
@@ -30,8 +31,6 @@ bool isIdentifier(std::string_view s) {
     return c == '_' || std::isalnum(static_cast<unsigned char>(c)) != 0 || static_cast<unsigned char>(c) >= 0x80;
   });
 }
-
-bool isModuleFile(const fs::path &p) { return p.extension() == ".py" || p.extension() == ".pyi"; }
 
 /// Does any component of `path` (a file's extension dropped) read `async` or `await`? The cheap
 /// test that spares a run with nothing to rename everything else.
@@ -97,71 +96,97 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
   if (std::none_of(files.begin(), files.end(), [](const std::string &f) { return mentionsKeywordModule(f); }))
     return view;
 
-  std::map<fs::path, bool> initIn;                 // directory → holds an __init__.py (one stat per directory)
-  std::map<fs::path, std::vector<fs::path>> roots; // configuration file → its `src` roots
+  std::unordered_map<std::string, bool> initIn; // directory → holds an __init__.py (one stat per directory)
   const auto hasInit = [&](const fs::path &dir) {
-    const auto [it, fresh] = initIn.try_emplace(dir, false);
+    const auto [it, fresh] = initIn.try_emplace(dir.native(), false);
     if (fresh) {
       std::error_code ec;
       it->second = fs::exists(dir / "__init__.py", ec) || fs::exists(dir / "__init__.pyi", ec);
     }
     return it->second;
   };
-
-  std::map<std::string, std::size_t> byPath; // a rename's `from` → its index in renames_
-  for (const std::string &file : files) {
-    const fs::path spelt = fs::path(file).lexically_normal();
-    if (!isModuleFile(spelt)) continue; // notebooks are not modules
-    const auto resolved = resolver.forFile(spelt);
-    const auto *config = std::get_if<ResolvedConfig>(&resolved);
-    if (config == nullptr) continue; // reported when the file is checked
+  // What every file of a directory shares, worked out once per directory (a walk gives
+  // thousands of files, and path arithmetic costs system calls and allocations).
+  struct Directory {
+    std::optional<ResolvedConfig> config;          ///< nullopt: a configuration error (reported elsewhere)
+    std::optional<std::vector<std::string>> parts; ///< its components below the base; nullopt: not a package path
+    bool uncertain = false;
+  };
+  std::unordered_map<std::string, Directory> directories;
+  std::map<fs::path, std::vector<fs::path>> roots; // configuration file → its `src` roots
+  const auto directoryOf = [&](const std::string &spelt) -> const Directory & {
+    const std::size_t slash = spelt.rfind('/');
+    const std::string key = slash == std::string::npos ? std::string(".") : spelt.substr(0, slash + 1);
+    const auto [it, fresh] = directories.try_emplace(key);
+    Directory &d = it->second;
+    if (!fresh) return d;
+    auto resolved = resolver.forFile(spelt);
+    if (auto *config = std::get_if<ResolvedConfig>(&resolved)) d.config = std::move(*config);
+    else return d;
     std::error_code ec;
-    const fs::path absolute = fs::absolute(spelt, ec).lexically_normal();
-    if (ec) continue;
-    const fs::path dir = absolute.parent_path();
-    const bool init = absolute.stem() == "__init__";
-
+    const fs::path dir = fs::absolute(fs::path(spelt), ec).parent_path();
+    if (ec) return d;
     // Where its top-level package starts: above the topmost directory of a chain of regular
     // packages, else at the deepest `src` root that holds it (a namespace package below it, or
-    // a top-level module in it), else in its own directory.
+    // a top-level module in it), else in the directory itself.
     fs::path base;
-    bool uncertain = false;
     if (hasInit(dir)) {
       base = dir;
       while (base.has_parent_path() && base.parent_path() != base && hasInit(base.parent_path()))
         base = base.parent_path();
       base = base.parent_path();
     } else {
-      auto [known, fresh] = roots.try_emplace(config->source);
-      if (fresh) known->second = config->srcRoots();
+      auto [known, first] = roots.try_emplace(d.config->source);
+      if (first) known->second = d.config->srcRoots();
       for (const fs::path &root : known->second)
         if (within(dir, root) && root.native().size() >= base.native().size()) base = root;
       if (base.empty()) base = dir;
-      uncertain = base != dir;
+      d.uncertain = base != dir;
     }
     std::vector<std::string> parts;
     for (const fs::path &part : dir.lexically_relative(base))
       if (part != ".") parts.push_back(part.string());
+    if (std::all_of(parts.begin(), parts.end(), isIdentifier)) d.parts = std::move(parts);
+    return d;
+  };
+
+  std::map<std::string, std::size_t> byPath; // a rename's `from` → its index in renames_
+  for (const std::string &file : files) {
+    const bool plain = !file.starts_with("./") && !file.starts_with("../") && file.find("/./") == std::string::npos &&
+                       file.find("/../") == std::string::npos && file.find("//") == std::string::npos;
+    const std::string spelt = plain ? file : normalized(file);
+    const std::size_t dot = spelt.rfind('.'), slash = spelt.rfind('/');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) continue;
+    const std::string_view extension = std::string_view(spelt).substr(dot);
+    if (extension != ".py" && extension != ".pyi") continue; // notebooks are not modules
+    const std::string stem =
+        spelt.substr(slash == std::string::npos ? 0 : slash + 1, dot - (slash == std::string::npos ? 0 : slash + 1));
+    const Directory &holder = directoryOf(spelt);
+    if (!holder.config || !holder.parts) continue;
+    const ResolvedConfig *config = &*holder.config;
+    const bool init = stem == "__init__";
+    const bool uncertain = holder.uncertain;
+    std::vector<std::string> parts = *holder.parts;
     const std::size_t dirParts = parts.size();
-    if (!init) parts.push_back(absolute.stem().string());
-    if (parts.empty() || !std::all_of(parts.begin(), parts.end(), isIdentifier)) continue;
-    view.packages_.emplace_back(spelt.generic_string(), join(parts, init ? parts.size() : parts.size() - 1));
+    if (!init) parts.push_back(stem);
+    if (parts.empty() || !isIdentifier(parts.back())) continue;
+    view.packages_.emplace_back(spelt, join(parts, init ? parts.size() : parts.size() - 1));
 
     for (std::size_t i = 0; i < parts.size(); ++i) {
       if (!isKeywordName(parts[i])) continue;
       const bool directory = i < dirParts;
       fs::path from = spelt;
       if (directory) {
-        from = spelt.parent_path();
+        from = from.parent_path();
         for (std::size_t up = dirParts - 1; up > i; --up) from = from.parent_path();
       }
       const std::string newName = config->renamedModule(parts[i]);
-      fs::path to = from.parent_path() / (directory ? newName : newName + spelt.extension().string());
+      fs::path to = from.parent_path() / (directory ? newName : newName + std::string(extension));
       const std::string key = from.generic_string();
       auto [slot, fresh] = byPath.try_emplace(key, view.renames_.size());
       if (!fresh) {
         ModuleRename &known = view.renames_[slot->second];
-        if (init && i + 1 == parts.size()) known.reportedIn = spelt.generic_string(); // the package's __init__.py
+        if (init && i + 1 == parts.size()) known.reportedIn = spelt; // the package's __init__.py
         continue;
       }
       ModuleRename r;
@@ -173,7 +198,7 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
       r.path = {key, to.generic_string()};
       r.directory = directory;
       r.uncertain = uncertain;
-      r.reportedIn = spelt.generic_string();
+      r.reportedIn = spelt;
       r.severity = config->config.target >= PythonVersion{3, 7} ? Severity::Error : Severity::Warning;
       std::error_code exists;
       if (fs::symlink_status(to, exists).type() != fs::file_type::not_found && !exists)
@@ -229,6 +254,12 @@ std::string ProjectView::configure(const std::string &file, Config &config) cons
   const std::string key = normalized(file);
   const auto at = std::lower_bound(packages_.begin(), packages_.end(), std::make_pair(key, std::string()));
   if (at == packages_.end() || at->first != key) return "\nproject";
+  // Relative imports reach a renamed module only from its own top-level package: the files of
+  // other packages share one Linter.
+  const std::string_view top = std::string_view(at->second).substr(0, at->second.find('.'));
+  if (std::none_of(modules_.begin(), modules_.end(),
+                   [&](const RenamedModule &m) { return std::string_view(m.old).substr(0, m.old.find('.')) == top; }))
+    return "\nproject";
   config.package = at->second;
   return "\nproject package " + at->second;
 }

@@ -1,5 +1,7 @@
 #include "asyncfix/module_strings.h"
 
+#include <string.h> // memmem (GNU)
+
 #include <algorithm>
 
 #include "asyncfix/rules.h"
@@ -16,8 +18,11 @@ bool isNameChar(char c) {
 } // namespace
 
 bool mentionsRenamedModule(std::string_view text, const std::vector<RenamedModule> &modules) {
-  return std::any_of(modules.begin(), modules.end(),
-                     [&](const RenamedModule &m) { return text.find(m.old) != std::string_view::npos; });
+  // glibc's memmem, not string_view::find: that one stops at every byte equal to the needle's
+  // first, and `p` of `pkg.async` is everywhere in Python text.
+  return std::any_of(modules.begin(), modules.end(), [&](const RenamedModule &m) {
+    return ::memmem(text.data(), text.size(), m.old.data(), m.old.size()) != nullptr;
+  });
 }
 
 std::vector<Diagnostic> moduleStrings(std::string_view text, const std::vector<RenamedModule> &modules,
