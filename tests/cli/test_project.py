@@ -261,6 +261,17 @@ class ProjectTest(CliTestCase):
         self.assertEqual(res.code, 0, res)
         self.assertEqual(tree(patched), tree(fixed))
         self.assertTrue(imports(fixed, "other"))
+        # GNU patch (2.7 and newer) reads git's renames too.
+        if shutil.which("patch") is not None:
+            patched_by_patch = self.path("patch-p1")
+            os.makedirs(patched_by_patch)
+            for path, text in files.items():
+                write(os.path.join(patched_by_patch, path), text)
+            with open(patch, "rb") as stdin:
+                proc = subprocess.run(["patch", "-p1", "--batch"], cwd=patched_by_patch, stdin=stdin,
+                                      capture_output=True)
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            self.assertEqual(tree(patched_by_patch), tree(fixed))
 
 
 def run_in(cwd, args):
