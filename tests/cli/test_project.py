@@ -128,6 +128,17 @@ class ProjectTest(CliTestCase):
                          "print(g(), w.g())\n")
         self.assertTrue(imports(self.dir, "use"))
 
+    def test_top_level_module_and_the_name_its_import_binds(self):
+        self.make({
+            "async.py": "def f():\n    return 1\n",
+            "main.py": "import async\nfrom async import f\n\nprint(async.f(), f())\n",
+        })
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("main.py")).decode(),
+                         "import asynchronous\nfrom asynchronous import f\n\nprint(asynchronous.f(), f())\n")
+        self.assertTrue(imports(self.dir, "main"))
+
     def test_strings_are_reported_not_edited(self):
         self.make({
             "pkg/__init__.py": "",

@@ -235,6 +235,24 @@ TEST_CASE("AF201: a project module's fixes carry its rename; unsafe in a namespa
   CHECK(library[0].fix->renames.empty());
 }
 
+TEST_CASE("AF201: a top-level module of the project, with the name `import async` binds", "[rules][AF201][project]") {
+  Config config;
+  RenameRow row;
+  row.kind = RenameRow::Kind::Module;
+  row.library = "this project";
+  row.old = "async";
+  row.replacement = "asynchronous";
+  row.files = {{"async.py", "asynchronous.py"}};
+  config.renames = {row};
+  config.package = "";
+  const std::vector<Invalid> invalid = {
+      {"import async\nasync.f()\n",
+       {{"AF201", 1, 8, 13, FixKind::Safe}, {"AF201", 2, 1, 6, FixKind::Safe}},
+       "import asynchronous\nasynchronous.f()\n"},
+  };
+  runRuleTests("AF201", {}, invalid, config);
+}
+
 TEST_CASE("AF201: without the project's package, relative imports stay AF001's", "[rules][AF201][project]") {
   // A single file linted alone (an editor, the library): the package is unknown.
   const std::vector<Diagnostic> alone =

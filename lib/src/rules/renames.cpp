@@ -251,6 +251,9 @@ private:
     if (index == nodes.size()) return std::nullopt;
     const RenameRow *r = pathRow(name->path, index);
     if (!r) return std::nullopt;
+    // `import async` of the project's top-level module binds the name: one rename with its uses.
+    if (bindsFirst && name->path.size() == 1 && !r->files.empty())
+      if (std::optional<RenameMatch> binding = matchNameUse(token)) return binding;
     const Parts old = splitRenamePath(r->old), replacement = splitRenamePath(r->replacement);
     RenameMatch m{
         r, ts_node_start_byte(nodes[name->covered]), ts_node_end_byte(nodes[old.size() - 1]), pathMessage(*r), {}};
@@ -313,6 +316,19 @@ private:
     return out;
   }
 
+  /// The project's row for `import async` (a plain import of a top-level module of the project
+  /// named so), or null.
+  const RenameRow *topLevelProjectModule(TSNode token, TSNode dotted, TSNode statement) {
+    if (symbolOf(statement) != k_.importStatement || symbolOf(dotted) != k_.dottedName ||
+        ts_node_named_child_count(dotted) != 1)
+      return nullptr;
+    const std::string_view name = textOf(token, text_);
+    for (const ParsedRow &p : rows())
+      if (p.row->kind == Kind::Module && !p.row->files.empty() && p.old.size() == 1 && p.old.front() == name)
+        return p.row;
+    return nullptr;
+  }
+
   static std::uint32_t importedNameCount(TSNode statement) {
     std::uint32_t count = 0;
     const TSNode module = fieldOf(statement, "module_name");
@@ -358,6 +374,18 @@ private:
       if (u->role != NameRole::ImportedName) continue;
       const TSNode dotted = ts_node_parent(u->node);
       const TSNode statement = ts_node_is_null(dotted) ? TSNode{} : ts_node_parent(dotted);
+      if (const RenameRow *top = topLevelProjectModule(u->node, dotted, statement)) {
+        // `import async` of the project's own top-level module: the import and every use of the
+        // name it binds are respelt together.
+        if (!found) {
+          found = top;
+          newName = top->replacement;
+        }
+        if (top->replacement != newName) fixable = false;
+        edits.push_back(replaceNode(u->node, top->replacement));
+        imports.push_back(ts_node_start_byte(u->node));
+        continue;
+      }
       if (ts_node_is_null(statement) || symbolOf(statement) != k_.importFromStatement) {
         fixable = false; // `import async`: a top-level module spelt so
         continue;
