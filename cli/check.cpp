@@ -32,6 +32,7 @@
 #include "files.h"
 #include "files_from.h"
 #include "progress.h"
+#include "project.h"
 #include "source_io.h"
 
 namespace asyncfix::cli {
@@ -69,23 +70,34 @@ public:
 
   explicit Linters(const ConfigResolver &resolver) : resolver_(resolver) {}
 
-  Entry forFile(const std::string &path) { return forResolved(resolver_.forFile(path)); }
+  /// The project view whose module renames and packages go into each file's Config (set before
+  /// the workers start).
+  void setProject(const ProjectView *project) { project_ = project; }
+  const ProjectView *project() const { return project_; }
+
+  Entry forFile(const std::string &path) { return forResolved(resolver_.forFile(path), path); }
 
   /// The entry of settings already resolved (for every file of a directory without
-  /// per-file-ignores, whose files all share them).
-  Entry forResolved(const std::variant<ResolvedConfig, ConfigError> &resolved) {
+  /// per-file-ignores, whose files all share them; `path` is one of them, for the project view).
+  Entry forResolved(const std::variant<ResolvedConfig, ConfigError> &resolved, const std::string &path = {}) {
     if (const auto *e = std::get_if<ConfigError>(&resolved)) return {nullptr, false, e->toString()};
     const ResolvedConfig &config = std::get<ResolvedConfig>(resolved);
     std::string key = config.source.string();
     for (const std::string &code : config.config.rules.ignore) key += '\n' + code;
+    std::optional<Config> configured; // with the project's rows, when there is a project view
+    if (project_ != nullptr) {
+      configured = config.config;
+      key += project_->configure(path, *configured);
+    }
     const std::lock_guard lock(mutex_);
     auto &slot = linters_[key];
-    if (!slot) slot = std::make_unique<Linter>(config.config);
+    if (!slot) slot = std::make_unique<Linter>(configured ? *configured : config.config);
     return {slot.get(), config.unsafeFixes, std::nullopt};
   }
 
 private:
   const ConfigResolver &resolver_;
+  const ProjectView *project_ = nullptr;
   std::mutex mutex_;
   std::map<std::string, std::unique_ptr<Linter>> linters_;
 };
@@ -242,6 +254,17 @@ FileReport checkNotebook(FileReport report, std::string bytes, const FileStamp *
   return report;
 }
 
+/// With a project view that renames modules: AF201 warnings (no fix) for the strings of `text`
+/// (the text the report's diagnostics refer to) that name one of them; strings are never edited.
+void addModuleStrings(FileReport &report, std::string_view text, const Context &ctx) {
+  const ProjectView *project = ctx.linters.project();
+  if (project == nullptr || !mentionsRenamedModule(text, project->renamedModules())) return;
+  std::vector<Diagnostic> found = moduleStrings(text, project->renamedModules(), Severity::Warning);
+  report.diagnostics.insert(report.diagnostics.end(), found.begin(), found.end());
+  std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(),
+                   [](const Diagnostic &a, const Diagnostic &b) { return a.start < b.start; });
+}
+
 /// Lints or fixes one text. `stamp` is set for a file on disk (which --fix rewrites), null for
 /// stdin.
 FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp, const Context &ctx,
@@ -299,6 +322,7 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   }
   if (options.fixMode == FixMode::None) {
     report.diagnostics = linter.lint(std::string_view(bytes));
+    addModuleStrings(report, bytes, ctx);
     if (!report.diagnostics.empty()) {
       report.text = std::move(bytes);
     }
@@ -336,6 +360,7 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   report.changed = changed;
   report.fixed = changed ? result.fixedDiagnostics : 0;
   report.diagnostics = std::move(result.remaining);
+  addModuleStrings(report, result.text, ctx);
   if (stamp == nullptr) {
     report.fixedSource = changed ? std::move(*out) : encoding.empty() ? result.text : original;
   }
@@ -597,6 +622,8 @@ int showSettings(const ConfigResolver &resolver, const std::string &file) {
   line("severity", joined(severity));
   line("exclude", joined(r.exclude));
   line("respect-gitignore", r.respectGitignore ? "true" : "false");
+  line("src", joined(r.src));
+  line("module-rename-style", "\"" + r.moduleRenameStyle + "\"");
   std::fwrite(out.data(), 1, out.size(), stdout);
   return kExitClean;
 }
@@ -625,6 +652,36 @@ void addListedPaths(std::vector<std::string> &roots, const std::vector<std::stri
   }
 }
 
+/// After the files were checked: adds the diagnostic that stands for each module rename to its
+/// file's report and, with --fix, renames the modules (their imports are written by now).
+/// Problems (a target that exists) go to `errors` under --fix, to the reports as warnings else.
+void finishProject(const ProjectView &project, std::vector<FileReport> &reports, const CheckOptions &options,
+                   bool unsafe, std::vector<std::string> &errors) {
+  if (options.addNoqa) return;
+  std::vector<bool> done;
+  if (options.fixMode == FixMode::Apply) errors = project.apply(unsafe, done);
+  for (std::size_t i = 0; i < project.renames().size(); ++i) {
+    const ModuleRename &r = project.renames()[i];
+    const auto report = std::find_if(reports.begin(), reports.end(), [&](const FileReport &f) {
+      return std::filesystem::path(f.path).lexically_normal().generic_string() == r.reportedIn;
+    });
+    if (report == reports.end()) continue;
+    if (r.refusal && options.fixMode != FixMode::Apply) warn(*report, *r.refusal + "; the module is not renamed");
+    const bool applies = !r.refusal && (unsafe || !r.uncertain);
+    if (options.fixMode == FixMode::Apply ? i < done.size() && done[i] : options.fixMode == FixMode::Diff && applies) {
+      ++report->fixed;
+      report->changed = true;
+      continue;
+    }
+    Diagnostic d = ProjectView::moduleDiagnostic(r);
+    if (report->text.empty() && report->notebook == std::nullopt && report->diagnostics.empty()) {
+      ReadResult read = readSourceFile(report->path); // the line the diagnostic shows
+      if (!read.error) report->text = std::move(read.bytes);
+    }
+    report->diagnostics.insert(report->diagnostics.begin(), std::move(d));
+  }
+}
+
 } // namespace
 
 int runCheck(const CheckOptions &options) {
@@ -637,6 +694,7 @@ int runCheck(const CheckOptions &options) {
 
   std::vector<PathError> pathErrors;
   std::vector<FileReport> reports;
+  ProjectView project; // the run's modules; empty for stdin
   if (fromStdin) {
     const std::string name = options.stdinFilename.value_or("-");
     for (const std::string &path : options.paths) {
@@ -676,10 +734,11 @@ int runCheck(const CheckOptions &options) {
     const unsigned jobs = options.jobs == 0 ? defaultJobs() : options.jobs;
     const bool progressWanted = !options.quiet && ::isatty(STDERR_FILENO) == 1;
     ProgressBar progress(STDERR_FILENO);
-    if (options.showFiles || options.shard || (writes && roots.size() > 1)) {
+    if (options.showFiles || options.shard || writes) {
       // The whole list first: --show-files prints it; a shard is a share of the deduplicated
       // list; several paths to rewrite may name one file twice (dropped here, before any worker
-      // can rewrite it under both names).
+      // can rewrite it under both names); and a run that writes must know the project view (a
+      // module named `async` renamed with its imports) before it rewrites any file.
       GitIgnore git;
       std::filesystem::path lastDirectory;
       std::optional<std::variant<ResolvedConfig, ConfigError>> lastResolved;
@@ -704,6 +763,8 @@ int runCheck(const CheckOptions &options) {
         return list.errors.empty() ? kExitClean : kExitFailure;
       }
       pathErrors = std::move(list.errors);
+      project = ProjectView::build(list.files, resolver);
+      if (project.active()) linters.setProject(&project);
       progress.start(list.files.size(), ProgressBar::wanted(list.files.size(), options.quiet, STDERR_FILENO));
       reports = checkJobs(
           [&](JobQueue &queue) {
@@ -720,12 +781,35 @@ int runCheck(const CheckOptions &options) {
             progress.start(walk.files(), progressWanted && walk.files() > ProgressBar::kMinFiles);
           },
           ctx, jobs, progress);
+      // The project view needs every file of the run, known only now. A run that holds a module
+      // named `async`/`await` (rare: a legacy project) is checked again with it; it wrote nothing.
+      std::vector<std::string> files;
+      files.reserve(reports.size());
+      for (const FileReport &report : reports) files.push_back(report.path);
+      project = ProjectView::build(files, resolver);
+      if (project.active()) {
+        linters.setProject(&project);
+        ProgressBar again(STDERR_FILENO);
+        reports = checkJobs(
+            [&](JobQueue &queue) {
+              for (std::string &file : files) queue.push({std::move(file), std::nullopt});
+            },
+            ctx, jobs, again);
+      }
     }
     progress.finish(); // erases the bar before anything else is printed
   }
 
+  // ---- the project view: modules renamed with their imports ----
+  const bool unsafeRun = options.overrides.unsafeFixes.value_or(
+      !reports.empty() &&
+      std::all_of(reports.begin(), reports.end(), [](const FileReport &r) { return r.unsafeFixes; }));
+  std::vector<std::string> projectErrors;
+  if (!project.renames().empty()) finishProject(project, reports, options, unsafeRun, projectErrors);
+  // ----
+
   // Messages on stderr, in a stable order: bad paths as given, then files in path order.
-  bool failures = !pathErrors.empty();
+  bool failures = !pathErrors.empty() || !projectErrors.empty();
   for (const PathError &error : pathErrors) {
     write(stderr, "error: " + error.path + ": " + error.reason + "\n");
   }
@@ -737,6 +821,7 @@ int runCheck(const CheckOptions &options) {
       }
     }
   }
+  for (const std::string &message : projectErrors) write(stderr, message + "\n");
   std::fflush(stderr);
 
   if (options.addNoqa) {
@@ -775,7 +860,14 @@ int runCheck(const CheckOptions &options) {
   }
 
   const bool textFormat = options.format == OutputFormat::Full || options.format == OutputFormat::Concise;
-  if (options.fixMode == FixMode::Diff) {
+  if (options.fixMode == FixMode::Diff && project.active()) {
+    std::vector<std::pair<std::string, std::string>> diffs;
+    diffs.reserve(reports.size());
+    for (const FileReport &report : reports) diffs.emplace_back(report.path, report.diff);
+    write(stdout, project.renderDiffs(diffs, unsafeRun));
+    std::fflush(stdout);
+    if (!options.quiet) write(stderr, renderSummary(summary, colorFor(STDERR_FILENO)));
+  } else if (options.fixMode == FixMode::Diff) {
     for (const FileReport &report : reports) {
       write(stdout, report.diff);
     }

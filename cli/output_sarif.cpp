@@ -117,11 +117,18 @@ Json fix(const Fix &f, const SourceMap &map, const Json &location) {
     replacements.push_back(
         Json{{"deletedRegion", region(map, edit.start, edit.end)}, {"insertedContent", Json{{"text", edit.content}}}});
   }
+  Json properties{{"applicability", toString(f.applicability)}};
+  // SARIF has no file renames: a fix that moves a module says so in its properties.
+  if (!f.renames.empty()) {
+    Json renames = Json::array();
+    for (const FileRename &r : f.renames) renames.push_back(Json{{"from", r.from}, {"to", r.to}});
+    properties["renames"] = std::move(renames);
+  }
   return Json{
       {"description", Json{{"text", f.title}}},
       {"artifactChanges",
        Json::array({Json{{"artifactLocation", location}, {"replacements", std::move(replacements)}}})},
-      {"properties", Json{{"applicability", toString(f.applicability)}}},
+      {"properties", std::move(properties)},
   };
 }
 

@@ -419,5 +419,170 @@ class OracleTest(unittest.TestCase):
             self.fail(f"{len(failures)} of {len(programs)} programs fail:\n\n" + "\n\n".join(failures[:12]))
 
 
+# ---- multi-file projects: modules and packages named async/await (issue 15) ----
+#
+# Each project is a regular package `pkg` holding a module or a package named `async` or `await`
+# (sometimes with a submodule named the other keyword), modules that import it in every form —
+# absolute and relative, `import … as …`, `from … import …`, attribute paths through the import —
+# a subpackage importing it with `..`, and a top-level script. Nothing imports a third-party
+# module, so every module can be imported after fixing. `--fix --unsafe-fixes` must rename the
+# module (file or directory) to the default style (`asynchronous`/`awaitable`) and rewrite every
+# import: each file then compiles, each module imports in a fresh interpreter, each file's AST is
+# the original's with those renames, and a second run changes nothing.
+
+PROJECTS = int(os.environ.get("ASYNCFIX_ORACLE_PROJECTS", "40"))
+MODULE_RENAMES = {"async": "asynchronous", "await": "awaitable"}
+
+
+def project_importer(rng, target, inner, relative, k):
+    """Lines of a module in `pkg` (relative: may use `.`) that imports pkg.<target> and uses it."""
+    forms = [
+        ([f"import pkg.{target}"], f"pkg.{target}.f{k}()"),
+        ([f"import pkg.{target} as m{k}"], f"m{k}.f{k}()"),
+        ([f"from pkg.{target} import f{k}"], f"f{k}()"),
+        ([f"from pkg.{target} import f{k} as g{k}, X"], f"g{k}() + X"),
+        ([f"from pkg import {target}"], f"{target}.f{k}()"),
+        (["import pkg", f"import pkg.{target}"], f"pkg.{target}.X"),
+    ]
+    if relative:
+        forms += [
+            ([f"from . import {target}"], f"{target}.f{k}()"),
+            ([f"from .{target} import f{k}"], f"f{k}()"),
+            ([f"from .{target} import (f{k},", "    X)"], f"f{k}() + X"),
+        ]
+    if inner:
+        forms += [([f"from pkg.{target}.{inner} import h"], "h()"),
+                  ([f"import pkg.{target}.{inner}"], f"pkg.{target}.{inner}.h()")]
+        if relative:
+            forms += [([f"from .{target}.{inner} import h"], "h()"),
+                      ([f"from .{target} import {inner}"], f"{inner}.h()")]
+    lines, uses = [], []
+    for _ in range(rng.randint(1, 3)):
+        imported, use = rng.choice(forms)
+        lines += imported
+        uses.append(use)
+    lines += ["", "", "def use():", "    return [" + ", ".join(uses) + "]", "", "", "RESULT = use()"]
+    return lines
+
+
+def generate_project(rng, root):
+    """Writes a project under root; returns {relative path: source bytes}."""
+    target = rng.choice(KEYWORDS)
+    inner = rng.choice([None, "await" if target == "async" else "async", "sub"])
+    package = inner is not None or rng.random() < 0.3
+    defs = [f"def f{k}():\n    return {k}\n" for k in range(10)]
+    body = "X = 1\n\n\n" + "\n\n".join(defs)
+    files = {"pkg/__init__.py": ""}
+    if package:
+        files[f"pkg/{target}/__init__.py"] = body
+        if inner:
+            files[f"pkg/{target}/{inner}.py"] = "def h():\n    return 7\n"
+            files[f"pkg/{target}/user.py"] = f"from . import {inner}\nfrom .{inner} import h\n\nV = {inner}.h() + h()\n"
+    else:
+        files[f"pkg/{target}.py"] = body
+    for k in range(rng.randint(1, 4)):
+        files[f"pkg/mod{k}.py"] = "\n".join(project_importer(rng, target, inner, True, k)) + "\n"
+    files["pkg/sub/__init__.py"] = ""
+    sub = rng.choice([f"from .. import {target}\n\nV = {target}.f0()\n",
+                      f"from ..{target} import f1\n\nV = f1()\n",
+                      f"import pkg.{target}\n\nV = pkg.{target}.X\n"])
+    files["pkg/sub/deep.py"] = sub
+    files["main.py"] = "\n".join(project_importer(rng, target, inner, False, 9)) + "\n"
+    out = {}
+    for path, text in files.items():
+        eol = "\r\n" if rng.random() < 0.15 else "\n"
+        data = text.replace("\n", eol).encode()
+        full = os.path.join(root, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "wb") as f:
+            f.write(data)
+        out[path] = data
+    return out
+
+
+class ModuleRenamer(ast.NodeTransformer):
+    """The original AST with the project's module renamed: in generated projects every
+    `async`/`await` identifier names the module (or a name bound to it)."""
+
+    def generic_visit(self, node):
+        for field in ("id", "arg", "attr", "name", "asname", "module"):
+            value = getattr(node, field, None)
+            if isinstance(value, str):
+                setattr(node, field, ".".join(MODULE_RENAMES.get(p, p) for p in value.split(".")))
+        return super().generic_visit(node)
+
+
+def moved(path):
+    parts = path.split("/")
+    parts = [MODULE_RENAMES.get(p, p) for p in parts[:-1]] + [
+        MODULE_RENAMES.get(parts[-1][:-3], parts[-1][:-3]) + ".py"]
+    return "/".join(parts)
+
+
+def snapshot(root):
+    out = {}
+    for base, dirs, names in os.walk(root):
+        dirs[:] = [d for d in dirs if d != "__pycache__"]
+        for name in names:
+            full = os.path.join(base, name)
+            with open(full, "rb") as f:
+                out[os.path.relpath(full, root)] = f.read()
+    return out
+
+
+class ProjectOracleTest(unittest.TestCase):
+    def test_projects_against_cpython(self):
+        rng = random.Random(SEED + 15)
+        work = tempfile.mkdtemp(prefix="asyncfix-oracle-projects-")
+        self.addCleanup(shutil.rmtree, work, ignore_errors=True)
+        failures, modules_imported = [], 0
+        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+        for n in range(PROJECTS):
+            root = os.path.join(work, f"project{n:03d}")
+            original = generate_project(rng, root)
+            listing = "\n".join(f"--- {p}\n{d.decode()}" for p, d in sorted(original.items()))
+            run = subprocess.run([BIN, "check", "--isolated", "--fix", "--unsafe-fixes", "--exit-zero", "--quiet", "."],
+                                 cwd=root, capture_output=True, timeout=120)
+            if run.returncode != 0:
+                failures.append(f"project{n:03d}: exit {run.returncode}: {run.stderr.decode()}\n{listing}")
+                continue
+            fixed = snapshot(root)
+            expected_paths = sorted(moved(p) for p in original)
+            if sorted(fixed) != expected_paths:
+                failures.append(f"project{n:03d}: files {sorted(fixed)}, expected {expected_paths}\n{listing}")
+                continue
+            for path, data in original.items():
+                after = fixed[moved(path)]
+                try:
+                    tree_after = ast.parse(after)  # this Python's grammar: async/await are keywords
+                except SyntaxError as e:
+                    failures.append(f"project{n:03d}/{path}: does not compile after fixing: {e}\n"
+                                    f"{after.decode()}\n{listing}")
+                    continue
+                want = ast.dump(ModuleRenamer().visit(ast.parse(data, feature_version=(3, 6))))
+                if want != ast.dump(tree_after):
+                    failures.append(f"project{n:03d}/{path}: AST differs beyond the module rename\n"
+                                    f"{after.decode()}\n{listing}")
+            for path in fixed:
+                if not path.endswith(".py"):
+                    continue
+                module = path[:-3].replace("/", ".").removesuffix(".__init__")
+                proc = subprocess.run([sys.executable, "-c", f"import {module}"], cwd=root, capture_output=True,
+                                      env=env, timeout=60)
+                modules_imported += 1
+                if proc.returncode != 0:
+                    failures.append(f"project{n:03d}: `import {module}` fails: {proc.stderr.decode()[-400:]}\n"
+                                    f"{listing}")
+            again = subprocess.run([BIN, "check", "--isolated", "--fix", "--unsafe-fixes", "--quiet", "."],
+                                   cwd=root, capture_output=True, timeout=120)
+            if again.returncode != 0 or snapshot(root) != fixed:
+                failures.append(f"project{n:03d}: a second run changed something or found something "
+                                f"(exit {again.returncode}): {again.stdout.decode()}{again.stderr.decode()}")
+        print(f"oracle: {PROJECTS} projects, {modules_imported} modules imported after fixing (seed {SEED + 15})",
+              file=sys.stderr)
+        if failures:
+            self.fail(f"{len(failures)} failures:\n\n" + "\n\n".join(failures[:8]))
+
+
 if __name__ == "__main__":
     unittest.main()

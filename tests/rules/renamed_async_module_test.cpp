@@ -1,7 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include "asyncfix/linter.h"
 #include "rules/rule_tester.h"
 
+using namespace asyncfix;
 using namespace asyncfix::testing;
 
 TEST_CASE("AF201 renamed-async-module: valid code is left alone", "[rules][AF201]") {
@@ -166,4 +168,96 @@ TEST_CASE("AF201-AF203 take precedence over AF001 on the tokens they own", "[rul
        "import pexpect\nchild = pexpect.spawn('sh')\nchild.expect('$', async_=True)\nchild.async = 1\n"},
   };
   runRuleTests("AF001", {}, invalid, both);
+}
+
+namespace {
+
+/// The Config the CLI's project view gives a file of package `pkg` when `pkg/async.py` is renamed.
+Config projectConfig(std::optional<std::string> package, bool uncertain = false) {
+  Config config;
+  RenameRow row;
+  row.kind = RenameRow::Kind::Module;
+  row.library = "this project";
+  row.old = "pkg.async";
+  row.replacement = "pkg.asynchronous";
+  row.files = {{"pkg/async.py", "pkg/asynchronous.py"}};
+  row.uncertain = uncertain;
+  config.renames = {row};
+  config.package = std::move(package);
+  return config;
+}
+
+} // namespace
+
+TEST_CASE("AF201: the project's own module, absolute and relative imports", "[rules][AF201][project]") {
+  const std::vector<std::string> valid = {
+      "from pkg.asynchronous import helper\n",
+      // `..` from `pkg` is the top level: another module `async`, not the project's.
+      "from ..async import helper\n",
+      "x = 'pkg.async.helper'\n",
+  };
+  const std::vector<Invalid> invalid = {
+      {"from .async import helper\n",
+       {{"AF201", 1, 7, 12, FixKind::Safe, "rename the project's module to `pkg.asynchronous`"}},
+       "from .asynchronous import helper\n"},
+      {"from . import async\nasync.helper()\n",
+       {{"AF201", 1, 15, 20, FixKind::Safe}, {"AF201", 2, 1, 6, FixKind::Safe}},
+       "from . import asynchronous\nasynchronous.helper()\n"},
+      {"from .async.sub import x\n", {{"AF201", 1, 7, 12, FixKind::Safe}}, "from .asynchronous.sub import x\n"},
+      {"import pkg.async\n", {{"AF201", 1, 8, 17, FixKind::Safe}}, "import pkg.asynchronous\n"},
+      {"import pkg.async as a\n", {{"AF201", 1, 8, 17, FixKind::Safe}}, "import pkg.asynchronous as a\n"},
+      {"from pkg.async import x\n", {{"AF201", 1, 6, 15, FixKind::Safe}}, "from pkg.asynchronous import x\n"},
+      {"from pkg import async\nasync.x\n",
+       {{"AF201", 1, 17, 22, FixKind::Safe}, {"AF201", 2, 1, 6, FixKind::Safe}},
+       "from pkg import asynchronous\nasynchronous.x\n"},
+      {"import pkg\npkg.async.f()\n", {{"AF201", 2, 1, 10, FixKind::Safe}}, "import pkg\npkg.asynchronous.f()\n"},
+  };
+  runRuleTests("AF201", valid, invalid, projectConfig("pkg"));
+}
+
+TEST_CASE("AF201: a project module's fixes carry its rename; unsafe in a namespace package",
+          "[rules][AF201][project]") {
+  const std::vector<Diagnostic> safe = Linter(projectConfig("pkg")).lint(std::string_view("from .async import h\n"));
+  REQUIRE(safe.size() == 1);
+  REQUIRE(safe[0].fix);
+  CHECK(safe[0].fix->applicability == Applicability::Safe);
+  CHECK(safe[0].fix->renames == std::vector<FileRename>{{"pkg/async.py", "pkg/asynchronous.py"}});
+
+  const std::vector<Diagnostic> unsafe =
+      Linter(projectConfig("pkg", true)).lint(std::string_view("from .async import h\n"));
+  REQUIRE(unsafe.size() == 1);
+  REQUIRE(unsafe[0].fix);
+  CHECK(unsafe[0].fix->applicability == Applicability::Unsafe);
+
+  // A library row's fix renames no file (its output stays as it was).
+  const std::vector<Diagnostic> library = Linter().lint(std::string_view("import kombu.async\n"));
+  REQUIRE(library.size() == 1);
+  CHECK(library[0].fix->renames.empty());
+}
+
+TEST_CASE("AF201: a top-level module of the project, with the name `import async` binds", "[rules][AF201][project]") {
+  Config config;
+  RenameRow row;
+  row.kind = RenameRow::Kind::Module;
+  row.library = "this project";
+  row.old = "async";
+  row.replacement = "asynchronous";
+  row.files = {{"async.py", "asynchronous.py"}};
+  config.renames = {row};
+  config.package = "";
+  const std::vector<Invalid> invalid = {
+      {"import async\nasync.f()\n",
+       {{"AF201", 1, 8, 13, FixKind::Safe}, {"AF201", 2, 1, 6, FixKind::Safe}},
+       "import asynchronous\nasynchronous.f()\n"},
+  };
+  runRuleTests("AF201", {}, invalid, config);
+}
+
+TEST_CASE("AF201: without the project's package, relative imports stay AF001's", "[rules][AF201][project]") {
+  // A single file linted alone (an editor, the library): the package is unknown.
+  const std::vector<Diagnostic> alone =
+      Linter(projectConfig(std::nullopt)).lint(std::string_view("from .async import h\n"));
+  REQUIRE(alone.size() == 1);
+  CHECK(alone[0].code == "AF001");
+  CHECK_FALSE(alone[0].fix);
 }

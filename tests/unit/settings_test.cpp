@@ -260,3 +260,35 @@ TEST_CASE("config files: a non-ASCII character where whitespace may stand is a c
   ConfigError before = parsedError("pyproject.toml", "[tool.asyncfix]\nselect =\xC2\xA1[\"AF1\"]\n");
   CHECK(before.toString().starts_with("pyproject.toml:2:9: "));
 }
+
+TEST_CASE("config files: src roots and module-rename-style", "[settings][project]") {
+  TempTree tree;
+  const fs::path config = tree.write("proj/pyproject.toml", "[tool.asyncfix]\nsrc = [\"lib\", \"tools/\"]\n"
+                                                            "module-rename-style = \"_{name}\"\n");
+  const ConfigResolver resolver({});
+  const ResolvedConfig c = forFile(resolver, tree.root / "proj/lib/pkg/a.py");
+  const fs::path base = fs::absolute(config.parent_path()).lexically_normal();
+  CHECK(c.src == std::vector<std::string>{"lib", "tools/"});
+  CHECK(c.srcRoots() == std::vector<fs::path>{base / "lib", base / "tools"});
+  CHECK(c.moduleRenameStyle == "_{name}");
+  CHECK(c.renamedModule("async") == "_async");
+  CHECK(c.renamedModule("await") == "_await");
+  CHECK(c.origins.at("src") == config.string());
+  CHECK(c.origins.at("module-rename-style") == config.string());
+
+  // Defaults: "." and "src" beside the configuration file; asynchronous / awaitable.
+  const ResolvedConfig d =
+      parsedOk(tree.write("other/asyncfix.toml", "select = [\"ALL\"]\n").string(), "select = [\"ALL\"]\n");
+  const fs::path other = fs::absolute(tree.root / "other").lexically_normal();
+  CHECK(d.src == std::vector<std::string>{".", "src"});
+  CHECK(d.srcRoots() == std::vector<fs::path>{other, other / "src"});
+  CHECK(d.renamedModule("async") == "asynchronous");
+  CHECK(d.renamedModule("await") == "awaitable");
+
+  ConfigError e = parsedError("asyncfix.toml", "module-rename-style = \"{name}-x\"\n");
+  CHECK(e.message.find("`module-rename-style` must be `asynchronous` or a template") != std::string::npos);
+  e = parsedError("asyncfix.toml", "module-rename-style = \"aio\"\n"); // no {name}: every module the same
+  CHECK(e.line == 1);
+  e = parsedError("asyncfix.toml", "src = \"src\"\n");
+  CHECK(e.message.find("`src` must be an array of strings") != std::string::npos);
+}

@@ -57,6 +57,13 @@ struct RenameRow {
   std::string replacement; ///< module/function: the full new path; keyword/attribute: the new name
   std::string since;       ///< the library version that introduced the new name ("4.2.0"); may be empty
   std::string source;      ///< where the rename is documented (changelog or pull request URL)
+  /// Module rows of the project being checked, not of a library (the CLI's project view adds
+  /// them): the files or directories that hold the module and their new names. A fix of such a
+  /// row carries these renames (Fix::renames).
+  std::vector<FileRename> files{};
+  /// With `files`: the module's name is not certain (it lies in a namespace package, which an
+  /// installed distribution could share), so the fixes of the row are unsafe.
+  bool uncertain = false;
   friend bool operator==(const RenameRow &, const RenameRow &) = default;
 };
 
@@ -70,6 +77,11 @@ struct ASYNCFIX_API Config {
   std::map<std::string, Severity, std::less<>> severity;
   /// Rows added to the built-in renames table; they win over a built-in row for the same name.
   std::vector<RenameRow> renames;
+  /// The dotted package that relative imports in the linted file start from (`pkg` for
+  /// `pkg/mod.py` and for `pkg/__init__.py`; "" for a top-level module); nullopt when unknown,
+  /// and then relative imports are not resolved. Set by a front end that knows the project's
+  /// module map (the CLI's project view).
+  std::optional<std::string> package;
 
   std::string renamed(std::string_view name) const;
   /// "async_" → "{name}_", "is_async" → "is_{name}", a template stays; nullopt when invalid.

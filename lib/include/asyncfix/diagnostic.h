@@ -33,11 +33,23 @@ struct TextEdit {
   friend bool operator==(const TextEdit &, const TextEdit &) = default;
 };
 
+/// Renaming a file or directory, paths as the front end spelt them: the part of a fix that
+/// spans files (a module of the project named `async` is renamed with every import of it).
+struct FileRename {
+  std::string from;
+  std::string to;
+  friend bool operator==(const FileRename &, const FileRename &) = default;
+};
+
 /// A set of non-overlapping edits, sorted by start, applied together or not at all.
 struct Fix {
   std::string title; ///< imperative: "Replace `async=` with `non_blocking=`"
   Applicability applicability = Applicability::Safe;
   std::vector<TextEdit> edits;
+  /// Files or directories the fix also renames (empty for a fix of one file). The edits are this
+  /// file's part; the front end that knows the other files applies the renames once theirs are
+  /// written (the CLI's project view).
+  std::vector<FileRename> renames{};
   friend bool operator==(const Fix &, const Fix &) = default;
 };
 

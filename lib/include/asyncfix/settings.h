@@ -53,6 +53,19 @@ struct ASYNCFIX_API ResolvedConfig {
   std::vector<std::string> exclude;
   std::vector<std::pair<std::string, std::vector<std::string>>> perFileIgnores; ///< glob → codes
   bool respectGitignore = true;
+  /// `src`: the directories that hold top-level modules and packages (Ruff's `src`), as the
+  /// configuration writes them: relative to its directory (to the current directory without
+  /// one). Kept as written: resolving costs system calls, and a walk resolves every file.
+  std::vector<std::string> src{".", "src"};
+  /// `module-rename-style`: how a module or package of the project named `async`/`await` is
+  /// renamed. "asynchronous" (the default: `async` → `asynchronous`, `await` → `awaitable`) or a
+  /// template in which "{name}" stands for the old name ("_{name}").
+  std::string moduleRenameStyle = "asynchronous";
+
+  /// `src` as absolute, normalized directories.
+  std::vector<std::filesystem::path> srcRoots() const;
+  /// The new name of a module named `name` (`async`/`await`) under moduleRenameStyle.
+  std::string renamedModule(std::string_view name) const;
 
   /// True when `path` (a file or directory) matches `exclude`.
   bool excluded(const std::filesystem::path &path) const;

@@ -40,7 +40,16 @@ struct FileSettings {
   std::optional<std::string> renameTemplate;
   std::map<std::string, Severity, std::less<>> severity;
   std::optional<std::vector<RenameRow>> renames;
+  std::optional<std::vector<std::string>> src;
+  std::optional<std::string> moduleRenameStyle;
 };
+
+/// "asynchronous" or a template with "{name}" whose result for `async` and `await` is a Python
+/// identifier that is not a keyword.
+bool isValidModuleRenameStyle(std::string_view style) {
+  if (style == "asynchronous") return true;
+  return style.find("{name}") != std::string_view::npos && Config::isValidRenameTemplate(style);
+}
 
 class Parser {
 public:
@@ -165,7 +174,14 @@ public:
       else if (k == "ignore") take(selectors(node, k), s.ignore);
       else if (k == "exclude") take(strings(node, k), s.exclude);
       else if (k == "extend-exclude") take(strings(node, k), s.extendExclude);
-      else if (k == "respect-gitignore" || k == "unsafe-fixes") {
+      else if (k == "src") take(strings(node, k), s.src);
+      else if (k == "module-rename-style") {
+        const auto value = node.value<std::string>();
+        if (!value || !node.is_string() || !isValidModuleRenameStyle(*value))
+          problem = error(node.source(), "`module-rename-style` must be `asynchronous` or a template such as "
+                                         "`_{name}` that gives a Python identifier");
+        else s.moduleRenameStyle = *value;
+      } else if (k == "respect-gitignore" || k == "unsafe-fixes") {
         const auto value = node.value<bool>();
         if (!value || !node.is_boolean())
           problem = error(node.source(), "`" + std::string(k) + "` must be true or false");
@@ -349,6 +365,10 @@ ResolvedConfig resolve(const FileSettings *file, const ConfigOverrides &o, const
   r.perFileIgnores = f.perFileIgnores;
   origin("per-file-ignores", !f.perFileIgnores.empty(), false);
   r.source = f.source;
+  if (f.src) r.src = *f.src;
+  origin("src", f.src.has_value(), false);
+  if (f.moduleRenameStyle) r.moduleRenameStyle = *f.moduleRenameStyle;
+  origin("module-rename-style", f.moduleRenameStyle.has_value(), false);
   if (!forFile.empty()) {
     const fs::path rel = relativeTo(forFile, f.source.empty() ? fs::path{} : f.source.parent_path());
     for (const auto &[glob, codes] : r.perFileIgnores)
@@ -366,6 +386,26 @@ std::optional<std::string> readText(const fs::path &path) {
 }
 
 } // namespace
+
+std::vector<fs::path> ResolvedConfig::srcRoots() const {
+  std::error_code ec;
+  const fs::path base = fs::absolute(source.empty() ? fs::path(".") : source.parent_path(), ec);
+  std::vector<fs::path> roots;
+  for (const std::string &root : src) {
+    fs::path normal = (base / root).lexically_normal();
+    if (!normal.has_filename() && normal != normal.root_path()) normal = normal.parent_path(); // "dir/" → "dir"
+    roots.push_back(std::move(normal));
+  }
+  return roots;
+}
+
+std::string ResolvedConfig::renamedModule(std::string_view name) const {
+  if (moduleRenameStyle == "asynchronous") return name == "await" ? "awaitable" : "asynchronous";
+  std::string out = moduleRenameStyle;
+  for (std::size_t at = out.find("{name}"); at != std::string::npos; at = out.find("{name}", at + name.size()))
+    out.replace(at, 6, name);
+  return out;
+}
 
 bool ResolvedConfig::excluded(const fs::path &path) const {
   const fs::path rel = relativeTo(path, source.empty() ? fs::path{} : source.parent_path());

@@ -35,12 +35,20 @@ Json toJson(const FileDiagnostics &file, const SourceMap &map, const Diagnostic 
       const SourcePlace from = map.at(edit.start);
       Json object{{"content", edit.content}};
       if (notebook) object["cell"] = from.cell;
+      if (!d.fix->renames.empty()) object["filename"] = file.path; // a fix that spans files
       object["location"] = location(from);
       object["end_location"] = location(map.at(edit.end));
       edits.push_back(std::move(object));
     }
     fix =
         Json{{"applicability", toString(d.fix->applicability)}, {"message", d.fix->title}, {"edits", std::move(edits)}};
+    // A fix that spans files (a module of the project renamed with its imports): each edit names
+    // its file (this one), and "renames" names the files or directories the fix moves.
+    if (!d.fix->renames.empty()) {
+      Json renames = Json::array();
+      for (const FileRename &r : d.fix->renames) renames.push_back(Json{{"from", r.from}, {"to", r.to}});
+      fix["renames"] = std::move(renames);
+    }
   }
   const RuleInfo *rule = findRule(d.code);
   const SourcePlace start = map.at(d.start);

@@ -27,6 +27,11 @@ The renames come from one table (module rows):
 | `gunicorn.workers.async` | `gunicorn.workers.base_async` | gunicorn 19.9.0 |
 | `pymodbus.client.async` | `pymodbus.client.asynchronous` | pymodbus 2.2.0 |
 
+It also flags a module or package of the project itself named `async` or `await`
+(`pkg/async.py`, `pkg/async/__init__.py`), when `asyncfix check` sees the project's files: on the
+module, and on every import of it in the checked files — absolute or relative
+(`from .async import helper`, `from . import async`) — and attribute paths reached through them.
+
 ## Why is this bad?
 Since Python 3.7 `async` is a keyword, so `import kombu.async` is a `SyntaxError` and the whole
 file fails to compile, at the first such line, with no hint about the new name. The libraries
@@ -59,9 +64,18 @@ the path's first name is not imported in the file (`kombu.async.Hub` with no `im
 star import or a missing one, so a guess), and when the new name is already used in the file.
 These rules take precedence over AF001/AF002 on the tokens they own.
 
+For a module of the project, the fix renames the module's file or the package's directory
+(`module-rename-style`: `asynchronous`, or a template such as `_{name}`) together with every
+import of it in the checked files; relative imports keep their dots. It is safe when the module
+lies in a regular package, unsafe in a namespace package (an installed distribution could
+provide the same name). When the new name is taken, nothing is renamed. A string that names the
+module (`mock.patch('pkg.async.x')`, `importlib.import_module('pkg.async')`) is reported as a
+warning with no fix, never edited.
+
 ## Options
 More rows go in `[tool.asyncfix.renames]` (see the README):
-`module = [{ old = "mylib.async", new = "mylib.aio" }]`.
+`module = [{ old = "mylib.async", new = "mylib.aio" }]`. `module-rename-style` spells the
+project's renamed modules; `src` says where its top-level packages start.
 )",
     FixAvailability::Sometimes,
     true};

@@ -157,6 +157,8 @@ private:
 
   std::string pathMessage(const RenameRow &r) const {
     if (!full_) return {}; // only ownership is asked
+    if (!r.files.empty())
+      return syntaxError(r.old, config_) + "; rename the project's module to `" + r.replacement + "`";
     return syntaxError(r.old, config_) + "; " + releasedIn(r) + " renamed it `" + r.replacement + "`";
   }
 
@@ -188,26 +190,82 @@ private:
       if (ts_node_eq(fieldOf(holder, "module_name"), dotted)) return matchModulePath(token, dotted, false);
       return matchFromName(token, dotted, holder, false);
     }
-    return std::nullopt; // a relative import, `from __future__ import …`
+    // `from .async import x`: resolved when the front end says which package the file is in.
+    if (isType(holder, "relative_import") && symbolOf(above) == k_.importFromStatement)
+      return matchModulePath(token, holder, false);
+    return std::nullopt; // `from __future__ import …`
   }
 
-  /// `import kombu.async`, `import kombu.async.hub as h`, `from kombu.async.hub import Hub`.
-  std::optional<RenameMatch> matchModulePath(TSNode token, TSNode dotted, bool bindsFirst) {
-    std::vector<TSNode> nodes;
+  /// The module a statement names: a dotted name as written, or a relative import resolved
+  /// against Config::package. Component i is written at nodes[i], except the first `covered`
+  /// ones, which the leading dots stand for (null nodes).
+  struct ModuleName {
     Parts path;
-    std::size_t index = 0;
+    std::vector<TSNode> nodes;
+    std::size_t covered = 0;
+  };
+
+  std::optional<ModuleName> moduleName(TSNode module) const {
+    ModuleName out;
+    TSNode dotted = module;
+    if (isType(module, "relative_import")) {
+      if (!config_.package) return std::nullopt;
+      dotted = TSNode{};
+      std::size_t dots = 0;
+      for (std::uint32_t i = 0, n = ts_node_named_child_count(module); i < n; ++i) {
+        const TSNode c = ts_node_named_child(module, i);
+        if (symbolOf(c) == k_.dottedName) dotted = c;
+        else if (isType(c, "import_prefix")) {
+          const std::string_view prefix = textOf(c, text_);
+          dots = static_cast<std::size_t>(std::count(prefix.begin(), prefix.end(), '.'));
+        }
+      }
+      Parts base = config_.package->empty() ? Parts{} : splitRenamePath(*config_.package);
+      if (dots == 0 || dots - 1 > base.size()) return std::nullopt; // beyond the top-level package
+      base.resize(base.size() - (dots - 1));
+      out.covered = base.size();
+      out.path = std::move(base);
+      out.nodes.assign(out.covered, TSNode{});
+      if (ts_node_is_null(dotted)) return out;
+    } else if (symbolOf(module) != k_.dottedName) {
+      return std::nullopt;
+    }
     for (std::uint32_t i = 0, n = ts_node_named_child_count(dotted); i < n; ++i) {
       const TSNode c = ts_node_named_child(dotted, i);
       if (!isIdentifier(c)) continue;
-      if (ts_node_eq(c, token)) index = nodes.size();
-      nodes.push_back(c);
-      path.push_back(textOf(c, text_));
+      out.nodes.push_back(c);
+      out.path.push_back(textOf(c, text_));
     }
-    const RenameRow *r = pathRow(path, index);
+    return out;
+  }
+
+  /// `import kombu.async`, `import kombu.async.hub as h`, `from kombu.async.hub import Hub`,
+  /// `from .async import x` (`module` is the dotted name or the relative import).
+  std::optional<RenameMatch> matchModulePath(TSNode token, TSNode module, bool bindsFirst) {
+    std::optional<ModuleName> name = moduleName(module);
+    if (!name) return std::nullopt;
+    const std::vector<TSNode> &nodes = name->nodes;
+    std::size_t index = nodes.size();
+    for (std::size_t i = name->covered; i < nodes.size(); ++i)
+      if (ts_node_eq(nodes[i], token)) index = i;
+    if (index == nodes.size()) return std::nullopt;
+    const RenameRow *r = pathRow(name->path, index);
     if (!r) return std::nullopt;
+    // `import async` of the project's top-level module binds the name: one rename with its uses.
+    if (bindsFirst && name->path.size() == 1 && !r->files.empty())
+      if (std::optional<RenameMatch> binding = matchNameUse(token)) return binding;
     const Parts old = splitRenamePath(r->old), replacement = splitRenamePath(r->replacement);
-    RenameMatch m{r, ts_node_start_byte(nodes.front()), ts_node_end_byte(nodes[old.size() - 1]), pathMessage(*r), {}};
-    if (auto edit = pathEdit(nodes, 0, old, replacement)) {
+    RenameMatch m{
+        r, ts_node_start_byte(nodes[name->covered]), ts_node_end_byte(nodes[old.size() - 1]), pathMessage(*r), {}};
+    // The leading dots stand for the file's own package, which moves with the file: only the
+    // written components are respelt.
+    std::optional<TextEdit> edit = pathEdit(nodes, name->covered, old, replacement);
+    if (!edit && name->covered > 0 && old.size() == replacement.size() &&
+        !std::equal(old.begin() + static_cast<std::ptrdiff_t>(name->covered), old.end(),
+                    replacement.begin() + static_cast<std::ptrdiff_t>(name->covered)))
+      edit = TextEdit{ts_node_start_byte(nodes[name->covered]), ts_node_end_byte(nodes[old.size() - 1]),
+                      join(std::span(replacement).subspan(name->covered))};
+    if (edit) {
       // `import a.async` binds `a`: a new first component would bind another name.
       const bool rebinds = bindsFirst && old.front() != replacement.front();
       Fix fix{"Replace `" + r->old + "` with `" + r->replacement + "`",
@@ -231,11 +289,12 @@ private:
   FromImport fromImport(TSNode token, TSNode dotted, TSNode statement) {
     FromImport out;
     const TSNode module = fieldOf(statement, "module_name");
-    if (symbolOf(module) != k_.dottedName || ts_node_named_child_count(dotted) != 1) return out;
-    Parts path;
-    for (std::uint32_t i = 0, n = ts_node_named_child_count(module); i < n; ++i)
-      if (const TSNode c = ts_node_named_child(module, i); isIdentifier(c)) path.push_back(textOf(c, text_));
+    if (ts_node_named_child_count(dotted) != 1) return out;
+    std::optional<ModuleName> name = moduleName(module); // `from pkg import async`, `from . import async`
+    if (!name) return out;
+    Parts path = std::move(name->path);
     const std::size_t parentSize = path.size();
+    const auto covered = static_cast<std::ptrdiff_t>(name->covered); // moves with the file
     path.push_back(textOf(token, text_));
     for (const ParsedRow &p : rows())
       if ((p.row->kind == Kind::Module || p.row->kind == Kind::Function) && p.old == path) {
@@ -245,16 +304,29 @@ private:
     if (!out.row) return out;
     const Parts replacement = splitRenamePath(out.row->replacement);
     out.newName = std::string(replacement.back());
-    const bool sameParent =
-        replacement.size() == path.size() &&
-        std::equal(path.begin(), path.begin() + static_cast<std::ptrdiff_t>(parentSize), replacement.begin());
+    const bool sameParent = replacement.size() == path.size() &&
+                            std::equal(path.begin() + covered, path.begin() + static_cast<std::ptrdiff_t>(parentSize),
+                                       replacement.begin() + covered);
     if (sameParent) {
       out.edits.push_back(replaceNode(token, out.newName));
-    } else if (replacement.size() >= 2 && importedNameCount(statement) == 1) {
+    } else if (replacement.size() >= 2 && importedNameCount(statement) == 1 && name->covered == 0) {
       out.edits.push_back(replaceNode(module, join(std::span(replacement).first(replacement.size() - 1))));
       out.edits.push_back(replaceNode(token, out.newName));
     }
     return out;
+  }
+
+  /// The project's row for `import async` (a plain import of a top-level module of the project
+  /// named so), or null.
+  const RenameRow *topLevelProjectModule(TSNode token, TSNode dotted, TSNode statement) {
+    if (symbolOf(statement) != k_.importStatement || symbolOf(dotted) != k_.dottedName ||
+        ts_node_named_child_count(dotted) != 1)
+      return nullptr;
+    const std::string_view name = textOf(token, text_);
+    for (const ParsedRow &p : rows())
+      if (p.row->kind == Kind::Module && !p.row->files.empty() && p.old.size() == 1 && p.old.front() == name)
+        return p.row;
+    return nullptr;
   }
 
   static std::uint32_t importedNameCount(TSNode statement) {
@@ -302,6 +374,18 @@ private:
       if (u->role != NameRole::ImportedName) continue;
       const TSNode dotted = ts_node_parent(u->node);
       const TSNode statement = ts_node_is_null(dotted) ? TSNode{} : ts_node_parent(dotted);
+      if (const RenameRow *top = topLevelProjectModule(u->node, dotted, statement)) {
+        // `import async` of the project's own top-level module: the import and every use of the
+        // name it binds are respelt together.
+        if (!found) {
+          found = top;
+          newName = top->replacement;
+        }
+        if (top->replacement != newName) fixable = false;
+        edits.push_back(replaceNode(u->node, top->replacement));
+        imports.push_back(ts_node_start_byte(u->node));
+        continue;
+      }
       if (ts_node_is_null(statement) || symbolOf(statement) != k_.importFromStatement) {
         fixable = false; // `import async`: a top-level module spelt so
         continue;
@@ -571,7 +655,18 @@ void RenamedAsyncRule::check(TSNode node, Context &ctx) const {
   d.message = m->message;
   d.start = m->start;
   d.end = m->end;
-  if (m->fix) d.fix = *m->fix;
+  if (m->fix) {
+    Fix fix = *m->fix;
+    if (!m->row->files.empty()) {
+      // A module of the project: the fix is this file's part of renaming it (with every import).
+      fix.renames = m->row->files;
+      if (m->row->uncertain && fix.applicability == Applicability::Safe) {
+        fix.applicability = Applicability::Unsafe;
+        fix.title += " (the module lies in a namespace package, which an installed one could share)";
+      }
+    }
+    d.fix = std::move(fix);
+  }
   ctx.report(std::move(d));
 }
 

@@ -1,0 +1,362 @@
+// cli/project.cpp — the module map of a run and the renames of the project's modules named
+// `async`/`await` (see project.h).
+#include "project.h"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <set>
+#include <string_view>
+#include <system_error>
+#include <unordered_map>
+
+#include "asyncfix/rules.h"
+
+namespace asyncfix::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+bool isKeywordName(std::string_view s) { return s == "async" || s == "await"; }
+
+bool isIdentifier(std::string_view s) {
+  if (s.empty() || std::isdigit(static_cast<unsigned char>(s.front())) != 0) return false;
+  return std::all_of(s.begin(), s.end(), [](char c) {
+    return c == '_' || std::isalnum(static_cast<unsigned char>(c)) != 0 || static_cast<unsigned char>(c) >= 0x80;
+  });
+}
+
+/// Does any component of `path` (a file's extension dropped) read `async` or `await`? The cheap
+/// test that spares a run with nothing to rename everything else.
+bool mentionsKeywordModule(std::string_view path) {
+  for (std::size_t from = 0; from <= path.size();) {
+    const std::size_t slash = std::min(path.find('/', from), path.size());
+    std::string_view part = path.substr(from, slash - from);
+    if (slash == path.size()) {
+      if (part.ends_with(".py")) part.remove_suffix(3);
+      else if (part.ends_with(".pyi")) part.remove_suffix(4);
+    }
+    if (isKeywordName(part)) return true;
+    from = slash + 1;
+  }
+  return false;
+}
+
+bool within(const fs::path &dir, const fs::path &root) {
+  const std::string &d = dir.native(), &r = root.native();
+  return d == r || (d.size() > r.size() && d.compare(0, r.size(), r) == 0 && (r.ends_with('/') || d[r.size()] == '/'));
+}
+
+std::string join(const std::vector<std::string> &parts, std::size_t count) {
+  std::string out;
+  for (std::size_t i = 0; i < count; ++i) out += (i == 0 ? "" : ".") + parts[i];
+  return out;
+}
+
+std::size_t depth(const std::string &path) {
+  return static_cast<std::size_t>(std::count(path.begin(), path.end(), '/'));
+}
+
+/// `path` with `rename` applied when it is the renamed file or lies under the renamed directory.
+std::string moved(const std::string &path, const FileRename &rename) {
+  if (path == rename.from) return rename.to;
+  if (path.size() > rename.from.size() && path.starts_with(rename.from) && path[rename.from.size()] == '/')
+    return rename.to + path.substr(rename.from.size());
+  return path;
+}
+
+std::string normalized(const std::string &path) { return fs::path(path).lexically_normal().generic_string(); }
+
+/// `diff` (a unified diff of `from`, or empty) under git's header for a file moved to `to`.
+std::string gitRename(const std::string &from, const std::string &to, std::string_view diff) {
+  std::string out = "diff --git a/" + from + " b/" + to + "\n";
+  if (diff.empty()) out += "similarity index 100%\n";
+  out += "rename from " + from + "\nrename to " + to + "\n";
+  if (diff.empty()) return out;
+  // Drop the diff's own `--- a/…` / `+++ b/…` lines: the new name goes in the second.
+  for (int line = 0; line < 2 && !diff.empty(); ++line) {
+    const std::size_t newline = diff.find('\n');
+    diff.remove_prefix(newline == std::string_view::npos ? diff.size() : newline + 1);
+  }
+  out += "--- a/" + from + "\n+++ b/" + to + "\n";
+  out += diff;
+  return out;
+}
+
+} // namespace
+
+ProjectView ProjectView::build(const std::vector<std::string> &files, const ConfigResolver &resolver) {
+  ProjectView view;
+  if (std::none_of(files.begin(), files.end(), [](const std::string &f) { return mentionsKeywordModule(f); }))
+    return view;
+
+  std::unordered_map<std::string, bool> initIn; // directory → holds an __init__.py (one stat per directory)
+  const auto hasInit = [&](const fs::path &dir) {
+    const auto [it, fresh] = initIn.try_emplace(dir.native(), false);
+    if (fresh) {
+      std::error_code ec;
+      it->second = fs::exists(dir / "__init__.py", ec) || fs::exists(dir / "__init__.pyi", ec);
+    }
+    return it->second;
+  };
+  // What every file of a directory shares, worked out once per directory (a walk gives
+  // thousands of files, and path arithmetic costs system calls and allocations).
+  struct Directory {
+    std::optional<ResolvedConfig> config;          ///< nullopt: a configuration error (reported elsewhere)
+    std::optional<std::vector<std::string>> parts; ///< its components below the base; nullopt: not a package path
+    bool uncertain = false;
+  };
+  std::unordered_map<std::string, Directory> directories;
+  std::map<fs::path, std::vector<fs::path>> roots; // configuration file → its `src` roots
+  const auto directoryOf = [&](const std::string &spelt) -> const Directory & {
+    const std::size_t slash = spelt.rfind('/');
+    const std::string key = slash == std::string::npos ? std::string(".") : spelt.substr(0, slash + 1);
+    const auto [it, fresh] = directories.try_emplace(key);
+    Directory &d = it->second;
+    if (!fresh) return d;
+    auto resolved = resolver.forFile(spelt);
+    if (auto *config = std::get_if<ResolvedConfig>(&resolved)) d.config = std::move(*config);
+    else return d;
+    std::error_code ec;
+    const fs::path dir = fs::absolute(fs::path(spelt), ec).parent_path();
+    if (ec) return d;
+    // Where its top-level package starts: above the topmost directory of a chain of regular
+    // packages, else at the deepest `src` root that holds it (a namespace package below it, or
+    // a top-level module in it), else in the directory itself.
+    fs::path base;
+    if (hasInit(dir)) {
+      base = dir;
+      while (base.has_parent_path() && base.parent_path() != base && hasInit(base.parent_path()))
+        base = base.parent_path();
+      base = base.parent_path();
+    } else {
+      auto [known, first] = roots.try_emplace(d.config->source);
+      if (first) known->second = d.config->srcRoots();
+      for (const fs::path &root : known->second)
+        if (within(dir, root) && root.native().size() >= base.native().size()) base = root;
+      if (base.empty()) base = dir;
+      d.uncertain = base != dir;
+    }
+    std::vector<std::string> parts;
+    for (const fs::path &part : dir.lexically_relative(base))
+      if (part != ".") parts.push_back(part.string());
+    if (std::all_of(parts.begin(), parts.end(), isIdentifier)) d.parts = std::move(parts);
+    return d;
+  };
+
+  std::map<std::string, std::size_t> byPath; // a rename's `from` → its index in renames_
+  for (const std::string &file : files) {
+    const bool plain = !file.starts_with("./") && !file.starts_with("../") && file.find("/./") == std::string::npos &&
+                       file.find("/../") == std::string::npos && file.find("//") == std::string::npos;
+    const std::string spelt = plain ? file : normalized(file);
+    const std::size_t dot = spelt.rfind('.'), slash = spelt.rfind('/');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) continue;
+    const std::string_view extension = std::string_view(spelt).substr(dot);
+    if (extension != ".py" && extension != ".pyi") continue; // notebooks are not modules
+    const std::string stem =
+        spelt.substr(slash == std::string::npos ? 0 : slash + 1, dot - (slash == std::string::npos ? 0 : slash + 1));
+    const Directory &holder = directoryOf(spelt);
+    if (!holder.config || !holder.parts) continue;
+    const ResolvedConfig *config = &*holder.config;
+    const bool init = stem == "__init__";
+    const bool uncertain = holder.uncertain;
+    std::vector<std::string> parts = *holder.parts;
+    const std::size_t dirParts = parts.size();
+    if (!init) parts.push_back(stem);
+    if (parts.empty() || !isIdentifier(parts.back())) continue;
+    view.packages_.emplace_back(spelt, join(parts, init ? parts.size() : parts.size() - 1));
+
+    for (std::size_t i = 0; i < parts.size(); ++i) {
+      if (!isKeywordName(parts[i])) continue;
+      const bool directory = i < dirParts;
+      fs::path from = spelt;
+      if (directory) {
+        from = from.parent_path();
+        for (std::size_t up = dirParts - 1; up > i; --up) from = from.parent_path();
+      }
+      const std::string newName = config->renamedModule(parts[i]);
+      fs::path to = from.parent_path() / (directory ? newName : newName + std::string(extension));
+      const std::string key = from.generic_string();
+      auto [slot, fresh] = byPath.try_emplace(key, view.renames_.size());
+      if (!fresh) {
+        ModuleRename &known = view.renames_[slot->second];
+        if (init && i + 1 == parts.size()) known.reportedIn = spelt; // the package's __init__.py
+        continue;
+      }
+      ModuleRename r;
+      r.module = join(parts, i + 1);
+      std::vector<std::string> renamed(parts.begin(), parts.begin() + static_cast<std::ptrdiff_t>(i + 1));
+      for (std::string &part : renamed)
+        if (isKeywordName(part)) part = config->renamedModule(part);
+      r.newModule = join(renamed, renamed.size());
+      r.path = {key, to.generic_string()};
+      r.directory = directory;
+      r.uncertain = uncertain;
+      r.reportedIn = spelt;
+      r.severity = config->config.target >= PythonVersion{3, 7} ? Severity::Error : Severity::Warning;
+      std::error_code exists;
+      if (fs::symlink_status(to, exists).type() != fs::file_type::not_found && !exists)
+        r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: `" + r.path.to + "` exists";
+      view.renames_.push_back(std::move(r));
+    }
+  }
+  std::sort(view.packages_.begin(), view.packages_.end());
+
+  // One row per module path, in each spelling a fix in progress can leave its ancestors in
+  // (`pkg.async.await` and `pkg.asynchronous.await`): fixing converges whatever the order.
+  std::map<std::string, RenameRow> rows;
+  for (const ModuleRename &r : view.renames_) {
+    if (r.refusal) continue;
+    std::vector<std::string> oldParts, newParts;
+    for (std::size_t from = 0; from <= r.module.size();) {
+      const std::size_t dot = std::min(r.module.find('.', from), r.module.size());
+      oldParts.push_back(r.module.substr(from, dot - from));
+      from = dot + 1;
+    }
+    for (std::size_t from = 0; from <= r.newModule.size();) {
+      const std::size_t dot = std::min(r.newModule.find('.', from), r.newModule.size());
+      newParts.push_back(r.newModule.substr(from, dot - from));
+      from = dot + 1;
+    }
+    std::vector<std::size_t> ancestors;
+    for (std::size_t i = 0; i + 1 < oldParts.size(); ++i)
+      if (oldParts[i] != newParts[i]) ancestors.push_back(i);
+    for (std::size_t mask = 0; mask < (std::size_t{1} << ancestors.size()); ++mask) {
+      std::vector<std::string> spelling = oldParts;
+      for (std::size_t b = 0; b < ancestors.size(); ++b)
+        if ((mask >> b & 1U) != 0) spelling[ancestors[b]] = newParts[ancestors[b]];
+      RenameRow &row = rows[join(spelling, spelling.size())];
+      row.kind = RenameRow::Kind::Module;
+      row.library = "this project";
+      row.old = join(spelling, spelling.size());
+      row.replacement = r.newModule;
+      row.files.push_back(r.path);
+      row.uncertain = row.uncertain || r.uncertain;
+    }
+  }
+  for (auto &[old, row] : rows) view.rows_.push_back(std::move(row));
+  for (const ModuleRename &r : view.renames_)
+    if (!r.refusal && std::none_of(view.modules_.begin(), view.modules_.end(),
+                                   [&](const RenamedModule &m) { return m.old == r.module; }))
+      view.modules_.push_back({r.module, r.newModule});
+  return view;
+}
+
+std::string ProjectView::configure(const std::string &file, Config &config) const {
+  if (rows_.empty()) return {};
+  config.renames.insert(config.renames.begin(), rows_.begin(), rows_.end());
+  const std::string key = normalized(file);
+  const auto at = std::lower_bound(packages_.begin(), packages_.end(), std::make_pair(key, std::string()));
+  if (at == packages_.end() || at->first != key) return "\nproject";
+  // Relative imports reach a renamed module only from its own top-level package: the files of
+  // other packages share one Linter.
+  const std::string_view top = std::string_view(at->second).substr(0, at->second.find('.'));
+  if (std::none_of(modules_.begin(), modules_.end(),
+                   [&](const RenamedModule &m) { return std::string_view(m.old).substr(0, m.old.find('.')) == top; }))
+    return "\nproject";
+  config.package = at->second;
+  return "\nproject package " + at->second;
+}
+
+Diagnostic ProjectView::moduleDiagnostic(const ModuleRename &r) {
+  const RuleInfo *rule = findRule("AF201");
+  Diagnostic d;
+  d.code = rule->code;
+  d.name = rule->name;
+  d.severity = r.severity;
+  const std::string_view last = std::string_view(r.module).substr(r.module.rfind('.') + 1);
+  d.message = "The project's " + std::string(r.directory ? "package" : "module") + " `" + r.module +
+              "` cannot be imported since Python 3.7 (`" + std::string(last) + "` is a reserved keyword)";
+  if (r.refusal) {
+    d.message += "; " + *r.refusal;
+    return d;
+  }
+  d.message += "; rename it `" + r.newModule + "`";
+  Fix fix{"Rename `" + r.path.from + "` to `" + r.path.to + "` and update its imports", r.applicability(), {}, {}};
+  if (r.uncertain) fix.title += " (it lies in a namespace package, which an installed one could share)";
+  fix.renames.push_back(r.path);
+  d.fix = std::move(fix);
+  return d;
+}
+
+std::string ProjectView::movedPath(const std::string &path, bool unsafe) const {
+  std::vector<const ModuleRename *> order;
+  for (const ModuleRename &r : renames_)
+    if (!r.refusal && (unsafe || !r.uncertain)) order.push_back(&r);
+  std::stable_sort(order.begin(), order.end(), [](const ModuleRename *a, const ModuleRename *b) {
+    return depth(a->path.from) > depth(b->path.from);
+  });
+  std::string out = normalized(path);
+  for (const ModuleRename *r : order) out = moved(out, r->path);
+  return out;
+}
+
+std::vector<std::string> ProjectView::apply(bool unsafe, std::vector<bool> &done) const {
+  std::vector<std::string> problems;
+  done.assign(renames_.size(), false);
+  std::vector<std::size_t> order(renames_.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  // Deepest first: `pkg/async/await.py` moves while `pkg/async/` still has its old name.
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return depth(renames_[a].path.from) > depth(renames_[b].path.from);
+  });
+  for (const std::size_t i : order) {
+    const ModuleRename &r = renames_[i];
+    if (r.refusal) {
+      problems.push_back("error: " + r.path.from + ": " + *r.refusal + "; not renamed");
+      continue;
+    }
+    if (r.uncertain && !unsafe) continue;
+    // RENAME_NOREPLACE: atomic, and never over a file that appeared since the run began.
+    if (::renameat2(AT_FDCWD, r.path.from.c_str(), AT_FDCWD, r.path.to.c_str(), RENAME_NOREPLACE) != 0) {
+      const int error = errno;
+      problems.push_back("error: " + r.path.from + ": cannot rename to `" + r.path.to +
+                         "`: " + (error == EEXIST ? std::string("it exists") : std::string(std::strerror(error))));
+      continue;
+    }
+    done[i] = true;
+    const std::string parent = fs::path(r.path.to).parent_path().string();
+    const int fd = ::open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+      ::fsync(fd); // the rename is on disk before the run says it is done
+      ::close(fd);
+    }
+  }
+  return problems;
+}
+
+std::string ProjectView::renderDiffs(const std::vector<std::pair<std::string, std::string>> &diffs, bool unsafe) const {
+  std::map<std::string, std::string> out; // old path → what to print for it
+  for (const auto &[path, diff] : diffs) {
+    const std::string from = normalized(path), to = movedPath(path, unsafe);
+    if (diff.empty() && to == from) continue;
+    // Every file gets git's header: after a rename's header, git would read a bare `--- a/…`
+    // line as part of it.
+    out[from] = to == from ? "diff --git a/" + from + " b/" + from + "\n" + diff : gitRename(from, to, diff);
+  }
+  // Files that move without an edit: the renamed modules, and everything in a renamed package.
+  for (const ModuleRename &r : renames_) {
+    if (r.refusal || (r.uncertain && !unsafe)) continue;
+    std::vector<std::string> moving;
+    if (!r.directory) {
+      moving.push_back(r.path.from);
+    } else {
+      std::error_code ec;
+      for (fs::recursive_directory_iterator it(r.path.from, ec), end; !ec && it != end; it.increment(ec))
+        if (!it->is_directory(ec)) moving.push_back(it->path().lexically_normal().generic_string());
+    }
+    for (const std::string &file : moving)
+      if (!out.contains(file)) out[file] = gitRename(file, movedPath(file, unsafe), {});
+  }
+  std::string text;
+  for (const auto &[path, diff] : out) text += diff;
+  return text;
+}
+
+} // namespace asyncfix::cli

@@ -1,0 +1,33 @@
+// asyncfix/module_strings.h (internal, not installed) — string literals that name a module the project renames.
+//
+// A module of the project named `async` is renamed with every import of it (AF201); a string
+// that names it (`mock.patch('pkg.async.helper')`, `importlib.import_module('pkg.async')`, an
+// entry point `'pkg.async:main'`) would go on naming the old module. Such strings are reported,
+// never edited: what a string means is the program's business. Knows nothing about files.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "asyncfix/diagnostic.h"
+
+namespace asyncfix {
+
+/// A module the project renames: its dotted path, before and after.
+struct RenamedModule {
+  std::string old;
+  std::string replacement;
+};
+
+/// True when `text` holds one of the modules' old paths at all (a substring search; the cheap
+/// test before moduleStrings parses anything).
+bool mentionsRenamedModule(std::string_view text, const std::vector<RenamedModule> &modules);
+
+/// AF201 diagnostics (no fix; severity `severity`) for each place a string literal of `text`
+/// (UTF-8 Python source) names one of `modules`: the old path, not inside a longer name, followed
+/// by the end of the string, `.` or `:`. Comments and code are not looked at. Sorted by position.
+std::vector<Diagnostic> moduleStrings(std::string_view text, const std::vector<RenamedModule> &modules,
+                                      Severity severity);
+
+} // namespace asyncfix

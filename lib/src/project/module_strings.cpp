@@ -1,0 +1,73 @@
+#include "asyncfix/module_strings.h"
+
+#include <string.h> // memmem (GNU)
+
+#include <algorithm>
+
+#include "asyncfix/rules.h"
+#include "text/syntax.h"
+
+namespace asyncfix {
+namespace {
+
+bool isNameChar(char c) {
+  return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+         static_cast<unsigned char>(c) >= 0x80;
+}
+
+} // namespace
+
+bool mentionsRenamedModule(std::string_view text, const std::vector<RenamedModule> &modules) {
+  // glibc's memmem, not string_view::find: that one stops at every byte equal to the needle's
+  // first, and `p` of `pkg.async` is everywhere in Python text.
+  return std::any_of(modules.begin(), modules.end(), [&](const RenamedModule &m) {
+    return ::memmem(text.data(), text.size(), m.old.data(), m.old.size()) != nullptr;
+  });
+}
+
+std::vector<Diagnostic> moduleStrings(std::string_view text, const std::vector<RenamedModule> &modules,
+                                      Severity severity) {
+  std::vector<Diagnostic> out;
+  if (!mentionsRenamedModule(text, modules)) return out;
+  const TreePtr tree(
+      ts_parser_parse_string(threadParser(), nullptr, text.data(), static_cast<std::uint32_t>(text.size())));
+  if (!tree) return out;
+  const RuleInfo *rule = findRule("AF201");
+  Cursor cursor(ts_tree_root_node(tree.get()));
+  TSTreeCursor *c = cursor.get();
+  for (bool more = true; more;) {
+    const TSNode node = ts_tree_cursor_current_node(c);
+    if (isType(node, "string_content")) {
+      const std::string_view content = textOf(node, text);
+      const std::size_t base = ts_node_start_byte(node);
+      for (const RenamedModule &m : modules) {
+        for (std::size_t at = content.find(m.old); at != std::string_view::npos; at = content.find(m.old, at + 1)) {
+          const std::size_t end = at + m.old.size();
+          const bool startsName = at == 0 || (!isNameChar(content[at - 1]) && content[at - 1] != '.');
+          const bool endsName =
+              end == content.size() || content[end] == '.' || content[end] == ':' || !isNameChar(content[end]);
+          if (!startsName || !endsName) continue;
+          Diagnostic d;
+          d.code = rule->code;
+          d.name = rule->name;
+          d.severity = severity;
+          d.message = "This string names the project's module `" + m.old + "`, which the fix renames `" +
+                      m.replacement + "`; update it by hand";
+          d.start = base + at;
+          d.end = base + end;
+          out.push_back(std::move(d));
+        }
+      }
+    }
+    if (ts_tree_cursor_goto_first_child(c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(c))
+      if (!ts_tree_cursor_goto_parent(c)) {
+        more = false;
+        break;
+      }
+  }
+  std::sort(out.begin(), out.end(), [](const Diagnostic &a, const Diagnostic &b) { return a.start < b.start; });
+  return out;
+}
+
+} // namespace asyncfix

@@ -1,0 +1,294 @@
+"""The project view of `asyncfix check` (issue 15): modules and packages of the project named
+`async`/`await` are renamed, file or directory, with every import of them in the run's files.
+
+    ASYNCFIX_BIN=build/ci/cli/asyncfix python3 -m unittest -v test_project
+"""
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import unittest
+
+from test_cli import CliTestCase, compiles, read, write
+
+
+def tree(root):
+    """{relative path: bytes} of every file under root (no .git, no __pycache__)."""
+    out = {}
+    for base, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d not in (".git", "__pycache__")]
+        for name in files:
+            path = os.path.join(base, name)
+            out[os.path.relpath(path, root)] = read(path)
+    return out
+
+
+def imports(root, module):
+    """True when `python3 -c "import MODULE"` succeeds with root as the working directory."""
+    proc = subprocess.run([sys.executable, "-c", "import " + module], cwd=root, capture_output=True,
+                          env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    return proc.returncode == 0
+
+
+# The issue's example package.
+EXAMPLE = {
+    "pkg/__init__.py": "",
+    "pkg/async.py": "def helper():\n    return 1\n",
+    "pkg/kfac.py": ("from .async import helper\n"
+                    "import pkg.async\n"
+                    "\n"
+                    "\n"
+                    "class Kfac(object):\n"
+                    "    def __init__(self, lr, async=False):\n"
+                    "        self.lr = lr\n"
+                    "        self.sync = not async\n"
+                    "\n"
+                    "    def step(self):\n"
+                    "        return pkg.async.helper() + helper()\n"),
+    "train.py": "from pkg.kfac import Kfac\n\nopt = Kfac(0.1, async=True)\n",
+}
+
+
+class ProjectTest(CliTestCase):
+    def make(self, files):
+        for path, text in files.items():
+            write(self.path(path), text)
+
+    def test_issue_example_fixed_end_to_end(self):
+        self.make(EXAMPLE)
+        res = self.check("--output-format", "concise", ".")
+        self.assertEqual(res.code, 1, res)
+        self.assertIn("pkg/async.py:1:1: AF201 [*] The project's module `pkg.async` cannot be imported", res.stdout)
+        self.assertIn("pkg/kfac.py:1:7: AF201 [*] `pkg.async` is a syntax error since Python 3.7; "
+                      "rename the project's module to `pkg.asynchronous`", res.stdout)
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertFalse(os.path.exists(self.path("pkg/async.py")))
+        self.assertEqual(read(self.path("pkg/asynchronous.py")), b"def helper():\n    return 1\n")
+        kfac = read(self.path("pkg/kfac.py")).decode()
+        self.assertIn("from .asynchronous import helper\nimport pkg.asynchronous\n", kfac)
+        self.assertIn("return pkg.asynchronous.helper() + helper()", kfac)
+        for path in tree(self.dir):
+            self.assertTrue(compiles(self.path(path)), path)
+        self.assertTrue(imports(self.dir, "pkg.kfac"))
+        self.assertTrue(imports(self.dir, "train"))
+        before = tree(self.dir)
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(tree(self.dir), before)
+
+    def test_every_import_form_is_rewritten(self):
+        self.make({
+            "pkg/__init__.py": "",
+            "pkg/async.py": "x = 1\n\n\ndef f():\n    return 2\n",
+            "pkg/plain.py": "import pkg.async\n\nvalue = pkg.async.x + pkg.async.f()\n",
+            "pkg/aliased.py": "import pkg.async as a\n\nvalue = a.x\n",
+            "pkg/from_module.py": "from pkg.async import x, f\n",
+            "pkg/from_package.py": "from pkg import async\n\nvalue = async.x + async.f()\n",
+            "pkg/relative_name.py": "from . import async\n\nvalue = async.x\n",
+            "pkg/relative_module.py": "from .async import x as y\n",
+            "main.py": "import pkg\nimport pkg.async\n\nprint(pkg.async.f())\n",
+        })
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 0, res)
+        expected = {
+            "pkg/plain.py": "import pkg.asynchronous\n\nvalue = pkg.asynchronous.x + pkg.asynchronous.f()\n",
+            "pkg/aliased.py": "import pkg.asynchronous as a\n\nvalue = a.x\n",
+            "pkg/from_module.py": "from pkg.asynchronous import x, f\n",
+            "pkg/from_package.py": "from pkg import asynchronous\n\nvalue = asynchronous.x + asynchronous.f()\n",
+            "pkg/relative_name.py": "from . import asynchronous\n\nvalue = asynchronous.x\n",
+            "pkg/relative_module.py": "from .asynchronous import x as y\n",
+            "main.py": "import pkg\nimport pkg.asynchronous\n\nprint(pkg.asynchronous.f())\n",
+        }
+        for path, text in expected.items():
+            self.assertEqual(read(self.path(path)).decode(), text, path)
+        self.assertTrue(os.path.exists(self.path("pkg/asynchronous.py")))
+        for module in ("pkg.plain", "pkg.aliased", "pkg.from_module", "pkg.from_package", "pkg.relative_name",
+                       "pkg.relative_module", "main"):
+            self.assertTrue(imports(self.dir, module), module)
+
+    def test_package_directory_and_nested_module(self):
+        self.make({
+            "pkg/__init__.py": "",
+            "pkg/async/__init__.py": "from .await import g\n",
+            "pkg/async/await.py": "def g():\n    return 3\n",
+            "pkg/async/data.txt": "kept\n",
+            "use.py": "from pkg.async.await import g\nimport pkg.async.await as w\n\nprint(g(), w.g())\n",
+        })
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertFalse(os.path.exists(self.path("pkg/async")))
+        self.assertEqual(read(self.path("pkg/asynchronous/__init__.py")), b"from .awaitable import g\n")
+        self.assertTrue(os.path.exists(self.path("pkg/asynchronous/awaitable.py")))
+        self.assertEqual(read(self.path("pkg/asynchronous/data.txt")), b"kept\n")
+        self.assertEqual(read(self.path("use.py")).decode(),
+                         "from pkg.asynchronous.awaitable import g\nimport pkg.asynchronous.awaitable as w\n\n"
+                         "print(g(), w.g())\n")
+        self.assertTrue(imports(self.dir, "use"))
+
+    def test_top_level_module_and_the_name_its_import_binds(self):
+        self.make({
+            "async.py": "def f():\n    return 1\n",
+            "main.py": "import async\nfrom async import f\n\nprint(async.f(), f())\n",
+        })
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("main.py")).decode(),
+                         "import asynchronous\nfrom asynchronous import f\n\nprint(asynchronous.f(), f())\n")
+        self.assertTrue(imports(self.dir, "main"))
+
+    def test_strings_are_reported_not_edited(self):
+        self.make({
+            "pkg/__init__.py": "",
+            "pkg/async.py": "x = 1\n",
+            "test_x.py": "import pkg.async\n\nTARGET = 'pkg.async.x'  # pkg.async in a comment\n",
+            "test_y.py": ("import importlib\nfrom unittest import mock\n\n"
+                          "m = importlib.import_module(\"pkg.async\")\n"
+                          "p = mock.patch('pkg.async.x', 2)\n"
+                          "q = 'mypkg.async.x', 'pkg.asyncio', 'pkg.async_'\n"),
+        })
+        res = self.check("--output-format", "concise", "--select", "AF201", "test_x.py", "test_y.py", "pkg")
+        self.assertEqual(res.code, 1, res)
+        strings = [
+            "test_x.py:3:11: AF201 This string names the project's module `pkg.async`, which the fix renames "
+            "`pkg.asynchronous`; update it by hand",
+            "test_y.py:4:30: AF201 This string names the project's module `pkg.async`, which the fix renames "
+            "`pkg.asynchronous`; update it by hand",
+            "test_y.py:5:17: AF201 This string names the project's module `pkg.async`, which the fix renames "
+            "`pkg.asynchronous`; update it by hand",
+        ]
+        self.assertEqual([line for line in res.stdout.splitlines() if "string" in line], strings)
+        # The run that renames the module reports them (the next one no longer knows the old name).
+        res = self.check("--fix", "--output-format", "concise", ".")
+        self.assertEqual(res.code, 1, res)
+        self.assertEqual([line for line in res.stdout.splitlines() if "string" in line], strings)
+        self.assertEqual(read(self.path("test_x.py")).decode(),
+                         "import pkg.asynchronous\n\nTARGET = 'pkg.async.x'  # pkg.async in a comment\n")
+
+    def test_refuses_when_the_target_exists(self):
+        self.make({
+            "pkg/__init__.py": "",
+            "pkg/async.py": "x = 1\n",
+            "pkg/asynchronous.py": "y = 2\n",
+            "use.py": "import pkg.async\n",
+        })
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        self.assertEqual(res.code, 2, res)
+        self.assertIn("error: pkg/async.py: cannot rename `pkg/async.py` to `pkg/asynchronous.py`: "
+                      "`pkg/asynchronous.py` exists; not renamed", res.stderr)
+        self.assertEqual(read(self.path("use.py")), b"import pkg.async\n")
+        self.assertEqual(read(self.path("pkg/async.py")), b"x = 1\n")
+        self.assertEqual(read(self.path("pkg/asynchronous.py")), b"y = 2\n")
+        res = self.check("--output-format", "concise", ".")
+        self.assertEqual(res.code, 1, res)
+        self.assertIn("use.py:1:12: AF001 `async` is a reserved keyword", res.stdout)
+        self.assertIn("warning: pkg/async.py: cannot rename", res.stderr)
+
+    def test_rename_style_template_and_src_setting(self):
+        self.make({
+            "pyproject.toml": "[tool.asyncfix]\nmodule-rename-style = \"_{name}\"\nsrc = [\"lib\"]\n",
+            "lib/pkg/__init__.py": "",
+            "lib/pkg/async.py": "x = 1\n",
+            "lib/pkg/use.py": "from pkg.async import x\n",
+        })
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertTrue(os.path.exists(self.path("lib/pkg/_async.py")))
+        self.assertEqual(read(self.path("lib/pkg/use.py")), b"from pkg._async import x\n")
+        res = self.check("--show-settings", "lib/pkg/use.py")
+        self.assertIn('module-rename-style = "_{name}"', res.stdout)
+
+    def test_invalid_module_rename_style_is_a_config_error(self):
+        self.make({"pyproject.toml": "[tool.asyncfix]\nmodule-rename-style = \"{name}-x\"\n", "a.py": "x = 1\n"})
+        res = self.check(".")
+        self.assertEqual(res.code, 2, res)
+        self.assertIn("`module-rename-style` must be `asynchronous` or a template", res.stderr)
+
+    def test_namespace_package_rename_is_unsafe(self):
+        self.make({
+            "src/ns/async.py": "x = 1\n",
+            "src/ns/use.py": "from ns.async import x\n",
+        })
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 1, res)
+        self.assertTrue(os.path.exists(self.path("src/ns/async.py")))
+        self.assertEqual(read(self.path("src/ns/use.py")), b"from ns.async import x\n")
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertTrue(os.path.exists(self.path("src/ns/asynchronous.py")))
+        self.assertEqual(read(self.path("src/ns/use.py")), b"from ns.asynchronous import x\n")
+
+    def test_json_fix_carries_the_rename(self):
+        self.make(EXAMPLE)
+        out = self.json_check(".")
+        module = [d for d in out if d["filename"] == "pkg/async.py"]
+        self.assertEqual(len(module), 1)
+        self.assertEqual(module[0]["fix"]["renames"], [{"from": "pkg/async.py", "to": "pkg/asynchronous.py"}])
+        self.assertEqual(module[0]["fix"]["edits"], [])
+        imports_ = [d for d in out if d["filename"] == "pkg/kfac.py" and d["code"] == "AF201"]
+        self.assertEqual(len(imports_), 3)
+        for d in imports_:
+            self.assertEqual(d["fix"]["renames"], [{"from": "pkg/async.py", "to": "pkg/asynchronous.py"}])
+            self.assertEqual(len(d["fix"]["edits"]), 1)
+            self.assertEqual(d["fix"]["edits"][0]["filename"], "pkg/kfac.py")
+        # Fixes of one file carry no "renames" key (the output is as before).
+        others = [d for d in out if d["code"] == "AF001"]
+        self.assertTrue(others)
+        for d in others:
+            self.assertNotIn("renames", d["fix"] or {})
+            for edit in (d["fix"] or {}).get("edits", []):
+                self.assertNotIn("filename", edit)
+
+    def test_git_apply_of_diff_gives_the_fixed_tree(self):
+        if shutil.which("git") is None:
+            self.skipTest("git is not installed")
+        files = dict(EXAMPLE)
+        files["pkg/sub/__init__.py"] = ""
+        files["pkg/sub/async/__init__.py"] = "from ... import kfac\n"
+        files["pkg/sub/async/x.py"] = "import pkg.sub.async\n"
+        files["pkg/sub/async/README"] = "data\n"
+        files["other.py"] = "from pkg.sub.async import x\n"
+        self.make(files)
+        fixed = self.path("fixed")
+        patched = self.path("patched")
+        for copy in (fixed, patched):
+            os.makedirs(copy)
+            for path, text in files.items():
+                write(os.path.join(copy, path), text)
+        res = run_in(patched, ["check", "--diff", "--unsafe-fixes", "."])
+        self.assertEqual(res.code, 1, res)
+        self.assertIn("diff --git a/pkg/async.py b/pkg/asynchronous.py\nsimilarity index 100%\n"
+                      "rename from pkg/async.py\nrename to pkg/asynchronous.py\n", res.stdout)
+        self.assertIn("diff --git a/pkg/sub/async/x.py b/pkg/sub/asynchronous/x.py\nrename from pkg/sub/async/x.py\n"
+                      "rename to pkg/sub/asynchronous/x.py\n--- a/pkg/sub/async/x.py\n+++ b/pkg/sub/asynchronous/x.py\n",
+                      res.stdout)
+        patch = os.path.join(self.dir, "fix.patch")
+        write(patch, res.stdout_bytes)
+        proc = subprocess.run(["git", "apply", patch], cwd=patched, capture_output=True)
+        self.assertEqual(proc.returncode, 0, proc.stderr)
+        res = run_in(fixed, ["check", "--fix", "--unsafe-fixes", "."])
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(tree(patched), tree(fixed))
+        self.assertTrue(imports(fixed, "other"))
+        # GNU patch (2.7 and newer) reads git's renames too.
+        if shutil.which("patch") is not None:
+            patched_by_patch = self.path("patch-p1")
+            os.makedirs(patched_by_patch)
+            for path, text in files.items():
+                write(os.path.join(patched_by_patch, path), text)
+            with open(patch, "rb") as stdin:
+                proc = subprocess.run(["patch", "-p1", "--batch"], cwd=patched_by_patch, stdin=stdin,
+                                      capture_output=True)
+            self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
+            self.assertEqual(tree(patched_by_patch), tree(fixed))
+
+
+def run_in(cwd, args):
+    from test_cli import run
+    return run(args, cwd=cwd)
+
+
+if __name__ == "__main__":
+    unittest.main()
