@@ -41,3 +41,31 @@ TEST_CASE("AF104 non-blocking-without-pinned-memory", "[rules][AF104]") {
   };
   runRuleTests("AF104", valid, invalid);
 }
+
+TEST_CASE("AF104: the loader is found wherever an assignment binds it", "[rules][AF104]") {
+  // AF104 asks the text first whether the loop's iterable can have been assigned (so that dense
+  // files do not walk every function): these must still be found.
+  const std::string head = "import torch\nfrom torch.utils.data import DataLoader\n";
+  const std::string loop = "def train(model):\n    for x, y in loader:\n        x = x.cuda(non_blocking=True)\n";
+  const std::vector<std::string> valid = {
+      // A parameter named like another function's loader.
+      head + "def make():\n    loader = DataLoader(ds)\n    return loader\n"
+             "def train(loader):\n    for x, y in loader:\n        x = x.cuda(non_blocking=True)\n",
+      // An attribute, not the name.
+      head + "class T:\n    def __init__(self):\n        self.loader = DataLoader(ds)\n" + loop,
+  };
+  const auto pinned = [](std::string text) {
+    const std::size_t at = text.find("DataLoader(ds)");
+    return text.replace(at, 14, "DataLoader(ds, pin_memory=True)");
+  };
+  const std::string atModule = head + "if True:\n    loader = DataLoader(ds)\n" + loop;
+  const std::string global = head + "def setup():\n    global loader\n    loader = DataLoader(ds)\n" + loop;
+  const std::string continued = head + "def train(model):\n    loader \\\n        = DataLoader(ds)\n"
+                                       "    for x, y in loader:\n        x = x.cuda(non_blocking=True)\n";
+  const std::vector<Invalid> invalid = {
+      {atModule, {{"AF104", 7, 20, 32, FixKind::Unsafe}}, pinned(atModule), atModule},
+      {global, {{"AF104", 8, 20, 32, FixKind::Unsafe}}, pinned(global), global},
+      {continued, {{"AF104", 7, 20, 32, FixKind::Unsafe}}, pinned(continued), continued},
+  };
+  runRuleTests("AF104", valid, invalid);
+}

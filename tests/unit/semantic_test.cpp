@@ -85,3 +85,69 @@ TEST_CASE("semantic: a name right after a byte order mark is found by its word",
   CHECK(model.usesOf(model.resolve(*use)).size() == 3);
   CHECK(model.namesCalled("async").size() == 3);
 }
+
+namespace {
+/// Whether the binding that the use at `at` resolves to gets a value from an assignment.
+bool assignedAValue(const SemanticModel &model, const NameUse &use) {
+  for (const NameUse *u : model.usesOf(model.resolve(use)))
+    if (!ts_node_is_null(u->value) && !u->iterated) return true;
+  return false;
+}
+} // namespace
+
+TEST_CASE("semantic: mayAssignValue is never false where an assignment gives a value", "[semantic]") {
+  // Every use in each text: when the model finds a value for its binding, the textual answer
+  // must say "maybe" — a false there would hide a DataLoader from AF104.
+  const std::vector<std::string> texts = {
+      "loader = make()\ndef f():\n    for x in loader:\n        pass\n",
+      "if cond:\n    loader = make()\ndef f():\n    for x in loader:\n        pass\n",
+      "def g():\n    global loader\n    loader = make()\ndef f():\n    for x in loader:\n        pass\n",
+      "def f():\n    loader: Loader = make()\n    for x in loader:\n        pass\n",
+      "def f():\n    a = loader = make()\n    for x in loader:\n        pass\n",
+      "def f():\n    loader \\\n        = make()\n    def inner():\n        return loader\n",
+      "\xEF\xBB\xBFloader = make()\ndef f():\n    return loader\n",
+      "class C:\n    loader = make()\n    def m(self):\n        return [loader for _ in loader]\n",
+      "@decorate\ndef f():\n    loader = make()\n    return loader\n",
+      "for loader in loaders:\n    pass\nloader = make()\ndef f():\n    return loader\n",
+  };
+  for (const std::string &text : texts) {
+    INFO(text);
+    const Document doc(text);
+    const SemanticModel model(doc);
+    for (const NameUse &use : model.allNamesForTests()) {
+      if (!assignedAValue(model, use)) continue;
+      INFO("the use at " << ts_node_start_byte(use.node));
+      CHECK(model.mayAssignValue(use.name, ts_node_start_byte(use.node)));
+    }
+  }
+}
+
+TEST_CASE("semantic: mayAssignValue says no where no assignment can reach", "[semantic]") {
+  const auto answer = [](const std::string &text, const std::string &name, int n) {
+    const Document doc(text);
+    const SemanticModel model(doc);
+    return model.mayAssignValue(name, static_cast<std::uint32_t>(nth(text, name, n)));
+  };
+  // A parameter; another function's local; an attribute; a comparison; a `for` target.
+  const std::string text = "def f(loader):\n    self.loader = loader\n    for x in loader:\n        pass\n"
+                           "def g():\n    loader = make()\n    if loader == 1:\n        pass\n";
+  CHECK_FALSE(answer(text, "loader", 2));
+  CHECK(answer(text, "loader", 5)); // in g, which assigns it
+  CHECK_FALSE(answer("def f():\n    for loader in loaders:\n        return loader\n", "loader", 1));
+  CHECK_FALSE(answer("def f(loader):\n    return loader == other\n", "loader", 1));
+  // Near misses, each a "maybe": module-level code assigns it; `global` is said somewhere.
+  CHECK(answer("def f(loader):\n    return loader\nif x:\n    loader = make()\n", "loader", 1));
+  CHECK(answer("def f(loader):\n    return loader\ndef g():\n    global other\n    loader = 1\n", "loader", 1));
+}
+
+TEST_CASE("semantic: mayAssignValue reads an annotation only where a statement starts", "[semantic]") {
+  const auto answer = [](const std::string &text, int n) {
+    const Document doc(text);
+    const SemanticModel model(doc);
+    return model.mayAssignValue("loader", static_cast<std::uint32_t>(nth(text, "loader", n)));
+  };
+  CHECK_FALSE(answer("def f(loader):\n    for x in loader:\n        pass\n", 1));
+  CHECK_FALSE(answer("def f(loader):\n    d = {loader: 1}\n", 1));
+  CHECK(answer("def f():\n    loader: Loader = make()\n    return loader\n", 1));
+  CHECK(answer("def f():\n    x = 1; loader: Loader = make()\n    return loader\n", 1));
+}

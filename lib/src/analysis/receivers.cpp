@@ -248,6 +248,8 @@ TSNode Receivers::dataLoaderCallOf(TSNode e, std::span<const TSNode> ancestors) 
   // The loader: a name bound once to a DataLoader(...) call, or the call itself.
   TSNode call = iterable;
   if (isIdentifier(iterable)) {
+    // Most loops go over a parameter or an attribute's value: known from the text, no walk.
+    if (!model_.mayAssignValue(textOf(iterable, text_), ts_node_start_byte(iterable))) return TSNode{};
     const NameUse *loader = model_.nameAt(ts_node_start_byte(iterable));
     if (!loader) return TSNode{};
     call = TSNode{};

@@ -408,6 +408,75 @@ const std::vector<std::uint32_t> &SemanticModel::unitsWith(std::string_view word
   return unitsWith_.emplace(std::string(word), std::move(found)).first->second;
 }
 
+namespace {
+
+/// Whether `text` holds `word` as a whole word (an identifier or keyword spelt so).
+bool holdsWord(std::string_view text, std::string_view word) {
+  for (std::size_t i = text.find(word); i != std::string_view::npos; i = text.find(word, i + 1))
+    if ((i == 0 || !isWordByte(text[i - 1]) || (i == 3 && text.starts_with("\xEF\xBB\xBF"))) &&
+        (i + word.size() == text.size() || !isWordByte(text[i + word.size()])))
+      return true;
+  return false;
+}
+
+/// Whether the word text[at, at + size) may be the target of an assignment with a value:
+/// not an attribute (`self.loader = …`), followed — past blanks and line continuations — by
+/// `=` (not `==`), or by `:` when it starts a statement (`loader: T = …`; not `for x in loader:`).
+bool looksAssigned(std::string_view text, std::size_t at, std::size_t size) {
+  std::size_t before = at;
+  while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t' || text[before - 1] == '\f')) --before;
+  if (before > 0 && text[before - 1] == '.') return false;
+  const bool startsStatement = before == 0 || text[before - 1] == '\n' || text[before - 1] == '\r' ||
+                               text[before - 1] == ';' || (before == 3 && text.starts_with("\xEF\xBB\xBF"));
+  std::size_t after = at + size;
+  for (;;) {
+    while (after < text.size() && (text[after] == ' ' || text[after] == '\t' || text[after] == '\f')) ++after;
+    if (after + 1 >= text.size() || text[after] != '\\') break;
+    after += text[after + 1] == '\r' && after + 2 < text.size() && text[after + 2] == '\n' ? 3 : 2;
+  }
+  if (after >= text.size()) return false;
+  if (text[after] == '=') return after + 1 == text.size() || text[after + 1] != '=';
+  return text[after] == ':' && startsStatement;
+}
+
+} // namespace
+
+bool SemanticModel::mayAssignValue(std::string_view name, std::uint32_t use) const {
+  // What the answer reads: every statement holding the word (an assignment added anywhere may
+  // count), and `global` (which makes an assignment in any function count).
+  note(name);
+  note("global");
+  const auto unit =
+      std::upper_bound(units_.begin(), units_.end(), use, [](std::uint32_t o, const Unit &u) { return o < u.start; });
+  if (unit == units_.begin() || use >= std::prev(unit)->end || name.empty()) return true;
+  auto found = assigned_.find(name);
+  if (found == assigned_.end()) {
+    if (!saysGlobal_) saysGlobal_ = holdsWord(text_, "global");
+    Assigned a;
+    const Kinds &k = Kinds::get();
+    for (std::size_t i = text_.find(name); i != std::string_view::npos && !a.elsewhere; i = text_.find(name, i + 1)) {
+      const bool afterBom = i == 3 && text_.starts_with("\xEF\xBB\xBF"); // no part of the word
+      if ((i > 0 && !afterBom && isWordByte(text_[i - 1])) ||
+          (i + name.size() < text_.size() && isWordByte(text_[i + name.size()])) ||
+          !looksAssigned(text_, i, name.size()))
+        continue;
+      const auto holder =
+          std::upper_bound(units_.begin(), units_.end(), i, [](std::size_t o, const Unit &u) { return o < u.start; });
+      if (holder == units_.begin() || i >= std::prev(holder)->end) continue; // between statements
+      const TSSymbol s = ts_node_symbol(nodeOf(*std::prev(holder)));
+      const bool definition = s == k.functionDefinition || s == k.classDefinition || s == k.decoratedDefinition;
+      if (definition && !*saysGlobal_) a.inDefinitions.push_back(static_cast<std::uint32_t>(i));
+      else a.elsewhere = true;
+    }
+    found = assigned_.emplace(std::string(name), std::move(a)).first;
+  }
+  const Assigned &a = found->second;
+  if (a.elsewhere) return true;
+  const Unit &u = *std::prev(unit);
+  const auto first = std::lower_bound(a.inDefinitions.begin(), a.inDefinitions.end(), u.start);
+  return first != a.inDefinitions.end() && *first < u.end;
+}
+
 void SemanticModel::ensureWord(std::string_view word) const {
   note(word);
   unitsWith(word);

@@ -138,6 +138,14 @@ public:
   const KeywordUse *keywordAt(std::uint32_t startByte) const;
   const AttributeUse *attributeAt(std::uint32_t startByte) const;
 
+  /// Whether an assignment may give a value (NameUse::value, not a `for`'s) to a binding that
+  /// the name `name` used at byte `use` resolves to — answered from the text, walking nothing: a
+  /// `name = …` or `name: … = …` in the statement holding `use`, or in module-level code (or
+  /// anywhere, once the file says `global`). False is certain; true may be wrong. For questions
+  /// that most uses answer "no" (is this loop's iterable bound to a DataLoader call?), so that
+  /// dense files do not walk every function to learn it.
+  bool mayAssignValue(std::string_view name, std::uint32_t use) const;
+
   /// The binding `use` refers to. Unbound names resolve to the module scope.
   BindingKey resolve(const NameUse &use) const;
   /// Every use (outside ERROR regions) that resolves to `key`, in source order; valid as long as
@@ -223,6 +231,14 @@ private:
   mutable std::map<std::pair<std::uint32_t, std::string>, std::vector<const NameUse *>, std::less<>> usesOf_;
   mutable std::unordered_map<std::uint32_t, std::uint32_t> scopeByName_; ///< name node start → scope
   mutable std::unordered_set<std::string_view> inError_;
+  /// mayAssignValue()'s scan of the text, per name: the assignment-like spellings found inside
+  /// function and class definitions, and whether one lies anywhere else (or `global` is said).
+  struct Assigned {
+    std::vector<std::uint32_t> inDefinitions;
+    bool elsewhere = false;
+  };
+  mutable ByWord<Assigned> assigned_;
+  mutable std::optional<bool> saysGlobal_;
   mutable ModelDependencies *sink_ = nullptr;
   mutable std::uint32_t sinkStart_ = 0, sinkEnd_ = 0;
 };
