@@ -1,10 +1,13 @@
 #include <catch2/catch.hpp>
 
+#include <optional>
+#include <random>
 #include <string>
 
 #include "asyncfix/encoding.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/report.h"
+#include "asyncfix/utf8.h"
 
 using namespace asyncfix;
 
@@ -130,5 +133,27 @@ TEST_CASE("decodeSourceFrom takes a UTF-8 file's bytes over and leaves the other
     CHECK(got.error == expected.error);
     const bool taken = !expected.error && expected.encoding.empty();
     CHECK(bytes == (taken ? std::string() : input));
+  }
+}
+
+TEST_CASE("firstInvalidUtf8 agrees with a byte-at-a-time reference", "[encoding]") {
+  // The scan skips ASCII 32 and 8 bytes at a time: a bad byte anywhere in or after such a run,
+  // at every alignment, must still be the one reported.
+  const auto reference = [](std::string_view s) -> std::optional<std::size_t> {
+    for (std::size_t i = 0; i < s.size();) {
+      const std::size_t n = utf8SequenceLength(s, i);
+      if (n == 0) return i;
+      i += n;
+    }
+    return std::nullopt;
+  };
+  const std::string pieces[] = {"\xC3\xA9", "\xE2\x82\xAC", "\xF0\x9F\x98\x80", "\xFF", "\xC3", "\xED\xA0\x80", "\x80"};
+  std::mt19937 random(7);
+  for (int round = 0; round < 3000; ++round) {
+    std::string s(random() % 100, 'a');
+    for (int k = static_cast<int>(random() % 3); k > 0 && !s.empty(); --k)
+      s.insert(random() % (s.size() + 1), pieces[random() % std::size(pieces)]);
+    INFO("round " << round << ", " << s.size() << " bytes");
+    CHECK(firstInvalidUtf8(s) == reference(s));
   }
 }
