@@ -505,7 +505,8 @@ def write_report(args, by, jobs, cores, selected, stats, extra, quality, lsp, lo
         for n, text in lsp['typing'].items():
             k = re.search(r'keystrokes didChange -> publishDiagnostics: median ([\d.]+) ms, p90 [\d.]+ ms, p99 ([\d.]+) ms',
                           text)
-            o = re.search(r'didOpen -> publish [\d.]+ ms \(bare parse [\d.]+ ms, ([\d.]+)x\)', text)
+            o = re.search(r'didOpen -> publish [\d.]+ ms \(bare parse [\d.]+ ms, ([\d.]+)x; CPU time: .*?, ([\d.]+)x\)',
+                          text)
             h = re.search(r'hover while typing: median [\d.]+ ms, p90 [\d.]+ ms, p99 ([\d.]+) ms', text)
             a = re.search(r'code action while typing: median [\d.]+ ms, p90 [\d.]+ ms, p99 ([\d.]+) ms', text)
             if k:
@@ -521,7 +522,8 @@ def write_report(args, by, jobs, cores, selected, stats, extra, quality, lsp, lo
                 worst = max(float(h.group(1)), float(a.group(1)))
                 t.append(('hover and code actions while typing: p99 < 5 ms', f'{worst} ms', worst < 5))
             if o:
-                t.append(('didOpen ≤ 1.3× its bare parse (20 000 lines)', f'{o.group(1)}×', float(o.group(1)) <= 1.3))
+                t.append(('didOpen ≤ 1.3× its bare parse (20 000 lines)',
+                          f'{o.group(1)}× (CPU time {o.group(2)}×)', float(o.group(1)) <= 1.3))
         nb = re.search(r'its publishDiagnostics: median ([\d.]+) ms, p90 [\d.]+ ms, p99 ([\d.]+) ms', lsp['notebook'])
         if nb:
             t.append(('notebook, 200 cells: keystroke p99 < 10 ms', f'{nb.group(2)} ms', float(nb.group(2)) < 10))
