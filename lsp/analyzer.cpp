@@ -126,8 +126,11 @@ void Analyzer::close(Id id) {
     const auto it = states_.find(id);
     if (it == states_.end()) return;
     left.swap(it->second->inbox);
+    // Its tree is freed on the worker: 5 ms for 20 000 lines that the message loop would wait for.
+    if (threaded()) closed_.push_back(std::move(it->second));
     states_.erase(it);
   }
+  wakeWorker_.notify_one();
   for (Op &op : left)
     if (op.kind == Op::Kind::Task)
       if (MainTask then = op.task(nullptr)) then();
@@ -184,8 +187,16 @@ template <class F> bool Analyzer::guarded(const char *what, F &&work) {
 void Analyzer::loop(int quietMs) {
   std::unique_lock lock(mutex_);
   while (!stop_) {
+    if (!closed_.empty()) {
+      std::vector<std::shared_ptr<State>> closed;
+      closed.swap(closed_);
+      lock.unlock();
+      closed.clear();
+      lock.lock();
+      continue;
+    }
     if (ready_.empty()) {
-      const auto work = [&] { return stop_ || !ready_.empty(); };
+      const auto work = [&] { return stop_ || !ready_.empty() || !closed_.empty(); };
       const bool unsettled =
           std::any_of(states_.begin(), states_.end(), [](const auto &entry) { return !entry.second->settled; });
       if (!unsettled) {

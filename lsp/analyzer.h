@@ -88,7 +88,7 @@ public:
   /// Lint with another linter (the configuration changed): everything is linted again.
   void relint(Id id, std::uint64_t revision, std::shared_ptr<const Linter> linter);
   /// Forgets the document; the tasks still queued for it run at once, on this thread, with `at`
-  /// null, and so do their main tasks.
+  /// null, and so do their main tasks. Threaded, its tree is freed on the worker.
   void close(Id id);
   /// Runs `task` once the edits queued before it are analyzed.
   void post(Id id, Task task);
@@ -144,10 +144,11 @@ private:
   template <class F> bool guarded(const char *what, F &&work);
   void trimTrees();
 
-  std::mutex mutex_; ///< guards the inboxes, ready_, states_ and stop_
+  std::mutex mutex_; ///< guards the inboxes, ready_, closed_, states_ and stop_
   std::condition_variable wakeWorker_;
   std::map<Id, std::shared_ptr<State>> states_;
-  std::deque<Id> ready_; ///< documents with queued ops, in order
+  std::deque<Id> ready_;                       ///< documents with queued ops, in order
+  std::vector<std::shared_ptr<State>> closed_; ///< threaded: closed documents, for the worker to free
   bool stop_ = false;
   Id nextId_ = 1;
 
