@@ -53,3 +53,34 @@ TEST_CASE("AF101, AF102 and AF001 do not fire on the same argument", "[rules][AF
   CHECK(codes("import torch\nm = torch.randn(1)\nm.cuda(async=True)\n") == V{"AF101"});
   CHECK(codes("y = x.cpu(async=True)\n") == V{"AF102"});
 }
+
+TEST_CASE("AF102: a loop's variable is no module, told by the loops around it", "[rules][AF102]") {
+  // AF102 asks the loops around a call first (resolving the receiver walks the whole function):
+  // these are loop variables, so the file does not show a module, and AF102 is silent...
+  const std::string head = "import torch.nn as nn\n";
+  const std::vector<std::string> valid = {
+      head + "def f(loader):\n    for x, y in loader:\n        x = x.cuda(non_blocking=True)\n",
+      head + "def f(loader):\n    for i, (x, [y, *z]) in enumerate(loader):\n        x.cuda(non_blocking=True)\n",
+      head + "def f(batch):\n    return [t.cuda(non_blocking=True) for t in batch]\n",
+      head + "def f(batch):\n    return {k: v.cuda(non_blocking=True) for k, v in batch.items()}\n",
+      // Also when another binding makes it a module: one binding of a loop disagrees.
+      head + "def f(models):\n    m = nn.Linear(2, 2)\n    for m in models:\n        m.cuda(non_blocking=True)\n",
+  };
+  // ...but not these: the loop binds something else, or another scope's name.
+  const std::string attribute = head + "def f(self, models):\n    model = nn.Linear(2, 2)\n    for self.model in "
+                                       "models:\n        model.cuda(non_blocking=True)\n";
+  const std::string nested = head + "def f(models):\n    for model in models:\n        def g():\n            model = "
+                                    "nn.Linear(2, 2)\n            model.cuda(non_blocking=True)\n";
+  const std::string otherName = head + "def f(xs):\n    model = nn.Linear(2, 2)\n    return [model.cuda(non_blocking="
+                                       "True) for x in xs]\n";
+  const auto removed = [](std::string text) {
+    const std::size_t at = text.find("(non_blocking=True)");
+    return text.replace(at, 19, "()");
+  };
+  const std::vector<Invalid> invalid = {
+      {attribute, {{"AF102", 5, 20, 32, FixKind::Safe}}, removed(attribute)},
+      {nested, {{"AF102", 6, 24, 36, FixKind::Safe}}, removed(nested)},
+      {otherName, {{"AF102", 4, 24, 36, FixKind::Safe}}, removed(otherName)},
+  };
+  runRuleTests("AF102", valid, invalid);
+}

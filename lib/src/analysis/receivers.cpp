@@ -224,6 +224,58 @@ bool targetBinds(TSNode target, std::string_view name, std::string_view text) {
 }
 } // namespace
 
+namespace {
+/// True when the target `target` binds the name `name` as the semantic model's walk reads
+/// targets: the identifier itself, or one nested in tuple and list patterns (iterative).
+bool patternBinds(TSNode target, std::string_view name, std::string_view text) {
+  std::vector<TSNode> pending{target};
+  while (!pending.empty()) {
+    const TSNode n = pending.back();
+    pending.pop_back();
+    if (ts_node_is_null(n)) continue;
+    if (isIdentifier(n)) {
+      if (textOf(n, text) == name) return true;
+      continue;
+    }
+    if (!isTargetPattern(ts_node_symbol(n))) continue;
+    for (std::uint32_t i = 0, count = ts_node_named_child_count(n); i < count; ++i)
+      pending.push_back(ts_node_named_child(n, i));
+  }
+  return false;
+}
+} // namespace
+
+bool Receivers::isLoopVariable(TSNode e, std::span<const TSNode> ancestors) const {
+  if (!isIdentifier(e) || ancestors.empty()) return false;
+  const std::string_view name = textOf(e, text_);
+  if (name == "self") return false; // its kind is its class's, whatever else binds it
+  const Kinds &k = Kinds::get();
+  const std::uint32_t at = ts_node_start_byte(e);
+  for (auto p = ancestors.rbegin(); p != ancestors.rend(); ++p) {
+    const TSSymbol s = ts_node_symbol(*p);
+    if (s == k.error || s == k.functionDefinition || s == k.lambda || s == k.classDefinition) return false;
+    if (s == k.forStatement) {
+      if (!ts_node_has_error(*p) && patternBinds(field(*p, "left"), name, text_)) return true;
+      continue;
+    }
+    if (s != k.listComprehension && s != k.setComprehension && s != k.dictionaryComprehension &&
+        s != k.generatorExpression)
+      continue;
+    bool binds = false;
+    for (std::uint32_t i = 0, n = ts_node_named_child_count(*p); i < n && !binds; ++i) {
+      const TSNode clause = ts_node_named_child(*p, i);
+      binds = ts_node_symbol(clause) == k.forInClause && patternBinds(field(clause, "left"), name, text_);
+    }
+    if (!binds) continue; // the name is the enclosing scope's
+    // Bound here: the use is the comprehension's own in its body (its first iterable is the
+    // enclosing scope's; a later clause: not worth telling apart).
+    const TSNode body = field(*p, "body");
+    return !ts_node_has_error(*p) && !ts_node_is_null(body) && at >= ts_node_start_byte(body) &&
+           at < ts_node_end_byte(body);
+  }
+  return false;
+}
+
 TSNode Receivers::dataLoaderCallOf(TSNode e, std::span<const TSNode> ancestors) const {
   if (!isIdentifier(e)) return TSNode{};
   const std::string_view name = textOf(e, text_);

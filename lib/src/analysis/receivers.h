@@ -54,6 +54,13 @@ public:
   /// them (a rule's tree walk does; else they are found with ts_node_parent, which is slow).
   TSNode dataLoaderCallOf(TSNode expression, std::span<const TSNode> ancestors = {}) const;
 
+  /// True when `identifier` is the variable of a `for` loop or a comprehension around it, in
+  /// the scope the name resolves to (no function, lambda or class between): then one of its
+  /// bindings is the loop's, whose values are the iterable's items, and kindOf() is no Module.
+  /// Read from `ancestors` (the identifier's, root first) without resolving the name, which
+  /// walks the whole function. False when it cannot tell (`self`, an ERROR node on the way).
+  bool isLoopVariable(TSNode identifier, std::span<const TSNode> ancestors) const;
+
 private:
   ValueKind kindAt(TSNode expression, int depth) const;
   ValueKind bindingKind(BindingKey key, int depth) const;

@@ -285,6 +285,8 @@ bool operandMakesAName(TSNode awaitExpression, std::string_view text) {
   return c == '(' || c == '[' || c == '+' || c == '-' || c == '*';
 }
 
+bool isTargetPattern(TSSymbol symbol) { return isPatternContainer(Kinds::get(), symbol); }
+
 SemanticModel::SemanticModel(const Document &doc) : text_(doc.text()), doc_(doc) {
   Scope module;
   // The module's statements; with chunking on, they may come from more than one tree (each

@@ -95,6 +95,10 @@ struct BindingKey {
 /// product (`await * 2`: tree-sitter reads `await (*2)`, which awaits nothing valid).
 bool operandMakesAName(TSNode awaitExpression, std::string_view text);
 
+/// True for the node kinds a target name can be nested in and still be bound (`a, (b, *c) = …`,
+/// `for x, [y] in …`); a subscript or an attribute target binds no name.
+bool isTargetPattern(TSSymbol symbol);
+
 /// What answers about one top-level statement depended on outside it: words whose statements
 /// were consulted (name-keyed queries, module-scope bindings) and byte ranges read. An editor
 /// host may keep the statement's findings after an edit that touches neither.

@@ -63,6 +63,13 @@ bool isUnsupportedNonBlocking(TSNode keywordArgument, Context &ctx) {
   }
   if (method != "cuda") return false;
   const TSNode receiver = field(field(call, "function"), "object");
+  // A loop's variable is no module: told by the loops around the call, before resolving the name
+  // (which walks the whole function; dense training code copies loop variables everywhere).
+  // (The walk's ancestors are the argument's only while it is the node being checked, not when
+  // another rule asks whether this one claims it.)
+  const std::span<const TSNode> ancestors = ctx.ancestors();
+  if (!ancestors.empty() && ts_node_eq(ancestors.back(), args) && ctx.receivers().isLoopVariable(receiver, ancestors))
+    return false;
   return ctx.receivers().kindOf(receiver) == ValueKind::Module;
 }
 
