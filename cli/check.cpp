@@ -508,9 +508,9 @@ public:
     entryKnown_ = false;
   }
 
-  bool excluded(const std::filesystem::path &entry, std::string_view name, bool isDirectory) override {
+  bool excluded(std::string_view name, bool isDirectory) override {
     // Every entry of one directory has the same configuration: resolved once per directory.
-    if (!resolved_) resolved_ = resolver_.forFile(entry);
+    if (!resolved_) resolved_ = resolver_.forFile(directory_ / name);
     const auto *config = std::get_if<ResolvedConfig>(&*resolved_);
     if (config == nullptr) return false; // the error is reported when the file is checked
     if (!matcher_) matcher_.emplace(*config, directory_);

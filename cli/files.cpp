@@ -3,11 +3,13 @@
 
 #include <algorithm>
 #include <array>
+#include <cerrno>
 #include <filesystem>
 #include <string_view>
 #include <system_error>
 #include <utility>
 
+#include <dirent.h>
 #include <sys/stat.h>
 
 namespace asyncfix::cli {
@@ -39,47 +41,73 @@ std::string displayPath(const fs::path &path) {
   return text;
 }
 
-/// Walks `root` (a directory) without recursion on the C++ stack.
+/// Whether an entry named `name` is a Python file to walk into: `.py`, `.pyi` or `.ipynb`, as
+/// std::filesystem::path::extension reads it (a leading dot starts no extension: `.py` is none).
+bool isPythonName(std::string_view name) {
+  const std::size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return false;
+  const std::string_view ext = name.substr(dot);
+  return ext == ".py" || ext == ".pyi" || ext == ".ipynb";
+}
+
+/// `directory` and the entry `name`, joined with one '/'.
+std::string joined(std::string_view directory, std::string_view name) {
+  std::string out;
+  out.reserve(directory.size() + 1 + name.size());
+  out.append(directory);
+  if (!out.empty() && out.back() != '/') out += '/';
+  out.append(name);
+  return out;
+}
+
+std::string errnoReason() { return reasonOf(std::error_code(errno, std::generic_category())); }
+
+/// Walks `root` (a directory) without recursion on the C++ stack. With readdir and strings:
+/// std::filesystem's iterator made and parsed a path object per entry, a tenth of a check of
+/// 35 000 files. An entry's displayed path is its directory's (normalized once) and its name.
 void walkDirectory(const fs::path &root, WalkVisitor &visitor) {
-  std::vector<fs::path> pending{root};
+  struct Pending {
+    std::string path, display;
+  };
+  std::vector<Pending> pending{{root.string(), displayPath(root)}};
   while (!pending.empty()) {
-    const fs::path dir = std::move(pending.back());
+    const Pending dir = std::move(pending.back());
     pending.pop_back();
-    std::error_code ec;
-    fs::directory_iterator it(dir, ec);
-    if (ec) {
-      visitor.error({displayPath(dir), reasonOf(ec)});
+    DIR *handle = ::opendir(dir.path.c_str());
+    if (handle == nullptr) {
+      visitor.error({dir.display, errnoReason()});
       continue;
     }
-    visitor.enterDirectory(dir);
-    for (const fs::directory_iterator end; it != end; it.increment(ec)) {
-      const fs::directory_entry &entry = *it;
+    visitor.enterDirectory(dir.path);
+    for (;;) {
+      errno = 0;
+      const dirent *entry = ::readdir(handle);
+      if (entry == nullptr) {
+        if (errno != 0) visitor.error({dir.display, errnoReason()});
+        break;
+      }
+      const std::string_view name = entry->d_name;
+      if (name == "." || name == "..") continue;
+      std::string path = joined(dir.path, name);
+      const auto display = [&] { return dir.display == "." ? std::string(name) : joined(dir.display, name); };
       // The entry's type as readdir gave it (no stat per entry where the filesystem reports
-      // types, which was a third of a large walk).
-      std::error_code statError;
-      const bool symlink = entry.is_symlink(statError);
-      const bool directory = !statError && !symlink && entry.is_directory(statError);
-      const bool regular = !statError && !symlink && !directory && entry.is_regular_file(statError);
-      if (statError) {
-        visitor.error({displayPath(entry.path()), reasonOf(statError)});
-        continue;
-      }
-      if (symlink) {
-        continue;
-      }
-      const fs::path &path = entry.path();
-      const std::string name = path.filename().string();
-      if (directory) {
-        if (!name.starts_with('.') && !visitor.excluded(path, name, true)) {
-          pending.push_back(path);
+      // types, which was a third of a large walk); lstat where it does not.
+      unsigned char type = entry->d_type;
+      if (type == DT_UNKNOWN) {
+        struct stat st {};
+        if (::lstat(path.c_str(), &st) != 0) {
+          visitor.error({display(), errnoReason()});
+          continue;
         }
-      } else if (regular && isPythonFile(path) && !visitor.excluded(path, name, false)) {
-        visitor.file(displayPath(path), false);
+        type = S_ISLNK(st.st_mode) ? DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+      }
+      if (type == DT_DIR) {
+        if (!name.starts_with('.') && !visitor.excluded(name, true)) pending.push_back({std::move(path), display()});
+      } else if (type == DT_REG && isPythonName(name) && !visitor.excluded(name, false)) {
+        visitor.file(display(), false);
       }
     }
-    if (ec) {
-      visitor.error({displayPath(dir), reasonOf(ec)});
-    }
+    ::closedir(handle);
   }
 }
 
@@ -148,11 +176,10 @@ FileList collectFiles(const std::vector<std::string> &paths, const std::function
   struct Collector final : WalkVisitor {
     const std::function<bool(const fs::path &)> &filter;
     FileList out;
+    fs::path directory;
     explicit Collector(const std::function<bool(const fs::path &)> &f) : filter(f) {}
-    void enterDirectory(const fs::path & /*directory*/) override {}
-    bool excluded(const fs::path &entry, std::string_view /*name*/, bool /*isDirectory*/) override {
-      return filter(entry);
-    }
+    void enterDirectory(const fs::path &entered) override { directory = entered; }
+    bool excluded(std::string_view name, bool /*isDirectory*/) override { return filter(directory / name); }
     void file(std::string path, bool /*named*/) override { out.files.push_back(std::move(path)); }
     void error(PathError error) override { out.errors.push_back(std::move(error)); }
   } collector(excluded);

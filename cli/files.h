@@ -36,8 +36,8 @@ public:
   /// names); excluded() is asked next about its entries, one after another.
   virtual void enterDirectory(const std::filesystem::path &directory) = 0;
   /// Whether to skip the entry `name` (a subdirectory or a Python file) of the directory last
-  /// entered; `entry` is its path.
-  virtual bool excluded(const std::filesystem::path &entry, std::string_view name, bool isDirectory) = 0;
+  /// entered.
+  virtual bool excluded(std::string_view name, bool isDirectory) = 0;
   /// A file to check, spelt as FileList spells it. `named`: given as a path, not met in a walk.
   virtual void file(std::string path, bool named) = 0;
   virtual void error(PathError error) = 0;
