@@ -71,6 +71,12 @@ TEST_CASE("AF102: a loop's variable is no module, told by the loops around it", 
                                        "models:\n        model.cuda(non_blocking=True)\n";
   const std::string nested = head + "def f(models):\n    for model in models:\n        def g():\n            model = "
                                     "nn.Linear(2, 2)\n            model.cuda(non_blocking=True)\n";
+  // A comprehension skips the class body around it: its `m` is the module's module, not the
+  // class body's loop variable.
+  const std::string classLoop = "import torch.nn as nn\nm = nn.Linear(2, 2)\nclass C:\n    for m in []:\n        ys = "
+                                "[m.cuda(non_blocking=True) for _ in range(2)]\n";
+  const std::string classLoopLater = "import torch.nn as nn\nm = nn.Linear(2, 2)\nclass C:\n    for m in []:\n        "
+                                     "ys = [x for _ in range(2) for x in m.cuda(non_blocking=True)]\n";
   const std::string otherName = head + "def f(xs):\n    model = nn.Linear(2, 2)\n    return [model.cuda(non_blocking="
                                        "True) for x in xs]\n";
   const auto removed = [](std::string text) {
@@ -81,6 +87,8 @@ TEST_CASE("AF102: a loop's variable is no module, told by the loops around it", 
       {attribute, {{"AF102", 5, 20, 32, FixKind::Safe}}, removed(attribute)},
       {nested, {{"AF102", 6, 24, 36, FixKind::Safe}}, removed(nested)},
       {otherName, {{"AF102", 4, 24, 36, FixKind::Safe}}, removed(otherName)},
+      {classLoop, {{"AF102", 5, 22, 34, FixKind::Safe}}, removed(classLoop)},
+      {classLoopLater, {{"AF102", 5, 51, 63, FixKind::Safe}}, removed(classLoopLater)},
   };
   runRuleTests("AF102", valid, invalid);
 }

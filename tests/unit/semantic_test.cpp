@@ -109,6 +109,15 @@ TEST_CASE("semantic: mayAssignValue is never false where an assignment gives a v
       "class C:\n    loader = make()\n    def m(self):\n        return [loader for _ in loader]\n",
       "@decorate\ndef f():\n    loader = make()\n    return loader\n",
       "for loader in loaders:\n    pass\nloader = make()\ndef f():\n    return loader\n",
+      // An annotated assignment after a block's colon, in a function and at module level.
+      "def f(fast):\n    if fast: loader: Loader = make()\n    return loader\n",
+      "try: loader: Loader = make()\nexcept ImportError: pass\ndef f():\n    return loader\n",
+      // `nonlocal` with no function around binding it: the model resolves it to the module's name.
+      "def g():\n    nonlocal loader\n    loader = make()\ndef f():\n    return loader\n",
+      // Spaces tree-sitter accepts between tokens: U+00A0, a vertical tab, U+200B.
+      "def f():\n    loader\xC2\xA0= make()\n    return loader\n",
+      "def f():\n    loader\v= make()\n    return loader\n",
+      "def f():\n    loader\xE2\x80\x8B= make()\n    return loader\n",
   };
   for (const std::string &text : texts) {
     INFO(text);

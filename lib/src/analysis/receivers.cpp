@@ -251,11 +251,21 @@ bool Receivers::isLoopVariable(TSNode e, std::span<const TSNode> ancestors) cons
   if (name == "self") return false; // its kind is its class's, whatever else binds it
   const Kinds &k = Kinds::get();
   const std::uint32_t at = ts_node_start_byte(e);
+  // Once the use is inside a comprehension that does not bind the name, the name skips a class
+  // body on its way out (a comprehension is a function scope): a `for` of a class body found
+  // after that is not the name's, and only a function or the module around it makes it so.
+  bool inComprehension = false, boundByFor = false;
   for (auto p = ancestors.rbegin(); p != ancestors.rend(); ++p) {
     const TSSymbol s = ts_node_symbol(*p);
-    if (s == k.error || s == k.functionDefinition || s == k.lambda || s == k.classDefinition) return false;
+    if (s == k.error) return false;
+    if (s == k.classDefinition) return false;
+    if (s == k.functionDefinition || s == k.lambda) return boundByFor;
+    if (boundByFor) continue;
     if (s == k.forStatement) {
-      if (!ts_node_has_error(*p) && patternBinds(field(*p, "left"), name, text_)) return true;
+      if (!ts_node_has_error(*p) && patternBinds(field(*p, "left"), name, text_)) {
+        if (!inComprehension) return true;
+        boundByFor = true;
+      }
       continue;
     }
     if (s != k.listComprehension && s != k.setComprehension && s != k.dictionaryComprehension &&
@@ -266,14 +276,17 @@ bool Receivers::isLoopVariable(TSNode e, std::span<const TSNode> ancestors) cons
       const TSNode clause = ts_node_named_child(*p, i);
       binds = ts_node_symbol(clause) == k.forInClause && patternBinds(field(clause, "left"), name, text_);
     }
-    if (!binds) continue; // the name is the enclosing scope's
+    if (!binds) { // the name is the enclosing scope's
+      inComprehension = true;
+      continue;
+    }
     // Bound here: the use is the comprehension's own in its body (its first iterable is the
     // enclosing scope's; a later clause: not worth telling apart).
     const TSNode body = field(*p, "body");
     return !ts_node_has_error(*p) && !ts_node_is_null(body) && at >= ts_node_start_byte(body) &&
            at < ts_node_end_byte(body);
   }
-  return false;
+  return boundByFor; // a `for` of module-level code
 }
 
 TSNode Receivers::dataLoaderCallOf(TSNode e, std::span<const TSNode> ancestors) const {

@@ -55,7 +55,8 @@ public:
   TSNode dataLoaderCallOf(TSNode expression, std::span<const TSNode> ancestors = {}) const;
 
   /// True when `identifier` is the variable of a `for` loop or a comprehension around it, in
-  /// the scope the name resolves to (no function, lambda or class between): then one of its
+  /// the scope the name resolves to (no function, lambda or class between; a class body's `for`
+  /// does not count for a use inside a comprehension, which skips class scopes): then one of its
   /// bindings is the loop's, whose values are the iterable's items, and kindOf() is no Module.
   /// Read from `ancestors` (the identifier's, root first) without resolving the name, which
   /// walks the whole function. False when it cannot tell (`self`, an ERROR node on the way).

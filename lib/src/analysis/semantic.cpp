@@ -412,27 +412,40 @@ const std::vector<std::uint32_t> &SemanticModel::unitsWith(std::string_view word
 
 namespace {
 
-/// Whether `text` holds `word` as a whole word (an identifier or keyword spelt so).
-bool holdsWord(std::string_view text, std::string_view word) {
-  for (std::size_t i = text.find(word); i != std::string_view::npos; i = text.find(word, i + 1))
-    if ((i == 0 || !isWordByte(text[i - 1]) || (i == 3 && text.starts_with("\xEF\xBB\xBF"))) &&
-        (i + word.size() == text.size() || !isWordByte(text[i + word.size()])))
-      return true;
-  return false;
+/// A byte that continues an ASCII identifier. The scans below take a byte >= 0x80 for neither a
+/// letter nor a blank where that would make an answer "no": it may be part of a letter (`é`) or
+/// of a space tree-sitter allows between tokens (U+00A0, U+200B, U+FEFF).
+bool isAsciiWordByte(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+bool isBlankByte(char c) {
+  return c == ' ' || c == '\t' || c == '\f' || c == '\v' || static_cast<unsigned char>(c) >= 0x80;
+}
+
+/// The whole-word occurrences of `word` in text[start, end), bounded by ASCII word bytes only
+/// (more occurrences than the tokens, never fewer), while `f` returns false.
+template <class F>
+void forEachWord(std::string_view text, std::string_view word, std::size_t start, std::size_t end, F &&f) {
+  const std::string_view upTo = text.substr(0, end); // the search stops at `end`, not at the text's end
+  for (std::size_t i = upTo.find(word, start); i != std::string_view::npos; i = upTo.find(word, i + 1))
+    if ((i == 0 || !isAsciiWordByte(text[i - 1])) &&
+        (i + word.size() == text.size() || !isAsciiWordByte(text[i + word.size()])) && f(i))
+      return;
 }
 
 /// Whether the word text[at, at + size) may be the target of an assignment with a value:
 /// not an attribute (`self.loader = …`), followed — past blanks and line continuations — by
-/// `=` (not `==`), or by `:` when it starts a statement (`loader: T = …`; not `for x in loader:`).
+/// `=` (not `==`), or by `:` where a statement starts (`loader: T = …`, also after a block's
+/// colon: `if fast: loader: T = …`; not `for x in loader:`).
 bool looksAssigned(std::string_view text, std::size_t at, std::size_t size) {
   std::size_t before = at;
-  while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t' || text[before - 1] == '\f')) --before;
+  while (before > 0 && isBlankByte(text[before - 1])) --before;
   if (before > 0 && text[before - 1] == '.') return false;
   const bool startsStatement = before == 0 || text[before - 1] == '\n' || text[before - 1] == '\r' ||
-                               text[before - 1] == ';' || (before == 3 && text.starts_with("\xEF\xBB\xBF"));
+                               text[before - 1] == ';' || text[before - 1] == ':';
   std::size_t after = at + size;
   for (;;) {
-    while (after < text.size() && (text[after] == ' ' || text[after] == '\t' || text[after] == '\f')) ++after;
+    while (after < text.size() && isBlankByte(text[after])) ++after;
     if (after + 1 >= text.size() || text[after] != '\\') break;
     after += text[after + 1] == '\r' && after + 2 < text.size() && text[after + 2] == '\n' ? 3 : 2;
   }
@@ -441,42 +454,66 @@ bool looksAssigned(std::string_view text, std::size_t at, std::size_t size) {
   return text[after] == ':' && startsStatement;
 }
 
+/// Whether text[start, end) holds an assignment-like spelling of `name`.
+bool assignsWithin(std::string_view text, std::string_view name, std::size_t start, std::size_t end) {
+  bool found = false;
+  forEachWord(text, name, start, end, [&](std::size_t i) { return found = looksAssigned(text, i, name.size()); });
+  return found;
+}
+
+/// Whether the top-level statement at text[start, …) is a function or class definition, read from
+/// its first word (in a tree without syntax errors, a statement starting with `def`, `class`,
+/// `async def` or a decorator is one).
+bool definesAt(std::string_view text, std::size_t start) {
+  if (start == 0 && text.starts_with("\xEF\xBB\xBF")) start = 3;
+  const std::string_view rest = text.substr(std::min(start, text.size()));
+  const auto keyword = [&](std::string_view k, std::size_t at = 0) {
+    return rest.substr(at).starts_with(k) && rest.size() > at + k.size() && isBlankByte(rest[at + k.size()]);
+  };
+  if (rest.starts_with('@') || keyword("def") || keyword("class")) return true;
+  if (!keyword("async")) return false;
+  std::size_t at = 5;
+  while (at < rest.size() && isBlankByte(rest[at])) ++at;
+  return keyword("def", at);
+}
+
 } // namespace
 
 bool SemanticModel::mayAssignValue(std::string_view name, std::uint32_t use) const {
-  // What the answer reads: every statement holding the word (an assignment added anywhere may
-  // count), and `global` (which makes an assignment in any function count).
+  // What the answer reads: the statements holding the word (an assignment added to any of them
+  // may count), `global` and `nonlocal` (see below), and whether the tree has syntax errors.
   note(name);
   note("global");
+  note("nonlocal");
   const auto unit =
       std::upper_bound(units_.begin(), units_.end(), use, [](std::uint32_t o, const Unit &u) { return o < u.start; });
   if (unit == units_.begin() || use >= std::prev(unit)->end || name.empty()) return true;
-  auto found = assigned_.find(name);
-  if (found == assigned_.end()) {
-    if (!saysGlobal_) saysGlobal_ = holdsWord(text_, "global");
-    Assigned a;
-    const Kinds &k = Kinds::get();
-    for (std::size_t i = text_.find(name); i != std::string_view::npos && !a.elsewhere; i = text_.find(name, i + 1)) {
-      const bool afterBom = i == 3 && text_.starts_with("\xEF\xBB\xBF"); // no part of the word
-      if ((i > 0 && !afterBom && isWordByte(text_[i - 1])) ||
-          (i + name.size() < text_.size() && isWordByte(text_[i + name.size()])) ||
-          !looksAssigned(text_, i, name.size()))
-        continue;
-      const auto holder =
-          std::upper_bound(units_.begin(), units_.end(), i, [](std::size_t o, const Unit &u) { return o < u.start; });
-      if (holder == units_.begin() || i >= std::prev(holder)->end) continue; // between statements
-      const TSSymbol s = ts_node_symbol(nodeOf(*std::prev(holder)));
-      const bool definition = s == k.functionDefinition || s == k.classDefinition || s == k.decoratedDefinition;
-      if (definition && !*saysGlobal_) a.inDefinitions.push_back(static_cast<std::uint32_t>(i));
-      else a.elsewhere = true;
-    }
-    found = assigned_.emplace(std::string(name), std::move(a)).first;
+  // `global` anywhere, or `nonlocal` (which the model resolves to the module's name when no
+  // function around binds it), lets an assignment in any function bind a module's name; in an
+  // ERROR region, what binds what is the walk's guess: no shortcut then.
+  if (!noShortcut_) {
+    noShortcut_ = DocumentInternals::hasError(doc_);
+    forEachWord(text_, "global", 0, text_.size(), [&](std::size_t) { return *noShortcut_ = true; });
+    forEachWord(text_, "nonlocal", 0, text_.size(), [&](std::size_t) { return *noShortcut_ = true; });
   }
-  const Assigned &a = found->second;
-  if (a.elsewhere) return true;
-  const Unit &u = *std::prev(unit);
-  const auto first = std::lower_bound(a.inDefinitions.begin(), a.inDefinitions.end(), u.start);
-  return first != a.inDefinitions.end() && *first < u.end;
+  if (*noShortcut_) return true;
+  // The statement holding the use: its function's (or its class's, or the module's) assignments.
+  const Unit &own = *std::prev(unit);
+  if (assignsWithin(text_, name, own.start, own.end)) return true;
+  // Module-level code (every statement that is no definition), once per name.
+  if (!moduleCode_) {
+    moduleCode_.emplace();
+    for (const Unit &u : units_)
+      if (!definesAt(text_, u.start)) moduleCode_->emplace_back(u.start, u.end);
+  }
+  auto found = assignedAtModule_.find(name);
+  if (found == assignedAtModule_.end()) {
+    const bool any = std::any_of(moduleCode_->begin(), moduleCode_->end(), [&](const auto &range) {
+      return assignsWithin(text_, name, range.first, range.second);
+    });
+    found = assignedAtModule_.emplace(std::string(name), any).first;
+  }
+  return found->second;
 }
 
 void SemanticModel::ensureWord(std::string_view word) const {

@@ -144,10 +144,10 @@ public:
 
   /// Whether an assignment may give a value (NameUse::value, not a `for`'s) to a binding that
   /// the name `name` used at byte `use` resolves to — answered from the text, walking nothing: a
-  /// `name = …` or `name: … = …` in the statement holding `use`, or in module-level code (or
-  /// anywhere, once the file says `global`). False is certain; true may be wrong. For questions
-  /// that most uses answer "no" (is this loop's iterable bound to a DataLoader call?), so that
-  /// dense files do not walk every function to learn it.
+  /// `name = …` or `name: … = …` in the statement holding `use`, or in module-level code; always
+  /// "maybe" in a file that says `global` or `nonlocal` or has syntax errors. False is meant to be
+  /// certain, true may be wrong. For questions that most uses answer "no" (is this loop's
+  /// iterable bound to a DataLoader call?), so that dense files do not walk every function.
   bool mayAssignValue(std::string_view name, std::uint32_t use) const;
 
   /// The binding `use` refers to. Unbound names resolve to the module scope.
@@ -235,14 +235,11 @@ private:
   mutable std::map<std::pair<std::uint32_t, std::string>, std::vector<const NameUse *>, std::less<>> usesOf_;
   mutable std::unordered_map<std::uint32_t, std::uint32_t> scopeByName_; ///< name node start → scope
   mutable std::unordered_set<std::string_view> inError_;
-  /// mayAssignValue()'s scan of the text, per name: the assignment-like spellings found inside
-  /// function and class definitions, and whether one lies anywhere else (or `global` is said).
-  struct Assigned {
-    std::vector<std::uint32_t> inDefinitions;
-    bool elsewhere = false;
-  };
-  mutable ByWord<Assigned> assigned_;
-  mutable std::optional<bool> saysGlobal_;
+  // mayAssignValue()'s: whether it must say "maybe" to everything (syntax errors, `global`,
+  // `nonlocal`), the ranges of module-level code, and per name whether that code assigns it.
+  mutable std::optional<bool> noShortcut_;
+  mutable std::optional<std::vector<std::pair<std::uint32_t, std::uint32_t>>> moduleCode_;
+  mutable ByWord<bool> assignedAtModule_;
   mutable ModelDependencies *sink_ = nullptr;
   mutable std::uint32_t sinkStart_ = 0, sinkEnd_ = 0;
 };
