@@ -474,12 +474,11 @@ bool nonBlockingValueMayBeTrue(std::string_view text, std::size_t at) {
   return wordAt(text, k) == "True";
 }
 
-} // namespace
-
-unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets) {
+/// scanTriggers(), which also records its first hit in `first` when given.
+unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, PrefilterHit *first) {
   Lexer lexer(text);
   unsigned found = 0;
-  const std::size_t first = offsets ? offsets->size() : 0;
+  const std::size_t firstOffset = offsets ? offsets->size() : 0;
   // Whether a rule that reads `non_blocking=` can fire in this text at all, found on the first
   // `non_blocking` in code: AF102 needs a `.cuda(` or `.cpu(` call, AF106 a `'cpu'` device, AF104
   // (`non_blocking=True` only) a `DataLoader`. A question about the whole text only: the marks
@@ -495,6 +494,7 @@ unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::u
   };
   // Records a hit; true when the scan may stop (every wanted trigger seen, no offsets asked for).
   const auto record = [&](unsigned trigger, std::size_t at) {
+    if (first && found == 0) *first = {trigger, static_cast<std::uint32_t>(at)};
     found |= trigger;
     if (!offsets) return found == wanted;
     offsets->push_back(static_cast<std::uint32_t>(at));
@@ -525,8 +525,20 @@ unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::u
     }
     return false;
   });
-  if (offsets) std::sort(offsets->begin() + static_cast<std::ptrdiff_t>(first), offsets->end());
+  if (offsets) std::sort(offsets->begin() + static_cast<std::ptrdiff_t>(firstOffset), offsets->end());
   return found;
+}
+
+} // namespace
+
+unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets) {
+  return scan(text, wanted, offsets, nullptr);
+}
+
+PrefilterHit firstTrigger(std::string_view text, unsigned wanted) {
+  PrefilterHit first;
+  scan(text, wanted, nullptr, &first);
+  return first;
 }
 
 } // namespace asyncfix

@@ -35,6 +35,15 @@ enum PrefilterTrigger : unsigned {
 /// may be one statement of a file and every `non_blocking` in code is marked.
 unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets = nullptr);
 
+/// The hit that made scanTriggers(text, wanted) say "maybe": the first one in the text that no
+/// judgement rejected (its trigger bit and byte offset); trigger 0 when the text is rejected.
+/// For diagnostics (`asyncfix_bench_parse explain`): which word keeps a file, and where.
+struct PrefilterHit {
+  unsigned trigger = 0;
+  std::uint32_t offset = 0;
+};
+PrefilterHit firstTrigger(std::string_view text, unsigned wanted);
+
 inline bool mayUseKeywordAsName(std::string_view text) { return scanTriggers(text, kPrefilterKeywordName) != 0; }
 inline bool mentionsNonBlocking(std::string_view text) { return scanTriggers(text, kPrefilterNonBlocking) != 0; }
 inline bool mentionsToCall(std::string_view text) { return scanTriggers(text, kPrefilterToCall) != 0; }
