@@ -12,8 +12,7 @@ TEST_CASE("prefilter says no only when every async/await is the keyword", "[pref
        {"", "x = 1\n", "import asyncio\nasyncio.run(main())\n", "x = is_async or awaiting\n",
         "async def f():\n    await g()\n", "    async with a:\n        async for x in y:\n            pass\n",
         "return [x async for x in y]\n", "await ~x\n", "r = await self.fetch()\n",
-        "\xEF\xBB\xBF"
-        "async def f(): pass\n",
+        "\357\273\277async def f(): pass\n", // a BOM (octal: a hex escape would take the `a`)
         "x = 1; async def f(): pass\n"}) {
     INFO(src);
     CHECK_FALSE(mayUseKeywordAsName(src));
