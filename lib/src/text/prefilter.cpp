@@ -156,6 +156,12 @@ public:
     const Span *s = spanAt(offset);
     return s ? s->end : offset;
   }
+  /// The start of the string or comment around `offset` (npos when in code), for a scan that
+  /// goes backwards from where the lexer has been.
+  std::size_t spanBegin(std::size_t offset) {
+    const Span *s = spanAt(offset);
+    return s ? s->begin : std::string_view::npos;
+  }
 
 private:
   struct Span {
@@ -463,6 +469,94 @@ std::size_t toCallOpen(std::string_view text, std::size_t at) {
   return text[after] == '(' ? after : std::string_view::npos;
 }
 
+/// The call whose argument list holds the keyword argument at `at`, as far as a scan backwards
+/// can tell: `method` is the called method ("cuda" for `x.cuda(…, non_blocking=…)`) and `open`
+/// its `(`; `method` is empty when the innermost bracket around `at` is no call of a method (a
+/// function's or a lambda's parameters, a call of a plain name or of a call, no bracket at all).
+/// `known` is false when the scan cannot tell: a string the lexer leaves as code (an f-string, an
+/// unterminated one), a `[` or `{` around it, a comment in the way, a list longer than the
+/// window. Brackets in strings and comments are skipped with the lexer's spans, known up to `at`.
+struct EnclosingCall {
+  bool known = false;
+  std::string_view method;
+  std::size_t open = 0;
+};
+EnclosingCall enclosingCall(std::string_view text, std::size_t at, Lexer &lexer) {
+  constexpr std::size_t kWindow = 1 << 16;
+  const std::size_t floor = at > kWindow ? at - kWindow : 0;
+  const EnclosingCall unknown, none{true, {}, 0};
+  std::size_t open = std::string_view::npos;
+  int depth = 0;
+  bool colon = false; // a `:` at the top level between the bracket and `at` (a lambda's body ended)
+  for (std::size_t k = at; k-- > floor;) {
+    const char c = text[k];
+    const bool lambdaEnd = c == 'a' && depth == 0 && !colon && k >= 5 && text.compare(k - 5, 6, "lambda") == 0 &&
+                           isWholeWord(text, k - 5, 6);
+    if (!lambdaEnd && c != ':' && c != '(' && c != ')' && c != '[' && c != ']' && c != '{' && c != '}' && c != '"' &&
+        c != '\'')
+      continue;
+    if (const std::size_t begin = lexer.spanBegin(k); begin != std::string_view::npos) {
+      k = begin; // the loop steps to the byte before the string or comment
+      continue;
+    }
+    if (lambdaEnd) return none; // `lambda self, non_blocking=False: …`: a parameter
+    if (c == ':') {
+      colon = colon || depth == 0;
+    } else if (c == '"' || c == '\'') {
+      return unknown;
+    } else if (c == ')' || c == ']' || c == '}') {
+      ++depth;
+    } else if (depth > 0) {
+      --depth;
+    } else {
+      if (c != '(') return unknown;
+      open = k;
+      break;
+    }
+  }
+  if (open == std::string_view::npos) return floor == 0 ? none : unknown;
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
+  // The name before the parenthesis, then the `.` before the name (blanks and line breaks may
+  // stand between them inside brackets; a comment there is not looked into).
+  std::size_t end = open;
+  while (end > 0 && blank(text[end - 1])) --end;
+  if (end == 0) return none;
+  if (lexer.spanBegin(end - 1) != std::string_view::npos) return unknown;
+  std::size_t begin = end;
+  while (begin > 0 && isWordByte(static_cast<unsigned char>(text[begin - 1]))) --begin;
+  if (begin == end) return none;
+  std::size_t dot = begin;
+  while (dot > 0 && blank(text[dot - 1])) --dot;
+  if (dot == 0) return none;
+  if (lexer.spanBegin(dot - 1) != std::string_view::npos) return unknown;
+  if (text[dot - 1] != '.') return none;
+  return {true, text.substr(begin, end - begin), open};
+}
+
+/// The text of the argument list whose `(` is at `open`, up to its `)`; nullopt when the scan
+/// cannot tell (a string the lexer leaves as code, a list longer than the window, no `)`).
+std::optional<std::string_view> argumentList(std::string_view text, std::size_t open, Lexer &lexer) {
+  constexpr std::size_t kWindow = 1 << 16;
+  const std::size_t limit = std::min(text.size(), open + kWindow);
+  int depth = 0;
+  for (std::size_t k = open; k < limit;) {
+    const char c = text[k];
+    if (c == '"' || c == '\'' || c == '#') {
+      const std::size_t e = lexer.skip(k);
+      if (e <= k) return std::nullopt;
+      k = e;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ')' || c == ']' || c == '}') && --depth == 0) {
+      return text.substr(open, k + 1 - open);
+    }
+    ++k;
+  }
+  return std::nullopt;
+}
+
 /// The value after `non_blocking` is the literal `True` (or may be: a line break or a comment
 /// stands in the way).
 bool nonBlockingValueMayBeTrue(std::string_view text, std::size_t at) {
@@ -479,18 +573,32 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
   Lexer lexer(text);
   unsigned found = 0;
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
-  // Whether a rule that reads `non_blocking=` can fire in this text at all, found on the first
-  // `non_blocking` in code: AF102 needs a `.cuda(` or `.cpu(` call, AF106 a `'cpu'` device, AF104
-  // (`non_blocking=True` only) a `DataLoader`. A question about the whole text only: the marks
-  // (`offsets`) may be asked for one statement, whose loader or device can be in another.
-  std::optional<bool> cudaOrCpu, dataLoader;
+  // Whether a rule that reads `non_blocking=` can fire on the `non_blocking` at `at`, judged by
+  // the call it is a keyword argument of: AF102 reads it in `.cpu(…)`, and in `.cuda(…)` on an
+  // nn.Module (which a file can only name through `nn` or `torchvision`); AF104 reads
+  // `non_blocking=True` in `.cuda(…)` or `.to(…)` when the file names a `DataLoader`; AF106
+  // `non_blocking=True` in `.to(…)` with a `'cpu'` device among its arguments. No rule reads a
+  // `non_blocking` that is no keyword argument (a parameter, an attribute, a variable), nor one
+  // of any other call. A question about the whole text only: the marks (`offsets`) may be asked
+  // for one statement, whose loader or module can be in another.
+  std::optional<bool> moduleNames, dataLoader;
   const auto nonBlockingMatters = [&](std::size_t at) {
     if (offsets) return true;
-    if (!cudaOrCpu) cudaOrCpu = hasWord(text, "cuda") || hasWord(text, "cpu");
-    if (*cudaOrCpu) return true;
+    const std::size_t eq = nextToken(text, at + 12, lexer);
+    if (eq >= text.size() || text[eq] != '=' || (eq + 1 < text.size() && text[eq + 1] == '=')) return false;
+    const EnclosingCall call = enclosingCall(text, at, lexer);
+    if (!call.known || call.method == "cpu") return true;
+    if (call.method != "cuda" && call.method != "to") return false;
+    if (call.method == "cuda") {
+      if (!moduleNames) moduleNames = hasWord(text, "nn") || hasWord(text, "torchvision");
+      if (*moduleNames) return true;
+    }
     if (!nonBlockingValueMayBeTrue(text, at)) return false;
     if (!dataLoader) dataLoader = hasWord(text, "DataLoader");
-    return *dataLoader;
+    if (*dataLoader) return true;
+    if (call.method != "to") return false;
+    const std::optional<std::string_view> arguments = argumentList(text, call.open, lexer);
+    return !arguments || hasWord(*arguments, "cpu");
   };
   // Records a hit; true when the scan may stop (every wanted trigger seen, no offsets asked for).
   const auto record = [&](unsigned trigger, std::size_t at) {
