@@ -127,9 +127,7 @@ TEST_CASE("prefilter: `.to(` needs a bare bool after its first argument", "[pref
     CHECK(mentionsToCall(src));
     CHECK(linter.lint(std::string_view(src)).size() == 1);
   }
-  // Conservative: an f-string among the arguments is not looked into, and a line break between
-  // `to` and `(` is taken as inside brackets.
-  CHECK(mentionsToCall("y = x.to(f'{d})', True)\n"));
+  // Conservative: a line break between `to` and `(` is taken as inside brackets.
   CHECK(mentionsToCall("y = x.to\n(device, True)\n"));
 }
 
@@ -211,6 +209,42 @@ TEST_CASE("prefilter: `non_blocking` judged by the call it is a keyword argument
     INFO(kept);
     CHECK(mentionsNonBlocking(kept));
     CHECK(codes(kept) == V{expected[i]});
+  }
+}
+
+TEST_CASE("prefilter: an f-string's literal text is no code, its replacement fields are", "[prefilter]") {
+  const Linter linter;
+  const auto count = [&](const char *src) { return linter.lint(std::string_view(src)).size(); };
+  // Each pair: the word in an f-string's text (or in a string nested in a field), and the near
+  // miss with the word in a field, where it is code.
+  const std::vector<std::pair<const char *, const char *>> keyword{
+      {"raise TypeError(f'{it!r} is not an async iterator')\n", "raise TypeError(f'{it!r} is not an {async}')\n"},
+      {"s = f\"{'async ' if c else ''}def {name}(\"\n", "s = f\"{async if c else ''}def {name}(\"\n"},
+      {"raise AssertionError(f'Expected await: {expected}\\nNot awaited')\n",
+       "raise AssertionError(f'Expected: {await}\\nNot awaited')\n"},
+      {"s = f'''{x:#x}\n{{async}} {y:>{w}} async'''\n", "s = f'''{x:#x}\n{{async}} {y:>{w}} {async}'''\n"},
+      {"s = rf'\\d{n}{d[\"k\"]} await(x)'\n", "s = rf'\\d{n}{d[\"k\"], await}'\n"},
+  };
+  for (const auto &[rejected, kept] : keyword) {
+    INFO(rejected);
+    CHECK_FALSE(mayUseKeywordAsName(rejected));
+    CHECK(allFindings(linter, rejected).empty());
+    INFO(kept);
+    CHECK(mayUseKeywordAsName(kept));
+    CHECK(count(kept) == 1);
+  }
+  // An f-string argument of `.to(` is one token: its text holds no bracket of the call.
+  CHECK_FALSE(mentionsToCall("y = base.to(f\"{symbol}g\")\n"));
+  CHECK(allFindings(linter, "y = base.to(f\"{symbol}g\")\n").empty());
+  CHECK(mentionsToCall("y = x.to(f'{d})', True)\n"));
+  CHECK(count("y = x.to(f'{d})', True)\n") == 1);
+  CHECK(mentionsToCall("s = f'{x.to(\"cuda\", True)}'\n")); // a string nested in a field ends on its own
+  // What the pass does not follow counts as code: a comment or a backslash in a field, a nested
+  // f-string, an unterminated one, and the syntax errors a lone `}` and an empty field are.
+  for (const char *src : {"s = f'''{x # c\n} async'''\n", "s = f'{a \\\n+ b} async'\n", "s = f'{f\"{x}\"} async'\n",
+                          "s = f'{x} async\n", "s = f'{x}} async'\n", "s = f'{} async'\n"}) {
+    INFO(src);
+    CHECK(mayUseKeywordAsName(src));
   }
 }
 

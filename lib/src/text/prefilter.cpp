@@ -142,30 +142,36 @@ std::size_t findAny(std::string_view text, std::size_t from, char a, char b, cha
 /// Where Python's tokenizer sees strings and comments: sorted, disjoint [begin, end) spans, found
 /// by one forward pass that goes only as far as the questions asked of it (each question about a
 /// later offset goes on from where the last one stopped; one about an earlier offset is answered
-/// from the spans already found). The pass jumps from one quote or `#` to the next. f-strings are
-/// not spans: their replacement fields are code, so their whole text counts as code. Anything
-/// unterminated is left as code too (the parser may well read it as code).
+/// from the spans already found). The pass jumps from one quote or `#` to the next. An f-string's
+/// literal pieces are spans and its replacement fields are code (the strings nested in them are
+/// spans again), as tree-sitter reads them; an f-string the pass does not follow (a nested
+/// f-string, a quote like its own inside a field, a comment or a backslash in a field) counts as
+/// code as a whole. Anything unterminated is left as code too (the parser may well read it as
+/// code).
 class Lexer {
 public:
   explicit Lexer(std::string_view text) : text_(text) {}
 
   /// True unless `offset` lies inside a string literal or a comment.
   bool inCode(std::size_t offset) { return spanAt(offset) == nullptr; }
-  /// The end of the string or comment around `offset` (offset itself when in code).
+  /// The end of the string or comment around `offset` (offset itself when in code): for a piece
+  /// of an f-string, the end of the whole f-string, which a scan of code steps over as one token.
   std::size_t skip(std::size_t offset) {
     const Span *s = spanAt(offset);
-    return s ? s->end : offset;
+    return s ? s->outerEnd : offset;
   }
-  /// The start of the string or comment around `offset` (npos when in code), for a scan that
-  /// goes backwards from where the lexer has been.
+  /// The start of the string or comment around `offset` (npos when in code; for a piece of an
+  /// f-string, the start of the whole f-string), for a scan that goes backwards from where the
+  /// lexer has been.
   std::size_t spanBegin(std::size_t offset) {
     const Span *s = spanAt(offset);
-    return s ? s->begin : std::string_view::npos;
+    return s ? s->outerBegin : std::string_view::npos;
   }
 
 private:
   struct Span {
-    std::size_t begin, end;
+    std::size_t begin = 0, end = 0;
+    std::size_t outerBegin = begin, outerEnd = end; ///< the whole f-string a piece belongs to
   };
 
   const Span *spanAt(std::size_t offset) {
@@ -197,7 +203,99 @@ private:
     while (w > 0 && i - w < 3 && isWordByte(static_cast<unsigned char>(t[w - 1]))) --w;
     const bool longWord = w > 0 && i - w == 3 && isWordByte(static_cast<unsigned char>(t[w - 1]));
     const int prefix = w < i && !longWord && i - w <= 2 ? stringPrefix(t.substr(w, i - w)) : 0;
-    pos_ = string(prefix ? w : i, i, prefix == 2);
+    pos_ = prefix == 2 ? formatted(w, i) : string(prefix ? w : i, i, false);
+  }
+
+  /// The f-string (or t-string) whose prefix starts at `begin` and whose quote is at `q`: its
+  /// literal pieces become spans (the `{` and `}` of its fields with them), its replacement fields
+  /// stay code, the strings nested in them become spans. Returns where to go on. What it does not
+  /// follow, it leaves as code from the prefix to the closing quote, as string() does.
+  std::size_t formatted(std::size_t begin, std::size_t q) {
+    const std::string_view t = text_;
+    const char quote = t[q];
+    const bool triple = q + 2 < t.size() && t[q + 1] == quote && t[q + 2] == quote;
+    const std::size_t mark = spans_.size();
+    const auto giveUp = [&] {
+      spans_.resize(mark);
+      return string(begin, q, true);
+    };
+    std::size_t piece = begin; // where the current literal piece starts
+    for (std::size_t k = q + (triple ? 3 : 1); k < t.size();) {
+      const char ch = t[k];
+      if (ch == '\\') {
+        // An escape; `\{` leaves the brace to open a field (taking it for code is the safe side).
+        k += k + 1 < t.size() && t[k + 1] == '{' ? 1 : 2;
+      } else if ((ch == '{' || ch == '}') && k + 1 < t.size() && t[k + 1] == ch) {
+        k += 2; // `{{`, `}}`: a brace in the text
+      } else if (ch == '}' || (!triple && (ch == '\n' || ch == '\r'))) {
+        return giveUp(); // unterminated, or a lone `}`: a syntax error, whose recovery may read code
+      } else if (ch == quote && (!triple || (k + 2 < t.size() && t[k + 1] == quote && t[k + 2] == quote))) {
+        const std::size_t end = k + (triple ? 3 : 1);
+        spans_.push_back({piece, end, begin, end});
+        for (std::size_t s = mark; s < spans_.size(); ++s)
+          if (spans_[s].outerBegin == begin) spans_[s].outerEnd = end; // the pieces, not the nested strings
+        return end;
+      } else if (ch == '{') {
+        spans_.push_back({piece, k + 1, begin, 0});
+        const std::size_t close = field(k + 1, quote, triple, 0);
+        if (close == std::string_view::npos || close == k + 1) return giveUp(); // or an empty field
+        piece = close;                                                          // the `}` starts the next piece
+        k = close + 1;
+      } else {
+        ++k;
+      }
+    }
+    return giveUp(); // unterminated at the end of the text
+  }
+
+  /// The replacement field whose code starts at `k` in an f-string quoted by `quote`: where its
+  /// closing `}` is, npos for what the pass does not follow. Strings nested in it become spans
+  /// (each its own outer string); a format spec after a top-level `:` is taken for code, with
+  /// its own nested fields.
+  std::size_t field(std::size_t k, char quote, bool triple, int nesting) {
+    const std::string_view t = text_;
+    if (nesting > 2) return std::string_view::npos;
+    int depth = 0;
+    bool spec = false;
+    while (k < t.size()) {
+      const char ch = t[k];
+      if (ch == quote || ch == '\\' || (!triple && (ch == '\n' || ch == '\r'))) return std::string_view::npos;
+      if (spec) {
+        if (ch == '\n' || ch == '\r') return std::string_view::npos;
+        if (ch == '}') return k;
+        if (ch == '{') {
+          const std::size_t close = field(k + 1, quote, triple, nesting + 1);
+          if (close == std::string_view::npos) return close;
+          k = close;
+        }
+        ++k;
+        continue;
+      }
+      if (ch == '#') return std::string_view::npos;
+      if (ch == '"' || ch == '\'') {
+        // A string nested in the field: no prefix that makes it an f-string again.
+        std::size_t w = k;
+        while (w > 0 && k - w < 3 && isWordByte(static_cast<unsigned char>(t[w - 1]))) --w;
+        const int prefix = w < k ? stringPrefix(t.substr(w, k - w)) : 0;
+        if ((w < k && prefix == 0) || prefix == 2) return std::string_view::npos;
+        const std::size_t mark = spans_.size();
+        const std::size_t end = string(w, k, false);
+        if (spans_.size() != mark + 1 || spans_.back().end != end) return std::string_view::npos; // unterminated
+        k = end;
+        continue;
+      }
+      if (ch == '(' || ch == '[' || ch == '{') {
+        ++depth;
+      } else if (ch == ')' || ch == ']' || (ch == '}' && depth > 0)) {
+        if (--depth < 0) return std::string_view::npos;
+      } else if (ch == '}') {
+        return k;
+      } else if (ch == ':' && depth == 0) {
+        spec = true;
+      }
+      ++k;
+    }
+    return std::string_view::npos;
   }
 
   /// The string whose prefix starts at `begin` and whose quote is at `q`; returns where to go on.
@@ -496,7 +594,8 @@ EnclosingCall enclosingCall(std::string_view text, std::size_t at, Lexer &lexer)
         c != '\'')
       continue;
     if (const std::size_t begin = lexer.spanBegin(k); begin != std::string_view::npos) {
-      k = begin; // the loop steps to the byte before the string or comment
+      if (lexer.skip(k) > at) return unknown; // `at` is in a field of this f-string
+      k = begin;                              // the loop steps to the byte before the string or comment
       continue;
     }
     if (lambdaEnd) return none; // `lambda self, non_blocking=False: …`: a parameter
