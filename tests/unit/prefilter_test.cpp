@@ -248,6 +248,41 @@ TEST_CASE("prefilter: an f-string's literal text is no code, its replacement fie
   }
 }
 
+TEST_CASE("prefilter: `await (x)` in a coroutine's body is the keyword", "[prefilter]") {
+  const Linter linter;
+  const auto count = [&](const char *src) { return linter.lint(std::string_view(src)).size(); };
+  // Each pair: `await` followed by `(`, `[`, `+` or `-` where the innermost function is an
+  // `async def` (the keyword), and its near miss, where it is not (the name, AF002).
+  const std::vector<std::pair<const char *, const char *>> cases{
+      {"async def f():\n    x = self._assign(\n        await (spawn(g))\n    )\n",
+       "def f():\n    x = self._assign(\n        await (spawn(g))\n    )\n"},
+      {"async def foo():\n    await []\n", "def foo():\n    await []\n"},
+      {"class C:\n    async def f(self):\n        if x:  # (\n            return await - y\n",
+       "async def f():\n    def g():\n        return await - y\n"},
+      {"async def f():\n    class C:\n        y = await + x\n", "def f():\n    class C:\n        y = await + x\n"},
+      {"async def f():\n    s = '''\ndef g():\n'''\n    return [await (x) for x in y]\n",
+       "async def f():\n    pass\ndef g():\n    return [await (x) for x in y]\n"},
+      {"async def f():\n    g = (lambda: 0)\n    await (x)\n", "async def f():\n    g = lambda: await (x)\n"},
+  };
+  for (const auto &[rejected, kept] : cases) {
+    INFO(rejected);
+    CHECK_FALSE(mayUseKeywordAsName(rejected));
+    CHECK(allFindings(linter, rejected).empty());
+    INFO(kept);
+    CHECK(mayUseKeywordAsName(kept));
+    CHECK(count(kept) == 1);
+  }
+  // Kept where the blocks are not what they seem: a body dedented to no block's indentation, a
+  // line indented without a block to open, a one-line `async def`, an attribute named `await`.
+  for (const char *src : {"async def f():\n        pass\n    await (x)\n", "async def f(): pass\n    await (x)\n",
+                          "async def f(): return await (x)\n", "async def f():\n    y = x.await (z)\n",
+                          "async def f():\n    y = await * x\n", "async def f():\r    await (x)\r",
+                          "async def f():\n    s = f'{x'\n    await (x)\n"}) {
+    INFO(src);
+    CHECK(mayUseKeywordAsName(src));
+  }
+}
+
 TEST_CASE("prefilter marks every `non_blocking` of a statement, whose loader may be elsewhere", "[prefilter]") {
   // IncrementalLint asks for the marks of one statement at a time: the DataLoader that makes
   // AF104 fire can be in another statement, so the marks do not depend on the rest of the file.

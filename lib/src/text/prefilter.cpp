@@ -80,6 +80,23 @@ bool awaitIsKeyword(std::string_view text, std::size_t i) {
   return !isKeyword(wordAt(text, j));
 }
 
+/// The `await` at `i` (no keyword by its neighbours) is followed by what makes tree-sitter read
+/// an await expression that the semantic model takes for the name `await` outside a coroutine
+/// (`(`, `[`, `+`, `-`; not `*`, which an ERROR region reports), and stands where a keyword can:
+/// not after `.` nor a word that makes it a name being defined or imported.
+bool awaitOperandMakesAName(std::string_view text, std::size_t i) {
+  const std::size_t j = skipBlanks(text, i + 5);
+  if (j >= text.size() || (text[j] != '(' && text[j] != '[' && text[j] != '+' && text[j] != '-')) return false;
+  std::size_t k = i;
+  while (k > 0 && (text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\f' || text[k - 1] == '\n' ||
+                   text[k - 1] == '\r' || text[k - 1] == '\\'))
+    --k;
+  if (k > 0 && text[k - 1] == '.') return false;
+  const std::string_view prev = previousWord(text, i);
+  return prev != "def" && prev != "class" && prev != "import" && prev != "from" && prev != "as" && prev != "global" &&
+         prev != "nonlocal";
+}
+
 bool isWholeWord(std::string_view text, std::size_t i, std::size_t len) {
   const bool afterBom = i == 3 && text.starts_with("\xEF\xBB\xBF"); // U+FEFF is not part of a name
   return (i == 0 || afterBom || !isWordByte(static_cast<unsigned char>(text[i - 1]))) &&
@@ -325,6 +342,133 @@ private:
   std::string_view text_;
   std::vector<Span> spans_;
   std::size_t pos_ = 0; ///< everything before it is lexed
+};
+
+/// Which function the code at an offset is in, as tree-sitter's indentation reads the blocks: one
+/// forward pass over logical lines (their brackets, strings and comments known through the
+/// lexer), keeping the open blocks as a stack of body indentations, each with whether its header
+/// is a `def` or an `async def`. Offsets are asked in increasing order; the pass goes on from
+/// where it stopped. Conservative: it answers "no coroutine" for the rest of the text once a line
+/// is beyond it (a form feed or a lone carriage return in an indentation, an unterminated string).
+class Blocks {
+public:
+  Blocks(std::string_view text, Lexer &lexer) : text_(text), lexer_(lexer) {
+    if (text.starts_with("\xEF\xBB\xBF")) line_ = 3;
+    // tree-sitter ends lines at "\n" only: a lone "\r" makes lines this pass does not read.
+    for (std::size_t r = text.find('\r'); r != std::string_view::npos && !lost_; r = text.find('\r', r + 1))
+      lost_ = r + 1 >= text.size() || text[r + 1] != '\n';
+  }
+
+  /// True when the code at `offset` is, for the semantic model, in the body of an `async def`:
+  /// the innermost function around it is one (classes, loops and the like are no functions),
+  /// its logical line is no `def`, `class` or decorator line of its own and holds no `lambda`
+  /// before it.
+  bool inCoroutine(std::size_t offset) {
+    while (!lost_ && line_ < text_.size()) {
+      Line l;
+      if (!read(l)) {
+        lost_ = true;
+        break;
+      }
+      if (l.blank) {
+        line_ = l.end;
+        continue;
+      }
+      if (pending_) {
+        // The first line after a block's header opens its body when indented deeper (an INDENT).
+        if (l.indent > (stack_.empty() ? 0 : stack_.back().indent)) stack_.push_back({l.indent, *pending_});
+        pending_.reset();
+      }
+      // Else tree-sitter closes every body indented deeper than the line (DEDENTs).
+      while (!stack_.empty() && stack_.back().indent > l.indent) stack_.pop_back();
+      if (offset < l.end) {
+        if (offset < l.first || l.kind != Kind::Other || l.ownScope || hasLambdaBefore(l.first, offset)) return false;
+        for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
+          if (it->kind != Kind::Other) return it->kind == Kind::Async;
+        return false;
+      }
+      if (l.header) pending_ = l.kind;
+      line_ = l.end;
+    }
+    return false;
+  }
+
+private:
+  enum class Kind { Other, Def, Async };
+  struct Open {
+    std::size_t indent;
+    Kind kind;
+  };
+  struct Line {
+    std::size_t first = 0, end = 0, indent = 0;           ///< first code byte, end (after its break)
+    bool blank = false, header = false, ownScope = false; ///< ownScope: a decorator or `class` line
+    Kind kind = Kind::Other;
+  };
+
+  /// The logical line at line_: false when it cannot be read as tree-sitter would.
+  bool read(Line &l) {
+    const std::string_view t = text_;
+    std::size_t k = line_;
+    for (; k < t.size() && (t[k] == ' ' || t[k] == '\t'); ++k) l.indent += t[k] == '\t' ? 8 : 1;
+    if (k < t.size() && (t[k] == '\f' || (t[k] == '\r' && (k + 1 >= t.size() || t[k + 1] != '\n')))) return false;
+    l.first = k;
+    if (k >= t.size() || t[k] == '\n' || t[k] == '\r' || t[k] == '#') {
+      l.blank = true;
+      l.end = std::min(t.find('\n', k), t.size());
+      l.end += l.end < t.size() ? 1 : 0;
+      return true;
+    }
+    const std::string_view w = wordAt(t, k);
+    if (w == "def" || w == "class") l.kind = w == "def" ? Kind::Def : Kind::Other;
+    if (w == "async" && wordAt(t, skipBlanks(t, k + 5)) == "def") l.kind = Kind::Async;
+    l.ownScope = t[k] == '@' || w == "class";
+    int depth = 0;
+    char last = 0; // the last code byte before the line's end, comments left out
+    while (k < t.size()) {
+      const char c = t[k];
+      if (c == '"' || c == '\'' || c == '#') {
+        const std::size_t e = lexer_.skip(k);
+        if (e <= k) return false; // a string the lexer leaves as code
+        if (c != '#') last = c;
+        k = e;
+        continue;
+      }
+      if (c == '\\' && k + 1 < t.size() && (t[k + 1] == '\n' || t[k + 1] == '\r')) {
+        k += t[k + 1] == '\r' && k + 2 < t.size() && t[k + 2] == '\n' ? 3 : 2;
+        continue;
+      }
+      if (c == '\n' || c == '\r') {
+        if (c == '\r' && (k + 1 >= t.size() || t[k + 1] != '\n'))
+          return false; // a lone CR: no line end for tree-sitter
+        if (depth == 0) {
+          l.end = k + (c == '\r' ? 2 : 1);
+          l.header = last == ':';
+          return true;
+        }
+      } else if (c == '(' || c == '[' || c == '{') {
+        ++depth;
+      } else if (c == ')' || c == ']' || c == '}') {
+        depth = std::max(depth - 1, 0);
+      }
+      if (c != ' ' && c != '\t' && c != '\f' && c != '\n' && c != '\r') last = c;
+      ++k;
+    }
+    l.end = t.size();
+    return true;
+  }
+
+  bool hasLambdaBefore(std::size_t from, std::size_t offset) {
+    for (std::size_t k = text_.find("lambda", from); k < offset; k = text_.find("lambda", k + 1))
+      if (isWholeWord(text_, k, 6) && lexer_.inCode(k)) return true;
+    return false;
+  }
+
+  std::string_view text_;
+  Lexer &lexer_;
+  std::vector<Open> stack_;
+  std::optional<Kind> pending_; ///< the kind of the header whose body the next line may open
+  std::size_t line_ = 0;        ///< the start of the next logical line to read
+  bool lost_ = false;
 };
 
 /// Skips blanks, line breaks, backslash continuations and comments from `k`; returns where the
@@ -707,6 +851,7 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
     offsets->push_back(static_cast<std::uint32_t>(at));
     return false;
   };
+  std::optional<Blocks> blocks; // made for the first `await (` whose function matters
   const auto want = [&](unsigned trigger) { return (wanted & trigger) != 0 && (offsets || !(found & trigger)); };
 
   forEachCandidate(text, [&](std::size_t at) {
@@ -715,7 +860,13 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
       const std::string_view w = text.substr(at, 5);
       if ((w != "async" && w != "await") || !isWholeWord(text, at, 5)) return false;
       if (w == "async" ? asyncIsKeyword(text, at) : awaitIsKeyword(text, at)) return false;
-      return lexer.inCode(at) && record(kPrefilterKeywordName, at);
+      if (!lexer.inCode(at)) return false;
+      if (w == "await" && awaitOperandMakesAName(text, at)) {
+        // `await (x)`, `await [x]`, `await -x`, `await +x`: a name use only outside a coroutine.
+        if (!blocks) blocks.emplace(text, lexer);
+        if (blocks->inCoroutine(at)) return false;
+      }
+      return record(kPrefilterKeywordName, at);
     }
     if (c == 't') {
       if (!want(kPrefilterToCall) || !isWholeWord(text, at, 2)) return false;
