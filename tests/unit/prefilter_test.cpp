@@ -129,6 +129,18 @@ TEST_CASE("prefilter: `.to(` needs a bare bool after its first argument", "[pref
   }
   // Conservative: a line break between `to` and `(` is taken as inside brackets.
   CHECK(mentionsToCall("y = x.to\n(device, True)\n"));
+  // A comment before `to` is stepped over: a parameter `to` after a commented line is no call;
+  // the near misses, comments between `.`, `to` and `(` of a call, are.
+  const char *parameter = "def send(self, from_, # type: str\n         to, # type: List[str]\n         message):\n"
+                          "    return x.to(d, dtype=f(True))\n";
+  CHECK_FALSE(mentionsToCall(parameter));
+  CHECK(allFindings(linter, parameter).empty());
+  for (const char *src :
+       {"y = (x.  # a comment\n     # another\n     to(device, True))\n", "y = (x.to  # why\n     (device, True))\n"}) {
+    INFO(src);
+    CHECK(mentionsToCall(src));
+    CHECK(linter.lint(std::string_view(src)).size() == 1);
+  }
 }
 
 TEST_CASE("prefilter: `non_blocking` only where a rule reading it can fire", "[prefilter]") {

@@ -800,6 +800,27 @@ std::optional<std::string_view> argumentList(std::string_view text, std::size_t 
   return std::nullopt;
 }
 
+/// toCallOpen() where it answered kUnknown (a comment between `.`, `to` and `(`), with the lexer,
+/// which has been as far as `at`: the comments are stepped over. npos when `to` is no method
+/// called there; kUnknown when the lexer takes a `#` after `to` for code (inside an f-string it
+/// does not follow).
+std::size_t toCallOpenPastComments(std::string_view text, std::size_t at, Lexer &lexer) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
+  std::size_t before = at;
+  for (;;) {
+    while (before > 0 && blank(text[before - 1])) --before;
+    if (before == 0) return std::string_view::npos;
+    const std::size_t begin = lexer.spanBegin(before - 1);
+    if (begin == std::string_view::npos) break;
+    if (text[begin] != '#') return std::string_view::npos; // a string ends there
+    before = begin;
+  }
+  if (text[before - 1] != '.') return std::string_view::npos;
+  const std::size_t after = nextToken(text, at + 2, lexer);
+  if (after < text.size() && text[after] == '#') return kUnknown;
+  return after < text.size() && text[after] == '(' ? after : std::string_view::npos;
+}
+
 /// The value after `non_blocking` is the literal `True` (or may be: a line break or a comment
 /// stands in the way).
 bool nonBlockingValueMayBeTrue(std::string_view text, std::size_t at) {
@@ -870,8 +891,10 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
     }
     if (c == 't') {
       if (!want(kPrefilterToCall) || !isWholeWord(text, at, 2)) return false;
-      const std::size_t open = toCallOpen(text, at);
+      std::size_t open = toCallOpen(text, at);
       if (open == std::string_view::npos || !lexer.inCode(at)) return false;
+      if (open == kUnknown) open = toCallOpenPastComments(text, at, lexer);
+      if (open == std::string_view::npos) return false;
       return (open == kUnknown || toCallHasBoolArgument(text, open, lexer)) && record(kPrefilterToCall, at);
     }
     if (c == 'n' && want(kPrefilterNonBlocking) && text.substr(at, 12) == "non_blocking" && isWholeWord(text, at, 12)) {
