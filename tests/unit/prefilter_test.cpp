@@ -285,8 +285,10 @@ TEST_CASE("prefilter: `await (x)` in a coroutine's body is the keyword", "[prefi
     CHECK(count(kept) == 1);
   }
   // Kept where the blocks are not what they seem: a body dedented to no block's indentation, a
-  // line indented without a block to open, a one-line `async def`, an attribute named `await`.
+  // line indented without a block to open, a stray or unclosed bracket before it (syntax errors,
+  // whose recovery the pass does not follow), a one-line `async def`, an attribute named `await`.
   for (const char *src : {"async def f():\n        pass\n    await (x)\n", "async def f(): pass\n    await (x)\n",
+                          "x = (1))\nasync def f():\n    await (x)\n", "x = f(\nasync def f():\n    await (x)\n",
                           "async def f(): return await (x)\n", "async def f():\n    y = x.await (z)\n",
                           "async def f():\n    y = await * x\n", "async def f():\r    await (x)\r",
                           "async def f():\n    s = f'{x'\n    await (x)\n"}) {

@@ -349,7 +349,8 @@ private:
 /// lexer), keeping the open blocks as a stack of body indentations, each with whether its header
 /// is a `def` or an `async def`. Offsets are asked in increasing order; the pass goes on from
 /// where it stopped. Conservative: it answers "no coroutine" for the rest of the text once a line
-/// is beyond it (a form feed or a lone carriage return in an indentation, an unterminated string).
+/// is beyond it (a form feed or a lone carriage return in an indentation, an unterminated string)
+/// or shows a syntax error (in the indentation or the brackets), whose recovery it cannot follow.
 class Blocks {
 public:
   Blocks(std::string_view text, Lexer &lexer) : text_(text), lexer_(lexer) {
@@ -366,21 +367,26 @@ public:
   bool inCoroutine(std::size_t offset) {
     while (!lost_ && line_ < text_.size()) {
       Line l;
-      if (!read(l)) {
-        lost_ = true;
-        break;
-      }
+      if (!read(l)) break;
       if (l.blank) {
         line_ = l.end;
         continue;
       }
+      // Indentation that is a syntax error (a header without its indented body, an unexpected
+      // indent, a dedent to no open block's indentation) leaves the blocks to tree-sitter's error
+      // recovery, which this pass does not follow.
+      const std::size_t current = stack_.empty() ? 0 : stack_.back().indent;
       if (pending_) {
-        // The first line after a block's header opens its body when indented deeper (an INDENT).
-        if (l.indent > (stack_.empty() ? 0 : stack_.back().indent)) stack_.push_back({l.indent, *pending_});
+        // The first line after a block's header opens its body, indented deeper (an INDENT).
+        if (l.indent <= current) break;
+        stack_.push_back({l.indent, *pending_});
         pending_.reset();
+      } else if (l.indent > current) {
+        break;
       }
       // Else tree-sitter closes every body indented deeper than the line (DEDENTs).
       while (!stack_.empty() && stack_.back().indent > l.indent) stack_.pop_back();
+      if (l.indent != (stack_.empty() ? 0 : stack_.back().indent)) break;
       if (offset < l.end) {
         if (offset < l.first || l.kind != Kind::Other || l.ownScope || hasLambdaBefore(l.first, offset)) return false;
         for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
@@ -390,6 +396,7 @@ public:
       if (l.header) pending_ = l.kind;
       line_ = l.end;
     }
+    lost_ = lost_ || line_ < text_.size(); // left by a break
     return false;
   }
 
@@ -448,13 +455,14 @@ private:
       } else if (c == '(' || c == '[' || c == '{') {
         ++depth;
       } else if (c == ')' || c == ']' || c == '}') {
-        depth = std::max(depth - 1, 0);
+        if (depth == 0) return false; // a stray closing bracket: a syntax error
+        --depth;
       }
       if (c != ' ' && c != '\t' && c != '\f' && c != '\n' && c != '\r') last = c;
       ++k;
     }
     l.end = t.size();
-    return true;
+    return depth == 0; // else an unclosed bracket: a syntax error
   }
 
   bool hasLambdaBefore(std::size_t from, std::size_t offset) {
