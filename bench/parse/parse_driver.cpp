@@ -8,6 +8,8 @@
 //   prefilter   read every file, run asyncfix's prefilter, parse only the files it keeps — the
 //               bare parse cost of exactly the files `asyncfix check` has to parse
 //   list        print the files the prefilter keeps, one per line (to time `asyncfix check` on them)
+//   explain     for each file the prefilter keeps, the hit that kept it (the first one no judgement
+//               rejected): `path:line:column: trigger: the line`, one per kept file
 //   verify      lint with every rule each file the prefilter skips — any finding is a prefilter bug —
 //               and lint each file it keeps both with the pruned walk and visiting every node —
 //               any difference is a pruning bug (both printed; exit 1)
@@ -24,6 +26,7 @@
 #include <fstream>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <thread>
 #include <vector>
 
@@ -44,7 +47,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-enum class Mode { Read, Parse, Prefilter, List, Verify };
+enum class Mode { Read, Parse, Prefilter, List, Explain, Verify };
 
 bool readFile(const std::string &path, std::string &out) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -85,9 +88,22 @@ void collect(const fs::path &root, std::vector<std::string> &files) {
   }
 }
 
+/// `path:line:column: trigger: line` for the hit at byte `offset` of `text` (1-based line and
+/// byte column; the line cut at 160 bytes).
+std::string explainHit(const std::string &path, std::string_view text, std::string_view trigger, std::uint32_t offset) {
+  const std::string_view before = text.substr(0, offset);
+  const std::size_t line = 1 + static_cast<std::size_t>(std::count(before.begin(), before.end(), '\n'));
+  const std::size_t start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+  const std::size_t end = std::min(text.find_first_of("\r\n", offset), text.size());
+  std::string out = path + ":" + std::to_string(line) + ":" + std::to_string(offset - start + 1) + ": ";
+  out.append(trigger).append(": ").append(text.substr(start, std::min<std::size_t>(end - start, 160)));
+  return out;
+}
+
 [[noreturn]] void usage() {
-  std::fputs("usage: asyncfix_bench_parse read|parse|prefilter|list|verify [-j N] [--files-from LIST] PATHS...\n",
-             stderr);
+  std::fputs(
+      "usage: asyncfix_bench_parse read|parse|prefilter|list|explain|verify [-j N] [--files-from LIST] PATHS...\n",
+      stderr);
   std::exit(2);
 }
 
@@ -101,6 +117,7 @@ int main(int argc, char **argv) {
   else if (m == "parse") mode = Mode::Parse;
   else if (m == "prefilter") mode = Mode::Prefilter;
   else if (m == "list") mode = Mode::List;
+  else if (m == "explain") mode = Mode::Explain;
   else if (m == "verify") mode = Mode::Verify;
   else usage();
 
@@ -120,6 +137,7 @@ int main(int argc, char **argv) {
   const asyncfix::Linter linter{asyncfix::Config{}};
   std::atomic<std::size_t> next{0}, bytes{0}, kept{0}, keptBytes{0}, findings{0};
   std::vector<char> keep(files.size(), 0);
+  std::vector<std::string> why(mode == Mode::Explain ? files.size() : 0);
   std::mutex outMutex;
 
   const auto start = std::chrono::steady_clock::now();
@@ -133,7 +151,7 @@ int main(int argc, char **argv) {
       if (!readFile(files[i], text)) continue;
       bytes += text.size();
       bool parse = mode == Mode::Parse;
-      if (mode == Mode::Prefilter || mode == Mode::List || mode == Mode::Verify) {
+      if (mode == Mode::Prefilter || mode == Mode::List || mode == Mode::Explain || mode == Mode::Verify) {
         const bool may = linter.mayHaveFindings(text);
         if (mode == Mode::Verify && may) {
           const asyncfix::Document doc(text);
@@ -156,6 +174,10 @@ int main(int argc, char **argv) {
           continue;
         }
         parse = may && mode == Mode::Prefilter;
+        if (may && mode == Mode::Explain) {
+          const auto hit = asyncfix::LinterInternals::keptBy(linter, text);
+          why[i] = explainHit(files[i], text, hit.trigger, hit.offset);
+        }
         if (may) {
           keep[i] = 1;
           ++kept;
@@ -175,10 +197,10 @@ int main(int argc, char **argv) {
   for (auto &t : pool) t.join();
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 
-  if (mode == Mode::List)
+  if (mode == Mode::List || mode == Mode::Explain)
     for (std::size_t i = 0; i < files.size(); ++i)
-      if (keep[i]) std::printf("%s\n", files[i].c_str());
-  std::fprintf(mode == Mode::List ? stderr : stdout,
+      if (keep[i]) std::printf("%s\n", mode == Mode::List ? files[i].c_str() : why[i].c_str());
+  std::fprintf(mode == Mode::List || mode == Mode::Explain ? stderr : stdout,
                "{\"files\": %zu, \"bytes\": %zu, \"kept\": %zu, \"kept_bytes\": %zu, \"seconds\": %.6f, "
                "\"findings\": %zu}\n",
                files.size(), bytes.load(), kept.load(), keptBytes.load(), seconds, findings.load());

@@ -2,6 +2,8 @@
 // beyond its API. Internal: not installed.
 #pragma once
 
+#include <cstdint>
+#include <string_view>
 #include <vector>
 
 #include "asyncfix/linter.h"
@@ -15,6 +17,15 @@ struct LinterInternals {
   /// The enabled rules and their dispatch table (engine/linter_impl.h), for IncrementalLint's
   /// per-statement walks.
   static const Linter::Impl &impl(const Linter &linter) { return *linter.impl_; }
+
+  /// Why mayHaveFindings(text) says "maybe": the first prefilter hit no judgement rejected, as
+  /// its trigger's name (`keyword-name`, `non-blocking`, `to-call`, `noqa`) and byte offset;
+  /// an empty name when the text is rejected. For `asyncfix_bench_parse explain`.
+  struct KeptBy {
+    std::string_view trigger;
+    std::uint32_t offset = 0;
+  };
+  static KeptBy keptBy(const Linter &linter, std::string_view text);
 };
 
 } // namespace asyncfix

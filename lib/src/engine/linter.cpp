@@ -165,4 +165,15 @@ namespace asyncfix {
 std::vector<Diagnostic> LinterInternals::lintWithoutPruning(const Linter &linter, const Document &doc) {
   return linter.lintImpl(doc, false);
 }
+
+LinterInternals::KeptBy LinterInternals::keptBy(const Linter &linter, std::string_view text) {
+  const PrefilterHit hit = firstTrigger(text, linter.impl_->triggers);
+  switch (hit.trigger) {
+  case kPrefilterKeywordName: return {"keyword-name", hit.offset};
+  case kPrefilterNonBlocking: return {"non-blocking", hit.offset};
+  case kPrefilterToCall: return {"to-call", hit.offset};
+  case kPrefilterNoqa: return {"noqa", hit.offset};
+  default: return {};
+  }
+}
 } // namespace asyncfix

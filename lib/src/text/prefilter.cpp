@@ -80,6 +80,23 @@ bool awaitIsKeyword(std::string_view text, std::size_t i) {
   return !isKeyword(wordAt(text, j));
 }
 
+/// The `await` at `i` (no keyword by its neighbours) is followed by what makes tree-sitter read
+/// an await expression that the semantic model takes for the name `await` outside a coroutine
+/// (`(`, `[`, `+`, `-`; not `*`, which an ERROR region reports), and stands where a keyword can:
+/// not after `.` nor a word that makes it a name being defined or imported.
+bool awaitOperandMakesAName(std::string_view text, std::size_t i) {
+  const std::size_t j = skipBlanks(text, i + 5);
+  if (j >= text.size() || (text[j] != '(' && text[j] != '[' && text[j] != '+' && text[j] != '-')) return false;
+  std::size_t k = i;
+  while (k > 0 && (text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\f' || text[k - 1] == '\n' ||
+                   text[k - 1] == '\r' || text[k - 1] == '\\'))
+    --k;
+  if (k > 0 && text[k - 1] == '.') return false;
+  const std::string_view prev = previousWord(text, i);
+  return prev != "def" && prev != "class" && prev != "import" && prev != "from" && prev != "as" && prev != "global" &&
+         prev != "nonlocal";
+}
+
 bool isWholeWord(std::string_view text, std::size_t i, std::size_t len) {
   const bool afterBom = i == 3 && text.starts_with("\xEF\xBB\xBF"); // U+FEFF is not part of a name
   return (i == 0 || afterBom || !isWordByte(static_cast<unsigned char>(text[i - 1]))) &&
@@ -142,24 +159,36 @@ std::size_t findAny(std::string_view text, std::size_t from, char a, char b, cha
 /// Where Python's tokenizer sees strings and comments: sorted, disjoint [begin, end) spans, found
 /// by one forward pass that goes only as far as the questions asked of it (each question about a
 /// later offset goes on from where the last one stopped; one about an earlier offset is answered
-/// from the spans already found). The pass jumps from one quote or `#` to the next. f-strings are
-/// not spans: their replacement fields are code, so their whole text counts as code. Anything
-/// unterminated is left as code too (the parser may well read it as code).
+/// from the spans already found). The pass jumps from one quote or `#` to the next. An f-string's
+/// literal pieces are spans and its replacement fields are code (the strings nested in them are
+/// spans again), as tree-sitter reads them; an f-string the pass does not follow (a nested
+/// f-string, a quote like its own inside a field, a comment or a backslash in a field) counts as
+/// code as a whole. Anything unterminated is left as code too (the parser may well read it as
+/// code).
 class Lexer {
 public:
   explicit Lexer(std::string_view text) : text_(text) {}
 
   /// True unless `offset` lies inside a string literal or a comment.
   bool inCode(std::size_t offset) { return spanAt(offset) == nullptr; }
-  /// The end of the string or comment around `offset` (offset itself when in code).
+  /// The end of the string or comment around `offset` (offset itself when in code): for a piece
+  /// of an f-string, the end of the whole f-string, which a scan of code steps over as one token.
   std::size_t skip(std::size_t offset) {
     const Span *s = spanAt(offset);
-    return s ? s->end : offset;
+    return s ? s->outerEnd : offset;
+  }
+  /// The start of the string or comment around `offset` (npos when in code; for a piece of an
+  /// f-string, the start of the whole f-string), for a scan that goes backwards from where the
+  /// lexer has been.
+  std::size_t spanBegin(std::size_t offset) {
+    const Span *s = spanAt(offset);
+    return s ? s->outerBegin : std::string_view::npos;
   }
 
 private:
   struct Span {
-    std::size_t begin, end;
+    std::size_t begin = 0, end = 0;
+    std::size_t outerBegin = begin, outerEnd = end; ///< the whole f-string a piece belongs to
   };
 
   const Span *spanAt(std::size_t offset) {
@@ -191,7 +220,99 @@ private:
     while (w > 0 && i - w < 3 && isWordByte(static_cast<unsigned char>(t[w - 1]))) --w;
     const bool longWord = w > 0 && i - w == 3 && isWordByte(static_cast<unsigned char>(t[w - 1]));
     const int prefix = w < i && !longWord && i - w <= 2 ? stringPrefix(t.substr(w, i - w)) : 0;
-    pos_ = string(prefix ? w : i, i, prefix == 2);
+    pos_ = prefix == 2 ? formatted(w, i) : string(prefix ? w : i, i, false);
+  }
+
+  /// The f-string (or t-string) whose prefix starts at `begin` and whose quote is at `q`: its
+  /// literal pieces become spans (the `{` and `}` of its fields with them), its replacement fields
+  /// stay code, the strings nested in them become spans. Returns where to go on. What it does not
+  /// follow, it leaves as code from the prefix to the closing quote, as string() does.
+  std::size_t formatted(std::size_t begin, std::size_t q) {
+    const std::string_view t = text_;
+    const char quote = t[q];
+    const bool triple = q + 2 < t.size() && t[q + 1] == quote && t[q + 2] == quote;
+    const std::size_t mark = spans_.size();
+    const auto giveUp = [&] {
+      spans_.resize(mark);
+      return string(begin, q, true);
+    };
+    std::size_t piece = begin; // where the current literal piece starts
+    for (std::size_t k = q + (triple ? 3 : 1); k < t.size();) {
+      const char ch = t[k];
+      if (ch == '\\') {
+        // An escape; `\{` leaves the brace to open a field (taking it for code is the safe side).
+        k += k + 1 < t.size() && t[k + 1] == '{' ? 1 : 2;
+      } else if ((ch == '{' || ch == '}') && k + 1 < t.size() && t[k + 1] == ch) {
+        k += 2; // `{{`, `}}`: a brace in the text
+      } else if (ch == '}' || (!triple && (ch == '\n' || ch == '\r'))) {
+        return giveUp(); // unterminated, or a lone `}`: a syntax error, whose recovery may read code
+      } else if (ch == quote && (!triple || (k + 2 < t.size() && t[k + 1] == quote && t[k + 2] == quote))) {
+        const std::size_t end = k + (triple ? 3 : 1);
+        spans_.push_back({piece, end, begin, end});
+        for (std::size_t s = mark; s < spans_.size(); ++s)
+          if (spans_[s].outerBegin == begin) spans_[s].outerEnd = end; // the pieces, not the nested strings
+        return end;
+      } else if (ch == '{') {
+        spans_.push_back({piece, k + 1, begin, 0});
+        const std::size_t close = field(k + 1, quote, triple, 0);
+        if (close == std::string_view::npos || close == k + 1) return giveUp(); // or an empty field
+        piece = close;                                                          // the `}` starts the next piece
+        k = close + 1;
+      } else {
+        ++k;
+      }
+    }
+    return giveUp(); // unterminated at the end of the text
+  }
+
+  /// The replacement field whose code starts at `k` in an f-string quoted by `quote`: where its
+  /// closing `}` is, npos for what the pass does not follow. Strings nested in it become spans
+  /// (each its own outer string); a format spec after a top-level `:` is taken for code, with
+  /// its own nested fields.
+  std::size_t field(std::size_t k, char quote, bool triple, int nesting) {
+    const std::string_view t = text_;
+    if (nesting > 2) return std::string_view::npos;
+    int depth = 0;
+    bool spec = false;
+    while (k < t.size()) {
+      const char ch = t[k];
+      if (ch == quote || ch == '\\' || (!triple && (ch == '\n' || ch == '\r'))) return std::string_view::npos;
+      if (spec) {
+        if (ch == '\n' || ch == '\r') return std::string_view::npos;
+        if (ch == '}') return k;
+        if (ch == '{') {
+          const std::size_t close = field(k + 1, quote, triple, nesting + 1);
+          if (close == std::string_view::npos) return close;
+          k = close;
+        }
+        ++k;
+        continue;
+      }
+      if (ch == '#') return std::string_view::npos;
+      if (ch == '"' || ch == '\'') {
+        // A string nested in the field: no prefix that makes it an f-string again.
+        std::size_t w = k;
+        while (w > 0 && k - w < 3 && isWordByte(static_cast<unsigned char>(t[w - 1]))) --w;
+        const int prefix = w < k ? stringPrefix(t.substr(w, k - w)) : 0;
+        if ((w < k && prefix == 0) || prefix == 2) return std::string_view::npos;
+        const std::size_t mark = spans_.size();
+        const std::size_t end = string(w, k, false);
+        if (spans_.size() != mark + 1 || spans_.back().end != end) return std::string_view::npos; // unterminated
+        k = end;
+        continue;
+      }
+      if (ch == '(' || ch == '[' || ch == '{') {
+        ++depth;
+      } else if (ch == ')' || ch == ']' || (ch == '}' && depth > 0)) {
+        if (--depth < 0) return std::string_view::npos;
+      } else if (ch == '}') {
+        return k;
+      } else if (ch == ':' && depth == 0) {
+        spec = true;
+      }
+      ++k;
+    }
+    return std::string_view::npos;
   }
 
   /// The string whose prefix starts at `begin` and whose quote is at `q`; returns where to go on.
@@ -221,6 +342,141 @@ private:
   std::string_view text_;
   std::vector<Span> spans_;
   std::size_t pos_ = 0; ///< everything before it is lexed
+};
+
+/// Which function the code at an offset is in, as tree-sitter's indentation reads the blocks: one
+/// forward pass over logical lines (their brackets, strings and comments known through the
+/// lexer), keeping the open blocks as a stack of body indentations, each with whether its header
+/// is a `def` or an `async def`. Offsets are asked in increasing order; the pass goes on from
+/// where it stopped. Conservative: it answers "no coroutine" for the rest of the text once a line
+/// is beyond it (a form feed or a lone carriage return in an indentation, an unterminated string)
+/// or shows a syntax error (in the indentation or the brackets), whose recovery it cannot follow.
+class Blocks {
+public:
+  Blocks(std::string_view text, Lexer &lexer) : text_(text), lexer_(lexer) {
+    if (text.starts_with("\xEF\xBB\xBF")) line_ = 3;
+    // tree-sitter ends lines at "\n" only: a lone "\r" makes lines this pass does not read.
+    for (std::size_t r = text.find('\r'); r != std::string_view::npos && !lost_; r = text.find('\r', r + 1))
+      lost_ = r + 1 >= text.size() || text[r + 1] != '\n';
+  }
+
+  /// True when the code at `offset` is, for the semantic model, in the body of an `async def`:
+  /// the innermost function around it is one (classes, loops and the like are no functions),
+  /// its logical line is no `def`, `class` or decorator line of its own and holds no `lambda`
+  /// before it.
+  bool inCoroutine(std::size_t offset) {
+    while (!lost_ && line_ < text_.size()) {
+      Line l;
+      if (!read(l)) break;
+      if (l.blank) {
+        line_ = l.end;
+        continue;
+      }
+      // Indentation that is a syntax error (a header without its indented body, an unexpected
+      // indent, a dedent to no open block's indentation) leaves the blocks to tree-sitter's error
+      // recovery, which this pass does not follow.
+      const std::size_t current = stack_.empty() ? 0 : stack_.back().indent;
+      if (pending_) {
+        // The first line after a block's header opens its body, indented deeper (an INDENT).
+        if (l.indent <= current) break;
+        stack_.push_back({l.indent, *pending_});
+        pending_.reset();
+      } else if (l.indent > current) {
+        break;
+      }
+      // Else tree-sitter closes every body indented deeper than the line (DEDENTs).
+      while (!stack_.empty() && stack_.back().indent > l.indent) stack_.pop_back();
+      if (l.indent != (stack_.empty() ? 0 : stack_.back().indent)) break;
+      if (offset < l.end) {
+        if (offset < l.first || l.kind != Kind::Other || l.ownScope || hasLambdaBefore(l.first, offset)) return false;
+        for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
+          if (it->kind != Kind::Other) return it->kind == Kind::Async;
+        return false;
+      }
+      if (l.header) pending_ = l.kind;
+      line_ = l.end;
+    }
+    lost_ = lost_ || line_ < text_.size(); // left by a break
+    return false;
+  }
+
+private:
+  enum class Kind { Other, Def, Async };
+  struct Open {
+    std::size_t indent;
+    Kind kind;
+  };
+  struct Line {
+    std::size_t first = 0, end = 0, indent = 0;           ///< first code byte, end (after its break)
+    bool blank = false, header = false, ownScope = false; ///< ownScope: a decorator or `class` line
+    Kind kind = Kind::Other;
+  };
+
+  /// The logical line at line_: false when it cannot be read as tree-sitter would.
+  bool read(Line &l) {
+    const std::string_view t = text_;
+    std::size_t k = line_;
+    for (; k < t.size() && (t[k] == ' ' || t[k] == '\t'); ++k) l.indent += t[k] == '\t' ? 8 : 1;
+    if (k < t.size() && (t[k] == '\f' || (t[k] == '\r' && (k + 1 >= t.size() || t[k + 1] != '\n')))) return false;
+    l.first = k;
+    if (k >= t.size() || t[k] == '\n' || t[k] == '\r' || t[k] == '#') {
+      l.blank = true;
+      l.end = std::min(t.find('\n', k), t.size());
+      l.end += l.end < t.size() ? 1 : 0;
+      return true;
+    }
+    const std::string_view w = wordAt(t, k);
+    if (w == "def" || w == "class") l.kind = w == "def" ? Kind::Def : Kind::Other;
+    if (w == "async" && wordAt(t, skipBlanks(t, k + 5)) == "def") l.kind = Kind::Async;
+    l.ownScope = t[k] == '@' || w == "class";
+    int depth = 0;
+    char last = 0; // the last code byte before the line's end, comments left out
+    while (k < t.size()) {
+      const char c = t[k];
+      if (c == '"' || c == '\'' || c == '#') {
+        const std::size_t e = lexer_.skip(k);
+        if (e <= k) return false; // a string the lexer leaves as code
+        if (c != '#') last = c;
+        k = e;
+        continue;
+      }
+      if (c == '\\' && k + 1 < t.size() && (t[k + 1] == '\n' || t[k + 1] == '\r')) {
+        k += t[k + 1] == '\r' && k + 2 < t.size() && t[k + 2] == '\n' ? 3 : 2;
+        continue;
+      }
+      if (c == '\n' || c == '\r') {
+        if (c == '\r' && (k + 1 >= t.size() || t[k + 1] != '\n'))
+          return false; // a lone CR: no line end for tree-sitter
+        if (depth == 0) {
+          l.end = k + (c == '\r' ? 2 : 1);
+          l.header = last == ':';
+          return true;
+        }
+      } else if (c == '(' || c == '[' || c == '{') {
+        ++depth;
+      } else if (c == ')' || c == ']' || c == '}') {
+        if (depth == 0) return false; // a stray closing bracket: a syntax error
+        --depth;
+      }
+      if (c != ' ' && c != '\t' && c != '\f' && c != '\n' && c != '\r') last = c;
+      ++k;
+    }
+    l.end = t.size();
+    return depth == 0; // else an unclosed bracket: a syntax error
+  }
+
+  bool hasLambdaBefore(std::size_t from, std::size_t offset) {
+    for (std::size_t k = text_.find("lambda", from); k < offset; k = text_.find("lambda", k + 1))
+      if (isWholeWord(text_, k, 6) && lexer_.inCode(k)) return true;
+    return false;
+  }
+
+  std::string_view text_;
+  Lexer &lexer_;
+  std::vector<Open> stack_;
+  std::optional<Kind> pending_; ///< the kind of the header whose body the next line may open
+  std::size_t line_ = 0;        ///< the start of the next logical line to read
+  bool lost_ = false;
 };
 
 /// Skips blanks, line breaks, backslash continuations and comments from `k`; returns where the
@@ -466,6 +722,116 @@ std::size_t toCallOpen(std::string_view text, std::size_t at) {
   return text[after] == '(' ? after : std::string_view::npos;
 }
 
+/// The call whose argument list holds the keyword argument at `at`, as far as a scan backwards
+/// can tell: `method` is the called method ("cuda" for `x.cuda(…, non_blocking=…)`) and `open`
+/// its `(`; `method` is empty when the innermost bracket around `at` is no call of a method (a
+/// function's or a lambda's parameters, a call of a plain name or of a call, no bracket at all).
+/// `known` is false when the scan cannot tell: a string the lexer leaves as code (an f-string, an
+/// unterminated one), a `[` or `{` around it, a comment in the way, a list longer than the
+/// window. Brackets in strings and comments are skipped with the lexer's spans, known up to `at`.
+struct EnclosingCall {
+  bool known = false;
+  std::string_view method;
+  std::size_t open = 0;
+};
+EnclosingCall enclosingCall(std::string_view text, std::size_t at, Lexer &lexer) {
+  constexpr std::size_t kWindow = 1 << 16;
+  const std::size_t floor = at > kWindow ? at - kWindow : 0;
+  const EnclosingCall unknown, none{true, {}, 0};
+  std::size_t open = std::string_view::npos;
+  int depth = 0;
+  bool colon = false; // a `:` at the top level between the bracket and `at` (a lambda's body ended)
+  for (std::size_t k = at; k-- > floor;) {
+    const char c = text[k];
+    const bool lambdaEnd = c == 'a' && depth == 0 && !colon && k >= 5 && text.compare(k - 5, 6, "lambda") == 0 &&
+                           isWholeWord(text, k - 5, 6);
+    if (!lambdaEnd && c != ':' && c != '(' && c != ')' && c != '[' && c != ']' && c != '{' && c != '}' && c != '"' &&
+        c != '\'')
+      continue;
+    if (const std::size_t begin = lexer.spanBegin(k); begin != std::string_view::npos) {
+      if (lexer.skip(k) > at) return unknown; // `at` is in a field of this f-string
+      k = begin;                              // the loop steps to the byte before the string or comment
+      continue;
+    }
+    if (lambdaEnd) return none; // `lambda self, non_blocking=False: …`: a parameter
+    if (c == ':') {
+      colon = colon || depth == 0;
+    } else if (c == '"' || c == '\'') {
+      return unknown;
+    } else if (c == ')' || c == ']' || c == '}') {
+      ++depth;
+    } else if (depth > 0) {
+      --depth;
+    } else {
+      if (c != '(') return unknown;
+      open = k;
+      break;
+    }
+  }
+  if (open == std::string_view::npos) return floor == 0 ? none : unknown;
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
+  // The name before the parenthesis, then the `.` before the name (blanks and line breaks may
+  // stand between them inside brackets; a comment there is not looked into).
+  std::size_t end = open;
+  while (end > 0 && blank(text[end - 1])) --end;
+  if (end == 0) return none;
+  if (lexer.spanBegin(end - 1) != std::string_view::npos) return unknown;
+  std::size_t begin = end;
+  while (begin > 0 && isWordByte(static_cast<unsigned char>(text[begin - 1]))) --begin;
+  if (begin == end) return none;
+  std::size_t dot = begin;
+  while (dot > 0 && blank(text[dot - 1])) --dot;
+  if (dot == 0) return none;
+  if (lexer.spanBegin(dot - 1) != std::string_view::npos) return unknown;
+  if (text[dot - 1] != '.') return none;
+  return {true, text.substr(begin, end - begin), open};
+}
+
+/// The text of the argument list whose `(` is at `open`, up to its `)`; nullopt when the scan
+/// cannot tell (a string the lexer leaves as code, a list longer than the window, no `)`).
+std::optional<std::string_view> argumentList(std::string_view text, std::size_t open, Lexer &lexer) {
+  constexpr std::size_t kWindow = 1 << 16;
+  const std::size_t limit = std::min(text.size(), open + kWindow);
+  int depth = 0;
+  for (std::size_t k = open; k < limit;) {
+    const char c = text[k];
+    if (c == '"' || c == '\'' || c == '#') {
+      const std::size_t e = lexer.skip(k);
+      if (e <= k) return std::nullopt;
+      k = e;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ')' || c == ']' || c == '}') && --depth == 0) {
+      return text.substr(open, k + 1 - open);
+    }
+    ++k;
+  }
+  return std::nullopt;
+}
+
+/// toCallOpen() where it answered kUnknown (a comment between `.`, `to` and `(`), with the lexer,
+/// which has been as far as `at`: the comments are stepped over. npos when `to` is no method
+/// called there; kUnknown when the lexer takes a `#` after `to` for code (inside an f-string it
+/// does not follow).
+std::size_t toCallOpenPastComments(std::string_view text, std::size_t at, Lexer &lexer) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
+  std::size_t before = at;
+  for (;;) {
+    while (before > 0 && blank(text[before - 1])) --before;
+    if (before == 0) return std::string_view::npos;
+    const std::size_t begin = lexer.spanBegin(before - 1);
+    if (begin == std::string_view::npos) break;
+    if (text[begin] != '#') return std::string_view::npos; // a string ends there
+    before = begin;
+  }
+  if (text[before - 1] != '.') return std::string_view::npos;
+  const std::size_t after = nextToken(text, at + 2, lexer);
+  if (after < text.size() && text[after] == '#') return kUnknown;
+  return after < text.size() && text[after] == '(' ? after : std::string_view::npos;
+}
+
 /// The value after `non_blocking` is the literal `True` (or may be: a line break or a comment
 /// stands in the way).
 bool nonBlockingValueMayBeTrue(std::string_view text, std::size_t at) {
@@ -477,32 +843,47 @@ bool nonBlockingValueMayBeTrue(std::string_view text, std::size_t at) {
   return wordAt(text, k) == "True";
 }
 
-} // namespace
-
-unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets) {
+/// scanTriggers(), which also records its first hit in `first` when given.
+unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, PrefilterHit *first) {
   Lexer lexer(text);
   unsigned found = 0;
-  const std::size_t first = offsets ? offsets->size() : 0;
-  // Whether a rule that reads `non_blocking=` can fire in this text at all, found on the first
-  // `non_blocking` in code: AF102 needs a `.cuda(` or `.cpu(` call, AF106 a `'cpu'` device, AF104
-  // (`non_blocking=True` only) a `DataLoader`. A question about the whole text only: the marks
-  // (`offsets`) may be asked for one statement, whose loader or device can be in another.
-  std::optional<bool> cudaOrCpu, dataLoader;
+  const std::size_t firstOffset = offsets ? offsets->size() : 0;
+  // Whether a rule that reads `non_blocking=` can fire on the `non_blocking` at `at`, judged by
+  // the call it is a keyword argument of: AF102 reads it in `.cpu(…)`, and in `.cuda(…)` on an
+  // nn.Module (which a file can only name through `nn` or `torchvision`); AF104 reads
+  // `non_blocking=True` in `.cuda(…)` or `.to(…)` when the file names a `DataLoader`; AF106
+  // `non_blocking=True` in `.to(…)` with a `'cpu'` device among its arguments. No rule reads a
+  // `non_blocking` that is no keyword argument (a parameter, an attribute, a variable), nor one
+  // of any other call. A question about the whole text only: the marks (`offsets`) may be asked
+  // for one statement, whose loader or module can be in another.
+  std::optional<bool> moduleNames, dataLoader;
   const auto nonBlockingMatters = [&](std::size_t at) {
     if (offsets) return true;
-    if (!cudaOrCpu) cudaOrCpu = hasWord(text, "cuda") || hasWord(text, "cpu");
-    if (*cudaOrCpu) return true;
+    const std::size_t eq = nextToken(text, at + 12, lexer);
+    if (eq >= text.size() || text[eq] != '=' || (eq + 1 < text.size() && text[eq + 1] == '=')) return false;
+    const EnclosingCall call = enclosingCall(text, at, lexer);
+    if (!call.known || call.method == "cpu") return true;
+    if (call.method != "cuda" && call.method != "to") return false;
+    if (call.method == "cuda") {
+      if (!moduleNames) moduleNames = hasWord(text, "nn") || hasWord(text, "torchvision");
+      if (*moduleNames) return true;
+    }
     if (!nonBlockingValueMayBeTrue(text, at)) return false;
     if (!dataLoader) dataLoader = hasWord(text, "DataLoader");
-    return *dataLoader;
+    if (*dataLoader) return true;
+    if (call.method != "to") return false;
+    const std::optional<std::string_view> arguments = argumentList(text, call.open, lexer);
+    return !arguments || hasWord(*arguments, "cpu");
   };
   // Records a hit; true when the scan may stop (every wanted trigger seen, no offsets asked for).
   const auto record = [&](unsigned trigger, std::size_t at) {
+    if (first && found == 0) *first = {trigger, static_cast<std::uint32_t>(at)};
     found |= trigger;
     if (!offsets) return found == wanted;
     offsets->push_back(static_cast<std::uint32_t>(at));
     return false;
   };
+  std::optional<Blocks> blocks; // made for the first `await (` whose function matters
   const auto want = [&](unsigned trigger) { return (wanted & trigger) != 0 && (offsets || !(found & trigger)); };
 
   forEachCandidate(text, [&](std::size_t at) {
@@ -511,12 +892,20 @@ unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::u
       const std::string_view w = text.substr(at, 5);
       if ((w != "async" && w != "await") || !isWholeWord(text, at, 5)) return false;
       if (w == "async" ? asyncIsKeyword(text, at) : awaitIsKeyword(text, at)) return false;
-      return lexer.inCode(at) && record(kPrefilterKeywordName, at);
+      if (!lexer.inCode(at)) return false;
+      if (w == "await" && awaitOperandMakesAName(text, at)) {
+        // `await (x)`, `await [x]`, `await -x`, `await +x`: a name use only outside a coroutine.
+        if (!blocks) blocks.emplace(text, lexer);
+        if (blocks->inCoroutine(at)) return false;
+      }
+      return record(kPrefilterKeywordName, at);
     }
     if (c == 't') {
       if (!want(kPrefilterToCall) || !isWholeWord(text, at, 2)) return false;
-      const std::size_t open = toCallOpen(text, at);
+      std::size_t open = toCallOpen(text, at);
       if (open == std::string_view::npos || !lexer.inCode(at)) return false;
+      if (open == kUnknown) open = toCallOpenPastComments(text, at, lexer);
+      if (open == std::string_view::npos) return false;
       return (open == kUnknown || toCallHasBoolArgument(text, open, lexer)) && record(kPrefilterToCall, at);
     }
     if (c == 'n' && want(kPrefilterNonBlocking) && text.substr(at, 12) == "non_blocking" && isWholeWord(text, at, 12)) {
@@ -528,8 +917,20 @@ unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::u
     }
     return false;
   });
-  if (offsets) std::sort(offsets->begin() + static_cast<std::ptrdiff_t>(first), offsets->end());
+  if (offsets) std::sort(offsets->begin() + static_cast<std::ptrdiff_t>(firstOffset), offsets->end());
   return found;
+}
+
+} // namespace
+
+unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets) {
+  return scan(text, wanted, offsets, nullptr);
+}
+
+PrefilterHit firstTrigger(std::string_view text, unsigned wanted) {
+  PrefilterHit first;
+  scan(text, wanted, nullptr, &first);
+  return first;
 }
 
 } // namespace asyncfix

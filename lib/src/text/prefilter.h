@@ -5,9 +5,12 @@
 // places where the few words a finding needs may start (`async`, `await`, `non_blocking`, `.to(`,
 // `noqa`); a hit is then judged by its neighbours (`async def`, `await x` are the keywords they
 // look like; `.to(` needs a bare bool after its first argument) and — only for a hit that still
-// looks like a finding — by a forward lexer pass that knows Python's strings and comments and goes
-// no further than the last hit it is asked about, so the word "async" in a docstring or a comment
-// does not make a file worth parsing.
+// looks like a finding — by a forward lexer pass that knows Python's strings, f-strings and
+// comments and goes no further than the last hit it is asked about, so the word "async" in a
+// docstring, a comment or an f-string's text does not make a file worth parsing. The few hits
+// whose judgement needs more context get it from that pass: the call a `non_blocking=` belongs
+// to, and for `await (x)` whether the innermost function is an `async def` (a forward pass over
+// the blocks' indentation, made only for such a hit).
 //
 // The answer may be "maybe" too often, never "no" wrongly: a text the prefilter rejects gives no
 // diagnostic with any rule (checked over whole corpora by `asyncfix_bench_parse verify`).
@@ -30,10 +33,21 @@ enum PrefilterTrigger : unsigned {
 /// The triggers among `wanted` that occur in `text` (0: no rule asking only for these can fire).
 /// With `offsets`, every occurrence's byte offset is appended (sorted, for the whole text);
 /// without, the scan stops as soon as every wanted trigger was seen. Without `offsets` the text
-/// is taken as a whole file: a `non_blocking` counts only where the file also names what a rule
-/// reading it needs (`cuda`, `cpu`, or a `DataLoader` for `non_blocking=True`); with them, `text`
-/// may be one statement of a file and every `non_blocking` in code is marked.
+/// is taken as a whole file: a `non_blocking` counts only as a keyword argument of a call a rule
+/// reads it in, where the file names what that rule needs (`.cpu(…)`; `.cuda(…)` with `nn` or
+/// `torchvision` for a module; `non_blocking=True` in `.cuda(…)`/`.to(…)` with a `DataLoader`, or
+/// in `.to(…)` with `cpu` among its arguments); with them, `text` may be one statement of a file
+/// and every `non_blocking` in code is marked.
 unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets = nullptr);
+
+/// The hit that made scanTriggers(text, wanted) say "maybe": the first one in the text that no
+/// judgement rejected (its trigger bit and byte offset); trigger 0 when the text is rejected.
+/// For diagnostics (`asyncfix_bench_parse explain`): which word keeps a file, and where.
+struct PrefilterHit {
+  unsigned trigger = 0;
+  std::uint32_t offset = 0;
+};
+PrefilterHit firstTrigger(std::string_view text, unsigned wanted);
 
 inline bool mayUseKeywordAsName(std::string_view text) { return scanTriggers(text, kPrefilterKeywordName) != 0; }
 inline bool mentionsNonBlocking(std::string_view text) { return scanTriggers(text, kPrefilterNonBlocking) != 0; }
