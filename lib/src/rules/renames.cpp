@@ -55,7 +55,8 @@ struct BindingMatch {
 class Matcher {
 public:
   explicit Matcher(Context &ctx)
-      : config_(ctx.config()), text_(ctx.text()), model_(ctx.semantic()), k_(Kinds::get()), origins_(text_, model_) {}
+      : config_(ctx.config()), text_(ctx.text()), model_(ctx.semantic()), k_(Kinds::get()),
+        origins_(text_, model_, config_.package ? std::optional<std::string_view>(*config_.package) : std::nullopt) {}
 
   /// The node the tree walk is at; `ancestors` are its ancestors, root first. (The walk knows
   /// them: tree-sitter's ts_node_parent searches down from the root, linear in the siblings.)
