@@ -91,36 +91,77 @@ std::string gitRename(const std::string &from, const std::string &to, std::strin
 
 } // namespace
 
-ProjectView ProjectView::build(const std::vector<std::string> &files, const ConfigResolver &resolver) {
-  ProjectView view;
-  if (std::none_of(files.begin(), files.end(), [](const std::string &f) { return mentionsKeywordModule(f); }))
-    return view;
+/// The module a file of the run is.
+struct FileModule {
+  std::string spelt;     ///< the file, as the run spells paths, normalized
+  std::string extension; ///< ".py" / ".pyi"
+  const ResolvedConfig *config = nullptr;
+  bool init = false;              ///< a package's `__init__`
+  bool uncertain = false;         ///< it lies in a namespace package: its name is not certain
+  std::vector<std::string> parts; ///< the module's components: {"pkg", "kfac"}
+  std::size_t directoryParts = 0; ///< how many of them are directories
+  std::string module;             ///< "pkg.kfac"
+  std::string package;            ///< the package its relative imports start from: "pkg"
+};
 
-  std::unordered_map<std::string, bool> initIn; // directory → holds an __init__.py (one stat per directory)
-  const auto hasInit = [&](const fs::path &dir) {
-    const auto [it, fresh] = initIn.try_emplace(dir.native(), false);
-    if (fresh) {
-      std::error_code ec;
-      it->second = fs::exists(dir / "__init__.py", ec) || fs::exists(dir / "__init__.pyi", ec);
-    }
-    return it->second;
-  };
-  // What every file of a directory shares, worked out once per directory (a walk gives
-  // thousands of files, and path arithmetic costs system calls and allocations).
+/// Which module each file of the run is: the module map, worked out per directory on demand
+/// (a walk gives thousands of files, and path arithmetic costs system calls and allocations).
+class ModuleMap {
+public:
+  explicit ModuleMap(const ConfigResolver &resolver) : resolver_(resolver) {}
+
+  /// The module `file` (as the walk spelt it) is; nullopt for a file that is no module (a
+  /// notebook, a name that is not an identifier, a configuration error).
+  std::optional<FileModule> of(const std::string &file) {
+    const bool plain = !file.starts_with("./") && !file.starts_with("../") && file.find("/./") == std::string::npos &&
+                       file.find("/../") == std::string::npos && file.find("//") == std::string::npos;
+    FileModule m;
+    m.spelt = plain ? file : normalized(file);
+    const std::string &spelt = m.spelt;
+    const std::size_t dot = spelt.rfind('.'), slash = spelt.rfind('/');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return std::nullopt;
+    m.extension = spelt.substr(dot);
+    if (m.extension != ".py" && m.extension != ".pyi") return std::nullopt; // notebooks are not modules
+    const std::string stem =
+        spelt.substr(slash == std::string::npos ? 0 : slash + 1, dot - (slash == std::string::npos ? 0 : slash + 1));
+    const Directory &holder = directoryOf(spelt);
+    if (!holder.config || !holder.parts) return std::nullopt;
+    m.config = &*holder.config;
+    m.init = stem == "__init__";
+    m.uncertain = holder.uncertain;
+    m.parts = *holder.parts;
+    m.directoryParts = m.parts.size();
+    if (!m.init) m.parts.push_back(stem);
+    if (m.parts.empty() || !isIdentifier(m.parts.back())) return std::nullopt;
+    m.module = join(m.parts, m.parts.size());
+    m.package = join(m.parts, m.init ? m.parts.size() : m.parts.size() - 1);
+    return m;
+  }
+
+private:
+  /// What every file of a directory shares.
   struct Directory {
     std::optional<ResolvedConfig> config;          ///< nullopt: a configuration error (reported elsewhere)
     std::optional<std::vector<std::string>> parts; ///< its components below the base; nullopt: not a package path
     bool uncertain = false;
   };
-  std::unordered_map<std::string, Directory> directories;
-  std::map<fs::path, std::vector<fs::path>> roots; // configuration file → its `src` roots
-  const auto directoryOf = [&](const std::string &spelt) -> const Directory & {
+
+  bool hasInit(const fs::path &dir) { // one stat per directory
+    const auto [it, fresh] = initIn_.try_emplace(dir.native(), false);
+    if (fresh) {
+      std::error_code ec;
+      it->second = fs::exists(dir / "__init__.py", ec) || fs::exists(dir / "__init__.pyi", ec);
+    }
+    return it->second;
+  }
+
+  const Directory &directoryOf(const std::string &spelt) {
     const std::size_t slash = spelt.rfind('/');
     const std::string key = slash == std::string::npos ? std::string(".") : spelt.substr(0, slash + 1);
-    const auto [it, fresh] = directories.try_emplace(key);
+    const auto [it, fresh] = directories_.try_emplace(key);
     Directory &d = it->second;
     if (!fresh) return d;
-    auto resolved = resolver.forFile(spelt);
+    auto resolved = resolver_.forFile(spelt);
     if (auto *config = std::get_if<ResolvedConfig>(&resolved)) d.config = std::move(*config);
     else return d;
     std::error_code ec;
@@ -136,7 +177,7 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
         base = base.parent_path();
       base = base.parent_path();
     } else {
-      auto [known, first] = roots.try_emplace(d.config->source);
+      auto [known, first] = roots_.try_emplace(d.config->source);
       if (first) known->second = d.config->srcRoots();
       for (const fs::path &root : known->second)
         if (within(dir, root) && root.native().size() >= base.native().size()) base = root;
@@ -148,29 +189,38 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
       if (part != ".") parts.push_back(part.string());
     if (std::all_of(parts.begin(), parts.end(), isIdentifier)) d.parts = std::move(parts);
     return d;
-  };
+  }
 
+  const ConfigResolver &resolver_;
+  std::unordered_map<std::string, bool> initIn_; ///< directory → holds an __init__.py
+  std::unordered_map<std::string, Directory> directories_;
+  std::map<fs::path, std::vector<fs::path>> roots_; ///< configuration file → its `src` roots
+};
+
+ProjectView ProjectView::build(const std::vector<std::string> &files, const ConfigResolver &resolver) {
+  ProjectView view;
+  if (std::none_of(files.begin(), files.end(), [](const std::string &f) { return mentionsKeywordModule(f); }))
+    return view;
+  ModuleMap map(resolver);
+  view.addModuleRenames(files, map);
+  std::sort(view.packages_.begin(), view.packages_.end());
+  return view;
+}
+
+void ProjectView::addModuleRenames(const std::vector<std::string> &files, ModuleMap &map) {
+  ProjectView &view = *this;
   std::map<std::string, std::size_t> byPath; // a rename's `from` → its index in renames_
   for (const std::string &file : files) {
-    const bool plain = !file.starts_with("./") && !file.starts_with("../") && file.find("/./") == std::string::npos &&
-                       file.find("/../") == std::string::npos && file.find("//") == std::string::npos;
-    const std::string spelt = plain ? file : normalized(file);
-    const std::size_t dot = spelt.rfind('.'), slash = spelt.rfind('/');
-    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) continue;
-    const std::string_view extension = std::string_view(spelt).substr(dot);
-    if (extension != ".py" && extension != ".pyi") continue; // notebooks are not modules
-    const std::string stem =
-        spelt.substr(slash == std::string::npos ? 0 : slash + 1, dot - (slash == std::string::npos ? 0 : slash + 1));
-    const Directory &holder = directoryOf(spelt);
-    if (!holder.config || !holder.parts) continue;
-    const ResolvedConfig *config = &*holder.config;
-    const bool init = stem == "__init__";
-    const bool uncertain = holder.uncertain;
-    std::vector<std::string> parts = *holder.parts;
-    const std::size_t dirParts = parts.size();
-    if (!init) parts.push_back(stem);
-    if (parts.empty() || !isIdentifier(parts.back())) continue;
-    view.packages_.emplace_back(spelt, join(parts, init ? parts.size() : parts.size() - 1));
+    const std::optional<FileModule> module = map.of(file);
+    if (!module) continue;
+    const std::string &spelt = module->spelt;
+    const std::string_view extension = module->extension;
+    const ResolvedConfig *config = module->config;
+    const bool init = module->init;
+    const bool uncertain = module->uncertain;
+    const std::vector<std::string> &parts = module->parts;
+    const std::size_t dirParts = module->directoryParts;
+    view.packages_.emplace_back(spelt, module->package);
 
     for (std::size_t i = 0; i < parts.size(); ++i) {
       if (!isKeywordName(parts[i])) continue;
@@ -206,7 +256,6 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
       view.renames_.push_back(std::move(r));
     }
   }
-  std::sort(view.packages_.begin(), view.packages_.end());
 
   // One row per module path, in each spelling a fix in progress can leave its ancestors in
   // (`pkg.async.await` and `pkg.asynchronous.await`): fixing converges whatever the order.
@@ -245,7 +294,6 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
     if (!r.refusal && std::none_of(view.modules_.begin(), view.modules_.end(),
                                    [&](const RenamedModule &m) { return m.old == r.module; }))
       view.modules_.push_back({r.module, r.newModule});
-  return view;
 }
 
 std::string ProjectView::configure(const std::string &file, Config &config) const {

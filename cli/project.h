@@ -39,6 +39,8 @@ struct ModuleRename {
   Applicability applicability() const { return uncertain ? Applicability::Unsafe : Applicability::Safe; }
 };
 
+class ModuleMap;
+
 class ProjectView {
 public:
   /// The module map of `files` (the run's files, as the walk spelt them), each under the `src`
@@ -73,6 +75,8 @@ public:
   std::string renderDiffs(const std::vector<std::pair<std::string, std::string>> &diffs, bool unsafe) const;
 
 private:
+  void addModuleRenames(const std::vector<std::string> &files, ModuleMap &map);
+
   std::vector<std::pair<std::string, std::string>> packages_; ///< file → package, sorted by file
   std::vector<RenameRow> rows_;
   std::vector<ModuleRename> renames_;
