@@ -197,14 +197,133 @@ private:
   std::map<fs::path, std::vector<fs::path>> roots_; ///< configuration file → its `src` roots
 };
 
-ProjectView ProjectView::build(const std::vector<std::string> &files, const ConfigResolver &resolver) {
+ProjectView ProjectView::build(const std::vector<std::string> &files, const ConfigResolver &resolver,
+                               const std::vector<std::pair<std::string, PublicNames>> &names) {
   ProjectView view;
-  if (std::none_of(files.begin(), files.end(), [](const std::string &f) { return mentionsKeywordModule(f); }))
-    return view;
+  const bool modules =
+      std::any_of(files.begin(), files.end(), [](const std::string &f) { return mentionsKeywordModule(f); });
+  const bool parameters =
+      std::any_of(names.begin(), names.end(), [](const auto &n) { return !n.second.parameters.empty(); });
+  if (!modules && !parameters) return view;
   ModuleMap map(resolver);
-  view.addModuleRenames(files, map);
+  if (modules) view.addModuleRenames(files, map);
+  if (parameters) view.addPublicNames(names, map);
   std::sort(view.packages_.begin(), view.packages_.end());
+  view.packages_.erase(std::unique(view.packages_.begin(), view.packages_.end()), view.packages_.end());
   return view;
+}
+
+void ProjectView::addPublicNames(const std::vector<std::pair<std::string, PublicNames>> &names, ModuleMap &map) {
+  struct Definition {
+    PublicRename rename;
+    std::string method;       ///< the name its callers write: "Kfac", "step"
+    bool constructor = false; ///< `__init__`'s: `super().__init__(…)` may reach it
+  };
+  std::map<std::pair<std::string, std::string>, Definition> definitions; // (owner, name) →
+  std::set<std::string, std::less<>> tops;                               // the top-level packages that define one
+  std::vector<std::optional<FileModule>> modules;
+  modules.reserve(names.size());
+  for (const auto &[file, found] : names) {
+    modules.push_back(found.empty() ? std::nullopt : map.of(file));
+    const std::optional<FileModule> &m = modules.back();
+    if (!m) continue;
+    named_.emplace_back(m->spelt, "");
+    packages_.emplace_back(m->spelt, m->package);
+    for (const PublicParameter &p : found.parameters) {
+      Definition &d = definitions[{m->module + "." + p.owner, p.name}];
+      const std::string replacement = m->config->config.renamed(p.name);
+      if (d.rename.files.empty()) {
+        d.rename.owner = m->module + "." + p.owner;
+        d.rename.name = p.name;
+        d.rename.replacement = replacement;
+        d.method = p.owner.substr(p.owner.rfind('.') + 1);
+        d.constructor = p.constructor;
+        tops.insert(m->parts.front());
+      } else if (d.rename.replacement != replacement && d.rename.unresolved.empty()) {
+        d.rename.unresolved = "its files ask for different rename styles";
+      }
+      d.rename.files.push_back(m->spelt);
+      if (m->uncertain && d.rename.unresolved.empty())
+        d.rename.unresolved = "it lies in a namespace package, which an installed one could share";
+      named_.back().second = m->module;
+    }
+  }
+  if (definitions.empty()) return;
+
+  // Every call the files list: one that resolves to a definition joins its rename; one that may
+  // reach it without resolving makes its rename unsafe.
+  const auto taint = [&](const std::string &why, const auto &matches) {
+    for (auto &[key, d] : definitions)
+      if (d.rename.unresolved.empty() && matches(d)) d.rename.unresolved = why;
+  };
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string &file = modules[i] ? modules[i]->spelt : names[i].first;
+    for (const KeywordCall &call : names[i].second.calls) {
+      std::string path = call.callee;
+      if (path.starts_with('.'))
+        path = modules[i] ? resolveRelative(path, modules[i]->package).value_or("") : std::string();
+      const bool project = !path.empty() && tops.contains(std::string_view(path).substr(0, path.find('.')));
+      const auto named = [&](const Definition &d) {
+        return call.method.empty() || call.method == d.method || (d.constructor && call.method == "__init__");
+      };
+      const std::string where = "`" + (call.method.empty() ? std::string("a call") : call.method) + "(" +
+                                (call.keyword.empty() ? std::string("**…") : call.keyword + "=") + ")` in `" + file +
+                                "`";
+      if (call.keyword.empty()) { // `f(**mapping)`: the mapping may hold the keyword
+        if (call.local) {
+          taint(where + " may pass it", [&](const Definition &d) {
+            return !call.method.empty() && call.method == d.method &&
+                   std::find(d.rename.files.begin(), d.rename.files.end(), file) != d.rename.files.end();
+          });
+        } else if (!path.empty()) {
+          taint(where + " may pass it", [&](const Definition &d) { return d.rename.owner == path; });
+        } else if (!call.method.empty()) {
+          taint(where + " may pass it", named);
+        }
+        continue;
+      }
+      if (call.local) continue; // the file's own function: AF001 renames its calls in the file
+      if (const auto it = definitions.find({path, call.keyword}); !path.empty() && it != definitions.end()) {
+        PublicRename &r = it->second.rename;
+        if (std::find(r.files.begin(), r.files.end(), file) == r.files.end() &&
+            std::find(r.callers.begin(), r.callers.end(), file) == r.callers.end())
+          r.callers.push_back(file);
+        continue;
+      }
+      if (project) // another function of the project, which may forward it (`**kwargs`)
+        taint(where + " may forward it", [&](const Definition &d) { return d.rename.name == call.keyword; });
+      else if (path.empty()) // a callee that does not resolve
+        taint(where + " does not resolve",
+              [&](const Definition &d) { return d.rename.name == call.keyword && named(d); });
+    }
+  }
+
+  for (auto &[key, d] : definitions) {
+    PublicRename &r = d.rename;
+    std::sort(r.callers.begin(), r.callers.end());
+    RenameRow row;
+    row.kind = RenameRow::Kind::Keyword;
+    row.library = "this project";
+    row.owner = r.owner;
+    row.old = r.name;
+    row.replacement = r.replacement;
+    row.touches = r.files;
+    row.touches.insert(row.touches.end(), r.callers.begin(), r.callers.end());
+    row.uncertain = !r.unresolved.empty();
+    rows_.push_back(std::move(row));
+    publics_.push_back(std::move(r));
+  }
+  // One entry per file (two spellings of one path give two), with its module if it has one.
+  std::sort(named_.begin(), named_.end());
+  std::vector<std::pair<std::string, std::string>> unique;
+  for (auto &entry : named_) {
+    if (!unique.empty() && unique.back().first == entry.first) {
+      if (unique.back().second.empty()) unique.back().second = std::move(entry.second);
+      continue;
+    }
+    unique.push_back(std::move(entry));
+  }
+  named_ = std::move(unique);
 }
 
 void ProjectView::addModuleRenames(const std::vector<std::string> &files, ModuleMap &map) {
@@ -302,14 +421,19 @@ std::string ProjectView::configure(const std::string &file, Config &config) cons
   const std::string key = normalized(file);
   const auto at = std::lower_bound(packages_.begin(), packages_.end(), std::make_pair(key, std::string()));
   if (at == packages_.end() || at->first != key) return "\nproject";
-  // Relative imports reach a renamed module only from its own top-level package: the files of
-  // other packages share one Linter.
+  // Relative imports reach a renamed module only from its own top-level package, and a renamed
+  // parameter only from the files that call it: the other files share one Linter.
+  const auto named = std::lower_bound(named_.begin(), named_.end(), std::make_pair(key, std::string()));
+  const bool calls = named != named_.end() && named->first == key;
   const std::string_view top = std::string_view(at->second).substr(0, at->second.find('.'));
-  if (std::none_of(modules_.begin(), modules_.end(),
-                   [&](const RenamedModule &m) { return std::string_view(m.old).substr(0, m.old.find('.')) == top; }))
+  if (!calls && std::none_of(modules_.begin(), modules_.end(), [&](const RenamedModule &m) {
+        return std::string_view(m.old).substr(0, m.old.find('.')) == top;
+      }))
     return "\nproject";
   config.package = at->second;
-  return "\nproject package " + at->second;
+  if (!calls || named->second.empty()) return "\nproject package " + at->second;
+  config.module = named->second; // it defines a renamed parameter
+  return "\nproject package " + at->second + "\nmodule " + named->second;
 }
 
 Diagnostic ProjectView::moduleDiagnostic(const ModuleRename &r) {
