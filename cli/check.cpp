@@ -389,12 +389,15 @@ struct Job {
   /// The settings of every file in the job's directory, when they are the same for all of them
   /// (no per-file-ignores); nullopt: resolve them for this file.
   std::optional<Linters::Entry> entry;
+  /// The file as an earlier read of this run found it (scanPublicNames): checked and written
+  /// against those bytes and that stamp, not read again.
+  std::optional<ReadResult> read{};
 };
 
 FileReport checkFile(Job &job, const Context &ctx) {
   const std::string &path = job.path;
   try {
-    ReadResult read = readSourceFile(path);
+    ReadResult read = job.read ? std::move(*job.read) : readSourceFile(path);
     std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
     if (!read.error) {
       identity.emplace(read.stamp.device, read.stamp.inode);
@@ -429,9 +432,13 @@ FileReport checkFile(Job &job, const Context &ctx) {
 
 /// What findPublicNames() lists in the files that mayHavePublicNames() keeps, read on `jobs`
 /// threads (a run that writes needs the project view before it fixes any file). A file that
-/// cannot be read or decoded is left out here and reported when it is checked.
-std::vector<std::pair<std::string, PublicNames>> scanPublicNames(const std::vector<std::string> &files, unsigned jobs) {
+/// cannot be read or decoded is left out here and reported when it is checked. The files it
+/// parsed keep what was read in `kept` (by index in `files`): they are fixed against it, so a
+/// change made since this read is never overwritten, and they are not read twice.
+std::vector<std::pair<std::string, PublicNames>> scanPublicNames(const std::vector<std::string> &files, unsigned jobs,
+                                                                 std::vector<std::optional<ReadResult>> &kept) {
   std::vector<std::optional<PublicNames>> found(files.size());
+  kept.assign(files.size(), std::nullopt);
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     for (std::size_t i = next++; i < files.size(); i = next++) {
@@ -439,9 +446,11 @@ std::vector<std::pair<std::string, PublicNames>> scanPublicNames(const std::vect
       try {
         ReadResult read = readSourceFile(files[i]);
         if (read.error) continue;
-        const SourceText source = decodeSourceFrom(read.bytes);
+        std::string bytes = read.bytes;
+        const SourceText source = decodeSourceFrom(bytes); // UTF-8 bytes move into source.text
         if (source.error || !mayHavePublicNames(source.text)) continue;
         found[i] = findPublicNames(source.text);
+        kept[i] = std::move(read);
       } catch (const std::exception &) {
         continue; // reported when the file is checked
       }
@@ -807,12 +816,14 @@ int runCheck(const CheckOptions &options) {
         return list.errors.empty() ? kExitClean : kExitFailure;
       }
       pathErrors = std::move(list.errors);
-      project = ProjectView::build(list.files, resolver, scanPublicNames(list.files, jobs));
+      std::vector<std::optional<ReadResult>> kept;
+      project = ProjectView::build(list.files, resolver, scanPublicNames(list.files, jobs, kept));
       if (project.active()) linters.setProject(&project);
       progress.start(list.files.size(), ProgressBar::wanted(list.files.size(), options.quiet, STDERR_FILENO));
       reports = checkJobs(
           [&](JobQueue &queue) {
-            for (std::string &file : list.files) queue.push({std::move(file), std::nullopt});
+            for (std::size_t i = 0; i < list.files.size(); ++i)
+              queue.push({std::move(list.files[i]), std::nullopt, std::move(kept[i])});
           },
           ctx, jobs, progress);
     } else {
