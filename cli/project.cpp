@@ -300,6 +300,9 @@ void ProjectView::addPublicNames(const std::vector<std::pair<std::string, Public
 
   for (auto &[key, d] : definitions) {
     PublicRename &r = d.rename;
+    // Called from no other file of the run: nothing to tie together. The parameter is renamed
+    // file by file as before, unsafe (callers outside the run may pass it).
+    if (r.callers.empty()) continue;
     std::sort(r.callers.begin(), r.callers.end());
     RenameRow row;
     row.kind = RenameRow::Kind::Keyword;

@@ -646,7 +646,9 @@ def generate_names_project(rng, root):
         files["pkg/sub/near.py"] = "\n".join(names_caller(rng, api, kws, True, 5)) + "\n"
     for k in range(rng.randint(1, 3)):
         files[f"pkg/mod{k}.py"] = "\n".join(names_caller(rng, api, kws, not deep, k)) + "\n"
-    files["main.py"] = "\n".join(names_caller(rng, api, kws, False, 9)) + "\n"
+    # Every callable has a caller in another file (one no other file calls is renamed unsafely).
+    files["main.py"] = "\n".join([f"from {api} import f as f_, C as C_"] + names_caller(rng, api, kws, False, 9) +
+                                 [f"ALL = [f_(0, {f}=1), C_(0, {c}=2).m({m}=3)]"]) + "\n"
     unresolved = None
     if rng.random() < 0.3:
         unresolved = f

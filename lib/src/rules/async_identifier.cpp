@@ -60,8 +60,8 @@ are AF203's, with the same new name. The fix then says which files it touches, a
 when every call found in the project resolves to the function: unsafe when some `async=` (or a
 `**mapping`) may reach it without resolving (an unknown receiver with the method's name,
 `super().__init__(…)`, another function of the project that may forward it), or when it lies in
-a namespace package. A public parameter that no other file passes by keyword is then safe too:
-no code that passes it by keyword can compile on Python 3.7 or later.
+a namespace package. A public parameter that no other file of the run passes by keyword is
+renamed as above, unsafely: callers outside the run may pass it.
 )",
                                 FixAvailability::Sometimes,
                                 false};

@@ -225,14 +225,9 @@ std::string_view roleWords(NameRole role) {
 /// What a project row adds to the title of its parameter's rename: the other files it edits,
 /// or why it is unsafe.
 std::string projectTitle(const RenameRow &row) {
-  std::string out;
-  if (row.touches.size() > 1) {
-    out = " with `" + row.old + "=` at its calls in ";
-    for (std::size_t i = 1; i < row.touches.size(); ++i)
-      out += (i == 1 ? "" : i + 1 == row.touches.size() ? " and " : ", ") + ("`" + row.touches[i] + "`");
-  } else {
-    out = " (no other module of the project passes it by keyword)";
-  }
+  std::string out = " with `" + row.old + "=` at its calls in ";
+  for (std::size_t i = 1; i < row.touches.size(); ++i)
+    out += (i == 1 ? "" : i + 1 == row.touches.size() ? " and " : ", ") + ("`" + row.touches[i] + "`");
   if (row.uncertain) out += " (a call elsewhere in the project may pass it without resolving to this function)";
   return out;
 }
