@@ -23,6 +23,11 @@ TEST_CASE("mayHavePublicNames: parameters and keyword arguments, not the keyword
   CHECK_FALSE(mayHavePublicNames("async def f():\n    await g()\n    async with x:\n        pass\n"));
   CHECK_FALSE(mayHavePublicNames("x = {'async': 1}\nis_async=1\nasync_=2\n"));
   CHECK_FALSE(mayHavePublicNames(""));
+  // Quoted legacy code is no parameter.
+  CHECK_FALSE(
+      mayHavePublicNames("# Old code wrote `x.cuda(async=True)`\ns = 'f(async=1)'\n\"\"\"def f(async=1)\"\"\"\n"));
+  CHECK(mayHavePublicNames("def f(a,\n      async\n      ):\n    pass\n"));
+  CHECK(mayHavePublicNames("f(a, async  # the old name\n  =1)\n"));
 }
 
 TEST_CASE("findPublicNames: the parameters callers in other modules can pass by keyword", "[project]") {

@@ -42,8 +42,9 @@ struct PublicNames {
   bool empty() const { return parameters.empty() && calls.empty(); }
 };
 
-/// The cheap test before findPublicNames() parses anything: a word `async`/`await` followed by
-/// `=`, `,`, `)` or `:` (a parameter or a keyword argument; `async def` and `await x` are not).
+/// The cheap test before findPublicNames() parses anything: a word `async`/`await` in code (not
+/// in a string or a comment) followed by `=`, `,`, `)` or `:` (a parameter or a keyword argument;
+/// `async def` and `await x` are not). Says "maybe" too often, never "no" wrongly.
 bool mayHavePublicNames(std::string_view text);
 
 /// The parameters and calls of `text` (UTF-8 Python source). Calls with `**mapping` are listed

@@ -1,7 +1,5 @@
 #include "asyncfix/public_names.h"
 
-#include <string.h> // memmem (GNU)
-
 #include <algorithm>
 #include <array>
 
@@ -10,15 +8,11 @@
 #include "asyncfix/document.h"
 #include "asyncfix/document_internals.h"
 #include "project/public_callable.h"
+#include "text/prefilter.h"
 #include "text/syntax.h"
 
 namespace asyncfix {
 namespace {
-
-bool isNameChar(char c) {
-  return c == '_' || (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-         static_cast<unsigned char>(c) >= 0x80;
-}
 
 bool isPrivate(std::string_view name) { return name.starts_with('_'); }
 
@@ -67,17 +61,20 @@ std::optional<std::string> publicCallable(const SemanticModel &model, std::uint3
 }
 
 bool mayHavePublicNames(std::string_view text) {
-  for (const std::string_view word : {std::string_view("async"), std::string_view("await")}) {
-    const char *p = text.data();
-    const char *const end = text.data() + text.size();
-    while (const void *hit = ::memmem(p, static_cast<std::size_t>(end - p), word.data(), word.size())) {
-      const char *at = static_cast<const char *>(hit);
-      p = at + word.size();
-      if ((at > text.data() && isNameChar(at[-1])) || (p < end && isNameChar(*p))) continue;
-      const char *next = p;
-      while (next < end && (*next == ' ' || *next == '\t')) ++next;
-      if (next < end && (*next == '=' || *next == ',' || *next == ')' || *next == ':')) return true;
-    }
+  // The prefilter's scan knows strings and comments: `x.cuda(async=True)` in a docstring or a
+  // comment (legacy code quoted in modern files) is not a reason to parse the file again.
+  std::vector<std::uint32_t> offsets;
+  if (scanTriggers(text, kPrefilterKeywordName, &offsets) == 0) return false;
+  for (const std::uint32_t at : offsets) {
+    const std::string_view word = text.substr(at, 5);
+    if (word != "async" && word != "await") return true; // not what this test knows: maybe
+    std::size_t next = at + word.size();
+    while (next < text.size() && (text[next] == ' ' || text[next] == '\t' || text[next] == '\r' || text[next] == '\n' ||
+                                  text[next] == '\\' || text[next] == '\f'))
+      ++next;
+    // A parameter or keyword argument: `async=`, `async,`, `async)`, `async:`; a comment after
+    // it hides what follows, so it counts too.
+    if (next == text.size() || std::string_view("=,):#").find(text[next]) != std::string_view::npos) return true;
   }
   return false;
 }
