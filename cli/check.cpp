@@ -25,6 +25,7 @@
 #include "asyncfix/gitignore.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/notebook.h"
+#include "asyncfix/public_names.h"
 #include "asyncfix/settings.h"
 #include "asyncfix/suppression.h"
 #include "commands.h"
@@ -56,6 +57,9 @@ struct FileReport {
   /// the first in path order is reported.
   std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
   bool skipped = false; ///< another name of the same file is being fixed: not checked, not reported
+  /// Context::collectNames: the file's public parameters and calls named `async`/`await`, for
+  /// the project view (nullopt when mayHavePublicNames() ruled them out).
+  std::optional<PublicNames> names;
 };
 
 /// One Linter per distinct configuration, built on first use: files under one configuration
@@ -111,6 +115,9 @@ struct Context {
   bool writes = false;
   std::mutex *claimsMutex = nullptr;
   std::set<std::pair<std::uint64_t, std::uint64_t>> *claims = nullptr;
+  /// Each report lists the file's public parameters and calls (FileReport::names): the pass
+  /// that comes before the project view is known.
+  bool collectNames = false;
 
   /// True when the file may be rewritten under this name (the first name to ask wins).
   bool claim(std::pair<std::uint64_t, std::uint64_t> identity) const {
@@ -322,6 +329,11 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   }
   if (options.fixMode == FixMode::None) {
     report.diagnostics = linter.lint(std::string_view(bytes));
+    // Only a file where `async`/`await` is a name (AF001/AF002) can take or pass such a parameter:
+    // a legacy PyTorch file with `x.cuda(async=True)` alone is not parsed again.
+    if (ctx.collectNames && std::any_of(report.diagnostics.begin(), report.diagnostics.end(),
+                                        [](const Diagnostic &d) { return d.code == "AF001" || d.code == "AF002"; }))
+      report.names = findPublicNames(bytes);
     addModuleStrings(report, bytes, ctx);
     if (!report.diagnostics.empty()) {
       report.text = std::move(bytes);
@@ -329,6 +341,7 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
     return report;
   }
 
+  if (ctx.collectNames && mayHavePublicNames(bytes)) report.names = findPublicNames(bytes);
   FixOptions fixOptions;
   fixOptions.unsafe = entry.unsafeFixes;
   FixResult result = fix(linter, bytes, fixOptions);
@@ -376,12 +389,15 @@ struct Job {
   /// The settings of every file in the job's directory, when they are the same for all of them
   /// (no per-file-ignores); nullopt: resolve them for this file.
   std::optional<Linters::Entry> entry;
+  /// The file as an earlier read of this run found it (scanPublicNames): checked and written
+  /// against those bytes and that stamp, not read again.
+  std::optional<ReadResult> read{};
 };
 
 FileReport checkFile(Job &job, const Context &ctx) {
   const std::string &path = job.path;
   try {
-    ReadResult read = readSourceFile(path);
+    ReadResult read = job.read ? std::move(*job.read) : readSourceFile(path);
     std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
     if (!read.error) {
       identity.emplace(read.stamp.device, read.stamp.inode);
@@ -412,6 +428,42 @@ FileReport checkFile(Job &job, const Context &ctx) {
     fail(report, std::string("internal error: ") + e.what());
     return report;
   }
+}
+
+/// What findPublicNames() lists in the files that mayHavePublicNames() keeps, read on `jobs`
+/// threads (a run that writes needs the project view before it fixes any file). A file that
+/// cannot be read or decoded is left out here and reported when it is checked. The files it
+/// parsed keep what was read in `kept` (by index in `files`): they are fixed against it, so a
+/// change made since this read is never overwritten, and they are not read twice.
+std::vector<std::pair<std::string, PublicNames>> scanPublicNames(const std::vector<std::string> &files, unsigned jobs,
+                                                                 std::vector<std::optional<ReadResult>> &kept) {
+  std::vector<std::optional<PublicNames>> found(files.size());
+  kept.assign(files.size(), std::nullopt);
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i = next++; i < files.size(); i = next++) {
+      if (isNotebookPath(files[i])) continue; // notebooks are not modules
+      try {
+        ReadResult read = readSourceFile(files[i]);
+        if (read.error) continue;
+        std::string bytes = read.bytes;
+        const SourceText source = decodeSourceFrom(bytes); // UTF-8 bytes move into source.text
+        if (source.error || !mayHavePublicNames(source.text)) continue;
+        found[i] = findPublicNames(source.text);
+        kept[i] = std::move(read);
+      } catch (const std::exception &) {
+        continue; // reported when the file is checked
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < std::max(jobs, 1U); ++t) pool.emplace_back(work);
+  work();
+  for (std::thread &thread : pool) thread.join();
+  std::vector<std::pair<std::string, PublicNames>> out;
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (found[i] && !found[i]->empty()) out.emplace_back(files[i], std::move(*found[i]));
+  return out;
 }
 
 /// Jobs handed from the walk (the producer) to the workers as it finds them.
@@ -738,7 +790,8 @@ int runCheck(const CheckOptions &options) {
       // The whole list first: --show-files prints it; a shard is a share of the deduplicated
       // list; several paths to rewrite may name one file twice (dropped here, before any worker
       // can rewrite it under both names); and a run that writes must know the project view (a
-      // module named `async` renamed with its imports) before it rewrites any file.
+      // module named `async` renamed with its imports, a public parameter with its calls) before
+      // it rewrites any file: the files that may take or pass one are read and parsed first.
       GitIgnore git;
       std::filesystem::path lastDirectory;
       std::optional<std::variant<ResolvedConfig, ConfigError>> lastResolved;
@@ -763,16 +816,19 @@ int runCheck(const CheckOptions &options) {
         return list.errors.empty() ? kExitClean : kExitFailure;
       }
       pathErrors = std::move(list.errors);
-      project = ProjectView::build(list.files, resolver);
+      std::vector<std::optional<ReadResult>> kept;
+      project = ProjectView::build(list.files, resolver, scanPublicNames(list.files, jobs, kept));
       if (project.active()) linters.setProject(&project);
       progress.start(list.files.size(), ProgressBar::wanted(list.files.size(), options.quiet, STDERR_FILENO));
       reports = checkJobs(
           [&](JobQueue &queue) {
-            for (std::string &file : list.files) queue.push({std::move(file), std::nullopt});
+            for (std::size_t i = 0; i < list.files.size(); ++i)
+              queue.push({std::move(list.files[i]), std::nullopt, std::move(kept[i])});
           },
           ctx, jobs, progress);
     } else {
       // The pipeline: workers check files while the walk is still finding them.
+      ctx.collectNames = true;
       reports = checkJobs(
           [&](JobQueue &queue) {
             CheckWalk walk(resolver, linters, queue, roots.size() > 1);
@@ -781,12 +837,18 @@ int runCheck(const CheckOptions &options) {
             progress.start(walk.files(), progressWanted && walk.files() > ProgressBar::kMinFiles);
           },
           ctx, jobs, progress);
-      // The project view needs every file of the run, known only now. A run that holds a module
-      // named `async`/`await` (rare: a legacy project) is checked again with it; it wrote nothing.
+      // The project view needs every file of the run, known only now, and the public parameters
+      // and calls this pass listed. A run that holds a module named `async`/`await` or a public
+      // parameter so named (rare: a legacy project) is checked again with it; it wrote nothing.
       std::vector<std::string> files;
+      std::vector<std::pair<std::string, PublicNames>> names;
       files.reserve(reports.size());
-      for (const FileReport &report : reports) files.push_back(report.path);
-      project = ProjectView::build(files, resolver);
+      for (FileReport &report : reports) {
+        files.push_back(report.path);
+        if (report.names && !report.names->empty()) names.emplace_back(report.path, std::move(*report.names));
+      }
+      project = ProjectView::build(files, resolver, names);
+      ctx.collectNames = false;
       if (project.active()) {
         linters.setProject(&project);
         ProgressBar again(STDERR_FILENO);

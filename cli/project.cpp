@@ -91,36 +91,77 @@ std::string gitRename(const std::string &from, const std::string &to, std::strin
 
 } // namespace
 
-ProjectView ProjectView::build(const std::vector<std::string> &files, const ConfigResolver &resolver) {
-  ProjectView view;
-  if (std::none_of(files.begin(), files.end(), [](const std::string &f) { return mentionsKeywordModule(f); }))
-    return view;
+/// The module a file of the run is.
+struct FileModule {
+  std::string spelt;     ///< the file, as the run spells paths, normalized
+  std::string extension; ///< ".py" / ".pyi"
+  const ResolvedConfig *config = nullptr;
+  bool init = false;              ///< a package's `__init__`
+  bool uncertain = false;         ///< it lies in a namespace package: its name is not certain
+  std::vector<std::string> parts; ///< the module's components: {"pkg", "kfac"}
+  std::size_t directoryParts = 0; ///< how many of them are directories
+  std::string module;             ///< "pkg.kfac"
+  std::string package;            ///< the package its relative imports start from: "pkg"
+};
 
-  std::unordered_map<std::string, bool> initIn; // directory → holds an __init__.py (one stat per directory)
-  const auto hasInit = [&](const fs::path &dir) {
-    const auto [it, fresh] = initIn.try_emplace(dir.native(), false);
-    if (fresh) {
-      std::error_code ec;
-      it->second = fs::exists(dir / "__init__.py", ec) || fs::exists(dir / "__init__.pyi", ec);
-    }
-    return it->second;
-  };
-  // What every file of a directory shares, worked out once per directory (a walk gives
-  // thousands of files, and path arithmetic costs system calls and allocations).
+/// Which module each file of the run is: the module map, worked out per directory on demand
+/// (a walk gives thousands of files, and path arithmetic costs system calls and allocations).
+class ModuleMap {
+public:
+  explicit ModuleMap(const ConfigResolver &resolver) : resolver_(resolver) {}
+
+  /// The module `file` (as the walk spelt it) is; nullopt for a file that is no module (a
+  /// notebook, a name that is not an identifier, a configuration error).
+  std::optional<FileModule> of(const std::string &file) {
+    const bool plain = !file.starts_with("./") && !file.starts_with("../") && file.find("/./") == std::string::npos &&
+                       file.find("/../") == std::string::npos && file.find("//") == std::string::npos;
+    FileModule m;
+    m.spelt = plain ? file : normalized(file);
+    const std::string &spelt = m.spelt;
+    const std::size_t dot = spelt.rfind('.'), slash = spelt.rfind('/');
+    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return std::nullopt;
+    m.extension = spelt.substr(dot);
+    if (m.extension != ".py" && m.extension != ".pyi") return std::nullopt; // notebooks are not modules
+    const std::string stem =
+        spelt.substr(slash == std::string::npos ? 0 : slash + 1, dot - (slash == std::string::npos ? 0 : slash + 1));
+    const Directory &holder = directoryOf(spelt);
+    if (!holder.config || !holder.parts) return std::nullopt;
+    m.config = &*holder.config;
+    m.init = stem == "__init__";
+    m.uncertain = holder.uncertain;
+    m.parts = *holder.parts;
+    m.directoryParts = m.parts.size();
+    if (!m.init) m.parts.push_back(stem);
+    if (m.parts.empty() || !isIdentifier(m.parts.back())) return std::nullopt;
+    m.module = join(m.parts, m.parts.size());
+    m.package = join(m.parts, m.init ? m.parts.size() : m.parts.size() - 1);
+    return m;
+  }
+
+private:
+  /// What every file of a directory shares.
   struct Directory {
     std::optional<ResolvedConfig> config;          ///< nullopt: a configuration error (reported elsewhere)
     std::optional<std::vector<std::string>> parts; ///< its components below the base; nullopt: not a package path
     bool uncertain = false;
   };
-  std::unordered_map<std::string, Directory> directories;
-  std::map<fs::path, std::vector<fs::path>> roots; // configuration file → its `src` roots
-  const auto directoryOf = [&](const std::string &spelt) -> const Directory & {
+
+  bool hasInit(const fs::path &dir) { // one stat per directory
+    const auto [it, fresh] = initIn_.try_emplace(dir.native(), false);
+    if (fresh) {
+      std::error_code ec;
+      it->second = fs::exists(dir / "__init__.py", ec) || fs::exists(dir / "__init__.pyi", ec);
+    }
+    return it->second;
+  }
+
+  const Directory &directoryOf(const std::string &spelt) {
     const std::size_t slash = spelt.rfind('/');
     const std::string key = slash == std::string::npos ? std::string(".") : spelt.substr(0, slash + 1);
-    const auto [it, fresh] = directories.try_emplace(key);
+    const auto [it, fresh] = directories_.try_emplace(key);
     Directory &d = it->second;
     if (!fresh) return d;
-    auto resolved = resolver.forFile(spelt);
+    auto resolved = resolver_.forFile(spelt);
     if (auto *config = std::get_if<ResolvedConfig>(&resolved)) d.config = std::move(*config);
     else return d;
     std::error_code ec;
@@ -136,7 +177,7 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
         base = base.parent_path();
       base = base.parent_path();
     } else {
-      auto [known, first] = roots.try_emplace(d.config->source);
+      auto [known, first] = roots_.try_emplace(d.config->source);
       if (first) known->second = d.config->srcRoots();
       for (const fs::path &root : known->second)
         if (within(dir, root) && root.native().size() >= base.native().size()) base = root;
@@ -148,29 +189,160 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
       if (part != ".") parts.push_back(part.string());
     if (std::all_of(parts.begin(), parts.end(), isIdentifier)) d.parts = std::move(parts);
     return d;
-  };
+  }
 
+  const ConfigResolver &resolver_;
+  std::unordered_map<std::string, bool> initIn_; ///< directory → holds an __init__.py
+  std::unordered_map<std::string, Directory> directories_;
+  std::map<fs::path, std::vector<fs::path>> roots_; ///< configuration file → its `src` roots
+};
+
+ProjectView ProjectView::build(const std::vector<std::string> &files, const ConfigResolver &resolver,
+                               const std::vector<std::pair<std::string, PublicNames>> &names) {
+  ProjectView view;
+  const bool modules =
+      std::any_of(files.begin(), files.end(), [](const std::string &f) { return mentionsKeywordModule(f); });
+  const bool parameters =
+      std::any_of(names.begin(), names.end(), [](const auto &n) { return !n.second.parameters.empty(); });
+  if (!modules && !parameters) return view;
+  ModuleMap map(resolver);
+  if (modules) view.addModuleRenames(files, map);
+  if (parameters) view.addPublicNames(names, map);
+  std::sort(view.packages_.begin(), view.packages_.end());
+  view.packages_.erase(std::unique(view.packages_.begin(), view.packages_.end()), view.packages_.end());
+  return view;
+}
+
+void ProjectView::addPublicNames(const std::vector<std::pair<std::string, PublicNames>> &names, ModuleMap &map) {
+  struct Definition {
+    PublicRename rename;
+    std::string method;       ///< the name its callers write: "Kfac", "step"
+    bool constructor = false; ///< `__init__`'s: `super().__init__(…)` may reach it
+  };
+  std::map<std::pair<std::string, std::string>, Definition> definitions; // (owner, name) →
+  std::set<std::string, std::less<>> tops;                               // the top-level packages that define one
+  std::vector<std::optional<FileModule>> modules;
+  modules.reserve(names.size());
+  for (const auto &[file, found] : names) {
+    modules.push_back(found.empty() ? std::nullopt : map.of(file));
+    const std::optional<FileModule> &m = modules.back();
+    if (!m) continue;
+    named_.emplace_back(m->spelt, "");
+    packages_.emplace_back(m->spelt, m->package);
+    for (const PublicParameter &p : found.parameters) {
+      Definition &d = definitions[{m->module + "." + p.owner, p.name}];
+      const std::string replacement = m->config->config.renamed(p.name);
+      if (d.rename.files.empty()) {
+        d.rename.owner = m->module + "." + p.owner;
+        d.rename.name = p.name;
+        d.rename.replacement = replacement;
+        d.method = p.owner.substr(p.owner.rfind('.') + 1);
+        d.constructor = p.constructor;
+        tops.insert(m->parts.front());
+      } else if (d.rename.replacement != replacement && d.rename.unresolved.empty()) {
+        d.rename.unresolved = "its files ask for different rename styles";
+      }
+      d.rename.files.push_back(m->spelt);
+      if (m->uncertain && d.rename.unresolved.empty())
+        d.rename.unresolved = "it lies in a namespace package, which an installed one could share";
+      named_.back().second = m->module;
+    }
+  }
+  if (definitions.empty()) return;
+
+  // Every call the files list: one that resolves to a definition joins its rename; one that may
+  // reach it without resolving makes its rename unsafe.
+  const auto taint = [&](const std::string &why, const auto &matches) {
+    for (auto &[key, d] : definitions)
+      if (d.rename.unresolved.empty() && matches(d)) d.rename.unresolved = why;
+  };
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::string &file = modules[i] ? modules[i]->spelt : names[i].first;
+    for (const KeywordCall &call : names[i].second.calls) {
+      std::string path = call.callee;
+      if (path.starts_with('.'))
+        path = modules[i] ? resolveRelative(path, modules[i]->package).value_or("") : std::string();
+      const bool project = !path.empty() && tops.contains(std::string_view(path).substr(0, path.find('.')));
+      const auto named = [&](const Definition &d) {
+        return call.method.empty() || call.method == d.method || (d.constructor && call.method == "__init__");
+      };
+      const std::string where = "`" + (call.method.empty() ? std::string("a call") : call.method) + "(" +
+                                (call.keyword.empty() ? std::string("**…") : call.keyword + "=") + ")` in `" + file +
+                                "`";
+      if (call.keyword.empty()) { // `f(**mapping)`: the mapping may hold the keyword
+        if (call.local) {
+          taint(where + " may pass it", [&](const Definition &d) {
+            return !call.method.empty() && call.method == d.method &&
+                   std::find(d.rename.files.begin(), d.rename.files.end(), file) != d.rename.files.end();
+          });
+        } else if (!path.empty()) {
+          taint(where + " may pass it", [&](const Definition &d) { return d.rename.owner == path; });
+        } else if (!call.method.empty()) {
+          taint(where + " may pass it", named);
+        }
+        continue;
+      }
+      if (call.local) continue; // the file's own function: AF001 renames its calls in the file
+      if (const auto it = definitions.find({path, call.keyword}); !path.empty() && it != definitions.end()) {
+        PublicRename &r = it->second.rename;
+        if (std::find(r.files.begin(), r.files.end(), file) == r.files.end() &&
+            std::find(r.callers.begin(), r.callers.end(), file) == r.callers.end())
+          r.callers.push_back(file);
+        continue;
+      }
+      if (project) // another function of the project, which may forward it (`**kwargs`)
+        taint(where + " may forward it", [&](const Definition &d) { return d.rename.name == call.keyword; });
+      else if (path.empty()) // a callee that does not resolve
+        taint(where + " does not resolve",
+              [&](const Definition &d) { return d.rename.name == call.keyword && named(d); });
+    }
+  }
+
+  for (auto &[key, d] : definitions) {
+    PublicRename &r = d.rename;
+    // Called from no other file of the run: nothing to tie together. The parameter is renamed
+    // file by file as before, unsafe (callers outside the run may pass it).
+    if (r.callers.empty()) continue;
+    std::sort(r.callers.begin(), r.callers.end());
+    RenameRow row;
+    row.kind = RenameRow::Kind::Keyword;
+    row.library = "this project";
+    row.owner = r.owner;
+    row.old = r.name;
+    row.replacement = r.replacement;
+    row.touches = r.files;
+    row.touches.insert(row.touches.end(), r.callers.begin(), r.callers.end());
+    row.uncertain = !r.unresolved.empty();
+    rows_.push_back(std::move(row));
+    publics_.push_back(std::move(r));
+  }
+  // One entry per file (two spellings of one path give two), with its module if it has one.
+  std::sort(named_.begin(), named_.end());
+  std::vector<std::pair<std::string, std::string>> unique;
+  for (auto &entry : named_) {
+    if (!unique.empty() && unique.back().first == entry.first) {
+      if (unique.back().second.empty()) unique.back().second = std::move(entry.second);
+      continue;
+    }
+    unique.push_back(std::move(entry));
+  }
+  named_ = std::move(unique);
+}
+
+void ProjectView::addModuleRenames(const std::vector<std::string> &files, ModuleMap &map) {
+  ProjectView &view = *this;
   std::map<std::string, std::size_t> byPath; // a rename's `from` → its index in renames_
   for (const std::string &file : files) {
-    const bool plain = !file.starts_with("./") && !file.starts_with("../") && file.find("/./") == std::string::npos &&
-                       file.find("/../") == std::string::npos && file.find("//") == std::string::npos;
-    const std::string spelt = plain ? file : normalized(file);
-    const std::size_t dot = spelt.rfind('.'), slash = spelt.rfind('/');
-    if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) continue;
-    const std::string_view extension = std::string_view(spelt).substr(dot);
-    if (extension != ".py" && extension != ".pyi") continue; // notebooks are not modules
-    const std::string stem =
-        spelt.substr(slash == std::string::npos ? 0 : slash + 1, dot - (slash == std::string::npos ? 0 : slash + 1));
-    const Directory &holder = directoryOf(spelt);
-    if (!holder.config || !holder.parts) continue;
-    const ResolvedConfig *config = &*holder.config;
-    const bool init = stem == "__init__";
-    const bool uncertain = holder.uncertain;
-    std::vector<std::string> parts = *holder.parts;
-    const std::size_t dirParts = parts.size();
-    if (!init) parts.push_back(stem);
-    if (parts.empty() || !isIdentifier(parts.back())) continue;
-    view.packages_.emplace_back(spelt, join(parts, init ? parts.size() : parts.size() - 1));
+    const std::optional<FileModule> module = map.of(file);
+    if (!module) continue;
+    const std::string &spelt = module->spelt;
+    const std::string_view extension = module->extension;
+    const ResolvedConfig *config = module->config;
+    const bool init = module->init;
+    const bool uncertain = module->uncertain;
+    const std::vector<std::string> &parts = module->parts;
+    const std::size_t dirParts = module->directoryParts;
+    view.packages_.emplace_back(spelt, module->package);
 
     for (std::size_t i = 0; i < parts.size(); ++i) {
       if (!isKeywordName(parts[i])) continue;
@@ -206,7 +378,6 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
       view.renames_.push_back(std::move(r));
     }
   }
-  std::sort(view.packages_.begin(), view.packages_.end());
 
   // One row per module path, in each spelling a fix in progress can leave its ancestors in
   // (`pkg.async.await` and `pkg.asynchronous.await`): fixing converges whatever the order.
@@ -245,7 +416,6 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
     if (!r.refusal && std::none_of(view.modules_.begin(), view.modules_.end(),
                                    [&](const RenamedModule &m) { return m.old == r.module; }))
       view.modules_.push_back({r.module, r.newModule});
-  return view;
 }
 
 std::string ProjectView::configure(const std::string &file, Config &config) const {
@@ -254,14 +424,19 @@ std::string ProjectView::configure(const std::string &file, Config &config) cons
   const std::string key = normalized(file);
   const auto at = std::lower_bound(packages_.begin(), packages_.end(), std::make_pair(key, std::string()));
   if (at == packages_.end() || at->first != key) return "\nproject";
-  // Relative imports reach a renamed module only from its own top-level package: the files of
-  // other packages share one Linter.
+  // Relative imports reach a renamed module only from its own top-level package, and a renamed
+  // parameter only from the files that call it: the other files share one Linter.
+  const auto named = std::lower_bound(named_.begin(), named_.end(), std::make_pair(key, std::string()));
+  const bool calls = named != named_.end() && named->first == key;
   const std::string_view top = std::string_view(at->second).substr(0, at->second.find('.'));
-  if (std::none_of(modules_.begin(), modules_.end(),
-                   [&](const RenamedModule &m) { return std::string_view(m.old).substr(0, m.old.find('.')) == top; }))
+  if (!calls && std::none_of(modules_.begin(), modules_.end(), [&](const RenamedModule &m) {
+        return std::string_view(m.old).substr(0, m.old.find('.')) == top;
+      }))
     return "\nproject";
   config.package = at->second;
-  return "\nproject package " + at->second;
+  if (!calls || named->second.empty()) return "\nproject package " + at->second;
+  config.module = named->second; // it defines a renamed parameter
+  return "\nproject package " + at->second + "\nmodule " + named->second;
 }
 
 Diagnostic ProjectView::moduleDiagnostic(const ModuleRename &r) {

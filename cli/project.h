@@ -1,11 +1,15 @@
-// cli/project.h — the project view of a `check` run: which module each file is, and the
-// project's own modules named `async`/`await`, which a fix renames together with every import
-// of them.
+// cli/project.h — the project view of a `check` run: which module each file is, the project's
+// own modules named `async`/`await`, which a fix renames together with every import of them, and
+// the parameters named so of its public functions, renamed together with `async=` at every call
+// in other files that resolves to them.
 //
 // It knows paths and configuration only: it reads no Python file and parses nothing. The imports
 // are found by the linter, in the files the prefilter keeps (an import of `pkg.async` holds the
-// token `async`), with the rows configure() adds to each file's Config. A run whose paths name no
-// module `async`/`await` costs one scan of the file names, and every file is linted as before.
+// token `async`), with the rows configure() adds to each file's Config. The parameters and calls
+// come from the library's findPublicNames(), run by the caller on the files that
+// mayHavePublicNames() keeps (a parameter or a keyword argument `async` holds the token too). A
+// run whose paths name no module `async`/`await` and whose files take no such parameter costs
+// one scan of the file names, and every file is linted as before.
 #pragma once
 
 #include <optional>
@@ -15,6 +19,7 @@
 #include "asyncfix/config.h"
 #include "asyncfix/diagnostic.h"
 #include "asyncfix/module_strings.h"
+#include "asyncfix/public_names.h"
 #include "asyncfix/settings.h"
 
 namespace asyncfix::cli {
@@ -39,22 +44,43 @@ struct ModuleRename {
   Applicability applicability() const { return uncertain ? Applicability::Unsafe : Applicability::Safe; }
 };
 
+class ModuleMap;
+
+/// A parameter named `async`/`await` of a public function of the project, renamed with `NAME=`
+/// at its calls in other files (one keyword row, RenameRow::touches).
+struct PublicRename {
+  std::string owner;                ///< the callable: "pkg.kfac.Kfac" (its `__init__`), "pkg.kfac.Kfac.step"
+  std::string name;                 ///< "async"
+  std::string replacement;          ///< "async_", as the defining file's `rename-style` spells it
+  std::vector<std::string> files;   ///< where it is defined (normalized paths)
+  std::vector<std::string> callers; ///< the other files whose calls resolve to it
+  /// Why a use found in the project may reach it without resolving to it ("" when none does):
+  /// its fixes are unsafe then.
+  std::string unresolved;
+};
+
 class ProjectView {
 public:
   /// The module map of `files` (the run's files, as the walk spelt them), each under the `src`
-  /// roots and `module-rename-style` of its own configuration.
-  static ProjectView build(const std::vector<std::string> &files, const ConfigResolver &resolver);
+  /// roots and `module-rename-style` of its own configuration; and the renames of the public
+  /// parameters that `names` (findPublicNames() of some of those files) define, joined with the
+  /// calls they list.
+  static ProjectView build(const std::vector<std::string> &files, const ConfigResolver &resolver,
+                           const std::vector<std::pair<std::string, PublicNames>> &names = {});
 
-  /// True when the run holds a module to rename (else configure() changes nothing).
+  /// True when the run holds a module or a public parameter to rename (else configure() changes
+  /// nothing).
   bool active() const { return !rows_.empty(); }
-  /// Adds to `config` the rows of the modules to rename and the package `file` is in (for its
-  /// relative imports). Returns a key that tells the resulting configurations apart ("" when
-  /// nothing was added).
+  /// Adds to `config` the rows of the modules and parameters to rename, the package `file` is in
+  /// (for its relative imports) and, where it defines such a parameter, its module. Returns a key
+  /// that tells the resulting configurations apart ("" when nothing was added).
   std::string configure(const std::string &file, Config &config) const;
 
   const std::vector<ModuleRename> &renames() const { return renames_; }
   /// The dotted paths of the modules renamed (not those refused), old and new.
   const std::vector<RenamedModule> &renamedModules() const { return modules_; }
+  /// The public parameters renamed with their calls in other files.
+  const std::vector<PublicRename> &publicRenames() const { return publics_; }
 
   /// The diagnostic that stands for renaming `r`, in `r.reportedIn` (at its first byte).
   static Diagnostic moduleDiagnostic(const ModuleRename &r);
@@ -73,10 +99,17 @@ public:
   std::string renderDiffs(const std::vector<std::pair<std::string, std::string>> &diffs, bool unsafe) const;
 
 private:
+  void addModuleRenames(const std::vector<std::string> &files, ModuleMap &map);
+  void addPublicNames(const std::vector<std::pair<std::string, PublicNames>> &names, ModuleMap &map);
+
   std::vector<std::pair<std::string, std::string>> packages_; ///< file → package, sorted by file
   std::vector<RenameRow> rows_;
   std::vector<ModuleRename> renames_;
   std::vector<RenamedModule> modules_;
+  std::vector<PublicRename> publics_;
+  /// The files findPublicNames() listed something in (they get their package) → the module of
+  /// those that define a renamed parameter ("" for the others). Sorted by file.
+  std::vector<std::pair<std::string, std::string>> named_;
 };
 
 } // namespace asyncfix::cli

@@ -1,5 +1,6 @@
 """The project view of `asyncfix check` (issue 15): modules and packages of the project named
-`async`/`await` are renamed, file or directory, with every import of them in the run's files.
+`async`/`await` are renamed, file or directory, with every import of them in the run's files;
+parameters so named of public functions are renamed with `async=` at their calls in other files.
 
     ASYNCFIX_BIN=build/ci/cli/asyncfix python3 -m unittest -v test_project
 """
@@ -283,6 +284,205 @@ class ProjectTest(CliTestCase):
                                       capture_output=True)
             self.assertEqual(proc.returncode, 0, proc.stdout + proc.stderr)
             self.assertEqual(tree(patched_by_patch), tree(fixed))
+
+
+# Issue 15 item 3: a public parameter named `async`, called by keyword from other files.
+KFAC = {
+    "pkg/__init__.py": "",
+    "pkg/kfac.py": ("class Kfac(object):\n"
+                    "    def __init__(self, lr, async=False):\n"
+                    "        self.lr = lr\n"
+                    "        self.sync = not async\n"
+                    "\n"
+                    "    def step(self, async=None):\n"
+                    "        return async\n"
+                    "\n"
+                    "\n"
+                    "def fetch(url, async=False):\n"
+                    "    return url, async\n"),
+    "train.py": ("from pkg.kfac import Kfac\n"
+                 "\n"
+                 "opt = Kfac(0.1, async=True)\n"
+                 "opt.step(async=False)\n"),
+    "pkg/tools.py": ("from . import kfac\n"
+                     "from .kfac import fetch\n"
+                     "import pkg.kfac as k\n"
+                     "\n"
+                     "a = kfac.Kfac(1, async=True)\n"
+                     "b = k.Kfac(2, async=False)\n"
+                     "c = fetch('u', async=True)\n"),
+}
+
+KFAC_FIXED = {
+    "pkg/kfac.py": ("class Kfac(object):\n"
+                    "    def __init__(self, lr, async_=False):\n"
+                    "        self.lr = lr\n"
+                    "        self.sync = not async_\n"
+                    "\n"
+                    "    def step(self, async_=None):\n"
+                    "        return async_\n"
+                    "\n"
+                    "\n"
+                    "def fetch(url, async_=False):\n"
+                    "    return url, async_\n"),
+    "train.py": ("from pkg.kfac import Kfac\n"
+                 "\n"
+                 "opt = Kfac(0.1, async_=True)\n"
+                 "opt.step(async_=False)\n"),
+    "pkg/tools.py": ("from . import kfac\n"
+                     "from .kfac import fetch\n"
+                     "import pkg.kfac as k\n"
+                     "\n"
+                     "a = kfac.Kfac(1, async_=True)\n"
+                     "b = k.Kfac(2, async_=False)\n"
+                     "c = fetch('u', async_=True)\n"),
+}
+
+
+class PublicNamesTest(CliTestCase):
+    def make(self, files):
+        for path, text in files.items():
+            write(self.path(path), text)
+
+    def assert_compiles_and_imports(self, modules):
+        for path in tree(self.dir):
+            if path.endswith(".py"):
+                self.assertTrue(compiles(self.path(path)), path)
+        for module in modules:
+            self.assertTrue(imports(self.dir, module), module)
+
+    def test_parameter_and_calls_in_other_files_are_one_safe_fix(self):
+        self.make(KFAC)
+        res = self.check("--output-format", "concise", ".")
+        self.assertEqual(res.code, 1, res)
+        lines = res.stdout.splitlines()
+        self.assertIn("pkg/kfac.py:2:28: AF001 [*] `async` is a reserved keyword since Python 3.7 and cannot be "
+                      "used as a parameter name", lines)
+        self.assertIn("train.py:3:17: AF203 [*] `async=` is a syntax error since Python 3.7; the project's "
+                      "`pkg.kfac.Kfac` takes it as `async_=` once its parameter in `pkg/kfac.py` is renamed", lines)
+        self.assertIn("train.py:4:10: AF203 [*] `async=` is a syntax error since Python 3.7; the project's "
+                      "`pkg.kfac.Kfac.step` takes it as `async_=` once its parameter in `pkg/kfac.py` is renamed",
+                      lines)
+        # Relative imports and module aliases resolve too.
+        self.assertIn("pkg/tools.py:5:18: AF203 [*] `async=` is a syntax error since Python 3.7; the project's "
+                      "`pkg.kfac.Kfac` takes it as `async_=` once its parameter in `pkg/kfac.py` is renamed", lines)
+        # The fix of the definition says which files it touches.
+        out = self.json_check(".")
+        titles = {(d["filename"], d["location"]["row"]): d["fix"]["message"] for d in out if d["fix"]}
+        self.assertEqual(titles[("pkg/kfac.py", 2)],
+                         "Rename `async` to `async_` with `async=` at its calls in `pkg/tools.py` and `train.py`")
+        self.assertEqual(titles[("pkg/kfac.py", 6)],
+                         "Rename `async` to `async_` with `async=` at its calls in `train.py`")
+        self.assertEqual(titles[("pkg/kfac.py", 10)],
+                         "Rename `async` to `async_` with `async=` at its calls in `pkg/tools.py`")
+        self.assertEqual(titles[("train.py", 3)],
+                         "Replace `async=` with `async_=` (with the parameter of `pkg.kfac.Kfac` in `pkg/kfac.py`)")
+        for d in out:
+            self.assertEqual(d["fix"]["applicability"], "safe", d)
+        # Safe fixes alone leave the project importable; a second run changes nothing.
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 0, res)
+        for path, text in KFAC_FIXED.items():
+            self.assertEqual(read(self.path(path)).decode(), text, path)
+        self.assert_compiles_and_imports(["pkg.kfac", "pkg.tools", "train"])
+        before = tree(self.dir)
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(tree(self.dir), before)
+
+    def test_rename_style_of_the_defining_file_is_used_everywhere(self):
+        files = dict(KFAC)
+        files["pkg/pyproject.toml"] = "[tool.asyncfix]\nrename-style = \"is_async\"\n"
+        self.make(files)
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertIn("def __init__(self, lr, is_async=False):", read(self.path("pkg/kfac.py")).decode())
+        self.assertIn("opt = Kfac(0.1, is_async=True)\nopt.step(is_async=False)\n", read(self.path("train.py")).decode())
+        self.assertIn("a = kfac.Kfac(1, is_async=True)", read(self.path("pkg/tools.py")).decode())
+        self.assert_compiles_and_imports(["pkg.tools", "train"])
+
+    def test_an_unresolved_call_makes_it_unsafe(self):
+        files = dict(KFAC)
+        files["factory.py"] = "def build(mod):\n    return mod.Kfac(0.1, async=True)\n"
+        self.make(files)
+        out = self.json_check(".")
+        by_place = {(d["filename"], d["location"]["row"]): d for d in out}
+        init = by_place[("pkg/kfac.py", 2)]
+        self.assertEqual(init["fix"]["applicability"], "unsafe")
+        self.assertIn("may pass it without resolving", init["fix"]["message"])
+        self.assertEqual(by_place[("train.py", 3)]["fix"]["applicability"], "unsafe")
+        self.assertEqual(by_place[("factory.py", 2)]["code"], "AF001")
+        # `step` and `fetch` are not called so: still safe.
+        self.assertEqual(by_place[("pkg/kfac.py", 6)]["fix"]["applicability"], "safe")
+        self.assertEqual(by_place[("train.py", 4)]["fix"]["applicability"], "safe")
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 1, res)
+        self.assertIn("def __init__(self, lr, async=False):", read(self.path("pkg/kfac.py")).decode())
+        self.assertIn("opt = Kfac(0.1, async=True)\nopt.step(async_=False)\n", read(self.path("train.py")).decode())
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        self.assertEqual(res.code, 0, res)
+        for path, text in KFAC_FIXED.items():
+            self.assertEqual(read(self.path(path)).decode(), text, path)
+        self.assertEqual(read(self.path("factory.py")).decode(),
+                         "def build(mod):\n    return mod.Kfac(0.1, async_=True)\n")
+        self.assert_compiles_and_imports(["pkg.tools", "train", "factory"])
+        before = tree(self.dir)
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(tree(self.dir), before)
+
+    def test_a_kwargs_forward_makes_it_unsafe(self):
+        files = dict(KFAC)
+        files["factory.py"] = ("from pkg.kfac import Kfac\n\n\n"
+                               "def make(lr, **options):\n    return Kfac(lr, **options)\n\n\n"
+                               "def run(async=False):\n    return make(0.1, async=async)\n")
+        self.make(files)
+        out = self.json_check(".")
+        by_place = {(d["filename"], d["location"]["row"]): d for d in out}
+        self.assertEqual(by_place[("pkg/kfac.py", 2)]["fix"]["applicability"], "unsafe")
+        self.assertEqual(by_place[("train.py", 3)]["fix"]["applicability"], "unsafe")
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assert_compiles_and_imports(["pkg.tools", "train", "factory"])
+
+    def test_diff_shows_every_file_the_rename_touches(self):
+        self.make(KFAC)
+        res = self.check("--diff", ".")
+        self.assertEqual(res.code, 1, res)
+        for path in ("pkg/kfac.py", "pkg/tools.py", "train.py"):
+            self.assertIn("diff --git a/%s b/%s\n--- a/%s\n+++ b/%s\n" % (path, path, path, path), res.stdout)
+        self.assertIn("-    def __init__(self, lr, async=False):\n+    def __init__(self, lr, async_=False):\n",
+                      res.stdout)
+        self.assertIn("-opt = Kfac(0.1, async=True)\n-opt.step(async=False)\n+opt = Kfac(0.1, async_=True)\n", res.stdout)
+        self.assertEqual(tree(self.dir), {path: text.encode() for path, text in KFAC.items()})
+        if shutil.which("git") is not None:
+            patch = os.path.join(self.dir, "..", "names.patch")
+            write(patch, res.stdout_bytes)
+            proc = subprocess.run(["git", "apply", os.path.abspath(patch)], cwd=self.dir, capture_output=True)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            for path, text in KFAC_FIXED.items():
+                self.assertEqual(read(self.path(path)).decode(), text, path)
+
+    def test_the_parameter_of_a_module_being_renamed(self):
+        # The issue's example as a whole: the module `pkg/async.py` and the parameter at once.
+        self.make(EXAMPLE)
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertIn("def __init__(self, lr, async_=False):", read(self.path("pkg/kfac.py")).decode())
+        self.assertEqual(read(self.path("train.py")).decode(), "from pkg.kfac import Kfac\n\nopt = Kfac(0.1, async_=True)\n")
+        self.assert_compiles_and_imports(["pkg.kfac", "train"])
+
+    def test_files_without_a_parameter_are_linted_as_before(self):
+        self.make({"a.py": "x.cuda(async=True)\n", "b.py": "def f(async=1):\n    return async\n"})
+        res = self.check("--output-format", "concise", ".")
+        self.assertEqual(res.code, 1, res)
+        self.assertIn("a.py:1:8: AF101", res.stdout)
+        # A public parameter that no other file passes by keyword: unsafe, as before (callers
+        # outside the run may pass it).
+        out = self.json_check(".")
+        fix = [d for d in out if d["filename"] == "b.py"][0]["fix"]
+        self.assertEqual(fix["applicability"], "unsafe")
+        self.assertEqual(fix["message"], "Rename `async` to `async_`")
 
 
 def run_in(cwd, args):

@@ -584,5 +584,161 @@ class ProjectOracleTest(unittest.TestCase):
             self.fail(f"{len(failures)} failures:\n\n" + "\n\n".join(failures[:8]))
 
 
+
+# ---- multi-file projects: public parameters named async/await (issue 15) ----
+#
+# Each project is a regular package `pkg` with a module `api` (in `pkg` or in `pkg/sub`) whose
+# public function, class (`__init__`) and method take a parameter named `async` or `await`, and
+# modules that call them by keyword through every import form — absolute, relative, aliased, a
+# method of an instance the module made. The calls run at import time, so a keyword that does not
+# match its parameter after fixing fails the import. Every call resolves, so `--fix` with safe
+# fixes alone must rename each parameter together with its keyword arguments; then every file
+# compiles, every module imports in a fresh interpreter, each AST is the original's with
+# `async`/`await` renamed `async_`/`await_`, and a second run changes nothing. In some projects a
+# module also calls the function through an object it does not know (`mod.f(…, async=…)`): the
+# safe run must then leave that function's parameter and calls alone, and the unsafe run fixes all.
+
+PARAM_RENAMES = {"async": "async_", "await": "await_"}
+
+
+def names_caller(rng, api, kws, relative, k):
+    """Lines of a module that calls the functions of `api` (a dotted module) by keyword."""
+    f, c, m = kws
+    parent, leaf = api.rsplit(".", 1)
+    forms = [
+        ([f"from {api} import f"], f"f({k}, {f}=True)"),
+        ([f"import {api}"], f"{api}.f({k}, {f}=False)"),
+        ([f"import {api} as a{k}"], f"a{k}.C({k}, {c}=2).v"),
+        ([f"from {parent} import {leaf}"], f"{leaf}.C({k}, {c}=3).m({m}=4)"),
+        ([f"from {api} import C as K{k}"], f"K{k}(1, {c}=5).m({m}=6)"),
+    ]
+    if relative:
+        forms += [
+            ([f"from . import {leaf}"], f"{leaf}.f({k}, {f}=7)"),
+            ([f"from .{leaf} import f as g{k}"], f"g{k}({k}, {f}=8)"),
+            ([f"from .{leaf} import C"], f"C({k}, {c}=9).m({m}=10)"),
+        ]
+    lines, uses = [], []
+    for _ in range(rng.randint(1, 3)):
+        imported, use = rng.choice(forms)
+        lines += imported
+        uses.append(use)
+    lines += ["", "", "RESULT = [" + ", ".join(uses) + "]"]
+    return lines
+
+
+def generate_names_project(rng, root):
+    """Writes a project under root; returns ({relative path: source bytes}, the keyword of the
+    function `f` when a module calls it through an unknown object, else None)."""
+    kws = [rng.choice(KEYWORDS) for _ in range(3)]
+    deep = rng.random() < 0.4
+    api = "pkg.sub.api" if deep else "pkg.api"
+    f, c, m = kws
+    files = {
+        "pkg/__init__.py": "",
+        api.replace(".", "/") + ".py": (f"def f(x, {f}=False):\n    return (x, {f})\n\n\n"
+                                        f"class C(object):\n    def __init__(self, x, {c}=None):\n"
+                                        f"        self.v = (x, {c})\n\n"
+                                        f"    def m(self, {m}=0):\n        return {m}\n"),
+    }
+    if deep:
+        files["pkg/sub/__init__.py"] = ""
+        files["pkg/sub/near.py"] = "\n".join(names_caller(rng, api, kws, True, 5)) + "\n"
+    for k in range(rng.randint(1, 3)):
+        files[f"pkg/mod{k}.py"] = "\n".join(names_caller(rng, api, kws, not deep, k)) + "\n"
+    # Every callable has a caller in another file (one no other file calls is renamed unsafely).
+    files["main.py"] = "\n".join([f"from {api} import f as f_, C as C_"] + names_caller(rng, api, kws, False, 9) +
+                                 [f"ALL = [f_(0, {f}=1), C_(0, {c}=2).m({m}=3)]"]) + "\n"
+    unresolved = None
+    if rng.random() < 0.3:
+        unresolved = f
+        files["pkg/dyn.py"] = f"def call(mod):\n    return mod.f(1, {f}=True)\n"
+    out = {}
+    for path, text in files.items():
+        eol = "\r\n" if rng.random() < 0.15 else "\n"
+        data = text.replace("\n", eol).encode()
+        full = os.path.join(root, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "wb") as fh:
+            fh.write(data)
+        out[path] = data
+    return out, unresolved
+
+
+class ParameterRenamer(ast.NodeTransformer):
+    """The original AST with the promised renames: in these projects every `async`/`await`
+    identifier is a parameter, a use of one, or a keyword argument."""
+
+    def generic_visit(self, node):
+        for field in ("id", "arg"):
+            value = getattr(node, field, None)
+            if isinstance(value, str) and value in PARAM_RENAMES:
+                setattr(node, field, PARAM_RENAMES[value])
+        return super().generic_visit(node)
+
+
+class PublicNamesOracleTest(unittest.TestCase):
+    def test_public_parameters_against_cpython(self):
+        rng = random.Random(SEED + 153)
+        work = tempfile.mkdtemp(prefix="asyncfix-oracle-names-")
+        self.addCleanup(shutil.rmtree, work, ignore_errors=True)
+        failures, modules_imported, unresolved_projects = [], 0, 0
+        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+        for n in range(PROJECTS):
+            root = os.path.join(work, f"names{n:03d}")
+            original, unresolved = generate_names_project(rng, root)
+            listing = "\n".join(f"--- {p}\n{d.decode()}" for p, d in sorted(original.items()))
+            run = subprocess.run([BIN, "check", "--isolated", "--fix", "--quiet", "."],
+                                 cwd=root, capture_output=True, timeout=120)
+            if unresolved is not None:
+                unresolved_projects += 1
+                # The safe run leaves `f`'s parameter alone: a call may pass it unresolved.
+                api = [p for p in original if p.endswith("api.py")][0]
+                with open(os.path.join(root, api), "rb") as fh:
+                    after = fh.read()
+                if f"def f(x, {unresolved}=False)".encode() not in after:
+                    failures.append(f"names{n:03d}: the safe run renamed `f`'s parameter although "
+                                    f"pkg/dyn.py calls it unresolved\n{after.decode()}\n{listing}")
+                    continue
+                run = subprocess.run([BIN, "check", "--isolated", "--fix", "--unsafe-fixes", "--quiet", "."],
+                                     cwd=root, capture_output=True, timeout=120)
+            if run.returncode != 0:
+                failures.append(f"names{n:03d}: exit {run.returncode}: {run.stdout.decode()}{run.stderr.decode()}\n"
+                                f"{listing}")
+                continue
+            fixed = snapshot(root)
+            if sorted(fixed) != sorted(original):
+                failures.append(f"names{n:03d}: files {sorted(fixed)}, expected {sorted(original)}")
+                continue
+            for path, data in original.items():
+                after = fixed[path]
+                try:
+                    tree_after = ast.parse(after)  # this Python's grammar: async/await are keywords
+                except SyntaxError as e:
+                    failures.append(f"names{n:03d}/{path}: does not compile after fixing: {e}\n"
+                                    f"{after.decode()}\n{listing}")
+                    continue
+                want = ast.dump(ParameterRenamer().visit(ast.parse(data, feature_version=(3, 6))))
+                if want != ast.dump(tree_after):
+                    failures.append(f"names{n:03d}/{path}: AST differs beyond the parameter renames\n"
+                                    f"{after.decode()}\n{listing}")
+            for path in fixed:
+                module = path[:-3].replace("/", ".").removesuffix(".__init__")
+                proc = subprocess.run([sys.executable, "-c", f"import {module}"], cwd=root, capture_output=True,
+                                      env=env, timeout=60)
+                modules_imported += 1
+                if proc.returncode != 0:
+                    failures.append(f"names{n:03d}: `import {module}` fails: {proc.stderr.decode()[-400:]}\n"
+                                    f"{listing}")
+            again = subprocess.run([BIN, "check", "--isolated", "--fix", "--unsafe-fixes", "--quiet", "."],
+                                   cwd=root, capture_output=True, timeout=120)
+            if again.returncode != 0 or snapshot(root) != fixed:
+                failures.append(f"names{n:03d}: a second run changed something or found something "
+                                f"(exit {again.returncode}): {again.stdout.decode()}{again.stderr.decode()}")
+        print(f"oracle: {PROJECTS} projects with public parameters ({unresolved_projects} with an unresolved "
+              f"call), {modules_imported} modules imported after fixing (seed {SEED + 153})", file=sys.stderr)
+        if failures:
+            self.fail(f"{len(failures)} failures:\n\n" + "\n\n".join(failures[:8]))
+
 if __name__ == "__main__":
     unittest.main()

@@ -2,6 +2,7 @@
 
 #include "rules/rule_tester.h"
 
+using namespace asyncfix;
 using namespace asyncfix::testing;
 
 TEST_CASE("AF001 async-identifier: valid code is left alone", "[rules][AF001]") {
@@ -217,4 +218,66 @@ TEST_CASE("AF001 async-identifier: syntax errors elsewhere", "[rules][AF001]") {
        "print 'hi'\ndef f():\n    async_ = 1\n    return async_\n"},
   };
   runRuleTests("AF001", {}, invalid);
+}
+
+namespace {
+
+/// The Config the CLI's project view gives `pkg/kfac.py` when `Kfac.__init__`'s parameter
+/// `async` is renamed with `async=` at its calls in `train.py`.
+Config definingConfig(std::string module, bool uncertain = false) {
+  Config config;
+  RenameRow row;
+  row.kind = RenameRow::Kind::Keyword;
+  row.library = "this project";
+  row.owner = "pkg.kfac.Kfac";
+  row.old = "async";
+  row.replacement = "async_";
+  row.touches = {"pkg/kfac.py", "train.py"};
+  row.uncertain = uncertain;
+  config.renames = {row};
+  config.package = "pkg";
+  config.module = std::move(module);
+  return config;
+}
+
+} // namespace
+
+TEST_CASE("AF001 async-identifier: a public parameter the project renames with its calls", "[rules][AF001][project]") {
+  const std::string source = "class Kfac(object):\n    def __init__(self, lr, async=False):\n        self.a = async\n"
+                             "\n\nopt = Kfac(0.1, async=True)\n";
+  const std::string fixed = "class Kfac(object):\n    def __init__(self, lr, async_=False):\n        self.a = async_\n"
+                            "\n\nopt = Kfac(0.1, async_=True)\n";
+  // Every call in the project resolves to it: safe, and the fix names the other file.
+  runRuleTests("AF001", {},
+               {{source,
+                 {{"AF001", 2, 28, 33, FixKind::Safe, "with `async=` at its calls in `train.py`"},
+                  {"AF001", 3, 18, 23, FixKind::Safe},
+                  {"AF001", 6, 17, 22, FixKind::Safe}},
+                 fixed}},
+               definingConfig("pkg.kfac"));
+  // A call elsewhere may pass it without resolving to it: unsafe, and the title says so.
+  runRuleTests("AF001", {},
+               {{source,
+                 {{"AF001", 2, 28, 33, FixKind::Unsafe, "may pass it without resolving"},
+                  {"AF001", 3, 18, 23, FixKind::Unsafe},
+                  {"AF001", 6, 17, 22, FixKind::Unsafe}},
+                 fixed,
+                 source}},
+               definingConfig("pkg.kfac", true));
+  // The row is another module's: a public parameter, unsafe as without a project view.
+  runRuleTests("AF001", {},
+               {{source,
+                 {{"AF001", 2, 28, 33, FixKind::Unsafe},
+                  {"AF001", 3, 18, 23, FixKind::Unsafe},
+                  {"AF001", 6, 17, 22, FixKind::Unsafe}},
+                 fixed,
+                 source}},
+               definingConfig("pkg.other"));
+  // A method of the class is a callable of its own: not the constructor's row.
+  runRuleTests("AF001", {},
+               {{"class Kfac(object):\n    def step(self, async=False):\n        return async\n",
+                 {{"AF001", 2, 20, 25, FixKind::Unsafe}, {"AF001", 3, 16, 21, FixKind::Unsafe}},
+                 "class Kfac(object):\n    def step(self, async_=False):\n        return async_\n",
+                 "class Kfac(object):\n    def step(self, async=False):\n        return async\n"}},
+               definingConfig("pkg.kfac"));
 }

@@ -2,6 +2,7 @@
 
 #include "rules/rule_tester.h"
 
+using namespace asyncfix;
 using namespace asyncfix::testing;
 
 TEST_CASE("AF203 renamed-async-kwarg: valid code is left alone", "[rules][AF203]") {
@@ -12,6 +13,7 @@ TEST_CASE("AF203 renamed-async-kwarg: valid code is left alone", "[rules][AF203]
       // A local function named `expect`, with or without pexpect imported: AF001's.
       "def expect(p, async=False):\n    pass\nexpect(1, async=True)\n",
       "import pexpect\ndef expect(p, async=False):\n    pass\nexpect(1, async=True)\n",
+      // NOLINTNEXTLINE(bugprone-suspicious-missing-comma): one snippet over two lines
       "import pexpect\nclass Matcher:\n    def expect(self, p, async=False):\n        pass\nMatcher().expect(1, "
       "async=True)\n",
       // The callee resolves to something else.
@@ -135,4 +137,67 @@ TEST_CASE("AF203 severity follows the target version", "[rules][AF203]") {
                  {{"AF203", 2, 23, 28, FixKind::Safe, "becomes a syntax error"}},
                  "import psycopg2\npsycopg2.connect(dsn, async_=True)\n"}},
                py36);
+}
+
+namespace {
+
+/// The Config the CLI's project view gives a file that calls the project's `pkg.kfac.Kfac` (and
+/// its method `step`), whose parameter `async` it renames `async_`.
+Config callerConfig(std::optional<std::string> package, bool uncertain = false) {
+  Config config;
+  for (const char *owner : {"pkg.kfac.Kfac", "pkg.kfac.Kfac.step"}) {
+    RenameRow row;
+    row.kind = RenameRow::Kind::Keyword;
+    row.library = "this project";
+    row.owner = owner;
+    row.old = "async";
+    row.replacement = "async_";
+    row.touches = {"pkg/kfac.py", "train.py"};
+    row.uncertain = uncertain;
+    config.renames.push_back(row);
+  }
+  config.package = std::move(package);
+  return config;
+}
+
+} // namespace
+
+TEST_CASE("AF203: calls of the project's own functions, resolved through the imports", "[rules][AF203][project]") {
+  const std::vector<std::string> valid = {
+      "from pkg.kfac import Kfac\nopt = Kfac(0.1, async_=True)\n",
+      // Another function of that name: the file's own, or another module's.
+      "class Kfac:\n    def __init__(self, async=False):\n        pass\nKfac(async=True)\n",
+      "from other import Kfac\nKfac(async=True)\n",
+      // `..` from the top-level package `pkg` climbs out of the project.
+      "from ..kfac import Kfac\nKfac(async=True)\n",
+  };
+  const std::vector<Invalid> invalid = {
+      {"from pkg.kfac import Kfac\nopt = Kfac(0.1, async=True)\n",
+       {{"AF203", 2, 17, 22, FixKind::Safe,
+         "the project's `pkg.kfac.Kfac` takes it as `async_=` once its parameter in `pkg/kfac.py` is renamed"}},
+       "from pkg.kfac import Kfac\nopt = Kfac(0.1, async_=True)\n"},
+      {"from .kfac import Kfac\nKfac(1, async=True)\n",
+       {{"AF203", 2, 9, 14, FixKind::Safe}},
+       "from .kfac import Kfac\nKfac(1, async_=True)\n"},
+      {"from . import kfac\nkfac.Kfac(1, async=True)\n",
+       {{"AF203", 2, 14, 19, FixKind::Safe}},
+       "from . import kfac\nkfac.Kfac(1, async_=True)\n"},
+      {"import pkg.kfac as k\nk.Kfac(1, async=True)\n",
+       {{"AF203", 2, 11, 16, FixKind::Safe}},
+       "import pkg.kfac as k\nk.Kfac(1, async_=True)\n"},
+      // A method of an instance the file made.
+      {"from pkg.kfac import Kfac\nopt = Kfac(1)\nopt.step(async=True)\n",
+       {{"AF203", 3, 10, 15, FixKind::Safe, "with the parameter of `pkg.kfac.Kfac.step` in `pkg/kfac.py`"}},
+       "from pkg.kfac import Kfac\nopt = Kfac(1)\nopt.step(async_=True)\n"},
+  };
+  runRuleTests("AF203", valid, invalid, callerConfig("pkg"));
+  // A use elsewhere in the project does not resolve: unsafe.
+  runRuleTests("AF203", {},
+               {{"from pkg.kfac import Kfac\nKfac(1, async=True)\n",
+                 {{"AF203", 2, 9, 14, FixKind::Unsafe, "may pass it without resolving"}},
+                 "from pkg.kfac import Kfac\nKfac(1, async_=True)\n",
+                 "from pkg.kfac import Kfac\nKfac(1, async=True)\n"}},
+               callerConfig("pkg", true));
+  // Without the file's package, a relative import does not resolve: AF001's, as before.
+  runRuleTests("AF203", {"from .kfac import Kfac\nKfac(1, async=True)\n"}, {}, callerConfig(std::nullopt));
 }

@@ -62,8 +62,13 @@ struct RenameRow {
   /// row carries these renames (Fix::renames).
   std::vector<FileRename> files{};
   /// With `files`: the module's name is not certain (it lies in a namespace package, which an
-  /// installed distribution could share), so the fixes of the row are unsafe.
+  /// installed distribution could share), so the fixes of the row are unsafe. With `touches`:
+  /// some use of the name in the project does not resolve to the owner, so the fixes are unsafe.
   bool uncertain = false;
+  /// Keyword rows of the project's own functions, not of a library (the CLI's project view adds
+  /// them): the files the rename edits, the one that defines `owner` first. The fixes of such a
+  /// row rename the parameter there and `old=` at its calls in the others.
+  std::vector<std::string> touches{};
   friend bool operator==(const RenameRow &, const RenameRow &) = default;
 };
 
@@ -82,6 +87,10 @@ struct ASYNCFIX_API Config {
   /// and then relative imports are not resolved. Set by a front end that knows the project's
   /// module map (the CLI's project view).
   std::optional<std::string> package;
+  /// The dotted module the linted file is (`pkg.kfac` for `pkg/kfac.py`), set by a front end
+  /// that knows the project's module map, for the files that define a name the project renames
+  /// together with its uses in other files (RenameRow::touches); nullopt otherwise.
+  std::optional<std::string> module;
 
   std::string renamed(std::string_view name) const;
   /// "async_" → "{name}_", "is_async" → "is_{name}", a template stays; nullopt when invalid.

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "asyncfix/public_names.h"
+
 namespace asyncfix {
 namespace {
 
@@ -165,8 +167,11 @@ Origin NameOrigins::originOfName(TSNode identifier, int depth) {
 }
 
 Origin NameOrigins::bindingOrigin(const NameUse &b, int depth) {
-  if (!b.qualified.empty())
-    return b.qualified.starts_with('.') ? Origin{} : Origin{Origin::Kind::Path, b.qualified, false};
+  if (!b.qualified.empty()) {
+    if (!b.qualified.starts_with('.') || keepRelative_) return Origin{Origin::Kind::Path, b.qualified, false};
+    std::optional<std::string> absolute = package_ ? resolveRelative(b.qualified, *package_) : std::nullopt;
+    return absolute ? Origin{Origin::Kind::Path, std::move(*absolute), false} : Origin{};
+  }
   if (b.role == NameRole::FunctionName || b.role == NameRole::ClassName) return {Origin::Kind::Local, {}, false};
   if (b.role != NameRole::Binding) return {};
   if (!ts_node_is_null(b.value)) return b.iterated ? Origin{} : originOf(b.value, depth + 1);

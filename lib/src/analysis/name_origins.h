@@ -53,7 +53,12 @@ struct AttributeChain {
 /// expressions costs one resolution per binding. Keeps views of the text and the model.
 class NameOrigins {
 public:
-  NameOrigins(std::string_view text, const SemanticModel &model) : text_(text), model_(model), k_(Kinds::get()) {}
+  /// Relative imports resolve against `package` (Config::package, "" for a top-level module);
+  /// without one they are unknown, or with `keepRelative` spelt as the import writes them
+  /// (`.kfac.Kfac`: as many leading dots as its level), for a caller that resolves them later.
+  NameOrigins(std::string_view text, const SemanticModel &model, std::optional<std::string_view> package = {},
+              bool keepRelative = false)
+      : text_(text), model_(model), k_(Kinds::get()), package_(package), keepRelative_(keepRelative) {}
 
   /// What `expression` denotes.
   Origin of(TSNode expression) { return originOf(expression, 0); }
@@ -83,6 +88,8 @@ private:
   std::string_view text_;
   const SemanticModel &model_;
   const Kinds &k_;
+  std::optional<std::string_view> package_;
+  bool keepRelative_ = false;
   // Memos, keyed by scope and a name (the names live in the document's text).
   std::map<std::pair<std::uint32_t, std::string_view>, Origin> names_, members_;
   std::map<std::string, bool> imports_;

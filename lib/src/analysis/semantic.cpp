@@ -161,7 +161,9 @@ private:
         names_.back().qualified = std::string(name); // `import a.b` binds `a`, the package
       } else if (g.symbol == k_.importFromStatement && fieldIs(p, "name")) {
         addName(f, name, NameRole::ImportedName, f.scope);
-        names_.back().qualified = std::string(textOf(field(g.node, "module_name"), text_)) + "." + std::string(name);
+        // `from . import x` is `.x`: as many leading dots as the import's level, as `from .m import x`'s `.m.x`.
+        const std::string_view module = textOf(field(g.node, "module_name"), text_);
+        names_.back().qualified = std::string(module) + (module.ends_with('.') ? "" : ".") + std::string(name);
       }
       return; // otherwise a module path, not a variable
     }
@@ -170,8 +172,10 @@ private:
       addName(f, name, NameRole::Binding, f.scope);
       const std::string_view path = textOf(field(p.node, "name"), text_);
       const Frame &g = path_[i - 2];
+      const std::string_view module =
+          g.symbol == k_.importFromStatement ? textOf(field(g.node, "module_name"), text_) : std::string_view{};
       names_.back().qualified = g.symbol == k_.importFromStatement
-                                    ? std::string(textOf(field(g.node, "module_name"), text_)) + "." + std::string(path)
+                                    ? std::string(module) + (module.ends_with('.') ? "" : ".") + std::string(path)
                                     : std::string(path);
       return;
     }

@@ -51,6 +51,17 @@ through an attribute (`obj.run(async=…)`: the receiver is not known), attribut
 anywhere), keyword arguments to callees defined elsewhere, where the new name is already visible
 (it would be shadowed or captured), and when a syntax error hides some uses of the name. Imported names (`from m import async`)
 get no fix: the name is fixed by the other module (AF201 knows the libraries that renamed theirs).
+
+`asyncfix check` sees the run's files as a project. A parameter of a public function, method or
+class (`__init__`) of the project is renamed there together with `async=` at every call in the
+other files whose callee resolves to it through their imports (`from pkg.kfac import Kfac`,
+`import pkg.kfac as k`, relative imports, a method of an instance the file made); those calls
+are AF203's, with the same new name. The fix then says which files it touches, and it is safe
+when every call found in the project resolves to the function: unsafe when some `async=` (or a
+`**mapping`) may reach it without resolving (an unknown receiver with the method's name,
+`super().__init__(…)`, another function of the project that may forward it), or when it lies in
+a namespace package. A public parameter that no other file of the run passes by keyword is
+renamed as above, unsafely: callers outside the run may pass it.
 )",
                                 FixAvailability::Sometimes,
                                 false};

@@ -6,6 +6,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "project/public_callable.h"
 #include "text/syntax.h"
 
 namespace asyncfix::rules {
@@ -20,6 +21,9 @@ struct RenameGroup {
   bool member = false;               ///< attribute spellings are part of it
   bool fixable = true;
   bool visibleOutside = false;
+  /// A parameter the project view renames with its keyword arguments in other files: the row
+  /// that says how, and in which files.
+  const RenameRow *projectRow = nullptr;
 };
 
 /// A rename computed once per file and shared by every occurrence it covers, so that N uses of
@@ -98,6 +102,19 @@ void linkCallSites(const SemanticModel &model, const Scope &scope, std::string_v
   }
 }
 
+/// The project's row for parameter `name` of the function scope `scope` (RenameRow::touches:
+/// the project view renames it with `name=` at its calls in other files), or null.
+const RenameRow *projectRow(const SemanticModel &model, std::uint32_t scope, std::string_view name,
+                            const Config &config) {
+  if (!config.module || config.renames.empty()) return nullptr;
+  const std::optional<std::string> callable = publicCallable(model, scope);
+  if (!callable) return nullptr;
+  const std::string owner = config.module->empty() ? *callable : *config.module + "." + *callable;
+  for (const RenameRow &r : config.renames)
+    if (r.kind == RenameRow::Kind::Keyword && !r.touches.empty() && r.old == name && r.owner == owner) return &r;
+  return nullptr;
+}
+
 void addAttributeUses(const SemanticModel &model, std::string_view name, RenameGroup &group) {
   group.member = true;
   for (const AttributeUse *a : model.attributesCalled(name))
@@ -106,7 +123,7 @@ void addAttributeUses(const SemanticModel &model, std::string_view name, RenameG
 
 /// All uses of the binding `use` refers to, plus what is tied to it: call-site keywords of a
 /// parameter, attribute spellings of a class member.
-RenameGroup bindingGroup(const SemanticModel &model, const NameUse &use) {
+RenameGroup bindingGroup(const SemanticModel &model, const NameUse &use, const Config &config) {
   RenameGroup group;
   const BindingKey key = model.resolve(use);
   group.binding = key;
@@ -121,11 +138,17 @@ RenameGroup bindingGroup(const SemanticModel &model, const NameUse &use) {
   }
   group.visibleOutside = !isLocalScope(scope.kind) || !boundHere;
   if (isParameter) {
-    // Callers outside the file can pass it by keyword when the function has a public name.
-    if (scope.kind == ScopeKind::Function && !isPrivateName(scope.name)) group.visibleOutside = true;
-    if (scope.kind == ScopeKind::Lambda && !scope.name.empty() && !isPrivateName(scope.name) &&
-        bindingAt(model, scope.nameNode).value_or(BindingKey{1, {}}).scope == 0)
-      group.visibleOutside = true;
+    if (const RenameRow *row = projectRow(model, key.scope, key.name, config)) {
+      // The project view found its callers in other files: safe when every one resolves to it.
+      group.projectRow = row;
+      group.visibleOutside = group.visibleOutside || row->uncertain;
+    } else {
+      // Callers outside the file can pass it by keyword when the function has a public name.
+      if (scope.kind == ScopeKind::Function && !isPrivateName(scope.name)) group.visibleOutside = true;
+      if (scope.kind == ScopeKind::Lambda && !scope.name.empty() && !isPrivateName(scope.name) &&
+          bindingAt(model, scope.nameNode).value_or(BindingKey{1, {}}).scope == 0)
+        group.visibleOutside = true;
+    }
     linkCallSites(model, scope, key.name, group);
   }
   if (scope.kind == ScopeKind::Class) addAttributeUses(model, key.name, group);
@@ -199,6 +222,16 @@ std::string_view roleWords(NameRole role) {
   return "a name";
 }
 
+/// What a project row adds to the title of its parameter's rename: the other files it edits,
+/// or why it is unsafe.
+std::string projectTitle(const RenameRow &row) {
+  std::string out = " with `" + row.old + "=` at its calls in ";
+  for (std::size_t i = 1; i < row.touches.size(); ++i)
+    out += (i == 1 ? "" : i + 1 == row.touches.size() ? " and " : ", ") + ("`" + row.touches[i] + "`");
+  if (row.uncertain) out += " (a call elsewhere in the project may pass it without resolving to this function)";
+  return out;
+}
+
 /// The fix of `group`: every node spelt `replacement`, safe unless visible outside the file or
 /// in conflict with a name already there. Takes out the tokens that rules above `rule` claim
 /// first.
@@ -208,11 +241,13 @@ SharedFix renameFix(const Rule &rule, const SemanticModel &model, RenameGroup &g
   ctx.dropClaimedByOther(rule, kClaimRecordedToken, group.nodes);
   ctx.dropClaimedByOther(rule, kClaimRecordedToken, group.keywordNodes);
   if (!group.fixable || group.nodes.empty()) return std::nullopt;
-  const std::string replacement = ctx.config().renamed(keyword);
+  const RenameRow *row = group.projectRow;
+  const std::string replacement = row ? row->replacement : ctx.config().renamed(keyword);
   const bool conflict = renameConflicts(model, group, replacement, ctx.text());
   const bool incomplete = model.seenInError(keyword);
   Fix fix;
   fix.title = "Rename `" + std::string(keyword) + "` to `" + replacement + "`";
+  if (row) fix.title += projectTitle(*row);
   if (conflict) fix.title += " (the name `" + replacement + "` is already used in this file)";
   else if (incomplete) fix.title += " (a syntax error elsewhere hides some uses of `" + std::string(keyword) + "`)";
   fix.applicability = group.visibleOutside || conflict || incomplete ? Applicability::Unsafe : Applicability::Safe;
@@ -241,7 +276,7 @@ const Rename &bindingRename(const Rule &rule, const SemanticModel &model, const 
   const BindingKey key = model.resolve(use);
   const RenameCache::Key k{key.scope, key.name};
   if (const auto it = cache.bindings.find(k); it != cache.bindings.end()) return it->second;
-  Rename r = makeRename(rule, model, bindingGroup(model, use), keyword, ctx);
+  Rename r = makeRename(rule, model, bindingGroup(model, use, ctx.config()), keyword, ctx);
   return cache.bindings.emplace(k, std::move(r)).first->second;
 }
 

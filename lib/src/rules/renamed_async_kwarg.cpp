@@ -64,6 +64,11 @@ parameter and its call sites together; so is a callee that resolves to something
 the call already passes the new keyword, the fix removes `async=` instead (unsafe: the two
 values may differ). These rules take precedence over AF001 on the tokens they own.
 
+`asyncfix check` adds rows for the project's own functions (see AF001): `Kfac(0.1, async=True)`
+after `from pkg.kfac import Kfac`, where `pkg/kfac.py`'s `Kfac.__init__` takes `async`, is renamed
+with that parameter, to the name the defining file's rename style gives. Such a fix is safe when
+every call found in the project resolves to the function, unsafe otherwise.
+
 ## Options
 More rows go in `[tool.asyncfix.renames]` (see the README):
 `keyword = [{ callable = "mylib.**.submit", old = "async", new = "async_" }]`.

@@ -55,7 +55,8 @@ struct BindingMatch {
 class Matcher {
 public:
   explicit Matcher(Context &ctx)
-      : config_(ctx.config()), text_(ctx.text()), model_(ctx.semantic()), k_(Kinds::get()), origins_(text_, model_) {}
+      : config_(ctx.config()), text_(ctx.text()), model_(ctx.semantic()), k_(Kinds::get()),
+        origins_(text_, model_, config_.package ? std::optional<std::string_view>(*config_.package) : std::nullopt) {}
 
   /// The node the tree walk is at; `ancestors` are its ancestors, root first. (The walk knows
   /// them: tree-sitter's ts_node_parent searches down from the root, linear in the siblings.)
@@ -545,8 +546,14 @@ private:
     }
     if (!full_) return RenameMatch{r, ts_node_start_byte(token), ts_node_end_byte(token), {}, {}};
     const std::string callable(method.empty() ? std::string_view("the call") : method);
-    std::string message = syntaxError(std::string(name) + "=", config_) + "; " + releasedIn(*r) + " renamed `" +
-                          callable + "(" + std::string(name) + "=)` to `" + callable + "(" + r->replacement + "=)`";
+    const bool project = !r->touches.empty(); // the project's own function, renamed with it
+    std::string message = syntaxError(std::string(name) + "=", config_) + "; ";
+    if (project)
+      message += "the project's `" + r->owner + "` takes it as `" + r->replacement + "=` once its parameter in `" +
+                 r->touches.front() + "` is renamed";
+    else
+      message += releasedIn(*r) + " renamed `" + callable + "(" + std::string(name) + "=)` to `" + callable + "(" +
+                 r->replacement + "=)`";
     if (!resolved) message += " (if this `" + callable + "` is " + r->library + "'s)";
     RenameMatch m{r, ts_node_start_byte(token), ts_node_end_byte(token), std::move(message), {}};
     if (ts_node_is_null(args)) return m;
@@ -558,6 +565,7 @@ private:
       Fix fix{"Replace `" + std::string(name) + "=` with `" + r->replacement + "=`",
               resolved ? Applicability::Safe : Applicability::Unsafe,
               {replaceNode(token, r->replacement)}};
+      if (project) fix.title += " (with the parameter of `" + r->owner + "` in `" + r->touches.front() + "`)";
       if (!resolved) fix.title += " (the callee is not resolved to " + r->library + " through this file's imports)";
       m.fix = std::move(fix);
     }
@@ -657,6 +665,11 @@ void RenamedAsyncRule::check(TSNode node, Context &ctx) const {
   d.end = m->end;
   if (m->fix) {
     Fix fix = *m->fix;
+    if (!m->row->touches.empty() && m->row->uncertain && fix.applicability == Applicability::Safe) {
+      // The project's function: a call elsewhere may pass the keyword without resolving to it.
+      fix.applicability = Applicability::Unsafe;
+      fix.title += " (a call elsewhere in the project may pass it without resolving to the function)";
+    }
     if (!m->row->files.empty()) {
       // A module of the project: the fix is this file's part of renaming it (with every import).
       fix.renames = m->row->files;

@@ -1,0 +1,100 @@
+// What findPublicNames() lists for the CLI's project view: public parameters named
+// `async`/`await`, and the calls that may reach another module's.
+#include <catch2/catch.hpp>
+
+#include "asyncfix/public_names.h"
+
+using namespace asyncfix;
+
+namespace {
+
+KeywordCall call(std::string callee, std::string method, std::string keyword, bool local = false) {
+  return {std::move(callee), std::move(method), std::move(keyword), local};
+}
+
+} // namespace
+
+TEST_CASE("mayHavePublicNames: parameters and keyword arguments, not the keywords", "[project]") {
+  CHECK(mayHavePublicNames("def f(url, async=False):\n    pass\n"));
+  CHECK(mayHavePublicNames("f(async = True)\n"));
+  CHECK(mayHavePublicNames("def f(a, async):\n    pass\n"));
+  CHECK(mayHavePublicNames("def f(a, await, b):\n    pass\n"));
+  CHECK(mayHavePublicNames("def f(async: bool):\n    pass\n"));
+  CHECK_FALSE(mayHavePublicNames("async def f():\n    await g()\n    async with x:\n        pass\n"));
+  CHECK_FALSE(mayHavePublicNames("x = {'async': 1}\nis_async=1\nasync_=2\n"));
+  CHECK_FALSE(mayHavePublicNames(""));
+  // Quoted legacy code is no parameter.
+  CHECK_FALSE(
+      mayHavePublicNames("# Old code wrote `x.cuda(async=True)`\ns = 'f(async=1)'\n\"\"\"def f(async=1)\"\"\"\n"));
+  CHECK(mayHavePublicNames("def f(a,\n      async\n      ):\n    pass\n"));
+  CHECK(mayHavePublicNames("f(a, async  # the old name\n  =1)\n"));
+}
+
+TEST_CASE("findPublicNames: the parameters callers in other modules can pass by keyword", "[project]") {
+  const PublicNames names = findPublicNames("class Kfac(object):\n"
+                                            "    def __init__(self, lr, async=False):\n"
+                                            "        pass\n"
+                                            "    def step(self, await=None, async=None):\n"
+                                            "        def inner(async=1):\n"
+                                            "            pass\n"
+                                            "    def _private(self, async=1):\n"
+                                            "        pass\n"
+                                            "    def __call__(self, async=1):\n"
+                                            "        pass\n"
+                                            "def fetch(url, async=False):\n"
+                                            "    pass\n"
+                                            "def _helper(async=False):\n"
+                                            "    pass\n"
+                                            "class _Hidden:\n"
+                                            "    def __init__(self, async=False):\n"
+                                            "        pass\n"
+                                            "handler = lambda async=False: async\n");
+  const std::vector<PublicParameter> expected = {
+      {"Kfac", "async", true},
+      {"Kfac.step", "async", false},
+      {"fetch", "async", false},
+      {"Kfac.step", "await", false},
+  };
+  CHECK(names.parameters == expected);
+  CHECK(names.calls.empty());
+}
+
+TEST_CASE("findPublicNames: calls, with their callees resolved through the imports", "[project]") {
+  const PublicNames names = findPublicNames("from pkg.kfac import Kfac\n"
+                                            "from .util import fetch\n"
+                                            "from . import kfac\n"
+                                            "import pkg.kfac as k\n"
+                                            "opt = Kfac(0.1, async=True)\n"
+                                            "opt.step(async=False)\n"
+                                            "fetch(u, async=True)\n"
+                                            "kfac.Kfac(1, async=True)\n"
+                                            "k.Kfac(1, await=True)\n"
+                                            "def build(mod, **kw):\n"
+                                            "    Kfac(0.1, **kw)\n"
+                                            "    return mod.Kfac(0.1, async=True)\n"
+                                            "def local(async=1):\n"
+                                            "    pass\n"
+                                            "local(async=2)\n"
+                                            "x = 2 ** 3\n"
+                                            "s = 'Kfac(**kw)'\n");
+  const std::vector<KeywordCall> expected = {
+      call("pkg.kfac.Kfac", "Kfac", "async"),
+      call("pkg.kfac.Kfac.step", "step", "async"),
+      call(".util.fetch", "fetch", "async"),
+      call(".kfac.Kfac", "Kfac", "async"),
+      call("pkg.kfac.Kfac", "Kfac", "await"),
+      call("pkg.kfac.Kfac", "Kfac", ""),
+      call("", "Kfac", "async"),
+      call("", "local", "async", true),
+  };
+  CHECK(names.calls == expected);
+}
+
+TEST_CASE("resolveRelative: leading dots climb the package", "[project]") {
+  CHECK(resolveRelative(".kfac.Kfac", "pkg") == "pkg.kfac.Kfac");
+  CHECK(resolveRelative(".kfac", "pkg.sub") == "pkg.sub.kfac");
+  CHECK(resolveRelative("..util.f", "pkg.sub") == "pkg.util.f");
+  CHECK(resolveRelative(".x", "") == "x");
+  CHECK(resolveRelative("...x", "pkg") == std::nullopt);
+  CHECK(resolveRelative("..x", "") == std::nullopt);
+}
