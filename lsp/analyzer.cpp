@@ -342,7 +342,7 @@ void Analyzer::analyze(State &s) {
     // bracket open, and a tree first parsed in a broken state cannot be split into statements,
     // so every keystroke after it re-parsed the whole document (12-20 ms each in a 200-cell
     // notebook).
-    (void)s.doc.parsed();
+    guarded("parsing", [&] { (void)s.doc.parsed(); });
   } else if (!guarded("linting", [&] {
                findings->diagnostics = s.lint.update(*s.linter, s.doc, /*contain=*/true);
                findings->exact = s.lint.exact();
