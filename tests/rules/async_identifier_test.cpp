@@ -18,6 +18,12 @@ TEST_CASE("AF001 async-identifier: valid code is left alone", "[rules][AF001]") 
       "x = y.cuda(async=\n",
       "class A:\n    async def run(self):\n        pass\n",
       "@decorator\nasync def f():\n    pass\n",
+      // A bracket left open above a keyword use: tree-sitter's recovery reads `async` as a name
+      // there, but the syntax error is the bracket's, and no Python reads that `async` as a name.
+      "x = foo(\nasync def f():\n    pass\n",
+      "x = foo(\nasync with a:\n    pass\n",
+      "x = foo(\nasync for i in y:\n    pass\n",
+      "def g(:\n    pass\nasync def f():\n    return 1\n",
   };
   runRuleTests("AF001", valid, {});
 }
@@ -204,6 +210,8 @@ TEST_CASE("AF001 async-identifier: syntax errors elsewhere", "[rules][AF001]") {
       // A half-typed line: the token is still reported, without a fix.
       {"x = (async\n", {{"AF001", 1, 6, 11, FixKind::None}}, std::nullopt},
       {"foo(bar(async=True\n", {{"AF001", 1, 9, 14, FixKind::None}}, std::nullopt},
+      // Next to a bracket left open, an `async` that no keyword follows is still a name.
+      {"x = foo(\nasync = 1\n", {{"AF001", 2, 1, 6, FixKind::None}}, std::nullopt},
       // A tuple target of `with`: the function's own binding, not the module's.
       {"async = 0\ndef f(ctx):\n    with ctx() as (a, async):\n        return async\n",
        {{"AF001", 1, 1, 6, FixKind::Unsafe}, {"AF001", 3, 23, 28, FixKind::Safe}, {"AF001", 4, 16, 21, FixKind::Safe}},

@@ -12,6 +12,9 @@ TEST_CASE("AF002 await-identifier", "[rules][AF002]") {
       "def f():\n    await g()\n", // a forgotten `async`, not a name: left to the user
       "x = 'await = 1'  # await = 2\n",
       "await_ = 1\n",
+      // A bracket left open above `await g()`: tree-sitter's recovery may read `await` as a name,
+      // but a name is never followed by another; the syntax error is the bracket's.
+      "x = foo(\n    await g()\nclass A:\nu = \'\'\'\n",
   };
   const std::vector<Invalid> invalid = {
       {"def f():\n    await = 1\n    return await\n",

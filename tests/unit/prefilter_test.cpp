@@ -1,5 +1,9 @@
 #include <catch2/catch.hpp>
 
+#include <random>
+#include <string>
+#include <vector>
+
 #include "asyncfix/document.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/linter_internals.h"
@@ -328,4 +332,63 @@ TEST_CASE("prefilter finds a word at every position of a long text", "[prefilter
                          kPrefilterKeywordName | kPrefilterNonBlocking | kPrefilterToCall | kPrefilterNoqa) == 0);
     }
   }
+}
+
+TEST_CASE("prefilter never says no wrongly on random broken code", "[prefilter]") {
+  // Lines that make the prefilter judge (keyword uses, `.to(`, `non_blocking`, strings, comments,
+  // f-strings) mixed with lines that break the syntax around them (brackets left open or closed
+  // twice, bad indentation, half-typed headers): where it says no, linting every node must find
+  // nothing. Error recovery is where the parser's reading and the prefilter's can part.
+  const std::vector<std::string_view> lines{
+      "async def f():",
+      "    await g()",
+      "    await (x)",
+      "    return [i async for i in y]",
+      "async with a as b:",
+      "    async for x in b:",
+      "x = foo(",
+      "y = [1, 2",
+      ")",
+      "]]",
+      "def g(:",
+      "class A:",
+      "        pass",
+      "  pass",
+      "    pass",
+      "b = b.to(dev, non_blocking=True)",
+      "x = y.cuda(non_blocking=True)",
+      "z = w.to(d, True)",
+      "loader = DataLoader(ds, pin_memory=False)",
+      "for b in loader:",
+      "s = 'async = 1'",
+      "# async = 1",
+      "t = f'{x} async {y!r}'",
+      "u = '''",
+      "v = await",
+      "print async",
+      "x.cuda(async=True)",
+      "if x:",
+      "else:",
+      "lambda: (",
+      "import asyncio",
+  };
+  const Linter linter;
+  std::mt19937 rng(20261203);
+  int rejected = 0;
+  for (int round = 0; round < 20000; ++round) {
+    std::string src;
+    const int n = 2 + static_cast<int>(rng() % 7);
+    for (int i = 0; i < n; ++i) {
+      if (rng() % 4 == 0) src.append(std::string(rng() % 3 * 4, ' '));
+      src.append(lines[rng() % lines.size()]).push_back('\n');
+    }
+    if (linter.mayHaveFindings(src)) continue;
+    ++rejected;
+    std::string found;
+    for (const Diagnostic &d : allFindings(linter, src))
+      found += std::string(d.code) + " at byte " + std::to_string(d.start) + ": " + d.message + "\n";
+    INFO(src << "found:\n" << found);
+    CHECK(found.empty());
+  }
+  CHECK(rejected > 500); // the differential exercises the rejections, not only the maybes
 }

@@ -11,7 +11,9 @@ const RuleInfo kAsyncIdentifier{"AF001",
 Flags every use of `async` as a name: variables, `for`/`with`/`except` targets, parameters (also
 of lambdas), function and class names, imported names and aliases, `global`/`nonlocal`
 declarations, attribute access and assignment (`self.async = x`), and keyword arguments to calls
-that AF101 does not own.
+that AF101 does not own. An `async` that starts a line before `def`, `with` or `for`, or follows
+an expression before `for`, is the keyword, also where a syntax error elsewhere (a bracket left
+open above an `async def`) makes the parser read it as a name: the syntax error is not this one.
 
 ## Why is this bad?
 Python 3.7 made `async` a reserved keyword. A file that uses it as a name no longer compiles:

@@ -9,7 +9,9 @@ const RuleInfo kAwaitIdentifier{"AF002",
                                 "`await` used as a name (a reserved keyword since Python 3.7)",
                                 R"(## What it does
 Flags every use of `await` as a name — the same positions as AF001 — and calls of a function named
-`await` outside `async def` (`await(x)`), which Python 3.6 read as a call.
+`await` outside `async def` (`await(x)`), which Python 3.6 read as a call. An `await` followed by
+a name, a string, `{` or `~` (`await g()`) is the keyword wherever it stands, also where a syntax
+error elsewhere (a bracket left open above it) makes the parser read it as a name.
 
 ## Why is this bad?
 Python 3.7 made `await` a reserved keyword. A file that uses it as a name no longer compiles, and

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "project/public_callable.h"
+#include "text/prefilter.h"
 #include "text/syntax.h"
 
 namespace asyncfix::rules {
@@ -307,6 +308,25 @@ std::string KeywordNameRule::message(Context &ctx, std::string_view what) const 
   return m;
 }
 
+namespace {
+
+/// Whether the name `async`/`await` at `node` is certainly the keyword by its neighbours on its
+/// line (`async def` starting a line, `await g()`): where the text has a syntax error elsewhere
+/// (`x = f(` left open above an `async def`), tree-sitter's recovery may read the keyword as a
+/// name, in an ERROR region or not, and no Python ever did. The prefilter rejects these words by
+/// the same judgement. The verdict reads the line up to the next word, maybe another statement's.
+bool keywordByNeighbours(TSNode node, Context &ctx) {
+  const std::string_view text = ctx.text();
+  const std::uint32_t start = ts_node_start_byte(node);
+  const std::size_t lineStart = text.find_last_of("\n\r", start == 0 ? 0 : start - 1);
+  const std::size_t lineEnd = std::min(text.find_first_of("\n\r", start), text.size());
+  ctx.dependsOn(lineStart == std::string_view::npos || start == 0 ? 0 : static_cast<std::uint32_t>(lineStart + 1),
+                static_cast<std::uint32_t>(lineEnd));
+  return asyncfix::keywordByNeighbours(text, start);
+}
+
+} // namespace
+
 /// A keyword token. In a clean tree it is the keyword itself (`async def`, `await x`) — except
 /// `await(x)`, `await[0]`, `await + 1` outside a coroutine, which legacy code meant as a name. Inside an ERROR region
 /// the parser may have given up on a name: report it there, without a fix.
@@ -346,6 +366,7 @@ void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
   if (ctx.claimedByOther(*this, kClaimStatement, node)) return; // AF105's shim
   // AF201–AF203's `import kombu.async`, `asyncio.async`…; in an ERROR region, AF101's.
   if (ctx.claimedByOther(*this, kClaimToken, node)) return;
+  if (keywordByNeighbours(node, ctx)) return;
   if (ctx.insideError()) {
     ctx.report(makeDiagnostic(info_, severity, node, message(ctx, "used as a name")));
     return;

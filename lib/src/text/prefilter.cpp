@@ -927,6 +927,13 @@ unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::u
   return scan(text, wanted, offsets, nullptr);
 }
 
+bool keywordByNeighbours(std::string_view text, std::size_t offset) {
+  const std::string_view word = text.substr(std::min(offset, text.size()), 5);
+  if (word.size() != 5 || !isWholeWord(text, offset, 5)) return false;
+  if (word == "async") return asyncIsKeyword(text, offset);
+  return word == "await" && awaitIsKeyword(text, offset);
+}
+
 PrefilterHit firstTrigger(std::string_view text, unsigned wanted) {
   PrefilterHit first;
   scan(text, wanted, nullptr, &first);

@@ -49,6 +49,14 @@ struct PrefilterHit {
 };
 PrefilterHit firstTrigger(std::string_view text, unsigned wanted);
 
+/// Whether the word `async` or `await` at `offset` is certainly the keyword by its neighbours on
+/// its line — `async def`/`async with` starting a line, `async for` after an expression or at a
+/// line's start, `await` before a name, a string, `{` or `~` — whatever a parser made of it. The
+/// prefilter rejects such words, and AF001/AF002 honour the same judgement, so the two agree also
+/// where tree-sitter's error recovery reads the keyword as a name (an `async def` under a bracket
+/// left open). It reads `text` from the start of `offset`'s line to the end of the next word.
+bool keywordByNeighbours(std::string_view text, std::size_t offset);
+
 inline bool mayUseKeywordAsName(std::string_view text) { return scanTriggers(text, kPrefilterKeywordName) != 0; }
 inline bool mentionsNonBlocking(std::string_view text) { return scanTriggers(text, kPrefilterNonBlocking) != 0; }
 inline bool mentionsToCall(std::string_view text) { return scanTriggers(text, kPrefilterToCall) != 0; }
