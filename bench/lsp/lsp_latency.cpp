@@ -9,8 +9,8 @@
 //
 //   asyncfix_lsp_bench [--server PATH] [--lines N] [--edits N] [--seed N] [--dense]
 //   asyncfix_lsp_bench [--server PATH] --open N [--lines N]
-//   asyncfix_lsp_bench [--server PATH] --typing [--lines N] [--at FRACTION] [--repeat N]
-//   asyncfix_lsp_bench [--server PATH] --notebook CELLS [--repeat N]
+//   asyncfix_lsp_bench [--server PATH] --typing [--lines N] [--at FRACTION] [--repeat N] [--pause MS]
+//   asyncfix_lsp_bench [--server PATH] --notebook CELLS [--repeat N] [--pause MS]
 //
 // With --typing, the file is dense training code (a `non_blocking` copy in every function) and a
 // user types `    y = batch.cuda(async=True)` as a new line in the middle of it, one character
@@ -23,6 +23,9 @@
 // 5: 310 keystrokes, so that p99 is not the slowest one); didOpen is the best of 4 opens of the file,
 // its bare parse the best of 3. --notebook types the same line
 // into the middle cell of a notebook of CELLS code cells (notebookDocument/didChange).
+// --pause MS makes the typist stop for MS ms after typing `(` and `)` and after deleting the `)`
+// (past the server's 400 ms quiet period, the document is settled with a bracket open or closed),
+// and reports the keystrokes right after a pause on their own too.
 //
 // With --open, the server instead opens N different documents of --lines lines each (every one
 // with a finding, so each is parsed and linted) and reports their total size and the server's
@@ -42,6 +45,7 @@
 #include <sstream>
 #include <string>
 #include <system_error>
+#include <thread>
 #include <vector>
 
 #include <optional>
@@ -306,6 +310,11 @@ struct Typist {
   int version = 1; ///< of `target`
   int notebookVersion = 1;
   int nextId = 100;
+  /// With a pause: after typing `(` and `)` and after deleting the `)`, the typist waits this
+  /// long — past the server's quiet period, so it settles the document with a bracket open or
+  /// closed — and the next keystroke's latency goes to `afterPause` too.
+  int pauseMs = 0;
+  std::vector<double> afterPause{};
 
   Json change(int character, int endLine, int endCharacter, const std::string &insert) {
     ++version;
@@ -381,21 +390,48 @@ struct Typist {
                                           std::vector<double> *hoverMs, std::vector<double> *actionMs) {
     std::size_t most = 0;
     int column = 0;
+    bool paused = false;
+    // A keystroke, and after a pause its latency in `afterPause` too.
+    const auto timed = [&](int character, int endLine, int endCharacter, const std::string &insert) {
+      const std::size_t before = ms.size();
+      const std::size_t n = key(character, endLine, endCharacter, insert, ms, hoverMs, actionMs);
+      if (paused && ms.size() > before) afterPause.push_back(ms.back());
+      paused = false;
+      return n;
+    };
+    const auto pause = [&] {
+      if (pauseMs <= 0) return;
+      std::this_thread::sleep_for(std::chrono::milliseconds(pauseMs));
+      paused = true;
+    };
     for (const char c : typed) {
-      most = std::max(most, key(column, line, column, std::string(1, c), ms, hoverMs, actionMs));
+      most = std::max(most, timed(column, line, column, std::string(1, c)));
       ++column;
+      if (c == '(' || c == ')') pause();
     }
-    std::size_t last = key(column - 1, line + 1, 0, "", ms, hoverMs, actionMs); // the line break
-    for (--column; column > 0; --column) last = key(column - 1, line, column, "", ms, hoverMs, actionMs);
+    std::size_t last = timed(column - 1, line + 1, 0, ""); // the line break
+    for (--column; column > 0; --column) {
+      last = timed(column - 1, line, column, "");
+      if (typed[static_cast<std::size_t>(column) - 1] == ')') pause(); // a bracket open again
+    }
     return {most, last};
   }
 };
+
+/// "; N keystrokes after a pause of M ms: median …" when the typist paused; "" otherwise.
+std::string pausedReport(const Typist &t) {
+  if (t.pauseMs <= 0) return "";
+  return "; " + report((std::to_string(t.afterPause.size()) + " keystrokes after a pause of " +
+                        std::to_string(t.pauseMs) + " ms")
+                           .c_str(),
+                       t.afterPause);
+}
 
 const std::string kTyped = "    y = batch.cuda(async=True)\n";
 
 /// The typing trace (see the header), typed and deleted `repeat` times. Returns the process exit
 /// code.
-int typing(Server &s, int lines, double where, int repeat) {
+int typing(Server &s, int lines, double where, int repeat, int pauseMs) {
   std::string text = generate(lines, true);
   // At `where` of the file (the middle by default), at the start of a function body line.
   std::size_t at =
@@ -440,6 +476,7 @@ int typing(Server &s, int lines, double where, int repeat) {
   }
   const std::size_t before = first["params"]["diagnostics"].size();
   Typist t{s, uri, uri, false, line};
+  t.pauseMs = pauseMs;
   std::vector<double> ms, hoverMs, actionMs, unused;
   const double cpuBefore = s.cpuMs();
   for (int r = 0; r < repeat; ++r) {
@@ -458,17 +495,17 @@ int typing(Server &s, int lines, double where, int repeat) {
   std::printf("typing trace, %d lines (dense), %zu bytes, typed at %.0f%% of the file: didOpen -> publish %.2f ms "
               "(bare parse %.2f ms, %.2fx; CPU time: server %.2f ms, bare parse %.2f ms, %.2fx); "
               "didClose -> publish %.2f ms; "
-              "%s; server CPU %.2f ms per keystroke; %s; %s; peak RSS %.1f MiB; exit code %d\n",
+              "%s; server CPU %.2f ms per keystroke%s; %s; %s; peak RSS %.1f MiB; exit code %d\n",
               lines, text.size(), where * 100, openMs, parseMs, openMs / parseMs, openCpuMs, parseCpuMs,
               openCpuMs / parseCpuMs, closeMs,
               report((std::to_string(ms.size()) + " keystrokes didChange -> publishDiagnostics").c_str(), ms).c_str(),
-              cpu, report("hover while typing", hoverMs).c_str(), report("code action while typing", actionMs).c_str(),
-              static_cast<double>(rss) / 1024.0, code);
+              cpu, pausedReport(t).c_str(), report("hover while typing", hoverMs).c_str(),
+              report("code action while typing", actionMs).c_str(), static_cast<double>(rss) / 1024.0, code);
   return code == 0 ? 0 : 1;
 }
 
 /// The typing trace in a cell in the middle of a notebook of `cells` code cells.
-int notebookTyping(Server &s, int cells, int repeat) {
+int notebookTyping(Server &s, int cells, int repeat, int pauseMs) {
   const std::string uri = "file:///bench/train.ipynb";
   Json cellList = Json::array(), documents = Json::array();
   for (int c = 0; c < cells; ++c) {
@@ -493,6 +530,7 @@ int notebookTyping(Server &s, int cells, int repeat) {
   });
   const double openMs = std::chrono::duration<double, std::milli>(Clock::now() - open).count();
   Typist t{s, uri, target, true, 2};
+  t.pauseMs = pauseMs;
   std::vector<double> ms;
   const double cpuBefore = s.cpuMs();
   for (int r = 0; r < repeat; ++r) {
@@ -507,10 +545,10 @@ int notebookTyping(Server &s, int cells, int repeat) {
   const int code = s.finish();
   std::printf(
       "notebook typing trace, %d cells: didOpen -> first cell published %.2f ms; %s; server CPU %.2f ms per "
-      "keystroke; exit code %d\n",
+      "keystroke%s; exit code %d\n",
       cells, openMs,
       report((std::to_string(ms.size()) + " keystrokes in a cell -> its publishDiagnostics").c_str(), ms).c_str(), cpu,
-      code);
+      pausedReport(t).c_str(), code);
   return code == 0 ? 0 : 1;
 }
 
@@ -525,6 +563,7 @@ int main(int argc, char **argv) {
   bool typingTrace = false;
   int notebookCells = 0;
   double where = 0.5;
+  int pauseMs = 0;
   int repeat = 5; // the typing traces: 310 keystrokes, so that p99 is not simply the slowest one
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
@@ -545,6 +584,7 @@ int main(int argc, char **argv) {
     else if (arg == "--open") openDocs = std::atoi(value);
     else if (arg == "--notebook") notebookCells = std::atoi(value);
     else if (arg == "--repeat") repeat = std::max(1, std::atoi(value));
+    else if (arg == "--pause") pauseMs = std::max(0, std::atoi(value));
     else if (arg == "--at") where = std::clamp(std::atof(value), 0.0, 0.95);
     else die("unknown argument " + arg);
   }
@@ -573,8 +613,8 @@ int main(int argc, char **argv) {
   s.waitFor([](const Json &m) { return m.contains("id") && m["id"] == 1; });
   s.send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
   if (openDocs > 0) return openMany(s, openDocs, lines);
-  if (typingTrace) return typing(s, lines, where, repeat);
-  if (notebookCells > 0) return notebookTyping(s, notebookCells, repeat);
+  if (typingTrace) return typing(s, lines, where, repeat, pauseMs);
+  if (notebookCells > 0) return notebookTyping(s, notebookCells, repeat, pauseMs);
   const std::string uri = "file:///bench/big.py";
   const auto open = Clock::now();
   s.send({{"jsonrpc", "2.0"},
