@@ -618,3 +618,22 @@ TEST_CASE("chunked documents under random edits equal a whole parse wherever the
   CHECK(cleanChunked > 500);
   CHECK(fixesCompared > 50);
 }
+
+TEST_CASE("Document: a parse asked to stop gives up, and the next parse is whole", "[document]") {
+  std::string text;
+  for (int i = 0; i < 2000; ++i) text += "def f" + std::to_string(i) + "(x):\n    return g(x,\n";
+  for (const bool loneCr : {false, true}) { // both ways of reading the text
+    const std::string source = loneCr ? text + "y = 1\rz = 2\r" : text;
+    const Document doc(source);
+    int asked = 0;
+    CHECK_FALSE(DocumentInternals::parseUnless(doc, [&] { return ++asked > 3; }));
+    CHECK(asked > 3);
+    CHECK_FALSE(DocumentInternals::treeIsCurrent(doc));
+    // The same thread's parser starts afresh: the tree is a whole parse's.
+    REQUIRE(DocumentInternals::parseUnless(doc, [] { return false; }));
+    const Document fresh(source);
+    CHECK(sameTree(ts_tree_root_node(DocumentInternals::heldTree(doc)),
+                   ts_tree_root_node(DocumentInternals::tree(fresh))));
+    CHECK(doc.syntaxErrorCount() == fresh.syntaxErrorCount());
+  }
+}

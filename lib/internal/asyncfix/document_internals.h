@@ -5,6 +5,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
@@ -21,6 +22,10 @@ namespace asyncfix {
 struct DocumentInternals {
   /// Parses the current text now if needed. False when the parser gave up (no tree).
   static bool parse(const Document &doc);
+  /// parse(), asking `stop` now and then while tree-sitter works (every few hundred of its steps:
+  /// keep it cheap) and giving up when it says so: then false, and the document is left unparsed.
+  /// For a background parse that gives way to new work (the language server's settle).
+  static bool parseUnless(const Document &doc, const std::function<bool()> &stop);
   /// The top-level statements of the current text, in order (a module's children: statements,
   /// comments). With chunking on, they may come from more than one tree; a node's root is
   /// `ts_tree_root_node(node.tree)`. Valid until the next edit(), reset(), releaseTree() or

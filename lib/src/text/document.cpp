@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <functional>
 #include <iterator>
 #include <optional>
 #include <string_view>
@@ -53,6 +54,34 @@ private:
   std::string_view text_;
   std::vector<char> chunk_ = std::vector<char>(std::size_t{64} * 1024);
 };
+
+/// A string as a TSInput, for ts_parser_parse_with_options (which has no string variant).
+class StringInput {
+public:
+  explicit StringInput(std::string_view text) : text_(text) {}
+
+  TSInput input() { return TSInput{this, &StringInput::read, TSInputEncodingUTF8, nullptr}; }
+
+private:
+  static const char *read(void *payload, std::uint32_t byte, TSPoint, std::uint32_t *bytesRead) {
+    const std::string_view text = static_cast<StringInput *>(payload)->text_;
+    const std::size_t at = std::min<std::size_t>(byte, text.size());
+    *bytesRead = static_cast<std::uint32_t>(text.size() - at);
+    return text.data() + at;
+  }
+
+  std::string_view text_;
+};
+
+/// What DocumentInternals::parseUnless asks a parse in progress on this thread: stop now? And
+/// whether it did.
+thread_local const std::function<bool()> *tCancel = nullptr;
+thread_local bool tCancelled = false;
+
+bool parseProgress(TSParseState * /*state*/) {
+  if (tCancel && (*tCancel)()) tCancelled = true;
+  return tCancelled;
+}
 
 /// TSPoint of a byte offset: row and *byte* column, as tree-sitter wants.
 TSPoint pointOf(const LineIndex &lines, std::size_t offset) {
@@ -135,6 +164,15 @@ struct Document::Impl {
   }
 
   static TSTree *run(TSParser *parser, const TSTree *old, const std::string &text) {
+    if (tCancel) { // a parse that may be stopped (parseUnless)
+      const TSParseOptions options{nullptr, &parseProgress};
+      if (hasLoneCr(text)) {
+        LoneCrAsNewline reader(text);
+        return ts_parser_parse_with_options(parser, old, reader.input(), options);
+      }
+      StringInput reader(text);
+      return ts_parser_parse_with_options(parser, old, reader.input(), options);
+    }
     if (hasLoneCr(text)) {
       LoneCrAsNewline reader(text);
       return ts_parser_parse(parser, old, reader.input());
@@ -494,6 +532,21 @@ bool DocumentInternals::parse(const Document &doc) {
   if (!doc.impl_) return false;
   if (!doc.impl_->current()) doc.impl_->parse(doc.text_, doc.lines_);
   return doc.impl_->tree != nullptr;
+}
+
+bool DocumentInternals::parseUnless(const Document &doc, const std::function<bool()> &stop) {
+  if (!doc.impl_) return false;
+  Document::Impl &m = *doc.impl_;
+  if (m.current()) return m.tree != nullptr;
+  tCancel = &stop;
+  tCancelled = false;
+  m.parse(doc.text_, doc.lines_);
+  tCancel = nullptr;
+  if (!tCancelled) return m.tree != nullptr;
+  tCancelled = false;
+  m.reset();                                                      // unparsed, as before
+  if (TSParser *parser = threadParser()) ts_parser_reset(parser); // it kept the stopped parse to resume
+  return false;
 }
 
 const TSTree *DocumentInternals::tree(const Document &doc) {
