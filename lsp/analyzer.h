@@ -5,12 +5,16 @@
 // (IncrementalLint). On the worker thread it takes all the edits queued for a document at once,
 // re-parses and lints once, and hands the findings back; work for a version that has already
 // been edited again is dropped. Requests that need the tree (code actions, fixes) are tasks run
-// on the worker at the version they were asked for, or told that the document changed.
+// on the worker at the version they were asked for, or told that the document changed. When the
+// client has been quiet, a third thread, the settler, parses and lints a copy of an edited
+// document's text afresh (what the CLI sees) and hands the findings to the worker, which
+// publishes them if that version is still current; any new work stops it.
 //
 // Two modes with one code path: inline (runQueued() does the work on the caller's thread — the
 // in-process tests replay transcripts deterministically this way) and threaded (start()).
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -19,6 +23,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <thread>
 #include <utility>
@@ -95,10 +100,11 @@ public:
 
   /// Inline mode: does all the queued work now, on this thread.
   void runQueued();
-  /// Inline mode: what the worker does once the client has been quiet: a document whose tree
-  /// was re-parsed incrementally after broken states is parsed afresh (tree-sitter's recovery
-  /// may differ from a fresh parse, which is what the CLI sees), and a contained result made
-  /// exact; new findings are delivered when they differ.
+  /// Inline mode: what the settler thread does once the client has been quiet: a document whose
+  /// results may differ from a fresh parse's (tree-sitter's incremental recovery from a syntax
+  /// error, statements parsed on their own, a contained result) is parsed and linted afresh on a
+  /// copy of its text — what the CLI sees — and the findings are delivered when they differ. The
+  /// document keeps its own tree for the next keystroke.
   void settle();
   /// Hands the new findings to `sink` and runs the main tasks, in the order they were made.
   /// False when there was nothing.
@@ -118,13 +124,23 @@ public:
 
 private:
   struct Op {
-    enum class Kind : std::uint8_t { Edit, Replace, Renumber, Relint, Task } kind;
+    enum class Kind : std::uint8_t { Edit, Replace, Renumber, Relint, Task, Settled } kind;
     std::int64_t version = 0;
     std::uint64_t revision = 0;
     std::size_t start = 0, end = 0;
     std::string text;
     std::shared_ptr<const Linter> linter;
     Task task;
+    /// Settled: the fresh findings of `revision`; none when the settle gave way to new work.
+    std::optional<std::vector<asyncfix::Diagnostic>> settledDiagnostics;
+  };
+  /// What the settler computes: the fresh findings of a document's text at a revision.
+  struct SettleJob {
+    Id id = 0;
+    std::uint64_t revision = 0;
+    std::string text;
+    std::shared_ptr<const Linter> linter;
+    std::uint64_t arrived = 0; ///< arrived_ when handed over: the settle stops when it moves
   };
   struct State;
   using Output = std::variant<std::pair<Id, std::shared_ptr<const Findings>>, MainTask>;
@@ -136,7 +152,22 @@ private:
   /// Applies `ops` to the document (worker side) and analyzes it.
   void process(State &s, std::deque<Op> &ops);
   void analyze(State &s);
+  /// Whether `s` may differ from a fresh parse and lint (else it is marked settled).
+  bool needsSettling(State &s);
+  /// A fresh parse and lint of `text` (what the CLI reports); nullopt when `stop` said so first.
+  std::optional<std::vector<asyncfix::Diagnostic>> freshFindings(const std::string &text, const Linter &linter,
+                                                                 const std::function<bool()> &stop);
+  /// Makes `diagnostics` the findings of `s`'s current version, emitted when they differ.
+  void publishSettled(State &s, std::vector<asyncfix::Diagnostic> diagnostics);
+  /// Inline mode: settles `s` on this thread. True when its findings changed.
   bool settleOne(State &s);
+  /// Threaded: gives `s` to the settler if it needs settling. True when nothing more should be
+  /// handed until the next quiet period (it was handed, or the settler is busy).
+  bool handToSettler(State &s);
+  /// The settler thread: fresh parses off the worker, so that the worker answers an edit that
+  /// arrives meanwhile at once (tree-sitter looks at the stop flag only now and then: tens of
+  /// milliseconds apart while it recovers from a syntax error in a large file).
+  void settleLoop();
   /// Whether an edit of `s` is queued (its current version is outdated).
   bool editQueued(State &s);
   void emit(Output out);
@@ -158,6 +189,16 @@ private:
   ErrorSink errors_; ///< called on the main thread only
 
   std::uint64_t clock_ = 0; ///< worker side: last-use order of the trees
+  /// Counts the work handed to the worker (edits, tasks, closes, stop): a settle in progress
+  /// gives way when it moves (settleOne).
+  std::atomic<std::uint64_t> arrived_{0};
+
+  std::mutex settleMutex_; ///< guards settleJob_, settleBusy_ and settleStop_
+  std::condition_variable wakeSettler_;
+  std::optional<SettleJob> settleJob_;
+  bool settleBusy_ = false;
+  bool settleStop_ = false;
+  std::thread settler_;
   std::thread thread_;
 };
 

@@ -42,8 +42,9 @@ public:
   /// Handles every message available now, then the deferred work, all on this thread (tests,
   /// step by step).
   void drain();
-  /// What the worker does once the client has been quiet for kQuietMs (Analyzer::settle):
-  /// documents whose tree was re-parsed incrementally after broken states are parsed afresh, and
+  /// What the settler thread does once the client has been quiet for kQuietMs (Analyzer::settle):
+  /// documents whose results may differ from a fresh parse's (statements parsed on their own,
+  /// syntax errors, contained results) are parsed and linted afresh on a copy of the text, and
   /// their diagnostics published again if they changed. For drain()'s tests.
   void settle();
   static constexpr int kQuietMs = 400;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "analyzer.h"
+#include "asyncfix/document_internals.h"
 #include "asyncfix/linter.h"
 #include "logger.h"
 #include "server.h"
@@ -105,6 +106,47 @@ TEST_CASE("Analyzer: settling a broken tree agrees with a fresh parse", "[analyz
   REQUIRE(!out.findings.empty());
   CHECK(out.findings.back()->version == version);
   CHECK(out.findings.back()->diagnostics == Linter().lint(now));
+}
+
+TEST_CASE("Analyzer: settling a broken text leaves the keystrokes' tree split into statements", "[analyzer]") {
+  // Settling parses the whole text afresh. Done in place, the fresh tree of a text with a bracket
+  // left open could not be split into statements, and every keystroke after the pause parsed the
+  // whole document again until the bracket was closed (0.6-0.9 s each at 20 000 lines).
+  std::string text;
+  for (int i = 0; i < 200; ++i) text += "def f" + std::to_string(i) + "(x):\n    return x.cuda(async=True)\n\n";
+  Analyzer analyzer;
+  const auto id = analyzer.open(1, 1, text, defaultLinter(), 1 << 20);
+  analyzer.runQueued();
+  const std::size_t at = text.find("def f100");
+  std::int64_t version = 1;
+  const auto type = [&](const std::string &piece) {
+    ++version;
+    analyzer.edit(id, version, static_cast<std::uint64_t>(version), at, at, piece);
+    text.insert(at, piece);
+    analyzer.runQueued();
+  };
+  type("y = g(");
+  Delivered out;
+  analyzer.settle();
+  out.take(analyzer);
+  REQUIRE(!out.findings.empty());
+  CHECK(out.findings.back()->diagnostics == Linter().lint(text)); // what the CLI reports
+  type("1");
+  bool split = false;
+  std::int64_t seen = 0;
+  analyzer.post(id, [&](const Analyzed *now) -> Analyzer::MainTask {
+    REQUIRE(now != nullptr);
+    split = DocumentInternals::chunked(now->doc); // the keystroke parsed its statements alone
+    seen = now->findings.version;
+    return nullptr;
+  });
+  analyzer.runQueued();
+  out.take(analyzer);
+  CHECK(seen == version);
+  CHECK(split);
+  analyzer.settle();
+  out.take(analyzer);
+  CHECK(out.findings.back()->diagnostics == Linter().lint(text));
 }
 
 // ---- the server over pipes, the worker on its own thread ----
@@ -293,6 +335,47 @@ TEST_CASE("worker: keystroke by keystroke, the threaded server publishes what th
     CHECK((*lastPublish(threadedOut))["params"] == (*expected)["params"]);
   }
   client.stop();
+}
+
+TEST_CASE("worker: pauses settle off the worker, and what they publish is a fresh parse's", "[threads][worker]") {
+  // Keystrokes with pauses around the server's quiet period: settles start, give way to the next
+  // keystroke or finish, on the settler thread. After the last one, the threaded server settles
+  // on what the inline one does after settle(): a lint of a fresh parse.
+  const std::string start = trainingCode(60);
+  MemoryTransport memory;
+  Logger quiet(stderr, LogLevel::Error);
+  Server inlineServer(memory, quiet);
+  PipeClient client(5);
+  const auto both = [&](const Json &message) {
+    memory.push(message.dump());
+    client.send(message);
+  };
+  both(initialize());
+  both({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
+  both(didOpen(start));
+  std::string text = start;
+  int version = 1;
+  std::mt19937 rng(3);
+  const std::size_t at = text.find("    return model(x)\n", text.size() / 2);
+  // Stops with `(` still open: the settled text has a syntax error.
+  const std::vector<Keystroke> keys = typing(at, "    y = batch.to(0, async=True).cuda(async=(x))\n");
+  for (std::size_t i = 0; i < keys.size() / 2 + 12; ++i) {
+    both(didChange(text, ++version, keys[i]));
+    text.replace(keys[i].start, keys[i].end - keys[i].start, keys[i].text);
+    std::this_thread::sleep_for(std::chrono::milliseconds(rng() % 12));
+  }
+  inlineServer.drain();
+  inlineServer.settle();
+  std::vector<Json> inlineOut;
+  for (const std::string &body : memory.takeOutput()) inlineOut.push_back(Json::parse(body));
+  const Json *expected = lastPublish(inlineOut);
+  REQUIRE(expected != nullptr);
+  CHECK(client.waitFor([&](const std::vector<Json> &messages) {
+    const Json *last = lastPublish(messages);
+    return last && (*last)["params"] == (*expected)["params"];
+  }));
+  client.stop();
+  CHECK(client.exitCode() == 0);
 }
 
 TEST_CASE("worker: a client flooding edits and requests gets the newest version and every answer",
