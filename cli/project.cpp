@@ -204,12 +204,27 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
       std::any_of(files.begin(), files.end(), [](const std::string &f) { return mentionsKeywordModule(f); });
   const bool parameters =
       std::any_of(names.begin(), names.end(), [](const auto &n) { return !n.second.parameters.empty(); });
-  if (!modules && !parameters) return view;
+  const bool defined = std::any_of(names.begin(), names.end(), [](const auto &n) {
+    return !n.second.globals.empty() || !n.second.attributes.empty();
+  });
+  if (!modules && !parameters && !defined) return view;
   ModuleMap map(resolver);
   if (modules) view.addModuleRenames(files, map);
   if (parameters) view.addPublicNames(names, map);
+  if (defined) view.addNameRenames(names, map);
   std::sort(view.packages_.begin(), view.packages_.end());
   view.packages_.erase(std::unique(view.packages_.begin(), view.packages_.end()), view.packages_.end());
+  // One entry per file (two spellings of one path give two), with its module if it has one.
+  std::sort(view.named_.begin(), view.named_.end());
+  std::vector<std::pair<std::string, std::string>> unique;
+  for (auto &entry : view.named_) {
+    if (!unique.empty() && unique.back().first == entry.first) {
+      if (unique.back().second.empty()) unique.back().second = std::move(entry.second);
+      continue;
+    }
+    unique.push_back(std::move(entry));
+  }
+  view.named_ = std::move(unique);
   return view;
 }
 
@@ -316,17 +331,139 @@ void ProjectView::addPublicNames(const std::vector<std::pair<std::string, Public
     rows_.push_back(std::move(row));
     publics_.push_back(std::move(r));
   }
-  // One entry per file (two spellings of one path give two), with its module if it has one.
-  std::sort(named_.begin(), named_.end());
-  std::vector<std::pair<std::string, std::string>> unique;
-  for (auto &entry : named_) {
-    if (!unique.empty() && unique.back().first == entry.first) {
-      if (unique.back().second.empty()) unique.back().second = std::move(entry.second);
-      continue;
+}
+
+void ProjectView::addNameRenames(const std::vector<std::pair<std::string, PublicNames>> &names, ModuleMap &map) {
+  std::vector<std::optional<FileModule>> modules;
+  modules.reserve(names.size());
+  std::map<std::string, NameRename> globals;    // "pkg.m.async" →
+  std::map<std::string, NameRename> attributes; // "async" →
+  std::set<std::string, std::less<>> tops;      // the top-level packages of the files that name something
+  std::set<std::string, std::less<>> classes;   // the project's classes: "pkg.m.C"
+  std::map<std::string, std::string> moduleOf;  // file → module
+  const auto define = [](NameRename &r, const FileModule &m, NameRename::Kind kind, std::string path,
+                         const std::string &name) {
+    const std::string replacement = m.config->config.renamed(name);
+    if (r.files.empty()) {
+      r.kind = kind;
+      r.path = std::move(path);
+      r.name = name;
+      r.replacement = replacement;
+    } else if (r.replacement != replacement) {
+      r.unresolved.emplace_back("its files ask for different rename styles");
     }
-    unique.push_back(std::move(entry));
+    if (std::find(r.files.begin(), r.files.end(), m.spelt) == r.files.end()) r.files.push_back(m.spelt);
+    if (m.uncertain) r.unresolved.push_back("`" + m.spelt + "` lies in a namespace package");
+  };
+  for (const auto &[file, found] : names) {
+    modules.push_back(found.empty() ? std::nullopt : map.of(file));
+    const std::optional<FileModule> &m = modules.back();
+    if (!m) continue;
+    named_.emplace_back(m->spelt, "");
+    packages_.emplace_back(m->spelt, m->package);
+    moduleOf[m->spelt] = m->module;
+    tops.insert(m->parts.front());
+    for (const std::string &c : found.classes) classes.insert(m->module + "." + c);
+    for (const std::string &name : found.globals)
+      define(globals[m->module + "." + name], *m, NameRename::Kind::Global, m->module + "." + name, name);
+    for (const auto &[owner, name] : found.attributes)
+      define(attributes[name], *m, NameRename::Kind::Attribute, name, name);
   }
-  named_ = std::move(unique);
+  if (globals.empty() && attributes.empty()) return;
+
+  // A path that names one of the project's modules being renamed is AF201's.
+  const auto renamedModule = [&](std::string_view path) {
+    return std::any_of(renames_.begin(), renames_.end(), [&](const ModuleRename &r) {
+      return path == r.module || (path.starts_with(r.module) && path[r.module.size()] == '.');
+    });
+  };
+  const auto use = [](NameRename &r, const std::string &file) {
+    if (std::find(r.files.begin(), r.files.end(), file) == r.files.end() &&
+        std::find(r.users.begin(), r.users.end(), file) == r.users.end())
+      r.users.push_back(file);
+  };
+  const auto taint = [&](const std::string &name, const std::string &where, bool global, bool attribute) {
+    if (global)
+      for (auto &[path, g] : globals)
+        if (g.name == name) g.unresolved.push_back(where);
+    if (attribute)
+      if (const auto it = attributes.find(name); it != attributes.end()) it->second.unresolved.push_back(where);
+  };
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::optional<FileModule> &m = modules[i];
+    const std::string &file = m ? m->spelt : names[i].first;
+    for (const NameReference &ref : names[i].second.references) {
+      const std::string where = "`" + ref.written + "` in `" + file + ":" + std::to_string(ref.line) + "`";
+      std::string path = ref.path;
+      if (path.starts_with('.')) path = m ? resolveRelative(path, m->package).value_or("") : std::string();
+      const auto attribute = attributes.find(ref.name);
+      switch (ref.kind) {
+      case NameReference::Kind::Own:
+        if (attribute != attributes.end()) use(attribute->second, file);
+        break;
+      case NameReference::Kind::Instance:
+        if (attribute == attributes.end()) break;
+        if (classes.contains(path)) use(attribute->second, file);
+        else taint(ref.name, where + " (an object of `" + (path.empty() ? ref.path : path) + "`)", false, true);
+        break;
+      case NameReference::Kind::Path: {
+        if (path.empty() || renamedModule(path)) break;
+        bool reached = false;
+        for (auto &[key, g] : globals)
+          if (path == key || (path.starts_with(key) && path[key.size()] == '.')) {
+            use(g, file);
+            reached = true;
+          }
+        if (reached) break;
+        const std::string_view parent = std::string_view(path).substr(0, path.rfind('.'));
+        if (classes.contains(parent)) { // `C.async`: the class's attribute
+          if (attribute != attributes.end()) use(attribute->second, file);
+          break;
+        }
+        // Something of the project that defines no such name: it may take it from another module
+        // (`from .m import async` in `pkg/__init__.py`, a star import).
+        if (tops.contains(std::string_view(path).substr(0, path.find('.'))))
+          taint(ref.name, where + " does not resolve", true, true);
+        break;
+      }
+      case NameReference::Kind::Unresolved: taint(ref.name, where + " does not resolve", true, true); break;
+      }
+    }
+  }
+
+  const auto rowFor = [](const NameRename &r) {
+    RenameRow row;
+    row.library = "this project";
+    row.old = r.path;
+    row.replacement = r.replacement;
+    row.touches = r.files;
+    row.touches.insert(row.touches.end(), r.users.begin(), r.users.end());
+    row.uncertain = !r.unresolved.empty();
+    for (std::size_t i = 0; i < r.unresolved.size() && i < 3; ++i)
+      row.unresolved += (i == 0 ? "" : ", ") + r.unresolved[i];
+    if (r.unresolved.size() > 3) row.unresolved += " and " + std::to_string(r.unresolved.size() - 3) + " more";
+    return row;
+  };
+  for (auto &[key, g] : globals) {
+    // Used by no other file of the run: nothing to tie together; renamed file by file as before,
+    // unsafe (importers outside the run may use it).
+    if (g.users.empty()) continue;
+    std::sort(g.users.begin(), g.users.end());
+    RenameRow row = rowFor(g);
+    row.kind = RenameRow::Kind::Function;
+    row.replacement = key.substr(0, key.rfind('.') + 1) + g.replacement;
+    rows_.push_back(std::move(row));
+    for (const std::string &file : g.files) named_.emplace_back(file, moduleOf[file]);
+    names_.push_back(std::move(g));
+  }
+  for (auto &[name, a] : attributes) {
+    if (a.files.size() + a.users.size() < 2) continue; // one file: renamed there as before
+    std::sort(a.users.begin(), a.users.end());
+    RenameRow row = rowFor(a);
+    row.kind = RenameRow::Kind::Attribute;
+    memberRows_.push_back(std::move(row));
+    names_.push_back(std::move(a));
+  }
 }
 
 void ProjectView::addModuleRenames(const std::vector<std::string> &files, ModuleMap &map) {
@@ -419,24 +556,31 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
 }
 
 std::string ProjectView::configure(const std::string &file, Config &config) const {
-  if (rows_.empty()) return {};
+  if (!active()) return {};
   config.renames.insert(config.renames.begin(), rows_.begin(), rows_.end());
   const std::string key = normalized(file);
+  // An attribute's row goes to the files that use it on objects the project knows.
+  std::string members;
+  for (const RenameRow &row : memberRows_)
+    if (std::find(row.touches.begin(), row.touches.end(), key) != row.touches.end()) {
+      config.renames.insert(config.renames.begin(), row);
+      members += "\nattribute " + row.old;
+    }
   const auto at = std::lower_bound(packages_.begin(), packages_.end(), std::make_pair(key, std::string()));
-  if (at == packages_.end() || at->first != key) return "\nproject";
+  if (at == packages_.end() || at->first != key) return "\nproject" + members;
   // Relative imports reach a renamed module only from its own top-level package, and a renamed
-  // parameter only from the files that call it: the other files share one Linter.
+  // parameter or name only from the files that use it: the other files share one Linter.
   const auto named = std::lower_bound(named_.begin(), named_.end(), std::make_pair(key, std::string()));
   const bool calls = named != named_.end() && named->first == key;
   const std::string_view top = std::string_view(at->second).substr(0, at->second.find('.'));
   if (!calls && std::none_of(modules_.begin(), modules_.end(), [&](const RenamedModule &m) {
         return std::string_view(m.old).substr(0, m.old.find('.')) == top;
       }))
-    return "\nproject";
+    return "\nproject" + members;
   config.package = at->second;
-  if (!calls || named->second.empty()) return "\nproject package " + at->second;
-  config.module = named->second; // it defines a renamed parameter
-  return "\nproject package " + at->second + "\nmodule " + named->second;
+  if (!calls || named->second.empty()) return "\nproject package " + at->second + members;
+  config.module = named->second; // it defines a renamed parameter or module-level name
+  return "\nproject package " + at->second + "\nmodule " + named->second + members;
 }
 
 Diagnostic ProjectView::moduleDiagnostic(const ModuleRename &r) {

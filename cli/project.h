@@ -1,7 +1,8 @@
 // cli/project.h — the project view of a `check` run: which module each file is, the project's
-// own modules named `async`/`await`, which a fix renames together with every import of them, and
-// the parameters named so of its public functions, renamed together with `async=` at every call
-// in other files that resolves to them.
+// own modules named `async`/`await`, which a fix renames together with every import of them; the
+// parameters named so of its public functions, renamed together with `async=` at every call in
+// other files that resolves to them; and its module-level names and attributes named so, renamed
+// together with every use in other files that reaches them.
 //
 // It knows paths and configuration only: it reads no Python file and parses nothing. The imports
 // are found by the linter, in the files the prefilter keeps (an import of `pkg.async` holds the
@@ -12,6 +13,7 @@
 // one scan of the file names, and every file is linted as before.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
@@ -59,6 +61,22 @@ struct PublicRename {
   std::string unresolved;
 };
 
+/// A module-level name or an attribute named `async`/`await` that other files of the project use,
+/// renamed there and at every use (function rows for a module-level name, reached through the
+/// imports; attribute rows for an attribute, renamed by AF001/AF002 in the files that use it).
+struct NameRename {
+  enum class Kind : std::uint8_t { Global, Attribute };
+  Kind kind = Kind::Global;
+  std::string path;               ///< a module-level name: "pkg.m.async"; an attribute: "async"
+  std::string name;               ///< "async"
+  std::string replacement;        ///< "async_", as the (first) defining file's `rename-style` spells it
+  std::vector<std::string> files; ///< where it is defined (normalized paths)
+  std::vector<std::string> users; ///< the other files whose uses reach it
+  /// The uses found in the project that may reach it without resolving ("`o.async` in
+  /// `f.py:3`"): its fixes are unsafe then, and their titles list them.
+  std::vector<std::string> unresolved;
+};
+
 class ProjectView {
 public:
   /// The module map of `files` (the run's files, as the walk spelt them), each under the `src`
@@ -68,9 +86,9 @@ public:
   static ProjectView build(const std::vector<std::string> &files, const ConfigResolver &resolver,
                            const std::vector<std::pair<std::string, PublicNames>> &names = {});
 
-  /// True when the run holds a module or a public parameter to rename (else configure() changes
-  /// nothing).
-  bool active() const { return !rows_.empty(); }
+  /// True when the run holds a module, a public parameter, a module-level name or an attribute to
+  /// rename (else configure() changes nothing).
+  bool active() const { return !rows_.empty() || !memberRows_.empty(); }
   /// Adds to `config` the rows of the modules and parameters to rename, the package `file` is in
   /// (for its relative imports) and, where it defines such a parameter, its module. Returns a key
   /// that tells the resulting configurations apart ("" when nothing was added).
@@ -81,6 +99,8 @@ public:
   const std::vector<RenamedModule> &renamedModules() const { return modules_; }
   /// The public parameters renamed with their calls in other files.
   const std::vector<PublicRename> &publicRenames() const { return publics_; }
+  /// The module-level names and attributes renamed with their uses in other files.
+  const std::vector<NameRename> &nameRenames() const { return names_; }
 
   /// The diagnostic that stands for renaming `r`, in `r.reportedIn` (at its first byte).
   static Diagnostic moduleDiagnostic(const ModuleRename &r);
@@ -101,14 +121,20 @@ public:
 private:
   void addModuleRenames(const std::vector<std::string> &files, ModuleMap &map);
   void addPublicNames(const std::vector<std::pair<std::string, PublicNames>> &names, ModuleMap &map);
+  void addNameRenames(const std::vector<std::pair<std::string, PublicNames>> &names, ModuleMap &map);
 
   std::vector<std::pair<std::string, std::string>> packages_; ///< file → package, sorted by file
   std::vector<RenameRow> rows_;
   std::vector<ModuleRename> renames_;
   std::vector<RenamedModule> modules_;
   std::vector<PublicRename> publics_;
+  std::vector<NameRename> names_;
+  /// The attribute rows, each with the files it goes to (only those that use the attribute with
+  /// an object the project knows: in the others `x.async` is renamed file by file, as before).
+  std::vector<RenameRow> memberRows_;
   /// The files findPublicNames() listed something in (they get their package) → the module of
-  /// those that define a renamed parameter ("" for the others). Sorted by file.
+  /// those that define a renamed parameter or module-level name, or use a renamed attribute
+  /// ("" for the others). Sorted by file.
   std::vector<std::pair<std::string, std::string>> named_;
 };
 

@@ -1,6 +1,7 @@
 """The project view of `asyncfix check` (issue 15): modules and packages of the project named
 `async`/`await` are renamed, file or directory, with every import of them in the run's files;
-parameters so named of public functions are renamed with `async=` at their calls in other files.
+parameters so named of public functions are renamed with `async=` at their calls in other files;
+module-level names and attributes so named with their uses in other files.
 
     ASYNCFIX_BIN=build/ci/cli/asyncfix python3 -m unittest -v test_project
 """
@@ -483,6 +484,218 @@ class PublicNamesTest(CliTestCase):
         fix = [d for d in out if d["filename"] == "b.py"][0]["fix"]
         self.assertEqual(fix["applicability"], "unsafe")
         self.assertEqual(fix["message"], "Rename `async` to `async_`")
+
+
+# Issue 15 item 3: module-level names and attributes named `async`/`await` used by other modules.
+NAMES = {
+    "pkg/__init__.py": "",
+    "pkg/m.py": ("async = 1\n"
+                 "\n"
+                 "\n"
+                 "def await(x):\n"
+                 "    return x + async\n"),
+    "pkg/user.py": ("from pkg.m import async, await\n"
+                    "from pkg.m import async as a\n"
+                    "import pkg.m\n"
+                    "from pkg import m\n"
+                    "from . import m as mm\n"
+                    "from .m import await as w\n"
+                    "\n"
+                    "X = async + a + pkg.m.async + m.async + mm.async + await(1) + w(2)\n"),
+    "main.py": "import pkg.m as pm\n\nY = pm.async\n",
+}
+
+NAMES_FIXED = {
+    "pkg/m.py": ("async_ = 1\n"
+                 "\n"
+                 "\n"
+                 "def await_(x):\n"
+                 "    return x + async_\n"),
+    "pkg/user.py": ("from pkg.m import async_, await_\n"
+                    "from pkg.m import async_ as a\n"
+                    "import pkg.m\n"
+                    "from pkg import m\n"
+                    "from . import m as mm\n"
+                    "from .m import await_ as w\n"
+                    "\n"
+                    "X = async_ + a + pkg.m.async_ + m.async_ + mm.async_ + await_(1) + w(2)\n"),
+    "main.py": "import pkg.m as pm\n\nY = pm.async_\n",
+}
+
+ATTRIBUTES = {
+    "pkg/__init__.py": "",
+    "pkg/base.py": ("class Base(object):\n"
+                    "    async = False\n"
+                    "\n"
+                    "    def __init__(self):\n"
+                    "        self.await = 2\n"
+                    "\n"
+                    "    def run(self):\n"
+                    "        return self.async, self.await\n"),
+    "pkg/sub.py": ("from .base import Base\n"
+                   "\n"
+                   "\n"
+                   "class Sub(Base):\n"
+                   "    def go(self):\n"
+                   "        self.async = True\n"
+                   "        return self.run()\n"),
+    "main.py": ("from pkg.base import Base\n"
+                "from pkg.sub import Sub\n"
+                "\n"
+                "b = Base()\n"
+                "RESULT = (b.async, b.await, Base.async, Sub().go())\n"),
+}
+
+ATTRIBUTES_FIXED = {
+    "pkg/base.py": ("class Base(object):\n"
+                    "    async_ = False\n"
+                    "\n"
+                    "    def __init__(self):\n"
+                    "        self.await_ = 2\n"
+                    "\n"
+                    "    def run(self):\n"
+                    "        return self.async_, self.await_\n"),
+    "pkg/sub.py": ("from .base import Base\n"
+                   "\n"
+                   "\n"
+                   "class Sub(Base):\n"
+                   "    def go(self):\n"
+                   "        self.async_ = True\n"
+                   "        return self.run()\n"),
+    "main.py": ("from pkg.base import Base\n"
+                "from pkg.sub import Sub\n"
+                "\n"
+                "b = Base()\n"
+                "RESULT = (b.async_, b.await_, Base.async_, Sub().go())\n"),
+}
+
+
+class SharedNamesTest(CliTestCase):
+    """Module-level names and attributes renamed with their uses in other files."""
+
+    make = PublicNamesTest.make
+    assert_compiles_and_imports = PublicNamesTest.assert_compiles_and_imports
+
+    def fixes(self):
+        out = self.json_check(".")
+        return {(d["filename"], d["location"]["row"], d["location"]["column"]): d for d in out}
+
+    def assert_idempotent(self):
+        before = tree(self.dir)
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(tree(self.dir), before)
+
+    def test_module_level_names_with_every_import_form(self):
+        self.make(NAMES)
+        res = self.check("--output-format", "concise", ".")
+        self.assertEqual(res.code, 1, res)
+        lines = res.stdout.splitlines()
+        self.assertIn("pkg/user.py:1:19: AF202 [*] `pkg.m.async` is a syntax error since Python 3.7; the project's "
+                      "`pkg/m.py` defines it as `async_` once renamed", lines)
+        self.assertIn("main.py:3:5: AF202 [*] `pkg.m.async` is a syntax error since Python 3.7; the project's "
+                      "`pkg/m.py` defines it as `async_` once renamed", lines)
+        by_place = self.fixes()
+        self.assertEqual(by_place[("pkg/m.py", 1, 1)]["fix"]["message"],
+                         "Rename `async` to `async_` with its uses in `main.py` and `pkg/user.py`")
+        self.assertEqual(by_place[("pkg/m.py", 4, 5)]["fix"]["message"],
+                         "Rename `await` to `await_` with its uses in `pkg/user.py`")
+        self.assertEqual(by_place[("pkg/user.py", 2, 19)]["fix"]["message"],
+                         "Import `pkg.m.async_` instead (with its definition in `pkg/m.py`)")
+        for d in by_place.values():
+            self.assertEqual(d["fix"]["applicability"], "safe", d)
+        # Safe fixes alone leave the project importable; a second run changes nothing.
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 0, res)
+        for path, text in NAMES_FIXED.items():
+            self.assertEqual(read(self.path(path)).decode(), text, path)
+        self.assert_compiles_and_imports(["pkg.user", "main"])
+        self.assert_idempotent()
+
+    def test_an_unresolved_use_makes_a_name_unsafe_and_is_listed(self):
+        files = dict(NAMES)
+        files["other.py"] = "def get(mod):\n    return mod.async\n"
+        self.make(files)
+        by_place = self.fixes()
+        fix = by_place[("pkg/m.py", 1, 1)]["fix"]
+        self.assertEqual(fix["applicability"], "unsafe")
+        self.assertEqual(fix["message"], "Rename `async` to `async_` with its uses in `main.py` and `pkg/user.py` "
+                                         "(`mod.async` in `other.py:2` does not resolve)")
+        self.assertEqual(by_place[("main.py", 3, 5)]["fix"]["applicability"], "unsafe")
+        # `await` is not used so: still safe.
+        self.assertEqual(by_place[("pkg/m.py", 4, 5)]["fix"]["applicability"], "safe")
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 1, res)
+        self.assertTrue(read(self.path("pkg/m.py")).decode().startswith("async = 1\n\n\ndef await_(x):\n"))
+        self.assertEqual(read(self.path("main.py")).decode(), NAMES["main.py"])
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        self.assertEqual(res.code, 0, res)
+        for path, text in NAMES_FIXED.items():
+            self.assertEqual(read(self.path(path)).decode(), text, path)
+        self.assertEqual(read(self.path("other.py")).decode(), "def get(mod):\n    return mod.async_\n")
+        self.assert_compiles_and_imports(["pkg.user", "main", "other"])
+        self.assert_idempotent()
+
+    def test_a_name_no_other_file_uses_stays_unsafe(self):
+        self.make({"pkg/__init__.py": "", "pkg/m.py": "async = 1\nprint(async)\n", "pkg/n.py": "import os\n"})
+        fix = self.fixes()[("pkg/m.py", 1, 1)]["fix"]
+        self.assertEqual(fix["applicability"], "unsafe")
+        self.assertEqual(fix["message"], "Rename `async` to `async_`")
+
+    def test_attributes_with_their_uses_on_known_objects(self):
+        self.make(ATTRIBUTES)
+        by_place = self.fixes()
+        self.assertEqual(by_place[("pkg/base.py", 2, 5)]["fix"]["message"],
+                         "Rename `async` to `async_` in `pkg/base.py`, `pkg/sub.py` and `main.py`")
+        for d in by_place.values():
+            self.assertEqual(d["fix"]["applicability"], "safe", d)
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 0, res)
+        for path, text in ATTRIBUTES_FIXED.items():
+            self.assertEqual(read(self.path(path)).decode(), text, path)
+        self.assert_compiles_and_imports(["pkg.sub", "main"])
+        proc = subprocess.run([sys.executable, "-c", "import main; print(main.RESULT)"], cwd=self.dir,
+                              capture_output=True, env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+        self.assertEqual(proc.stdout, b"(False, 2, False, (True, 2))\n", proc.stderr)
+        self.assert_idempotent()
+
+    def test_an_attribute_on_an_unknown_object_makes_it_unsafe_and_is_listed(self):
+        files = dict(ATTRIBUTES)
+        files["util.py"] = "import threading\n\n\ndef flag(job):\n    return job.async\n"
+        self.make(files)
+        by_place = self.fixes()
+        fix = by_place[("pkg/base.py", 2, 5)]["fix"]
+        self.assertEqual(fix["applicability"], "unsafe")
+        self.assertIn("(`job.async` in `util.py:5` does not resolve)", fix["message"])
+        self.assertEqual(by_place[("main.py", 5, 13)]["fix"]["applicability"], "unsafe")
+        # `await` is not used so: still safe.
+        self.assertEqual(by_place[("pkg/base.py", 5, 14)]["fix"]["applicability"], "safe")
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        self.assertEqual(res.code, 0, res)
+        for path, text in ATTRIBUTES_FIXED.items():
+            self.assertEqual(read(self.path(path)).decode(), text, path)
+        self.assert_compiles_and_imports(["pkg.sub", "main", "util"])
+        self.assert_idempotent()
+
+    def test_diff_shows_every_file_and_git_applies_it(self):
+        files = dict(NAMES)
+        files.update({"pkg/base.py": ATTRIBUTES["pkg/base.py"], "pkg/sub.py": ATTRIBUTES["pkg/sub.py"]})
+        self.make(files)
+        # `await` of pkg/base.py is used in that file only: its rename is unsafe, as before.
+        res = self.check("--diff", "--unsafe-fixes", ".")
+        self.assertEqual(res.code, 1, res)
+        for path in ("main.py", "pkg/base.py", "pkg/m.py", "pkg/sub.py", "pkg/user.py"):
+            self.assertIn("diff --git a/%s b/%s\n" % (path, path), res.stdout)
+        self.assertEqual(tree(self.dir), {path: text.encode() for path, text in files.items()})
+        if shutil.which("git") is not None:
+            patch = os.path.join(self.dir, "..", "shared-names.patch")
+            write(patch, res.stdout_bytes)
+            proc = subprocess.run(["git", "apply", os.path.abspath(patch)], cwd=self.dir, capture_output=True)
+            self.assertEqual(proc.returncode, 0, proc.stderr)
+            for path, text in NAMES_FIXED.items():
+                self.assertEqual(read(self.path(path)).decode(), text, path)
+            self.assertEqual(read(self.path("pkg/sub.py")).decode(), ATTRIBUTES_FIXED["pkg/sub.py"])
+            self.assert_compiles_and_imports(["pkg.user", "main", "pkg.sub"])
 
 
 def run_in(cwd, args):

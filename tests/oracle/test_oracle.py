@@ -740,5 +740,171 @@ class PublicNamesOracleTest(unittest.TestCase):
         if failures:
             self.fail(f"{len(failures)} failures:\n\n" + "\n\n".join(failures[:8]))
 
+# ---- multi-file projects: module-level names and attributes named async/await (issue 15) ----
+#
+# Each project is a regular package `pkg` with a module `api` (in `pkg` or in `pkg/sub`) that binds
+# a module-level variable and a function named `async`/`await` (one each), and a class `C` with a
+# class-level attribute and an attribute set on `self`, so named too. Other modules use them
+# through every import form — `from api import NAME`, `… as alias`, `import api`, `api.NAME`,
+# `from parent import api`, relative imports — and use the attributes on instances of `C`, on `C`
+# itself and on `self` in subclasses. Everything runs at import time, so a use that no longer
+# matches its definition fails the import. Every use resolves, so `--fix` with safe fixes alone
+# must rename them all: then every file compiles, every module imports in a fresh interpreter,
+# each AST is the original's with `async`/`await` renamed `async_`/`await_` wherever they occur,
+# and a second run changes nothing. In some projects a module also reads the attribute set on
+# `self` through an object it does not know (`o.NAME`): the safe run must then leave that
+# attribute alone (it is unsafe), and the unsafe run fixes all.
+
+
+def shared_user(rng, api, names, relative, k):
+    """Lines of a module that uses the module-level names and attributes of `api`."""
+    g, h, a, b = names
+    parent, leaf = api.rsplit(".", 1)
+    forms = [
+        ([f"from {api} import {g}"], f"{g}"),
+        ([f"from {api} import {g} as v{k}"], f"v{k}"),
+        ([f"import {api}"], f"{api}.{g} + {api}.{h}(1)"),
+        ([f"from {parent} import {leaf}"], f"{leaf}.{h}({leaf}.{g})"),
+        ([f"import {api} as a{k}"], f"a{k}.{h}(2) + a{k}.C.{a}"),
+        ([f"from {api} import C as K{k}"], f"K{k}().{b} + K{k}.{a}"),
+        ([f"from {api} import {h}, C"], f"{h}(C().{b})"),
+        ([f"from {api} import C", "", "", f"class S{k}(C):", "    def f(self):",
+          f"        return self.{a} + self.{b}", ""], f"S{k}().f()"),
+        ([f"from {api} import C", f"obj{k} = C()"], f"obj{k}.{b} + obj{k}.{a}"),
+    ]
+    if relative:
+        forms += [
+            ([f"from . import {leaf}"], f"{leaf}.{g} + {leaf}.C().{b}"),
+            ([f"from .{leaf} import {h} as r{k}"], f"r{k}(3)"),
+            ([f"from .{leaf} import {g}, C as Q{k}"], f"{g} + Q{k}.{a}"),
+        ]
+    lines, uses = [], []
+    for _ in range(rng.randint(1, 3)):
+        imported, use = rng.choice(forms)
+        lines += imported
+        uses.append(use)
+    lines += ["", "", "RESULT = [" + ", ".join(uses) + "]"]
+    return lines
+
+
+def generate_shared_project(rng, root):
+    """Writes a project under root; returns ({relative path: source bytes}, the attribute set on
+    `self` when a module reads it through an unknown object, else None)."""
+    g, h = rng.sample(KEYWORDS, 2)
+    a, b = rng.sample(KEYWORDS, 2)
+    names = (g, h, a, b)
+    deep = rng.random() < 0.4
+    api = "pkg.sub.api" if deep else "pkg.api"
+    files = {
+        "pkg/__init__.py": "",
+        api.replace(".", "/") + ".py": (f"{g} = 10\n\n\ndef {h}(x):\n    return x + {g}\n\n\n"
+                                        f"class C(object):\n    {a} = 1\n\n    def __init__(self):\n"
+                                        f"        self.{b} = 2\n\n    def total(self):\n"
+                                        f"        return self.{a} + self.{b}\n\n\n"
+                                        f"CHECK = C().total() + {h}({g})\n"),
+    }
+    if deep:
+        files["pkg/sub/__init__.py"] = ""
+        files["pkg/sub/near.py"] = "\n".join(shared_user(rng, api, names, True, 5)) + "\n"
+    for k in range(rng.randint(1, 3)):
+        files[f"pkg/mod{k}.py"] = "\n".join(shared_user(rng, api, names, not deep, k)) + "\n"
+    # Every name is used in another module at least once (a name no other file uses keeps its
+    # unsafe file-by-file fix: callers outside the run may use it).
+    files["main.py"] = "\n".join([f"from {api} import {g} as G9, {h} as H9, C as C9"] +
+                                 shared_user(rng, api, names, False, 9) +
+                                 [f"ALL = H9(G9) + C9.{a} + C9().{b}"]) + "\n"
+    unresolved = None
+    if rng.random() < 0.3:
+        unresolved = b
+        files["pkg/dyn.py"] = f"def read(o):\n    return o.{b}\n"
+    out = {}
+    for path, text in files.items():
+        eol = "\r\n" if rng.random() < 0.15 else "\n"
+        data = text.replace("\n", eol).encode()
+        full = os.path.join(root, path)
+        os.makedirs(os.path.dirname(full), exist_ok=True)
+        with open(full, "wb") as fh:
+            fh.write(data)
+        out[path] = data
+    return out, unresolved
+
+
+class NameRenamer(ast.NodeTransformer):
+    """The original AST with the promised renames: in these projects every `async`/`await`
+    identifier — a name, an attribute, a `def`, an imported name — is one of the renamed ones."""
+
+    def generic_visit(self, node):
+        for field in ("id", "arg", "attr", "name", "asname"):
+            value = getattr(node, field, None)
+            if isinstance(value, str) and value in PARAM_RENAMES:
+                setattr(node, field, PARAM_RENAMES[value])
+        return super().generic_visit(node)
+
+
+class SharedNamesOracleTest(unittest.TestCase):
+    def test_module_level_names_and_attributes_against_cpython(self):
+        rng = random.Random(SEED + 157)
+        work = tempfile.mkdtemp(prefix="asyncfix-oracle-shared-")
+        self.addCleanup(shutil.rmtree, work, ignore_errors=True)
+        failures, modules_imported, unresolved_projects = [], 0, 0
+        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+        for n in range(PROJECTS):
+            root = os.path.join(work, f"shared{n:03d}")
+            original, unresolved = generate_shared_project(rng, root)
+            listing = "\n".join(f"--- {p}\n{d.decode()}" for p, d in sorted(original.items()))
+            run = subprocess.run([BIN, "check", "--isolated", "--fix", "--quiet", "."],
+                                 cwd=root, capture_output=True, timeout=120)
+            if unresolved is not None:
+                unresolved_projects += 1
+                # The safe run leaves the attribute alone: a use may reach it unresolved.
+                api = [p for p in original if p.endswith("api.py")][0]
+                with open(os.path.join(root, api), "rb") as fh:
+                    after = fh.read()
+                if f"self.{unresolved} = 2".encode() not in after:
+                    failures.append(f"shared{n:03d}: the safe run renamed the attribute `{unresolved}` although "
+                                    f"pkg/dyn.py reads it unresolved\n{after.decode()}\n{listing}")
+                    continue
+                run = subprocess.run([BIN, "check", "--isolated", "--fix", "--unsafe-fixes", "--quiet", "."],
+                                     cwd=root, capture_output=True, timeout=120)
+            if run.returncode != 0:
+                failures.append(f"shared{n:03d}: exit {run.returncode}: {run.stdout.decode()}{run.stderr.decode()}\n"
+                                f"{listing}")
+                continue
+            fixed = snapshot(root)
+            if sorted(fixed) != sorted(original):
+                failures.append(f"shared{n:03d}: files {sorted(fixed)}, expected {sorted(original)}")
+                continue
+            for path, data in original.items():
+                after = fixed[path]
+                try:
+                    tree_after = ast.parse(after)  # this Python's grammar: async/await are keywords
+                except SyntaxError as e:
+                    failures.append(f"shared{n:03d}/{path}: does not compile after fixing: {e}\n"
+                                    f"{after.decode()}\n{listing}")
+                    continue
+                want = ast.dump(NameRenamer().visit(ast.parse(data, feature_version=(3, 6))))
+                if want != ast.dump(tree_after):
+                    failures.append(f"shared{n:03d}/{path}: AST differs beyond the renames\n"
+                                    f"{after.decode()}\n{listing}")
+            for path in fixed:
+                module = path[:-3].replace("/", ".").removesuffix(".__init__")
+                proc = subprocess.run([sys.executable, "-c", f"import {module}"], cwd=root, capture_output=True,
+                                      env=env, timeout=60)
+                modules_imported += 1
+                if proc.returncode != 0:
+                    failures.append(f"shared{n:03d}: `import {module}` fails: {proc.stderr.decode()[-400:]}\n"
+                                    f"{listing}")
+            again = subprocess.run([BIN, "check", "--isolated", "--fix", "--unsafe-fixes", "--quiet", "."],
+                                   cwd=root, capture_output=True, timeout=120)
+            if again.returncode != 0 or snapshot(root) != fixed:
+                failures.append(f"shared{n:03d}: a second run changed something or found something "
+                                f"(exit {again.returncode}): {again.stdout.decode()}{again.stderr.decode()}")
+        print(f"oracle: {PROJECTS} projects with module-level names and attributes ({unresolved_projects} with an "
+              f"unresolved use), {modules_imported} modules imported after fixing (seed {SEED + 157})",
+              file=sys.stderr)
+        if failures:
+            self.fail(f"{len(failures)} failures:\n\n" + "\n\n".join(failures[:8]))
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -289,3 +289,66 @@ TEST_CASE("AF001 async-identifier: a public parameter the project renames with i
                  "class Kfac(object):\n    def step(self, async=False):\n        return async\n"}},
                definingConfig("pkg.kfac"));
 }
+
+namespace {
+
+/// The Config the project view gives a file that defines or uses a renamed module-level name
+/// (a function row) or attribute (an attribute row).
+Config nameConfig(RenameRow::Kind kind, std::string old, std::string replacement, bool uncertain = false) {
+  Config config;
+  RenameRow row;
+  row.kind = kind;
+  row.library = "this project";
+  row.old = std::move(old);
+  row.replacement = std::move(replacement);
+  row.touches = {"pkg/m.py", "user.py"};
+  row.uncertain = uncertain;
+  if (uncertain) row.unresolved = "`o.async` in `other.py:3` does not resolve";
+  config.renames = {row};
+  config.package = "pkg";
+  config.module = "pkg.m";
+  return config;
+}
+
+} // namespace
+
+TEST_CASE("AF001 async-identifier: a module-level name the project renames with its uses", "[rules][AF001][project]") {
+  const std::string source = "async = 1\ndef f():\n    return async\n";
+  const std::string fixed = "async_ = 1\ndef f():\n    return async_\n";
+  runRuleTests("AF001", {},
+               {{source,
+                 {{"AF001", 1, 1, 6, FixKind::Safe, "Rename `async` to `async_` with its uses in `user.py`"},
+                  {"AF001", 3, 12, 17, FixKind::Safe}},
+                 fixed}},
+               nameConfig(RenameRow::Kind::Function, "pkg.m.async", "pkg.m.async_"));
+  // A use elsewhere does not resolve: unsafe, and the title lists it.
+  runRuleTests("AF001", {},
+               {{source,
+                 {{"AF001", 1, 1, 6, FixKind::Unsafe, "(`o.async` in `other.py:3` does not resolve)"},
+                  {"AF001", 3, 12, 17, FixKind::Unsafe}},
+                 fixed,
+                 source}},
+               nameConfig(RenameRow::Kind::Function, "pkg.m.async", "pkg.m.async_", true));
+  // Another module's row: unsafe, as without a project view.
+  runRuleTests("AF001", {},
+               {{source, {{"AF001", 1, 1, 6, FixKind::Unsafe}, {"AF001", 3, 12, 17, FixKind::Unsafe}}, fixed, source}},
+               nameConfig(RenameRow::Kind::Function, "pkg.other.async", "pkg.other.async_"));
+}
+
+TEST_CASE("AF001 async-identifier: an attribute the project renames in the files that use it",
+          "[rules][AF001][project]") {
+  const std::string source = "class C(object):\n    async = False\n    def run(self):\n        return self.async\n";
+  const std::string fixed = "class C(object):\n    async_ = False\n    def run(self):\n        return self.async_\n";
+  runRuleTests("AF001", {},
+               {{source,
+                 {{"AF001", 2, 5, 10, FixKind::Safe, "Rename `async` to `async_` in `pkg/m.py` and `user.py`"},
+                  {"AF001", 4, 21, 26, FixKind::Safe}},
+                 fixed}},
+               nameConfig(RenameRow::Kind::Attribute, "async", "async_"));
+  runRuleTests("AF001", {},
+               {{source,
+                 {{"AF001", 2, 5, 10, FixKind::Unsafe, "does not resolve"}, {"AF001", 4, 21, 26, FixKind::Unsafe}},
+                 fixed,
+                 source}},
+               nameConfig(RenameRow::Kind::Attribute, "async", "async_", true));
+}

@@ -140,3 +140,44 @@ TEST_CASE("AF202 names an object that spans lines `…`, whatever the line ends"
           "import xml.dom.minidom" + eol + "flag = xml.dom.minidom.parseString(" + eol + "    s).async_" + eol}});
   }
 }
+
+namespace {
+
+/// The Config the project view gives a file that uses `pkg/m.py`'s module-level `async`.
+asyncfix::Config userConfig(bool uncertain = false) {
+  asyncfix::Config config;
+  asyncfix::RenameRow row;
+  row.kind = asyncfix::RenameRow::Kind::Function;
+  row.library = "this project";
+  row.old = "pkg.m.async";
+  row.replacement = "pkg.m.async_";
+  row.touches = {"pkg/m.py", "pkg/user.py"};
+  row.uncertain = uncertain;
+  if (uncertain) row.unresolved = "`o.async` in `other.py:3` does not resolve";
+  config.renames = {row};
+  config.package = "pkg";
+  return config;
+}
+
+} // namespace
+
+TEST_CASE("AF202 renamed-async-function: the project's module-level name, at its uses", "[rules][AF202][project]") {
+  const std::vector<Invalid> invalid = {
+      {"from pkg.m import async\nx = async + 1\n",
+       {{"AF202", 1, 19, 24, FixKind::Safe, "(with its definition in `pkg/m.py`)"}, {"AF202", 2, 5, 10, FixKind::Safe}},
+       "from pkg.m import async_\nx = async_ + 1\n"},
+      {"from .m import async as a\nx = a\n",
+       {{"AF202", 1, 16, 21, FixKind::Safe, "the project's `pkg/m.py` defines it as `async_`"}},
+       "from .m import async_ as a\nx = a\n"},
+      {"import pkg.m\nfrom . import m as mm\nx = pkg.m.async, mm.async\n",
+       {{"AF202", 3, 5, 16, FixKind::Safe}, {"AF202", 3, 18, 26, FixKind::Safe}},
+       "import pkg.m\nfrom . import m as mm\nx = pkg.m.async_, mm.async_\n"},
+  };
+  runRuleTests("AF202", {"from pkg.other import async\n", "import pkg.m\nx = pkg.m.other\n"}, invalid, userConfig());
+  runRuleTests("AF202", {},
+               {{"from pkg.m import async\n",
+                 {{"AF202", 1, 19, 24, FixKind::Unsafe, "(`o.async` in `other.py:3` does not resolve)"}},
+                 "from pkg.m import async_\n",
+                 "from pkg.m import async\n"}},
+               userConfig(true));
+}

@@ -98,3 +98,92 @@ TEST_CASE("resolveRelative: leading dots climb the package", "[project]") {
   CHECK(resolveRelative("...x", "pkg") == std::nullopt);
   CHECK(resolveRelative("..x", "") == std::nullopt);
 }
+
+namespace {
+
+NameReference ref(NameReference::Kind kind, std::string path, std::string name, std::string written,
+                  std::uint32_t line) {
+  return {kind, std::move(path), std::move(name), std::move(written), line};
+}
+
+} // namespace
+
+TEST_CASE("mayHavePublicNames: names and attributes other modules may use", "[project]") {
+  CHECK(mayHavePublicNames("def async(x):\n    pass\n"));
+  CHECK(mayHavePublicNames("class await:\n    pass\n"));
+  CHECK(mayHavePublicNames("from pkg.m import async\n"));
+  CHECK(mayHavePublicNames("y = m.async.x\n"));
+  CHECK(mayHavePublicNames("self.async = True\n"));
+  CHECK_FALSE(mayHavePublicNames("async def f():\n    return await g()\n"));
+}
+
+TEST_CASE("findPublicNames: module-level names and class attributes the module defines", "[project]") {
+  const PublicNames names = findPublicNames("from lib import async\n" // another module's
+                                            "import other as await\n" // an alias is the module's own
+                                            "def f():\n"
+                                            "    async = 1\n" // a local
+                                            "    return async\n"
+                                            "class C(object):\n"
+                                            "    async = False\n" // class-level
+                                            "    def __init__(self):\n"
+                                            "        self.await = 1\n" // assigned on self
+                                            "    def run(self):\n"
+                                            "        return self.other.async\n"
+                                            "    class Inner:\n"
+                                            "        def await(self):\n" // a method
+                                            "            pass\n"
+                                            "def g():\n"
+                                            "    global async2\n");
+  CHECK(names.globals == std::vector<std::string>{"await"});
+  const std::vector<std::pair<std::string, std::string>> attributes = {
+      {"C", "async"}, {"C.Inner", "await"}, {"C", "await"}};
+  CHECK(names.attributes == attributes);
+  CHECK(names.classes == std::vector<std::string>{"C"});
+
+  const PublicNames defs = findPublicNames("async = 1\n"
+                                           "def await(x):\n"
+                                           "    return x\n"
+                                           "def h():\n"
+                                           "    global async\n"
+                                           "    async = 2\n");
+  CHECK(defs.globals == std::vector<std::string>{"async", "await"});
+  CHECK(defs.attributes.empty());
+}
+
+TEST_CASE("findPublicNames: uses that may reach another module's names", "[project]") {
+  using K = NameReference::Kind;
+  const PublicNames names = findPublicNames("from pkg.m import async\n"
+                                            "from pkg.m import await as w\n"
+                                            "from .m import C\n"
+                                            "from . import m\n"
+                                            "import pkg.m\n"
+                                            "import pkg.n as n\n"
+                                            "x = pkg.m.async + m.await + n.async\n"
+                                            "c = C()\n"
+                                            "y = c.async + C.await\n"
+                                            "class D(C):\n"
+                                            "    def go(self):\n"
+                                            "        return self.async\n"
+                                            "def f(o):\n"
+                                            "    return o.async, D().await\n"
+                                            "print(await)\n"
+                                            "from . import async\n"
+                                            "s = 'o.async'\n");
+  const std::vector<NameReference> expected = {
+      ref(K::Path, "pkg.m.async", "async", "from pkg.m import async", 1),
+      ref(K::Path, "pkg.m.await", "await", "from pkg.m import await", 2),
+      ref(K::Path, "pkg.m.async", "async", "pkg.m.async", 7),
+      ref(K::Path, ".m.await", "await", "m.await", 7),
+      ref(K::Path, "pkg.n.async", "async", "n.async", 7),
+      ref(K::Instance, ".m.C", "async", "c.async", 9),
+      ref(K::Path, ".m.C.await", "await", "C.await", 9),
+      ref(K::Own, "", "async", "self.async", 12),
+      ref(K::Unresolved, "", "async", "o.async", 14),
+      ref(K::Own, "", "await", "D().await", 14),
+      ref(K::Unresolved, "", "await", "await", 15),
+      ref(K::Path, ".async", "async", "from . import async", 16),
+  };
+  CHECK(names.references == expected);
+  CHECK(names.globals.empty());
+  CHECK(names.attributes.empty());
+}

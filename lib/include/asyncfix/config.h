@@ -65,10 +65,14 @@ struct RenameRow {
   /// installed distribution could share), so the fixes of the row are unsafe. With `touches`:
   /// some use of the name in the project does not resolve to the owner, so the fixes are unsafe.
   bool uncertain = false;
-  /// Keyword rows of the project's own functions, not of a library (the CLI's project view adds
-  /// them): the files the rename edits, the one that defines `owner` first. The fixes of such a
-  /// row rename the parameter there and `old=` at its calls in the others.
+  /// Rows of the project's own names, not of a library (the CLI's project view adds them): the
+  /// files the rename edits, the ones that define the name first. A keyword row renames a
+  /// parameter of `owner` and `old=` at its calls in the others; a function row (`old` the path
+  /// of a module-level name) the name and every import and attribute path reaching it; an
+  /// attribute row (no `owner`) the attribute in every file it is given to.
   std::vector<std::string> touches{};
+  /// With `touches`: the uses that do not resolve, for the fix titles ("`o.async` in `f.py:3`").
+  std::string unresolved{};
   friend bool operator==(const RenameRow &, const RenameRow &) = default;
 };
 

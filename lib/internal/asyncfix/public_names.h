@@ -1,12 +1,16 @@
 // asyncfix/public_names.h (internal, not installed) — what one file holds for the names other
 // modules of the project use: parameters named `async`/`await` of functions that callers in other
-// files can pass by keyword, and the calls that may reach such a function of another module.
+// files can pass by keyword, and the calls that may reach such a function of another module;
+// module-level names and attributes so named, and the uses that may reach another module's.
 //
 // The CLI's project view joins them across the files of a run (cli/project.h): a parameter is
-// renamed together with `async=` at every call that resolves to it. Knows nothing about files or
-// the module map: paths are as the file's imports write them (relative ones keep their dots).
+// renamed together with `async=` at every call that resolves to it, a module-level name with every
+// import and attribute path that reaches it, an attribute with every use on an object the project
+// knows. Knows nothing about files or the module map: paths are as the file's imports write them
+// (relative ones keep their dots).
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -36,20 +40,53 @@ struct KeywordCall {
   friend bool operator==(const KeywordCall &, const KeywordCall &) = default;
 };
 
+/// A use of a name `async`/`await` that may be another module's: through an import
+/// (`from pkg.m import async`, `… import async as a`), an attribute of something the imports
+/// name (`pkg.m.async`, `m.async` after `from pkg import m`, `C.async` after `from pkg.m import
+/// C`), an attribute of an object (`c.async` after `c = C()`, `self.async`), or an attribute or
+/// a free name the file cannot tell the origin of.
+struct NameReference {
+  enum class Kind : std::uint8_t {
+    Path,       ///< `path` is what it names: "pkg.m.async", ".m.async" (relative: leading dots)
+    Instance,   ///< an attribute of an object made by calling `path` ("pkg.m.C", ".m.C")
+    Own,        ///< an attribute of the file's own class or of an instance of it (`self.async`)
+    Unresolved, ///< `o.async` with `o` unknown; a free name `async` (a star import may bind it)
+  };
+  Kind kind = Kind::Unresolved;
+  std::string path;
+  std::string name;       ///< "async" or "await"
+  std::string written;    ///< how the use reads, for messages: "o.async", "async"
+  std::uint32_t line = 0; ///< 1-based
+  friend bool operator==(const NameReference &, const NameReference &) = default;
+};
+
 struct PublicNames {
   std::vector<PublicParameter> parameters;
   std::vector<KeywordCall> calls; ///< in source order
-  bool empty() const { return parameters.empty() && calls.empty(); }
+  /// Names `async`/`await` the module binds at its top level (`async = …`, `def async(…)`,
+  /// `class await:`, a `for` target, `global async` then an assignment; not a name it imports
+  /// unaliased, which is another module's): other modules reach them as `module.async`.
+  std::vector<std::string> globals;
+  /// Attributes `async`/`await` the module's classes define: `self.async = …` in a method, a
+  /// class-level `async = …` or `def async(self)`. The class from the module ("C", "C.Inner")
+  /// and the name.
+  std::vector<std::pair<std::string, std::string>> attributes;
+  /// The module's top-level classes ("C"): what an object of one of the project's classes is.
+  std::vector<std::string> classes;
+  std::vector<NameReference> references; ///< in source order
+  bool empty() const {
+    return parameters.empty() && calls.empty() && globals.empty() && attributes.empty() && references.empty();
+  }
 };
 
 /// The cheap test before findPublicNames() parses anything: a word `async`/`await` in code (not
-/// in a string or a comment) followed by `=`, `,`, `)` or `:` (a parameter or a keyword argument;
-/// `async def` and `await x` are not). Says "maybe" too often, never "no" wrongly.
+/// in a string or a comment) that is not the keyword: a parameter, a keyword argument, a name, an
+/// attribute (`async def` and `await x` are not). Says "maybe" too often, never "no" wrongly.
 bool mayHavePublicNames(std::string_view text);
 
-/// The parameters and calls of `text` (UTF-8 Python source). Calls with `**mapping` are listed
-/// only when the file also passes or takes `async`/`await` (the project view asks only files
-/// that mayHavePublicNames()). Names inside ERROR regions are left out.
+/// The parameters, calls, definitions and references of `text` (UTF-8 Python source). Calls with
+/// `**mapping` are listed only when the file also passes or takes `async`/`await` (the project
+/// view asks only files that mayHavePublicNames()). Names inside ERROR regions are left out.
 PublicNames findPublicNames(std::string_view text);
 
 /// `relative` (".kfac.Kfac", "..util.f") resolved against `package` ("pkg.sub"; "" for a

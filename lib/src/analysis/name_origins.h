@@ -77,11 +77,13 @@ public:
   /// Does the file import package `package` (anywhere, or by a module-level star import)?
   bool imports(std::string_view package);
 
+  /// The class scope whose method has `identifier` as its first parameter (`self`, `cls`).
+  std::optional<std::uint32_t> selfClass(TSNode identifier) const;
+
 private:
   Origin originOf(TSNode e, int depth);
   Origin originOfName(TSNode identifier, int depth);
   Origin bindingOrigin(const NameUse &b, int depth);
-  std::optional<std::uint32_t> selfClass(TSNode identifier) const;
   Origin originOfSelfAttribute(std::uint32_t cls, std::string_view name, int depth);
   bool starImport(TSNode statement, std::string_view package, int depth) const;
 

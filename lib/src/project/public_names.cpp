@@ -35,6 +35,127 @@ KeywordCall callTo(TSNode callee, std::string_view keyword, std::string_view tex
   return call;
 }
 
+/// `what` for a message: the text when short and on one line, else "…".
+std::string shortText(TSNode node, std::string_view text) {
+  const std::string_view t = textOf(node, text);
+  return t.size() <= 40 && t.find_first_of("\r\n") == std::string_view::npos ? std::string(t) : std::string("…");
+}
+
+/// "C", "C.Inner": the classes (and functions) around scope `scope`, from the module.
+std::string scopePath(const SemanticModel &model, std::uint32_t scope) {
+  std::vector<std::string_view> parts;
+  for (std::uint32_t s = scope; s != 0; s = model.scopes()[s].parent) parts.push_back(model.scopes()[s].name);
+  std::string out;
+  for (auto it = parts.rbegin(); it != parts.rend(); ++it) out.append(out.empty() ? "" : ".").append(*it);
+  return out;
+}
+
+bool bindsHere(NameRole role) {
+  return role == NameRole::Binding || role == NameRole::FunctionName || role == NameRole::ClassName;
+}
+
+/// The module-level names, class attributes and references of `word` (see PublicNames).
+void addNames(std::string_view word, const Document &doc, const SemanticModel &model, NameOrigins &origins,
+              PublicNames &out, std::vector<std::pair<std::uint32_t, NameReference>> &references) {
+  const std::string_view source = doc.text();
+  const auto line = [](TSNode n) { return ts_node_start_point(n).row + 1; };
+  const auto addUnique = [](auto &list, auto value) {
+    if (std::find(list.begin(), list.end(), value) == list.end()) list.push_back(std::move(value));
+  };
+  for (const std::uint32_t i : model.namesCalled(word)) {
+    const NameUse &use = model.name(i);
+    if (use.inError) continue;
+    const BindingKey key = model.resolve(use);
+    const Scope &scope = model.scopes()[key.scope];
+    const std::vector<const NameUse *> &uses = model.usesOf(key);
+    const bool imported =
+        std::any_of(uses.begin(), uses.end(), [](const NameUse *u) { return u->role == NameRole::ImportedName; });
+    if (use.role == NameRole::ImportedName) {
+      // `from pkg.m import async`: another module's name; `import async` is a module's.
+      const std::size_t dot = use.qualified.rfind('.');
+      if (dot != std::string::npos) {
+        std::string module = use.qualified.substr(0, dot);
+        if (module.find_first_not_of('.') == std::string::npos) module += '.'; // `from . import async`
+        references.emplace_back(ts_node_start_byte(use.node),
+                                NameReference{NameReference::Kind::Path, use.qualified, std::string(word),
+                                              "from " + module + " import " + std::string(word), line(use.node)});
+      }
+      continue;
+    }
+    if (bindsHere(use.role) && !imported) {
+      if (key.scope == 0) addUnique(out.globals, std::string(word));
+      else if (scope.kind == ScopeKind::Class)
+        addUnique(out.attributes, std::make_pair(scopePath(model, key.scope), std::string(word)));
+      continue;
+    }
+    const bool bound = std::any_of(uses.begin(), uses.end(), [](const NameUse *u) {
+      return bindsHere(u->role) || u->role == NameRole::Parameter || u->role == NameRole::ImportedName;
+    });
+    if (key.scope == 0 && !bound && (use.role == NameRole::Reference || use.role == NameRole::AwaitName))
+      // A free name: a star import may bind it.
+      references.emplace_back(
+          ts_node_start_byte(use.node),
+          NameReference{NameReference::Kind::Unresolved, {}, std::string(word), std::string(word), line(use.node)});
+  }
+  for (const AttributeUse *a : model.attributesCalled(word)) {
+    if (a->inError) continue;
+    const TSNode attribute = ts_node_parent(a->node);
+    const TSNode object = fieldOf(attribute, "object");
+    NameReference r{NameReference::Kind::Unresolved,
+                    {},
+                    std::string(word),
+                    shortText(object, source) + "." + std::string(word),
+                    line(a->node)};
+    if (const std::optional<std::uint32_t> cls = origins.selfClass(object)) {
+      r.kind = NameReference::Kind::Own;
+      const TSNode holder = ts_node_parent(attribute);
+      if (!ts_node_is_null(holder) && ts_node_eq(fieldOf(holder, "left"), attribute) &&
+          (symbolOf(holder) == Kinds::get().assignment || isType(holder, "augmented_assignment")))
+        addUnique(out.attributes, std::make_pair(scopePath(model, *cls), std::string(word)));
+    } else {
+      const Origin o = origins.of(object);
+      if (o.kind == Origin::Kind::Local) {
+        r.kind = NameReference::Kind::Own;
+      } else if (o.kind == Origin::Kind::Path && !o.literal) {
+        r.kind = NameReference::Kind::Path;
+        r.path = o.path + "." + std::string(word);
+      } else if (o.kind == Origin::Kind::Instance && !o.literal) {
+        r.kind = NameReference::Kind::Instance;
+        r.path = o.path;
+      }
+    }
+    references.emplace_back(ts_node_start_byte(a->node), std::move(r));
+  }
+}
+
+/// `from M import async as a`: the imported name is no variable of this file (its alias is), so
+/// the SemanticModel records none; found by the prefilter's offsets of the word in code.
+void addAliasedImports(const Document &doc, std::vector<std::pair<std::uint32_t, NameReference>> &references) {
+  const std::string_view source = doc.text();
+  std::vector<std::uint32_t> offsets;
+  if (scanTriggers(source, kPrefilterKeywordName, &offsets) == 0) return;
+  const Kinds &k = Kinds::get();
+  for (const std::uint32_t at : offsets) {
+    const std::string_view word = source.substr(at, 5);
+    if (word != "async" && word != "await") continue;
+    const TSNode token = DocumentInternals::nodeAt(doc, at, at + 5);
+    if (!isIdentifier(token) || ts_node_start_byte(token) != at || ts_node_end_byte(token) != at + 5) continue;
+    const TSNode dotted = ts_node_parent(token);
+    const TSNode aliased = ts_node_is_null(dotted) ? TSNode{} : ts_node_parent(dotted);
+    const TSNode statement = ts_node_is_null(aliased) ? TSNode{} : ts_node_parent(aliased);
+    if (symbolOf(dotted) != k.dottedName || ts_node_named_child_count(dotted) != 1 ||
+        symbolOf(aliased) != k.aliasedImport || !ts_node_eq(fieldOf(aliased, "name"), dotted) ||
+        symbolOf(statement) != k.importFromStatement || ts_node_has_error(statement))
+      continue;
+    const std::string_view module = textOf(fieldOf(statement, "module_name"), source);
+    references.emplace_back(
+        at, NameReference{NameReference::Kind::Path,
+                          std::string(module) + (module.ends_with('.') ? "" : ".") + std::string(word),
+                          std::string(word), "from " + std::string(module) + " import " + std::string(word),
+                          ts_node_start_point(token).row + 1});
+  }
+}
+
 } // namespace
 
 std::optional<std::string> publicCallable(const SemanticModel &model, std::uint32_t scope, bool *constructor) {
@@ -62,21 +183,10 @@ std::optional<std::string> publicCallable(const SemanticModel &model, std::uint3
 
 bool mayHavePublicNames(std::string_view text) {
   // The prefilter's scan knows strings and comments: `x.cuda(async=True)` in a docstring or a
-  // comment (legacy code quoted in modern files) is not a reason to parse the file again.
-  std::vector<std::uint32_t> offsets;
-  if (scanTriggers(text, kPrefilterKeywordName, &offsets) == 0) return false;
-  for (const std::uint32_t at : offsets) {
-    const std::string_view word = text.substr(at, 5);
-    if (word != "async" && word != "await") return true; // not what this test knows: maybe
-    std::size_t next = at + word.size();
-    while (next < text.size() && (text[next] == ' ' || text[next] == '\t' || text[next] == '\r' || text[next] == '\n' ||
-                                  text[next] == '\\' || text[next] == '\f'))
-      ++next;
-    // A parameter or keyword argument: `async=`, `async,`, `async)`, `async:`; a comment after
-    // it hides what follows, so it counts too.
-    if (next == text.size() || std::string_view("=,):#").find(text[next]) != std::string_view::npos) return true;
-  }
-  return false;
+  // comment (legacy code quoted in modern files) is not a reason to parse the file again; and
+  // it knows `async def` and `await x` for the keywords. Anything else may be a parameter, a
+  // keyword argument, a module-level name, an attribute or a use of another module's.
+  return scanTriggers(text, kPrefilterKeywordName) != 0;
 }
 
 PublicNames findPublicNames(std::string_view text) {
@@ -123,6 +233,18 @@ PublicNames findPublicNames(std::string_view text) {
   }
   std::stable_sort(calls.begin(), calls.end(), [](const auto &a, const auto &b) { return a.first < b.first; });
   for (auto &[start, call] : calls) out.calls.push_back(std::move(call));
+
+  std::vector<std::pair<std::uint32_t, NameReference>> references;
+  for (const std::string_view word : {std::string_view("async"), std::string_view("await")})
+    addNames(word, doc, model, origins, out, references);
+  addAliasedImports(doc, references);
+  std::stable_sort(references.begin(), references.end(),
+                   [](const auto &a, const auto &b) { return a.first < b.first; });
+  for (auto &[start, r] : references) out.references.push_back(std::move(r));
+  for (const Scope &scope : model.scopes())
+    if (scope.kind == ScopeKind::Class && scope.parent == 0 && !scope.name.empty() &&
+        std::find(out.classes.begin(), out.classes.end(), scope.name) == out.classes.end())
+      out.classes.emplace_back(scope.name);
   return out;
 }
 

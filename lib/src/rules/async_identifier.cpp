@@ -52,7 +52,8 @@ comprehension variables. It is unsafe where other code may use the name: module-
 through an attribute (`obj.run(async=…)`: the receiver is not known), attributes (`obj.async`
 anywhere), keyword arguments to callees defined elsewhere, where the new name is already visible
 (it would be shadowed or captured), and when a syntax error hides some uses of the name. Imported names (`from m import async`)
-get no fix: the name is fixed by the other module (AF201 knows the libraries that renamed theirs).
+get no fix: the name is fixed by the other module (AF201 knows the libraries that renamed theirs,
+and `asyncfix check` the project's own, below).
 
 `asyncfix check` sees the run's files as a project. A parameter of a public function, method or
 class (`__init__`) of the project is renamed there together with `async=` at every call in the
@@ -64,6 +65,18 @@ when every call found in the project resolves to the function: unsafe when some 
 `super().__init__(…)`, another function of the project that may forward it), or when it lies in
 a namespace package. A public parameter that no other file of the run passes by keyword is
 renamed as above, unsafely: callers outside the run may pass it.
+
+The same holds for a module-level name (`async = …`, `def async(…)`, `class async:`) that other
+files of the run use through their imports (`from pkg.m import async`, `… import async as a`,
+`import pkg.m` then `pkg.m.async`, `from pkg import m` then `m.async`, relative imports): it is
+renamed here and, by AF202, at every such use, to the name this file's rename style gives. And
+for an attribute (`self.async = …` in a method, a class-level `async = …` or `def async(self)`)
+that other files use on objects the project knows (`self.async` in a method, `c.async` after
+`c = C()` with `C` the project's class, `C.async`): every `obj.async` of the files that use it is
+renamed to one name, and the title lists those files. Either is unsafe when some use in the
+project may reach the name without resolving to it (`o.async` where `o` is not known, a free
+`async` that a star import may bind, an attribute of an object of another library, an import of
+it from a module that does not define it); the title lists the first of those uses.
 )",
                                 FixAvailability::Sometimes,
                                 false};

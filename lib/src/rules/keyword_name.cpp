@@ -116,6 +116,24 @@ const RenameRow *projectRow(const SemanticModel &model, std::uint32_t scope, std
   return nullptr;
 }
 
+/// The project's row for the module-level name `name` of the linted module (a function row the
+/// project view adds when other files use it), or null.
+const RenameRow *projectGlobalRow(std::string_view name, const Config &config) {
+  if (!config.module || config.renames.empty()) return nullptr;
+  const std::string path = *config.module + "." + std::string(name);
+  for (const RenameRow &r : config.renames)
+    if (r.kind == RenameRow::Kind::Function && !r.touches.empty() && r.old == path) return &r;
+  return nullptr;
+}
+
+/// The project's row for the attribute `name` (an attribute row the project view gives the files
+/// that use it on objects it knows), or null.
+const RenameRow *projectAttributeRow(std::string_view name, const Config &config) {
+  for (const RenameRow &r : config.renames)
+    if (r.kind == RenameRow::Kind::Attribute && !r.touches.empty() && r.owner.empty() && r.old == name) return &r;
+  return nullptr;
+}
+
 void addAttributeUses(const SemanticModel &model, std::string_view name, RenameGroup &group) {
   group.member = true;
   for (const AttributeUse *a : model.attributesCalled(name))
@@ -151,15 +169,32 @@ RenameGroup bindingGroup(const SemanticModel &model, const NameUse &use, const C
         group.visibleOutside = true;
     }
     linkCallSites(model, scope, key.name, group);
+  } else if (key.scope == 0 && boundHere && group.fixable) {
+    // A module-level name other modules of the project use: safe when every use resolves to it.
+    if (const RenameRow *row = projectGlobalRow(key.name, config)) {
+      group.projectRow = row;
+      group.visibleOutside = row->uncertain;
+    }
   }
-  if (scope.kind == ScopeKind::Class) addAttributeUses(model, key.name, group);
+  if (scope.kind == ScopeKind::Class) {
+    addAttributeUses(model, key.name, group);
+    if (const RenameRow *row = projectAttributeRow(key.name, config)) {
+      group.projectRow = row;
+      group.visibleOutside = row->uncertain;
+    }
+  }
   return group;
 }
 
 /// `obj.NAME`: every attribute spelt NAME and every class-level binding of NAME.
-RenameGroup memberGroup(const SemanticModel &model, std::string_view name) {
+RenameGroup memberGroup(const SemanticModel &model, std::string_view name, const Config &config) {
   RenameGroup group;
   group.visibleOutside = true;
+  if (const RenameRow *row = projectAttributeRow(name, config)) {
+    // The project view found its uses in other files on objects it knows.
+    group.projectRow = row;
+    group.visibleOutside = row->uncertain;
+  }
   addAttributeUses(model, name, group);
   for (std::uint32_t i : model.namesCalled(name)) {
     const NameUse &use = model.name(i);
@@ -223,13 +258,23 @@ std::string_view roleWords(NameRole role) {
   return "a name";
 }
 
-/// What a project row adds to the title of its parameter's rename: the other files it edits,
-/// or why it is unsafe.
+/// What a project row adds to the title of its rename: the other files it edits, and why it is
+/// unsafe.
 std::string projectTitle(const RenameRow &row) {
-  std::string out = " with `" + row.old + "=` at its calls in ";
-  for (std::size_t i = 1; i < row.touches.size(); ++i)
-    out += (i == 1 ? "" : i + 1 == row.touches.size() ? " and " : ", ") + ("`" + row.touches[i] + "`");
-  if (row.uncertain) out += " (a call elsewhere in the project may pass it without resolving to this function)";
+  const auto files = [&](std::size_t from) {
+    std::string out;
+    for (std::size_t i = from; i < row.touches.size(); ++i)
+      out += (i == from ? "" : i + 1 == row.touches.size() ? " and " : ", ") + ("`" + row.touches[i] + "`");
+    return out;
+  };
+  if (row.kind == RenameRow::Kind::Keyword) {
+    std::string out = " with `" + row.old + "=` at its calls in " + files(1);
+    if (row.uncertain) out += " (a call elsewhere in the project may pass it without resolving to this function)";
+    return out;
+  }
+  std::string out = row.kind == RenameRow::Kind::Function ? " with its uses in " + files(1) : " in " + files(0);
+  if (row.uncertain)
+    out += " (" + (row.unresolved.empty() ? std::string("a use elsewhere may not reach it") : row.unresolved) + ")";
   return out;
 }
 
@@ -243,7 +288,8 @@ SharedFix renameFix(const Rule &rule, const SemanticModel &model, RenameGroup &g
   ctx.dropClaimedByOther(rule, kClaimRecordedToken, group.keywordNodes);
   if (!group.fixable || group.nodes.empty()) return std::nullopt;
   const RenameRow *row = group.projectRow;
-  const std::string replacement = row ? row->replacement : ctx.config().renamed(keyword);
+  std::string replacement = row ? row->replacement : ctx.config().renamed(keyword);
+  if (row && row->kind == RenameRow::Kind::Function) replacement.erase(0, replacement.rfind('.') + 1); // a path
   const bool conflict = renameConflicts(model, group, replacement, ctx.text());
   const bool incomplete = model.seenInError(keyword);
   Fix fix;
@@ -397,7 +443,8 @@ void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
     }
     what = "a keyword argument";
   } else if (model.attributeAt(start)) {
-    if (!cache.member) cache.member = makeRename(*this, model, memberGroup(model, keyword_), keyword_, ctx);
+    if (!cache.member)
+      cache.member = makeRename(*this, model, memberGroup(model, keyword_, ctx.config()), keyword_, ctx);
     rename = &*cache.member;
     what = "an attribute name";
   } else if (const NameUse *use = model.nameAt(start)) {

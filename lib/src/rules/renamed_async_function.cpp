@@ -62,6 +62,14 @@ is already used in the file. An attribute path whose first name is not imported 
 (`doc = minidom.parseString(s)`); elsewhere `obj.async` is AF001's.
 These rules take precedence over AF001/AF002 on the tokens they own.
 
+`asyncfix check` adds rows for the project's own module-level names (see AF001): after
+`from pkg.m import async`, where `pkg/m.py` assigns or defines `async` at its top level, the
+import and the uses of the name are renamed with the definition, to the name the defining
+file's rename style gives; so are `from pkg.m import async as a`, `pkg.m.async` and `m.async`
+through the imports (relative ones too). Such a fix names the defining file, and is safe when
+every use found in the project resolves to the name, unsafe otherwise (the title lists the first
+uses that do not).
+
 ## Options
 More rows go in `[tool.asyncfix.renames]` (see the README):
 `function = [{ old = "mylib.async", new = "mylib.run_async" }]`,

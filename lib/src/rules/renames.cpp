@@ -152,7 +152,8 @@ private:
   const RenameRow *ownerRow(Kind kind, std::string_view old, std::string_view path) {
     const Parts parts = splitRenamePath(path);
     for (const ParsedRow &p : rows())
-      if (p.row->kind == kind && p.row->old == old && renamePathMatches(p.owner, parts)) return p.row;
+      if (p.row->kind == kind && p.row->old == old && !p.owner.empty() && renamePathMatches(p.owner, parts))
+        return p.row; // (the project's attributes have no owner: AF001/AF002 rename them)
     return nullptr;
   }
 
@@ -160,6 +161,9 @@ private:
     if (!full_) return {}; // only ownership is asked
     if (!r.files.empty())
       return syntaxError(r.old, config_) + "; rename the project's module to `" + r.replacement + "`";
+    if (!r.touches.empty()) // a module-level name of the project's, renamed where it is defined
+      return syntaxError(r.old, config_) + "; the project's `" + r.touches.front() + "` defines it as `" +
+             std::string(lastComponent(r.replacement)) + "` once renamed";
     return syntaxError(r.old, config_) + "; " + releasedIn(r) + " renamed it `" + r.replacement + "`";
   }
 
@@ -665,10 +669,13 @@ void RenamedAsyncRule::check(TSNode node, Context &ctx) const {
   d.end = m->end;
   if (m->fix) {
     Fix fix = *m->fix;
+    const bool global = m->row->kind == RenameRow::Kind::Function && !m->row->touches.empty();
+    if (global) fix.title += " (with its definition in `" + m->row->touches.front() + "`)";
     if (!m->row->touches.empty() && m->row->uncertain && fix.applicability == Applicability::Safe) {
-      // The project's function: a call elsewhere may pass the keyword without resolving to it.
+      // The project's function or name: a use elsewhere may reach it without resolving to it.
       fix.applicability = Applicability::Unsafe;
-      fix.title += " (a call elsewhere in the project may pass it without resolving to the function)";
+      fix.title += global ? " (" + m->row->unresolved + ")"
+                          : " (a call elsewhere in the project may pass it without resolving to the function)";
     }
     if (!m->row->files.empty()) {
       // A module of the project: the fix is this file's part of renaming it (with every import).
