@@ -291,6 +291,7 @@ int run(int argc, char **argv) {
   lspCommand->add_option("--log-file", lspOptions.logFile, "Write the log here instead of stderr");
   bool lspStdio = false; // stdio is the only transport; accepted because LSP clients pass it
   lspCommand->add_flag("--stdio", lspStdio, "Use stdin/stdout (the default and only transport)");
+  lspCommand->set_version_flag("-V,--version", "asyncfix-lsp " ASYNCFIX_VERSION); // as `asyncfix-lsp --version`
 
   try {
     app.parse(argc, argv);

@@ -258,7 +258,11 @@ class ExitCodeTest(CliTestCase):
         res = run(["--version"], cwd=self.dir)
         self.assertEqual(res.code, 0, res)
         self.assertRegex(res.stdout.strip(), r"^asyncfix \d+\.\d+\.\d+")
-        for args in (["--help"], ["check", "--help"], ["rule", "--help"]):
+        # `asyncfix lsp` is `asyncfix-lsp`, whose --version an editor's health check may ask.
+        res = run(["lsp", "--version"], cwd=self.dir)
+        self.assertEqual(res.code, 0, res)
+        self.assertRegex(res.stdout.strip(), r"^asyncfix-lsp \d+\.\d+\.\d+$")
+        for args in (["--help"], ["check", "--help"], ["rule", "--help"], ["lsp", "--help"]):
             with self.subTest(args=args):
                 res = run(args, cwd=self.dir)
                 self.assertEqual(res.code, 0, res)
