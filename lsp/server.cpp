@@ -809,10 +809,13 @@ void Server::onCodeActionResolve(const CodeAction &action, const Reply<CodeActio
   if (!action.data) return reply(action);
   catchUp();
   const CodeActionData &data = *action.data;
-  OpenDocument *doc = workspace_.find(data.uri);
-  if (!doc) throw LspError(ErrorCode::InvalidParams, "params.data.uri: the document is not open: " + data.uri);
   if (data.action != "fixAll" && data.action != "sourceFixAll")
     throw LspError(ErrorCode::InvalidParams, "params.data.action: unknown action `" + data.action + "`");
+  OpenDocument *doc = workspace_.find(data.uri);
+  if (!doc) {
+    if (OpenNotebook *nb = workspace_.findNotebook(data.uri)) return resolveNotebookFixAll(*nb, action, reply);
+    throw LspError(ErrorCode::InvalidParams, "params.data.uri: the document is not open: " + data.uri);
+  }
   const auto modified = [reply, version = data.version] {
     reply.error(ErrorCode::ContentModified, "the document changed since version " + std::to_string(version));
   };

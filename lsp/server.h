@@ -88,6 +88,8 @@ private:
   /// The edits, per cell, that make the notebook's virtual text `after`; nullopt when they would
   /// touch IPython syntax or a cell boundary (as the CLI refuses to write such a fix).
   std::optional<WorkspaceEdit> notebookEdit(const NotebookCells &notebook, const std::string &after) const;
+  /// codeAction/resolve of a notebook's "Fix all" (its data names the notebook).
+  void resolveNotebookFixAll(OpenNotebook &notebook, const CodeAction &action, const Reply<CodeAction> &reply);
   void notebookCodeActions(OpenNotebook &notebook, std::size_t cell, const CodeActionParams &params,
                            const Reply<std::vector<CodeAction>> &reply);
   std::vector<CodeAction> notebookCodeActionsAt(const Analyzed &at, const NotebookCells &notebook, std::size_t cell,

@@ -270,27 +270,58 @@ std::vector<CodeAction> Server::notebookCodeActionsAt(const Analyzed &at, const 
         return x.code == code && fixAllowed(x, unsafe);
       });
       if (fixable < 2) continue;
-      if (auto edit = wholeFix(unsafe, std::string(code))) {
-        CodeAction action;
-        action.title = "Fix all " + std::string(code) + " problems in this notebook";
-        action.kind = kQuickFix;
-        action.edit = std::move(edit);
-        actions.push_back(std::move(action));
-      }
+      CodeAction action;
+      action.title = "Fix all " + std::string(code) + " problems in this notebook";
+      action.kind = kQuickFix;
+      // fix() over the whole notebook costs tens of milliseconds with many findings: a client
+      // that resolves `edit` gets it in codeAction/resolve, when the action is picked.
+      if (client_.codeActionResolveEdit)
+        action.data = CodeActionData{nb.uri, at.findings.version, "fixAll", std::string(code)};
+      else if (!(action.edit = wholeFix(unsafe, std::string(code)))) continue;
+      actions.push_back(std::move(action));
     }
   }
   for (const char *kind : {kSourceFixAll, kNotebookFixAll}) {
     if (!params.context.only || !wanted(params.context.only, kind)) continue;
-    if (auto edit = wholeFix(false, std::nullopt)) {
-      CodeAction action;
-      action.title = "Fix all auto-fixable asyncfix problems";
-      action.kind = kind;
-      action.edit = std::move(edit);
+    CodeAction action;
+    action.title = "Fix all auto-fixable asyncfix problems";
+    action.kind = kind;
+    if (client_.codeActionResolveEdit) {
+      if (std::any_of(all.begin(), all.end(), [](const asyncfix::Diagnostic &d) { return fixAllowed(d, false); })) {
+        action.data = CodeActionData{nb.uri, at.findings.version, "sourceFixAll", std::nullopt};
+        actions.push_back(std::move(action));
+      }
+    } else if ((action.edit = wholeFix(false, std::nullopt))) {
       actions.push_back(std::move(action));
     }
     break; // one fix-all, whichever kind was asked for first
   }
   return actions;
+}
+
+void Server::resolveNotebookFixAll(OpenNotebook &nb, const CodeAction &action, const Reply<CodeAction> &reply) {
+  const CodeActionData &data = *action.data;
+  const auto modified = [reply, version = data.version] {
+    reply.error(ErrorCode::ContentModified, "the notebook changed since version " + std::to_string(version));
+  };
+  if (nb.virtualDoc->version != data.version) return modified();
+  const bool unsafe = data.action == "fixAll" && workspace_.settingsFor(nb.uri).unsafeFixes;
+  analyzeThen(
+      *nb.virtualDoc,
+      [this, cells = NotebookCells(nb), action, reply, modified, unsafe](const Analyzed *at) -> Analyzer::MainTask {
+        const CodeActionData &asked = *action.data;
+        if (!at || at->findings.version != asked.version) return modified;
+        if (reply.cancelled()) return [reply] { reply.error(ErrorCode::RequestCancelled, "request cancelled"); };
+        FixOptions options;
+        options.unsafe = unsafe;
+        if (asked.action == "fixAll" && asked.code)
+          options.filter = [&](const asyncfix::Diagnostic &d) { return d.code == *asked.code; };
+        const FixResult result = fix(at->linter, at->doc.text(), options);
+        CodeAction resolved = action;
+        if (result.changed) resolved.edit = notebookEdit(cells, result.text);
+        if (!resolved.edit) resolved.edit = WorkspaceEdit{client_.documentChanges, {}};
+        return [reply, resolved = std::move(resolved)] { reply(resolved); };
+      });
 }
 
 std::optional<Hover> Server::notebookHover(OpenNotebook &nb, std::size_t cell,
