@@ -824,6 +824,7 @@ void Server::onCodeActionResolve(const CodeAction &action, const Reply<CodeActio
   analyzeThen(*doc, [this, action, reply, modified, unsafe](const Analyzed *at) -> Analyzer::MainTask {
     const CodeActionData &asked = *action.data;
     if (!at || at->findings.version != asked.version) return modified;
+    if (reply.cancelled()) return [reply] { reply.error(ErrorCode::RequestCancelled, "request cancelled"); };
     CodeAction resolved = action;
     resolved.edit = fixAllEdit(*at, asked.uri, asked.action == "fixAll" ? asked.code : std::nullopt, unsafe);
     if (!resolved.edit) resolved.edit = WorkspaceEdit{client_.documentChanges, {}};

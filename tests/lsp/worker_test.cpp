@@ -3,6 +3,7 @@
 // tasks at their version or told it changed. Label `lsp`, which the tsan preset runs.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <map>
@@ -178,6 +179,20 @@ public:
     std::size_t done = 0;
     while (done < frame.size()) {
       const ssize_t n = ::write(toServer_[1], frame.data() + done, frame.size() - done);
+      REQUIRE(n > 0);
+      done += static_cast<std::size_t>(n);
+    }
+  }
+  /// The messages as one write: the server reads them all before its worker can answer any.
+  void sendAll(const std::vector<Json> &messages) {
+    std::string frames;
+    for (const Json &message : messages) {
+      const std::string body = message.dump();
+      frames += "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
+    }
+    std::size_t done = 0;
+    while (done < frames.size()) {
+      const ssize_t n = ::write(toServer_[1], frames.data() + done, frames.size() - done);
       REQUIRE(n > 0);
       done += static_cast<std::size_t>(n);
     }
@@ -374,6 +389,49 @@ TEST_CASE("worker: pauses settle off the worker, and what they publish is a fres
     const Json *last = lastPublish(messages);
     return last && (*last)["params"] == (*expected)["params"];
   }));
+  client.stop();
+  CHECK(client.exitCode() == 0);
+}
+
+TEST_CASE("worker: a code action and a resolve cancelled while queued are answered RequestCancelled",
+          "[threads][worker]") {
+  // The worker is busy with the first parse of a large document when the requests and their
+  // cancellations arrive, all in one write: the message loop marks them cancelled before the
+  // worker gets to them, and the worker answers them RequestCancelled without computing them.
+  PipeClient client;
+  client.send(initialize());
+  client.send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
+  const std::string text = trainingCode(20000); // ~1.3 MB: its parse takes a while
+  const Json codeAction = {{"jsonrpc", "2.0"},
+                           {"id", 41},
+                           {"method", "textDocument/codeAction"},
+                           {"params",
+                            {{"textDocument", {{"uri", kUri}}},
+                             {"range", {{"start", position(text, 20)}, {"end", position(text, 20)}}},
+                             {"context", {{"diagnostics", Json::array()}}}}}};
+  const Json resolve = {{"jsonrpc", "2.0"},
+                        {"id", 42},
+                        {"method", "codeAction/resolve"},
+                        {"params",
+                         {{"title", "Fix all AF101 problems in this file"},
+                          {"kind", "quickfix"},
+                          {"data", {{"uri", kUri}, {"version", 1}, {"action", "fixAll"}, {"code", "AF101"}}}}}};
+  client.sendAll({didOpen(text),
+                  codeAction,
+                  resolve,
+                  {{"jsonrpc", "2.0"}, {"method", "$/cancelRequest"}, {"params", {{"id", 41}}}},
+                  {{"jsonrpc", "2.0"}, {"method", "$/cancelRequest"}, {"params", {{"id", 42}}}}});
+  for (const int id : {41, 42}) {
+    INFO("request " << id);
+    REQUIRE(client.waitFor([&](const std::vector<Json> &messages) {
+      return std::any_of(messages.begin(), messages.end(), [&](const Json &m) { return m.value("id", 0) == id; });
+    }));
+    for (const Json &m : client.messages())
+      if (m.value("id", 0) == id) {
+        CHECK_FALSE(m.contains("result"));
+        CHECK(m["error"]["code"] == -32800);
+      }
+  }
   client.stop();
   CHECK(client.exitCode() == 0);
 }
