@@ -115,8 +115,25 @@ Server::editedCells(const std::vector<OpenNotebook::Cell> &cells,
         cell.text = e.text;
         continue;
       }
+      // A column that falls inside a character (half of a UTF-16 surrogate pair, part of a
+      // UTF-8 sequence) or a range that ends before it starts is the client's error: the whole
+      // change is refused with InvalidParams, as a bad structure change is. Past the end of a
+      // line or of the cell is clamped, as LSP says for text documents.
       const LineIndex lines(cell.text);
-      const std::size_t s = toOffset(lines, e.range->start), t = std::max(s, toOffset(lines, e.range->end));
+      const auto offsetOf = [&](const Position &p, const char *which) {
+        const std::size_t offset = toOffset(lines, p);
+        if (p.line < lines.lineCount() && offset < lines.lineEnd(p.line) &&
+            lines.position(offset, encoding_).column != p.character)
+          throw LspError(ErrorCode::InvalidParams, "params.change.cells.textContent: the range's " +
+                                                       std::string(which) + " " + std::to_string(p.line) + ":" +
+                                                       std::to_string(p.character) + " is inside a character of " +
+                                                       change.document.uri);
+        return offset;
+      };
+      const std::size_t s = offsetOf(e.range->start, "start"), t = offsetOf(e.range->end, "end");
+      if (t < s)
+        throw LspError(ErrorCode::InvalidParams,
+                       "params.change.cells.textContent: a range ends before it starts in " + change.document.uri);
       cell.text.replace(s, t - s, e.text);
     }
     cell.version = change.document.version;
