@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <string>
 #include <thread>
@@ -173,16 +174,7 @@ public:
     ::close(toServer_[0]);
     ::close(toClient_[0]);
   }
-  void send(const Json &message) {
-    const std::string body = message.dump();
-    const std::string frame = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n" + body;
-    std::size_t done = 0;
-    while (done < frame.size()) {
-      const ssize_t n = ::write(toServer_[1], frame.data() + done, frame.size() - done);
-      REQUIRE(n > 0);
-      done += static_cast<std::size_t>(n);
-    }
-  }
+  void send(const Json &message) { sendAll({message}); }
   /// The messages as one write: the server reads them all before its worker can answer any.
   void sendAll(const std::vector<Json> &messages) {
     std::string frames;
@@ -312,34 +304,50 @@ const Json *lastPublish(const std::vector<Json> &messages) {
   return last;
 }
 
+/// One client's messages sent to two servers: one driven inline (drain()), one threaded over
+/// pipes, both initialized and with `text` open.
+struct SideBySide {
+  SideBySide(int quietMs, const std::string &text) : inlineServer(memory, quiet), client(quietMs) {
+    both(initialize());
+    both({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
+    both(didOpen(text));
+  }
+  void both(const Json &message) {
+    memory.push(message.dump());
+    client.send(message);
+  }
+  /// Drains the inline server (and settles it, if asked); its last publish, if any.
+  std::optional<Json> inlinePublish(bool settle = false) {
+    inlineServer.drain();
+    if (settle) inlineServer.settle();
+    std::vector<Json> out;
+    for (const std::string &body : memory.takeOutput()) out.push_back(Json::parse(body));
+    const Json *last = lastPublish(out);
+    return last ? std::optional<Json>(*last) : std::nullopt;
+  }
+
+  MemoryTransport memory;
+  Logger quiet{stderr, LogLevel::Error};
+  Server inlineServer;
+  PipeClient client;
+};
+
 TEST_CASE("worker: keystroke by keystroke, the threaded server publishes what the inline one does",
           "[threads][worker]") {
   const std::string start = trainingCode(30);
-  MemoryTransport memory;
-  Logger quiet(stderr, LogLevel::Error);
-  Server inlineServer(memory, quiet);
   // No settle while the test runs (a slow keystroke under a sanitizer could give the worker
   // 400 ms of quiet): the inline server never settles between drains either.
-  PipeClient client(3'600'000);
-  const auto both = [&](const Json &message) {
-    memory.push(message.dump());
-    client.send(message);
-  };
-  both(initialize());
-  both({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
-  both(didOpen(start));
-  inlineServer.drain();
+  SideBySide two(3'600'000, start);
+  PipeClient &client = two.client;
+  (void)two.inlinePublish();
   std::string text = start;
   int version = 1;
   const std::size_t at = text.find("    return model(x)\n", text.size() / 2);
   for (const Keystroke &k : typing(at, "    y = batch.to(0, async=True).cuda(async=(x))\n")) {
-    both(didChange(text, ++version, k));
+    two.both(didChange(text, ++version, k));
     text.replace(k.start, k.end - k.start, k.text);
-    memory.takeOutput();
-    inlineServer.drain();
-    std::vector<Json> inlineOut;
-    for (const std::string &body : memory.takeOutput()) inlineOut.push_back(Json::parse(body));
-    const Json *expected = lastPublish(inlineOut);
+    const std::optional<Json> inlineLast = two.inlinePublish();
+    const Json *expected = inlineLast ? &*inlineLast : nullptr;
     // Waited for, so nothing is coalesced: the worker analyzes every version.
     REQUIRE(client.waitFor([&](const std::vector<Json> &messages) {
       const Json *last = lastPublish(messages);
@@ -357,17 +365,8 @@ TEST_CASE("worker: pauses settle off the worker, and what they publish is a fres
   // keystroke or finish, on the settler thread. After the last one, the threaded server settles
   // on what the inline one does after settle(): a lint of a fresh parse.
   const std::string start = trainingCode(60);
-  MemoryTransport memory;
-  Logger quiet(stderr, LogLevel::Error);
-  Server inlineServer(memory, quiet);
-  PipeClient client(5);
-  const auto both = [&](const Json &message) {
-    memory.push(message.dump());
-    client.send(message);
-  };
-  both(initialize());
-  both({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
-  both(didOpen(start));
+  SideBySide two(5, start);
+  PipeClient &client = two.client;
   std::string text = start;
   int version = 1;
   std::mt19937 rng(3);
@@ -375,16 +374,12 @@ TEST_CASE("worker: pauses settle off the worker, and what they publish is a fres
   // Stops with `(` still open: the settled text has a syntax error.
   const std::vector<Keystroke> keys = typing(at, "    y = batch.to(0, async=True).cuda(async=(x))\n");
   for (std::size_t i = 0; i < keys.size() / 2 + 12; ++i) {
-    both(didChange(text, ++version, keys[i]));
+    two.both(didChange(text, ++version, keys[i]));
     text.replace(keys[i].start, keys[i].end - keys[i].start, keys[i].text);
     std::this_thread::sleep_for(std::chrono::milliseconds(rng() % 12));
   }
-  inlineServer.drain();
-  inlineServer.settle();
-  std::vector<Json> inlineOut;
-  for (const std::string &body : memory.takeOutput()) inlineOut.push_back(Json::parse(body));
-  const Json *expected = lastPublish(inlineOut);
-  REQUIRE(expected != nullptr);
+  const std::optional<Json> expected = two.inlinePublish(/*settle=*/true);
+  REQUIRE(expected.has_value());
   CHECK(client.waitFor([&](const std::vector<Json> &messages) {
     const Json *last = lastPublish(messages);
     return last && (*last)["params"] == (*expected)["params"];
@@ -401,7 +396,10 @@ TEST_CASE("worker: a code action and a resolve cancelled while queued are answer
   PipeClient client;
   client.send(initialize());
   client.send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
-  const std::string text = trainingCode(20000); // ~1.3 MB: its parse takes a while
+  // ~1 MB to parse, with one finding (thousands of findings would keep a sanitizer build busy
+  // for minutes).
+  std::string text = "import torch\nx = batch.cuda(async=True)\n";
+  for (int i = 0; i < 30000; ++i) text += "def f" + std::to_string(i) + "(a, b):\n    return a + b\n\n";
   const Json codeAction = {{"jsonrpc", "2.0"},
                            {"id", 41},
                            {"method", "textDocument/codeAction"},
