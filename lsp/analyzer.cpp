@@ -218,14 +218,19 @@ void Analyzer::loop(int quietMs) {
         continue;
       }
       if (wakeWorker_.wait_for(lock, std::chrono::milliseconds(quietMs), work)) continue;
-      // Quiet: the settler takes one document at a time; this thread stays free for edits.
+      // Quiet: the settler takes one document at a time, the most recently analyzed first (the
+      // one being typed into: a large document edited earlier, whose settle each pause would
+      // start and the next keystroke stop, must not starve it); this thread stays free for edits.
       std::vector<std::shared_ptr<State>> all;
       for (const auto &entry : states_) all.push_back(entry.second);
+      std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) { return a->lastUsed > b->lastUsed; });
       for (const auto &s : all) {
         if (work()) break;
         if (s->settled || s->settling) continue;
+        // Read with work() under the lock: anything handed over after this stops the settle.
+        const std::uint64_t arrived = arrived_.load(std::memory_order_relaxed);
         lock.unlock();
-        const bool handed = handToSettler(*s);
+        const bool handed = handToSettler(*s, arrived);
         lock.lock();
         if (handed) break;
       }
@@ -307,13 +312,15 @@ void Analyzer::process(State &s, std::deque<Op> &ops) {
     case Op::Kind::Renumber:
       s.version = op.version;
       s.revision = op.revision;
-      s.dirty = true; // nothing changed: the incremental lint of the same tree costs next to nothing
+      s.dirty = true;    // nothing changed: the incremental lint of the same tree costs next to nothing
+      s.settled = false; // which gives the keystroke path's result: settle it again when quiet
       break;
     case Op::Kind::Relint:
       s.linter = std::move(op.linter);
       s.lint.reset();
       s.revision = op.revision;
       s.dirty = true;
+      s.settled = false; // a lint of the keystroke path's tree, maybe split into statements
       break;
     case Op::Kind::Settled:
       s.settling = false;
@@ -436,13 +443,11 @@ bool Analyzer::settleOne(State &s) {
   return s.findings != before;
 }
 
-bool Analyzer::handToSettler(State &s) {
+bool Analyzer::handToSettler(State &s, std::uint64_t arrived) {
   if (!needsSettling(s)) return false;
   std::lock_guard lock(settleMutex_);
   if (settleJob_ || settleBusy_) return true; // one at a time: this one waits for the next quiet period
-  // Anything handed to the worker from now on stops the settle.
-  settleJob_ =
-      SettleJob{s.id, s.revision, std::string(s.doc.text()), s.linter, arrived_.load(std::memory_order_relaxed)};
+  settleJob_ = SettleJob{s.id, s.revision, std::string(s.doc.text()), s.linter, arrived};
   s.settling = true;
   wakeSettler_.notify_one();
   return true;

@@ -161,9 +161,10 @@ private:
   void publishSettled(State &s, std::vector<asyncfix::Diagnostic> diagnostics);
   /// Inline mode: settles `s` on this thread. True when its findings changed.
   bool settleOne(State &s);
-  /// Threaded: gives `s` to the settler if it needs settling. True when nothing more should be
-  /// handed until the next quiet period (it was handed, or the settler is busy).
-  bool handToSettler(State &s);
+  /// Threaded: gives `s` to the settler if it needs settling; the settle stops as soon as
+  /// arrived_ is no longer `arrived`. True when nothing more should be handed until the next
+  /// quiet period (it was handed, or the settler is busy).
+  bool handToSettler(State &s, std::uint64_t arrived);
   /// The settler thread: fresh parses off the worker, so that the worker answers an edit that
   /// arrives meanwhile at once (tree-sitter looks at the stop flag only now and then: tens of
   /// milliseconds apart while it recovers from a syntax error in a large file).

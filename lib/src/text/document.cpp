@@ -538,10 +538,19 @@ bool DocumentInternals::parseUnless(const Document &doc, const std::function<boo
   if (!doc.impl_) return false;
   Document::Impl &m = *doc.impl_;
   if (m.current()) return m.tree != nullptr;
-  tCancel = &stop;
-  tCancelled = false;
-  m.parse(doc.text_, doc.lines_);
-  tCancel = nullptr;
+  struct Asking { // also when the parse throws (no memory): `stop` is gone after this call
+    explicit Asking(const std::function<bool()> &stop) {
+      tCancel = &stop;
+      tCancelled = false;
+    }
+    ~Asking() { tCancel = nullptr; }
+    Asking(const Asking &) = delete;
+    Asking &operator=(const Asking &) = delete;
+  };
+  {
+    const Asking asking(stop);
+    m.parse(doc.text_, doc.lines_);
+  }
   if (!tCancelled) return m.tree != nullptr;
   tCancelled = false;
   m.reset();                                                      // unparsed, as before
