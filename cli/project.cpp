@@ -431,6 +431,19 @@ void ProjectView::addNameRenames(const std::vector<std::pair<std::string, Public
     }
   }
 
+  // The new name must be free in every file the rename touches: a file that already uses it
+  // makes every part unsafe, in every file (the per-file check sees that file alone).
+  std::map<std::string, const std::vector<std::string> *, std::less<>> words; // file → its words
+  for (std::size_t i = 0; i < names.size(); ++i)
+    words.emplace(modules[i] ? modules[i]->spelt : names[i].first, &names[i].second.words);
+  const auto taken = [&](NameRename &r) {
+    std::vector<std::string> files = r.files;
+    files.insert(files.end(), r.users.begin(), r.users.end());
+    for (const std::string &file : files)
+      if (const auto it = words.find(file);
+          it != words.end() && std::find(it->second->begin(), it->second->end(), r.replacement) != it->second->end())
+        r.unresolved.insert(r.unresolved.begin(), "the name `" + r.replacement + "` is already used in `" + file + "`");
+  };
   const auto rowFor = [](const NameRename &r) {
     RenameRow row;
     row.library = "this project";
@@ -449,6 +462,7 @@ void ProjectView::addNameRenames(const std::vector<std::pair<std::string, Public
     // unsafe (importers outside the run may use it).
     if (g.users.empty()) continue;
     std::sort(g.users.begin(), g.users.end());
+    taken(g);
     RenameRow row = rowFor(g);
     row.kind = RenameRow::Kind::Function;
     row.replacement = key.substr(0, key.rfind('.') + 1) + g.replacement;
@@ -459,6 +473,7 @@ void ProjectView::addNameRenames(const std::vector<std::pair<std::string, Public
   for (auto &[name, a] : attributes) {
     if (a.files.size() + a.users.size() < 2) continue; // one file: renamed there as before
     std::sort(a.users.begin(), a.users.end());
+    taken(a);
     RenameRow row = rowFor(a);
     row.kind = RenameRow::Kind::Attribute;
     memberRows_.push_back(std::move(row));

@@ -677,6 +677,44 @@ class SharedNamesTest(CliTestCase):
         self.assert_compiles_and_imports(["pkg.sub", "main", "util"])
         self.assert_idempotent()
 
+    def assert_taken_makes_every_part_unsafe(self, files, defined, used, after):
+        """A new name already used in one file the rename touches: every part of it is unsafe,
+        --fix changes nothing, --fix --unsafe-fixes applies every part."""
+        self.make(files)
+        by_place = self.fixes()
+        for place in (defined, used):
+            fix = by_place[place]["fix"]
+            self.assertEqual(fix["applicability"], "unsafe", fix)
+        self.assertIn("the name `async_` is already used in", by_place[defined]["fix"]["message"])
+        res = self.check("--fix", ".")
+        self.assertEqual(tree(self.dir), {path: text.encode() for path, text in files.items()})
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        for path, text in after.items():
+            self.assertEqual(read(self.path(path)).decode(), text, path)
+
+    def test_a_new_name_taken_where_it_is_defined_makes_every_use_unsafe(self):
+        self.assert_taken_makes_every_part_unsafe(
+            {"pkg/__init__.py": "", "pkg/m.py": "async = 1\nasync_ = 2\n",
+             "user.py": "from pkg.m import async\nprint(async)\n"},
+            ("pkg/m.py", 1, 1), ("user.py", 1, 19),
+            {"pkg/m.py": "async_ = 1\nasync_ = 2\n", "user.py": "from pkg.m import async_\nprint(async_)\n"})
+
+    def test_a_new_name_taken_where_it_is_used_makes_the_definition_unsafe(self):
+        self.assert_taken_makes_every_part_unsafe(
+            {"pkg/__init__.py": "", "pkg/m.py": "async = 1\n",
+             "user.py": "from pkg.m import async\nasync_ = 2\nprint(async, async_)\n"},
+            ("pkg/m.py", 1, 1), ("user.py", 1, 19),
+            {"pkg/m.py": "async_ = 1\n", "user.py": "from pkg.m import async_\nasync_ = 2\nprint(async_, async_)\n"})
+
+    def test_a_new_attribute_name_taken_makes_every_use_unsafe(self):
+        self.assert_taken_makes_every_part_unsafe(
+            {"pkg/__init__.py": "",
+             "pkg/c.py": "class C(object):\n    def __init__(self):\n        self.async = 1\n        self.async_ = 2\n",
+             "pkg/d.py": "from pkg.c import C\n\n\ndef f():\n    return C().async\n"},
+            ("pkg/c.py", 3, 14), ("pkg/d.py", 5, 16),
+            {"pkg/c.py": "class C(object):\n    def __init__(self):\n        self.async_ = 1\n        self.async_ = 2\n",
+             "pkg/d.py": "from pkg.c import C\n\n\ndef f():\n    return C().async_\n"})
+
     def test_diff_shows_every_file_and_git_applies_it(self):
         files = dict(NAMES)
         files.update({"pkg/base.py": ATTRIBUTES["pkg/base.py"], "pkg/sub.py": ATTRIBUTES["pkg/sub.py"]})

@@ -187,3 +187,13 @@ TEST_CASE("findPublicNames: uses that may reach another module's names", "[proje
   CHECK(names.globals.empty());
   CHECK(names.attributes.empty());
 }
+
+TEST_CASE("findPublicNames: the other identifiers a rename could collide with", "[project]") {
+  const PublicNames names = findPublicNames("async = 1\n"
+                                            "async_ = 2\n"
+                                            "def f(is_await=False):\n"
+                                            "    return g(await_=1).async_mode\n"
+                                            "s = 'async_x'  # async_y\n"
+                                            "print(async_)\n");
+  CHECK(names.words == std::vector<std::string>{"async_", "async_mode", "is_await", "await_"});
+}

@@ -74,6 +74,10 @@ struct PublicNames {
   /// The module's top-level classes ("C"): what an object of one of the project's classes is.
   std::vector<std::string> classes;
   std::vector<NameReference> references; ///< in source order
+  /// The module's other identifiers that contain `async`/`await` (`async_`, `is_async`, a keyword
+  /// argument `await_=`), each once: a rename of the project's to one of them
+  /// collides with it (every rename style keeps the old name in the new).
+  std::vector<std::string> words;
   bool empty() const {
     return parameters.empty() && calls.empty() && globals.empty() && attributes.empty() && references.empty();
   }

@@ -156,6 +156,22 @@ void addAliasedImports(const Document &doc, std::vector<std::pair<std::uint32_t,
   }
 }
 
+/// The identifiers of `doc` that contain `async`/`await` and are not these words (see
+/// PublicNames::words). Found from the text: a substring search, then the node that holds it.
+std::vector<std::string> containingWords(const Document &doc) {
+  const std::string_view source = doc.text();
+  std::vector<std::string> out;
+  for (const std::string_view word : {std::string_view("async"), std::string_view("await")})
+    for (std::size_t at = source.find(word); at != std::string_view::npos; at = source.find(word, at + 1)) {
+      const auto start = static_cast<std::uint32_t>(at);
+      const TSNode node = DocumentInternals::nodeAt(doc, start, start + 5);
+      if (!isIdentifier(node)) continue;
+      const std::string_view name = textOf(node, source);
+      if (name != word && std::find(out.begin(), out.end(), name) == out.end()) out.emplace_back(name);
+    }
+  return out;
+}
+
 } // namespace
 
 std::optional<std::string> publicCallable(const SemanticModel &model, std::uint32_t scope, bool *constructor) {
@@ -241,6 +257,7 @@ PublicNames findPublicNames(std::string_view text) {
   std::stable_sort(references.begin(), references.end(),
                    [](const auto &a, const auto &b) { return a.first < b.first; });
   for (auto &[start, r] : references) out.references.push_back(std::move(r));
+  out.words = containingWords(doc);
   for (const Scope &scope : model.scopes())
     if (scope.kind == ScopeKind::Class && scope.parent == 0 && !scope.name.empty() &&
         std::find(out.classes.begin(), out.classes.end(), scope.name) == out.classes.end())

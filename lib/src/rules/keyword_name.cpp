@@ -295,7 +295,10 @@ SharedFix renameFix(const Rule &rule, const SemanticModel &model, RenameGroup &g
   Fix fix;
   fix.title = "Rename `" + std::string(keyword) + "` to `" + replacement + "`";
   if (row) fix.title += projectTitle(*row);
-  if (conflict) fix.title += " (the name `" + replacement + "` is already used in this file)";
+  // The title of a module-level name's or an attribute's project row already names the files
+  // where the new name is taken (cli/project.cpp).
+  const bool listed = row && row->kind != RenameRow::Kind::Keyword;
+  if (conflict && !listed) fix.title += " (the name `" + replacement + "` is already used in this file)";
   else if (incomplete) fix.title += " (a syntax error elsewhere hides some uses of `" + std::string(keyword) + "`)";
   fix.applicability = group.visibleOutside || conflict || incomplete ? Applicability::Unsafe : Applicability::Safe;
   std::vector<TSNode> nodes = group.nodes;
