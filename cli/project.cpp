@@ -320,6 +320,17 @@ void ProjectView::addPublicNames(const std::vector<std::pair<std::string, Public
     if (r.callers.empty()) continue;
     std::sort(r.callers.begin(), r.callers.end());
     RenameRow row;
+    // The new name must be free in every file the rename touches (the per-file check sees the
+    // defining file alone): a file that already uses it makes every part unsafe, in every file.
+    for (std::size_t i = 0; i < names.size() && row.unresolved.empty(); ++i) {
+      const std::string &file = modules[i] ? modules[i]->spelt : names[i].first;
+      const std::vector<std::string> &words = names[i].second.words;
+      if ((std::find(r.files.begin(), r.files.end(), file) != r.files.end() ||
+           std::find(r.callers.begin(), r.callers.end(), file) != r.callers.end()) &&
+          std::find(words.begin(), words.end(), r.replacement) != words.end())
+        row.unresolved = "the name `" + r.replacement + "` is already used in `" + file + "`";
+    }
+    if (!row.unresolved.empty()) r.unresolved = row.unresolved;
     row.kind = RenameRow::Kind::Keyword;
     row.library = "this project";
     row.owner = r.owner;

@@ -446,6 +446,21 @@ class PublicNamesTest(CliTestCase):
         self.assertEqual(res.code, 0, res)
         self.assert_compiles_and_imports(["pkg.tools", "train", "factory"])
 
+    def test_a_new_name_taken_where_the_parameter_is_makes_the_calls_unsafe(self):
+        files = {"pkg/__init__.py": "", "pkg/k.py": "def f(x, async=1, async_=2):\n    return async\n",
+                 "user.py": "from pkg.k import f\n\nf(1, async=3)\n"}
+        self.make(files)
+        out = self.json_check(".")
+        by_place = {(d["filename"], d["location"]["row"], d["location"]["column"]): d["fix"] for d in out}
+        for place in (("pkg/k.py", 1, 10), ("user.py", 3, 6)):
+            self.assertEqual(by_place[place]["applicability"], "unsafe", by_place[place])
+            self.assertIn("(the name `async_` is already used in `pkg/k.py`)", by_place[place]["message"])
+        self.check("--fix", ".")
+        self.assertEqual(tree(self.dir), {path: text.encode() for path, text in files.items()})
+        self.check("--fix", "--unsafe-fixes", ".")
+        self.assertEqual(read(self.path("pkg/k.py")).decode(), "def f(x, async_=1, async_=2):\n    return async_\n")
+        self.assertEqual(read(self.path("user.py")).decode(), "from pkg.k import f\n\nf(1, async_=3)\n")
+
     def test_diff_shows_every_file_the_rename_touches(self):
         self.make(KFAC)
         res = self.check("--diff", ".")
