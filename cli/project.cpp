@@ -375,10 +375,26 @@ void ProjectView::addNameRenames(const std::vector<std::pair<std::string, Public
     moduleOf[m->spelt] = m->module;
     tops.insert(m->parts.front());
     for (const std::string &c : found.classes) classes.insert(m->module + "." + c);
-    for (const std::string &name : found.globals)
-      define(globals[m->module + "." + name], *m, NameRename::Kind::Global, m->module + "." + name, name);
-    for (const auto &[owner, name] : found.attributes)
-      define(attributes[name], *m, NameRename::Kind::Attribute, name, name);
+    // A string of the defining module that spells the name (`__all__ = ['async']`,
+    // `getattr(self, 'async')`) goes on naming the old one; a star import follows `__all__`.
+    const std::vector<std::string> &strings = found.quoted;
+    const auto quoted = [&](NameRename &r, const std::string &name) {
+      std::string why = "`" + m->spelt + "` spells `" + name + "` in a string, which the rename leaves as is";
+      if (std::find(strings.begin(), strings.end(), name) != strings.end() &&
+          std::find(r.unresolved.begin(), r.unresolved.end(), why) == r.unresolved.end())
+        r.unresolved.push_back(std::move(why));
+    };
+    for (const std::string &name : found.globals) {
+      NameRename &r = globals[m->module + "." + name];
+      define(r, *m, NameRename::Kind::Global, m->module + "." + name, name);
+      if (found.all) r.unresolved.push_back("`" + m->spelt + "` has an `__all__`, which star imports follow");
+      quoted(r, name);
+    }
+    for (const auto &[owner, name] : found.attributes) {
+      NameRename &r = attributes[name];
+      define(r, *m, NameRename::Kind::Attribute, name, name);
+      quoted(r, name);
+    }
   }
   if (globals.empty() && attributes.empty()) return;
 

@@ -730,6 +730,35 @@ class SharedNamesTest(CliTestCase):
             {"pkg/c.py": "class C(object):\n    def __init__(self):\n        self.async_ = 1\n        self.async_ = 2\n",
              "pkg/d.py": "from pkg.c import C\n\n\ndef f():\n    return C().async_\n"})
 
+    def test_a_name_in_all_or_in_a_string_is_unsafe(self):
+        files = {"pkg/__init__.py": "",
+                 "pkg/m.py": "__all__ = ['async', 'helper']\n\nasync = 1\n\n\ndef helper():\n    return async\n",
+                 "pkg/star.py": "from pkg.m import *\n\n\ndef h():\n    return helper()\n",
+                 "pkg/user.py": "from pkg.m import async\n\n\ndef g():\n    return async\n"}
+        self.make(files)
+        by_place = self.fixes()
+        for place in (("pkg/m.py", 3, 1), ("pkg/user.py", 1, 19)):
+            fix = by_place[place]["fix"]
+            self.assertEqual(fix["applicability"], "unsafe", fix)
+        self.assertIn("(`pkg/m.py` has an `__all__`, which star imports follow, `pkg/m.py` spells `async` in a "
+                      "string, which the rename leaves as is)", by_place[("pkg/m.py", 3, 1)]["fix"]["message"])
+        self.check("--fix", ".")
+        self.assertEqual(tree(self.dir), {path: text.encode() for path, text in files.items()})
+        # An `__all__` without the name, or a string alone, is enough.
+        for text in ("__all__ = ['helper']\nasync = 1\n", "async = 1\nNAME = 'async'\n"):
+            write(self.path("pkg/m.py"), text)
+            self.assertEqual(self.fixes()[("pkg/m.py", text.count("\n", 0, text.index("async =")) + 1, 1)]
+                             ["fix"]["applicability"], "unsafe", text)
+        # An attribute a string of its module spells.
+        shutil.rmtree(self.dir)
+        self.make({"pkg/__init__.py": "",
+                   "pkg/c.py": ("class C(object):\n    def __init__(self):\n        self.async = 1\n\n"
+                                "    def get(self):\n        return getattr(self, 'async')\n"),
+                   "pkg/d.py": "from pkg.c import C\n\n\ndef f():\n    return C().async\n"})
+        by_place = self.fixes()
+        self.assertEqual(by_place[("pkg/d.py", 5, 16)]["fix"]["applicability"], "unsafe")
+        self.assertIn("`pkg/c.py` spells `async` in a string", by_place[("pkg/d.py", 5, 16)]["fix"]["message"])
+
     def test_diff_shows_every_file_and_git_applies_it(self):
         files = dict(NAMES)
         files.update({"pkg/base.py": ATTRIBUTES["pkg/base.py"], "pkg/sub.py": ATTRIBUTES["pkg/sub.py"]})

@@ -197,3 +197,15 @@ TEST_CASE("findPublicNames: the other identifiers a rename could collide with", 
                                             "print(async_)\n");
   CHECK(names.words == std::vector<std::string>{"async_", "async_mode", "is_await", "await_"});
 }
+
+TEST_CASE("findPublicNames: strings that spell the names, and `__all__`", "[project]") {
+  const PublicNames names = findPublicNames("__all__ = ['async', 'x']\n"
+                                            "async = 1\n"
+                                            "s = 'await_'  # 'await'\n"
+                                            "t = getattr(o, \"await\")\n");
+  CHECK(names.quoted == std::vector<std::string>{"async", "await"});
+  CHECK(names.all);
+  const PublicNames plain = findPublicNames("async = 1\ndef f():\n    __all__ = 2\ns = 'async_'\n");
+  CHECK(plain.quoted.empty());
+  CHECK_FALSE(plain.all);
+}

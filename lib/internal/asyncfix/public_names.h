@@ -78,6 +78,12 @@ struct PublicNames {
   /// argument `await_=`), each once: a rename of the project's to one of them
   /// collides with it (every rename style keeps the old name in the new).
   std::vector<std::string> words;
+  /// Names `async`/`await` that a string literal of the module spells exactly (`__all__ =
+  /// ['async']`, `getattr(m, 'async')`): a rename leaves the string naming the old one.
+  std::vector<std::string> quoted;
+  /// The module binds `__all__`, which a star import of it follows (the names in it may be
+  /// computed, out of reach of `quoted`).
+  bool all = false;
   bool empty() const {
     return parameters.empty() && calls.empty() && globals.empty() && attributes.empty() && references.empty();
   }

@@ -156,20 +156,24 @@ void addAliasedImports(const Document &doc, std::vector<std::pair<std::uint32_t,
   }
 }
 
-/// The identifiers of `doc` that contain `async`/`await` and are not these words (see
-/// PublicNames::words). Found from the text: a substring search, then the node that holds it.
-std::vector<std::string> containingWords(const Document &doc) {
+/// The identifiers of `doc` that contain `async`/`await` and are not these words, and the
+/// strings that are these words (PublicNames::words, PublicNames::quoted). Found from the text: a
+/// substring search, then the node that holds it.
+void addWords(const Document &doc, PublicNames &out) {
   const std::string_view source = doc.text();
-  std::vector<std::string> out;
   for (const std::string_view word : {std::string_view("async"), std::string_view("await")})
     for (std::size_t at = source.find(word); at != std::string_view::npos; at = source.find(word, at + 1)) {
       const auto start = static_cast<std::uint32_t>(at);
       const TSNode node = DocumentInternals::nodeAt(doc, start, start + 5);
-      if (!isIdentifier(node)) continue;
-      const std::string_view name = textOf(node, source);
-      if (name != word && std::find(out.begin(), out.end(), name) == out.end()) out.emplace_back(name);
+      const std::string_view text = textOf(node, source);
+      if (isIdentifier(node)) {
+        if (text != word && std::find(out.words.begin(), out.words.end(), text) == out.words.end())
+          out.words.emplace_back(text);
+      } else if (isType(node, "string_content") && text == word &&
+                 std::find(out.quoted.begin(), out.quoted.end(), word) == out.quoted.end()) {
+        out.quoted.emplace_back(word);
+      }
     }
-  return out;
 }
 
 } // namespace
@@ -257,7 +261,10 @@ PublicNames findPublicNames(std::string_view text) {
   std::stable_sort(references.begin(), references.end(),
                    [](const auto &a, const auto &b) { return a.first < b.first; });
   for (auto &[start, r] : references) out.references.push_back(std::move(r));
-  out.words = containingWords(doc);
+  addWords(doc, out);
+  for (const std::uint32_t i : model.namesCalled("__all__"))
+    if (!model.name(i).inError && model.resolve(model.name(i)).scope == 0 && bindsHere(model.name(i).role))
+      out.all = true;
   for (const Scope &scope : model.scopes())
     if (scope.kind == ScopeKind::Class && scope.parent == 0 && !scope.name.empty() &&
         std::find(out.classes.begin(), out.classes.end(), scope.name) == out.classes.end())
