@@ -759,6 +759,19 @@ class SharedNamesTest(CliTestCase):
         self.assertEqual(by_place[("pkg/d.py", 5, 16)]["fix"]["applicability"], "unsafe")
         self.assertIn("`pkg/c.py` spells `async` in a string", by_place[("pkg/d.py", 5, 16)]["fix"]["message"])
 
+    def test_an_attribute_of_what_a_function_returns_is_unresolved(self):
+        files = {"pkg/__init__.py": "",
+                 "pkg/c.py": "class C(object):\n    def __init__(self):\n        self.async = 1\n",
+                 "pkg/b.py": ("from pkg.c import C\nimport somelib\n\n\ndef make():\n    return somelib.thing()\n"
+                              "\n\ndef f(x):\n    c = C()\n    o = make()\n    return c.async, o.async\n")}
+        self.make(files)
+        by_place = self.fixes()
+        fix = by_place[("pkg/c.py", 3, 14)]["fix"]
+        self.assertEqual(fix["applicability"], "unsafe", fix)
+        self.assertIn("`o.async` in `pkg/b.py:12` does not resolve", fix["message"])
+        self.check("--fix", ".")
+        self.assertEqual(tree(self.dir), {path: text.encode() for path, text in files.items()})
+
     def test_diff_shows_every_file_and_git_applies_it(self):
         files = dict(NAMES)
         files.update({"pkg/base.py": ATTRIBUTES["pkg/base.py"], "pkg/sub.py": ATTRIBUTES["pkg/sub.py"]})

@@ -209,3 +209,21 @@ TEST_CASE("findPublicNames: strings that spell the names, and `__all__`", "[proj
   CHECK(plain.quoted.empty());
   CHECK_FALSE(plain.all);
 }
+
+TEST_CASE("findPublicNames: only `self` and the file's own classes and instances are its own", "[project]") {
+  using K = NameReference::Kind;
+  const PublicNames names = findPublicNames("import somelib\n"
+                                            "class C(object):\n"
+                                            "    pass\n"
+                                            "def make():\n"
+                                            "    return somelib.thing()\n"
+                                            "c = C()\n"
+                                            "d = c\n"
+                                            "o = make()\n"
+                                            "x = (c.async, d.async, C.async, C().async)\n"
+                                            "y = (o.async, make().async, make.async, c().async)\n");
+  std::vector<K> kinds;
+  for (const NameReference &r : names.references) kinds.push_back(r.kind);
+  CHECK(kinds ==
+        std::vector<K>{K::Own, K::Own, K::Own, K::Own, K::Unresolved, K::Unresolved, K::Unresolved, K::Unresolved});
+}

@@ -54,6 +54,32 @@ bool bindsHere(NameRole role) {
   return role == NameRole::Binding || role == NameRole::FunctionName || role == NameRole::ClassName;
 }
 
+/// The bindings of the name `identifier` (null when it is none, or in an ERROR region).
+const std::vector<const NameUse *> *bindingsOf(TSNode identifier, const SemanticModel &model) {
+  const NameUse *use = isIdentifier(identifier) ? model.nameAt(ts_node_start_byte(identifier)) : nullptr;
+  return use == nullptr || use->inError ? nullptr : &model.usesOf(model.resolve(*use));
+}
+
+/// Is `e` one of the file's own classes (`C`) or an instance of one (`C()`, `c` after `c = C()`)?
+/// Not what the file's own functions return (`make()`, `o` after `o = make()`), nor what calling
+/// an instance returns (`c()`): that may be any object. Every binding of a name must say so.
+bool ownClassOrInstance(TSNode e, const SemanticModel &model, int depth) {
+  if (ts_node_is_null(e) || depth > 8) return false;
+  const bool call = symbolOf(e) == Kinds::get().call;
+  const std::vector<const NameUse *> *bindings = bindingsOf(call ? fieldOf(e, "function") : e, model);
+  if (bindings == nullptr) return false;
+  bool bound = false;
+  for (const NameUse *b : *bindings) {
+    if (b->role == NameRole::Reference || b->role == NameRole::AwaitName) continue;
+    // A call makes an instance of a class name only; a name holds a class or an instance.
+    if (b->role != NameRole::ClassName &&
+        (call || b->role != NameRole::Binding || b->iterated || !ownClassOrInstance(b->value, model, depth + 1)))
+      return false;
+    bound = true;
+  }
+  return bound;
+}
+
 /// The module-level names, class attributes and references of `word` (see PublicNames).
 void addNames(std::string_view word, const Document &doc, const SemanticModel &model, NameOrigins &origins,
               PublicNames &out, std::vector<std::pair<std::uint32_t, NameReference>> &references) {
@@ -115,7 +141,7 @@ void addNames(std::string_view word, const Document &doc, const SemanticModel &m
     } else {
       const Origin o = origins.of(object);
       if (o.kind == Origin::Kind::Local) {
-        r.kind = NameReference::Kind::Own;
+        if (ownClassOrInstance(object, model, 0)) r.kind = NameReference::Kind::Own;
       } else if (o.kind == Origin::Kind::Path && !o.literal) {
         r.kind = NameReference::Kind::Path;
         r.path = o.path + "." + std::string(word);
