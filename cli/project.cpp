@@ -398,7 +398,8 @@ void ProjectView::addNameRenames(const std::vector<std::pair<std::string, Public
   }
   if (globals.empty() && attributes.empty()) return;
 
-  // A path that names one of the project's modules being renamed is AF201's.
+  // A path that names one of the project's modules being renamed, and no name it defines, is
+  // AF201's.
   const auto renamedModule = [&](std::string_view path) {
     return std::any_of(renames_.begin(), renames_.end(), [&](const ModuleRename &r) {
       return path == r.module || (path.starts_with(r.module) && path[r.module.size()] == '.');
@@ -434,14 +435,16 @@ void ProjectView::addNameRenames(const std::vector<std::pair<std::string, Public
         else taint(ref.name, where + " (an object of `" + (path.empty() ? ref.path : path) + "`)", false, true);
         break;
       case NameReference::Kind::Path: {
-        if (path.empty() || renamedModule(path)) break;
+        if (path.empty()) break;
+        // A module-level name of a module being renamed (`from pkg.async import await`) is
+        // renamed with it: the two fixes edit different tokens of the import.
         bool reached = false;
         for (auto &[key, g] : globals)
           if (path == key || (path.starts_with(key) && path[key.size()] == '.')) {
             use(g, file);
             reached = true;
           }
-        if (reached) break;
+        if (reached || renamedModule(path)) break;
         const std::string_view parent = std::string_view(path).substr(0, path.rfind('.'));
         if (classes.contains(parent)) { // `C.async`: the class's attribute
           if (attribute != attributes.end()) use(attribute->second, file);

@@ -772,6 +772,18 @@ class SharedNamesTest(CliTestCase):
         self.check("--fix", ".")
         self.assertEqual(tree(self.dir), {path: text.encode() for path, text in files.items()})
 
+    def test_names_of_a_module_being_renamed(self):
+        self.make({"pkg/__init__.py": "", "pkg/async.py": "await = 1\n\n\ndef async(x):\n    return x + await\n",
+                   "user.py": "from pkg.async import await, async\n\nprint(async(await))\n"})
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(tree(self.dir), {
+            "pkg/__init__.py": b"",
+            "pkg/asynchronous.py": b"await_ = 1\n\n\ndef async_(x):\n    return x + await_\n",
+            "user.py": b"from pkg.asynchronous import await_, async_\n\nprint(async_(await_))\n"})
+        self.assert_compiles_and_imports(["user"])
+        self.assert_idempotent()
+
     def test_diff_shows_every_file_and_git_applies_it(self):
         files = dict(NAMES)
         files.update({"pkg/base.py": ATTRIBUTES["pkg/base.py"], "pkg/sub.py": ATTRIBUTES["pkg/sub.py"]})
