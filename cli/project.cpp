@@ -320,6 +320,17 @@ void ProjectView::addPublicNames(const std::vector<std::pair<std::string, Public
     if (r.callers.empty()) continue;
     std::sort(r.callers.begin(), r.callers.end());
     RenameRow row;
+    // The new name must be free in every file the rename touches (the per-file check sees the
+    // defining file alone): a file that already uses it makes every part unsafe, in every file.
+    for (std::size_t i = 0; i < names.size() && row.unresolved.empty(); ++i) {
+      const std::string &file = modules[i] ? modules[i]->spelt : names[i].first;
+      const std::vector<std::string> &words = names[i].second.words;
+      if ((std::find(r.files.begin(), r.files.end(), file) != r.files.end() ||
+           std::find(r.callers.begin(), r.callers.end(), file) != r.callers.end()) &&
+          std::find(words.begin(), words.end(), r.replacement) != words.end())
+        row.unresolved = "the name `" + r.replacement + "` is already used in `" + file + "`";
+    }
+    if (!row.unresolved.empty()) r.unresolved = row.unresolved;
     row.kind = RenameRow::Kind::Keyword;
     row.library = "this project";
     row.owner = r.owner;
@@ -364,14 +375,31 @@ void ProjectView::addNameRenames(const std::vector<std::pair<std::string, Public
     moduleOf[m->spelt] = m->module;
     tops.insert(m->parts.front());
     for (const std::string &c : found.classes) classes.insert(m->module + "." + c);
-    for (const std::string &name : found.globals)
-      define(globals[m->module + "." + name], *m, NameRename::Kind::Global, m->module + "." + name, name);
-    for (const auto &[owner, name] : found.attributes)
-      define(attributes[name], *m, NameRename::Kind::Attribute, name, name);
+    // A string of the defining module that spells the name (`__all__ = ['async']`,
+    // `getattr(self, 'async')`) goes on naming the old one; a star import follows `__all__`.
+    const std::vector<std::string> &strings = found.quoted;
+    const auto quoted = [&](NameRename &r, const std::string &name) {
+      std::string why = "`" + m->spelt + "` spells `" + name + "` in a string, which the rename leaves as is";
+      if (std::find(strings.begin(), strings.end(), name) != strings.end() &&
+          std::find(r.unresolved.begin(), r.unresolved.end(), why) == r.unresolved.end())
+        r.unresolved.push_back(std::move(why));
+    };
+    for (const std::string &name : found.globals) {
+      NameRename &r = globals[m->module + "." + name];
+      define(r, *m, NameRename::Kind::Global, m->module + "." + name, name);
+      if (found.all) r.unresolved.push_back("`" + m->spelt + "` has an `__all__`, which star imports follow");
+      quoted(r, name);
+    }
+    for (const auto &[owner, name] : found.attributes) {
+      NameRename &r = attributes[name];
+      define(r, *m, NameRename::Kind::Attribute, name, name);
+      quoted(r, name);
+    }
   }
   if (globals.empty() && attributes.empty()) return;
 
-  // A path that names one of the project's modules being renamed is AF201's.
+  // A path that names one of the project's modules being renamed, and no name it defines, is
+  // AF201's.
   const auto renamedModule = [&](std::string_view path) {
     return std::any_of(renames_.begin(), renames_.end(), [&](const ModuleRename &r) {
       return path == r.module || (path.starts_with(r.module) && path[r.module.size()] == '.');
@@ -407,14 +435,16 @@ void ProjectView::addNameRenames(const std::vector<std::pair<std::string, Public
         else taint(ref.name, where + " (an object of `" + (path.empty() ? ref.path : path) + "`)", false, true);
         break;
       case NameReference::Kind::Path: {
-        if (path.empty() || renamedModule(path)) break;
+        if (path.empty()) break;
+        // A module-level name of a module being renamed (`from pkg.async import await`) is
+        // renamed with it: the two fixes edit different tokens of the import.
         bool reached = false;
         for (auto &[key, g] : globals)
           if (path == key || (path.starts_with(key) && path[key.size()] == '.')) {
             use(g, file);
             reached = true;
           }
-        if (reached) break;
+        if (reached || renamedModule(path)) break;
         const std::string_view parent = std::string_view(path).substr(0, path.rfind('.'));
         if (classes.contains(parent)) { // `C.async`: the class's attribute
           if (attribute != attributes.end()) use(attribute->second, file);
@@ -431,6 +461,19 @@ void ProjectView::addNameRenames(const std::vector<std::pair<std::string, Public
     }
   }
 
+  // The new name must be free in every file the rename touches: a file that already uses it
+  // makes every part unsafe, in every file (the per-file check sees that file alone).
+  std::map<std::string, const std::vector<std::string> *, std::less<>> words; // file → its words
+  for (std::size_t i = 0; i < names.size(); ++i)
+    words.emplace(modules[i] ? modules[i]->spelt : names[i].first, &names[i].second.words);
+  const auto taken = [&](NameRename &r) {
+    std::vector<std::string> files = r.files;
+    files.insert(files.end(), r.users.begin(), r.users.end());
+    for (const std::string &file : files)
+      if (const auto it = words.find(file);
+          it != words.end() && std::find(it->second->begin(), it->second->end(), r.replacement) != it->second->end())
+        r.unresolved.insert(r.unresolved.begin(), "the name `" + r.replacement + "` is already used in `" + file + "`");
+  };
   const auto rowFor = [](const NameRename &r) {
     RenameRow row;
     row.library = "this project";
@@ -449,6 +492,7 @@ void ProjectView::addNameRenames(const std::vector<std::pair<std::string, Public
     // unsafe (importers outside the run may use it).
     if (g.users.empty()) continue;
     std::sort(g.users.begin(), g.users.end());
+    taken(g);
     RenameRow row = rowFor(g);
     row.kind = RenameRow::Kind::Function;
     row.replacement = key.substr(0, key.rfind('.') + 1) + g.replacement;
@@ -459,6 +503,7 @@ void ProjectView::addNameRenames(const std::vector<std::pair<std::string, Public
   for (auto &[name, a] : attributes) {
     if (a.files.size() + a.users.size() < 2) continue; // one file: renamed there as before
     std::sort(a.users.begin(), a.users.end());
+    taken(a);
     RenameRow row = rowFor(a);
     row.kind = RenameRow::Kind::Attribute;
     memberRows_.push_back(std::move(row));

@@ -73,7 +73,8 @@ struct NameRename {
   std::vector<std::string> files; ///< where it is defined (normalized paths)
   std::vector<std::string> users; ///< the other files whose uses reach it
   /// The uses found in the project that may reach it without resolving ("`o.async` in
-  /// `f.py:3`"): its fixes are unsafe then, and their titles list them.
+  /// `f.py:3`"), and the files that already use the new name: its fixes are unsafe then, and
+  /// their titles list them.
   std::vector<std::string> unresolved;
 };
 

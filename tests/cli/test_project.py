@@ -446,6 +446,21 @@ class PublicNamesTest(CliTestCase):
         self.assertEqual(res.code, 0, res)
         self.assert_compiles_and_imports(["pkg.tools", "train", "factory"])
 
+    def test_a_new_name_taken_where_the_parameter_is_makes_the_calls_unsafe(self):
+        files = {"pkg/__init__.py": "", "pkg/k.py": "def f(x, async=1, async_=2):\n    return async\n",
+                 "user.py": "from pkg.k import f\n\nf(1, async=3)\n"}
+        self.make(files)
+        out = self.json_check(".")
+        by_place = {(d["filename"], d["location"]["row"], d["location"]["column"]): d["fix"] for d in out}
+        for place in (("pkg/k.py", 1, 10), ("user.py", 3, 6)):
+            self.assertEqual(by_place[place]["applicability"], "unsafe", by_place[place])
+            self.assertIn("(the name `async_` is already used in `pkg/k.py`)", by_place[place]["message"])
+        self.check("--fix", ".")
+        self.assertEqual(tree(self.dir), {path: text.encode() for path, text in files.items()})
+        self.check("--fix", "--unsafe-fixes", ".")
+        self.assertEqual(read(self.path("pkg/k.py")).decode(), "def f(x, async_=1, async_=2):\n    return async_\n")
+        self.assertEqual(read(self.path("user.py")).decode(), "from pkg.k import f\n\nf(1, async_=3)\n")
+
     def test_diff_shows_every_file_the_rename_touches(self):
         self.make(KFAC)
         res = self.check("--diff", ".")
@@ -675,6 +690,98 @@ class SharedNamesTest(CliTestCase):
         for path, text in ATTRIBUTES_FIXED.items():
             self.assertEqual(read(self.path(path)).decode(), text, path)
         self.assert_compiles_and_imports(["pkg.sub", "main", "util"])
+        self.assert_idempotent()
+
+    def assert_taken_makes_every_part_unsafe(self, files, defined, used, after):
+        """A new name already used in one file the rename touches: every part of it is unsafe,
+        --fix changes nothing, --fix --unsafe-fixes applies every part."""
+        self.make(files)
+        by_place = self.fixes()
+        for place in (defined, used):
+            fix = by_place[place]["fix"]
+            self.assertEqual(fix["applicability"], "unsafe", fix)
+        self.assertIn("the name `async_` is already used in", by_place[defined]["fix"]["message"])
+        res = self.check("--fix", ".")
+        self.assertEqual(tree(self.dir), {path: text.encode() for path, text in files.items()})
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        for path, text in after.items():
+            self.assertEqual(read(self.path(path)).decode(), text, path)
+
+    def test_a_new_name_taken_where_it_is_defined_makes_every_use_unsafe(self):
+        self.assert_taken_makes_every_part_unsafe(
+            {"pkg/__init__.py": "", "pkg/m.py": "async = 1\nasync_ = 2\n",
+             "user.py": "from pkg.m import async\nprint(async)\n"},
+            ("pkg/m.py", 1, 1), ("user.py", 1, 19),
+            {"pkg/m.py": "async_ = 1\nasync_ = 2\n", "user.py": "from pkg.m import async_\nprint(async_)\n"})
+
+    def test_a_new_name_taken_where_it_is_used_makes_the_definition_unsafe(self):
+        self.assert_taken_makes_every_part_unsafe(
+            {"pkg/__init__.py": "", "pkg/m.py": "async = 1\n",
+             "user.py": "from pkg.m import async\nasync_ = 2\nprint(async, async_)\n"},
+            ("pkg/m.py", 1, 1), ("user.py", 1, 19),
+            {"pkg/m.py": "async_ = 1\n", "user.py": "from pkg.m import async_\nasync_ = 2\nprint(async_, async_)\n"})
+
+    def test_a_new_attribute_name_taken_makes_every_use_unsafe(self):
+        self.assert_taken_makes_every_part_unsafe(
+            {"pkg/__init__.py": "",
+             "pkg/c.py": "class C(object):\n    def __init__(self):\n        self.async = 1\n        self.async_ = 2\n",
+             "pkg/d.py": "from pkg.c import C\n\n\ndef f():\n    return C().async\n"},
+            ("pkg/c.py", 3, 14), ("pkg/d.py", 5, 16),
+            {"pkg/c.py": "class C(object):\n    def __init__(self):\n        self.async_ = 1\n        self.async_ = 2\n",
+             "pkg/d.py": "from pkg.c import C\n\n\ndef f():\n    return C().async_\n"})
+
+    def test_a_name_in_all_or_in_a_string_is_unsafe(self):
+        files = {"pkg/__init__.py": "",
+                 "pkg/m.py": "__all__ = ['async', 'helper']\n\nasync = 1\n\n\ndef helper():\n    return async\n",
+                 "pkg/star.py": "from pkg.m import *\n\n\ndef h():\n    return helper()\n",
+                 "pkg/user.py": "from pkg.m import async\n\n\ndef g():\n    return async\n"}
+        self.make(files)
+        by_place = self.fixes()
+        for place in (("pkg/m.py", 3, 1), ("pkg/user.py", 1, 19)):
+            fix = by_place[place]["fix"]
+            self.assertEqual(fix["applicability"], "unsafe", fix)
+        self.assertIn("(`pkg/m.py` has an `__all__`, which star imports follow, `pkg/m.py` spells `async` in a "
+                      "string, which the rename leaves as is)", by_place[("pkg/m.py", 3, 1)]["fix"]["message"])
+        self.check("--fix", ".")
+        self.assertEqual(tree(self.dir), {path: text.encode() for path, text in files.items()})
+        # An `__all__` without the name, or a string alone, is enough.
+        for text in ("__all__ = ['helper']\nasync = 1\n", "async = 1\nNAME = 'async'\n"):
+            write(self.path("pkg/m.py"), text)
+            self.assertEqual(self.fixes()[("pkg/m.py", text.count("\n", 0, text.index("async =")) + 1, 1)]
+                             ["fix"]["applicability"], "unsafe", text)
+        # An attribute a string of its module spells.
+        shutil.rmtree(self.dir)
+        self.make({"pkg/__init__.py": "",
+                   "pkg/c.py": ("class C(object):\n    def __init__(self):\n        self.async = 1\n\n"
+                                "    def get(self):\n        return getattr(self, 'async')\n"),
+                   "pkg/d.py": "from pkg.c import C\n\n\ndef f():\n    return C().async\n"})
+        by_place = self.fixes()
+        self.assertEqual(by_place[("pkg/d.py", 5, 16)]["fix"]["applicability"], "unsafe")
+        self.assertIn("`pkg/c.py` spells `async` in a string", by_place[("pkg/d.py", 5, 16)]["fix"]["message"])
+
+    def test_an_attribute_of_what_a_function_returns_is_unresolved(self):
+        files = {"pkg/__init__.py": "",
+                 "pkg/c.py": "class C(object):\n    def __init__(self):\n        self.async = 1\n",
+                 "pkg/b.py": ("from pkg.c import C\nimport somelib\n\n\ndef make():\n    return somelib.thing()\n"
+                              "\n\ndef f(x):\n    c = C()\n    o = make()\n    return c.async, o.async\n")}
+        self.make(files)
+        by_place = self.fixes()
+        fix = by_place[("pkg/c.py", 3, 14)]["fix"]
+        self.assertEqual(fix["applicability"], "unsafe", fix)
+        self.assertIn("`o.async` in `pkg/b.py:12` does not resolve", fix["message"])
+        self.check("--fix", ".")
+        self.assertEqual(tree(self.dir), {path: text.encode() for path, text in files.items()})
+
+    def test_names_of_a_module_being_renamed(self):
+        self.make({"pkg/__init__.py": "", "pkg/async.py": "await = 1\n\n\ndef async(x):\n    return x + await\n",
+                   "user.py": "from pkg.async import await, async\n\nprint(async(await))\n"})
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(tree(self.dir), {
+            "pkg/__init__.py": b"",
+            "pkg/asynchronous.py": b"await_ = 1\n\n\ndef async_(x):\n    return x + await_\n",
+            "user.py": b"from pkg.asynchronous import await_, async_\n\nprint(async_(await_))\n"})
+        self.assert_compiles_and_imports(["user"])
         self.assert_idempotent()
 
     def test_diff_shows_every_file_and_git_applies_it(self):

@@ -187,3 +187,43 @@ TEST_CASE("findPublicNames: uses that may reach another module's names", "[proje
   CHECK(names.globals.empty());
   CHECK(names.attributes.empty());
 }
+
+TEST_CASE("findPublicNames: the other identifiers a rename could collide with", "[project]") {
+  const PublicNames names = findPublicNames("async = 1\n"
+                                            "async_ = 2\n"
+                                            "def f(is_await=False):\n"
+                                            "    return g(await_=1).async_mode\n"
+                                            "s = 'async_x'  # async_y\n"
+                                            "print(async_)\n");
+  CHECK(names.words == std::vector<std::string>{"async_", "async_mode", "is_await", "await_"});
+}
+
+TEST_CASE("findPublicNames: strings that spell the names, and `__all__`", "[project]") {
+  const PublicNames names = findPublicNames("__all__ = ['async', 'x']\n"
+                                            "async = 1\n"
+                                            "s = 'await_'  # 'await'\n"
+                                            "t = getattr(o, \"await\")\n");
+  CHECK(names.quoted == std::vector<std::string>{"async", "await"});
+  CHECK(names.all);
+  const PublicNames plain = findPublicNames("async = 1\ndef f():\n    __all__ = 2\ns = 'async_'\n");
+  CHECK(plain.quoted.empty());
+  CHECK_FALSE(plain.all);
+}
+
+TEST_CASE("findPublicNames: only `self` and the file's own classes and instances are its own", "[project]") {
+  using K = NameReference::Kind;
+  const PublicNames names = findPublicNames("import somelib\n"
+                                            "class C(object):\n"
+                                            "    pass\n"
+                                            "def make():\n"
+                                            "    return somelib.thing()\n"
+                                            "c = C()\n"
+                                            "d = c\n"
+                                            "o = make()\n"
+                                            "x = (c.async, d.async, C.async, C().async)\n"
+                                            "y = (o.async, make().async, make.async, c().async)\n");
+  std::vector<K> kinds;
+  for (const NameReference &r : names.references) kinds.push_back(r.kind);
+  CHECK(kinds ==
+        std::vector<K>{K::Own, K::Own, K::Own, K::Own, K::Unresolved, K::Unresolved, K::Unresolved, K::Unresolved});
+}

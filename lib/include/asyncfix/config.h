@@ -63,7 +63,8 @@ struct RenameRow {
   std::vector<FileRename> files{};
   /// With `files`: the module's name is not certain (it lies in a namespace package, which an
   /// installed distribution could share), so the fixes of the row are unsafe. With `touches`:
-  /// some use of the name in the project does not resolve to the owner, so the fixes are unsafe.
+  /// some use of the name in the project does not resolve to the owner, or a file it touches
+  /// already uses the new name, so the fixes are unsafe.
   bool uncertain = false;
   /// Rows of the project's own names, not of a library (the CLI's project view adds them): the
   /// files the rename edits, the ones that define the name first. A keyword row renames a
@@ -71,7 +72,9 @@ struct RenameRow {
   /// of a module-level name) the name and every import and attribute path reaching it; an
   /// attribute row (no `owner`) the attribute in every file it is given to.
   std::vector<std::string> touches{};
-  /// With `touches`: the uses that do not resolve, for the fix titles ("`o.async` in `f.py:3`").
+  /// With `touches`: why the fixes are unsafe, for their titles: the uses that do not resolve
+  /// ("`o.async` in `f.py:3`"), the files that already use the new name (a keyword row: those
+  /// alone, "" for its unresolved calls).
   std::string unresolved{};
   friend bool operator==(const RenameRow &, const RenameRow &) = default;
 };

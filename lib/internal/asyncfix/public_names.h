@@ -74,6 +74,16 @@ struct PublicNames {
   /// The module's top-level classes ("C"): what an object of one of the project's classes is.
   std::vector<std::string> classes;
   std::vector<NameReference> references; ///< in source order
+  /// The module's other identifiers that contain `async`/`await` (`async_`, `is_async`, a keyword
+  /// argument `await_=`), each once: a rename of the project's to one of them
+  /// collides with it (every rename style keeps the old name in the new).
+  std::vector<std::string> words;
+  /// Names `async`/`await` that a string literal of the module spells exactly (`__all__ =
+  /// ['async']`, `getattr(m, 'async')`): a rename leaves the string naming the old one.
+  std::vector<std::string> quoted;
+  /// The module binds `__all__`, which a star import of it follows (the names in it may be
+  /// computed, out of reach of `quoted`).
+  bool all = false;
   bool empty() const {
     return parameters.empty() && calls.empty() && globals.empty() && attributes.empty() && references.empty();
   }

@@ -54,6 +54,32 @@ bool bindsHere(NameRole role) {
   return role == NameRole::Binding || role == NameRole::FunctionName || role == NameRole::ClassName;
 }
 
+/// The bindings of the name `identifier` (null when it is none, or in an ERROR region).
+const std::vector<const NameUse *> *bindingsOf(TSNode identifier, const SemanticModel &model) {
+  const NameUse *use = isIdentifier(identifier) ? model.nameAt(ts_node_start_byte(identifier)) : nullptr;
+  return use == nullptr || use->inError ? nullptr : &model.usesOf(model.resolve(*use));
+}
+
+/// Is `e` one of the file's own classes (`C`) or an instance of one (`C()`, `c` after `c = C()`)?
+/// Not what the file's own functions return (`make()`, `o` after `o = make()`), nor what calling
+/// an instance returns (`c()`): that may be any object. Every binding of a name must say so.
+bool ownClassOrInstance(TSNode e, const SemanticModel &model, int depth) {
+  if (ts_node_is_null(e) || depth > 8) return false;
+  const bool call = symbolOf(e) == Kinds::get().call;
+  const std::vector<const NameUse *> *bindings = bindingsOf(call ? fieldOf(e, "function") : e, model);
+  if (bindings == nullptr) return false;
+  bool bound = false;
+  for (const NameUse *b : *bindings) {
+    if (b->role == NameRole::Reference || b->role == NameRole::AwaitName) continue;
+    // A call makes an instance of a class name only; a name holds a class or an instance.
+    if (b->role != NameRole::ClassName &&
+        (call || b->role != NameRole::Binding || b->iterated || !ownClassOrInstance(b->value, model, depth + 1)))
+      return false;
+    bound = true;
+  }
+  return bound;
+}
+
 /// The module-level names, class attributes and references of `word` (see PublicNames).
 void addNames(std::string_view word, const Document &doc, const SemanticModel &model, NameOrigins &origins,
               PublicNames &out, std::vector<std::pair<std::uint32_t, NameReference>> &references) {
@@ -115,7 +141,7 @@ void addNames(std::string_view word, const Document &doc, const SemanticModel &m
     } else {
       const Origin o = origins.of(object);
       if (o.kind == Origin::Kind::Local) {
-        r.kind = NameReference::Kind::Own;
+        if (ownClassOrInstance(object, model, 0)) r.kind = NameReference::Kind::Own;
       } else if (o.kind == Origin::Kind::Path && !o.literal) {
         r.kind = NameReference::Kind::Path;
         r.path = o.path + "." + std::string(word);
@@ -154,6 +180,26 @@ void addAliasedImports(const Document &doc, std::vector<std::pair<std::uint32_t,
                           std::string(word), "from " + std::string(module) + " import " + std::string(word),
                           ts_node_start_point(token).row + 1});
   }
+}
+
+/// The identifiers of `doc` that contain `async`/`await` and are not these words, and the
+/// strings that are these words (PublicNames::words, PublicNames::quoted). Found from the text: a
+/// substring search, then the node that holds it.
+void addWords(const Document &doc, PublicNames &out) {
+  const std::string_view source = doc.text();
+  for (const std::string_view word : {std::string_view("async"), std::string_view("await")})
+    for (std::size_t at = source.find(word); at != std::string_view::npos; at = source.find(word, at + 1)) {
+      const auto start = static_cast<std::uint32_t>(at);
+      const TSNode node = DocumentInternals::nodeAt(doc, start, start + 5);
+      const std::string_view text = textOf(node, source);
+      if (isIdentifier(node)) {
+        if (text != word && std::find(out.words.begin(), out.words.end(), text) == out.words.end())
+          out.words.emplace_back(text);
+      } else if (isType(node, "string_content") && text == word &&
+                 std::find(out.quoted.begin(), out.quoted.end(), word) == out.quoted.end()) {
+        out.quoted.emplace_back(word);
+      }
+    }
 }
 
 } // namespace
@@ -241,6 +287,10 @@ PublicNames findPublicNames(std::string_view text) {
   std::stable_sort(references.begin(), references.end(),
                    [](const auto &a, const auto &b) { return a.first < b.first; });
   for (auto &[start, r] : references) out.references.push_back(std::move(r));
+  addWords(doc, out);
+  for (const std::uint32_t i : model.namesCalled("__all__"))
+    if (!model.name(i).inError && model.resolve(model.name(i)).scope == 0 && bindsHere(model.name(i).role))
+      out.all = true;
   for (const Scope &scope : model.scopes())
     if (scope.kind == ScopeKind::Class && scope.parent == 0 && !scope.name.empty() &&
         std::find(out.classes.begin(), out.classes.end(), scope.name) == out.classes.end())

@@ -76,7 +76,12 @@ that other files use on objects the project knows (`self.async` in a method, `c.
 renamed to one name, and the title lists those files. Either is unsafe when some use in the
 project may reach the name without resolving to it (`o.async` where `o` is not known, a free
 `async` that a star import may bind, an attribute of an object of another library, an import of
-it from a module that does not define it); the title lists the first of those uses.
+it from a module that does not define it); the title lists the first of those uses. A module-level
+name is unsafe too when its module has an `__all__` (a star import follows it, and the rename
+leaves its strings alone), and either when the defining module spells the name in a string
+(`getattr(self, 'async')`), which the rename leaves naming the old one. A parameter, a
+module-level name or an attribute renamed across files is unsafe in every one of them when one
+already uses the new name (`async_` anywhere in it): the title names that file.
 )",
                                 FixAvailability::Sometimes,
                                 false};

@@ -269,7 +269,11 @@ std::string projectTitle(const RenameRow &row) {
   };
   if (row.kind == RenameRow::Kind::Keyword) {
     std::string out = " with `" + row.old + "=` at its calls in " + files(1);
-    if (row.uncertain) out += " (a call elsewhere in the project may pass it without resolving to this function)";
+    if (row.uncertain)
+      out += " (" +
+             (row.unresolved.empty() ? "a call elsewhere in the project may pass it without resolving to this function"
+                                     : row.unresolved) +
+             ")";
     return out;
   }
   std::string out = row.kind == RenameRow::Kind::Function ? " with its uses in " + files(1) : " in " + files(0);
@@ -295,7 +299,8 @@ SharedFix renameFix(const Rule &rule, const SemanticModel &model, RenameGroup &g
   Fix fix;
   fix.title = "Rename `" + std::string(keyword) + "` to `" + replacement + "`";
   if (row) fix.title += projectTitle(*row);
-  if (conflict) fix.title += " (the name `" + replacement + "` is already used in this file)";
+  // A project row's title already names the files where the new name is taken (cli/project.cpp).
+  if (conflict && !row) fix.title += " (the name `" + replacement + "` is already used in this file)";
   else if (incomplete) fix.title += " (a syntax error elsewhere hides some uses of `" + std::string(keyword) + "`)";
   fix.applicability = group.visibleOutside || conflict || incomplete ? Applicability::Unsafe : Applicability::Safe;
   std::vector<TSNode> nodes = group.nodes;

@@ -67,8 +67,8 @@ These rules take precedence over AF001/AF002 on the tokens they own.
 import and the uses of the name are renamed with the definition, to the name the defining
 file's rename style gives; so are `from pkg.m import async as a`, `pkg.m.async` and `m.async`
 through the imports (relative ones too). Such a fix names the defining file, and is safe when
-every use found in the project resolves to the name, unsafe otherwise (the title lists the first
-uses that do not).
+every use found in the project resolves to the name and the defining module has no `__all__` and
+no string that spells the name, unsafe otherwise (the title says why).
 
 ## Options
 More rows go in `[tool.asyncfix.renames]` (see the README):

@@ -674,8 +674,9 @@ void RenamedAsyncRule::check(TSNode node, Context &ctx) const {
     if (!m->row->touches.empty() && m->row->uncertain && fix.applicability == Applicability::Safe) {
       // The project's function or name: a use elsewhere may reach it without resolving to it.
       fix.applicability = Applicability::Unsafe;
-      fix.title += global ? " (" + m->row->unresolved + ")"
-                          : " (a call elsewhere in the project may pass it without resolving to the function)";
+      fix.title += global || !m->row->unresolved.empty()
+                       ? " (" + m->row->unresolved + ")"
+                       : " (a call elsewhere in the project may pass it without resolving to the function)";
     }
     if (!m->row->files.empty()) {
       // A module of the project: the fix is this file's part of renaming it (with every import).
