@@ -677,68 +677,82 @@ class ParameterRenamer(ast.NodeTransformer):
         return super().generic_visit(node)
 
 
-class PublicNamesOracleTest(unittest.TestCase):
-    def test_public_parameters_against_cpython(self):
-        rng = random.Random(SEED + 153)
-        work = tempfile.mkdtemp(prefix="asyncfix-oracle-names-")
-        self.addCleanup(shutil.rmtree, work, ignore_errors=True)
-        failures, modules_imported, unresolved_projects = [], 0, 0
-        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+def fix_projects_against_cpython(label, rng, generate, renamer, kept):
+    """Generates PROJECTS projects with `generate(rng, root)` (its files, and a name some use
+    reaches unresolved or None), fixes each with `check --fix` (and `--unsafe-fixes` where a use is
+    unresolved, after checking that the safe run kept `kept(unresolved)` in the api module), and
+    checks that every file compiles on this Python, its AST is the original's with `renamer`'s
+    renames, every module imports, and a second run changes nothing. Returns the failures, the
+    modules imported and the projects with an unresolved use."""
+    work = tempfile.mkdtemp(prefix=f"asyncfix-oracle-{label}-")
+    failures, modules_imported, unresolved_projects = [], 0, 0
+    env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
+    try:
         for n in range(PROJECTS):
-            root = os.path.join(work, f"names{n:03d}")
-            original, unresolved = generate_names_project(rng, root)
+            name = f"{label}{n:03d}"
+            root = os.path.join(work, name)
+            original, unresolved = generate(rng, root)
             listing = "\n".join(f"--- {p}\n{d.decode()}" for p, d in sorted(original.items()))
             run = subprocess.run([BIN, "check", "--isolated", "--fix", "--quiet", "."],
                                  cwd=root, capture_output=True, timeout=120)
             if unresolved is not None:
                 unresolved_projects += 1
-                # The safe run leaves `f`'s parameter alone: a call may pass it unresolved.
+                # The safe run leaves the name alone: a use may reach it unresolved.
                 api = [p for p in original if p.endswith("api.py")][0]
                 with open(os.path.join(root, api), "rb") as fh:
                     after = fh.read()
-                if f"def f(x, {unresolved}=False)".encode() not in after:
-                    failures.append(f"names{n:03d}: the safe run renamed `f`'s parameter although "
-                                    f"pkg/dyn.py calls it unresolved\n{after.decode()}\n{listing}")
+                if kept(unresolved).encode() not in after:
+                    failures.append(f"{name}: the safe run renamed `{unresolved}` although pkg/dyn.py uses it "
+                                    f"unresolved\n{after.decode()}\n{listing}")
                     continue
                 run = subprocess.run([BIN, "check", "--isolated", "--fix", "--unsafe-fixes", "--quiet", "."],
                                      cwd=root, capture_output=True, timeout=120)
             if run.returncode != 0:
-                failures.append(f"names{n:03d}: exit {run.returncode}: {run.stdout.decode()}{run.stderr.decode()}\n"
+                failures.append(f"{name}: exit {run.returncode}: {run.stdout.decode()}{run.stderr.decode()}\n"
                                 f"{listing}")
                 continue
             fixed = snapshot(root)
             if sorted(fixed) != sorted(original):
-                failures.append(f"names{n:03d}: files {sorted(fixed)}, expected {sorted(original)}")
+                failures.append(f"{name}: files {sorted(fixed)}, expected {sorted(original)}")
                 continue
             for path, data in original.items():
                 after = fixed[path]
                 try:
                     tree_after = ast.parse(after)  # this Python's grammar: async/await are keywords
                 except SyntaxError as e:
-                    failures.append(f"names{n:03d}/{path}: does not compile after fixing: {e}\n"
+                    failures.append(f"{name}/{path}: does not compile after fixing: {e}\n"
                                     f"{after.decode()}\n{listing}")
                     continue
-                want = ast.dump(ParameterRenamer().visit(ast.parse(data, feature_version=(3, 6))))
+                want = ast.dump(renamer().visit(ast.parse(data, feature_version=(3, 6))))
                 if want != ast.dump(tree_after):
-                    failures.append(f"names{n:03d}/{path}: AST differs beyond the parameter renames\n"
-                                    f"{after.decode()}\n{listing}")
+                    failures.append(f"{name}/{path}: AST differs beyond the renames\n{after.decode()}\n{listing}")
             for path in fixed:
                 module = path[:-3].replace("/", ".").removesuffix(".__init__")
                 proc = subprocess.run([sys.executable, "-c", f"import {module}"], cwd=root, capture_output=True,
                                       env=env, timeout=60)
                 modules_imported += 1
                 if proc.returncode != 0:
-                    failures.append(f"names{n:03d}: `import {module}` fails: {proc.stderr.decode()[-400:]}\n"
-                                    f"{listing}")
+                    failures.append(f"{name}: `import {module}` fails: {proc.stderr.decode()[-400:]}\n{listing}")
             again = subprocess.run([BIN, "check", "--isolated", "--fix", "--unsafe-fixes", "--quiet", "."],
                                    cwd=root, capture_output=True, timeout=120)
             if again.returncode != 0 or snapshot(root) != fixed:
-                failures.append(f"names{n:03d}: a second run changed something or found something "
+                failures.append(f"{name}: a second run changed something or found something "
                                 f"(exit {again.returncode}): {again.stdout.decode()}{again.stderr.decode()}")
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    return failures, modules_imported, unresolved_projects
+
+
+class PublicNamesOracleTest(unittest.TestCase):
+    def test_public_parameters_against_cpython(self):
+        failures, modules_imported, unresolved_projects = fix_projects_against_cpython(
+            "names", random.Random(SEED + 153), generate_names_project, ParameterRenamer,
+            lambda name: f"def f(x, {name}=False)")
         print(f"oracle: {PROJECTS} projects with public parameters ({unresolved_projects} with an unresolved "
               f"call), {modules_imported} modules imported after fixing (seed {SEED + 153})", file=sys.stderr)
         if failures:
             self.fail(f"{len(failures)} failures:\n\n" + "\n\n".join(failures[:8]))
+
 
 # ---- multi-file projects: module-level names and attributes named async/await (issue 15) ----
 #
@@ -843,62 +857,9 @@ class NameRenamer(ast.NodeTransformer):
 
 class SharedNamesOracleTest(unittest.TestCase):
     def test_module_level_names_and_attributes_against_cpython(self):
-        rng = random.Random(SEED + 157)
-        work = tempfile.mkdtemp(prefix="asyncfix-oracle-shared-")
-        self.addCleanup(shutil.rmtree, work, ignore_errors=True)
-        failures, modules_imported, unresolved_projects = [], 0, 0
-        env = dict(os.environ, PYTHONDONTWRITEBYTECODE="1")
-        for n in range(PROJECTS):
-            root = os.path.join(work, f"shared{n:03d}")
-            original, unresolved = generate_shared_project(rng, root)
-            listing = "\n".join(f"--- {p}\n{d.decode()}" for p, d in sorted(original.items()))
-            run = subprocess.run([BIN, "check", "--isolated", "--fix", "--quiet", "."],
-                                 cwd=root, capture_output=True, timeout=120)
-            if unresolved is not None:
-                unresolved_projects += 1
-                # The safe run leaves the attribute alone: a use may reach it unresolved.
-                api = [p for p in original if p.endswith("api.py")][0]
-                with open(os.path.join(root, api), "rb") as fh:
-                    after = fh.read()
-                if f"self.{unresolved} = 2".encode() not in after:
-                    failures.append(f"shared{n:03d}: the safe run renamed the attribute `{unresolved}` although "
-                                    f"pkg/dyn.py reads it unresolved\n{after.decode()}\n{listing}")
-                    continue
-                run = subprocess.run([BIN, "check", "--isolated", "--fix", "--unsafe-fixes", "--quiet", "."],
-                                     cwd=root, capture_output=True, timeout=120)
-            if run.returncode != 0:
-                failures.append(f"shared{n:03d}: exit {run.returncode}: {run.stdout.decode()}{run.stderr.decode()}\n"
-                                f"{listing}")
-                continue
-            fixed = snapshot(root)
-            if sorted(fixed) != sorted(original):
-                failures.append(f"shared{n:03d}: files {sorted(fixed)}, expected {sorted(original)}")
-                continue
-            for path, data in original.items():
-                after = fixed[path]
-                try:
-                    tree_after = ast.parse(after)  # this Python's grammar: async/await are keywords
-                except SyntaxError as e:
-                    failures.append(f"shared{n:03d}/{path}: does not compile after fixing: {e}\n"
-                                    f"{after.decode()}\n{listing}")
-                    continue
-                want = ast.dump(NameRenamer().visit(ast.parse(data, feature_version=(3, 6))))
-                if want != ast.dump(tree_after):
-                    failures.append(f"shared{n:03d}/{path}: AST differs beyond the renames\n"
-                                    f"{after.decode()}\n{listing}")
-            for path in fixed:
-                module = path[:-3].replace("/", ".").removesuffix(".__init__")
-                proc = subprocess.run([sys.executable, "-c", f"import {module}"], cwd=root, capture_output=True,
-                                      env=env, timeout=60)
-                modules_imported += 1
-                if proc.returncode != 0:
-                    failures.append(f"shared{n:03d}: `import {module}` fails: {proc.stderr.decode()[-400:]}\n"
-                                    f"{listing}")
-            again = subprocess.run([BIN, "check", "--isolated", "--fix", "--unsafe-fixes", "--quiet", "."],
-                                   cwd=root, capture_output=True, timeout=120)
-            if again.returncode != 0 or snapshot(root) != fixed:
-                failures.append(f"shared{n:03d}: a second run changed something or found something "
-                                f"(exit {again.returncode}): {again.stdout.decode()}{again.stderr.decode()}")
+        failures, modules_imported, unresolved_projects = fix_projects_against_cpython(
+            "shared", random.Random(SEED + 157), generate_shared_project, NameRenamer,
+            lambda name: f"self.{name} = 2")
         print(f"oracle: {PROJECTS} projects with module-level names and attributes ({unresolved_projects} with an "
               f"unresolved use), {modules_imported} modules imported after fixing (seed {SEED + 157})",
               file=sys.stderr)
