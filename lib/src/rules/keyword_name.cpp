@@ -367,13 +367,9 @@ namespace {
 /// name, in an ERROR region or not, and no Python ever did. The prefilter rejects these words by
 /// the same judgement. The verdict reads the line up to the next word, maybe another statement's.
 bool keywordByNeighbours(TSNode node, Context &ctx) {
-  const std::string_view text = ctx.text();
   const std::uint32_t start = ts_node_start_byte(node);
-  const std::size_t lineStart = text.find_last_of("\n\r", start == 0 ? 0 : start - 1);
-  const std::size_t lineEnd = std::min(text.find_first_of("\n\r", start), text.size());
-  ctx.dependsOn(lineStart == std::string_view::npos || start == 0 ? 0 : static_cast<std::uint32_t>(lineStart + 1),
-                static_cast<std::uint32_t>(lineEnd));
-  return asyncfix::keywordByNeighbours(text, start);
+  ctx.dependsOnLine(start);
+  return asyncfix::keywordByNeighbours(ctx.text(), start);
 }
 
 } // namespace

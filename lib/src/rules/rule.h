@@ -95,6 +95,13 @@ public:
 
   // What these read is a dependency of the finding (dependsOn).
 
+  /// Declares that the finding depends on `offset`'s whole line, from its start (after a BOM) to
+  /// the end of its content: the rule judged a word by its neighbours on the line.
+  void dependsOnLine(std::uint32_t offset) {
+    const LineIndex &lines = doc_.lines();
+    const std::uint32_t line = lines.lineOf(offset);
+    dependsOn(static_cast<std::uint32_t>(lines.lineStart(line)), static_cast<std::uint32_t>(lines.lineEnd(line)));
+  }
   /// The text from the start of `offset`'s line (after a BOM) to `offset`: its indentation, when
   /// only blanks precede it.
   std::string_view lineBefore(std::uint32_t offset) {
