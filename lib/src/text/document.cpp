@@ -164,20 +164,14 @@ struct Document::Impl {
   }
 
   static TSTree *run(TSParser *parser, const TSTree *old, const std::string &text) {
-    if (tCancel) { // a parse that may be stopped (parseUnless)
-      const TSParseOptions options{nullptr, &parseProgress};
-      if (hasLoneCr(text)) {
-        LoneCrAsNewline reader(text);
-        return ts_parser_parse_with_options(parser, old, reader.input(), options);
-      }
-      StringInput reader(text);
-      return ts_parser_parse_with_options(parser, old, reader.input(), options);
-    }
+    // A parse that may be stopped (parseUnless) asks parseProgress now and then.
+    const TSParseOptions options{nullptr, tCancel ? &parseProgress : nullptr};
     if (hasLoneCr(text)) {
       LoneCrAsNewline reader(text);
-      return ts_parser_parse(parser, old, reader.input());
+      return ts_parser_parse_with_options(parser, old, reader.input(), options);
     }
-    return ts_parser_parse_string(parser, old, text.data(), static_cast<std::uint32_t>(text.size()));
+    StringInput reader(text);
+    return ts_parser_parse_with_options(parser, old, reader.input(), options);
   }
 
   void addChanged(const TSTree *old, const TSTree *now) {
