@@ -409,11 +409,8 @@ std::optional<std::vector<asyncfix::Diagnostic>> Analyzer::freshFindings(const s
   const bool done = guarded("settling", [&] {
     const Document fresh{text};
     if (!linter.mayHaveFindings(fresh.text())) return;
-    if (!DocumentInternals::parseUnless(fresh, stop) && stop()) {
-      stopped = true;
-      return;
-    }
-    if (stop()) {
+    (void)DocumentInternals::parseUnless(fresh, stop); // a parser that gave up lints as nothing
+    if (stop()) {                                      // during the parse or since
       stopped = true;
       return;
     }
