@@ -87,6 +87,47 @@ TEST_CASE("GitIgnore asked per directory entry answers as for the whole path", "
   CHECK(asked > ignoredCount + 5);
 }
 
+TEST_CASE("GitIgnore told a directory's listing answers as without it, and trusts it", "[gitignore]") {
+  Repo repo;
+  repo.write(".gitignore", "*.gen.py\n");
+  repo.write("sub/.gitignore", "local.py\n");
+  repo.write("nested/x.py");
+  REQUIRE(std::system(("git init -q '" + (repo.root / "nested").string() + "'").c_str()) == 0);
+  repo.write("nested/.gitignore", "x.py\n");
+  asyncfix::GitIgnore whole, listed, lying;
+  for (const fs::path &dir : {repo.root, repo.root / "sub", repo.root / "nested"}) {
+    asyncfix::DirectoryListing listing = asyncfix::DirectoryListing::listed();
+    for (const auto &entry : fs::directory_iterator(dir)) listing.add(entry.path().filename().string());
+    for (const char *name : {"a.gen.py", "local.py", "x.py", "b.py"}) {
+      INFO(dir << " " << name);
+      CHECK(listed.ignored(dir, name, false, listing) == whole.ignored(dir / name));
+    }
+  }
+  CHECK(listed.ignored(repo.root / "sub", "local.py", false, asyncfix::DirectoryListing::listed()) == true);
+  // A listing that lacks `.gitignore` and `.git` is believed: neither file is read.
+  CHECK(lying.ignored(repo.root / "sub", "local.py", false, asyncfix::DirectoryListing::listed()) == false);
+  CHECK(lying.ignored(repo.root / "nested", "x.py", false, asyncfix::DirectoryListing::listed()) == false);
+}
+
+TEST_CASE("DirectoryListing knows nothing until listed, and names case-blind", "[gitignore]") {
+  const asyncfix::DirectoryListing unknown;
+  CHECK(unknown.mayHold(".git"));
+  CHECK(unknown.mayHold("pyproject.toml"));
+  asyncfix::DirectoryListing listing = asyncfix::DirectoryListing::listed();
+  CHECK_FALSE(listing.mayHold(".git"));
+  CHECK(listing.mayHold("setup.py")); // not a name it tracks: always "may"
+  for (const char *name : {"a.py", "pyproject.tom", "xpyproject.toml", ".gitignores"}) listing.add(name);
+  CHECK_FALSE(listing.mayHold("pyproject.toml"));
+  CHECK_FALSE(listing.mayHold(".gitignore"));
+  listing.add("PyProject.TOML");
+  listing.add(".git");
+  CHECK(listing.mayHold("pyproject.toml"));
+  CHECK(listing.mayHold(".git"));
+  CHECK_FALSE(listing.mayHold(".gitignore"));
+  CHECK_FALSE(listing.mayHold("asyncfix.toml"));
+  CHECK_FALSE(listing.mayHold(".asyncfix.toml"));
+}
+
 TEST_CASE("GitIgnore finds nested repositories below directories it already knows", "[gitignore]") {
   // Directories are asked about top-down, as a walk does: a directory inherits its parent's
   // answer unless it holds a `.git` of its own.

@@ -39,8 +39,8 @@ struct TempTree {
   }
 };
 
-ResolvedConfig forFile(const ConfigResolver &r, const fs::path &p) {
-  auto v = r.forFile(p);
+ResolvedConfig forFile(const ConfigResolver &r, const fs::path &p, const DirectoryListing &listing = {}) {
+  auto v = r.forFile(p, listing);
   if (auto *e = std::get_if<ConfigError>(&v)) FAIL(e->toString());
   return std::get<ResolvedConfig>(v);
 }
@@ -142,6 +142,15 @@ TEST_CASE("ConfigResolver: the nearest file wins, overrides win over files", "[s
   t.write("sub/.asyncfix.toml", "ignore = [\"AF001\"]\n");
   ConfigResolver fresh({});
   CHECK(forFile(fresh, t.root / "sub/deeper/x.py").config.rules.ignore == std::vector<std::string>{"AF001"});
+
+  // A walk's listing of the directory: the files it holds are found, a file it lacks is not
+  // looked for (the listing is trusted), and the directories above are looked at as before.
+  DirectoryListing holdsSub = DirectoryListing::listed();
+  holdsSub.add("asyncfix.toml");
+  ConfigResolver listed({});
+  CHECK(forFile(listed, t.root / "sub/y.py", holdsSub).source == t.root / "sub/asyncfix.toml");
+  ConfigResolver trusting({});
+  CHECK(forFile(trusting, t.root / "sub/y.py", DirectoryListing::listed()).source == t.root / "pyproject.toml");
 
   ConfigResolver::Options o;
   o.overrides.ignore = std::vector<std::string>{"AF101"};

@@ -13,6 +13,7 @@
 #include <memory>
 #include <string_view>
 
+#include "asyncfix/directory_listing.h"
 #include "asyncfix/export.h"
 
 namespace asyncfix {
@@ -36,6 +37,11 @@ public:
   /// caller knows (a symbolic link is no directory). Asking about one directory's entries one after
   /// another normalises the directory's path once, not each entry's.
   bool ignored(const std::filesystem::path &directory, std::string_view name, bool isDirectory);
+  /// The same, for a directory the caller has just listed: `listing` tells whether it holds a
+  /// `.git` and a `.gitignore`, so the ones it lacks are not looked for when the directory's
+  /// rules are first built.
+  bool ignored(const std::filesystem::path &directory, std::string_view name, bool isDirectory,
+               const DirectoryListing &listing);
 
 private:
   struct Impl;

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "asyncfix/config.h"
+#include "asyncfix/directory_listing.h"
 
 #include "asyncfix/export.h"
 
@@ -126,6 +127,10 @@ public:
   /// configuration file in the directory holding it or above, then the overrides; per-file-ignores
   /// matched against the path relative to the configuration file's directory.
   std::variant<ResolvedConfig, ConfigError> forFile(const std::filesystem::path &file) const;
+  /// forFile() for an entry of a directory that a walk has just listed: `listing` tells which
+  /// configuration files that directory holds, so the ones it lacks are not looked for.
+  std::variant<ResolvedConfig, ConfigError> forFile(const std::filesystem::path &file,
+                                                    const DirectoryListing &listing) const;
 
 private:
   struct Impl;

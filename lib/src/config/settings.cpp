@@ -560,7 +560,8 @@ struct ConfigResolver::Impl {
   }
 
   /// The nearest configuration for directory `dir`, cached for it and every directory walked.
-  Entry forDirectory(const fs::path &dir) const {
+  /// `listing` says which files `dir` holds (the directories above are looked at name by name).
+  Entry forDirectory(const fs::path &dir, const DirectoryListing &listing = {}) const {
     {
       const std::lock_guard lock(mutex);
       if (const auto it = byDir.find(dir.string()); it != byDir.end()) return it->second;
@@ -568,6 +569,7 @@ struct ConfigResolver::Impl {
     Entry found;
     std::error_code ec;
     for (const char *name : {".asyncfix.toml", "asyncfix.toml", "pyproject.toml"}) {
+      if (!listing.mayHold(name)) continue;
       const fs::path candidate = dir / name;
       if (fs::is_regular_file(candidate, ec) && (found = load(candidate))) break;
     }
@@ -590,12 +592,17 @@ ConfigResolver::ConfigResolver(Options options) : impl_(std::make_unique<Impl>()
 ConfigResolver::~ConfigResolver() = default;
 
 std::variant<ResolvedConfig, ConfigError> ConfigResolver::forFile(const fs::path &file) const {
+  return forFile(file, DirectoryListing{});
+}
+
+std::variant<ResolvedConfig, ConfigError> ConfigResolver::forFile(const fs::path &file,
+                                                                  const DirectoryListing &listing) const {
   const Options &o = impl_->options;
   if (o.isolated) return resolve(nullptr, o.overrides, file);
   std::error_code ec;
   const fs::path absolute = fs::absolute(file, ec).lexically_normal(); // `proj/../other/f.py`: other's
   // The directory holding the entry decides, for a file as for a directory being walked.
-  const Impl::Entry entry = o.configFile ? impl_->explicitFile : impl_->forDirectory(absolute.parent_path());
+  const Impl::Entry entry = o.configFile ? impl_->explicitFile : impl_->forDirectory(absolute.parent_path(), listing);
   if (!entry) return resolve(nullptr, o.overrides, file);
   if (const auto *e = std::get_if<ConfigError>(entry.get())) return *e;
   return resolve(&std::get<FileSettings>(*entry), o.overrides, file);

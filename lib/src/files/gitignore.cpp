@@ -3,6 +3,7 @@
 #include <sys/stat.h>
 
 #include <cstdlib>
+#include <iterator>
 #include <map>
 #include <optional>
 #include <string>
@@ -160,16 +161,18 @@ struct GitIgnore::Impl {
     return verdictIn(dir, relative, name, isDirectory) == IgnoreVerdict::Ignored;
   }
 
-  const Directory &directory(std::string_view path) {
+  /// The directory at `path`; `listing` tells what `path` holds (its ancestors are looked at name
+  /// by name).
+  const Directory &directory(std::string_view path, const DirectoryListing &listing = {}) {
     if (last != nullptr && path == lastPath) return *last;
     lastPath.assign(path);
-    last = &lookUp(lastPath);
+    last = &lookUp(lastPath, listing);
     return *last;
   }
 
   /// The directory at `path`, built with its ancestors that are not known yet (top-down, no
   /// recursion).
-  const Directory &lookUp(const std::string &path) {
+  const Directory &lookUp(const std::string &path, const DirectoryListing &listing) {
     if (const auto it = directories.find(path); it != directories.end()) return *it->second;
     std::vector<std::string> missing{path};
     const Directory *known = nullptr;
@@ -182,17 +185,18 @@ struct GitIgnore::Impl {
       }
       missing.push_back(std::move(parent));
     }
-    for (auto it = missing.rbegin(); it != missing.rend(); ++it) known = &build(*it, known);
+    for (auto it = missing.rbegin(); it != missing.rend(); ++it) // `path` itself comes last
+      known = &build(*it, known, std::next(it) == missing.rend() ? listing : DirectoryListing{});
     return *known;
   }
 
-  const Directory &build(const std::string &path, const Directory *above) {
+  const Directory &build(const std::string &path, const Directory *above, const DirectoryListing &listing) {
     auto dir = std::make_unique<Directory>();
     struct stat st {};
     const bool statted = ::stat(path.c_str(), &st) == 0;
     dir->device = statted ? st.st_dev : 0;
     const std::string_view name = std::string_view(path).substr(path.rfind('/') + 1);
-    if (const auto dirs = gitDirsAt(path)) {
+    if (const auto dirs = listing.mayHold(".git") ? gitDirsAt(path) : std::nullopt) {
       // A work tree's root (a nested one too): its own rules from here down.
       dir->repository = &openRepository(path, *dirs);
     } else if (above != nullptr && above->repository != nullptr &&
@@ -204,7 +208,7 @@ struct GitIgnore::Impl {
                      verdictIn(*above, dir->relative, name, [] { return true; }) == IgnoreVerdict::Ignored;
     }
     // git never reads a `.gitignore` through a symbolic link, nor in a directory it ignores.
-    if (dir->repository != nullptr && !dir->ignored) {
+    if (dir->repository != nullptr && !dir->ignored && listing.mayHold(".gitignore")) {
       if (const auto text = readRegularFile(fs::path(path) / ".gitignore", /*followSymlinks=*/false))
         dir->rules = IgnoreRules(*text);
     }
@@ -292,6 +296,11 @@ bool GitIgnore::ignored(const fs::path &path) {
 }
 
 bool GitIgnore::ignored(const fs::path &directory, std::string_view name, bool isDirectory) {
+  return ignored(directory, name, isDirectory, DirectoryListing{});
+}
+
+bool GitIgnore::ignored(const fs::path &directory, std::string_view name, bool isDirectory,
+                        const DirectoryListing &listing) {
   if (impl_->lastGivenDirectory == nullptr || directory != impl_->lastGiven) {
     std::error_code ec;
     const fs::path absolute = fs::absolute(directory, ec);
@@ -299,7 +308,7 @@ bool GitIgnore::ignored(const fs::path &directory, std::string_view name, bool i
     std::string full = absolute.lexically_normal().string();
     while (full.size() > 1 && full.back() == '/') full.pop_back();
     impl_->lastGiven = directory;
-    impl_->lastGivenDirectory = &impl_->directory(full);
+    impl_->lastGivenDirectory = &impl_->directory(full, listing);
   }
   return impl_->ignoredIn(*impl_->lastGivenDirectory, name, [isDirectory] { return isDirectory; });
 }
