@@ -389,6 +389,9 @@ struct Job {
   /// The settings of every file in the job's directory, when they are the same for all of them
   /// (no per-file-ignores); nullopt: resolve them for this file.
   std::optional<Linters::Entry> entry;
+  /// The directory the walk found it in, still open: the file is read from it (its name is the
+  /// path's last component). Null: read by path.
+  std::shared_ptr<const OpenDirectory> directory{};
   /// The file as an earlier read of this run found it (scanPublicNames): checked and written
   /// against those bytes and that stamp, not read again.
   std::optional<ReadResult> read{};
@@ -397,7 +400,10 @@ struct Job {
 FileReport checkFile(Job &job, const Context &ctx) {
   const std::string &path = job.path;
   try {
-    ReadResult read = job.read ? std::move(*job.read) : readSourceFile(path);
+    ReadResult read = job.read        ? std::move(*job.read)
+                      : job.directory ? readSourceFileAt(job.directory->fd(), path.c_str() + (path.rfind('/') + 1))
+                                      : readSourceFile(path);
+    job.directory.reset(); // the directory closes with its last file
     std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
     if (!read.error) {
       identity.emplace(read.stamp.device, read.stamp.inode);
@@ -552,8 +558,9 @@ public:
   CheckWalk(const ConfigResolver &resolver, Linters &linters, JobQueue &queue, bool overlapping)
       : resolver_(resolver), linters_(linters), queue_(queue), overlapping_(overlapping) {}
 
-  void enterDirectory(const std::filesystem::path &directory) override {
+  void enterDirectory(const std::filesystem::path &directory, const DirectoryListing &listing) override {
     directory_ = directory;
+    listing_ = listing;
     resolved_.reset();
     matcher_.reset();
     entry_.reset();
@@ -562,16 +569,17 @@ public:
 
   bool excluded(std::string_view name, bool isDirectory) override {
     // Every entry of one directory has the same configuration: resolved once per directory.
-    if (!resolved_) resolved_ = resolver_.forFile(directory_ / name);
+    if (!resolved_) resolved_ = resolver_.forFile(directory_ / name, listing_);
     const auto *config = std::get_if<ResolvedConfig>(&*resolved_);
     if (config == nullptr) return false; // the error is reported when the file is checked
     if (!matcher_) matcher_.emplace(*config, directory_);
-    return matcher_->excluded(name) || (config->respectGitignore && git_.ignored(directory_, name, isDirectory));
+    return matcher_->excluded(name) ||
+           (config->respectGitignore && git_.ignored(directory_, name, isDirectory, listing_));
   }
 
-  void file(std::string path, bool named) override {
+  void file(std::string path, bool named, std::shared_ptr<const OpenDirectory> directory) override {
     if (overlapping_ && !seen_.insert(path).second) return;
-    Job job{std::move(path), std::nullopt};
+    Job job{std::move(path), std::nullopt, std::move(directory)};
     if (!named && resolved_) {
       if (!entryKnown_) {
         entryKnown_ = true;
@@ -600,6 +608,7 @@ private:
   std::size_t files_ = 0;
   // The directory being listed.
   std::filesystem::path directory_;
+  DirectoryListing listing_;
   std::optional<std::variant<ResolvedConfig, ConfigError>> resolved_;
   std::optional<ExcludeMatcher> matcher_;
   std::optional<Linters::Entry> entry_;
@@ -795,14 +804,17 @@ int runCheck(const CheckOptions &options) {
       GitIgnore git;
       std::filesystem::path lastDirectory;
       std::optional<std::variant<ResolvedConfig, ConfigError>> lastResolved;
-      const auto excluded = [&](const std::filesystem::path &path) {
-        if (!lastResolved || path.parent_path() != lastDirectory) {
-          lastDirectory = path.parent_path();
-          lastResolved = resolver.forFile(path);
+      const auto excluded = [&](const std::filesystem::path &directory, std::string_view name, bool isDirectory,
+                                const DirectoryListing &listing) {
+        const std::filesystem::path path = directory / name;
+        if (!lastResolved || directory != lastDirectory) {
+          lastDirectory = directory;
+          lastResolved = resolver.forFile(path, listing);
         }
         const auto *config = std::get_if<ResolvedConfig>(&*lastResolved);
         if (config == nullptr) return false; // the error is reported when the file is checked
-        return config->excluded(path) || (config->respectGitignore && git.ignored(path));
+        return config->excluded(path) ||
+               (config->respectGitignore && git.ignored(directory, name, isDirectory, listing));
       };
       FileList list = collectFiles(roots, excluded);
       if (options.shard) {
@@ -823,7 +835,7 @@ int runCheck(const CheckOptions &options) {
       reports = checkJobs(
           [&](JobQueue &queue) {
             for (std::size_t i = 0; i < list.files.size(); ++i)
-              queue.push({std::move(list.files[i]), std::nullopt, std::move(kept[i])});
+              queue.push({std::move(list.files[i]), std::nullopt, nullptr, std::move(kept[i])});
           },
           ctx, jobs, progress);
     } else {
@@ -832,7 +844,7 @@ int runCheck(const CheckOptions &options) {
       reports = checkJobs(
           [&](JobQueue &queue) {
             CheckWalk walk(resolver, linters, queue, roots.size() > 1);
-            walkPaths(roots, walk);
+            walkPaths(roots, walk, /*keepOpen=*/true);
             pathErrors = std::move(walk.errors());
             progress.start(walk.files(), progressWanted && walk.files() > ProgressBar::kMinFiles);
           },

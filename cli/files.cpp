@@ -4,13 +4,19 @@
 #include <algorithm>
 #include <array>
 #include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <string_view>
 #include <system_error>
 #include <utility>
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 namespace asyncfix::cli {
 namespace fs = std::filesystem;
@@ -62,40 +68,97 @@ std::string joined(std::string_view directory, std::string_view name) {
 
 std::string errnoReason() { return reasonOf(std::error_code(errno, std::generic_category())); }
 
-/// Walks `root` (a directory) without recursion on the C++ stack. With readdir and strings:
+/// How many directories a walk keeps open for their files' readers: 64, fewer when the process
+/// may open few files (a quarter of what the limit leaves after 32 for everything else). A walk
+/// that runs far ahead of the readers (files that need parsing) lists the later directories and
+/// closes them; their files are opened by path.
+int maxOpenDirectories() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return 0;
+  if (limit.rlim_cur == RLIM_INFINITY) return 64;
+  return limit.rlim_cur <= 32 ? 0 : static_cast<int>(std::min<rlim_t>(64, (limit.rlim_cur - 32) / 4));
+}
+
+/// One directory's entries, read whole before any is looked at (so that its configuration and
+/// ignore files are known first). The names are kept in one buffer, reused from directory to
+/// directory.
+struct Listing {
+  struct Entry {
+    std::uint32_t offset, size;
+    unsigned char type;
+  };
+  std::vector<char> buffer = std::vector<char>(std::size_t{1} << 15);
+  std::string names;
+  std::vector<Entry> entries;
+  DirectoryListing holds;
+
+  std::string_view name(const Entry &e) const { return std::string_view(names).substr(e.offset, e.size); }
+
+  /// Reads the entries of the directory open as `fd`; false (and errno) when reading failed
+  /// part-way (the entries read before the failure are kept, and `holds` knows nothing then).
+  bool read(int fd) {
+    names.clear();
+    entries.clear();
+    holds = DirectoryListing::listed();
+    for (;;) {
+      const ssize_t n = ::getdents64(fd, buffer.data(), buffer.size());
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        const int error = errno;
+        holds = DirectoryListing{};
+        errno = error;
+        return false;
+      }
+      if (n == 0) return true;
+      for (ssize_t at = 0; at < n;) {
+        dirent64 entry{};
+        std::memcpy(&entry, buffer.data() + at, offsetof(dirent64, d_name)); // the buffer is unaligned
+        const std::string_view name(buffer.data() + at + offsetof(dirent64, d_name));
+        at += entry.d_reclen;
+        if (name == "." || name == "..") continue;
+        holds.add(name);
+        entries.push_back(
+            {static_cast<std::uint32_t>(names.size()), static_cast<std::uint32_t>(name.size()), entry.d_type});
+        names.append(name);
+      }
+    }
+  }
+};
+
+/// Walks `root` (a directory) without recursion on the C++ stack. With getdents64 and strings:
 /// std::filesystem's iterator made and parsed a path object per entry, a tenth of a check of
 /// 35 000 files. An entry's displayed path is its directory's (normalized once) and its name.
-void walkDirectory(const fs::path &root, WalkVisitor &visitor) {
+void walkDirectory(const fs::path &root, WalkVisitor &visitor, bool keepOpen) {
   struct Pending {
     std::string path, display;
   };
   std::vector<Pending> pending{{root.string(), displayPath(root)}};
+  Listing listing;
+  const auto open = std::make_shared<std::atomic<int>>(0);
+  const int maxOpen = keepOpen ? maxOpenDirectories() : 0;
   while (!pending.empty()) {
     const Pending dir = std::move(pending.back());
     pending.pop_back();
-    DIR *handle = ::opendir(dir.path.c_str());
-    if (handle == nullptr) {
+    const int fd = ::open(dir.path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) {
       visitor.error({dir.display, errnoReason()});
       continue;
     }
-    visitor.enterDirectory(dir.path);
-    for (;;) {
-      errno = 0;
-      const dirent *entry = ::readdir(handle);
-      if (entry == nullptr) {
-        if (errno != 0) visitor.error({dir.display, errnoReason()});
-        break;
-      }
-      const std::string_view name = entry->d_name;
-      if (name == "." || name == "..") continue;
+    const bool complete = listing.read(fd);
+    if (!complete) visitor.error({dir.display, errnoReason()});
+    visitor.enterDirectory(dir.path, listing.holds);
+    std::shared_ptr<const OpenDirectory> handle; // made for the directory's first file, if kept open
+    bool owned = true;                           // false once `handle` closes `fd`
+    for (const Listing::Entry &e : listing.entries) {
+      const std::string_view name = listing.name(e);
       std::string path = joined(dir.path, name);
       const auto display = [&] { return dir.display == "." ? std::string(name) : joined(dir.display, name); };
-      // The entry's type as readdir gave it (no stat per entry where the filesystem reports
+      // The entry's type as the listing gave it (no stat per entry where the filesystem reports
       // types, which was a third of a large walk); lstat where it does not.
-      unsigned char type = entry->d_type;
+      unsigned char type = e.type;
       if (type == DT_UNKNOWN) {
         struct stat st {};
-        if (::lstat(path.c_str(), &st) != 0) {
+        if (::fstatat(fd, std::string(name).c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
           visitor.error({display(), errnoReason()});
           continue;
         }
@@ -104,10 +167,14 @@ void walkDirectory(const fs::path &root, WalkVisitor &visitor) {
       if (type == DT_DIR) {
         if (!name.starts_with('.') && !visitor.excluded(name, true)) pending.push_back({std::move(path), display()});
       } else if (type == DT_REG && isPythonName(name) && !visitor.excluded(name, false)) {
-        visitor.file(display(), false);
+        if (owned && open->load() < maxOpen) {
+          handle = std::make_shared<const OpenDirectory>(fd, open);
+          owned = false;
+        }
+        visitor.file(display(), false, handle);
       }
     }
-    ::closedir(handle);
+    if (owned) ::close(fd);
   }
 }
 
@@ -143,11 +210,20 @@ void removeAliases(std::vector<std::string> &files) {
 
 } // namespace
 
+OpenDirectory::OpenDirectory(int fd, std::shared_ptr<std::atomic<int>> open) : fd_(fd), open_(std::move(open)) {
+  ++*open_;
+}
+
+OpenDirectory::~OpenDirectory() {
+  ::close(fd_);
+  --*open_;
+}
+
 bool isNotebookPath(const fs::path &path) { return path.extension() == ".ipynb"; }
 
 bool isPythonPath(const fs::path &path) { return isPythonFile(path); }
 
-void walkPaths(const std::vector<std::string> &paths, WalkVisitor &visitor) {
+void walkPaths(const std::vector<std::string> &paths, WalkVisitor &visitor, bool keepOpen) {
   for (const std::string &given : paths) {
     const fs::path path(given);
     std::error_code ec;
@@ -159,9 +235,9 @@ void walkPaths(const std::vector<std::string> &paths, WalkVisitor &visitor) {
       continue;
     }
     if (fs::is_directory(status)) {
-      walkDirectory(path, visitor);
+      walkDirectory(path, visitor, keepOpen);
     } else {
-      visitor.file(displayPath(path), true);
+      visitor.file(displayPath(path), true, nullptr);
     }
   }
 }
@@ -172,15 +248,23 @@ void sortAndRemoveAliases(std::vector<std::string> &files) {
   removeAliases(files);
 }
 
-FileList collectFiles(const std::vector<std::string> &paths, const std::function<bool(const fs::path &)> &excluded) {
+FileList collectFiles(const std::vector<std::string> &paths, const WalkFilter &excluded) {
   struct Collector final : WalkVisitor {
-    const std::function<bool(const fs::path &)> &filter;
+    const WalkFilter &filter;
     FileList out;
     fs::path directory;
-    explicit Collector(const std::function<bool(const fs::path &)> &f) : filter(f) {}
-    void enterDirectory(const fs::path &entered) override { directory = entered; }
-    bool excluded(std::string_view name, bool /*isDirectory*/) override { return filter(directory / name); }
-    void file(std::string path, bool /*named*/) override { out.files.push_back(std::move(path)); }
+    DirectoryListing listing;
+    explicit Collector(const WalkFilter &f) : filter(f) {}
+    void enterDirectory(const fs::path &entered, const DirectoryListing &holds) override {
+      directory = entered;
+      listing = holds;
+    }
+    bool excluded(std::string_view name, bool isDirectory) override {
+      return filter(directory, name, isDirectory, listing);
+    }
+    void file(std::string path, bool /*named*/, std::shared_ptr<const OpenDirectory> /*directory*/) override {
+      out.files.push_back(std::move(path));
+    }
     void error(PathError error) override { out.errors.push_back(std::move(error)); }
   } collector(excluded);
   walkPaths(paths, collector);

@@ -136,10 +136,12 @@ std::string baseName(const std::string &path) {
 
 } // namespace
 
-ReadResult readSourceFile(const std::string &path) {
+ReadResult readSourceFile(const std::string &path) { return readSourceFileAt(AT_FDCWD, path.c_str()); }
+
+ReadResult readSourceFileAt(int directory, const char *name) {
   ReadResult result;
   // O_NONBLOCK: a FIFO named on the command line must not hang the run (it is rejected below).
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  const int fd = ::openat(directory, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) {
     result.error = describeErrno(errno);
     return result;

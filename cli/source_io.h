@@ -29,6 +29,9 @@ struct ReadResult {
 
 /// Reads a whole regular file (following a symlink named explicitly).
 ReadResult readSourceFile(const std::string &path);
+/// readSourceFile() of the entry `name` of the directory open as `directory` (AT_FDCWD: `name`
+/// is a path).
+ReadResult readSourceFileAt(int directory, const char *name);
 /// Reads all of standard input, binary-safe.
 ReadResult readStdin();
 /// Reads a whole file that is not a source (a `--files-from` list, a report to merge): unlike

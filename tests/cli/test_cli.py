@@ -11,6 +11,7 @@ import json
 import os
 import pty
 import re
+import resource
 import select
 import shutil
 import stat
@@ -1087,6 +1088,39 @@ class WalkTest(CliTestCase):
             with self.subTest(spelling=spelling):
                 res = self.check("--output-format", "json-lines", spelling)
                 self.assertEqual(self.files_in(res), sorted("tree/" + n for n in checked))
+
+    def test_a_walk_of_many_directories_finds_each_file_and_configuration(self):
+        """The walk keeps directories open for their files' readers, a few dozen at a time, and
+        tells the configuration and ignore lookups what each listing holds: with many
+        directories, -j 1 (the walk runs ahead of every read), -j 2 and a low limit on open files
+        find the same files and settings as the list that --show-files prints."""
+        expected = []
+        for i in range(150):
+            d = f"d{i:03d}"
+            for n in range(3):
+                write(self.path("tree", d, f"m{n}.py"), TORCH)
+            if i % 10 == 0:  # its files are checked under a configuration that ignores AF101
+                write(self.path("tree", d, "pyproject.toml"), "[tool.asyncfix]\nignore = [\"AF101\"]\n")
+            if i % 7 == 0:
+                write(self.path("tree", d, ".gitignore"), "m1.py\n")
+            expected += [f"tree/{d}/m{n}.py" for n in range(3)
+                         if i % 10 != 0 and not (i % 7 == 0 and n == 1)]
+        subprocess.run(["git", "init", "-q", self.path("tree")], check=True)
+        listed = self.check("--show-files", "tree")
+        self.assertEqual(listed.code, 0, listed)
+        self.assertEqual(len(listed.stdout.splitlines()), 450 - 22)  # 22 directories ignore m1.py
+        outputs = []
+        for jobs, files in (("1", None), ("2", None), ("2", 48)):
+            with self.subTest(jobs=jobs, open_files=files):
+                limit = (lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (files, files))) if files else None
+                res = subprocess.run([BIN, "check", "--output-format", "json-lines", "-j", jobs, "tree"],
+                                     cwd=self.dir, capture_output=True, text=True, preexec_fn=limit)
+                self.assertEqual(res.returncode, 1, res.stderr)
+                self.assertEqual(res.stderr, "")
+                self.assertEqual(sorted(set(self.files_in(res))), expected)
+                outputs.append(res.stdout)
+        self.assertEqual(outputs[0], outputs[1])
+        self.assertEqual(outputs[0], outputs[2])
 
     def test_explicit_files_are_checked_whatever_their_kind(self):
         write(self.path("script"), TORCH)
