@@ -18,6 +18,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <numeric>
 #include <set>
 #include <unordered_set>
 
@@ -544,11 +545,20 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   for (std::thread &thread : pool) {
     thread.join();
   }
-  std::sort(reports.begin(), reports.end(), [](const FileReport &a, const FileReport &b) { return a.path < b.path; });
+  // Sorted through a permutation: a report is large, and moved once this way.
+  std::vector<std::uint32_t> order(reports.size());
+  std::iota(order.begin(), order.end(), 0U);
+  std::sort(order.begin(), order.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return reports[a].path < reports[b].path; });
   std::set<std::pair<std::uint64_t, std::uint64_t>> seen;
-  std::erase_if(reports,
-                [&](const FileReport &r) { return r.skipped || (r.identity && !seen.insert(*r.identity).second); });
-  return reports;
+  std::vector<FileReport> sorted;
+  sorted.reserve(reports.size());
+  for (const std::uint32_t i : order) {
+    FileReport &r = reports[i];
+    if (r.skipped || (r.identity && !seen.insert(*r.identity).second)) continue;
+    sorted.push_back(std::move(r));
+  }
+  return sorted;
 }
 
 /// The walk's side of the pipeline: decides what to skip, directory by directory, and hands each
