@@ -83,25 +83,26 @@ int readAll(int fd, std::string &out) {
 }
 
 /// readAll() for a file whose size is known: straight into `out` (no bounce through a buffer on
-/// the stack), then whatever it grew by since.
+/// the stack), then whatever it grew by since. It asks for one byte more than the size: a read
+/// that ends exactly at the size is the end of the file, and needs no second read to learn it.
 int readSized(int fd, std::size_t size, std::string &out) {
-  out.resize(size);
+  out.resize(size + 1);
   std::size_t done = 0;
-  while (done < size) {
-    const ssize_t n = ::read(fd, out.data() + done, size - done);
+  while (done <= size) {
+    const ssize_t n = ::read(fd, out.data() + done, size + 1 - done);
     if (n < 0) {
       if (errno == EINTR) {
         continue;
       }
       return errno;
     }
-    if (n == 0) {
-      out.resize(done); // shrank while we read
+    done += static_cast<std::size_t>(n);
+    if (n == 0 || done == size) { // the end (it shrank while we read, if before the size)
+      out.resize(done);
       return 0;
     }
-    done += static_cast<std::size_t>(n);
   }
-  return readAll(fd, out);
+  return readAll(fd, out); // grew while we read
 }
 
 int writeAll(int fd, std::string_view data) {
