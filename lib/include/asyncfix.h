@@ -34,10 +34,12 @@
 
 #include "asyncfix/export.h"
 
-/* The version of this interface. It changes when a function is removed or changes its meaning
- * (additions keep it); compare it with asyncfix_abi_version() to detect a mismatched library. It
- * is also the shared library's SONAME suffix: libasyncfix.so.<ASYNCFIX_ABI_VERSION>. */
-#define ASYNCFIX_ABI_VERSION 3
+/* The version of this interface. It changes when a function is removed or changes its meaning,
+ * or when a type of the C++ API (the headers in asyncfix/) changes its layout (added functions
+ * keep it); compare it with asyncfix_abi_version() to detect a mismatched library. It is also
+ * the shared library's SONAME suffix: libasyncfix.so.<ASYNCFIX_ABI_VERSION>. 4: Config, Fix and
+ * RenameRow grew fields for the project-wide renames. */
+#define ASYNCFIX_ABI_VERSION 4
 
 #ifdef __cplusplus
 extern "C" {

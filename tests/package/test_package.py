@@ -28,7 +28,7 @@ SHARED_LIB = os.environ["ASYNCFIX_SHARED_LIB"]  # the built libasyncfix.so.N
 PYTHON_BUILT = os.environ.get("ASYNCFIX_PYTHON_BUILT") == "ON"
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The ABI this suite expects (lib/include/asyncfix.h): a bump must be made here too, on purpose.
-ABI = 3
+ABI = 4
 SONAME = f"libasyncfix.so.{ABI}"
 
 LEGACY = (
@@ -299,7 +299,7 @@ class Abi(unittest.TestCase):
             with open(path, "w", encoding="utf-8") as f:
                 f.write("# Symbols exported by libasyncfix.so (nm -D --defined-only), one per line, sorted.\n"
                         "# A change here is an ABI change: regenerate with ASYNCFIX_UPDATE_ABI=1 ctest -R abi,\n"
-                        "# and bump ASYNCFIX_ABI_VERSION when a symbol disappears or changes meaning.\n")
+                        "# and bump ASYNCFIX_ABI_VERSION when a symbol disappears or changes meaning, or a type its layout.\n")
                 f.writelines(s + "\n" for s in exported)
             return
         with open(path, encoding="utf-8") as f:
