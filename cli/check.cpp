@@ -10,6 +10,7 @@
 #include <thread>
 #include <utility>
 
+#include <malloc.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -753,9 +754,22 @@ void finishProject(const ProjectView &project, std::vector<FileReport> &reports,
   }
 }
 
+/// A check reads thousands of files into strings that live for a moment each. glibc gives the
+/// memory of a freed block above 128 KB back to the kernel at once (and maps and unmaps large
+/// files), so the next file faulted fresh pages in again: a third of a check's page faults on
+/// the torch corpus. Freed memory is kept for reuse now, unless the user tuned malloc.
+void keepFreedMemory() {
+  if (std::getenv("GLIBC_TUNABLES") != nullptr || std::getenv("MALLOC_TRIM_THRESHOLD_") != nullptr ||
+      std::getenv("MALLOC_MMAP_THRESHOLD_") != nullptr)
+    return;
+  mallopt(M_TRIM_THRESHOLD, 64 << 20);
+  mallopt(M_MMAP_THRESHOLD, 32 << 20); // glibc's largest
+}
+
 } // namespace
 
 int runCheck(const CheckOptions &options) {
+  keepFreedMemory();
   const ConfigResolver resolver = makeResolver(options);
   if (options.showSettings) return showSettings(resolver, *options.showSettings);
   Linters linters(resolver);
