@@ -831,7 +831,7 @@ int runCheck(const CheckOptions &options) {
       const auto excluded = [&](const std::filesystem::path &directory, std::string_view name, bool isDirectory,
                                 const DirectoryListing &listing) {
         const std::filesystem::path path = directory / name;
-        if (!lastResolved || directory != lastDirectory) {
+        if (!lastResolved || directory.native() != lastDirectory.native()) {
           lastDirectory = directory;
           lastResolved = resolver.forFile(path, listing);
         }

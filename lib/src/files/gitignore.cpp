@@ -301,7 +301,8 @@ bool GitIgnore::ignored(const fs::path &directory, std::string_view name, bool i
 
 bool GitIgnore::ignored(const fs::path &directory, std::string_view name, bool isDirectory,
                         const DirectoryListing &listing) {
-  if (impl_->lastGivenDirectory == nullptr || directory != impl_->lastGiven) {
+  // Strings, not paths: comparing paths splits both into components, for every entry.
+  if (impl_->lastGivenDirectory == nullptr || directory.native() != impl_->lastGiven.native()) {
     std::error_code ec;
     const fs::path absolute = fs::absolute(directory, ec);
     if (ec) return false;
