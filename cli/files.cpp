@@ -102,6 +102,7 @@ struct Listing {
     holds = DirectoryListing::listed();
     for (;;) {
       const ssize_t n = ::getdents64(fd, buffer.data(), buffer.size());
+      if (n < 0 && errno == ENOENT) return true; // removed while listed: its end, as readdir has it
       if (n < 0) {
         if (errno == EINTR) continue;
         const int error = errno;
@@ -125,30 +126,57 @@ struct Listing {
   }
 };
 
+/// A file descriptor closed when it goes out of scope, unless released.
+class UniqueFd {
+public:
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  ~UniqueFd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  UniqueFd(const UniqueFd &) = delete;
+  UniqueFd &operator=(const UniqueFd &) = delete;
+  int get() const { return fd_; }
+  bool owns() const { return fd_ >= 0; }
+  void release() { fd_ = -1; }
+
+private:
+  int fd_;
+};
+
+/// What one walkPaths() keeps across its roots: the listing buffers, and the directories it holds
+/// open for their files' readers (counted over the whole run: at -j 1 every directory's files
+/// wait for the end of the walk).
+struct WalkState {
+  Listing listing;
+  std::shared_ptr<std::atomic<int>> open = std::make_shared<std::atomic<int>>(0);
+  int maxOpen = 0;
+};
+
 /// Walks `root` (a directory) without recursion on the C++ stack. With getdents64 and strings:
 /// std::filesystem's iterator made and parsed a path object per entry, a tenth of a check of
 /// 35 000 files. An entry's displayed path is its directory's (normalized once) and its name.
-void walkDirectory(const fs::path &root, WalkVisitor &visitor, bool keepOpen) {
+/// `physical`: the displayed paths name the directories listed. Not so under a root such as
+/// `link/..`, which the kernel resolves through the link and the displayed path does not: there
+/// the listings are not trusted for the displayed directories' files, and files are opened by
+/// their displayed path.
+void walkDirectory(const fs::path &root, WalkVisitor &visitor, WalkState &state, bool physical) {
   struct Pending {
     std::string path, display;
   };
   std::vector<Pending> pending{{root.string(), displayPath(root)}};
-  Listing listing;
-  const auto open = std::make_shared<std::atomic<int>>(0);
-  const int maxOpen = keepOpen ? maxOpenDirectories() : 0;
+  Listing &listing = state.listing;
   while (!pending.empty()) {
     const Pending dir = std::move(pending.back());
     pending.pop_back();
-    const int fd = ::open(dir.path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd < 0) {
+    UniqueFd fd(::open(dir.path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!fd.owns()) {
       visitor.error({dir.display, errnoReason()});
       continue;
     }
-    const bool complete = listing.read(fd);
+    const bool complete = listing.read(fd.get());
     if (!complete) visitor.error({dir.display, errnoReason()});
-    visitor.enterDirectory(dir.path, listing.holds);
+    visitor.enterDirectory(dir.path, physical ? listing.holds : DirectoryListing{});
     std::shared_ptr<const OpenDirectory> handle; // made for the directory's first file, if kept open
-    bool owned = true;                           // false once `handle` closes `fd`
     for (const Listing::Entry &e : listing.entries) {
       const std::string_view name = listing.name(e);
       std::string path = joined(dir.path, name);
@@ -158,7 +186,7 @@ void walkDirectory(const fs::path &root, WalkVisitor &visitor, bool keepOpen) {
       unsigned char type = e.type;
       if (type == DT_UNKNOWN) {
         struct stat st {};
-        if (::fstatat(fd, std::string(name).c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (::fstatat(fd.get(), std::string(name).c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
           visitor.error({display(), errnoReason()});
           continue;
         }
@@ -167,14 +195,13 @@ void walkDirectory(const fs::path &root, WalkVisitor &visitor, bool keepOpen) {
       if (type == DT_DIR) {
         if (!name.starts_with('.') && !visitor.excluded(name, true)) pending.push_back({std::move(path), display()});
       } else if (type == DT_REG && isPythonName(name) && !visitor.excluded(name, false)) {
-        if (owned && open->load() < maxOpen) {
-          handle = std::make_shared<const OpenDirectory>(fd, open);
-          owned = false;
+        if (physical && fd.owns() && state.open->load() < state.maxOpen) {
+          handle = std::make_shared<const OpenDirectory>(fd.get(), state.open);
+          fd.release(); // the handle closes it
         }
         visitor.file(display(), false, handle);
       }
     }
-    if (owned) ::close(fd);
   }
 }
 
@@ -224,6 +251,8 @@ bool isNotebookPath(const fs::path &path) { return path.extension() == ".ipynb";
 bool isPythonPath(const fs::path &path) { return isPythonFile(path); }
 
 void walkPaths(const std::vector<std::string> &paths, WalkVisitor &visitor, bool keepOpen) {
+  WalkState state;
+  state.maxOpen = keepOpen ? maxOpenDirectories() : 0;
   for (const std::string &given : paths) {
     const fs::path path(given);
     std::error_code ec;
@@ -235,7 +264,8 @@ void walkPaths(const std::vector<std::string> &paths, WalkVisitor &visitor, bool
       continue;
     }
     if (fs::is_directory(status)) {
-      walkDirectory(path, visitor, keepOpen);
+      const bool physical = std::none_of(path.begin(), path.end(), [](const fs::path &part) { return part == ".."; });
+      walkDirectory(path, visitor, state, physical);
     } else {
       visitor.file(displayPath(path), true, nullptr);
     }

@@ -71,7 +71,8 @@ public:
 /// The walk behind collectFiles, reporting each file as it is found: in walk order, not sorted,
 /// and not deduplicated (two paths may name one file, the same spelling may come twice when the
 /// paths overlap). Same rules as collectFiles otherwise. `keepOpen`: hand files their open
-/// directory (at most a few dozen directories are open at a time).
+/// directory (at most 64 directories are open at a time over the whole walk, fewer under a low
+/// RLIMIT_NOFILE; none under a root that climbs out of a link, such as `link/..`).
 void walkPaths(const std::vector<std::string> &paths, WalkVisitor &visitor, bool keepOpen = false);
 
 /// Sorts `files`, drops repeated spellings and then the later names of one file (same device and

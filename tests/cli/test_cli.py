@@ -1122,6 +1122,39 @@ class WalkTest(CliTestCase):
         self.assertEqual(outputs[0], outputs[1])
         self.assertEqual(outputs[0], outputs[2])
 
+    def test_many_roots_at_one_job_stay_under_the_open_files_limit(self):
+        """The directories kept open for their files' readers are counted over the whole run: at
+        -j 1 no file is read before the walk of every root ends."""
+        roots = []
+        for r in range(12):
+            for d in range(30):
+                write(self.path(f"r{r:02d}", f"s{d:02d}", "a.py"), TORCH)
+            roots.append(f"r{r:02d}")
+        limit = lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (256, 256))
+        res = subprocess.run([BIN, "check", "--output-format", "json-lines", "-j", "1", *roots],
+                             cwd=self.dir, capture_output=True, text=True, preexec_fn=limit)
+        self.assertEqual(res.returncode, 1, res.stderr)
+        self.assertEqual(res.stderr, "")
+        self.assertEqual(len(set(self.files_in(res))), 360)
+
+    def test_a_root_that_climbs_out_of_a_link_is_checked_as_it_is_spelt(self):
+        """`proj/link/..` is `proj` to the user (and to --show-settings and --fix, which read by
+        that path) but `real` to the kernel: the walk must not judge proj's files by real's
+        listing, nor read real's files in their place. (Both directories hold the same names:
+        the walk names real's entries as proj's.)"""
+        for proj, real, proj_a, with_config in (("p1", "r1", TORCH, True), ("p2", "r2", CLEAN, False)):
+            with self.subTest(proj=proj):
+                if with_config:  # proj's settings ignore AF101, real has none
+                    write(self.path(proj, "pyproject.toml"), "[tool.asyncfix]\nignore = [\"AF101\"]\n")
+                write(self.path(proj, "a.py"), proj_a)
+                write(self.path(proj, "inner", "x.py"), CLEAN)
+                write(self.path(real, "a.py"), TORCH)
+                write(self.path(real, "inner", "x.py"), CLEAN)
+                os.symlink(os.path.join("..", real, "inner"), self.path(proj, "link"))
+                res = self.check("--output-format", "concise", f"{proj}/link/..")
+                self.assertEqual(res.code, 0, res)
+                self.assertIn("All checks passed!", res.stdout)
+
     def test_explicit_files_are_checked_whatever_their_kind(self):
         write(self.path("script"), TORCH)
         write(self.path("venv", "e.py"), TORCH)
