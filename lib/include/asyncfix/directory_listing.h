@@ -37,6 +37,8 @@ public:
   }
 
 private:
+  // Inline, so compiled into both the library and its callers: append names only (a reordering
+  // changes the bits a caller's copy sets, and with them ASYNCFIX_ABI_VERSION).
   static constexpr std::string_view kNames[] = {".asyncfix.toml", "asyncfix.toml", "pyproject.toml", ".git",
                                                 ".gitignore"};
 
