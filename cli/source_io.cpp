@@ -86,6 +86,7 @@ int readAll(int fd, std::string &out) {
 /// the stack), then whatever it grew by since. It asks for one byte more than the size: a read
 /// that ends exactly at the size is the end of the file, and needs no second read to learn it.
 int readSized(int fd, std::size_t size, std::string &out) {
+  if (size == 0) return readAll(fd, out); // procfs and sysfs files say 0 and hold text
   out.resize(size + 1);
   std::size_t done = 0;
   while (done <= size) {
