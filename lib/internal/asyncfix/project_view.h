@@ -50,6 +50,7 @@ struct ModuleRename {
 };
 
 class ModuleMap;
+struct FileModule;
 
 /// A parameter named `async`/`await` of a public function of the project, renamed with `NAME=`
 /// at its calls in other files (one keyword row, RenameRow::touches).
@@ -114,8 +115,15 @@ public:
 
 private:
   void addModuleRenames(const std::vector<std::string> &files, ModuleMap &map);
-  void addPublicNames(const std::vector<std::pair<std::string, PublicNames>> &names, ModuleMap &map);
-  void addNameRenames(const std::vector<std::pair<std::string, PublicNames>> &names, ModuleMap &map);
+  /// The module of each file of `names` that lists something (nullopt for the others, and for a
+  /// file that is no module), mapped once; each such file goes into packages_ and named_.
+  std::vector<std::optional<FileModule>> mapNamed(const std::vector<std::pair<std::string, PublicNames>> &names,
+                                                  ModuleMap &map);
+  /// `modules`: mapNamed(names).
+  void addPublicNames(const std::vector<std::pair<std::string, PublicNames>> &names,
+                      const std::vector<std::optional<FileModule>> &modules);
+  void addNameRenames(const std::vector<std::pair<std::string, PublicNames>> &names,
+                      const std::vector<std::optional<FileModule>> &modules);
 
   std::vector<std::pair<std::string, std::string>> packages_; ///< file → package, sorted by file
   std::vector<RenameRow> rows_;

@@ -188,8 +188,10 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
   if (!modules && !parameters && !defined) return view;
   ModuleMap map(resolver);
   if (modules) view.addModuleRenames(files, map);
-  if (parameters) view.addPublicNames(names, map);
-  if (defined) view.addNameRenames(names, map);
+  std::vector<std::optional<FileModule>> named;
+  if (parameters || defined) named = view.mapNamed(names, map);
+  if (parameters) view.addPublicNames(names, named);
+  if (defined) view.addNameRenames(names, named);
   std::sort(view.packages_.begin(), view.packages_.end());
   view.packages_.erase(std::unique(view.packages_.begin(), view.packages_.end()), view.packages_.end());
   // One entry per file (two spellings of one path give two), with its module if it has one.
@@ -206,7 +208,22 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
   return view;
 }
 
-void ProjectView::addPublicNames(const std::vector<std::pair<std::string, PublicNames>> &names, ModuleMap &map) {
+std::vector<std::optional<FileModule>>
+ProjectView::mapNamed(const std::vector<std::pair<std::string, PublicNames>> &names, ModuleMap &map) {
+  std::vector<std::optional<FileModule>> modules;
+  modules.reserve(names.size());
+  for (const auto &[file, found] : names) {
+    modules.push_back(found.empty() ? std::nullopt : map.of(file));
+    if (const std::optional<FileModule> &m = modules.back()) {
+      named_.emplace_back(m->spelt, "");
+      packages_.emplace_back(m->spelt, m->package);
+    }
+  }
+  return modules;
+}
+
+void ProjectView::addPublicNames(const std::vector<std::pair<std::string, PublicNames>> &names,
+                                 const std::vector<std::optional<FileModule>> &modules) {
   struct Definition {
     PublicRename rename;
     std::string method;       ///< the name its callers write: "Kfac", "step"
@@ -214,15 +231,10 @@ void ProjectView::addPublicNames(const std::vector<std::pair<std::string, Public
   };
   std::map<std::pair<std::string, std::string>, Definition> definitions; // (owner, name) →
   std::set<std::string, std::less<>> tops;                               // the top-level packages that define one
-  std::vector<std::optional<FileModule>> modules;
-  modules.reserve(names.size());
-  for (const auto &[file, found] : names) {
-    modules.push_back(found.empty() ? std::nullopt : map.of(file));
-    const std::optional<FileModule> &m = modules.back();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::optional<FileModule> &m = modules[i];
     if (!m) continue;
-    named_.emplace_back(m->spelt, "");
-    packages_.emplace_back(m->spelt, m->package);
-    for (const PublicParameter &p : found.parameters) {
+    for (const PublicParameter &p : names[i].second.parameters) {
       Definition &d = definitions[{m->module + "." + p.owner, p.name}];
       const std::string replacement = m->config->config.renamed(p.name);
       if (d.rename.files.empty()) {
@@ -238,8 +250,9 @@ void ProjectView::addPublicNames(const std::vector<std::pair<std::string, Public
       d.rename.files.push_back(m->spelt);
       if (m->uncertain && d.rename.unresolved.empty())
         d.rename.unresolved = "it lies in a namespace package, which an installed one could share";
-      named_.back().second = m->module;
     }
+    // It defines a renamed parameter: build() keeps this entry of the file, which names its module.
+    if (!names[i].second.parameters.empty()) named_.emplace_back(m->spelt, m->module);
   }
   if (definitions.empty()) return;
 
@@ -322,9 +335,8 @@ void ProjectView::addPublicNames(const std::vector<std::pair<std::string, Public
   }
 }
 
-void ProjectView::addNameRenames(const std::vector<std::pair<std::string, PublicNames>> &names, ModuleMap &map) {
-  std::vector<std::optional<FileModule>> modules;
-  modules.reserve(names.size());
+void ProjectView::addNameRenames(const std::vector<std::pair<std::string, PublicNames>> &names,
+                                 const std::vector<std::optional<FileModule>> &modules) {
   std::map<std::string, NameRename> globals;    // "pkg.m.async" →
   std::map<std::string, NameRename> attributes; // "async" →
   std::set<std::string, std::less<>> tops;      // the top-level packages of the files that name something
@@ -344,12 +356,10 @@ void ProjectView::addNameRenames(const std::vector<std::pair<std::string, Public
     if (std::find(r.files.begin(), r.files.end(), m.spelt) == r.files.end()) r.files.push_back(m.spelt);
     if (m.uncertain) r.unresolved.push_back("`" + m.spelt + "` lies in a namespace package");
   };
-  for (const auto &[file, found] : names) {
-    modules.push_back(found.empty() ? std::nullopt : map.of(file));
-    const std::optional<FileModule> &m = modules.back();
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    const std::optional<FileModule> &m = modules[i];
     if (!m) continue;
-    named_.emplace_back(m->spelt, "");
-    packages_.emplace_back(m->spelt, m->package);
+    const PublicNames &found = names[i].second;
     moduleOf[m->spelt] = m->module;
     tops.insert(m->parts.front());
     for (const std::string &c : found.classes) classes.insert(m->module + "." + c);
