@@ -647,12 +647,12 @@ void Server::onCodeAction(const CodeActionParams &params, const Reply<std::vecto
       return notebookCodeActions(*nb, *nb->cellIndex(params.textDocument.uri), params, reply);
     return reply({});
   }
-  // The common case on every cursor move: no findings, answered at once.
-  if (const Findings *findings = doc->current(); findings && findings->diagnostics.empty()) return reply({});
-  const bool unsafe = workspace_.settingsFor(doc->uri).unsafeFixes;
-  // An import of the workspace's own module `async`: the workspace-wide rename (its module map
-  // is made here, from file names, only when such a finding is asked about).
+  // An import of the workspace's own module `async`, or that module itself: the workspace-wide
+  // rename (its module map is made here, from file names, only when such a line is asked about).
   std::shared_ptr<const ModuleRenameRequest> module = moduleRenameRequest(*doc, params);
+  // The common case on every cursor move: no findings, answered at once.
+  if (const Findings *findings = doc->current(); findings && findings->diagnostics.empty() && !module) return reply({});
+  const bool unsafe = workspace_.settingsFor(doc->uri).unsafeFixes;
   analyzeThen(*doc, [this, params, reply, uri = doc->uri, unsafe, module](const Analyzed *at) -> Analyzer::MainTask {
     if (!at) return [reply] { reply.error(ErrorCode::ContentModified, "the document changed"); };
     if (reply.cancelled()) return [reply] { reply.error(ErrorCode::RequestCancelled, "request cancelled"); };

@@ -170,9 +170,10 @@ private:
   /// module `async.py` may have just been created; only configuration files are watched).
   void noteFile(const std::filesystem::path &path);
   /// For a code action asked for on `doc` that may be on an import of such a module (a finding of
-  /// AF001/AF002/AF201 on the lines asked for) when the client can rename files and the workspace
-  /// has such a module: what the worker needs to offer the rename. Null otherwise (the common case,
-  /// which looks at nothing but the document's findings).
+  /// AF001/AF002/AF201 on the lines asked for) or on the first line of the module itself, when the
+  /// client can rename files and the workspace has such a module: what the worker needs to offer
+  /// the rename. Null otherwise (the common case, which looks at nothing but the document's
+  /// findings and path).
   std::shared_ptr<const ModuleRenameRequest> moduleRenameRequest(const OpenDocument &doc,
                                                                  const CodeActionParams &params);
   bool mayImportModule(const OpenDocument &doc, const CodeActionParams &params) const;

@@ -42,6 +42,17 @@ std::optional<std::string> readText(const std::string &path) {
   return std::move(source.text);
 }
 
+/// Whether `path` may be a module named `async`/`await` or lie in such a package (a component of
+/// it, its extension dropped, reads so): the string test that keeps every other file's code
+/// actions from looking at the workspace.
+bool namesKeywordModule(const fs::path &path) {
+  return std::any_of(path.begin(), path.end(), [](const fs::path &part) {
+    const std::string name =
+        part.extension() == ".py" || part.extension() == ".pyi" ? part.stem().string() : part.string();
+    return name == "async" || name == "await";
+  });
+}
+
 /// Whether the files the view was built from still stand as it saw them: every module to rename
 /// is there, and its target exists exactly when the view refused the rename.
 bool stillTrue(const ProjectView &view) {
@@ -82,7 +93,8 @@ void Server::noteFile(const fs::path &path) {
 
 std::shared_ptr<const ModuleRenameRequest> Server::moduleRenameRequest(const OpenDocument &doc,
                                                                        const CodeActionParams &params) {
-  if (!mayImportModule(doc, params)) return nullptr;
+  if (!client_.renameFiles || !doc.path || !wanted(params.context.only, kQuickFix)) return nullptr;
+  if (!(params.range.start.line == 0 && namesKeywordModule(*doc.path)) && !mayImportModule(doc, params)) return nullptr;
   auto request = std::make_shared<ModuleRenameRequest>();
   request->project = workspaceProject();
   if (request->project->view.renamedModules().empty()) return nullptr;
@@ -92,7 +104,6 @@ std::shared_ptr<const ModuleRenameRequest> Server::moduleRenameRequest(const Ope
 }
 
 bool Server::mayImportModule(const OpenDocument &doc, const CodeActionParams &params) const {
-  if (!client_.renameFiles || !doc.path || !wanted(params.context.only, kQuickFix)) return false;
   if (std::any_of(params.context.diagnostics.begin(), params.context.diagnostics.end(), [](const lsp::Diagnostic &d) {
         return (!d.source || *d.source == "asyncfix") && d.code && isModuleCode(*d.code);
       }))
@@ -132,8 +143,16 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
   for (const lsp::Diagnostic &d : params.context.diagnostics)
     if ((!d.source || *d.source == "asyncfix") && d.code && isModuleCode(*d.code))
       echoedLines.push_back(d.range.start.line);
-  std::vector<CodeAction> actions;
-  std::vector<const ModuleRename *> offered;
+  // The modules to offer, each with the findings its action fixes.
+  std::vector<std::pair<const ModuleRename *, std::vector<asyncfix::Diagnostic>>> chosen;
+  const auto pick = [&](const ModuleRename &r, std::vector<asyncfix::Diagnostic> shown) {
+    if (std::none_of(chosen.begin(), chosen.end(), [&](const auto &c) { return c.first == &r; }))
+      chosen.emplace_back(&r, std::move(shown));
+  };
+  // The module's own file (a package's __init__.py), whose first line the CLI reports it on.
+  if (params.range.start.line == 0)
+    for (const ModuleRename &r : project.view.renames())
+      if (!r.refusal && r.reportedIn == request.path) pick(r, {});
   for (const asyncfix::Diagnostic &d : found) {
     if (d.code != "AF201" || !d.fix || d.fix->renames.empty()) continue;
     const std::uint32_t first = lines.lineOf(d.start), last = lines.lineOf(d.end);
@@ -143,17 +162,20 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
     if (!picked) continue;
     const auto r = std::find_if(project.view.renames().begin(), project.view.renames().end(),
                                 [&](const ModuleRename &m) { return !m.refusal && m.path == d.fix->renames.front(); });
-    if (r == project.view.renames().end() || std::find(offered.begin(), offered.end(), &*r) != offered.end()) continue;
+    if (r == project.view.renames().end()) continue;
+    std::vector<asyncfix::Diagnostic> shown;
+    for (const asyncfix::Diagnostic &original : at.findings.diagnostics)
+      if (original.start < d.end && d.start < original.end) shown.push_back(original);
+    pick(*r, std::move(shown));
+  }
+  std::vector<CodeAction> actions;
+  for (const auto &[r, shown] : chosen) {
     const bool safe = r->applicability() == Applicability::Safe;
     if (!safe && !unsafe) continue;
-    offered.push_back(&*r);
     CodeAction action;
     action.title = "Rename module `" + r->module + "` to `" + r->newModule + "` and update its imports" +
                    (safe ? "" : " (unsafe)");
     action.kind = kQuickFix;
-    std::vector<asyncfix::Diagnostic> shown;
-    for (const asyncfix::Diagnostic &original : at.findings.diagnostics)
-      if (original.start < d.end && d.start < original.end) shown.push_back(original);
     action.diagnostics = toLsp(shown, lines, at.findings.version);
     action.isPreferred = safe;
     if (client_.codeActionResolveEdit) {
