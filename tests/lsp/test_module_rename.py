@@ -87,24 +87,29 @@ class ModuleRenameTest(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.root)
 
+    def result(self, client, request_id):
+        response = client.response(request_id)
+        self.assertIn("result", response, response)  # an error names itself
+        return response["result"]
+
     def rename_edit(self, open_name, line):
         client = Client([LSP])
         try:
-            client.response(client.request("initialize", {
+            self.result(client, client.request("initialize", {
                 "workspaceFolders": [{"uri": uri_of(self.root), "name": "p"}], "capabilities": CAPABILITIES}))
             client.notify("initialized", {})
             uri = uri_of(os.path.join(self.root, open_name))
             client.notify("textDocument/didOpen", {"textDocument": {
                 "uri": uri, "languageId": "python", "version": 1, "text": FILES[open_name]}})
-            actions = client.response(client.request("textDocument/codeAction", {
+            actions = self.result(client, client.request("textDocument/codeAction", {
                 "textDocument": {"uri": uri},
                 "range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}},
-                "context": {"diagnostics": []}}))["result"]
+                "context": {"diagnostics": []}}))
             renames = [a for a in actions if a["title"].startswith("Rename module `pkg.async`")]
             self.assertEqual(len(renames), 1, actions)
             self.assertEqual(renames[0]["title"],
                              "Rename module `pkg.async` to `pkg.asynchronous` and update its imports")
-            resolved = client.response(client.request("codeAction/resolve", renames[0]))["result"]
+            resolved = self.result(client, client.request("codeAction/resolve", renames[0]))
             client.response(client.request("shutdown"))
             client.notify("exit")
             return resolved["edit"]
