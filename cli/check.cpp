@@ -731,7 +731,7 @@ void finishProject(const ProjectView &project, std::vector<FileReport> &reports,
                    bool unsafe, std::vector<std::string> &errors) {
   if (options.addNoqa) return;
   std::vector<bool> done;
-  if (options.fixMode == FixMode::Apply) errors = project.apply(unsafe, done);
+  if (options.fixMode == FixMode::Apply) errors = applyModuleRenames(project, unsafe, done);
   for (std::size_t i = 0; i < project.renames().size(); ++i) {
     const ModuleRename &r = project.renames()[i];
     const auto report = std::find_if(reports.begin(), reports.end(), [&](const FileReport &f) {
@@ -962,7 +962,7 @@ int runCheck(const CheckOptions &options) {
     std::vector<std::pair<std::string, std::string>> diffs;
     diffs.reserve(reports.size());
     for (const FileReport &report : reports) diffs.emplace_back(report.path, report.diff);
-    write(stdout, project.renderDiffs(diffs, unsafeRun));
+    write(stdout, renderProjectDiffs(project, diffs, unsafeRun));
     std::fflush(stdout);
     if (!options.quiet) write(stderr, renderSummary(summary, colorFor(STDERR_FILENO)));
   } else if (options.fixMode == FixMode::Diff) {

@@ -1,142 +1,24 @@
-// cli/project.h — the project view of a `check` run: which module each file is, the project's
-// own modules named `async`/`await`, which a fix renames together with every import of them; the
-// parameters named so of its public functions, renamed together with `async=` at every call in
-// other files that resolves to them; and its module-level names and attributes named so, renamed
-// together with every use in other files that reaches them.
-//
-// It knows paths and configuration only: it reads no Python file and parses nothing. The imports
-// are found by the linter, in the files the prefilter keeps (an import of `pkg.async` holds the
-// token `async`), with the rows configure() adds to each file's Config. The parameters and calls
-// come from the library's findPublicNames(), run by the caller on the files that
-// mayHavePublicNames() keeps (a parameter or a keyword argument `async` holds the token too). A
-// run whose paths name no module `async`/`await` and whose files take no such parameter costs
-// one scan of the file names, and every file is linted as before.
+// cli/project.h — what the CLI does with the project view (asyncfix/project_view.h) beyond
+// configuring each file: --fix renames the modules on disk, --diff renders the renames as git does.
 #pragma once
 
-#include <cstdint>
-#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
-#include "asyncfix/config.h"
-#include "asyncfix/diagnostic.h"
-#include "asyncfix/module_strings.h"
-#include "asyncfix/public_names.h"
-#include "asyncfix/settings.h"
+#include "asyncfix/project_view.h"
 
 namespace asyncfix::cli {
 
-/// One module or package of the project to rename: `pkg/async.py` → `pkg/asynchronous.py`,
-/// `pkg/async/` → `pkg/asynchronous/`.
-struct ModuleRename {
-  std::string module;    ///< "pkg.async"
-  std::string newModule; ///< "pkg.asynchronous"
-  FileRename path;       ///< as the run spells paths, normalized: "pkg/async.py" → "pkg/asynchronous.py"
-  bool directory = false;
-  /// Its name is not certain (it lies in a namespace package): the rename and its edits are unsafe.
-  bool uncertain = false;
-  /// The file of the run whose diagnostic stands for the rename: the module itself, or the
-  /// package's `__init__.py` (for a namespace package, its first file in the run).
-  std::string reportedIn;
-  Severity severity = Severity::Error;
-  /// Why it cannot be renamed (the target exists); such a module gets no rows, so its imports are
-  /// reported without a fix, as before.
-  std::optional<std::string> refusal;
+/// --fix: renames the modules of `view` (deepest first) whose applicability `unsafe` allows, each
+/// with rename(2) refusing to replace an existing target. Returns one line per problem
+/// ("error: …"); `done[i]` tells whether view.renames()[i] happened.
+std::vector<std::string> applyModuleRenames(const ProjectView &view, bool unsafe, std::vector<bool> &done);
 
-  Applicability applicability() const { return uncertain ? Applicability::Unsafe : Applicability::Safe; }
-};
-
-class ModuleMap;
-
-/// A parameter named `async`/`await` of a public function of the project, renamed with `NAME=`
-/// at its calls in other files (one keyword row, RenameRow::touches).
-struct PublicRename {
-  std::string owner;                ///< the callable: "pkg.kfac.Kfac" (its `__init__`), "pkg.kfac.Kfac.step"
-  std::string name;                 ///< "async"
-  std::string replacement;          ///< "async_", as the defining file's `rename-style` spells it
-  std::vector<std::string> files;   ///< where it is defined (normalized paths)
-  std::vector<std::string> callers; ///< the other files whose calls resolve to it
-  /// Why a use found in the project may reach it without resolving to it ("" when none does):
-  /// its fixes are unsafe then.
-  std::string unresolved;
-};
-
-/// A module-level name or an attribute named `async`/`await` that other files of the project use,
-/// renamed there and at every use (function rows for a module-level name, reached through the
-/// imports; attribute rows for an attribute, renamed by AF001/AF002 in the files that use it).
-struct NameRename {
-  enum class Kind : std::uint8_t { Global, Attribute };
-  Kind kind = Kind::Global;
-  std::string path;               ///< a module-level name: "pkg.m.async"; an attribute: "async"
-  std::string name;               ///< "async"
-  std::string replacement;        ///< "async_", as the (first) defining file's `rename-style` spells it
-  std::vector<std::string> files; ///< where it is defined (normalized paths)
-  std::vector<std::string> users; ///< the other files whose uses reach it
-  /// The uses found in the project that may reach it without resolving ("`o.async` in
-  /// `f.py:3`"), and the files that already use the new name: its fixes are unsafe then, and
-  /// their titles list them.
-  std::vector<std::string> unresolved;
-};
-
-class ProjectView {
-public:
-  /// The module map of `files` (the run's files, as the walk spelt them), each under the `src`
-  /// roots and `module-rename-style` of its own configuration; and the renames of the public
-  /// parameters that `names` (findPublicNames() of some of those files) define, joined with the
-  /// calls they list.
-  static ProjectView build(const std::vector<std::string> &files, const ConfigResolver &resolver,
-                           const std::vector<std::pair<std::string, PublicNames>> &names = {});
-
-  /// True when the run holds a module, a public parameter, a module-level name or an attribute to
-  /// rename (else configure() changes nothing).
-  bool active() const { return !rows_.empty() || !memberRows_.empty(); }
-  /// Adds to `config` the rows of the modules and parameters to rename, the package `file` is in
-  /// (for its relative imports) and, where it defines such a parameter, its module. Returns a key
-  /// that tells the resulting configurations apart ("" when nothing was added).
-  std::string configure(const std::string &file, Config &config) const;
-
-  const std::vector<ModuleRename> &renames() const { return renames_; }
-  /// The dotted paths of the modules renamed (not those refused), old and new.
-  const std::vector<RenamedModule> &renamedModules() const { return modules_; }
-  /// The public parameters renamed with their calls in other files.
-  const std::vector<PublicRename> &publicRenames() const { return publics_; }
-  /// The module-level names and attributes renamed with their uses in other files.
-  const std::vector<NameRename> &nameRenames() const { return names_; }
-
-  /// The diagnostic that stands for renaming `r`, in `r.reportedIn` (at its first byte).
-  static Diagnostic moduleDiagnostic(const ModuleRename &r);
-
-  /// `path` after the renames that `applies` accepts (unchanged when none moves it).
-  std::string movedPath(const std::string &path, bool unsafe) const;
-
-  /// --fix: renames the modules (deepest first) whose applicability `unsafe` allows, each with
-  /// rename(2) refusing to replace an existing target. Returns one line per problem
-  /// ("error: …"); `done[i]` tells whether renames()[i] happened.
-  std::vector<std::string> apply(bool unsafe, std::vector<bool> &done) const;
-
-  /// --diff: the run's output. `diffs` are the files' unified diffs (path → diff, in path order);
-  /// each file gets a `diff --git` line, and those a rename moves git's `rename from` / `rename to` (a
-  /// moved file with no edit, the header alone), so that `git apply` makes the same tree as --fix.
-  std::string renderDiffs(const std::vector<std::pair<std::string, std::string>> &diffs, bool unsafe) const;
-
-private:
-  void addModuleRenames(const std::vector<std::string> &files, ModuleMap &map);
-  void addPublicNames(const std::vector<std::pair<std::string, PublicNames>> &names, ModuleMap &map);
-  void addNameRenames(const std::vector<std::pair<std::string, PublicNames>> &names, ModuleMap &map);
-
-  std::vector<std::pair<std::string, std::string>> packages_; ///< file → package, sorted by file
-  std::vector<RenameRow> rows_;
-  std::vector<ModuleRename> renames_;
-  std::vector<RenamedModule> modules_;
-  std::vector<PublicRename> publics_;
-  std::vector<NameRename> names_;
-  /// The attribute rows, each with the files it goes to (only those that use the attribute with
-  /// an object the project knows: in the others `x.async` is renamed file by file, as before).
-  std::vector<RenameRow> memberRows_;
-  /// The files findPublicNames() listed something in (they get their package) → the module of
-  /// those that define a renamed parameter or module-level name, or use a renamed attribute
-  /// ("" for the others). Sorted by file.
-  std::vector<std::pair<std::string, std::string>> named_;
-};
+/// --diff: the run's output. `diffs` are the files' unified diffs (path → diff, in path order);
+/// each file gets a `diff --git` line, and those a rename moves git's `rename from` / `rename to` (a
+/// moved file with no edit, the header alone), so that `git apply` makes the same tree as --fix.
+std::string renderProjectDiffs(const ProjectView &view, const std::vector<std::pair<std::string, std::string>> &diffs,
+                               bool unsafe);
 
 } // namespace asyncfix::cli

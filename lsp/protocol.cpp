@@ -300,6 +300,8 @@ void fromJSON(const Json &j, InitializeParams &out, const std::string &path) {
   c.workDoneProgress = truthy(dig(*caps, {"window", "workDoneProgress"}));
   c.applyEdit = truthy(dig(*caps, {"workspace", "applyEdit"}));
   c.documentChanges = truthy(dig(*caps, {"workspace", "workspaceEdit", "documentChanges"}));
+  c.renameFiles =
+      c.documentChanges && arrayContains(dig(*caps, {"workspace", "workspaceEdit", "resourceOperations"}), "rename");
   c.diagnosticRefresh = truthy(dig(*caps, {"workspace", "diagnostics", "refreshSupport"}));
   c.watchedFilesRegistration = truthy(dig(*caps, {"workspace", "didChangeWatchedFiles", "dynamicRegistration"}));
 }
@@ -589,6 +591,11 @@ Json toJSON(const WorkspaceEdit &e) {
                           {{"uri", d.textDocument.uri},
                            {"version", d.textDocument.version ? Json(*d.textDocument.version) : Json(nullptr)}}},
                          {"edits", toJSON(d.edits)}});
+    for (const RenameFile &r : e.renames)
+      changes.push_back({{"kind", "rename"},
+                         {"oldUri", r.oldUri},
+                         {"newUri", r.newUri},
+                         {"options", {{"overwrite", false}, {"ignoreIfExists", false}}}});
     return {{"documentChanges", changes}};
   }
   Json changes = Json::object();

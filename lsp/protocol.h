@@ -94,11 +94,20 @@ struct TextDocumentEdit {
   std::vector<TextEdit> edits;
 };
 
+/// A `RenameFile` resource operation (a file or a directory), never over an existing target.
+struct RenameFile {
+  std::string oldUri;
+  std::string newUri;
+};
+
 /// Written as `documentChanges` when the client supports them (then `version` guards against
-/// applying an edit to a text that changed), else as `changes`.
+/// applying an edit to a text that changed), else as `changes`. The renames (only with
+/// documentChanges and a client that declares the `rename` resource operation) come after every
+/// text edit, which names its file as it is before them.
 struct WorkspaceEdit {
   bool documentChanges = false;
   std::vector<TextDocumentEdit> edits;
+  std::vector<RenameFile> renames{};
 };
 
 using ProgressToken = std::variant<std::int64_t, std::string>;
@@ -130,6 +139,7 @@ struct ClientCapabilities {
   bool workDoneProgress = false;              ///< window.workDoneProgress
   bool applyEdit = false;                     ///< workspace.applyEdit
   bool documentChanges = false;               ///< workspace.workspaceEdit.documentChanges
+  bool renameFiles = false;                   ///< documentChanges, and resourceOperations ∋ "rename"
   bool diagnosticRefresh = false;             ///< workspace.diagnostics.refreshSupport
   bool watchedFilesRegistration = false;      ///< workspace.didChangeWatchedFiles.dynamicRegistration
 };
@@ -407,7 +417,7 @@ struct CodeActionParams {
 struct CodeActionData {
   std::string uri;
   std::int64_t version = 0;
-  std::string action; ///< "fixAll" (one code) or "sourceFixAll"
+  std::string action; ///< "fixAll" (one code), "sourceFixAll" or "renameModule" (the module's dotted path)
   std::optional<std::string> code;
 };
 

@@ -272,6 +272,7 @@ void Server::onDidOpen(const DidOpenTextDocumentParams &params) {
   const TextDocumentItem &item = params.textDocument;
   OpenDocument &doc = workspace_.open(item.uri, item.version, item.text);
   doc.publishPending = !pull_;
+  if (doc.path) noteFile(*doc.path);
 }
 
 void Server::onDidChange(const DidChangeTextDocumentParams &params) {
@@ -315,6 +316,7 @@ void Server::onDidSave(const DidSaveTextDocumentParams &params) {
     workspace_.replaceText(*doc, doc->version, *params.text);
     doc->publishPending = !pull_;
   }
+  if (doc && doc->path) noteFile(*doc->path);
   if (const auto path = uriToPath(params.textDocument.uri); path && isConfigFile(*path)) {
     workspace_.reloadConfigFiles();
     refreshDiagnostics();
@@ -330,6 +332,7 @@ void Server::onDidChangeConfiguration(const DidChangeConfigurationParams &params
 }
 
 void Server::onDidChangeWorkspaceFolders(const DidChangeWorkspaceFoldersParams &params) {
+  forgetWorkspaceProject();
   for (const WorkspaceFolder &folder : params.removed)
     if (const auto path = uriToPath(folder.uri)) workspace_.removeFolder(*path);
   for (const WorkspaceFolder &folder : params.added)
@@ -337,6 +340,7 @@ void Server::onDidChangeWorkspaceFolders(const DidChangeWorkspaceFoldersParams &
 }
 
 void Server::onDidChangeWatchedFiles(const DidChangeWatchedFilesParams &params) {
+  forgetWorkspaceProject(); // a module may have come, gone or moved
   const bool configChanged = std::any_of(params.changes.begin(), params.changes.end(), [](const FileEvent &e) {
     const auto path = uriToPath(e.uri);
     return path && isConfigFile(*path);
@@ -643,14 +647,23 @@ void Server::onCodeAction(const CodeActionParams &params, const Reply<std::vecto
       return notebookCodeActions(*nb, *nb->cellIndex(params.textDocument.uri), params, reply);
     return reply({});
   }
+  // An import of the workspace's own module `async`, or that module itself: the workspace-wide
+  // rename (its module map is made here, from file names, only when such a line is asked about).
+  std::shared_ptr<const ModuleRenameRequest> module = moduleRenameRequest(*doc, params);
   // The common case on every cursor move: no findings, answered at once.
-  if (const Findings *findings = doc->current(); findings && findings->diagnostics.empty()) return reply({});
+  if (const Findings *findings = doc->current(); findings && findings->diagnostics.empty() && !module) return reply({});
   const bool unsafe = workspace_.settingsFor(doc->uri).unsafeFixes;
-  analyzeThen(*doc, [this, params, reply, uri = doc->uri, unsafe](const Analyzed *at) -> Analyzer::MainTask {
+  analyzeThen(*doc, [this, params, reply, uri = doc->uri, unsafe, module](const Analyzed *at) -> Analyzer::MainTask {
     if (!at) return [reply] { reply.error(ErrorCode::ContentModified, "the document changed"); };
     if (reply.cancelled()) return [reply] { reply.error(ErrorCode::RequestCancelled, "request cancelled"); };
     std::vector<std::string> warnings;
     std::vector<CodeAction> actions = codeActionsAt(*at, uri, params, unsafe, warnings);
+    if (module) {
+      std::vector<CodeAction> renames =
+          moduleRenameActions(*at, uri, params, *module, unsafe, [&reply] { return reply.cancelled(); });
+      if (reply.cancelled()) return [reply] { reply.error(ErrorCode::RequestCancelled, "request cancelled"); };
+      actions.insert(actions.begin(), std::make_move_iterator(renames.begin()), std::make_move_iterator(renames.end()));
+    }
     return [this, reply, actions = std::move(actions), warnings = std::move(warnings)] {
       for (const std::string &warning : warnings) log_.warn(warning);
       reply(actions);
@@ -809,7 +822,7 @@ void Server::onCodeActionResolve(const CodeAction &action, const Reply<CodeActio
   if (!action.data) return reply(action);
   catchUp();
   const CodeActionData &data = *action.data;
-  if (data.action != "fixAll" && data.action != "sourceFixAll")
+  if (data.action != "fixAll" && data.action != "sourceFixAll" && data.action != "renameModule")
     throw LspError(ErrorCode::InvalidParams, "params.data.action: unknown action `" + data.action + "`");
   OpenDocument *doc = workspace_.find(data.uri);
   if (!doc) {
@@ -820,6 +833,7 @@ void Server::onCodeActionResolve(const CodeAction &action, const Reply<CodeActio
     reply.error(ErrorCode::ContentModified, "the document changed since version " + std::to_string(version));
   };
   if (doc->version != data.version) return modified();
+  if (data.action == "renameModule") return resolveModuleRename(*doc, action, reply);
   const bool unsafe = data.action == "fixAll" && workspace_.settingsFor(doc->uri).unsafeFixes;
   analyzeThen(*doc, [this, action, reply, modified, unsafe](const Analyzed *at) -> Analyzer::MainTask {
     const CodeActionData &asked = *action.data;

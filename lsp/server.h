@@ -11,11 +11,14 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "asyncfix/line_index.h"
+#include "asyncfix/project_view.h"
 #include "dispatcher.h"
 #include "logger.h"
 #include "protocol.h"
@@ -25,6 +28,29 @@
 namespace asyncfix::lsp {
 
 struct CodeActionScope;
+
+/// The workspace's module renames, and what the worker needs to make their edits.
+struct WorkspaceProject {
+  std::vector<std::string> files; ///< the workspace's Python files, as ProjectView::build saw them
+  ProjectView view;
+  std::shared_ptr<const ConfigResolver> resolver;
+  std::uint64_t configGeneration = 0;
+};
+
+/// An open document's text, copied for the worker (an open document overrides the disk).
+struct OpenText {
+  std::string path; ///< normalized
+  std::string uri;
+  std::int64_t version = 0;
+  std::string text;
+};
+
+/// What a code action on an import of the workspace's own module needs on the worker.
+struct ModuleRenameRequest {
+  std::shared_ptr<const WorkspaceProject> project;
+  std::vector<OpenText> open;
+  std::string path; ///< the document's
+};
 
 /// The hover text of a finding: its code, name and message, and the rule's documentation.
 std::string hoverText(const asyncfix::Diagnostic &d);
@@ -135,6 +161,36 @@ private:
   void addNoqaActions(const CodeActionScope &scope, std::vector<CodeAction> &actions) const;
   void addSourceFixAll(const CodeActionScope &scope, std::vector<CodeAction> &actions) const;
 
+  // the workspace-wide rename of the project's modules named `async`/`await` (server_project.cpp)
+  /// The workspace's module renames, from its files' names (no file is read): built when first
+  /// asked, again when the configuration changed or a file it renames (or its target) came or went.
+  std::shared_ptr<const WorkspaceProject> workspaceProject();
+  void forgetWorkspaceProject();
+  /// A file the editor opened or saved: the module map is made again if it did not know it (a
+  /// module `async.py` may have just been created; only configuration files are watched).
+  void noteFile(const std::filesystem::path &path);
+  /// For a code action asked for on `doc` that may be on an import of such a module (a finding of
+  /// AF001/AF002/AF201 on the lines asked for) or on the first line of the module itself, when the
+  /// client can rename files and the workspace has such a module: what the worker needs to offer
+  /// the rename. Null otherwise (the common case, which looks at nothing but the document's
+  /// findings and path).
+  std::shared_ptr<const ModuleRenameRequest> moduleRenameRequest(const OpenDocument &doc,
+                                                                 const CodeActionParams &params);
+  bool mayImportModule(const OpenDocument &doc, const CodeActionParams &params) const;
+  /// The open documents' texts and versions, copied for the worker.
+  std::vector<OpenText> openTexts();
+  /// On the worker: "Rename module `pkg.async` to `pkg.asynchronous` and update its imports" for
+  /// each module whose import lies on the lines asked for (its edit, or data for resolve).
+  std::vector<CodeAction> moduleRenameActions(const Analyzed &at, const std::string &uri,
+                                              const CodeActionParams &params, const ModuleRenameRequest &request,
+                                              bool unsafe, const std::function<bool()> &cancelled) const;
+  /// On the worker: the text edits of every file that imports the module, then the RenameFile;
+  /// nullopt when `cancelled` said so.
+  std::optional<WorkspaceEdit> moduleRenameEdit(const WorkspaceProject &project, const ModuleRename &rename,
+                                                const std::vector<OpenText> &open, bool unsafe,
+                                                const std::function<bool()> &cancelled) const;
+  void resolveModuleRename(OpenDocument &doc, const CodeAction &action, const Reply<CodeAction> &reply);
+
   // helpers
   void idle();
   void applySettings();
@@ -167,6 +223,7 @@ private:
   bool shutdownRequested_ = false;
   bool exited_ = false;
   std::int64_t progressTokens_ = 0;
+  std::shared_ptr<const WorkspaceProject> project_; ///< workspaceProject()'s, until files change
 };
 
 } // namespace asyncfix::lsp

@@ -55,8 +55,13 @@ void Workspace::reloadConfigFiles() {
 
 ConfigResolver &Workspace::resolver() {
   if (!resolver_)
-    resolver_ = std::make_unique<ConfigResolver>(ConfigResolver::Options{overrides_, std::nullopt, false});
+    resolver_ = std::make_shared<ConfigResolver>(ConfigResolver::Options{overrides_, std::nullopt, false});
   return *resolver_;
+}
+
+std::shared_ptr<const ConfigResolver> Workspace::sharedResolver() {
+  resolver();
+  return resolver_;
 }
 
 FileSettings Workspace::settingsFor(const std::string &uri) {

@@ -136,6 +136,9 @@ public:
   /// configuration file is broken, gets the overrides alone; the problem goes to `problems()`.
   FileSettings settingsFor(const std::string &uri);
   FileSettings settingsForPath(const std::filesystem::path &path);
+  /// The resolver of configuration files, for work on another thread (it is thread-safe; a
+  /// configuration change replaces it, leaving this one to its holders).
+  std::shared_ptr<const ConfigResolver> sharedResolver();
   /// Configuration problems met since the last call (each reported once).
   std::vector<std::string> takeProblems();
   /// Other things the user should know, met since the last call (each reported once).
@@ -204,7 +207,7 @@ private:
   std::map<std::string, OpenNotebook> notebooks_;
   std::vector<std::filesystem::path> folders_;
   ConfigOverrides overrides_;
-  std::unique_ptr<ConfigResolver> resolver_;                     ///< nearest configuration file per directory
+  std::shared_ptr<ConfigResolver> resolver_;                     ///< nearest configuration file per directory
   std::unique_ptr<ConfigResolver> overridesOnly_;                ///< for documents without a file path
   std::map<std::string, std::shared_ptr<const Linter>> linters_; ///< by configuration
   std::vector<std::string> problems_;

@@ -4,12 +4,13 @@
 // Input format: lines `---` separate steps; within a step, lines `+++` separate messages that
 // arrive together (queued before the server looks, e.g. a request and its $/cancelRequest). Lines
 // starting with `#` are comments. A message is sent as written (so it may be invalid JSON);
-// `${WORKSPACE}` stands for the file URI of tests/lsp/workspace. After each step the server
-// handles everything queued, then does its deferred work (publishing diagnostics).
+// `${WORKSPACE}` stands for the file URI of tests/lsp/workspace, `${PROJECTS}` for that of
+// tests/lsp/projects (small projects for the workspace-wide module rename). After each step the
+// server handles everything queued, then does its deferred work (publishing diagnostics).
 //
 // Output format: for each step, a `=== N: <methods>` line, then each message the server wrote,
-// as pretty-printed JSON with sorted keys; the workspace URI is written back as `${WORKSPACE}`,
-// and the modification time in the result id of a file read from disk as `<mtime>`.
+// as pretty-printed JSON with sorted keys; the two URIs are written back as `${WORKSPACE}` and
+// `${PROJECTS}`, and the modification time in the result id of a file read from disk as `<mtime>`.
 // ASYNCFIX_UPDATE_TRANSCRIPTS=1 rewrites the .expected files (review them before committing).
 // Every transcript also checks that each client request got exactly one response.
 #include <catch2/catch.hpp>
@@ -57,7 +58,8 @@ void replaceAll(std::string &text, const std::string &from, const std::string &t
 }
 
 /// Steps of messages.
-std::vector<std::vector<std::string>> parseTranscript(const std::string &text, const std::string &workspaceUri) {
+std::vector<std::vector<std::string>> parseTranscript(const std::string &text, const std::string &workspaceUri,
+                                                      const std::string &projectsUri) {
   std::vector<std::vector<std::string>> steps(1);
   std::string message;
   const auto endMessage = [&] {
@@ -65,6 +67,7 @@ std::vector<std::vector<std::string>> parseTranscript(const std::string &text, c
     message.clear();
     if (m.empty()) return;
     replaceAll(m, "${WORKSPACE}", workspaceUri);
+    replaceAll(m, "${PROJECTS}", projectsUri);
     steps.back().push_back(m);
   };
   std::istringstream in(text);
@@ -101,12 +104,13 @@ struct Replay {
 
 Replay replay(const std::string &transcript) {
   const std::string workspaceUri = pathToUri(kDir / "workspace");
+  const std::string projectsUri = pathToUri(kDir / "projects");
   Logger log(nullptr, LogLevel::Error);
   MemoryTransport transport;
   Server server(transport, log);
   Replay result;
   std::map<std::string, int> requests; // client request id → responses seen
-  const auto steps = parseTranscript(transcript, workspaceUri);
+  const auto steps = parseTranscript(transcript, workspaceUri, projectsUri);
   for (std::size_t i = 0; i < steps.size(); ++i) {
     // Appends, not `" " + std::string`: GCC 12 -O3 warns falsely (-Wrestrict) on that.
     std::string header = "=== ";
@@ -130,6 +134,7 @@ Replay replay(const std::string &transcript) {
       }
       std::string text = j.dump(2);
       replaceAll(text, workspaceUri, "${WORKSPACE}");
+      replaceAll(text, projectsUri, "${PROJECTS}");
       // Result ids of files on disk hold their modification time: not reproducible.
       static const std::regex diskResultId(R"re("disk:(\d+):-?\d+:(\d+)")re");
       text = std::regex_replace(text, diskResultId, "\"disk:$1:<mtime>:$2\"");
@@ -198,6 +203,11 @@ TRANSCRIPT("notebooks")
 TRANSCRIPT("notebook_resolve")
 TRANSCRIPT("configuration")
 TRANSCRIPT("execute_command")
+TRANSCRIPT("module_rename")
+TRANSCRIPT("module_rename_inline")
+TRANSCRIPT("module_rename_unsupported")
+TRANSCRIPT("module_rename_taken")
+TRANSCRIPT("module_rename_unsafe")
 TRANSCRIPT("robustness")
 
 } // namespace asyncfix::lsp

@@ -3,7 +3,7 @@
 // files can pass by keyword, and the calls that may reach such a function of another module;
 // module-level names and attributes so named, and the uses that may reach another module's.
 //
-// The CLI's project view joins them across the files of a run (cli/project.h): a parameter is
+// The project view joins them across the files of a run (asyncfix/project_view.h): a parameter is
 // renamed together with `async=` at every call that resolves to it, a module-level name with every
 // import and attribute path that reaches it, an attribute with every use on an object the project
 // knows. Knows nothing about files or the module map: paths are as the file's imports write them

@@ -1,0 +1,272 @@
+// lsp/server_project.cpp — the workspace-wide rename of the project's own modules named
+// `async`/`await` (asyncfix/project_view.h), offered on an import of such a module as one code
+// action: a WorkspaceEdit whose text edits rewrite every import in the workspace, then a RenameFile.
+//
+// Only for clients that declare documentChanges and the `rename` resource operation. The module
+// map comes from the workspace's file names alone (no file is read) and is built when such an
+// action is first asked for, on the message loop, like workspace/diagnostic's walk; the files are
+// read, linted and fixed on the worker, in codeAction/resolve when the client supports it.
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <system_error>
+
+#include "asyncfix/encoding.h"
+#include "asyncfix/project_view.h"
+#include "code_actions.h"
+#include "server.h"
+#include "text_diff.h"
+#include "uri.h"
+
+namespace asyncfix::lsp {
+namespace fs = std::filesystem;
+
+namespace {
+
+constexpr const char *kRenameModule = "renameModule";
+
+bool isModuleCode(std::string_view code) { return code == "AF001" || code == "AF002" || code == "AF201"; }
+
+std::string normalized(const fs::path &path) { return path.lexically_normal().generic_string(); }
+
+/// The text of a file on disk as the linter takes it (decoded when it declares another encoding);
+/// nullopt when it cannot be read or decoded (such a file is left alone).
+std::optional<std::string> readText(const std::string &path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  SourceText source = decodeSource(std::move(buffer).str());
+  if (source.error) return std::nullopt;
+  return std::move(source.text);
+}
+
+/// Whether `path` may be a module named `async`/`await` or lie in such a package (a component of
+/// it, its extension dropped, reads so): the string test that keeps every other file's code
+/// actions from looking at the workspace.
+bool namesKeywordModule(const fs::path &path) {
+  return std::any_of(path.begin(), path.end(), [](const fs::path &part) {
+    const std::string name =
+        part.extension() == ".py" || part.extension() == ".pyi" ? part.stem().string() : part.string();
+    return name == "async" || name == "await";
+  });
+}
+
+/// Whether the files the view was built from still stand as it saw them: every module to rename
+/// is there, and its target exists exactly when the view refused the rename.
+bool stillTrue(const ProjectView &view) {
+  return std::all_of(view.renames().begin(), view.renames().end(), [](const ModuleRename &r) {
+    std::error_code ec;
+    const bool source = fs::symlink_status(r.path.from, ec).type() != fs::file_type::not_found && !ec;
+    const bool target = fs::symlink_status(r.path.to, ec).type() != fs::file_type::not_found && !ec;
+    return source && target == r.refusal.has_value();
+  });
+}
+
+} // namespace
+
+std::shared_ptr<const WorkspaceProject> Server::workspaceProject() {
+  if (project_ && project_->configGeneration == workspace_.configGeneration() && stillTrue(project_->view))
+    return project_;
+  auto project = std::make_shared<WorkspaceProject>();
+  for (const fs::path &path : workspace_.pythonFiles()) project->files.push_back(normalized(path));
+  std::sort(project->files.begin(), project->files.end()); // for noteFile()
+  project->resolver = workspace_.sharedResolver();
+  project->view = ProjectView::build(project->files, *project->resolver);
+  project->configGeneration = workspace_.configGeneration();
+  project_ = std::move(project);
+  return project_;
+}
+
+void Server::forgetWorkspaceProject() { project_.reset(); }
+
+void Server::noteFile(const fs::path &path) {
+  if (!project_ || (path.extension() != ".py" && path.extension() != ".pyi")) return;
+  const std::string file = normalized(path);
+  const bool inFolder = std::any_of(workspace_.folders().begin(), workspace_.folders().end(), [&](const fs::path &f) {
+    const std::string folder = normalized(f);
+    return file.size() > folder.size() && file.starts_with(folder) && file[folder.size()] == '/';
+  });
+  if (inFolder && !std::binary_search(project_->files.begin(), project_->files.end(), file)) project_.reset();
+}
+
+std::shared_ptr<const ModuleRenameRequest> Server::moduleRenameRequest(const OpenDocument &doc,
+                                                                       const CodeActionParams &params) {
+  if (!client_.renameFiles || !doc.path || !wanted(params.context.only, kQuickFix)) return nullptr;
+  if (!(params.range.start.line == 0 && namesKeywordModule(*doc.path)) && !mayImportModule(doc, params)) return nullptr;
+  auto request = std::make_shared<ModuleRenameRequest>();
+  request->project = workspaceProject();
+  if (request->project->view.renamedModules().empty()) return nullptr;
+  request->open = openTexts();
+  request->path = normalized(*doc.path);
+  return request;
+}
+
+bool Server::mayImportModule(const OpenDocument &doc, const CodeActionParams &params) const {
+  if (std::any_of(params.context.diagnostics.begin(), params.context.diagnostics.end(), [](const lsp::Diagnostic &d) {
+        return (!d.source || *d.source == "asyncfix") && d.code && isModuleCode(*d.code);
+      }))
+    return true;
+  const Findings *current = doc.current();
+  if (current == nullptr) { // the worker has not linted this version yet: the text may tell
+    const std::string &text = doc.doc.text();
+    return text.find("async") != std::string::npos || text.find("await") != std::string::npos;
+  }
+  const LineIndex &lines = doc.doc.lines();
+  const std::vector<asyncfix::Diagnostic> &found = current->diagnostics;
+  return std::any_of(found.begin(), found.end(), [&](const asyncfix::Diagnostic &d) {
+    return isModuleCode(d.code) && lines.lineOf(d.end) >= params.range.start.line &&
+           lines.lineOf(d.start) <= params.range.end.line;
+  });
+}
+
+std::vector<OpenText> Server::openTexts() {
+  std::vector<OpenText> out;
+  for (auto &[uri, doc] : workspace_.documents())
+    if (doc.path) out.push_back({normalized(*doc.path), uri, doc.version, doc.doc.text()});
+  return out;
+}
+
+std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const std::string &uri,
+                                                    const CodeActionParams &params, const ModuleRenameRequest &request,
+                                                    bool unsafe, const std::function<bool()> &cancelled) const {
+  const WorkspaceProject &project = *request.project;
+  // The document as the CLI lints it in this workspace: with the renames' rows, AF201 fixes its
+  // imports of the project's modules (each fix names the file rename it goes with).
+  Config config = at.linter.config();
+  project.view.configure(request.path, config);
+  const Linter linter(config);
+  const std::vector<asyncfix::Diagnostic> found = linter.lint(at.doc);
+  const LineIndex &lines = at.doc.lines();
+  std::vector<std::uint32_t> echoedLines;
+  for (const lsp::Diagnostic &d : params.context.diagnostics)
+    if ((!d.source || *d.source == "asyncfix") && d.code && isModuleCode(*d.code))
+      echoedLines.push_back(d.range.start.line);
+  // The modules to offer, each with the findings its action fixes.
+  std::vector<std::pair<const ModuleRename *, std::vector<asyncfix::Diagnostic>>> chosen;
+  const auto pick = [&](const ModuleRename &r, std::vector<asyncfix::Diagnostic> shown) {
+    if (std::none_of(chosen.begin(), chosen.end(), [&](const auto &c) { return c.first == &r; }))
+      chosen.emplace_back(&r, std::move(shown));
+  };
+  // The module's own file (a package's __init__.py), whose first line the CLI reports it on.
+  if (params.range.start.line == 0)
+    for (const ModuleRename &r : project.view.renames())
+      if (!r.refusal && r.reportedIn == request.path) pick(r, {});
+  for (const asyncfix::Diagnostic &d : found) {
+    if (d.code != "AF201" || !d.fix || d.fix->renames.empty()) continue;
+    const std::uint32_t first = lines.lineOf(d.start), last = lines.lineOf(d.end);
+    const bool picked = (last >= params.range.start.line && first <= params.range.end.line) ||
+                        std::any_of(echoedLines.begin(), echoedLines.end(),
+                                    [&](std::uint32_t line) { return first <= line && line <= last; });
+    if (!picked) continue;
+    const auto r = std::find_if(project.view.renames().begin(), project.view.renames().end(),
+                                [&](const ModuleRename &m) { return !m.refusal && m.path == d.fix->renames.front(); });
+    if (r == project.view.renames().end()) continue;
+    std::vector<asyncfix::Diagnostic> shown;
+    for (const asyncfix::Diagnostic &original : at.findings.diagnostics)
+      if (original.start < d.end && d.start < original.end) shown.push_back(original);
+    pick(*r, std::move(shown));
+  }
+  std::vector<CodeAction> actions;
+  for (const auto &[r, shown] : chosen) {
+    const bool safe = r->applicability() == Applicability::Safe;
+    if (!safe && !unsafe) continue;
+    CodeAction action;
+    action.title = "Rename module `" + r->module + "` to `" + r->newModule + "` and update its imports" +
+                   (safe ? "" : " (unsafe)");
+    action.kind = kQuickFix;
+    action.diagnostics = toLsp(shown, lines, at.findings.version);
+    action.isPreferred = safe;
+    if (client_.codeActionResolveEdit) {
+      action.data = CodeActionData{uri, at.findings.version, kRenameModule, r->module};
+    } else {
+      action.edit = moduleRenameEdit(project, *r, request.open, unsafe, cancelled);
+      if (!action.edit) continue;
+    }
+    actions.push_back(std::move(action));
+  }
+  return actions;
+}
+
+std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceProject &project, const ModuleRename &rename,
+                                                      const std::vector<OpenText> &open, bool unsafe,
+                                                      const std::function<bool()> &cancelled) const {
+  WorkspaceEdit edit;
+  edit.documentChanges = true;
+  // The module's own keyword parts: a file that spells none of them cannot import it.
+  std::vector<std::string> words;
+  for (std::size_t from = 0; from <= rename.module.size();) {
+    const std::size_t dot = std::min(rename.module.find('.', from), rename.module.size());
+    std::string part = rename.module.substr(from, dot - from);
+    if ((part == "async" || part == "await") && std::find(words.begin(), words.end(), part) == words.end())
+      words.push_back(std::move(part));
+    from = dot + 1;
+  }
+  for (const std::string &file : project.files) {
+    if (cancelled()) return std::nullopt;
+    const std::string key = normalized(file);
+    const auto opened = std::find_if(open.begin(), open.end(), [&](const OpenText &o) { return o.path == key; });
+    std::optional<std::string> disk;
+    if (opened == open.end() && !(disk = readText(file))) continue;
+    const std::string &text = opened != open.end() ? opened->text : *disk;
+    if (std::none_of(words.begin(), words.end(),
+                     [&](const std::string &w) { return text.find(w) != std::string::npos; }))
+      continue;
+    const auto resolved = project.resolver->forFile(file);
+    const auto *settings = std::get_if<ResolvedConfig>(&resolved);
+    if (settings == nullptr) continue; // a broken configuration: the file is left as it is
+    Config config = settings->config;
+    project.view.configure(file, config);
+    const Linter linter(config);
+    FixOptions options;
+    options.unsafe = unsafe;
+    options.filter = [&](const asyncfix::Diagnostic &d) {
+      return d.code == "AF201" && d.fix &&
+             std::find(d.fix->renames.begin(), d.fix->renames.end(), rename.path) != d.fix->renames.end();
+    };
+    const FixResult result = fix(linter, text, options);
+    if (!result.changed) continue;
+    const LineIndex lines(text);
+    TextDocumentEdit change;
+    change.textDocument = opened != open.end() ? OptionalVersionedTextDocumentIdentifier{opened->uri, opened->version}
+                                               : OptionalVersionedTextDocumentIdentifier{pathToUri(file), std::nullopt};
+    change.edits = toLspEdits(lines, diffEdits(text, result.text));
+    edit.edits.push_back(std::move(change));
+  }
+  // Every text edit names its file as it is before the rename, which comes last.
+  edit.renames.push_back({pathToUri(rename.path.from), pathToUri(rename.path.to)});
+  return edit;
+}
+
+void Server::resolveModuleRename(OpenDocument &doc, const CodeAction &action, const Reply<CodeAction> &reply) {
+  const CodeActionData &data = *action.data;
+  dispatcher_.pollIncoming(); // a $/cancelRequest already sent counts before the work starts
+  if (reply.cancelled()) return reply.error(ErrorCode::RequestCancelled, "request cancelled");
+  const std::shared_ptr<const WorkspaceProject> project = workspaceProject();
+  const auto &renames = project->view.renames();
+  const auto r = std::find_if(renames.begin(), renames.end(),
+                              [&](const ModuleRename &m) { return m.module == data.code.value_or(""); });
+  if (r == renames.end())
+    throw LspError(ErrorCode::RequestFailed, "no module `" + data.code.value_or("") + "` to rename");
+  if (r->refusal) throw LspError(ErrorCode::RequestFailed, *r->refusal);
+  const bool unsafe = workspace_.settingsFor(doc.uri).unsafeFixes;
+  const std::size_t index = static_cast<std::size_t>(r - renames.begin());
+  analyzeThen(
+      doc,
+      [this, action, reply, project, index, unsafe,
+       open = std::make_shared<const std::vector<OpenText>>(openTexts())](const Analyzed *at) -> Analyzer::MainTask {
+        const CodeActionData &asked = *action.data;
+        if (!at || at->findings.version != asked.version)
+          return [reply, version = asked.version] {
+            reply.error(ErrorCode::ContentModified, "the document changed since version " + std::to_string(version));
+          };
+        const auto cancelled = [&reply] { return reply.cancelled(); };
+        CodeAction resolved = action;
+        resolved.edit = moduleRenameEdit(*project, project->view.renames()[index], *open, unsafe, cancelled);
+        if (!resolved.edit) return [reply] { reply.error(ErrorCode::RequestCancelled, "request cancelled"); };
+        return [reply, resolved = std::move(resolved)] { reply(resolved); };
+      });
+}
+
+} // namespace asyncfix::lsp

@@ -1,0 +1,6 @@
+from .async import helper
+import pkg.async
+
+
+def run():
+    return helper() + pkg.async.helper()

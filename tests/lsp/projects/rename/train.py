@@ -1,0 +1,3 @@
+from pkg.async import helper
+
+print(helper())

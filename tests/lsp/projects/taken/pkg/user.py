@@ -1,0 +1,1 @@
+from .async import helper

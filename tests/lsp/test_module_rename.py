@@ -1,0 +1,153 @@
+"""The language server's workspace-wide module rename, applied as a client would apply it.
+
+A project whose own module is named `async` (it cannot be imported since Python 3.7) is copied to a
+temporary directory; the real `asyncfix-lsp` offers the rename on an import of it, the test applies
+the WorkspaceEdit (text edits in order, then the RenameFile) as an editor does, and checks with the
+running CPython that every file compiles and every module imports. Python's unittest only; the
+binary comes from $ASYNCFIX_LSP_BIN.
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+import urllib.parse
+
+from test_smoke import LSP, Client
+
+FILES = {
+    "pkg/__init__.py": "",
+    "pkg/async.py": "def helper():\n    return 1\n",
+    "pkg/kfac.py": (
+        "from .async import helper\n"
+        "import pkg.async\n"
+        "import pkg.async as a\n"
+        "from .async import helper as h2\n"
+        "\n"
+        "\n"
+        "def run():\n"
+        "    return helper() + pkg.async.helper() + a.helper() + h2()\n"
+    ),
+    "pkg/sub/__init__.py": "",
+    "pkg/sub/deep.py": "from ..async import helper\nfrom pkg.async import helper as h\n\nx = helper() + h()\n",
+    "train.py": "from pkg.async import helper\nimport pkg.async\n\nprint(helper(), pkg.async.helper())\n",
+}
+CAPABILITIES = {
+    "workspace": {"workspaceEdit": {"documentChanges": True, "resourceOperations": ["create", "rename", "delete"]}},
+    "textDocument": {"codeAction": {"resolveSupport": {"properties": ["edit"]}}},
+}
+
+
+def uri_of(path):
+    return "file://" + urllib.parse.quote(os.path.abspath(path))
+
+
+def path_of(uri):
+    return urllib.parse.unquote(urllib.parse.urlparse(uri).path)
+
+
+def offset(text, position):
+    """The offset of an LSP position (UTF-16 columns; these files are ASCII)."""
+    lines = text.split("\n")
+    return sum(len(line) + 1 for line in lines[: position["line"]]) + position["character"]
+
+
+def apply_edit(edit, unsaved):
+    """Applies `documentChanges` in order, as the specification says a client must."""
+    for change in edit["documentChanges"]:
+        if change.get("kind") == "rename":
+            old, new = path_of(change["oldUri"]), path_of(change["newUri"])
+            assert change["options"] == {"overwrite": False, "ignoreIfExists": False}, change
+            assert os.path.exists(old) and not os.path.exists(new), change
+            os.rename(old, new)
+            continue
+        assert "kind" not in change, change
+        path = path_of(change["textDocument"]["uri"])
+        assert os.path.exists(path), "a text edit names a file that is not there: " + path
+        with open(path) as f:
+            text = unsaved.get(path, f.read())
+        # Edits of one TextDocumentEdit all refer to the original text: apply from the end.
+        for e in sorted(change["edits"], key=lambda e: offset(text, e["range"]["start"]), reverse=True):
+            start, end = offset(text, e["range"]["start"]), offset(text, e["range"]["end"])
+            text = text[:start] + e["newText"] + text[end:]
+        with open(path, "w") as f:
+            f.write(text)
+
+
+class ModuleRenameTest(unittest.TestCase):
+    def setUp(self):
+        self.root = tempfile.mkdtemp(prefix="asyncfix-rename-")
+        for name, text in FILES.items():
+            path = os.path.join(self.root, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(text)
+
+    def tearDown(self):
+        shutil.rmtree(self.root)
+
+    def result(self, client, request_id):
+        response = client.response(request_id)
+        self.assertIn("result", response, response)  # an error names itself
+        return response["result"]
+
+    def rename_edit(self, open_name, line):
+        client = Client([LSP])
+        try:
+            self.result(client, client.request("initialize", {
+                "workspaceFolders": [{"uri": uri_of(self.root), "name": "p"}], "capabilities": CAPABILITIES}))
+            client.notify("initialized", {})
+            uri = uri_of(os.path.join(self.root, open_name))
+            client.notify("textDocument/didOpen", {"textDocument": {
+                "uri": uri, "languageId": "python", "version": 1, "text": FILES[open_name]}})
+            actions = self.result(client, client.request("textDocument/codeAction", {
+                "textDocument": {"uri": uri},
+                "range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}},
+                "context": {"diagnostics": []}}))
+            renames = [a for a in actions if a["title"].startswith("Rename module `pkg.async`")]
+            self.assertEqual(len(renames), 1, actions)
+            self.assertEqual(renames[0]["title"],
+                             "Rename module `pkg.async` to `pkg.asynchronous` and update its imports")
+            resolved = self.result(client, client.request("codeAction/resolve", renames[0]))
+            client.response(client.request("shutdown"))
+            client.notify("exit")
+            return resolved["edit"]
+        finally:
+            client.finish()
+
+    def check_project(self):
+        for directory, _, names in os.walk(self.root):
+            for name in names:
+                if name.endswith(".py"):
+                    path = os.path.join(directory, name)
+                    with open(path) as f:
+                        compile(f.read(), path, "exec")  # raises SyntaxError
+        for module in ("pkg.asynchronous", "pkg.kfac", "pkg.sub.deep", "train"):
+            run = subprocess.run([sys.executable, "-c", "import " + module], cwd=self.root,
+                                 capture_output=True, text=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+            self.assertEqual(run.returncode, 0, module + ": " + run.stderr)
+
+    def test_applied_rename_leaves_every_file_compiling_and_importable(self):
+        # Before: nothing that imports the module compiles on this Python.
+        with self.assertRaises(SyntaxError):
+            compile(FILES["pkg/kfac.py"], "kfac.py", "exec")
+        edit = self.rename_edit("pkg/kfac.py", 0)
+        kinds = [c.get("kind", "edit") for c in edit["documentChanges"]]
+        self.assertEqual(kinds[-1], "rename")
+        self.assertNotIn("rename", kinds[:-1])
+        edited = sorted(os.path.relpath(path_of(c["textDocument"]["uri"]), self.root)
+                        for c in edit["documentChanges"] if "textDocument" in c)
+        self.assertEqual(edited, ["pkg/kfac.py", "pkg/sub/deep.py", "train.py"])
+        apply_edit(edit, {})
+        self.assertFalse(os.path.exists(os.path.join(self.root, "pkg/async.py")))
+        self.check_project()
+
+    def test_offered_from_a_closed_importer_too(self):
+        edit = self.rename_edit("train.py", 0)
+        apply_edit(edit, {})
+        self.check_project()
+
+
+if __name__ == "__main__":
+    unittest.main()
