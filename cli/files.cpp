@@ -173,7 +173,8 @@ void walkDirectory(const fs::path &root, WalkVisitor &visitor, WalkState &state,
       visitor.error({dir.display, errnoReason()});
       continue;
     }
-    const bool complete = listing.read(fd.get());
+    const int listed = fd.get(); // stays open through the entries: held by `fd` or by `handle`
+    const bool complete = listing.read(listed);
     if (!complete) visitor.error({dir.display, errnoReason()});
     visitor.enterDirectory(dir.path, physical ? listing.holds : DirectoryListing{});
     std::shared_ptr<const OpenDirectory> handle; // made for the directory's first file, if kept open
@@ -186,7 +187,7 @@ void walkDirectory(const fs::path &root, WalkVisitor &visitor, WalkState &state,
       unsigned char type = e.type;
       if (type == DT_UNKNOWN) {
         struct stat st {};
-        if (::fstatat(fd.get(), std::string(name).c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+        if (::fstatat(listed, std::string(name).c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
           visitor.error({display(), errnoReason()});
           continue;
         }
