@@ -184,9 +184,11 @@ private:
   std::vector<CodeAction> moduleRenameActions(const Analyzed &at, const std::string &uri,
                                               const CodeActionParams &params, const ModuleRenameRequest &request,
                                               bool unsafe, const std::function<bool()> &cancelled) const;
-  /// On the worker: the text edits of every file that imports the module, then the RenameFile;
-  /// nullopt when `cancelled` said so.
-  std::optional<WorkspaceEdit> moduleRenameEdit(const WorkspaceProject &project, const ModuleRename &rename,
+  /// On the worker: the text edits of every file that imports the module, then the RenameFile of
+  /// each file that is it (`group`: one module, in one or more workspace folders); nullopt when
+  /// `cancelled` said so.
+  std::optional<WorkspaceEdit> moduleRenameEdit(const WorkspaceProject &project,
+                                                const std::vector<const ModuleRename *> &group,
                                                 const std::vector<OpenText> &open, bool unsafe,
                                                 const std::function<bool()> &cancelled) const;
   void resolveModuleRename(OpenDocument &doc, const CodeAction &action, const Reply<CodeAction> &reply);

@@ -64,6 +64,18 @@ bool stillTrue(const ProjectView &view) {
   });
 }
 
+/// The renames of the module `module` (one per file that is it: two workspace folders may hold
+/// the same module), none when one of them is refused (its imports then name another module).
+std::vector<const ModuleRename *> renamesOf(const ProjectView &view, const std::string &module) {
+  std::vector<const ModuleRename *> group;
+  for (const ModuleRename &r : view.renames())
+    if (r.module == module) {
+      if (r.refusal) return {};
+      group.push_back(&r);
+    }
+  return group;
+}
+
 } // namespace
 
 std::shared_ptr<const WorkspaceProject> Server::workspaceProject() {
@@ -143,10 +155,12 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
   for (const lsp::Diagnostic &d : params.context.diagnostics)
     if ((!d.source || *d.source == "asyncfix") && d.code && isModuleCode(*d.code))
       echoedLines.push_back(d.range.start.line);
-  // The modules to offer, each with the findings its action fixes.
+  // The modules to offer, each with the findings its action fixes. A module is one dotted path:
+  // when two folders both hold `pkg/async.py`, an import of `pkg.async` may mean either (the
+  // AF201 fix names both files), so the action renames both, as `asyncfix check a b` does.
   std::vector<std::pair<const ModuleRename *, std::vector<asyncfix::Diagnostic>>> chosen;
   const auto pick = [&](const ModuleRename &r, std::vector<asyncfix::Diagnostic> shown) {
-    if (std::none_of(chosen.begin(), chosen.end(), [&](const auto &c) { return c.first == &r; }))
+    if (std::none_of(chosen.begin(), chosen.end(), [&](const auto &c) { return c.first->module == r.module; }))
       chosen.emplace_back(&r, std::move(shown));
   };
   // The module's own file (a package's __init__.py), whose first line the CLI reports it on.
@@ -160,8 +174,10 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
                         std::any_of(echoedLines.begin(), echoedLines.end(),
                                     [&](std::uint32_t line) { return first <= line && line <= last; });
     if (!picked) continue;
-    const auto r = std::find_if(project.view.renames().begin(), project.view.renames().end(),
-                                [&](const ModuleRename &m) { return !m.refusal && m.path == d.fix->renames.front(); });
+    const auto r =
+        std::find_if(project.view.renames().begin(), project.view.renames().end(), [&](const ModuleRename &m) {
+          return !m.refusal && std::find(d.fix->renames.begin(), d.fix->renames.end(), m.path) != d.fix->renames.end();
+        });
     if (r == project.view.renames().end()) continue;
     std::vector<asyncfix::Diagnostic> shown;
     for (const asyncfix::Diagnostic &original : at.findings.diagnostics)
@@ -170,7 +186,10 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
   }
   std::vector<CodeAction> actions;
   for (const auto &[r, shown] : chosen) {
-    const bool safe = r->applicability() == Applicability::Safe;
+    const std::vector<const ModuleRename *> group = renamesOf(project.view, r->module);
+    if (group.empty()) continue; // another folder's file of the module cannot be renamed
+    const bool safe = std::all_of(group.begin(), group.end(),
+                                  [](const ModuleRename *m) { return m->applicability() == Applicability::Safe; });
     if (!safe && !unsafe) continue;
     CodeAction action;
     action.title = "Rename module `" + r->module + "` to `" + r->newModule + "` and update its imports" +
@@ -181,7 +200,7 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
     if (client_.codeActionResolveEdit) {
       action.data = CodeActionData{uri, at.findings.version, kRenameModule, r->module};
     } else {
-      action.edit = moduleRenameEdit(project, *r, request.open, unsafe, cancelled);
+      action.edit = moduleRenameEdit(project, group, request.open, unsafe, cancelled);
       if (!action.edit) continue;
     }
     actions.push_back(std::move(action));
@@ -189,9 +208,11 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
   return actions;
 }
 
-std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceProject &project, const ModuleRename &rename,
+std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceProject &project,
+                                                      const std::vector<const ModuleRename *> &group,
                                                       const std::vector<OpenText> &open, bool unsafe,
                                                       const std::function<bool()> &cancelled) const {
+  const ModuleRename &rename = *group.front();
   WorkspaceEdit edit;
   edit.documentChanges = true;
   // The module's own keyword parts: a file that spells none of them cannot import it.
@@ -222,8 +243,9 @@ std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceProject &pr
     FixOptions options;
     options.unsafe = unsafe;
     options.filter = [&](const asyncfix::Diagnostic &d) {
-      return d.code == "AF201" && d.fix &&
-             std::find(d.fix->renames.begin(), d.fix->renames.end(), rename.path) != d.fix->renames.end();
+      return d.code == "AF201" && d.fix && std::any_of(group.begin(), group.end(), [&](const ModuleRename *r) {
+               return std::find(d.fix->renames.begin(), d.fix->renames.end(), r->path) != d.fix->renames.end();
+             });
     };
     const FixResult result = fix(linter, text, options);
     if (!result.changed) continue;
@@ -235,7 +257,7 @@ std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceProject &pr
     edit.edits.push_back(std::move(change));
   }
   // Every text edit names its file as it is before the rename, which comes last.
-  edit.renames.push_back({pathToUri(rename.path.from), pathToUri(rename.path.to)});
+  for (const ModuleRename *r : group) edit.renames.push_back({pathToUri(r->path.from), pathToUri(r->path.to)});
   return edit;
 }
 
@@ -244,17 +266,15 @@ void Server::resolveModuleRename(OpenDocument &doc, const CodeAction &action, co
   dispatcher_.pollIncoming(); // a $/cancelRequest already sent counts before the work starts
   if (reply.cancelled()) return reply.error(ErrorCode::RequestCancelled, "request cancelled");
   const std::shared_ptr<const WorkspaceProject> project = workspaceProject();
-  const auto &renames = project->view.renames();
-  const auto r = std::find_if(renames.begin(), renames.end(),
-                              [&](const ModuleRename &m) { return m.module == data.code.value_or(""); });
-  if (r == renames.end())
-    throw LspError(ErrorCode::RequestFailed, "no module `" + data.code.value_or("") + "` to rename");
-  if (r->refusal) throw LspError(ErrorCode::RequestFailed, *r->refusal);
+  const std::string module = data.code.value_or("");
+  for (const ModuleRename &r : project->view.renames())
+    if (r.module == module && r.refusal) throw LspError(ErrorCode::RequestFailed, *r.refusal);
+  const std::vector<const ModuleRename *> group = renamesOf(project->view, module);
+  if (group.empty()) throw LspError(ErrorCode::RequestFailed, "no module `" + module + "` to rename");
   const bool unsafe = workspace_.settingsFor(doc.uri).unsafeFixes;
-  const std::size_t index = static_cast<std::size_t>(r - renames.begin());
   analyzeThen(
       doc,
-      [this, action, reply, project, index, unsafe,
+      [this, action, reply, project, group, unsafe,
        open = std::make_shared<const std::vector<OpenText>>(openTexts())](const Analyzed *at) -> Analyzer::MainTask {
         const CodeActionData &asked = *action.data;
         if (!at || at->findings.version != asked.version)
@@ -263,7 +283,7 @@ void Server::resolveModuleRename(OpenDocument &doc, const CodeAction &action, co
           };
         const auto cancelled = [&reply] { return reply.cancelled(); };
         CodeAction resolved = action;
-        resolved.edit = moduleRenameEdit(*project, project->view.renames()[index], *open, unsafe, cancelled);
+        resolved.edit = moduleRenameEdit(*project, group, *open, unsafe, cancelled);
         if (!resolved.edit) return [reply] { reply.error(ErrorCode::RequestCancelled, "request cancelled"); };
         return [reply, resolved = std::move(resolved)] { reply(resolved); };
       });

@@ -75,32 +75,28 @@ def apply_edit(edit, unsaved):
             f.write(text)
 
 
-class ModuleRenameTest(unittest.TestCase):
-    def setUp(self):
-        self.root = tempfile.mkdtemp(prefix="asyncfix-rename-")
-        for name, text in FILES.items():
-            path = os.path.join(self.root, name)
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            with open(path, "w") as f:
-                f.write(text)
-
-    def tearDown(self):
-        shutil.rmtree(self.root)
+class Session:
+    """A test's session with the server over the project in self.root."""
 
     def result(self, client, request_id):
         response = client.response(request_id)
         self.assertIn("result", response, response)  # an error names itself
         return response["result"]
 
-    def rename_edit(self, open_name, line):
+    def rename_edit(self, open_name, line, folders=None, text=None):
+        """The resolved edit of the one rename offered on `line` of `open_name` (under self.root),
+        with the workspace folders `folders` (relative to self.root; the root alone by default)."""
         client = Client([LSP])
         try:
             self.result(client, client.request("initialize", {
-                "workspaceFolders": [{"uri": uri_of(self.root), "name": "p"}], "capabilities": CAPABILITIES}))
+                "workspaceFolders": [{"uri": uri_of(os.path.join(self.root, f)), "name": f}
+                                     for f in (folders or ["."])],
+                "capabilities": CAPABILITIES}))
             client.notify("initialized", {})
             uri = uri_of(os.path.join(self.root, open_name))
             client.notify("textDocument/didOpen", {"textDocument": {
-                "uri": uri, "languageId": "python", "version": 1, "text": FILES[open_name]}})
+                "uri": uri, "languageId": "python", "version": 1,
+                "text": FILES[open_name] if text is None else text}})
             actions = self.result(client, client.request("textDocument/codeAction", {
                 "textDocument": {"uri": uri},
                 "range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}},
@@ -115,6 +111,19 @@ class ModuleRenameTest(unittest.TestCase):
             return resolved["edit"]
         finally:
             client.finish()
+
+
+class ModuleRenameTest(Session, unittest.TestCase):
+    def setUp(self):
+        self.root = tempfile.mkdtemp(prefix="asyncfix-rename-")
+        for name, text in FILES.items():
+            path = os.path.join(self.root, name)
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            with open(path, "w") as f:
+                f.write(text)
+
+    def tearDown(self):
+        shutil.rmtree(self.root)
 
     def check_project(self):
         for directory, _, names in os.walk(self.root):
@@ -147,6 +156,41 @@ class ModuleRenameTest(unittest.TestCase):
         edit = self.rename_edit("train.py", 0)
         apply_edit(edit, {})
         self.check_project()
+
+
+class TwoFoldersTest(Session, unittest.TestCase):
+    """Two workspace folders that both hold `pkg/async.py`: an import of `pkg.async` may mean
+    either, and the AF201 fix of every importer names both files, so the rename must move both
+    (as `asyncfix check a b --fix` does); moving one and rewriting the imports of both breaks the
+    other folder."""
+
+    def setUp(self):
+        self.root = tempfile.mkdtemp(prefix="asyncfix-rename-")
+        for folder in ("a", "b"):
+            for name, text in {"pkg/__init__.py": "", "pkg/async.py": "def helper():\n    return 1\n",
+                               "user1.py": "import pkg.async\n\nprint(pkg.async.helper())\n"}.items():
+                path = os.path.join(self.root, folder, name)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
+                    f.write(text)
+
+    def check_folder(self, folder):
+        for module in ("pkg.asynchronous", "user1"):
+            run = subprocess.run([sys.executable, "-c", "import " + module], cwd=os.path.join(self.root, folder),
+                                 capture_output=True, text=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+            self.assertEqual(run.returncode, 0, folder + ": " + module + ": " + run.stderr)
+
+    def test_the_module_of_both_folders_is_renamed(self):
+        with open(os.path.join(self.root, "b/user1.py")) as f:
+            text = f.read()
+        edit = self.rename_edit("b/user1.py", 0, folders=["a", "b"], text=text)
+        apply_edit(edit, {})
+        for folder in ("a", "b"):
+            self.assertFalse(os.path.exists(os.path.join(self.root, folder, "pkg/async.py")), folder)
+            self.check_folder(folder)
+
+    def tearDown(self):
+        shutil.rmtree(self.root)
 
 
 if __name__ == "__main__":
