@@ -37,6 +37,13 @@ struct WorkspaceProject {
   std::uint64_t configGeneration = 0;
 };
 
+/// What the worker needs to list the workspace's files and make their project view.
+struct WorkspaceSource {
+  std::vector<std::filesystem::path> folders;
+  std::shared_ptr<const ConfigResolver> resolver; ///< thread-safe
+  std::uint64_t configGeneration = 0;
+};
+
 /// An open document's text, copied for the worker (an open document overrides the disk).
 struct OpenText {
   std::string path; ///< normalized
@@ -47,7 +54,8 @@ struct OpenText {
 
 /// What a code action on an import of the workspace's own module needs on the worker.
 struct ModuleRenameRequest {
-  std::shared_ptr<const WorkspaceProject> project;
+  std::shared_ptr<const WorkspaceProject> project; ///< which modules to offer
+  WorkspaceSource source;                          ///< for the edit, made from the files as they are then
   std::vector<OpenText> open;
   std::string path; ///< the document's
 };
@@ -165,6 +173,8 @@ private:
   /// The workspace's module renames, from its files' names (no file is read): built when first
   /// asked, again when the configuration changed or a file it renames (or its target) came or went.
   std::shared_ptr<const WorkspaceProject> workspaceProject();
+  /// A copy of what listing the workspace needs, for the worker.
+  WorkspaceSource workspaceSource();
   void forgetWorkspaceProject();
   /// A file the editor opened or saved: the module map is made again if it did not know it (a
   /// module `async.py` may have just been created; only configuration files are watched).
@@ -184,11 +194,12 @@ private:
   std::vector<CodeAction> moduleRenameActions(const Analyzed &at, const std::string &uri,
                                               const CodeActionParams &params, const ModuleRenameRequest &request,
                                               bool unsafe, const std::function<bool()> &cancelled) const;
-  /// On the worker: the text edits of every file that imports the module, then the RenameFile of
-  /// each file that is it (`group`: one module, in one or more workspace folders); nullopt when
-  /// `cancelled` said so.
-  std::optional<WorkspaceEdit> moduleRenameEdit(const WorkspaceProject &project,
-                                                const std::vector<const ModuleRename *> &group,
+  /// On the worker: the workspace's files listed again (one made since the action was offered
+  /// gets its edit), then the text edits of every file that imports the module `module`, then the
+  /// RenameFile of each file that is it (one module may be in more than one workspace folder);
+  /// nullopt when `cancelled` said so. Throws LspError when the module is no longer there or one of
+  /// its files cannot be renamed.
+  std::optional<WorkspaceEdit> moduleRenameEdit(const WorkspaceSource &source, const std::string &module,
                                                 const std::vector<OpenText> &open, bool unsafe,
                                                 const std::function<bool()> &cancelled) const;
   void resolveModuleRename(OpenDocument &doc, const CodeAction &action, const Reply<CodeAction> &reply);

@@ -76,18 +76,28 @@ std::vector<const ModuleRename *> renamesOf(const ProjectView &view, const std::
   return group;
 }
 
+/// The workspace's files as they are now on disk, and their project view.
+std::shared_ptr<const WorkspaceProject> listProject(const WorkspaceSource &source) {
+  auto project = std::make_shared<WorkspaceProject>();
+  for (const fs::path &path : pythonFilesUnder(source.folders, *source.resolver))
+    project->files.push_back(normalized(path));
+  std::sort(project->files.begin(), project->files.end()); // for noteFile()
+  project->resolver = source.resolver;
+  project->view = ProjectView::build(project->files, *project->resolver);
+  project->configGeneration = source.configGeneration;
+  return project;
+}
+
 } // namespace
+
+WorkspaceSource Server::workspaceSource() {
+  return {workspace_.folders(), workspace_.sharedResolver(), workspace_.configGeneration()};
+}
 
 std::shared_ptr<const WorkspaceProject> Server::workspaceProject() {
   if (project_ && project_->configGeneration == workspace_.configGeneration() && stillTrue(project_->view))
     return project_;
-  auto project = std::make_shared<WorkspaceProject>();
-  for (const fs::path &path : workspace_.pythonFiles()) project->files.push_back(normalized(path));
-  std::sort(project->files.begin(), project->files.end()); // for noteFile()
-  project->resolver = workspace_.sharedResolver();
-  project->view = ProjectView::build(project->files, *project->resolver);
-  project->configGeneration = workspace_.configGeneration();
-  project_ = std::move(project);
+  project_ = listProject(workspaceSource());
   return project_;
 }
 
@@ -97,8 +107,8 @@ void Server::noteFile(const fs::path &path) {
   if (!project_ || (path.extension() != ".py" && path.extension() != ".pyi")) return;
   const std::string file = normalized(path);
   const bool inFolder = std::any_of(workspace_.folders().begin(), workspace_.folders().end(), [&](const fs::path &f) {
-    const std::string folder = normalized(f);
-    return file.size() > folder.size() && file.starts_with(folder) && file[folder.size()] == '/';
+    const fs::path relative = fs::path(file).lexically_relative(f);
+    return !relative.empty() && *relative.begin() != "..";
   });
   if (inFolder && !std::binary_search(project_->files.begin(), project_->files.end(), file)) project_.reset();
 }
@@ -110,6 +120,7 @@ std::shared_ptr<const ModuleRenameRequest> Server::moduleRenameRequest(const Ope
   auto request = std::make_shared<ModuleRenameRequest>();
   request->project = workspaceProject();
   if (request->project->view.renamedModules().empty()) return nullptr;
+  request->source = workspaceSource();
   request->open = openTexts();
   request->path = normalized(*doc.path);
   return request;
@@ -200,7 +211,11 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
     if (client_.codeActionResolveEdit) {
       action.data = CodeActionData{uri, at.findings.version, kRenameModule, r->module};
     } else {
-      action.edit = moduleRenameEdit(project, group, request.open, unsafe, cancelled);
+      try {
+        action.edit = moduleRenameEdit(request.source, r->module, request.open, unsafe, cancelled);
+      } catch (const LspError &) { // the files changed since the view was made: offered no more
+        continue;
+      }
       if (!action.edit) continue;
     }
     actions.push_back(std::move(action));
@@ -208,10 +223,16 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
   return actions;
 }
 
-std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceProject &project,
-                                                      const std::vector<const ModuleRename *> &group,
+std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceSource &source, const std::string &module,
                                                       const std::vector<OpenText> &open, bool unsafe,
                                                       const std::function<bool()> &cancelled) const {
+  // The files as they are now: an importer created since the action was offered gets its edit.
+  const std::shared_ptr<const WorkspaceProject> listed = listProject(source);
+  const WorkspaceProject &project = *listed;
+  for (const ModuleRename &r : project.view.renames())
+    if (r.module == module && r.refusal) throw LspError(ErrorCode::RequestFailed, *r.refusal);
+  const std::vector<const ModuleRename *> group = renamesOf(project.view, module);
+  if (group.empty()) throw LspError(ErrorCode::RequestFailed, "no module `" + module + "` to rename");
   const ModuleRename &rename = *group.front();
   WorkspaceEdit edit;
   edit.documentChanges = true;
@@ -262,19 +283,12 @@ std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceProject &pr
 }
 
 void Server::resolveModuleRename(OpenDocument &doc, const CodeAction &action, const Reply<CodeAction> &reply) {
-  const CodeActionData &data = *action.data;
   dispatcher_.pollIncoming(); // a $/cancelRequest already sent counts before the work starts
   if (reply.cancelled()) return reply.error(ErrorCode::RequestCancelled, "request cancelled");
-  const std::shared_ptr<const WorkspaceProject> project = workspaceProject();
-  const std::string module = data.code.value_or("");
-  for (const ModuleRename &r : project->view.renames())
-    if (r.module == module && r.refusal) throw LspError(ErrorCode::RequestFailed, *r.refusal);
-  const std::vector<const ModuleRename *> group = renamesOf(project->view, module);
-  if (group.empty()) throw LspError(ErrorCode::RequestFailed, "no module `" + module + "` to rename");
   const bool unsafe = workspace_.settingsFor(doc.uri).unsafeFixes;
   analyzeThen(
       doc,
-      [this, action, reply, project, group, unsafe,
+      [this, action, reply, source = workspaceSource(), unsafe,
        open = std::make_shared<const std::vector<OpenText>>(openTexts())](const Analyzed *at) -> Analyzer::MainTask {
         const CodeActionData &asked = *action.data;
         if (!at || at->findings.version != asked.version)
@@ -283,7 +297,11 @@ void Server::resolveModuleRename(OpenDocument &doc, const CodeAction &action, co
           };
         const auto cancelled = [&reply] { return reply.cancelled(); };
         CodeAction resolved = action;
-        resolved.edit = moduleRenameEdit(*project, group, *open, unsafe, cancelled);
+        try {
+          resolved.edit = moduleRenameEdit(source, asked.code.value_or(""), *open, unsafe, cancelled);
+        } catch (const LspError &e) {
+          return [reply, code = e.code, message = std::string(e.what())] { reply.error(code, message); };
+        }
         if (!resolved.edit) return [reply] { reply.error(ErrorCode::RequestCancelled, "request cancelled"); };
         return [reply, resolved = std::move(resolved)] { reply(resolved); };
       });

@@ -83,9 +83,10 @@ class Session:
         self.assertIn("result", response, response)  # an error names itself
         return response["result"]
 
-    def rename_edit(self, open_name, line, folders=None, text=None):
+    def rename_edit(self, open_name, line, folders=None, text=None, between=None):
         """The resolved edit of the one rename offered on `line` of `open_name` (under self.root),
-        with the workspace folders `folders` (relative to self.root; the root alone by default)."""
+        with the workspace folders `folders` (relative to self.root; the root alone by default);
+        `between(client)` runs after the code action, before it is resolved."""
         client = Client([LSP])
         try:
             self.result(client, client.request("initialize", {
@@ -105,6 +106,8 @@ class Session:
             self.assertEqual(len(renames), 1, actions)
             self.assertEqual(renames[0]["title"],
                              "Rename module `pkg.async` to `pkg.asynchronous` and update its imports")
+            if between:
+                between(client)
             resolved = self.result(client, client.request("codeAction/resolve", renames[0]))
             client.response(client.request("shutdown"))
             client.notify("exit")
@@ -151,6 +154,50 @@ class ModuleRenameTest(Session, unittest.TestCase):
         apply_edit(edit, {})
         self.assertFalse(os.path.exists(os.path.join(self.root, "pkg/async.py")))
         self.check_project()
+
+    def test_an_importer_created_after_the_code_action_is_edited(self):
+        # A file made from a terminal between the offer and its resolve (the server watches no
+        # Python file): the edit lists the workspace's files again.
+        def create(_client):
+            with open(os.path.join(self.root, "late.py"), "w") as f:
+                f.write("import pkg.async\n")
+        edit = self.rename_edit("pkg/kfac.py", 0, between=create)
+        edited = sorted(os.path.relpath(path_of(c["textDocument"]["uri"]), self.root)
+                        for c in edit["documentChanges"] if "textDocument" in c)
+        self.assertEqual(edited, ["late.py", "pkg/kfac.py", "pkg/sub/deep.py", "train.py"])
+        apply_edit(edit, {})
+        self.check_project()
+
+    def test_a_module_opened_later_is_offered_under_a_folder_uri_ending_in_a_slash(self):
+        client = Client([LSP])
+        try:
+            self.result(client, client.request("initialize", {
+                "workspaceFolders": [{"uri": uri_of(self.root) + "/", "name": "p"}], "capabilities": CAPABILITIES}))
+            client.notify("initialized", {})
+
+            def rename_titles(name, text):
+                uri = uri_of(os.path.join(self.root, name))
+                client.notify("textDocument/didOpen", {"textDocument": {
+                    "uri": uri, "languageId": "python", "version": 1, "text": text}})
+                actions = self.result(client, client.request("textDocument/codeAction", {
+                    "textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0},
+                                                            "end": {"line": 0, "character": 0}},
+                    "context": {"diagnostics": []}}))
+                return [a["title"] for a in actions if a["title"].startswith("Rename module")]
+
+            self.assertEqual(rename_titles("train.py", FILES["train.py"]),
+                             ["Rename module `pkg.async` to `pkg.asynchronous` and update its imports"])
+            # A second module `async`, created and opened now: the editor's didOpen makes it known.
+            os.makedirs(os.path.join(self.root, "other"))
+            for name, text in (("other/__init__.py", ""), ("other/async.py", "x = 1\n")):
+                with open(os.path.join(self.root, name), "w") as f:
+                    f.write(text)
+            self.assertEqual(rename_titles("other/async.py", "x = 1\n"),
+                             ["Rename module `other.async` to `other.asynchronous` and update its imports"])
+            client.response(client.request("shutdown"))
+            client.notify("exit")
+        finally:
+            client.finish()
 
     def test_offered_from_a_closed_importer_too(self):
         edit = self.rename_edit("train.py", 0)
