@@ -648,7 +648,8 @@ void Server::onCodeAction(const CodeActionParams &params, const Reply<std::vecto
     return reply({});
   }
   // An import of the workspace's own module `async`, or that module itself: the workspace-wide
-  // rename (its module map is made here, from file names, only when such a line is asked about).
+  // rename (its module map is made on the worker, from file names, only when such a line is
+  // asked about).
   std::shared_ptr<const ModuleRenameRequest> module = moduleRenameRequest(*doc, params);
   // The common case on every cursor move: no findings, answered at once.
   if (const Findings *findings = doc->current(); findings && findings->diagnostics.empty() && !module) return reply({});

@@ -2,10 +2,12 @@
 // `async`/`await` (asyncfix/project_view.h), offered on an import of such a module as one code
 // action: a WorkspaceEdit whose text edits rewrite every import in the workspace, then a RenameFile.
 //
-// Only for clients that declare documentChanges and the `rename` resource operation. The module
-// map comes from the workspace's file names alone (no file is read) and is built when such an
-// action is first asked for, on the message loop, like workspace/diagnostic's walk; the files are
-// read, linted and fixed on the worker, in codeAction/resolve when the client supports it.
+// Only for clients that declare documentChanges and the `rename` resource operation. Everything
+// that touches the disk runs on the worker: the module map comes from the workspace's file names
+// alone (no file is read), listed when such an action is first asked for and kept (ProjectCache)
+// to decide what to offer; the edit lists the files again, then reads, lints and fixes those that
+// may import the module, in codeAction/resolve when the client supports it. The message loop
+// copies what the worker needs (the folders, the resolver, the open texts) and never walks.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -85,41 +87,66 @@ std::shared_ptr<const WorkspaceProject> listProject(const WorkspaceSource &sourc
   project->resolver = source.resolver;
   project->view = ProjectView::build(project->files, *project->resolver);
   project->configGeneration = source.configGeneration;
+  project->folders = source.folders;
   return project;
 }
 
 } // namespace
 
+std::shared_ptr<const WorkspaceProject> ProjectCache::get(const WorkspaceSource &source) {
+  std::shared_ptr<const WorkspaceProject> known;
+  {
+    const std::lock_guard lock(mutex_);
+    known = project_;
+  }
+  // Unlocked: the message loop's noteFile() and forget() never wait for the disk.
+  if (known && known->configGeneration == source.configGeneration && known->folders == source.folders &&
+      stillTrue(known->view))
+    return known;
+  std::shared_ptr<const WorkspaceProject> project = listProject(source);
+  const std::lock_guard lock(mutex_);
+  project_ = project;
+  return project;
+}
+
+bool ProjectCache::knownEmpty(std::uint64_t configGeneration, const std::vector<fs::path> &folders) {
+  const std::lock_guard lock(mutex_);
+  return project_ && project_->configGeneration == configGeneration && project_->folders == folders &&
+         project_->view.renamedModules().empty();
+}
+
+void ProjectCache::forget() {
+  const std::lock_guard lock(mutex_);
+  project_.reset();
+}
+
+void ProjectCache::noteFile(const fs::path &path, const std::vector<fs::path> &folders) {
+  if (path.extension() != ".py" && path.extension() != ".pyi") return;
+  const std::string file = normalized(path);
+  const bool inFolder = std::any_of(folders.begin(), folders.end(), [&](const fs::path &f) {
+    const fs::path relative = fs::path(file).lexically_relative(f);
+    return !relative.empty() && *relative.begin() != "..";
+  });
+  if (!inFolder) return;
+  const std::lock_guard lock(mutex_);
+  if (project_ && !std::binary_search(project_->files.begin(), project_->files.end(), file)) project_.reset();
+}
+
 WorkspaceSource Server::workspaceSource() {
   return {workspace_.folders(), workspace_.sharedResolver(), workspace_.configGeneration()};
 }
 
-std::shared_ptr<const WorkspaceProject> Server::workspaceProject() {
-  if (project_ && project_->configGeneration == workspace_.configGeneration() && stillTrue(project_->view))
-    return project_;
-  project_ = listProject(workspaceSource());
-  return project_;
-}
+void Server::forgetWorkspaceProject() { projects_->forget(); }
 
-void Server::forgetWorkspaceProject() { project_.reset(); }
-
-void Server::noteFile(const fs::path &path) {
-  if (!project_ || (path.extension() != ".py" && path.extension() != ".pyi")) return;
-  const std::string file = normalized(path);
-  const bool inFolder = std::any_of(workspace_.folders().begin(), workspace_.folders().end(), [&](const fs::path &f) {
-    const fs::path relative = fs::path(file).lexically_relative(f);
-    return !relative.empty() && *relative.begin() != "..";
-  });
-  if (inFolder && !std::binary_search(project_->files.begin(), project_->files.end(), file)) project_.reset();
-}
+void Server::noteFile(const fs::path &path) { projects_->noteFile(path, workspace_.folders()); }
 
 std::shared_ptr<const ModuleRenameRequest> Server::moduleRenameRequest(const OpenDocument &doc,
                                                                        const CodeActionParams &params) {
   if (!client_.renameFiles || !doc.path || !wanted(params.context.only, kQuickFix)) return nullptr;
   if (!(params.range.start.line == 0 && namesKeywordModule(*doc.path)) && !mayImportModule(doc, params)) return nullptr;
+  // A workspace already seen to have no such module (the memory of the worker's last look).
+  if (projects_->knownEmpty(workspace_.configGeneration(), workspace_.folders())) return nullptr;
   auto request = std::make_shared<ModuleRenameRequest>();
-  request->project = workspaceProject();
-  if (request->project->view.renamedModules().empty()) return nullptr;
   request->source = workspaceSource();
   request->open = openTexts();
   request->path = normalized(*doc.path);
@@ -154,7 +181,9 @@ std::vector<OpenText> Server::openTexts() {
 std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const std::string &uri,
                                                     const CodeActionParams &params, const ModuleRenameRequest &request,
                                                     bool unsafe, const std::function<bool()> &cancelled) const {
-  const WorkspaceProject &project = *request.project;
+  const std::shared_ptr<const WorkspaceProject> known = projects_->get(request.source);
+  const WorkspaceProject &project = *known;
+  if (project.view.renamedModules().empty()) return {};
   // The document as the CLI lints it in this workspace: with the renames' rows, AF201 fixes its
   // imports of the project's modules (each fix names the file rename it goes with).
   Config config = at.linter.config();

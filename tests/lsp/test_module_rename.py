@@ -199,6 +199,59 @@ class ModuleRenameTest(Session, unittest.TestCase):
         finally:
             client.finish()
 
+    def test_the_workspace_is_listed_on_the_worker_not_on_the_message_loop(self):
+        # The message loop hands a code action over and answers a hover at once; the worker is
+        # busy first with a large document's "Fix all" (queued before it, done in order). A module
+        # created after the hover's answer (so after the message loop handled the code action)
+        # and before the worker gets to the code action is offered: the workspace was listed on
+        # the worker. Listed on the message loop, it was not there yet.
+        os.remove(os.path.join(self.root, "pkg/async.py"))
+        client = Client([LSP])
+        try:
+            self.result(client, client.request("initialize", {
+                "workspaceFolders": [{"uri": uri_of(self.root), "name": "p"}], "capabilities": CAPABILITIES}))
+            client.notify("initialized", {})
+            uri = uri_of(os.path.join(self.root, "train.py"))
+            client.notify("textDocument/didOpen", {"textDocument": {
+                "uri": uri, "languageId": "python", "version": 1, "text": FILES["train.py"]}})
+            client.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                            and m["params"]["uri"] == uri)
+            large_uri = uri_of(os.path.join(self.root, "large.py"))
+            large = "import torch\nx = a.cuda(async=True)\n" + "".join(
+                "def f%d(a, b):\n    y = b.cuda(async=True)\n    return a + y\n\n" % i for i in range(6000))
+            client.notify("textDocument/didOpen", {"textDocument": {
+                "uri": large_uri, "languageId": "python", "version": 1, "text": large}})
+            busy = client.request("codeAction/resolve", {
+                "title": "Fix all AF101 problems in this file", "kind": "quickfix",
+                "data": {"uri": large_uri, "version": 1, "action": "fixAll", "code": "AF101"}})
+            asked = client.request("textDocument/codeAction", {
+                "textDocument": {"uri": uri},
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                "context": {"diagnostics": []}})
+            hover = client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                          "position": {"line": 0, "character": 10}})
+            answers = {}
+
+            def answered(request_id):
+                while request_id not in answers:
+                    m = client.read()
+                    if "id" in m and "method" not in m:
+                        answers[m["id"]] = m
+                return answers[request_id]
+
+            answered(hover)
+            self.assertNotIn(busy, answers, "the worker was not busy long enough for this test")
+            with open(os.path.join(self.root, "pkg/async.py"), "w") as f:
+                f.write(FILES["pkg/async.py"])
+            actions = answered(asked)["result"]
+            self.assertIn("Rename module `pkg.async` to `pkg.asynchronous` and update its imports",
+                          [a["title"] for a in actions])
+            answered(busy)
+            client.response(client.request("shutdown"))
+            client.notify("exit")
+        finally:
+            client.finish()
+
     def test_offered_from_a_closed_importer_too(self):
         edit = self.rename_edit("train.py", 0)
         apply_edit(edit, {})
