@@ -262,6 +262,11 @@ std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceSource &sou
     if (r.module == module && r.refusal) throw LspError(ErrorCode::RequestFailed, *r.refusal);
   const std::vector<const ModuleRename *> group = renamesOf(project.view, module);
   if (group.empty()) throw LspError(ErrorCode::RequestFailed, "no module `" + module + "` to rename");
+  if (!unsafe && std::any_of(group.begin(), group.end(),
+                             [](const ModuleRename *r) { return r->applicability() != Applicability::Safe; }))
+    throw LspError(ErrorCode::RequestFailed, "renaming `" + module +
+                                                 "` is an unsafe fix (it lies in a namespace package, which an "
+                                                 "installed one could share): it needs unsafeFixes");
   const ModuleRename &rename = *group.front();
   WorkspaceEdit edit;
   edit.documentChanges = true;
