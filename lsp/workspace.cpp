@@ -1,5 +1,7 @@
 #include "workspace.h"
 
+#include "asyncfix/gitignore.h"
+
 #include <algorithm>
 #include <system_error>
 
@@ -129,10 +131,13 @@ std::vector<fs::path> Workspace::pythonFiles() { return pythonFilesUnder(folders
 
 std::vector<fs::path> pythonFilesUnder(const std::vector<fs::path> &folders, const ConfigResolver &resolver) {
   std::vector<fs::path> files;
-  const auto excluded = [&](const fs::path &path) {
+  GitIgnore gitignore; // this call's: it reads the ignore files as they are now
+  const auto excluded = [&](const fs::path &path, bool directory) {
     const auto resolved = resolver.forFile(path);
     const auto *config = std::get_if<ResolvedConfig>(&resolved);
-    return config != nullptr && config->excluded(path);
+    return config != nullptr &&
+           (config->excluded(path) ||
+            (config->respectGitignore && gitignore.ignored(path.parent_path(), path.filename().native(), directory)));
   };
   for (const fs::path &folder : folders) {
     std::vector<fs::path> pending{folder};
@@ -148,8 +153,8 @@ std::vector<fs::path> pythonFilesUnder(const std::vector<fs::path> &folders, con
         if (statError || fs::is_symlink(status)) continue;
         const fs::path &path = it->path();
         if (fs::is_directory(status)) {
-          if (!path.filename().string().starts_with('.') && !excluded(path)) pending.push_back(path);
-        } else if (fs::is_regular_file(status) && isPythonFile(path) && !excluded(path)) {
+          if (!path.filename().string().starts_with('.') && !excluded(path, true)) pending.push_back(path);
+        } else if (fs::is_regular_file(status) && isPythonFile(path) && !excluded(path, false)) {
           files.push_back(path);
         }
       }

@@ -252,6 +252,19 @@ class ModuleRenameTest(Session, unittest.TestCase):
         finally:
             client.finish()
 
+    def test_files_git_ignores_are_left_alone_as_the_cli_leaves_them(self):
+        # `asyncfix check --fix` walks no directory .gitignore names; neither does the server.
+        subprocess.run(["git", "init", "-q", self.root], check=True)
+        os.makedirs(os.path.join(self.root, "generated"))
+        with open(os.path.join(self.root, ".gitignore"), "w") as f:
+            f.write("generated/\n")
+        with open(os.path.join(self.root, "generated/copy.py"), "w") as f:
+            f.write("import pkg.async\n")
+        edit = self.rename_edit("pkg/kfac.py", 0)
+        edited = sorted(os.path.relpath(path_of(c["textDocument"]["uri"]), self.root)
+                        for c in edit["documentChanges"] if "textDocument" in c)
+        self.assertEqual(edited, ["pkg/kfac.py", "pkg/sub/deep.py", "train.py"])
+
     def test_offered_from_a_closed_importer_too(self):
         edit = self.rename_edit("train.py", 0)
         apply_edit(edit, {})
