@@ -238,7 +238,7 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
     action.diagnostics = toLsp(shown, lines, at.findings.version);
     action.isPreferred = safe;
     if (client_.codeActionResolveEdit) {
-      action.data = CodeActionData{uri, at.findings.version, kRenameModule, r->module};
+      action.data = CodeActionData{uri, at.findings.version, kRenameModule, std::nullopt, r->module};
     } else {
       try {
         action.edit = moduleRenameEdit(request.source, r->module, request.open, unsafe, cancelled);
@@ -332,7 +332,7 @@ void Server::resolveModuleRename(OpenDocument &doc, const CodeAction &action, co
         const auto cancelled = [&reply] { return reply.cancelled(); };
         CodeAction resolved = action;
         try {
-          resolved.edit = moduleRenameEdit(source, asked.code.value_or(""), *open, unsafe, cancelled);
+          resolved.edit = moduleRenameEdit(source, asked.module.value_or(""), *open, unsafe, cancelled);
         } catch (const LspError &e) {
           return [reply, code = e.code, message = std::string(e.what())] { reply.error(code, message); };
         }

@@ -265,7 +265,7 @@ class ModuleRenameTest(Session, unittest.TestCase):
                         for c in edit["documentChanges"] if "textDocument" in c)
         self.assertEqual(edited, ["pkg/kfac.py", "pkg/sub/deep.py", "train.py"])
 
-    def test_offered_from_a_closed_importer_too(self):
+    def test_offered_from_a_top_level_importer_too(self):
         edit = self.rename_edit("train.py", 0)
         apply_edit(edit, {})
         self.check_project()
