@@ -85,7 +85,9 @@ std::shared_ptr<const WorkspaceProject> listProject(const WorkspaceSource &sourc
     project->files.push_back(normalized(path));
   std::sort(project->files.begin(), project->files.end()); // for noteFile()
   project->resolver = source.resolver;
-  project->view = ProjectView::build(project->files, *project->resolver);
+  // A namespace package under no configuration file lies under its workspace folder's `src`
+  // roots (the server's current directory means nothing to the workspace).
+  project->view = ProjectView::build(project->files, *project->resolver, {}, source.folders);
   project->configGeneration = source.configGeneration;
   project->folders = source.folders;
   return project;

@@ -265,6 +265,36 @@ class ModuleRenameTest(Session, unittest.TestCase):
                         for c in edit["documentChanges"] if "textDocument" in c)
         self.assertEqual(edited, ["pkg/kfac.py", "pkg/sub/deep.py", "train.py"])
 
+    def test_a_namespace_package_without_configuration_lies_under_the_workspace_folder(self):
+        # No asyncfix.toml and no __init__.py in ns/: the default `src` (".") is the workspace
+        # folder's, not the server's current directory, so `ns/async.py` is `ns.async` (in a
+        # namespace package: the rename is unsafe).
+        os.makedirs(os.path.join(self.root, "ns"))
+        with open(os.path.join(self.root, "ns/async.py"), "w") as f:
+            f.write("def helper():\n    return 1\n")
+        text = "from ns.async import helper\n"
+        with open(os.path.join(self.root, "ns/user.py"), "w") as f:
+            f.write(text)
+        client = Client([LSP])
+        try:
+            self.result(client, client.request("initialize", {
+                "workspaceFolders": [{"uri": uri_of(self.root), "name": "p"}], "capabilities": CAPABILITIES,
+                "initializationOptions": {"unsafeFixes": True}}))
+            client.notify("initialized", {})
+            uri = uri_of(os.path.join(self.root, "ns/user.py"))
+            client.notify("textDocument/didOpen", {"textDocument": {
+                "uri": uri, "languageId": "python", "version": 1, "text": text}})
+            actions = self.result(client, client.request("textDocument/codeAction", {
+                "textDocument": {"uri": uri},
+                "range": {"start": {"line": 0, "character": 8}, "end": {"line": 0, "character": 8}},
+                "context": {"diagnostics": []}}))
+            self.assertIn("Rename module `ns.async` to `ns.asynchronous` and update its imports (unsafe)",
+                          [a["title"] for a in actions])
+            client.response(client.request("shutdown"))
+            client.notify("exit")
+        finally:
+            client.finish()
+
     def test_offered_from_a_top_level_importer_too(self):
         edit = self.rename_edit("train.py", 0)
         apply_edit(edit, {})
