@@ -561,6 +561,18 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
     }
   }
 
+  // One module in two roots (`check a b` with `a/pkg/async.py` and `b/pkg/async.py`): an import
+  // of it cannot tell them apart, so it is renamed everywhere or nowhere (else the imports of the
+  // root whose rename is refused would be rewritten to the module that is in the way).
+  for (ModuleRename &r : view.renames_) {
+    if (r.refusal) continue;
+    const auto refused = std::find_if(view.renames_.begin(), view.renames_.end(),
+                                      [&](const ModuleRename &o) { return o.module == r.module && o.refusal; });
+    if (refused != view.renames_.end())
+      r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the same module `" + r.module +
+                  "` at `" + refused->path.from + "` cannot be renamed (`" + refused->path.to + "` exists)";
+  }
+
   // One row per module path, in each spelling a fix in progress can leave its ancestors in
   // (`pkg.async.await` and `pkg.asynchronous.await`): fixing converges whatever the order.
   std::map<std::string, RenameRow> rows;
