@@ -183,6 +183,7 @@ void fromJSON(const Json &j, CodeActionData &out, const std::string &path) {
   f.required("version", out.version);
   f.required("action", out.action);
   f.optional("code", out.code);
+  f.optional("module", out.module);
 }
 
 // ---- settings: lenient ----
@@ -570,6 +571,7 @@ Json toJSON(const DiagnosticData &d) {
 Json toJSON(const CodeActionData &d) {
   Json j = {{"uri", d.uri}, {"version", d.version}, {"action", d.action}};
   if (d.code) j["code"] = *d.code;
+  if (d.module) j["module"] = *d.module;
   return j;
 }
 Json toJSON(const std::vector<Diagnostic> &items) {

@@ -417,8 +417,9 @@ struct CodeActionParams {
 struct CodeActionData {
   std::string uri;
   std::int64_t version = 0;
-  std::string action; ///< "fixAll" (one code), "sourceFixAll" or "renameModule" (the module's dotted path)
-  std::optional<std::string> code;
+  std::string action;                ///< "fixAll", "sourceFixAll" or "renameModule"
+  std::optional<std::string> code;   ///< fixAll: the rule's code
+  std::optional<std::string> module; ///< renameModule: the module's dotted path
 };
 
 struct CodeAction {

@@ -648,7 +648,8 @@ void Server::onCodeAction(const CodeActionParams &params, const Reply<std::vecto
     return reply({});
   }
   // An import of the workspace's own module `async`, or that module itself: the workspace-wide
-  // rename (its module map is made here, from file names, only when such a line is asked about).
+  // rename (its module map is made on the worker, from file names, only when such a line is
+  // asked about).
   std::shared_ptr<const ModuleRenameRequest> module = moduleRenameRequest(*doc, params);
   // The common case on every cursor move: no findings, answered at once.
   if (const Findings *findings = doc->current(); findings && findings->diagnostics.empty() && !module) return reply({});
@@ -773,7 +774,7 @@ void Server::addFixAllActions(const CodeActionScope &scope, std::vector<CodeActi
     action.title = "Fix all " + std::string(code) + " problems in this file";
     action.kind = kQuickFix;
     if (client_.codeActionResolveEdit) {
-      action.data = CodeActionData{scope.uri, scope.version(), "fixAll", std::string(code)};
+      action.data = CodeActionData{scope.uri, scope.version(), "fixAll", std::string(code), std::nullopt};
     } else {
       action.edit = fixAllEdit(scope.at, scope.uri, std::string(code), scope.unsafe);
       if (!action.edit) continue;
@@ -811,7 +812,7 @@ void Server::addSourceFixAll(const CodeActionScope &scope, std::vector<CodeActio
     if (std::none_of(scope.all.begin(), scope.all.end(),
                      [](const asyncfix::Diagnostic &d) { return fixAllowed(d, false); }))
       return;
-    action.data = CodeActionData{scope.uri, scope.version(), "sourceFixAll", std::nullopt};
+    action.data = CodeActionData{scope.uri, scope.version(), "sourceFixAll", std::nullopt, std::nullopt};
   } else if (!(action.edit = fixAllEdit(scope.at, scope.uri, std::nullopt, false))) {
     return;
   }
@@ -833,7 +834,10 @@ void Server::onCodeActionResolve(const CodeAction &action, const Reply<CodeActio
     reply.error(ErrorCode::ContentModified, "the document changed since version " + std::to_string(version));
   };
   if (doc->version != data.version) return modified();
-  if (data.action == "renameModule") return resolveModuleRename(*doc, action, reply);
+  if (data.action == "renameModule") {
+    if (!data.module) throw LspError(ErrorCode::InvalidParams, "params.data.module: missing");
+    return resolveModuleRename(*doc, action, reply);
+  }
   const bool unsafe = data.action == "fixAll" && workspace_.settingsFor(doc->uri).unsafeFixes;
   analyzeThen(*doc, [this, action, reply, modified, unsafe](const Analyzed *at) -> Analyzer::MainTask {
     const CodeActionData &asked = *action.data;

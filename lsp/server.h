@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -35,6 +36,14 @@ struct WorkspaceProject {
   ProjectView view;
   std::shared_ptr<const ConfigResolver> resolver;
   std::uint64_t configGeneration = 0;
+  std::vector<std::filesystem::path> folders;
+};
+
+/// What the worker needs to list the workspace's files and make their project view.
+struct WorkspaceSource {
+  std::vector<std::filesystem::path> folders;
+  std::shared_ptr<const ConfigResolver> resolver; ///< thread-safe
+  std::uint64_t configGeneration = 0;
 };
 
 /// An open document's text, copied for the worker (an open document overrides the disk).
@@ -45,9 +54,30 @@ struct OpenText {
   std::string text;
 };
 
+/// The workspace's project view that decides which module renames to offer, shared by the message
+/// loop, which only forgets it (never touching the disk), and the worker, which makes it.
+class ProjectCache {
+public:
+  /// On the worker: the view of `source`'s files, listed again when the configuration or the
+  /// folders changed, forget() or noteFile() dropped it, or a file it renames (or its target)
+  /// came or went.
+  std::shared_ptr<const WorkspaceProject> get(const WorkspaceSource &source);
+  /// Whether the last view made, still of this configuration and these folders, renames nothing.
+  bool knownEmpty(std::uint64_t configGeneration, const std::vector<std::filesystem::path> &folders);
+  void forget();
+  /// A file the editor opened or saved: the view is dropped if it lies in a folder and the view
+  /// did not list it (a module `async.py` may have just been created; only configuration files
+  /// are watched).
+  void noteFile(const std::filesystem::path &path, const std::vector<std::filesystem::path> &folders);
+
+private:
+  std::mutex mutex_;
+  std::shared_ptr<const WorkspaceProject> project_;
+};
+
 /// What a code action on an import of the workspace's own module needs on the worker.
 struct ModuleRenameRequest {
-  std::shared_ptr<const WorkspaceProject> project;
+  WorkspaceSource source; ///< what the worker lists the workspace's files from
   std::vector<OpenText> open;
   std::string path; ///< the document's
 };
@@ -162,31 +192,34 @@ private:
   void addSourceFixAll(const CodeActionScope &scope, std::vector<CodeAction> &actions) const;
 
   // the workspace-wide rename of the project's modules named `async`/`await` (server_project.cpp)
-  /// The workspace's module renames, from its files' names (no file is read): built when first
-  /// asked, again when the configuration changed or a file it renames (or its target) came or went.
-  std::shared_ptr<const WorkspaceProject> workspaceProject();
+  /// A copy of what listing the workspace needs, for the worker.
+  WorkspaceSource workspaceSource();
   void forgetWorkspaceProject();
-  /// A file the editor opened or saved: the module map is made again if it did not know it (a
-  /// module `async.py` may have just been created; only configuration files are watched).
+  /// A file the editor opened or saved (ProjectCache::noteFile).
   void noteFile(const std::filesystem::path &path);
   /// For a code action asked for on `doc` that may be on an import of such a module (a finding of
-  /// AF001/AF002/AF201 on the lines asked for) or on the first line of the module itself, when the
-  /// client can rename files and the workspace has such a module: what the worker needs to offer
-  /// the rename. Null otherwise (the common case, which looks at nothing but the document's
-  /// findings and path).
+  /// AF001/AF002/AF201 on the lines asked for, or any text with `async`/`await` before its first
+  /// lint) or on the first line of the module itself, when the client can rename files and the
+  /// workspace is not known to have no such module: what the worker needs to look (its folders,
+  /// resolver and the open texts). Null otherwise. It looks at nothing but the document's
+  /// findings, text and path, and the memory of the worker's last look; never at the disk.
   std::shared_ptr<const ModuleRenameRequest> moduleRenameRequest(const OpenDocument &doc,
                                                                  const CodeActionParams &params);
   bool mayImportModule(const OpenDocument &doc, const CodeActionParams &params) const;
   /// The open documents' texts and versions, copied for the worker.
   std::vector<OpenText> openTexts();
   /// On the worker: "Rename module `pkg.async` to `pkg.asynchronous` and update its imports" for
-  /// each module whose import lies on the lines asked for (its edit, or data for resolve).
+  /// each module whose import lies on the lines asked for (its edit, or data for resolve), from
+  /// the workspace's project view (ProjectCache::get).
   std::vector<CodeAction> moduleRenameActions(const Analyzed &at, const std::string &uri,
                                               const CodeActionParams &params, const ModuleRenameRequest &request,
                                               bool unsafe, const std::function<bool()> &cancelled) const;
-  /// On the worker: the text edits of every file that imports the module, then the RenameFile;
-  /// nullopt when `cancelled` said so.
-  std::optional<WorkspaceEdit> moduleRenameEdit(const WorkspaceProject &project, const ModuleRename &rename,
+  /// On the worker: the workspace's files listed again (one made since the action was offered
+  /// gets its edit), then the text edits of every file that imports the module `module`, then the
+  /// RenameFile of each file that is it (one module may be in more than one workspace folder);
+  /// nullopt when `cancelled` said so. Throws LspError when the module is no longer there or one of
+  /// its files cannot be renamed.
+  std::optional<WorkspaceEdit> moduleRenameEdit(const WorkspaceSource &source, const std::string &module,
                                                 const std::vector<OpenText> &open, bool unsafe,
                                                 const std::function<bool()> &cancelled) const;
   void resolveModuleRename(OpenDocument &doc, const CodeAction &action, const Reply<CodeAction> &reply);
@@ -223,7 +256,7 @@ private:
   bool shutdownRequested_ = false;
   bool exited_ = false;
   std::int64_t progressTokens_ = 0;
-  std::shared_ptr<const WorkspaceProject> project_; ///< workspaceProject()'s, until files change
+  std::shared_ptr<ProjectCache> projects_ = std::make_shared<ProjectCache>();
 };
 
 } // namespace asyncfix::lsp

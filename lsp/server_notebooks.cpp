@@ -293,7 +293,7 @@ std::vector<CodeAction> Server::notebookCodeActionsAt(const Analyzed &at, const 
       // fix() over the whole notebook costs tens of milliseconds with many findings: a client
       // that resolves `edit` gets it in codeAction/resolve, when the action is picked.
       if (client_.codeActionResolveEdit)
-        action.data = CodeActionData{nb.uri, at.findings.version, "fixAll", std::string(code)};
+        action.data = CodeActionData{nb.uri, at.findings.version, "fixAll", std::string(code), std::nullopt};
       else if (!(action.edit = wholeFix(unsafe, std::string(code)))) continue;
       actions.push_back(std::move(action));
     }
@@ -305,7 +305,7 @@ std::vector<CodeAction> Server::notebookCodeActionsAt(const Analyzed &at, const 
     action.kind = kind;
     if (client_.codeActionResolveEdit) {
       if (std::any_of(all.begin(), all.end(), [](const asyncfix::Diagnostic &d) { return fixAllowed(d, false); })) {
-        action.data = CodeActionData{nb.uri, at.findings.version, "sourceFixAll", std::nullopt};
+        action.data = CodeActionData{nb.uri, at.findings.version, "sourceFixAll", std::nullopt, std::nullopt};
         actions.push_back(std::move(action));
       }
     } else if ((action.edit = wholeFix(false, std::nullopt))) {

@@ -2,10 +2,12 @@
 // `async`/`await` (asyncfix/project_view.h), offered on an import of such a module as one code
 // action: a WorkspaceEdit whose text edits rewrite every import in the workspace, then a RenameFile.
 //
-// Only for clients that declare documentChanges and the `rename` resource operation. The module
-// map comes from the workspace's file names alone (no file is read) and is built when such an
-// action is first asked for, on the message loop, like workspace/diagnostic's walk; the files are
-// read, linted and fixed on the worker, in codeAction/resolve when the client supports it.
+// Only for clients that declare documentChanges and the `rename` resource operation. Everything
+// that touches the disk runs on the worker: the module map comes from the workspace's file names
+// alone (no file is read), listed when such an action is first asked for and kept (ProjectCache)
+// to decide what to offer; the edit lists the files again, then reads, lints and fixes those that
+// may import the module, in codeAction/resolve when the client supports it. The message loop
+// copies what the worker needs (the folders, the resolver, the open texts) and never walks.
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
@@ -64,40 +66,90 @@ bool stillTrue(const ProjectView &view) {
   });
 }
 
+/// The renames of the module `module` (one per file that is it: two workspace folders may hold
+/// the same module), none when one of them is refused (its imports then name another module).
+std::vector<const ModuleRename *> renamesOf(const ProjectView &view, const std::string &module) {
+  std::vector<const ModuleRename *> group;
+  for (const ModuleRename &r : view.renames())
+    if (r.module == module) {
+      if (r.refusal) return {};
+      group.push_back(&r);
+    }
+  return group;
+}
+
+/// The workspace's files as they are now on disk, and their project view.
+std::shared_ptr<const WorkspaceProject> listProject(const WorkspaceSource &source) {
+  auto project = std::make_shared<WorkspaceProject>();
+  for (const fs::path &path : pythonFilesUnder(source.folders, *source.resolver))
+    project->files.push_back(normalized(path));
+  std::sort(project->files.begin(), project->files.end()); // for noteFile()
+  project->resolver = source.resolver;
+  // A namespace package under no configuration file lies under its workspace folder's `src`
+  // roots (the server's current directory means nothing to the workspace).
+  project->view = ProjectView::build(project->files, *project->resolver, {}, source.folders);
+  project->configGeneration = source.configGeneration;
+  project->folders = source.folders;
+  return project;
+}
+
 } // namespace
 
-std::shared_ptr<const WorkspaceProject> Server::workspaceProject() {
-  if (project_ && project_->configGeneration == workspace_.configGeneration() && stillTrue(project_->view))
-    return project_;
-  auto project = std::make_shared<WorkspaceProject>();
-  for (const fs::path &path : workspace_.pythonFiles()) project->files.push_back(normalized(path));
-  std::sort(project->files.begin(), project->files.end()); // for noteFile()
-  project->resolver = workspace_.sharedResolver();
-  project->view = ProjectView::build(project->files, *project->resolver);
-  project->configGeneration = workspace_.configGeneration();
-  project_ = std::move(project);
-  return project_;
+std::shared_ptr<const WorkspaceProject> ProjectCache::get(const WorkspaceSource &source) {
+  std::shared_ptr<const WorkspaceProject> known;
+  {
+    const std::lock_guard lock(mutex_);
+    known = project_;
+  }
+  // Unlocked: the message loop's noteFile() and forget() never wait for the disk.
+  if (known && known->configGeneration == source.configGeneration && known->folders == source.folders &&
+      stillTrue(known->view))
+    return known;
+  std::shared_ptr<const WorkspaceProject> project = listProject(source);
+  const std::lock_guard lock(mutex_);
+  project_ = project;
+  return project;
 }
 
-void Server::forgetWorkspaceProject() { project_.reset(); }
+bool ProjectCache::knownEmpty(std::uint64_t configGeneration, const std::vector<fs::path> &folders) {
+  const std::lock_guard lock(mutex_);
+  return project_ && project_->configGeneration == configGeneration && project_->folders == folders &&
+         project_->view.renamedModules().empty();
+}
 
-void Server::noteFile(const fs::path &path) {
-  if (!project_ || (path.extension() != ".py" && path.extension() != ".pyi")) return;
+void ProjectCache::forget() {
+  const std::lock_guard lock(mutex_);
+  project_.reset();
+}
+
+void ProjectCache::noteFile(const fs::path &path, const std::vector<fs::path> &folders) {
+  if (path.extension() != ".py" && path.extension() != ".pyi") return;
   const std::string file = normalized(path);
-  const bool inFolder = std::any_of(workspace_.folders().begin(), workspace_.folders().end(), [&](const fs::path &f) {
-    const std::string folder = normalized(f);
-    return file.size() > folder.size() && file.starts_with(folder) && file[folder.size()] == '/';
+  const bool inFolder = std::any_of(folders.begin(), folders.end(), [&](const fs::path &f) {
+    const fs::path relative = fs::path(file).lexically_relative(f);
+    return !relative.empty() && *relative.begin() != "..";
   });
-  if (inFolder && !std::binary_search(project_->files.begin(), project_->files.end(), file)) project_.reset();
+  if (!inFolder) return;
+  const std::lock_guard lock(mutex_);
+  if (project_ && !std::binary_search(project_->files.begin(), project_->files.end(), file)) project_.reset();
 }
+
+WorkspaceSource Server::workspaceSource() {
+  return {workspace_.folders(), workspace_.sharedResolver(), workspace_.configGeneration()};
+}
+
+void Server::forgetWorkspaceProject() { projects_->forget(); }
+
+void Server::noteFile(const fs::path &path) { projects_->noteFile(path, workspace_.folders()); }
 
 std::shared_ptr<const ModuleRenameRequest> Server::moduleRenameRequest(const OpenDocument &doc,
                                                                        const CodeActionParams &params) {
   if (!client_.renameFiles || !doc.path || !wanted(params.context.only, kQuickFix)) return nullptr;
   if (!(params.range.start.line == 0 && namesKeywordModule(*doc.path)) && !mayImportModule(doc, params)) return nullptr;
+  // A workspace already seen to have no such module (the memory of the worker's last look).
+  if (projects_->knownEmpty(workspace_.configGeneration(), workspace_.folders())) return nullptr;
   auto request = std::make_shared<ModuleRenameRequest>();
-  request->project = workspaceProject();
-  if (request->project->view.renamedModules().empty()) return nullptr;
+  request->source = workspaceSource();
   request->open = openTexts();
   request->path = normalized(*doc.path);
   return request;
@@ -131,7 +183,9 @@ std::vector<OpenText> Server::openTexts() {
 std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const std::string &uri,
                                                     const CodeActionParams &params, const ModuleRenameRequest &request,
                                                     bool unsafe, const std::function<bool()> &cancelled) const {
-  const WorkspaceProject &project = *request.project;
+  const std::shared_ptr<const WorkspaceProject> known = projects_->get(request.source);
+  const WorkspaceProject &project = *known;
+  if (project.view.renamedModules().empty()) return {};
   // The document as the CLI lints it in this workspace: with the renames' rows, AF201 fixes its
   // imports of the project's modules (each fix names the file rename it goes with).
   Config config = at.linter.config();
@@ -143,10 +197,12 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
   for (const lsp::Diagnostic &d : params.context.diagnostics)
     if ((!d.source || *d.source == "asyncfix") && d.code && isModuleCode(*d.code))
       echoedLines.push_back(d.range.start.line);
-  // The modules to offer, each with the findings its action fixes.
+  // The modules to offer, each with the findings its action fixes. A module is one dotted path:
+  // when two folders both hold `pkg/async.py`, an import of `pkg.async` may mean either (the
+  // AF201 fix names both files), so the action renames both, as `asyncfix check a b` does.
   std::vector<std::pair<const ModuleRename *, std::vector<asyncfix::Diagnostic>>> chosen;
   const auto pick = [&](const ModuleRename &r, std::vector<asyncfix::Diagnostic> shown) {
-    if (std::none_of(chosen.begin(), chosen.end(), [&](const auto &c) { return c.first == &r; }))
+    if (std::none_of(chosen.begin(), chosen.end(), [&](const auto &c) { return c.first->module == r.module; }))
       chosen.emplace_back(&r, std::move(shown));
   };
   // The module's own file (a package's __init__.py), whose first line the CLI reports it on.
@@ -160,8 +216,10 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
                         std::any_of(echoedLines.begin(), echoedLines.end(),
                                     [&](std::uint32_t line) { return first <= line && line <= last; });
     if (!picked) continue;
-    const auto r = std::find_if(project.view.renames().begin(), project.view.renames().end(),
-                                [&](const ModuleRename &m) { return !m.refusal && m.path == d.fix->renames.front(); });
+    const auto r =
+        std::find_if(project.view.renames().begin(), project.view.renames().end(), [&](const ModuleRename &m) {
+          return !m.refusal && std::find(d.fix->renames.begin(), d.fix->renames.end(), m.path) != d.fix->renames.end();
+        });
     if (r == project.view.renames().end()) continue;
     std::vector<asyncfix::Diagnostic> shown;
     for (const asyncfix::Diagnostic &original : at.findings.diagnostics)
@@ -170,7 +228,10 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
   }
   std::vector<CodeAction> actions;
   for (const auto &[r, shown] : chosen) {
-    const bool safe = r->applicability() == Applicability::Safe;
+    const std::vector<const ModuleRename *> group = renamesOf(project.view, r->module);
+    if (group.empty()) continue; // another folder's file of the module cannot be renamed
+    const bool safe = std::all_of(group.begin(), group.end(),
+                                  [](const ModuleRename *m) { return m->applicability() == Applicability::Safe; });
     if (!safe && !unsafe) continue;
     CodeAction action;
     action.title = "Rename module `" + r->module + "` to `" + r->newModule + "` and update its imports" +
@@ -179,9 +240,13 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
     action.diagnostics = toLsp(shown, lines, at.findings.version);
     action.isPreferred = safe;
     if (client_.codeActionResolveEdit) {
-      action.data = CodeActionData{uri, at.findings.version, kRenameModule, r->module};
+      action.data = CodeActionData{uri, at.findings.version, kRenameModule, std::nullopt, r->module};
     } else {
-      action.edit = moduleRenameEdit(project, *r, request.open, unsafe, cancelled);
+      try {
+        action.edit = moduleRenameEdit(request.source, r->module, request.open, unsafe, cancelled);
+      } catch (const LspError &) { // the files changed since the view was made: offered no more
+        continue;
+      }
       if (!action.edit) continue;
     }
     actions.push_back(std::move(action));
@@ -189,9 +254,22 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
   return actions;
 }
 
-std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceProject &project, const ModuleRename &rename,
+std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceSource &source, const std::string &module,
                                                       const std::vector<OpenText> &open, bool unsafe,
                                                       const std::function<bool()> &cancelled) const {
+  // The files as they are now: an importer created since the action was offered gets its edit.
+  const std::shared_ptr<const WorkspaceProject> listed = listProject(source);
+  const WorkspaceProject &project = *listed;
+  for (const ModuleRename &r : project.view.renames())
+    if (r.module == module && r.refusal) throw LspError(ErrorCode::RequestFailed, *r.refusal);
+  const std::vector<const ModuleRename *> group = renamesOf(project.view, module);
+  if (group.empty()) throw LspError(ErrorCode::RequestFailed, "no module `" + module + "` to rename");
+  if (!unsafe && std::any_of(group.begin(), group.end(),
+                             [](const ModuleRename *r) { return r->applicability() != Applicability::Safe; }))
+    throw LspError(ErrorCode::RequestFailed, "renaming `" + module +
+                                                 "` is an unsafe fix (it lies in a namespace package, which an "
+                                                 "installed one could share): it needs unsafeFixes");
+  const ModuleRename &rename = *group.front();
   WorkspaceEdit edit;
   edit.documentChanges = true;
   // The module's own keyword parts: a file that spells none of them cannot import it.
@@ -222,8 +300,9 @@ std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceProject &pr
     FixOptions options;
     options.unsafe = unsafe;
     options.filter = [&](const asyncfix::Diagnostic &d) {
-      return d.code == "AF201" && d.fix &&
-             std::find(d.fix->renames.begin(), d.fix->renames.end(), rename.path) != d.fix->renames.end();
+      return d.code == "AF201" && d.fix && std::any_of(group.begin(), group.end(), [&](const ModuleRename *r) {
+               return std::find(d.fix->renames.begin(), d.fix->renames.end(), r->path) != d.fix->renames.end();
+             });
     };
     const FixResult result = fix(linter, text, options);
     if (!result.changed) continue;
@@ -235,26 +314,17 @@ std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceProject &pr
     edit.edits.push_back(std::move(change));
   }
   // Every text edit names its file as it is before the rename, which comes last.
-  edit.renames.push_back({pathToUri(rename.path.from), pathToUri(rename.path.to)});
+  for (const ModuleRename *r : group) edit.renames.push_back({pathToUri(r->path.from), pathToUri(r->path.to)});
   return edit;
 }
 
 void Server::resolveModuleRename(OpenDocument &doc, const CodeAction &action, const Reply<CodeAction> &reply) {
-  const CodeActionData &data = *action.data;
   dispatcher_.pollIncoming(); // a $/cancelRequest already sent counts before the work starts
   if (reply.cancelled()) return reply.error(ErrorCode::RequestCancelled, "request cancelled");
-  const std::shared_ptr<const WorkspaceProject> project = workspaceProject();
-  const auto &renames = project->view.renames();
-  const auto r = std::find_if(renames.begin(), renames.end(),
-                              [&](const ModuleRename &m) { return m.module == data.code.value_or(""); });
-  if (r == renames.end())
-    throw LspError(ErrorCode::RequestFailed, "no module `" + data.code.value_or("") + "` to rename");
-  if (r->refusal) throw LspError(ErrorCode::RequestFailed, *r->refusal);
   const bool unsafe = workspace_.settingsFor(doc.uri).unsafeFixes;
-  const std::size_t index = static_cast<std::size_t>(r - renames.begin());
   analyzeThen(
       doc,
-      [this, action, reply, project, index, unsafe,
+      [this, action, reply, source = workspaceSource(), unsafe,
        open = std::make_shared<const std::vector<OpenText>>(openTexts())](const Analyzed *at) -> Analyzer::MainTask {
         const CodeActionData &asked = *action.data;
         if (!at || at->findings.version != asked.version)
@@ -263,7 +333,11 @@ void Server::resolveModuleRename(OpenDocument &doc, const CodeAction &action, co
           };
         const auto cancelled = [&reply] { return reply.cancelled(); };
         CodeAction resolved = action;
-        resolved.edit = moduleRenameEdit(*project, project->view.renames()[index], *open, unsafe, cancelled);
+        try {
+          resolved.edit = moduleRenameEdit(source, asked.module.value_or(""), *open, unsafe, cancelled);
+        } catch (const LspError &e) {
+          return [reply, code = e.code, message = std::string(e.what())] { reply.error(code, message); };
+        }
         if (!resolved.edit) return [reply] { reply.error(ErrorCode::RequestCancelled, "request cancelled"); };
         return [reply, resolved = std::move(resolved)] { reply(resolved); };
       });

@@ -1,5 +1,7 @@
 #include "workspace.h"
 
+#include "asyncfix/gitignore.h"
+
 #include <algorithm>
 #include <system_error>
 
@@ -112,21 +114,32 @@ std::shared_ptr<const Linter> Workspace::linterFor(const Config &config) {
 
 // ---- folders ----
 
+fs::path folderPath(const fs::path &folder) {
+  fs::path normal = folder.lexically_normal();
+  if (!normal.has_filename() && normal != normal.root_path()) normal = normal.parent_path(); // "dir/" → "dir"
+  return normal;
+}
+
 void Workspace::addFolder(const fs::path &folder) {
-  const fs::path normal = folder.lexically_normal();
+  const fs::path normal = folderPath(folder);
   if (std::find(folders_.begin(), folders_.end(), normal) == folders_.end()) folders_.push_back(normal);
 }
 
-void Workspace::removeFolder(const fs::path &folder) { std::erase(folders_, folder.lexically_normal()); }
+void Workspace::removeFolder(const fs::path &folder) { std::erase(folders_, folderPath(folder)); }
 
-std::vector<fs::path> Workspace::pythonFiles() {
+std::vector<fs::path> Workspace::pythonFiles() { return pythonFilesUnder(folders_, resolver()); }
+
+std::vector<fs::path> pythonFilesUnder(const std::vector<fs::path> &folders, const ConfigResolver &resolver) {
   std::vector<fs::path> files;
-  const auto excluded = [&](const fs::path &path) {
-    const auto resolved = resolver().forFile(path);
+  GitIgnore gitignore; // this call's: it reads the ignore files as they are now
+  const auto excluded = [&](const fs::path &path, bool directory) {
+    const auto resolved = resolver.forFile(path);
     const auto *config = std::get_if<ResolvedConfig>(&resolved);
-    return config != nullptr && config->excluded(path);
+    return config != nullptr &&
+           (config->excluded(path) ||
+            (config->respectGitignore && gitignore.ignored(path.parent_path(), path.filename().native(), directory)));
   };
-  for (const fs::path &folder : folders_) {
+  for (const fs::path &folder : folders) {
     std::vector<fs::path> pending{folder};
     while (!pending.empty()) {
       const fs::path dir = std::move(pending.back());
@@ -140,8 +153,8 @@ std::vector<fs::path> Workspace::pythonFiles() {
         if (statError || fs::is_symlink(status)) continue;
         const fs::path &path = it->path();
         if (fs::is_directory(status)) {
-          if (!path.filename().string().starts_with('.') && !excluded(path)) pending.push_back(path);
-        } else if (fs::is_regular_file(status) && isPythonFile(path) && !excluded(path)) {
+          if (!path.filename().string().starts_with('.') && !excluded(path, true)) pending.push_back(path);
+        } else if (fs::is_regular_file(status) && isPythonFile(path) && !excluded(path, false)) {
           files.push_back(path);
         }
       }

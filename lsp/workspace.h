@@ -120,6 +120,17 @@ struct FileSettings {
   bool unsafeFixes = false;
 };
 
+/// A workspace folder's path as folders() holds it: normalized, with no trailing separator (a
+/// folder URI may end in `/`).
+std::filesystem::path folderPath(const std::filesystem::path &folder);
+
+/// The Python files (.py, .pyi) under `folders`, sorted: hidden directories, symlinks and
+/// whatever the applicable configuration's `exclude` names (by default the CLI's list:
+/// `__pycache__`, `.git`, `venv`, `build`, ...) are skipped. It reads directories only, and is
+/// safe on any thread (with a thread-safe resolver: Workspace::sharedResolver()).
+std::vector<std::filesystem::path> pythonFilesUnder(const std::vector<std::filesystem::path> &folders,
+                                                    const ConfigResolver &resolver);
+
 class Workspace {
 public:
   Workspace();
@@ -155,9 +166,7 @@ public:
   void addFolder(const std::filesystem::path &folder);
   void removeFolder(const std::filesystem::path &folder);
   const std::vector<std::filesystem::path> &folders() const { return folders_; }
-  /// The Python files (.py, .pyi) under the folders, sorted: hidden directories, symlinks and
-  /// whatever the applicable configuration's `exclude` names (by default the CLI's list:
-  /// `__pycache__`, `.git`, `venv`, `build`, ...) are skipped.
+  /// pythonFilesUnder(folders()).
   std::vector<std::filesystem::path> pythonFiles();
 
   // ---- documents ----

@@ -188,6 +188,26 @@ class ProjectTest(CliTestCase):
         self.assertIn("use.py:1:12: AF001 `async` is a reserved keyword", res.stdout)
         self.assertIn("warning: pkg/async.py: cannot rename", res.stderr)
 
+    def test_refused_in_one_root_is_refused_in_every_root(self):
+        # `pkg.async` in two roots, its new name taken in one: an import cannot tell them apart, so
+        # neither is renamed (renaming a's would rewrite b's imports to b's other module).
+        self.make({
+            "a/pkg/__init__.py": "",
+            "a/pkg/async.py": "x = 1\n",
+            "a/use.py": "import pkg.async\n",
+            "b/pkg/__init__.py": "",
+            "b/pkg/async.py": "x = 1\n",
+            "b/pkg/asynchronous.py": "y = 2\n",
+            "b/use.py": "import pkg.async\n",
+        })
+        res = self.check("--fix", "--unsafe-fixes", "a", "b")
+        self.assertEqual(res.code, 2, res)
+        self.assertIn("cannot rename `a/pkg/async.py` to `a/pkg/asynchronous.py`: the same module `pkg.async` at "
+                      "`b/pkg/async.py` cannot be renamed (`b/pkg/asynchronous.py` exists)", res.stderr)
+        for root in ("a", "b"):
+            self.assertEqual(read(self.path(root + "/use.py")), b"import pkg.async\n")
+            self.assertEqual(read(self.path(root + "/pkg/async.py")), b"x = 1\n")
+
     def test_rename_style_template_and_src_setting(self):
         self.make({
             "pyproject.toml": "[tool.asyncfix]\nmodule-rename-style = \"_{name}\"\nsrc = [\"lib\"]\n",

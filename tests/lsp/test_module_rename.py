@@ -75,7 +75,48 @@ def apply_edit(edit, unsaved):
             f.write(text)
 
 
-class ModuleRenameTest(unittest.TestCase):
+class Session:
+    """A test's session with the server over the project in self.root."""
+
+    def result(self, client, request_id):
+        response = client.response(request_id)
+        self.assertIn("result", response, response)  # an error names itself
+        return response["result"]
+
+    def rename_edit(self, open_name, line, folders=None, text=None, between=None):
+        """The resolved edit of the one rename offered on `line` of `open_name` (under self.root),
+        with the workspace folders `folders` (relative to self.root; the root alone by default);
+        `between(client)` runs after the code action, before it is resolved."""
+        client = Client([LSP])
+        try:
+            self.result(client, client.request("initialize", {
+                "workspaceFolders": [{"uri": uri_of(os.path.join(self.root, f)), "name": f}
+                                     for f in (folders or ["."])],
+                "capabilities": CAPABILITIES}))
+            client.notify("initialized", {})
+            uri = uri_of(os.path.join(self.root, open_name))
+            client.notify("textDocument/didOpen", {"textDocument": {
+                "uri": uri, "languageId": "python", "version": 1,
+                "text": FILES[open_name] if text is None else text}})
+            actions = self.result(client, client.request("textDocument/codeAction", {
+                "textDocument": {"uri": uri},
+                "range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}},
+                "context": {"diagnostics": []}}))
+            renames = [a for a in actions if a["title"].startswith("Rename module `pkg.async`")]
+            self.assertEqual(len(renames), 1, actions)
+            self.assertEqual(renames[0]["title"],
+                             "Rename module `pkg.async` to `pkg.asynchronous` and update its imports")
+            if between:
+                between(client)
+            resolved = self.result(client, client.request("codeAction/resolve", renames[0]))
+            client.response(client.request("shutdown"))
+            client.notify("exit")
+            return resolved["edit"]
+        finally:
+            client.finish()
+
+
+class ModuleRenameTest(Session, unittest.TestCase):
     def setUp(self):
         self.root = tempfile.mkdtemp(prefix="asyncfix-rename-")
         for name, text in FILES.items():
@@ -86,35 +127,6 @@ class ModuleRenameTest(unittest.TestCase):
 
     def tearDown(self):
         shutil.rmtree(self.root)
-
-    def result(self, client, request_id):
-        response = client.response(request_id)
-        self.assertIn("result", response, response)  # an error names itself
-        return response["result"]
-
-    def rename_edit(self, open_name, line):
-        client = Client([LSP])
-        try:
-            self.result(client, client.request("initialize", {
-                "workspaceFolders": [{"uri": uri_of(self.root), "name": "p"}], "capabilities": CAPABILITIES}))
-            client.notify("initialized", {})
-            uri = uri_of(os.path.join(self.root, open_name))
-            client.notify("textDocument/didOpen", {"textDocument": {
-                "uri": uri, "languageId": "python", "version": 1, "text": FILES[open_name]}})
-            actions = self.result(client, client.request("textDocument/codeAction", {
-                "textDocument": {"uri": uri},
-                "range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}},
-                "context": {"diagnostics": []}}))
-            renames = [a for a in actions if a["title"].startswith("Rename module `pkg.async`")]
-            self.assertEqual(len(renames), 1, actions)
-            self.assertEqual(renames[0]["title"],
-                             "Rename module `pkg.async` to `pkg.asynchronous` and update its imports")
-            resolved = self.result(client, client.request("codeAction/resolve", renames[0]))
-            client.response(client.request("shutdown"))
-            client.notify("exit")
-            return resolved["edit"]
-        finally:
-            client.finish()
 
     def check_project(self):
         for directory, _, names in os.walk(self.root):
@@ -143,10 +155,185 @@ class ModuleRenameTest(unittest.TestCase):
         self.assertFalse(os.path.exists(os.path.join(self.root, "pkg/async.py")))
         self.check_project()
 
-    def test_offered_from_a_closed_importer_too(self):
+    def test_an_importer_created_after_the_code_action_is_edited(self):
+        # A file made from a terminal between the offer and its resolve (the server watches no
+        # Python file): the edit lists the workspace's files again.
+        def create(_client):
+            with open(os.path.join(self.root, "late.py"), "w") as f:
+                f.write("import pkg.async\n")
+        edit = self.rename_edit("pkg/kfac.py", 0, between=create)
+        edited = sorted(os.path.relpath(path_of(c["textDocument"]["uri"]), self.root)
+                        for c in edit["documentChanges"] if "textDocument" in c)
+        self.assertEqual(edited, ["late.py", "pkg/kfac.py", "pkg/sub/deep.py", "train.py"])
+        apply_edit(edit, {})
+        self.check_project()
+
+    def test_a_module_opened_later_is_offered_under_a_folder_uri_ending_in_a_slash(self):
+        client = Client([LSP])
+        try:
+            self.result(client, client.request("initialize", {
+                "workspaceFolders": [{"uri": uri_of(self.root) + "/", "name": "p"}], "capabilities": CAPABILITIES}))
+            client.notify("initialized", {})
+
+            def rename_titles(name, text):
+                uri = uri_of(os.path.join(self.root, name))
+                client.notify("textDocument/didOpen", {"textDocument": {
+                    "uri": uri, "languageId": "python", "version": 1, "text": text}})
+                actions = self.result(client, client.request("textDocument/codeAction", {
+                    "textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0},
+                                                            "end": {"line": 0, "character": 0}},
+                    "context": {"diagnostics": []}}))
+                return [a["title"] for a in actions if a["title"].startswith("Rename module")]
+
+            self.assertEqual(rename_titles("train.py", FILES["train.py"]),
+                             ["Rename module `pkg.async` to `pkg.asynchronous` and update its imports"])
+            # A second module `async`, created and opened now: the editor's didOpen makes it known.
+            os.makedirs(os.path.join(self.root, "other"))
+            for name, text in (("other/__init__.py", ""), ("other/async.py", "x = 1\n")):
+                with open(os.path.join(self.root, name), "w") as f:
+                    f.write(text)
+            self.assertEqual(rename_titles("other/async.py", "x = 1\n"),
+                             ["Rename module `other.async` to `other.asynchronous` and update its imports"])
+            client.response(client.request("shutdown"))
+            client.notify("exit")
+        finally:
+            client.finish()
+
+    def test_the_workspace_is_listed_on_the_worker_not_on_the_message_loop(self):
+        # The message loop hands a code action over and answers a hover at once; the worker is
+        # busy first with a large document's "Fix all" (queued before it, done in order). A module
+        # created after the hover's answer (so after the message loop handled the code action)
+        # and before the worker gets to the code action is offered: the workspace was listed on
+        # the worker. Listed on the message loop, it was not there yet.
+        os.remove(os.path.join(self.root, "pkg/async.py"))
+        client = Client([LSP])
+        try:
+            self.result(client, client.request("initialize", {
+                "workspaceFolders": [{"uri": uri_of(self.root), "name": "p"}], "capabilities": CAPABILITIES}))
+            client.notify("initialized", {})
+            uri = uri_of(os.path.join(self.root, "train.py"))
+            client.notify("textDocument/didOpen", {"textDocument": {
+                "uri": uri, "languageId": "python", "version": 1, "text": FILES["train.py"]}})
+            client.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
+                            and m["params"]["uri"] == uri)
+            large_uri = uri_of(os.path.join(self.root, "large.py"))
+            large = "import torch\nx = a.cuda(async=True)\n" + "".join(
+                "def f%d(a, b):\n    y = b.cuda(async=True)\n    return a + y\n\n" % i for i in range(6000))
+            client.notify("textDocument/didOpen", {"textDocument": {
+                "uri": large_uri, "languageId": "python", "version": 1, "text": large}})
+            busy = client.request("codeAction/resolve", {
+                "title": "Fix all AF101 problems in this file", "kind": "quickfix",
+                "data": {"uri": large_uri, "version": 1, "action": "fixAll", "code": "AF101"}})
+            asked = client.request("textDocument/codeAction", {
+                "textDocument": {"uri": uri},
+                "range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}},
+                "context": {"diagnostics": []}})
+            hover = client.request("textDocument/hover", {"textDocument": {"uri": uri},
+                                                          "position": {"line": 0, "character": 10}})
+            answers = {}
+
+            def answered(request_id):
+                while request_id not in answers:
+                    m = client.read()
+                    if "id" in m and "method" not in m:
+                        answers[m["id"]] = m
+                return answers[request_id]
+
+            answered(hover)
+            self.assertNotIn(busy, answers, "the worker was not busy long enough for this test")
+            with open(os.path.join(self.root, "pkg/async.py"), "w") as f:
+                f.write(FILES["pkg/async.py"])
+            actions = answered(asked)["result"]
+            self.assertIn("Rename module `pkg.async` to `pkg.asynchronous` and update its imports",
+                          [a["title"] for a in actions])
+            answered(busy)
+            client.response(client.request("shutdown"))
+            client.notify("exit")
+        finally:
+            client.finish()
+
+    def test_files_git_ignores_are_left_alone_as_the_cli_leaves_them(self):
+        # `asyncfix check --fix` walks no directory .gitignore names; neither does the server.
+        subprocess.run(["git", "init", "-q", self.root], check=True)
+        os.makedirs(os.path.join(self.root, "generated"))
+        with open(os.path.join(self.root, ".gitignore"), "w") as f:
+            f.write("generated/\n")
+        with open(os.path.join(self.root, "generated/copy.py"), "w") as f:
+            f.write("import pkg.async\n")
+        edit = self.rename_edit("pkg/kfac.py", 0)
+        edited = sorted(os.path.relpath(path_of(c["textDocument"]["uri"]), self.root)
+                        for c in edit["documentChanges"] if "textDocument" in c)
+        self.assertEqual(edited, ["pkg/kfac.py", "pkg/sub/deep.py", "train.py"])
+
+    def test_a_namespace_package_without_configuration_lies_under_the_workspace_folder(self):
+        # No asyncfix.toml and no __init__.py in ns/: the default `src` (".") is the workspace
+        # folder's, not the server's current directory, so `ns/async.py` is `ns.async` (in a
+        # namespace package: the rename is unsafe).
+        os.makedirs(os.path.join(self.root, "ns"))
+        with open(os.path.join(self.root, "ns/async.py"), "w") as f:
+            f.write("def helper():\n    return 1\n")
+        text = "from ns.async import helper\n"
+        with open(os.path.join(self.root, "ns/user.py"), "w") as f:
+            f.write(text)
+        client = Client([LSP])
+        try:
+            self.result(client, client.request("initialize", {
+                "workspaceFolders": [{"uri": uri_of(self.root), "name": "p"}], "capabilities": CAPABILITIES,
+                "initializationOptions": {"unsafeFixes": True}}))
+            client.notify("initialized", {})
+            uri = uri_of(os.path.join(self.root, "ns/user.py"))
+            client.notify("textDocument/didOpen", {"textDocument": {
+                "uri": uri, "languageId": "python", "version": 1, "text": text}})
+            actions = self.result(client, client.request("textDocument/codeAction", {
+                "textDocument": {"uri": uri},
+                "range": {"start": {"line": 0, "character": 8}, "end": {"line": 0, "character": 8}},
+                "context": {"diagnostics": []}}))
+            self.assertIn("Rename module `ns.async` to `ns.asynchronous` and update its imports (unsafe)",
+                          [a["title"] for a in actions])
+            client.response(client.request("shutdown"))
+            client.notify("exit")
+        finally:
+            client.finish()
+
+    def test_offered_from_a_top_level_importer_too(self):
         edit = self.rename_edit("train.py", 0)
         apply_edit(edit, {})
         self.check_project()
+
+
+class TwoFoldersTest(Session, unittest.TestCase):
+    """Two workspace folders that both hold `pkg/async.py`: an import of `pkg.async` may mean
+    either, and the AF201 fix of every importer names both files, so the rename must move both
+    (as `asyncfix check a b --fix` does); moving one and rewriting the imports of both breaks the
+    other folder."""
+
+    def setUp(self):
+        self.root = tempfile.mkdtemp(prefix="asyncfix-rename-")
+        for folder in ("a", "b"):
+            for name, text in {"pkg/__init__.py": "", "pkg/async.py": "def helper():\n    return 1\n",
+                               "user1.py": "import pkg.async\n\nprint(pkg.async.helper())\n"}.items():
+                path = os.path.join(self.root, folder, name)
+                os.makedirs(os.path.dirname(path), exist_ok=True)
+                with open(path, "w") as f:
+                    f.write(text)
+
+    def check_folder(self, folder):
+        for module in ("pkg.asynchronous", "user1"):
+            run = subprocess.run([sys.executable, "-c", "import " + module], cwd=os.path.join(self.root, folder),
+                                 capture_output=True, text=True, env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+            self.assertEqual(run.returncode, 0, folder + ": " + module + ": " + run.stderr)
+
+    def test_the_module_of_both_folders_is_renamed(self):
+        with open(os.path.join(self.root, "b/user1.py")) as f:
+            text = f.read()
+        edit = self.rename_edit("b/user1.py", 0, folders=["a", "b"], text=text)
+        apply_edit(edit, {})
+        for folder in ("a", "b"):
+            self.assertFalse(os.path.exists(os.path.join(self.root, folder, "pkg/async.py")), folder)
+            self.check_folder(folder)
+
+    def tearDown(self):
+        shutil.rmtree(self.root)
 
 
 if __name__ == "__main__":

@@ -17,6 +17,7 @@
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <optional>
 #include <string>
 #include <vector>
@@ -87,9 +88,12 @@ public:
   /// The module map of `files` (the run's files, as the walk spelt them), each under the `src`
   /// roots and `module-rename-style` of its own configuration; and the renames of the public
   /// parameters that `names` (findPublicNames() of some of those files) define, joined with the
-  /// calls they list.
+  /// calls they list. A file with no configuration file takes the default `src` relative to each
+  /// of `defaultBases` (absolute; the language server's workspace folders), or to the current
+  /// directory when there is none (the CLI).
   static ProjectView build(const std::vector<std::string> &files, const ConfigResolver &resolver,
-                           const std::vector<std::pair<std::string, PublicNames>> &names = {});
+                           const std::vector<std::pair<std::string, PublicNames>> &names = {},
+                           const std::vector<std::filesystem::path> &defaultBases = {});
 
   /// True when the run holds a module, a public parameter, a module-level name or an attribute to
   /// rename (else configure() changes nothing).

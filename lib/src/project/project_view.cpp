@@ -86,7 +86,8 @@ struct FileModule {
 /// (a walk gives thousands of files, and path arithmetic costs system calls and allocations).
 class ModuleMap {
 public:
-  explicit ModuleMap(const ConfigResolver &resolver) : resolver_(resolver) {}
+  ModuleMap(const ConfigResolver &resolver, const std::vector<fs::path> &defaultBases)
+      : resolver_(resolver), defaultBases_(defaultBases) {}
 
   /// The module `file` (as the walk spelt it) is; nullopt for a file that is no module (a
   /// notebook, a name that is not an identifier, a configuration error).
@@ -156,7 +157,16 @@ private:
       base = base.parent_path();
     } else {
       auto [known, first] = roots_.try_emplace(d.config->source);
-      if (first) known->second = d.config->srcRoots();
+      if (first && (!d.config->source.empty() || defaultBases_.empty())) {
+        known->second = d.config->srcRoots();
+      } else if (first) { // no configuration file: `src` is relative to each of the default bases
+        for (const fs::path &folder : defaultBases_)
+          for (const std::string &src : d.config->src) {
+            fs::path root = (folder / src).lexically_normal();
+            if (!root.has_filename() && root != root.root_path()) root = root.parent_path();
+            known->second.push_back(std::move(root));
+          }
+      }
       for (const fs::path &root : known->second)
         if (within(dir, root) && root.native().size() >= base.native().size()) base = root;
       if (base.empty()) base = dir;
@@ -170,13 +180,15 @@ private:
   }
 
   const ConfigResolver &resolver_;
+  const std::vector<fs::path> &defaultBases_;
   std::unordered_map<std::string, bool> initIn_; ///< directory → holds an __init__.py
   std::unordered_map<std::string, Directory> directories_;
   std::map<fs::path, std::vector<fs::path>> roots_; ///< configuration file → its `src` roots
 };
 
 ProjectView ProjectView::build(const std::vector<std::string> &files, const ConfigResolver &resolver,
-                               const std::vector<std::pair<std::string, PublicNames>> &names) {
+                               const std::vector<std::pair<std::string, PublicNames>> &names,
+                               const std::vector<fs::path> &defaultBases) {
   ProjectView view;
   const bool modules =
       std::any_of(files.begin(), files.end(), [](const std::string &f) { return mentionsKeywordModule(f); });
@@ -186,7 +198,7 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
     return !n.second.globals.empty() || !n.second.attributes.empty();
   });
   if (!modules && !parameters && !defined) return view;
-  ModuleMap map(resolver);
+  ModuleMap map(resolver, defaultBases);
   if (modules) view.addModuleRenames(files, map);
   std::vector<std::optional<FileModule>> named;
   if (parameters || defined) named = view.mapNamed(names, map);
@@ -547,6 +559,18 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
         r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: `" + r.path.to + "` exists";
       view.renames_.push_back(std::move(r));
     }
+  }
+
+  // One module in two roots (`check a b` with `a/pkg/async.py` and `b/pkg/async.py`): an import
+  // of it cannot tell them apart, so it is renamed everywhere or nowhere (else the imports of the
+  // root whose rename is refused would be rewritten to the module that is in the way).
+  for (ModuleRename &r : view.renames_) {
+    if (r.refusal) continue;
+    const auto refused = std::find_if(view.renames_.begin(), view.renames_.end(),
+                                      [&](const ModuleRename &o) { return o.module == r.module && o.refusal; });
+    if (refused != view.renames_.end())
+      r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the same module `" + r.module +
+                  "` at `" + refused->path.from + "` cannot be renamed (`" + refused->path.to + "` exists)";
   }
 
   // One row per module path, in each spelling a fix in progress can leave its ancestors in
