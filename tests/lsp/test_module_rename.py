@@ -218,7 +218,7 @@ class ModuleRenameTest(Session, unittest.TestCase):
                             and m["params"]["uri"] == uri)
             large_uri = uri_of(os.path.join(self.root, "large.py"))
             large = "import torch\nx = a.cuda(async=True)\n" + "".join(
-                "def f%d(a, b):\n    y = b.cuda(async=True)\n    return a + y\n\n" % i for i in range(20000))
+                "def f%d(a, b):\n    y = b.cuda(async=True)\n    return a + y\n\n" % i for i in range(6000))
             client.notify("textDocument/didOpen", {"textDocument": {
                 "uri": large_uri, "languageId": "python", "version": 1, "text": large}})
             busy = client.request("codeAction/resolve", {
