@@ -1,12 +1,9 @@
 #include "server.h"
 
 #include <algorithm>
-#include <fstream>
-#include <sstream>
 #include <system_error>
 
 #include "asyncfix/config.h"
-#include "asyncfix/encoding.h"
 #include "asyncfix/rules.h"
 #include "asyncfix/suppression.h"
 #include "code_actions.h"
@@ -48,22 +45,12 @@ bool isConfigFile(const fs::path &path) {
   return name == "pyproject.toml" || name == "asyncfix.toml" || name == ".asyncfix.toml";
 }
 
-/// A Python file from disk as the CLI accepts it, as UTF-8 text (decoded when it declares another
-/// encoding, PEP 263: positions are the characters an editor shows); nullopt otherwise.
-std::optional<std::string> readPythonFile(const fs::path &path, Logger &log) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    log.warn("cannot read " + path.string());
-    return std::nullopt;
-  }
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  SourceText source = decodeSource(std::move(buffer).str());
-  if (source.error) {
-    log.warn(path.string() + ": " + *source.error);
-    return std::nullopt;
-  }
-  return std::move(source.text);
+/// readPythonFile(), its failure logged.
+std::optional<std::string> readLogged(const fs::path &path, Logger &log) {
+  std::string why;
+  std::optional<std::string> text = readPythonFile(path, &why);
+  if (!text) log.warn(why);
+  return text;
 }
 
 } // namespace
@@ -491,7 +478,7 @@ void Server::fixWorkspace(const Reply<Null> &reply, const std::optional<Progress
     }
     const fs::path &path = files[i];
     OpenDocument *open = workspace_.findByPath(path);
-    std::optional<std::string> text = open ? std::optional<std::string>(open->doc.text()) : readPythonFile(path, log_);
+    std::optional<std::string> text = open ? std::optional<std::string>(open->doc.text()) : readLogged(path, log_);
     if (text) {
       const FileSettings settings = workspace_.settingsForPath(path);
       FixOptions options;
@@ -579,7 +566,7 @@ std::optional<DocumentDiagnosticReport> Server::diskReport(const fs::path &path,
     report.unchanged = true;
     return report;
   }
-  const std::optional<std::string> text = readPythonFile(path, log_);
+  const std::optional<std::string> text = readLogged(path, log_);
   if (!text) return std::nullopt;
   report.items = toLsp(workspace_.settingsForPath(path).linter->lint(*text), LineIndex(*text), 0);
   return report;

@@ -10,11 +10,8 @@
 // copies what the worker needs (the folders, the resolver, the open texts) and never walks.
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <system_error>
 
-#include "asyncfix/encoding.h"
 #include "asyncfix/project_view.h"
 #include "code_actions.h"
 #include "server.h"
@@ -31,18 +28,6 @@ constexpr const char *kRenameModule = "renameModule";
 bool isModuleCode(std::string_view code) { return code == "AF001" || code == "AF002" || code == "AF201"; }
 
 std::string normalized(const fs::path &path) { return path.lexically_normal().generic_string(); }
-
-/// The text of a file on disk as the linter takes it (decoded when it declares another encoding);
-/// nullopt when it cannot be read or decoded (such a file is left alone).
-std::optional<std::string> readText(const std::string &path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream buffer;
-  buffer << in.rdbuf();
-  SourceText source = decodeSource(std::move(buffer).str());
-  if (source.error) return std::nullopt;
-  return std::move(source.text);
-}
 
 /// Whether `path` may be a module named `async`/`await` or lie in such a package (a component of
 /// it, its extension dropped, reads so): the string test that keeps every other file's code
@@ -286,7 +271,7 @@ std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceSource &sou
     const std::string key = normalized(file);
     const auto opened = std::find_if(open.begin(), open.end(), [&](const OpenText &o) { return o.path == key; });
     std::optional<std::string> disk;
-    if (opened == open.end() && !(disk = readText(file))) continue;
+    if (opened == open.end() && !(disk = readPythonFile(file))) continue;
     const std::string &text = opened != open.end() ? opened->text : *disk;
     if (std::none_of(words.begin(), words.end(),
                      [&](const std::string &w) { return text.find(w) != std::string::npos; }))

@@ -1,8 +1,11 @@
 #include "workspace.h"
 
+#include "asyncfix/encoding.h"
 #include "asyncfix/gitignore.h"
 
 #include <algorithm>
+#include <fstream>
+#include <sstream>
 #include <system_error>
 
 #include "asyncfix/line_diff.h"
@@ -126,6 +129,22 @@ void Workspace::addFolder(const fs::path &folder) {
 }
 
 void Workspace::removeFolder(const fs::path &folder) { std::erase(folders_, folderPath(folder)); }
+
+std::optional<std::string> readPythonFile(const fs::path &path, std::string *why) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    if (why != nullptr) *why = "cannot read " + path.string();
+    return std::nullopt;
+  }
+  std::ostringstream buffer;
+  buffer << in.rdbuf();
+  SourceText source = decodeSource(std::move(buffer).str());
+  if (source.error) {
+    if (why != nullptr) *why = path.string() + ": " + *source.error;
+    return std::nullopt;
+  }
+  return std::move(source.text);
+}
 
 std::vector<fs::path> Workspace::pythonFiles() { return pythonFilesUnder(folders_, resolver()); }
 

@@ -124,6 +124,11 @@ struct FileSettings {
 /// folder URI may end in `/`).
 std::filesystem::path folderPath(const std::filesystem::path &folder);
 
+/// A Python file from disk as the CLI accepts it, as UTF-8 text (decoded when it declares another
+/// encoding, PEP 263: positions are the characters an editor shows); nullopt when it cannot be
+/// read or decoded, with the reason in `why` (when given).
+std::optional<std::string> readPythonFile(const std::filesystem::path &path, std::string *why = nullptr);
+
 /// The Python files (.py, .pyi) under `folders`, sorted: hidden directories, symlinks and
 /// whatever the applicable configuration's `exclude` names (by default the CLI's list:
 /// `__pycache__`, `.git`, `venv`, `build`, ...) are skipped. It reads directories only, and is
