@@ -14,6 +14,10 @@ struct LinterInternals {
   /// lint() without the walk's pruning: every node is visited and dispatched. Must give exactly
   /// what lint() gives; tests and `asyncfix_bench_parse verify` compare the two.
   static std::vector<Diagnostic> lintWithoutPruning(const Linter &linter, const Document &doc);
+  /// lint() as if no `# noqa` and no `# asyncfix: skip-file` were written: every finding the
+  /// rules make (the project view asks whether a file still imports a module it renames, which a
+  /// suppressed import does).
+  static std::vector<Diagnostic> lintUnsuppressed(const Linter &linter, const Document &doc);
   /// The enabled rules and their dispatch table (engine/linter_impl.h), for IncrementalLint's
   /// per-statement walks.
   static const Linter::Impl &impl(const Linter &linter) { return *linter.impl_; }

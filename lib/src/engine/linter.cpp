@@ -121,9 +121,11 @@ void Linter::Impl::walk(TSNode root, TSNode top, rules::Context &ctx, const std:
 }
 
 std::vector<Diagnostic> Linter::Impl::finish(const Document &doc, std::vector<Diagnostic> diagnostics,
-                                             const std::vector<TSNode> &comments) const {
-  Suppressions suppressions = collectSuppressions(doc, comments);
-  applySuppressions(doc, suppressions, config, diagnostics);
+                                             const std::vector<TSNode> &comments, bool suppress) const {
+  if (suppress) {
+    Suppressions suppressions = collectSuppressions(doc, comments);
+    applySuppressions(doc, suppressions, config, diagnostics);
+  }
   for (Diagnostic &d : diagnostics)
     if (const auto it = config.severity.find(d.code); it != config.severity.end()) d.severity = it->second;
   std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic &a, const Diagnostic &b) {
@@ -133,7 +135,11 @@ std::vector<Diagnostic> Linter::Impl::finish(const Document &doc, std::vector<Di
 }
 
 std::vector<Diagnostic> Linter::lintImpl(const Document &doc, bool prune) const {
-  if (!DocumentInternals::parse(doc) || impl_->rules.empty()) return {};
+  return impl_->lint(doc, prune, true);
+}
+
+std::vector<Diagnostic> Linter::Impl::lint(const Document &doc, bool prune, bool suppress) const {
+  if (!DocumentInternals::parse(doc) || rules.empty()) return {};
   // Every finding lies on a prefilter trigger, and every suppression comment is marked too: a
   // subtree that holds no mark cannot matter, so the walk neither enters it nor dispatches it —
   // the cost follows the few marked places, not the size of the file.
@@ -143,20 +149,20 @@ std::vector<Diagnostic> Linter::lintImpl(const Document &doc, bool prune) const 
   prune = prune && !DocumentInternals::hasError(doc);
   std::vector<std::uint32_t> marks;
   if (prune) {
-    marks = marksOf(doc.text(), impl_->triggers);
+    marks = marksOf(doc.text(), triggers);
     if (marks.empty()) return {};
   }
-  rules::Context ctx(doc, impl_->config);
+  rules::Context ctx(doc, config);
   std::vector<TSNode> comments; // for the suppression pass
   if (DocumentInternals::chunked(doc)) {
     // An editor's document held as several trees: statement by statement, each under its root.
     for (const TSNode statement : DocumentInternals::statements(doc))
-      impl_->walk(ts_tree_root_node(statement.tree), statement, ctx, prune ? &marks : nullptr, comments);
+      walk(ts_tree_root_node(statement.tree), statement, ctx, prune ? &marks : nullptr, comments);
   } else {
     const TSNode root = ts_tree_root_node(DocumentInternals::tree(doc));
-    impl_->walk(root, root, ctx, prune ? &marks : nullptr, comments);
+    walk(root, root, ctx, prune ? &marks : nullptr, comments);
   }
-  return impl_->finish(doc, ctx.takeDiagnostics(), comments);
+  return finish(doc, ctx.takeDiagnostics(), comments, suppress);
 }
 
 } // namespace asyncfix
@@ -164,6 +170,10 @@ std::vector<Diagnostic> Linter::lintImpl(const Document &doc, bool prune) const 
 namespace asyncfix {
 std::vector<Diagnostic> LinterInternals::lintWithoutPruning(const Linter &linter, const Document &doc) {
   return linter.lintImpl(doc, false);
+}
+
+std::vector<Diagnostic> LinterInternals::lintUnsuppressed(const Linter &linter, const Document &doc) {
+  return linter.impl_->lint(doc, true, false);
 }
 
 LinterInternals::KeptBy LinterInternals::keptBy(const Linter &linter, std::string_view text) {

@@ -33,10 +33,14 @@ struct Linter::Impl {
   /// met go to `comments`.
   void walk(TSNode root, TSNode top, rules::Context &ctx, const std::vector<std::uint32_t> *marks,
             std::vector<TSNode> &comments) const;
-  /// Suppressions (and AF900), configured severities, and the order of the results: position,
-  /// then code, then the walk's order. `comments` are the comment nodes the walks met.
+  /// Suppressions (and AF900; none with `suppress` false), configured severities, and the order
+  /// of the results: position, then code, then the walk's order. `comments` are the comment
+  /// nodes the walks met.
   std::vector<Diagnostic> finish(const Document &doc, std::vector<Diagnostic> diagnostics,
-                                 const std::vector<TSNode> &comments) const;
+                                 const std::vector<TSNode> &comments, bool suppress = true) const;
+  /// Linter::lint(doc), pruned or not; with `suppress` false, no `# noqa` and no
+  /// `# asyncfix: skip-file` hides a finding (LinterInternals::lintUnsuppressed).
+  std::vector<Diagnostic> lint(const Document &doc, bool prune, bool suppress) const;
 };
 
 } // namespace asyncfix
