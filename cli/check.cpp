@@ -474,6 +474,23 @@ std::vector<std::pair<std::string, PublicNames>> scanPublicNames(const std::vect
   return out;
 }
 
+/// A file of the run as the project view's audit reads it: decoded as a check decodes it (a
+/// notebook's JSON as it is); nullopt, with why, when the check would report an error.
+std::optional<std::string> projectText(const std::string &file, std::string &why) {
+  ReadResult read = readSourceFile(file);
+  if (read.error) {
+    why = "cannot be read (" + *read.error + ")";
+    return std::nullopt;
+  }
+  if (isNotebookPath(file)) return std::move(read.bytes);
+  SourceText source = decodeSourceFrom(read.bytes);
+  if (source.error) {
+    why = "cannot be read (" + *source.error + ")";
+    return std::nullopt;
+  }
+  return std::move(source.text);
+}
+
 /// Jobs handed from the walk (the producer) to the workers as it finds them.
 class JobQueue {
 public:
@@ -739,7 +756,7 @@ void finishProject(const ProjectView &project, std::vector<FileReport> &reports,
     });
     if (report == reports.end()) continue;
     if (r.refusal && options.fixMode != FixMode::Apply) warn(*report, *r.refusal + "; the module is not renamed");
-    const bool applies = !r.refusal && (unsafe || !r.uncertain);
+    const bool applies = !r.refusal && (unsafe || r.applicability() == Applicability::Safe);
     if (options.fixMode == FixMode::Apply ? i < done.size() && done[i] : options.fixMode == FixMode::Diff && applies) {
       ++report->fixed;
       report->changed = true;
@@ -854,6 +871,7 @@ int runCheck(const CheckOptions &options) {
       pathErrors = std::move(list.errors);
       std::vector<std::optional<ReadResult>> kept;
       project = ProjectView::build(list.files, resolver, scanPublicNames(list.files, jobs, kept));
+      project.audit(list.files, resolver, projectText);
       if (project.active()) linters.setProject(&project);
       progress.start(list.files.size(), ProgressBar::wanted(list.files.size(), options.quiet, STDERR_FILENO));
       reports = checkJobs(
@@ -884,6 +902,7 @@ int runCheck(const CheckOptions &options) {
         if (report.names && !report.names->empty()) names.emplace_back(report.path, std::move(*report.names));
       }
       project = ProjectView::build(files, resolver, names);
+      project.audit(files, resolver, projectText);
       ctx.collectNames = false;
       if (project.active()) {
         linters.setProject(&project);

@@ -58,7 +58,7 @@ std::vector<std::string> applyModuleRenames(const ProjectView &view, bool unsafe
       problems.push_back("error: " + r.path.from + ": " + *r.refusal + "; not renamed");
       continue;
     }
-    if (r.uncertain && !unsafe) continue;
+    if (r.applicability() != Applicability::Safe && !unsafe) continue;
     // RENAME_NOREPLACE: atomic, and never over a file that appeared since the run began.
     if (::renameat2(AT_FDCWD, r.path.from.c_str(), AT_FDCWD, r.path.to.c_str(), RENAME_NOREPLACE) != 0) {
       const int error = errno;
@@ -90,7 +90,7 @@ std::string renderProjectDiffs(const ProjectView &view, const std::vector<std::p
   }
   // Files that move without an edit: the renamed modules, and everything in a renamed package.
   for (const ModuleRename &r : renames) {
-    if (r.refusal || (r.uncertain && !unsafe)) continue;
+    if (r.refusal || (r.applicability() != Applicability::Safe && !unsafe)) continue;
     std::vector<std::string> moving;
     if (!r.directory) {
       moving.push_back(r.path.from);

@@ -822,13 +822,9 @@ def drop_to_nobody():
     os.setuid(NOBODY)
 
 
-class ReadOnlyTest(CliTestCase):
-    """Files that cannot be written, read or listed are reported; everything else is processed.
-
-    Root bypasses permission bits, so as root the binary runs as `nobody` on a tree owned by
-    `nobody` (the honest test of the permission checks), and an immutable file (chattr +i, which
-    stops root too) is tested separately.
-    """
+class AsNobodyTestCase(CliTestCase):
+    """Runs the binary where permission bits hold: root bypasses them, so as root the binary runs
+    as `nobody` on a tree owned by `nobody` (the honest test of the permission checks)."""
 
     def setUp(self):
         super().setUp()
@@ -857,6 +853,11 @@ class ReadOnlyTest(CliTestCase):
             os.lchown(self.dir, NOBODY, NOBODY)
         return run(["check", "--fix", *args], cwd=self.dir, binary=self.binary,
                     preexec_fn=self.preexec)
+
+
+class ReadOnlyTest(AsNobodyTestCase):
+    """Files that cannot be written, read or listed are reported; everything else is processed.
+    An immutable file (chattr +i, which stops root too) is tested separately."""
 
     def test_read_only_file_is_reported_and_the_rest_fixed(self):
         write(self.path("ro.py"), TORCH)

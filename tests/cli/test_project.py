@@ -13,7 +13,7 @@ import subprocess
 import sys
 import unittest
 
-from test_cli import CliTestCase, compiles, read, write
+from test_cli import AsNobodyTestCase, CliTestCase, compiles, notebook_text, read, write
 
 
 def tree(root):
@@ -51,6 +51,112 @@ EXAMPLE = {
                     "        return pkg.async.helper() + helper()\n"),
     "train.py": "from pkg.kfac import Kfac\n\nopt = Kfac(0.1, async=True)\n",
 }
+
+
+PACKAGE = {"pkg/__init__.py": "", "pkg/async.py": "x = 1\n", "plain.py": "import pkg.async\n"}
+
+
+def one_cell_notebook(source):
+    return notebook_text({"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                                      "source": source}],
+                          "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+class ModuleRenameSafetyTest(CliTestCase):
+    """A rename is safe only when no place of the run would go on naming the module: a file the
+    fix leaves naming it makes the rename and every fix of its imports unsafe, and the titles say
+    where (issue 15, review finding M2). Each case: `--fix` renames nothing and edits nothing;
+    `--fix --unsafe-fixes` renames, and the place is left as it was."""
+
+    def make(self, files):
+        for path, text in files.items():
+            write(self.path(path), text)
+
+    def assert_left_behind(self, files, place, kept):
+        self.make(dict(PACKAGE, **files))
+        before = {path: read(self.path(path)) for path in files}
+        res = self.check("--fix", ".")
+        self.assertIn(res.code, (1, 2), res)  # 2: a file is an error (its configuration, its bytes)
+        self.assertIn("Rename `pkg/async.py` to `pkg/asynchronous.py` and update its imports (" + place, res.stdout)
+        self.assertIn("Replace `pkg.async` with `pkg.asynchronous` (" + place, res.stdout)
+        self.assertTrue(os.path.exists(self.path("pkg/async.py")))
+        self.assertFalse(os.path.exists(self.path("pkg/asynchronous.py")))
+        self.assertEqual(read(self.path("plain.py")), b"import pkg.async\n")
+        for path, data in before.items():
+            self.assertEqual(read(self.path(path)), data, path)
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        self.assertTrue(os.path.exists(self.path("pkg/asynchronous.py")), res)
+        self.assertEqual(read(self.path("plain.py")), b"import pkg.asynchronous\n")
+        self.assertEqual(read(self.path(kept)), before[kept])
+
+    def test_an_import_under_a_noqa_that_names_the_code(self):
+        self.assert_left_behind({"a.py": "from pkg.async import x  # noqa: AF201\n"},
+                                "`a.py:1` would still import it)", "a.py")
+
+    def test_a_skipped_file(self):
+        self.assert_left_behind({"a.py": "# asyncfix: skip-file\nfrom pkg.async import x\n"},
+                                "`a.py:2` would still import it)", "a.py")
+
+    def test_a_file_whose_configuration_turns_af201_off(self):
+        self.assert_left_behind({"pyproject.toml": "[tool.asyncfix.per-file-ignores]\n\"a.py\" = [\"AF201\"]\n",
+                                 "a.py": "import os\nimport pkg.async\n"},
+                                "`a.py:2` would still import it)", "a.py")
+
+    def test_a_file_under_a_broken_configuration(self):
+        self.assert_left_behind({"sub/asyncfix.toml": "select = [\n", "sub/a.py": "import pkg.async\n"},
+                                "the configuration of `sub/a.py` cannot be read)", "sub/a.py")
+
+    def test_a_string_that_names_the_module(self):
+        self.assert_left_behind({"a.py": "import importlib\nm = importlib.import_module('pkg.async')\n"},
+                                "`a.py:2` names it in a string)", "a.py")
+
+    def test_a_notebook_that_imports_it_under_a_noqa(self):
+        self.assert_left_behind({"nb.ipynb": one_cell_notebook("from pkg.async import x  # noqa: AF201\n")},
+                                "`nb.ipynb` would still import it)", "nb.ipynb")
+
+    def test_a_file_that_does_not_decode(self):
+        self.assert_left_behind({"a.py": b"# -*- coding: ascii -*-\nimport pkg.async  # caf\xe9\n"},
+                                "`a.py` cannot be read (not valid in its declared encoding `ascii`", "a.py")
+
+    def test_a_child_module_left_behind_keeps_its_parent_package(self):
+        # `pkg.async.await` stays (its import is suppressed), so `pkg.async` is still named by
+        # that import: renaming the package would break it too.
+        self.make({"pkg/__init__.py": "", "pkg/async/__init__.py": "", "pkg/async/await.py": "x = 1\n",
+                   "a.py": "import pkg.async.await  # noqa: AF201\n", "b.py": "import pkg.async\n"})
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 1, res)
+        self.assertIn("Rename `pkg/async` to `pkg/asynchronous` and update its imports (`a.py:1` would still "
+                      "import it)", res.stdout)
+        self.assertTrue(os.path.exists(self.path("pkg/async/await.py")))
+        self.assertEqual(read(self.path("b.py")), b"import pkg.async\n")
+
+    def test_importers_that_are_fixed_keep_it_safe(self):
+        # A notebook and a latin-1 file that import it are rewritten: nothing is left behind.
+        self.make(dict(PACKAGE, **{
+            "nb.ipynb": one_cell_notebook("from pkg.async import x\n"),
+            "latin.py": "# -*- coding: latin-1 -*-\nimport pkg.async  # café\n".encode("latin-1"),
+            "other.py": "import os  # noqa\nx = 'pkg.asyncio'\n",
+        }))
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertTrue(os.path.exists(self.path("pkg/asynchronous.py")))
+        self.assertIn("from pkg.asynchronous import x", read(self.path("nb.ipynb")).decode())
+        self.assertEqual(read(self.path("latin.py")),
+                         "# -*- coding: latin-1 -*-\nimport pkg.asynchronous  # café\n".encode("latin-1"))
+
+
+class UnreadableImporterTest(AsNobodyTestCase):
+    def test_a_file_that_cannot_be_read_may_import_it(self):
+        for path, text in dict(PACKAGE, **{"secret.py": "import pkg.async\n"}).items():
+            write(self.path(path), text)
+        os.chmod(self.path("secret.py"), 0)
+        res = self.run_fix()
+        self.assertEqual(res.code, 2, res)
+        self.assertIn("Rename `pkg/async.py` to `pkg/asynchronous.py` and update its imports (`secret.py` cannot "
+                      "be read (permission denied))", res.stdout)
+        self.assertTrue(os.path.exists(self.path("pkg/async.py")))
+        self.assertEqual(read(self.path("plain.py")), b"import pkg.async\n")
+
 
 
 class ProjectTest(CliTestCase):
@@ -162,8 +268,17 @@ class ProjectTest(CliTestCase):
             "`pkg.asynchronous`; update it by hand",
         ]
         self.assertEqual([line for line in res.stdout.splitlines() if "string" in line], strings)
+        # A string would go on naming the module: renaming it is unsafe, and says where.
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 1, res)
+        self.assertIn("Rename `pkg/async.py` to `pkg/asynchronous.py` and update its imports (`test_x.py:3` names "
+                      "it in a string, `test_y.py:4` names it in a string, `test_y.py:5` names it in a string) "
+                      "(unsafe fix", res.stdout)
+        self.assertTrue(os.path.exists(self.path("pkg/async.py")))
+        self.assertEqual(read(self.path("test_x.py")).decode(),
+                         "import pkg.async\n\nTARGET = 'pkg.async.x'  # pkg.async in a comment\n")
         # The run that renames the module reports them (the next one no longer knows the old name).
-        res = self.check("--fix", "--output-format", "concise", ".")
+        res = self.check("--fix", "--unsafe-fixes", "--output-format", "concise", ".")
         self.assertEqual(res.code, 1, res)
         self.assertEqual([line for line in res.stdout.splitlines() if "string" in line], strings)
         self.assertEqual(read(self.path("test_x.py")).decode(),

@@ -62,7 +62,8 @@ struct RenameRow {
   /// row carries these renames (Fix::renames).
   std::vector<FileRename> files{};
   /// With `files`: the module's name is not certain (it lies in a namespace package, which an
-  /// installed distribution could share), so the fixes of the row are unsafe. With `touches`:
+  /// installed distribution could share), or some place of the project would go on naming it
+  /// (`unresolved` says where), so the fixes of the row are unsafe. With `touches`:
   /// some use of the name in the project does not resolve to the owner, or a file it touches
   /// already uses the new name, so the fixes are unsafe.
   bool uncertain = false;
@@ -72,7 +73,8 @@ struct RenameRow {
   /// of a module-level name) the name and every import and attribute path reaching it; an
   /// attribute row (no `owner`) the attribute in every file it is given to.
   std::vector<std::string> touches{};
-  /// With `touches`: why the fixes are unsafe, for their titles: the uses that do not resolve
+  /// With `files` or `touches`: why the fixes are unsafe, for their titles: for a module, the
+  /// places that would still name it ("`b.py:3` would still import it"); the uses that do not resolve
   /// ("`o.async` in `f.py:3`"), the files that already use the new name (a keyword row: those
   /// alone, "" for its unresolved calls).
   std::string unresolved{};

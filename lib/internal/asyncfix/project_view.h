@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -46,8 +47,33 @@ struct ModuleRename {
   /// Why it cannot be renamed (the target exists); such a module gets no rows, so its imports are
   /// reported without a fix, as before.
   std::optional<std::string> refusal;
+  /// The places that would go on naming the module after its safe fixes (audit()): an import
+  /// under `# noqa: AF201` or in a skipped file, a string, a file that cannot be read: "`b.py:3`
+  /// would still import it". The rename and its edits are unsafe then.
+  std::vector<std::string> leftBehind;
 
-  Applicability applicability() const { return uncertain ? Applicability::Unsafe : Applicability::Safe; }
+  Applicability applicability() const {
+    return uncertain || !leftBehind.empty() ? Applicability::Unsafe : Applicability::Safe;
+  }
+};
+
+/// The text of a file of the project as the caller has it (an editor's unsaved text, else the
+/// disk's), decoded to UTF-8; a notebook's JSON. nullopt when it cannot be had, with what to say
+/// after the file's name in `why` ("cannot be read (permission denied)").
+using ProjectText = std::function<std::optional<std::string>(const std::string &file, std::string &why)>;
+
+/// A file whose imports the renames of some modules rewrite: its text before and after.
+struct ImportEdit {
+  std::string file;
+  std::string before, after;
+};
+
+/// What renaming some modules does to the other files of the project (ProjectView::importEdits).
+struct ImportEdits {
+  std::vector<ImportEdit> files; ///< the files that change, in the order they were given
+  /// Per module asked for, in that order: the places that would go on naming it (as
+  /// ModuleRename::leftBehind); empty when every one is rewritten.
+  std::vector<std::vector<std::string>> leftBehind;
 };
 
 class ModuleMap;
@@ -110,6 +136,33 @@ public:
   const std::vector<PublicRename> &publicRenames() const { return publics_; }
   /// The module-level names and attributes renamed with their uses in other files.
   const std::vector<NameRename> &nameRenames() const { return names_; }
+
+  /// The edits that renaming `modules` (of renames(), none refused) makes to `files`: each file is
+  /// linted as a run of `asyncfix check` lints it (its own configuration, with configure()), and
+  /// the AF201 fixes that carry one of the modules' renames and whose applicability is at most
+  /// `applicability` are applied, verified as every fix is. Then each module's leftovers are
+  /// looked for in what they give: an import no fix rewrote (a `# noqa: AF201`, a file under
+  /// `# asyncfix: skip-file` or whose AF201 is off, an unsafe fix at Safe), a string that names
+  /// it, a file whose text or configuration cannot be had and that may name it. `text` gives the
+  /// files' texts; a file that spells none of the modules' `async`/`await` parts is not linted.
+  /// Returns early (what it has) when `cancelled` says so.
+  ImportEdits importEdits(const std::vector<std::string> &files, const std::vector<const ModuleRename *> &modules,
+                          const ConfigResolver &resolver, const ProjectText &text, Applicability applicability,
+                          const std::function<bool()> &cancelled = {}) const;
+
+  /// The safety of the renames: each module that importEdits() at Safe would leave named
+  /// somewhere gets those places (ModuleRename::leftBehind), so that its rename and every fix of
+  /// its imports become unsafe and say why — again until none changes (a module left as it is
+  /// leaves its children's imports naming their parent). Reads the files of `files` that may
+  /// name a module to rename, through `text`; does nothing when renames() is empty.
+  void audit(const std::vector<std::string> &files, const ConfigResolver &resolver, const ProjectText &text);
+
+  /// Does any component of `path` (a file's extension dropped; `/` separates them) read `async`
+  /// or `await`? The cheap test that spares a run with nothing to rename everything else.
+  static bool mentionsKeywordModule(std::string_view path);
+
+  /// ModuleRename::leftBehind for a title: the first three places, and how many more.
+  static std::string leftBehindSummary(const std::vector<std::string> &places);
 
   /// The diagnostic that stands for renaming `r`, in `r.reportedIn` (at its first byte).
   static Diagnostic moduleDiagnostic(const ModuleRename &r);

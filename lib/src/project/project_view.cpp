@@ -26,22 +26,6 @@ bool isIdentifier(std::string_view s) {
   });
 }
 
-/// Does any component of `path` (a file's extension dropped) read `async` or `await`? The cheap
-/// test that spares a run with nothing to rename everything else.
-bool mentionsKeywordModule(std::string_view path) {
-  for (std::size_t from = 0; from <= path.size();) {
-    const std::size_t slash = std::min(path.find('/', from), path.size());
-    std::string_view part = path.substr(from, slash - from);
-    if (slash == path.size()) {
-      if (part.ends_with(".py")) part.remove_suffix(3);
-      else if (part.ends_with(".pyi")) part.remove_suffix(4);
-    }
-    if (isKeywordName(part)) return true;
-    from = slash + 1;
-  }
-  return false;
-}
-
 bool within(const fs::path &dir, const fs::path &root) {
   const std::string &d = dir.native(), &r = root.native();
   return d == r || (d.size() > r.size() && d.compare(0, r.size(), r) == 0 && (r.ends_with('/') || d[r.size()] == '/'));
@@ -640,6 +624,20 @@ std::string ProjectView::configure(const std::string &file, Config &config) cons
   return "\nproject package " + at->second + "\nmodule " + named->second + members;
 }
 
+bool ProjectView::mentionsKeywordModule(std::string_view path) {
+  for (std::size_t from = 0; from <= path.size();) {
+    const std::size_t slash = std::min(path.find('/', from), path.size());
+    std::string_view part = path.substr(from, slash - from);
+    if (slash == path.size()) {
+      if (part.ends_with(".py")) part.remove_suffix(3);
+      else if (part.ends_with(".pyi")) part.remove_suffix(4);
+    }
+    if (isKeywordName(part)) return true;
+    from = slash + 1;
+  }
+  return false;
+}
+
 Diagnostic ProjectView::moduleDiagnostic(const ModuleRename &r) {
   const RuleInfo *rule = findRule("AF201");
   Diagnostic d;
@@ -656,6 +654,7 @@ Diagnostic ProjectView::moduleDiagnostic(const ModuleRename &r) {
   d.message += "; rename it `" + r.newModule + "`";
   Fix fix{"Rename `" + r.path.from + "` to `" + r.path.to + "` and update its imports", r.applicability(), {}, {}};
   if (r.uncertain) fix.title += " (it lies in a namespace package, which an installed one could share)";
+  if (!r.leftBehind.empty()) fix.title += " (" + leftBehindSummary(r.leftBehind) + ")";
   fix.renames.push_back(r.path);
   d.fix = std::move(fix);
   return d;
@@ -664,7 +663,7 @@ Diagnostic ProjectView::moduleDiagnostic(const ModuleRename &r) {
 std::string ProjectView::movedPath(const std::string &path, bool unsafe) const {
   std::vector<const ModuleRename *> order;
   for (const ModuleRename &r : renames_)
-    if (!r.refusal && (unsafe || !r.uncertain)) order.push_back(&r);
+    if (!r.refusal && (unsafe || r.applicability() == Applicability::Safe)) order.push_back(&r);
   std::stable_sort(order.begin(), order.end(), [](const ModuleRename *a, const ModuleRename *b) {
     return depth(a->path.from) > depth(b->path.from);
   });

@@ -67,8 +67,10 @@ These rules take precedence over AF001/AF002 on the tokens they own.
 For a module of the project, the fix renames the module's file or the package's directory
 (`module-rename-style`: `asynchronous`, or a template such as `_{name}`) together with every
 import of it in the checked files; relative imports keep their dots. It is safe when the module
-lies in a regular package, unsafe in a namespace package (an installed distribution could
-provide the same name). When the new name is taken, nothing is renamed. A string that names the
+lies in a regular package and no checked file would go on naming it; unsafe in a namespace
+package (an installed distribution could provide the same name), and when its safe fixes would
+leave an import of it (under `# noqa: AF201`, in a skipped file, where AF201 is off), a string
+that names it, or a file that cannot be read or configured; the titles say where. When the new name is taken, nothing is renamed. A string that names the
 module (`mock.patch('pkg.async.x')`, `importlib.import_module('pkg.async')`) is reported as a
 warning with no fix, never edited.
 

@@ -683,7 +683,9 @@ void RenamedAsyncRule::check(TSNode node, Context &ctx) const {
       fix.renames = m->row->files;
       if (m->row->uncertain && fix.applicability == Applicability::Safe) {
         fix.applicability = Applicability::Unsafe;
-        fix.title += " (the module lies in a namespace package, which an installed one could share)";
+        fix.title += m->row->unresolved.empty()
+                         ? " (the module lies in a namespace package, which an installed one could share)"
+                         : " (" + m->row->unresolved + ")";
       }
     }
     d.fix = std::move(fix);
