@@ -51,7 +51,8 @@ struct OpenText {
   std::string path; ///< normalized
   std::string uri;
   std::int64_t version = 0;
-  std::string text;
+  std::string text; ///< a notebook's: its code cells' virtual text
+  bool notebook = false;
 };
 
 /// The workspace's project view that decides which module renames to offer, shared by the message
@@ -217,11 +218,15 @@ private:
   /// On the worker: the workspace's files listed again (one made since the action was offered
   /// gets its edit), then the text edits of every file that imports the module `module`, then the
   /// RenameFile of each file that is it (one module may be in more than one workspace folder);
-  /// nullopt when `cancelled` said so. Throws LspError when the module is no longer there or one of
-  /// its files cannot be renamed.
+  /// nullopt when `cancelled` said so. The edits are those of `asyncfix check --fix`
+  /// (ProjectView::importEdits): when its safe fixes would leave some place naming the module (a
+  /// suppressed import, a string, an open notebook, whose cells it cannot edit), the rename is
+  /// unsafe and `unsafeWhy` says where. Throws LspError when the module is no longer there, one of
+  /// its files cannot be renamed, or the rename is unsafe and `unsafe` is false.
   std::optional<WorkspaceEdit> moduleRenameEdit(const WorkspaceSource &source, const std::string &module,
                                                 const std::vector<OpenText> &open, bool unsafe,
-                                                const std::function<bool()> &cancelled) const;
+                                                const std::function<bool()> &cancelled,
+                                                std::string *unsafeWhy = nullptr) const;
   void resolveModuleRename(OpenDocument &doc, const CodeAction &action, const Reply<CodeAction> &reply);
 
   // helpers

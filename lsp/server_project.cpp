@@ -29,17 +29,6 @@ bool isModuleCode(std::string_view code) { return code == "AF001" || code == "AF
 
 std::string normalized(const fs::path &path) { return path.lexically_normal().generic_string(); }
 
-/// Whether `path` may be a module named `async`/`await` or lie in such a package (a component of
-/// it, its extension dropped, reads so): the string test that keeps every other file's code
-/// actions from looking at the workspace.
-bool namesKeywordModule(const fs::path &path) {
-  return std::any_of(path.begin(), path.end(), [](const fs::path &part) {
-    const std::string name =
-        part.extension() == ".py" || part.extension() == ".pyi" ? part.stem().string() : part.string();
-    return name == "async" || name == "await";
-  });
-}
-
 /// Whether the files the view was built from still stand as it saw them: every module to rename
 /// is there, and its target exists exactly when the view refused the rename.
 bool stillTrue(const ProjectView &view) {
@@ -66,7 +55,7 @@ std::vector<const ModuleRename *> renamesOf(const ProjectView &view, const std::
 /// The workspace's files as they are now on disk, and their project view.
 std::shared_ptr<const WorkspaceProject> listProject(const WorkspaceSource &source) {
   auto project = std::make_shared<WorkspaceProject>();
-  for (const fs::path &path : pythonFilesUnder(source.folders, *source.resolver))
+  for (const fs::path &path : pythonFilesUnder(source.folders, *source.resolver, /*notebooks=*/true))
     project->files.push_back(normalized(path));
   std::sort(project->files.begin(), project->files.end()); // for noteFile()
   project->resolver = source.resolver;
@@ -76,6 +65,25 @@ std::shared_ptr<const WorkspaceProject> listProject(const WorkspaceSource &sourc
   project->configGeneration = source.configGeneration;
   project->folders = source.folders;
   return project;
+}
+
+/// The workspace's files as the rename reads them: an open document's unsaved text, else the
+/// disk's. An open notebook's cells are the editor's, which a text edit of the file cannot reach:
+/// one that may name the module (spells `async`/`await`) is a place the rename leaves behind.
+ProjectText textsOf(const std::vector<OpenText> &open) {
+  return [&open](const std::string &file, std::string &why) -> std::optional<std::string> {
+    const auto opened = std::find_if(open.begin(), open.end(), [&](const OpenText &o) { return o.path == file; });
+    if (opened == open.end()) {
+      std::optional<std::string> text = readPythonFile(file, &why);
+      if (!text) why = "cannot be read (" + why + ")";
+      return text;
+    }
+    if (!opened->notebook) return opened->text;
+    if (opened->text.find("async") == std::string::npos && opened->text.find("await") == std::string::npos)
+      return std::string(); // names no such module
+    why = "is open in a notebook editor, whose cells the rename does not edit";
+    return std::nullopt;
+  };
 }
 
 } // namespace
@@ -130,7 +138,9 @@ void Server::noteFile(const fs::path &path) { projects_->noteFile(path, workspac
 std::shared_ptr<const ModuleRenameRequest> Server::moduleRenameRequest(const OpenDocument &doc,
                                                                        const CodeActionParams &params) {
   if (!client_.renameFiles || !doc.path || !wanted(params.context.only, kQuickFix)) return nullptr;
-  if (!(params.range.start.line == 0 && namesKeywordModule(*doc.path)) && !mayImportModule(doc, params)) return nullptr;
+  if (!(params.range.start.line == 0 && ProjectView::mentionsKeywordModule(doc.path->generic_string())) &&
+      !mayImportModule(doc, params))
+    return nullptr;
   // A workspace already seen to have no such module (the memory of the worker's last look).
   if (projects_->knownEmpty(workspace_.configGeneration(), workspace_.folders())) return nullptr;
   auto request = std::make_shared<ModuleRenameRequest>();
@@ -162,6 +172,9 @@ std::vector<OpenText> Server::openTexts() {
   std::vector<OpenText> out;
   for (auto &[uri, doc] : workspace_.documents())
     if (doc.path) out.push_back({normalized(*doc.path), uri, doc.version, doc.doc.text()});
+  for (auto &[uri, notebook] : workspace_.notebooks())
+    if (const std::optional<fs::path> path = uriToPath(uri); path && notebook.virtualDoc)
+      out.push_back({normalized(*path), uri, notebook.version, notebook.virtualDoc->doc.text(), true});
   return out;
 }
 
@@ -215,25 +228,32 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
   for (const auto &[r, shown] : chosen) {
     const std::vector<const ModuleRename *> group = renamesOf(project.view, r->module);
     if (group.empty()) continue; // another folder's file of the module cannot be renamed
-    const bool safe = std::all_of(group.begin(), group.end(),
-                                  [](const ModuleRename *m) { return m->applicability() == Applicability::Safe; });
+    bool safe = std::all_of(group.begin(), group.end(),
+                            [](const ModuleRename *m) { return m->applicability() == Applicability::Safe; });
     if (!safe && !unsafe) continue;
     CodeAction action;
-    action.title = "Rename module `" + r->module + "` to `" + r->newModule + "` and update its imports" +
-                   (safe ? "" : " (unsafe)");
     action.kind = kQuickFix;
     action.diagnostics = toLsp(shown, lines, at.findings.version);
-    action.isPreferred = safe;
+    std::string why = safe ? "" : "unsafe";
     if (client_.codeActionResolveEdit) {
+      // Whether some place would still name the module is known once the files are read: at resolve.
       action.data = CodeActionData{uri, at.findings.version, kRenameModule, std::nullopt, r->module};
     } else {
+      std::string leftBehind;
       try {
-        action.edit = moduleRenameEdit(request.source, r->module, request.open, unsafe, cancelled);
-      } catch (const LspError &) { // the files changed since the view was made: offered no more
+        action.edit = moduleRenameEdit(request.source, r->module, request.open, unsafe, cancelled, &leftBehind);
+      } catch (const LspError &) { // unsafe, or the files changed since the view was made
         continue;
       }
       if (!action.edit) continue;
+      if (!leftBehind.empty()) {
+        safe = false;
+        why = "unsafe: " + leftBehind;
+      }
     }
+    action.title = "Rename module `" + r->module + "` to `" + r->newModule + "` and update its imports" +
+                   (why.empty() ? "" : " (" + why + ")");
+    action.isPreferred = safe;
     actions.push_back(std::move(action));
   }
   return actions;
@@ -241,7 +261,8 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
 
 std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceSource &source, const std::string &module,
                                                       const std::vector<OpenText> &open, bool unsafe,
-                                                      const std::function<bool()> &cancelled) const {
+                                                      const std::function<bool()> &cancelled,
+                                                      std::string *unsafeWhy) const {
   // The files as they are now: an importer created since the action was offered gets its edit.
   const std::shared_ptr<const WorkspaceProject> listed = listProject(source);
   const WorkspaceProject &project = *listed;
@@ -249,53 +270,43 @@ std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceSource &sou
     if (r.module == module && r.refusal) throw LspError(ErrorCode::RequestFailed, *r.refusal);
   const std::vector<const ModuleRename *> group = renamesOf(project.view, module);
   if (group.empty()) throw LspError(ErrorCode::RequestFailed, "no module `" + module + "` to rename");
-  if (!unsafe && std::any_of(group.begin(), group.end(),
-                             [](const ModuleRename *r) { return r->applicability() != Applicability::Safe; }))
+  const bool uncertain = std::any_of(group.begin(), group.end(), [](const ModuleRename *r) { return r->uncertain; });
+  if (uncertain && !unsafe)
     throw LspError(ErrorCode::RequestFailed, "renaming `" + module +
                                                  "` is an unsafe fix (it lies in a namespace package, which an "
                                                  "installed one could share): it needs unsafeFixes");
-  const ModuleRename &rename = *group.front();
+  // The edits `asyncfix check --fix` makes: safe ones first; a place they leave naming the module
+  // makes the rename unsafe.
+  const ProjectText texts = textsOf(open);
+  Applicability applicability = uncertain ? Applicability::Unsafe : Applicability::Safe;
+  ImportEdits found =
+      project.view.importEdits(project.files, group, *project.resolver, texts, applicability, cancelled);
+  if (cancelled()) return std::nullopt;
+  std::vector<std::string> places;
+  for (const std::vector<std::string> &left : found.leftBehind)
+    for (const std::string &place : left)
+      if (std::find(places.begin(), places.end(), place) == places.end()) places.push_back(place);
+  if (!places.empty()) {
+    const std::string why = ProjectView::leftBehindSummary(places);
+    if (!unsafe)
+      throw LspError(ErrorCode::RequestFailed,
+                     "renaming `" + module + "` is an unsafe fix (" + why + "): it needs unsafeFixes");
+    if (unsafeWhy != nullptr) *unsafeWhy = why;
+    if (applicability == Applicability::Safe) {
+      found =
+          project.view.importEdits(project.files, group, *project.resolver, texts, Applicability::Unsafe, cancelled);
+      if (cancelled()) return std::nullopt;
+    }
+  }
   WorkspaceEdit edit;
   edit.documentChanges = true;
-  // The module's own keyword parts: a file that spells none of them cannot import it.
-  std::vector<std::string> words;
-  for (std::size_t from = 0; from <= rename.module.size();) {
-    const std::size_t dot = std::min(rename.module.find('.', from), rename.module.size());
-    std::string part = rename.module.substr(from, dot - from);
-    if ((part == "async" || part == "await") && std::find(words.begin(), words.end(), part) == words.end())
-      words.push_back(std::move(part));
-    from = dot + 1;
-  }
-  for (const std::string &file : project.files) {
-    if (cancelled()) return std::nullopt;
-    const std::string key = normalized(file);
-    const auto opened = std::find_if(open.begin(), open.end(), [&](const OpenText &o) { return o.path == key; });
-    std::optional<std::string> disk;
-    if (opened == open.end() && !(disk = readPythonFile(file))) continue;
-    const std::string &text = opened != open.end() ? opened->text : *disk;
-    if (std::none_of(words.begin(), words.end(),
-                     [&](const std::string &w) { return text.find(w) != std::string::npos; }))
-      continue;
-    const auto resolved = project.resolver->forFile(file);
-    const auto *settings = std::get_if<ResolvedConfig>(&resolved);
-    if (settings == nullptr) continue; // a broken configuration: the file is left as it is
-    Config config = settings->config;
-    project.view.configure(file, config);
-    const Linter linter(config);
-    FixOptions options;
-    options.unsafe = unsafe;
-    options.filter = [&](const asyncfix::Diagnostic &d) {
-      return d.code == "AF201" && d.fix && std::any_of(group.begin(), group.end(), [&](const ModuleRename *r) {
-               return std::find(d.fix->renames.begin(), d.fix->renames.end(), r->path) != d.fix->renames.end();
-             });
-    };
-    const FixResult result = fix(linter, text, options);
-    if (!result.changed) continue;
-    const LineIndex lines(text);
+  for (const ImportEdit &file : found.files) {
+    const auto opened = std::find_if(open.begin(), open.end(), [&](const OpenText &o) { return o.path == file.file; });
     TextDocumentEdit change;
-    change.textDocument = opened != open.end() ? OptionalVersionedTextDocumentIdentifier{opened->uri, opened->version}
-                                               : OptionalVersionedTextDocumentIdentifier{pathToUri(file), std::nullopt};
-    change.edits = toLspEdits(lines, diffEdits(text, result.text));
+    change.textDocument = opened != open.end()
+                              ? OptionalVersionedTextDocumentIdentifier{opened->uri, opened->version}
+                              : OptionalVersionedTextDocumentIdentifier{pathToUri(file.file), std::nullopt};
+    change.edits = toLspEdits(LineIndex(file.before), diffEdits(file.before, file.after));
     edit.edits.push_back(std::move(change));
   }
   // Every text edit names its file as it is before the rename, which comes last.

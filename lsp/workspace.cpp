@@ -148,7 +148,8 @@ std::optional<std::string> readPythonFile(const fs::path &path, std::string *why
 
 std::vector<fs::path> Workspace::pythonFiles() { return pythonFilesUnder(folders_, resolver()); }
 
-std::vector<fs::path> pythonFilesUnder(const std::vector<fs::path> &folders, const ConfigResolver &resolver) {
+std::vector<fs::path> pythonFilesUnder(const std::vector<fs::path> &folders, const ConfigResolver &resolver,
+                                       bool notebooks) {
   std::vector<fs::path> files;
   GitIgnore gitignore; // this call's: it reads the ignore files as they are now
   const auto excluded = [&](const fs::path &path, bool directory) {
@@ -173,7 +174,8 @@ std::vector<fs::path> pythonFilesUnder(const std::vector<fs::path> &folders, con
         const fs::path &path = it->path();
         if (fs::is_directory(status)) {
           if (!path.filename().string().starts_with('.') && !excluded(path, true)) pending.push_back(path);
-        } else if (fs::is_regular_file(status) && isPythonFile(path) && !excluded(path, false)) {
+        } else if (fs::is_regular_file(status) && (isPythonFile(path) || (notebooks && path.extension() == ".ipynb")) &&
+                   !excluded(path, false)) {
           files.push_back(path);
         }
       }

@@ -6,6 +6,7 @@ the WorkspaceEdit (text edits in order, then the RenameFile) as an editor does, 
 running CPython that every file compiles and every module imports. Python's unittest only; the
 binary comes from $ASYNCFIX_LSP_BIN.
 """
+import json
 import os
 import shutil
 import subprocess
@@ -87,13 +88,26 @@ class Session:
         """The resolved edit of the one rename offered on `line` of `open_name` (under self.root),
         with the workspace folders `folders` (relative to self.root; the root alone by default);
         `between(client)` runs after the code action, before it is resolved."""
+        title, response = self.resolve_rename(open_name, line, folders, text, between)
+        self.assertEqual(title, "Rename module `pkg.async` to `pkg.asynchronous` and update its imports")
+        self.assertIn("result", response, response)  # an error names itself
+        return response["result"]["edit"]
+
+    def resolve_rename(self, open_name, line, folders=None, text=None, between=None, options=None, before=None,
+                       capabilities=CAPABILITIES):
+        """(title, codeAction/resolve response) of the one rename offered on `line` of
+        `open_name`; `options` are the initializationOptions, `before(client)` runs before the
+        code action is asked for. A client without resolve support gets the edit in the code
+        action: (title, the action)."""
         client = Client([LSP])
         try:
             self.result(client, client.request("initialize", {
                 "workspaceFolders": [{"uri": uri_of(os.path.join(self.root, f)), "name": f}
                                      for f in (folders or ["."])],
-                "capabilities": CAPABILITIES}))
+                "capabilities": capabilities, "initializationOptions": options or {}}))
             client.notify("initialized", {})
+            if before:
+                before(client)
             uri = uri_of(os.path.join(self.root, open_name))
             client.notify("textDocument/didOpen", {"textDocument": {
                 "uri": uri, "languageId": "python", "version": 1,
@@ -104,14 +118,15 @@ class Session:
                 "context": {"diagnostics": []}}))
             renames = [a for a in actions if a["title"].startswith("Rename module `pkg.async`")]
             self.assertEqual(len(renames), 1, actions)
-            self.assertEqual(renames[0]["title"],
-                             "Rename module `pkg.async` to `pkg.asynchronous` and update its imports")
             if between:
                 between(client)
-            resolved = self.result(client, client.request("codeAction/resolve", renames[0]))
+            if "data" in renames[0]:
+                response = client.response(client.request("codeAction/resolve", renames[0]))
+            else:
+                response = {"result": renames[0]}
             client.response(client.request("shutdown"))
             client.notify("exit")
-            return resolved["edit"]
+            return renames[0]["title"], response
         finally:
             client.finish()
 
@@ -294,6 +309,71 @@ class ModuleRenameTest(Session, unittest.TestCase):
             client.notify("exit")
         finally:
             client.finish()
+
+    def edited(self, edit):
+        return sorted(os.path.relpath(path_of(c["textDocument"]["uri"]), self.root)
+                      for c in edit["documentChanges"] if "textDocument" in c)
+
+    def test_a_suppressed_import_makes_the_rename_unsafe(self):
+        # `legacy.py` keeps its import (`# noqa: AF201`): after the rename it would import a module
+        # that is no longer there. As `asyncfix check --fix` does, the rename is unsafe then.
+        legacy = os.path.join(self.root, "legacy.py")
+        with open(legacy, "w") as f:
+            f.write("from pkg.async import helper  # noqa: AF201\n")
+        place = "`" + legacy + ":1` would still import it"
+        _, response = self.resolve_rename("pkg/kfac.py", 0)
+        self.assertEqual(response.get("error", {}).get("code"), -32803, response)  # RequestFailed
+        self.assertEqual(response["error"]["message"],
+                         "renaming `pkg.async` is an unsafe fix (" + place + "): it needs unsafeFixes")
+        _, response = self.resolve_rename("pkg/kfac.py", 0, options={"unsafeFixes": True})
+        edit = response["result"]["edit"]
+        self.assertEqual(self.edited(edit), ["pkg/kfac.py", "pkg/sub/deep.py", "train.py"])
+        # A client that cannot resolve sees it in the title, and the action is not preferred.
+        inline = {"workspace": CAPABILITIES["workspace"]}
+        title, action = self.resolve_rename("pkg/kfac.py", 0, options={"unsafeFixes": True}, capabilities=inline)
+        self.assertEqual(title, "Rename module `pkg.async` to `pkg.asynchronous` and update its imports "
+                                "(unsafe: " + place + ")")
+        self.assertFalse(action["result"].get("isPreferred", False))
+        self.assertEqual(self.edited(action["result"]["edit"]), ["pkg/kfac.py", "pkg/sub/deep.py", "train.py"])
+        apply_edit(edit, {})
+        with open(legacy) as f:
+            self.assertEqual(f.read(), "from pkg.async import helper  # noqa: AF201\n")
+
+    def test_a_notebook_on_disk_is_edited(self):
+        notebook = os.path.join(self.root, "explore.ipynb")
+        cell = "from pkg.async import helper\nprint(helper())\n"
+        with open(notebook, "w") as f:
+            json.dump({"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                                  "source": cell.splitlines(keepends=True)}],
+                       "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, f, indent=1)
+        edit = self.rename_edit("pkg/kfac.py", 0)
+        self.assertEqual(self.edited(edit), ["explore.ipynb", "pkg/kfac.py", "pkg/sub/deep.py", "train.py"])
+        apply_edit(edit, {})
+        self.check_project()
+        with open(notebook) as f:
+            source = "".join(json.load(f)["cells"][0]["source"])
+        self.assertEqual(source, cell.replace("pkg.async", "pkg.asynchronous"))
+        run = subprocess.run([sys.executable, "-c", source], cwd=self.root, capture_output=True, text=True,
+                             env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+        self.assertEqual(run.returncode, 0, run.stderr)
+
+    def test_a_notebook_open_in_the_editor_makes_it_unsafe(self):
+        # Its cells are the editor's: a text edit of the file cannot reach them.
+        notebook = os.path.join(self.root, "explore.ipynb")
+        with open(notebook, "w") as f:
+            json.dump({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, f)
+        cell_uri = "vscode-notebook-cell:" + notebook + "#c1"
+
+        def open_notebook(client):
+            client.notify("notebookDocument/didOpen", {
+                "notebookDocument": {"uri": uri_of(notebook), "notebookType": "jupyter-notebook", "version": 1,
+                                     "cells": [{"kind": 2, "document": cell_uri}]},
+                "cellTextDocuments": [{"uri": cell_uri, "languageId": "python", "version": 1,
+                                       "text": "import pkg.async\n"}]})
+        _, response = self.resolve_rename("pkg/kfac.py", 0, before=open_notebook)
+        self.assertEqual(response["error"]["message"],
+                         "renaming `pkg.async` is an unsafe fix (`" + notebook + "` is open in a notebook editor, "
+                         "whose cells the rename does not edit): it needs unsafeFixes")
 
     def test_offered_from_a_top_level_importer_too(self):
         edit = self.rename_edit("train.py", 0)
