@@ -475,20 +475,23 @@ std::vector<std::pair<std::string, PublicNames>> scanPublicNames(const std::vect
 }
 
 /// A file of the run as the project view's audit reads it: decoded as a check decodes it (a
-/// notebook's JSON as it is); nullopt, with why, when the check would report an error.
-std::optional<std::string> projectText(const std::string &file, std::string &why) {
+/// notebook's JSON as it is); nullopt, with why, when the check would report an error and the
+/// bytes may name a module (they spell `async` or `await`).
+std::optional<ProjectSource> projectText(const std::string &file, std::string &why) {
   ReadResult read = readSourceFile(file);
   if (read.error) {
-    why = "cannot be read (" + *read.error + ")";
+    why = "cannot be read: " + *read.error;
     return std::nullopt;
   }
-  if (isNotebookPath(file)) return std::move(read.bytes);
+  if (isNotebookPath(file)) return ProjectSource{std::move(read.bytes), {}};
   SourceText source = decodeSourceFrom(read.bytes);
-  if (source.error) {
-    why = "cannot be read (" + *source.error + ")";
-    return std::nullopt;
-  }
-  return std::move(source.text);
+  if (!source.error) return ProjectSource{std::move(source.text), {}};
+  if (read.bytes.find("async") == std::string::npos && read.bytes.find("await") == std::string::npos)
+    return ProjectSource{}; // names no module of the project
+  std::string_view error = *source.error;
+  if (error.ends_with(", skipped")) error.remove_suffix(std::string_view(", skipped").size());
+  why = "cannot be read: " + std::string(error);
+  return std::nullopt;
 }
 
 /// Jobs handed from the walk (the producer) to the workers as it finds them.
@@ -871,7 +874,7 @@ int runCheck(const CheckOptions &options) {
       pathErrors = std::move(list.errors);
       std::vector<std::optional<ReadResult>> kept;
       project = ProjectView::build(list.files, resolver, scanPublicNames(list.files, jobs, kept));
-      project.audit(list.files, resolver, projectText);
+      project.audit(list.files, roots, resolver, projectText, jobs);
       if (project.active()) linters.setProject(&project);
       progress.start(list.files.size(), ProgressBar::wanted(list.files.size(), options.quiet, STDERR_FILENO));
       reports = checkJobs(
@@ -902,7 +905,7 @@ int runCheck(const CheckOptions &options) {
         if (report.names && !report.names->empty()) names.emplace_back(report.path, std::move(*report.names));
       }
       project = ProjectView::build(files, resolver, names);
-      project.audit(files, resolver, projectText);
+      project.audit(files, roots, resolver, projectText, jobs);
       ctx.collectNames = false;
       if (project.active()) {
         linters.setProject(&project);

@@ -40,16 +40,33 @@ bool stillTrue(const ProjectView &view) {
   });
 }
 
+bool inside(std::string_view inner, std::string_view outer) {
+  return inner.size() > outer.size() && inner.starts_with(outer) && inner[outer.size()] == '.';
+}
+
 /// The renames of the module `module` (one per file that is it: two workspace folders may hold
-/// the same module), none when one of them is refused (its imports then name another module).
+/// the same module) and of the packages it lies in and the modules inside it that are renamed
+/// too (`pkg.async.await` spells its new path `pkg.asynchronous.awaitable`: renamed alone, its
+/// imports would name a package that is not there); none when one of them is refused.
 std::vector<const ModuleRename *> renamesOf(const ProjectView &view, const std::string &module) {
   std::vector<const ModuleRename *> group;
   for (const ModuleRename &r : view.renames())
-    if (r.module == module) {
+    if (r.module == module || inside(module, r.module) || inside(r.module, module)) {
       if (r.refusal) return {};
       group.push_back(&r);
     }
   return group;
+}
+
+/// " (with `pkg.async`)": the other modules `group` renames with `module`.
+std::string alsoRenamed(const std::vector<const ModuleRename *> &group, const std::string &module) {
+  std::vector<std::string> others;
+  for (const ModuleRename *r : group)
+    if (r->module != module && std::find(others.begin(), others.end(), r->module) == others.end())
+      others.push_back(r->module);
+  std::string out;
+  for (const std::string &other : others) out += (out.empty() ? " (with `" : ", `") + other + "`";
+  return out.empty() ? out : out + ")";
 }
 
 /// The workspace's files as they are now on disk, and their project view.
@@ -68,21 +85,19 @@ std::shared_ptr<const WorkspaceProject> listProject(const WorkspaceSource &sourc
 }
 
 /// The workspace's files as the rename reads them: an open document's unsaved text, else the
-/// disk's. An open notebook's cells are the editor's, which a text edit of the file cannot reach:
-/// one that may name the module (spells `async`/`await`) is a place the rename leaves behind.
+/// disk's. An open notebook's cells are the editor's, which a text edit of its file cannot reach.
 ProjectText textsOf(const std::vector<OpenText> &open) {
-  return [&open](const std::string &file, std::string &why) -> std::optional<std::string> {
+  return [&open](const std::string &file, std::string &why) -> std::optional<ProjectSource> {
     const auto opened = std::find_if(open.begin(), open.end(), [&](const OpenText &o) { return o.path == file; });
-    if (opened == open.end()) {
-      std::optional<std::string> text = readPythonFile(file, &why);
-      if (!text) why = "cannot be read (" + why + ")";
-      return text;
+    if (opened != open.end())
+      return ProjectSource{
+          opened->text, opened->notebook ? "is open in a notebook editor, whose cells the rename does not edit" : ""};
+    std::optional<std::string> text = readPythonFile(file, &why);
+    if (!text) {
+      why = "cannot be read: " + why;
+      return std::nullopt;
     }
-    if (!opened->notebook) return opened->text;
-    if (opened->text.find("async") == std::string::npos && opened->text.find("await") == std::string::npos)
-      return std::string(); // names no such module
-    why = "is open in a notebook editor, whose cells the rename does not edit";
-    return std::nullopt;
+    return ProjectSource{std::move(*text), {}};
   };
 }
 
@@ -251,8 +266,8 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
         why = "unsafe: " + leftBehind;
       }
     }
-    action.title = "Rename module `" + r->module + "` to `" + r->newModule + "` and update its imports" +
-                   (why.empty() ? "" : " (" + why + ")");
+    action.title = "Rename module `" + r->module + "` to `" + r->newModule + "`" + alsoRenamed(group, r->module) +
+                   " and update its imports" + (why.empty() ? "" : " (" + why + ")");
     action.isPreferred = safe;
     actions.push_back(std::move(action));
   }
@@ -309,8 +324,14 @@ std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceSource &sou
     change.edits = toLspEdits(LineIndex(file.before), diffEdits(file.before, file.after));
     edit.edits.push_back(std::move(change));
   }
-  // Every text edit names its file as it is before the rename, which comes last.
-  for (const ModuleRename *r : group) edit.renames.push_back({pathToUri(r->path.from), pathToUri(r->path.to)});
+  // Every text edit names its file as it is before the renames, which come last, deepest first
+  // (`pkg/async/await.py` moves while `pkg/async/` still has its name).
+  std::vector<const ModuleRename *> order = group;
+  std::stable_sort(order.begin(), order.end(), [](const ModuleRename *a, const ModuleRename *b) {
+    return std::count(a->path.from.begin(), a->path.from.end(), '/') >
+           std::count(b->path.from.begin(), b->path.from.end(), '/');
+  });
+  for (const ModuleRename *r : order) edit.renames.push_back({pathToUri(r->path.from), pathToUri(r->path.to)});
   return edit;
 }
 

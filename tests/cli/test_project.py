@@ -116,7 +116,8 @@ class ModuleRenameSafetyTest(CliTestCase):
 
     def test_a_file_that_does_not_decode(self):
         self.assert_left_behind({"a.py": b"# -*- coding: ascii -*-\nimport pkg.async  # caf\xe9\n"},
-                                "`a.py` cannot be read (not valid in its declared encoding `ascii`", "a.py")
+                                "`a.py` cannot be read: not valid in its declared encoding `ascii` (byte 0xE9 at byte offset 47, "
+                                "line 2))", "a.py")
 
     def test_a_child_module_left_behind_keeps_its_parent_package(self):
         # `pkg.async.await` stays (its import is suppressed), so `pkg.async` is still named by
@@ -129,6 +130,70 @@ class ModuleRenameSafetyTest(CliTestCase):
                       "import it)", res.stdout)
         self.assertTrue(os.path.exists(self.path("pkg/async/await.py")))
         self.assertEqual(read(self.path("b.py")), b"import pkg.async\n")
+
+    def test_a_package_left_behind_keeps_the_modules_inside_it(self):
+        # `pkg.async` stays (a skipped file imports it), so `pkg.async.await` cannot move to
+        # `pkg.asynchronous.awaitable`: `main.py` would import a package that is not there.
+        self.make({"pkg/__init__.py": "", "pkg/async/__init__.py": "", "pkg/async/await.py": "def h():\n    return 1\n",
+                   "main.py": "from pkg.async import await\n", "k.py": "# asyncfix: skip-file\nimport pkg.async\n"})
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 1, res)
+        self.assertIn("Rename `pkg/async/await.py` to `pkg/async/awaitable.py` and update its imports (the package "
+                      "`pkg.async` it lies in would keep its name)", res.stdout)
+        self.assertTrue(os.path.exists(self.path("pkg/async/await.py")))
+        self.assertEqual(read(self.path("main.py")), b"from pkg.async import await\n")
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        self.assertTrue(os.path.exists(self.path("pkg/asynchronous/awaitable.py")), res)
+        self.assertTrue(imports(self.dir, "main"))
+
+    def test_a_package_that_cannot_be_renamed_keeps_the_modules_inside_it(self):
+        # The new name is taken by a module file: `pkg/asynchronous/` would hide it.
+        self.make({"pkg/__init__.py": "", "pkg/async/__init__.py": "", "pkg/async/await.py": "def h():\n    return 1\n",
+                   "pkg/asynchronous.py": "x = 1\n", "main.py": "from pkg.async import await\n"})
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        self.assertEqual(res.code, 2, res)
+        self.assertIn("error: pkg/async: cannot rename `pkg/async` to `pkg/asynchronous`: `pkg/asynchronous.py` "
+                      "exists; not renamed", res.stderr)
+        self.assertIn("cannot rename `pkg/async/await.py` to `pkg/async/awaitable.py`: the package `pkg.async` it "
+                      "lies in cannot be renamed", res.stderr)
+        self.assertTrue(os.path.exists(self.path("pkg/async/await.py")))
+        self.assertEqual(read(self.path("pkg/asynchronous.py")), b"x = 1\n")
+        self.assertEqual(read(self.path("main.py")), b"from pkg.async import await\n")
+
+    def test_a_run_over_some_files_only_may_miss_importers(self):
+        # What a pre-commit hook passes: the changed files. `plain.py` is not among them.
+        self.make(PACKAGE)
+        res = self.check("--fix", "pkg/async.py")
+        self.assertEqual(res.code, 1, res)
+        self.assertIn("Rename `pkg/async.py` to `pkg/asynchronous.py` and update its imports (the run does not walk "
+                      "`.`, whose other files may import it)", res.stdout)
+        self.assertTrue(os.path.exists(self.path("pkg/async.py")))
+        res = self.check("--fix", "pkg")
+        self.assertEqual(res.code, 1, res)
+        self.assertTrue(os.path.exists(self.path("pkg/async.py")))
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("plain.py")), b"import pkg.asynchronous\n")
+
+    def test_a_place_is_charged_to_the_module_it_names(self):
+        # Line 4 imports another `async` (no fix can tell what to make of it): it keeps `pkg.async`
+        # from being safe, not `other.async`, which nothing else names.
+        self.make(dict(PACKAGE, **{
+            "other/__init__.py": "", "other/async.py": "y = 2\n", "uses_other.py": "import other.async\n",
+            "uses_pkg.py": "try:\n    from pkg import async\nexcept ImportError:\n    from vendored import async\n",
+        }))
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 1, res)
+        self.assertTrue(os.path.exists(self.path("other/asynchronous.py")))
+        self.assertEqual(read(self.path("uses_other.py")), b"import other.asynchronous\n")
+        self.assertTrue(os.path.exists(self.path("pkg/async.py")))
+        self.assertIn("`uses_pkg.py:4` would still import it", res.stdout)
+
+    def test_a_file_that_does_not_decode_and_names_nothing_is_no_place(self):
+        self.make(dict(PACKAGE, **{"bad.py": b"x = '\xff\xfe'\n"}))
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 2, res)  # bad.py is an error, as before
+        self.assertTrue(os.path.exists(self.path("pkg/asynchronous.py")), res)
 
     def test_importers_that_are_fixed_keep_it_safe(self):
         # A notebook and a latin-1 file that import it are rewritten: nothing is left behind.
@@ -153,7 +218,7 @@ class UnreadableImporterTest(AsNobodyTestCase):
         res = self.run_fix()
         self.assertEqual(res.code, 2, res)
         self.assertIn("Rename `pkg/async.py` to `pkg/asynchronous.py` and update its imports (`secret.py` cannot "
-                      "be read (permission denied))", res.stdout)
+                      "be read: permission denied)", res.stdout)
         self.assertTrue(os.path.exists(self.path("pkg/async.py")))
         self.assertEqual(read(self.path("plain.py")), b"import pkg.async\n")
 

@@ -375,6 +375,62 @@ class ModuleRenameTest(Session, unittest.TestCase):
                          "renaming `pkg.async` is an unsafe fix (`" + notebook + "` is open in a notebook editor, "
                          "whose cells the rename does not edit): it needs unsafeFixes")
 
+    def test_a_notebook_open_in_the_editor_that_names_no_module_is_no_obstacle(self):
+        notebook = os.path.join(self.root, "explore.ipynb")
+        with open(notebook, "w") as f:
+            json.dump({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, f)
+        cell_uri = "vscode-notebook-cell:" + notebook + "#c1"
+
+        def open_notebook(client):
+            client.notify("notebookDocument/didOpen", {
+                "notebookDocument": {"uri": uri_of(notebook), "notebookType": "jupyter-notebook", "version": 1,
+                                     "cells": [{"kind": 2, "document": cell_uri}]},
+                "cellTextDocuments": [{"uri": cell_uri, "languageId": "python", "version": 1,
+                                       "text": "import asyncio\n\nasync def f():\n    await asyncio.sleep(0)\n"}]})
+        _, response = self.resolve_rename("pkg/kfac.py", 0, before=open_notebook)
+        self.assertIn("result", response, response)
+        apply_edit(response["result"]["edit"], {})
+        self.check_project()
+
+    def test_a_module_inside_a_renamed_package_is_renamed_with_it(self):
+        # `pkg/async/await.py` moves to `pkg/asynchronous/awaitable.py`: its imports spell both
+        # new names, so renaming it alone would leave them naming a package that is not there.
+        shutil.rmtree(self.root)
+        os.makedirs(os.path.join(self.root, "pkg/async"))
+        for name, text in {"pkg/__init__.py": "", "pkg/async/__init__.py": "",
+                           "pkg/async/await.py": "def h():\n    return 1\n",
+                           "main.py": "import pkg.async.await\n\nprint(pkg.async.await.h())\n"}.items():
+            with open(os.path.join(self.root, name), "w") as f:
+                f.write(text)
+        client = Client([LSP])
+        try:
+            self.result(client, client.request("initialize", {
+                "workspaceFolders": [{"uri": uri_of(self.root), "name": "p"}], "capabilities": CAPABILITIES}))
+            client.notify("initialized", {})
+            uri = uri_of(os.path.join(self.root, "main.py"))
+            with open(os.path.join(self.root, "main.py")) as f:
+                text = f.read()
+            client.notify("textDocument/didOpen", {"textDocument": {
+                "uri": uri, "languageId": "python", "version": 1, "text": text}})
+            actions = self.result(client, client.request("textDocument/codeAction", {
+                "textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0},
+                                                        "end": {"line": 0, "character": 0}},
+                "context": {"diagnostics": []}}))
+            renames = [a for a in actions if a["title"].startswith("Rename module")]
+            self.assertEqual([a["title"] for a in renames],
+                             ["Rename module `pkg.async.await` to `pkg.asynchronous.awaitable` (with `pkg.async`) "
+                              "and update its imports"])
+            edit = self.result(client, client.request("codeAction/resolve", renames[0]))["edit"]
+            client.response(client.request("shutdown"))
+            client.notify("exit")
+        finally:
+            client.finish()
+        apply_edit(edit, {})
+        self.assertTrue(os.path.exists(os.path.join(self.root, "pkg/asynchronous/awaitable.py")))
+        run = subprocess.run([sys.executable, "-c", "import main"], cwd=self.root, capture_output=True, text=True,
+                             env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
+        self.assertEqual(run.returncode, 0, run.stderr)
+
     def test_offered_from_a_top_level_importer_too(self):
         edit = self.rename_edit("train.py", 0)
         apply_edit(edit, {})

@@ -44,9 +44,12 @@ struct ModuleRename {
   /// package's `__init__.py` (for a namespace package, its first file in the run).
   std::string reportedIn;
   Severity severity = Severity::Error;
-  /// Why it cannot be renamed (the target exists); such a module gets no rows, so its imports are
-  /// reported without a fix, as before.
+  /// Why it cannot be renamed (the target exists, or a package it lies in cannot be renamed); such
+  /// a module gets no rows, so its imports are reported without a fix, as before.
   std::optional<std::string> refusal;
+  /// Where its top-level package starts (normalized, "." for the current directory): a run that
+  /// does not walk it may leave importers out.
+  std::string base;
   /// The places that would go on naming the module after its safe fixes (audit()): an import
   /// under `# noqa: AF201` or in a skipped file, a string, a file that cannot be read: "`b.py:3`
   /// would still import it". The rename and its edits are unsafe then.
@@ -57,10 +60,19 @@ struct ModuleRename {
   }
 };
 
-/// The text of a file of the project as the caller has it (an editor's unsaved text, else the
-/// disk's), decoded to UTF-8; a notebook's JSON. nullopt when it cannot be had, with what to say
-/// after the file's name in `why` ("cannot be read (permission denied)").
-using ProjectText = std::function<std::optional<std::string>(const std::string &file, std::string &why)>;
+/// A file of the project as the caller has it (an editor's unsaved text, else the disk's).
+struct ProjectSource {
+  /// UTF-8 (decoded as a check decodes it); a notebook's JSON, or with `readOnly` its code cells
+  /// as one Python text (asyncfix::Notebook's virtual text).
+  std::string text;
+  /// Why a rename cannot edit it ("" when it can): "is open in a notebook editor, whose cells the
+  /// rename does not edit". A rename that would edit it, or leave it naming a module, is unsafe.
+  std::string readOnly;
+};
+/// The file's source; nullopt when it cannot be had, with what to say after the file's name in
+/// `why` ("cannot be read: permission denied"). An empty text names nothing (a file the caller
+/// knows spells no `async`/`await`). Called from several threads at once.
+using ProjectText = std::function<std::optional<ProjectSource>(const std::string &file, std::string &why)>;
 
 /// A file whose imports the renames of some modules rewrite: its text before and after.
 struct ImportEdit {
@@ -143,19 +155,23 @@ public:
   /// `applicability` are applied, verified as every fix is. Then each module's leftovers are
   /// looked for in what they give: an import no fix rewrote (a `# noqa: AF201`, a file under
   /// `# asyncfix: skip-file` or whose AF201 is off, an unsafe fix at Safe), a string that names
-  /// it, a file whose text or configuration cannot be had and that may name it. `text` gives the
-  /// files' texts; a file that spells none of the modules' `async`/`await` parts is not linted.
-  /// Returns early (what it has) when `cancelled` says so.
+  /// it, a file that would change but cannot be edited, a file whose text or configuration cannot
+  /// be had. `text` gives the files' sources; a file that holds neither an `async`/`await` name
+  /// nor a module's path is not linted. Works on `jobs` threads; returns early (what it has) when
+  /// `cancelled` says so.
   ImportEdits importEdits(const std::vector<std::string> &files, const std::vector<const ModuleRename *> &modules,
                           const ConfigResolver &resolver, const ProjectText &text, Applicability applicability,
-                          const std::function<bool()> &cancelled = {}) const;
+                          const std::function<bool()> &cancelled = {}, unsigned jobs = 1) const;
 
-  /// The safety of the renames: each module that importEdits() at Safe would leave named
-  /// somewhere gets those places (ModuleRename::leftBehind), so that its rename and every fix of
-  /// its imports become unsafe and say why — again until none changes (a module left as it is
-  /// leaves its children's imports naming their parent). Reads the files of `files` that may
-  /// name a module to rename, through `text`; does nothing when renames() is empty.
-  void audit(const std::vector<std::string> &files, const ConfigResolver &resolver, const ProjectText &text);
+  /// The safety of the renames: a module that importEdits() at Safe would leave named somewhere,
+  /// or whose base (ModuleRename::base) lies outside every one of `roots` (the directories the run
+  /// walked; a file named alone covers nothing: importers outside the run keep the old name), gets
+  /// those places (ModuleRename::leftBehind), so that its rename and every fix of its imports
+  /// become unsafe and say why; so do the modules inside it (their new paths spell its new name) —
+  /// again until none changes. Reads the files of `files` through `text`, on `jobs` threads; does
+  /// nothing when renames() is empty.
+  void audit(const std::vector<std::string> &files, const std::vector<std::string> &roots,
+             const ConfigResolver &resolver, const ProjectText &text, unsigned jobs = 1);
 
   /// Does any component of `path` (a file's extension dropped; `/` separates them) read `async`
   /// or `await`? The cheap test that spares a run with nothing to rename everything else.

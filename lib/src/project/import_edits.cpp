@@ -2,10 +2,15 @@
 // that import them, and the places that would go on naming a module after it (see
 // asyncfix/project_view.h: importEdits, audit).
 #include <algorithm>
+#include <atomic>
+#include <filesystem>
 #include <string_view>
+#include <system_error>
+#include <thread>
 #include <variant>
 
 #include "asyncfix/document.h"
+#include "asyncfix/line_index.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/linter_internals.h"
 #include "asyncfix/notebook.h"
@@ -14,25 +19,11 @@
 namespace asyncfix {
 namespace {
 
-/// The `async`/`await` components of a dotted module path: a file that spells none of them
-/// cannot name the module.
-void addKeywordParts(std::string_view module, std::vector<std::string> &words) {
-  for (std::size_t from = 0; from <= module.size();) {
-    const std::size_t dot = std::min(module.find('.', from), module.size());
-    const std::string_view part = module.substr(from, dot - from);
-    if ((part == "async" || part == "await") && std::find(words.begin(), words.end(), part) == words.end())
-      words.emplace_back(part);
-    from = dot + 1;
-  }
-}
+namespace fs = std::filesystem;
 
-bool spellsAny(std::string_view text, const std::vector<std::string> &words) {
-  return std::any_of(words.begin(), words.end(), [&](const std::string &w) { return text.find(w) != std::string_view::npos; });
-}
-
-std::string_view lastComponent(std::string_view path) {
-  const std::size_t dot = path.rfind('.');
-  return dot == std::string_view::npos ? path : path.substr(dot + 1);
+/// Is `inner` a module inside the package `outer` (`pkg.async.await` in `pkg.async`)?
+bool inside(std::string_view inner, std::string_view outer) {
+  return inner.size() > outer.size() && inner.starts_with(outer) && inner[outer.size()] == '.';
 }
 
 /// Does the file or directory rename `moved` move `module` (the module itself, or one inside the
@@ -43,12 +34,6 @@ bool moves(const FileRename &moved, const ModuleRename &module) {
          (moved.from.size() > from.size() && moved.from.starts_with(from) && moved.from[from.size()] == '/');
 }
 
-std::string where(const std::string &file, bool notebook, std::string_view text, std::size_t offset) {
-  if (notebook) return "`" + file + "`";
-  const auto line = 1 + std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n');
-  return "`" + file + ":" + std::to_string(line) + "`";
-}
-
 std::string summary(const std::vector<std::string> &places) {
   std::string out;
   for (std::size_t i = 0; i < places.size() && i < 3; ++i) out += (i == 0 ? "" : ", ") + places[i];
@@ -56,132 +41,216 @@ std::string summary(const std::vector<std::string> &places) {
   return out;
 }
 
+/// What one file gives: its edit, and the places it leaves naming some of the modules.
+struct FileResult {
+  std::optional<ImportEdit> edit;
+  std::vector<std::pair<std::size_t, std::string>> places; ///< (module index, place)
+};
+
+/// One file's part of ProjectView::importEdits.
+class ImportEditor {
+public:
+  ImportEditor(const ProjectView &view, const std::vector<const ModuleRename *> &modules,
+               const ConfigResolver &resolver, Applicability applicability)
+      : view_(view), modules_(modules), resolver_(resolver), applicability_(applicability) {
+    for (const ModuleRename *m : modules) named_.push_back({m->module, m->newModule});
+  }
+
+  FileResult edit(const std::string &file, const std::optional<ProjectSource> &source, const std::string &why) const {
+    FileResult out;
+    if (!source) { // it may import the modules: nobody can tell
+      noteAll(out, "`" + file + "` " + why);
+      return out;
+    }
+    const std::string &text = source->text;
+    if (text.find("async") == std::string::npos && text.find("await") == std::string::npos) return out;
+    const bool readOnly = !source->readOnly.empty();
+    const bool notebook = std::string_view(file).ends_with(".ipynb");
+    std::optional<Notebook> book;
+    if (notebook && !readOnly) {
+      auto parsed = Notebook::parse(text);
+      if (const auto *error = std::get_if<std::string>(&parsed)) {
+        noteAll(out, "`" + file + "` cannot be read as a notebook: " + *error);
+        return out;
+      }
+      book = std::move(std::get<Notebook>(parsed));
+    }
+    const std::string_view python = book ? std::string_view(book->virtualText()) : std::string_view(text);
+    const auto resolved = resolver_.forFile(file);
+    const auto *settings = std::get_if<ResolvedConfig>(&resolved);
+    if (settings == nullptr) {
+      noteAll(out, "the configuration of `" + file + "` cannot be read");
+      return out;
+    }
+    Config config = settings->config;
+    view_.configure(file, config);
+    // What still names a module after the fixes, whatever hides it: AF201 alone, no suppression.
+    Config only = config;
+    only.rules = RuleSelection{{"AF201"}, {}, {}};
+    const Linter af201(only);
+    // Neither an `async`/`await` name nor a module's path (in a string): it names none of them.
+    if (!af201.mayHaveFindings(python) && !mentionsRenamedModule(python, named_)) return out;
+
+    // The renames' part in this file: the AF201 fixes that carry one of the modules' renames.
+    const Linter linter(config);
+    FixOptions options;
+    options.unsafe = applicability_ != Applicability::Safe;
+    options.filter = [&](const Diagnostic &d) {
+      return d.code == "AF201" && d.fix && std::any_of(modules_.begin(), modules_.end(), [&](const ModuleRename *m) {
+               return std::find(d.fix->renames.begin(), d.fix->renames.end(), m->path) != d.fix->renames.end();
+             });
+    };
+    const FixResult fixed = fix(linter, python, options);
+    const Document after(fixed.text);
+    const auto where = [&](std::size_t offset) {
+      if (notebook) return "`" + file + "`";
+      return "`" + file + ":" + std::to_string(after.lines().lineOf(offset) + 1) + "`";
+    };
+
+    const std::vector<Diagnostic> found = LinterInternals::lintUnsuppressed(af201, after);
+    // Per module, lazily: the findings without that module's rows, to tell whose a finding with
+    // no fix is (one that a row of another module or of a library makes is still there).
+    std::vector<std::optional<std::vector<Diagnostic>>> without(modules_.size());
+    for (const Diagnostic &d : found) {
+      if (d.code != "AF201") continue;
+      for (std::size_t i = 0; i < modules_.size(); ++i) {
+        bool names = false;
+        if (d.fix && !d.fix->renames.empty()) {
+          names = std::any_of(d.fix->renames.begin(), d.fix->renames.end(),
+                              [&](const FileRename &r) { return moves(r, *modules_[i]); });
+        } else if (!d.fix) {
+          if (!without[i]) {
+            Config rows = only;
+            std::erase_if(rows.renames, [&](const RenameRow &r) {
+              return std::any_of(r.files.begin(), r.files.end(),
+                                 [&](const FileRename &f) { return moves(f, *modules_[i]); });
+            });
+            without[i] = LinterInternals::lintUnsuppressed(Linter(rows), after);
+          }
+          names = std::none_of(without[i]->begin(), without[i]->end(),
+                               [&](const Diagnostic &o) { return o.code == d.code && o.start == d.start; });
+        }
+        if (names) out.places.emplace_back(i, where(d.start) + " would still import it");
+      }
+    }
+    for (std::size_t i = 0; i < modules_.size(); ++i)
+      for (const Diagnostic &d : moduleStrings(fixed.text, {named_[i]}, Severity::Warning))
+        out.places.emplace_back(i, where(d.start) + " names it in a string");
+
+    if (fixed.text == python) return out;
+    if (readOnly) {
+      noteAll(out, "`" + file + "` " + source->readOnly);
+    } else if (!book) {
+      out.edit = ImportEdit{file, text, fixed.text};
+    } else if (std::optional<std::string> json = book->withVirtualText(fixed.text)) {
+      out.edit = ImportEdit{file, text, std::move(*json)};
+    } else {
+      noteAll(out, "the fix of `" + file + "` would change a line between two cells");
+    }
+    return out;
+  }
+
+private:
+  void noteAll(FileResult &out, const std::string &place) const {
+    for (std::size_t i = 0; i < modules_.size(); ++i) out.places.emplace_back(i, place);
+  }
+
+  const ProjectView &view_;
+  const std::vector<const ModuleRename *> &modules_;
+  const ConfigResolver &resolver_;
+  Applicability applicability_;
+  std::vector<RenamedModule> named_;
+};
+
 } // namespace
 
 ImportEdits ProjectView::importEdits(const std::vector<std::string> &files,
                                      const std::vector<const ModuleRename *> &modules, const ConfigResolver &resolver,
                                      const ProjectText &text, Applicability applicability,
-                                     const std::function<bool()> &cancelled) const {
+                                     const std::function<bool()> &cancelled, unsigned jobs) const {
+  const ImportEditor editor(*this, modules, resolver, applicability);
+  std::vector<FileResult> results(files.size());
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> stopped{false};
+  const auto work = [&] {
+    for (std::size_t i = next++; i < files.size() && !stopped; i = next++) {
+      if (cancelled && cancelled()) {
+        stopped = true;
+        break;
+      }
+      std::string why;
+      try {
+        const std::optional<ProjectSource> source = text(files[i], why);
+        results[i] = editor.edit(files[i], source, why);
+      } catch (const std::exception &e) { // out of memory on a huge file: it may name a module
+        results[i] = editor.edit(files[i], std::nullopt, std::string("cannot be read: ") + e.what());
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < std::max(jobs, 1U); ++t) pool.emplace_back(work);
+  work();
+  for (std::thread &thread : pool) thread.join();
+
   ImportEdits out;
   out.leftBehind.resize(modules.size());
-  std::vector<std::string> words;
-  for (const ModuleRename *m : modules) addKeywordParts(m->module, words);
-  const auto note = [&](std::size_t i, std::string place) {
-    std::vector<std::string> &left = out.leftBehind[i];
-    if (std::find(left.begin(), left.end(), place) == left.end()) left.push_back(std::move(place));
-  };
-  const auto noteAll = [&](const std::string &place) {
-    for (std::size_t i = 0; i < modules.size(); ++i) note(i, place);
-  };
-  for (const std::string &file : files) {
-    if (cancelled && cancelled()) break;
-    std::string why;
-    const std::optional<std::string> got = text(file, why);
-    if (!got) { // it may import the module: nobody can tell
-      noteAll("`" + file + "` " + why);
-      continue;
-    }
-    if (!spellsAny(*got, words)) continue;
-    const bool notebook = std::string_view(file).ends_with(".ipynb");
-    std::optional<Notebook> book;
-    if (notebook) {
-      auto parsed = Notebook::parse(*got);
-      if (const auto *error = std::get_if<std::string>(&parsed)) {
-        noteAll("`" + file + "` cannot be read as a notebook (" + *error + ")");
-        continue;
-      }
-      book = std::move(std::get<Notebook>(parsed));
-    }
-    const std::string_view python = book ? std::string_view(book->virtualText()) : std::string_view(*got);
-    const auto resolved = resolver.forFile(file);
-    const auto *settings = std::get_if<ResolvedConfig>(&resolved);
-    if (settings == nullptr) {
-      noteAll("the configuration of `" + file + "` cannot be read");
-      continue;
-    }
-    Config config = settings->config;
-    configure(file, config);
-
-    // The rename's part in this file: the AF201 fixes that carry one of the modules' renames.
-    const Linter linter(config);
-    FixOptions options;
-    options.unsafe = applicability != Applicability::Safe;
-    options.filter = [&](const Diagnostic &d) {
-      return d.code == "AF201" && d.fix && std::any_of(modules.begin(), modules.end(), [&](const ModuleRename *m) {
-               return std::find(d.fix->renames.begin(), d.fix->renames.end(), m->path) != d.fix->renames.end();
-             });
-    };
-    const FixResult fixed = fix(linter, python, options);
-
-    // What still names a module afterwards, whatever hides it: AF201 alone, no suppression.
-    Config only = config;
-    only.rules = RuleSelection{{"AF201"}, {}, {}};
-    const Linter af201(only);
-    const Document after(fixed.text);
-    const std::vector<Diagnostic> found = LinterInternals::lintUnsuppressed(af201, after);
-    std::optional<std::vector<Diagnostic>> library; // the same without the project's module rows
-    for (const Diagnostic &d : found) {
-      if (d.code != "AF201") continue;
-      for (std::size_t i = 0; i < modules.size(); ++i) {
-        bool names = false;
-        if (d.fix && !d.fix->renames.empty()) {
-          names = std::any_of(d.fix->renames.begin(), d.fix->renames.end(),
-                              [&](const FileRename &r) { return moves(r, *modules[i]); });
-        } else if (!d.fix && lastComponent(fixed.text.substr(d.start, d.end - d.start)) ==
-                                 lastComponent(modules[i]->module)) {
-          // A finding with no fix: the project's row made it unless a library's row does too.
-          if (!library) {
-            Config rows = only;
-            std::erase_if(rows.renames, [](const RenameRow &r) { return !r.files.empty(); });
-            library = LinterInternals::lintUnsuppressed(Linter(rows), after);
-          }
-          names = std::none_of(library->begin(), library->end(),
-                               [&](const Diagnostic &o) { return o.code == d.code && o.start == d.start; });
-        }
-        if (names) note(i, where(file, notebook, fixed.text, d.start) + " would still import it");
-      }
-    }
-    for (std::size_t i = 0; i < modules.size(); ++i)
-      for (const Diagnostic &d :
-           moduleStrings(fixed.text, {{modules[i]->module, modules[i]->newModule}}, Severity::Warning))
-        note(i, where(file, notebook, fixed.text, d.start) + " names it in a string");
-
-    if (fixed.text == python) continue;
-    if (!book) {
-      out.files.push_back({file, *got, fixed.text});
-    } else if (std::optional<std::string> json = book->withVirtualText(fixed.text)) {
-      out.files.push_back({file, *got, std::move(*json)});
-    } else {
-      noteAll("the fix of `" + file + "` would change a line between two cells");
+  for (FileResult &result : results) {
+    if (result.edit) out.files.push_back(std::move(*result.edit));
+    for (auto &[i, place] : result.places) {
+      std::vector<std::string> &left = out.leftBehind[i];
+      if (std::find(left.begin(), left.end(), place) == left.end()) left.push_back(std::move(place));
     }
   }
   return out;
 }
 
-void ProjectView::audit(const std::vector<std::string> &files, const ConfigResolver &resolver,
-                        const ProjectText &text) {
-  for (;;) {
+void ProjectView::audit(const std::vector<std::string> &files, const std::vector<std::string> &roots,
+                        const ConfigResolver &resolver, const ProjectText &text, unsigned jobs) {
+  if (renames_.empty()) return;
+  // Importers outside the run keep the old name: the run must walk the module's whole base.
+  std::error_code ec;
+  std::vector<fs::path> walked;
+  for (const std::string &root : roots)
+    if (fs::is_directory(root, ec)) walked.push_back(fs::absolute(root, ec).lexically_normal());
+  for (ModuleRename &r : renames_) {
+    const fs::path base = fs::absolute(r.base, ec).lexically_normal();
+    const bool covered = std::any_of(walked.begin(), walked.end(), [&](const fs::path &root) {
+      const fs::path relative = base.lexically_relative(root);
+      return !relative.empty() && *relative.begin() != "..";
+    });
+    if (!covered) r.leftBehind.push_back("the run does not walk `" + r.base + "`, whose other files may import it");
+  }
+  for (bool first = true;; first = false) {
     std::vector<const ModuleRename *> safe;
     for (const ModuleRename &r : renames_)
       if (!r.refusal && r.applicability() == Applicability::Safe) safe.push_back(&r);
-    if (safe.empty()) return;
-    ImportEdits found = importEdits(files, safe, resolver, text, Applicability::Safe);
-    bool changed = false;
-    for (std::size_t k = 0; k < safe.size(); ++k) {
-      if (found.leftBehind[k].empty()) continue;
-      // Every file of the module: an import cannot tell two roots' `pkg.async` apart.
-      for (ModuleRename &r : renames_)
-        if (r.module == safe[k]->module && r.leftBehind.empty()) r.leftBehind = found.leftBehind[k];
-      changed = true;
+    bool changed = first; // the coverage above
+    if (!safe.empty()) {
+      ImportEdits found = importEdits(files, safe, resolver, text, Applicability::Safe, {}, jobs);
+      for (std::size_t k = 0; k < safe.size(); ++k) {
+        if (found.leftBehind[k].empty()) continue;
+        // Every file of the module: an import cannot tell two roots' `pkg.async` apart.
+        for (ModuleRename &r : renames_)
+          if (r.module == safe[k]->module && r.leftBehind.empty()) r.leftBehind = found.leftBehind[k];
+        changed = true;
+      }
     }
+    // The modules inside one that keeps its name: their new paths spell the package's new name.
+    for (ModuleRename &r : renames_)
+      for (const ModuleRename &o : renames_)
+        if (r.leftBehind.empty() && !o.leftBehind.empty() && inside(r.module, o.module)) {
+          r.leftBehind.push_back("the package `" + o.module + "` it lies in would keep its name");
+          changed = true;
+        }
     if (!changed) return;
-    // Its rows make the fixes of its imports unsafe, saying why.
+    // Their rows make the fixes of their imports unsafe, saying why.
     for (RenameRow &row : rows_)
       for (const ModuleRename &r : renames_)
         if (!r.leftBehind.empty() && std::find(row.files.begin(), row.files.end(), r.path) != row.files.end()) {
           row.uncertain = true;
           if (row.unresolved.empty()) row.unresolved = summary(r.leftBehind);
         }
+    if (safe.empty()) return;
   }
 }
 

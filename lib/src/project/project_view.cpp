@@ -537,10 +537,21 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
       r.directory = directory;
       r.uncertain = uncertain;
       r.reportedIn = spelt;
+      fs::path base = fs::path(spelt).parent_path();
+      for (std::size_t up = 0; up < dirParts; ++up) base = base.parent_path();
+      r.base = base.empty() ? "." : base.generic_string();
       r.severity = config->config.target >= PythonVersion{3, 7} ? Severity::Error : Severity::Warning;
-      std::error_code exists;
-      if (fs::symlink_status(to, exists).type() != fs::file_type::not_found && !exists)
-        r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: `" + r.path.to + "` exists";
+      // The new name is taken by whatever would import as it: the target itself, a module file
+      // beside a package directory, or a package directory beside a module file.
+      const fs::path stem = from.parent_path() / newName;
+      for (const fs::path &taken : {to, stem, fs::path(stem.native() + ".py"), fs::path(stem.native() + ".pyi")}) {
+        std::error_code exists;
+        if (fs::symlink_status(taken, exists).type() != fs::file_type::not_found && !exists) {
+          r.refusal =
+              "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: `" + taken.generic_string() + "` exists";
+          break;
+        }
+      }
       view.renames_.push_back(std::move(r));
     }
   }
@@ -555,6 +566,17 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
     if (refused != view.renames_.end())
       r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the same module `" + r.module +
                   "` at `" + refused->path.from + "` cannot be renamed (`" + refused->path.to + "` exists)";
+  }
+  // A module inside a package that cannot be renamed: its rows would spell the package's new name.
+  for (ModuleRename &r : view.renames_) {
+    if (r.refusal) continue;
+    const auto refused = std::find_if(view.renames_.begin(), view.renames_.end(), [&](const ModuleRename &o) {
+      return o.refusal && r.module.starts_with(o.module) && r.module.size() > o.module.size() &&
+             r.module[o.module.size()] == '.';
+    });
+    if (refused != view.renames_.end())
+      r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the package `" + refused->module +
+                  "` it lies in cannot be renamed (" + *refused->refusal + ")";
   }
 
   // One row per module path, in each spelling a fix in progress can leave its ancestors in
