@@ -874,7 +874,8 @@ int runCheck(const CheckOptions &options) {
       pathErrors = std::move(list.errors);
       std::vector<std::optional<ReadResult>> kept;
       project = ProjectView::build(list.files, resolver, scanPublicNames(list.files, jobs, kept));
-      project.audit(list.files, roots, resolver, projectText, jobs);
+      // A shard walks its roots in part: importers in the other shards keep the old name.
+      project.audit(list.files, options.shard ? std::vector<std::string>{} : roots, resolver, projectText, jobs);
       if (project.active()) linters.setProject(&project);
       progress.start(list.files.size(), ProgressBar::wanted(list.files.size(), options.quiet, STDERR_FILENO));
       reports = checkJobs(

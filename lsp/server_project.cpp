@@ -45,16 +45,25 @@ bool inside(std::string_view inner, std::string_view outer) {
 }
 
 /// The renames of the module `module` (one per file that is it: two workspace folders may hold
-/// the same module) and of the packages it lies in and the modules inside it that are renamed
-/// too (`pkg.async.await` spells its new path `pkg.asynchronous.awaitable`: renamed alone, its
-/// imports would name a package that is not there); none when one of them is refused.
+/// the same module) with the whole package it lies in: the topmost package of its path that is
+/// renamed too, and every module in it that is (`pkg.async.await` spells its new path
+/// `pkg.asynchronous.awaitable`: renamed alone, its imports would name a package that is not
+/// there; `pkg/async/async.py` would move with the directory and keep its name). None when the
+/// module or a package it lies in is refused; a refused module inside keeps its name, as `check`
+/// leaves it.
 std::vector<const ModuleRename *> renamesOf(const ProjectView &view, const std::string &module) {
-  std::vector<const ModuleRename *> group;
+  std::string top = module;
   for (const ModuleRename &r : view.renames())
-    if (r.module == module || inside(module, r.module) || inside(r.module, module)) {
-      if (r.refusal) return {};
-      group.push_back(&r);
+    if (inside(top, r.module)) top = r.module;
+  std::vector<const ModuleRename *> group;
+  for (const ModuleRename &r : view.renames()) {
+    if (r.module != top && !inside(r.module, top)) continue;
+    if (r.refusal) {
+      if (r.module == module || inside(module, r.module)) return {};
+      continue;
     }
+    group.push_back(&r);
+  }
   return group;
 }
 
@@ -286,6 +295,14 @@ std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceSource &sou
   const std::vector<const ModuleRename *> group = renamesOf(project.view, module);
   if (group.empty()) throw LspError(ErrorCode::RequestFailed, "no module `" + module + "` to rename");
   const bool uncertain = std::any_of(group.begin(), group.end(), [](const ModuleRename *r) { return r->uncertain; });
+  // Importers outside the workspace folders keep the old name: the folders must hold the
+  // module's package and its configuration file's directory.
+  std::vector<fs::path> folders;
+  for (const fs::path &folder : source.folders) folders.push_back(folder.lexically_normal());
+  std::vector<std::string> outside;
+  for (const ModuleRename *r : group)
+    if (std::optional<std::string> place = ProjectView::uncovered(*r, folders, "the workspace", false))
+      outside.push_back(std::move(*place));
   if (uncertain && !unsafe)
     throw LspError(ErrorCode::RequestFailed, "renaming `" + module +
                                                  "` is an unsafe fix (it lies in a namespace package, which an "
@@ -297,7 +314,7 @@ std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceSource &sou
   ImportEdits found =
       project.view.importEdits(project.files, group, *project.resolver, texts, applicability, cancelled);
   if (cancelled()) return std::nullopt;
-  std::vector<std::string> places;
+  std::vector<std::string> places = outside;
   for (const std::vector<std::string> &left : found.leftBehind)
     for (const std::string &place : left)
       if (std::find(places.begin(), places.end(), place) == places.end()) places.push_back(place);

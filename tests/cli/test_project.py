@@ -13,7 +13,7 @@ import subprocess
 import sys
 import unittest
 
-from test_cli import AsNobodyTestCase, CliTestCase, compiles, notebook_text, read, write
+from test_cli import AsNobodyTestCase, CliTestCase, compiles, notebook_text, read, run, write
 
 
 def tree(root):
@@ -174,6 +174,30 @@ class ModuleRenameSafetyTest(CliTestCase):
         res = self.check("--fix", ".")
         self.assertEqual(res.code, 0, res)
         self.assertEqual(read(self.path("plain.py")), b"import pkg.asynchronous\n")
+
+    def test_a_run_inside_the_package_or_over_a_shard_may_miss_importers(self):
+        self.make(PACKAGE)
+        res = run(["check", "--fix", "."], cwd=self.path("pkg"))
+        self.assertEqual(res.code, 1, res)
+        self.assertIn("(the run does not walk `..`, whose other files may import it)", res.stdout)
+        self.assertTrue(os.path.exists(self.path("pkg/async.py")))
+        res = self.check("--fix", "--shard", "1/2", ".")
+        res2 = self.check("--fix", "--shard", "2/2", ".")
+        self.assertTrue(os.path.exists(self.path("pkg/async.py")), (res, res2))
+        self.assertEqual(read(self.path("plain.py")), b"import pkg.async\n")
+        self.assertIn("(the run does not walk `.`, whose other files may import it)", res.stdout + res2.stdout)
+
+    def test_a_src_layout_run_must_walk_the_project_root(self):
+        # `tests/` lies beside `src`, under the configuration's directory: `check --fix src` misses it.
+        self.make({"pyproject.toml": "[tool.asyncfix]\nsrc = [\"src\"]\n", "src/pkg/__init__.py": "",
+                   "src/pkg/async.py": "x = 1\n", "tests/test_a.py": "from pkg.async import x\n"})
+        res = self.check("--fix", "src")
+        self.assertEqual(res.code, 1, res)
+        self.assertIn("(the run does not walk `.`, whose other files may import it)", res.stdout)
+        self.assertTrue(os.path.exists(self.path("src/pkg/async.py")))
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("tests/test_a.py")), b"from pkg.asynchronous import x\n")
 
     def test_a_place_is_charged_to_the_module_it_names(self):
         # Line 4 imports another `async` (no fix can tell what to make of it): it keeps `pkg.async`

@@ -399,7 +399,9 @@ class ModuleRenameTest(Session, unittest.TestCase):
         os.makedirs(os.path.join(self.root, "pkg/async"))
         for name, text in {"pkg/__init__.py": "", "pkg/async/__init__.py": "",
                            "pkg/async/await.py": "def h():\n    return 1\n",
-                           "main.py": "import pkg.async.await\n\nprint(pkg.async.await.h())\n"}.items():
+                           "pkg/async/async.py": "def g():\n    return 2\n",
+                           "main.py": ("import pkg.async.await\nimport pkg.async.async\n\n"
+                                       "print(pkg.async.await.h(), pkg.async.async.g())\n")}.items():
             with open(os.path.join(self.root, name), "w") as f:
                 f.write(text)
         client = Client([LSP])
@@ -418,8 +420,8 @@ class ModuleRenameTest(Session, unittest.TestCase):
                 "context": {"diagnostics": []}}))
             renames = [a for a in actions if a["title"].startswith("Rename module")]
             self.assertEqual([a["title"] for a in renames],
-                             ["Rename module `pkg.async.await` to `pkg.asynchronous.awaitable` (with `pkg.async`) "
-                              "and update its imports"])
+                             ["Rename module `pkg.async.await` to `pkg.asynchronous.awaitable` (with `pkg.async`, "
+                              "`pkg.async.async`) and update its imports"])
             edit = self.result(client, client.request("codeAction/resolve", renames[0]))["edit"]
             client.response(client.request("shutdown"))
             client.notify("exit")
@@ -427,9 +429,17 @@ class ModuleRenameTest(Session, unittest.TestCase):
             client.finish()
         apply_edit(edit, {})
         self.assertTrue(os.path.exists(os.path.join(self.root, "pkg/asynchronous/awaitable.py")))
+        self.assertTrue(os.path.exists(os.path.join(self.root, "pkg/asynchronous/asynchronous.py")))
         run = subprocess.run([sys.executable, "-c", "import main"], cwd=self.root, capture_output=True, text=True,
                              env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
         self.assertEqual(run.returncode, 0, run.stderr)
+
+    def test_a_workspace_folder_inside_the_package_makes_it_unsafe(self):
+        # The folder is `pkg/`: `train.py` beside it imports the module and would keep the old name.
+        title, response = self.resolve_rename("pkg/kfac.py", 0, folders=["pkg"])
+        self.assertEqual(response["error"]["message"],
+                         "renaming `pkg.async` is an unsafe fix (the workspace does not walk `" + self.root +
+                         "`, whose other files may import it): it needs unsafeFixes")
 
     def test_offered_from_a_top_level_importer_too(self):
         edit = self.rename_edit("train.py", 0)

@@ -47,9 +47,10 @@ struct ModuleRename {
   /// Why it cannot be renamed (the target exists, or a package it lies in cannot be renamed); such
   /// a module gets no rows, so its imports are reported without a fix, as before.
   std::optional<std::string> refusal;
-  /// Where its top-level package starts (normalized, "." for the current directory): a run that
-  /// does not walk it may leave importers out.
-  std::string base;
+  /// Where its top-level package starts, and the directory of the configuration file that
+  /// applies to it ("" for none): absolute, normalized. A run that does not walk both may leave
+  /// importers out.
+  std::string base, root;
   /// The places that would go on naming the module after its safe fixes (audit()): an import
   /// under `# noqa: AF201` or in a skipped file, a string, a file that cannot be read: "`b.py:3`
   /// would still import it". The rename and its edits are unsafe then.
@@ -163,9 +164,16 @@ public:
                           const ConfigResolver &resolver, const ProjectText &text, Applicability applicability,
                           const std::function<bool()> &cancelled = {}, unsigned jobs = 1) const;
 
+  /// Whether the directories `walked` (absolute, normalized) hold the module's base and root
+  /// (ModuleRename::base, root); if not, the place to say so ("the run does not walk `..`, …"; the
+  /// path relative to the current directory with `relative`, else absolute).
+  static std::optional<std::string> uncovered(const ModuleRename &r, const std::vector<std::filesystem::path> &walked,
+                                              std::string_view who, bool relative);
+
   /// The safety of the renames: a module that importEdits() at Safe would leave named somewhere,
-  /// or whose base (ModuleRename::base) lies outside every one of `roots` (the directories the run
-  /// walked; a file named alone covers nothing: importers outside the run keep the old name), gets
+  /// or whose base and root lie outside every one of `roots` (the directories the run walked
+  /// whole: none for a shard; a file named alone covers nothing: importers outside the run keep
+  /// the old name), gets
   /// those places (ModuleRename::leftBehind), so that its rename and every fix of its imports
   /// become unsafe and say why; so do the modules inside it (their new paths spell its new name) —
   /// again until none changes. Reads the files of `files` through `text`, on `jobs` threads; does

@@ -183,12 +183,17 @@ ImportEdits ProjectView::importEdits(const std::vector<std::string> &files,
         const std::optional<ProjectSource> source = text(files[i], why);
         results[i] = editor.edit(files[i], source, why);
       } catch (const std::exception &e) { // out of memory on a huge file: it may name a module
-        results[i] = editor.edit(files[i], std::nullopt, std::string("cannot be read: ") + e.what());
+        results[i] = FileResult{};
+        for (std::size_t m = 0; m < modules.size(); ++m)
+          results[i].places.emplace_back(m, "`" + files[i] + "` cannot be read: " + e.what());
       }
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < std::max(jobs, 1U); ++t) pool.emplace_back(work);
+  try {
+    for (unsigned t = 1; t < std::max(jobs, 1U); ++t) pool.emplace_back(work);
+  } catch (const std::system_error &) { // no more threads: the ones there are do the work
+  }
   work();
   for (std::thread &thread : pool) thread.join();
 
@@ -204,27 +209,44 @@ ImportEdits ProjectView::importEdits(const std::vector<std::string> &files,
   return out;
 }
 
+std::optional<std::string> ProjectView::uncovered(const ModuleRename &r, const std::vector<fs::path> &walked,
+                                                  std::string_view who, bool relative) {
+  for (const std::string &need : {r.base, r.root}) {
+    if (need.empty()) continue;
+    const fs::path dir(need);
+    const bool covered = std::any_of(walked.begin(), walked.end(), [&](const fs::path &root) {
+      const fs::path below = dir.lexically_relative(root);
+      return !below.empty() && *below.begin() != "..";
+    });
+    if (covered) continue;
+    std::error_code ec;
+    const fs::path here = relative ? fs::current_path(ec) : fs::path();
+    const fs::path shown = !relative || ec ? dir : dir.lexically_relative(here);
+    return std::string(who) + " does not walk `" + (shown.empty() ? dir : shown).generic_string() +
+           "`, whose other files may import it";
+  }
+  return std::nullopt;
+}
+
 void ProjectView::audit(const std::vector<std::string> &files, const std::vector<std::string> &roots,
                         const ConfigResolver &resolver, const ProjectText &text, unsigned jobs) {
   if (renames_.empty()) return;
-  // Importers outside the run keep the old name: the run must walk the module's whole base.
+  // Importers outside the run keep the old name: the run must walk the module's base and root.
   std::error_code ec;
   std::vector<fs::path> walked;
   for (const std::string &root : roots)
     if (fs::is_directory(root, ec)) walked.push_back(fs::absolute(root, ec).lexically_normal());
-  for (ModuleRename &r : renames_) {
-    const fs::path base = fs::absolute(r.base, ec).lexically_normal();
-    const bool covered = std::any_of(walked.begin(), walked.end(), [&](const fs::path &root) {
-      const fs::path relative = base.lexically_relative(root);
-      return !relative.empty() && *relative.begin() != "..";
-    });
-    if (!covered) r.leftBehind.push_back("the run does not walk `" + r.base + "`, whose other files may import it");
-  }
-  for (bool first = true;; first = false) {
+  bool any = false;
+  for (ModuleRename &r : renames_)
+    if (std::optional<std::string> place = uncovered(r, walked, "the run", true)) {
+      r.leftBehind.push_back(std::move(*place));
+      any = true;
+    }
+  for (bool changed = true; changed;) {
+    changed = false;
     std::vector<const ModuleRename *> safe;
     for (const ModuleRename &r : renames_)
       if (!r.refusal && r.applicability() == Applicability::Safe) safe.push_back(&r);
-    bool changed = first; // the coverage above
     if (!safe.empty()) {
       ImportEdits found = importEdits(files, safe, resolver, text, Applicability::Safe, {}, jobs);
       for (std::size_t k = 0; k < safe.size(); ++k) {
@@ -242,16 +264,16 @@ void ProjectView::audit(const std::vector<std::string> &files, const std::vector
           r.leftBehind.push_back("the package `" + o.module + "` it lies in would keep its name");
           changed = true;
         }
-    if (!changed) return;
-    // Their rows make the fixes of their imports unsafe, saying why.
-    for (RenameRow &row : rows_)
-      for (const ModuleRename &r : renames_)
-        if (!r.leftBehind.empty() && std::find(row.files.begin(), row.files.end(), r.path) != row.files.end()) {
-          row.uncertain = true;
-          if (row.unresolved.empty()) row.unresolved = summary(r.leftBehind);
-        }
-    if (safe.empty()) return;
+    any = any || changed;
   }
+  if (!any) return;
+  // Their rows make the fixes of their imports unsafe, saying why.
+  for (RenameRow &row : rows_)
+    for (const ModuleRename &r : renames_)
+      if (!r.leftBehind.empty() && std::find(row.files.begin(), row.files.end(), r.path) != row.files.end()) {
+        row.uncertain = true;
+        if (row.unresolved.empty()) row.unresolved = summary(r.leftBehind);
+      }
 }
 
 std::string ProjectView::leftBehindSummary(const std::vector<std::string> &places) { return summary(places); }

@@ -537,9 +537,12 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
       r.directory = directory;
       r.uncertain = uncertain;
       r.reportedIn = spelt;
-      fs::path base = fs::path(spelt).parent_path();
+      std::error_code ec;
+      fs::path base = fs::absolute(spelt, ec).lexically_normal().parent_path();
       for (std::size_t up = 0; up < dirParts; ++up) base = base.parent_path();
-      r.base = base.empty() ? "." : base.generic_string();
+      r.base = base.generic_string();
+      if (!config->source.empty()) // the project's root: `src = ["src"]` leaves tests/ beside it
+        r.root = fs::absolute(config->source, ec).lexically_normal().parent_path().generic_string();
       r.severity = config->config.target >= PythonVersion{3, 7} ? Severity::Error : Severity::Warning;
       // The new name is taken by whatever would import as it: the target itself, a module file
       // beside a package directory, or a package directory beside a module file.
