@@ -261,3 +261,18 @@ TEST_CASE("AF201: without the project's package, relative imports stay AF001's",
   CHECK(alone[0].code == "AF001");
   CHECK_FALSE(alone[0].fix);
 }
+
+TEST_CASE("AF201: a path with two keyword components is one finding", "[rules][AF201]") {
+  Config config;
+  RenameRow row;
+  row.kind = RenameRow::Kind::Module;
+  row.library = "mylib";
+  row.old = "mylib.async.await";
+  row.replacement = "mylib.aio.waiting";
+  config.renames.push_back(row);
+  const std::vector<Invalid> invalid = {
+      {"import mylib.async.await\n", {{"AF201", 1, 8, 25, FixKind::Safe}}, "import mylib.aio.waiting\n"},
+      {"from mylib.async.await import x\n", {{"AF201", 1, 6, 23, FixKind::Safe}}, "from mylib.aio.waiting import x\n"},
+  };
+  runRuleTests("AF201", {}, invalid, config);
+}

@@ -660,6 +660,19 @@ void RenamedAsyncRule::check(TSNode node, Context &ctx) const {
   }
   const std::optional<RenameMatch> &m = matchRenamedToken(node, ctx);
   if (!m || renameRuleCode(m->row->kind) != info_.code) return;
+  // A path with two keyword components (`mylib.async.await`) is one finding, made at the first.
+  const std::uint32_t at = ts_node_start_byte(node);
+  if (m->start < at) {
+    const std::string_view before = ctx.text().substr(m->start, at - m->start);
+    for (std::size_t from = 0; from < before.size();) {
+      const std::size_t dot = std::min(before.find('.', from), before.size());
+      std::string_view part = before.substr(from, dot - from);
+      while (!part.empty() && std::isspace(static_cast<unsigned char>(part.front())) != 0) part.remove_prefix(1);
+      while (!part.empty() && std::isspace(static_cast<unsigned char>(part.back())) != 0) part.remove_suffix(1);
+      if (isAsyncOrAwait(part)) return;
+      from = dot + 1;
+    }
+  }
   Diagnostic d;
   d.code = info_.code;
   d.name = info_.name;
