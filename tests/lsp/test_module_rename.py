@@ -357,8 +357,9 @@ class ModuleRenameTest(Session, unittest.TestCase):
                              env={**os.environ, "PYTHONDONTWRITEBYTECODE": "1"})
         self.assertEqual(run.returncode, 0, run.stderr)
 
-    def test_a_notebook_open_in_the_editor_makes_it_unsafe(self):
-        # Its cells are the editor's: a text edit of the file cannot reach them.
+    def notebook_opener(self, cell):
+        """A `before` for resolve_rename: opens `explore.ipynb` (on disk, empty) in the editor with
+        one code cell holding `cell`. Returns (the notebook's path, the opener)."""
         notebook = os.path.join(self.root, "explore.ipynb")
         with open(notebook, "w") as f:
             json.dump({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, f)
@@ -368,25 +369,19 @@ class ModuleRenameTest(Session, unittest.TestCase):
             client.notify("notebookDocument/didOpen", {
                 "notebookDocument": {"uri": uri_of(notebook), "notebookType": "jupyter-notebook", "version": 1,
                                      "cells": [{"kind": 2, "document": cell_uri}]},
-                "cellTextDocuments": [{"uri": cell_uri, "languageId": "python", "version": 1,
-                                       "text": "import pkg.async\n"}]})
+                "cellTextDocuments": [{"uri": cell_uri, "languageId": "python", "version": 1, "text": cell}]})
+        return notebook, open_notebook
+
+    def test_a_notebook_open_in_the_editor_makes_it_unsafe(self):
+        # Its cells are the editor's: a text edit of the file cannot reach them.
+        notebook, open_notebook = self.notebook_opener("import pkg.async\n")
         _, response = self.resolve_rename("pkg/kfac.py", 0, before=open_notebook)
         self.assertEqual(response["error"]["message"],
                          "renaming `pkg.async` is an unsafe fix (`" + notebook + "` is open in a notebook editor, "
                          "whose cells the rename does not edit): it needs unsafeFixes")
 
     def test_a_notebook_open_in_the_editor_that_names_no_module_is_no_obstacle(self):
-        notebook = os.path.join(self.root, "explore.ipynb")
-        with open(notebook, "w") as f:
-            json.dump({"cells": [], "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, f)
-        cell_uri = "vscode-notebook-cell:" + notebook + "#c1"
-
-        def open_notebook(client):
-            client.notify("notebookDocument/didOpen", {
-                "notebookDocument": {"uri": uri_of(notebook), "notebookType": "jupyter-notebook", "version": 1,
-                                     "cells": [{"kind": 2, "document": cell_uri}]},
-                "cellTextDocuments": [{"uri": cell_uri, "languageId": "python", "version": 1,
-                                       "text": "import asyncio\n\nasync def f():\n    await asyncio.sleep(0)\n"}]})
+        _, open_notebook = self.notebook_opener("import asyncio\n\nasync def f():\n    await asyncio.sleep(0)\n")
         _, response = self.resolve_rename("pkg/kfac.py", 0, before=open_notebook)
         self.assertIn("result", response, response)
         apply_edit(response["result"]["edit"], {})
