@@ -110,6 +110,15 @@ class ModuleRenameSafetyTest(CliTestCase):
         self.assert_left_behind({"a.py": "import importlib\nm = importlib.import_module('pkg.async')\n"},
                                 "`a.py:2` names it in a string)", "a.py")
 
+    def test_a_relative_string_that_names_the_module(self):
+        self.assert_left_behind({"pkg/load.py": "import importlib\nm = importlib.import_module('.async', 'pkg')\n"},
+                                "`pkg/load.py:2` names it in a string)", "pkg/load.py")
+
+    def test_the_package_lists_it_in_all(self):
+        # `from pkg import *` would look for `pkg.async`, which is gone.
+        self.assert_left_behind({"pkg/__init__.py": "__all__ = ['async', 'sync']\n", "star.py": "from pkg import *\n"},
+                                "`pkg/__init__.py:1` names it in a string)", "pkg/__init__.py")
+
     def test_a_notebook_that_imports_it_under_a_noqa(self):
         self.assert_left_behind({"nb.ipynb": one_cell_notebook("from pkg.async import x  # noqa: AF201\n")},
                                 "`nb.ipynb` would still import it)", "nb.ipynb")

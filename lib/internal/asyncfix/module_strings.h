@@ -30,4 +30,10 @@ bool mentionsRenamedModule(std::string_view text, const std::vector<RenamedModul
 std::vector<Diagnostic> moduleStrings(std::string_view text, const std::vector<RenamedModule> &modules,
                                       Severity severity);
 
+/// The offsets of the string literals of `text` whose whole content names `module` in a way
+/// moduleStrings() does not see: relative (`".async"`, `"..pkg.async"`, as
+/// `importlib.import_module(".async", "pkg")` takes it), or with `bare`, its last component alone
+/// (`__all__ = ["async"]` in the package that holds it). A cheap substring test comes first.
+std::vector<std::size_t> relativeModuleStrings(std::string_view text, std::string_view module, bool bare);
+
 } // namespace asyncfix

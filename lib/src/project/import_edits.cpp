@@ -34,6 +34,11 @@ bool moves(const FileRename &moved, const ModuleRename &module) {
          (moved.from.size() > from.size() && moved.from.starts_with(from) && moved.from[from.size()] == '/');
 }
 
+/// Is `file` (a package's `__init__`) in the directory that holds `module`'s file or directory?
+bool holds(const std::string &file, const ModuleRename &module) {
+  return fs::path(file).lexically_normal().parent_path() == fs::path(module.path.from).parent_path();
+}
+
 std::string summary(const std::vector<std::string> &places) {
   std::string out;
   for (std::size_t i = 0; i < places.size() && i < 3; ++i) out += (i == 0 ? "" : ", ") + places[i];
@@ -89,7 +94,13 @@ public:
     only.rules = RuleSelection{{"AF201"}, {}, {}};
     const Linter af201(only);
     // Neither an `async`/`await` name nor a module's path (in a string): it names none of them.
-    if (!af201.mayHaveFindings(python) && !mentionsRenamedModule(python, named_)) return out;
+    // A package's `__init__` may list a module of it by its name alone (`__all__ = ["async"]`).
+    const bool init = fs::path(file).stem() == "__init__";
+    if (!af201.mayHaveFindings(python) && !mentionsRenamedModule(python, named_) &&
+        std::none_of(modules_.begin(), modules_.end(), [&](const ModuleRename *m) {
+          return !relativeModuleStrings(python, m->module, init && holds(file, *m)).empty();
+        }))
+      return out;
 
     // The renames' part in this file: the AF201 fixes that carry one of the modules' renames.
     const Linter linter(config);
@@ -133,9 +144,13 @@ public:
         if (names) out.places.emplace_back(i, where(d.start) + " would still import it");
       }
     }
-    for (std::size_t i = 0; i < modules_.size(); ++i)
+    for (std::size_t i = 0; i < modules_.size(); ++i) {
       for (const Diagnostic &d : moduleStrings(fixed.text, {named_[i]}, Severity::Warning))
         out.places.emplace_back(i, where(d.start) + " names it in a string");
+      for (const std::size_t at :
+           relativeModuleStrings(fixed.text, modules_[i]->module, init && holds(file, *modules_[i])))
+        out.places.emplace_back(i, where(at) + " names it in a string");
+    }
 
     if (fixed.text == python) return out;
     if (readOnly) {

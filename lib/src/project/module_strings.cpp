@@ -70,4 +70,39 @@ std::vector<Diagnostic> moduleStrings(std::string_view text, const std::vector<R
   return out;
 }
 
+std::vector<std::size_t> relativeModuleStrings(std::string_view text, std::string_view module, bool bare) {
+  std::vector<std::size_t> out;
+  const std::string_view last = module.substr(module.rfind('.') + 1);
+  // Every such string ends with the module's last component and a quote.
+  bool quoted = false;
+  for (const char quote : {'"', '\''}) {
+    const std::string needle = std::string(last) + quote;
+    quoted = quoted || ::memmem(text.data(), text.size(), needle.data(), needle.size()) != nullptr;
+  }
+  if (!quoted) return out;
+  const auto names = [&](std::string_view content) {
+    if (bare && content == last) return true;
+    const std::size_t dots = content.find_first_not_of('.');
+    if (dots == 0 || dots == std::string_view::npos) return false;
+    const std::string_view rest = content.substr(dots); // a suffix of the module's path
+    return module.ends_with(rest) && (rest.size() == module.size() || module[module.size() - rest.size() - 1] == '.');
+  };
+  const TreePtr tree(
+      ts_parser_parse_string(threadParser(), nullptr, text.data(), static_cast<std::uint32_t>(text.size())));
+  if (!tree) return out;
+  Cursor cursor(ts_tree_root_node(tree.get()));
+  TSTreeCursor *c = cursor.get();
+  for (bool more = true; more;) {
+    const TSNode node = ts_tree_cursor_current_node(c);
+    if (isType(node, "string_content") && names(textOf(node, text))) out.push_back(ts_node_start_byte(node));
+    if (ts_tree_cursor_goto_first_child(c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(c))
+      if (!ts_tree_cursor_goto_parent(c)) {
+        more = false;
+        break;
+      }
+  }
+  return out;
+}
+
 } // namespace asyncfix
