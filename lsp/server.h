@@ -60,10 +60,11 @@ struct OpenText {
 class ProjectCache {
 public:
   /// On the worker: the view of `source`'s files, listed again when the configuration or the
-  /// folders changed, forget() or noteFile() dropped it, or a file it renames (or its target)
-  /// came or went.
+  /// folders changed, forget() or noteFile() dropped it, a file it renames came or went, an offered
+  /// target appeared, or what took a refused one's name went.
   std::shared_ptr<const WorkspaceProject> get(const WorkspaceSource &source);
-  /// Whether the last view made, still of this configuration and these folders, renames nothing.
+  /// Whether the last view made, still of this configuration and these folders, has no module to
+  /// rename, refused or not (a refused one is offered once what takes its name goes).
   bool knownEmpty(std::uint64_t configGeneration, const std::vector<std::filesystem::path> &folders);
   void forget();
   /// A file the editor opened or saved: the view is dropped if it lies in a folder and the view

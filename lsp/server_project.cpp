@@ -30,13 +30,14 @@ bool isModuleCode(std::string_view code) { return code == "AF001" || code == "AF
 std::string normalized(const fs::path &path) { return path.lexically_normal().generic_string(); }
 
 /// Whether the files the view was built from still stand as it saw them: every module to rename
-/// is there, and its target exists exactly when the view refused the rename.
+/// is there, a target it offers is free, and what took a refused one's name is still there.
 bool stillTrue(const ProjectView &view) {
-  return std::all_of(view.renames().begin(), view.renames().end(), [](const ModuleRename &r) {
+  const auto exists = [](const std::string &path) {
     std::error_code ec;
-    const bool source = fs::symlink_status(r.path.from, ec).type() != fs::file_type::not_found && !ec;
-    const bool target = fs::symlink_status(r.path.to, ec).type() != fs::file_type::not_found && !ec;
-    return source && target == r.refusal.has_value();
+    return fs::symlink_status(path, ec).type() != fs::file_type::not_found && !ec;
+  };
+  return std::all_of(view.renames().begin(), view.renames().end(), [&](const ModuleRename &r) {
+    return exists(r.path.from) && (r.refusal ? r.taken.empty() || exists(r.taken) : !exists(r.path.to));
   });
 }
 
@@ -131,7 +132,7 @@ std::shared_ptr<const WorkspaceProject> ProjectCache::get(const WorkspaceSource 
 bool ProjectCache::knownEmpty(std::uint64_t configGeneration, const std::vector<fs::path> &folders) {
   const std::lock_guard lock(mutex_);
   return project_ && project_->configGeneration == configGeneration && project_->folders == folders &&
-         project_->view.renamedModules().empty();
+         project_->view.renames().empty();
 }
 
 void ProjectCache::forget() {

@@ -436,6 +436,40 @@ class ModuleRenameTest(Session, unittest.TestCase):
                          "renaming `pkg.async` is an unsafe fix (the workspace does not walk `" + self.root +
                          "`, whose other files may import it): it needs unsafeFixes")
 
+    def test_a_name_taken_by_a_module_file_refuses_until_it_goes(self):
+        # `pkg/asynchronous.py` takes the name `pkg/async/` would get (the package would hide it):
+        # nothing is offered; once the file is gone, the rename is.
+        os.remove(os.path.join(self.root, "pkg/async.py"))
+        os.makedirs(os.path.join(self.root, "pkg/async"))
+        for name, text in (("pkg/async/__init__.py", "def helper():\n    return 1\n"),
+                           ("pkg/asynchronous.py", "x = 1\n")):
+            with open(os.path.join(self.root, name), "w") as f:
+                f.write(text)
+        client = Client([LSP])
+        try:
+            self.result(client, client.request("initialize", {
+                "workspaceFolders": [{"uri": uri_of(self.root), "name": "p"}], "capabilities": CAPABILITIES}))
+            client.notify("initialized", {})
+            uri = uri_of(os.path.join(self.root, "train.py"))
+            client.notify("textDocument/didOpen", {"textDocument": {
+                "uri": uri, "languageId": "python", "version": 1, "text": FILES["train.py"]}})
+
+            def titles():
+                actions = self.result(client, client.request("textDocument/codeAction", {
+                    "textDocument": {"uri": uri}, "range": {"start": {"line": 1, "character": 0},
+                                                            "end": {"line": 1, "character": 0}},
+                    "context": {"diagnostics": []}}))
+                return [a["title"] for a in actions if a["title"].startswith("Rename module")]
+
+            self.assertEqual(titles(), [])
+            self.assertEqual(titles(), [])  # the view is kept while the file that takes the name stays
+            os.remove(os.path.join(self.root, "pkg/asynchronous.py"))
+            self.assertEqual(titles(), ["Rename module `pkg.async` to `pkg.asynchronous` and update its imports"])
+            client.response(client.request("shutdown"))
+            client.notify("exit")
+        finally:
+            client.finish()
+
     def test_offered_from_a_top_level_importer_too(self):
         edit = self.rename_edit("train.py", 0)
         apply_edit(edit, {})

@@ -47,6 +47,9 @@ struct ModuleRename {
   /// Why it cannot be renamed (the target exists, or a package it lies in cannot be renamed); such
   /// a module gets no rows, so its imports are reported without a fix, as before.
   std::optional<std::string> refusal;
+  /// The existing path that takes its new name (with `refusal`; "" when another module's
+  /// refusal is the reason).
+  std::string taken;
   /// Where its top-level package starts, and the directory of the configuration file that
   /// applies to it ("" for none): absolute, normalized. A run that does not walk both may leave
   /// importers out.

@@ -550,8 +550,8 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
       for (const fs::path &taken : {to, stem, fs::path(stem.native() + ".py"), fs::path(stem.native() + ".pyi")}) {
         std::error_code exists;
         if (fs::symlink_status(taken, exists).type() != fs::file_type::not_found && !exists) {
-          r.refusal =
-              "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: `" + taken.generic_string() + "` exists";
+          r.taken = taken.generic_string();
+          r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: `" + r.taken + "` exists";
           break;
         }
       }
