@@ -18,10 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::size_t depth(const std::string &path) {
-  return static_cast<std::size_t>(std::count(path.begin(), path.end(), '/'));
-}
-
 std::string normalized(const std::string &path) { return fs::path(path).lexically_normal().generic_string(); }
 
 /// `diff` (a unified diff of `from`, or empty) under git's header for a file moved to `to`.
@@ -46,14 +42,12 @@ std::vector<std::string> applyModuleRenames(const ProjectView &view, bool unsafe
   const std::vector<ModuleRename> &renames = view.renames();
   std::vector<std::string> problems;
   done.assign(renames.size(), false);
-  std::vector<std::size_t> order(renames.size());
-  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  // Deepest first: `pkg/async/await.py` moves while `pkg/async/` still has its old name.
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return depth(renames[a].path.from) > depth(renames[b].path.from);
-  });
-  for (const std::size_t i : order) {
-    const ModuleRename &r = renames[i];
+  std::vector<const ModuleRename *> order;
+  for (const ModuleRename &r : renames) order.push_back(&r);
+  sortDeepestFirst(order);
+  for (const ModuleRename *next : order) {
+    const ModuleRename &r = *next;
+    const auto i = static_cast<std::size_t>(next - renames.data());
     if (r.refusal) {
       problems.push_back("error: " + r.path.from + ": " + *r.refusal + "; not renamed");
       continue;

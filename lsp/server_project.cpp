@@ -41,10 +41,6 @@ bool stillTrue(const ProjectView &view) {
   });
 }
 
-bool inside(std::string_view inner, std::string_view outer) {
-  return inner.size() > outer.size() && inner.starts_with(outer) && inner[outer.size()] == '.';
-}
-
 /// The renames of the module `module` (one per file that is it: two workspace folders may hold
 /// the same module) with the whole package it lies in: the topmost package of its path that is
 /// renamed too, and every module in it that is (`pkg.async.await` spells its new path
@@ -55,12 +51,12 @@ bool inside(std::string_view inner, std::string_view outer) {
 std::vector<const ModuleRename *> renamesOf(const ProjectView &view, const std::string &module) {
   std::string top = module;
   for (const ModuleRename &r : view.renames())
-    if (inside(top, r.module)) top = r.module;
+    if (insideModule(top, r.module)) top = r.module;
   std::vector<const ModuleRename *> group;
   for (const ModuleRename &r : view.renames()) {
-    if (r.module != top && !inside(r.module, top)) continue;
+    if (r.module != top && !insideModule(r.module, top)) continue;
     if (r.refusal) {
-      if (r.module == module || inside(module, r.module)) return {};
+      if (r.module == module || insideModule(module, r.module)) return {};
       continue;
     }
     group.push_back(&r);
@@ -320,7 +316,7 @@ std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceSource &sou
     for (const std::string &place : left)
       if (std::find(places.begin(), places.end(), place) == places.end()) places.push_back(place);
   if (!places.empty()) {
-    const std::string why = ProjectView::leftBehindSummary(places);
+    const std::string why = ProjectView::placesSummary(places);
     if (!unsafe)
       throw LspError(ErrorCode::RequestFailed,
                      "renaming `" + module + "` is an unsafe fix (" + why + "): it needs unsafeFixes");
@@ -345,10 +341,7 @@ std::optional<WorkspaceEdit> Server::moduleRenameEdit(const WorkspaceSource &sou
   // Every text edit names its file as it is before the renames, which come last, deepest first
   // (`pkg/async/await.py` moves while `pkg/async/` still has its name).
   std::vector<const ModuleRename *> order = group;
-  std::stable_sort(order.begin(), order.end(), [](const ModuleRename *a, const ModuleRename *b) {
-    return std::count(a->path.from.begin(), a->path.from.end(), '/') >
-           std::count(b->path.from.begin(), b->path.from.end(), '/');
-  });
+  sortDeepestFirst(order);
   for (const ModuleRename *r : order) edit.renames.push_back({pathToUri(r->path.from), pathToUri(r->path.to)});
   return edit;
 }

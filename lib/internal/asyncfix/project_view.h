@@ -92,6 +92,13 @@ struct ImportEdits {
   std::vector<std::vector<std::string>> leftBehind;
 };
 
+/// Is `inner` a module inside the package `outer` (`pkg.async.await` in `pkg.async`)?
+bool insideModule(std::string_view inner, std::string_view outer);
+
+/// `renames` in the order they are made on disk, deepest first (`pkg/async/await.py` moves while
+/// `pkg/async/` still has its name); stable.
+void sortDeepestFirst(std::vector<const ModuleRename *> &renames);
+
 class ModuleMap;
 struct FileModule;
 
@@ -188,8 +195,9 @@ public:
   /// or `await`? The cheap test that spares a run with nothing to rename everything else.
   static bool mentionsKeywordModule(std::string_view path);
 
-  /// ModuleRename::leftBehind for a title: the first three places, and how many more.
-  static std::string leftBehindSummary(const std::vector<std::string> &places);
+  /// Places for a title (ModuleRename::leftBehind, NameRename::unresolved): the first three, and
+  /// how many more.
+  static std::string placesSummary(const std::vector<std::string> &places);
 
   /// The diagnostic that stands for renaming `r`, in `r.reportedIn` (at its first byte).
   static Diagnostic moduleDiagnostic(const ModuleRename &r);

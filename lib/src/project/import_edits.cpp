@@ -21,11 +21,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-/// Is `inner` a module inside the package `outer` (`pkg.async.await` in `pkg.async`)?
-bool inside(std::string_view inner, std::string_view outer) {
-  return inner.size() > outer.size() && inner.starts_with(outer) && inner[outer.size()] == '.';
-}
-
 /// Does the file or directory rename `moved` move `module` (the module itself, or one inside the
 /// package it is)? An import of `pkg.async.await` names `pkg.async` too.
 bool moves(const FileRename &moved, const ModuleRename &module) {
@@ -37,13 +32,6 @@ bool moves(const FileRename &moved, const ModuleRename &module) {
 /// Is `file` (a package's `__init__`) in the directory that holds `module`'s file or directory?
 bool holds(const std::string &file, const ModuleRename &module) {
   return fs::path(file).lexically_normal().parent_path() == fs::path(module.path.from).parent_path();
-}
-
-std::string summary(const std::vector<std::string> &places) {
-  std::string out;
-  for (std::size_t i = 0; i < places.size() && i < 3; ++i) out += (i == 0 ? "" : ", ") + places[i];
-  if (places.size() > 3) out += " and " + std::to_string(places.size() - 3) + " more";
-  return out;
 }
 
 /// What one file gives: its edit, and the places it leaves naming some of the modules.
@@ -275,7 +263,7 @@ void ProjectView::audit(const std::vector<std::string> &files, const std::vector
     // The modules inside one that keeps its name: their new paths spell the package's new name.
     for (ModuleRename &r : renames_)
       for (const ModuleRename &o : renames_)
-        if (r.leftBehind.empty() && !o.leftBehind.empty() && inside(r.module, o.module)) {
+        if (r.leftBehind.empty() && !o.leftBehind.empty() && insideModule(r.module, o.module)) {
           r.leftBehind.push_back("the package `" + o.module + "` it lies in would keep its name");
           changed = true;
         }
@@ -287,10 +275,15 @@ void ProjectView::audit(const std::vector<std::string> &files, const std::vector
     for (const ModuleRename &r : renames_)
       if (!r.leftBehind.empty() && std::find(row.files.begin(), row.files.end(), r.path) != row.files.end()) {
         row.uncertain = true;
-        if (row.unresolved.empty()) row.unresolved = summary(r.leftBehind);
+        if (row.unresolved.empty()) row.unresolved = placesSummary(r.leftBehind);
       }
 }
 
-std::string ProjectView::leftBehindSummary(const std::vector<std::string> &places) { return summary(places); }
+std::string ProjectView::placesSummary(const std::vector<std::string> &places) {
+  std::string out;
+  for (std::size_t i = 0; i < places.size() && i < 3; ++i) out += (i == 0 ? "" : ", ") + places[i];
+  if (places.size() > 3) out += " and " + std::to_string(places.size() - 3) + " more";
+  return out;
+}
 
 } // namespace asyncfix

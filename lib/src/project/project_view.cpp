@@ -385,9 +385,8 @@ void ProjectView::addNameRenames(const std::vector<std::pair<std::string, Public
   // A path that names one of the project's modules being renamed, and no name it defines, is
   // AF201's.
   const auto renamedModule = [&](std::string_view path) {
-    return std::any_of(renames_.begin(), renames_.end(), [&](const ModuleRename &r) {
-      return path == r.module || (path.starts_with(r.module) && path[r.module.size()] == '.');
-    });
+    return std::any_of(renames_.begin(), renames_.end(),
+                       [&](const ModuleRename &r) { return path == r.module || insideModule(path, r.module); });
   };
   const auto use = [](NameRename &r, const std::string &file) {
     if (std::find(r.files.begin(), r.files.end(), file) == r.files.end() &&
@@ -466,9 +465,7 @@ void ProjectView::addNameRenames(const std::vector<std::pair<std::string, Public
     row.touches = r.files;
     row.touches.insert(row.touches.end(), r.users.begin(), r.users.end());
     row.uncertain = !r.unresolved.empty();
-    for (std::size_t i = 0; i < r.unresolved.size() && i < 3; ++i)
-      row.unresolved += (i == 0 ? "" : ", ") + r.unresolved[i];
-    if (r.unresolved.size() > 3) row.unresolved += " and " + std::to_string(r.unresolved.size() - 3) + " more";
+    row.unresolved = placesSummary(r.unresolved);
     return row;
   };
   for (auto &[key, g] : globals) {
@@ -574,8 +571,7 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
   for (ModuleRename &r : view.renames_) {
     if (r.refusal) continue;
     const auto refused = std::find_if(view.renames_.begin(), view.renames_.end(), [&](const ModuleRename &o) {
-      return o.refusal && r.module.starts_with(o.module) && r.module.size() > o.module.size() &&
-             r.module[o.module.size()] == '.';
+      return o.refusal && insideModule(r.module, o.module);
     });
     if (refused != view.renames_.end())
       r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the package `" + refused->module +
@@ -679,19 +675,27 @@ Diagnostic ProjectView::moduleDiagnostic(const ModuleRename &r) {
   d.message += "; rename it `" + r.newModule + "`";
   Fix fix{"Rename `" + r.path.from + "` to `" + r.path.to + "` and update its imports", r.applicability(), {}, {}};
   if (r.uncertain) fix.title += " (it lies in a namespace package, which an installed one could share)";
-  if (!r.leftBehind.empty()) fix.title += " (" + leftBehindSummary(r.leftBehind) + ")";
+  if (!r.leftBehind.empty()) fix.title += " (" + placesSummary(r.leftBehind) + ")";
   fix.renames.push_back(r.path);
   d.fix = std::move(fix);
   return d;
+}
+
+bool insideModule(std::string_view inner, std::string_view outer) {
+  return inner.size() > outer.size() && inner.starts_with(outer) && inner[outer.size()] == '.';
+}
+
+void sortDeepestFirst(std::vector<const ModuleRename *> &renames) {
+  std::stable_sort(renames.begin(), renames.end(), [](const ModuleRename *a, const ModuleRename *b) {
+    return depth(a->path.from) > depth(b->path.from);
+  });
 }
 
 std::string ProjectView::movedPath(const std::string &path, bool unsafe) const {
   std::vector<const ModuleRename *> order;
   for (const ModuleRename &r : renames_)
     if (!r.refusal && (unsafe || r.applicability() == Applicability::Safe)) order.push_back(&r);
-  std::stable_sort(order.begin(), order.end(), [](const ModuleRename *a, const ModuleRename *b) {
-    return depth(a->path.from) > depth(b->path.from);
-  });
+  sortDeepestFirst(order);
   std::string out = normalized(path);
   for (const ModuleRename *r : order) out = moved(out, r->path);
   return out;
