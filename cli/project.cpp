@@ -43,6 +43,7 @@ std::vector<std::string> applyModuleRenames(const ProjectView &view, bool unsafe
   std::vector<std::string> problems;
   done.assign(renames.size(), false);
   std::vector<const ModuleRename *> order;
+  order.reserve(renames.size());
   for (const ModuleRename &r : renames) order.push_back(&r);
   sortDeepestFirst(order);
   for (const ModuleRename *next : order) {
