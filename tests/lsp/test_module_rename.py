@@ -6,6 +6,7 @@ the WorkspaceEdit (text edits in order, then the RenameFile) as an editor does, 
 running CPython that every file compiles and every module imports. Python's unittest only; the
 binary comes from $ASYNCFIX_LSP_BIN.
 """
+import contextlib
 import json
 import os
 import shutil
@@ -93,29 +94,51 @@ class Session:
         self.assertIn("result", response, response)  # an error names itself
         return response["result"]["edit"]
 
+    @contextlib.contextmanager
+    def server(self, folders=None, options=None, capabilities=CAPABILITIES, folder_uris=None):
+        """An initialized server over the workspace folders `folders` (relative to self.root; the
+        root alone by default) or `folder_uris`, shut down when the block ends."""
+        client = Client([LSP])
+        try:
+            uris = folder_uris or [uri_of(os.path.join(self.root, f)) for f in (folders or ["."])]
+            self.result(client, client.request("initialize", {
+                "workspaceFolders": [{"uri": uri, "name": str(i)} for i, uri in enumerate(uris)],
+                "capabilities": capabilities, "initializationOptions": options or {}}))
+            client.notify("initialized", {})
+            yield client
+            client.response(client.request("shutdown"))
+            client.notify("exit")
+        finally:
+            client.finish()
+
+    def open_document(self, client, name, text):
+        """Opens `name` (under self.root) with `text`; returns its URI."""
+        uri = uri_of(os.path.join(self.root, name))
+        client.notify("textDocument/didOpen", {"textDocument": {
+            "uri": uri, "languageId": "python", "version": 1, "text": text}})
+        return uri
+
+    def code_actions(self, client, uri, line, character=0):
+        return self.result(client, client.request("textDocument/codeAction", {
+            "textDocument": {"uri": uri},
+            "range": {"start": {"line": line, "character": character}, "end": {"line": line, "character": character}},
+            "context": {"diagnostics": []}}))
+
+    def rename_actions(self, client, uri, line, character=0):
+        """The module renames offered at (`line`, `character`) of `uri`."""
+        return [a for a in self.code_actions(client, uri, line, character) if a["title"].startswith("Rename module")]
+
     def resolve_rename(self, open_name, line, folders=None, text=None, between=None, options=None, before=None,
                        capabilities=CAPABILITIES):
         """(title, codeAction/resolve response) of the one rename offered on `line` of
         `open_name`; `options` are the initializationOptions, `before(client)` runs before the
         code action is asked for. A client without resolve support gets the edit in the code
         action: (title, the action)."""
-        client = Client([LSP])
-        try:
-            self.result(client, client.request("initialize", {
-                "workspaceFolders": [{"uri": uri_of(os.path.join(self.root, f)), "name": f}
-                                     for f in (folders or ["."])],
-                "capabilities": capabilities, "initializationOptions": options or {}}))
-            client.notify("initialized", {})
+        with self.server(folders, options, capabilities) as client:
             if before:
                 before(client)
-            uri = uri_of(os.path.join(self.root, open_name))
-            client.notify("textDocument/didOpen", {"textDocument": {
-                "uri": uri, "languageId": "python", "version": 1,
-                "text": FILES[open_name] if text is None else text}})
-            actions = self.result(client, client.request("textDocument/codeAction", {
-                "textDocument": {"uri": uri},
-                "range": {"start": {"line": line, "character": 0}, "end": {"line": line, "character": 0}},
-                "context": {"diagnostics": []}}))
+            uri = self.open_document(client, open_name, FILES[open_name] if text is None else text)
+            actions = self.code_actions(client, uri, line)
             renames = [a for a in actions if a["title"].startswith("Rename module `pkg.async`")]
             self.assertEqual(len(renames), 1, actions)
             if between:
@@ -124,11 +147,7 @@ class Session:
                 response = client.response(client.request("codeAction/resolve", renames[0]))
             else:
                 response = {"result": renames[0]}
-            client.response(client.request("shutdown"))
-            client.notify("exit")
-            return renames[0]["title"], response
-        finally:
-            client.finish()
+        return renames[0]["title"], response
 
 
 class ModuleRenameTest(Session, unittest.TestCase):
@@ -184,21 +203,9 @@ class ModuleRenameTest(Session, unittest.TestCase):
         self.check_project()
 
     def test_a_module_opened_later_is_offered_under_a_folder_uri_ending_in_a_slash(self):
-        client = Client([LSP])
-        try:
-            self.result(client, client.request("initialize", {
-                "workspaceFolders": [{"uri": uri_of(self.root) + "/", "name": "p"}], "capabilities": CAPABILITIES}))
-            client.notify("initialized", {})
-
+        with self.server(folder_uris=[uri_of(self.root) + "/"]) as client:
             def rename_titles(name, text):
-                uri = uri_of(os.path.join(self.root, name))
-                client.notify("textDocument/didOpen", {"textDocument": {
-                    "uri": uri, "languageId": "python", "version": 1, "text": text}})
-                actions = self.result(client, client.request("textDocument/codeAction", {
-                    "textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0},
-                                                            "end": {"line": 0, "character": 0}},
-                    "context": {"diagnostics": []}}))
-                return [a["title"] for a in actions if a["title"].startswith("Rename module")]
+                return [a["title"] for a in self.rename_actions(client, self.open_document(client, name, text), 0)]
 
             self.assertEqual(rename_titles("train.py", FILES["train.py"]),
                              ["Rename module `pkg.async` to `pkg.asynchronous` and update its imports"])
@@ -209,10 +216,6 @@ class ModuleRenameTest(Session, unittest.TestCase):
                     f.write(text)
             self.assertEqual(rename_titles("other/async.py", "x = 1\n"),
                              ["Rename module `other.async` to `other.asynchronous` and update its imports"])
-            client.response(client.request("shutdown"))
-            client.notify("exit")
-        finally:
-            client.finish()
 
     def test_the_workspace_is_listed_on_the_worker_not_on_the_message_loop(self):
         # The message loop hands a code action over and answers a hover at once; the worker is
@@ -221,21 +224,13 @@ class ModuleRenameTest(Session, unittest.TestCase):
         # and before the worker gets to the code action is offered: the workspace was listed on
         # the worker. Listed on the message loop, it was not there yet.
         os.remove(os.path.join(self.root, "pkg/async.py"))
-        client = Client([LSP])
-        try:
-            self.result(client, client.request("initialize", {
-                "workspaceFolders": [{"uri": uri_of(self.root), "name": "p"}], "capabilities": CAPABILITIES}))
-            client.notify("initialized", {})
-            uri = uri_of(os.path.join(self.root, "train.py"))
-            client.notify("textDocument/didOpen", {"textDocument": {
-                "uri": uri, "languageId": "python", "version": 1, "text": FILES["train.py"]}})
+        with self.server() as client:
+            uri = self.open_document(client, "train.py", FILES["train.py"])
             client.wait_for(lambda m: m.get("method") == "textDocument/publishDiagnostics"
                             and m["params"]["uri"] == uri)
-            large_uri = uri_of(os.path.join(self.root, "large.py"))
             large = "import torch\nx = a.cuda(async=True)\n" + "".join(
                 "def f%d(a, b):\n    y = b.cuda(async=True)\n    return a + y\n\n" % i for i in range(6000))
-            client.notify("textDocument/didOpen", {"textDocument": {
-                "uri": large_uri, "languageId": "python", "version": 1, "text": large}})
+            large_uri = self.open_document(client, "large.py", large)
             busy = client.request("codeAction/resolve", {
                 "title": "Fix all AF101 problems in this file", "kind": "quickfix",
                 "data": {"uri": large_uri, "version": 1, "action": "fixAll", "code": "AF101"}})
@@ -262,10 +257,6 @@ class ModuleRenameTest(Session, unittest.TestCase):
             self.assertIn("Rename module `pkg.async` to `pkg.asynchronous` and update its imports",
                           [a["title"] for a in actions])
             answered(busy)
-            client.response(client.request("shutdown"))
-            client.notify("exit")
-        finally:
-            client.finish()
 
     def test_files_git_ignores_are_left_alone_as_the_cli_leaves_them(self):
         # `asyncfix check --fix` walks no directory .gitignore names; neither does the server.
@@ -290,25 +281,10 @@ class ModuleRenameTest(Session, unittest.TestCase):
         text = "from ns.async import helper\n"
         with open(os.path.join(self.root, "ns/user.py"), "w") as f:
             f.write(text)
-        client = Client([LSP])
-        try:
-            self.result(client, client.request("initialize", {
-                "workspaceFolders": [{"uri": uri_of(self.root), "name": "p"}], "capabilities": CAPABILITIES,
-                "initializationOptions": {"unsafeFixes": True}}))
-            client.notify("initialized", {})
-            uri = uri_of(os.path.join(self.root, "ns/user.py"))
-            client.notify("textDocument/didOpen", {"textDocument": {
-                "uri": uri, "languageId": "python", "version": 1, "text": text}})
-            actions = self.result(client, client.request("textDocument/codeAction", {
-                "textDocument": {"uri": uri},
-                "range": {"start": {"line": 0, "character": 8}, "end": {"line": 0, "character": 8}},
-                "context": {"diagnostics": []}}))
+        with self.server(options={"unsafeFixes": True}) as client:
+            actions = self.code_actions(client, self.open_document(client, "ns/user.py", text), 0, 8)
             self.assertIn("Rename module `ns.async` to `ns.asynchronous` and update its imports (unsafe)",
                           [a["title"] for a in actions])
-            client.response(client.request("shutdown"))
-            client.notify("exit")
-        finally:
-            client.finish()
 
     def edited(self, edit):
         return sorted(os.path.relpath(path_of(c["textDocument"]["uri"]), self.root)
@@ -399,29 +375,13 @@ class ModuleRenameTest(Session, unittest.TestCase):
                                        "print(pkg.async.await.h(), pkg.async.async.g())\n")}.items():
             with open(os.path.join(self.root, name), "w") as f:
                 f.write(text)
-        client = Client([LSP])
-        try:
-            self.result(client, client.request("initialize", {
-                "workspaceFolders": [{"uri": uri_of(self.root), "name": "p"}], "capabilities": CAPABILITIES}))
-            client.notify("initialized", {})
-            uri = uri_of(os.path.join(self.root, "main.py"))
+        with self.server() as client:
             with open(os.path.join(self.root, "main.py")) as f:
-                text = f.read()
-            client.notify("textDocument/didOpen", {"textDocument": {
-                "uri": uri, "languageId": "python", "version": 1, "text": text}})
-            actions = self.result(client, client.request("textDocument/codeAction", {
-                "textDocument": {"uri": uri}, "range": {"start": {"line": 0, "character": 0},
-                                                        "end": {"line": 0, "character": 0}},
-                "context": {"diagnostics": []}}))
-            renames = [a for a in actions if a["title"].startswith("Rename module")]
+                renames = self.rename_actions(client, self.open_document(client, "main.py", f.read()), 0)
             self.assertEqual([a["title"] for a in renames],
                              ["Rename module `pkg.async.await` to `pkg.asynchronous.awaitable` (with `pkg.async`, "
                               "`pkg.async.async`) and update its imports"])
             edit = self.result(client, client.request("codeAction/resolve", renames[0]))["edit"]
-            client.response(client.request("shutdown"))
-            client.notify("exit")
-        finally:
-            client.finish()
         apply_edit(edit, {})
         self.assertTrue(os.path.exists(os.path.join(self.root, "pkg/asynchronous/awaitable.py")))
         self.assertTrue(os.path.exists(os.path.join(self.root, "pkg/asynchronous/asynchronous.py")))
@@ -445,30 +405,16 @@ class ModuleRenameTest(Session, unittest.TestCase):
                            ("pkg/asynchronous.py", "x = 1\n")):
             with open(os.path.join(self.root, name), "w") as f:
                 f.write(text)
-        client = Client([LSP])
-        try:
-            self.result(client, client.request("initialize", {
-                "workspaceFolders": [{"uri": uri_of(self.root), "name": "p"}], "capabilities": CAPABILITIES}))
-            client.notify("initialized", {})
-            uri = uri_of(os.path.join(self.root, "train.py"))
-            client.notify("textDocument/didOpen", {"textDocument": {
-                "uri": uri, "languageId": "python", "version": 1, "text": FILES["train.py"]}})
+        with self.server() as client:
+            uri = self.open_document(client, "train.py", FILES["train.py"])
 
             def titles():
-                actions = self.result(client, client.request("textDocument/codeAction", {
-                    "textDocument": {"uri": uri}, "range": {"start": {"line": 1, "character": 0},
-                                                            "end": {"line": 1, "character": 0}},
-                    "context": {"diagnostics": []}}))
-                return [a["title"] for a in actions if a["title"].startswith("Rename module")]
+                return [a["title"] for a in self.rename_actions(client, uri, 1)]
 
             self.assertEqual(titles(), [])
             self.assertEqual(titles(), [])  # the view is kept while the file that takes the name stays
             os.remove(os.path.join(self.root, "pkg/asynchronous.py"))
             self.assertEqual(titles(), ["Rename module `pkg.async` to `pkg.asynchronous` and update its imports"])
-            client.response(client.request("shutdown"))
-            client.notify("exit")
-        finally:
-            client.finish()
 
     def test_offered_from_a_top_level_importer_too(self):
         edit = self.rename_edit("train.py", 0)
