@@ -19,4 +19,12 @@
 #define ASYNCFIX_API
 #endif
 
+/* For the private parts of an exported class (a nested Impl): members of a class marked
+ * ASYNCFIX_API are exported with it, and an internal refactor would otherwise change the ABI list. */
+#if defined(__GNUC__) || defined(__clang__)
+#define ASYNCFIX_LOCAL __attribute__((visibility("hidden")))
+#else
+#define ASYNCFIX_LOCAL
+#endif
+
 #endif /* ASYNCFIX_EXPORT_H */

@@ -19,7 +19,7 @@ namespace asyncfix {
 /// `base` is added to each (a statement's text scanned alone).
 std::vector<std::uint32_t> marksOf(std::string_view text, unsigned triggers, std::uint32_t base = 0);
 
-struct Linter::Impl {
+struct ASYNCFIX_LOCAL Linter::Impl {
   Config config;
   std::vector<std::unique_ptr<rules::Rule>> rules;        ///< the enabled ones
   std::vector<std::vector<const rules::Rule *>> dispatch; ///< symbol id → subscribed rules
