@@ -757,7 +757,7 @@ void finishProject(const ProjectView &project, std::vector<FileReport> &reports,
     const auto report = std::find_if(reports.begin(), reports.end(), [&](const FileReport &f) {
       return std::filesystem::path(f.path).lexically_normal().generic_string() == r.reportedIn;
     });
-    if (report == reports.end()) continue;
+    if (report == reports.end() || r.ignored) continue;
     if (r.refusal && options.fixMode != FixMode::Apply) warn(*report, *r.refusal + "; the module is not renamed");
     const bool applies = !r.refusal && (unsafe || r.applicability() == Applicability::Safe);
     if (options.fixMode == FixMode::Apply ? i < done.size() && done[i] : options.fixMode == FixMode::Diff && applies) {

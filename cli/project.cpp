@@ -50,7 +50,7 @@ std::vector<std::string> applyModuleRenames(const ProjectView &view, bool unsafe
     const ModuleRename &r = *next;
     const auto i = static_cast<std::size_t>(next - renames.data());
     if (r.refusal) {
-      problems.push_back("error: " + r.path.from + ": " + *r.refusal + "; not renamed");
+      if (!r.ignored) problems.push_back("error: " + r.path.from + ": " + *r.refusal + "; not renamed");
       continue;
     }
     if (r.applicability() != Applicability::Safe && !unsafe) continue;

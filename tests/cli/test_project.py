@@ -285,6 +285,34 @@ class ProjectTest(CliTestCase):
         self.assertEqual(res.code, 0, res)
         self.assertEqual(tree(self.dir), before)
 
+    def test_a_module_af201_is_off_for_is_neither_reported_nor_renamed(self):
+        # Before: `--ignore AF201` still reported the module, and `--fix --unsafe-fixes` renamed
+        # it while its imports, not rewritten with the rule off, went on naming `pkg.async`.
+        for how, args in (("--ignore", ("--ignore", "AF201")),
+                          ("per-file-ignores", ()),
+                          ("per-file-ignores of a package's __init__.py", ())):
+            with self.subTest(how):
+                shutil.rmtree(self.dir)
+                os.makedirs(self.dir)
+                files = dict(PACKAGE)
+                if how == "per-file-ignores":
+                    files["pyproject.toml"] = '[tool.asyncfix.per-file-ignores]\n"pkg/async.py" = ["AF201"]\n'
+                elif how != "--ignore":
+                    files = {"pkg/__init__.py": "", "pkg/async/__init__.py": "x = 1\n", "pkg/async/m.py": "",
+                             "plain.py": "import pkg.async\n",
+                             "pyproject.toml":
+                                 '[tool.asyncfix.per-file-ignores]\n"pkg/async/__init__.py" = ["AF201"]\n'}
+                self.make(files)
+                before = tree(self.dir)
+                res = self.check("--output-format", "concise", *args, ".")
+                self.assertEqual(res.code, 1, res)  # plain.py's import is still reported
+                self.assertNotIn("cannot be imported", res.stdout)
+                self.assertNotIn("pkg/async", res.stdout + res.stderr)
+                res = self.check("--fix", "--unsafe-fixes", *args, ".")
+                self.assertEqual(res.code, 1, res)
+                self.assertEqual(res.stderr.count("error"), 0, res)
+                self.assertEqual(tree(self.dir), before)
+
     def test_every_import_form_is_rewritten(self):
         self.make({
             "pkg/__init__.py": "",

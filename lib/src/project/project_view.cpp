@@ -101,6 +101,13 @@ public:
     return m;
   }
 
+  /// Whether `file`'s own configuration (its per-file ignores too) enables the rule `code`.
+  bool selects(const std::string &file, std::string_view code) const {
+    const auto resolved = resolver_.forFile(file);
+    const auto *config = std::get_if<ResolvedConfig>(&resolved);
+    return config != nullptr && config->config.rules.enables(code);
+  }
+
 private:
   /// What every file of a directory shares.
   struct Directory {
@@ -555,6 +562,15 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
       view.renames_.push_back(std::move(r));
     }
   }
+
+  // A module whose report AF201 is not selected for (`--ignore AF201`, a per-file ignore of the
+  // file that stands for it) is neither reported nor renamed: its imports, not rewritten where the
+  // rule is off, would name a module that is gone.
+  for (ModuleRename &r : view.renames_)
+    if (!r.refusal && !map.selects(r.reportedIn, "AF201")) {
+      r.ignored = true;
+      r.refusal = "AF201 is not selected for `" + r.reportedIn + "`";
+    }
 
   // One module in two roots (`check a b` with `a/pkg/async.py` and `b/pkg/async.py`): an import
   // of it cannot tell them apart, so it is renamed everywhere or nowhere (else the imports of the
