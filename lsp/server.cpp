@@ -174,7 +174,10 @@ void Server::idle() {
       }
     for (const auto &w : cancelled) w.answer();
   };
-  for (auto &[uri, doc] : workspace_.documents()) sweep(doc);
+  for (auto &[uri, doc] : workspace_.documents()) {
+    sweep(doc);
+    if (doc.moduleLookUp) lookUpModule(doc);
+  }
   for (auto &[uri, nb] : workspace_.notebooks()) sweep(*nb.virtualDoc);
   reportProblems();
   // Published once current: a version the worker skipped (edited again) is never published.
@@ -260,6 +263,7 @@ void Server::onDidOpen(const DidOpenTextDocumentParams &params) {
   OpenDocument &doc = workspace_.open(item.uri, item.version, item.text);
   doc.publishPending = !pull_;
   if (doc.path) noteFile(*doc.path);
+  lookUpModule(doc);
 }
 
 void Server::onDidChange(const DidChangeTextDocumentParams &params) {
@@ -307,6 +311,8 @@ void Server::onDidSave(const DidSaveTextDocumentParams &params) {
   if (const auto path = uriToPath(params.textDocument.uri); path && isConfigFile(*path)) {
     workspace_.reloadConfigFiles();
     refreshDiagnostics();
+  } else {
+    lookUpModules(); // a file saved may take a module's new name, or free it
   }
 }
 
@@ -324,6 +330,7 @@ void Server::onDidChangeWorkspaceFolders(const DidChangeWorkspaceFoldersParams &
     if (const auto path = uriToPath(folder.uri)) workspace_.removeFolder(*path);
   for (const WorkspaceFolder &folder : params.added)
     if (const auto path = uriToPath(folder.uri)) workspace_.addFolder(*path);
+  lookUpModules();
 }
 
 void Server::onDidChangeWatchedFiles(const DidChangeWatchedFilesParams &params) {
@@ -332,7 +339,7 @@ void Server::onDidChangeWatchedFiles(const DidChangeWatchedFilesParams &params) 
     const auto path = uriToPath(e.uri);
     return path && isConfigFile(*path);
   });
-  if (!configChanged) return;
+  if (!configChanged) return lookUpModules();
   workspace_.reloadConfigFiles();
   refreshDiagnostics();
 }
@@ -379,6 +386,7 @@ void Server::applySettings() {
 }
 
 void Server::refreshDiagnostics() {
+  lookUpModules(); // the configuration changed: the module's name, its rule, its severity
   if (!pull_) {
     for (auto &[uri, doc] : workspace_.documents()) doc.publishPending = true;
     for (auto &[uri, nb] : workspace_.notebooks()) nb.publishPending = true;
@@ -406,9 +414,8 @@ void Server::showMessage(MessageType type, const std::string &message) {
 
 void Server::publish(OpenDocument &doc) {
   doc.publishPending = false;
-  dispatcher_.notify(
-      "textDocument/publishDiagnostics",
-      PublishDiagnosticsParams{doc.uri, doc.version, toLsp(doc.current()->diagnostics, doc.doc.lines(), doc.version)});
+  dispatcher_.notify("textDocument/publishDiagnostics",
+                     PublishDiagnosticsParams{doc.uri, doc.version, shownFindings(doc)});
 }
 
 // ---- commands ----
@@ -546,7 +553,7 @@ DocumentDiagnosticReport Server::documentReport(OpenDocument &doc, const std::op
   DocumentDiagnosticReport report;
   report.resultId = std::to_string(doc.stamp);
   if (previous == report.resultId) report.unchanged = true;
-  else report.items = toLsp(doc.current()->diagnostics, doc.doc.lines(), doc.version);
+  else report.items = shownFindings(doc);
   return report;
 }
 

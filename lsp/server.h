@@ -197,6 +197,13 @@ private:
   /// A copy of what listing the workspace needs, for the worker.
   WorkspaceSource workspaceSource();
   void forgetWorkspaceProject();
+  /// Works out `doc`'s moduleFindings on the worker when its path names a module `async`/`await`
+  /// (clears them otherwise); the answer is published when it differs.
+  void lookUpModule(OpenDocument &doc);
+  /// lookUpModule() for every open document (the workspace, its files or its configuration changed).
+  void lookUpModules();
+  /// What is published for `doc`'s current findings: its moduleFindings, then the Analyzer's.
+  std::vector<lsp::Diagnostic> shownFindings(const OpenDocument &doc) const;
   /// A file the editor opened or saved (ProjectCache::noteFile).
   void noteFile(const std::filesystem::path &path);
   /// For a code action asked for on `doc` that may be on an import of such a module (a finding of

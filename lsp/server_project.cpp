@@ -156,6 +156,60 @@ void Server::forgetWorkspaceProject() { projects_->forget(); }
 
 void Server::noteFile(const fs::path &path) { projects_->noteFile(path, workspace_.folders()); }
 
+void Server::lookUpModule(OpenDocument &doc) {
+  doc.moduleLookUp = false;
+  if (!doc.path || !ProjectView::mentionsKeywordModule(normalized(*doc.path))) {
+    if (!doc.moduleFindings.empty()) {
+      doc.moduleFindings.clear();
+      workspace_.restamp(doc);
+      doc.publishPending = !pull_;
+      refreshWanted_ = refreshWanted_ || pull_;
+    }
+    return;
+  }
+  // On the worker: the module map lists the workspace (once; ProjectCache keeps it).
+  workspace_.analyzer().post(doc.analysis,
+                             [this, source = workspaceSource(), path = normalized(*doc.path),
+                              uri = doc.uri](const Analyzed *at) -> Analyzer::MainTask {
+                               // Edited again (asked again once the loop is idle) or closed (no disk work on this
+                               // thread).
+                               if (!at)
+                                 return [this, uri] {
+                                   if (OpenDocument *open = workspace_.find(uri)) open->moduleLookUp = true;
+                                 };
+                               std::vector<asyncfix::Diagnostic> found;
+                               try {
+                                 for (const ModuleRename &r : projects_->get(source)->view.renames())
+                                   if (r.reportedIn == path && !r.ignored)
+                                     found.push_back(ProjectView::moduleDiagnostic(r));
+                               } catch (const std::exception &e) { // the listing failed: the file's own findings stand
+                                 return [this, why = std::string(e.what())] {
+                                   log_.warn("listing the workspace's modules: " + why);
+                                 };
+                               }
+                               return [this, uri, found = std::move(found)]() mutable {
+                                 OpenDocument *open = workspace_.find(uri);
+                                 if (!open || open->moduleFindings == found) return;
+                                 open->moduleFindings = std::move(found);
+                                 workspace_.restamp(*open);
+                                 open->publishPending = !pull_;
+                                 refreshWanted_ = refreshWanted_ || pull_;
+                               };
+                             });
+}
+
+void Server::lookUpModules() {
+  for (auto &[uri, doc] : workspace_.documents()) lookUpModule(doc);
+}
+
+std::vector<lsp::Diagnostic> Server::shownFindings(const OpenDocument &doc) const {
+  std::vector<lsp::Diagnostic> shown = toLsp(doc.current()->diagnostics, doc.doc.lines(), doc.version);
+  if (doc.moduleFindings.empty()) return shown;
+  std::vector<lsp::Diagnostic> all = toLsp(doc.moduleFindings, doc.doc.lines(), doc.version);
+  all.insert(all.end(), std::make_move_iterator(shown.begin()), std::make_move_iterator(shown.end()));
+  return all;
+}
+
 std::shared_ptr<const ModuleRenameRequest> Server::moduleRenameRequest(const OpenDocument &doc,
                                                                        const CodeActionParams &params) {
   if (!client_.renameFiles || !doc.path || !wanted(params.context.only, kQuickFix)) return nullptr;
@@ -227,7 +281,7 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
   // The module's own file (a package's __init__.py), whose first line the CLI reports it on.
   if (params.range.start.line == 0)
     for (const ModuleRename &r : project.view.renames())
-      if (!r.refusal && r.reportedIn == request.path) pick(r, {});
+      if (!r.refusal && r.reportedIn == request.path) pick(r, {ProjectView::moduleDiagnostic(r)});
   for (const asyncfix::Diagnostic &d : found) {
     if (d.code != "AF201" || !d.fix || d.fix->renames.empty()) continue;
     const std::uint32_t first = lines.lineOf(d.start), last = lines.lineOf(d.end);

@@ -46,7 +46,13 @@ struct OpenDocument {
     std::size_t start, end, length;
   };
   std::vector<Shift> since;
-  bool publishPending = false;  ///< push clients: publish once the findings are current
+  bool publishPending = false; ///< push clients: publish once the findings are current
+  /// The project's finding on the file itself, as `check` reports it: a module named
+  /// `async`/`await` (or such a package's `__init__.py`) cannot be imported (AF201 at its first
+  /// line). Worked out on the worker from the workspace's file names (Server::lookUpModule) and
+  /// published before the Analyzer's findings.
+  std::vector<asyncfix::Diagnostic> moduleFindings;
+  bool moduleLookUp = false;    ///< moduleFindings are to be worked out again (the last try was cut short)
   bool tooLargeNoticed = false; ///< the size notice was given
   /// A request waiting for the findings of the current version (a pull): answered when they
   /// come, when the document closes, or (RequestCancelled) as soon as the client cancels it.
@@ -189,6 +195,8 @@ public:
   void replaceText(OpenDocument &doc, std::int64_t version, std::string text);
   /// A new version of the same text (a didChange without changes).
   void renumber(OpenDocument &doc, std::int64_t version);
+  /// A new result id for pull clients: what is published for `doc` changed, its text did not.
+  void restamp(OpenDocument &doc) { doc.stamp = nextStamp_++; }
   /// Takes new findings from the Analyzer. True when they are the current version's and differ
   /// from what it had for this version (a settle changed them).
   bool accept(OpenDocument &doc, std::shared_ptr<const Findings> findings);

@@ -416,6 +416,89 @@ class ModuleRenameTest(Session, unittest.TestCase):
             os.remove(os.path.join(self.root, "pkg/asynchronous.py"))
             self.assertEqual(titles(), ["Rename module `pkg.async` to `pkg.asynchronous` and update its imports"])
 
+    def module_report(self, options=None, capabilities=CAPABILITIES, expected=True):
+        """(the AF201 findings last published for `pkg/async.py` once it is open, the rename
+        actions offered on its first line when the client echoes them). With `expected`, waits
+        for a publication with AF201 first; the code action (done on the worker after the look-up
+        the open asked for) and a hover after it make the rest of the publications arrive."""
+        with self.server(options=options, capabilities=capabilities) as client:
+            uri = self.open_document(client, "pkg/async.py", FILES["pkg/async.py"])
+            published = []
+
+            def take(m):
+                if m.get("method") == "textDocument/publishDiagnostics" and m["params"]["uri"] == uri:
+                    published.append([d for d in m["params"]["diagnostics"] if d.get("code") == "AF201"])
+                    return bool(published[-1])
+                return False
+
+            def answer(request_id):
+                while True:
+                    m = client.read()
+                    take(m)
+                    if m.get("id") == request_id and "method" not in m:
+                        return m["result"]
+
+            if expected:
+                client.wait_for(take)
+            position = {"line": 0, "character": 0}
+            actions = answer(client.request("textDocument/codeAction", {
+                "textDocument": {"uri": uri}, "range": {"start": position, "end": position},
+                "context": {"diagnostics": published[-1] if published else []}}))
+            answer(client.request("textDocument/hover", {"textDocument": {"uri": uri}, "position": position}))
+        return (published[-1] if published else []), [a for a in actions if a["title"].startswith("Rename module")]
+
+    def test_the_module_itself_is_reported_as_check_reports_it(self):
+        # Before: the module's own file showed nothing in the editor (`check` reports it at 1:1).
+        found, actions = self.module_report()
+        self.assertEqual(len(found), 1, found)
+        self.assertEqual(found[0]["message"], "The project's module `pkg.async` cannot be imported since Python 3.7 "
+                                              "(`async` is a reserved keyword); rename it `pkg.asynchronous`")
+        self.assertEqual(found[0]["range"], {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}})
+        self.assertEqual(found[0]["severity"], 1)
+        self.assertEqual([a["title"] for a in actions],
+                         ["Rename module `pkg.async` to `pkg.asynchronous` and update its imports"])
+        self.assertEqual([d["code"] for d in actions[0]["diagnostics"]], ["AF201"])
+        # As `check` does, in the words of its refusal when the new name is taken; nothing offered.
+        with open(os.path.join(self.root, "pkg/asynchronous.py"), "w") as f:
+            f.write("x = 1\n")
+        found, actions = self.module_report()
+        self.assertEqual([d["message"] for d in found],
+                         ["The project's module `pkg.async` cannot be imported since Python 3.7 (`async` is a "
+                          "reserved keyword); cannot rename `" + os.path.join(self.root, "pkg/async.py") + "` to `" +
+                          os.path.join(self.root, "pkg/asynchronous.py") + "`: `" +
+                          os.path.join(self.root, "pkg/asynchronous.py") + "` exists"])
+        self.assertEqual(actions, [])
+
+    def test_a_pull_client_gets_the_module_reported_after_a_refresh(self):
+        capabilities = {"workspace": dict(CAPABILITIES["workspace"], diagnostics={"refreshSupport": True}),
+                        "textDocument": dict(CAPABILITIES["textDocument"], diagnostic={})}
+        with self.server(capabilities=capabilities) as client:
+            uri = self.open_document(client, "pkg/async.py", FILES["pkg/async.py"])
+            previous = None
+            for _ in range(3):  # the file's own findings, then (after a refresh) the module's
+                request = {"textDocument": {"uri": uri}}
+                if previous:
+                    request["previousResultId"] = previous
+                report = self.result(client, client.request("textDocument/diagnostic", request))
+                if report["kind"] == "full":
+                    previous = report["resultId"]
+                    if [d["code"] for d in report["items"]] == ["AF201"]:
+                        break
+                refresh = client.wait_for(lambda m: m.get("method") == "workspace/diagnostic/refresh")
+                client.send({"jsonrpc": "2.0", "id": refresh["id"], "result": None})
+            else:
+                self.fail("the module was never reported")
+            self.assertIn("cannot be imported since Python 3.7", report["items"][0]["message"])
+
+    def test_the_module_is_not_reported_where_af201_is_off(self):
+        found, actions = self.module_report(options={"ignore": ["AF201"]}, expected=False)
+        self.assertEqual((found, actions), ([], []))
+
+    def test_the_module_is_reported_to_a_client_that_cannot_rename_files(self):
+        found, actions = self.module_report(capabilities={})
+        self.assertEqual([d["code"] for d in found], ["AF201"])
+        self.assertEqual(actions, [])
+
     def test_offered_from_a_top_level_importer_too(self):
         edit = self.rename_edit("train.py", 0)
         apply_edit(edit, {})
