@@ -429,6 +429,23 @@ class ProjectTest(CliTestCase):
         self.assertIn("use.py:1:12: AF001 `async` is a reserved keyword", res.stdout)
         self.assertIn("warning: pkg/async.py: cannot rename", res.stderr)
 
+    def test_refuses_when_an_extension_module_takes_the_name(self):
+        # Before: renamed, and `import pkg.asynchronous` then loaded the extension module (Python's
+        # finder tries extension suffixes before `.py`).
+        for extension in ("asynchronous.cpython-311-x86_64-linux-gnu.so", "asynchronous.abi3.so", "asynchronous.so"):
+            with self.subTest(extension):
+                shutil.rmtree(self.dir)
+                os.makedirs(self.dir)
+                self.make({"pkg/__init__.py": "", "pkg/async.py": "x = 1\n", "pkg/" + extension: "",
+                           "use.py": "import pkg.async\n"})
+                res = self.check("--fix", "--unsafe-fixes", ".")
+                self.assertEqual(res.code, 2, res)
+                self.assertIn("error: pkg/async.py: cannot rename `pkg/async.py` to `pkg/asynchronous.py`: the "
+                              "extension module `pkg/" + extension + "` would be imported in its place; not renamed",
+                              res.stderr)
+                self.assertEqual(read(self.path("use.py")), b"import pkg.async\n")
+                self.assertTrue(os.path.exists(self.path("pkg/async.py")))
+
     def test_refused_in_one_root_is_refused_in_every_root(self):
         # `pkg.async` in two roots, its new name taken in one: an import cannot tell them apart, so
         # neither is renamed (renaming a's would rewrite b's imports to b's other module).

@@ -499,6 +499,24 @@ void ProjectView::addNameRenames(const std::vector<std::pair<std::string, Public
   }
 }
 
+namespace {
+
+/// An extension module in `directory` that `import name` would load (`name.so`, `name.<tag>.so`,
+/// and the same with `.pyd`); its path. Only asked for the new names of keyword modules.
+std::optional<std::string> extensionModuleNamed(const fs::path &directory, const std::string &name) {
+  std::error_code ec;
+  fs::directory_iterator it(directory.empty() ? fs::path(".") : directory, ec), end;
+  for (; !ec && it != end; it.increment(ec)) {
+    const std::string entry = it->path().filename().string();
+    if (!entry.starts_with(name + ".") || !(entry.ends_with(".so") || entry.ends_with(".pyd"))) continue;
+    std::error_code type;
+    if (!it->is_directory(type)) return (directory / entry).generic_string();
+  }
+  return std::nullopt;
+}
+
+} // namespace
+
 void ProjectView::addModuleRenames(const std::vector<std::string> &files, ModuleMap &map) {
   ProjectView &view = *this;
   std::map<std::string, std::size_t> byPath; // a rename's `from` → its index in renames_
@@ -559,6 +577,15 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
           break;
         }
       }
+      // An extension module of that name (`asynchronous.cpython-311-x86_64-linux-gnu.so`,
+      // `asynchronous.abi3.so`, `asynchronous.pyd`): Python's finder tries those before sources,
+      // so it would be imported in place of the renamed module.
+      if (!r.refusal)
+        if (std::optional<std::string> binary = extensionModuleNamed(from.parent_path(), newName)) {
+          r.taken = std::move(*binary);
+          r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the extension module `" + r.taken +
+                      "` would be imported in its place";
+        }
       view.renames_.push_back(std::move(r));
     }
   }
