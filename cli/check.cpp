@@ -873,7 +873,7 @@ int runCheck(const CheckOptions &options) {
       }
       pathErrors = std::move(list.errors);
       std::vector<std::optional<ReadResult>> kept;
-      project = ProjectView::build(list.files, resolver, scanPublicNames(list.files, jobs, kept));
+      project = ProjectView::build(list.files, resolver, scanPublicNames(list.files, jobs, kept), {}, projectText);
       // A shard walks its roots in part: importers in the other shards keep the old name.
       project.audit(list.files, options.shard ? std::vector<std::string>{} : roots, resolver, projectText, jobs);
       if (project.active()) linters.setProject(&project);
@@ -905,7 +905,7 @@ int runCheck(const CheckOptions &options) {
         files.push_back(report.path);
         if (report.names && !report.names->empty()) names.emplace_back(report.path, std::move(*report.names));
       }
-      project = ProjectView::build(files, resolver, names);
+      project = ProjectView::build(files, resolver, names, {}, projectText);
       project.audit(files, roots, resolver, projectText, jobs);
       ctx.collectNames = false;
       if (project.active()) {

@@ -307,7 +307,11 @@ void Server::onDidSave(const DidSaveTextDocumentParams &params) {
     workspace_.replaceText(*doc, doc->version, *params.text);
     doc->publishPending = !pull_;
   }
-  if (doc && doc->path) noteFile(*doc->path);
+  if (doc && doc->path) {
+    noteFile(*doc->path);
+    // Its header may have come to opt out of AF201, or stopped (ProjectView::build reads it).
+    if (ProjectView::mentionsKeywordModule(doc->path->generic_string())) forgetWorkspaceProject();
+  }
   if (const auto path = uriToPath(params.textDocument.uri); path && isConfigFile(*path)) {
     workspace_.reloadConfigFiles();
     refreshDiagnostics();

@@ -84,7 +84,14 @@ std::shared_ptr<const WorkspaceProject> listProject(const WorkspaceSource &sourc
   project->resolver = source.resolver;
   // A namespace package under no configuration file lies under its workspace folder's `src`
   // roots (the server's current directory means nothing to the workspace).
-  project->view = ProjectView::build(project->files, *project->resolver, {}, source.folders);
+  // The headers of the files that stand for modules named `async`/`await` as saved on disk (a
+  // `# asyncfix: skip-file` leaves such a module alone, as `check` does).
+  const ProjectText saved = [](const std::string &file, std::string &why) -> std::optional<ProjectSource> {
+    std::optional<std::string> text = readPythonFile(file, &why);
+    if (!text) return std::nullopt;
+    return ProjectSource{std::move(*text), {}};
+  };
+  project->view = ProjectView::build(project->files, *project->resolver, {}, source.folders, saved);
   project->configGeneration = source.configGeneration;
   project->folders = source.folders;
   return project;

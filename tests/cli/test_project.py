@@ -313,6 +313,30 @@ class ProjectTest(CliTestCase):
                 self.assertEqual(res.stderr.count("error"), 0, res)
                 self.assertEqual(tree(self.dir), before)
 
+    def test_a_module_whose_header_opts_out_is_neither_reported_nor_renamed(self):
+        # Before: a module under `# asyncfix: skip-file` (or a file-level noqa of AF201) was
+        # reported at its first line and renamed. Skip-file is an exclusion, as `exclude` is.
+        for header, kept in (("# asyncfix: skip-file\n", True),
+                             ("#!/usr/bin/env python\n\n# asyncfix: noqa\n", True),
+                             ("# -*- coding: utf-8 -*-\r\n# asyncfix: noqa: AF201, AF001\r\n", True),
+                             ("# asyncfix: noqa: AF001\n", False),
+                             ("x = 1\n# asyncfix: skip-file\n", False)):
+            with self.subTest(header):
+                shutil.rmtree(self.dir)
+                os.makedirs(self.dir)
+                self.make(dict(PACKAGE, **{"pkg/async.py": header + "y = 2\n"}))
+                before = tree(self.dir)
+                res = self.check("--output-format", "concise", ".")
+                self.assertEqual(res.code, 1, res)
+                self.assertEqual("pkg/async.py:1:1: AF201" in res.stdout, not kept, res)
+                res = self.check("--fix", "--unsafe-fixes", ".")
+                self.assertEqual(res.code, 1 if kept else 0, res)
+                self.assertNotIn("error", res.stderr)
+                if kept:
+                    self.assertEqual(tree(self.dir), before)
+                else:
+                    self.assertEqual(read(self.path("plain.py")), b"import pkg.asynchronous\n")
+
     def test_every_import_form_is_rewritten(self):
         self.make({
             "pkg/__init__.py": "",

@@ -416,13 +416,13 @@ class ModuleRenameTest(Session, unittest.TestCase):
             os.remove(os.path.join(self.root, "pkg/asynchronous.py"))
             self.assertEqual(titles(), ["Rename module `pkg.async` to `pkg.asynchronous` and update its imports"])
 
-    def module_report(self, options=None, capabilities=CAPABILITIES, expected=True):
+    def module_report(self, options=None, capabilities=CAPABILITIES, expected=True, text=FILES["pkg/async.py"]):
         """(the AF201 findings last published for `pkg/async.py` once it is open, the rename
         actions offered on its first line when the client echoes them). With `expected`, waits
         for a publication with AF201 first; the code action (done on the worker after the look-up
         the open asked for) and a hover after it make the rest of the publications arrive."""
         with self.server(options=options, capabilities=capabilities) as client:
-            uri = self.open_document(client, "pkg/async.py", FILES["pkg/async.py"])
+            uri = self.open_document(client, "pkg/async.py", text)
             published = []
 
             def take(m):
@@ -493,6 +493,15 @@ class ModuleRenameTest(Session, unittest.TestCase):
     def test_the_module_is_not_reported_where_af201_is_off(self):
         found, actions = self.module_report(options={"ignore": ["AF201"]}, expected=False)
         self.assertEqual((found, actions), ([], []))
+
+    def test_a_module_under_skip_file_is_left_alone_as_check_leaves_it(self):
+        text = "# asyncfix: skip-file\n" + FILES["pkg/async.py"]
+        with open(os.path.join(self.root, "pkg/async.py"), "w") as f:
+            f.write(text)
+        self.assertEqual(self.module_report(text=text, expected=False), ([], []))
+        with self.server() as client:  # nor offered from an importer
+            self.assertEqual(self.rename_actions(client, self.open_document(client, "train.py", FILES["train.py"]), 0),
+                             [])
 
     def test_the_module_is_reported_to_a_client_that_cannot_rename_files(self):
         found, actions = self.module_report(capabilities={})

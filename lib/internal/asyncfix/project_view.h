@@ -142,10 +142,13 @@ public:
   /// parameters that `names` (findPublicNames() of some of those files) define, joined with the
   /// calls they list. A file with no configuration file takes the default `src` relative to each
   /// of `defaultBases` (absolute; the language server's workspace folders), or to the current
-  /// directory when there is none (the CLI).
+  /// directory when there is none (the CLI). A module is left alone (ModuleRename::ignored) where
+  /// AF201 is off for the file that stands for it, and — read through `text`, when given — where
+  /// that file's header opts out: `# asyncfix: skip-file` (an exclusion, as if the run had not
+  /// listed it), a blanket `# asyncfix: noqa` or `# asyncfix: noqa: AF201`.
   static ProjectView build(const std::vector<std::string> &files, const ConfigResolver &resolver,
                            const std::vector<std::pair<std::string, PublicNames>> &names = {},
-                           const std::vector<std::filesystem::path> &defaultBases = {});
+                           const std::vector<std::filesystem::path> &defaultBases = {}, const ProjectText &text = {});
 
   /// True when the run holds a module, a public parameter, a module-level name or an attribute to
   /// rename (else configure() changes nothing).
@@ -209,7 +212,7 @@ public:
   std::string movedPath(const std::string &path, bool unsafe) const;
 
 private:
-  void addModuleRenames(const std::vector<std::string> &files, ModuleMap &map);
+  void addModuleRenames(const std::vector<std::string> &files, ModuleMap &map, const ProjectText &text);
   /// The module of each file of `names` that lists something (nullopt for the others, and for a
   /// file that is no module), mapped once; each such file goes into packages_ and named_.
   std::vector<std::optional<FileModule>> mapNamed(const std::vector<std::pair<std::string, PublicNames>> &names,

@@ -147,6 +147,29 @@ Suppressions collectSuppressions(const Document &doc, const std::vector<TSNode> 
   return s;
 }
 
+Suppressions headerSuppressions(std::string_view text) {
+  // The header's lines: blank, or a comment (a `#` after indentation). A line continued with a
+  // backslash or anything else ends it, so the text parsed holds comments alone.
+  std::size_t end = 0;
+  for (std::size_t at = text.starts_with("\xEF\xBB\xBF") ? 3 : 0; at < text.size();) {
+    const std::size_t lineEnd = std::min(text.find_first_of("\r\n", at), text.size());
+    const std::size_t first = text.find_first_not_of(" \t\f", at);
+    if (first < lineEnd && text[first] != '#') break;
+    at = lineEnd;
+    if (at < text.size()) at += text.compare(at, 2, "\r\n") == 0 ? 2 : 1;
+    end = at;
+  }
+  if (text.substr(0, end).find("asyncfix") == std::string_view::npos) return {};
+  const Document header{std::string(text.substr(0, end))};
+  std::vector<TSNode> comments;
+  for (std::size_t i = 0, n = DocumentInternals::statementSpans(header).size(); i < n; ++i)
+    if (const TSNode node = DocumentInternals::statement(header, i); ts_node_symbol(node) == Kinds::get().comment)
+      comments.push_back(node);
+  Suppressions s = collectSuppressions(header, comments);
+  s.directives.clear();
+  return s;
+}
+
 namespace {
 
 Diagnostic unusedCode(const RuleInfo &rule, const NoqaDirective &d, std::size_t index, std::string message,

@@ -67,6 +67,12 @@ bool suppressedOnlyByCode(const Diagnostic &d, std::string_view text, const Conf
 /// Reads the suppressions of a document from its comment nodes (in source order).
 Suppressions collectSuppressions(const Document &doc, const std::vector<TSNode> &comments);
 
+/// The file-level directives of `text` alone (skipFile, fileAll, fileCodes; no directives): its
+/// header — the blank and comment lines before its first statement — parsed as
+/// collectSuppressions() reads it. For a file that is not linted here (the module a project
+/// renames).
+Suppressions headerSuppressions(std::string_view text);
+
 /// Drops suppressed diagnostics (marking the codes that were used), then — when AF900 is
 /// enabled — adds an AF900 diagnostic for each unknown or unused code in a directive.
 void applySuppressions(const Document &doc, Suppressions &suppressions, const Config &config,

@@ -11,6 +11,7 @@
 #include <unordered_map>
 
 #include "asyncfix/rules.h"
+#include "config/noqa.h"
 
 namespace asyncfix {
 namespace {
@@ -179,7 +180,7 @@ private:
 
 ProjectView ProjectView::build(const std::vector<std::string> &files, const ConfigResolver &resolver,
                                const std::vector<std::pair<std::string, PublicNames>> &names,
-                               const std::vector<fs::path> &defaultBases) {
+                               const std::vector<fs::path> &defaultBases, const ProjectText &text) {
   ProjectView view;
   const bool modules =
       std::any_of(files.begin(), files.end(), [](const std::string &f) { return mentionsKeywordModule(f); });
@@ -190,7 +191,7 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
   });
   if (!modules && !parameters && !defined) return view;
   ModuleMap map(resolver, defaultBases);
-  if (modules) view.addModuleRenames(files, map);
+  if (modules) view.addModuleRenames(files, map, text);
   std::vector<std::optional<FileModule>> named;
   if (parameters || defined) named = view.mapNamed(names, map);
   if (parameters) view.addPublicNames(names, named);
@@ -517,7 +518,7 @@ std::optional<std::string> extensionModuleNamed(const fs::path &directory, const
 
 } // namespace
 
-void ProjectView::addModuleRenames(const std::vector<std::string> &files, ModuleMap &map) {
+void ProjectView::addModuleRenames(const std::vector<std::string> &files, ModuleMap &map, const ProjectText &text) {
   ProjectView &view = *this;
   std::map<std::string, std::size_t> byPath; // a rename's `from` → its index in renames_
   for (const std::string &file : files) {
@@ -592,12 +593,24 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
 
   // A module whose report AF201 is not selected for (`--ignore AF201`, a per-file ignore of the
   // file that stands for it) is neither reported nor renamed: its imports, not rewritten where the
-  // rule is off, would name a module that is gone.
-  for (ModuleRename &r : view.renames_)
-    if (!r.refusal && !map.selects(r.reportedIn, "AF201")) {
+  // rule is off, would name a module that is gone. The same where that file's header opts out.
+  for (ModuleRename &r : view.renames_) {
+    if (r.refusal) continue;
+    if (!map.selects(r.reportedIn, "AF201")) {
       r.ignored = true;
       r.refusal = "AF201 is not selected for `" + r.reportedIn + "`";
+      continue;
     }
+    std::string why;
+    const std::optional<ProjectSource> source = text ? text(r.reportedIn, why) : std::nullopt;
+    if (!source) continue; // unread: audit() says so for the files it reads
+    const Suppressions header = headerSuppressions(source->text);
+    if (header.skipFile || header.fileAll ||
+        std::find(header.fileCodes.begin(), header.fileCodes.end(), "AF201") != header.fileCodes.end()) {
+      r.ignored = true;
+      r.refusal = "`" + r.reportedIn + "` opts out of AF201 in its header";
+    }
+  }
 
   // One module in two roots (`check a b` with `a/pkg/async.py` and `b/pkg/async.py`): an import
   // of it cannot tell them apart, so it is renamed everywhere or nowhere (else the imports of the
