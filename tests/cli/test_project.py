@@ -337,6 +337,28 @@ class ProjectTest(CliTestCase):
                 else:
                     self.assertEqual(read(self.path("plain.py")), b"import pkg.asynchronous\n")
 
+    def test_a_module_left_alone_stays_so_when_its_name_is_taken_or_it_has_a_twin(self):
+        # Before: a refused module was reported (and `--fix` failed) though AF201 was off for it,
+        # and its skipped `.py` refused its `.pyi` "since `pkg/asynchronous.py` exists" (it did not).
+        cases = {
+            "taken": ({"pkg/asynchronous.py": "y = 1\n"}, ("--ignore", "AF201")),
+            "a twin": ({"pkg/async.py": "# asyncfix: skip-file\nx = 1\n", "pkg/async.pyi": "x: int\n"}, ()),
+            "inside": ({"pkg/async.py": None, "pkg/async/__init__.py": "# asyncfix: skip-file\n",
+                        "pkg/async/await.py": "x = 1\n"}, ()),
+        }
+        for case, (files, args) in cases.items():
+            with self.subTest(case):
+                shutil.rmtree(self.dir)
+                os.makedirs(self.dir)
+                self.make({k: v for k, v in dict(PACKAGE, **files).items() if v is not None})
+                before = tree(self.dir)
+                res = self.check("--output-format", "concise", *args, ".")
+                self.assertEqual(res.code, 1, res)
+                self.assertNotIn("pkg/async", res.stdout + res.stderr)
+                res = self.check("--fix", "--unsafe-fixes", *args, ".")
+                self.assertEqual((res.code, res.stderr.count("error")), (1, 0), res)
+                self.assertEqual(tree(self.dir), before)
+
     def test_every_import_form_is_rewritten(self):
         self.make({
             "pkg/__init__.py": "",

@@ -594,11 +594,15 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
   // A module whose report AF201 is not selected for (`--ignore AF201`, a per-file ignore of the
   // file that stands for it) is neither reported nor renamed: its imports, not rewritten where the
   // rule is off, would name a module that is gone. The same where that file's header opts out.
+  // Also when its new name is taken: a module left alone is not reported, refused or not.
   for (ModuleRename &r : view.renames_) {
-    if (r.refusal) continue;
-    if (!map.selects(r.reportedIn, "AF201")) {
+    const auto ignore = [&r](std::string why) {
       r.ignored = true;
-      r.refusal = "AF201 is not selected for `" + r.reportedIn + "`";
+      r.refusal = std::move(why);
+      r.taken.clear();
+    };
+    if (!map.selects(r.reportedIn, "AF201")) {
+      ignore("AF201 is not selected for `" + r.reportedIn + "`");
       continue;
     }
     std::string why;
@@ -606,10 +610,8 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
     if (!source) continue; // unread: audit() says so for the files it reads
     const Suppressions header = headerSuppressions(source->text);
     if (header.skipFile || header.fileAll ||
-        std::find(header.fileCodes.begin(), header.fileCodes.end(), "AF201") != header.fileCodes.end()) {
-      r.ignored = true;
-      r.refusal = "`" + r.reportedIn + "` opts out of AF201 in its header";
-    }
+        std::find(header.fileCodes.begin(), header.fileCodes.end(), "AF201") != header.fileCodes.end())
+      ignore("`" + r.reportedIn + "` opts out of AF201 in its header");
   }
 
   // One module in two roots (`check a b` with `a/pkg/async.py` and `b/pkg/async.py`): an import
@@ -619,9 +621,13 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
     if (r.refusal) continue;
     const auto refused = std::find_if(view.renames_.begin(), view.renames_.end(),
                                       [&](const ModuleRename &o) { return o.module == r.module && o.refusal; });
-    if (refused != view.renames_.end())
-      r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the same module `" + r.module +
-                  "` at `" + refused->path.from + "` cannot be renamed (`" + refused->path.to + "` exists)";
+    if (refused == view.renames_.end()) continue;
+    // One module, one decision: left alone in one file (a `.py` beside its `.pyi`, two roots),
+    // left alone in all.
+    r.ignored = refused->ignored;
+    r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the same module `" + r.module + "` at `" +
+                refused->path.from + "` cannot be renamed (" +
+                (refused->taken.empty() ? *refused->refusal : "`" + refused->taken + "` exists") + ")";
   }
   // A module inside a package that cannot be renamed: its rows would spell the package's new name.
   for (ModuleRename &r : view.renames_) {
@@ -629,9 +635,10 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
     const auto refused = std::find_if(view.renames_.begin(), view.renames_.end(), [&](const ModuleRename &o) {
       return o.refusal && insideModule(r.module, o.module);
     });
-    if (refused != view.renames_.end())
-      r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the package `" + refused->module +
-                  "` it lies in cannot be renamed (" + *refused->refusal + ")";
+    if (refused == view.renames_.end()) continue;
+    r.ignored = refused->ignored; // a package left alone keeps what lies in it
+    r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the package `" + refused->module +
+                "` it lies in cannot be renamed (" + *refused->refusal + ")";
   }
 
   // One row per module path, in each spelling a fix in progress can leave its ancestors in
