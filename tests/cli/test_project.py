@@ -359,6 +359,13 @@ class ProjectTest(CliTestCase):
                 self.assertEqual((res.code, res.stderr.count("error")), (1, 0), res)
                 self.assertEqual(tree(self.dir), before)
 
+    def test_the_module_takes_the_severity_configured_for_af201(self):
+        self.make(dict(PACKAGE, **{"pyproject.toml": '[tool.asyncfix.severity]\nAF201 = "warning"\n'}))
+        res = self.check("--output-format", "json", ".")
+        found = {(d["filename"], d["code"]): d["severity"] for d in json.loads(res.stdout)}
+        self.assertEqual(found[("pkg/async.py", "AF201")], "warning")
+        self.assertEqual(found[("plain.py", "AF201")], "warning")
+
     def test_every_import_form_is_rewritten(self):
         self.make({
             "pkg/__init__.py": "",
