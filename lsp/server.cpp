@@ -390,7 +390,7 @@ void Server::applySettings() {
 }
 
 void Server::refreshDiagnostics() {
-  lookUpModules(); // the configuration changed: the module's name, its rule, its severity
+  lookUpModules(); // the configuration changed: the module's new name, its rule, its severity
   if (!pull_) {
     for (auto &[uri, doc] : workspace_.documents()) doc.publishPending = true;
     for (auto &[uri, nb] : workspace_.notebooks()) nb.publishPending = true;
@@ -590,8 +590,12 @@ DocumentDiagnosticReport Server::openReport(OpenDocument &doc, const std::option
   DocumentDiagnosticReport report;
   report.resultId = std::to_string(doc.stamp);
   if (previous == report.resultId) report.unchanged = true;
-  else if (doc.doc.text().size() <= workspace_.maxLintBytes)
-    report.items = toLsp(workspace_.settingsFor(doc.uri).linter->lint(doc.doc.text()), doc.doc.lines(), doc.version);
+  else if (doc.doc.text().size() <= workspace_.maxLintBytes) {
+    std::vector<asyncfix::Diagnostic> found = doc.moduleFindings; // as shownFindings() orders them
+    std::vector<asyncfix::Diagnostic> linted = workspace_.settingsFor(doc.uri).linter->lint(doc.doc.text());
+    found.insert(found.end(), std::make_move_iterator(linted.begin()), std::make_move_iterator(linted.end()));
+    report.items = toLsp(found, doc.doc.lines(), doc.version);
+  }
   return report;
 }
 

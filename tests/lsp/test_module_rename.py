@@ -490,6 +490,31 @@ class ModuleRenameTest(Session, unittest.TestCase):
                 self.fail("the module was never reported")
             self.assertIn("cannot be imported since Python 3.7", report["items"][0]["message"])
 
+    def test_a_workspace_pull_while_the_module_is_being_linted_reports_it(self):
+        # Before: a workspace/diagnostic that came while the module's new version was linted
+        # answered from a fresh lint without the module's finding, under the result id the full
+        # report would have: the client kept "unchanged" and lost the finding until the next edit.
+        capabilities = {"workspace": dict(CAPABILITIES["workspace"], diagnostics={"refreshSupport": True}),
+                        "textDocument": dict(CAPABILITIES["textDocument"], diagnostic={})}
+        text = FILES["pkg/async.py"] + "x = [1, 2, 3]\n" * 40000  # long enough to be linted a while
+        with open(os.path.join(self.root, "pkg/async.py"), "w") as f:
+            f.write(text)
+        with self.server(capabilities=capabilities) as client:
+            uri = self.open_document(client, "pkg/async.py", text)
+            for _ in range(3):
+                report = self.result(client, client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}}))
+                if [d["code"] for d in report["items"]] == ["AF201"]:
+                    break
+                refresh = client.wait_for(lambda m: m.get("method") == "workspace/diagnostic/refresh")
+                client.send({"jsonrpc": "2.0", "id": refresh["id"], "result": None})
+            else:
+                self.fail("the module was never reported")
+            client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
+                {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "#\n"}]})
+            result = self.result(client, client.request("workspace/diagnostic", {"previousResultIds": []}))
+            items = [item for item in result["items"] if item["uri"] == uri]
+            self.assertEqual([[d["code"] for d in item["items"]] for item in items], [["AF201"]])
+
     def test_the_module_is_not_reported_where_af201_is_off(self):
         found, actions = self.module_report(options={"ignore": ["AF201"]}, expected=False)
         self.assertEqual((found, actions), ([], []))
