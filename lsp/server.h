@@ -75,6 +75,7 @@ public:
 private:
   std::mutex mutex_;
   std::shared_ptr<const WorkspaceProject> project_;
+  std::uint64_t dropped_ = 0; ///< counts forget() and noteFile()'s drops
 };
 
 /// What a code action on an import of the workspace's own module needs on the worker.
@@ -200,6 +201,8 @@ private:
   /// Works out `doc`'s moduleFindings on the worker when its path names a module `async`/`await`
   /// (clears them otherwise); the answer is published when it differs.
   void lookUpModule(OpenDocument &doc);
+  /// Makes `found` what `doc` shows of the project (moduleFindings) and has it published.
+  void showModuleFindings(OpenDocument &doc, std::vector<asyncfix::Diagnostic> found);
   /// lookUpModule() for every open document (the workspace, its files or its configuration changed).
   void lookUpModules();
   /// What is published for `doc`'s current findings: its moduleFindings, then the Analyzer's.

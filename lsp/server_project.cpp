@@ -4,10 +4,11 @@
 //
 // Only for clients that declare documentChanges and the `rename` resource operation. Everything
 // that touches the disk runs on the worker: the module map comes from the workspace's file names
-// alone (no file is read), listed when such an action is first asked for and kept (ProjectCache)
-// to decide what to offer; the edit lists the files again, then reads, lints and fixes those that
-// may import the module, in codeAction/resolve when the client supports it. The message loop
-// copies what the worker needs (the folders, the resolver, the open texts) and never walks.
+// (and the headers of the files named `async`/`await`), listed when such an action is first asked
+// for or such a file is opened, and kept (ProjectCache) to decide what to offer and what the
+// module's own file shows (Server::lookUpModule); the edit lists the files again, then reads, lints and fixes those
+// that may import the module, in codeAction/resolve when the client supports it. The message loop copies what the
+// worker needs (the folders, the resolver, the open texts) and never walks.
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
@@ -118,9 +119,11 @@ ProjectText textsOf(const std::vector<OpenText> &open) {
 
 std::shared_ptr<const WorkspaceProject> ProjectCache::get(const WorkspaceSource &source) {
   std::shared_ptr<const WorkspaceProject> known;
+  std::uint64_t dropped = 0;
   {
     const std::lock_guard lock(mutex_);
     known = project_;
+    dropped = dropped_;
   }
   // Unlocked: the message loop's noteFile() and forget() never wait for the disk.
   if (known && known->configGeneration == source.configGeneration && known->folders == source.folders &&
@@ -128,7 +131,9 @@ std::shared_ptr<const WorkspaceProject> ProjectCache::get(const WorkspaceSource 
     return known;
   std::shared_ptr<const WorkspaceProject> project = listProject(source);
   const std::lock_guard lock(mutex_);
-  project_ = project;
+  // Kept only if nothing dropped the view while the files were listed (a save may have changed
+  // what the listing read): the next look lists them again.
+  if (dropped_ == dropped) project_ = project;
   return project;
 }
 
@@ -141,6 +146,7 @@ bool ProjectCache::knownEmpty(std::uint64_t configGeneration, const std::vector<
 void ProjectCache::forget() {
   const std::lock_guard lock(mutex_);
   project_.reset();
+  ++dropped_;
 }
 
 void ProjectCache::noteFile(const fs::path &path, const std::vector<fs::path> &folders) {
@@ -152,7 +158,9 @@ void ProjectCache::noteFile(const fs::path &path, const std::vector<fs::path> &f
   });
   if (!inFolder) return;
   const std::lock_guard lock(mutex_);
-  if (project_ && !std::binary_search(project_->files.begin(), project_->files.end(), file)) project_.reset();
+  if (project_ && std::binary_search(project_->files.begin(), project_->files.end(), file)) return;
+  project_.reset();
+  ++dropped_; // a listing in progress may miss the file too
 }
 
 WorkspaceSource Server::workspaceSource() {
@@ -166,43 +174,39 @@ void Server::noteFile(const fs::path &path) { projects_->noteFile(path, workspac
 void Server::lookUpModule(OpenDocument &doc) {
   doc.moduleLookUp = false;
   if (!doc.path || !ProjectView::mentionsKeywordModule(normalized(*doc.path))) {
-    if (!doc.moduleFindings.empty()) {
-      doc.moduleFindings.clear();
-      workspace_.restamp(doc);
-      doc.publishPending = !pull_;
-      refreshWanted_ = refreshWanted_ || pull_;
-    }
+    if (!doc.moduleFindings.empty()) showModuleFindings(doc, {});
     return;
   }
   // On the worker: the module map lists the workspace (once; ProjectCache keeps it).
-  workspace_.analyzer().post(doc.analysis,
-                             [this, source = workspaceSource(), path = normalized(*doc.path),
-                              uri = doc.uri](const Analyzed *at) -> Analyzer::MainTask {
-                               // Edited again (asked again once the loop is idle) or closed (no disk work on this
-                               // thread).
-                               if (!at)
-                                 return [this, uri] {
-                                   if (OpenDocument *open = workspace_.find(uri)) open->moduleLookUp = true;
-                                 };
-                               std::vector<asyncfix::Diagnostic> found;
-                               try {
-                                 for (const ModuleRename &r : projects_->get(source)->view.renames())
-                                   if (r.reportedIn == path && !r.ignored)
-                                     found.push_back(ProjectView::moduleDiagnostic(r));
-                               } catch (const std::exception &e) { // the listing failed: the file's own findings stand
-                                 return [this, why = std::string(e.what())] {
-                                   log_.warn("listing the workspace's modules: " + why);
-                                 };
-                               }
-                               return [this, uri, found = std::move(found)]() mutable {
-                                 OpenDocument *open = workspace_.find(uri);
-                                 if (!open || open->moduleFindings == found) return;
-                                 open->moduleFindings = std::move(found);
-                                 workspace_.restamp(*open);
-                                 open->publishPending = !pull_;
-                                 refreshWanted_ = refreshWanted_ || pull_;
-                               };
-                             });
+  Analyzer::Task task = [this, source = workspaceSource(), path = normalized(*doc.path),
+                         uri = doc.uri](const Analyzed *at) -> Analyzer::MainTask {
+    // Edited again (asked again once the loop is idle) or closed (no disk work on this thread).
+    if (!at)
+      return [this, uri] {
+        if (OpenDocument *open = workspace_.find(uri)) open->moduleLookUp = true;
+      };
+    std::vector<asyncfix::Diagnostic> found;
+    try {
+      // Kept while used: the message loop may drop the cache's copy meanwhile (forget()).
+      const std::shared_ptr<const WorkspaceProject> project = projects_->get(source);
+      for (const ModuleRename &r : project->view.renames())
+        if (r.reportedIn == path && !r.ignored) found.push_back(ProjectView::moduleDiagnostic(r));
+    } catch (const std::exception &e) { // the listing failed: the file's own findings stand
+      return [this, why = std::string(e.what())] { log_.warn("listing the workspace's modules: " + why); };
+    }
+    return [this, uri, found = std::move(found)]() mutable {
+      if (OpenDocument *open = workspace_.find(uri); open && open->moduleFindings != found)
+        showModuleFindings(*open, std::move(found));
+    };
+  };
+  workspace_.analyzer().post(doc.analysis, std::move(task));
+}
+
+void Server::showModuleFindings(OpenDocument &doc, std::vector<asyncfix::Diagnostic> found) {
+  doc.moduleFindings = std::move(found);
+  workspace_.restamp(doc);
+  doc.publishPending = !pull_;
+  refreshWanted_ = refreshWanted_ || pull_;
 }
 
 void Server::lookUpModules() {

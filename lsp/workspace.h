@@ -49,7 +49,7 @@ struct OpenDocument {
   bool publishPending = false; ///< push clients: publish once the findings are current
   /// The project's finding on the file itself, as `check` reports it: a module named
   /// `async`/`await` (or such a package's `__init__.py`) cannot be imported (AF201 at its first
-  /// line). Worked out on the worker from the workspace's file names (Server::lookUpModule) and
+  /// line). Worked out on the worker from the workspace's module map (Server::lookUpModule) and
   /// published before the Analyzer's findings.
   std::vector<asyncfix::Diagnostic> moduleFindings;
   bool moduleLookUp = false;    ///< moduleFindings are to be worked out again (the last try was cut short)
