@@ -1,7 +1,10 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+
 #include "asyncfix/linter.h"
 #include "asyncfix/suppression.h"
+#include "config/noqa.h"
 #include "rules/rule_tester.h"
 
 using namespace asyncfix;
@@ -203,4 +206,40 @@ TEST_CASE("noqa comments with CRLF and CR-only line ends", "[suppression][line-e
     CHECK(addNoqa(linter, "x = 1" + eol + "y = x.cuda(async=True)" + eol) ==
           "x = 1" + eol + "y = x.cuda(async=True)  # noqa: AF101" + eol);
   }
+}
+
+TEST_CASE("headerSuppressions reads a header as the linter reads it", "[suppression]") {
+  const Linter linter;
+  const std::vector<std::string> headers = {
+      "",
+      "# asyncfix: skip-file\n",
+      "#!/usr/bin/env python\n\n# asyncfix: skip-file\n",
+      "\xEF\xBB\xBF# asyncfix: skip-file\n",
+      "# -*- coding: utf-8 -*-\r\n# asyncfix: noqa: AF001, AF201\r\n",
+      "# a\r# asyncfix: noqa: AF001\r",
+      "  # indented\n\f# asyncfix:skip-file\n",
+      "# asyncfix: noqa\n",
+      "# asyncfix: noqa: AF101\n",
+      "'''doc'''\n# asyncfix: skip-file\n",
+      "x = 1\n# asyncfix: noqa: AF001\n",
+      "s = '''\n# asyncfix: skip-file\n'''\n",
+      "\\\n# asyncfix: skip-file\n",
+      "# ASYNCFIX: SKIP-FILE\n",
+  };
+  for (const std::string &header : headers) {
+    INFO(header);
+    const Suppressions s = headerSuppressions(header + "async = 1\n");
+    CHECK(s.directives.empty());
+    // AF001 on `async = 1` is a syntax error on the target: only skip-file or a named AF001 in
+    // the header hides it from the linter.
+    const bool hides = s.skipFile || std::find(s.fileCodes.begin(), s.fileCodes.end(), "AF001") != s.fileCodes.end();
+    bool reported = false;
+    for (const Diagnostic &d : linter.lint(Document(header + "async = 1\n"))) reported = reported || d.code == "AF001";
+    CHECK(hides == !reported);
+  }
+  CHECK(headerSuppressions("# asyncfix: skip-file\n").skipFile);
+  CHECK(headerSuppressions("# asyncfix: noqa\nimport os\n").fileAll);
+  CHECK(headerSuppressions("# asyncfix: noqa: AF201\nimport os\n").fileCodes == std::vector<std::string>{"AF201"});
+  CHECK_FALSE(headerSuppressions("import os  # asyncfix: noqa\n").fileAll);
+  CHECK_FALSE(headerSuppressions("x = 1\n# asyncfix: skip-file\n").skipFile);
 }
