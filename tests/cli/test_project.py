@@ -337,26 +337,51 @@ class ProjectTest(CliTestCase):
                 else:
                     self.assertEqual(read(self.path("plain.py")), b"import pkg.asynchronous\n")
 
-    def test_a_module_left_alone_stays_so_when_its_name_is_taken_or_it_has_a_twin(self):
-        # Before: a refused module was reported (and `--fix` failed) though AF201 was off for it,
-        # and its skipped `.py` refused its `.pyi` "since `pkg/asynchronous.py` exists" (it did not).
+    def test_a_module_left_alone_stays_so_when_its_name_is_taken(self):
+        # Before: a refused module was reported (and `--fix` failed) though AF201 was off for it.
+        self.make(dict(PACKAGE, **{"pkg/asynchronous.py": "y = 1\n"}))
+        before = tree(self.dir)
+        res = self.check("--output-format", "concise", "--ignore", "AF201", ".")
+        self.assertEqual(res.code, 1, res)
+        self.assertNotIn("pkg/async", res.stdout + res.stderr)
+        res = self.check("--fix", "--unsafe-fixes", "--ignore", "AF201", ".")
+        self.assertEqual((res.code, res.stderr.count("error")), (1, 0), res)
+        self.assertEqual(tree(self.dir), before)
+
+    def test_the_twin_of_a_module_left_alone_is_refused_saying_why(self):
+        # Opted out in one file and not in the other: neither is renamed, and the one whose AF201
+        # is on says why. Before: the reason named a file that did not exist; and for a while the
+        # opt-out of one file silenced the other (whichever came first).
+        skip = "# asyncfix: skip-file\nx = 1\n"
         cases = {
-            "taken": ({"pkg/asynchronous.py": "y = 1\n"}, ("--ignore", "AF201")),
-            "a twin": ({"pkg/async.py": "# asyncfix: skip-file\nx = 1\n", "pkg/async.pyi": "x: int\n"}, ()),
-            "inside": ({"pkg/async.py": None, "pkg/async/__init__.py": "# asyncfix: skip-file\n",
-                        "pkg/async/await.py": "x = 1\n"}, ()),
+            "a .pyi beside a skipped .py": (
+                {"pkg/async.py": skip, "pkg/async.pyi": "x: int\n"}, "pkg/async.pyi",
+                "the same module `pkg.async` at `pkg/async.py` cannot be renamed (`pkg/async.py` opts out of AF201 "
+                "in its header)"),
+            "a .py beside an opted-out .pyi": (
+                {"pkg/async.pyi": "# asyncfix: noqa: AF201\nx: int\n"}, "pkg/async.py",
+                "the same module `pkg.async` at `pkg/async.pyi` cannot be renamed (`pkg/async.pyi` opts out of AF201 "
+                "in its header)"),
+            "a module inside a skipped package": (
+                {"pkg/async.py": None, "pkg/async/__init__.py": skip, "pkg/async/await.py": "y = 1\n"},
+                "pkg/async/await.py",
+                "the package `pkg.async` it lies in cannot be renamed (`pkg/async/__init__.py` opts out of AF201 in "
+                "its header)"),
         }
-        for case, (files, args) in cases.items():
+        for case, (files, reported, why) in cases.items():
             with self.subTest(case):
                 shutil.rmtree(self.dir)
                 os.makedirs(self.dir)
                 self.make({k: v for k, v in dict(PACKAGE, **files).items() if v is not None})
                 before = tree(self.dir)
-                res = self.check("--output-format", "concise", *args, ".")
+                res = self.check("--output-format", "concise", ".")
                 self.assertEqual(res.code, 1, res)
-                self.assertNotIn("pkg/async", res.stdout + res.stderr)
-                res = self.check("--fix", "--unsafe-fixes", *args, ".")
-                self.assertEqual((res.code, res.stderr.count("error")), (1, 0), res)
+                self.assertIn(reported + ":1:1: AF201 ", res.stdout)
+                self.assertIn(why, res.stdout)
+                self.assertEqual(res.stdout.count(":1:1: AF201"), 1, res)
+                res = self.check("--fix", "--unsafe-fixes", ".")
+                self.assertEqual(res.code, 2, res)
+                self.assertIn("error: " + reported + ": ", res.stderr)
                 self.assertEqual(tree(self.dir), before)
 
     def test_the_module_takes_the_severity_configured_for_af201(self):

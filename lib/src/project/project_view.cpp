@@ -624,9 +624,8 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
     const auto refused = std::find_if(view.renames_.begin(), view.renames_.end(),
                                       [&](const ModuleRename &o) { return o.module == r.module && o.refusal; });
     if (refused == view.renames_.end()) continue;
-    // One module, one decision: left alone in one file (a `.py` beside its `.pyi`, two roots),
-    // left alone in all.
-    r.ignored = refused->ignored;
+    // Left alone in one file (a `.py` beside its `.pyi`, another root) and not in this one: not
+    // renamed either, and reported as refused, saying why (only where it is opted out it is quiet).
     r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the same module `" + r.module + "` at `" +
                 refused->path.from + "` cannot be renamed (" +
                 (refused->taken.empty() ? *refused->refusal : "`" + refused->taken + "` exists") + ")";
@@ -638,7 +637,6 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
       return o.refusal && insideModule(r.module, o.module);
     });
     if (refused == view.renames_.end()) continue;
-    r.ignored = refused->ignored; // a package left alone keeps what lies in it
     r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the package `" + refused->module +
                 "` it lies in cannot be renamed (" + *refused->refusal + ")";
   }
