@@ -590,7 +590,9 @@ DocumentDiagnosticReport Server::openReport(OpenDocument &doc, const std::option
   DocumentDiagnosticReport report;
   report.resultId = std::to_string(doc.stamp);
   if (previous == report.resultId) report.unchanged = true;
-  else if (doc.doc.text().size() <= workspace_.maxLintBytes) {
+  else if (doc.doc.text().size() > workspace_.maxLintBytes)
+    report.items = toLsp(doc.moduleFindings, doc.doc.lines(), doc.version); // as shownFindings() has it
+  else {
     std::vector<asyncfix::Diagnostic> found = doc.moduleFindings; // as shownFindings() orders them
     std::vector<asyncfix::Diagnostic> linted = workspace_.settingsFor(doc.uri).linter->lint(doc.doc.text());
     found.insert(found.end(), std::make_move_iterator(linted.begin()), std::make_move_iterator(linted.end()));

@@ -496,7 +496,13 @@ class ModuleRenameTest(Session, unittest.TestCase):
         # report would have: the client kept "unchanged" and lost the finding until the next edit.
         capabilities = {"workspace": dict(CAPABILITIES["workspace"], diagnostics={"refreshSupport": True}),
                         "textDocument": dict(CAPABILITIES["textDocument"], diagnostic={})}
-        text = FILES["pkg/async.py"] + "x = [1, 2, 3]\n" * 40000  # long enough to be linted a while
+        # Also over the size limit (8 MB): such a text is not linted, its module finding stands.
+        for text in (FILES["pkg/async.py"] + "x = [1, 2, 3]\n" * 40000,  # long enough to be linted a while
+                     FILES["pkg/async.py"] + "x = [1, 2, 3]\n" * 650000):
+            with self.subTest(len(text)):
+                self.pull_during_an_edit(text, capabilities)
+
+    def pull_during_an_edit(self, text, capabilities):
         with open(os.path.join(self.root, "pkg/async.py"), "w") as f:
             f.write(text)
         with self.server(capabilities=capabilities) as client:
