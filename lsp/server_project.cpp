@@ -158,9 +158,11 @@ void ProjectCache::noteFile(const fs::path &path, const std::vector<fs::path> &f
   });
   if (!inFolder) return;
   const std::lock_guard lock(mutex_);
-  if (project_ && std::binary_search(project_->files.begin(), project_->files.end(), file)) return;
+  // With no view there is nothing to drop: every didOpen comes here, and counting those would
+  // keep a listing in progress (an editor restoring its tabs) from ever being kept.
+  if (!project_ || std::binary_search(project_->files.begin(), project_->files.end(), file)) return;
   project_.reset();
-  ++dropped_; // a listing in progress may miss the file too
+  ++dropped_;
 }
 
 WorkspaceSource Server::workspaceSource() {
