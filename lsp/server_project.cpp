@@ -6,9 +6,10 @@
 // that touches the disk runs on the worker: the module map comes from the workspace's file names
 // (and the headers of the files named `async`/`await`), listed when such an action is first asked
 // for or such a file is opened, and kept (ProjectCache) to decide what to offer and what the
-// module's own file shows (Server::lookUpModule); the edit lists the files again, then reads, lints and fixes those
-// that may import the module, in codeAction/resolve when the client supports it. The message loop copies what the
-// worker needs (the folders, the resolver, the open texts) and never walks.
+// module's own file shows (Server::lookUpModule); the edit lists the files again, then reads,
+// lints and fixes those that may import the module, in codeAction/resolve when the client
+// supports it. The message loop copies what the worker needs (the folders, the resolver, the open
+// texts) and never walks.
 #include <algorithm>
 #include <filesystem>
 #include <system_error>
