@@ -590,13 +590,14 @@ DocumentDiagnosticReport Server::openReport(OpenDocument &doc, const std::option
   DocumentDiagnosticReport report;
   report.resultId = std::to_string(doc.stamp);
   if (previous == report.resultId) report.unchanged = true;
-  else if (doc.doc.text().size() > workspace_.maxLintBytes)
-    report.items = toLsp(doc.moduleFindings, doc.doc.lines(), doc.version); // as shownFindings() has it
   else {
-    std::vector<asyncfix::Diagnostic> found = doc.moduleFindings; // as shownFindings() orders them
-    std::vector<asyncfix::Diagnostic> linted = workspace_.settingsFor(doc.uri).linter->lint(doc.doc.text());
-    found.insert(found.end(), std::make_move_iterator(linted.begin()), std::make_move_iterator(linted.end()));
-    report.items = toLsp(found, doc.doc.lines(), doc.version);
+    report.items = moduleItems(doc); // first, as shownFindings() has them
+    if (doc.doc.text().size() <= workspace_.maxLintBytes) {
+      std::vector<lsp::Diagnostic> linted =
+          toLsp(workspace_.settingsFor(doc.uri).linter->lint(doc.doc.text()), doc.doc.lines(), doc.version);
+      report.items.insert(report.items.end(), std::make_move_iterator(linted.begin()),
+                          std::make_move_iterator(linted.end()));
+    }
   }
   return report;
 }

@@ -207,6 +207,9 @@ private:
   void lookUpModules();
   /// What is published for `doc`'s current findings: its moduleFindings, then the Analyzer's.
   std::vector<lsp::Diagnostic> shownFindings(const OpenDocument &doc) const;
+  /// `doc`'s moduleFindings as published: no Deprecated tag, and no fix for a client that is
+  /// offered no rename.
+  std::vector<lsp::Diagnostic> moduleItems(const OpenDocument &doc) const;
   /// A file the editor opened or saved (ProjectCache::noteFile).
   void noteFile(const std::filesystem::path &path);
   /// For a code action asked for on `doc` that may be on an import of such a module (a finding of

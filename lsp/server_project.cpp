@@ -216,10 +216,19 @@ void Server::lookUpModules() {
   for (auto &[uri, doc] : workspace_.documents()) lookUpModule(doc);
 }
 
+std::vector<lsp::Diagnostic> Server::moduleItems(const OpenDocument &doc) const {
+  std::vector<lsp::Diagnostic> items = toLsp(doc.moduleFindings, doc.doc.lines(), doc.version);
+  for (lsp::Diagnostic &item : items) {
+    item.tags.clear(); // nothing in the file is deprecated (AF201's tag is for imports of a renamed module)
+    if (!client_.renameFiles && item.data) item.data->fix.reset(); // no rename is offered to it
+  }
+  return items;
+}
+
 std::vector<lsp::Diagnostic> Server::shownFindings(const OpenDocument &doc) const {
   std::vector<lsp::Diagnostic> shown = toLsp(doc.current()->diagnostics, doc.doc.lines(), doc.version);
   if (doc.moduleFindings.empty()) return shown;
-  std::vector<lsp::Diagnostic> all = toLsp(doc.moduleFindings, doc.doc.lines(), doc.version);
+  std::vector<lsp::Diagnostic> all = moduleItems(doc);
   all.insert(all.end(), std::make_move_iterator(shown.begin()), std::make_move_iterator(shown.end()));
   return all;
 }

@@ -455,6 +455,8 @@ class ModuleRenameTest(Session, unittest.TestCase):
                                               "(`async` is a reserved keyword); rename it `pkg.asynchronous`")
         self.assertEqual(found[0]["range"], {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}})
         self.assertEqual(found[0]["severity"], 1)
+        self.assertNotIn("tags", found[0])  # not Deprecated: no word of the file is struck through
+        self.assertEqual(found[0]["data"]["fix"], "safe")
         self.assertEqual([a["title"] for a in actions],
                          ["Rename module `pkg.async` to `pkg.asynchronous` and update its imports"])
         self.assertEqual([d["code"] for d in actions[0]["diagnostics"]], ["AF201"])
@@ -537,6 +539,7 @@ class ModuleRenameTest(Session, unittest.TestCase):
     def test_the_module_is_reported_to_a_client_that_cannot_rename_files(self):
         found, actions = self.module_report(capabilities={})
         self.assertEqual([d["code"] for d in found], ["AF201"])
+        self.assertNotIn("fix", found[0]["data"])  # nothing fixes it for this client
         self.assertEqual(actions, [])
 
     def test_offered_from_a_top_level_importer_too(self):
