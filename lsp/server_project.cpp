@@ -332,6 +332,8 @@ std::vector<CodeAction> Server::moduleRenameActions(const Analyzed &at, const st
     CodeAction action;
     action.kind = kQuickFix;
     action.diagnostics = toLsp(shown, lines, at.findings.version);
+    for (std::size_t i = 0; i < shown.size(); ++i) // the module's own finding, as moduleItems() has it
+      if (shown[i] == ProjectView::moduleDiagnostic(*r)) action.diagnostics[i].tags.clear();
     std::string why = safe ? "" : "unsafe";
     if (client_.codeActionResolveEdit) {
       // Whether some place would still name the module is known once the files are read: at resolve.
