@@ -15,6 +15,26 @@ bool isNameChar(char c) {
          static_cast<unsigned char>(c) >= 0x80;
 }
 
+/// Calls `visit(offset, content)` for the content of every string literal of `text`, in order
+/// (one parse).
+template <class Visit> void forEachStringContent(std::string_view text, Visit &&visit) {
+  const TreePtr tree(
+      ts_parser_parse_string(threadParser(), nullptr, text.data(), static_cast<std::uint32_t>(text.size())));
+  if (!tree) return;
+  Cursor cursor(ts_tree_root_node(tree.get()));
+  TSTreeCursor *c = cursor.get();
+  for (bool more = true; more;) {
+    const TSNode node = ts_tree_cursor_current_node(c);
+    if (isType(node, "string_content")) visit(std::size_t{ts_node_start_byte(node)}, textOf(node, text));
+    if (ts_tree_cursor_goto_first_child(c)) continue;
+    while (!ts_tree_cursor_goto_next_sibling(c))
+      if (!ts_tree_cursor_goto_parent(c)) {
+        more = false;
+        break;
+      }
+  }
+}
+
 } // namespace
 
 bool mentionsRenamedModule(std::string_view text, const std::vector<RenamedModule> &modules) {
@@ -29,43 +49,27 @@ std::vector<Diagnostic> moduleStrings(std::string_view text, const std::vector<R
                                       Severity severity) {
   std::vector<Diagnostic> out;
   if (!mentionsRenamedModule(text, modules)) return out;
-  const TreePtr tree(
-      ts_parser_parse_string(threadParser(), nullptr, text.data(), static_cast<std::uint32_t>(text.size())));
-  if (!tree) return out;
   const RuleInfo *rule = findRule("AF201");
-  Cursor cursor(ts_tree_root_node(tree.get()));
-  TSTreeCursor *c = cursor.get();
-  for (bool more = true; more;) {
-    const TSNode node = ts_tree_cursor_current_node(c);
-    if (isType(node, "string_content")) {
-      const std::string_view content = textOf(node, text);
-      const std::size_t base = ts_node_start_byte(node);
-      for (const RenamedModule &m : modules) {
-        for (std::size_t at = content.find(m.old); at != std::string_view::npos; at = content.find(m.old, at + 1)) {
-          const std::size_t end = at + m.old.size();
-          const bool startsName = at == 0 || (!isNameChar(content[at - 1]) && content[at - 1] != '.');
-          const bool endsName =
-              end == content.size() || content[end] == '.' || content[end] == ':' || !isNameChar(content[end]);
-          if (!startsName || !endsName) continue;
-          Diagnostic d;
-          d.code = rule->code;
-          d.name = rule->name;
-          d.severity = severity;
-          d.message = "This string names the project's module `" + m.old + "`, which the fix renames `" +
-                      m.replacement + "`; update it by hand";
-          d.start = base + at;
-          d.end = base + end;
-          out.push_back(std::move(d));
-        }
+  forEachStringContent(text, [&](std::size_t base, std::string_view content) {
+    for (const RenamedModule &m : modules) {
+      for (std::size_t at = content.find(m.old); at != std::string_view::npos; at = content.find(m.old, at + 1)) {
+        const std::size_t end = at + m.old.size();
+        const bool startsName = at == 0 || (!isNameChar(content[at - 1]) && content[at - 1] != '.');
+        const bool endsName =
+            end == content.size() || content[end] == '.' || content[end] == ':' || !isNameChar(content[end]);
+        if (!startsName || !endsName) continue;
+        Diagnostic d;
+        d.code = rule->code;
+        d.name = rule->name;
+        d.severity = severity;
+        d.message = "This string names the project's module `" + m.old + "`, which the fix renames `" + m.replacement +
+                    "`; update it by hand";
+        d.start = base + at;
+        d.end = base + end;
+        out.push_back(std::move(d));
       }
     }
-    if (ts_tree_cursor_goto_first_child(c)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(c))
-      if (!ts_tree_cursor_goto_parent(c)) {
-        more = false;
-        break;
-      }
-  }
+  });
   std::sort(out.begin(), out.end(), [](const Diagnostic &a, const Diagnostic &b) { return a.start < b.start; });
   return out;
 }
@@ -87,21 +91,9 @@ std::vector<std::size_t> relativeModuleStrings(std::string_view text, std::strin
     const std::string_view rest = content.substr(dots); // a suffix of the module's path
     return module.ends_with(rest) && (rest.size() == module.size() || module[module.size() - rest.size() - 1] == '.');
   };
-  const TreePtr tree(
-      ts_parser_parse_string(threadParser(), nullptr, text.data(), static_cast<std::uint32_t>(text.size())));
-  if (!tree) return out;
-  Cursor cursor(ts_tree_root_node(tree.get()));
-  TSTreeCursor *c = cursor.get();
-  for (bool more = true; more;) {
-    const TSNode node = ts_tree_cursor_current_node(c);
-    if (isType(node, "string_content") && names(textOf(node, text))) out.push_back(ts_node_start_byte(node));
-    if (ts_tree_cursor_goto_first_child(c)) continue;
-    while (!ts_tree_cursor_goto_next_sibling(c))
-      if (!ts_tree_cursor_goto_parent(c)) {
-        more = false;
-        break;
-      }
-  }
+  forEachStringContent(text, [&](std::size_t at, std::string_view content) {
+    if (names(content)) out.push_back(at);
+  });
   return out;
 }
 
