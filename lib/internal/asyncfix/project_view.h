@@ -47,8 +47,8 @@ struct ModuleRename {
   /// Why it cannot be renamed (the target exists, or a package it lies in cannot be renamed); such
   /// a module gets no rows, so its imports are reported without a fix, as before.
   std::optional<std::string> refusal;
-  /// With `refusal`: AF201 is not selected for `reportedIn`, so the module is left alone and
-  /// goes unreported (its importers are reported as a refused module's).
+  /// With `refusal`: AF201 is not selected for `reportedIn`, or its header opts out, so the
+  /// module is left alone and goes unreported (its importers are reported as a refused module's).
   bool ignored = false;
   /// The existing path that takes its new name (with `refusal`; "" when another module's
   /// refusal is the reason).
