@@ -40,6 +40,9 @@ CAPABILITIES = {
     "textDocument": {"codeAction": {"resolveSupport": {"properties": ["edit"]}}},
 }
 
+PULL_CAPABILITIES = {"workspace": dict(CAPABILITIES["workspace"], diagnostics={"refreshSupport": True}),
+                     "textDocument": dict(CAPABILITIES["textDocument"], diagnostic={})}
+
 
 def uri_of(path):
     return "file://" + urllib.parse.quote(os.path.abspath(path))
@@ -471,52 +474,45 @@ class ModuleRenameTest(Session, unittest.TestCase):
                           os.path.join(self.root, "pkg/asynchronous.py") + "` exists"])
         self.assertEqual(actions, [])
 
+    def pull_until_the_module_is_reported(self, client, uri):
+        """The first pulled report of `uri` that holds the module's finding alone: the file's own
+        findings come first, the module's after the refresh its look-up asks for."""
+        previous = None
+        for _ in range(3):
+            request = {"textDocument": {"uri": uri}}
+            if previous:
+                request["previousResultId"] = previous
+            report = self.result(client, client.request("textDocument/diagnostic", request))
+            if report["kind"] == "full":
+                previous = report["resultId"]
+                if [d["code"] for d in report["items"]] == ["AF201"]:
+                    return report
+            refresh = client.wait_for(lambda m: m.get("method") == "workspace/diagnostic/refresh")
+            client.send({"jsonrpc": "2.0", "id": refresh["id"], "result": None})
+        self.fail("the module was never reported")
+
     def test_a_pull_client_gets_the_module_reported_after_a_refresh(self):
-        capabilities = {"workspace": dict(CAPABILITIES["workspace"], diagnostics={"refreshSupport": True}),
-                        "textDocument": dict(CAPABILITIES["textDocument"], diagnostic={})}
-        with self.server(capabilities=capabilities) as client:
+        with self.server(capabilities=PULL_CAPABILITIES) as client:
             uri = self.open_document(client, "pkg/async.py", FILES["pkg/async.py"])
-            previous = None
-            for _ in range(3):  # the file's own findings, then (after a refresh) the module's
-                request = {"textDocument": {"uri": uri}}
-                if previous:
-                    request["previousResultId"] = previous
-                report = self.result(client, client.request("textDocument/diagnostic", request))
-                if report["kind"] == "full":
-                    previous = report["resultId"]
-                    if [d["code"] for d in report["items"]] == ["AF201"]:
-                        break
-                refresh = client.wait_for(lambda m: m.get("method") == "workspace/diagnostic/refresh")
-                client.send({"jsonrpc": "2.0", "id": refresh["id"], "result": None})
-            else:
-                self.fail("the module was never reported")
+            report = self.pull_until_the_module_is_reported(client, uri)
             self.assertIn("cannot be imported since Python 3.7", report["items"][0]["message"])
 
     def test_a_workspace_pull_while_the_module_is_being_linted_reports_it(self):
         # Before: a workspace/diagnostic that came while the module's new version was linted
         # answered from a fresh lint without the module's finding, under the result id the full
         # report would have: the client kept "unchanged" and lost the finding until the next edit.
-        capabilities = {"workspace": dict(CAPABILITIES["workspace"], diagnostics={"refreshSupport": True}),
-                        "textDocument": dict(CAPABILITIES["textDocument"], diagnostic={})}
         # Also over the size limit (8 MB): such a text is not linted, its module finding stands.
         for text in (FILES["pkg/async.py"] + "x = [1, 2, 3]\n" * 40000,  # long enough to be linted a while
                      FILES["pkg/async.py"] + "x = [1, 2, 3]\n" * 650000):
             with self.subTest(len(text)):
-                self.pull_during_an_edit(text, capabilities)
+                self.pull_during_an_edit(text)
 
-    def pull_during_an_edit(self, text, capabilities):
+    def pull_during_an_edit(self, text):
         with open(os.path.join(self.root, "pkg/async.py"), "w") as f:
             f.write(text)
-        with self.server(capabilities=capabilities) as client:
+        with self.server(capabilities=PULL_CAPABILITIES) as client:
             uri = self.open_document(client, "pkg/async.py", text)
-            for _ in range(3):
-                report = self.result(client, client.request("textDocument/diagnostic", {"textDocument": {"uri": uri}}))
-                if [d["code"] for d in report["items"]] == ["AF201"]:
-                    break
-                refresh = client.wait_for(lambda m: m.get("method") == "workspace/diagnostic/refresh")
-                client.send({"jsonrpc": "2.0", "id": refresh["id"], "result": None})
-            else:
-                self.fail("the module was never reported")
+            self.pull_until_the_module_is_reported(client, uri)
             client.notify("textDocument/didChange", {"textDocument": {"uri": uri, "version": 2}, "contentChanges": [
                 {"range": {"start": {"line": 0, "character": 0}, "end": {"line": 0, "character": 0}}, "text": "#\n"}]})
             result = self.result(client, client.request("workspace/diagnostic", {"previousResultIds": []}))
