@@ -754,9 +754,8 @@ void finishProject(const ProjectView &project, std::vector<FileReport> &reports,
   if (options.fixMode == FixMode::Apply) errors = applyModuleRenames(project, unsafe, done);
   for (std::size_t i = 0; i < project.renames().size(); ++i) {
     const ModuleRename &r = project.renames()[i];
-    const auto report = std::find_if(reports.begin(), reports.end(), [&](const FileReport &f) {
-      return std::filesystem::path(f.path).lexically_normal().generic_string() == r.reportedIn;
-    });
+    const auto report = std::find_if(reports.begin(), reports.end(),
+                                     [&](const FileReport &f) { return normalizedPath(f.path) == r.reportedIn; });
     if (report == reports.end() || r.ignored) continue;
     if (r.refusal && options.fixMode != FixMode::Apply) warn(*report, *r.refusal + "; the module is not renamed");
     const bool applies = !r.refusal && (unsafe || r.applicability() == Applicability::Safe);

@@ -18,8 +18,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string normalized(const std::string &path) { return fs::path(path).lexically_normal().generic_string(); }
-
 /// `diff` (a unified diff of `from`, or empty) under git's header for a file moved to `to`.
 std::string gitRename(const std::string &from, const std::string &to, std::string_view diff) {
   std::string out = "diff --git a/" + from + " b/" + to + "\n";
@@ -77,7 +75,7 @@ std::string renderProjectDiffs(const ProjectView &view, const std::vector<std::p
   const std::vector<ModuleRename> &renames = view.renames();
   std::map<std::string, std::string> out; // old path → what to print for it
   for (const auto &[path, diff] : diffs) {
-    const std::string from = normalized(path), to = view.movedPath(path, unsafe);
+    const std::string from = normalizedPath(path), to = view.movedPath(path, unsafe);
     if (diff.empty() && to == from) continue;
     // Every file gets git's header: after a rename's header, git would read a bare `--- a/…`
     // line as part of it.
@@ -92,7 +90,7 @@ std::string renderProjectDiffs(const ProjectView &view, const std::vector<std::p
     } else {
       std::error_code ec;
       for (fs::recursive_directory_iterator it(r.path.from, ec), end; !ec && it != end; it.increment(ec))
-        if (!it->is_directory(ec)) moving.push_back(it->path().lexically_normal().generic_string());
+        if (!it->is_directory(ec)) moving.push_back(normalizedPath(it->path()));
     }
     for (const std::string &file : moving)
       if (!out.contains(file)) out[file] = gitRename(file, view.movedPath(file, unsafe), {});

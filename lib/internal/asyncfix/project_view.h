@@ -95,6 +95,11 @@ struct ImportEdits {
   std::vector<std::vector<std::string>> leftBehind;
 };
 
+/// `path` as the project view spells the run's paths: lexically normal, `/` between components
+/// ("./pkg//a.py" → "pkg/a.py"). The one normaliser of those paths: ModuleRename's paths, the keys
+/// of configure(), and whatever a front end compares with them go through it.
+std::string normalizedPath(const std::filesystem::path &path);
+
 /// Is `inner` a module inside the package `outer` (`pkg.async.await` in `pkg.async`)?
 bool insideModule(std::string_view inner, std::string_view outer);
 

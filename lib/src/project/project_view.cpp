@@ -50,8 +50,6 @@ std::string moved(const std::string &path, const FileRename &rename) {
   return path;
 }
 
-std::string normalized(const std::string &path) { return fs::path(path).lexically_normal().generic_string(); }
-
 } // namespace
 
 /// The module a file of the run is.
@@ -80,7 +78,7 @@ public:
     const bool plain = !file.starts_with("./") && !file.starts_with("../") && file.find("/./") == std::string::npos &&
                        file.find("/../") == std::string::npos && file.find("//") == std::string::npos;
     FileModule m;
-    m.spelt = plain ? file : normalized(file);
+    m.spelt = plain ? file : normalizedPath(file);
     const std::string &spelt = m.spelt;
     const std::size_t dot = spelt.rfind('.'), slash = spelt.rfind('/');
     if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return std::nullopt;
@@ -683,7 +681,7 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
 std::string ProjectView::configure(const std::string &file, Config &config) const {
   if (!active()) return {};
   config.renames.insert(config.renames.begin(), rows_.begin(), rows_.end());
-  const std::string key = normalized(file);
+  const std::string key = normalizedPath(file);
   // An attribute's row goes to the files that use it on objects the project knows.
   std::string members;
   for (const RenameRow &row : memberRows_)
@@ -707,6 +705,8 @@ std::string ProjectView::configure(const std::string &file, Config &config) cons
   config.module = named->second; // it defines a renamed parameter or module-level name
   return "\nproject package " + at->second + "\nmodule " + named->second + members;
 }
+
+std::string normalizedPath(const fs::path &path) { return path.lexically_normal().generic_string(); }
 
 bool ProjectView::mentionsKeywordModule(std::string_view path) {
   for (std::size_t from = 0; from <= path.size();) {
@@ -759,7 +759,7 @@ std::string ProjectView::movedPath(const std::string &path, bool unsafe) const {
   for (const ModuleRename &r : renames_)
     if (!r.refusal && (unsafe || r.applicability() == Applicability::Safe)) order.push_back(&r);
   sortDeepestFirst(order);
-  std::string out = normalized(path);
+  std::string out = normalizedPath(path);
   for (const ModuleRename *r : order) out = moved(out, r->path);
   return out;
 }
