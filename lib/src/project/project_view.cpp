@@ -514,6 +514,35 @@ std::optional<std::string> extensionModuleNamed(const fs::path &directory, const
   return std::nullopt;
 }
 
+/// The refusals that follow from others: a module's twins in other roots, and the modules inside
+/// a package that cannot be renamed.
+void refuseRelated(std::vector<ModuleRename> &renames) {
+  // One module in two roots (`check a b` with `a/pkg/async.py` and `b/pkg/async.py`): an import
+  // of it cannot tell them apart, so it is renamed everywhere or nowhere (else the imports of the
+  // root whose rename is refused would be rewritten to the module that is in the way).
+  for (ModuleRename &r : renames) {
+    if (r.refusal) continue;
+    const auto refused = std::find_if(renames.begin(), renames.end(),
+                                      [&](const ModuleRename &o) { return o.module == r.module && o.refusal; });
+    if (refused == renames.end()) continue;
+    // Left alone in one file (a `.py` beside its `.pyi`, another root) and not in this one: not
+    // renamed either, and reported as refused, saying why (only where it is opted out it is quiet).
+    r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the same module `" + r.module + "` at `" +
+                refused->path.from + "` cannot be renamed (" +
+                (refused->taken.empty() ? *refused->refusal : "`" + refused->taken + "` exists") + ")";
+  }
+  // A module inside a package that cannot be renamed: its rows would spell the package's new name.
+  for (ModuleRename &r : renames) {
+    if (r.refusal) continue;
+    const auto refused = std::find_if(renames.begin(), renames.end(), [&](const ModuleRename &o) {
+      return o.refusal && insideModule(r.module, o.module);
+    });
+    if (refused == renames.end()) continue;
+    r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the package `" + refused->module +
+                "` it lies in cannot be renamed (" + *refused->refusal + ")";
+  }
+}
+
 } // namespace
 
 void ProjectView::addModuleRenames(const std::vector<std::string> &files, ModuleMap &map, const ProjectText &text) {
@@ -614,30 +643,7 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
       ignore("`" + r.reportedIn + "` opts out of AF201 in its header");
   }
 
-  // One module in two roots (`check a b` with `a/pkg/async.py` and `b/pkg/async.py`): an import
-  // of it cannot tell them apart, so it is renamed everywhere or nowhere (else the imports of the
-  // root whose rename is refused would be rewritten to the module that is in the way).
-  for (ModuleRename &r : view.renames_) {
-    if (r.refusal) continue;
-    const auto refused = std::find_if(view.renames_.begin(), view.renames_.end(),
-                                      [&](const ModuleRename &o) { return o.module == r.module && o.refusal; });
-    if (refused == view.renames_.end()) continue;
-    // Left alone in one file (a `.py` beside its `.pyi`, another root) and not in this one: not
-    // renamed either, and reported as refused, saying why (only where it is opted out it is quiet).
-    r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the same module `" + r.module + "` at `" +
-                refused->path.from + "` cannot be renamed (" +
-                (refused->taken.empty() ? *refused->refusal : "`" + refused->taken + "` exists") + ")";
-  }
-  // A module inside a package that cannot be renamed: its rows would spell the package's new name.
-  for (ModuleRename &r : view.renames_) {
-    if (r.refusal) continue;
-    const auto refused = std::find_if(view.renames_.begin(), view.renames_.end(), [&](const ModuleRename &o) {
-      return o.refusal && insideModule(r.module, o.module);
-    });
-    if (refused == view.renames_.end()) continue;
-    r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the package `" + refused->module +
-                "` it lies in cannot be renamed (" + *refused->refusal + ")";
-  }
+  refuseRelated(view.renames_);
 
   // One row per module path, in each spelling a fix in progress can leave its ancestors in
   // (`pkg.async.await` and `pkg.asynchronous.await`): fixing converges whatever the order.
