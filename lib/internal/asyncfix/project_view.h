@@ -197,7 +197,11 @@ public:
   /// the old name), gets
   /// those places (ModuleRename::leftBehind), so that its rename and every fix of its imports
   /// become unsafe and say why; so do the modules inside it (their new paths spell its new name) —
-  /// again until none changes. Reads the files of `files` through `text`, on `jobs` threads; does
+  /// again until none changes. A module is renamed only when every importer of the run is
+  /// updated with it: one that no fix can rewrite — a file of the run that is no module (its name
+  /// is no identifier: `rpc@v2.py`) whose relative import names it — refuses the rename
+  /// (ModuleRename::refusal, saying where), and with it the module's other roots and the modules
+  /// inside it. Reads the files of `files` through `text`, on `jobs` threads; does
   /// nothing when renames() is empty.
   void audit(const std::vector<std::string> &files, const std::vector<std::string> &roots,
              const ConfigResolver &resolver, const ProjectText &text, unsigned jobs = 1);
@@ -228,7 +232,18 @@ private:
   void addNameRenames(const std::vector<std::pair<std::string, PublicNames>> &names,
                       const std::vector<std::optional<FileModule>> &modules);
 
+  /// The refusals audit() adds: each module that `refuse(r)` names gets `why(r)`, and so do its
+  /// twins in other roots and the modules inside it; their rows go.
+  void refuseModules(const std::function<std::optional<std::string>(const ModuleRename &)> &why);
+  /// Per module of renames() (none for a refused one): the places of the run's strays whose
+  /// relative imports name it (audit()).
+  std::vector<std::vector<std::string>> strandedImporters(const ConfigResolver &resolver, const ProjectText &text,
+                                                          unsigned jobs) const;
+
   std::vector<std::pair<std::string, std::string>> packages_; ///< file → package, sorted by file
+  /// The run's Python files that are no module (their name is no identifier) in a directory that
+  /// is a package: file → that package. Their relative imports cannot be rewritten.
+  std::vector<std::pair<std::string, std::string>> strays_;
   std::vector<RenameRow> rows_;
   std::vector<ModuleRename> renames_;
   std::vector<RenamedModule> modules_;

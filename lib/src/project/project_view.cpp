@@ -100,6 +100,21 @@ public:
     return m;
   }
 
+  /// A Python file that is no module because its name is no identifier (`pkg/sub/rpc@v2.py`), in
+  /// a directory that is a package: the file as the run spells paths, normalized, and that package
+  /// ("pkg.sub"); nullopt for every other file.
+  std::optional<std::pair<std::string, std::string>> stray(const std::string &file) {
+    std::string spelt = normalizedPath(file);
+    const std::size_t dot = spelt.rfind('.'), slash = spelt.rfind('/');
+    if (dot == std::string::npos || slash == std::string::npos || dot < slash) return std::nullopt;
+    const std::string_view extension = std::string_view(spelt).substr(dot);
+    if (extension != ".py" && extension != ".pyi") return std::nullopt;
+    if (isIdentifier(std::string_view(spelt).substr(slash + 1, dot - slash - 1))) return std::nullopt;
+    const Directory &holder = directoryOf(spelt);
+    if (!holder.config || !holder.parts || holder.parts->empty()) return std::nullopt;
+    return std::make_pair(std::move(spelt), join(*holder.parts, holder.parts->size()));
+  }
+
   /// Whether `file`'s own configuration (its per-file ignores too) enables the rule `code`.
   bool selects(const std::string &file, std::string_view code) const {
     const auto resolved = resolver_.forFile(file);
@@ -550,7 +565,10 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
   std::map<std::string, std::size_t> byPath; // a rename's `from` → its index in renames_
   for (const std::string &file : files) {
     const std::optional<FileModule> module = map.of(file);
-    if (!module) continue;
+    if (!module) {
+      if (auto stray = map.stray(file)) view.strays_.push_back(std::move(*stray));
+      continue;
+    }
     const std::string &spelt = module->spelt;
     const std::string_view extension = module->extension;
     const ResolvedConfig *config = module->config;
@@ -710,6 +728,30 @@ std::string ProjectView::configure(const std::string &file, Config &config) cons
   if (!calls || named->second.empty()) return "\nproject package " + at->second + members;
   config.module = named->second; // it defines a renamed parameter or module-level name
   return "\nproject package " + at->second + "\nmodule " + named->second + members;
+}
+
+void ProjectView::refuseModules(const std::function<std::optional<std::string>(const ModuleRename &)> &why) {
+  bool any = false;
+  for (ModuleRename &r : renames_) {
+    if (r.refusal) continue;
+    if (std::optional<std::string> reason = why(r)) {
+      r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: " + *reason;
+      any = true;
+    }
+  }
+  if (!any) return;
+  refuseRelated(renames_);
+  const auto refused = [&](const FileRename &path) {
+    return std::any_of(renames_.begin(), renames_.end(),
+                       [&](const ModuleRename &r) { return r.refusal && r.path == path; });
+  };
+  std::erase_if(rows_, [&](const RenameRow &row) {
+    return row.kind == RenameRow::Kind::Module && std::any_of(row.files.begin(), row.files.end(), refused);
+  });
+  std::erase_if(modules_, [&](const RenamedModule &m) {
+    return std::none_of(renames_.begin(), renames_.end(),
+                        [&](const ModuleRename &r) { return !r.refusal && r.module == m.old; });
+  });
 }
 
 std::string normalizedPath(const fs::path &path) { return path.lexically_normal().generic_string(); }
