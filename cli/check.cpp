@@ -29,14 +29,14 @@
 #include "asyncfix/notebook.h"
 #include "asyncfix/public_names.h"
 #include "asyncfix/settings.h"
+#include "asyncfix/source_io.h"
 #include "asyncfix/suppression.h"
+#include "asyncfix/unified_diff.h"
+#include "asyncfix/walk.h"
 #include "commands.h"
-#include "diff.h"
-#include "files.h"
 #include "files_from.h"
 #include "progress.h"
 #include "project.h"
-#include "source_io.h"
 
 namespace asyncfix::cli {
 namespace {
@@ -298,7 +298,7 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   if (bytes.empty()) {
     bytes = std::move(source.text); // taken back: they are the text
   }
-  if (isNotebookPath(report.path)) {
+  if (isNotebookFile(report.path)) {
     return checkNotebook(std::move(report), std::move(bytes), stamp, ctx, entry);
   }
   // A file in a declared encoding (PEP 263) is linted and fixed as UTF-8; what is written, shown
@@ -450,7 +450,7 @@ std::vector<std::pair<std::string, PublicNames>> scanPublicNames(const std::vect
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     for (std::size_t i = next++; i < files.size(); i = next++) {
-      if (isNotebookPath(files[i])) continue; // notebooks are not modules
+      if (isNotebookFile(files[i])) continue; // notebooks are not modules
       try {
         ReadResult read = readSourceFile(files[i]);
         if (read.error) continue;
@@ -483,7 +483,7 @@ std::optional<ProjectSource> projectText(const std::string &file, std::string &w
     why = "cannot be read: " + *read.error;
     return std::nullopt;
   }
-  if (isNotebookPath(file)) return ProjectSource{std::move(read.bytes), {}};
+  if (isNotebookFile(file)) return ProjectSource{std::move(read.bytes), {}};
   SourceText source = decodeSourceFrom(read.bytes);
   if (!source.error) return ProjectSource{std::move(source.text), {}};
   if (read.bytes.find("async") == std::string::npos && read.bytes.find("await") == std::string::npos)

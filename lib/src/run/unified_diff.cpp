@@ -1,12 +1,12 @@
-// cli/diff.cpp — the library's line edit script, printed as a unified diff.
-#include "diff.h"
+// unified_diff.cpp — the library's line edit script, printed as a unified diff.
+#include "asyncfix/unified_diff.h"
 
 #include <algorithm>
 #include <vector>
 
 #include "asyncfix/line_diff.h"
 
-namespace asyncfix::cli {
+namespace asyncfix {
 namespace {
 
 using Lines = std::vector<std::string_view>;
@@ -95,4 +95,4 @@ std::string unifiedDiff(std::string_view before, std::string_view after, std::st
   return out;
 }
 
-} // namespace asyncfix::cli
+} // namespace asyncfix

@@ -1,5 +1,6 @@
-// cli/files.cpp — directory walks: recursive, no symlinks, skip caches and virtualenvs.
-#include "files.h"
+// walk.cpp — directory walks: recursive, no symlinks, skip caches and virtualenvs
+// (asyncfix/walk.h).
+#include "asyncfix/walk.h"
 
 #include <algorithm>
 #include <array>
@@ -18,7 +19,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-namespace asyncfix::cli {
+namespace asyncfix {
 namespace fs = std::filesystem;
 namespace {
 
@@ -35,7 +36,7 @@ std::string reasonOf(const std::error_code &ec) {
 
 bool isPythonFile(const fs::path &path) {
   const auto ext = path.extension();
-  return ext == ".py" || ext == ".pyi" || isNotebookPath(path);
+  return ext == ".py" || ext == ".pyi" || isNotebookFile(path);
 }
 
 /// The path as a user would write it: "./a/b.py" → "a/b.py", "src/" + "x.py" → "src/x.py".
@@ -247,7 +248,7 @@ OpenDirectory::~OpenDirectory() {
   --*open_;
 }
 
-bool isNotebookPath(const fs::path &path) { return path.extension() == ".ipynb"; }
+bool isNotebookFile(const fs::path &path) { return path.extension() == ".ipynb"; }
 
 bool isPythonPath(const fs::path &path) { return isPythonFile(path); }
 
@@ -303,4 +304,4 @@ FileList collectFiles(const std::vector<std::string> &paths, const WalkFilter &e
   return std::move(collector.out);
 }
 
-} // namespace asyncfix::cli
+} // namespace asyncfix

@@ -1,10 +1,10 @@
-// cli/diff.h — unified diffs of what --fix would change.
+// asyncfix/unified_diff.h (internal, not installed) — unified diffs of what a fix would change.
 #pragma once
 
 #include <string>
 #include <string_view>
 
-namespace asyncfix::cli {
+namespace asyncfix {
 
 /// A unified diff (`--- a/path`, `+++ b/path`, `@@ -l,n +l,n @@` hunks with `context` lines of
 /// context) from `before` to `after`, as `patch -p1` / `git apply` read it. Lines keep their own
@@ -12,4 +12,4 @@ namespace asyncfix::cli {
 /// `\ No newline at end of file`. Empty when the texts are equal.
 std::string unifiedDiff(std::string_view before, std::string_view after, std::string_view path, int context = 3);
 
-} // namespace asyncfix::cli
+} // namespace asyncfix

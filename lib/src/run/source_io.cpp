@@ -1,5 +1,5 @@
-// cli/source_io.cpp — POSIX file I/O for the command line: read, check, write atomically.
-#include "source_io.h"
+// source_io.cpp — POSIX file I/O for a run: read, check, write atomically (asyncfix/source_io.h).
+#include "asyncfix/source_io.h"
 
 #include "asyncfix/utf8.h"
 
@@ -17,7 +17,7 @@
 
 #include "asyncfix/line_index.h"
 
-namespace asyncfix::cli {
+namespace asyncfix {
 namespace {
 
 std::string describeErrno(int error) {
@@ -278,4 +278,4 @@ std::optional<std::string> writeFileAtomically(const std::string &path, std::str
   return std::nullopt;
 }
 
-} // namespace asyncfix::cli
+} // namespace asyncfix

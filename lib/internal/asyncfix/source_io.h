@@ -1,5 +1,5 @@
-// cli/source_io.h — reading source files and stdin, checking that they are text, writing fixes
-// back atomically.
+// asyncfix/source_io.h (internal, not installed) — reading source files and stdin, checking that they are text, writing
+// fixes back atomically.
 #pragma once
 
 #include <cstdint>
@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-namespace asyncfix::cli {
+namespace asyncfix {
 
 /// What a file looked like when it was read; a write refuses to replace a file that changed since.
 struct FileStamp {
@@ -50,4 +50,4 @@ ReadResult readInputFile(const std::string &path);
 std::optional<std::string> writeFileAtomically(const std::string &path, std::string_view content,
                                                const FileStamp &stamp);
 
-} // namespace asyncfix::cli
+} // namespace asyncfix

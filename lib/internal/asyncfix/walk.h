@@ -1,4 +1,5 @@
-// cli/files.h — turning the paths on the command line into the list of files to check.
+// asyncfix/walk.h (internal, not installed) — turning the paths a run is given into the list of
+// files to check: directory walks that skip caches and virtualenvs and never follow a symlink.
 #pragma once
 
 #include <atomic>
@@ -11,7 +12,7 @@
 
 #include "asyncfix/directory_listing.h"
 
-namespace asyncfix::cli {
+namespace asyncfix {
 
 /// A path that could not be used, and why ("no such file or directory").
 struct PathError {
@@ -27,7 +28,7 @@ struct FileList {
 };
 
 /// True for a Jupyter notebook (`.ipynb`), which is checked as notebook JSON rather than Python.
-bool isNotebookPath(const std::filesystem::path &path);
+bool isNotebookFile(const std::filesystem::path &path);
 
 /// True for the files a walk collects: `.py`, `.pyi` and `.ipynb`.
 bool isPythonPath(const std::filesystem::path &path);
@@ -91,4 +92,4 @@ using WalkFilter = std::function<bool(const std::filesystem::path &directory, st
                                       const DirectoryListing &listing)>;
 FileList collectFiles(const std::vector<std::string> &paths, const WalkFilter &excluded);
 
-} // namespace asyncfix::cli
+} // namespace asyncfix
