@@ -86,9 +86,9 @@ struct FileReport {
 
 /// What a run produced.
 struct RunResult {
-  std::vector<PathError> pathErrors;     ///< roots that could not be used, in the order met
-  std::vector<FileReport> reports;       ///< in path order, each file once
-  ProjectView project;                   ///< the run's modules and names; empty for stdin
+  std::vector<PathError> pathErrors;      ///< roots that could not be used, in the order met
+  std::vector<FileReport> reports;        ///< in path order, each file once
+  ProjectView project;                    ///< the run's modules and names; empty for stdin
   std::vector<std::string> projectErrors; ///< "error: …" lines of the module renames on disk
   /// The unsafe fixes apply: RunOptions::unsafeFixes, else every file's own setting.
   bool unsafe = false;

@@ -24,6 +24,7 @@
 #include "asyncfix/gitignore.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/module_strings.h"
+#include "asyncfix/notebook_fix.h"
 #include "asyncfix/report_format.h"
 #include "asyncfix/suppression.h"
 #include "asyncfix/unified_diff.h"
@@ -152,36 +153,25 @@ FileReport checkNotebook(FileReport report, std::string bytes, const FileStamp *
   Notebook notebook = std::get<Notebook>(std::move(parsed));
   const std::string &virtualText = notebook.virtualText();
 
-  // The notebook JSON after the virtual text became `fixed`, and that notebook; nullopt (with a
-  // warning) when the change cannot be written back into the cells.
-  const auto rewritten = [&](std::string_view fixed) -> std::optional<Notebook> {
-    const std::optional<std::string> json = notebook.withVirtualText(fixed);
-    if (!json) {
-      warn(report, "a fix touched notebook IPython syntax; not written");
-      return std::nullopt;
-    }
-    auto again = Notebook::parse(*json);
-    if (auto *ok = std::get_if<Notebook>(&again)) return std::move(*ok);
-    warn(report,
-         "internal error: the fixed notebook does not parse (" + std::get<std::string>(again) + "); not written");
-    return std::nullopt;
-  };
-
   if (options.addNoqa) {
     std::size_t added = 0;
     const std::string text = addNoqa(linter, virtualText, &added);
     if (added == 0) return report;
-    const std::optional<Notebook> fixed = rewritten(text);
-    if (!fixed) return report;
+    auto written = withFixedCells(notebook, text);
+    if (const auto *warning = std::get_if<std::string>(&written)) {
+      warn(report, *warning);
+      return report;
+    }
+    const Notebook &fixed = std::get<Notebook>(written);
     if (stamp != nullptr) {
-      if (const auto error = writeFileAtomically(report.path, fixed->json(), *stamp)) {
+      if (const auto error = writeFileAtomically(report.path, fixed.json(), *stamp)) {
         fail(report, *error);
         return report;
       }
     }
     report.fixed = added;
     report.changed = true;
-    if (stamp == nullptr) report.fixedSource = fixed->json();
+    if (stamp == nullptr) report.fixedSource = fixed.json();
     return report;
   }
   if (options.fixMode == FixMode::None) {
@@ -192,22 +182,19 @@ FileReport checkNotebook(FileReport report, std::string bytes, const FileStamp *
 
   FixOptions fixOptions;
   fixOptions.unsafe = entry.unsafeFixes;
-  FixResult result = fix(linter, virtualText, fixOptions);
+  NotebookFix fixing = fixNotebook(linter, notebook, fixOptions);
+  FixResult &result = fixing.result;
   warnRejected(report, result.rejected, virtualText, &notebook);
   if (!result.converged) {
     warn(report, "fixes did not converge after " + std::to_string(fixOptions.maxIterations) +
                      " rounds; the file may still hold fixable findings");
   }
-  if (!result.changed || result.text == virtualText) {
+  if (fixing.warning) warn(report, *fixing.warning);
+  if (!fixing.fixed) {
     reportNotebook(report, std::move(notebook), std::move(result.remaining));
     return report;
   }
-  std::optional<Notebook> fixed = rewritten(result.text);
-  if (!fixed) {
-    std::vector<Diagnostic> diagnostics = linter.lint(std::string_view(virtualText));
-    reportNotebook(report, std::move(notebook), std::move(diagnostics));
-    return report;
-  }
+  std::optional<Notebook> &fixed = fixing.fixed;
   if (options.fixMode == FixMode::Diff) {
     report.diff = unifiedDiff(notebook.json(), fixed->json(), report.path);
   } else if (stamp != nullptr) {
@@ -221,12 +208,7 @@ FileReport checkNotebook(FileReport report, std::string bytes, const FileStamp *
   report.changed = true;
   report.fixed = result.fixedDiagnostics;
   report.fixedSource = stamp == nullptr ? fixed->json() : std::string();
-  // The remaining diagnostics refer to result.text, which the fixed notebook's virtual text is
-  // (lint it again should the two ever differ).
-  std::vector<Diagnostic> remaining = fixed->virtualText() == result.text
-                                          ? std::move(result.remaining)
-                                          : linter.lint(std::string_view(fixed->virtualText()));
-  reportNotebook(report, std::move(*fixed), std::move(remaining));
+  reportNotebook(report, std::move(*fixed), std::move(result.remaining)); // they refer to its virtual text
   return report;
 }
 
@@ -616,8 +598,8 @@ private:
 /// After the files were checked: adds the diagnostic that stands for each module rename to its
 /// file's report and, with --fix, renames the modules (their imports are written by now).
 /// Problems (a target that exists) go to `errors` under --fix, to the reports as warnings else.
-void finishProject(const ProjectView &project, std::vector<FileReport> &reports, const RunOptions &options,
-                   bool unsafe, std::vector<std::string> &errors) {
+void finishProject(const ProjectView &project, std::vector<FileReport> &reports, const RunOptions &options, bool unsafe,
+                   std::vector<std::string> &errors) {
   if (options.addNoqa) return;
   std::vector<bool> done;
   if (options.fixMode == FixMode::Apply) errors = applyModuleRenames(project, unsafe, done);
@@ -667,8 +649,7 @@ FileList Run::files() const {
     }
     const auto *config = std::get_if<ResolvedConfig>(&*lastResolved);
     if (config == nullptr) return false; // the error is reported when the file is checked
-    return config->excluded(path) ||
-           (config->respectGitignore && git.ignored(directory, name, isDirectory, listing));
+    return config->excluded(path) || (config->respectGitignore && git.ignored(directory, name, isDirectory, listing));
   };
   FileList list = collectFiles(options_.roots, excluded);
   if (options_.keep) std::erase_if(list.files, [&](const std::string &file) { return !options_.keep(file); });
@@ -764,9 +745,9 @@ RunResult Run::checkSource(const std::string &name, ReadResult read) {
 
 void Run::finish(RunResult &result) const {
   const std::vector<FileReport> &reports = result.reports;
-  result.unsafe = options_.unsafeFixes.value_or(
-      !reports.empty() &&
-      std::all_of(reports.begin(), reports.end(), [](const FileReport &r) { return r.unsafeFixes; }));
+  result.unsafe =
+      options_.unsafeFixes.value_or(!reports.empty() && std::all_of(reports.begin(), reports.end(),
+                                                                    [](const FileReport &r) { return r.unsafeFixes; }));
   if (!result.project.renames().empty())
     finishProject(result.project, result.reports, options_, result.unsafe, result.projectErrors);
 }
