@@ -82,6 +82,9 @@ struct FileReport {
   /// The file's public parameters and calls named `async`/`await`, for the project view (nullopt
   /// when mayHavePublicNames() ruled them out, or when the run did not ask).
   std::optional<PublicNames> names;
+  // Between the two passes of a pipelined run (asyncfix::Run::check):
+  bool deferred = false;      ///< not checked yet: the project view may change its findings
+  bool spellsKeyword = false; ///< checked, and its text spells `async`/`await` (in strings, say)
 };
 
 /// What a run produced.
@@ -92,6 +95,8 @@ struct RunResult {
   std::vector<std::string> projectErrors; ///< "error: …" lines of the module renames on disk
   /// The unsafe fixes apply: RunOptions::unsafeFixes, else every file's own setting.
   bool unsafe = false;
+  /// Files checked (linted, fixed or given a `# noqa`): each file of the run once.
+  std::size_t checks = 0;
 };
 
 /// One run of the engine over files, under `resolver`'s configuration.

@@ -85,9 +85,10 @@ struct Context {
   bool writes = false;
   std::mutex *claimsMutex = nullptr;
   std::set<std::pair<std::uint64_t, std::uint64_t>> *claims = nullptr;
-  /// Each report lists the file's public parameters and calls (FileReport::names): the pass
-  /// that comes before the project view is known.
-  bool collectNames = false;
+  /// The pipeline's first pass, before the project view is known: a file whose code may use
+  /// `async`/`await` as a name (mayHavePublicNames(); the only files whose findings a project
+  /// view can change) is not linted yet; its report lists its public names and is `deferred`.
+  bool defer = false;
 
   /// True when the file may be rewritten under this name (the first name to ask wins).
   bool claim(std::pair<std::uint64_t, std::uint64_t> identity) const {
@@ -212,15 +213,37 @@ FileReport checkNotebook(FileReport report, std::string bytes, const FileStamp *
   return report;
 }
 
+/// Does `text` spell `async` or `await` anywhere (code, strings, comments)?
+bool spellsKeyword(std::string_view text) {
+  return text.find("async") != std::string_view::npos || text.find("await") != std::string_view::npos;
+}
+
 /// With a project view that renames modules: AF201 warnings (no fix) for the strings of `text`
 /// (the text the report's diagnostics refer to) that name one of them; strings are never edited.
-void addModuleStrings(FileReport &report, std::string_view text, const Context &ctx) {
-  const ProjectView *project = ctx.linters.project();
+void addModuleStrings(FileReport &report, std::string_view text, const ProjectView *project) {
   if (project == nullptr || !mentionsRenamedModule(text, project->renamedModules())) return;
   std::vector<Diagnostic> found = moduleStrings(text, project->renamedModules(), Severity::Warning);
   report.diagnostics.insert(report.diagnostics.end(), found.begin(), found.end());
   std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(),
                    [](const Diagnostic &a, const Diagnostic &b) { return a.start < b.start; });
+}
+
+/// addModuleStrings() for a file of the pipeline's first pass that spells `async`/`await` only
+/// where they cannot be names: the project view changes none of its findings, but a string of it
+/// may name a renamed module. Its text is read again when the report kept none.
+void addLateModuleStrings(FileReport &report, const ProjectView &project) {
+  if (report.failed || report.notebook) return;
+  if (!report.text.empty()) {
+    addModuleStrings(report, report.text, &project);
+    return;
+  }
+  ReadResult read = readSourceFile(report.path);
+  if (read.error) return;
+  SourceText source = decodeSourceFrom(read.bytes);
+  if (source.error) return;
+  std::string text = std::move(source.text); // UTF-8, whether or not the bytes moved into it
+  addModuleStrings(report, text, &project);
+  if (!report.diagnostics.empty()) report.text = std::move(text);
 }
 
 /// Lints or fixes one text. `stamp` is set for a file on disk (which --fix rewrites), null for
@@ -248,6 +271,11 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
     bytes = std::move(source.text); // taken back: they are the text
   }
   if (isNotebookFile(report.path)) {
+    // Its cells are JSON strings: a `\u` escape may spell the keywords too.
+    if (ctx.defer && (spellsKeyword(bytes) || bytes.find("\\u") != std::string::npos)) {
+      report.deferred = true;
+      return report;
+    }
     return checkNotebook(std::move(report), std::move(bytes), stamp, ctx, entry);
   }
   // A file in a declared encoding (PEP 263) is linted and fixed as UTF-8; what is written, shown
@@ -256,6 +284,14 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   std::string original;
   if (!encoding.empty()) {
     original = std::exchange(bytes, std::move(source.text));
+  }
+  if (ctx.defer) {
+    if (mayHavePublicNames(bytes)) {
+      report.names = findPublicNames(bytes);
+      report.deferred = true;
+      return report;
+    }
+    report.spellsKeyword = spellsKeyword(bytes);
   }
   const auto encoded = [&](const std::string &text) { return encodeSource(text, encoding); };
   if (options.addNoqa) {
@@ -280,19 +316,13 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   }
   if (options.fixMode == FixMode::None) {
     report.diagnostics = linter.lint(std::string_view(bytes));
-    // Only a file where `async`/`await` is a name (AF001/AF002) can take or pass such a parameter:
-    // a legacy PyTorch file with `x.cuda(async=True)` alone is not parsed again.
-    if (ctx.collectNames && std::any_of(report.diagnostics.begin(), report.diagnostics.end(),
-                                        [](const Diagnostic &d) { return d.code == "AF001" || d.code == "AF002"; }))
-      report.names = findPublicNames(bytes);
-    addModuleStrings(report, bytes, ctx);
+    addModuleStrings(report, bytes, ctx.linters.project());
     if (!report.diagnostics.empty()) {
       report.text = std::move(bytes);
     }
     return report;
   }
 
-  if (ctx.collectNames && mayHavePublicNames(bytes)) report.names = findPublicNames(bytes);
   FixOptions fixOptions;
   fixOptions.unsafe = entry.unsafeFixes;
   FixResult result = fix(linter, bytes, fixOptions);
@@ -324,7 +354,7 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   report.changed = changed;
   report.fixed = changed ? result.fixedDiagnostics : 0;
   report.diagnostics = std::move(result.remaining);
-  addModuleStrings(report, result.text, ctx);
+  addModuleStrings(report, result.text, ctx.linters.project());
   if (stamp == nullptr) {
     report.fixedSource = changed ? std::move(*out) : encoding.empty() ? result.text : original;
   }
@@ -490,7 +520,7 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
     std::vector<FileReport> mine;
     for (Job job; queue.pop(job);) {
       mine.push_back(checkFile(job, ctx));
-      progress.advance();
+      if (!mine.back().deferred) progress.advance();
     }
     const std::lock_guard lock(doneMutex);
     reports.insert(reports.end(), std::make_move_iterator(mine.begin()), std::make_move_iterator(mine.end()));
@@ -689,10 +719,12 @@ RunResult Run::check(RunProgress &progress) {
             queue.push({std::move(list.files[i]), std::nullopt, nullptr, std::move(kept[i])});
         },
         ctx, jobs, progress);
+    result.checks = result.reports.size();
   } else {
-    // The pipeline: workers check files while the walk is still finding them.
-    ctx.collectNames = true;
-    result.reports = checkJobs(
+    // The pipeline: workers check files while the walk is still finding them, except those the
+    // project view may change (Context::defer), which are checked once it is known.
+    ctx.defer = true;
+    std::vector<FileReport> first = checkJobs(
         [&](JobQueue &queue) {
           CheckWalk walk(resolver_, linters, queue, options_.roots.size() > 1);
           walkPaths(options_.roots, walk, /*keepOpen=*/true);
@@ -700,28 +732,35 @@ RunResult Run::check(RunProgress &progress) {
           progress.start(walk.files());
         },
         ctx, jobs, progress);
+    ctx.defer = false;
     // The project view needs every file of the run, known only now, and the public parameters
-    // and calls this pass listed. A run that holds a module named `async`/`await` or a public
-    // parameter so named (rare: a legacy project) is checked again with it; it wrote nothing.
-    std::vector<std::string> files;
+    // and calls the deferred files list.
+    std::vector<std::string> files, deferred;
     std::vector<std::pair<std::string, PublicNames>> names;
-    files.reserve(result.reports.size());
-    for (FileReport &report : result.reports) {
+    files.reserve(first.size());
+    for (FileReport &report : first) {
       files.push_back(report.path);
       if (report.names && !report.names->empty()) names.emplace_back(report.path, std::move(*report.names));
+      if (report.deferred) deferred.push_back(report.path);
     }
     project = ProjectView::build(files, resolver_, names, {}, projectText);
     project.audit(files, options_.roots, resolver_, projectText, jobs);
-    ctx.collectNames = false;
-    if (project.active()) {
-      linters.setProject(&project);
-      RunProgress again; // counts nothing: the bar has finished its run
-      result.reports = checkJobs(
-          [&](JobQueue &queue) {
-            for (std::string &file : files) queue.push({std::move(file), std::nullopt});
-          },
-          ctx, jobs, again);
-    }
+    if (project.active()) linters.setProject(&project);
+    std::vector<FileReport> second = checkJobs(
+        [&](JobQueue &queue) {
+          for (std::string &file : deferred) queue.push({std::move(file), std::nullopt});
+        },
+        ctx, jobs, progress);
+    std::erase_if(first, [](const FileReport &r) { return r.deferred; });
+    result.checks = first.size() + second.size();
+    if (!project.renamedModules().empty())
+      for (FileReport &report : first)
+        if (report.spellsKeyword) addLateModuleStrings(report, project);
+    result.reports.reserve(first.size() + second.size());
+    std::merge(std::make_move_iterator(first.begin()), std::make_move_iterator(first.end()),
+               std::make_move_iterator(second.begin()), std::make_move_iterator(second.end()),
+               std::back_inserter(result.reports),
+               [](const FileReport &a, const FileReport &b) { return a.path < b.path; });
   }
   finish(result);
   return result;
@@ -738,6 +777,7 @@ RunResult Run::checkSource(const std::string &name, ReadResult read) {
     result.reports.push_back(std::move(report));
   } else {
     result.reports.push_back(checkText(name, std::move(read.bytes), nullptr, ctx));
+    result.checks = 1;
   }
   finish(result);
   return result;
