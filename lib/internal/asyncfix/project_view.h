@@ -1,19 +1,24 @@
-// asyncfix/project_view.h (internal, not installed) — the project view of a run over many files: which module each file
-// is, the project's own modules named `async`/`await`, which a fix renames together with every import of them; the
-// parameters named so of its public functions, renamed together with `async=` at every call in
-// other files that resolves to them; and its module-level names and attributes named so, renamed
-// together with every use in other files that reaches them.
+// asyncfix/project_view.h (internal, not installed) — the project view: the one header of
+// lib/src/project/, and the door to it.
 //
-// It knows paths and configuration only: it reads no Python file and parses nothing. The imports
-// are found by the linter, in the files the prefilter keeps (an import of `pkg.async` holds the
-// token `async`), with the rows configure() adds to each file's Config. The parameters and calls
-// come from the library's findPublicNames(), run by the caller on the files that
-// mayHavePublicNames() keeps (a parameter or a keyword argument `async` holds the token too). A
-// run whose paths name no module `async`/`await` and whose files take no such parameter costs
+// It owns what spans the files of a run: which module each file is; the project's own modules
+// named `async`/`await`, renamed together with every import of them (AF201), and the rule that a
+// module is renamed only when every importer of the run is updated in the same fix (else the
+// rename is refused, saying where, or made unsafe); the parameters so named of its public
+// functions, renamed together with `async=` at every call in other files that resolves to them;
+// its module-level names and attributes so named, renamed with every use in other files that
+// reaches them; and the one spelling of the run's paths (normalizedPath). Its parts:
+// project_view.cpp (the module map, the renames, configure()), import_edits.cpp (what the renames
+// do to the importers; audit()), public_names.cpp (asyncfix/public_names.h: what one file holds
+// for the names other modules use), module_strings.cpp (asyncfix/module_strings.h: strings that
+// name a renamed module).
+//
+// It does not own: reading files (a ProjectText gives their sources: the disk's or an editor's),
+// the rules (the linter finds the imports, with the rows configure() adds to each file's
+// Config), the disk (a run renames the modules: asyncfix/run.h, applyModuleRenames), or how a
+// front end shows it (the CLI's --diff: cli/project.h; the language server's workspace edits).
+// A run whose paths name no module `async`/`await` and whose files define no such name costs
 // one scan of the file names, and every file is linted as before.
-//
-// What it does to the disk is the caller's: the CLI renames the files (cli/project.h) and renders
-// --diff; the language server offers the renames as workspace edits.
 #pragma once
 
 #include <cstdint>
