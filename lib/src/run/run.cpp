@@ -654,6 +654,75 @@ void finishProject(const ProjectView &project, std::vector<FileReport> &reports,
   }
 }
 
+/// A run over its whole file list `list`, made first: a shard is a share of the deduplicated
+/// list; several paths to rewrite may name one file twice (dropped there, before any worker can
+/// rewrite it under both names); and a run that writes must know the project view (a module named
+/// `async` renamed with its imports, a public parameter with its calls) before it rewrites any
+/// file: the files that may take or pass one are read and parsed first.
+void checkWholeList(FileList list, const ConfigResolver &resolver, const RunOptions &options, Context &ctx,
+                    unsigned jobs, RunProgress &progress, RunResult &result) {
+  ProjectView &project = result.project;
+  result.pathErrors = std::move(list.errors);
+  std::vector<std::optional<ReadResult>> kept;
+  project = ProjectView::build(list.files, resolver, scanPublicNames(list.files, jobs, kept), {}, projectText);
+  // A shard walks its roots in part: importers in the other shards keep the old name.
+  project.audit(list.files, options.partial ? std::vector<std::string>{} : options.roots, resolver, projectText, jobs);
+  if (project.active()) ctx.linters.setProject(&project);
+  progress.start(list.files.size());
+  result.reports = checkJobs(
+      [&](JobQueue &queue) {
+        for (std::size_t i = 0; i < list.files.size(); ++i)
+          queue.push({std::move(list.files[i]), std::nullopt, nullptr, std::move(kept[i])});
+      },
+      ctx, jobs, progress);
+  result.checks = result.reports.size();
+}
+
+/// The pipeline: workers check files while the walk is still finding them, except those the
+/// project view may change (Context::defer), which are checked once it is known.
+void checkPipelined(const ConfigResolver &resolver, const RunOptions &options, Context &ctx, unsigned jobs,
+                    RunProgress &progress, RunResult &result) {
+  ProjectView &project = result.project;
+  ctx.defer = true;
+  std::vector<FileReport> first = checkJobs(
+      [&](JobQueue &queue) {
+        CheckWalk walk(resolver, ctx.linters, queue, options.roots.size() > 1);
+        walkPaths(options.roots, walk, /*keepOpen=*/true);
+        result.pathErrors = std::move(walk.errors());
+        progress.start(walk.files());
+      },
+      ctx, jobs, progress);
+  ctx.defer = false;
+  // The project view needs every file of the run, known only now, and the public parameters
+  // and calls the deferred files list.
+  std::vector<std::string> files, deferred;
+  std::vector<std::pair<std::string, PublicNames>> names;
+  files.reserve(first.size());
+  for (FileReport &report : first) {
+    files.push_back(report.path);
+    if (report.names && !report.names->empty()) names.emplace_back(report.path, std::move(*report.names));
+    if (report.deferred) deferred.push_back(report.path);
+  }
+  project = ProjectView::build(files, resolver, names, {}, projectText);
+  project.audit(files, options.roots, resolver, projectText, jobs);
+  if (project.active()) ctx.linters.setProject(&project);
+  std::vector<FileReport> second = checkJobs(
+      [&](JobQueue &queue) {
+        for (std::string &file : deferred) queue.push({std::move(file), std::nullopt});
+      },
+      ctx, jobs, progress);
+  std::erase_if(first, [](const FileReport &r) { return r.deferred; });
+  result.checks = first.size() + second.size();
+  if (!project.renamedModules().empty())
+    for (FileReport &report : first)
+      if (report.spellsKeyword) addLateModuleStrings(report, project);
+  result.reports.reserve(first.size() + second.size());
+  std::merge(std::make_move_iterator(first.begin()), std::make_move_iterator(first.end()),
+             std::make_move_iterator(second.begin()), std::make_move_iterator(second.end()),
+             std::back_inserter(result.reports),
+             [](const FileReport &a, const FileReport &b) { return a.path < b.path; });
+}
+
 } // namespace
 
 unsigned defaultJobs() {
@@ -697,71 +766,9 @@ RunResult Run::check(RunProgress &progress) {
   ctx.claimsMutex = &claimsMutex;
   ctx.claims = &claims;
   const unsigned jobs = options_.jobs == 0 ? defaultJobs() : options_.jobs;
-  ProjectView &project = result.project;
-  if (options_.listFirst || options_.keep || writes) {
-    // The whole list first: a shard is a share of the deduplicated list; several paths to
-    // rewrite may name one file twice (dropped here, before any worker can rewrite it under both
-    // names); and a run that writes must know the project view (a module named `async` renamed
-    // with its imports, a public parameter with its calls) before it rewrites any file: the files
-    // that may take or pass one are read and parsed first.
-    FileList list = files();
-    result.pathErrors = std::move(list.errors);
-    std::vector<std::optional<ReadResult>> kept;
-    project = ProjectView::build(list.files, resolver_, scanPublicNames(list.files, jobs, kept), {}, projectText);
-    // A shard walks its roots in part: importers in the other shards keep the old name.
-    project.audit(list.files, options_.partial ? std::vector<std::string>{} : options_.roots, resolver_, projectText,
-                  jobs);
-    if (project.active()) linters.setProject(&project);
-    progress.start(list.files.size());
-    result.reports = checkJobs(
-        [&](JobQueue &queue) {
-          for (std::size_t i = 0; i < list.files.size(); ++i)
-            queue.push({std::move(list.files[i]), std::nullopt, nullptr, std::move(kept[i])});
-        },
-        ctx, jobs, progress);
-    result.checks = result.reports.size();
-  } else {
-    // The pipeline: workers check files while the walk is still finding them, except those the
-    // project view may change (Context::defer), which are checked once it is known.
-    ctx.defer = true;
-    std::vector<FileReport> first = checkJobs(
-        [&](JobQueue &queue) {
-          CheckWalk walk(resolver_, linters, queue, options_.roots.size() > 1);
-          walkPaths(options_.roots, walk, /*keepOpen=*/true);
-          result.pathErrors = std::move(walk.errors());
-          progress.start(walk.files());
-        },
-        ctx, jobs, progress);
-    ctx.defer = false;
-    // The project view needs every file of the run, known only now, and the public parameters
-    // and calls the deferred files list.
-    std::vector<std::string> files, deferred;
-    std::vector<std::pair<std::string, PublicNames>> names;
-    files.reserve(first.size());
-    for (FileReport &report : first) {
-      files.push_back(report.path);
-      if (report.names && !report.names->empty()) names.emplace_back(report.path, std::move(*report.names));
-      if (report.deferred) deferred.push_back(report.path);
-    }
-    project = ProjectView::build(files, resolver_, names, {}, projectText);
-    project.audit(files, options_.roots, resolver_, projectText, jobs);
-    if (project.active()) linters.setProject(&project);
-    std::vector<FileReport> second = checkJobs(
-        [&](JobQueue &queue) {
-          for (std::string &file : deferred) queue.push({std::move(file), std::nullopt});
-        },
-        ctx, jobs, progress);
-    std::erase_if(first, [](const FileReport &r) { return r.deferred; });
-    result.checks = first.size() + second.size();
-    if (!project.renamedModules().empty())
-      for (FileReport &report : first)
-        if (report.spellsKeyword) addLateModuleStrings(report, project);
-    result.reports.reserve(first.size() + second.size());
-    std::merge(std::make_move_iterator(first.begin()), std::make_move_iterator(first.end()),
-               std::make_move_iterator(second.begin()), std::make_move_iterator(second.end()),
-               std::back_inserter(result.reports),
-               [](const FileReport &a, const FileReport &b) { return a.path < b.path; });
-  }
+  if (options_.listFirst || options_.keep || writes)
+    checkWholeList(files(), resolver_, options_, ctx, jobs, progress, result);
+  else checkPipelined(resolver_, options_, ctx, jobs, progress, result);
   finish(result);
   return result;
 }
