@@ -150,9 +150,9 @@ void Server::onFindings(Analyzer::Id id, std::shared_ptr<const Findings> finding
   // A settle changed the findings of the current version: tell the client again (notebook cells
   // are always pushed).
   for (auto &[uri, nb] : workspace_.notebooks())
-    if (nb.virtualDoc.get() == doc) nb.publishPending = true;
+    if (nb.virtualDoc.get() == doc) nb.publishLater();
   if (pull_) refreshWanted_ = true;
-  else doc->publishPending = true;
+  else doc->publishLater();
 }
 
 void Server::analyzeThen(OpenDocument &doc, Analyzer::Task task) {
@@ -183,7 +183,7 @@ void Server::idle() {
   // Published once current: a version the worker skipped (edited again) is never published.
   // Notebook cells are pushed to every client (VS Code's language client 9 does not pull them).
   for (auto &[uri, nb] : workspace_.notebooks())
-    if (nb.publishPending && nb.virtualDoc->current()) publishNotebook(nb);
+    if (nb.publishDue()) publishNotebook(nb);
   if (pull_) {
     if (refreshWanted_ && client_.diagnosticRefresh)
       dispatcher_.request<NoParams, Null>("workspace/diagnostic/refresh", NoParams{},
@@ -192,7 +192,7 @@ void Server::idle() {
     return;
   }
   for (auto &[uri, doc] : workspace_.documents())
-    if (doc.publishPending && doc.current()) publish(doc);
+    if (doc.publishDue()) publish(doc);
   reportProblems();
 }
 
@@ -261,7 +261,7 @@ void Server::onExit(const NoParams &) { exited_ = true; }
 void Server::onDidOpen(const DidOpenTextDocumentParams &params) {
   const TextDocumentItem &item = params.textDocument;
   OpenDocument &doc = workspace_.open(item.uri, item.version, item.text);
-  doc.publishPending = !pull_;
+  publishLater(doc);
   if (doc.path) noteFile(*doc.path);
   lookUpModule(doc);
 }
@@ -273,9 +273,9 @@ void Server::onDidChange(const DidChangeTextDocumentParams &params) {
     return;
   }
   const std::int64_t version = params.textDocument.version;
-  if (version <= doc->version)
+  if (version <= doc->version())
     log_.warn("version " + std::to_string(version) + " of " + doc->uri + " does not follow " +
-              std::to_string(doc->version));
+              std::to_string(doc->version()));
   if (params.contentChanges.empty()) workspace_.renumber(*doc, version);
   for (const TextDocumentContentChangeEvent &change : params.contentChanges) {
     if (!change.range) {
@@ -288,8 +288,7 @@ void Server::onDidChange(const DidChangeTextDocumentParams &params) {
     const std::size_t end = toOffset(lines, change.range->end);
     workspace_.edit(*doc, version, start, std::max(start, end), change.text);
   }
-  doc->version = version;
-  doc->publishPending = !pull_;
+  publishLater(*doc);
 }
 
 void Server::onDidClose(const DidCloseTextDocumentParams &params) {
@@ -304,8 +303,8 @@ void Server::onDidSave(const DidSaveTextDocumentParams &params) {
   OpenDocument *doc = workspace_.find(params.textDocument.uri);
   if (doc && params.text && *params.text != doc->doc.text()) {
     log_.warn("the saved text of " + doc->uri + " differs from the synchronized one; using the saved text");
-    workspace_.replaceText(*doc, doc->version, *params.text);
-    doc->publishPending = !pull_;
+    workspace_.replaceText(*doc, doc->version(), *params.text);
+    publishLater(*doc);
   }
   if (doc && doc->path) {
     noteFile(*doc->path);
@@ -392,8 +391,8 @@ void Server::applySettings() {
 void Server::refreshDiagnostics() {
   lookUpModules(); // the configuration changed: the module's new name, its rule, its severity
   if (!pull_) {
-    for (auto &[uri, doc] : workspace_.documents()) doc.publishPending = true;
-    for (auto &[uri, nb] : workspace_.notebooks()) nb.publishPending = true;
+    for (auto &[uri, doc] : workspace_.documents()) doc.publishLater();
+    for (auto &[uri, nb] : workspace_.notebooks()) nb.publishLater();
     return;
   }
   if (client_.diagnosticRefresh)
@@ -417,9 +416,9 @@ void Server::showMessage(MessageType type, const std::string &message) {
 }
 
 void Server::publish(OpenDocument &doc) {
-  doc.publishPending = false;
+  doc.published();
   dispatcher_.notify("textDocument/publishDiagnostics",
-                     PublishDiagnosticsParams{doc.uri, doc.version, shownFindings(doc)});
+                     PublishDiagnosticsParams{doc.uri, doc.version(), shownFindings(doc)});
 }
 
 // ---- commands ----
@@ -446,7 +445,7 @@ void Server::onExecuteCommand(const ExecuteCommandParams &params, const Reply<Nu
   const CommandArgument &target = params.arguments.front();
   OpenDocument *doc = workspace_.find(target.uri);
   if (!doc) throw LspError(ErrorCode::InvalidParams, "params.arguments[0]: the document is not open: " + target.uri);
-  if (target.version && *target.version != doc->version)
+  if (target.version && *target.version != doc->version())
     throw LspError(ErrorCode::ContentModified, "the document changed since version " + std::to_string(*target.version));
   const bool unsafe = workspace_.settingsFor(doc->uri).unsafeFixes;
   analyzeThen(*doc, [this, reply, uri = doc->uri, unsafe](const Analyzed *at) -> Analyzer::MainTask {
@@ -497,8 +496,9 @@ void Server::fixWorkspace(const Reply<Null> &reply, const std::optional<Progress
       const FixResult result = fix(*settings.linter, *text, options);
       if (result.changed) {
         const LineIndex lines(*text);
-        edit.edits.push_back({{open ? open->uri : pathToUri(path), open ? std::optional(open->version) : std::nullopt},
-                              toLspEdits(lines, diffEdits(*text, result.text))});
+        edit.edits.push_back(
+            {{open ? open->uri : pathToUri(path), open ? std::optional(open->version()) : std::nullopt},
+             toLspEdits(lines, diffEdits(*text, result.text))});
         fixed += result.fixedDiagnostics;
       }
     }
@@ -555,7 +555,7 @@ void Server::answerWhenCurrent(const std::string &uri, const std::optional<std::
 /// The report of an open document; its result id changes with every edit and configuration change.
 DocumentDiagnosticReport Server::documentReport(OpenDocument &doc, const std::optional<std::string> &previous) {
   DocumentDiagnosticReport report;
-  report.resultId = std::to_string(doc.stamp);
+  report.resultId = std::to_string(doc.stamp());
   if (previous == report.resultId) report.unchanged = true;
   else report.items = shownFindings(doc);
   return report;
@@ -588,13 +588,13 @@ std::optional<DocumentDiagnosticReport> Server::diskReport(const fs::path &path,
 DocumentDiagnosticReport Server::openReport(OpenDocument &doc, const std::optional<std::string> &previous) {
   if (doc.current()) return documentReport(doc, previous);
   DocumentDiagnosticReport report;
-  report.resultId = std::to_string(doc.stamp);
+  report.resultId = std::to_string(doc.stamp());
   if (previous == report.resultId) report.unchanged = true;
   else {
     report.items = moduleItems(doc); // first, as shownFindings() has them
     if (doc.doc.text().size() <= workspace_.maxLintBytes) {
       std::vector<lsp::Diagnostic> linted =
-          toLsp(workspace_.settingsFor(doc.uri).linter->lint(doc.doc.text()), doc.doc.lines(), doc.version);
+          toLsp(workspace_.settingsFor(doc.uri).linter->lint(doc.doc.text()), doc.doc.lines(), doc.version());
       report.items.insert(report.items.end(), std::make_move_iterator(linted.begin()),
                           std::make_move_iterator(linted.end()));
     }
@@ -617,14 +617,14 @@ void Server::onWorkspaceDiagnostic(const WorkspaceDiagnosticParams &params,
     if (reply.cancelled()) return reply.error(ErrorCode::RequestCancelled, "request cancelled");
     if (OpenDocument *doc = workspace_.findByPath(path)) {
       reported.push_back(doc);
-      result.items.push_back({doc->uri, doc->version, openReport(*doc, previous(doc->uri))});
+      result.items.push_back({doc->uri, doc->version(), openReport(*doc, previous(doc->uri))});
     } else if (const std::string uri = pathToUri(path); auto report = diskReport(path, previous(uri))) {
       result.items.push_back({uri, std::nullopt, std::move(*report)});
     }
   }
   for (auto &[uri, doc] : workspace_.documents()) // open documents outside the workspace folders
     if (std::find(reported.begin(), reported.end(), &doc) == reported.end())
-      result.items.push_back({uri, doc.version, openReport(doc, previous(uri))});
+      result.items.push_back({uri, doc.version(), openReport(doc, previous(uri))});
   reportProblems();
   reply(result);
 }
@@ -838,7 +838,7 @@ void Server::onCodeActionResolve(const CodeAction &action, const Reply<CodeActio
   const auto modified = [reply, version = data.version] {
     reply.error(ErrorCode::ContentModified, "the document changed since version " + std::to_string(version));
   };
-  if (doc->version != data.version) return modified();
+  if (doc->version() != data.version) return modified();
   if (data.action == "renameModule") {
     if (!data.module) throw LspError(ErrorCode::InvalidParams, "params.data.module: missing");
     return resolveModuleRename(*doc, action, reply);

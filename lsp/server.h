@@ -249,6 +249,11 @@ private:
   void refreshDiagnostics();
   void reportProblems();
   void publish(OpenDocument &doc);
+  /// Push clients: `doc`'s diagnostics are to be published once its findings are current (a pull
+  /// client asks for them instead).
+  void publishLater(OpenDocument &doc) {
+    if (!pull_) doc.publishLater();
+  }
   void showMessage(MessageType type, const std::string &message);
   void fixWorkspace(const Reply<Null> &reply, const std::optional<ProgressToken> &token);
   void progress(const std::optional<ProgressToken> &token, WorkDoneProgress value);

@@ -34,7 +34,7 @@ void Server::onDidOpenNotebook(const DidOpenNotebookDocumentParams &params) {
     cells.push_back(cellOf(cell, params.cellTextDocuments));
   OpenNotebook &nb =
       workspace_.openNotebook(params.notebookDocument.uri, params.notebookDocument.version, std::move(cells));
-  nb.publishPending = true; // cells are pushed also to clients that pull (see answerWhenCurrent)
+  nb.publishLater(); // cells are pushed also to clients that pull (see answerWhenCurrent)
 }
 
 void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) {
@@ -59,7 +59,7 @@ void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) 
     for (auto &[index, cell] : edited) nb->cells[index] = std::move(cell);
     for (const auto &e : edited) workspace_.syncNotebookCell(*nb, e.first);
     nb->version = params.notebookDocument.version;
-    nb->publishPending = true;
+    nb->publishLater();
     return;
   }
   std::vector<OpenNotebook::Cell> cells = nb->cells;
@@ -94,7 +94,7 @@ void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) 
   nb->cells = std::move(cells);
   nb->version = params.notebookDocument.version;
   workspace_.syncNotebook(*nb);
-  nb->publishPending = true;
+  nb->publishLater();
 }
 
 std::vector<std::pair<std::size_t, OpenNotebook::Cell>>
@@ -171,7 +171,7 @@ std::optional<std::pair<std::size_t, asyncfix::Diagnostic>> Server::inCell(const
 }
 
 void Server::publishNotebook(OpenNotebook &nb) {
-  nb.publishPending = false;
+  nb.published();
   // Each cell's findings, in one pass over the notebook's.
   std::vector<std::vector<asyncfix::Diagnostic>> byCell(nb.cells.size());
   for (const asyncfix::Diagnostic &finding : nb.virtualDoc->current()->diagnostics)
@@ -219,7 +219,7 @@ void Server::notebookCodeActions(OpenNotebook &nb, std::size_t cell, const CodeA
                                  const Reply<std::vector<CodeAction>> &reply) {
   const bool unsafe = workspace_.settingsFor(nb.uri).unsafeFixes;
   // What the worker sees of the notebook: its cells as they are now, at this virtual version.
-  const std::int64_t version = nb.virtualDoc->version;
+  const std::int64_t version = nb.virtualDoc->version();
   analyzeThen(*nb.virtualDoc,
               [this, cells = NotebookCells(nb), version, cell, params, reply,
                unsafe](const Analyzed *at) -> Analyzer::MainTask {
@@ -321,7 +321,7 @@ void Server::resolveNotebookFixAll(OpenNotebook &nb, const CodeAction &action, c
   const auto modified = [reply, version = data.version] {
     reply.error(ErrorCode::ContentModified, "the notebook changed since version " + std::to_string(version));
   };
-  if (nb.virtualDoc->version != data.version) return modified();
+  if (nb.virtualDoc->version() != data.version) return modified();
   const bool unsafe = data.action == "fixAll" && workspace_.settingsFor(nb.uri).unsafeFixes;
   analyzeThen(
       *nb.virtualDoc,
