@@ -225,14 +225,6 @@ std::vector<lsp::Diagnostic> Server::moduleItems(const OpenDocument &doc) const 
   return items;
 }
 
-std::vector<lsp::Diagnostic> Server::shownFindings(const OpenDocument &doc) const {
-  std::vector<lsp::Diagnostic> shown = toLsp(doc.current()->diagnostics, doc.doc.lines(), doc.version());
-  if (doc.moduleFindings.empty()) return shown;
-  std::vector<lsp::Diagnostic> all = moduleItems(doc);
-  all.insert(all.end(), std::make_move_iterator(shown.begin()), std::make_move_iterator(shown.end()));
-  return all;
-}
-
 std::shared_ptr<const ModuleRenameRequest> Server::moduleRenameRequest(const OpenDocument &doc,
                                                                        const CodeActionParams &params) {
   if (!client_.renameFiles || !doc.path || !wanted(params.context.only, kQuickFix)) return nullptr;
