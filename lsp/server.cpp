@@ -90,9 +90,9 @@ Server::Server(Transport &transport, Logger &log) : transport_(transport), log_(
   // receive notifications.
   log_.setForward([this](LogLevel level, std::string_view message) {
     if (dispatcher_.state() != Dispatcher::State::Running) return;
-    dispatcher_.notify(
-        "window/logMessage",
-        LogMessageParams{level == LogLevel::Error ? MessageType::Error : MessageType::Warning, std::string(message)});
+    dispatcher_.notify("window/logMessage",
+                       LogMessageParams{.type = level == LogLevel::Error ? MessageType::Error : MessageType::Warning,
+                                        .message = std::string(message)});
   });
   // What failed on the worker (handed over on this thread): an error for the log and the client.
   workspace_.analyzer().setErrorSink([this](const std::string &message) { log_.error("analysis: " + message); });
@@ -271,7 +271,7 @@ void Server::reportProblems() {
 }
 
 void Server::showMessage(MessageType type, const std::string &message) {
-  dispatcher_.notify("window/showMessage", LogMessageParams{type, message});
+  dispatcher_.notify("window/showMessage", LogMessageParams{.type = type, .message = message});
 }
 
 // ---- conversions: byte offsets ↔ the client's positions, all through LineIndex ----
@@ -300,8 +300,11 @@ std::vector<lsp::Diagnostic> Server::toLsp(const std::vector<asyncfix::Diagnosti
       item.codeDescriptionHref = ruleUrl(*rule);
       if (rule->deprecatedApi) item.tags.push_back(DiagnosticTag::Deprecated);
     }
-    item.data = DiagnosticData{version, d.start, d.end,
-                               d.fix ? std::optional<std::string>(toString(d.fix->applicability)) : std::nullopt};
+    item.data =
+        DiagnosticData{.version = version,
+                       .start = d.start,
+                       .end = d.end,
+                       .fix = d.fix ? std::optional<std::string>(toString(d.fix->applicability)) : std::nullopt};
     out.push_back(std::move(item));
   }
   return out;

@@ -233,7 +233,7 @@ void Server::onCodeActionResolve(const CodeAction &action, const Reply<CodeActio
     if (reply.cancelled()) return [reply] { reply.error(ErrorCode::RequestCancelled, "request cancelled"); };
     CodeAction resolved = action;
     resolved.edit = fixAllEdit(*at, asked.uri, asked.action == "fixAll" ? asked.code : std::nullopt, unsafe);
-    if (!resolved.edit) resolved.edit = WorkspaceEdit{client_.documentChanges, {}};
+    if (!resolved.edit) resolved.edit = WorkspaceEdit{.documentChanges = client_.documentChanges, .edits = {}};
     return [reply, resolved = std::move(resolved)] { reply(resolved); };
   });
 }

@@ -59,8 +59,9 @@ void Server::onDidClose(const DidCloseTextDocumentParams &params) {
   if (!workspace_.find(params.textDocument.uri)) return;
   workspace_.close(params.textDocument.uri);
   if (!pull_)
-    dispatcher_.notify("textDocument/publishDiagnostics",
-                       PublishDiagnosticsParams{params.textDocument.uri, std::nullopt, {}});
+    dispatcher_.notify(
+        "textDocument/publishDiagnostics",
+        PublishDiagnosticsParams{.uri = params.textDocument.uri, .version = std::nullopt, .diagnostics = {}});
 }
 
 void Server::onDidSave(const DidSaveTextDocumentParams &params) {
@@ -87,8 +88,9 @@ void Server::onDidSave(const DidSaveTextDocumentParams &params) {
 
 void Server::publish(OpenDocument &doc) {
   doc.published();
-  dispatcher_.notify("textDocument/publishDiagnostics",
-                     PublishDiagnosticsParams{doc.uri, doc.version(), shownFindings(doc)});
+  dispatcher_.notify(
+      "textDocument/publishDiagnostics",
+      PublishDiagnosticsParams{.uri = doc.uri, .version = doc.version(), .diagnostics = shownFindings(doc)});
 }
 
 std::vector<lsp::Diagnostic> Server::shownFindings(const OpenDocument &doc) const {
@@ -190,14 +192,15 @@ void Server::onWorkspaceDiagnostic(const WorkspaceDiagnosticParams &params,
     if (reply.cancelled()) return reply.error(ErrorCode::RequestCancelled, "request cancelled");
     if (OpenDocument *doc = workspace_.findByPath(path)) {
       reported.push_back(doc);
-      result.items.push_back({doc->uri, doc->version(), openReport(*doc, previous(doc->uri))});
+      result.items.push_back(
+          {.uri = doc->uri, .version = doc->version(), .report = openReport(*doc, previous(doc->uri))});
     } else if (const std::string uri = pathToUri(path); auto report = diskReport(path, previous(uri))) {
-      result.items.push_back({uri, std::nullopt, std::move(*report)});
+      result.items.push_back({.uri = uri, .version = std::nullopt, .report = std::move(*report)});
     }
   }
   for (auto &[uri, doc] : workspace_.documents()) // open documents outside the workspace folders
     if (std::find(reported.begin(), reported.end(), &doc) == reported.end())
-      result.items.push_back({uri, doc.version(), openReport(doc, previous(uri))});
+      result.items.push_back({.uri = uri, .version = doc.version(), .report = openReport(doc, previous(uri))});
   reportProblems();
   reply(result);
 }

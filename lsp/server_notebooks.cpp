@@ -90,7 +90,8 @@ void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) 
   for (auto &[index, cell] : editedCells(cells, params.textContent)) cells[index] = std::move(cell);
   // The change is valid: the removed cells' diagnostics are cleared.
   for (const std::string &uri : gone)
-    dispatcher_.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{uri, std::nullopt, {}});
+    dispatcher_.notify("textDocument/publishDiagnostics",
+                       PublishDiagnosticsParams{.uri = uri, .version = std::nullopt, .diagnostics = {}});
   nb->cells = std::move(cells);
   nb->version = params.notebookDocument.version;
   workspace_.syncNotebook(*nb);
@@ -147,7 +148,8 @@ void Server::onDidCloseNotebook(const DidCloseNotebookDocumentParams &params) {
   OpenNotebook *nb = workspace_.findNotebook(params.notebookDocument.uri);
   if (!nb) return;
   for (const OpenNotebook::Cell &cell : nb->cells)
-    dispatcher_.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{cell.uri, std::nullopt, {}});
+    dispatcher_.notify("textDocument/publishDiagnostics",
+                       PublishDiagnosticsParams{.uri = cell.uri, .version = std::nullopt, .diagnostics = {}});
   workspace_.closeNotebook(params.notebookDocument.uri);
 }
 
@@ -191,7 +193,9 @@ void Server::publishNotebook(OpenNotebook &nb) {
     if (cell.published && same()) continue;
     const LineIndex lines(cell.text);
     dispatcher_.notify("textDocument/publishDiagnostics",
-                       PublishDiagnosticsParams{cell.uri, cell.version, toLsp(byCell[c], lines, cell.version)});
+                       PublishDiagnosticsParams{.uri = cell.uri,
+                                                .version = cell.version,
+                                                .diagnostics = toLsp(byCell[c], lines, cell.version)});
     cell.published.emplace(cell.version, std::vector<PublishedFinding>(byCell[c].begin(), byCell[c].end()));
   }
 }
@@ -336,7 +340,7 @@ void Server::resolveNotebookFixAll(OpenNotebook &nb, const CodeAction &action, c
         const FixResult result = fix(at->linter, at->doc.text(), options);
         CodeAction resolved = action;
         if (result.changed) resolved.edit = notebookEdit(cells, result.text);
-        if (!resolved.edit) resolved.edit = WorkspaceEdit{client_.documentChanges, {}};
+        if (!resolved.edit) resolved.edit = WorkspaceEdit{.documentChanges = client_.documentChanges, .edits = {}};
         return [reply, resolved = std::move(resolved)] { reply(resolved); };
       });
 }

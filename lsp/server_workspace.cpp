@@ -185,7 +185,8 @@ void Server::fixWorkspace(const Reply<Null> &reply, const std::optional<Progress
                               std::to_string(edit.edits.size()) + (edit.edits.size() == 1 ? " file" : " files");
   progress(token, {WorkDoneProgress::Kind::End, std::nullopt, std::nullopt, summary, std::nullopt});
   log_.info(summary);
-  dispatcher_.notify("window/logMessage", LogMessageParams{MessageType::Info, "asyncfix: " + summary});
+  dispatcher_.notify("window/logMessage",
+                     LogMessageParams{.type = MessageType::Info, .message = "asyncfix: " + summary});
   if (!edit.edits.empty()) {
     dispatcher_.request<ApplyWorkspaceEditParams, ApplyWorkspaceEditResult>(
         "workspace/applyEdit", ApplyWorkspaceEditParams{"asyncfix: fix the workspace", std::move(edit)},

@@ -264,14 +264,14 @@ void Workspace::edit(OpenDocument &doc, std::int64_t version, std::size_t start,
   start = std::min(start, end);
   doc.doc.edit(start, end, text);
   const std::uint64_t revision = doc.changed(version, nextStamp_++);
-  doc.since.push_back({revision, start, end, text.size()});
+  doc.since.push_back({.revision = revision, .start = start, .end = end, .length = text.size()});
   analyzer_.edit(doc.analysis, version, revision, start, end, std::string(text));
 }
 
 void Workspace::replaceText(OpenDocument &doc, std::int64_t version, std::string text) {
   doc.doc.reset(text);
   const std::uint64_t revision = doc.changed(version, nextStamp_++);
-  doc.since.push_back({revision, 0, std::size_t(-1) / 2, 0}); // touches everything
+  doc.since.push_back({.revision = revision, .start = 0, .end = std::size_t(-1) / 2, .length = 0}); // touches all
   analyzer_.replace(doc.analysis, version, revision, std::move(text));
 }
 
