@@ -11,8 +11,6 @@
 #include "asyncfix/line_diff.h"
 #include "uri.h"
 
-#include <nlohmann/json.hpp>
-
 namespace asyncfix::lsp {
 namespace fs = std::filesystem;
 namespace {
@@ -333,24 +331,6 @@ std::optional<std::size_t> NotebookCells::virtualStart(std::size_t index) const 
   return std::nullopt;
 }
 
-namespace {
-
-/// The cells as nbformat 4 JSON, for asyncfix::Notebook to join exactly as the CLI does: code
-/// cells are the Python ones, everything else is markdown (not linted).
-std::string notebookJson(const std::vector<OpenNotebook::Cell> &cells) {
-  nlohmann::json j = {{"cells", nlohmann::json::array()},
-                      {"nbformat", 4},
-                      {"nbformat_minor", 5},
-                      {"metadata", nlohmann::json::object()}};
-  for (const OpenNotebook::Cell &cell : cells)
-    j["cells"].push_back({{"cell_type", cell.python() ? "code" : "markdown"},
-                          {"source", cell.text},
-                          {"metadata", nlohmann::json::object()}});
-  return j.dump();
-}
-
-} // namespace
-
 OpenNotebook &Workspace::openNotebook(const std::string &uri, std::int64_t version,
                                       std::vector<OpenNotebook::Cell> cells) {
   closeNotebook(uri);
@@ -385,7 +365,12 @@ void Workspace::closeNotebook(const std::string &uri) {
 }
 
 bool Workspace::syncNotebook(OpenNotebook &nb) {
-  auto parsed = Notebook::parse(notebookJson(nb.cells));
+  // Joined exactly as the CLI joins an .ipynb file: the Python code cells are linted, everything
+  // else is left out like markdown.
+  std::vector<NotebookCellSource> sources;
+  sources.reserve(nb.cells.size());
+  for (const OpenNotebook::Cell &cell : nb.cells) sources.push_back({cell.python(), cell.text});
+  auto parsed = Notebook::fromCells(sources);
   if (auto *error = std::get_if<std::string>(&parsed)) {
     problems_.push_back(nb.uri + ": " + *error);
     return false;
