@@ -138,7 +138,7 @@ std::vector<std::unique_ptr<Rule>> makeAllRules() {
 }
 
 Severity keywordSeverity(const Config &config) {
-  return config.target >= PythonVersion{3, 7} ? Severity::Error : Severity::Warning;
+  return config.keywordsReserved() ? Severity::Error : Severity::Warning;
 }
 
 Diagnostic makeDiagnostic(const RuleInfo &rule, Severity severity, TSNode node, std::string message) {
