@@ -56,11 +56,9 @@ int runLanguageServer(const LaunchOptions &options) {
   }
   std::signal(SIGPIPE, SIG_IGN); // a client that went away is an EPIPE, handled as the end
 #if defined(__GLIBC__) && !ASYNCFIX_OWN_ALLOCATOR
-  // One malloc arena for both threads (unless the user chose with MALLOC_ARENA_MAX). In a thread
-  // arena of its own, the worker's parse of a 20 000-line file ran slower: didOpen took 119-161
-  // ms with it, 97-108 ms without (bench/lsp typing trace, alternating runs; callgrind counts the
-  // same instructions, so it is the allocator's memory, not the work). The message loop
-  // allocates little while the worker does.
+  // One malloc arena for both threads (unless the user chose with MALLOC_ARENA_MAX): the worker
+  // does nearly all the allocating, and in a thread arena of its own its parses run slower for
+  // the same instructions (bench/lsp's typing trace measures didOpen).
   if (std::getenv("MALLOC_ARENA_MAX") == nullptr) mallopt(M_ARENA_MAX, 1);
 #endif
   log.info("asyncfix-lsp " ASYNCFIX_VERSION " listening on stdio");
