@@ -104,7 +104,7 @@ ASYNCFIX_API std::optional<std::variant<ResolvedConfig, ConfigError>> parseConfi
 
 /// Settings given as one JSON object with the configuration file's keys — `select`, `ignore`,
 /// `extend-select`, `target-version`, `rename-style`, `unsafe-fixes`, `severity`,
-/// `per-file-ignores`, `renames`, … (see the README's Configuration) — as the C API and the Python
+/// `per-file-ignores`, `renames`, … (see docs/configuration.md) — as the C API and the Python
 /// bindings take them: `{"select": ["AF1"], "target-version": "py38"}`. `forFile` is matched
 /// against `per-file-ignores` as it is given (relative to the current directory). An empty `json`
 /// means the defaults. Errors name the key ("options: unknown rule code `AF999` in `select`") or
