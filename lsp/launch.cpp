@@ -36,10 +36,12 @@ namespace asyncfix::lsp {
 namespace {
 
 constexpr const char *kUsage =
-    "usage: asyncfix-lsp [--log-level error|warn|info|debug|trace] [--log-file PATH]\n"
+    "usage: asyncfix-lsp [--log-level error|warn|info|debug|trace] [--log-file PATH] [--docs-url URL]\n"
     "\n"
     "The asyncfix language server: speaks LSP 3.17 (JSON-RPC with Content-Length framing) on\n"
-    "stdin/stdout; logs go to stderr or to --log-file. --stdio is accepted and ignored.\n";
+    "stdin/stdout; logs go to stderr or to --log-file. --stdio is accepted and ignored.\n"
+    "--docs-url: where the rule pages linked from diagnostics and hovers are hosted (the\n"
+    "address of the manual's docs/ directory; default: the copy installed with asyncfix).\n";
 
 } // namespace
 
@@ -65,6 +67,7 @@ int runLanguageServer(const LaunchOptions &options) {
   try {
     StreamTransport transport(STDIN_FILENO, STDOUT_FILENO, log);
     Server server(transport, log);
+    if (!options.docsUrl.empty()) server.setDocsUrl(options.docsUrl);
     const int code = server.run();
     log.info("exiting with code " + std::to_string(code));
     return code;
@@ -98,7 +101,9 @@ int lspMain(int argc, char **argv) {
       return 0;
     }
     if (arg == "--stdio" || arg.starts_with("--clientProcessId")) continue; // what LSP clients pass
-    if (value("--log-level", options.logLevel) || value("--log-file", options.logFile)) continue;
+    if (value("--log-level", options.logLevel) || value("--log-file", options.logFile) ||
+        value("--docs-url", options.docsUrl))
+      continue;
     std::fprintf(stderr, "asyncfix-lsp: unknown argument `%s`\n%s", argv[i], kUsage);
     return 2;
   }

@@ -297,7 +297,7 @@ std::vector<lsp::Diagnostic> Server::toLsp(const std::vector<asyncfix::Diagnosti
     item.source = "asyncfix";
     item.message = d.message;
     if (const RuleInfo *rule = findRule(d.code)) {
-      item.codeDescriptionHref = ruleUrl(*rule);
+      item.codeDescriptionHref = ruleUrl(*rule, docsUrl_);
       if (rule->deprecatedApi) item.tags.push_back(DiagnosticTag::Deprecated);
     }
     item.data =

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "asyncfix/line_index.h"
@@ -85,8 +86,9 @@ struct ModuleRenameRequest {
   std::string path; ///< the document's
 };
 
-/// The hover text of a finding: its code, name and message, and the rule's documentation.
-std::string hoverText(const asyncfix::Diagnostic &d);
+/// The hover text of a finding: its code, name and message, the rule's documentation and the link
+/// to its page under `docsUrl` (ruleUrl(): empty for the default).
+std::string hoverText(const asyncfix::Diagnostic &d, std::string_view docsUrl = {});
 
 // What the Server's files share (server.cpp defines them).
 inline constexpr const char *kApplyAutofix = "asyncfix.applyAutofix";
@@ -102,6 +104,10 @@ public:
   ~Server();
   Server(const Server &) = delete;
   Server &operator=(const Server &) = delete;
+
+  /// The address of the manual for the links to rule pages (`--docs-url`); the `docsUrl` setting
+  /// wins over it. Empty: defaultDocsUrl().
+  void setDocsUrl(std::string url);
 
   /// Serves until `exit` or the end of the input, with the Analyzer on its worker thread;
   /// returns the process exit code (0 after a clean shutdown, 1 otherwise).
@@ -286,6 +292,8 @@ private:
   bool refreshWanted_ = false; ///< pull clients: findings changed without an edit (a settle)
   Settings initOptions_;
   Settings changedSettings_;
+  std::string commandLineDocsUrl_; ///< setDocsUrl()
+  std::string docsUrl_;            ///< what the links use: the `docsUrl` setting, else the command line's
   bool shutdownRequested_ = false;
   bool exited_ = false;
   std::int64_t progressTokens_ = 0;

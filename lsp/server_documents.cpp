@@ -13,10 +13,11 @@
 namespace asyncfix::lsp {
 namespace fs = std::filesystem;
 
-std::string hoverText(const asyncfix::Diagnostic &d) {
+std::string hoverText(const asyncfix::Diagnostic &d, std::string_view docsUrl) {
   const RuleInfo *rule = findRule(d.code);
   std::string text = "**" + std::string(d.code) + "** `" + std::string(d.name) + "`: " + d.message + "\n\n";
-  if (rule) text += std::string(rule->doc) + "\n[" + std::string(d.code) + " documentation](" + ruleUrl(*rule) + ")\n";
+  if (rule)
+    text += std::string(rule->doc) + "\n[" + std::string(d.code) + " documentation](" + ruleUrl(*rule, docsUrl) + ")\n";
   return text;
 }
 
@@ -240,7 +241,7 @@ std::optional<Hover> Server::hoverAt(const std::vector<asyncfix::Diagnostic> &di
     } else {
       hover->contents.value += "\n---\n\n";
     }
-    hover->contents.value += hoverText(d);
+    hover->contents.value += hoverText(d, docsUrl_);
   }
   return hover;
 }

@@ -74,11 +74,22 @@ void Server::applySettings() {
     else problems.push_back("`renameStyle`: `" + *style + "` is not async_, is_async or a template such as {name}_");
   }
   overrides.unsafeFixes = pick(&Settings::unsafeFixes);
+  docsUrl_ = commandLineDocsUrl_;
+  if (const auto url = pick(&Settings::docsUrl)) {
+    if (url->find("://") != std::string::npos) docsUrl_ = *url;
+    else
+      problems.push_back("`docsUrl`: `" + *url + "` is not an absolute URL such as https://example.org/asyncfix/docs");
+  }
   workspace_.setOverrides(std::move(overrides));
   for (const std::string &problem : problems) {
     log_.info("settings: " + problem); // shown to the user below; not mirrored to logMessage too
     showMessage(MessageType::Warning, "asyncfix settings: " + problem);
   }
+}
+
+void Server::setDocsUrl(std::string url) {
+  commandLineDocsUrl_ = std::move(url);
+  docsUrl_ = commandLineDocsUrl_; // until the settings say otherwise (applySettings)
 }
 
 void Server::refreshDiagnostics() {

@@ -11,6 +11,7 @@ import subprocess
 import tempfile
 import sys
 import unittest
+import urllib.parse
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("ASYNCFIX_BIN", "asyncfix")
@@ -116,6 +117,82 @@ class RulePagesTest(unittest.TestCase):
                 text = f.read()
             self.assertIn("# %s %s" % (rule["code"], rule["name"]), text)
             self.assertIn(rule["explanation"].strip(), text)
+
+
+def url_path(url):
+    """The file a file:// URL names."""
+    assert url.startswith("file://"), url
+    return urllib.parse.unquote(urllib.parse.urlparse(url).path)
+
+
+class LinkTargetTest(unittest.TestCase):
+    """The links asyncfix prints lead to a page that exists: from the build tree, the repository's
+    docs/ (<build>/share/doc/asyncfix links there); `docs-url` and `--docs-url` move them."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="asyncfix-docs-")
+        self.addCleanup(shutil.rmtree, self.dir)
+        with open(os.path.join(self.dir, "t.py"), "w", encoding="utf-8") as f:
+            f.write("import torch\nx = torch.zeros(1)\nx.cuda(async=True)\n")
+
+    def check(self, *args):
+        return subprocess.run([BIN, "check", "--isolated", *args], cwd=self.dir, capture_output=True, text=True)
+
+    def check_with_config(self, *args):
+        return subprocess.run([BIN, "check", *args], cwd=self.dir, capture_output=True, text=True)
+
+    def test_json_sarif_and_rule_links_resolve_to_the_rule_pages(self):
+        [finding] = json.loads(self.check("--output-format", "json", "t.py").stdout)
+        self.assertTrue(finding["url"].endswith("/rules/AF101.md"), finding["url"])
+        self.assertTrue(os.path.isfile(url_path(finding["url"])), finding["url"])
+        self.assertEqual(os.path.realpath(url_path(finding["url"])),
+                         os.path.realpath(os.path.join(ROOT, "docs", "rules", "AF101.md")))
+        sarif = json.loads(self.check("--output-format", "sarif", "t.py").stdout)
+        driver = sarif["runs"][0]["tool"]["driver"]
+        self.assertTrue(os.path.isfile(url_path(driver["informationUri"])), driver["informationUri"])
+        for rule in driver["rules"]:
+            self.assertTrue(os.path.isfile(url_path(rule["helpUri"])), rule["helpUri"])
+        for rule in json.loads(subprocess.run([BIN, "rule", "--all", "--output-format", "json"], capture_output=True,
+                                              text=True, check=True).stdout):
+            self.assertTrue(os.path.isfile(url_path(rule["url"])), rule["url"])
+
+    def test_no_link_points_at_a_domain_nobody_owns(self):
+        outputs = [self.check("--output-format", fmt, "t.py").stdout for fmt in ("json", "sarif")]
+        outputs.append(subprocess.run([BIN, "rule", "--all", "--output-format", "json"], capture_output=True,
+                                      text=True).stdout)
+        for out in outputs:
+            self.assertNotIn("asyncfix.dev", out)
+
+    def test_docs_url_option_and_configuration_key(self):
+        base = "https://docs.test/asyncfix"
+        [finding] = json.loads(self.check("--output-format", "json", "--docs-url", base + "/", "t.py").stdout)
+        self.assertEqual(finding["url"], base + "/rules/AF101.md")
+        sarif = json.loads(self.check("--output-format", "sarif", "--docs-url", base, "t.py").stdout)
+        driver = sarif["runs"][0]["tool"]["driver"]
+        self.assertEqual(driver["informationUri"], base + "/README.md")
+        self.assertEqual({r["helpUri"] for r in driver["rules"]},
+                         {base + "/rules/%s.md" % r["id"] for r in driver["rules"]})
+        rule = json.loads(subprocess.run([BIN, "rule", "AF101", "--output-format", "json", "--docs-url", base],
+                                         capture_output=True, text=True, check=True).stdout)
+        self.assertEqual(rule["url"], base + "/rules/AF101.md")
+        # The configuration file's `docs-url`, which the flag overrides.
+        with open(os.path.join(self.dir, "asyncfix.toml"), "w", encoding="utf-8") as f:
+            f.write('docs-url = "https://docs.test/from-config"\n')
+        [finding] = json.loads(self.check_with_config("--output-format", "json", "t.py").stdout)
+        self.assertEqual(finding["url"], "https://docs.test/from-config/rules/AF101.md")
+        [finding] = json.loads(self.check_with_config("--output-format", "json", "--docs-url", base, "t.py").stdout)
+        self.assertEqual(finding["url"], base + "/rules/AF101.md")
+
+    def test_a_docs_url_that_is_no_url_is_refused(self):
+        run = self.check("--docs-url", "docs.test/asyncfix", "t.py")
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("--docs-url", run.stderr)
+        with open(os.path.join(self.dir, "asyncfix.toml"), "w", encoding="utf-8") as f:
+            f.write('docs-url = "not a url"\n')
+        run = self.check_with_config("t.py")
+        self.assertEqual(run.returncode, 2)
+        self.assertIn("asyncfix.toml:1:", run.stderr)
+        self.assertIn("`docs-url` must be an absolute URL", run.stderr)
 
 
 if __name__ == "__main__":

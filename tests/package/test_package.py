@@ -17,6 +17,7 @@ import subprocess
 import sys
 import tempfile
 import unittest
+import urllib.parse
 
 BUILD = os.environ["ASYNCFIX_BUILD_DIR"]
 SOURCE = os.environ["ASYNCFIX_SOURCE_DIR"]
@@ -111,6 +112,17 @@ class InstalledTree(unittest.TestCase):
     def test_installed_commands_run(self):
         self.assertEqual(run(installed("bin", "asyncfix"), "--version").stdout.strip(), f"asyncfix {VERSION}")
         self.assertIn("Usage", run(installed("bin", "asyncfix-lsp"), "--help").stdout + "Usage")
+
+    def test_links_lead_to_the_installed_manual(self):
+        """The commands link each finding to its rule's page in the manual installed beside them
+        (share/doc/asyncfix), wherever the tree was installed."""
+        for name in ("README.md", os.path.join("rules", "README.md"), os.path.join("rules", "AF101.md")):
+            self.assertTrue(os.path.isfile(installed("share", "doc", "asyncfix", name)), name)
+        out = run(installed("bin", "asyncfix"), "check", "--isolated", "--output-format", "json",
+                  "--stdin-filename", "x.py", "-", input="x.cuda(async=True)\n", check=False).stdout
+        [finding] = json.loads(out)
+        page = os.path.realpath(installed("share", "doc", "asyncfix", "rules", "AF101.md"))
+        self.assertEqual(finding["url"], "file://" + urllib.parse.quote(page))
 
     def test_man_pages_come_from_the_commands_and_rule_docs(self):
         with open(installed("share", "man", "man1", "asyncfix.1"), encoding="utf-8") as f:
@@ -370,7 +382,7 @@ class DebianPackage(unittest.TestCase):
         contents = run("dpkg-deb", "-c", deb).stdout
         for path in ("./usr/bin/asyncfix", "./usr/bin/asyncfix-lsp", "./usr/include/asyncfix.h",
                      "/" + SONAME, "/pkgconfig/asyncfix.pc", "/cmake/asyncfix/asyncfixConfig.cmake",
-                     "./usr/share/man/man1/asyncfix.1"):
+                     "./usr/share/man/man1/asyncfix.1", "./usr/share/doc/asyncfix/rules/AF101.md"):
             self.assertIn(path, contents)
         # Its dependencies are satisfiable here (dpkg checks them without changing the system)…
         if os.geteuid() == 0:

@@ -164,6 +164,12 @@ const RuleInfo *findRule(std::string_view codeOrName) {
   return nullptr;
 }
 
-std::string ruleUrl(const RuleInfo &rule) { return "https://asyncfix.dev/rules/" + std::string(rule.name); }
+std::string ruleUrl(const RuleInfo &rule, std::string_view docsUrl) {
+  std::string url(docsUrl.empty() ? defaultDocsUrl() : std::string(docsUrl));
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  return url + "/rules/" + std::string(rule.code) + ".md";
+}
+
+std::string ruleUrl(const RuleInfo &rule) { return ruleUrl(rule, {}); }
 
 } // namespace asyncfix
