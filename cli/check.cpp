@@ -43,6 +43,14 @@ ConfigResolver makeResolver(const CheckOptions &options) {
   return ConfigResolver(std::move(o));
 }
 
+/// The manual's address for the run's links to rule pages: --docs-url, else `docs-url` of the
+/// configuration that applies in the current directory (or --config's); "" for the default.
+std::string runDocsUrl(const ConfigResolver &resolver) {
+  const auto resolved = resolver.forFile("-"); // an entry of the current directory
+  const auto *config = std::get_if<ResolvedConfig>(&resolved);
+  return config != nullptr ? config->docsUrl : std::string();
+}
+
 std::string joined(const std::vector<std::string> &items) {
   std::string out = "[";
   for (const std::string &item : items) out += (out.size() > 1 ? ", \"" : "\"") + item + "\"";
@@ -197,14 +205,17 @@ int reportNoqa(const RunResult &result, const CheckOptions &options, bool fromSt
   return failures ? kExitFailure : kExitClean;
 }
 
-/// Renders the run: diffs, diagnostics or statistics, and the summary. Returns the exit code.
-int render(const RunResult &result, const CheckOptions &options, bool fromStdin, bool failures) {
+/// Renders the run: diffs, diagnostics or statistics (links to rule pages under `docsUrl`), and the
+/// summary. Returns the exit code.
+int render(const RunResult &result, const CheckOptions &options, const std::string &docsUrl, bool fromStdin,
+           bool failures) {
   const std::vector<FileReport> &reports = result.reports;
   // With --fix or --diff on stdin, stdout carries only the source (or the diff).
   const bool stdoutIsSource = fromStdin && options.fixMode != FixMode::None;
   std::FILE *const diagnosticsStream = stdoutIsSource ? stderr : stdout;
   RenderOptions render;
   render.format = options.format;
+  render.docsUrl = docsUrl;
   render.color = colorFor(stdoutIsSource ? STDERR_FILENO : STDOUT_FILENO);
   // The [*] markers and hints follow --unsafe-fixes, else the files' own `unsafe-fixes` setting.
   render.unsafeFixes = result.unsafe;
@@ -296,7 +307,7 @@ int runCheck(const CheckOptions &options) {
 
   const bool failures = printMessages(result, options);
   if (options.addNoqa) return reportNoqa(result, options, fromStdin, failures);
-  return render(result, options, fromStdin, failures);
+  return render(result, options, runDocsUrl(resolver), fromStdin, failures);
 }
 
 } // namespace asyncfix::cli
