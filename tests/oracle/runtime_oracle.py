@@ -21,7 +21,8 @@ fixed copy runs on every CPython 3.8–3.13 found. Verdicts, per program and mod
 - changed, unsafe: with `--unsafe-fixes` only, the output differs, an unsafe fix was applied,
   and the program holds a form whose rename asyncfix documents as behaviour-changing (a name
   spelt in a string: `getattr(o, 'async')`, `__all__`; a keyword into a `**kwargs` whose keys
-  are printed while the file also renames a parameter or attribute of that name);
+  are printed while the file also renames a parameter or attribute of that name, or that a
+  `*args` follows);
 - anything else is a failure, listed with the program's files kept.
 
 Programs are run by tests/oracle/runtime_runner.py, one interpreter per version, each program
@@ -56,7 +57,8 @@ KEYWORDS = ("async", "await")
 # File programs: fragments. Each takes (N, i) — the keyword used as a name, an index that keeps
 # the fragment's other names unique — and returns (lines, tags). Tags: `param` (a parameter
 # named N), `attr` (an attribute named N), `sink` (a keyword N= whose key the program prints),
-# `string` (N spelt in a string that names the attribute or global), `owner` (binds N at module
+# `string` (N spelt in a string that names the attribute or global), `star` (a keyword N= before
+# a `*args`), `owner` (binds N at module
 # level: one per keyword and program), `bounded` (loops, reads stdin or waits on a child),
 # `fails` (raises on purpose).
 # ---------------------------------------------------------------------------------------------
@@ -109,7 +111,7 @@ def kwargs_get(N, i):
             f"print('get{i}', get{i}({N}=True), get{i}(x=1))"]
 
 
-@fragment(1, "sink")
+@fragment(1, "sink", "star")
 def kwargs_then_star(N, i):
     # `f(N=1, *rest)`: a keyword before `*args` (legal, and the only place `**{…}` cannot go).
     return [f"def ks{i}(*args, **kw):", "    return args, sorted(kw)",
@@ -202,13 +204,13 @@ def decorator(N, i):
 
 @fragment(1, "owner")
 def function_name(N, i):
-    return [f"def {N}(x):", "    return x * 2", f"print('fn{i}', {N}({i}), {N}.__name__)"]
+    return [f"def {N}(x):", "    return x * 2", f"print('fn{i}', {N}({i}), {N}({N}(1)))"]
 
 
 @fragment(1, "owner")
 def class_name(N, i):
     return [f"class {N}(object):", "    def __repr__(self):", f"        return 'obj{i}'",
-            f"print('cls{i}', {N}(), {N}.__name__, type({N}()).__name__)"]
+            f"print('cls{i}', {N}(), isinstance({N}(), {N}))"]
 
 
 @fragment(2, "param")
@@ -283,6 +285,8 @@ def hazards(tags):
         found.add("string")
     if "sink" in tags and ("param" in tags or "attr" in tags):
         found.add("sink-with-rename")
+    if "star" in tags:
+        found.add("keyword-before-star")  # `f(N=1, *rest)`: `**{…}` cannot go before `*rest`
     return found
 
 
@@ -520,7 +524,7 @@ def verdict(mode, base, fixed, info, tags):
     syntax = [v for v, r in fixed.items() if r["exception"] == "SyntaxError"]
     if syntax and info[mode + "_exit"] == 1:
         return "refused"
-    hz = [t for t in tags if t in ("string", "sink-with-rename")]
+    hz = [t for t in tags if t in ("string", "sink-with-rename", "keyword-before-star")]
     if mode == "unsafe" and hz and info["unsafe_fixes"]:
         return "changed-unsafe"
     v, r = next((v, r) for v, r in fixed.items() if not same(base, r))
@@ -532,10 +536,11 @@ def run_round(args, seed, exes, counts, failures):
     work = tempfile.mkdtemp(prefix="asyncfix-runtime-")
     try:
         programs = []  # (id, files, main, tags)
+        # One program of each special kind per round, spread over the round.
         specials = list(SPECIAL) if args.specials else []
+        step = max(1, args.programs // max(1, len(specials)))
         for n in range(args.programs):
-            special = specials[n % len(specials)] if specials and n % max(1, args.programs // len(specials)) == 0 \
-                and n // max(1, args.programs // len(specials)) < len(specials) else None
+            special = specials[n // step] if n % step == 0 and n // step < len(specials) else None
             files, main, tags = generate_file(rng, special, local_only=rng.random() < 0.3)
             programs.append((f"f{seed}-{n}", files, main, tags))
         for n in range(args.projects):
