@@ -17,7 +17,8 @@ fixed copy runs on every CPython 3.8–3.13 found. Verdicts, per program and mod
 
 - same: every version printed exactly what 3.6 printed, and ended the same way;
 - refused: the fixed program does not compile (a name was left for the user) and asyncfix said
-  so (exit code 1, the findings it did not fix listed);
+  so (exit code 1, the findings it did not fix listed) — but not a module renamed while a file
+  still imports it by its old path (a half-made fix, a failure);
 - changed, unsafe: with `--unsafe-fixes` only, the output differs, an unsafe fix was applied,
   and the program holds a form whose rename asyncfix documents as behaviour-changing (a name
   spelt in a string: `getattr(o, 'async')`, `__all__`; a keyword into a `**kwargs` whose keys
@@ -509,7 +510,14 @@ def fix_program(binary, work, pid):
         p = asyncfix(binary, dst, *args, "--output-format", "concise")
         info[mode + "_exit"] = p.returncode
         info[mode + "_left"] = p.stdout.strip().splitlines()[:5]
+        # A module the fix renamed away, while some file still imports it by its old path.
+        gone = [rel for rel in files_of(src) if not os.path.exists(os.path.join(dst, rel))]
+        info[mode + "_stale_import"] = bool(gone) and "part of a module path" in p.stdout
     return info
+
+
+def files_of(root):
+    return sorted(os.path.relpath(os.path.join(d, f), root) for d, _, fs in os.walk(root) for f in fs)
 
 
 def same(a, b):
@@ -522,6 +530,8 @@ def verdict(mode, base, fixed, info, tags):
     if all(same(base, r) for r in fixed.values()):
         return "same"
     syntax = [v for v, r in fixed.items() if r["exception"] == "SyntaxError"]
+    if info[mode + "_stale_import"]:
+        return f"fail: a module was renamed while a file still imports its old name ({info[mode + '_left'][0]})"
     if syntax and info[mode + "_exit"] == 1:
         return "refused"
     hz = [t for t in tags if t in ("string", "sink-with-rename", "keyword-before-star")]
