@@ -175,10 +175,17 @@ TEST_CASE("AF001 async-identifier: names visible outside the file are unsafe", "
        "class K(Base, **{\"async\": 1}):\n    pass\n"},
       // …except before a `*args` (`**` cannot precede it), and where the file renames a parameter
       // or an attribute `async` that the keyword may reach or set: renamed with them, unsafely.
-      {"h(async=1, *rest)\n",
-       {{"AF001", 1, 3, 8, FixKind::Unsafe, "a `*` argument follows it"}},
-       "h(async_=1, *rest)\n",
-       "h(async=1, *rest)\n"},
+      {"import h\nh(async=1, *rest)\n",
+       {{"AF001", 2, 3, 8, FixKind::Unsafe, "a `*` argument follows it"}},
+       "import h\nh(async_=1, *rest)\n",
+       "import h\nh(async=1, *rest)\n"},
+      // A callee bound nowhere in the file came from a star import: the project may rename its
+      // parameter `async` without tying this call to it (found by the runtime oracle).
+      {"from pkg.m import *\nhelper(2, async=3)\nprint(dict(async=1))\n",
+       {{"AF001", 2, 11, 16, FixKind::Unsafe, "`helper` is not defined in this file"},
+        {"AF001", 3, 12, 17, FixKind::Safe}},
+       "from pkg.m import *\nhelper(2, async_=3)\nprint(dict(**{\"async\": 1}))\n",
+       "from pkg.m import *\nhelper(2, async=3)\nprint(dict(**{\"async\": 1}))\n"},
       {"import types\nns = types.SimpleNamespace(async=1)\nprint(ns.async)\n",
        {{"AF001", 2, 28, 33, FixKind::Unsafe, "renames the attribute `async`"}, {"AF001", 3, 10, 15, FixKind::Unsafe}},
        "import types\nns = types.SimpleNamespace(async_=1)\nprint(ns.async_)\n",

@@ -359,12 +359,25 @@ std::string fileBlocker(const Rule &rule, const SemanticModel &model, std::strin
 }
 
 /// Why `NAME=` to a callee that takes no parameter NAME in this file cannot keep its key as
-/// `**{"NAME": v}` (empty when it can): a `*` argument after it (unpacking cannot follow `**`), or
-/// fileBlocker's reason, computed once per file.
-std::string keepKeyBlocker(const Rule &rule, const SemanticModel &model, TSNode keywordArgument,
-                           std::string_view keyword, Context &ctx) {
+/// `**{"NAME": v}` (empty when it can): a `*` argument after it (unpacking cannot follow `**`), a
+/// callee named nowhere in the file (`from pkg.m import *` brought it: the project view may
+/// rename its parameter, and cannot tie this call to it), or fileBlocker's reason, computed once
+/// per file.
+std::string keepKeyBlocker(const Rule &rule, const SemanticModel &model, const KeywordUse &k, std::string_view keyword,
+                           Context &ctx) {
+  const TSNode keywordArgument = ts_node_parent(k.node);
   for (TSNode n = ts_node_next_named_sibling(keywordArgument); !ts_node_is_null(n); n = ts_node_next_named_sibling(n))
     if (ts_node_symbol(n) == Kinds::get().listSplat) return "a `*` argument follows it, which cannot follow `**{…}`";
+  // `dict(NAME=…)` and `type(…, NAME=…)` are the builtins that take any keyword.
+  if (k.calleeIsName && k.callee != "dict" && k.callee != "type") {
+    const std::optional<BindingKey> callee = bindingAt(model, k.calleeNode);
+    const auto binds = [](const NameUse *u) {
+      return u->role != NameRole::Reference && u->role != NameRole::AwaitName && u->role != NameRole::Declaration;
+    };
+    if (callee && std::ranges::none_of(model.usesOf(*callee), binds))
+      return "`" + std::string(k.callee) +
+             "` is not defined in this file: a star import may bring it, its parameter renamed";
+  }
   RenameCache &cache = ctx.state<RenameCache>(&rule);
   if (!cache.renamedElsewhere) cache.renamedElsewhere = fileBlocker(rule, model, keyword, ctx);
   return *cache.renamedElsewhere;
@@ -376,7 +389,7 @@ std::string keepKeyBlocker(const Rule &rule, const SemanticModel &model, TSNode 
 Rename keywordAlone(const Rule &rule, const SemanticModel &model, const KeywordUse &k, std::string_view keyword,
                     Context &ctx) {
   const TSNode argument = ts_node_parent(k.node);
-  const std::string blocker = keepKeyBlocker(rule, model, argument, keyword, ctx);
+  const std::string blocker = keepKeyBlocker(rule, model, k, keyword, ctx);
   RenameGroup alone;
   alone.nodes = {k.node};
   alone.keywordNodes = {k.node};
