@@ -50,9 +50,10 @@ A keyword argument that no parameter of the file binds (`requests.get(url, async
 it becomes `**{"async": True}`, which passes the callee the very key and value it got on Python
 3.6, also into a `**kwargs` — where a rename to `async_=` would pass another key. That fix is
 safe. It is renamed like the other uses instead, unsafely and saying why in the fix's title,
-when a `*args` follows it (`**` cannot precede `*`), or when the file (or the project, below)
-renames a parameter `async` (a `**kwargs` may pass the keyword on to it) or an attribute
-`async` (the keyword may set it: `SimpleNamespace(async=1).async`). A safe `--fix` renames the
+when a `*args` follows it (`**` cannot precede `*`), when the callee is a name the file never
+binds (a star import brought it, and the project may rename its parameter), or when the file
+(or the project, below) renames a parameter `async` (a `**kwargs` may pass the keyword on to
+it) or an attribute `async` (the keyword may set it: `SimpleNamespace(async=1).async`). A safe `--fix` renames the
 file's safe parameters first; a keyword then left without a parameter `async` keeps its key.
 
 The fix is safe for names that nothing outside the file can see: local variables, parameters of
