@@ -77,7 +77,7 @@ case "$mode" in
     ;;
   fuzz)
     # The seeds stay as committed; what a run learns goes to build/fuzz/corpus/<name>, a crash
-    # to build/fuzz/artifacts/ (and fails the run).
+    # to build/fuzz/artifacts/ (and fails the run). Longer runs: see docs/reliability.md.
     cmake --preset fuzz >/dev/null
     names=(${ASYNCFIX_FUZZ_TARGETS:-lint_fix lsp config notebook})
     targets=("${names[@]/#/fuzz_}")

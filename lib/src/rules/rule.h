@@ -172,6 +172,7 @@ enum Trigger : unsigned {
   kTriggerNonBlocking = kPrefilterNonBlocking, ///< the word `non_blocking` in code
   kTriggerToCall = kPrefilterToCall,           ///< a `.to(` call with a bare bool argument
   kTriggerNoqa = kPrefilterNoqa,               ///< a `noqa` comment naming an AF code
+  kTriggerTorchApi = kPrefilterTorchApi,       ///< a word of text/torch_words.h (the AF3xx rules)
 };
 
 class Rule {
@@ -191,7 +192,8 @@ public:
 /// Every rule, in code order; registry.def lists them one line each.
 std::vector<std::unique_ptr<Rule>> makeAllRules();
 
-/// Severity of "this name no longer compiles": an error from Python 3.7 on, a warning before.
+/// Severity of "this name no longer compiles": an error where Config::keywordsReserved(), a warning
+/// before.
 /// Such a finding's range ends with the `async`/`await` token (the token, or a path `kombu.async`):
 /// the suppression pass reads it from there (config/noqa.h, onReservedWord), so that only a
 /// `# noqa` naming the code hides it.
