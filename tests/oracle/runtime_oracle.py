@@ -17,7 +17,8 @@ fixed copy runs on every CPython 3.8–3.13 found. Verdicts, per program and mod
 
 - same: every version printed exactly what 3.6 printed, and ended the same way;
 - refused: the fixed program does not compile (a name was left for the user) and asyncfix said
-  so (exit code 1, the findings it did not fix listed) — but not a module renamed while a file
+  so (exit code 1, the findings it did not fix listed; 2 when it refused a module rename and
+  said why) — but not a module renamed while a file
   still imports it by its old path (a half-made fix, a failure);
 - changed, unsafe: with `--unsafe-fixes` only, the output differs, an unsafe fix was applied,
   and the program holds a form whose rename asyncfix documents as behaviour-changing (a name
@@ -491,9 +492,16 @@ def run_batch(exe, programs, scratch, tag):
         return json.load(f)
 
 
+def refusals_only(stderr):
+    """Whether every error asyncfix printed is a module rename it refused (exit code 2: the run
+    leaves that module and its importers as they were, and says why)."""
+    errors = [line for line in stderr.splitlines() if line.startswith("error: ")]
+    return bool(errors) and all(line.endswith("; not renamed") for line in errors)
+
+
 def asyncfix(binary, root, *args):
     p = subprocess.run([binary, "check", *args, "."], cwd=root, capture_output=True, text=True, timeout=300)
-    if p.returncode not in (0, 1):
+    if p.returncode not in (0, 1) and not (p.returncode == 2 and refusals_only(p.stderr)):
         raise RuntimeError(f"asyncfix {' '.join(args)} in {root}: exit {p.returncode}\n{p.stderr}")
     return p
 
@@ -532,7 +540,7 @@ def verdict(mode, base, fixed, info, tags):
     syntax = [v for v, r in fixed.items() if r["exception"] == "SyntaxError"]
     if info[mode + "_stale_import"]:
         return f"fail: a module was renamed while a file still imports its old name ({info[mode + '_left'][0]})"
-    if syntax and info[mode + "_exit"] == 1:
+    if syntax and info[mode + "_exit"] in (1, 2):
         return "refused"
     hz = [t for t in tags if t in ("string", "sink-with-rename", "keyword-before-star")]
     if mode == "unsafe" and hz and info["unsafe_fixes"]:

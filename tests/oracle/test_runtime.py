@@ -25,9 +25,6 @@ class RuntimeOracleTest(unittest.TestCase):
             "--programs", os.environ.get("ASYNCFIX_RUNTIME_PROGRAMS", "40"),
             "--projects", os.environ.get("ASYNCFIX_RUNTIME_PROJECTS", "10"),
             "--timeout", os.environ.get("ASYNCFIX_RUNTIME_TIMEOUT", "5"),
-            # Issue 30 (an importer whose file name is no identifier, importing the renamed module
-            # relatively, left naming the old one) is being fixed apart: its case joins once it is.
-            "--no-nonidentifier-relative",
         ])
         counts, failures = runtime_oracle.run(args, out=io.StringIO())
         print("runtime oracle: " + ", ".join(f"{k} {counts[k]}" for k in sorted(counts)), file=sys.stderr)
