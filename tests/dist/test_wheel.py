@@ -40,6 +40,11 @@ import unittest
 from dist_util import CACHE, FINDING, FIXED, LEGACY, SOURCE, VERSION, WHEEL_BUILD_DIR, WHEELHOUSE, main, run, \
     the_wheel
 
+DOCS = os.path.join(SOURCE, "docs")  # installed as <env>/share/doc/asyncfix
+with open(os.path.join(SOURCE, "lib", "include", "asyncfix.h"), encoding="utf-8") as _header:
+    # The Python package's library, named by the C API's ABI version.
+    LIBRARY = "libasyncfix.so.%s" % re.search(r"^#define ASYNCFIX_ABI_VERSION (\d+)$", _header.read(),
+                                               re.M).group(1)
 GLIBC_LIBS = re.compile(r"^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|"
                         r"ld-linux[-a-z0-9_.]*\.so\.[0-9]+)$")
 
@@ -94,10 +99,15 @@ class WheelContents(unittest.TestCase):
     def test_exactly_the_expected_files(self):
         expected = {
             "asyncfix/__init__.py", "asyncfix/__main__.py", "asyncfix/_launcher.py", "asyncfix/flake8_plugin.py",
-            "asyncfix/_wheel_info.py", "asyncfix/_capi.py", "asyncfix/libasyncfix.so.4",
+            "asyncfix/_wheel_info.py", "asyncfix/_capi.py", "asyncfix/" + LIBRARY,
             self.data + "/scripts/asyncfix", self.data + "/scripts/asyncfix-lsp",
             self.data + "/data/share/man/man1/asyncfix.1", self.data + "/data/share/man/man1/asyncfix-lsp.1",
             self.data + "/data/share/man/man7/asyncfix-rules.7",
+        } | {
+            # The manual (docs/), where the links the commands print lead (<env>/share/doc/asyncfix).
+            self.data + "/data/share/doc/asyncfix/" + os.path.relpath(os.path.join(d, n), DOCS).replace(os.sep, "/")
+            for d, _, names in os.walk(DOCS) for n in names
+        } | {
             self.dist_info + "/METADATA", self.dist_info + "/WHEEL", self.dist_info + "/entry_points.txt",
             self.dist_info + "/RECORD",
         }
@@ -270,7 +280,7 @@ class Venv(unittest.TestCase):
                                         r"or newer; this machine is Linux \w+ with glibc \d+\.\d+\.")
         write(info, text)
         # A library that is gone (a damaged installation): named, with what to do.
-        library = os.path.join(package, "libasyncfix.so.4")
+        library = os.path.join(package, LIBRARY)
         os.rename(library, library + ".away")
         result = run([python, "-c", "import asyncfix"], check=False)
         self.assertEqual(result.returncode, 1)
