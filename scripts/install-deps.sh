@@ -37,9 +37,10 @@ if want test; then
     catch2                                            # the C++ tests
     patch e2fsprogs                                   # CLI tests (patch -p1, chattr)
     python3-jsonschema                                # CLI tests: SARIF validated against the 2.1.0 schema
-    # The library for other tools (issue 9): the Python module and flake8 plugin (pybind11-dev,
-    # python3-dev, python3-flake8), cpack -G DEB's dependency scan (dpkg-dev, file).
-    pybind11-dev python3-dev python3-flake8 dpkg-dev file
+    # The library for other tools (issue 9): the flake8 plugin's tests (python3-flake8; the Python
+    # module itself needs nothing: ctypes over the C API), cpack -G DEB's dependency scan
+    # (dpkg-dev, file).
+    python3-flake8 dpkg-dev file
     # Editor tests (label `editor`, tests/editors/): real clients against asyncfix-lsp. On
     # bookworm: Neovim 0.7.2, Emacs 28.2 without X, eglot 1.9.
     neovim emacs-nox elpa-eglot

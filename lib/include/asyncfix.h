@@ -16,7 +16,7 @@
  * - Strings returned as `char *` are owned by the caller and released with asyncfix_string_free().
  *   Strings returned as `const char *` are owned by the library: static ones live as long as the
  *   program, those of a handle as long as the handle.
- * - Handles (asyncfix_linter, asyncfix_report, asyncfix_document) are created by a `_new` or
+ * - Handles (asyncfix_linter, asyncfix_report, asyncfix_document, asyncfix_project) are created by a `_new` or
  *   `_check` function and released with their `_free` function (which accepts NULL).
  * - Errors: a function that fails returns NULL (or a nonzero asyncfix_status) and records the
  *   reason for the calling thread, read with asyncfix_last_error() / asyncfix_last_error_code().
@@ -55,7 +55,8 @@ typedef enum asyncfix_status {
   ASYNCFIX_ERROR_OPTIONS = 2,  /* options_json is not valid JSON or has a wrong key or value */
   ASYNCFIX_ERROR_INPUT = 3,    /* the text is not UTF-8, holds a NUL byte, or is a broken notebook */
   ASYNCFIX_ERROR_MEMORY = 4,   /* out of memory */
-  ASYNCFIX_ERROR_INTERNAL = 5  /* a bug in asyncfix: please report it */
+  ASYNCFIX_ERROR_INTERNAL = 5, /* a bug in asyncfix: please report it */
+  ASYNCFIX_ERROR_CONFIG = 6    /* a configuration file that applies is invalid (asyncfix_project_check) */
 } asyncfix_status;
 
 /* The library's version, "0.1.0". Static. */
@@ -188,6 +189,30 @@ ASYNCFIX_API const char *asyncfix_document_text(const asyncfix_document *documen
 /* Lints the document's current tree (no re-parse) as the file `path`. NULL on failure. */
 ASYNCFIX_API asyncfix_report *asyncfix_linter_check_document(const asyncfix_linter *linter,
                                                              const asyncfix_document *document, const char *path);
+
+/* ---- projects (configuration files) ---------------------------------------------------------- */
+
+/* Linters for the files of projects on disk, as the `asyncfix` command checks them: each check
+ * takes the settings of the configuration file nearest to its path ([tool.asyncfix] in
+ * pyproject.toml, asyncfix.toml or .asyncfix.toml, in the path's directory or above), with the
+ * overrides given to asyncfix_project_new() on top. Unlike the rest of this API it reads files:
+ * configuration files (cached per directory), never the checked text, which is given. One linter
+ * is kept per distinct configuration. May be used by many threads at once. */
+typedef struct asyncfix_project asyncfix_project;
+
+/* `target_version` ("py38") and `rename_style` ("async_", "is_async" or a template such as
+ * "{name}_flag") win over every configuration file; NULL leaves either to the files. NULL on
+ * failure (ASYNCFIX_ERROR_OPTIONS: an unknown version or style). Release with
+ * asyncfix_project_free(). */
+ASYNCFIX_API asyncfix_project *asyncfix_project_new(const char *target_version, const char *rename_style);
+ASYNCFIX_API void asyncfix_project_free(asyncfix_project *project);
+/* Lints `src` as the file `path` (absolute, or relative to the current directory; NULL or "-":
+ * standard input, configured from the current directory) with the settings that apply to it.
+ * NULL on failure: ASYNCFIX_ERROR_CONFIG when the configuration file for `path` is invalid (the
+ * message names its file, line and column), ASYNCFIX_ERROR_INPUT for text that cannot be linted.
+ * The report is the caller's: release it with asyncfix_report_free(). */
+ASYNCFIX_API asyncfix_report *asyncfix_project_check(asyncfix_project *project, const char *src, size_t len,
+                                                     const char *path);
 
 /* ---- the rule catalogue ----------------------------------------------------------------------- */
 

@@ -4,7 +4,7 @@
 #   ASYNCFIX_WHEEL   a wheel: a path, a glob (dist/*.whl) or a URL; empty: build one from the
 #                    action's own source ($GITHUB_ACTION_PATH), installing the build's packages
 #                    with apt-get where they are missing (Debian and Ubuntu runners)
-#   ASYNCFIX_PYTHON  the interpreter (default python3); a given wheel must be built for its version
+#   ASYNCFIX_PYTHON  the interpreter (default python3, any CPython 3.8 or newer: the wheel is py3-none)
 set -euo pipefail
 
 python=${ASYNCFIX_PYTHON:-python3}
@@ -21,11 +21,8 @@ fi
 
 # What building needs (Debian bookworm and Ubuntu names), only what is missing.
 install_build_packages() {
-  local packages=(g++ cmake ninja-build pkg-config nlohmann-json3-dev libcli11-dev libtomlplusplus-dev pybind11-dev)
+  local packages=(g++ cmake ninja-build pkg-config nlohmann-json3-dev libcli11-dev libtomlplusplus-dev)
   command -v npm >/dev/null 2>&1 || packages+=(npm)  # fetches the pinned tree-sitter sources
-  # Headers for the interpreter the wheel is for (setup-python's interpreters bring their own).
-  "$python" -c 'import os, sys, sysconfig; sys.exit(not os.path.exists(os.path.join(sysconfig.get_paths()["include"], "Python.h")))' \
-    || packages+=(python3-dev)
   local missing=() p
   for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -17,13 +17,13 @@ import json as _json
 from . import _launcher
 
 try:
-    from . import _asyncfix
+    from . import _capi
 except ImportError as _error:
     if not _launcher.running_as_main():  # `python -m asyncfix` runs the command, which does without
         raise ImportError(_launcher.import_error_message(_error)) from _error
-    _asyncfix = None
+    _capi = None
 
-__version__ = getattr(_asyncfix, "__version__", None)
+__version__ = getattr(_capi, "__version__", None)
 __all__ = ["Error", "Linter", "check", "fix", "rules", "__version__"]
 
 Error = ValueError
@@ -49,7 +49,7 @@ class Linter:
     """A configured set of rules; make one per configuration and reuse it (thread-safe)."""
 
     def __init__(self, **options):
-        self._native = _asyncfix.Linter(_options_json(options))
+        self._native = _capi.Linter(_options_json(options))
 
     def check(self, src, path="-"):
         """The diagnostics of ``src`` (str or UTF-8 bytes) as a list of dicts, each exactly an
@@ -73,4 +73,4 @@ def fix(src, path="-", unsafe=False, **options):
 
 def rules():
     """Every rule, sorted by code: dicts with code, name, summary, doc and url."""
-    return _asyncfix.rules()
+    return _capi.rules()

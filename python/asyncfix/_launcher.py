@@ -3,8 +3,8 @@ says clearly when this installation cannot run on this machine.
 
 Knows where installers put a package's commands (the interpreter's scripts directory, the user
 scheme's, `--target`/`--prefix` trees, a system install's bin) and, for a wheel, what the wheel
-was built for (asyncfix/_wheel_info.py, written by the wheel build). Imports nothing native, so
-that it can speak where the extension module cannot be loaded.
+was built for (asyncfix/_wheel_info.py, written by the wheel build). Loads nothing native, so
+that it can speak where the library (asyncfix/_capi.py) cannot be loaded.
 """
 
 import errno
@@ -56,22 +56,12 @@ def platform_problem(info=WHEEL):
     return None
 
 
-def python_problem(info=WHEEL):
-    """Why the wheel's extension module cannot load in this interpreter, or None."""
-    if info is None or tuple(sys.version_info[:2]) == tuple(info.PYTHON):
-        return None
-    return ("this asyncfix wheel (%s) is for CPython %d.%d; this is %s %d.%d. Install a wheel built "
-            "for this Python, or %s." % (info.TAG, info.PYTHON[0], info.PYTHON[1], platform.python_implementation(),
-                                         sys.version_info[0], sys.version_info[1], BUILD_FROM_SOURCE))
-
-
 def import_error_message(error, info=WHEEL):
-    """The message for an ImportError of the extension module (asyncfix/__init__.py)."""
-    why = platform_problem(info) or python_problem(info)
+    """The message for an ImportError of the engine (asyncfix/_capi.py, which names the library)."""
+    why = platform_problem(info)
     if why:
         return "asyncfix cannot be loaded: %s (%s)" % (why, error)
-    return ("asyncfix's extension module cannot be loaded (%s); was this asyncfix built for this "
-            "Python (%d.%d)?" % (error, sys.version_info[0], sys.version_info[1]))
+    return "asyncfix cannot be loaded: %s" % error
 
 
 def running_as_main():
@@ -115,8 +105,12 @@ def find(name, dirs=None):
     return shutil.which(name) if dirs is None else None
 
 
-def elf_interpreter(path):
-    """The dynamic loader an ELF program asks for (PT_INTERP), or None."""
+PT_LOAD, PT_INTERP = 1, 3
+
+
+def elf_segments(path):
+    """[(p_type, p_offset, p_filesz)] of the ELF file at `path`, from its program headers; None
+    when it is not an ELF file or they cannot be read."""
     try:
         with open(path, "rb") as f:
             data = f.read(1 << 16)
@@ -131,13 +125,26 @@ def elf_interpreter(path):
             phoff, = struct.unpack_from(order + "I", data, 28)
             phentsize, phnum = struct.unpack_from(order + "HH", data, 42)
             fmt, off_index, size_index = order + "IIIIIIII", 1, 4
+        segments = []
         for i in range(phnum):
             entry = struct.unpack_from(fmt, data, phoff + i * phentsize)
-            if entry[0] == 3:  # PT_INTERP
-                start, size = entry[off_index], entry[size_index]
-                return data[start:start + size].split(b"\0", 1)[0].decode("utf-8", "replace")
+            segments.append((entry[0], entry[off_index], entry[size_index]))
+        return segments
     except (OSError, struct.error):
         return None
+
+
+def elf_interpreter(path):
+    """The dynamic loader an ELF program asks for (PT_INTERP), or None."""
+    for kind, start, size in elf_segments(path) or []:
+        if kind == PT_INTERP:
+            try:
+                with open(path, "rb") as f:
+                    f.seek(start)
+                    data = f.read(size)
+            except OSError:
+                return None
+            return data.split(b"\0", 1)[0].decode("utf-8", "replace")
     return None
 
 

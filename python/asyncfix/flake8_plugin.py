@@ -17,7 +17,7 @@ syntax error still gives E999.
 import ast
 import json
 
-from . import _asyncfix
+from . import _capi
 
 _options = {}
 _state = {}
@@ -26,14 +26,14 @@ _state = {}
 def _project():
     """The linters for the files flake8 checks (configuration files + flake8's options)."""
     if "project" not in _state:
-        _state["project"] = _asyncfix.ProjectLinters(_options.get("target-version"), _options.get("rename-style"))
+        _state["project"] = _capi.ProjectLinters(_options.get("target-version"), _options.get("rename-style"))
     return _state["project"]
 
 
 def _linter():
     """asyncfix's defaults (with flake8's options): what decides whether a SyntaxError is ours."""
     if "default" not in _state:
-        _state["default"] = _asyncfix.Linter(json.dumps(_options))
+        _state["default"] = _capi.Linter(json.dumps(_options))
     return _state["default"]
 
 
@@ -76,7 +76,7 @@ class Plugin:
     """The flake8 checker: runs asyncfix over the file's lines."""
 
     name = "asyncfix"
-    version = _asyncfix.__version__
+    version = _capi.__version__
 
     def __init__(self, tree, filename, lines):
         self.filename = filename
@@ -104,7 +104,7 @@ class Plugin:
         path = self.filename if self.filename and self.filename not in ("-", "stdin") else "-"
         try:
             found = json.loads(_project().check_json(source, path))
-        except _asyncfix.ConfigError as error:
+        except _capi.ConfigError as error:
             yield 1, 0, f"AF000 asyncfix configuration error: {error}", type(self)
             return
         except ValueError:

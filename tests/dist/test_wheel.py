@@ -8,6 +8,9 @@
 - Venv: a fresh virtual environment on this machine, `pip install --no-index`: the commands on
   the environment's PATH, check and fix, `python -m asyncfix`, `import asyncfix`, the flake8
   plugin, the man pages; and what an installation that cannot run here says.
+- EveryPython: the same wheel in a fresh venv of every CPython 3.8–3.13 the machine has (its pyenv
+  versions), with that venv's own pip and --no-index: the commands, `python -m asyncfix`, the
+  module and the flake8 plugin.
 - Debootstrap: a minimal Debian bookworm root (debootstrap --variant=minbase + python3-venv; no
   compiler, no libgit2, no toml++, and here even without libstdc++), the wheel installed into a
   venv inside it, check, fix and the module run there under chroot. The root is cached in
@@ -21,6 +24,7 @@ import csv
 import glob
 import hashlib
 import io
+import json
 import os
 import re
 import shutil
@@ -36,8 +40,11 @@ import unittest
 from dist_util import CACHE, FINDING, FIXED, LEGACY, SOURCE, VERSION, WHEEL_BUILD_DIR, WHEELHOUSE, main, run, \
     the_wheel
 
-PYTHON_TAG = "cp%d%d" % sys.version_info[:2]
 DOCS = os.path.join(SOURCE, "docs")  # installed as <env>/share/doc/asyncfix
+with open(os.path.join(SOURCE, "lib", "include", "asyncfix.h"), encoding="utf-8") as _header:
+    # The Python package's library, named by the C API's ABI version.
+    LIBRARY = "libasyncfix.so.%s" % re.search(r"^#define ASYNCFIX_ABI_VERSION (\d+)$", _header.read(),
+                                               re.M).group(1)
 GLIBC_LIBS = re.compile(r"^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|"
                         r"ld-linux[-a-z0-9_.]*\.so\.[0-9]+)$")
 
@@ -71,7 +78,8 @@ class WheelContents(unittest.TestCase):
         cls.zip.close()
 
     def tag(self):
-        match = re.match(r"^asyncfix-%s-(%s)-(%s)-(.+)\.whl$" % (re.escape(VERSION), PYTHON_TAG, PYTHON_TAG), self.name)
+        # py3-none: the package loads its library with ctypes, so the wheel is for every Python 3.
+        match = re.match(r"^asyncfix-%s-(py3)-(none)-(.+)\.whl$" % re.escape(VERSION), self.name)
         self.assertTrue(match, self.name)
         return match.group(1), match.group(2), match.group(3)
 
@@ -89,10 +97,9 @@ class WheelContents(unittest.TestCase):
         self.assertIn("TAG = '%s-%s-%s'" % (python, abi, platform), info)
 
     def test_exactly_the_expected_files(self):
-        suffix = __import__("sysconfig").get_config_var("EXT_SUFFIX")
         expected = {
             "asyncfix/__init__.py", "asyncfix/__main__.py", "asyncfix/_launcher.py", "asyncfix/flake8_plugin.py",
-            "asyncfix/_wheel_info.py", "asyncfix/_asyncfix" + suffix,
+            "asyncfix/_wheel_info.py", "asyncfix/_capi.py", "asyncfix/" + LIBRARY,
             self.data + "/scripts/asyncfix", self.data + "/scripts/asyncfix-lsp",
             self.data + "/data/share/man/man1/asyncfix.1", self.data + "/data/share/man/man1/asyncfix-lsp.1",
             self.data + "/data/share/man/man7/asyncfix-rules.7",
@@ -124,7 +131,7 @@ class WheelContents(unittest.TestCase):
     def test_platform_tag_is_what_readelf_shows(self):
         _, _, platform = self.tag()
         match = re.match(r"^manylinux_(\d+)_(\d+)_(\w+)$", platform)
-        # The commands and the module link the C++ runtime statically: only glibc is left.
+        # The commands and the library link the C++ runtime statically: only glibc is left.
         self.assertTrue(match, "expected a manylinux tag, got %s" % platform)
         tagged = (int(match.group(1)), int(match.group(2)))
         self.assertEqual(match.group(3), os.uname().machine)
@@ -147,7 +154,7 @@ class WheelContents(unittest.TestCase):
                 versions = re.findall(r"Name: GLIBC_(\d+)\.(\d+)", run(["readelf", "--wide", "-V", path]).stdout)
                 newest = max([newest] + [(int(a), int(b)) for a, b in versions])
                 self.assertNotIn(".symtab", run(["readelf", "--wide", "-S", path]).stdout, name + " is not stripped")
-            self.assertEqual(elves, 3)  # asyncfix, asyncfix-lsp, the module
+            self.assertEqual(elves, 3)  # asyncfix, asyncfix-lsp, the package's library
             self.assertEqual(newest, tagged)
         finally:
             shutil.rmtree(tmp)
@@ -253,13 +260,15 @@ class Venv(unittest.TestCase):
         python = os.path.join(venv, "bin", "python")
         run([python, "-m", "pip", "install", "--no-index", "--disable-pip-version-check", self.wheel])
         package = run([python, "-c", "import asyncfix, os; print(os.path.dirname(asyncfix.__file__))"]).stdout.strip()
-        # A program for another machine in place of the command.
+        # A program for another machine in place of the command: an ELF header whose machine number
+        # (0xbeef) belongs to no processor, so that no emulator the machine may have registered
+        # with binfmt_misc (qemu-user-static) takes it.
         command = os.path.join(venv, "bin", "asyncfix")
         with open(command, "wb") as f:
-            f.write(b"\x7fELF\x02\x01\x01" + b"\0" * 9 + b"\x02\x00\xb7\x00" + b"\0" * 200)  # aarch64, truncated
+            f.write(b"\x7fELF\x02\x01\x01" + b"\0" * 9 + b"\x02\x00\xef\xbe" + b"\0" * 200)
         result = run([python, "-m", "asyncfix", "--version"], check=False)
         self.assertEqual(result.returncode, 2)
-        self.assertIn("is not a program this machine can run (the wheel is cp", result.stderr)
+        self.assertIn("is not a program this machine can run (the wheel is py3-none-", result.stderr)
         self.assertNotIn("Traceback", result.stderr)
         # A wheel for a newer glibc than this machine's: refused before anything runs.
         info = os.path.join(package, "_wheel_info.py")
@@ -270,13 +279,14 @@ class Venv(unittest.TestCase):
         self.assertRegex(result.stderr, r"^asyncfix: this asyncfix wheel \(.*\) is for Linux \w+ with glibc 2\.999 "
                                         r"or newer; this machine is Linux \w+ with glibc \d+\.\d+\.")
         write(info, text)
-        # An extension module that does not load (say, the environment's Python was upgraded).
-        module = glob.glob(os.path.join(package, "_asyncfix*.so"))[0]
-        os.rename(module, module + ".away")
+        # A library that is gone (a damaged installation): named, with what to do.
+        library = os.path.join(package, LIBRARY)
+        os.rename(library, library + ".away")
         result = run([python, "-c", "import asyncfix"], check=False)
         self.assertEqual(result.returncode, 1)
-        self.assertIn("ImportError: asyncfix's extension module cannot be loaded", result.stderr)
-        # …while `python -m asyncfix` still runs the command (it does not need the module).
+        self.assertIn("ImportError: asyncfix cannot be loaded: asyncfix's library %s is missing; reinstall asyncfix"
+                      % library, result.stderr)
+        # …while `python -m asyncfix` still runs the command (it does not need the library).
         shutil.copy(os.path.join(self.venv, "bin", "asyncfix"), command)
         self.assertEqual(run([python, "-m", "asyncfix", "--version"]).stdout.strip(), "asyncfix %s" % VERSION)
 
@@ -285,6 +295,142 @@ class Venv(unittest.TestCase):
             out = run(["ldd", os.path.join(self.venv, "bin", name)]).stdout
             libs = [os.path.basename(line.split()[0]) for line in out.splitlines() if line.strip()]
             self.assertEqual([l for l in libs if not (GLIBC_LIBS.match(l) or l.startswith("linux-vdso"))], [], out)
+
+
+# The CPython versions the wheel is for (pyproject.toml's requires-python and up).
+PYTHONS = [(3, minor) for minor in range(8, 14)]
+
+
+def cpythons():
+    """{(major, minor): interpreter} for every CPython of PYTHONS this machine has: the machine
+    image's pyenv versions ($PYENV_ROOT or ~/.pyenv; the newest patch release of each) and the
+    interpreter running the tests."""
+    root = os.environ.get("PYENV_ROOT") or os.path.expanduser("~/.pyenv")
+    candidates = sorted(glob.glob(os.path.join(root, "versions", "3.*", "bin", "python")), reverse=True)
+    found = {}
+    for path in candidates + [sys.executable]:
+        result = run([path, "-c", "import sys; print(sys.implementation.name, *sys.version_info[:3])"], check=False)
+        fields = result.stdout.split()
+        if result.returncode != 0 or len(fields) != 4 or fields[0] != "cpython":
+            continue
+        version = (int(fields[1]), int(fields[2]))
+        if version in PYTHONS:
+            found.setdefault(version, path)
+    return found
+
+
+def flake8_site(directory):
+    """A directory with Debian's flake8 and the plugins it brings (python3-flake8: pure Python, with
+    their egg-info for the entry points), for a .pth file to put on another interpreter's path:
+    the venvs install with --no-index, so flake8 cannot come from a package index."""
+    import importlib.util
+    os.makedirs(directory, exist_ok=True)
+    for name in ("flake8", "pyflakes", "pycodestyle", "mccabe"):
+        spec = importlib.util.find_spec(name)
+        if spec is None:
+            raise AssertionError("%s is not installed for %s (scripts/install-deps.sh test installs python3-flake8)"
+                                 % (name, sys.executable))
+        source = os.path.dirname(spec.origin) if spec.submodule_search_locations else spec.origin
+        parent = os.path.dirname(source)
+        for path in [source] + glob.glob(os.path.join(parent, name + "-*.egg-info")) + \
+                glob.glob(os.path.join(parent, name + "-*.dist-info")):
+            os.symlink(path, os.path.join(directory, os.path.basename(path)))
+    return directory
+
+
+MODULE_SCRIPT = """
+import asyncfix, json, sys, threading
+src = sys.stdin.read()
+linter = asyncfix.Linter(select="AF1")
+out = {"python": list(sys.version_info[:2]), "file": asyncfix.__file__, "version": asyncfix.__version__,
+       "check": [(d["code"], d["location"]["row"]) for d in asyncfix.check(src, path="legacy.py")],
+       "fix": asyncfix.fix(src), "rules": len(asyncfix.rules()), "linter": len(linter.check(src))}
+try:
+    asyncfix.check(src, select=["AF999"])
+except asyncfix.Error as error:
+    out["error"] = str(error)
+results = []
+threads = [threading.Thread(target=lambda: results.append(linter.fix(src))) for _ in range(4)]
+for t in threads: t.start()
+for t in threads: t.join()
+out["threads"] = results == [out["fix"]] * 4
+print(json.dumps(out))
+"""
+
+
+class EveryPython(unittest.TestCase):
+    """The one wheel in a fresh venv of every CPython 3.8–3.13 the machine has, installed by that
+    venv's own pip with --no-index: its commands, `python -m asyncfix`, the module and the flake8
+    plugin."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.wheel = the_wheel()
+        cls.dir = tempfile.mkdtemp(prefix="asyncfix-pythons-")
+        cls.flake8 = flake8_site(os.path.join(cls.dir, "flake8-site"))
+        cls.pythons = cpythons()
+        print("CPythons: %s" % ", ".join("%d.%d (%s)" % (v + (p,)) for v, p in sorted(cls.pythons.items())))
+
+    @classmethod
+    def tearDownClass(cls):
+        shutil.rmtree(cls.dir, ignore_errors=True)
+
+    def test_the_wheel_serves_every_cpython(self):
+        # Those this machine lacks are named; the test needs at least the one that runs it.
+        missing = [v for v in PYTHONS if v not in self.pythons]
+        if missing:
+            print("not on this machine: %s" % ", ".join("%d.%d" % v for v in missing))
+        self.assertTrue(self.pythons)
+        for version, interpreter in sorted(self.pythons.items()):
+            with self.subTest(python="%d.%d" % version):
+                started = time.monotonic()
+                self.check_python(version, interpreter)
+                print("CPython %d.%d: %.1f s" % (version + (time.monotonic() - started,)))
+
+    def check_python(self, version, interpreter):
+        venv = os.path.join(self.dir, "venv-%d.%d" % version)
+        run([interpreter, "-m", "venv", venv])
+        python = os.path.join(venv, "bin", "python")
+        run([python, "-m", "pip", "install", "--no-index", "--disable-pip-version-check", "--no-cache-dir",
+             self.wheel], env=dict(os.environ, PIP_NO_INDEX="1"))
+        env = {"PATH": os.path.join(venv, "bin") + ":/usr/bin:/bin", "HOME": self.dir, "LANG": "C.UTF-8"}
+        work = tempfile.mkdtemp(dir=self.dir)
+        write(os.path.join(work, "legacy.py"), LEGACY)
+
+        def sh(*command, check=True, **kwargs):
+            return run(list(command), check=check, cwd=work, env=env, **kwargs)
+
+        # The commands and `python -m asyncfix`.
+        self.assertEqual(sh("asyncfix", "--version").stdout.strip(), "asyncfix %s" % VERSION)
+        self.assertEqual(sh(python, "-m", "asyncfix", "--version").stdout.strip(), "asyncfix %s" % VERSION)
+        result = sh(python, "-m", "asyncfix", "check", "legacy.py", check=False)
+        self.assertEqual(result.returncode, 1, result.stderr)
+        self.assertIn(FINDING, result.stdout)
+        # The module, from this venv's site-packages.
+        out = json.loads(sh(python, "-c", MODULE_SCRIPT, input=LEGACY).stdout)
+        self.assertEqual(out["python"], list(version))
+        self.assertTrue(out["file"].startswith(venv + "/"), out["file"])
+        self.assertEqual(out["version"], VERSION)
+        self.assertEqual(out["check"], [["AF101", 5]])
+        self.assertEqual(out["fix"], FIXED)
+        self.assertGreaterEqual(out["rules"], 12)
+        self.assertEqual(out["linter"], 1)
+        self.assertEqual(out["error"], "options: unknown rule code `AF999` in `select`")
+        self.assertTrue(out["threads"])
+        # The flake8 plugin (Debian's flake8 on this interpreter's path), with a configuration error.
+        site = sh(python, "-c", "import sysconfig; print(sysconfig.get_path('purelib'))").stdout.strip()
+        write(os.path.join(site, "debian-flake8.pth"), self.flake8 + "\n")
+        result = sh(python, "-m", "flake8", "--select", "AF", "legacy.py", check=False)
+        self.assertEqual(result.returncode, 1, result.stdout + result.stderr)
+        self.assertEqual(result.stdout.splitlines(), [FINDING + " `async=` is a syntax error since Python 3.7; "
+                                                                "PyTorch renamed it `non_blocking=`"])
+        write(os.path.join(work, "asyncfix.toml"), 'selct = ["AF1"]\n')
+        result = sh(python, "-m", "flake8", "--select", "AF", "legacy.py", check=False)
+        self.assertIn("legacy.py:1:1: AF000 asyncfix configuration error: ", result.stdout)
+        # And the fix, by the command.
+        os.remove(os.path.join(work, "asyncfix.toml"))
+        sh("asyncfix", "check", "--fix", "legacy.py")
+        self.assertEqual(read(os.path.join(work, "legacy.py")), FIXED)
 
 
 MIRROR = os.environ.get("ASYNCFIX_DEBIAN_MIRROR", "http://deb.debian.org/debian")

@@ -3,8 +3,12 @@
 #include <catch2/catch.hpp>
 
 #include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <random>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -217,4 +221,80 @@ TEST_CASE("C: the rule catalogue", "[capi]") {
   CHECK(found);
   CHECK(asyncfix_rule_code(count) == nullptr);
   CHECK(asyncfix_last_error_code() == ASYNCFIX_ERROR_ARGUMENT);
+}
+
+namespace {
+
+/// A directory of its own under the system's temporary directory, removed at the end.
+struct ScratchDir {
+  std::filesystem::path path;
+  ScratchDir() {
+    path = std::filesystem::temp_directory_path() / ("asyncfix-capi-" + std::to_string(std::random_device{}()));
+    std::filesystem::create_directories(path);
+  }
+  ~ScratchDir() {
+    std::error_code ignored;
+    std::filesystem::remove_all(path, ignored);
+  }
+  std::string write(const std::string &name, const std::string &text) const {
+    const auto file = path / name;
+    std::filesystem::create_directories(file.parent_path());
+    std::ofstream(file, std::ios::binary) << text;
+    return file.string();
+  }
+};
+
+std::vector<std::string> codes(asyncfix_report *report) {
+  REQUIRE(report != nullptr);
+  std::vector<std::string> out;
+  for (size_t i = 0; i < asyncfix_report_count(report); ++i) out.emplace_back(asyncfix_diagnostic_code(report, i));
+  asyncfix_report_free(report);
+  return out;
+}
+
+} // namespace
+
+TEST_CASE("C: a project takes each file's settings from its nearest configuration file", "[capi]") {
+  const ScratchDir dir;
+  const std::string plain = dir.write("plain/legacy.py", kLegacy);
+  const std::string quiet = dir.write("quiet/legacy.py", kLegacy);
+  dir.write("quiet/pyproject.toml", "[tool.asyncfix]\nignore = [\"AF001\"]\n");
+  const std::string broken = dir.write("broken/legacy.py", kLegacy);
+  dir.write("broken/asyncfix.toml", "selct = [\"AF1\"]\n");
+
+  asyncfix_project *project = asyncfix_project_new(nullptr, nullptr);
+  REQUIRE(project != nullptr);
+  const auto check = [&](const std::string &path) {
+    return asyncfix_project_check(project, kLegacy.data(), kLegacy.size(), path.c_str());
+  };
+  CHECK(codes(check(plain)) == std::vector<std::string>{"AF001", "AF101"});
+  CHECK(codes(check(quiet)) == std::vector<std::string>{"AF101"});
+  CHECK(codes(check(plain)) == std::vector<std::string>{"AF001", "AF101"}); // the cached linter
+  CHECK(asyncfix_last_error() == nullptr);
+
+  CHECK(check(broken) == nullptr);
+  CHECK(asyncfix_last_error_code() == ASYNCFIX_ERROR_CONFIG);
+  CHECK(lastError().find("asyncfix.toml:1:1: unknown key `selct`") != std::string::npos);
+  CHECK(asyncfix_project_check(project, "\xff", 1, plain.c_str()) == nullptr);
+  CHECK(asyncfix_last_error_code() == ASYNCFIX_ERROR_INPUT);
+  CHECK(lastError().starts_with(plain + ": "));
+  asyncfix_project_free(project);
+
+  // Overrides win over the files; a py36 target makes the findings warnings.
+  project = asyncfix_project_new("py36", "is_async");
+  REQUIRE(project != nullptr);
+  asyncfix_report *report = check(quiet);
+  REQUIRE(asyncfix_report_count(report) == 1);
+  CHECK(asyncfix_diagnostic_severity(report, 0) == ASYNCFIX_SEVERITY_WARNING);
+  asyncfix_report_free(report);
+  asyncfix_project_free(project);
+
+  CHECK(asyncfix_project_new("py99", nullptr) == nullptr);
+  CHECK(asyncfix_last_error_code() == ASYNCFIX_ERROR_OPTIONS);
+  CHECK(lastError() == "target version must be one of py35 … py314, not `py99`");
+  CHECK(asyncfix_project_new(nullptr, "not an identifier") == nullptr);
+  CHECK(asyncfix_last_error_code() == ASYNCFIX_ERROR_OPTIONS);
+  CHECK(asyncfix_project_check(nullptr, "", 0, nullptr) == nullptr);
+  CHECK(asyncfix_last_error_code() == ASYNCFIX_ERROR_ARGUMENT);
+  asyncfix_project_free(nullptr);
 }

@@ -1,7 +1,7 @@
 """Consumers of an *installed* asyncfix (ctest label `package`).
 
 `cmake --install` puts the build into a temporary prefix once; then a C program built with
-pkg-config, a C++ program built with find_package, a ctypes script, the pybind11 module and the
+pkg-config, a C++ program built with find_package, a ctypes script, the Python package and the
 flake8 plugin use it from there, as another project would. Also: the exported symbols of the
 shared library against lib/abi/asyncfix.symbols, and `cpack -G DEB` + dpkg.
 
@@ -236,7 +236,7 @@ class Consumers(unittest.TestCase):
 
     def test_python_module(self):
         if not PYTHON_BUILT:
-            self.fail("the Python module was not built (pybind11-dev, python3-dev)")
+            self.fail("the Python module was not built (ASYNCFIX_BUILD_PYTHON=OFF?)")
         script = (
             "import doctest, json, sys, asyncfix\n"
             "assert doctest.testmod(asyncfix).failed == 0  # the examples in the module's docstring\n"
@@ -267,7 +267,7 @@ class Consumers(unittest.TestCase):
 
     def test_flake8_plugin_reports_af_codes(self):
         if not PYTHON_BUILT:
-            self.fail("the Python module was not built (pybind11-dev, python3-dev)")
+            self.fail("the Python module was not built (ASYNCFIX_BUILD_PYTHON=OFF?)")
         env = self.python_env()
         legacy = os.path.join(self.work, "legacy.py")
         with open(legacy, "w", encoding="utf-8") as f:

@@ -4,6 +4,9 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
 #include <new>
 #include <optional>
 #include <span>
@@ -35,6 +38,14 @@ struct asyncfix_report {
 
 struct asyncfix_document {
   asyncfix::Document document;
+};
+
+struct asyncfix_project {
+  asyncfix::ConfigResolver resolver;
+  std::mutex mutex; ///< guards `linters`
+  /// One linter per distinct configuration, keyed by its file and the codes it ignores for a path
+  /// (per-file-ignores are folded into those).
+  std::map<std::string, std::unique_ptr<asyncfix::Linter>> linters;
 };
 
 namespace {
@@ -154,6 +165,36 @@ char *fixWith(const asyncfix::Linter &linter, bool unsafe, const char *src, std:
       linter.fix(textOf(src, len), name, unsafe ? asyncfix::Applicability::Unsafe : asyncfix::Applicability::Safe);
   if (result.error) throw Failure{ASYNCFIX_ERROR_INPUT, std::string(name) + ": " + *result.error};
   return copyOut(result.text, outLen);
+}
+
+/// The overrides of asyncfix_project_new().
+asyncfix::ConfigResolver::Options projectOptions(const char *target, const char *renameStyle) {
+  asyncfix::ConfigResolver::Options o;
+  if (target != nullptr) {
+    o.overrides.target = asyncfix::PythonVersion::parse(target);
+    if (!o.overrides.target)
+      throw Failure{ASYNCFIX_ERROR_OPTIONS,
+                    std::string("target version must be one of py35 … py314, not `") + target + "`"};
+  }
+  if (renameStyle != nullptr) {
+    o.overrides.renameTemplate = asyncfix::Config::renameTemplateFor(renameStyle);
+    if (!o.overrides.renameTemplate)
+      throw Failure{
+          ASYNCFIX_ERROR_OPTIONS,
+          std::string("rename style must be `async_`, `is_async` or a template such as `{name}_flag`, not `") +
+              renameStyle + "`"};
+  }
+  return o;
+}
+
+/// The project's linter for one resolved configuration, made on first use.
+const asyncfix::Linter &projectLinter(asyncfix_project &project, const asyncfix::ResolvedConfig &config) {
+  std::string key = config.source.string();
+  for (const std::string &code : config.config.rules.ignore) key += '\n' + code;
+  const std::lock_guard lock(project.mutex);
+  auto &slot = project.linters[key];
+  if (!slot) slot = std::make_unique<asyncfix::Linter>(config.config);
+  return *slot;
 }
 
 /// The rule catalogue with NUL-terminated strings, built once.
@@ -372,6 +413,28 @@ asyncfix_report *asyncfix_linter_check_document(const asyncfix_linter *linter, c
     std::optional<asyncfix::Linter> own;
     return wrap(
         linterFor(need(linter, "linter"), pathOf(path), own).lint(need(document, "document").document, pathOf(path)));
+  });
+}
+
+// --- projects ----------------------------------------------------------------------------------
+
+asyncfix_project *asyncfix_project_new(const char *target_version, const char *rename_style) {
+  return guard(static_cast<asyncfix_project *>(nullptr), [&] {
+    return new asyncfix_project{asyncfix::ConfigResolver(projectOptions(target_version, rename_style)), {}, {}};
+  });
+}
+
+void asyncfix_project_free(asyncfix_project *project) { delete project; }
+
+asyncfix_report *asyncfix_project_check(asyncfix_project *project, const char *src, size_t len, const char *path) {
+  return guard(static_cast<asyncfix_report *>(nullptr), [&] {
+    if (project == nullptr) throw Failure{ASYNCFIX_ERROR_ARGUMENT, "project is NULL"};
+    const std::string_view name = pathOf(path);
+    const std::string_view text = textOf(src, len);
+    auto resolved = project->resolver.forFile(std::filesystem::path(std::string(name)));
+    if (const auto *error = std::get_if<asyncfix::ConfigError>(&resolved))
+      throw Failure{ASYNCFIX_ERROR_CONFIG, error->toString()};
+    return wrap(projectLinter(*project, std::get<asyncfix::ResolvedConfig>(resolved)).lint(text, name));
   });
 }
 

@@ -4,17 +4,19 @@ at the repository root builds the wheel with CMake.
 In the tree (pyproject.toml's backend-path) because Debian bookworm packages no CMake-driving
 backend (no scikit-build-core); it needs only the standard library, CMake and what the build
 itself needs, so a build works with no package index. It configures a Release build of the
-commands and the Python module (libstdc++ and libgcc linked statically, as the portable commands
-are), installs the `bin` and `python` components into a staging directory, and packs:
+commands and the Python package's library (libstdc++ and libgcc linked statically, as the
+portable commands are), installs the `bin` and `python` components into a staging directory,
+and packs (tagged py3-none-<platform>: any Python 3 loads the library with ctypes):
 
     asyncfix/                      the Python package (API, flake8 plugin, `python -m asyncfix`)
+                                   and its library, libasyncfix.so.<ABI> (the C API)
     asyncfix-V.data/scripts/       asyncfix and asyncfix-lsp, which pip puts on the environment's PATH
     asyncfix-V.data/data/share/    the man pages (<env>/share/man)
     asyncfix-V.dist-info/          METADATA, WHEEL, entry_points.txt (flake8's AF), RECORD
 
 Config settings (`-C key=value`, or the environment variable): build-dir
-(ASYNCFIX_WHEEL_BUILD_DIR; default build/wheel-<python tag> in the source tree, reused by the
-next build) and cmake-args (ASYNCFIX_WHEEL_CMAKE_ARGS, split like a shell would).
+(ASYNCFIX_WHEEL_BUILD_DIR; default build/wheel in the source tree, reused by the next build) and
+cmake-args (ASYNCFIX_WHEEL_CMAKE_ARGS, split like a shell would).
 """
 
 import io
@@ -87,7 +89,8 @@ def _cmake_build(source, build_dir, extra_args):
         "-DASYNCFIX_BUILD_TESTS=OFF", "-DASYNCFIX_WERROR=OFF",
         "-DASYNCFIX_SANITIZE=OFF", "-DASYNCFIX_TSAN=OFF", "-DASYNCFIX_FUZZ=OFF",
         "-DASYNCFIX_STATIC_RUNTIME=ON", "-DASYNCFIX_BUILD_CLI=ON", "-DASYNCFIX_BUILD_PYTHON=ON",
-        # The interpreter the wheel is tagged for; a virtualenv's python resolves to its base.
+        # The interpreter that runs the build's scripts (the man pages); a virtualenv's python
+        # resolves to its base. The wheel itself is for any Python 3.
         "-DPython3_EXECUTABLE=" + os.path.realpath(sys.executable),
         "-DASYNCFIX_PYTHON_INSTALL_DIR=" + PYTHON_DIR,
     ] + extra_args
@@ -96,14 +99,15 @@ def _cmake_build(source, build_dir, extra_args):
 
 
 def _check_python_module(build_dir, project):
-    """The configure step builds the Python module only when pybind11 and the Python headers are
-    found; say so before a build that would fail with an unknown target."""
+    """The configure step leaves the Python package out when asked to (ASYNCFIX_BUILD_PYTHON=OFF in
+    cmake-args) or in a sanitizer build; say so before a build that would fail with an unknown
+    target."""
     entry_points = os.path.join(build_dir, "python", "%s-%s.dist-info" % (project.name, project.version),
                                 "entry_points.txt")
     if not os.path.exists(entry_points):
-        raise BuildError("the asyncfix wheel needs the Python module, which CMake did not configure: install "
-                         "pybind11 (Debian: pybind11-dev) and this Python's headers (python3-dev); see the "
-                         "configure output above")
+        raise BuildError("the asyncfix wheel needs the Python package, which CMake did not configure "
+                         "(ASYNCFIX_BUILD_PYTHON=OFF or ASYNCFIX_SANITIZE=ON in cmake-args?); see the configure "
+                         "output above")
     with open(entry_points, encoding="utf-8") as f:
         cmake_entry_points = f.read()
     if _entry_point_set(cmake_entry_points) != _entry_point_set(project.entry_points() or ""):
@@ -156,8 +160,7 @@ def _staged_files(staging, project):
 def _wheel_info(tag, arch, glibc):
     return ("\"\"\"What this wheel was built for; written by the wheel build (packaging/pep517), read by\n"
             "asyncfix/_launcher.py to say clearly when it is installed where it cannot run.\"\"\"\n\n"
-            "TAG = %r\nMACHINE = %r\nGLIBC = %r\nPYTHON = %r\n"
-            % (tag, arch, glibc, tuple(sys.version_info[:2]))).encode("utf-8")
+            "TAG = %r\nMACHINE = %r\nGLIBC = %r\n" % (tag, arch, glibc)).encode("utf-8")
 
 
 def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
@@ -166,7 +169,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     python, abi = tags.interpreter_tags()
     arch = tags.architecture()
     build_dir = _setting(config_settings, "build-dir", "ASYNCFIX_WHEEL_BUILD_DIR") or os.path.join(
-        "build", "wheel-" + python)
+        "build", "wheel")
     build_dir = os.path.join(source, build_dir)  # relative to the source tree; absolute stays
     extra = shlex.split(_setting(config_settings, "cmake-args", "ASYNCFIX_WHEEL_CMAKE_ARGS") or "")
 

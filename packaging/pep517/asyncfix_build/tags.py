@@ -1,5 +1,6 @@
-"""The wheel's tags (PEP 425): the interpreter and ABI the extension module was built for, and a
-platform tag that says no more than the built files show.
+"""The wheel's tags (PEP 425): `py3-none`, since nothing in it is built for one Python (the
+package loads the engine's library with ctypes), and a platform tag that says no more than the
+built files show.
 
 `manylinux_X_Y_<arch>` (PEP 600) is claimed only when every ELF file in the wheel needs nothing
 but glibc's own libraries, and then X.Y is the newest glibc symbol version any of them asks for
@@ -18,16 +19,13 @@ _GLIBC_VERSION = re.compile(r"^GLIBC_([0-9]+)\.([0-9]+)(?:\.[0-9]+)?$")
 
 
 class TagError(RuntimeError):
-    """The build cannot be tagged honestly (another interpreter, files for another machine)."""
+    """The build cannot be tagged honestly (files for another machine, not Linux)."""
 
 
 def interpreter_tags():
-    """(python tag, abi tag) of the running interpreter, e.g. ('cp311', 'cp311')."""
-    if sys.implementation.name != "cpython":
-        raise TagError("the asyncfix wheel is built for CPython (its extension module uses pybind11 and "
-                       "CPython's ABI); this is %s" % sys.implementation.name)
-    python = "cp%d%d" % sys.version_info[:2]
-    return python, python + getattr(sys, "abiflags", "")
+    """(python tag, abi tag): ('py3', 'none'). The package is Python 3 source over a C library
+    that no interpreter's ABI is part of."""
+    return "py3", "none"
 
 
 def architecture():
