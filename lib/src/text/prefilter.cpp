@@ -921,15 +921,18 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
   });
   if (want(kPrefilterTorchApi)) {
     // The PyTorch-migration rules' words (text/torch_words.h), each searched on its own.
-    for (const std::string_view word : torchApiWords()) {
-      if (!want(kPrefilterTorchApi)) break;
-      const bool identifier = !word.empty() && isWordByte(static_cast<unsigned char>(word.front()));
-      for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-        if (identifier && at > 0 && isWordByte(static_cast<unsigned char>(text[at - 1]))) continue;
-        if (lexer.inCode(at) && record(kPrefilterTorchApi, at)) break;
-        if (!want(kPrefilterTorchApi)) break;
+    const auto search = [&](std::span<const std::string_view> words, bool whole) {
+      for (const std::string_view word : words) {
+        if (!want(kPrefilterTorchApi) || word.empty()) return;
+        for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+          if (!torchWordAt(text, at, word, whole)) continue;
+          if (lexer.inCode(at) && record(kPrefilterTorchApi, at)) break;
+          if (!want(kPrefilterTorchApi)) break;
+        }
       }
-    }
+    };
+    search(torchApiWords(), false);
+    search(torchApiWholeWords(), true);
   }
   if (offsets) std::sort(offsets->begin() + static_cast<std::ptrdiff_t>(firstOffset), offsets->end());
   return found;

@@ -6,11 +6,14 @@
 // only the subtrees that hold a mark. A word that starts with an identifier byte counts only at
 // the start of an identifier (`Scale` is not found in `MyScale`); it may continue into a longer
 // one (`xavier_uniform` is found in `xavier_uniform_`), so a word is a prefix of what a rule
-// matches, never more. Adding such a rule = adding its words here, one line each with the rule
-// that needs it; `asyncfix_bench_parse verify` and the fixture tests check that no finding lies
-// outside a word.
+// matches, never more. A whole word (torchApiWholeWords) that ends with an identifier byte counts
+// only where the identifier ends with it too (`np.float` is not found in `np.float32`): for
+// names whose longer spellings are today's API. Adding such a rule = adding its words here, one
+// line each with the rule that needs it; `asyncfix_bench_parse verify` and the fixture tests
+// check that no finding lies outside a word.
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <string_view>
 
@@ -18,5 +21,16 @@ namespace asyncfix {
 
 /// The words, in no particular order (duplicates are harmless).
 std::span<const std::string_view> torchApiWords();
+/// The whole words, in no particular order.
+std::span<const std::string_view> torchApiWholeWords();
+
+/// Whether `word` (whole or not) counts at byte `at` of `text`: it is spelt there and, when it
+/// starts (ends, for a whole word) with an identifier byte, no identifier byte precedes (follows)
+/// it. Says nothing about code: the caller knows whether `at` lies in a string or a comment.
+bool torchWordAt(std::string_view text, std::size_t at, std::string_view word, bool whole);
+
+/// Whether some word of either list counts at byte `at` (a rule's check that the node it
+/// reports on holds a mark of its own, not only another rule's).
+bool startsTorchWord(std::string_view text, std::size_t at);
 
 } // namespace asyncfix
