@@ -13,6 +13,9 @@ TEST_CASE("AF316 removed-torch-api", "[rules][AF316]") {
       // Not PyTorch's, or not a file that uses torch.
       "import sympy\nM.eig()\nx = solver.solve(b)\n",
       "A.potrf()\nb.gesv(A)\n",
+      // Referred to, not called; a module's own function of that name.
+      "import torch\nadd_docstr(torch.symeig, 'doc')\n",
+      "import torch\nfrom . import _linalg_utils as _utils\nE, Z = _utils.symeig(M, largest)\n",
       "from mylib import torch\ntorch.gesv(B, A)\n",
       "import cv2\nimg = cv2.imread(p)\n",
       "s = 'torch.gesv(B, A)'  # torch.symeig(A)\n",

@@ -18,6 +18,8 @@ TEST_CASE("AF310 renamed-torch-api: today's names and other libraries' are left 
       "def f(F, x):\n    return F.sigmoid(x)\n",
       "class Scale:\n    pass\nScale()\n",
       "import numpy as np\ninit = Init()\ninit.normal(w)\n",
+      // Referred to, not called: a table of functions means the old ones.
+      "import torch\nimport torch.nn.functional as F\nignored = [F.sigmoid, torch.nn.init.uniform]\n",
       // Text, not code.
       "s = 'transforms.Scale(256)'\n# nn.init.xavier_uniform(w)\n",
       // A name no import explains, in a file that imports nothing of PyTorch.

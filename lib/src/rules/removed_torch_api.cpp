@@ -18,7 +18,10 @@ Flags uses of functions and modules that PyTorch and SciPy removed without a dro
 resolved through the file's imports (`torch.gesv(…)`, `from torch.utils.serialization import
 load_lua`, `scipy.misc.imread(…)`, `from scipy.misc import imresize`), and the tensor methods of
 the removed linear algebra with distinctive names (`A.potrf()`, `b.gesv(A)`, `A.symeig()`) in a
-file that imports torch. The message says what to write and what changes on the way.
+file that imports torch. Functions are flagged where they are called (`add_docstr(torch.symeig,
+…)` in PyTorch's own sources refers to it on purpose), modules wherever they are named; a method
+call on a name bound by an import (`_utils.symeig(M)`, a module's own function) is not a tensor
+method. The message says what to write and what changes on the way.
 
 | old | use instead | what changes | status |
 |---|---|---|---|
@@ -172,15 +175,18 @@ private:
     const ResolvedPath path = resolvedPath(node, ctx);
     if (path.how == Resolved::Proven) {
       const Removed *row = rowFor(path.path);
-      // A module row once, at its own path (not again at `torch.legacy.nn`).
-      if (row && (!row->module || path.path == row->path)) report(ctx, node, *row);
+      // A module row once, at its own path (not again at `torch.legacy.nn`); a function where it
+      // is called (a table of functions may list it on purpose, as PyTorch's own do).
+      if (row && (row->module ? path.path == row->path : isCalled(node, ctx))) report(ctx, node, *row);
       return;
     }
     // Spelt like a removed function after a star import (`from torch import *`, `symeig(A)`)
     // is not looked for: a method of something the file does not resolve (a tensor) is,
     // `A.potrf()`.
     const Removed *row = methodRow(attribute);
-    if (row && wordAt(name, text) && fileImports("torch", ctx)) report(ctx, name, *row);
+    if (row && wordAt(name, text) && isCalled(node, ctx) && !rootBoundByImport(object, ctx) &&
+        fileImports("torch", ctx))
+      report(ctx, name, *row);
   }
 
   /// `import torch.utils.serialization`, `import torch.legacy.nn as lnn`.

@@ -68,6 +68,10 @@ library's: its fix is unsafe. `F.sigmoid` becomes `torch.sigmoid` only when ever
 `from torch.nn.functional import sigmoid`, the finding has no fix. A name that resolves elsewhere
 (`from mylib import Scale`, a local `F`) is not flagged.
 
+A name that still exists (all but the torchvision rows) is flagged where it is called: a
+reference such as `ignored = [F.sigmoid, nn.init.uniform]` may be a table of functions that
+means the old ones (PyTorch's own `torch/overrides.py` is one).
+
 The generic initialiser names (`uniform`, `normal`, `constant`, `eye`, `dirac`, `orthogonal`,
 `sparse`) are found as `init.NAME` and in `from torch.nn.init import NAME`; the others also by
 name.
@@ -126,7 +130,7 @@ private:
     if (!wordAt(name, text) && !wordAt(objectName, text)) return;
     const ResolvedPath path = resolvedPath(node, ctx);
     const TorchRename *row = path.how == Resolved::No ? nullptr : rowFor(node, path, ctx);
-    if (!row) return;
+    if (!row || !(isCalled(node, ctx) || removed(*row))) return;
     Diagnostic d = makeDiagnostic(kRenamedTorchApi, Severity::Warning, node, message(*row, textOf(node, text)));
     const Resolved how = resolvesTo(node, row->old, ctx);
     const Applicability applicability = how == Resolved::Proven ? Applicability::Safe : Applicability::Unsafe;
@@ -149,7 +153,7 @@ private:
     const ResolvedPath path = resolvedPath(node, ctx);
     if (path.how != Resolved::Guess) return; // names imported by name are reported at the import
     const TorchRename *row = rowFor(node, path, ctx);
-    if (!row || parentOf(row->old) != parentOf(row->replacement)) return;
+    if (!row || parentOf(row->old) != parentOf(row->replacement) || !(isCalled(node, ctx) || removed(*row))) return;
     Diagnostic d = makeDiagnostic(kRenamedTorchApi, Severity::Warning, node, message(*row, written));
     d.fix = Fix{title(*row) + " (the name is not resolved to the library through this file's imports)",
                 Applicability::Unsafe,
@@ -190,6 +194,10 @@ private:
       if (resolvesTo(node, row.old, ctx) == Resolved::Guess) return &row;
     return nullptr;
   }
+
+  /// A name the library no longer has (any use of it fails), not one it still keeps with a
+  /// warning (only a call is reported: a table of functions may refer to it on purpose).
+  static bool removed(const TorchRename &row) { return row.status.find("removed") != std::string_view::npos; }
 
   static std::string title(const TorchRename &row) {
     const bool moved = parentOf(row.old) != parentOf(row.replacement);

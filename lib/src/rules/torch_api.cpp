@@ -80,6 +80,23 @@ bool definesParameter(std::string_view function, std::string_view parameter, Con
   return false;
 }
 
+bool isCalled(TSNode expression, Context &ctx) {
+  const TSNode parent = ctx.parentOf(expression);
+  return symbolOf(parent) == Kinds::get().call && ts_node_eq(field(parent, "function"), expression);
+}
+
+bool rootBoundByImport(TSNode expression, Context &ctx) {
+  TSNode root = expression;
+  for (int steps = 0; symbolOf(root) == Kinds::get().attribute && steps < 4096; ++steps) root = field(root, "object");
+  if (!isIdentifier(root)) return false;
+  const SemanticModel &model = ctx.semantic();
+  const NameUse *use = model.nameAt(ts_node_start_byte(root));
+  if (!use) return false;
+  for (const NameUse *b : model.usesOf(model.resolve(*use)))
+    if (b->role == NameRole::ImportedName || !b->qualified.empty()) return true;
+  return false;
+}
+
 TSNode keywordArgument(TSNode args, std::string_view name, std::string_view text) {
   const Kinds &k = Kinds::get();
   for (std::uint32_t i = 0, n = ts_node_named_child_count(args); i < n; ++i) {

@@ -56,6 +56,14 @@ bool bindsName(std::string_view name, Context &ctx);
 /// class of its own whose `cuda(device_id=…)` is no PyTorch call).
 bool definesParameter(std::string_view function, std::string_view parameter, Context &ctx);
 
+/// Whether `expression` is the callee of a call (`F.sigmoid(x)`, not `fns = [F.sigmoid]`): a
+/// deprecated function that is only referred to may be kept on purpose (a table of functions).
+bool isCalled(TSNode expression, Context &ctx);
+
+/// Whether the root name of `expression` (`_utils` in `_utils.symeig`) is bound by an import:
+/// then it is some module's name, even where the import does not resolve (a relative import).
+bool rootBoundByImport(TSNode expression, Context &ctx);
+
 /// The keyword argument `name=…` in argument list `args` (null when absent).
 TSNode keywordArgument(TSNode args, std::string_view name, std::string_view text);
 /// Whether `args` passes `**mapping` (which may hold any keyword).
