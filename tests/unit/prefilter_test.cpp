@@ -399,7 +399,7 @@ TEST_CASE("prefilter never says no wrongly on random broken code", "[prefilter]"
 TEST_CASE("prefilter for the AF3xx rules: each word of torch_words.h in code", "[prefilter]") {
   for (const std::string_view word : torchApiWords()) {
     INFO(word);
-    const std::string code = "x = 1\ny = " + std::string(word) + "\n";
+    const std::string code = "x = 1\ny = " + std::string(word) + "\nimport torch\n";
     CHECK(scanTriggers(code, kPrefilterTorchApi) == kPrefilterTorchApi);
     std::vector<std::uint32_t> marks;
     scanTriggers(code, kPrefilterTorchApi, &marks);
@@ -414,12 +414,12 @@ TEST_CASE("prefilter for the AF3xx rules: each word of torch_words.h in code", "
 TEST_CASE("prefilter for the AF3xx rules: whole words end where the identifier does", "[prefilter]") {
   for (const std::string_view word : torchApiWholeWords()) {
     INFO(word);
-    const std::string code = "x = 1\ny = " + std::string(word) + "\n";
+    const std::string code = "x = 1\ny = " + std::string(word) + "\nimport torch\n";
     CHECK(scanTriggers(code, kPrefilterTorchApi) == kPrefilterTorchApi);
     std::vector<std::uint32_t> marks;
     scanTriggers(code, kPrefilterTorchApi, &marks);
     CHECK(std::find(marks.begin(), marks.end(), 10U) != marks.end());
-    CHECK(scanTriggers("y = " + std::string(word) + "(x)\n", kPrefilterTorchApi) == kPrefilterTorchApi);
+    CHECK(scanTriggers("import numpy\ny = " + std::string(word) + "(x)\n", kPrefilterTorchApi) == kPrefilterTorchApi);
     // Longer identifiers are today's API (`np.float32`, `xavier_uniform_`).
     CHECK(scanTriggers("y = " + std::string(word) + "_\n", kPrefilterTorchApi) == 0);
     CHECK(scanTriggers("y = " + std::string(word) + "32\n", kPrefilterTorchApi) == 0);
@@ -441,4 +441,15 @@ TEST_CASE("prefilter for the AF3xx rules: modern PyTorch code is not worth parsi
       "with torch.no_grad():\n    z = torch.linalg.solve(A, B)\n"
       "def scale(upsample, device_id):\n    return upsample\n";
   CHECK(scanTriggers(modern, kPrefilterTorchApi) == 0);
+}
+
+TEST_CASE("prefilter for the AF3xx rules: a file that spells no torch, numpy or scipy is not kept", "[prefilter]") {
+  // Every AF3xx rule needs a name that resolves to one of them: such a file holds no finding.
+  const std::string legacyLooking = "from mylib import Scale\nloss.backward(retain_variables=True)\nx = np.float\n";
+  CHECK(scanTriggers(legacyLooking, kPrefilterTorchApi) == 0);
+  CHECK(scanTriggers("import scipy\n" + legacyLooking, kPrefilterTorchApi) == kPrefilterTorchApi);
+  // Marks are not gated: an editor asks for them statement by statement.
+  std::vector<std::uint32_t> marks;
+  scanTriggers(legacyLooking, kPrefilterTorchApi, &marks);
+  CHECK(marks.size() == 3);
 }

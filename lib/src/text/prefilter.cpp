@@ -919,20 +919,11 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
     }
     return false;
   });
-  if (want(kPrefilterTorchApi)) {
-    // The PyTorch-migration rules' words (text/torch_words.h), each searched on its own.
-    const auto search = [&](std::span<const std::string_view> words, bool whole) {
-      for (const std::string_view word : words) {
-        if (!want(kPrefilterTorchApi) || word.empty()) return;
-        for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-          if (!torchWordAt(text, at, word, whole)) continue;
-          if (lexer.inCode(at) && record(kPrefilterTorchApi, at)) break;
-          if (!want(kPrefilterTorchApi)) break;
-        }
-      }
-    };
-    search(torchApiWords(), false);
-    search(torchApiWholeWords(), true);
+  if (want(kPrefilterTorchApi) && (offsets || mayUseTorchFamily(text))) {
+    // The PyTorch-migration rules' words (text/torch_words.h). Whether a whole file is worth
+    // parsing also asks whether it may use PyTorch, NumPy or SciPy at all; marks are asked for
+    // parts of a file too (a statement that an editor re-lints), which may not spell the import.
+    forEachTorchWord(text, [&](std::size_t at) { return lexer.inCode(at) && record(kPrefilterTorchApi, at); });
   }
   if (offsets) std::sort(offsets->begin() + static_cast<std::ptrdiff_t>(firstOffset), offsets->end());
   return found;

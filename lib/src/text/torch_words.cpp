@@ -1,5 +1,8 @@
 #include "text/torch_words.h"
 
+#include <array>
+#include <bitset>
+#include <utility>
 #include <vector>
 
 namespace asyncfix {
@@ -88,6 +91,11 @@ std::span<const std::string_view> torchApiWholeWords() {
   return kWords;
 }
 
+bool mayUseTorchFamily(std::string_view text) {
+  return text.find("torch") != std::string_view::npos || text.find("numpy") != std::string_view::npos ||
+         text.find("scipy") != std::string_view::npos;
+}
+
 bool torchWordAt(std::string_view text, std::size_t at, std::string_view word, bool whole) {
   if (word.empty() || at > text.size() || text.substr(at, word.size()) != word) return false;
   if (isWordByte(static_cast<unsigned char>(word.front())) && at > 0 &&
@@ -96,6 +104,48 @@ bool torchWordAt(std::string_view text, std::size_t at, std::string_view word, b
   const std::size_t end = at + word.size();
   return !(whole && isWordByte(static_cast<unsigned char>(word.back())) && end < text.size() &&
            isWordByte(static_cast<unsigned char>(text[end])));
+}
+
+namespace {
+
+/// The words by their first two bytes (a one-byte word is keyed by its byte alone).
+struct WordTable {
+  std::bitset<65536> pairs;
+  std::bitset<256> singles;
+  std::array<std::vector<std::pair<std::string_view, bool>>, 256> byFirst; ///< (word, whole)
+  WordTable() {
+    const auto add = [&](std::string_view word, bool whole) {
+      if (word.empty()) return;
+      const auto first = static_cast<unsigned char>(word[0]);
+      if (word.size() == 1) singles.set(first);
+      else pairs.set(first << 8U | static_cast<unsigned char>(word[1]));
+      byFirst[first].emplace_back(word, whole);
+    };
+    for (const std::string_view w : torchApiWords()) add(w, false);
+    for (const std::string_view w : torchApiWholeWords()) add(w, true);
+  }
+};
+
+const WordTable &wordTable() {
+  static const WordTable table;
+  return table;
+}
+
+} // namespace
+
+void forEachTorchWord(std::string_view text, bool (*found)(void *state, std::size_t at), void *state) {
+  const WordTable &t = wordTable();
+  const auto *s = reinterpret_cast<const unsigned char *>(text.data());
+  const std::size_t n = text.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned char c = s[i];
+    if (!(i + 1 < n && t.pairs[c << 8U | s[i + 1]]) && !t.singles[c]) continue;
+    for (const auto &[word, whole] : t.byFirst[c])
+      if (torchWordAt(text, i, word, whole)) {
+        if (found(state, i)) return;
+        break; // one mark per position
+      }
+  }
 }
 
 bool startsTorchWord(std::string_view text, std::size_t at) {

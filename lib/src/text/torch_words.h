@@ -24,6 +24,21 @@ std::span<const std::string_view> torchApiWords();
 /// The whole words, in no particular order.
 std::span<const std::string_view> torchApiWholeWords();
 
+/// Whether `text` may hold a finding of the family at all: every AF3xx rule reports only in a file
+/// that imports torch or on a name that resolves to torch, torchvision, NumPy or SciPy, so a text
+/// that spells none of `torch`, `numpy`, `scipy` holds none (the prefilter's answer for a whole
+/// text; marks are asked for parts of texts too, and are not gated).
+bool mayUseTorchFamily(std::string_view text);
+
+/// Calls `found(at)` for each byte `at` of `text` where a word of either list counts, in order,
+/// until it returns true. One pass over the text (a table of the words' first two bytes), so the
+/// cost does not grow with the number of words.
+void forEachTorchWord(std::string_view text, bool (*found)(void *state, std::size_t at), void *state);
+template <class F> void forEachTorchWord(std::string_view text, F &&f) {
+  forEachTorchWord(
+      text, [](void *state, std::size_t at) { return (*static_cast<F *>(state))(at); }, &f);
+}
+
 /// Whether `word` (whole or not) counts at byte `at` of `text`: it is spelt there and, when it
 /// starts (ends, for a whole word) with an identifier byte, no identifier byte precedes (follows)
 /// it. Says nothing about code: the caller knows whether `at` lies in a string or a comment.
