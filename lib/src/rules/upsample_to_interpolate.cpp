@@ -14,8 +14,10 @@ const RuleInfo kUpsampleToInterpolate{"AF315",
                                       "`F.upsample`, `F.upsample_bilinear`, `F.upsample_nearest`: use `F.interpolate`",
                                       R"(## What it does
 Flags calls of `torch.nn.functional.upsample`, `upsample_bilinear` and `upsample_nearest`
-(resolved through the file's imports: `F.upsample(…)` after `import torch.nn.functional as F`,
-`nn.functional.upsample_bilinear(…)`, `upsample_nearest(…)` imported by name).
+written `F.…` or `functional.…` and resolved through the file's imports (`F.upsample(…)` after
+`import torch.nn.functional as F`, `nn.functional.upsample_bilinear(…)`). A name imported by name
+(`from torch.nn.functional import upsample_nearest`) is not looked for: the prefilter would have
+to parse PyTorch's own sources, which define these functions, for a spelling old code rarely used.
 
 ## Why is this bad?
 PyTorch 0.4.1 replaced them by `F.interpolate`; they still work on PyTorch 1.13 and 2.x but warn
@@ -52,10 +54,7 @@ w = F.interpolate(x, scale_factor=2, mode="nearest")
   To keep today's numbers instead, write `align_corners=False`.
 
 A callee that is only spelt like PyTorch's (a star import) gets unsafe fixes; a call with
-`**kwargs` (which may hold `mode=`) gets none. An imported name (`upsample_nearest(…)` after
-`from torch.nn.functional import upsample_nearest`) becomes `torch.nn.functional.interpolate`
-where every binding of `torch` in the file is `import torch`, and is reported without a fix
-otherwise.
+`**kwargs` (which may hold `mode=`) gets none.
 )",
                                       FixAvailability::Sometimes,
                                       true};
@@ -120,7 +119,7 @@ public:
       }
     }
     Diagnostic d = makeDiagnostic(kUpsampleToInterpolate, Severity::Warning, function, std::move(message));
-    if (const std::optional<TextEdit> rename = renameEdit(function, nameNode, attribute, ctx);
+    if (const std::optional<TextEdit> rename = renameEdit(nameNode, attribute);
         rename && !hasDictionarySplat(args) && ts_node_named_child_count(args) > 0) {
       Fix fix{"Replace with `interpolate`",
               how == Resolved::Proven && !restores03 ? Applicability::Safe : Applicability::Unsafe,
@@ -150,11 +149,10 @@ private:
     return TSNode{};
   }
 
-  /// `F.upsample` → `F.interpolate`; a name imported by name → `torch.nn.functional.interpolate`.
-  static std::optional<TextEdit> renameEdit(TSNode function, TSNode nameNode, bool attribute, Context &ctx) {
-    if (attribute) return replaceNode(nameNode, "interpolate");
-    if (!namesModuleEverywhere("torch", ctx)) return std::nullopt;
-    return replaceNode(function, "torch.nn.functional.interpolate");
+  /// `F.upsample` → `F.interpolate`.
+  static std::optional<TextEdit> renameEdit(TSNode nameNode, bool attribute) {
+    if (!attribute) return std::nullopt;
+    return replaceNode(nameNode, "interpolate");
   }
 
   /// `, extra` after the last argument.

@@ -27,8 +27,6 @@ std::span<const std::string_view> torchApiWords() {
       "volatile",                  // AF314 volatile-variable: `Variable(x, volatile=True)`
       "F.upsample",                // AF315 upsample-to-interpolate: `F.upsample`, `F.upsample_bilinear`
       "functional.upsample",       // AF315 upsample-to-interpolate: `nn.functional.upsample(…)`
-      "upsample_bilinear",         // AF315 upsample-to-interpolate: imported by name
-      "upsample_nearest",          // AF315 upsample-to-interpolate: imported by name
       "torch.utils.serialization", // AF316 removed-torch-api: `load_lua`
       "torch.utils.ffi",           // AF316 removed-torch-api: `create_extension`
       "torch.legacy",              // AF316 removed-torch-api: the Lua-style `nn`
