@@ -78,3 +78,29 @@ TEST_CASE("AF310 renamed-torch-api: renames through imports", "[rules][AF310]") 
   };
   runRuleTests("AF310", {}, invalid);
 }
+
+TEST_CASE("AF310 renamed-torch-api: rows from the configuration", "[rules][AF310]") {
+  asyncfix::Config config;
+  asyncfix::RenameRow row;
+  row.kind = asyncfix::RenameRow::Kind::Api;
+  row.old = "mylib.models.build_net";
+  row.replacement = "mylib.models.make_net";
+  config.renames.push_back(row);
+  const std::vector<std::string> valid = {
+      "from otherlib import models\nmodels.build_net()\n",
+      "import mylib\nmylib.models.make_net()\n",
+  };
+  const std::vector<Invalid> invalid = {
+      {"import mylib.models as M\nnet = M.build_net(3)\n",
+       {{"AF310", 2, 7, 18, FixKind::Safe, "tool.asyncfix.renames"}},
+       "import mylib.models as M\nnet = M.make_net(3)\n"},
+      {"from mylib.models import build_net\n",
+       {{"AF310", 1, 26, 35, FixKind::Safe}},
+       "from mylib.models import make_net as build_net\n"},
+      // The built-in rows still hold.
+      {"from torchvision import transforms\nt = transforms.Scale(8)\n",
+       {{"AF310", 2, 5, 21}},
+       "from torchvision import transforms\nt = transforms.Resize(8)\n"},
+  };
+  runRuleTests("AF310", valid, invalid, config);
+}

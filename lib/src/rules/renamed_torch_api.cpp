@@ -75,6 +75,11 @@ means the old ones (PyTorch's own `torch/overrides.py` is one).
 The generic initialiser names (`uniform`, `normal`, `constant`, `eye`, `dirac`, `orthogonal`,
 `sparse`) are found as `init.NAME` and in `from torch.nn.init import NAME`; the others also by
 name.
+
+## Options
+More rows go in `[tool.asyncfix.renames]` (see the README), for other names with a 1:1 successor:
+`api = [{ old = "mylib.models.build_net", new = "mylib.models.make_net" }]`. A row of the
+configuration wins over a built-in one; its name is flagged wherever it is used, called or not.
 )",
                                 FixAvailability::Sometimes,
                                 true};
@@ -92,10 +97,55 @@ bool wordAt(TSNode node, std::string_view text) {
   return !ts_node_is_null(node) && startsTorchWord(text, ts_node_start_byte(node));
 }
 
+constexpr std::string_view kUserStatus = "renamed (a row of `[tool.asyncfix.renames] api`)";
+
+/// The user's rows (`[tool.asyncfix.renames] api`, first: they win) and the built-in ones.
+std::vector<TorchRename> rowsOf(const Config &config) {
+  std::vector<TorchRename> rows;
+  for (const RenameRow &r : config.renames)
+    if (r.kind == RenameRow::Kind::Api) rows.push_back({r.old, r.replacement, kUserStatus, r.source});
+  const std::span<const TorchRename> builtin = torchRenames();
+  rows.insert(rows.end(), builtin.begin(), builtin.end());
+  return rows;
+}
+
+/// The row whose old path is `path` (nullptr when none).
+const TorchRename *rowOf(const std::vector<TorchRename> &rows, std::string_view path) {
+  const auto it = std::find_if(rows.begin(), rows.end(), [&](const TorchRename &r) { return r.old == path; });
+  return it == rows.end() ? nullptr : &*it;
+}
+
+/// Whether some row's old path ends with the component `name`.
+bool endsSomeRow(const std::vector<TorchRename> &rows, std::string_view name) {
+  return std::any_of(rows.begin(), rows.end(), [&](const TorchRename &r) {
+    return r.old.size() > name.size() && r.old.ends_with(name) && r.old[r.old.size() - name.size() - 1] == '.';
+  });
+}
+
+/// Whether `name` (a whole identifier) is the last name of one of the user's rows: a word the
+/// linter marks for them (Linter::Impl::apiWords).
+bool isUserWord(const Config &config, std::string_view name) {
+  return std::any_of(config.renames.begin(), config.renames.end(), [&](const RenameRow &r) {
+    return r.kind == RenameRow::Kind::Api && r.old.size() > name.size() && r.old.ends_with(name) &&
+           r.old[r.old.size() - name.size() - 1] == '.';
+  });
+}
+
 std::string message(const TorchRename &row, std::string_view written) {
   std::string m = "`";
   m.append(written).append("` is ").append(row.status).append(": use `").append(row.replacement).append("`");
   return m;
+}
+
+/// The rows, made once per file (the Config's rows live as long as the lint).
+struct Rows {
+  std::optional<std::vector<TorchRename>> rows;
+};
+constexpr char kRowsKey = 0;
+const std::vector<TorchRename> &rows(Context &ctx) {
+  Rows &r = ctx.state<Rows>(&kRowsKey);
+  if (!r.rows) r.rows = rowsOf(ctx.config());
+  return *r.rows;
 }
 
 class RenamedTorchApi final : public Rule {
@@ -124,10 +174,10 @@ private:
   static void checkAttribute(TSNode node, Context &ctx) {
     const std::string_view text = ctx.text();
     const TSNode name = field(node, "attribute"), object = field(node, "object");
-    if (!isTorchRenameName(textOf(name, text))) return;
+    if (!endsSomeRow(rows(ctx), textOf(name, text))) return;
     // The word is the name itself (`Scale`) or starts at the object's last name (`init.normal`).
     const TSNode objectName = symbolOf(object) == Kinds::get().attribute ? field(object, "attribute") : object;
-    if (!wordAt(name, text) && !wordAt(objectName, text)) return;
+    if (!wordAt(name, text) && !wordAt(objectName, text) && !isUserWord(ctx.config(), textOf(name, text))) return;
     const ResolvedPath path = resolvedPath(node, ctx);
     const TorchRename *row = path.how == Resolved::No ? nullptr : rowFor(node, path, ctx);
     if (!row || !(isCalled(node, ctx) || removed(*row))) return;
@@ -147,7 +197,7 @@ private:
   static void checkName(TSNode node, Context &ctx) {
     const std::string_view text = ctx.text();
     const std::string_view written = textOf(node, text);
-    if (!isTorchRenameName(written) || !wordAt(node, text)) return;
+    if (!endsSomeRow(rows(ctx), written) || !(wordAt(node, text) || isUserWord(ctx.config(), written))) return;
     const NameUse *use = ctx.semantic().nameAt(ts_node_start_byte(node));
     if (!use || use->role != NameRole::Reference) return; // imports are checkImport's
     const ResolvedPath path = resolvedPath(node, ctx);
@@ -175,8 +225,9 @@ private:
       const TSNode name = aliased ? field(child, "name") : child;
       if (symbolOf(name) != k.dottedName || ts_node_named_child_count(name) != 1) continue;
       const std::string path = std::string(modulePath) + "." + std::string(textOf(name, text));
-      const TorchRename *row = torchRenameOf(path);
-      if (!row || (!wordAt(name, text) && !wordAt(module, text))) continue;
+      const TorchRename *row = rowOf(rows(ctx), path);
+      if (!row || (!wordAt(name, text) && !wordAt(module, text) && !isUserWord(ctx.config(), textOf(name, text))))
+        continue;
       Diagnostic d = makeDiagnostic(kRenamedTorchApi, Severity::Warning, name, message(*row, path));
       if (parentOf(row->old) == parentOf(row->replacement)) {
         std::string content(lastComponent(row->replacement));
@@ -189,15 +240,17 @@ private:
 
   /// The row for a resolved path: the path itself, or (a guess) the row whose old path ends with it.
   static const TorchRename *rowFor(TSNode node, const ResolvedPath &path, Context &ctx) {
-    if (path.how == Resolved::Proven) return torchRenameOf(path.path);
-    for (const TorchRename &row : torchRenames())
+    if (path.how == Resolved::Proven) return rowOf(rows(ctx), path.path);
+    for (const TorchRename &row : rows(ctx))
       if (resolvesTo(node, row.old, ctx) == Resolved::Guess) return &row;
     return nullptr;
   }
 
   /// A name the library no longer has (any use of it fails), not one it still keeps with a
   /// warning (only a call is reported: a table of functions may refer to it on purpose).
-  static bool removed(const TorchRename &row) { return row.status.find("removed") != std::string_view::npos; }
+  static bool removed(const TorchRename &row) {
+    return row.status.find("removed") != std::string_view::npos || row.status == kUserStatus;
+  }
 
   static std::string title(const TorchRename &row) {
     const bool moved = parentOf(row.old) != parentOf(row.replacement);
