@@ -77,7 +77,8 @@ The generic initialiser names (`uniform`, `normal`, `constant`, `eye`, `dirac`, 
 name.
 
 ## Options
-More rows go in `[tool.asyncfix.renames]` (see the README), for other names with a 1:1 successor:
+More rows go in `[tool.asyncfix.renames]` (see docs/configuration.md, "The renames table"), for
+other names with a 1:1 successor:
 `api = [{ old = "mylib.models.build_net", new = "mylib.models.make_net" }]`. A row of the
 configuration wins over a built-in one; its name is flagged wherever it is used, called or not.
 )",
