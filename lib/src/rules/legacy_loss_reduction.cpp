@@ -96,8 +96,11 @@ TextEdit wholeLines(TextEdit edit, std::string_view text) {
   std::size_t start = edit.start, end = edit.end;
   while (start > 0 && (text[start - 1] == ' ' || text[start - 1] == '\t')) --start;
   while (end < text.size() && (text[end] == ' ' || text[end] == '\t')) ++end;
-  if ((start == 0 || text[start - 1] == '\n') && end < text.size() && text[end] == '\n' && edit.content.empty())
-    return {start, end + 1, ""};
+  const bool lineStart = start == 0 || text[start - 1] == '\n' || text[start - 1] == '\r';
+  if (lineStart && edit.content.empty() && end < text.size() && (text[end] == '\n' || text[end] == '\r')) {
+    const std::size_t eol = text.compare(end, 2, "\r\n") == 0 ? 2 : 1; // "\r\n", "\n" or a lone "\r"
+    return {start, end + eol, ""};
+  }
   return edit;
 }
 
