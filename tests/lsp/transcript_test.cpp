@@ -215,5 +215,6 @@ TRANSCRIPT("module_rename_unsupported")
 TRANSCRIPT("module_rename_taken")
 TRANSCRIPT("module_rename_unsafe")
 TRANSCRIPT("robustness")
+TRANSCRIPT("torch_migration")
 
 } // namespace asyncfix::lsp

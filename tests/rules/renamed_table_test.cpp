@@ -91,6 +91,11 @@ TEST_CASE("renames table: user rows are validated", "[renames]") {
   CHECK(problem({Kind::Keyword, "m", "", "async", "async_", "", ""}) == "callable");
   CHECK(problem({Kind::Attribute, "m", "mylib.Job", "async", "is_async", "", ""}).empty());
   CHECK(problem({Kind::Attribute, "m", "mylib.**", "async", "is_async", "", ""}).empty());
+  // AF310's rows: any dotted paths of two components or more, no `async` needed.
+  CHECK(problem({Kind::Api, "m", "", "mylib.old_fn", "mylib.new_fn", "", ""}).empty());
+  CHECK(problem({Kind::Api, "m", "", "old_fn", "mylib.new_fn", "", ""}) == "old");
+  CHECK(problem({Kind::Api, "m", "", "mylib.old-fn", "mylib.new_fn", "", ""}) == "old");
+  CHECK(problem({Kind::Api, "m", "", "mylib.old_fn", "mylib.class", "", ""}) == "new");
 }
 
 namespace {
@@ -130,8 +135,9 @@ library = "Other Lib"
 function = [{ old = "mylib.util.async", new = "mylib.util.run_async" }]
 keyword = [{ callable = "mylib.**.submit", old = "async", new = "async_" }]
 attribute = [{ owner = "mylib.Job", old = "async", new = "is_async" }]
+api = [{ old = "mylib.models.build_net", new = "mylib.models.make_net" }]
 )");
-  REQUIRE(c.config.renames.size() == 5);
+  REQUIRE(c.config.renames.size() == 6);
   const auto find = [&](Kind kind) {
     return *std::find_if(c.config.renames.begin(), c.config.renames.end(),
                          [&](const RenameRow &r) { return r.kind == kind; });
@@ -146,6 +152,8 @@ attribute = [{ owner = "mylib.Job", old = "async", new = "is_async" }]
   CHECK(find(Kind::Keyword).owner == "mylib.**.submit");
   CHECK(find(Kind::Keyword).library == "mylib");
   CHECK(find(Kind::Attribute).owner == "mylib.Job");
+  CHECK(find(Kind::Api).replacement == "mylib.models.make_net");
+  CHECK(find(Kind::Api).library == "mylib");
   CHECK(c.origins.at("renames") == "pyproject.toml");
   // asyncfix.toml: the same keys at the top level.
   const ResolvedConfig top =
@@ -177,6 +185,7 @@ TEST_CASE("config files: errors in [tool.asyncfix.renames] name file, line and k
       {"[[renames.function]]\nold = \"a.async\"\nnew = \"a.lambda\"\n", 3,
        "`renames.function[0].new` must not contain a Python keyword"},
       {"[[renames.keyword]]\nold = \"async\"\nnew = \"async_\"\n", 1, "`renames.keyword[0]` needs `callable`"},
+      {"[[renames.api]]\nold = \"Scale\"\nnew = \"a.Resize\"\n", 2, "`renames.api[0].old` must be a dotted path"},
       {"[[renames.keyword]]\ncallable = \"*.send\"\nold = \"async\"\nnew = \"async_\"\n", 2,
        "`renames.keyword[0].callable` must start with the package name"},
       {"[[renames.keyword]]\ncallable = \"m.send\"\nold = \"async\"\nnew = \"async_\"\nowner = \"m\"\n", 5,

@@ -399,7 +399,7 @@ TEST_CASE("prefilter never says no wrongly on random broken code", "[prefilter]"
 TEST_CASE("prefilter for the AF3xx rules: each word of torch_words.h in code", "[prefilter]") {
   for (const std::string_view word : torchApiWords()) {
     INFO(word);
-    const std::string code = "x = 1\ny = " + std::string(word) + "\n";
+    const std::string code = "x = 1\ny = " + std::string(word) + "\nimport torch\n";
     CHECK(scanTriggers(code, kPrefilterTorchApi) == kPrefilterTorchApi);
     std::vector<std::uint32_t> marks;
     scanTriggers(code, kPrefilterTorchApi, &marks);
@@ -409,4 +409,47 @@ TEST_CASE("prefilter for the AF3xx rules: each word of torch_words.h in code", "
     if (!word.empty() && (std::isalnum(static_cast<unsigned char>(word.front())) || word.front() == '_'))
       CHECK(scanTriggers("y = my" + std::string(word) + "\n", kPrefilterTorchApi) == 0);
   }
+}
+
+TEST_CASE("prefilter for the AF3xx rules: whole words end where the identifier does", "[prefilter]") {
+  for (const std::string_view word : torchApiWholeWords()) {
+    INFO(word);
+    const std::string code = "x = 1\ny = " + std::string(word) + "\nimport torch\n";
+    CHECK(scanTriggers(code, kPrefilterTorchApi) == kPrefilterTorchApi);
+    std::vector<std::uint32_t> marks;
+    scanTriggers(code, kPrefilterTorchApi, &marks);
+    CHECK(std::find(marks.begin(), marks.end(), 10U) != marks.end());
+    CHECK(scanTriggers("import numpy\ny = " + std::string(word) + "(x)\n", kPrefilterTorchApi) == kPrefilterTorchApi);
+    // Longer identifiers are today's API (`np.float32`, `xavier_uniform_`).
+    CHECK(scanTriggers("y = " + std::string(word) + "_\n", kPrefilterTorchApi) == 0);
+    CHECK(scanTriggers("y = " + std::string(word) + "32\n", kPrefilterTorchApi) == 0);
+    CHECK(scanTriggers("# " + std::string(word) + "\n", kPrefilterTorchApi) == 0);
+    CHECK(scanTriggers("y = my" + std::string(word) + "\n", kPrefilterTorchApi) == 0);
+  }
+}
+
+TEST_CASE("prefilter for the AF3xx rules: modern PyTorch code is not worth parsing", "[prefilter]") {
+  // A file that imports torch but uses none of the legacy idioms costs what it cost before.
+  const std::string modern =
+      "import numpy as np\nimport torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n"
+      "from torchvision import transforms\n"
+      "t = transforms.Compose([transforms.Resize(256), transforms.RandomResizedCrop(224)])\n"
+      "x = np.zeros(3, dtype=np.float32).astype(np.int64)\nm = np.bool_(True)\n"
+      "nn.init.xavier_uniform_(w)\nnn.init.normal_(w, 0, 1)\n"
+      "nn.utils.clip_grad_norm_(p, 1.0)\ny = torch.sigmoid(F.interpolate(x, scale_factor=2))\n"
+      "loss = nn.CrossEntropyLoss(reduction='sum')\nloss.backward(retain_graph=True)\n"
+      "with torch.no_grad():\n    z = torch.linalg.solve(A, B)\n"
+      "def scale(upsample, device_id):\n    return upsample\n";
+  CHECK(scanTriggers(modern, kPrefilterTorchApi) == 0);
+}
+
+TEST_CASE("prefilter for the AF3xx rules: a file that spells no torch, numpy or scipy is not kept", "[prefilter]") {
+  // Every AF3xx rule needs a name that resolves to one of them: such a file holds no finding.
+  const std::string legacyLooking = "from mylib import Scale\nloss.backward(retain_variables=True)\nx = np.float\n";
+  CHECK(scanTriggers(legacyLooking, kPrefilterTorchApi) == 0);
+  CHECK(scanTriggers("import scipy\n" + legacyLooking, kPrefilterTorchApi) == kPrefilterTorchApi);
+  // Marks are not gated: an editor asks for them statement by statement.
+  std::vector<std::uint32_t> marks;
+  scanTriggers(legacyLooking, kPrefilterTorchApi, &marks);
+  CHECK(marks.size() == 3);
 }

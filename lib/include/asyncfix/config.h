@@ -39,14 +39,18 @@ struct ASYNCFIX_API RuleSelection {
 };
 
 /// One row of the table of renames that Python 3.7's reserved `async`/`await` forced on libraries
-/// (rules AF201–AF203). The built-in rows are compiled into the library; `Config::renames` adds
-/// the user's rows (`[tool.asyncfix.renames]`).
+/// (rules AF201–AF203), or of an API renamed with a 1:1 successor (AF310, kind Api). The built-in
+/// rows are compiled into the library; `Config::renames` adds the user's rows
+/// (`[tool.asyncfix.renames]`).
 struct RenameRow {
   enum class Kind : std::uint8_t {
     Module,    ///< `old`/`replacement` are module paths: "kombu.async" → "kombu.asynchronous" (AF201)
     Function,  ///< `old`/`replacement` are paths: "asyncio.async" → "asyncio.ensure_future" (AF202)
     Keyword,   ///< `old=` → `replacement=` on calls of `owner`, a path pattern (AF203)
     Attribute, ///< `obj.old` → `obj.replacement` on objects of `owner`, a path pattern (AF202)
+    /// `old`/`replacement` are paths of an API renamed with a 1:1 successor, no `async` needed:
+    /// "torchvision.transforms.Scale" → "torchvision.transforms.Resize" (AF310)
+    Api,
   };
   Kind kind = Kind::Module;
   std::string library; ///< who renamed it, for messages: "kombu", "kafka-python", "Python"

@@ -92,6 +92,7 @@ std::string_view renameRuleCode(Kind kind) {
   case Kind::Function:
   case Kind::Attribute: return "AF202";
   case Kind::Keyword: return "AF203";
+  case Kind::Api: return "AF310";
   }
   return "AF201";
 }
@@ -159,6 +160,18 @@ bool isUsableName(std::string_view s) { return isIdentifierText(s) && !isPythonK
 } // namespace
 
 std::optional<RenameRowProblem> validateRenameRow(const RenameRow &r) {
+  if (r.kind == Kind::Api) {
+    if (!isDottedPath(r.old, false) || splitRenamePath(r.old).size() < 2)
+      return RenameRowProblem{"old", "must be a dotted path such as \"torchvision.transforms.Scale\""};
+    if (!isDottedPath(r.replacement, false) || splitRenamePath(r.replacement).size() < 2)
+      return RenameRowProblem{"new", "must be a dotted path such as \"torchvision.transforms.Resize\""};
+    const RenamePath old = splitRenamePath(r.old), replacement = splitRenamePath(r.replacement);
+    if (!std::all_of(old.begin(), old.end(), isUsableName))
+      return RenameRowProblem{"old", "must not contain a Python keyword"};
+    if (!std::all_of(replacement.begin(), replacement.end(), isUsableName))
+      return RenameRowProblem{"new", "must not contain a Python keyword"};
+    return std::nullopt;
+  }
   const bool pathRow = r.kind == Kind::Module || r.kind == Kind::Function;
   if (pathRow) {
     if (!isDottedPath(r.old, false)) return RenameRowProblem{"old", "must be a dotted path such as \"mylib.async\""};

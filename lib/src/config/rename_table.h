@@ -18,7 +18,7 @@ namespace asyncfix::rules {
 std::span<const RenameRow> builtinRenames();
 
 /// The rule code that reports rows of `kind`: AF201 (Module), AF202 (Function, Attribute),
-/// AF203 (Keyword).
+/// AF203 (Keyword), AF310 (Api).
 std::string_view renameRuleCode(RenameRow::Kind kind);
 
 /// `async` or `await`: the names Python 3.7 reserved.

@@ -100,13 +100,14 @@ public:
     return out;
   }
 
-  /// `[renames]`: `module`, `function`, `keyword` and `attribute`, each an array of tables
+  /// `[renames]`: `module`, `function`, `keyword`, `attribute` and `api`, each an array of tables
   /// `{ old = "…", new = "…" }` (+ `callable` for keyword rows, `owner` for attribute rows;
   /// optional `library`, `since`, `source`). Errors name the key: `renames.module[0].old`.
   std::variant<std::vector<RenameRow>, ConfigError> renames(const toml::node &node) const {
     const toml::table *kinds = node.as_table();
     if (!kinds)
-      return error(node.source(), "`renames` must be a table of `module`, `function`, `keyword` and `attribute` rows");
+      return error(node.source(),
+                   "`renames` must be a table of `module`, `function`, `keyword`, `attribute` and `api` rows");
     std::vector<RenameRow> out;
     for (auto &&[kindKey, rowsNode] : *kinds) {
       const std::string_view kindName = kindKey.str();
@@ -122,9 +123,11 @@ public:
       } else if (kindName == "attribute") {
         kind = RenameRow::Kind::Attribute;
         ownerKey = "owner";
+      } else if (kindName == "api") {
+        kind = RenameRow::Kind::Api;
       } else {
         return error(kindKey.source(), "unknown key `renames." + std::string(kindName) +
-                                           "` (expected `module`, `function`, `keyword` or `attribute`)");
+                                           "` (expected `module`, `function`, `keyword`, `attribute` or `api`)");
       }
       const std::string where = "renames." + std::string(kindName);
       const toml::array *rows = rowsNode.as_array();

@@ -363,7 +363,7 @@ void IncrementalLint::relint(const Linter &linter, const Document &doc, std::vec
     const TSNode node = DocumentInternals::statement(doc, i);
     const bool prune = !ts_node_has_error(node) && !anyError;
     const std::vector<std::uint32_t> marks =
-        prune ? marksOf(text.substr(unit.start, unit.end - unit.start), impl.triggers, unit.start)
+        prune ? marksOf(text.substr(unit.start, unit.end - unit.start), impl.triggers, unit.start, impl.apiWords)
               : std::vector<std::uint32_t>{};
     if (prune && marks.empty()) continue; // nothing here can be a finding or a suppression
     ModelDependencies deps;

@@ -11,6 +11,7 @@
 #include "rules/rule.h"
 #include "text/prefilter.h"
 #include "text/syntax.h"
+#include "text/torch_words.h"
 
 namespace asyncfix {
 
@@ -24,7 +25,19 @@ Linter::Impl::Impl(Config c) : config(std::move(c)) {
     triggers |= rule->triggers();
     rules.push_back(std::move(rule));
   }
+  if (triggers & rules::kTriggerTorchApi)
+    for (const RenameRow &r : config.renames)
+      if (r.kind == RenameRow::Kind::Api) apiWords.emplace_back(r.old.substr(r.old.rfind('.') + 1));
 }
+
+namespace {
+/// Calls `f(at)` for each whole occurrence of one of `words` in `text`.
+template <class F> void forEachWord(std::string_view text, const std::vector<std::string> &words, F &&f) {
+  for (const std::string &word : words)
+    for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1))
+      if (torchWordAt(text, at, word, true)) f(at);
+}
+} // namespace
 
 Linter::Linter(Config config) : impl_(std::make_unique<Impl>(std::move(config))) {}
 Linter::~Linter() = default;
@@ -34,7 +47,10 @@ Linter &Linter::operator=(Linter &&) noexcept = default;
 const Config &Linter::config() const { return impl_->config; }
 
 bool Linter::mayHaveFindings(std::string_view text) const {
-  return impl_->triggers != 0 && scanTriggers(text, impl_->triggers) != 0;
+  if (impl_->triggers != 0 && scanTriggers(text, impl_->triggers) != 0) return true;
+  bool found = false;
+  forEachWord(text, impl_->apiWords, [&](std::size_t) { found = true; });
+  return found;
 }
 
 std::vector<Diagnostic> Linter::lint(std::string_view text) const {
@@ -42,9 +58,11 @@ std::vector<Diagnostic> Linter::lint(std::string_view text) const {
   return lint(Document(std::string(text)));
 }
 
-std::vector<std::uint32_t> marksOf(std::string_view text, unsigned triggers, std::uint32_t base) {
+std::vector<std::uint32_t> marksOf(std::string_view text, unsigned triggers, std::uint32_t base,
+                                   const std::vector<std::string> &words) {
   std::vector<std::uint32_t> marks;
   scanTriggers(text, triggers, &marks);
+  forEachWord(text, words, [&](std::size_t at) { marks.push_back(static_cast<std::uint32_t>(at)); });
   for (std::size_t i = text.find('#'); i != std::string_view::npos; i = text.find('#', i + 1)) {
     const std::size_t eol = std::min(text.find_first_of("\r\n", i), text.size());
     for (std::size_t j = i + 1; j + 4 <= eol; ++j) {
@@ -149,7 +167,7 @@ std::vector<Diagnostic> Linter::Impl::lint(const Document &doc, bool prune, bool
   prune = prune && !DocumentInternals::hasError(doc);
   std::vector<std::uint32_t> marks;
   if (prune) {
-    marks = marksOf(doc.text(), triggers);
+    marks = marksOf(doc.text(), triggers, 0, apiWords);
     if (marks.empty()) return {};
   }
   rules::Context ctx(doc, config);

@@ -17,13 +17,19 @@ namespace asyncfix {
 /// Offsets of the text the rules can report on or must see: every prefilter trigger of the
 /// enabled rules, and every comment that may be a suppression (`noqa`, `asyncfix:` in any case).
 /// `base` is added to each (a statement's text scanned alone).
-std::vector<std::uint32_t> marksOf(std::string_view text, unsigned triggers, std::uint32_t base = 0);
+/// `words` are more whole words of kTriggerTorchApi (the last names of the user's AF310 rows,
+/// Linter::Impl::apiWords), marked wherever they occur.
+std::vector<std::uint32_t> marksOf(std::string_view text, unsigned triggers, std::uint32_t base = 0,
+                                   const std::vector<std::string> &words = {});
 
 struct ASYNCFIX_LOCAL Linter::Impl {
   Config config;
   std::vector<std::unique_ptr<rules::Rule>> rules;        ///< the enabled ones
   std::vector<std::vector<const rules::Rule *>> dispatch; ///< symbol id → subscribed rules
   unsigned triggers = 0;                                  ///< union of the enabled rules' Trigger bits
+  /// The last names of the user's API renames (`[tool.asyncfix.renames] api`, AF310): words of
+  /// kTriggerTorchApi that text/torch_words.h cannot list.
+  std::vector<std::string> apiWords;
 
   explicit Impl(Config c);
 

@@ -919,17 +919,11 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
     }
     return false;
   });
-  if (want(kPrefilterTorchApi)) {
-    // The PyTorch-migration rules' words (text/torch_words.h), each searched on its own.
-    for (const std::string_view word : torchApiWords()) {
-      if (!want(kPrefilterTorchApi)) break;
-      const bool identifier = !word.empty() && isWordByte(static_cast<unsigned char>(word.front()));
-      for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
-        if (identifier && at > 0 && isWordByte(static_cast<unsigned char>(text[at - 1]))) continue;
-        if (lexer.inCode(at) && record(kPrefilterTorchApi, at)) break;
-        if (!want(kPrefilterTorchApi)) break;
-      }
-    }
+  if (want(kPrefilterTorchApi) && (offsets || mayUseTorchFamily(text))) {
+    // The PyTorch-migration rules' words (text/torch_words.h). Whether a whole file is worth
+    // parsing also asks whether it may use PyTorch, NumPy or SciPy at all; marks are asked for
+    // parts of a file too (a statement that an editor re-lints), which may not spell the import.
+    forEachTorchWord(text, [&](std::size_t at) { return lexer.inCode(at) && record(kPrefilterTorchApi, at); });
   }
   if (offsets) std::sort(offsets->begin() + static_cast<std::ptrdiff_t>(firstOffset), offsets->end());
   return found;

@@ -1,16 +1,157 @@
 #include "text/torch_words.h"
 
+#include <array>
+#include <bitset>
+#include <utility>
 #include <vector>
 
 namespace asyncfix {
+namespace {
+
+bool isWordByte(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+}
+
+} // namespace
 
 std::span<const std::string_view> torchApiWords() {
   // One line per word, with the rule that needs it. Keep words as specific as the rule allows:
   // each occurrence in a file makes it worth parsing.
   static const std::vector<std::string_view> kWords{
       // "word", // AF3xx rule-name: what it starts
+      "torch.nn.init import",      // AF310 renamed-torch-api: `from torch.nn.init import normal`
+      "retain_variables",          // AF312 renamed-torch-kwarg: `backward(retain_variables=…)`
+      "device_id=",                // AF312 renamed-torch-kwarg: `.cuda(device_id=…)`
+      "size_average",              // AF313 legacy-loss-reduction: `MSELoss(size_average=False)`
+      "reduce=",                   // AF313 legacy-loss-reduction: `F.nll_loss(x, y, reduce=False)`
+      "volatile",                  // AF314 volatile-variable: `Variable(x, volatile=True)`
+      "F.upsample",                // AF315 upsample-to-interpolate: `F.upsample`, `F.upsample_bilinear`
+      "functional.upsample",       // AF315 upsample-to-interpolate: `nn.functional.upsample(…)`
+      "torch.utils.serialization", // AF316 removed-torch-api: `load_lua`
+      "torch.utils.ffi",           // AF316 removed-torch-api: `create_extension`
+      "torch.legacy",              // AF316 removed-torch-api: the Lua-style `nn`
+      "scipy.misc import",         // AF316 removed-torch-api: `from scipy.misc import imread`
+      "misc.imread",               // AF316 removed-torch-api: `scipy.misc.imread(…)`
+      "misc.imresize",             // AF316 removed-torch-api: `scipy.misc.imresize(…)`
+      "misc.imsave",               // AF316 removed-torch-api: `scipy.misc.imsave(…)`
   };
   return kWords;
+}
+
+std::span<const std::string_view> torchApiWholeWords() {
+  // The same, for names whose longer spellings are today's API (`xavier_uniform_`, `np.float32`).
+  static const std::vector<std::string_view> kWords{
+      "Scale",              // AF310 renamed-torch-api: `transforms.Scale`
+      "RandomSizedCrop",    // AF310 renamed-torch-api: `transforms.RandomSizedCrop`
+      "init.uniform",       // AF310 renamed-torch-api: `nn.init.uniform` (not `uniform_`)
+      "init.normal",        // AF310 renamed-torch-api
+      "init.constant",      // AF310 renamed-torch-api
+      "init.eye",           // AF310 renamed-torch-api
+      "init.dirac",         // AF310 renamed-torch-api
+      "init.orthogonal",    // AF310 renamed-torch-api
+      "init.sparse",        // AF310 renamed-torch-api
+      "xavier_uniform",     // AF310 renamed-torch-api: also imported by name
+      "xavier_normal",      // AF310 renamed-torch-api
+      "kaiming_uniform",    // AF310 renamed-torch-api
+      "kaiming_normal",     // AF310 renamed-torch-api
+      "clip_grad_norm",     // AF310 renamed-torch-api: `clip_grad_norm` (not `clip_grad_norm_`)
+      "F.sigmoid",          // AF310 renamed-torch-api: `F.sigmoid` → `torch.sigmoid`
+      "F.tanh",             // AF310 renamed-torch-api
+      "functional.sigmoid", // AF310 renamed-torch-api: `torch.nn.functional.sigmoid`
+      "functional.tanh",    // AF310 renamed-torch-api
+      "np.float",           // AF311 numpy-removed-alias: `np.float` (not `np.float32`)
+      "np.int",             // AF311 numpy-removed-alias
+      "np.bool",            // AF311 numpy-removed-alias
+      "np.object",          // AF311 numpy-removed-alias
+      "np.str",             // AF311 numpy-removed-alias
+      "np.complex",         // AF311 numpy-removed-alias
+      "np.long",            // AF311 numpy-removed-alias
+      "np.unicode",         // AF311 numpy-removed-alias
+      "numpy.float",        // AF311 numpy-removed-alias: `import numpy` without an alias
+      "numpy.int",          // AF311 numpy-removed-alias
+      "numpy.bool",         // AF311 numpy-removed-alias
+      "numpy.object",       // AF311 numpy-removed-alias
+      "numpy.str",          // AF311 numpy-removed-alias
+      "numpy.complex",      // AF311 numpy-removed-alias
+      "numpy.long",         // AF311 numpy-removed-alias
+      "numpy.unicode",      // AF311 numpy-removed-alias
+      "gesv",               // AF316 removed-torch-api: `torch.gesv`, `b.gesv(A)`
+      "potrf",              // AF316 removed-torch-api
+      "trtrs",              // AF316 removed-torch-api
+      "gels",               // AF316 removed-torch-api
+      "symeig",             // AF316 removed-torch-api
+      "torch.eig",          // AF316 removed-torch-api (`torch.linalg.eig` is today's)
+      "torch.solve",        // AF316 removed-torch-api
+      "torch.lstsq",        // AF316 removed-torch-api
+      "torch.matrix_rank",  // AF316 removed-torch-api
+      "torch.load",         // AF317 torch-load-full-pickle: `torch.load(path)`
+  };
+  return kWords;
+}
+
+bool mayUseTorchFamily(std::string_view text) {
+  return text.find("torch") != std::string_view::npos || text.find("numpy") != std::string_view::npos ||
+         text.find("scipy") != std::string_view::npos;
+}
+
+bool torchWordAt(std::string_view text, std::size_t at, std::string_view word, bool whole) {
+  if (word.empty() || at > text.size() || text.substr(at, word.size()) != word) return false;
+  if (isWordByte(static_cast<unsigned char>(word.front())) && at > 0 &&
+      isWordByte(static_cast<unsigned char>(text[at - 1])))
+    return false;
+  const std::size_t end = at + word.size();
+  return !(whole && isWordByte(static_cast<unsigned char>(word.back())) && end < text.size() &&
+           isWordByte(static_cast<unsigned char>(text[end])));
+}
+
+namespace {
+
+/// The words by their first two bytes (a one-byte word is keyed by its byte alone).
+struct WordTable {
+  std::bitset<65536> pairs;
+  std::bitset<256> singles;
+  std::array<std::vector<std::pair<std::string_view, bool>>, 256> byFirst; ///< (word, whole)
+  WordTable() {
+    const auto add = [&](std::string_view word, bool whole) {
+      if (word.empty()) return;
+      const auto first = static_cast<unsigned char>(word[0]);
+      if (word.size() == 1) singles.set(first);
+      else pairs.set(first << 8U | static_cast<unsigned char>(word[1]));
+      byFirst[first].emplace_back(word, whole);
+    };
+    for (const std::string_view w : torchApiWords()) add(w, false);
+    for (const std::string_view w : torchApiWholeWords()) add(w, true);
+  }
+};
+
+const WordTable &wordTable() {
+  static const WordTable table;
+  return table;
+}
+
+} // namespace
+
+void forEachTorchWord(std::string_view text, bool (*found)(void *state, std::size_t at), void *state) {
+  const WordTable &t = wordTable();
+  const auto *s = reinterpret_cast<const unsigned char *>(text.data());
+  const std::size_t n = text.size();
+  for (std::size_t i = 0; i < n; ++i) {
+    const unsigned char c = s[i];
+    if (!(i + 1 < n && t.pairs[c << 8U | s[i + 1]]) && !t.singles[c]) continue;
+    for (const auto &[word, whole] : t.byFirst[c])
+      if (torchWordAt(text, i, word, whole)) {
+        if (found(state, i)) return;
+        break; // one mark per position
+      }
+  }
+}
+
+bool startsTorchWord(std::string_view text, std::size_t at) {
+  for (const std::string_view word : torchApiWords())
+    if (torchWordAt(text, at, word, false)) return true;
+  for (const std::string_view word : torchApiWholeWords())
+    if (torchWordAt(text, at, word, true)) return true;
+  return false;
 }
 
 } // namespace asyncfix

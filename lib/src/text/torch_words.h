@@ -6,11 +6,14 @@
 // only the subtrees that hold a mark. A word that starts with an identifier byte counts only at
 // the start of an identifier (`Scale` is not found in `MyScale`); it may continue into a longer
 // one (`xavier_uniform` is found in `xavier_uniform_`), so a word is a prefix of what a rule
-// matches, never more. Adding such a rule = adding its words here, one line each with the rule
-// that needs it; `asyncfix_bench_parse verify` and the fixture tests check that no finding lies
-// outside a word.
+// matches, never more. A whole word (torchApiWholeWords) that ends with an identifier byte counts
+// only where the identifier ends with it too (`np.float` is not found in `np.float32`): for
+// names whose longer spellings are today's API. Adding such a rule = adding its words here, one
+// line each with the rule that needs it; `asyncfix_bench_parse verify` and the fixture tests
+// check that no finding lies outside a word.
 #pragma once
 
+#include <cstddef>
 #include <span>
 #include <string_view>
 
@@ -18,5 +21,31 @@ namespace asyncfix {
 
 /// The words, in no particular order (duplicates are harmless).
 std::span<const std::string_view> torchApiWords();
+/// The whole words, in no particular order.
+std::span<const std::string_view> torchApiWholeWords();
+
+/// Whether `text` may hold a finding of the family at all: every AF3xx rule reports only in a file
+/// that imports torch or on a name that resolves to torch, torchvision, NumPy or SciPy, so a text
+/// that spells none of `torch`, `numpy`, `scipy` holds none (the prefilter's answer for a whole
+/// text; marks are asked for parts of texts too, and are not gated).
+bool mayUseTorchFamily(std::string_view text);
+
+/// Calls `found(at)` for each byte `at` of `text` where a word of either list counts, in order,
+/// until it returns true. One pass over the text (a table of the words' first two bytes), so the
+/// cost does not grow with the number of words.
+void forEachTorchWord(std::string_view text, bool (*found)(void *state, std::size_t at), void *state);
+template <class F> void forEachTorchWord(std::string_view text, F &&f) {
+  forEachTorchWord(
+      text, [](void *state, std::size_t at) { return (*static_cast<F *>(state))(at); }, &f);
+}
+
+/// Whether `word` (whole or not) counts at byte `at` of `text`: it is spelt there and, when it
+/// starts (ends, for a whole word) with an identifier byte, no identifier byte precedes (follows)
+/// it. Says nothing about code: the caller knows whether `at` lies in a string or a comment.
+bool torchWordAt(std::string_view text, std::size_t at, std::string_view word, bool whole);
+
+/// Whether some word of either list counts at byte `at` (a rule's check that the node it
+/// reports on holds a mark of its own, not only another rule's).
+bool startsTorchWord(std::string_view text, std::size_t at);
 
 } // namespace asyncfix

@@ -1,0 +1,13 @@
+import numpy as np
+import torch
+from PIL import Image
+from torchvision import transforms
+from torchvision.transforms import RandomResizedCrop
+
+torch.manual_seed(0)
+image = Image.fromarray((np.arange(48 * 40 * 3) % 251).astype(np.uint8).reshape(48, 40, 3))
+pipeline = transforms.Compose([transforms.Resize(32), RandomResizedCrop(16), transforms.ToTensor()])
+again = transforms.Compose([transforms.RandomResizedCrop(8), transforms.ToTensor()])
+out = pipeline(image)
+print(tuple(out.shape), round(out.sum().item(), 4))
+print(tuple(again(image).shape), round(again(image).mean().item(), 4))
