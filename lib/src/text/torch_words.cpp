@@ -9,6 +9,8 @@ std::span<const std::string_view> torchApiWords() {
   // each occurrence in a file makes it worth parsing.
   static const std::vector<std::string_view> kWords{
       // "word", // AF3xx rule-name: what it starts
+      ".data[0]",  // AF301 zero-dim-tensor-index: `loss.data[0]`
+      "accuracy(", // AF301 zero-dim-tensor-index: `prec1, prec5 = accuracy(…)`, whose `prec1[0]` it finds
   };
   return kWords;
 }
