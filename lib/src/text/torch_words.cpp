@@ -9,8 +9,9 @@ std::span<const std::string_view> torchApiWords() {
   // each occurrence in a file makes it worth parsing.
   static const std::vector<std::string_view> kWords{
       // "word", // AF3xx rule-name: what it starts
-      ".data[0]",  // AF301 zero-dim-tensor-index: `loss.data[0]`
-      "accuracy(", // AF301 zero-dim-tensor-index: `prec1, prec5 = accuracy(…)`, whose `prec1[0]` it finds
+      ".data[0]",   // AF301 zero-dim-tensor-index: `loss.data[0]`
+      "].view(-1)", // AF302 transposed-slice-view: `correct[:k].view(-1)`
+      "accuracy(",  // AF301 zero-dim-tensor-index: `prec1, prec5 = accuracy(…)`, whose `prec1[0]` it finds
   };
   return kWords;
 }
