@@ -11,6 +11,8 @@ std::span<const std::string_view> torchApiWords() {
       // "word", // AF3xx rule-name: what it starts
       ".data[0]",   // AF301 zero-dim-tensor-index: `loss.data[0]`
       "].view(-1)", // AF302 transposed-slice-view: `correct[:k].view(-1)`
+      "Function)",  // AF303 legacy-autograd-function: `class F(Function):`
+      "Function,",  // AF303 legacy-autograd-function: `class F(Function, Base):`
       "accuracy(",  // AF301 zero-dim-tensor-index: `prec1, prec5 = accuracy(…)`, whose `prec1[0]` it finds
   };
   return kWords;
