@@ -9,11 +9,17 @@ std::span<const std::string_view> torchApiWords() {
   // each occurrence in a file makes it worth parsing.
   static const std::vector<std::string_view> kWords{
       // "word", // AF3xx rule-name: what it starts
-      ".data[0]",   // AF301 zero-dim-tensor-index: `loss.data[0]`
-      "].view(-1)", // AF302 transposed-slice-view: `correct[:k].view(-1)`
-      "Function)",  // AF303 legacy-autograd-function: `class F(Function):`
-      "Function,",  // AF303 legacy-autograd-function: `class F(Function, Base):`
-      "accuracy(",  // AF301 zero-dim-tensor-index: `prec1, prec5 = accuracy(…)`, whose `prec1[0]` it finds
+      ".data[0]",     // AF301 zero-dim-tensor-index: `loss.data[0]`
+      "].view(-1)",   // AF302 transposed-slice-view: `correct[:k].view(-1)`
+      "Function)",    // AF303 legacy-autograd-function: `class F(Function):`
+      "Function,",    // AF303 legacy-autograd-function: `class F(Function, Base):`
+      "accuracy(",    // AF301 zero-dim-tensor-index: `prec1, prec5 = accuracy(…)`, whose `prec1[0]` it finds
+      "softmax(",     // AF304 implicit-softmax-dim: `F.softmax(x)`
+      "log_softmax(", // AF304 implicit-softmax-dim: `F.log_softmax(x)`
+      "softmin(",     // AF304 implicit-softmax-dim: `F.softmin(x)`
+      "Softmax(",     // AF304 implicit-softmax-dim: `nn.Softmax()`
+      "LogSoftmax(",  // AF304 implicit-softmax-dim: `nn.LogSoftmax()`
+      "Softmin(",     // AF304 implicit-softmax-dim: `nn.Softmin()`
   };
   return kWords;
 }
