@@ -20,6 +20,8 @@ std::span<const std::string_view> torchApiWords() {
       "Softmax(",     // AF304 implicit-softmax-dim: `nn.Softmax()`
       "LogSoftmax(",  // AF304 implicit-softmax-dim: `nn.LogSoftmax()`
       "Softmin(",     // AF304 implicit-softmax-dim: `nn.Softmin()`
+      ".byte()",      // AF305 uint8-mask: `(x > 0).byte()`
+      "ByteTensor",   // AF305 uint8-mask: `torch.ByteTensor(…)`, `x.type(torch.ByteTensor)`
   };
   return kWords;
 }
