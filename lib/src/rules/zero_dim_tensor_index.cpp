@@ -179,7 +179,6 @@ public:
   std::vector<TSSymbol> subscriptions() const override { return {TorchKinds::get().subscript, Kinds::get().call}; }
 
   void check(TSNode node, Context &ctx) const override {
-    if (!ctx.semantic().importsPackage("torch")) return;
     if (ts_node_symbol(node) == Kinds::get().call) checkHelperCall(node, ctx);
     else checkData(node, ctx);
   }
@@ -192,6 +191,7 @@ private:
     const TSNode data = field(node, "value");
     if (symbolOf(data) != Kinds::get().attribute || textOf(field(data, "attribute"), text) != "data") return;
     const TSNode receiver = field(data, "object");
+    if (!ctx.semantic().importsPackage("torch")) return;
     Applicability safety = Applicability::Safe;
     if (!isOneElementTensor(receiver, ctx)) {
       if (!usedAsNumber(node, ctx, [&](TSNode n) { return ctx.parentOf(n); })) return;
@@ -213,7 +213,7 @@ private:
     else if (isTargetPattern(symbolOf(left)))
       for (std::uint32_t i = 0, n = ts_node_named_child_count(left); i < n; ++i)
         if (isIdentifier(ts_node_named_child(left, i))) targets.push_back(ts_node_named_child(left, i));
-    if (targets.empty()) return;
+    if (targets.empty() || !ctx.semantic().importsPackage("torch")) return;
     const bool proven = isAccuracyHelper(field(call, "function"), ctx);
     const TSNode statement = topLevelStatement(call, ctx);
     const SemanticModel &model = ctx.semantic();
