@@ -60,6 +60,19 @@ TEST_CASE("AF301 zero-dim-tensor-index", "[rules][AF301]") {
        {{"AF301", 7, 5, 17, FixKind::Safe}},
        head + "c = torch.nn.MSELoss(size_average=True)\nl1 = c(a, b)\nloss = l1 + 0.5 * F.l1_loss(a, b)\n"
               "v = loss.item()\n"},
+      // a criterion moved in a second assignment; the helper returning a comprehension
+      {head + "criterion = nn.CrossEntropyLoss()\nif gpu:\n    criterion = criterion.cuda()\n"
+              "loss = criterion(out, y)\nv = loss.data[0]\n",
+       {{"AF301", 8, 5, 17, FixKind::Safe}},
+       head + "criterion = nn.CrossEntropyLoss()\nif gpu:\n    criterion = criterion.cuda()\n"
+              "loss = criterion(out, y)\nv = loss.item()\n"},
+      {head + "def accuracy(output, target, topk=(1,)):\n"
+              "    return [correct[:k].view(-1).float().sum(0) * (100.0 / n) for k in topk]\n"
+              "def f():\n    prec1, = accuracy(o, t)\n    row = prec1[0]\n",
+       {{"AF301", 8, 11, 19, FixKind::Safe}},
+       head + "def accuracy(output, target, topk=(1,)):\n"
+              "    return [correct[:k].view(-1).float().sum(0) * (100.0 / n) for k in topk]\n"
+              "def f():\n    prec1, = accuracy(o, t)\n    row = prec1.item()\n"},
       // used as a number only: unsafe
       {head + "out = model(x)\nmeter.update(out.data[0], n)\n",
        {{"AF301", 5, 14, 25, FixKind::Unsafe}},

@@ -144,6 +144,34 @@ validate()
     legacy, modern = both(template, seed=rng.randint(0, 999), n=n, c=c)
     write("AF301_accuracy_helper", ZERO_DIM, "safe", legacy, modern)
 
+    # The helper's other shape (a comprehension, as examples/train_legacy.py has it), and a criterion
+    # moved by a second assignment where there is a GPU.
+    template = HEAD + """
+
+def accuracy(output, target, topk=(1,)):
+    maxk = max(topk)
+    batch_size = target.size(0)
+    _, pred = output.topk(maxk, 1, True, True)
+    correct = pred.t().eq(target.view(1, -1).expand_as(pred.t()))
+    return [correct[:k].reshape(-1).float().sum(0) * (100.0 / batch_size) for k in topk]
+
+
+def evaluate():
+    criterion = nn.CrossEntropyLoss()
+    if torch.cuda.is_available():
+        criterion = criterion.cuda()
+    output = torch.randn({n}, {c})
+    target = torch.randint(0, {c}, ({n},))
+    loss = criterion(output, target)
+    prec1, = accuracy(output, target)
+    print('%.4f %.4f' % ({{{{prec1[0]|prec1.item()}}}}, {{{{loss.data[0]|loss.item()}}}}))
+
+
+evaluate()
+"""
+    legacy, modern = both(template, seed=rng.randint(0, 999), n=n, c=c)
+    write("AF301_accuracy_comprehension", ZERO_DIM, "safe", legacy, modern)
+
     # Used as a number only: unsafe.
     template = HEAD + """
 

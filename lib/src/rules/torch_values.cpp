@@ -72,7 +72,16 @@ bool isLossModule(TSNode callee, Context &ctx) {
   if (symbolOf(callee) == Kinds::get().call) return isLossConstruction(callee, ctx);
   if (!isIdentifier(callee)) return false;
   const auto values = boundValues(callee, ctx);
-  return values && std::all_of(values->begin(), values->end(), [&](TSNode v) { return isLossConstruction(v, ctx); });
+  if (!values) return false;
+  bool built = false;
+  for (const TSNode v : *values) {
+    // `criterion = criterion.cuda()` moves what the other assignments built.
+    const TSNode moved = withoutMoves(v, ctx.text());
+    if (isIdentifier(moved) && textOf(moved, ctx.text()) == textOf(callee, ctx.text())) continue;
+    if (!isLossConstruction(v, ctx)) return false;
+    built = true;
+  }
+  return built;
 }
 
 bool isNumber(TSNode e) {

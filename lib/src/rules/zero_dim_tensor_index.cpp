@@ -20,7 +20,10 @@ reduction (a criterion `criterion = nn.CrossEntropyLoss()` (`.cuda()` or not) ca
 `F.nll_loss(...)` and the other `F.*_loss` functions), of a reduction without `dim` (`.sum()`,
 `.mean()`, `.prod()`, `.max()`, `.min()`, `.norm()`, `torch.sum(x)`, …), of arithmetic of those
 with numbers (`loss1 + 0.1 * loss2`), or of the `accuracy()` helper defined in the file, whose
-body appends `correct_k.mul_(100.0 / batch_size)` to the list it returns. Names resolve through
+body appends `correct_k.mul_(100.0 / batch_size)` to the list it returns (or returns
+`[… * (100.0 / batch_size) for k in topk]`). A criterion may be moved (`criterion =
+criterion.cuda()`). The uses of `prec1` are followed within the function (or the top-level
+statement) that assigns it. Names resolve through
 the file's imports and scopes: a local `nn` or `F` that is not PyTorch's proves nothing.
 
 Where the file shows none of that, the rule still flags `x.data[0]` and `prec1[0]` whose value
@@ -144,17 +147,26 @@ bool isAccuracyHelper(TSNode name, Context &ctx) {
   const std::string_view text = ctx.text();
   const Kinds &k = Kinds::get();
   const TorchKinds &t = TorchKinds::get();
-  return !ts_node_is_null(findNode(body, [&](TSNode n) {
-    // R.append(X.mul_(100.0 / batch_size))
-    if (ts_node_symbol(n) != k.call || textOf(field(field(n, "function"), "attribute"), text) != "append") return false;
-    const TSNode arg = ts_node_named_child(field(n, "arguments"), 0);
-    if (symbolOf(arg) != k.call) return false;
-    const std::string_view method = textOf(field(field(arg, "function"), "attribute"), text);
-    if (method != "mul_" && method != "mul") return false;
-    const TSNode scale = ts_node_named_child(field(arg, "arguments"), 0);
+  // `100.0 / batch_size`
+  const auto isPercentScale = [&](TSNode scale) {
+    while (symbolOf(scale) == k.parenthesizedExpression) scale = ts_node_named_child(scale, 0);
     if (symbolOf(scale) != t.binaryOperator || textOf(field(scale, "operator"), text) != "/") return false;
     const std::string_view hundred = textOf(field(scale, "left"), text);
     return hundred == "100" || hundred == "100." || hundred == "100.0";
+  };
+  // `correct_k.mul_(100.0 / batch_size)` or `… * (100.0 / batch_size)`
+  const auto isPercent = [&](TSNode e) {
+    if (symbolOf(e) == t.binaryOperator)
+      return textOf(field(e, "operator"), text) == "*" && isPercentScale(field(e, "right"));
+    if (symbolOf(e) != k.call) return false;
+    const std::string_view method = textOf(field(field(e, "function"), "attribute"), text);
+    return (method == "mul_" || method == "mul") && isPercentScale(ts_node_named_child(field(e, "arguments"), 0));
+  };
+  return !ts_node_is_null(findNode(body, [&](TSNode n) {
+    // res.append(correct_k.mul_(100.0 / batch_size)), or [… * (100.0 / batch_size) for k in topk]
+    if (ts_node_symbol(n) == k.listComprehension) return isPercent(field(n, "body"));
+    if (ts_node_symbol(n) != k.call || textOf(field(field(n, "function"), "attribute"), text) != "append") return false;
+    return isPercent(ts_node_named_child(field(n, "arguments"), 0));
   }));
 }
 
