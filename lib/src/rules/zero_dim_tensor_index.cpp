@@ -65,7 +65,7 @@ the file imports from elsewhere proves nothing (its body is not visible): its `p
 flagged only when used as a number, with an unsafe fix.
 )",
     FixAvailability::Always,
-    true};
+    false};
 
 namespace {
 
