@@ -63,7 +63,7 @@ public:
     const bool functional = name == "softmax" || name == "log_softmax" || name == "softmin";
     const bool module = name == "Softmax" || name == "LogSoftmax" || name == "Softmin";
     if (!functional && !module) return;
-    if (!ts_node_is_null(keywordArgument(call, "dim", text))) return;
+    if (!ts_node_is_null(keywordOfCall(call, "dim", text))) return;
     const unsigned positional = positionalCount(call);
     if (positional >= (functional ? 2U : 1U)) return;
     const std::string q = torchName(fn, ctx);

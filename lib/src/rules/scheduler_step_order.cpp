@@ -86,7 +86,7 @@ bool isOptimizer(TSNode e, Context &ctx) {
 
 /// The argument a call passes to parameter `index`/`name` of the function it calls (null if none).
 TSNode argumentFor(TSNode call, std::uint32_t index, std::string_view name, std::string_view text) {
-  const TSNode keyword = keywordArgument(call, name, text);
+  const TSNode keyword = keywordOfCall(call, name, text);
   if (!ts_node_is_null(keyword)) return field(keyword, "value");
   const TSNode args = field(call, "arguments");
   std::uint32_t positional = 0;

@@ -44,17 +44,17 @@ bool isStringLiteral(TSNode n, std::string_view text, std::string_view content) 
 /// 'sum', no `reduce=` other than True (0.3's way to ask for per-element losses).
 bool keepsReduction(TSNode call, std::string_view text) {
   if (positionalCount(call) >= 99) return false;
-  const TSNode reduction = keywordArgument(call, "reduction", text);
+  const TSNode reduction = keywordOfCall(call, "reduction", text);
   if (!ts_node_is_null(reduction)) {
     const TSNode value = field(reduction, "value");
     if (!isStringLiteral(value, text, "mean") && !isStringLiteral(value, text, "sum")) return false;
   }
-  const TSNode reduce = keywordArgument(call, "reduce", text);
+  const TSNode reduce = keywordOfCall(call, "reduce", text);
   return ts_node_is_null(reduce) || textOf(field(reduce, "value"), text) == "True";
 }
 
 bool hasDim(TSNode call, std::string_view text) {
-  return !ts_node_is_null(keywordArgument(call, "dim", text)) || !ts_node_is_null(keywordArgument(call, "axis", text));
+  return !ts_node_is_null(keywordOfCall(call, "dim", text)) || !ts_node_is_null(keywordOfCall(call, "axis", text));
 }
 
 /// `nn.CrossEntropyLoss(...)` (moved to a device or not), keeping its reduction.
@@ -154,7 +154,7 @@ std::string torchName(TSNode callee, Context &ctx) {
   return ctx.receivers().qualifiedName(callee);
 }
 
-TSNode keywordArgument(TSNode call, std::string_view name, std::string_view text) {
+TSNode keywordOfCall(TSNode call, std::string_view name, std::string_view text) {
   const TSNode args = field(call, "arguments");
   if (symbolOf(args) != Kinds::get().argumentList) return TSNode{};
   for (std::uint32_t i = 0, n = ts_node_named_child_count(args); i < n; ++i) {

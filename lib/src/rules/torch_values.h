@@ -38,7 +38,7 @@ TSNode withoutMoves(TSNode e, std::string_view text);
 std::string torchName(TSNode callee, Context &ctx);
 
 /// The argument `name=` of `call`, or a null node.
-TSNode keywordArgument(TSNode call, std::string_view name, std::string_view text);
+TSNode keywordOfCall(TSNode call, std::string_view name, std::string_view text);
 /// How many positional arguments `call` has (a `*args` counts as many: returns 99).
 unsigned positionalCount(TSNode call);
 
