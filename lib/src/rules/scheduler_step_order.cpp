@@ -1,6 +1,7 @@
 // AF306 scheduler-step-order — `scheduler.step()` before `optimizer.step()` in a loop.
 #include <algorithm>
 #include <array>
+#include <optional>
 
 #include "rules/rule.h"
 #include "rules/torch_values.h"
@@ -21,7 +22,10 @@ statement) from one of `torch.optim.lr_scheduler`'s epoch schedulers (`StepLR`, 
 of the same loop body — and no earlier one — steps an optimizer: `optimizer.step()` where
 `optimizer` is built from `torch.optim.*`, or a call of a function of the file whose body steps
 such an optimizer, or steps the parameter the call passes it to (`train(loader, model,
-optimizer)`, the ImageNet example's shape).
+optimizer)`, the ImageNet example's shape). Also `scheduler.step()` (spelt `scheduler`,
+`lr_scheduler` or `sched`) on a function's parameter to which every call of the function in the
+file passes such a scheduler, with an optimizer parameter passed the same way (the transfer
+learning tutorial's `train_model(model, criterion, optimizer, scheduler)`).
 
 ## Why is this bad?
 Until PyTorch 1.0 the scheduler was stepped at the start of each epoch. PyTorch 1.1 changed the
@@ -51,7 +55,8 @@ for epoch in range(epochs):
 No automatic fix: moving the call changes the learning rate of every epoch (by design: it
 restores the schedule the code meant), code that reads `scheduler.get_lr()` or logs the rate
 around it moves with it, and resumed runs (`last_epoch=`) count differently. A human moves it.
-The rule does not follow a scheduler built in one top-level statement and stepped in another.
+The rule does not follow a scheduler built in one top-level statement and stepped in another
+under a name of its own (only through a function's parameter, as above).
 )",
     FixAvailability::None,
     false};
@@ -71,8 +76,49 @@ TSNode stepReceiver(TSNode call, std::string_view text) {
   return field(fn, "object");
 }
 
+TSNode argumentFor(TSNode call, std::uint32_t index, std::string_view name, std::string_view text);
+
+/// What the file's calls of a function pass to its parameter `identifier` (a name that only the
+/// parameter binds); nullopt when it is no such parameter, or a call passes nothing for it.
+std::optional<std::vector<TSNode>> parameterArguments(TSNode identifier, Context &ctx) {
+  const SemanticModel &model = ctx.semantic();
+  const std::string_view text = ctx.text();
+  const NameUse *use = model.nameAt(ts_node_start_byte(identifier));
+  if (!use || use->inError) return std::nullopt;
+  const BindingKey key = model.resolve(*use);
+  const NameUse *parameter = nullptr;
+  for (const NameUse *u : model.usesOf(key)) {
+    if (u->role == NameRole::Reference) continue;
+    if (u->role != NameRole::Parameter || parameter) return std::nullopt;
+    parameter = u;
+  }
+  if (!parameter || key.scope == 0) return std::nullopt;
+  const Scope &function = model.scopes()[key.scope];
+  if (function.kind != ScopeKind::Function || ts_node_is_null(function.nameNode)) return std::nullopt;
+  const TSNode params = field(function.node, "parameters");
+  std::optional<std::uint32_t> index;
+  for (std::uint32_t i = 0, n = ts_node_named_child_count(params); i < n && !index; ++i) {
+    const TSNode param = ts_node_named_child(params, i);
+    const TSNode name = isIdentifier(param) ? param : field(param, "name");
+    if (ts_node_eq(name, parameter->node)) index = i;
+  }
+  const NameUse *fn = model.nameAt(ts_node_start_byte(function.nameNode));
+  if (!index || !fn) return std::nullopt;
+  std::vector<TSNode> arguments;
+  for (const NameUse *u : model.usesOf(model.resolve(*fn))) {
+    if (u->role != NameRole::Reference) continue;
+    const TSNode call = ts_node_parent(u->node);
+    if (symbolOf(call) != Kinds::get().call || !ts_node_eq(field(call, "function"), u->node)) continue;
+    const TSNode argument = argumentFor(call, *index, parameter->name, text);
+    if (ts_node_is_null(argument)) return std::nullopt;
+    arguments.push_back(argument);
+  }
+  if (arguments.empty()) return std::nullopt;
+  return arguments;
+}
+
 /// A name every assignment of which builds a `torch.optim` optimizer.
-bool isOptimizer(TSNode e, Context &ctx) {
+bool isOptimizerValue(TSNode e, Context &ctx) {
   if (!isIdentifier(e)) return false;
   const auto values = boundValues(e, ctx);
   return values && std::all_of(values->begin(), values->end(), [&](TSNode v) {
@@ -82,6 +128,36 @@ bool isOptimizer(TSNode e, Context &ctx) {
            return q.starts_with("torch.optim.") && !q.starts_with("torch.optim.lr_scheduler") && !rest.empty() &&
                   rest.front() >= 'A' && rest.front() <= 'Z' && rest.find('.') == std::string_view::npos;
          });
+}
+
+/// Such a name, or a parameter to which every call of its function passes one.
+bool isOptimizer(TSNode e, Context &ctx) {
+  if (!isIdentifier(e)) return false;
+  if (isOptimizerValue(e, ctx)) return true;
+  const auto arguments = parameterArguments(e, ctx);
+  return arguments &&
+         std::all_of(arguments->begin(), arguments->end(), [&](TSNode a) { return isOptimizerValue(a, ctx); });
+}
+
+/// `lr_scheduler.StepLR(…)` and the other epoch schedulers, spelt with the class name right
+/// before its `(` (the prefilter's word).
+bool isSchedulerConstruction(TSNode call, Context &ctx) {
+  const std::string_view text = ctx.text();
+  if (symbolOf(call) != Kinds::get().call) return false;
+  const TSNode fn = field(call, "function"), args = field(call, "arguments");
+  const TSNode last = symbolOf(fn) == Kinds::get().attribute ? field(fn, "attribute") : fn;
+  if (ts_node_is_null(args) || ts_node_end_byte(fn) != ts_node_start_byte(args) ||
+      std::find(kSchedulers.begin(), kSchedulers.end(), textOf(last, text)) == kSchedulers.end())
+    return false;
+  return torchName(fn, ctx) == "torch.optim.lr_scheduler." + std::string(textOf(last, text));
+}
+
+/// A name every assignment of which builds an epoch scheduler.
+bool isScheduler(TSNode e, Context &ctx) {
+  if (!isIdentifier(e)) return isSchedulerConstruction(e, ctx);
+  const auto values = boundValues(e, ctx);
+  return values &&
+         std::all_of(values->begin(), values->end(), [&](TSNode v) { return isSchedulerConstruction(v, ctx); });
 }
 
 /// The argument a call passes to parameter `index`/`name` of the function it calls (null if none).
@@ -153,13 +229,21 @@ public:
 
   void check(TSNode call, Context &ctx) const override {
     const std::string_view text = ctx.text();
-    const TSNode fn = field(call, "function"), args = field(call, "arguments");
-    const TSNode last = symbolOf(fn) == Kinds::get().attribute ? field(fn, "attribute") : fn;
-    // Spelt as the prefilter's words: the class name right before its `(`.
-    if (ts_node_is_null(args) || ts_node_end_byte(fn) != ts_node_start_byte(args) ||
-        std::find(kSchedulers.begin(), kSchedulers.end(), textOf(last, text)) == kSchedulers.end())
+    // `scheduler.step()` of a function's parameter, which the file's calls give a scheduler (the
+    // tutorials' `train_model(model, criterion, optimizer, scheduler)`).
+    if (const TSNode receiver = stepReceiver(call, text); isIdentifier(receiver)) {
+      const std::string_view name = textOf(receiver, text);
+      // Spelt as the prefilter's words: `scheduler.step(`, `lr_scheduler.step(`, `sched.step(`.
+      if ((name != "scheduler" && name != "lr_scheduler" && name != "sched") ||
+          !textOf(call, text).substr(name.size()).starts_with(".step("))
+        return;
+      const auto arguments = parameterArguments(receiver, ctx);
+      if (arguments && std::all_of(arguments->begin(), arguments->end(), [&](TSNode a) { return isScheduler(a, ctx); }))
+        checkStep(call, ctx);
       return;
-    if (torchName(fn, ctx) != "torch.optim.lr_scheduler." + std::string(textOf(last, text))) return;
+    }
+    // `scheduler = StepLR(…)`: its `scheduler.step()` in the same top-level statement.
+    if (!isSchedulerConstruction(call, ctx)) return;
     const TSNode assignment = ctx.parentOf(call);
     if (symbolOf(assignment) != Kinds::get().assignment || !isIdentifier(field(assignment, "left"))) return;
     const SemanticModel &model = ctx.semantic();

@@ -33,7 +33,11 @@ std::span<const std::string_view> torchApiWords() {
       "CosineAnnealingWarmRestarts(", // AF306 scheduler-step-order: the scheduler it follows
       "LinearLR(",                    // AF306 scheduler-step-order: the scheduler it follows
       "ConstantLR(",                  // AF306 scheduler-step-order: the scheduler it follows
-      "PolynomialLR(",                // AF306 scheduler-step-order: the scheduler it follows
+      "PolynomialLR(",
+      "scheduler.step(",    // AF306 scheduler-step-order: a function's `scheduler` parameter stepped
+      "lr_scheduler.step(", // AF306 scheduler-step-order: the same, named `lr_scheduler`
+      "sched.step(",        // AF306 scheduler-step-order: the same, named `sched`                // AF306
+                            // scheduler-step-order: the scheduler it follows
   };
   return kWords;
 }
