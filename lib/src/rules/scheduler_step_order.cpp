@@ -1,7 +1,6 @@
 // AF306 scheduler-step-order — `scheduler.step()` before `optimizer.step()` in a loop.
 #include <algorithm>
 #include <array>
-#include <optional>
 
 #include "rules/rule.h"
 #include "rules/torch_values.h"
@@ -76,47 +75,6 @@ TSNode stepReceiver(TSNode call, std::string_view text) {
   return field(fn, "object");
 }
 
-TSNode argumentFor(TSNode call, std::uint32_t index, std::string_view name, std::string_view text);
-
-/// What the file's calls of a function pass to its parameter `identifier` (a name that only the
-/// parameter binds); nullopt when it is no such parameter, or a call passes nothing for it.
-std::optional<std::vector<TSNode>> parameterArguments(TSNode identifier, Context &ctx) {
-  const SemanticModel &model = ctx.semantic();
-  const std::string_view text = ctx.text();
-  const NameUse *use = model.nameAt(ts_node_start_byte(identifier));
-  if (!use || use->inError) return std::nullopt;
-  const BindingKey key = model.resolve(*use);
-  const NameUse *parameter = nullptr;
-  for (const NameUse *u : model.usesOf(key)) {
-    if (u->role == NameRole::Reference) continue;
-    if (u->role != NameRole::Parameter || parameter) return std::nullopt;
-    parameter = u;
-  }
-  if (!parameter || key.scope == 0) return std::nullopt;
-  const Scope &function = model.scopes()[key.scope];
-  if (function.kind != ScopeKind::Function || ts_node_is_null(function.nameNode)) return std::nullopt;
-  const TSNode params = field(function.node, "parameters");
-  std::optional<std::uint32_t> index;
-  for (std::uint32_t i = 0, n = ts_node_named_child_count(params); i < n && !index; ++i) {
-    const TSNode param = ts_node_named_child(params, i);
-    const TSNode name = isIdentifier(param) ? param : field(param, "name");
-    if (ts_node_eq(name, parameter->node)) index = i;
-  }
-  const NameUse *fn = model.nameAt(ts_node_start_byte(function.nameNode));
-  if (!index || !fn) return std::nullopt;
-  std::vector<TSNode> arguments;
-  for (const NameUse *u : model.usesOf(model.resolve(*fn))) {
-    if (u->role != NameRole::Reference) continue;
-    const TSNode call = ts_node_parent(u->node);
-    if (symbolOf(call) != Kinds::get().call || !ts_node_eq(field(call, "function"), u->node)) continue;
-    const TSNode argument = argumentFor(call, *index, parameter->name, text);
-    if (ts_node_is_null(argument)) return std::nullopt;
-    arguments.push_back(argument);
-  }
-  if (arguments.empty()) return std::nullopt;
-  return arguments;
-}
-
 /// A name every assignment of which builds a `torch.optim` optimizer.
 bool isOptimizerValue(TSNode e, Context &ctx) {
   if (!isIdentifier(e)) return false;
@@ -158,21 +116,6 @@ bool isScheduler(TSNode e, Context &ctx) {
   const auto values = boundValues(e, ctx);
   return values &&
          std::all_of(values->begin(), values->end(), [&](TSNode v) { return isSchedulerConstruction(v, ctx); });
-}
-
-/// The argument a call passes to parameter `index`/`name` of the function it calls (null if none).
-TSNode argumentFor(TSNode call, std::uint32_t index, std::string_view name, std::string_view text) {
-  const TSNode keyword = keywordOfCall(call, name, text);
-  if (!ts_node_is_null(keyword)) return field(keyword, "value");
-  const TSNode args = field(call, "arguments");
-  std::uint32_t positional = 0;
-  for (std::uint32_t i = 0, n = ts_node_named_child_count(args); i < n; ++i) {
-    const TSNode arg = ts_node_named_child(args, i);
-    if (symbolOf(arg) == Kinds::get().keywordArgument || symbolOf(arg) == Kinds::get().comment) continue;
-    if (symbolOf(arg) == Kinds::get().listSplat) return TSNode{};
-    if (positional++ == index) return arg;
-  }
-  return TSNode{};
 }
 
 /// True when `call` calls a function of the file whose body steps an optimizer: one it names,

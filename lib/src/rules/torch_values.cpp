@@ -201,6 +201,57 @@ bool isOneElementTensor(TSNode e, Context &ctx, int depth) {
   return false;
 }
 
+TSNode argumentFor(TSNode call, std::uint32_t index, std::string_view name, std::string_view text) {
+  const TSNode keyword = keywordOfCall(call, name, text);
+  if (!ts_node_is_null(keyword)) return field(keyword, "value");
+  const TSNode args = field(call, "arguments");
+  std::uint32_t positional = 0;
+  for (std::uint32_t i = 0, n = ts_node_named_child_count(args); i < n; ++i) {
+    const TSNode arg = ts_node_named_child(args, i);
+    if (symbolOf(arg) == Kinds::get().keywordArgument || symbolOf(arg) == Kinds::get().comment) continue;
+    if (symbolOf(arg) == Kinds::get().listSplat) return TSNode{};
+    if (positional++ == index) return arg;
+  }
+  return TSNode{};
+}
+
+std::optional<std::vector<TSNode>> parameterArguments(TSNode identifier, Context &ctx) {
+  const SemanticModel &model = ctx.semantic();
+  const std::string_view text = ctx.text();
+  const NameUse *use = model.nameAt(ts_node_start_byte(identifier));
+  if (!use || use->inError) return std::nullopt;
+  const BindingKey key = model.resolve(*use);
+  const NameUse *parameter = nullptr;
+  for (const NameUse *u : model.usesOf(key)) {
+    if (u->role == NameRole::Reference) continue;
+    if (u->role != NameRole::Parameter || parameter) return std::nullopt;
+    parameter = u;
+  }
+  if (!parameter || key.scope == 0) return std::nullopt;
+  const Scope &function = model.scopes()[key.scope];
+  if (function.kind != ScopeKind::Function || ts_node_is_null(function.nameNode)) return std::nullopt;
+  const TSNode params = field(function.node, "parameters");
+  std::optional<std::uint32_t> index;
+  for (std::uint32_t i = 0, n = ts_node_named_child_count(params); i < n && !index; ++i) {
+    const TSNode param = ts_node_named_child(params, i);
+    const TSNode name = isIdentifier(param) ? param : field(param, "name");
+    if (ts_node_eq(name, parameter->node)) index = i;
+  }
+  const NameUse *fn = model.nameAt(ts_node_start_byte(function.nameNode));
+  if (!index || !fn) return std::nullopt;
+  std::vector<TSNode> arguments;
+  for (const NameUse *u : model.usesOf(model.resolve(*fn))) {
+    if (u->role != NameRole::Reference) continue;
+    const TSNode call = ts_node_parent(u->node);
+    if (symbolOf(call) != Kinds::get().call || !ts_node_eq(field(call, "function"), u->node)) continue;
+    const TSNode argument = argumentFor(call, *index, parameter->name, text);
+    if (ts_node_is_null(argument)) return std::nullopt;
+    arguments.push_back(argument);
+  }
+  if (arguments.empty()) return std::nullopt;
+  return arguments;
+}
+
 TSNode topLevelStatement(TSNode node, const Context &ctx) {
   const std::span<const TSNode> ancestors = ctx.ancestors();
   return ancestors.size() >= 2 ? ancestors[1] : node;

@@ -42,6 +42,13 @@ TSNode keywordOfCall(TSNode call, std::string_view name, std::string_view text);
 /// How many positional arguments `call` has (a `*args` counts as many: returns 99).
 unsigned positionalCount(TSNode call);
 
+/// The argument `call` passes to parameter number `index`, named `name`, of the function it
+/// calls (by keyword or position; null when none, or a `*args` hides it).
+TSNode argumentFor(TSNode call, std::uint32_t index, std::string_view name, std::string_view text);
+/// What the file's calls of a function pass to its parameter `identifier` (a name that only the
+/// parameter binds); nullopt when it is no such parameter, or a call passes nothing for it.
+std::optional<std::vector<TSNode>> parameterArguments(TSNode identifier, Context &ctx);
+
 /// True when `e` provably holds a one-element tensor: the result of a PyTorch loss (a criterion
 /// `nn.*Loss(...)` called, or `F.*_loss(...)`) that keeps its reduction, of a reduction without
 /// `dim` (`.sum()`, `.mean()`, `.norm()`, `torch.sum(x)`, …), or arithmetic of those and numbers.
