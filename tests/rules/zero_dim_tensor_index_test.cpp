@@ -21,6 +21,9 @@ TEST_CASE("AF301 zero-dim-tensor-index", "[rules][AF301]") {
       // a local nn / F that is not torch's
       "import torch\nimport mylosses as nn\nc = nn.CrossEntropyLoss()\nloss = c(a, b)\nv = loss.data[0]\n",
       "import torch\nfrom mylib import F\nloss = F.nll_loss(a, b)\nv = loss.data[0]\n",
+      // a parameter that a call gives something else
+      head + "def train(criterion):\n    loss = criterion(a, b)\n    row = loss.data[0]\n"
+             "train(nn.CrossEntropyLoss())\ntrain(my_loss)\n",
       // no torch in the file
       "c = nn.CrossEntropyLoss()\nloss = c(a, b)\nv = loss.data[0]\n",
       // a name bound to something else too
@@ -73,6 +76,16 @@ TEST_CASE("AF301 zero-dim-tensor-index", "[rules][AF301]") {
        head + "def accuracy(output, target, topk=(1,)):\n"
               "    return [correct[:k].view(-1).float().sum(0) * (100.0 / n) for k in topk]\n"
               "def f():\n    prec1, = accuracy(o, t)\n    row = prec1.item()\n"},
+      // a criterion passed to the function that calls it: the ImageNet example's train()
+      {head + "def train(loader, model, criterion):\n    loss = criterion(model(x), y)\n"
+              "    print(loss.data[0])\n"
+              "def main():\n    criterion = nn.CrossEntropyLoss().cuda()\n    train(loader, model, criterion)\n"
+              "    train(loader, model, criterion=nn.NLLLoss())\n",
+       {{"AF301", 6, 11, 23, FixKind::Safe}},
+       head + "def train(loader, model, criterion):\n    loss = criterion(model(x), y)\n"
+              "    print(loss.item())\n"
+              "def main():\n    criterion = nn.CrossEntropyLoss().cuda()\n    train(loader, model, criterion)\n"
+              "    train(loader, model, criterion=nn.NLLLoss())\n"},
       // used as a number only: unsafe
       {head + "out = model(x)\nmeter.update(out.data[0], n)\n",
        {{"AF301", 5, 14, 25, FixKind::Unsafe}},

@@ -172,6 +172,31 @@ evaluate()
     legacy, modern = both(template, seed=rng.randint(0, 999), n=n, c=c)
     write("AF301_accuracy_comprehension", ZERO_DIM, "safe", legacy, modern)
 
+    # The ImageNet example's shape: the criterion built in main() and passed to train().
+    template = HEAD + """
+
+def train(batches, model, criterion, optimizer):
+    for input, target in batches:
+        loss = criterion(model(input), target)
+        optimizer.zero_grad()
+        loss.backward()
+        optimizer.step()
+        print('%.5f' % {{{{loss.data[0]|loss.item()}}}})
+
+
+def main():
+    model = nn.Linear({c}, {c})
+    criterion = nn.CrossEntropyLoss()
+    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)
+    batches = [(torch.randn({n}, {c}), torch.randint(0, {c}, ({n},))) for i in range(2)]
+    train(batches, model, criterion, optimizer)
+
+
+main()
+"""
+    legacy, modern = both(template, seed=rng.randint(0, 999), n=n, c=c)
+    write("AF301_criterion_parameter", ZERO_DIM, "safe", legacy, modern)
+
     # Used as a number only: unsafe.
     template = HEAD + """
 

@@ -65,23 +65,34 @@ bool isLossConstruction(TSNode e, Context &ctx) {
   return q.starts_with("torch.nn.") && q.ends_with("Loss") && keepsReduction(e, ctx.text());
 }
 
-/// A callee that is a PyTorch loss module: built in place, or a name every assignment of which
-/// builds one.
-bool isLossModule(TSNode callee, Context &ctx) {
-  callee = withoutMoves(callee, ctx.text());
-  if (symbolOf(callee) == Kinds::get().call) return isLossConstruction(callee, ctx);
-  if (!isIdentifier(callee)) return false;
-  const auto values = boundValues(callee, ctx);
+/// A name every assignment of which builds a PyTorch loss module.
+bool isLossName(TSNode name, Context &ctx) {
+  const auto values = boundValues(name, ctx);
   if (!values) return false;
   bool built = false;
   for (const TSNode v : *values) {
     // `criterion = criterion.cuda()` moves what the other assignments built.
     const TSNode moved = withoutMoves(v, ctx.text());
-    if (isIdentifier(moved) && textOf(moved, ctx.text()) == textOf(callee, ctx.text())) continue;
+    if (isIdentifier(moved) && textOf(moved, ctx.text()) == textOf(name, ctx.text())) continue;
     if (!isLossConstruction(v, ctx)) return false;
     built = true;
   }
   return built;
+}
+
+/// A callee that is a PyTorch loss module: built in place, a name every assignment of which
+/// builds one, or a parameter to which every call of its function in the file passes one
+/// (`train(loader, model, criterion, optimizer)`).
+bool isLossModule(TSNode callee, Context &ctx) {
+  callee = withoutMoves(callee, ctx.text());
+  if (symbolOf(callee) == Kinds::get().call) return isLossConstruction(callee, ctx);
+  if (!isIdentifier(callee)) return false;
+  if (isLossName(callee, ctx)) return true;
+  const auto arguments = parameterArguments(callee, ctx);
+  return arguments && std::all_of(arguments->begin(), arguments->end(), [&](TSNode a) {
+           a = withoutMoves(a, ctx.text());
+           return isIdentifier(a) ? isLossName(a, ctx) : isLossConstruction(a, ctx);
+         });
 }
 
 bool isNumber(TSNode e) {

@@ -22,7 +22,9 @@ reduction (a criterion `criterion = nn.CrossEntropyLoss()` (`.cuda()` or not) ca
 with numbers (`loss1 + 0.1 * loss2`), or of the `accuracy()` helper defined in the file, whose
 body appends `correct_k.mul_(100.0 / batch_size)` to the list it returns (or returns
 `[… * (100.0 / batch_size) for k in topk]`). A criterion may be moved (`criterion =
-criterion.cuda()`). The uses of `prec1` are followed within the function (or the top-level
+criterion.cuda()`), and passed to a function of the file as a parameter
+(`train(train_loader, model, criterion, optimizer)`, where every call of `train` in the file
+passes such a criterion). The uses of `prec1` are followed within the function (or the top-level
 statement) that assigns it. Names resolve through
 the file's imports and scopes: a local `nn` or `F` that is not PyTorch's proves nothing.
 
