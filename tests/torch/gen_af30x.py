@@ -259,7 +259,9 @@ a = x.t()[:3].{{{{view|reshape}}}}(-1)
 b = x.transpose(0, 1).float()[1:4].{{{{view|reshape}}}}(-1)
 c = x.permute(1, 0)[:2].{{{{view|reshape}}}}(-1)
 d = torch.t(x)[:2].{{{{view|reshape}}}}(-1)
-print(a.sum().item(), b.sum().item(), c.sum().item(), d.sum().item())
+t = x.T
+e = t.eq(t.max(0, keepdim=True)[0])[:2].{{{{view|reshape}}}}(-1)
+print(a.sum().item(), b.sum().item(), c.sum().item(), d.sum().item(), e.sum().item())
 print(a[:3].tolist())
 """
     legacy, modern = both(template, seed=rng.randint(0, 999), n=n, c=c)
