@@ -3,7 +3,7 @@
 
 #include <optional>
 
-#include "source_io.h"
+#include "asyncfix/source_io.h"
 
 namespace asyncfix::cli {
 namespace {

@@ -24,8 +24,8 @@
 #include <nlohmann/json.hpp>
 
 #include "asyncfix/report_format.h"
+#include "asyncfix/source_io.h"
 #include "commands.h"
-#include "source_io.h"
 
 namespace asyncfix::cli {
 namespace {

@@ -19,6 +19,7 @@
 #include "asyncfix/notebook.h"
 #include "asyncfix/report.h"
 #include "asyncfix/rules.h"
+#include "asyncfix/run.h"
 
 namespace asyncfix::cli {
 
@@ -53,8 +54,6 @@ std::string renderDiagnostics(std::span<const FileDiagnostics> files, const Rend
 
 /// `--statistics`: one row per code, most frequent first (or a JSON array).
 std::string renderStatistics(std::span<const FileDiagnostics> files, const RenderOptions &options);
-
-enum class FixMode : std::uint8_t { None, Apply, Diff };
 
 /// Totals for the closing lines of a run.
 struct Summary {

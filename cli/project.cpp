@@ -1,13 +1,7 @@
-// cli/project.cpp — the module renames on disk (--fix) and in --diff (see project.h).
+// cli/project.cpp — the module renames in --diff (see project.h).
 #include "project.h"
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <algorithm>
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <map>
 #include <string_view>
@@ -17,8 +11,6 @@ namespace asyncfix::cli {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string normalized(const std::string &path) { return fs::path(path).lexically_normal().generic_string(); }
 
 /// `diff` (a unified diff of `from`, or empty) under git's header for a file moved to `to`.
 std::string gitRename(const std::string &from, const std::string &to, std::string_view diff) {
@@ -38,46 +30,12 @@ std::string gitRename(const std::string &from, const std::string &to, std::strin
 
 } // namespace
 
-std::vector<std::string> applyModuleRenames(const ProjectView &view, bool unsafe, std::vector<bool> &done) {
-  const std::vector<ModuleRename> &renames = view.renames();
-  std::vector<std::string> problems;
-  done.assign(renames.size(), false);
-  std::vector<const ModuleRename *> order;
-  order.reserve(renames.size());
-  for (const ModuleRename &r : renames) order.push_back(&r);
-  sortDeepestFirst(order);
-  for (const ModuleRename *next : order) {
-    const ModuleRename &r = *next;
-    const auto i = static_cast<std::size_t>(next - renames.data());
-    if (r.refusal) {
-      if (!r.ignored) problems.push_back("error: " + r.path.from + ": " + *r.refusal + "; not renamed");
-      continue;
-    }
-    if (r.applicability() != Applicability::Safe && !unsafe) continue;
-    // RENAME_NOREPLACE: atomic, and never over a file that appeared since the run began.
-    if (::renameat2(AT_FDCWD, r.path.from.c_str(), AT_FDCWD, r.path.to.c_str(), RENAME_NOREPLACE) != 0) {
-      const int error = errno;
-      problems.push_back("error: " + r.path.from + ": cannot rename to `" + r.path.to +
-                         "`: " + (error == EEXIST ? std::string("it exists") : std::string(std::strerror(error))));
-      continue;
-    }
-    done[i] = true;
-    const std::string parent = fs::path(r.path.to).parent_path().string();
-    const int fd = ::open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (fd >= 0) {
-      ::fsync(fd); // the rename is on disk before the run says it is done
-      ::close(fd);
-    }
-  }
-  return problems;
-}
-
 std::string renderProjectDiffs(const ProjectView &view, const std::vector<std::pair<std::string, std::string>> &diffs,
                                bool unsafe) {
   const std::vector<ModuleRename> &renames = view.renames();
   std::map<std::string, std::string> out; // old path → what to print for it
   for (const auto &[path, diff] : diffs) {
-    const std::string from = normalized(path), to = view.movedPath(path, unsafe);
+    const std::string from = normalizedPath(path), to = view.movedPath(path, unsafe);
     if (diff.empty() && to == from) continue;
     // Every file gets git's header: after a rename's header, git would read a bare `--- a/…`
     // line as part of it.
@@ -92,7 +50,7 @@ std::string renderProjectDiffs(const ProjectView &view, const std::vector<std::p
     } else {
       std::error_code ec;
       for (fs::recursive_directory_iterator it(r.path.from, ec), end; !ec && it != end; it.increment(ec))
-        if (!it->is_directory(ec)) moving.push_back(it->path().lexically_normal().generic_string());
+        if (!it->is_directory(ec)) moving.push_back(normalizedPath(it->path()));
     }
     for (const std::string &file : moving)
       if (!out.contains(file)) out[file] = gitRename(file, view.movedPath(file, unsafe), {});

@@ -29,8 +29,6 @@ constexpr const char *kRenameModule = "renameModule";
 
 bool isModuleCode(std::string_view code) { return code == "AF001" || code == "AF002" || code == "AF201"; }
 
-std::string normalized(const fs::path &path) { return path.lexically_normal().generic_string(); }
-
 /// Whether the files the view was built from still stand as it saw them: every module to rename
 /// is there, a target it offers is free, and what took a refused one's name is still there.
 bool stillTrue(const ProjectView &view) {
@@ -81,7 +79,7 @@ std::string alsoRenamed(const std::vector<const ModuleRename *> &group, const st
 std::shared_ptr<const WorkspaceProject> listProject(const WorkspaceSource &source) {
   auto project = std::make_shared<WorkspaceProject>();
   for (const fs::path &path : pythonFilesUnder(source.folders, *source.resolver, /*notebooks=*/true))
-    project->files.push_back(normalized(path));
+    project->files.push_back(normalizedPath(path));
   std::sort(project->files.begin(), project->files.end()); // for noteFile()
   project->resolver = source.resolver;
   // A namespace package under no configuration file lies under its workspace folder's `src`
@@ -152,7 +150,7 @@ void ProjectCache::forget() {
 
 void ProjectCache::noteFile(const fs::path &path, const std::vector<fs::path> &folders) {
   if (path.extension() != ".py" && path.extension() != ".pyi") return;
-  const std::string file = normalized(path);
+  const std::string file = normalizedPath(path);
   const bool inFolder = std::any_of(folders.begin(), folders.end(), [&](const fs::path &f) {
     const fs::path relative = fs::path(file).lexically_relative(f);
     return !relative.empty() && *relative.begin() != "..";
@@ -176,12 +174,12 @@ void Server::noteFile(const fs::path &path) { projects_->noteFile(path, workspac
 
 void Server::lookUpModule(OpenDocument &doc) {
   doc.moduleLookUp = false;
-  if (!doc.path || !ProjectView::mentionsKeywordModule(normalized(*doc.path))) {
+  if (!doc.path || !ProjectView::mentionsKeywordModule(normalizedPath(*doc.path))) {
     if (!doc.moduleFindings.empty()) showModuleFindings(doc, {});
     return;
   }
   // On the worker: the module map lists the workspace (once; ProjectCache keeps it).
-  Analyzer::Task task = [this, source = workspaceSource(), path = normalized(*doc.path),
+  Analyzer::Task task = [this, source = workspaceSource(), path = normalizedPath(*doc.path),
                          uri = doc.uri](const Analyzed *at) -> Analyzer::MainTask {
     // Edited again (asked again once the loop is idle) or closed (no disk work on this thread).
     if (!at)
@@ -236,7 +234,7 @@ std::shared_ptr<const ModuleRenameRequest> Server::moduleRenameRequest(const Ope
   auto request = std::make_shared<ModuleRenameRequest>();
   request->source = workspaceSource();
   request->open = openTexts();
-  request->path = normalized(*doc.path);
+  request->path = normalizedPath(*doc.path);
   return request;
 }
 
@@ -261,10 +259,10 @@ bool Server::mayImportModule(const OpenDocument &doc, const CodeActionParams &pa
 std::vector<OpenText> Server::openTexts() {
   std::vector<OpenText> out;
   for (auto &[uri, doc] : workspace_.documents())
-    if (doc.path) out.push_back({normalized(*doc.path), uri, doc.version(), doc.doc.text()});
+    if (doc.path) out.push_back({normalizedPath(*doc.path), uri, doc.version(), doc.doc.text()});
   for (auto &[uri, notebook] : workspace_.notebooks())
     if (const std::optional<fs::path> path = uriToPath(uri); path && notebook.virtualDoc)
-      out.push_back({normalized(*path), uri, notebook.version, notebook.virtualDoc->doc.text(), true});
+      out.push_back({normalizedPath(*path), uri, notebook.version, notebook.virtualDoc->doc.text(), true});
   return out;
 }
 

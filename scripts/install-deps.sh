@@ -70,7 +70,7 @@ fi
 if want sanitizers; then
   # Reliability (tests/fuzz, the tsan preset): clang with libFuzzer and its sanitizer runtimes;
   # ThreadSanitizer's GCC runtime (libtsan2 comes with g++, named here so a minimal image gets it).
-  packages+=(clang libclang-rt-14-dev libtsan2)
+  packages+=(clang libclang-rt-14-dev libtsan2 llvm)  # llvm: llvm-cov, llvm-profdata (fuzz coverage)
 fi
 
 missing=()

@@ -13,7 +13,11 @@
 #   scripts/run.sh tsan   the threaded paths' tests (language server, CLI workers) under ThreadSanitizer
 #   scripts/run.sh torch  the PyTorch-migration rules on Debian's PyTorch 1.13: each case of tests/torch/cases
 #                         and the legacy example fixed and run on CPU (label `torch`)
-#   scripts/run.sh fuzz   each libFuzzer target for ASYNCFIX_FUZZ_SECONDS (default 60) from its seeds
+#   scripts/run.sh fuzz   each libFuzzer target for ASYNCFIX_FUZZ_SECONDS (default 60) from its seeds,
+#                         then the line coverage of lib/ by the corpus, held to a floor (below)
+# A campaign (docs/reliability.md): ASYNCFIX_FUZZ_SECONDS=3600 per target, ASYNCFIX_FUZZ_TARGETS to
+# pick some ("lint_fix lsp"), ASYNCFIX_FUZZ_GROW=1 to merge what it learned into the committed
+# corpus (only inputs that add coverage), ASYNCFIX_ORACLE_HOURS=H to run the runtime oracle after.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -82,12 +86,13 @@ case "$mode" in
     # The seeds stay as committed; what a run learns goes to build/fuzz/corpus/<name>, a crash
     # to build/fuzz/artifacts/ (and fails the run). Longer runs: see docs/reliability.md.
     cmake --preset fuzz >/dev/null
-    targets=(fuzz_lint_fix fuzz_lsp fuzz_config fuzz_notebook)
+    names=(${ASYNCFIX_FUZZ_TARGETS:-lint_fix lsp config notebook})
+    targets=("${names[@]/#/fuzz_}")
     cmake --build --preset fuzz --target "${targets[@]}"
     seconds=${ASYNCFIX_FUZZ_SECONDS:-60}
     mkdir -p build/fuzz/artifacts
-    for t in "${targets[@]}"; do
-      name=${t#fuzz_}
+    for name in "${names[@]}"; do
+      t=fuzz_$name
       mkdir -p "build/fuzz/corpus/$name"
       echo "fuzz: $t for ${seconds}s"
       if ! "build/fuzz/tests/fuzz/$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2560 \
@@ -98,6 +103,47 @@ case "$mode" in
         exit 1
       fi
       grep -E '^(Done|stat::)' "build/fuzz/$t.log" || tail -n 5 "build/fuzz/$t.log"
+      if [ "${ASYNCFIX_FUZZ_GROW:-0}" = 1 ]; then
+        # Into the committed corpus: only what adds coverage to it (review and commit the files).
+        "build/fuzz/tests/fuzz/$t" -merge=1 -timeout=20 -rss_limit_mb=2560 -max_len=16384 \
+          "tests/fuzz/corpus/$name" "build/fuzz/corpus/$name" >"build/fuzz/$t.merge.log" 2>&1
+        grep -E 'MERGE-OUTER: [0-9]+ new files' "build/fuzz/$t.merge.log" || tail -n 3 "build/fuzz/$t.merge.log"
+      fi
     done
+    # Line coverage of lib/ by the corpus (the committed seeds and what the runs learned), on a
+    # build instrumented for llvm-cov; below the floor the run fails. The floor is what the
+    # committed corpus alone reaches, rounded down: a change that makes the fuzzers reach less of
+    # the library (or drops seeds) shows here.
+    floor=${ASYNCFIX_FUZZ_COVERAGE_FLOOR:-58}
+    cmake --preset fuzz-coverage >/dev/null
+    cmake --build --preset fuzz-coverage --target "${targets[@]}"
+    profiles=build/fuzz-coverage/profiles
+    rm -rf "$profiles" && mkdir -p "$profiles"
+    objects=()
+    for name in "${names[@]}"; do
+      t=fuzz_$name
+      LLVM_PROFILE_FILE="$profiles/$t.profraw" "build/fuzz-coverage/tests/fuzz/$t" -runs=0 -timeout=60 \
+        -rss_limit_mb=2560 -max_len=16384 "tests/fuzz/corpus/$name" "build/fuzz/corpus/$name" \
+        >"$profiles/$t.log" 2>&1
+      objects+=(-object "build/fuzz-coverage/tests/fuzz/$t")
+    done
+    llvm-profdata merge -sparse "$profiles"/*.profraw -o "$profiles/corpus.profdata"
+    llvm-cov report "${objects[@]:1}" -instr-profile="$profiles/corpus.profdata" "$PWD/lib" \
+      >"$profiles/report.txt"
+    covered=$(llvm-cov export -summary-only "${objects[@]:1}" -instr-profile="$profiles/corpus.profdata" "$PWD/lib" |
+      python3 -c 'import json, sys; print(json.load(sys.stdin)["data"][0]["totals"]["lines"]["percent"])')
+    printf 'fuzz: lib/ line coverage by the corpus %.1f%% (floor %s%%; per file: %s)\n' "$covered" "$floor" \
+      "$profiles/report.txt"
+    # The floor holds for the four fuzzers together, not for a subset (ASYNCFIX_FUZZ_TARGETS).
+    if [ "${#names[@]}" -eq 4 ] &&
+        ! python3 -c "import sys; sys.exit(0 if float(sys.argv[1]) >= float(sys.argv[2]) else 1)" "$covered" "$floor"; then
+      echo "fuzz: the corpus reaches less of lib/ than the floor" >&2
+      exit 1
+    fi
+    if [ -n "${ASYNCFIX_ORACLE_HOURS:-}" ]; then
+      build ci
+      python3 tests/oracle/runtime_oracle.py --hours "$ASYNCFIX_ORACLE_HOURS" --bin build/ci/cli/asyncfix \
+        --keep build/oracle-failures --summary build/oracle-summary.json
+    fi
     ;;
 esac

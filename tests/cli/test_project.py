@@ -544,6 +544,34 @@ class ProjectTest(CliTestCase):
             self.assertEqual(read(self.path(root + "/use.py")), b"import pkg.async\n")
             self.assertEqual(read(self.path(root + "/pkg/async.py")), b"x = 1\n")
 
+    def test_refused_when_an_importer_cannot_be_rewritten(self):
+        # Issue 30. Before: renamed, and `rpc@v2.py` (no module: its name is no identifier, so it
+        # has no package for its relative import) went on importing `.async`, which was gone
+        # ("Fixed 1 error (1 remaining)"). A module is renamed only with every importer of the run.
+        self.make({
+            "pkg/__init__.py": "",
+            "pkg/sub/__init__.py": "",
+            "pkg/sub/async.py": "X = 1\n",
+            "pkg/sub/rpc@v2.py": "from .async import X\n",
+            "pkg/sub/user.py": "from .async import X\n",
+        })
+        before = tree(self.dir)
+        refusal = ("cannot rename `pkg/sub/async.py` to `pkg/sub/asynchronous.py`: `pkg/sub/rpc@v2.py:1` imports it "
+                   "relatively but is no module (`rpc@v2` is no identifier), so that import cannot be rewritten")
+        res = self.check("--fix", "--unsafe-fixes", "pkg")
+        self.assertEqual(res.code, 2, res)
+        self.assertIn("error: pkg/sub/async.py: " + refusal + "; not renamed", res.stderr)
+        self.assertEqual(tree(self.dir), before)
+        res = self.check("--output-format", "concise", "pkg")
+        self.assertEqual(res.code, 1, res)
+        self.assertIn("warning: pkg/sub/async.py: " + refusal + "; the module is not renamed", res.stderr)
+        self.assertNotIn("[*]", res.stdout)
+        # The same run without the file that cannot be rewritten renames the module.
+        os.remove(self.path("pkg/sub/rpc@v2.py"))
+        res = self.check("--fix", "--unsafe-fixes", "pkg")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("pkg/sub/user.py")), b"from .asynchronous import X\n")
+
     def test_rename_style_template_and_src_setting(self):
         self.make({
             "pyproject.toml": "[tool.asyncfix]\nmodule-rename-style = \"_{name}\"\nsrc = [\"lib\"]\n",

@@ -2,8 +2,13 @@
 // bytes go through the Content-Length framing (FrameReader, fed in chunks whose size the first
 // byte picks, so headers and bodies are split at every place), and every body it yields is
 // handled by a fresh Server over the in-memory transport, with the deferred work (publishing
-// diagnostics) run after each message. Invariants: no crash, no sanitizer report, no hang; every
-// message the server writes is valid JSON-RPC 2.0.
+// diagnostics, code actions, resolves) run after each message — or, when the first byte's high
+// bit is set, after all the messages a chunk completes, so that a `$/cancelRequest` or a change
+// can arrive while a request still waits (a client typing fast). Invariants: no crash, no
+// sanitizer report, no hang; every message the server writes is valid JSON-RPC 2.0.
+//
+// The seeds (corpus/lsp/) include every transcript of tests/lsp/transcripts — notebooks, code
+// action resolve, cancellation — converted by transcript_seed.py.
 //
 // Inputs that name workspace folders (rootUri, rootPath, workspaceFolders) are skipped: the
 // server would walk those directories of the fuzzing machine (`/` is a fine rootUri), which
@@ -41,7 +46,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   const std::string_view bytes(reinterpret_cast<const char *>(data) + 1, size - 1);
   for (const std::string_view folder : {"rootUri", "rootPath", "orkspaceFolders"})
     if (bytes.find(folder) != std::string_view::npos) return -1; // not added to the corpus
-  const std::size_t chunk = data[0] % 97 + 1;
+  const std::size_t chunk = (data[0] & 0x7F) % 97 + 1;
+  const bool batched = (data[0] & 0x80) != 0;
 
   Logger log(nullptr, LogLevel::Error);
   FrameReader frames(log);
@@ -49,11 +55,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   Server server(transport, log);
   for (std::size_t i = 0; i < bytes.size() && !server.exited(); i += chunk) {
     frames.feed(bytes.substr(i, chunk));
+    bool pushed = false;
     while (std::optional<std::string> body = frames.next()) {
       transport.push(std::move(*body));
+      pushed = true;
+      if (batched) continue;
       server.drain();
       checkOutput(transport);
       if (server.exited()) break;
+    }
+    if (batched && pushed) {
+      server.drain();
+      checkOutput(transport);
     }
   }
   return 0;

@@ -115,17 +115,20 @@ TEST_CASE("AF001 async-identifier: names visible outside the file are unsafe", "
        "class Loader:\n    def __init__(self, async=False):\n        self.async = async\n\n"
        "l = Loader(async=True)\nprint(l.async)\n"},
       // Call sites are tied to the function by name resolution, not by spelling: `h`'s `_g` is
-      // another function, whose `async=` keyword is not renamed with `f`'s `_g`.
+      // another function, whose `async=` keyword is not renamed with `f`'s `_g`. While the file
+      // renames a parameter `async`, that keyword (which `**kw` could pass on to it) is renamed
+      // too, unsafely; once the parameter is renamed (the safe fixes' first round), it keeps its
+      // key as `**{"async": 2}`.
       {"def f():\n    def _g(async): return async\n    return _g(async=1)\ndef h():\n"
        "    def _g(x, **kw): return kw\n    return _g(1, async=2)\n",
        {{"AF001", 2, 12, 17, FixKind::Safe},
         {"AF001", 2, 27, 32, FixKind::Safe},
         {"AF001", 3, 15, 20, FixKind::Safe},
-        {"AF001", 6, 18, 23, FixKind::Unsafe, "keyword argument"}},
+        {"AF001", 6, 18, 23, FixKind::Unsafe, "renames the parameter `async`"}},
        "def f():\n    def _g(async_): return async_\n    return _g(async_=1)\ndef h():\n"
        "    def _g(x, **kw): return kw\n    return _g(1, async_=2)\n",
        "def f():\n    def _g(async_): return async_\n    return _g(async_=1)\ndef h():\n"
-       "    def _g(x, **kw): return kw\n    return _g(1, async=2)\n"},
+       "    def _g(x, **kw): return kw\n    return _g(1, **{\"async\": 2})\n"},
       // Methods called through an attribute: the receiver is unknown, so the rename is unsafe,
       // and a call cannot be tied to one of two methods of the same name.
       {"class A:\n    def _f(self, async=False): return async\nclass B:\n    def _f(self, x, **kw): return kw\n"
@@ -155,11 +158,47 @@ TEST_CASE("AF001 async-identifier: names visible outside the file are unsafe", "
        {{"AF001", 3, 14, 19, FixKind::Unsafe, "already used"}},
        "def f(o):\n    o.async_ = 1\n    return o.async_\n",
        "def f(o):\n    o.async_ = 1\n    return o.async\n"},
-      // A keyword to a callee defined elsewhere.
+      // A keyword to a callee defined elsewhere, or to a `**kwargs`: `**{"async": v}` passes the
+      // callee the very key and value it got on Python 3.6 (a rename would pass `async_`), so it
+      // is safe. Issue 32: `h(async=1)` became `h(async_=1)` and printed another key.
       {"requests.get(url, async=True)\n",
-       {{"AF001", 1, 19, 24, FixKind::Unsafe, "keyword argument"}},
-       "requests.get(url, async_=True)\n",
-       "requests.get(url, async=True)\n"},
+       {{"AF001", 1, 19, 24, FixKind::Safe, "keyword argument"}},
+       "requests.get(url, **{\"async\": True})\n"},
+      {"def h(**kw):\n    return sorted(kw)\nprint(h(async=1, b=2), dict(async = 3), h(x, async=  # c\n  4))\n",
+       {{"AF001", 3, 9, 14, FixKind::Safe, "`**{\"async\": …}`"},
+        {"AF001", 3, 29, 34, FixKind::Safe},
+        {"AF001", 3, 46, 51, FixKind::Safe}},
+       "def h(**kw):\n    return sorted(kw)\nprint(h(**{\"async\": 1}, b=2), dict(**{\"async\": 3}), "
+       "h(x, **{\"async\":  # c\n  4}))\n"},
+      {"class K(Base, async=1):\n    pass\n",
+       {{"AF001", 1, 15, 20, FixKind::Safe}},
+       "class K(Base, **{\"async\": 1}):\n    pass\n"},
+      // …except before a `*args` (`**` cannot precede it), and where the file renames a parameter
+      // or an attribute `async` that the keyword may reach or set: renamed with them, unsafely.
+      {"import h\nh(async=1, *rest)\n",
+       {{"AF001", 2, 3, 8, FixKind::Unsafe, "a `*` argument follows it"}},
+       "import h\nh(async_=1, *rest)\n",
+       "import h\nh(async=1, *rest)\n"},
+      // A callee bound nowhere in the file came from a star import: the project may rename its
+      // parameter `async` without tying this call to it (found by the runtime oracle).
+      {"from pkg.m import *\nhelper(2, async=3)\nprint(dict(async=1))\n",
+       {{"AF001", 2, 11, 16, FixKind::Unsafe, "`helper` is not defined in this file"},
+        {"AF001", 3, 12, 17, FixKind::Safe}},
+       "from pkg.m import *\nhelper(2, async_=3)\nprint(dict(**{\"async\": 1}))\n",
+       "from pkg.m import *\nhelper(2, async=3)\nprint(dict(**{\"async\": 1}))\n"},
+      {"import types\nns = types.SimpleNamespace(async=1)\nprint(ns.async)\n",
+       {{"AF001", 2, 28, 33, FixKind::Unsafe, "renames the attribute `async`"}, {"AF001", 3, 10, 15, FixKind::Unsafe}},
+       "import types\nns = types.SimpleNamespace(async_=1)\nprint(ns.async_)\n",
+       "import types\nns = types.SimpleNamespace(async=1)\nprint(ns.async)\n"},
+      {"def inner(x, async=False):\n    return async\ndef outer(**kw):\n    return inner(1, **kw)\n"
+       "outer(async=True)\n",
+       {{"AF001", 1, 14, 19, FixKind::Unsafe},
+        {"AF001", 2, 12, 17, FixKind::Unsafe},
+        {"AF001", 5, 7, 12, FixKind::Unsafe, "renames the parameter `async`"}},
+       "def inner(x, async_=False):\n    return async_\ndef outer(**kw):\n    return inner(1, **kw)\n"
+       "outer(async_=True)\n",
+       "def inner(x, async=False):\n    return async\ndef outer(**kw):\n    return inner(1, **kw)\n"
+       "outer(async=True)\n"},
       // Function and class names.
       {"def async():\n    pass\n\nasync()\n",
        {{"AF001", 1, 5, 10, FixKind::Unsafe, "function name"}, {"AF001", 4, 1, 6}},

@@ -37,3 +37,22 @@ TEST_CASE("every rule's pieces are found by its name and code", "[rules][registr
           std::string::npos);
   }
 }
+
+TEST_CASE("every cross-file test the rules' map names exists", "[rules][registry]") {
+  const fs::path root = ASYNCFIX_SOURCE_DIR;
+  const std::string table = readFile(root / "tests/rules/README.md");
+  const std::size_t from = table.find("## Cross-file tests");
+  REQUIRE(from != std::string::npos);
+  const std::string section = table.substr(from, table.find("\n## ", from + 1) - from);
+  // Every `tests/...` path, and the transcripts listed by name after the first one.
+  const std::regex path("`(tests/[^`]+|module_rename[a-z_]*\\.jsonrpc)`");
+  std::size_t count = 0;
+  for (auto it = std::sregex_iterator(section.begin(), section.end(), path); it != std::sregex_iterator(); ++it) {
+    std::string named = (*it)[1];
+    if (!named.starts_with("tests/")) named = "tests/lsp/transcripts/" + named;
+    INFO(named);
+    CHECK(fs::exists(root / named));
+    ++count;
+  }
+  CHECK(count >= 8);
+}

@@ -1,19 +1,24 @@
-// asyncfix/project_view.h (internal, not installed) — the project view of a run over many files: which module each file
-// is, the project's own modules named `async`/`await`, which a fix renames together with every import of them; the
-// parameters named so of its public functions, renamed together with `async=` at every call in
-// other files that resolves to them; and its module-level names and attributes named so, renamed
-// together with every use in other files that reaches them.
+// asyncfix/project_view.h (internal, not installed) — the project view: the one header of
+// lib/src/project/, and the door to it.
 //
-// It knows paths and configuration only: it reads no Python file and parses nothing. The imports
-// are found by the linter, in the files the prefilter keeps (an import of `pkg.async` holds the
-// token `async`), with the rows configure() adds to each file's Config. The parameters and calls
-// come from the library's findPublicNames(), run by the caller on the files that
-// mayHavePublicNames() keeps (a parameter or a keyword argument `async` holds the token too). A
-// run whose paths name no module `async`/`await` and whose files take no such parameter costs
+// It owns what spans the files of a run: which module each file is; the project's own modules
+// named `async`/`await`, renamed together with every import of them (AF201), and the rule that a
+// module is renamed only when every importer of the run is updated in the same fix (else the
+// rename is refused, saying where, or made unsafe); the parameters so named of its public
+// functions, renamed together with `async=` at every call in other files that resolves to them;
+// its module-level names and attributes so named, renamed with every use in other files that
+// reaches them; and the one spelling of the run's paths (normalizedPath). Its parts:
+// project_view.cpp (the module map, the renames, configure()), import_edits.cpp (what the renames
+// do to the importers; audit()), public_names.cpp (asyncfix/public_names.h: what one file holds
+// for the names other modules use), module_strings.cpp (asyncfix/module_strings.h: strings that
+// name a renamed module).
+//
+// It does not own: reading files (a ProjectText gives their sources: the disk's or an editor's),
+// the rules (the linter finds the imports, with the rows configure() adds to each file's
+// Config), the disk (a run renames the modules: asyncfix/run.h, applyModuleRenames), or how a
+// front end shows it (the CLI's --diff: cli/project.h; the language server's workspace edits).
+// A run whose paths name no module `async`/`await` and whose files define no such name costs
 // one scan of the file names, and every file is linted as before.
-//
-// What it does to the disk is the caller's: the CLI renames the files (cli/project.h) and renders
-// --diff; the language server offers the renames as workspace edits.
 #pragma once
 
 #include <cstdint>
@@ -94,6 +99,11 @@ struct ImportEdits {
   /// ModuleRename::leftBehind); empty when every one is rewritten.
   std::vector<std::vector<std::string>> leftBehind;
 };
+
+/// `path` as the project view spells the run's paths: lexically normal, `/` between components
+/// ("./pkg//a.py" → "pkg/a.py"). The one normaliser of those paths: ModuleRename's paths, the keys
+/// of configure(), and whatever a front end compares with them go through it.
+std::string normalizedPath(const std::filesystem::path &path);
 
 /// Is `inner` a module inside the package `outer` (`pkg.async.await` in `pkg.async`)?
 bool insideModule(std::string_view inner, std::string_view outer);
@@ -192,7 +202,11 @@ public:
   /// the old name), gets
   /// those places (ModuleRename::leftBehind), so that its rename and every fix of its imports
   /// become unsafe and say why; so do the modules inside it (their new paths spell its new name) —
-  /// again until none changes. Reads the files of `files` through `text`, on `jobs` threads; does
+  /// again until none changes. A module is renamed only when every importer of the run is
+  /// updated with it: one that no fix can rewrite — a file of the run that is no module (its name
+  /// is no identifier: `rpc@v2.py`) whose relative import names it — refuses the rename
+  /// (ModuleRename::refusal, saying where), and with it the module's other roots and the modules
+  /// inside it. Reads the files of `files` through `text`, on `jobs` threads; does
   /// nothing when renames() is empty.
   void audit(const std::vector<std::string> &files, const std::vector<std::string> &roots,
              const ConfigResolver &resolver, const ProjectText &text, unsigned jobs = 1);
@@ -223,7 +237,18 @@ private:
   void addNameRenames(const std::vector<std::pair<std::string, PublicNames>> &names,
                       const std::vector<std::optional<FileModule>> &modules);
 
+  /// The refusals audit() adds: each module that `refuse(r)` names gets `why(r)`, and so do its
+  /// twins in other roots and the modules inside it; their rows go.
+  void refuseModules(const std::function<std::optional<std::string>(const ModuleRename &)> &why);
+  /// Per module of renames() (none for a refused one): the places of the run's strays whose
+  /// relative imports name it (audit()).
+  std::vector<std::vector<std::string>> strandedImporters(const ConfigResolver &resolver, const ProjectText &text,
+                                                          unsigned jobs) const;
+
   std::vector<std::pair<std::string, std::string>> packages_; ///< file → package, sorted by file
+  /// The run's Python files that are no module (their name is no identifier) in a directory that
+  /// is a package: file → that package. Their relative imports cannot be rewritten.
+  std::vector<std::pair<std::string, std::string>> strays_;
   std::vector<RenameRow> rows_;
   std::vector<ModuleRename> renames_;
   std::vector<RenamedModule> modules_;

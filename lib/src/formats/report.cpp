@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "asyncfix/linter.h"
+#include "asyncfix/notebook_fix.h"
 #include "asyncfix/report_format.h"
 #include "asyncfix/rules.h"
 #include "asyncfix/utf8.h"
@@ -217,25 +218,11 @@ FixResult Linter::fix(std::string_view text, std::string_view path, Applicabilit
 
   auto parsed = Notebook::parse(std::string(text));
   if (auto *error = std::get_if<std::string>(&parsed)) return failed(std::move(*error));
-  const Notebook &notebook = std::get<Notebook>(parsed);
-  FixResult result = asyncfix::fix(*this, notebook.virtualText(), options);
-  if (!result.changed) {
-    result.text = std::string(text);
-    return result;
-  }
-  std::optional<std::string> json = notebook.withVirtualText(result.text);
-  if (json && std::holds_alternative<Notebook>(Notebook::parse(*json))) {
-    result.text = std::move(*json);
-    return result;
-  }
-  // The fixed cells cannot be written back: report the notebook as it is.
-  FixResult unchanged;
-  unchanged.text = std::string(text);
-  unchanged.remaining = lint(std::string_view(notebook.virtualText()));
-  unchanged.rejected = std::move(result.rejected);
-  unchanged.warnings.emplace_back(json ? "internal error: the fixed notebook does not parse; not written"
-                                       : "a fix touched notebook IPython syntax; not written");
-  return unchanged;
+  NotebookFix fixed = fixNotebook(*this, std::get<Notebook>(parsed), options);
+  FixResult result = std::move(fixed.result);
+  result.text = fixed.fixed ? fixed.fixed->json() : std::string(text);
+  if (fixed.warning) result.warnings.push_back(std::move(*fixed.warning));
+  return result;
 }
 
 } // namespace asyncfix

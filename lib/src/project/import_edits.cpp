@@ -212,6 +212,62 @@ ImportEdits ProjectView::importEdits(const std::vector<std::string> &files,
   return out;
 }
 
+std::vector<std::vector<std::string>> ProjectView::strandedImporters(const ConfigResolver &resolver,
+                                                                     const ProjectText &text, unsigned jobs) const {
+  std::vector<std::vector<std::string>> out(renames_.size());
+  if (!text) return out;
+  std::vector<std::vector<std::pair<std::size_t, std::string>>> found(strays_.size());
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t s = next++; s < strays_.size(); s = next++) {
+      const auto &[file, package] = strays_[s];
+      std::string why;
+      std::optional<ProjectSource> source;
+      try {
+        source = text(file, why);
+      } catch (const std::exception &) {
+        continue; // importEdits() says that it cannot be read
+      }
+      if (!source ||
+          (source->text.find("async") == std::string::npos && source->text.find("await") == std::string::npos))
+        continue;
+      const auto resolved = resolver.forFile(file);
+      const auto *settings = std::get_if<ResolvedConfig>(&resolved);
+      if (settings == nullptr) continue; // importEdits() says so
+      Config config = settings->config;
+      configure(file, config);
+      config.rules = RuleSelection{{"AF201"}, {}, {}};
+      Config asModule = config; // what its relative imports would name were it a module
+      asModule.package = package;
+      const Document doc(source->text);
+      const std::vector<Diagnostic> relative = LinterInternals::lintUnsuppressed(Linter(asModule), doc);
+      const std::vector<Diagnostic> plain = LinterInternals::lintUnsuppressed(Linter(config), doc);
+      const std::string stem = fs::path(file).stem().string();
+      for (const Diagnostic &d : relative) {
+        if (d.code != "AF201" || !d.fix || d.fix->renames.empty()) continue;
+        if (std::any_of(plain.begin(), plain.end(), [&](const Diagnostic &o) { return o.start == d.start && o.fix; }))
+          continue; // an absolute import: rewritten as in any other file
+        for (std::size_t i = 0; i < renames_.size(); ++i)
+          if (!renames_[i].refusal && std::any_of(d.fix->renames.begin(), d.fix->renames.end(),
+                                                  [&](const FileRename &r) { return moves(r, renames_[i]); }))
+            found[s].emplace_back(i, "`" + file + ":" + std::to_string(doc.lines().lineOf(d.start) + 1) +
+                                         "` imports it relatively but is no module (`" + stem + "` is no identifier)");
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  try {
+    for (unsigned t = 1; t < std::min<std::size_t>(std::max(jobs, 1U), strays_.size()); ++t) pool.emplace_back(work);
+  } catch (const std::system_error &) { // no more threads: the ones there are do the work
+  }
+  work();
+  for (std::thread &thread : pool) thread.join();
+  for (auto &places : found)
+    for (auto &[i, place] : places)
+      if (std::find(out[i].begin(), out[i].end(), place) == out[i].end()) out[i].push_back(std::move(place));
+  return out;
+}
+
 std::optional<std::string> ProjectView::uncovered(const ModuleRename &r, const std::vector<fs::path> &walked,
                                                   std::string_view who, bool relative) {
   for (const std::string &need : {r.base, r.root}) {
@@ -234,6 +290,15 @@ std::optional<std::string> ProjectView::uncovered(const ModuleRename &r, const s
 void ProjectView::audit(const std::vector<std::string> &files, const std::vector<std::string> &roots,
                         const ConfigResolver &resolver, const ProjectText &text, unsigned jobs) {
   if (renames_.empty()) return;
+  // An importer that no fix can rewrite refuses the rename (a refused module has no rows, so its
+  // imports are reported without a fix).
+  const std::vector<std::vector<std::string>> stranded = strandedImporters(resolver, text, jobs);
+  refuseModules([&](const ModuleRename &r) -> std::optional<std::string> {
+    const std::vector<std::string> &places = stranded[static_cast<std::size_t>(&r - renames_.data())];
+    if (places.empty()) return std::nullopt;
+    return placesSummary(places) + ", so " + (places.size() == 1 ? "that import" : "those imports") +
+           " cannot be rewritten";
+  });
   // Importers outside the run keep the old name: the run must walk the module's base and root.
   std::error_code ec;
   std::vector<fs::path> walked;

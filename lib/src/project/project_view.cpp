@@ -50,8 +50,6 @@ std::string moved(const std::string &path, const FileRename &rename) {
   return path;
 }
 
-std::string normalized(const std::string &path) { return fs::path(path).lexically_normal().generic_string(); }
-
 } // namespace
 
 /// The module a file of the run is.
@@ -80,7 +78,7 @@ public:
     const bool plain = !file.starts_with("./") && !file.starts_with("../") && file.find("/./") == std::string::npos &&
                        file.find("/../") == std::string::npos && file.find("//") == std::string::npos;
     FileModule m;
-    m.spelt = plain ? file : normalized(file);
+    m.spelt = plain ? file : normalizedPath(file);
     const std::string &spelt = m.spelt;
     const std::size_t dot = spelt.rfind('.'), slash = spelt.rfind('/');
     if (dot == std::string::npos || (slash != std::string::npos && dot < slash)) return std::nullopt;
@@ -100,6 +98,21 @@ public:
     m.module = join(m.parts, m.parts.size());
     m.package = join(m.parts, m.init ? m.parts.size() : m.parts.size() - 1);
     return m;
+  }
+
+  /// A Python file that is no module because its name is no identifier (`pkg/sub/rpc@v2.py`), in
+  /// a directory that is a package: the file as the run spells paths, normalized, and that package
+  /// ("pkg.sub"); nullopt for every other file.
+  std::optional<std::pair<std::string, std::string>> stray(const std::string &file) {
+    std::string spelt = normalizedPath(file);
+    const std::size_t dot = spelt.rfind('.'), slash = spelt.rfind('/');
+    if (dot == std::string::npos || slash == std::string::npos || dot < slash) return std::nullopt;
+    const std::string_view extension = std::string_view(spelt).substr(dot);
+    if (extension != ".py" && extension != ".pyi") return std::nullopt;
+    if (isIdentifier(std::string_view(spelt).substr(slash + 1, dot - slash - 1))) return std::nullopt;
+    const Directory &holder = directoryOf(spelt);
+    if (!holder.config || !holder.parts || holder.parts->empty()) return std::nullopt;
+    return std::make_pair(std::move(spelt), join(*holder.parts, holder.parts->size()));
   }
 
   /// Whether `file`'s own configuration (its per-file ignores too) enables the rule `code`.
@@ -516,6 +529,35 @@ std::optional<std::string> extensionModuleNamed(const fs::path &directory, const
   return std::nullopt;
 }
 
+/// The refusals that follow from others: a module's twins in other roots, and the modules inside
+/// a package that cannot be renamed.
+void refuseRelated(std::vector<ModuleRename> &renames) {
+  // One module in two roots (`check a b` with `a/pkg/async.py` and `b/pkg/async.py`): an import
+  // of it cannot tell them apart, so it is renamed everywhere or nowhere (else the imports of the
+  // root whose rename is refused would be rewritten to the module that is in the way).
+  for (ModuleRename &r : renames) {
+    if (r.refusal) continue;
+    const auto refused = std::find_if(renames.begin(), renames.end(),
+                                      [&](const ModuleRename &o) { return o.module == r.module && o.refusal; });
+    if (refused == renames.end()) continue;
+    // Left alone in one file (a `.py` beside its `.pyi`, another root) and not in this one: not
+    // renamed either, and reported as refused, saying why (only where it is opted out it is quiet).
+    r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the same module `" + r.module + "` at `" +
+                refused->path.from + "` cannot be renamed (" +
+                (refused->taken.empty() ? *refused->refusal : "`" + refused->taken + "` exists") + ")";
+  }
+  // A module inside a package that cannot be renamed: its rows would spell the package's new name.
+  for (ModuleRename &r : renames) {
+    if (r.refusal) continue;
+    const auto refused = std::find_if(renames.begin(), renames.end(), [&](const ModuleRename &o) {
+      return o.refusal && insideModule(r.module, o.module);
+    });
+    if (refused == renames.end()) continue;
+    r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the package `" + refused->module +
+                "` it lies in cannot be renamed (" + *refused->refusal + ")";
+  }
+}
+
 } // namespace
 
 void ProjectView::addModuleRenames(const std::vector<std::string> &files, ModuleMap &map, const ProjectText &text) {
@@ -523,7 +565,10 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
   std::map<std::string, std::size_t> byPath; // a rename's `from` → its index in renames_
   for (const std::string &file : files) {
     const std::optional<FileModule> module = map.of(file);
-    if (!module) continue;
+    if (!module) {
+      if (auto stray = map.stray(file)) view.strays_.push_back(std::move(*stray));
+      continue;
+    }
     const std::string &spelt = module->spelt;
     const std::string_view extension = module->extension;
     const ResolvedConfig *config = module->config;
@@ -616,30 +661,7 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
       ignore("`" + r.reportedIn + "` opts out of AF201 in its header");
   }
 
-  // One module in two roots (`check a b` with `a/pkg/async.py` and `b/pkg/async.py`): an import
-  // of it cannot tell them apart, so it is renamed everywhere or nowhere (else the imports of the
-  // root whose rename is refused would be rewritten to the module that is in the way).
-  for (ModuleRename &r : view.renames_) {
-    if (r.refusal) continue;
-    const auto refused = std::find_if(view.renames_.begin(), view.renames_.end(),
-                                      [&](const ModuleRename &o) { return o.module == r.module && o.refusal; });
-    if (refused == view.renames_.end()) continue;
-    // Left alone in one file (a `.py` beside its `.pyi`, another root) and not in this one: not
-    // renamed either, and reported as refused, saying why (only where it is opted out it is quiet).
-    r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the same module `" + r.module + "` at `" +
-                refused->path.from + "` cannot be renamed (" +
-                (refused->taken.empty() ? *refused->refusal : "`" + refused->taken + "` exists") + ")";
-  }
-  // A module inside a package that cannot be renamed: its rows would spell the package's new name.
-  for (ModuleRename &r : view.renames_) {
-    if (r.refusal) continue;
-    const auto refused = std::find_if(view.renames_.begin(), view.renames_.end(), [&](const ModuleRename &o) {
-      return o.refusal && insideModule(r.module, o.module);
-    });
-    if (refused == view.renames_.end()) continue;
-    r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: the package `" + refused->module +
-                "` it lies in cannot be renamed (" + *refused->refusal + ")";
-  }
+  refuseRelated(view.renames_);
 
   // One row per module path, in each spelling a fix in progress can leave its ancestors in
   // (`pkg.async.await` and `pkg.asynchronous.await`): fixing converges whatever the order.
@@ -683,7 +705,7 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
 std::string ProjectView::configure(const std::string &file, Config &config) const {
   if (!active()) return {};
   config.renames.insert(config.renames.begin(), rows_.begin(), rows_.end());
-  const std::string key = normalized(file);
+  const std::string key = normalizedPath(file);
   // An attribute's row goes to the files that use it on objects the project knows.
   std::string members;
   for (const RenameRow &row : memberRows_)
@@ -707,6 +729,32 @@ std::string ProjectView::configure(const std::string &file, Config &config) cons
   config.module = named->second; // it defines a renamed parameter or module-level name
   return "\nproject package " + at->second + "\nmodule " + named->second + members;
 }
+
+void ProjectView::refuseModules(const std::function<std::optional<std::string>(const ModuleRename &)> &why) {
+  bool any = false;
+  for (ModuleRename &r : renames_) {
+    if (r.refusal) continue;
+    if (std::optional<std::string> reason = why(r)) {
+      r.refusal = "cannot rename `" + r.path.from + "` to `" + r.path.to + "`: " + *reason;
+      any = true;
+    }
+  }
+  if (!any) return;
+  refuseRelated(renames_);
+  const auto refused = [&](const FileRename &path) {
+    return std::any_of(renames_.begin(), renames_.end(),
+                       [&](const ModuleRename &r) { return r.refusal && r.path == path; });
+  };
+  std::erase_if(rows_, [&](const RenameRow &row) {
+    return row.kind == RenameRow::Kind::Module && std::any_of(row.files.begin(), row.files.end(), refused);
+  });
+  std::erase_if(modules_, [&](const RenamedModule &m) {
+    return std::none_of(renames_.begin(), renames_.end(),
+                        [&](const ModuleRename &r) { return !r.refusal && r.module == m.old; });
+  });
+}
+
+std::string normalizedPath(const fs::path &path) { return path.lexically_normal().generic_string(); }
 
 bool ProjectView::mentionsKeywordModule(std::string_view path) {
   for (std::size_t from = 0; from <= path.size();) {
@@ -759,7 +807,7 @@ std::string ProjectView::movedPath(const std::string &path, bool unsafe) const {
   for (const ModuleRename &r : renames_)
     if (!r.refusal && (unsafe || r.applicability() == Applicability::Safe)) order.push_back(&r);
   sortDeepestFirst(order);
-  std::string out = normalized(path);
+  std::string out = normalizedPath(path);
   for (const ModuleRename *r : order) out = moved(out, r->path);
   return out;
 }

@@ -45,12 +45,23 @@ rules (a local `async` in one function does not touch another function's `async`
 parameter also renames `async=` at the calls of that function in the file. The new name is
 `async_` (PEP 8's convention) or what the rename style asks for (`is_async`, a template).
 
+A keyword argument that no parameter of the file binds (`requests.get(url, async=True)`,
+`h(async=1)` for a `def h(**kw)`, `dict(async=1)`, `class K(Base, async=1)`) keeps its key:
+it becomes `**{"async": True}`, which passes the callee the very key and value it got on Python
+3.6, also into a `**kwargs` — where a rename to `async_=` would pass another key. That fix is
+safe. It is renamed like the other uses instead, unsafely and saying why in the fix's title,
+when a `*args` follows it (`**` cannot precede `*`), when the callee is a name the file never
+binds (a star import brought it, and the project may rename its parameter), or when the file
+(or the project, below) renames a parameter `async` (a `**kwargs` may pass the keyword on to
+it) or an attribute `async` (the keyword may set it: `SimpleNamespace(async=1).async`). A safe `--fix` renames the
+file's safe parameters first; a keyword then left without a parameter `async` keeps its key.
+
 The fix is safe for names that nothing outside the file can see: local variables, parameters of
 private functions (`_helper`) and of lambdas that are not public module-level names,
 comprehension variables. It is unsafe where other code may use the name: module-level names
 (importers), parameters of public functions (keyword callers), parameters of methods called
 through an attribute (`obj.run(async=…)`: the receiver is not known), attributes (`obj.async`
-anywhere), keyword arguments to callees defined elsewhere, where the new name is already visible
+anywhere), keyword arguments renamed as above, where the new name is already visible
 (it would be shadowed or captured), and when a syntax error hides some uses of the name. Imported names (`from m import async`)
 get no fix: the name is fixed by the other module (AF201 knows the libraries that renamed theirs,
 and `asyncfix check` the project's own, below).

@@ -36,8 +36,11 @@ value = await_(job)
 ## Fix safety
 As for AF001: the binding and all its references in the file are renamed, scope-aware, to
 `await_` (or the configured style). Safe for names nothing outside the file can see; unsafe for
-module-level names, public parameters, attributes, keywords to callees defined elsewhere, and
-when the new name already exists in the file. `await(x)` is renamed with the function it calls.
+module-level names, public parameters, attributes, and when the new name already exists in the
+file. `await(x)` is renamed with the function it calls. A keyword `await=` that no parameter of
+the file binds keeps its key as `**{"await": v}` (safe: the callee gets what it got on 3.6),
+unless a `*args` follows it or the file or project renames a parameter or attribute `await`
+(then it is renamed with them, unsafely), as AF001 explains.
 )",
                                 FixAvailability::Sometimes,
                                 false};

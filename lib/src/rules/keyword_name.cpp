@@ -41,6 +41,7 @@ struct RenameCache {
   using Key = std::pair<std::uint32_t, std::string_view>; ///< a binding: scope, name
   std::map<Key, Rename> bindings;
   std::optional<Rename> member;
+  std::optional<std::string> renamedElsewhere; ///< fileBlocker(), once per file
 };
 
 bool isPrivateName(std::string_view name) {
@@ -332,6 +333,98 @@ const Rename &bindingRename(const Rule &rule, const SemanticModel &model, const 
   return cache.bindings.emplace(k, std::move(r)).first->second;
 }
 
+/// What in the whole file keeps a keyword `NAME=` from keeping its key (empty: nothing): a
+/// parameter or attribute of that name that this file or the project view renames — the keyword
+/// may reach the parameter through `**kwargs`, or become the attribute
+/// (`SimpleNamespace(NAME=…).NAME`), so it is renamed with them.
+std::string fileBlocker(const Rule &rule, const SemanticModel &model, std::string_view keyword, Context &ctx) {
+  const std::string name = "`" + std::string(keyword) + "`";
+  for (std::uint32_t i : model.namesCalled(keyword)) {
+    const NameUse &use = model.name(i);
+    if (!use.inError && use.role == NameRole::Parameter)
+      return "this file renames the parameter " + name + ", which it may reach through `**kwargs`";
+  }
+  // The attribute this rule renames: not the module paths AF201–AF203 rewrite (`m.async` of a module).
+  RenameGroup members = memberGroup(model, keyword, ctx.config());
+  ctx.dropClaimedByOther(rule, kClaimRecordedToken, members.nodes);
+  if (!members.nodes.empty()) return "this file renames the attribute " + name + ", which it may set";
+  for (const RenameRow &r : ctx.config().renames) {
+    if (r.touches.empty() || r.old != keyword) continue;
+    if (r.kind == RenameRow::Kind::Keyword)
+      return "the project renames the parameter " + name + " of `" + r.owner +
+             "`, which it may reach through `**kwargs`";
+    if (r.kind == RenameRow::Kind::Attribute) return "the project renames the attribute " + name + ", which it may set";
+  }
+  return {};
+}
+
+/// Why `NAME=` to a callee that takes no parameter NAME in this file cannot keep its key as
+/// `**{"NAME": v}` (empty when it can): a `*` argument after it (unpacking cannot follow `**`), a
+/// callee named nowhere in the file (`from pkg.m import *` brought it: the project view may
+/// rename its parameter, and cannot tie this call to it), or fileBlocker's reason, computed once
+/// per file.
+std::string keepKeyBlocker(const Rule &rule, const SemanticModel &model, const KeywordUse &k, std::string_view keyword,
+                           Context &ctx) {
+  const TSNode keywordArgument = ts_node_parent(k.node);
+  for (TSNode n = ts_node_next_named_sibling(keywordArgument); !ts_node_is_null(n); n = ts_node_next_named_sibling(n))
+    if (ts_node_symbol(n) == Kinds::get().listSplat) return "a `*` argument follows it, which cannot follow `**{…}`";
+  // `dict(NAME=…)` and `type(…, NAME=…)` are the builtins that take any keyword.
+  if (k.calleeIsName && k.callee != "dict" && k.callee != "type") {
+    const std::optional<BindingKey> callee = bindingAt(model, k.calleeNode);
+    const auto binds = [](const NameUse *u) {
+      return u->role != NameRole::Reference && u->role != NameRole::AwaitName && u->role != NameRole::Declaration;
+    };
+    if (callee && std::ranges::none_of(model.usesOf(*callee), binds))
+      return "`" + std::string(k.callee) +
+             "` is not defined in this file: a star import may bring it, its parameter renamed";
+  }
+  RenameCache &cache = ctx.state<RenameCache>(&rule);
+  if (!cache.renamedElsewhere) cache.renamedElsewhere = fileBlocker(rule, model, keyword, ctx);
+  return *cache.renamedElsewhere;
+}
+
+/// `callee(NAME=v)` where no parameter of the file binds it: `callee(**{"NAME": v})` passes the
+/// very same key and value, also to a `**kwargs`, on every Python — where a rename would pass
+/// another key. Else (keepKeyBlocker) the keyword is renamed, unsafely, with the reason.
+Rename keywordAlone(const Rule &rule, const SemanticModel &model, const KeywordUse &k, std::string_view keyword,
+                    Context &ctx) {
+  const TSNode argument = ts_node_parent(k.node);
+  const std::string blocker = keepKeyBlocker(rule, model, k, keyword, ctx);
+  RenameGroup alone;
+  alone.nodes = {k.node};
+  alone.keywordNodes = {k.node};
+  alone.visibleOutside = true; // the callee is defined elsewhere
+  Rename r = makeRename(rule, model, std::move(alone), keyword, ctx);
+  if (!r.fix) return r;
+  if (!blocker.empty()) {
+    r.fix.mutate().title += " (" + blocker + ")";
+    return r;
+  }
+  const TSNode value = field(argument, "value");
+  TSNode equals{};
+  for (std::uint32_t i = 0, n = ts_node_child_count(argument); i < n; ++i)
+    if (!ts_node_is_named(ts_node_child(argument, i))) equals = ts_node_child(argument, i);
+  if (ts_node_is_null(value) || ts_node_is_null(equals)) return r;
+  // `NAME = v` becomes `"NAME": v`; a comment between the two keeps its place.
+  const std::string_view between =
+      ctx.text().substr(ts_node_end_byte(k.node), ts_node_start_byte(value) - ts_node_end_byte(k.node));
+  const bool plain = between.find_first_not_of(" \t=") == std::string_view::npos;
+  Fix fix;
+  fix.title =
+      "Pass `" + std::string(keyword) + "` as `**{\"" + std::string(keyword) + "\": …}`, the same key for the callee";
+  fix.applicability = Applicability::Safe;
+  const std::string key = "**{\"" + std::string(keyword) + "\"";
+  if (plain) {
+    fix.edits.push_back({ts_node_start_byte(k.node), ts_node_start_byte(value), key + ": "});
+  } else {
+    fix.edits.push_back({ts_node_start_byte(k.node), ts_node_end_byte(k.node), key});
+    fix.edits.push_back({ts_node_start_byte(equals), ts_node_end_byte(equals), ":"});
+  }
+  fix.edits.push_back({ts_node_end_byte(value), ts_node_end_byte(value), "}"});
+  r.fix = std::move(fix);
+  return r;
+}
+
 } // namespace
 
 std::vector<TSSymbol> KeywordNameRule::subscriptions() const {
@@ -435,13 +528,7 @@ void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
         break;
       }
     }
-    if (!rename) {
-      RenameGroup alone;
-      alone.nodes = {k->node};
-      alone.keywordNodes = {k->node};
-      alone.visibleOutside = true; // the callee is defined elsewhere
-      rename = &own.emplace(makeRename(*this, model, std::move(alone), keyword_, ctx));
-    }
+    if (!rename) rename = &own.emplace(keywordAlone(*this, model, *k, keyword_, ctx));
     what = "a keyword argument";
   } else if (model.attributeAt(start)) {
     if (!cache.member)

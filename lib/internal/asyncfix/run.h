@@ -1,0 +1,135 @@
+// asyncfix/run.h (internal, not installed) — a run of asyncfix over files: what `asyncfix check`
+// does between parsing its arguments and printing its results.
+//
+// A run owns: the walk of its roots (asyncfix/walk.h: exclude globs and .gitignore per directory),
+// the configuration of each file (one Linter per distinct configuration, resolved once per
+// directory), the project view (asyncfix/project_view.h: built from the run's files, audited,
+// put into each file's configuration), linting or fixing each file on worker threads (the fixer's
+// fixpoint, notebooks through their cells, PEP 263 encodings), writing fixed files atomically and
+// renaming modules on disk (--fix), the diff of each file (--diff), and the reports in path order,
+// each file once.
+//
+// It does not own: arguments, output formats, colours, the progress bar's drawing (RunProgress
+// is told how far the run is), stdout or stderr (problems come back as lines in the reports), the
+// process's exit code. The CLI drives it (cli/check.cpp); the language server's workspace fix and
+// the C/Python APIs are to drive the same component.
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "asyncfix/diagnostic.h"
+#include "asyncfix/notebook.h"
+#include "asyncfix/project_view.h"
+#include "asyncfix/public_names.h"
+#include "asyncfix/settings.h"
+#include "asyncfix/source_io.h"
+#include "asyncfix/walk.h"
+
+namespace asyncfix {
+
+/// What a run does to each file besides linting it.
+enum class FixMode : std::uint8_t { None, Apply, Diff };
+
+struct RunOptions {
+  std::vector<std::string> roots; ///< files and directories to check (walked as walkPaths walks)
+  FixMode fixMode = FixMode::None;
+  bool addNoqa = false; ///< add a `# noqa` comment to every line with a finding instead
+  /// Only the files it accepts are checked (`--shard`); the file list is then made whole first.
+  std::function<bool(const std::string &file)> keep;
+  /// The files are a share of the roots' (a shard): importers elsewhere keep a module's old name.
+  bool partial = false;
+  /// The file list whole before any file is checked (--show-files, a shard); a run that writes
+  /// always makes it.
+  bool listFirst = false;
+  /// `--unsafe-fixes` / `--no-unsafe-fixes`: wins over every file's own `unsafe-fixes`.
+  std::optional<bool> unsafeFixes;
+  unsigned jobs = 0; ///< worker threads; 0: one per hardware thread
+};
+
+/// How far a run is, for a progress bar. advance() is called from worker threads.
+class RunProgress {
+public:
+  virtual ~RunProgress() = default;
+  /// The number of files is known (once per run, maybe after some advance()).
+  virtual void start(std::size_t files) { (void)files; }
+  /// One more file done.
+  virtual void advance() {}
+};
+
+/// What checking one file produced; filled by a worker thread, read by the caller.
+struct FileReport {
+  std::string path;
+  std::string text; ///< the text `diagnostics` refer to (kept only when there are some)
+  std::vector<Diagnostic> diagnostics;
+  /// A notebook with diagnostics: they refer to its virtual text (and `text` is empty).
+  std::optional<Notebook> notebook;
+  std::string diff;                  ///< --diff: the unified diff
+  std::string fixedSource;           ///< --fix on stdin: what to print (the input when nothing changed)
+  std::size_t fixed = 0;             ///< diagnostics fixed (or that --diff would fix)
+  bool changed = false;              ///< the text changed (written with --fix, diffed with --diff)
+  bool failed = false;               ///< could not be read, decoded or written
+  bool unsafeFixes = false;          ///< the file's settings enable unsafe fixes
+  std::vector<std::string> messages; ///< complete "error: ..." / "warning: ..." lines for stderr
+  /// The file's device and inode (when it could be stat'ed): of several names for one file, only
+  /// the first in path order is reported.
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
+  bool skipped = false; ///< another name of the same file is being fixed: not checked, not reported
+  /// The file's public parameters and calls named `async`/`await`, for the project view (nullopt
+  /// when mayHavePublicNames() ruled them out, or when the run did not ask).
+  std::optional<PublicNames> names;
+  // Between the two passes of a pipelined run (asyncfix::Run::check):
+  bool deferred = false;      ///< not checked yet: the project view may change its findings
+  bool spellsKeyword = false; ///< checked, and its text spells `async`/`await` (in strings, say)
+};
+
+/// What a run produced.
+struct RunResult {
+  std::vector<PathError> pathErrors;      ///< roots that could not be used, in the order met
+  std::vector<FileReport> reports;        ///< in path order, each file once
+  ProjectView project;                    ///< the run's modules and names; empty for stdin
+  std::vector<std::string> projectErrors; ///< "error: …" lines of the module renames on disk
+  /// The unsafe fixes apply: RunOptions::unsafeFixes, else every file's own setting.
+  bool unsafe = false;
+  /// Files checked (linted, fixed or given a `# noqa`): each file of the run once.
+  std::size_t checks = 0;
+};
+
+/// One run of the engine over files, under `resolver`'s configuration.
+class Run {
+public:
+  Run(const ConfigResolver &resolver, RunOptions options);
+  ~Run();
+  Run(const Run &) = delete;
+  Run &operator=(const Run &) = delete;
+
+  /// The files of the roots as the run would check them (walked, deduplicated, sorted, `keep`
+  /// applied), and the roots that could not be used.
+  FileList files() const;
+  /// Checks the files of the roots.
+  RunResult check(RunProgress &progress);
+  /// Checks one text read elsewhere (standard input) as the file `name`; nothing is written.
+  RunResult checkSource(const std::string &name, ReadResult read);
+
+private:
+  /// The run's unsafe setting and, with a project view, each module rename's diagnostic in its
+  /// file's report and, with --fix, the renames on disk (the imports are written by now).
+  void finish(RunResult &result) const;
+
+  const ConfigResolver &resolver_;
+  RunOptions options_;
+};
+
+/// One worker per hardware thread (at least one).
+unsigned defaultJobs();
+
+/// --fix: renames the modules of `view` (deepest first) whose applicability `unsafe` allows, each
+/// with rename(2) refusing to replace an existing target. Returns one line per problem
+/// ("error: …"); `done[i]` tells whether view.renames()[i] happened.
+std::vector<std::string> applyModuleRenames(const ProjectView &view, bool unsafe, std::vector<bool> &done);
+
+} // namespace asyncfix

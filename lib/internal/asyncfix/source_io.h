@@ -1,0 +1,53 @@
+// asyncfix/source_io.h (internal, not installed) — reading source files and stdin, checking that they are text, writing
+// fixes back atomically.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace asyncfix {
+
+/// What a file looked like when it was read; a write refuses to replace a file that changed since.
+struct FileStamp {
+  std::uint64_t device = 0;
+  std::uint64_t inode = 0;
+  std::int64_t size = 0;
+  std::int64_t mtimeSec = 0;
+  std::int64_t mtimeNsec = 0;
+  friend bool operator==(const FileStamp &, const FileStamp &) = default;
+};
+
+/// The bytes of a file, or why they could not be read.
+struct ReadResult {
+  std::string bytes;
+  FileStamp stamp;
+  std::uint64_t links = 0;          ///< the file's hard links (readSourceFile)
+  std::optional<std::string> error; ///< a lower-case reason ("permission denied"), no path
+};
+
+/// Reads a whole regular file (following a symlink named explicitly).
+ReadResult readSourceFile(const std::string &path);
+/// readSourceFile() of the entry `name` of the directory open as `directory` (AT_FDCWD: `name`
+/// is a path).
+ReadResult readSourceFileAt(int directory, const char *name);
+/// Reads all of standard input, binary-safe.
+ReadResult readStdin();
+/// Reads a whole file that is not a source (a `--files-from` list, a report to merge): unlike
+/// readSourceFile, a FIFO is read to its end (`--files-from <(git diff --name-only)`); a
+/// directory is an error. No stamp.
+ReadResult readInputFile(const std::string &path);
+
+/// Replaces the file at `path` with `content` atomically: a temporary file in the same
+/// directory is written, fsynced, given the original mode (and owner, where permitted) and
+/// renamed over the original. A symlink is resolved first, so the link stays a link. Refuses to
+/// write when the file is not writable by us, has other hard links (the replace would split
+/// them), or changed since it was read (`stamp`; compared again just before the rename). On
+/// failure the temporary file is removed and the reason is returned. A process killed between
+/// the temporary file's creation and the rename leaves it behind (`.NAME.asyncfix-XXXXXX`,
+/// hidden, beside the intact original).
+std::optional<std::string> writeFileAtomically(const std::string &path, std::string_view content,
+                                               const FileStamp &stamp);
+
+} // namespace asyncfix

@@ -1,0 +1,50 @@
+// module_renames.cpp — the project view's module renames on disk, for a run with --fix
+// (asyncfix/run.h: applyModuleRenames).
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+
+#include "asyncfix/run.h"
+
+namespace asyncfix {
+
+namespace fs = std::filesystem;
+
+std::vector<std::string> applyModuleRenames(const ProjectView &view, bool unsafe, std::vector<bool> &done) {
+  const std::vector<ModuleRename> &renames = view.renames();
+  std::vector<std::string> problems;
+  done.assign(renames.size(), false);
+  std::vector<const ModuleRename *> order;
+  order.reserve(renames.size());
+  for (const ModuleRename &r : renames) order.push_back(&r);
+  sortDeepestFirst(order);
+  for (const ModuleRename *next : order) {
+    const ModuleRename &r = *next;
+    const auto i = static_cast<std::size_t>(next - renames.data());
+    if (r.refusal) {
+      if (!r.ignored) problems.push_back("error: " + r.path.from + ": " + *r.refusal + "; not renamed");
+      continue;
+    }
+    if (r.applicability() != Applicability::Safe && !unsafe) continue;
+    // RENAME_NOREPLACE: atomic, and never over a file that appeared since the run began.
+    if (::renameat2(AT_FDCWD, r.path.from.c_str(), AT_FDCWD, r.path.to.c_str(), RENAME_NOREPLACE) != 0) {
+      const int error = errno;
+      problems.push_back("error: " + r.path.from + ": cannot rename to `" + r.path.to +
+                         "`: " + (error == EEXIST ? std::string("it exists") : std::string(std::strerror(error))));
+      continue;
+    }
+    done[i] = true;
+    const std::string parent = fs::path(r.path.to).parent_path().string();
+    const int fd = ::open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+      ::fsync(fd); // the rename is on disk before the run says it is done
+      ::close(fd);
+    }
+  }
+  return problems;
+}
+
+} // namespace asyncfix

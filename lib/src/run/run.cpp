@@ -1,0 +1,802 @@
+// run.cpp — a run of asyncfix over files (asyncfix/run.h): the walk, each file's settings, the
+// project view, linting or fixing each file on worker threads, the reports in path order.
+#include "asyncfix/run.h"
+
+#include <algorithm>
+#include <atomic>
+#include <condition_variable>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <numeric>
+#include <set>
+#include <string_view>
+#include <thread>
+#include <unordered_set>
+#include <utility>
+
+#include <sys/stat.h>
+
+#include "asyncfix/encoding.h"
+#include "asyncfix/gitignore.h"
+#include "asyncfix/linter.h"
+#include "asyncfix/module_strings.h"
+#include "asyncfix/notebook_fix.h"
+#include "asyncfix/report_format.h"
+#include "asyncfix/suppression.h"
+#include "asyncfix/unified_diff.h"
+
+namespace asyncfix {
+namespace {
+
+/// One Linter per distinct configuration, built on first use: files under one configuration
+/// file share it, unless a per-file-ignores entry gives a file its own rule selection.
+class Linters {
+public:
+  struct Entry {
+    const Linter *linter = nullptr;
+    bool unsafeFixes = false;
+    std::optional<std::string> error; ///< the configuration could not be read
+  };
+
+  explicit Linters(const ConfigResolver &resolver) : resolver_(resolver) {}
+
+  /// The project view whose module renames and packages go into each file's Config (set before
+  /// the workers start).
+  void setProject(const ProjectView *project) { project_ = project; }
+  const ProjectView *project() const { return project_; }
+
+  Entry forFile(const std::string &path) { return forResolved(resolver_.forFile(path), path); }
+
+  /// The entry of settings already resolved (for every file of a directory without
+  /// per-file-ignores, whose files all share them; `path` is one of them, for the project view).
+  Entry forResolved(const std::variant<ResolvedConfig, ConfigError> &resolved, const std::string &path = {}) {
+    if (const auto *e = std::get_if<ConfigError>(&resolved)) return {nullptr, false, e->toString()};
+    const ResolvedConfig &config = std::get<ResolvedConfig>(resolved);
+    std::string key = config.source.string();
+    for (const std::string &code : config.config.rules.ignore) key += '\n' + code;
+    std::optional<Config> configured; // with the project's rows, when there is a project view
+    if (project_ != nullptr) {
+      configured = config.config;
+      key += project_->configure(path, *configured);
+    }
+    const std::lock_guard lock(mutex_);
+    auto &slot = linters_[key];
+    if (!slot) slot = std::make_unique<Linter>(configured ? *configured : config.config);
+    return {slot.get(), config.unsafeFixes, std::nullopt};
+  }
+
+private:
+  const ConfigResolver &resolver_;
+  const ProjectView *project_ = nullptr;
+  std::mutex mutex_;
+  std::map<std::string, std::unique_ptr<Linter>> linters_;
+};
+
+/// Everything the workers share.
+struct Context {
+  Linters &linters;
+  const RunOptions &options;
+  /// --fix / --add-noqa: the files (device, inode) being rewritten, so that two names of one file
+  /// (a bind mount met twice in a walk) are never rewritten by two workers at once.
+  bool writes = false;
+  std::mutex *claimsMutex = nullptr;
+  std::set<std::pair<std::uint64_t, std::uint64_t>> *claims = nullptr;
+  /// The pipeline's first pass, before the project view is known: a file whose code may use
+  /// `async`/`await` as a name (mayHavePublicNames(); the only files whose findings a project
+  /// view can change) is not linted yet; its report lists its public names and is `deferred`.
+  bool defer = false;
+
+  /// True when the file may be rewritten under this name (the first name to ask wins).
+  bool claim(std::pair<std::uint64_t, std::uint64_t> identity) const {
+    const std::lock_guard lock(*claimsMutex);
+    return claims->insert(identity).second;
+  }
+};
+
+void fail(FileReport &report, std::string_view reason) {
+  report.failed = true;
+  report.messages.push_back("error: " + report.path + ": " + std::string(reason));
+}
+
+void warn(FileReport &report, const std::string &what) {
+  report.messages.push_back("warning: " + report.path + ": " + what);
+}
+
+/// The diagnostics of a fixing run whose result must not be used (e.g. the write failed).
+void reportUnfixed(FileReport &report, const Linter &linter, std::string &&original) {
+  report.diagnostics = linter.lint(std::string_view(original));
+  report.fixed = 0;
+  report.changed = false;
+  report.text = std::move(original);
+}
+
+/// Warnings for the fixes that fix() rejected; their ranges are offsets into `text` (a notebook's
+/// virtual text when `notebook` is set).
+void warnRejected(FileReport &report, const std::vector<Diagnostic> &rejected, std::string_view text,
+                  const Notebook *notebook) {
+  if (rejected.empty()) return;
+  const SourceMap map(FileDiagnostics{report.path, text, {}, notebook});
+  for (const Diagnostic &d : rejected) {
+    report.messages.push_back("warning: " + report.path + ":" + map.at(d.start).label() + ": skipped the " +
+                              std::string(d.code) + " fix, which would have introduced a syntax error");
+  }
+}
+
+/// The diagnostics of a notebook's virtual text, kept with the notebook they refer to.
+void reportNotebook(FileReport &report, Notebook &&notebook, std::vector<Diagnostic> &&diagnostics) {
+  if (keepReportableInCells(notebook, diagnostics) > 0) {
+    warn(report, "internal error: dropped a finding outside the notebook's code cells");
+  }
+  report.diagnostics = std::move(diagnostics);
+  if (!report.diagnostics.empty()) {
+    report.notebook = std::move(notebook);
+  }
+}
+
+/// Lints or fixes a Jupyter notebook: its code cells as one virtual Python text (IPython syntax
+/// masked), fixes written back into the changed cells' "source" only. `bytes` passed
+/// decodeSource() (notebooks are UTF-8 JSON); `stamp` as in checkText.
+FileReport checkNotebook(FileReport report, std::string bytes, const FileStamp *stamp, const Context &ctx,
+                         const Linters::Entry &entry) {
+  const RunOptions &options = ctx.options;
+  const Linter &linter = *entry.linter;
+  // On stdin, --fix and --add-noqa print the input when they cannot or need not change it.
+  report.fixedSource = stamp == nullptr ? bytes : std::string();
+  auto parsed = Notebook::parse(std::move(bytes));
+  if (const auto *error = std::get_if<std::string>(&parsed)) {
+    fail(report, *error);
+    return report;
+  }
+  Notebook notebook = std::get<Notebook>(std::move(parsed));
+  const std::string &virtualText = notebook.virtualText();
+
+  if (options.addNoqa) {
+    std::size_t added = 0;
+    const std::string text = addNoqa(linter, virtualText, &added);
+    if (added == 0) return report;
+    auto written = withFixedCells(notebook, text);
+    if (const auto *warning = std::get_if<std::string>(&written)) {
+      warn(report, *warning);
+      return report;
+    }
+    const Notebook &fixed = std::get<Notebook>(written);
+    if (stamp != nullptr) {
+      if (const auto error = writeFileAtomically(report.path, fixed.json(), *stamp)) {
+        fail(report, *error);
+        return report;
+      }
+    }
+    report.fixed = added;
+    report.changed = true;
+    if (stamp == nullptr) report.fixedSource = fixed.json();
+    return report;
+  }
+  if (options.fixMode == FixMode::None) {
+    std::vector<Diagnostic> diagnostics = linter.lint(std::string_view(virtualText));
+    reportNotebook(report, std::move(notebook), std::move(diagnostics));
+    return report;
+  }
+
+  FixOptions fixOptions;
+  fixOptions.unsafe = entry.unsafeFixes;
+  NotebookFix fixing = fixNotebook(linter, notebook, fixOptions);
+  FixResult &result = fixing.result;
+  warnRejected(report, result.rejected, virtualText, &notebook);
+  if (!result.converged) {
+    warn(report, "fixes did not converge after " + std::to_string(fixOptions.maxIterations) +
+                     " rounds; the file may still hold fixable findings");
+  }
+  if (fixing.warning) warn(report, *fixing.warning);
+  if (!fixing.fixed) {
+    reportNotebook(report, std::move(notebook), std::move(result.remaining));
+    return report;
+  }
+  std::optional<Notebook> &fixed = fixing.fixed;
+  if (options.fixMode == FixMode::Diff) {
+    report.diff = unifiedDiff(notebook.json(), fixed->json(), report.path);
+  } else if (stamp != nullptr) {
+    if (const auto error = writeFileAtomically(report.path, fixed->json(), *stamp)) {
+      fail(report, *error);
+      std::vector<Diagnostic> diagnostics = linter.lint(std::string_view(virtualText));
+      reportNotebook(report, std::move(notebook), std::move(diagnostics));
+      return report;
+    }
+  }
+  report.changed = true;
+  report.fixed = result.fixedDiagnostics;
+  report.fixedSource = stamp == nullptr ? fixed->json() : std::string();
+  reportNotebook(report, std::move(*fixed), std::move(result.remaining)); // they refer to its virtual text
+  return report;
+}
+
+/// Does `text` spell `async` or `await` anywhere (code, strings, comments)?
+bool spellsKeyword(std::string_view text) {
+  return text.find("async") != std::string_view::npos || text.find("await") != std::string_view::npos;
+}
+
+/// With a project view that renames modules: AF201 warnings (no fix) for the strings of `text`
+/// (the text the report's diagnostics refer to) that name one of them; strings are never edited.
+void addModuleStrings(FileReport &report, std::string_view text, const ProjectView *project) {
+  if (project == nullptr || !mentionsRenamedModule(text, project->renamedModules())) return;
+  std::vector<Diagnostic> found = moduleStrings(text, project->renamedModules(), Severity::Warning);
+  report.diagnostics.insert(report.diagnostics.end(), found.begin(), found.end());
+  std::stable_sort(report.diagnostics.begin(), report.diagnostics.end(),
+                   [](const Diagnostic &a, const Diagnostic &b) { return a.start < b.start; });
+}
+
+/// addModuleStrings() for a file of the pipeline's first pass that spells `async`/`await` only
+/// where they cannot be names: the project view changes none of its findings, but a string of it
+/// may name a renamed module. Its text is read again when the report kept none.
+void addLateModuleStrings(FileReport &report, const ProjectView &project) {
+  if (report.failed || report.notebook) return;
+  if (!report.text.empty()) {
+    addModuleStrings(report, report.text, &project);
+    return;
+  }
+  ReadResult read = readSourceFile(report.path);
+  if (read.error) return;
+  SourceText source = decodeSourceFrom(read.bytes);
+  if (source.error) return;
+  std::string text = std::move(source.text); // UTF-8, whether or not the bytes moved into it
+  addModuleStrings(report, text, &project);
+  if (!report.diagnostics.empty()) report.text = std::move(text);
+}
+
+/// Lints or fixes one text. `stamp` is set for a file on disk (which --fix rewrites), null for
+/// stdin.
+FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp, const Context &ctx,
+                     const Linters::Entry *given = nullptr) {
+  FileReport report;
+  report.path = std::move(path);
+  const RunOptions &options = ctx.options;
+  const Linters::Entry entry = given != nullptr ? *given : ctx.linters.forFile(report.path);
+  if (entry.error) {
+    fail(report, "configuration error: " + *entry.error);
+    report.fixedSource = std::move(bytes);
+    return report;
+  }
+  const Linter &linter = *entry.linter;
+  report.unsafeFixes = entry.unsafeFixes;
+  SourceText source = decodeSourceFrom(bytes); // a UTF-8 file's bytes move into source.text
+  if (source.error) {
+    fail(report, *source.error);
+    report.fixedSource = std::move(bytes); // stdin --fix echoes what it cannot process
+    return report;
+  }
+  if (bytes.empty()) {
+    bytes = std::move(source.text); // taken back: they are the text
+  }
+  if (isNotebookFile(report.path)) {
+    // Its cells are JSON strings: a `\u` escape may spell the keywords too.
+    if (ctx.defer && (spellsKeyword(bytes) || bytes.find("\\u") != std::string::npos)) {
+      report.deferred = true;
+      return report;
+    }
+    return checkNotebook(std::move(report), std::move(bytes), stamp, ctx, entry);
+  }
+  // A file in a declared encoding (PEP 263) is linted and fixed as UTF-8; what is written, shown
+  // as a diff or echoed goes back into its encoding (`original` keeps its bytes).
+  const std::string encoding = std::move(source.encoding);
+  std::string original;
+  if (!encoding.empty()) {
+    original = std::exchange(bytes, std::move(source.text));
+  }
+  if (ctx.defer) {
+    if (mayHavePublicNames(bytes)) {
+      report.names = findPublicNames(bytes);
+      report.deferred = true;
+      return report;
+    }
+    report.spellsKeyword = spellsKeyword(bytes);
+  }
+  const auto encoded = [&](const std::string &text) { return encodeSource(text, encoding); };
+  if (options.addNoqa) {
+    std::size_t added = 0;
+    std::string text = addNoqa(linter, bytes, &added);
+    std::optional<std::string> out = encoded(text);
+    if (!out) {
+      fail(report, "a noqa comment does not fit the declared encoding `" + encoding + "`; not written");
+      report.fixedSource = encoding.empty() ? std::move(bytes) : std::move(original);
+      return report;
+    }
+    if (added > 0 && stamp != nullptr) {
+      if (const auto error = writeFileAtomically(report.path, *out, *stamp)) {
+        fail(report, *error);
+        return report;
+      }
+    }
+    report.fixed = added;
+    report.changed = added > 0;
+    report.fixedSource = std::move(*out);
+    return report;
+  }
+  if (options.fixMode == FixMode::None) {
+    report.diagnostics = linter.lint(std::string_view(bytes));
+    addModuleStrings(report, bytes, ctx.linters.project());
+    if (!report.diagnostics.empty()) {
+      report.text = std::move(bytes);
+    }
+    return report;
+  }
+
+  FixOptions fixOptions;
+  fixOptions.unsafe = entry.unsafeFixes;
+  FixResult result = fix(linter, bytes, fixOptions);
+  // Rejected fixes come back in the input's offsets: say where each one was.
+  warnRejected(report, result.rejected, bytes, nullptr);
+  if (!result.converged) {
+    warn(report, "fixes did not converge after " + std::to_string(fixOptions.maxIterations) +
+                     " rounds; the file may still hold fixable findings");
+  }
+  const bool changed = result.changed && result.text != bytes;
+  std::optional<std::string> out = changed ? encoded(result.text) : std::nullopt;
+  if (changed && !out) {
+    fail(report, "a fix does not fit the declared encoding `" + encoding + "`; not written");
+    reportUnfixed(report, linter, std::move(bytes));
+    report.fixedSource = std::move(original);
+    return report;
+  }
+  if (options.fixMode == FixMode::Diff) {
+    if (changed) {
+      report.diff = unifiedDiff(encoding.empty() ? bytes : original, *out, report.path);
+    }
+  } else if (changed && stamp != nullptr) {
+    if (const auto error = writeFileAtomically(report.path, *out, *stamp)) {
+      fail(report, *error);
+      reportUnfixed(report, linter, std::move(bytes));
+      return report;
+    }
+  }
+  report.changed = changed;
+  report.fixed = changed ? result.fixedDiagnostics : 0;
+  report.diagnostics = std::move(result.remaining);
+  addModuleStrings(report, result.text, ctx.linters.project());
+  if (stamp == nullptr) {
+    report.fixedSource = changed ? std::move(*out) : encoding.empty() ? result.text : original;
+  }
+  if (!report.diagnostics.empty()) {
+    report.text = std::move(result.text);
+  }
+  return report;
+}
+
+/// One file to check, handed from the walk to a worker.
+struct Job {
+  std::string path;
+  /// The settings of every file in the job's directory, when they are the same for all of them
+  /// (no per-file-ignores); nullopt: resolve them for this file.
+  std::optional<Linters::Entry> entry;
+  /// The directory the walk found it in, still open: the file is read from it (its name is the
+  /// path's last component). Null: read by path.
+  std::shared_ptr<const OpenDirectory> directory{};
+  /// The file as an earlier read of this run found it (scanPublicNames): checked and written
+  /// against those bytes and that stamp, not read again.
+  std::optional<ReadResult> read{};
+};
+
+FileReport checkFile(Job &job, const Context &ctx) {
+  const std::string &path = job.path;
+  try {
+    ReadResult read = job.read        ? std::move(*job.read)
+                      : job.directory ? readSourceFileAt(job.directory->fd(), path.c_str() + (path.rfind('/') + 1))
+                                      : readSourceFile(path);
+    job.directory.reset(); // the directory closes with its last file
+    std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
+    if (!read.error) {
+      identity.emplace(read.stamp.device, read.stamp.inode);
+    } else if (struct stat st{}; ::stat(path.c_str(), &st) == 0) {
+      identity.emplace(static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino));
+    }
+    // A file with other hard links is never rewritten (writeFileAtomically refuses): each name
+    // is checked, and the later names are dropped at the end, as for a check without --fix.
+    if (ctx.writes && identity && !read.error && read.links <= 1 && !ctx.claim(*identity)) {
+      FileReport report;
+      report.path = path;
+      report.skipped = true;
+      return report;
+    }
+    if (read.error) {
+      FileReport report;
+      report.path = path;
+      report.identity = identity;
+      fail(report, *read.error);
+      return report;
+    }
+    FileReport report = checkText(path, std::move(read.bytes), &read.stamp, ctx, job.entry ? &*job.entry : nullptr);
+    report.identity = identity;
+    return report;
+  } catch (const std::exception &e) {
+    FileReport report;
+    report.path = path;
+    fail(report, std::string("internal error: ") + e.what());
+    return report;
+  }
+}
+
+/// What findPublicNames() lists in the files that mayHavePublicNames() keeps, read on `jobs`
+/// threads (a run that writes needs the project view before it fixes any file). A file that
+/// cannot be read or decoded is left out here and reported when it is checked. The files it
+/// parsed keep what was read in `kept` (by index in `files`): they are fixed against it, so a
+/// change made since this read is never overwritten, and they are not read twice.
+std::vector<std::pair<std::string, PublicNames>> scanPublicNames(const std::vector<std::string> &files, unsigned jobs,
+                                                                 std::vector<std::optional<ReadResult>> &kept) {
+  std::vector<std::optional<PublicNames>> found(files.size());
+  kept.assign(files.size(), std::nullopt);
+  std::atomic<std::size_t> next{0};
+  const auto work = [&] {
+    for (std::size_t i = next++; i < files.size(); i = next++) {
+      if (isNotebookFile(files[i])) continue; // notebooks are not modules
+      try {
+        ReadResult read = readSourceFile(files[i]);
+        if (read.error) continue;
+        std::string bytes = read.bytes;
+        const SourceText source = decodeSourceFrom(bytes); // UTF-8 bytes move into source.text
+        if (source.error || !mayHavePublicNames(source.text)) continue;
+        found[i] = findPublicNames(source.text);
+        kept[i] = std::move(read);
+      } catch (const std::exception &) {
+        continue; // reported when the file is checked
+      }
+    }
+  };
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < std::max(jobs, 1U); ++t) pool.emplace_back(work);
+  work();
+  for (std::thread &thread : pool) thread.join();
+  std::vector<std::pair<std::string, PublicNames>> out;
+  for (std::size_t i = 0; i < files.size(); ++i)
+    if (found[i] && !found[i]->empty()) out.emplace_back(files[i], std::move(*found[i]));
+  return out;
+}
+
+/// A file of the run as the project view's audit reads it: decoded as a check decodes it (a
+/// notebook's JSON as it is); nullopt, with why, when the check would report an error and the
+/// bytes may name a module (they spell `async` or `await`).
+std::optional<ProjectSource> projectText(const std::string &file, std::string &why) {
+  ReadResult read = readSourceFile(file);
+  if (read.error) {
+    why = "cannot be read: " + *read.error;
+    return std::nullopt;
+  }
+  if (isNotebookFile(file)) return ProjectSource{std::move(read.bytes), {}};
+  SourceText source = decodeSourceFrom(read.bytes);
+  if (!source.error) return ProjectSource{std::move(source.text), {}};
+  if (read.bytes.find("async") == std::string::npos && read.bytes.find("await") == std::string::npos)
+    return ProjectSource{}; // names no module of the project
+  std::string_view error = *source.error;
+  if (error.ends_with(", skipped")) error.remove_suffix(std::string_view(", skipped").size());
+  why = "cannot be read: " + std::string(error);
+  return std::nullopt;
+}
+
+/// Jobs handed from the walk (the producer) to the workers as it finds them.
+class JobQueue {
+public:
+  void push(Job job) {
+    {
+      const std::lock_guard lock(mutex_);
+      jobs_.push_back(std::move(job));
+    }
+    ready_.notify_one();
+  }
+  /// No more jobs will come.
+  void close() {
+    {
+      const std::lock_guard lock(mutex_);
+      closed_ = true;
+    }
+    ready_.notify_all();
+  }
+  /// The next job; false when the queue is closed and empty.
+  bool pop(Job &job) {
+    std::unique_lock lock(mutex_);
+    ready_.wait(lock, [this] { return !jobs_.empty() || closed_; });
+    if (jobs_.empty()) return false;
+    job = std::move(jobs_.front());
+    jobs_.pop_front();
+    return true;
+  }
+
+private:
+  std::mutex mutex_;
+  std::condition_variable ready_;
+  std::deque<Job> jobs_;
+  bool closed_ = false;
+};
+
+/// Checks the jobs `produce` pushes into the queue (and then closes it) on `jobs` threads while
+/// it runs: the calling thread produces, then joins the workers. Returns the reports in path
+/// order, each file once (of several names for one file, the first in path order).
+std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce, const Context &ctx, unsigned jobs,
+                                  RunProgress &progress) {
+  JobQueue queue;
+  std::mutex doneMutex;
+  std::vector<FileReport> reports;
+  const auto work = [&] {
+    std::vector<FileReport> mine;
+    for (Job job; queue.pop(job);) {
+      mine.push_back(checkFile(job, ctx));
+      if (!mine.back().deferred) progress.advance();
+    }
+    const std::lock_guard lock(doneMutex);
+    reports.insert(reports.end(), std::make_move_iterator(mine.begin()), std::make_move_iterator(mine.end()));
+  };
+  std::vector<std::thread> pool;
+  const unsigned threads = std::max(jobs, 1U);
+  pool.reserve(threads - 1);
+  for (unsigned t = 1; t < threads; ++t) {
+    pool.emplace_back(work);
+  }
+  try {
+    produce(queue);
+  } catch (...) {
+    queue.close(); // the workers stop at the end of the queue: no thread is left waiting
+    for (std::thread &thread : pool) {
+      thread.join();
+    }
+    throw;
+  }
+  queue.close();
+  work();
+  for (std::thread &thread : pool) {
+    thread.join();
+  }
+  // Sorted through a permutation: a report is large, and moved once this way.
+  std::vector<std::uint32_t> order(reports.size());
+  std::iota(order.begin(), order.end(), 0U);
+  std::sort(order.begin(), order.end(),
+            [&](std::uint32_t a, std::uint32_t b) { return reports[a].path < reports[b].path; });
+  std::set<std::pair<std::uint64_t, std::uint64_t>> seen;
+  std::vector<FileReport> sorted;
+  sorted.reserve(reports.size());
+  for (const std::uint32_t i : order) {
+    FileReport &r = reports[i];
+    if (r.skipped || (r.identity && !seen.insert(*r.identity).second)) continue;
+    sorted.push_back(std::move(r));
+  }
+  return sorted;
+}
+
+/// The walk's side of the pipeline: decides what to skip, directory by directory, and hands each
+/// file to the workers at once, with its directory's settings when all its files share them.
+class CheckWalk final : public WalkVisitor {
+public:
+  CheckWalk(const ConfigResolver &resolver, Linters &linters, JobQueue &queue, bool overlapping)
+      : resolver_(resolver), linters_(linters), queue_(queue), overlapping_(overlapping) {}
+
+  void enterDirectory(const std::filesystem::path &directory, const DirectoryListing &listing) override {
+    directory_ = directory;
+    listing_ = listing;
+    resolved_.reset();
+    matcher_.reset();
+    entry_.reset();
+    entryKnown_ = false;
+  }
+
+  bool excluded(std::string_view name, bool isDirectory) override {
+    // Every entry of one directory has the same configuration: resolved once per directory.
+    if (!resolved_) resolved_ = resolver_.forFile(directory_ / name, listing_);
+    const auto *config = std::get_if<ResolvedConfig>(&*resolved_);
+    if (config == nullptr) return false; // the error is reported when the file is checked
+    if (!matcher_) matcher_.emplace(*config, directory_);
+    return matcher_->excluded(name) ||
+           (config->respectGitignore && git_.ignored(directory_, name, isDirectory, listing_));
+  }
+
+  void file(std::string path, bool named, std::shared_ptr<const OpenDirectory> directory) override {
+    if (overlapping_ && !seen_.insert(path).second) return;
+    Job job{std::move(path), std::nullopt, std::move(directory)};
+    if (!named && resolved_) {
+      if (!entryKnown_) {
+        entryKnown_ = true;
+        const auto *config = std::get_if<ResolvedConfig>(&*resolved_);
+        if (config == nullptr || config->perFileIgnores.empty()) entry_ = linters_.forResolved(*resolved_);
+      }
+      job.entry = entry_;
+    }
+    queue_.push(std::move(job));
+    ++files_;
+  }
+
+  void error(PathError error) override { errors_.push_back(std::move(error)); }
+
+  std::vector<PathError> &errors() { return errors_; }
+  std::size_t files() const { return files_; }
+
+private:
+  const ConfigResolver &resolver_;
+  Linters &linters_;
+  JobQueue &queue_;
+  const bool overlapping_; ///< several paths given: one spelling may come twice
+  GitIgnore git_;          // the walk is single-threaded
+  std::unordered_set<std::string> seen_;
+  std::vector<PathError> errors_;
+  std::size_t files_ = 0;
+  // The directory being listed.
+  std::filesystem::path directory_;
+  DirectoryListing listing_;
+  std::optional<std::variant<ResolvedConfig, ConfigError>> resolved_;
+  std::optional<ExcludeMatcher> matcher_;
+  std::optional<Linters::Entry> entry_;
+  bool entryKnown_ = false;
+};
+
+/// After the files were checked: adds the diagnostic that stands for each module rename to its
+/// file's report and, with --fix, renames the modules (their imports are written by now).
+/// Problems (a target that exists) go to `errors` under --fix, to the reports as warnings else.
+void finishProject(const ProjectView &project, std::vector<FileReport> &reports, const RunOptions &options, bool unsafe,
+                   std::vector<std::string> &errors) {
+  if (options.addNoqa) return;
+  std::vector<bool> done;
+  if (options.fixMode == FixMode::Apply) errors = applyModuleRenames(project, unsafe, done);
+  for (std::size_t i = 0; i < project.renames().size(); ++i) {
+    const ModuleRename &r = project.renames()[i];
+    const auto report = std::find_if(reports.begin(), reports.end(),
+                                     [&](const FileReport &f) { return normalizedPath(f.path) == r.reportedIn; });
+    if (report == reports.end() || r.ignored) continue;
+    if (r.refusal && options.fixMode != FixMode::Apply) warn(*report, *r.refusal + "; the module is not renamed");
+    const bool applies = !r.refusal && (unsafe || r.applicability() == Applicability::Safe);
+    if (options.fixMode == FixMode::Apply ? i < done.size() && done[i] : options.fixMode == FixMode::Diff && applies) {
+      ++report->fixed;
+      report->changed = true;
+      continue;
+    }
+    Diagnostic d = ProjectView::moduleDiagnostic(r);
+    if (report->text.empty() && report->notebook == std::nullopt && report->diagnostics.empty()) {
+      ReadResult read = readSourceFile(report->path); // the line the diagnostic shows
+      if (!read.error) report->text = std::move(read.bytes);
+    }
+    report->diagnostics.insert(report->diagnostics.begin(), std::move(d));
+  }
+}
+
+/// A run over its whole file list `list`, made first: a shard is a share of the deduplicated
+/// list; several paths to rewrite may name one file twice (dropped there, before any worker can
+/// rewrite it under both names); and a run that writes must know the project view (a module named
+/// `async` renamed with its imports, a public parameter with its calls) before it rewrites any
+/// file: the files that may take or pass one are read and parsed first.
+void checkWholeList(FileList list, const ConfigResolver &resolver, const RunOptions &options, Context &ctx,
+                    unsigned jobs, RunProgress &progress, RunResult &result) {
+  ProjectView &project = result.project;
+  result.pathErrors = std::move(list.errors);
+  std::vector<std::optional<ReadResult>> kept;
+  project = ProjectView::build(list.files, resolver, scanPublicNames(list.files, jobs, kept), {}, projectText);
+  // A shard walks its roots in part: importers in the other shards keep the old name.
+  project.audit(list.files, options.partial ? std::vector<std::string>{} : options.roots, resolver, projectText, jobs);
+  if (project.active()) ctx.linters.setProject(&project);
+  progress.start(list.files.size());
+  result.reports = checkJobs(
+      [&](JobQueue &queue) {
+        for (std::size_t i = 0; i < list.files.size(); ++i)
+          queue.push({std::move(list.files[i]), std::nullopt, nullptr, std::move(kept[i])});
+      },
+      ctx, jobs, progress);
+  result.checks = result.reports.size();
+}
+
+/// The pipeline: workers check files while the walk is still finding them, except those the
+/// project view may change (Context::defer), which are checked once it is known.
+void checkPipelined(const ConfigResolver &resolver, const RunOptions &options, Context &ctx, unsigned jobs,
+                    RunProgress &progress, RunResult &result) {
+  ProjectView &project = result.project;
+  ctx.defer = true;
+  std::vector<FileReport> first = checkJobs(
+      [&](JobQueue &queue) {
+        CheckWalk walk(resolver, ctx.linters, queue, options.roots.size() > 1);
+        walkPaths(options.roots, walk, /*keepOpen=*/true);
+        result.pathErrors = std::move(walk.errors());
+        progress.start(walk.files());
+      },
+      ctx, jobs, progress);
+  ctx.defer = false;
+  // The project view needs every file of the run, known only now, and the public parameters
+  // and calls the deferred files list.
+  std::vector<std::string> files, deferred;
+  std::vector<std::pair<std::string, PublicNames>> names;
+  files.reserve(first.size());
+  for (FileReport &report : first) {
+    files.push_back(report.path);
+    if (report.names && !report.names->empty()) names.emplace_back(report.path, std::move(*report.names));
+    if (report.deferred) deferred.push_back(report.path);
+  }
+  project = ProjectView::build(files, resolver, names, {}, projectText);
+  project.audit(files, options.roots, resolver, projectText, jobs);
+  if (project.active()) ctx.linters.setProject(&project);
+  std::vector<FileReport> second = checkJobs(
+      [&](JobQueue &queue) {
+        for (std::string &file : deferred) queue.push({std::move(file), std::nullopt});
+      },
+      ctx, jobs, progress);
+  std::erase_if(first, [](const FileReport &r) { return r.deferred; });
+  result.checks = first.size() + second.size();
+  if (!project.renamedModules().empty())
+    for (FileReport &report : first)
+      if (report.spellsKeyword) addLateModuleStrings(report, project);
+  result.reports.reserve(first.size() + second.size());
+  std::merge(std::make_move_iterator(first.begin()), std::make_move_iterator(first.end()),
+             std::make_move_iterator(second.begin()), std::make_move_iterator(second.end()),
+             std::back_inserter(result.reports),
+             [](const FileReport &a, const FileReport &b) { return a.path < b.path; });
+}
+
+} // namespace
+
+unsigned defaultJobs() {
+  const unsigned n = std::thread::hardware_concurrency();
+  return n == 0 ? 1 : n;
+}
+
+Run::Run(const ConfigResolver &resolver, RunOptions options) : resolver_(resolver), options_(std::move(options)) {}
+Run::~Run() = default;
+
+FileList Run::files() const {
+  // The configuration that applies where an entry lives decides whether a walk skips it:
+  // its `exclude` globs, then — unless it says otherwise — git's ignore rules.
+  GitIgnore git;
+  std::filesystem::path lastDirectory;
+  std::optional<std::variant<ResolvedConfig, ConfigError>> lastResolved;
+  const auto excluded = [&](const std::filesystem::path &directory, std::string_view name, bool isDirectory,
+                            const DirectoryListing &listing) {
+    const std::filesystem::path path = directory / name;
+    if (!lastResolved || directory.native() != lastDirectory.native()) {
+      lastDirectory = directory;
+      lastResolved = resolver_.forFile(path, listing);
+    }
+    const auto *config = std::get_if<ResolvedConfig>(&*lastResolved);
+    if (config == nullptr) return false; // the error is reported when the file is checked
+    return config->excluded(path) || (config->respectGitignore && git.ignored(directory, name, isDirectory, listing));
+  };
+  FileList list = collectFiles(options_.roots, excluded);
+  if (options_.keep) std::erase_if(list.files, [&](const std::string &file) { return !options_.keep(file); });
+  return list;
+}
+
+RunResult Run::check(RunProgress &progress) {
+  RunResult result;
+  Linters linters(resolver_);
+  Context ctx{linters, options_};
+  const bool writes = options_.addNoqa || options_.fixMode == FixMode::Apply;
+  std::mutex claimsMutex;
+  std::set<std::pair<std::uint64_t, std::uint64_t>> claims;
+  ctx.writes = writes;
+  ctx.claimsMutex = &claimsMutex;
+  ctx.claims = &claims;
+  const unsigned jobs = options_.jobs == 0 ? defaultJobs() : options_.jobs;
+  if (options_.listFirst || options_.keep || writes)
+    checkWholeList(files(), resolver_, options_, ctx, jobs, progress, result);
+  else checkPipelined(resolver_, options_, ctx, jobs, progress, result);
+  finish(result);
+  return result;
+}
+
+RunResult Run::checkSource(const std::string &name, ReadResult read) {
+  RunResult result;
+  Linters linters(resolver_);
+  Context ctx{linters, options_};
+  if (read.error) {
+    FileReport report;
+    report.path = name;
+    fail(report, *read.error);
+    result.reports.push_back(std::move(report));
+  } else {
+    result.reports.push_back(checkText(name, std::move(read.bytes), nullptr, ctx));
+    result.checks = 1;
+  }
+  finish(result);
+  return result;
+}
+
+void Run::finish(RunResult &result) const {
+  const std::vector<FileReport> &reports = result.reports;
+  result.unsafe =
+      options_.unsafeFixes.value_or(!reports.empty() && std::all_of(reports.begin(), reports.end(),
+                                                                    [](const FileReport &r) { return r.unsafeFixes; }));
+  if (!result.project.renames().empty())
+    finishProject(result.project, result.reports, options_, result.unsafe, result.projectErrors);
+}
+
+} // namespace asyncfix

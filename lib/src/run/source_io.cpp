@@ -1,0 +1,281 @@
+// source_io.cpp — POSIX file I/O for a run: read, check, write atomically (asyncfix/source_io.h).
+#include "asyncfix/source_io.h"
+
+#include "asyncfix/utf8.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <climits>
+#include <cstdio>
+#include <cstdlib>
+#include <system_error>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "asyncfix/line_index.h"
+
+namespace asyncfix {
+namespace {
+
+std::string describeErrno(int error) {
+  if (error == EACCES || error == EPERM) {
+    return "permission denied";
+  }
+  std::string text = std::generic_category().message(error);
+  if (!text.empty() && text[0] >= 'A' && text[0] <= 'Z') {
+    text[0] = static_cast<char>(text[0] - 'A' + 'a');
+  }
+  return text;
+}
+
+FileStamp stampOf(const struct stat &st) {
+  FileStamp stamp;
+  stamp.device = static_cast<std::uint64_t>(st.st_dev);
+  stamp.inode = static_cast<std::uint64_t>(st.st_ino);
+  stamp.size = static_cast<std::int64_t>(st.st_size);
+  stamp.mtimeSec = static_cast<std::int64_t>(st.st_mtim.tv_sec);
+  stamp.mtimeNsec = static_cast<std::int64_t>(st.st_mtim.tv_nsec);
+  return stamp;
+}
+
+/// Closes a file descriptor when it goes out of scope.
+class FdGuard {
+public:
+  explicit FdGuard(int fd) : fd_(fd) {}
+  ~FdGuard() {
+    if (fd_ >= 0) {
+      ::close(fd_);
+    }
+  }
+  FdGuard(const FdGuard &) = delete;
+  FdGuard &operator=(const FdGuard &) = delete;
+  int get() const { return fd_; }
+  /// Closes now and reports the result (close can report a delayed write error).
+  int close() {
+    const int rc = ::close(fd_);
+    fd_ = -1;
+    return rc;
+  }
+
+private:
+  int fd_;
+};
+
+/// Appends everything readable from `fd` to `out`; returns 0 or an errno value.
+int readAll(int fd, std::string &out) {
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t n = ::read(fd, buffer, sizeof buffer);
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return errno;
+    }
+    if (n == 0) {
+      return 0;
+    }
+    out.append(buffer, static_cast<std::size_t>(n));
+  }
+}
+
+/// readAll() for a file whose size is known: straight into `out` (no bounce through a buffer on
+/// the stack), then whatever it grew by since. It asks for one byte more than the size: a read
+/// that ends exactly at the size is the end of the file, and needs no second read to learn it.
+int readSized(int fd, std::size_t size, std::string &out) {
+  if (size == 0) return readAll(fd, out); // procfs and sysfs files say 0 and hold text
+  out.resize(size + 1);
+  std::size_t done = 0;
+  while (done <= size) {
+    const ssize_t n = ::read(fd, out.data() + done, size + 1 - done);
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return errno;
+    }
+    done += static_cast<std::size_t>(n);
+    if (n == 0 || done == size) { // the end (it shrank while we read, if before the size)
+      out.resize(done);
+      return 0;
+    }
+  }
+  return readAll(fd, out); // grew while we read
+}
+
+int writeAll(int fd, std::string_view data) {
+  while (!data.empty()) {
+    const ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0) {
+      if (errno == EINTR) {
+        continue;
+      }
+      return errno;
+    }
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return 0;
+}
+
+std::string parentDirectory(const std::string &path) {
+  const auto slash = path.rfind('/');
+  if (slash == std::string::npos) {
+    return ".";
+  }
+  if (slash == 0) {
+    return "/";
+  }
+  return path.substr(0, slash);
+}
+
+std::string baseName(const std::string &path) {
+  const auto slash = path.rfind('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
+}
+
+} // namespace
+
+ReadResult readSourceFile(const std::string &path) { return readSourceFileAt(AT_FDCWD, path.c_str()); }
+
+ReadResult readSourceFileAt(int directory, const char *name) {
+  ReadResult result;
+  // O_NONBLOCK: a FIFO named on the command line must not hang the run (it is rejected below).
+  const int fd = ::openat(directory, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) {
+    result.error = describeErrno(errno);
+    return result;
+  }
+  FdGuard guard(fd);
+  struct stat st {};
+  if (::fstat(fd, &st) != 0) {
+    result.error = describeErrno(errno);
+    return result;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    result.error = "is a directory";
+    return result;
+  }
+  if (!S_ISREG(st.st_mode)) {
+    result.error = "not a regular file, skipped";
+    return result;
+  }
+  result.stamp = stampOf(st);
+  result.links = static_cast<std::uint64_t>(st.st_nlink);
+  if (const int error = readSized(fd, static_cast<std::size_t>(std::max<off_t>(st.st_size, 0)), result.bytes);
+      error != 0) {
+    result.bytes.clear();
+    result.error = describeErrno(error);
+  }
+  return result;
+}
+
+ReadResult readStdin() {
+  ReadResult result;
+  if (const int error = readAll(STDIN_FILENO, result.bytes); error != 0) {
+    result.error = "cannot read standard input: " + describeErrno(error);
+  }
+  return result;
+}
+
+ReadResult readInputFile(const std::string &path) {
+  ReadResult result;
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    result.error = describeErrno(errno);
+    return result;
+  }
+  FdGuard guard(fd);
+  struct stat st {};
+  if (::fstat(fd, &st) == 0 && S_ISDIR(st.st_mode)) {
+    result.error = "is a directory";
+    return result;
+  }
+  if (const int error = readAll(fd, result.bytes); error != 0) {
+    result.bytes.clear();
+    result.error = describeErrno(error);
+  }
+  return result;
+}
+
+std::optional<std::string> writeFileAtomically(const std::string &path, std::string_view content,
+                                               const FileStamp &stamp) {
+  // Write through a symlink named on the command line, never over it.
+  std::string target = path;
+  if (char *resolved = ::realpath(path.c_str(), nullptr)) {
+    target = resolved;
+    std::free(resolved);
+  }
+  struct stat st {};
+  if (::stat(target.c_str(), &st) != 0) {
+    return describeErrno(errno);
+  }
+  if (stampOf(st) != stamp) {
+    return "file changed while it was being checked, not written";
+  }
+  // rename() gives the path a new inode: the file's other hard links would keep the old text.
+  if (st.st_nlink > 1) {
+    return "has " + std::to_string(st.st_nlink) +
+           " hard links, not written (replacing it would leave the other links with the old text)";
+  }
+  // rename() would happily replace a read-only file in a writable directory: ask first.
+  if (::access(target.c_str(), W_OK) != 0) {
+    return describeErrno(errno);
+  }
+
+  std::string tmpl = parentDirectory(target) + "/." + baseName(target) + ".asyncfix-XXXXXX";
+  std::vector<char> name(tmpl.begin(), tmpl.end());
+  name.push_back('\0');
+  const int fd = ::mkstemp(name.data());
+  if (fd < 0) {
+    return "cannot create a temporary file: " + describeErrno(errno);
+  }
+  const std::string tmpPath(name.data());
+  FdGuard guard(fd);
+  const auto fail = [&](const std::string &what, int error) -> std::optional<std::string> {
+    ::unlink(tmpPath.c_str());
+    return what + ": " + describeErrno(error);
+  };
+  if (const int error = writeAll(fd, content); error != 0) {
+    return fail("cannot write", error);
+  }
+  // Keep the owner when we may (root fixing someone's file), else at least the group if we may;
+  // then the mode (after chown, which may clear set-id bits).
+  if (::fchown(fd, st.st_uid, st.st_gid) != 0 && ::fchown(fd, static_cast<uid_t>(-1), st.st_gid) != 0) {
+    // Not permitted: the new file keeps our own owner and group.
+  }
+  if (::fchmod(fd, st.st_mode & 07777) != 0) {
+    return fail("cannot set the file mode", errno);
+  }
+  if (::fsync(fd) != 0) {
+    return fail("cannot sync", errno);
+  }
+  if (guard.close() != 0) {
+    return fail("cannot write", errno);
+  }
+  // Look again just before the replace: an editor may have saved while we wrote.
+  struct stat now {};
+  if (::stat(target.c_str(), &now) != 0) {
+    return fail("cannot replace the file", errno);
+  }
+  if (stampOf(now) != stamp) {
+    ::unlink(tmpPath.c_str());
+    return "file changed while it was being checked, not written";
+  }
+  if (::rename(tmpPath.c_str(), target.c_str()) != 0) {
+    return fail("cannot replace the file", errno);
+  }
+  // Make the rename itself durable; failing to sync the directory is not worth an error.
+  const int dirFd = ::open(parentDirectory(target).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dirFd >= 0) {
+    if (::fsync(dirFd) != 0) {
+      // The file itself is already synced and in place.
+    }
+    ::close(dirFd);
+  }
+  return std::nullopt;
+}
+
+} // namespace asyncfix

@@ -1,0 +1,307 @@
+// walk.cpp — directory walks: recursive, no symlinks, skip caches and virtualenvs
+// (asyncfix/walk.h).
+#include "asyncfix/walk.h"
+
+#include <algorithm>
+#include <array>
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <filesystem>
+#include <string_view>
+#include <system_error>
+#include <utility>
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace asyncfix {
+namespace fs = std::filesystem;
+namespace {
+
+std::string reasonOf(const std::error_code &ec) {
+  if (ec == std::errc::permission_denied || ec == std::errc::operation_not_permitted) {
+    return "permission denied";
+  }
+  std::string text = ec.message();
+  if (!text.empty() && text[0] >= 'A' && text[0] <= 'Z') {
+    text[0] = static_cast<char>(text[0] - 'A' + 'a');
+  }
+  return text;
+}
+
+bool isPythonFile(const fs::path &path) {
+  const auto ext = path.extension();
+  return ext == ".py" || ext == ".pyi" || isNotebookFile(path);
+}
+
+/// The path as a user would write it: "./a/b.py" → "a/b.py", "src/" + "x.py" → "src/x.py".
+std::string displayPath(const fs::path &path) {
+  std::string text = path.lexically_normal().generic_string();
+  if (text.size() > 1 && text.back() == '/') {
+    text.pop_back();
+  }
+  return text;
+}
+
+/// Whether an entry named `name` is a Python file to walk into: `.py`, `.pyi` or `.ipynb`, as
+/// std::filesystem::path::extension reads it (a leading dot starts no extension: `.py` is none).
+bool isPythonName(std::string_view name) {
+  const std::size_t dot = name.rfind('.');
+  if (dot == std::string_view::npos || dot == 0) return false;
+  const std::string_view ext = name.substr(dot);
+  return ext == ".py" || ext == ".pyi" || ext == ".ipynb";
+}
+
+/// `directory` and the entry `name`, joined with one '/'.
+std::string joined(std::string_view directory, std::string_view name) {
+  std::string out;
+  out.reserve(directory.size() + 1 + name.size());
+  out.append(directory);
+  if (!out.empty() && out.back() != '/') out += '/';
+  out.append(name);
+  return out;
+}
+
+std::string errnoReason() { return reasonOf(std::error_code(errno, std::generic_category())); }
+
+/// How many directories a walk keeps open for their files' readers: 64, fewer when the process
+/// may open few files (a quarter of what the limit leaves after 32 for everything else). A walk
+/// that runs far ahead of the readers (files that need parsing) lists the later directories and
+/// closes them; their files are opened by path.
+int maxOpenDirectories() {
+  rlimit limit{};
+  if (::getrlimit(RLIMIT_NOFILE, &limit) != 0) return 0;
+  if (limit.rlim_cur == RLIM_INFINITY) return 64;
+  return limit.rlim_cur <= 32 ? 0 : static_cast<int>(std::min<rlim_t>(64, (limit.rlim_cur - 32) / 4));
+}
+
+/// One directory's entries, read whole before any is looked at (so that its configuration and
+/// ignore files are known first). The names are kept in one buffer, reused from directory to
+/// directory.
+struct Listing {
+  struct Entry {
+    std::uint32_t offset, size;
+    unsigned char type;
+  };
+  std::vector<char> buffer = std::vector<char>(std::size_t{1} << 15);
+  std::string names;
+  std::vector<Entry> entries;
+  DirectoryListing holds;
+
+  std::string_view name(const Entry &e) const { return std::string_view(names).substr(e.offset, e.size); }
+
+  /// Reads the entries of the directory open as `fd`; false (and errno) when reading failed
+  /// part-way (the entries read before the failure are kept, and `holds` knows nothing then).
+  bool read(int fd) {
+    names.clear();
+    entries.clear();
+    holds = DirectoryListing::listed();
+    for (;;) {
+      const ssize_t n = ::getdents64(fd, buffer.data(), buffer.size());
+      if (n < 0 && errno == ENOENT) return true; // removed while listed: its end, as readdir has it
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        const int error = errno;
+        holds = DirectoryListing{};
+        errno = error;
+        return false;
+      }
+      if (n == 0) return true;
+      for (ssize_t at = 0; at < n;) {
+        dirent64 entry{};
+        std::memcpy(&entry, buffer.data() + at, offsetof(dirent64, d_name)); // the buffer is unaligned
+        const std::string_view name(buffer.data() + at + offsetof(dirent64, d_name));
+        at += entry.d_reclen;
+        if (name == "." || name == "..") continue;
+        holds.add(name);
+        entries.push_back(
+            {static_cast<std::uint32_t>(names.size()), static_cast<std::uint32_t>(name.size()), entry.d_type});
+        names.append(name);
+      }
+    }
+  }
+};
+
+/// A file descriptor closed when it goes out of scope, unless released.
+class UniqueFd {
+public:
+  explicit UniqueFd(int fd) : fd_(fd) {}
+  ~UniqueFd() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  UniqueFd(const UniqueFd &) = delete;
+  UniqueFd &operator=(const UniqueFd &) = delete;
+  int get() const { return fd_; }
+  bool owns() const { return fd_ >= 0; }
+  void release() { fd_ = -1; }
+
+private:
+  int fd_;
+};
+
+/// What one walkPaths() keeps across its roots: the listing buffers, and the directories it holds
+/// open for their files' readers (counted over the whole run: at -j 1 every directory's files
+/// wait for the end of the walk).
+struct WalkState {
+  Listing listing;
+  std::shared_ptr<std::atomic<int>> open = std::make_shared<std::atomic<int>>(0);
+  int maxOpen = 0;
+};
+
+/// Walks `root` (a directory) without recursion on the C++ stack. With getdents64 and strings:
+/// std::filesystem's iterator made and parsed a path object per entry, a tenth of a check of
+/// 35 000 files. An entry's displayed path is its directory's (normalized once) and its name.
+/// `physical`: the displayed paths name the directories listed. Not so under a root such as
+/// `link/..`, which the kernel resolves through the link and the displayed path does not: there
+/// the listings are not trusted for the displayed directories' files, and files are opened by
+/// their displayed path.
+void walkDirectory(const fs::path &root, WalkVisitor &visitor, WalkState &state, bool physical) {
+  struct Pending {
+    std::string path, display;
+  };
+  std::vector<Pending> pending{{root.string(), displayPath(root)}};
+  Listing &listing = state.listing;
+  while (!pending.empty()) {
+    const Pending dir = std::move(pending.back());
+    pending.pop_back();
+    UniqueFd fd(::open(dir.path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    if (!fd.owns()) {
+      visitor.error({dir.display, errnoReason()});
+      continue;
+    }
+    const int listed = fd.get(); // stays open through the entries: held by `fd` or by `handle`
+    const bool complete = listing.read(listed);
+    if (!complete) visitor.error({dir.display, errnoReason()});
+    visitor.enterDirectory(dir.path, physical ? listing.holds : DirectoryListing{});
+    std::shared_ptr<const OpenDirectory> handle; // made for the directory's first file, if kept open
+    for (const Listing::Entry &e : listing.entries) {
+      const std::string_view name = listing.name(e);
+      std::string path = joined(dir.path, name);
+      const auto display = [&] { return dir.display == "." ? std::string(name) : joined(dir.display, name); };
+      // The entry's type as the listing gave it (no stat per entry where the filesystem reports
+      // types, which was a third of a large walk); lstat where it does not.
+      unsigned char type = e.type;
+      if (type == DT_UNKNOWN) {
+        struct stat st {};
+        if (::fstatat(listed, std::string(name).c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
+          visitor.error({display(), errnoReason()});
+          continue;
+        }
+        type = S_ISLNK(st.st_mode) ? DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
+      }
+      if (type == DT_DIR) {
+        if (!name.starts_with('.') && !visitor.excluded(name, true)) pending.push_back({std::move(path), display()});
+      } else if (type == DT_REG && isPythonName(name) && !visitor.excluded(name, false)) {
+        if (physical && fd.owns() && state.open->load() < state.maxOpen) {
+          handle = std::make_shared<const OpenDirectory>(fd.get(), state.open);
+          fd.release(); // the handle closes it
+        }
+        visitor.file(display(), false, handle);
+      }
+    }
+  }
+}
+
+/// Keeps the first of several names for one file (`a.py` and a link to it named on the command
+/// line, or `a.py` and `/abs/a.py`): two workers must never fix the same file.
+void removeAliases(std::vector<std::string> &files) {
+  std::vector<std::pair<std::pair<dev_t, ino_t>, std::size_t>> ids;
+  ids.reserve(files.size());
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    struct stat st {};
+    if (::stat(files[i].c_str(), &st) == 0) {
+      ids.push_back({{st.st_dev, st.st_ino}, i});
+    }
+  }
+  std::sort(ids.begin(), ids.end());
+  std::vector<bool> drop(files.size(), false);
+  for (std::size_t k = 1; k < ids.size(); ++k) {
+    if (ids[k].first == ids[k - 1].first) {
+      drop[ids[k].second] = true;
+    }
+  }
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (!drop[i]) {
+      if (kept != i) {
+        files[kept] = std::move(files[i]);
+      }
+      ++kept;
+    }
+  }
+  files.resize(kept);
+}
+
+} // namespace
+
+OpenDirectory::OpenDirectory(int fd, std::shared_ptr<std::atomic<int>> open) : fd_(fd), open_(std::move(open)) {
+  ++*open_;
+}
+
+OpenDirectory::~OpenDirectory() {
+  ::close(fd_);
+  --*open_;
+}
+
+bool isNotebookFile(const fs::path &path) { return path.extension() == ".ipynb"; }
+
+bool isPythonPath(const fs::path &path) { return isPythonFile(path); }
+
+void walkPaths(const std::vector<std::string> &paths, WalkVisitor &visitor, bool keepOpen) {
+  WalkState state;
+  state.maxOpen = keepOpen ? maxOpenDirectories() : 0;
+  for (const std::string &given : paths) {
+    const fs::path path(given);
+    std::error_code ec;
+    // Explicit paths are followed: `asyncfix check link.py` checks what the link points to.
+    const fs::file_status status = fs::status(path, ec);
+    if (ec || !fs::exists(status)) {
+      visitor.error(
+          {given, ec && ec != std::errc::no_such_file_or_directory ? reasonOf(ec) : "no such file or directory"});
+      continue;
+    }
+    if (fs::is_directory(status)) {
+      const bool physical = std::none_of(path.begin(), path.end(), [](const fs::path &part) { return part == ".."; });
+      walkDirectory(path, visitor, state, physical);
+    } else {
+      visitor.file(displayPath(path), true, nullptr);
+    }
+  }
+}
+
+void sortAndRemoveAliases(std::vector<std::string> &files) {
+  std::sort(files.begin(), files.end());
+  files.erase(std::unique(files.begin(), files.end()), files.end());
+  removeAliases(files);
+}
+
+FileList collectFiles(const std::vector<std::string> &paths, const WalkFilter &excluded) {
+  struct Collector final : WalkVisitor {
+    const WalkFilter &filter;
+    FileList out;
+    fs::path directory;
+    DirectoryListing listing;
+    explicit Collector(const WalkFilter &f) : filter(f) {}
+    void enterDirectory(const fs::path &entered, const DirectoryListing &holds) override {
+      directory = entered;
+      listing = holds;
+    }
+    bool excluded(std::string_view name, bool isDirectory) override {
+      return filter(directory, name, isDirectory, listing);
+    }
+    void file(std::string path, bool /*named*/, std::shared_ptr<const OpenDirectory> /*directory*/) override {
+      out.files.push_back(std::move(path));
+    }
+    void error(PathError error) override { out.errors.push_back(std::move(error)); }
+  } collector(excluded);
+  walkPaths(paths, collector);
+  sortAndRemoveAliases(collector.out.files);
+  return std::move(collector.out);
+}
+
+} // namespace asyncfix
