@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # Installs what asyncfix needs on Debian bookworm, by group — `build` (what `scripts/run.sh demo`
-# needs), `test` (the README's test command), `browser`, `tidy`, `dist` and `sanitizers` (the lanes
+# needs), `test` (the README's test command), `browser`, `tidy`, `dist`, `sanitizers` and `torch` (the lanes
 # .ci/run adds), or `all` (the default) — and nothing that is already there: a second run on a
 # ready machine changes nothing and takes about a second.
 # Runs as root, or through sudo when it is available.
 set -euo pipefail
 
-usage="usage: $0 [build|test|browser|tidy|dist|sanitizers|all]...  (default: all)"
+usage="usage: $0 [build|test|browser|tidy|dist|sanitizers|torch|all]...  (default: all)"
 groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=(all)
 
@@ -17,10 +17,10 @@ want() { # group: whether it was asked for (or `all`)
   return 1
 }
 for g in "${groups[@]}"; do
-  case "$g" in build | test | browser | tidy | dist | sanitizers | all) ;; *) echo "$usage" >&2; exit 2 ;; esac
+  case "$g" in build | test | browser | tidy | dist | sanitizers | torch | all) ;; *) echo "$usage" >&2; exit 2 ;; esac
 done
 # The tests need what building needs; so does everything else.
-want test || want browser || want tidy || want dist || want sanitizers && groups+=(build)
+want test || want browser || want tidy || want dist || want sanitizers || want torch && groups+=(build)
 
 if want build; then
   packages+=(
@@ -62,6 +62,11 @@ if want dist; then
   # python3-build, installed into a fresh venv and into a debootstrapped bookworm root; Debian's
   # pre-commit runs the hooks; the action's test reads action.yml with python3-yaml.
   packages+=(python3-build python3-venv debootstrap pre-commit python3-yaml)
+fi
+if want torch; then
+  # The PyTorch-migration rules' runtime oracle (tests/torch, CTest label `torch`): Debian's
+  # PyTorch 1.13 (CPU), torchvision, NumPy 1.24 and SciPy, run by /usr/bin/python3.
+  packages+=(python3-torch python3-torchvision python3-numpy python3-scipy)
 fi
 if want sanitizers; then
   # Reliability (tests/fuzz, the tsan preset): clang with libFuzzer and its sanitizer runtimes;

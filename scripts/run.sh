@@ -11,6 +11,8 @@
 #                         bookworm root; pre-commit; the GitHub Action (label `dist`)
 #   scripts/run.sh asan   the suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   scripts/run.sh tsan   the threaded paths' tests (language server, CLI workers) under ThreadSanitizer
+#   scripts/run.sh torch  the PyTorch-migration rules on Debian's PyTorch 1.13: each case of tests/torch/cases
+#                         and the legacy example fixed and run on CPU (label `torch`)
 #   scripts/run.sh fuzz   each libFuzzer target for ASYNCFIX_FUZZ_SECONDS (default 60) from its seeds,
 #                         then the line coverage of lib/ by the corpus, held to a floor (below)
 # A campaign (docs/reliability.md): ASYNCFIX_FUZZ_SECONDS=3600 per target, ASYNCFIX_FUZZ_TARGETS to
@@ -21,8 +23,8 @@ cd "$(dirname "$0")/.."
 
 mode=${1:-}
 case "$mode" in
-  demo | test | slow | dist | asan | tsan | fuzz) ;;
-  *) echo "usage: $0 demo|test|slow|dist|asan|tsan|fuzz" >&2; exit 2 ;;
+  demo | test | slow | dist | asan | tsan | fuzz | torch) ;;
+  *) echo "usage: $0 demo|test|slow|dist|asan|tsan|fuzz|torch" >&2; exit 2 ;;
 esac
 
 case "$mode" in
@@ -30,6 +32,7 @@ case "$mode" in
   test | asan) scripts/install-deps.sh test ;;
   slow) scripts/install-deps.sh test browser tidy ;;
   dist) scripts/install-deps.sh test dist ;;
+  torch) scripts/install-deps.sh test torch ;;
   tsan) scripts/install-deps.sh test sanitizers ;;
   fuzz) scripts/install-deps.sh sanitizers ;;
 esac
@@ -63,6 +66,10 @@ case "$mode" in
   dist)
     build ci
     ctest --preset dist
+    ;;
+  torch)
+    build ci
+    ctest --preset torch
     ;;
   asan)
     build asan

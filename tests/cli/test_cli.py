@@ -2185,9 +2185,10 @@ class ExamplesTest(CliTestCase):
         self.assertTrue(any(not compiles(p) for p in originals))
         self.assertEqual(self.check("examples").code, 1)
 
-        res = self.check("--fix", "--unsafe-fixes", "examples")
+        # The Python 3.7 fixes first (AF0xx-AF2xx): they rename, the program stays the same.
+        res = self.check("--fix", "--unsafe-fixes", "--ignore", "AF3", "examples")
         self.assertEqual(res.code, 0, res)
-        self.assertEqual(self.check("examples").code, 0)
+        self.assertEqual(self.check("--ignore", "AF3", "examples").code, 0)
         for p, original in originals.items():
             with self.subTest(file=os.path.relpath(p, tree)):
                 fixed = read(p).decode()
@@ -2200,6 +2201,11 @@ class ExamplesTest(CliTestCase):
                                  normalized_ast(original, feature_version=(3, 6)))
                 # Comments are code too, for the reader: every one survives byte for byte.
                 self.assertEqual(re.findall(r"#.*", fixed), re.findall(r"#.*", original))
+        # Then the PyTorch-migration fixes (AF3xx), which change what the programs do (on purpose:
+        # tests/torch runs imagenet_2017.py fixed): nothing is left to report.
+        res = self.check("--fix", "--unsafe-fixes", "examples")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(self.check("examples").code, 0)
 
     def assert_runs_on_modern_pytorch(self, source):
         """No argument is left that a PyTorch 2.x callee rejects: no `async`, no keyword on

@@ -34,6 +34,34 @@ std::span<const std::string_view> torchApiWords() {
       "misc.imread",               // AF316 removed-torch-api: `scipy.misc.imread(…)`
       "misc.imresize",             // AF316 removed-torch-api: `scipy.misc.imresize(…)`
       "misc.imsave",               // AF316 removed-torch-api: `scipy.misc.imsave(…)`
+      ".data[0]",                  // AF301 zero-dim-tensor-index: `loss.data[0]`
+      "].view(-1)",                // AF302 transposed-slice-view: `correct[:k].view(-1)`
+      "Function)",                 // AF303 legacy-autograd-function: `class F(Function):`
+      "Function,",                 // AF303 legacy-autograd-function: `class F(Function, Base):`
+      "accuracy(",          // AF301 zero-dim-tensor-index: `prec1, prec5 = accuracy(…)`, whose `prec1[0]` it finds
+      "softmax(",           // AF304 implicit-softmax-dim: `F.softmax(x)`
+      "log_softmax(",       // AF304 implicit-softmax-dim: `F.log_softmax(x)`
+      "softmin(",           // AF304 implicit-softmax-dim: `F.softmin(x)`
+      "Softmax(",           // AF304 implicit-softmax-dim: `nn.Softmax()`
+      "LogSoftmax(",        // AF304 implicit-softmax-dim: `nn.LogSoftmax()`
+      "Softmin(",           // AF304 implicit-softmax-dim: `nn.Softmin()`
+      ".byte()",            // AF305 uint8-mask: `(x > 0).byte()`
+      "ByteTensor",         // AF305 uint8-mask: `torch.ByteTensor(…)`, `x.type(torch.ByteTensor)`
+      "StepLR(",            // AF306 scheduler-step-order: the scheduler it follows
+      "MultiStepLR(",       // AF306 scheduler-step-order: the scheduler it follows
+      "ExponentialLR(",     // AF306 scheduler-step-order: the scheduler it follows
+      "CosineAnnealingLR(", // AF306 scheduler-step-order: the scheduler it follows
+      "LambdaLR(",          // AF306 scheduler-step-order: the scheduler it follows
+      "MultiplicativeLR(",  // AF306 scheduler-step-order: the scheduler it follows
+      "CyclicLR(",          // AF306 scheduler-step-order: the scheduler it follows
+      "OneCycleLR(",        // AF306 scheduler-step-order: the scheduler it follows
+      "CosineAnnealingWarmRestarts(", // AF306 scheduler-step-order: the scheduler it follows
+      "LinearLR(",                    // AF306 scheduler-step-order: the scheduler it follows
+      "ConstantLR(",                  // AF306 scheduler-step-order: the scheduler it follows
+      "PolynomialLR(",                // AF306 scheduler-step-order: the scheduler it follows
+      "scheduler.step(",              // AF306 scheduler-step-order: a function's `scheduler` parameter stepped
+      "lr_scheduler.step(",           // AF306 scheduler-step-order: the same, named `lr_scheduler`
+      "sched.step(",                  // AF306 scheduler-step-order: the same, named `sched`
   };
   return kWords;
 }

@@ -1,0 +1,164 @@
+// AF305 uint8-mask — a `.byte()` / `torch.ByteTensor` mask given to `masked_fill` or indexing.
+#include <algorithm>
+#include <array>
+
+#include "rules/rule.h"
+#include "rules/torch_values.h"
+#include "text/syntax.h"
+
+namespace asyncfix::rules {
+
+extern const RuleInfo kUint8Mask;
+const RuleInfo kUint8Mask{
+    "AF305",
+    "uint8-mask",
+    "uint8 mask (`.byte()`, `torch.ByteTensor`) given to `masked_fill`/`masked_select`/indexing: use `.bool()`",
+    R"(## What it does
+Flags a tensor made uint8 — `x.byte()`, `torch.ByteTensor(…)` (and `torch.cuda.ByteTensor`),
+`x.type(torch.ByteTensor)` — that is used as a mask: the `mask` of `masked_fill`,
+`masked_fill_`, `masked_select`, `masked_scatter`, `masked_scatter_`, the condition of
+`torch.where`, or the index of `t[mask]`; directly, or through the name it is assigned to (the
+uses that assignment reaches). The finding stands where the mask is made, which is what changes;
+its message names the line of the use.
+
+## Why is this bad?
+Before PyTorch 1.2 masks were `uint8` tensors (comparisons returned them). PyTorch 1.2
+introduced `torch.bool`, made comparisons return it and deprecated uint8 masks: every use warns
+(`UserWarning: masked_fill_ received a mask with dtype torch.uint8, this behavior is now
+deprecated`, `indexing with dtype torch.uint8 is now deprecated`). PyTorch 2.1 removed them from
+`masked_fill`/`masked_fill_` (pytorch/pytorch#96594) and `masked_scatter`
+(pytorch/pytorch#97999): there it is a `RuntimeError`. PyTorch 1.13, Debian's, still only warns.
+
+## Example
+```python
+mask = (lengths > 0).byte()
+scores = scores.masked_fill(mask, -1e9)
+```
+
+## Use instead
+```python
+mask = (lengths > 0).bool()
+scores = scores.masked_fill(mask, -1e9)
+```
+
+## Fix safety
+No automatic fix: a uint8 tensor is also a number tensor, and code of that era counts and
+combines masks arithmetically (`mask.sum()`, `1 - mask`, `mask * x`), which a bool tensor refuses
+or computes differently (`1 - mask` raises for `torch.bool`). Whether every use of the tensor
+accepts a bool is for a human to check.
+)",
+    FixAvailability::None,
+    true};
+
+namespace {
+
+constexpr std::array<std::string_view, 5> kMasked{"masked_fill", "masked_fill_", "masked_select", "masked_scatter",
+                                                  "masked_scatter_"};
+
+bool isByteTensorName(const std::string &q) { return q == "torch.ByteTensor" || q == "torch.cuda.ByteTensor"; }
+
+/// Where the value of `e` is used as a mask: the method or "indexing", or "" when it is not.
+/// `up(n)` gives n's parent.
+template <class Up> std::string consumerOf(TSNode e, Context &ctx, Up up) {
+  const Kinds &k = Kinds::get();
+  const std::string_view text = ctx.text();
+  TSNode parent = up(e);
+  while (symbolOf(parent) == k.parenthesizedExpression) {
+    e = parent;
+    parent = up(parent);
+  }
+  const TSSymbol p = symbolOf(parent);
+  if (p == TorchKinds::get().subscript)
+    return ts_node_named_child_count(parent) == 2 && ts_node_eq(ts_node_named_child(parent, 1), e) ? "indexing" : "";
+  TSNode args = parent;
+  if (p == k.keywordArgument) {
+    if (textOf(field(parent, "name"), text) != "mask") return "";
+    args = up(parent);
+  } else if (p != k.argumentList || !ts_node_eq(ts_node_named_child(parent, 0), e)) {
+    return "";
+  }
+  const TSNode call = up(args);
+  const TSNode fn = field(call, "function");
+  if (symbolOf(fn) != k.attribute) return "";
+  const std::string_view method = textOf(field(fn, "attribute"), text);
+  if (p == k.argumentList && method == "where" && torchName(fn, ctx) == "torch.where") return "torch.where";
+  if (std::find(kMasked.begin(), kMasked.end(), method) == kMasked.end()) return "";
+  return "`" + std::string(method) + "`";
+}
+
+/// True when `call` makes a uint8 tensor, spelt with one of the prefilter's words.
+bool makesUint8(TSNode call, Context &ctx) {
+  const std::string_view text = ctx.text();
+  const TSNode fn = field(call, "function");
+  if (symbolOf(fn) != Kinds::get().attribute && !isIdentifier(fn)) return false;
+  if (symbolOf(fn) == Kinds::get().attribute) {
+    const std::string_view method = textOf(field(fn, "attribute"), text);
+    if (method == "byte") return textOf(call, text).ends_with(".byte()");
+    if (method == "type" && positionalCount(call) == 1) {
+      const TSNode arg = ts_node_named_child(field(call, "arguments"), 0);
+      if (isByteTensorName(torchName(arg, ctx))) return true;
+    }
+  }
+  return textOf(fn, text).ends_with("ByteTensor") && isByteTensorName(torchName(fn, ctx));
+}
+
+class Uint8Mask final : public Rule {
+public:
+  const RuleInfo &info() const override { return kUint8Mask; }
+  unsigned triggers() const override { return kTriggerTorchApi; }
+  std::vector<TSSymbol> subscriptions() const override { return {Kinds::get().call}; }
+
+  void check(TSNode call, Context &ctx) const override {
+    if (!makesUint8(call, ctx) || !ctx.semantic().importsPackage("torch")) return;
+    std::string use = consumerOf(call, ctx, [&](TSNode n) { return ctx.parentOf(n); });
+    std::uint32_t at = 0;
+    if (use.empty()) findThroughName(call, ctx, use, at);
+    if (use.empty()) return;
+    std::string message = "`" + std::string(textOf(call, ctx.text())) + "` makes a uint8 mask";
+    message += at ? ", used for " + use + " on line " + std::to_string(ctx.lineNumber(at)) : " for " + use;
+    message += ": deprecated since PyTorch 1.2 (a UserWarning), an error in `masked_fill`/`masked_scatter` since "
+               "PyTorch 2.1; make it `torch.bool` (`.bool()`)";
+    ctx.report(makeDiagnostic(kUint8Mask, Severity::Warning, call, std::move(message)));
+  }
+
+private:
+  /// `mask = x.byte()`: the first use of `mask` that this assignment reaches and that is a mask.
+  static void findThroughName(TSNode call, Context &ctx, std::string &use, std::uint32_t &at) {
+    TSNode value = call, assignment = ctx.parentOf(call);
+    for (std::size_t up = 2; symbolOf(assignment) == Kinds::get().parenthesizedExpression; ++up) {
+      const std::span<const TSNode> ancestors = ctx.ancestors();
+      if (ancestors.size() < up) return;
+      value = assignment;
+      assignment = ancestors[ancestors.size() - up];
+    }
+    if (symbolOf(assignment) != Kinds::get().assignment || !ts_node_eq(field(assignment, "right"), value)) return;
+    const TSNode target = field(assignment, "left");
+    if (!isIdentifier(target)) return;
+    const SemanticModel &model = ctx.semantic();
+    const NameUse *binding = model.nameAt(ts_node_start_byte(target));
+    if (!binding || binding->inError) return;
+    bool after = false;
+    for (const NameUse *u : model.usesOf(model.resolve(*binding))) {
+      if (u == binding) {
+        after = true;
+        continue;
+      }
+      if (u->role != NameRole::Reference) {
+        if (after) return;
+        continue;
+      }
+      if (!after) continue;
+      use = consumerOf(u->node, ctx, [](TSNode n) { return ts_node_parent(n); });
+      if (!use.empty()) {
+        at = ts_node_start_byte(u->node);
+        return;
+      }
+    }
+  }
+};
+
+} // namespace
+
+std::unique_ptr<Rule> makeUint8Mask() { return std::make_unique<Uint8Mask>(); }
+
+} // namespace asyncfix::rules

@@ -1,0 +1,10 @@
+# The modern reference of AF301_reduction_max.py.
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.manual_seed(837)
+
+x = torch.rand(3, 4) + 0.5
+s = x.max()
+print('%.5f' % s.item())

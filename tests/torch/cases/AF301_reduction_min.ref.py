@@ -1,0 +1,10 @@
+# The modern reference of AF301_reduction_min.py.
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.manual_seed(224)
+
+x = torch.rand(4, 5) + 0.5
+s = x.min()
+print('%.5f' % s.item())

@@ -1,0 +1,10 @@
+# The modern reference of AF301_reduction_norm.py.
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.manual_seed(843)
+
+x = torch.rand(2, 2) + 0.5
+s = x.norm()
+print('%.5f' % s.item())
