@@ -1,8 +1,7 @@
 """Train an ImageNet classifier the way PyTorch's ImageNet example did in 2017 (PyTorch 0.2/0.3).
 
-Kept as such scripts were written: `.cuda(async=True)`, `loss.data[0]`, the `accuracy()` helper
-(its `correct[:k].view(-1)`). (`transforms.Scale`/`RandomSizedCrop`, `clip_grad_norm` and
-`volatile=True`, which the script had too, wait for their rules, AF31x, to land here.)
+Kept as such scripts were written: `.cuda(async=True)`, `Variable(..., volatile=True)`,
+`loss.data[0]`, the `accuracy()` helper, `transforms.Scale`/`RandomSizedCrop`, `clip_grad_norm`.
 On Python 3.7+ it does not compile; with the `async` fixed it crashes on today's PyTorch. Try:
 
     asyncfix check --diff --unsafe-fixes examples/imagenet_2017.py
@@ -62,13 +61,13 @@ def main():
     normalize = transforms.Normalize(mean=[0.485, 0.456, 0.406], std=[0.229, 0.224, 0.225])
     crop = args.image_size
     train_transform = transforms.Compose([
-        transforms.RandomResizedCrop(crop),
+        transforms.RandomSizedCrop(crop),
         transforms.RandomHorizontalFlip(),
         transforms.ToTensor(),
         normalize,
     ])
     val_transform = transforms.Compose([
-        transforms.Resize(crop * 256 // 224),
+        transforms.Scale(crop * 256 // 224),
         transforms.CenterCrop(crop),
         transforms.ToTensor(),
         normalize,
@@ -120,7 +119,7 @@ def train(train_loader, model, criterion, optimizer, epoch, args):
 
         optimizer.zero_grad()
         loss.backward()
-        torch.nn.utils.clip_grad_norm_(model.parameters(), args.clip)
+        torch.nn.utils.clip_grad_norm(model.parameters(), args.clip)
         optimizer.step()
 
         batch_time.update(time.time() - end)
@@ -147,8 +146,8 @@ def validate(val_loader, model, criterion, args):
         if use_cuda:
             input = input.cuda(async=True)
             target = target.cuda(async=True)
-        input_var = Variable(input)
-        target_var = Variable(target)
+        input_var = Variable(input, volatile=True)
+        target_var = Variable(target, volatile=True)
 
         output = model(input_var)
         loss = criterion(output, target_var)
