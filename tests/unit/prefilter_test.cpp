@@ -1,5 +1,7 @@
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cctype>
 #include <random>
 #include <string>
 #include <vector>
@@ -8,6 +10,7 @@
 #include "asyncfix/linter.h"
 #include "asyncfix/linter_internals.h"
 #include "text/prefilter.h"
+#include "text/torch_words.h"
 
 using namespace asyncfix;
 
@@ -391,4 +394,19 @@ TEST_CASE("prefilter never says no wrongly on random broken code", "[prefilter]"
     CHECK(found.empty());
   }
   CHECK(rejected > 500); // the differential exercises the rejections, not only the maybes
+}
+
+TEST_CASE("prefilter for the AF3xx rules: each word of torch_words.h in code", "[prefilter]") {
+  for (const std::string_view word : torchApiWords()) {
+    INFO(word);
+    const std::string code = "x = 1\ny = " + std::string(word) + "\n";
+    CHECK(scanTriggers(code, kPrefilterTorchApi) == kPrefilterTorchApi);
+    std::vector<std::uint32_t> marks;
+    scanTriggers(code, kPrefilterTorchApi, &marks);
+    CHECK(std::find(marks.begin(), marks.end(), 10U) != marks.end()); // marked where it starts
+    CHECK(scanTriggers("# " + std::string(word) + "\n", kPrefilterTorchApi) == 0);
+    CHECK(scanTriggers("s = '''" + std::string(word) + "'''\n", kPrefilterTorchApi) == 0);
+    if (!word.empty() && (std::isalnum(static_cast<unsigned char>(word.front())) || word.front() == '_'))
+      CHECK(scanTriggers("y = my" + std::string(word) + "\n", kPrefilterTorchApi) == 0);
+  }
 }

@@ -183,6 +183,7 @@ LinterInternals::KeptBy LinterInternals::keptBy(const Linter &linter, std::strin
   case kPrefilterNonBlocking: return {"non-blocking", hit.offset};
   case kPrefilterToCall: return {"to-call", hit.offset};
   case kPrefilterNoqa: return {"noqa", hit.offset};
+  case kPrefilterTorchApi: return {"torch-api", hit.offset};
   default: return {};
   }
 }

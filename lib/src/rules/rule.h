@@ -172,6 +172,7 @@ enum Trigger : unsigned {
   kTriggerNonBlocking = kPrefilterNonBlocking, ///< the word `non_blocking` in code
   kTriggerToCall = kPrefilterToCall,           ///< a `.to(` call with a bare bool argument
   kTriggerNoqa = kPrefilterNoqa,               ///< a `noqa` comment naming an AF code
+  kTriggerTorchApi = kPrefilterTorchApi,       ///< a word of text/torch_words.h (the AF3xx rules)
 };
 
 class Rule {

@@ -12,6 +12,8 @@
 #include <immintrin.h>
 #endif
 
+#include "text/torch_words.h"
+
 namespace asyncfix {
 namespace {
 
@@ -917,6 +919,18 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
     }
     return false;
   });
+  if (want(kPrefilterTorchApi)) {
+    // The PyTorch-migration rules' words (text/torch_words.h), each searched on its own.
+    for (const std::string_view word : torchApiWords()) {
+      if (!want(kPrefilterTorchApi)) break;
+      const bool identifier = !word.empty() && isWordByte(static_cast<unsigned char>(word.front()));
+      for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1)) {
+        if (identifier && at > 0 && isWordByte(static_cast<unsigned char>(text[at - 1]))) continue;
+        if (lexer.inCode(at) && record(kPrefilterTorchApi, at)) break;
+        if (!want(kPrefilterTorchApi)) break;
+      }
+    }
+  }
   if (offsets) std::sort(offsets->begin() + static_cast<std::ptrdiff_t>(firstOffset), offsets->end());
   return found;
 }

@@ -28,6 +28,7 @@ enum PrefilterTrigger : unsigned {
   kPrefilterNonBlocking = 1U << 1, ///< `non_blocking` in code
   kPrefilterToCall = 1U << 2,      ///< `.to(` in code with a bare `True`/`False` among its arguments
   kPrefilterNoqa = 1U << 3,        ///< a `noqa` comment naming an AF code
+  kPrefilterTorchApi = 1U << 4,    ///< a word of the PyTorch-migration rules in code (text/torch_words.h)
 };
 
 /// The triggers among `wanted` that occur in `text` (0: no rule asking only for these can fire).
