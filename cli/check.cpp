@@ -681,6 +681,14 @@ ConfigResolver makeResolver(const CheckOptions &options) {
   return ConfigResolver(std::move(o));
 }
 
+/// The manual's address for the run's links to rule pages: --docs-url, else `docs-url` of the
+/// configuration that applies in the current directory (or --config's); "" for the default.
+std::string runDocsUrl(const ConfigResolver &resolver) {
+  const auto resolved = resolver.forFile("-"); // an entry of the current directory
+  const auto *config = std::get_if<ResolvedConfig>(&resolved);
+  return config != nullptr ? config->docsUrl : std::string();
+}
+
 std::string joined(const std::vector<std::string> &items) {
   std::string out = "[";
   for (const std::string &item : items) out += (out.size() > 1 ? ", \"" : "\"") + item + "\"";
@@ -960,6 +968,7 @@ int runCheck(const CheckOptions &options) {
   std::FILE *const diagnosticsStream = stdoutIsSource ? stderr : stdout;
   RenderOptions render;
   render.format = options.format;
+  render.docsUrl = runDocsUrl(resolver);
   render.color = colorFor(stdoutIsSource ? STDERR_FILENO : STDOUT_FILENO);
   // The [*] markers and hints follow --unsafe-fixes, else the files' own `unsafe-fixes` setting.
   render.unsafeFixes = options.overrides.unsafeFixes.value_or(

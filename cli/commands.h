@@ -48,6 +48,7 @@ struct RuleOptions {
   std::vector<std::string> codes; ///< codes or names
   bool all = false;
   bool json = false;
+  std::string docsUrl; ///< --docs-url: the manual's address for the `url` of each rule
 };
 
 /// `asyncfix rule`: print rule documentation; returns the exit code.

@@ -48,13 +48,21 @@ struct CheckArgs {
   std::string filesFrom;
   bool filesFromNul = false;
   std::string shard;
+  std::string docsUrl;
 };
 
 struct RuleArgs {
   std::vector<std::string> codes;
   bool all = false;
   std::string outputFormat = "text";
+  std::string docsUrl;
 };
+
+constexpr const char *kDocsUrlHelp = "Where the rule pages are hosted, for the links to them: the address of the "
+                                     "manual's docs/ directory [default: the copy installed with asyncfix]";
+
+/// --docs-url's value: an absolute URL.
+bool validDocsUrl(const std::string &url) { return url.find("://") != std::string::npos; }
 
 /// Rule selectors without surrounding blanks and empty entries ("AF101, AF0," → AF101 AF0).
 std::vector<std::string> cleanSelectors(const std::vector<std::string> &entries) {
@@ -95,6 +103,10 @@ std::optional<int> buildCheckOptions(const CheckArgs &args, const CLI::App &chec
   options.addNoqa = args.addNoqa;
   if (args.noRespectGitignore) {
     options.overrides.respectGitignore = false;
+  }
+  if (check.count("--docs-url") > 0) {
+    if (!validDocsUrl(args.docsUrl)) return usageError("--docs-url `" + args.docsUrl + "` is not an absolute URL");
+    options.overrides.docsUrl = args.docsUrl;
   }
   if (options.addNoqa && args.fix) {
     return usageError("--add-noqa and --fix cannot be used together");
@@ -226,6 +238,7 @@ void defineCheck(CLI::App &check, CheckArgs &args) {
   check.add_flag("--no-respect-gitignore", args.noRespectGitignore,
                  "Also check files that .gitignore (and .git/info/exclude) exclude");
   check.add_flag("--add-noqa", args.addNoqa, "Add a `# noqa: CODE` comment for every current finding");
+  check.add_option("--docs-url", args.docsUrl, kDocsUrlHelp)->type_name("URL");
   CLI::Option *filesFrom = check
                                .add_option("--files-from", args.filesFrom,
                                            "Also check the paths listed in PATH (- is stdin), one per line, as `git "
@@ -264,6 +277,7 @@ void defineRule(CLI::App &rule, RuleArgs &args) {
   rule.add_option("--output-format", args.outputFormat, "text or json")
       ->check(CLI::IsMember({"text", "json"}))
       ->type_name("FORMAT");
+  rule.add_option("--docs-url", args.docsUrl, kDocsUrlHelp)->type_name("URL");
 }
 
 int run(int argc, char **argv) {
@@ -289,6 +303,7 @@ int run(int argc, char **argv) {
   CLI::App *lspCommand = app.add_subcommand("lsp", "Run the language server on stdin/stdout");
   lspCommand->add_option("--log-level", lspOptions.logLevel, "error, warn, info, debug or trace [default: info]");
   lspCommand->add_option("--log-file", lspOptions.logFile, "Write the log here instead of stderr");
+  lspCommand->add_option("--docs-url", lspOptions.docsUrl, kDocsUrlHelp)->type_name("URL");
   bool lspStdio = false; // stdio is the only transport; accepted because LSP clients pass it
   lspCommand->add_flag("--stdio", lspStdio, "Use stdin/stdout (the default and only transport)");
   lspCommand->set_version_flag("-V,--version", "asyncfix-lsp " ASYNCFIX_VERSION); // as `asyncfix-lsp --version`
@@ -308,6 +323,9 @@ int run(int argc, char **argv) {
     options.codes = ruleArgs.codes;
     options.all = ruleArgs.all;
     options.json = ruleArgs.outputFormat == "json";
+    if (!ruleArgs.docsUrl.empty() && !validDocsUrl(ruleArgs.docsUrl))
+      return usageError("--docs-url `" + ruleArgs.docsUrl + "` is not an absolute URL");
+    options.docsUrl = ruleArgs.docsUrl;
     return runRule(options);
   }
   if (merge->parsed()) {

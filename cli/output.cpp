@@ -189,14 +189,14 @@ bool isApplicable(const Fix &fix, bool unsafeFixes) {
 
 std::string renderDiagnostics(std::span<const FileDiagnostics> files, const RenderOptions &options) {
   switch (options.format) {
-  case OutputFormat::Sarif: return renderSarif(files);
+  case OutputFormat::Sarif: return renderSarif(files, options.docsUrl);
   case OutputFormat::Github: return renderGithub(files);
   case OutputFormat::Gitlab: return renderGitlab(files);
   case OutputFormat::Junit: return renderJunit(files);
   default: break;
   }
   if (options.format == OutputFormat::Json || options.format == OutputFormat::JsonLines) {
-    return renderJson(files, options.format == OutputFormat::JsonLines);
+    return renderJson(files, options.format == OutputFormat::JsonLines, options.docsUrl);
   }
   std::string out;
   for (const FileDiagnostics &file : files) {
@@ -329,7 +329,7 @@ std::string renderSummary(const Summary &s, bool color) {
   return out;
 }
 
-std::string renderRules(std::span<const RuleInfo *const> rules, bool json, bool asArray) {
+std::string renderRules(std::span<const RuleInfo *const> rules, bool json, bool asArray, std::string_view docsUrl) {
   const auto fixText = [](FixAvailability fix) -> std::string_view {
     switch (fix) {
     case FixAvailability::Always: return "Fix is always available.";
@@ -346,7 +346,7 @@ std::string renderRules(std::span<const RuleInfo *const> rules, bool json, bool 
                            {"summary", rule->summary},
                            {"fix", fixText(rule->fix)},
                            {"explanation", rule->doc},
-                           {"url", ruleUrl(*rule)}});
+                           {"url", ruleUrl(*rule, docsUrl)}});
     }
     if (!asArray && array.size() == 1) {
       return jsonText(array[0], 2) + "\n";

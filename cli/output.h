@@ -40,6 +40,7 @@ struct RenderOptions {
   OutputFormat format = OutputFormat::Full;
   bool color = false;       ///< ANSI colors (a terminal without NO_COLOR)
   bool unsafeFixes = false; ///< whether --unsafe-fixes is on ([*] and hints depend on it)
+  std::string docsUrl;      ///< the manual's address for links to rule pages (ruleUrl(); "" = default)
 };
 
 /// True when --fix would apply this fix under the current unsafe setting.
@@ -72,7 +73,8 @@ void countDiagnostics(Summary &summary, std::span<const Diagnostic> diagnostics,
 /// option.", "Fixed 2 errors (1 remaining).", "Would fix 2 errors.", "All checks passed!".
 std::string renderSummary(const Summary &summary, bool color);
 
-/// `asyncfix rule`: each rule's heading and documentation (or a JSON object / array).
-std::string renderRules(std::span<const RuleInfo *const> rules, bool json, bool asArray);
+/// `asyncfix rule`: each rule's heading and documentation (or a JSON object / array, whose `url`
+/// is the rule's page under `docsUrl`, as ruleUrl() makes it).
+std::string renderRules(std::span<const RuleInfo *const> rules, bool json, bool asArray, std::string_view docsUrl = {});
 
 } // namespace asyncfix::cli

@@ -13,7 +13,8 @@
 
 namespace asyncfix::cli {
 
-std::string renderSarif(std::span<const FileDiagnostics> files);
+/// `docsUrl`: the manual's address for the rules' helpUri (ruleUrl(); empty for the default).
+std::string renderSarif(std::span<const FileDiagnostics> files, std::string_view docsUrl = {});
 std::string renderGithub(std::span<const FileDiagnostics> files);
 std::string renderGitlab(std::span<const FileDiagnostics> files);
 std::string renderJunit(std::span<const FileDiagnostics> files);

@@ -32,7 +32,6 @@ namespace {
 using Json = nlohmann::ordered_json;
 
 constexpr std::string_view kSchema = "https://json.schemastore.org/sarif-2.1.0.json";
-constexpr std::string_view kInformationUri = "https://asyncfix.dev";
 constexpr std::string_view kSourceRoot = "%SRCROOT%";
 
 /// Percent-encodes every byte of a path but the unreserved characters of RFC 3986 and `/`, so
@@ -84,10 +83,10 @@ Json artifactLocation(std::string_view path, const std::string &cwd) {
   return Json{{"uri", uriPath(where.path)}};
 }
 
-Json rules() {
+Json rules(std::string_view docsUrl) {
   Json out = Json::array();
   for (const RuleInfo *rule : ruleCatalogue()) {
-    const std::string url = ruleUrl(*rule);
+    const std::string url = ruleUrl(*rule, docsUrl);
     out.push_back(Json{
         {"id", rule->code},
         {"name", rule->name},
@@ -165,14 +164,16 @@ Json results(std::span<const FileDiagnostics> files, const std::string &cwd) {
 
 } // namespace
 
-std::string renderSarif(std::span<const FileDiagnostics> files) {
+std::string renderSarif(std::span<const FileDiagnostics> files, std::string_view docsUrl) {
   const std::string cwd = workingDirectory();
+  std::string manual(docsUrl.empty() ? defaultDocsUrl() : std::string(docsUrl));
+  while (!manual.empty() && manual.back() == '/') manual.pop_back();
   Json run{
       {"tool", Json{{"driver", Json{{"name", "asyncfix"},
                                     {"version", ASYNCFIX_VERSION},
                                     {"semanticVersion", ASYNCFIX_VERSION},
-                                    {"informationUri", kInformationUri},
-                                    {"rules", rules()}}}}},
+                                    {"informationUri", manual + "/README.md"},
+                                    {"rules", rules(docsUrl)}}}}},
   };
   if (!cwd.empty()) {
     run["originalUriBaseIds"] = Json{{kSourceRoot, Json{{"uri", "file://" + uriPath(cwd == "/" ? cwd : cwd + "/")}}}};

@@ -29,7 +29,7 @@ int runRule(const RuleOptions &options) {
     std::fputs("error: name a rule (`asyncfix rule AF101`) or use --all\n", stderr);
     return kExitFailure;
   }
-  const std::string text = renderRules(rules, options.json, options.all || options.codes.size() > 1);
+  const std::string text = renderRules(rules, options.json, options.all || options.codes.size() > 1, options.docsUrl);
   std::fwrite(text.data(), 1, text.size(), stdout);
   return kExitClean;
 }

@@ -1,5 +1,6 @@
 // lsp/code_actions.h — the code-action kinds the server offers, and which findings' fixes it
-// may offer: shared by the handlers for files (server.cpp) and notebooks (server_notebooks.cpp).
+// may offer: shared by the handlers for files (server_code_actions.cpp) and notebooks
+// (server_notebooks.cpp).
 #pragma once
 
 #include <algorithm>

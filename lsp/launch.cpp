@@ -36,10 +36,12 @@ namespace asyncfix::lsp {
 namespace {
 
 constexpr const char *kUsage =
-    "usage: asyncfix-lsp [--log-level error|warn|info|debug|trace] [--log-file PATH]\n"
+    "usage: asyncfix-lsp [--log-level error|warn|info|debug|trace] [--log-file PATH] [--docs-url URL]\n"
     "\n"
     "The asyncfix language server: speaks LSP 3.17 (JSON-RPC with Content-Length framing) on\n"
-    "stdin/stdout; logs go to stderr or to --log-file. --stdio is accepted and ignored.\n";
+    "stdin/stdout; logs go to stderr or to --log-file. --stdio is accepted and ignored.\n"
+    "--docs-url: where the rule pages linked from diagnostics and hovers are hosted (the\n"
+    "address of the manual's docs/ directory; default: the copy installed with asyncfix).\n";
 
 } // namespace
 
@@ -56,17 +58,16 @@ int runLanguageServer(const LaunchOptions &options) {
   }
   std::signal(SIGPIPE, SIG_IGN); // a client that went away is an EPIPE, handled as the end
 #if defined(__GLIBC__) && !ASYNCFIX_OWN_ALLOCATOR
-  // One malloc arena for both threads (unless the user chose with MALLOC_ARENA_MAX). In a thread
-  // arena of its own, the worker's parse of a 20 000-line file ran slower: didOpen took 119-161
-  // ms with it, 97-108 ms without (bench/lsp typing trace, alternating runs; callgrind counts the
-  // same instructions, so it is the allocator's memory, not the work). The message loop
-  // allocates little while the worker does.
+  // One malloc arena for both threads (unless the user chose with MALLOC_ARENA_MAX): the worker
+  // does nearly all the allocating, and in a thread arena of its own its parses run slower for
+  // the same instructions (bench/lsp's typing trace measures didOpen).
   if (std::getenv("MALLOC_ARENA_MAX") == nullptr) mallopt(M_ARENA_MAX, 1);
 #endif
   log.info("asyncfix-lsp " ASYNCFIX_VERSION " listening on stdio");
   try {
     StreamTransport transport(STDIN_FILENO, STDOUT_FILENO, log);
     Server server(transport, log);
+    if (!options.docsUrl.empty()) server.setDocsUrl(options.docsUrl);
     const int code = server.run();
     log.info("exiting with code " + std::to_string(code));
     return code;
@@ -100,7 +101,9 @@ int lspMain(int argc, char **argv) {
       return 0;
     }
     if (arg == "--stdio" || arg.starts_with("--clientProcessId")) continue; // what LSP clients pass
-    if (value("--log-level", options.logLevel) || value("--log-file", options.logFile)) continue;
+    if (value("--log-level", options.logLevel) || value("--log-file", options.logFile) ||
+        value("--docs-url", options.docsUrl))
+      continue;
     std::fprintf(stderr, "asyncfix-lsp: unknown argument `%s`\n%s", argv[i], kUsage);
     return 2;
   }

@@ -8,13 +8,15 @@ namespace asyncfix::lsp {
 struct LaunchOptions {
   std::string logLevel = "info"; ///< error, warn, info, debug, trace
   std::string logFile;           ///< empty: stderr
+  std::string docsUrl;           ///< --docs-url: the address of the manual (empty: the installed copy)
 };
 
 /// Serves LSP over stdin/stdout until `exit`; returns the exit code (0 after shutdown, 1 without
 /// it, 2 for bad options).
 int runLanguageServer(const LaunchOptions &options);
 
-/// `asyncfix-lsp [--log-level LEVEL] [--log-file PATH] [--stdio] [--version] [--help]`.
+/// `asyncfix-lsp [--log-level LEVEL] [--log-file PATH] [--docs-url URL] [--stdio] [--version]
+/// [--help]`.
 int lspMain(int argc, char **argv);
 
 } // namespace asyncfix::lsp

@@ -272,6 +272,8 @@ void fromJSON(const Json &j, Settings &out, const std::string &) {
     readScalar(*v, "renameStyle", out.renameStyle, out.problems, "a string such as \"async_\"");
   if (const Json *v = lookup("unsafeFixes", "unsafe-fixes"))
     readScalar(*v, "unsafeFixes", out.unsafeFixes, out.problems, "true or false");
+  if (const Json *v = lookup("docsUrl", "docs-url"))
+    readScalar(*v, "docsUrl", out.docsUrl, out.problems, "a URL such as \"https://example.org/asyncfix/docs\"");
 }
 
 void fromJSON(const Json &j, InitializeParams &out, const std::string &path) {

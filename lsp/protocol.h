@@ -124,8 +124,11 @@ struct Settings {
   std::optional<std::string> targetVersion; ///< "py38" / "3.8"
   std::optional<std::string> renameStyle;   ///< "async_" / "is_async" / "{name}_"
   std::optional<bool> unsafeFixes;
+  std::optional<std::string> docsUrl; ///< the address of the manual, for the links to rule pages
   std::vector<std::string> problems;
-  bool empty() const { return !select && !extendSelect && !ignore && !targetVersion && !renameStyle && !unsafeFixes; }
+  bool empty() const {
+    return !select && !extendSelect && !ignore && !targetVersion && !renameStyle && !unsafeFixes && !docsUrl;
+  }
 };
 
 // ---- lifecycle ------------------------------------------------------------------------------

@@ -16,6 +16,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "asyncfix/line_index.h"
@@ -85,8 +86,17 @@ struct ModuleRenameRequest {
   std::string path; ///< the document's
 };
 
-/// The hover text of a finding: its code, name and message, and the rule's documentation.
-std::string hoverText(const asyncfix::Diagnostic &d);
+/// The hover text of a finding: its code, name and message, the rule's documentation and the link
+/// to its page under `docsUrl` (ruleUrl(): empty for the default).
+std::string hoverText(const asyncfix::Diagnostic &d, std::string_view docsUrl = {});
+
+// What the Server's files share (server.cpp defines them).
+inline constexpr const char *kApplyAutofix = "asyncfix.applyAutofix";
+inline constexpr const char *kFixWorkspace = "asyncfix.fixWorkspace";
+/// pyproject.toml, asyncfix.toml or .asyncfix.toml: a configuration file.
+bool isConfigFile(const std::filesystem::path &path);
+/// readPythonFile(), its failure logged.
+std::optional<std::string> readLogged(const std::filesystem::path &path, Logger &log);
 
 class Server {
 public:
@@ -94,6 +104,10 @@ public:
   ~Server();
   Server(const Server &) = delete;
   Server &operator=(const Server &) = delete;
+
+  /// The address of the manual for the links to rule pages (`--docs-url`); the `docsUrl` setting
+  /// wins over it. Empty: defaultDocsUrl().
+  void setDocsUrl(std::string url);
 
   /// Serves until `exit` or the end of the input, with the Analyzer on its worker thread;
   /// returns the process exit code (0 after a clean shutdown, 1 otherwise).
@@ -116,17 +130,71 @@ public:
   PositionEncoding encoding() const { return encoding_; }
 
 private:
-  // lifecycle
+  // ---- server.cpp: lifecycle, the message loop and the Analyzer, conversions, messages ----
   InitializeResult onInitialize(const InitializeParams &params);
   void onInitialized(const NoParams &);
   Null onShutdown(const NoParams &);
   void onExit(const NoParams &);
-  // text synchronization
+  /// Inline mode: does the queued analysis now; both modes: takes the findings and answers made.
+  void catchUp();
+  void onFindings(Analyzer::Id id, std::shared_ptr<const Findings> findings);
+  /// Runs `task` on the worker at the document's current version (answers on this thread).
+  void analyzeThen(OpenDocument &doc, Analyzer::Task task);
+  void idle();
+  void reportProblems();
+  void showMessage(MessageType type, const std::string &message);
+  // Byte offsets ↔ the client's positions, all through LineIndex.
+  std::vector<lsp::Diagnostic> toLsp(const std::vector<asyncfix::Diagnostic> &diagnostics, const LineIndex &lines,
+                                     std::int64_t version) const;
+  Range toRange(const LineIndex &lines, std::size_t start, std::size_t end) const;
+  std::size_t toOffset(const LineIndex &lines, const Position &position) const;
+  std::vector<lsp::TextEdit> toLspEdits(const LineIndex &lines, const std::vector<asyncfix::TextEdit> &edits) const;
+  WorkspaceEdit documentEdit(const std::string &uri, std::int64_t version, const LineIndex &lines,
+                             const std::vector<asyncfix::TextEdit> &edits) const;
+
+  // ---- server_documents.cpp: text synchronization, publishing, diagnostics, hover ----
   void onDidOpen(const DidOpenTextDocumentParams &params);
   void onDidChange(const DidChangeTextDocumentParams &params);
   void onDidClose(const DidCloseTextDocumentParams &params);
   void onDidSave(const DidSaveTextDocumentParams &params);
-  // notebooks (server_notebooks.cpp)
+  void publish(OpenDocument &doc);
+  /// Push clients: `doc`'s diagnostics are to be published once its findings are current (a pull
+  /// client asks for them instead).
+  void publishLater(OpenDocument &doc) {
+    if (!pull_) doc.publishLater();
+  }
+  /// What is published for `doc`'s current findings: its moduleFindings, then the Analyzer's.
+  std::vector<lsp::Diagnostic> shownFindings(const OpenDocument &doc) const;
+  void onDocumentDiagnostic(const DocumentDiagnosticParams &params, const Reply<DocumentDiagnosticReport> &reply);
+  void onWorkspaceDiagnostic(const WorkspaceDiagnosticParams &params, const Reply<WorkspaceDiagnosticReport> &reply);
+  /// The report of an open document whose findings are current.
+  DocumentDiagnosticReport documentReport(OpenDocument &doc, const std::optional<std::string> &previous);
+  void answerWhenCurrent(const std::string &uri, const std::optional<std::string> &previous,
+                         const Reply<DocumentDiagnosticReport> &reply);
+  DocumentDiagnosticReport openReport(OpenDocument &doc, const std::optional<std::string> &previous);
+  std::optional<DocumentDiagnosticReport> diskReport(const std::filesystem::path &path,
+                                                     const std::optional<std::string> &previous);
+  std::optional<Hover> onHover(const TextDocumentPositionParams &params);
+  std::optional<Hover> hoverAt(const std::vector<asyncfix::Diagnostic> &diagnostics, const LineIndex &lines,
+                               std::size_t offset) const;
+
+  // ---- server_code_actions.cpp: quick fixes, fix all, noqa, source.fixAll, resolve (on the worker:
+  // const, and no logging but into the scope) ----
+  void onCodeAction(const CodeActionParams &params, const Reply<std::vector<CodeAction>> &reply);
+  void onCodeActionResolve(const CodeAction &action, const Reply<CodeAction> &reply);
+  std::vector<CodeAction> codeActionsAt(const Analyzed &at, const std::string &uri, const CodeActionParams &params,
+                                        bool unsafe, std::vector<std::string> &warnings) const;
+  void pickFindings(const CodeActionParams &params, CodeActionScope &scope) const;
+  lsp::Diagnostic diagnosticFor(const CodeActionScope &scope, std::size_t i) const;
+  void addQuickFixes(CodeActionScope &scope, std::vector<CodeAction> &actions) const;
+  void addFixAllActions(const CodeActionScope &scope, std::vector<CodeAction> &actions) const;
+  void addNoqaActions(const CodeActionScope &scope, std::vector<CodeAction> &actions) const;
+  void addSourceFixAll(const CodeActionScope &scope, std::vector<CodeAction> &actions) const;
+  std::optional<WorkspaceEdit> fixAllEdit(const Analyzed &at, const std::string &uri,
+                                          const std::optional<std::string> &code, bool unsafe) const;
+
+  // ---- server_notebooks.cpp: notebookDocument/*, a notebook's cells published, their code actions
+  // and hover ----
   void onDidOpenNotebook(const DidOpenNotebookDocumentParams &params);
   void onDidChangeNotebook(const DidChangeNotebookDocumentParams &params);
   void onDidSaveNotebook(const DidSaveNotebookDocumentParams &params);
@@ -155,46 +223,9 @@ private:
                                                 const CodeActionParams &params, bool unsafe) const;
   std::optional<Hover> notebookHover(OpenNotebook &notebook, std::size_t cell,
                                      const TextDocumentPositionParams &params);
-  // workspace
-  void onDidChangeConfiguration(const DidChangeConfigurationParams &params);
-  void onDidChangeWorkspaceFolders(const DidChangeWorkspaceFoldersParams &params);
-  void onDidChangeWatchedFiles(const DidChangeWatchedFilesParams &params);
-  void onExecuteCommand(const ExecuteCommandParams &params, const Reply<Null> &reply);
-  // features
-  void onDocumentDiagnostic(const DocumentDiagnosticParams &params, const Reply<DocumentDiagnosticReport> &reply);
-  void onWorkspaceDiagnostic(const WorkspaceDiagnosticParams &params, const Reply<WorkspaceDiagnosticReport> &reply);
-  void onCodeAction(const CodeActionParams &params, const Reply<std::vector<CodeAction>> &reply);
-  void onCodeActionResolve(const CodeAction &action, const Reply<CodeAction> &reply);
-  std::optional<Hover> onHover(const TextDocumentPositionParams &params);
-  std::optional<Hover> hoverAt(const std::vector<asyncfix::Diagnostic> &diagnostics, const LineIndex &lines,
-                               std::size_t offset) const;
 
-  // the Analyzer
-  /// Inline mode: does the queued analysis now; both modes: takes the findings and answers made.
-  void catchUp();
-  void onFindings(Analyzer::Id id, std::shared_ptr<const Findings> findings);
-  /// Runs `task` on the worker at the document's current version (answers on this thread).
-  void analyzeThen(OpenDocument &doc, Analyzer::Task task);
-
-  // diagnostics
-  /// The report of an open document whose findings are current.
-  DocumentDiagnosticReport documentReport(OpenDocument &doc, const std::optional<std::string> &previous);
-  void answerWhenCurrent(const std::string &uri, const std::optional<std::string> &previous,
-                         const Reply<DocumentDiagnosticReport> &reply);
-  DocumentDiagnosticReport openReport(OpenDocument &doc, const std::optional<std::string> &previous);
-  std::optional<DocumentDiagnosticReport> diskReport(const std::filesystem::path &path,
-                                                     const std::optional<std::string> &previous);
-  // code actions (on the worker: const, and no logging but into the scope)
-  std::vector<CodeAction> codeActionsAt(const Analyzed &at, const std::string &uri, const CodeActionParams &params,
-                                        bool unsafe, std::vector<std::string> &warnings) const;
-  void pickFindings(const CodeActionParams &params, CodeActionScope &scope) const;
-  lsp::Diagnostic diagnosticFor(const CodeActionScope &scope, std::size_t i) const;
-  void addQuickFixes(CodeActionScope &scope, std::vector<CodeAction> &actions) const;
-  void addFixAllActions(const CodeActionScope &scope, std::vector<CodeAction> &actions) const;
-  void addNoqaActions(const CodeActionScope &scope, std::vector<CodeAction> &actions) const;
-  void addSourceFixAll(const CodeActionScope &scope, std::vector<CodeAction> &actions) const;
-
-  // the workspace-wide rename of the project's modules named `async`/`await` (server_project.cpp)
+  // ---- server_project.cpp: the workspace-wide rename of the project's modules named
+  // `async`/`await` ----
   /// A copy of what listing the workspace needs, for the worker.
   WorkspaceSource workspaceSource();
   void forgetWorkspaceProject();
@@ -205,8 +236,6 @@ private:
   void showModuleFindings(OpenDocument &doc, std::vector<asyncfix::Diagnostic> found);
   /// lookUpModule() for every open document (the workspace, its files or its configuration changed).
   void lookUpModules();
-  /// What is published for `doc`'s current findings: its moduleFindings, then the Analyzer's.
-  std::vector<lsp::Diagnostic> shownFindings(const OpenDocument &doc) const;
   /// `doc`'s moduleFindings as published: no Deprecated tag, and no fix for a client that is
   /// offered no rename.
   std::vector<lsp::Diagnostic> moduleItems(const OpenDocument &doc) const;
@@ -243,24 +272,15 @@ private:
                                                 std::string *unsafeWhy = nullptr) const;
   void resolveModuleRename(OpenDocument &doc, const CodeAction &action, const Reply<CodeAction> &reply);
 
-  // helpers
-  void idle();
+  // ---- server_workspace.cpp: settings, folders, watched files, commands ----
+  void onDidChangeConfiguration(const DidChangeConfigurationParams &params);
+  void onDidChangeWorkspaceFolders(const DidChangeWorkspaceFoldersParams &params);
+  void onDidChangeWatchedFiles(const DidChangeWatchedFilesParams &params);
+  void onExecuteCommand(const ExecuteCommandParams &params, const Reply<Null> &reply);
   void applySettings();
   void refreshDiagnostics();
-  void reportProblems();
-  void publish(OpenDocument &doc);
-  void showMessage(MessageType type, const std::string &message);
   void fixWorkspace(const Reply<Null> &reply, const std::optional<ProgressToken> &token);
   void progress(const std::optional<ProgressToken> &token, WorkDoneProgress value);
-  std::vector<lsp::Diagnostic> toLsp(const std::vector<asyncfix::Diagnostic> &diagnostics, const LineIndex &lines,
-                                     std::int64_t version) const;
-  Range toRange(const LineIndex &lines, std::size_t start, std::size_t end) const;
-  std::size_t toOffset(const LineIndex &lines, const Position &position) const;
-  std::vector<lsp::TextEdit> toLspEdits(const LineIndex &lines, const std::vector<asyncfix::TextEdit> &edits) const;
-  WorkspaceEdit documentEdit(const std::string &uri, std::int64_t version, const LineIndex &lines,
-                             const std::vector<asyncfix::TextEdit> &edits) const;
-  std::optional<WorkspaceEdit> fixAllEdit(const Analyzed &at, const std::string &uri,
-                                          const std::optional<std::string> &code, bool unsafe) const;
 
   Transport &transport_;
   Logger &log_;
@@ -272,6 +292,8 @@ private:
   bool refreshWanted_ = false; ///< pull clients: findings changed without an edit (a settle)
   Settings initOptions_;
   Settings changedSettings_;
+  std::string commandLineDocsUrl_; ///< setDocsUrl()
+  std::string docsUrl_;            ///< what the links use: the `docsUrl` setting, else the command line's
   bool shutdownRequested_ = false;
   bool exited_ = false;
   std::int64_t progressTokens_ = 0;

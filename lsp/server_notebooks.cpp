@@ -34,7 +34,7 @@ void Server::onDidOpenNotebook(const DidOpenNotebookDocumentParams &params) {
     cells.push_back(cellOf(cell, params.cellTextDocuments));
   OpenNotebook &nb =
       workspace_.openNotebook(params.notebookDocument.uri, params.notebookDocument.version, std::move(cells));
-  nb.publishPending = true; // cells are pushed also to clients that pull (see answerWhenCurrent)
+  nb.publishLater(); // cells are pushed also to clients that pull (see answerWhenCurrent)
 }
 
 void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) {
@@ -59,7 +59,7 @@ void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) 
     for (auto &[index, cell] : edited) nb->cells[index] = std::move(cell);
     for (const auto &e : edited) workspace_.syncNotebookCell(*nb, e.first);
     nb->version = params.notebookDocument.version;
-    nb->publishPending = true;
+    nb->publishLater();
     return;
   }
   std::vector<OpenNotebook::Cell> cells = nb->cells;
@@ -90,11 +90,12 @@ void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) 
   for (auto &[index, cell] : editedCells(cells, params.textContent)) cells[index] = std::move(cell);
   // The change is valid: the removed cells' diagnostics are cleared.
   for (const std::string &uri : gone)
-    dispatcher_.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{uri, std::nullopt, {}});
+    dispatcher_.notify("textDocument/publishDiagnostics",
+                       PublishDiagnosticsParams{.uri = uri, .version = std::nullopt, .diagnostics = {}});
   nb->cells = std::move(cells);
   nb->version = params.notebookDocument.version;
   workspace_.syncNotebook(*nb);
-  nb->publishPending = true;
+  nb->publishLater();
 }
 
 std::vector<std::pair<std::size_t, OpenNotebook::Cell>>
@@ -147,7 +148,8 @@ void Server::onDidCloseNotebook(const DidCloseNotebookDocumentParams &params) {
   OpenNotebook *nb = workspace_.findNotebook(params.notebookDocument.uri);
   if (!nb) return;
   for (const OpenNotebook::Cell &cell : nb->cells)
-    dispatcher_.notify("textDocument/publishDiagnostics", PublishDiagnosticsParams{cell.uri, std::nullopt, {}});
+    dispatcher_.notify("textDocument/publishDiagnostics",
+                       PublishDiagnosticsParams{.uri = cell.uri, .version = std::nullopt, .diagnostics = {}});
   workspace_.closeNotebook(params.notebookDocument.uri);
 }
 
@@ -171,7 +173,7 @@ std::optional<std::pair<std::size_t, asyncfix::Diagnostic>> Server::inCell(const
 }
 
 void Server::publishNotebook(OpenNotebook &nb) {
-  nb.publishPending = false;
+  nb.published();
   // Each cell's findings, in one pass over the notebook's.
   std::vector<std::vector<asyncfix::Diagnostic>> byCell(nb.cells.size());
   for (const asyncfix::Diagnostic &finding : nb.virtualDoc->current()->diagnostics)
@@ -191,7 +193,9 @@ void Server::publishNotebook(OpenNotebook &nb) {
     if (cell.published && same()) continue;
     const LineIndex lines(cell.text);
     dispatcher_.notify("textDocument/publishDiagnostics",
-                       PublishDiagnosticsParams{cell.uri, cell.version, toLsp(byCell[c], lines, cell.version)});
+                       PublishDiagnosticsParams{.uri = cell.uri,
+                                                .version = cell.version,
+                                                .diagnostics = toLsp(byCell[c], lines, cell.version)});
     cell.published.emplace(cell.version, std::vector<PublishedFinding>(byCell[c].begin(), byCell[c].end()));
   }
 }
@@ -219,7 +223,7 @@ void Server::notebookCodeActions(OpenNotebook &nb, std::size_t cell, const CodeA
                                  const Reply<std::vector<CodeAction>> &reply) {
   const bool unsafe = workspace_.settingsFor(nb.uri).unsafeFixes;
   // What the worker sees of the notebook: its cells as they are now, at this virtual version.
-  const std::int64_t version = nb.virtualDoc->version;
+  const std::int64_t version = nb.virtualDoc->version();
   analyzeThen(*nb.virtualDoc,
               [this, cells = NotebookCells(nb), version, cell, params, reply,
                unsafe](const Analyzed *at) -> Analyzer::MainTask {
@@ -321,7 +325,7 @@ void Server::resolveNotebookFixAll(OpenNotebook &nb, const CodeAction &action, c
   const auto modified = [reply, version = data.version] {
     reply.error(ErrorCode::ContentModified, "the notebook changed since version " + std::to_string(version));
   };
-  if (nb.virtualDoc->version != data.version) return modified();
+  if (nb.virtualDoc->version() != data.version) return modified();
   const bool unsafe = data.action == "fixAll" && workspace_.settingsFor(nb.uri).unsafeFixes;
   analyzeThen(
       *nb.virtualDoc,
@@ -336,7 +340,7 @@ void Server::resolveNotebookFixAll(OpenNotebook &nb, const CodeAction &action, c
         const FixResult result = fix(at->linter, at->doc.text(), options);
         CodeAction resolved = action;
         if (result.changed) resolved.edit = notebookEdit(cells, result.text);
-        if (!resolved.edit) resolved.edit = WorkspaceEdit{client_.documentChanges, {}};
+        if (!resolved.edit) resolved.edit = WorkspaceEdit{.documentChanges = client_.documentChanges, .edits = {}};
         return [reply, resolved = std::move(resolved)] { reply(resolved); };
       });
 }

@@ -208,7 +208,7 @@ void Server::lookUpModule(OpenDocument &doc) {
 void Server::showModuleFindings(OpenDocument &doc, std::vector<asyncfix::Diagnostic> found) {
   doc.moduleFindings = std::move(found);
   workspace_.restamp(doc);
-  doc.publishPending = !pull_;
+  publishLater(doc);
   refreshWanted_ = refreshWanted_ || pull_;
 }
 
@@ -217,20 +217,12 @@ void Server::lookUpModules() {
 }
 
 std::vector<lsp::Diagnostic> Server::moduleItems(const OpenDocument &doc) const {
-  std::vector<lsp::Diagnostic> items = toLsp(doc.moduleFindings, doc.doc.lines(), doc.version);
+  std::vector<lsp::Diagnostic> items = toLsp(doc.moduleFindings, doc.doc.lines(), doc.version());
   for (lsp::Diagnostic &item : items) {
     item.tags.clear(); // nothing in the file is deprecated (AF201's tag is for imports of a renamed module)
     if (!client_.renameFiles && item.data) item.data->fix.reset(); // no rename is offered to it
   }
   return items;
-}
-
-std::vector<lsp::Diagnostic> Server::shownFindings(const OpenDocument &doc) const {
-  std::vector<lsp::Diagnostic> shown = toLsp(doc.current()->diagnostics, doc.doc.lines(), doc.version);
-  if (doc.moduleFindings.empty()) return shown;
-  std::vector<lsp::Diagnostic> all = moduleItems(doc);
-  all.insert(all.end(), std::make_move_iterator(shown.begin()), std::make_move_iterator(shown.end()));
-  return all;
 }
 
 std::shared_ptr<const ModuleRenameRequest> Server::moduleRenameRequest(const OpenDocument &doc,
@@ -269,7 +261,7 @@ bool Server::mayImportModule(const OpenDocument &doc, const CodeActionParams &pa
 std::vector<OpenText> Server::openTexts() {
   std::vector<OpenText> out;
   for (auto &[uri, doc] : workspace_.documents())
-    if (doc.path) out.push_back({normalized(*doc.path), uri, doc.version, doc.doc.text()});
+    if (doc.path) out.push_back({normalized(*doc.path), uri, doc.version(), doc.doc.text()});
   for (auto &[uri, notebook] : workspace_.notebooks())
     if (const std::optional<fs::path> path = uriToPath(uri); path && notebook.virtualDoc)
       out.push_back({normalized(*path), uri, notebook.version, notebook.virtualDoc->doc.text(), true});

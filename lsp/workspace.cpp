@@ -11,8 +11,6 @@
 #include "asyncfix/line_diff.h"
 #include "uri.h"
 
-#include <nlohmann/json.hpp>
-
 namespace asyncfix::lsp {
 namespace fs = std::filesystem;
 namespace {
@@ -219,8 +217,8 @@ OpenDocument &Workspace::open(const std::string &uri, std::int64_t version, cons
 }
 
 void Workspace::analyze(OpenDocument &doc) {
-  doc.stamp = nextStamp_++;
-  doc.analysis = analyzer_.open(doc.version, ++doc.revision, doc.doc.text(), settingsFor(doc.uri).linter, maxLintBytes);
+  const std::uint64_t revision = doc.relinted(nextStamp_++);
+  doc.analysis = analyzer_.open(doc.version(), revision, doc.doc.text(), settingsFor(doc.uri).linter, maxLintBytes);
   analyzed_[doc.analysis] = &doc;
 }
 
@@ -263,24 +261,20 @@ void Workspace::edit(OpenDocument &doc, std::int64_t version, std::size_t start,
   end = std::min(end, size);
   start = std::min(start, end);
   doc.doc.edit(start, end, text);
-  doc.version = version;
-  doc.stamp = nextStamp_++;
-  doc.since.push_back({++doc.revision, start, end, text.size()});
-  analyzer_.edit(doc.analysis, version, doc.revision, start, end, std::string(text));
+  const std::uint64_t revision = doc.changed(version, nextStamp_++);
+  doc.since.push_back({.revision = revision, .start = start, .end = end, .length = text.size()});
+  analyzer_.edit(doc.analysis, version, revision, start, end, std::string(text));
 }
 
 void Workspace::replaceText(OpenDocument &doc, std::int64_t version, std::string text) {
   doc.doc.reset(text);
-  doc.version = version;
-  doc.stamp = nextStamp_++;
-  doc.since.push_back({++doc.revision, 0, std::size_t(-1) / 2, 0}); // touches everything
-  analyzer_.replace(doc.analysis, version, doc.revision, std::move(text));
+  const std::uint64_t revision = doc.changed(version, nextStamp_++);
+  doc.since.push_back({.revision = revision, .start = 0, .end = std::size_t(-1) / 2, .length = 0}); // touches all
+  analyzer_.replace(doc.analysis, version, revision, std::move(text));
 }
 
 void Workspace::renumber(OpenDocument &doc, std::int64_t version) {
-  doc.version = version;
-  doc.stamp = nextStamp_++;
-  analyzer_.renumber(doc.analysis, version, ++doc.revision);
+  analyzer_.renumber(doc.analysis, version, doc.changed(version, nextStamp_++));
 }
 
 bool Workspace::accept(OpenDocument &doc, std::shared_ptr<const Findings> findings) {
@@ -295,7 +289,7 @@ bool Workspace::accept(OpenDocument &doc, std::shared_ptr<const Findings> findin
                        std::to_string(maxLintBytes >> 20) +
                        " MB asyncfix lints as you type: run `asyncfix check` on it");
   }
-  if (resettled) doc.stamp = nextStamp_++; // a new result for pull clients
+  if (resettled) doc.restamp(nextStamp_++); // a new result for pull clients
   std::vector<OpenDocument::Waiting> waiting;
   waiting.swap(doc.waiting);
   for (const auto &w : waiting) w.answer();
@@ -304,8 +298,7 @@ bool Workspace::accept(OpenDocument &doc, std::shared_ptr<const Findings> findin
 
 void Workspace::invalidateAll() {
   const auto relint = [&](OpenDocument &doc) {
-    doc.stamp = nextStamp_++;
-    analyzer_.relint(doc.analysis, ++doc.revision, settingsFor(doc.uri).linter);
+    analyzer_.relint(doc.analysis, doc.relinted(nextStamp_++), settingsFor(doc.uri).linter);
   };
   for (auto &[uri, doc] : documents_) relint(doc);
   for (auto &[uri, nb] : notebooks_) relint(*nb.virtualDoc);
@@ -337,24 +330,6 @@ std::optional<std::size_t> NotebookCells::virtualStart(std::size_t index) const 
     if (cell.number == index + 1) return cell.virtualStart;
   return std::nullopt;
 }
-
-namespace {
-
-/// The cells as nbformat 4 JSON, for asyncfix::Notebook to join exactly as the CLI does: code
-/// cells are the Python ones, everything else is markdown (not linted).
-std::string notebookJson(const std::vector<OpenNotebook::Cell> &cells) {
-  nlohmann::json j = {{"cells", nlohmann::json::array()},
-                      {"nbformat", 4},
-                      {"nbformat_minor", 5},
-                      {"metadata", nlohmann::json::object()}};
-  for (const OpenNotebook::Cell &cell : cells)
-    j["cells"].push_back({{"cell_type", cell.python() ? "code" : "markdown"},
-                          {"source", cell.text},
-                          {"metadata", nlohmann::json::object()}});
-  return j.dump();
-}
-
-} // namespace
 
 OpenNotebook &Workspace::openNotebook(const std::string &uri, std::int64_t version,
                                       std::vector<OpenNotebook::Cell> cells) {
@@ -390,7 +365,12 @@ void Workspace::closeNotebook(const std::string &uri) {
 }
 
 bool Workspace::syncNotebook(OpenNotebook &nb) {
-  auto parsed = Notebook::parse(notebookJson(nb.cells));
+  // Joined exactly as the CLI joins an .ipynb file: the Python code cells are linted, everything
+  // else is left out like markdown.
+  std::vector<NotebookCellSource> sources;
+  sources.reserve(nb.cells.size());
+  for (const OpenNotebook::Cell &cell : nb.cells) sources.push_back({cell.python(), cell.text});
+  auto parsed = Notebook::fromCells(sources);
   if (auto *error = std::get_if<std::string>(&parsed)) {
     problems_.push_back(nb.uri + ": " + *error);
     return false;
@@ -402,7 +382,7 @@ bool Workspace::syncNotebook(OpenNotebook &nb) {
   if (before == after) return true;
   // One edit: from the first byte that differs to the last.
   const ChangedSpan span = changedSpan(before, after);
-  edit(doc, doc.version + 1, span.start, span.beforeEnd,
+  edit(doc, doc.version() + 1, span.start, span.beforeEnd,
        std::string_view(after).substr(span.start, span.afterEnd - span.start));
   return true;
 }
@@ -419,7 +399,7 @@ bool Workspace::syncNotebookCell(OpenNotebook &nb, std::size_t index) {
   if (!change) return syncNotebook(nb);
   if (change->empty()) return true;
   OpenDocument &doc = *nb.virtualDoc;
-  edit(doc, doc.version + 1, change->start, change->end,
+  edit(doc, doc.version() + 1, change->start, change->end,
        std::string_view(nb.layout->virtualText()).substr(change->start, change->length));
   return true;
 }

@@ -26,19 +26,49 @@ namespace asyncfix::lsp {
 /// A document the client has opened, on the message loop's side: its text (for positions; never
 /// parsed here), the client's version, and the latest findings the Analyzer made for it — for
 /// this version, or for an earlier one while the worker catches up.
-struct OpenDocument {
+///
+/// Its counters (version, revision, stamp) and whether it is to be published change only through
+/// its methods: the Workspace calls changed()/relinted()/restamp() as it tells the Analyzer, the
+/// Server publishLater()/published() as it pushes diagnostics.
+class OpenDocument {
+public:
   OpenDocument(std::string documentUri, std::int64_t documentVersion, std::string text)
-      : uri(std::move(documentUri)), version(documentVersion), doc(std::move(text)) {}
-  std::string uri;
-  std::int64_t version;
-  Document doc;                              ///< the text; its tree is the Analyzer's
-  std::optional<std::filesystem::path> path; ///< for file: URIs
-  std::uint64_t stamp = 0;                   ///< changes with every edit, configuration change and settle
-  Analyzer::Id analysis = 0;                 ///< the document in the Analyzer
-  std::shared_ptr<const Findings> findings;  ///< the latest ones (for `findings->version`)
+      : uri(std::move(documentUri)), doc(std::move(text)), version_(documentVersion) {}
+
+  /// The client's version of the text (the last didOpen/didChange).
+  std::int64_t version() const { return version_; }
   /// Counts the changes told to the Analyzer (edits, new text, new linter, new version); the
   /// findings made after a change carry its revision.
-  std::uint64_t revision = 0;
+  std::uint64_t revision() const { return revision_; }
+  /// Changes with every edit, configuration change and settle: the result id of a pulled report.
+  std::uint64_t stamp() const { return stamp_; }
+  /// The client made `version` (an edit, a new text, or only a new number); `stamp` is the
+  /// Workspace's next. Returns the revision the Analyzer is to get for it.
+  std::uint64_t changed(std::int64_t version, std::uint64_t stamp) {
+    version_ = version;
+    stamp_ = stamp;
+    return ++revision_;
+  }
+  /// The document is analyzed afresh at its version (opened, or a new linter); returns the
+  /// revision for the Analyzer.
+  std::uint64_t relinted(std::uint64_t stamp) {
+    stamp_ = stamp;
+    return ++revision_;
+  }
+  /// What is published for it changed, its text did not (a settle, the project's finding).
+  void restamp(std::uint64_t stamp) { stamp_ = stamp; }
+
+  /// Push clients: publish its diagnostics once its findings are current (publishDue()).
+  void publishLater() { publishPending_ = true; }
+  bool publishDue() const { return publishPending_ && current() != nullptr; }
+  /// Its diagnostics were pushed.
+  void published() { publishPending_ = false; }
+
+  std::string uri;
+  Document doc;                              ///< the text; its tree is the Analyzer's
+  std::optional<std::filesystem::path> path; ///< for file: URIs
+  Analyzer::Id analysis = 0;                 ///< the document in the Analyzer
+  std::shared_ptr<const Findings> findings;  ///< the latest ones (for `findings->version`)
   /// The edits since `findings` were made (their revision, the bytes they replaced, the length of
   /// what they inserted), to move those findings onto the current text.
   struct Shift {
@@ -46,7 +76,6 @@ struct OpenDocument {
     std::size_t start, end, length;
   };
   std::vector<Shift> since;
-  bool publishPending = false; ///< push clients: publish once the findings are current
   /// The project's finding on the file itself, as `check` reports it: a module named
   /// `async`/`await` (or such a package's `__init__.py`) cannot be imported (AF201 at its first
   /// line). Worked out on the worker from the workspace's module map (Server::lookUpModule) and
@@ -63,10 +92,16 @@ struct OpenDocument {
   std::vector<Waiting> waiting;
 
   /// The findings of the current version, or null while the worker has not made them yet.
-  const Findings *current() const { return findings && findings->revision == revision ? findings.get() : nullptr; }
+  const Findings *current() const { return findings && findings->revision == revision_ ? findings.get() : nullptr; }
   /// The latest findings moved onto the current text through the edits since; those an edit
   /// touched are left out. Empty before the first findings.
   std::vector<asyncfix::Diagnostic> latest() const;
+
+private:
+  std::int64_t version_;
+  std::uint64_t revision_ = 0;
+  std::uint64_t stamp_ = 0;
+  bool publishPending_ = false;
 };
 
 /// A finding as a cell's publishDiagnostics shows it: no fix edits (they lie in the virtual text
@@ -117,7 +152,15 @@ struct NotebookCells {
 struct OpenNotebook : NotebookCells {
   std::int64_t version = 0;
   std::unique_ptr<OpenDocument> virtualDoc; ///< the code cells as one Python text
-  bool publishPending = false;
+
+  /// Its cells are to be published once the virtual document's findings are current (cells are
+  /// pushed to every client); see OpenDocument::publishLater.
+  void publishLater() { publishPending_ = true; }
+  bool publishDue() const { return publishPending_ && virtualDoc->current() != nullptr; }
+  void published() { publishPending_ = false; }
+
+private:
+  bool publishPending_ = false;
 };
 
 /// The settings that apply to one document.
@@ -196,7 +239,7 @@ public:
   /// A new version of the same text (a didChange without changes).
   void renumber(OpenDocument &doc, std::int64_t version);
   /// A new result id for pull clients: what is published for `doc` changed, its text did not.
-  void restamp(OpenDocument &doc) { doc.stamp = nextStamp_++; }
+  void restamp(OpenDocument &doc) { doc.restamp(nextStamp_++); }
   /// Takes new findings from the Analyzer. True when they are the current version's and differ
   /// from what it had for this version (a settle changed them).
   bool accept(OpenDocument &doc, std::shared_ptr<const Findings> findings);

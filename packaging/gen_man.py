@@ -141,7 +141,8 @@ def main():
         if rule.get("fix"):
             page += ".PP\n" + inline(rule["fix"]) + "\n"
         page += markdown(rule["explanation"])
-        page += ".PP\n" + esc(rule["url"]) + "\n"
+        # Not rule["url"]: at build time that is the build tree's; the page is installed beside it.
+        page += ".PP\nAlso in the manual installed with asyncfix: " + esc("share/doc/asyncfix/rules/%s.md" % rule["code"]) + "\n"
     page += ".SH SEE ALSO\n.BR asyncfix (1)\n"
     with open(os.path.join(args.out, "asyncfix-rules.7"), "w", encoding="utf-8") as f:
         f.write(page)

@@ -73,7 +73,7 @@ case "$mode" in
     ;;
   fuzz)
     # The seeds stay as committed; what a run learns goes to build/fuzz/corpus/<name>, a crash
-    # to build/fuzz/artifacts/ (and fails the run). Longer runs: see the README.
+    # to build/fuzz/artifacts/ (and fails the run). Longer runs: see docs/reliability.md.
     cmake --preset fuzz >/dev/null
     targets=(fuzz_lint_fix fuzz_lsp fuzz_config fuzz_notebook)
     cmake --build --preset fuzz --target "${targets[@]}"

@@ -5,7 +5,8 @@
 # With SERVER (an asyncfix-lsp built with its C++ runtime linked in, as the release and ci builds
 # make it), the platform-specific extension instead: the server stripped into
 # bundled/<platform>-<arch>/, packaged as DEST/asyncfix-<platform>-<arch>-<version>.vsix for that
-# target, so the extension works on a machine with no asyncfix installed.
+# target, so the extension works on a machine with no asyncfix installed; the rule pages of the
+# manual (docs/rules/) go to bundled/share/doc/asyncfix/, where that server's links lead.
 # Usage: package.sh [DEST [SERVER]]
 set -euo pipefail
 
@@ -46,6 +47,9 @@ if [ -n "$server" ]; then
   strip -o "bundled/$target/asyncfix-lsp" "$server"
   chmod 755 "bundled/$target/asyncfix-lsp"
   "bundled/$target/asyncfix-lsp" --version >/dev/null || { echo "package.sh: the bundled server does not run" >&2; exit 1; }
+  # <server's directory>/../share/doc/asyncfix: the manual beside the program (defaultDocsUrl()).
+  mkdir -p bundled/share/doc/asyncfix
+  cp -R "$here/../../docs/rules" bundled/share/doc/asyncfix/
 fi
 npx --no-install tsc -p .   # type-check (strict) and out/ for test/unit.test.mjs
 # One file with vscode-languageclient inside: what the .vsix ships (main: dist/extension.js).

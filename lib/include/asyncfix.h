@@ -38,8 +38,9 @@
  * or when a type of the C++ API (the headers in asyncfix/) changes its layout (added functions
  * keep it); compare it with asyncfix_abi_version() to detect a mismatched library. It is also
  * the shared library's SONAME suffix: libasyncfix.so.<ASYNCFIX_ABI_VERSION>. 4: Config, Fix and
- * RenameRow grew fields for the project-wide renames. */
-#define ASYNCFIX_ABI_VERSION 4
+ * RenameRow grew fields for the project-wide renames. 5: ResolvedConfig and ConfigOverrides grew
+ * docsUrl. */
+#define ASYNCFIX_ABI_VERSION 5
 
 #ifdef __cplusplus
 extern "C" {

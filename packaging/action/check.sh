@@ -5,6 +5,7 @@
 #   check.sh report    the same check as JSON for the job summary (summary.py), and as SARIF
 #                      when ASYNCFIX_SARIF names a file; then exits with ASYNCFIX_EXIT_CODE
 # ARGS: ASYNCFIX_ARGS, split as a shell would split it (no expansion, no command substitution).
+# ASYNCFIX_DOCS_URL: where the report's links to rule pages lead (--docs-url), unless ARGS say.
 set -euo pipefail
 
 mode=${1:?usage: check.sh annotate|report}
@@ -38,14 +39,21 @@ case "$mode" in
     ;;
   report)
     code=${ASYNCFIX_EXIT_CODE:-0}
+    docs=()
+    if [ -n "${ASYNCFIX_DOCS_URL:-}" ]; then
+      docs=(--docs-url "$ASYNCFIX_DOCS_URL")
+      for arg in "${args[@]}"; do
+        case "$arg" in --docs-url | --docs-url=*) docs=() ;; esac
+      done
+    fi
     out=${RUNNER_TEMP:-$(mktemp -d)}/asyncfix-report.json
-    asyncfix check --output-format json --exit-zero "${args[@]}" >"$out" 2>/dev/null || true
+    asyncfix check --output-format json --exit-zero "${docs[@]}" "${args[@]}" >"$out" 2>/dev/null || true
     if [ "${ASYNCFIX_SUMMARY:-true}" = true ]; then
       "$python" "$here/summary.py" --report "$out" --exit-code "$code" --max-findings "${ASYNCFIX_MAX_FINDINGS:-30}"
     fi
     if [ -n "${ASYNCFIX_SARIF:-}" ]; then
       mkdir -p "$(dirname "$ASYNCFIX_SARIF")"
-      asyncfix check --output-format sarif --exit-zero "${args[@]}" >"$ASYNCFIX_SARIF" 2>/dev/null || true
+      asyncfix check --output-format sarif --exit-zero "${docs[@]}" "${args[@]}" >"$ASYNCFIX_SARIF" 2>/dev/null || true
       echo "sarif-file=$ASYNCFIX_SARIF" >>"${GITHUB_OUTPUT:-/dev/null}"
     fi
     exit "$code"

@@ -37,6 +37,7 @@ from dist_util import CACHE, FINDING, FIXED, LEGACY, SOURCE, VERSION, WHEEL_BUIL
     the_wheel
 
 PYTHON_TAG = "cp%d%d" % sys.version_info[:2]
+DOCS = os.path.join(SOURCE, "docs")  # installed as <env>/share/doc/asyncfix
 GLIBC_LIBS = re.compile(r"^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|"
                         r"ld-linux[-a-z0-9_.]*\.so\.[0-9]+)$")
 
@@ -95,6 +96,11 @@ class WheelContents(unittest.TestCase):
             self.data + "/scripts/asyncfix", self.data + "/scripts/asyncfix-lsp",
             self.data + "/data/share/man/man1/asyncfix.1", self.data + "/data/share/man/man1/asyncfix-lsp.1",
             self.data + "/data/share/man/man7/asyncfix-rules.7",
+        } | {
+            # The manual (docs/), where the links the commands print lead (<env>/share/doc/asyncfix).
+            self.data + "/data/share/doc/asyncfix/" + os.path.relpath(os.path.join(d, n), DOCS).replace(os.sep, "/")
+            for d, _, names in os.walk(DOCS) for n in names
+        } | {
             self.dist_info + "/METADATA", self.dist_info + "/WHEEL", self.dist_info + "/entry_points.txt",
             self.dist_info + "/RECORD",
         }

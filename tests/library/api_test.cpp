@@ -79,7 +79,7 @@ TEST_CASE("Report::toJson is the CLI's JSON shape", "[api]") {
   CHECK(d["end_location"] == Json{{"row", 1}, {"column", 13}});
   CHECK(d["fix"]["applicability"] == "safe");
   CHECK(d["fix"]["edits"][0]["content"] == "non_blocking");
-  CHECK(d["url"] == "https://asyncfix.dev/rules/torch-async-kwarg");
+  CHECK(d["url"] == ruleUrl(*findRule("AF101")));
   CHECK_FALSE(d.contains("cell"));
   // The key order is the CLI's too.
   std::vector<std::string> keys;
@@ -216,5 +216,23 @@ TEST_CASE("the rule catalogue is reachable from the public headers", "[api]") {
   REQUIRE(rule != nullptr);
   CHECK(rule->code == "AF101");
   CHECK(rule->doc.find("## What it does") != std::string_view::npos);
-  CHECK(ruleUrl(*rule) == "https://asyncfix.dev/rules/torch-async-kwarg");
+  // A rule's page in the manual: under the address given, else under defaultDocsUrl().
+  CHECK(ruleUrl(*rule, "https://docs.test/asyncfix/") == "https://docs.test/asyncfix/rules/AF101.md");
+  CHECK(ruleUrl(*rule, "https://docs.test/asyncfix") == "https://docs.test/asyncfix/rules/AF101.md");
+  CHECK(ruleUrl(*rule) == defaultDocsUrl() + "/rules/AF101.md");
+  CHECK(ruleUrl(*rule, "") == ruleUrl(*rule));
+  CHECK(defaultDocsUrl().find("://") != std::string::npos);
+  CHECK(defaultDocsUrl().find("asyncfix.dev") == std::string::npos);
+  CHECK(defaultDocsUrl() == defaultDocsUrl()); // worked out once
+}
+
+TEST_CASE("the JSON report links each finding to the rule's page under the address given", "[api]") {
+  const Report report = Linter().lint("x.cuda(async=True)\n", "a.py");
+  const FileDiagnostics view = report.view();
+  const Json hosted = Json::parse(renderJson(std::span(&view, 1), false, "https://docs.test/asyncfix"));
+  REQUIRE(hosted.size() == 1);
+  CHECK(hosted[0]["url"] == "https://docs.test/asyncfix/rules/AF101.md");
+  const Json lines = Json::parse(renderJson(std::span(&view, 1), true, "https://docs.test/asyncfix"));
+  CHECK(lines["url"] == "https://docs.test/asyncfix/rules/AF101.md");
+  CHECK(Json::parse(renderJson(std::span(&view, 1)))[0]["url"] == ruleUrl(*findRule("AF101")));
 }

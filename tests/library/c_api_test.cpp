@@ -54,6 +54,15 @@ TEST_CASE("C: asyncfix_check_json returns the CLI's JSON array", "[capi]") {
   CHECK(take(asyncfix_check_json(nullptr, 0, "e.py", nullptr)) == "[]\n");
 }
 
+TEST_CASE("C: the `docs-url` option moves the links to the rule pages", "[capi]") {
+  const auto hosted = nlohmann::json::parse(take(asyncfix_check_json(
+      kLegacy.data(), kLegacy.size(), "m.py", R"({"select":["AF101"],"docs-url":"https://docs.test/asyncfix/"})")));
+  REQUIRE(hosted.size() == 1);
+  CHECK(hosted[0]["url"] == "https://docs.test/asyncfix/rules/AF101.md");
+  CHECK(asyncfix_check_json(kLegacy.data(), kLegacy.size(), "m.py", R"({"docs-url":"docs.test"})") == nullptr);
+  CHECK(std::string(asyncfix_last_error()).find("`docs-url` must be an absolute URL") != std::string::npos);
+}
+
 TEST_CASE("C: failures return NULL with a per-thread error code and message", "[capi]") {
   CHECK(asyncfix_check_json("x", 1, "a.py", "{\"select\": [") == nullptr);
   CHECK(asyncfix_last_error_code() == ASYNCFIX_ERROR_OPTIONS);
@@ -199,7 +208,9 @@ TEST_CASE("C: the rule catalogue", "[capi]") {
       found = true;
       CHECK(std::string(asyncfix_rule_name(i)) == "torch-async-kwarg");
       CHECK(std::string(asyncfix_rule_doc(i)).find("## What it does") != std::string::npos);
-      CHECK(std::string(asyncfix_rule_url(i)) == "https://asyncfix.dev/rules/torch-async-kwarg");
+      const std::string url = asyncfix_rule_url(i); // the page in the manual, installed or in the repository
+      CHECK(url.ends_with("/rules/AF101.md"));
+      CHECK(url.find("://") != std::string::npos);
       CHECK(std::strlen(asyncfix_rule_summary(i)) > 0);
     }
   }

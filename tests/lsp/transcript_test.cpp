@@ -10,7 +10,9 @@
 //
 // Output format: for each step, a `=== N: <methods>` line, then each message the server wrote,
 // as pretty-printed JSON with sorted keys; the two URIs are written back as `${WORKSPACE}` and
-// `${PROJECTS}`, and the modification time in the result id of a file read from disk as `<mtime>`.
+// `${PROJECTS}`, the address of the manual the links to rule pages start with (defaultDocsUrl(),
+// which depends on where the build is) as `${DOCS}`, and the modification time in the result id
+// of a file read from disk as `<mtime>`.
 // ASYNCFIX_UPDATE_TRANSCRIPTS=1 rewrites the .expected files (review them before committing).
 // Every transcript also checks that each client request got exactly one response.
 #include <catch2/catch.hpp>
@@ -26,6 +28,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "asyncfix/rules.h"
 #include "logger.h"
 #include "server.h"
 #include "transport.h"
@@ -105,6 +108,7 @@ struct Replay {
 Replay replay(const std::string &transcript) {
   const std::string workspaceUri = pathToUri(kDir / "workspace");
   const std::string projectsUri = pathToUri(kDir / "projects");
+  const std::string docsUrl = defaultDocsUrl();
   Logger log(nullptr, LogLevel::Error);
   MemoryTransport transport;
   Server server(transport, log);
@@ -133,6 +137,7 @@ Replay replay(const std::string &transcript) {
         if (id != "null" && ++requests[id] > 1) result.problems.push_back("request " + id + " answered twice");
       }
       std::string text = j.dump(2);
+      replaceAll(text, docsUrl, "${DOCS}");
       replaceAll(text, workspaceUri, "${WORKSPACE}");
       replaceAll(text, projectsUri, "${PROJECTS}");
       // Result ids of files on disk hold their modification time: not reproducible.
@@ -199,6 +204,7 @@ TRANSCRIPT("incremental_edits")
 TRANSCRIPT("code_actions")
 TRANSCRIPT("code_action_resolve")
 TRANSCRIPT("hover")
+TRANSCRIPT("docs_url")
 TRANSCRIPT("notebooks")
 TRANSCRIPT("notebook_resolve")
 TRANSCRIPT("configuration")

@@ -12,11 +12,13 @@ import ctypes
 import glob
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
 import tempfile
 import unittest
+import urllib.parse
 
 BUILD = os.environ["ASYNCFIX_BUILD_DIR"]
 SOURCE = os.environ["ASYNCFIX_SOURCE_DIR"]
@@ -28,7 +30,7 @@ SHARED_LIB = os.environ["ASYNCFIX_SHARED_LIB"]  # the built libasyncfix.so.N
 PYTHON_BUILT = os.environ.get("ASYNCFIX_PYTHON_BUILT") == "ON"
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The ABI this suite expects (lib/include/asyncfix.h): a bump must be made here too, on purpose.
-ABI = 4
+ABI = 5
 SONAME = f"libasyncfix.so.{ABI}"
 
 LEGACY = (
@@ -71,11 +73,19 @@ def libdir():
 
 
 def cli_json(source, filename):
-    """What `asyncfix check --output-format json` prints for `source` (the installed command)."""
+    """What `asyncfix check --output-format json` prints for `source` (the installed command), its
+    links to rule pages as same_links() writes them."""
     result = run(installed("bin", "asyncfix"), "check", "--isolated", "--output-format", "json",
                  "--stdin-filename", filename, "-", input=source, check=False)
     assert result.returncode in (0, 1), result.stderr
-    return result.stdout
+    return same_links(result.stdout)
+
+
+def same_links(text):
+    """JSON output with each `url` as `<docs>/rules/CODE.md`: the installed command links to the
+    manual beside it (test_links_lead_to_the_installed_manual), a consumer program to the docdir
+    the library was configured for (/usr/local/... here, not this temporary prefix)."""
+    return re.sub(r'"url": "[^"]*/rules/(AF\d+\.md)"', r'"url": "<docs>/rules/\1"', text)
 
 
 class InstalledTree(unittest.TestCase):
@@ -112,6 +122,17 @@ class InstalledTree(unittest.TestCase):
         self.assertEqual(run(installed("bin", "asyncfix"), "--version").stdout.strip(), f"asyncfix {VERSION}")
         self.assertIn("Usage", run(installed("bin", "asyncfix-lsp"), "--help").stdout + "Usage")
 
+    def test_links_lead_to_the_installed_manual(self):
+        """The commands link each finding to its rule's page in the manual installed beside them
+        (share/doc/asyncfix), wherever the tree was installed."""
+        for name in ("README.md", os.path.join("rules", "README.md"), os.path.join("rules", "AF101.md")):
+            self.assertTrue(os.path.isfile(installed("share", "doc", "asyncfix", name)), name)
+        out = run(installed("bin", "asyncfix"), "check", "--isolated", "--output-format", "json",
+                  "--stdin-filename", "x.py", "-", input="x.cuda(async=True)\n", check=False).stdout
+        [finding] = json.loads(out)
+        page = os.path.realpath(installed("share", "doc", "asyncfix", "rules", "AF101.md"))
+        self.assertEqual(finding["url"], "file://" + urllib.parse.quote(page))
+
     def test_man_pages_come_from_the_commands_and_rule_docs(self):
         with open(installed("share", "man", "man1", "asyncfix.1"), encoding="utf-8") as f:
             page = f.read()
@@ -144,7 +165,7 @@ class Consumers(unittest.TestCase):
         binary = os.path.join(self.work, "consumer")
         run(CC, "-std=c99", "-Wall", "-Werror", "-pedantic", os.path.join(HERE, "consumer_c", "main.c"),
             "-o", binary, *flags, f"-Wl,-rpath,{libdir()}")
-        out = run(binary, LEGACY).stdout
+        out = same_links(run(binary, LEGACY).stdout)
         version, rest = out.split("\n", 1)
         self.assertEqual(version, VERSION)
         expected = cli_json(LEGACY, "consumer.py")
@@ -158,7 +179,7 @@ class Consumers(unittest.TestCase):
             *[f for f in flags if f.startswith("-I")], f"-L{libdir()}", "-Wl,-Bstatic", "-lasyncfix", "-Wl,-Bdynamic",
             *[f for f in static_libs if f != "-lasyncfix"], "-lm")
         self.assertNotIn("libasyncfix", run("readelf", "-d", static).stdout)
-        self.assertEqual(run(static, LEGACY).stdout, out)
+        self.assertEqual(same_links(run(static, LEGACY).stdout), out)
 
     def test_cpp_program_through_find_package(self):
         build = os.path.join(self.work, "build")
@@ -169,7 +190,7 @@ class Consumers(unittest.TestCase):
         for program in ("consumer_default", "consumer_static", "consumer_shared"):
             result = run(os.path.join(build, program), LEGACY.replace("async=False", "flag=False"), check=False)
             self.assertEqual(result.returncode, 1, result.stderr)
-            self.assertTrue(result.stdout.startswith(expected), result.stdout)
+            self.assertTrue(same_links(result.stdout).startswith(expected), result.stdout)
             self.assertTrue(result.stdout.endswith("batch.cuda(non_blocking=True)\n"))
         # The static program carries the engine; the shared one loads the installed library.
         self.assertNotIn("libasyncfix", run("readelf", "-d", os.path.join(build, "consumer_static")).stdout)
@@ -197,7 +218,7 @@ class Consumers(unittest.TestCase):
         self.assertEqual(lib.asyncfix_version().decode(), VERSION)
         self.assertEqual(lib.asyncfix_abi_version(), ABI)
         src = LEGACY.encode()
-        self.assertEqual(take(lib.asyncfix_check_json(src, len(src), b"legacy.py", None)),
+        self.assertEqual(same_links(take(lib.asyncfix_check_json(src, len(src), b"legacy.py", None))),
                          cli_json(LEGACY, "legacy.py"))
         only = json.loads(take(lib.asyncfix_check_json(src, len(src), b"legacy.py",
                                                        b'{"select":["AF1"],"target-version":"py36"}')))
@@ -235,7 +256,7 @@ class Consumers(unittest.TestCase):
         out = run(sys.executable, "-c", script, env=self.python_env(), input=LEGACY).stdout.splitlines()
         result = json.loads(out[0])
         self.assertEqual(result["version"], VERSION)
-        self.assertEqual(result["check"], json.loads(cli_json(LEGACY, "legacy.py")))
+        self.assertEqual(json.loads(same_links(json.dumps(result["check"]))), json.loads(cli_json(LEGACY, "legacy.py")))
         self.assertEqual(result["select"], ["AF101"])
         self.assertIn("cuda(non_blocking=True)", result["fix"])
         self.assertIn("async=False", result["fix"])  # a public parameter: an unsafe rename
@@ -370,7 +391,7 @@ class DebianPackage(unittest.TestCase):
         contents = run("dpkg-deb", "-c", deb).stdout
         for path in ("./usr/bin/asyncfix", "./usr/bin/asyncfix-lsp", "./usr/include/asyncfix.h",
                      "/" + SONAME, "/pkgconfig/asyncfix.pc", "/cmake/asyncfix/asyncfixConfig.cmake",
-                     "./usr/share/man/man1/asyncfix.1"):
+                     "./usr/share/man/man1/asyncfix.1", "./usr/share/doc/asyncfix/rules/AF101.md"):
             self.assertIn(path, contents)
         # Its dependencies are satisfiable here (dpkg checks them without changing the system)…
         if os.geteuid() == 0:

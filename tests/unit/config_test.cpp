@@ -67,17 +67,21 @@ TEST_CASE("Rule catalogue: codes, names and documentation headings", "[config]")
     CHECK(findRule(r->name) == r);
     for (const char *heading : {"## What it does", "## Why is this bad?", "## Example", "## Fix safety"})
       CHECK(r->doc.find(heading) != std::string_view::npos);
-    CHECK(ruleUrl(*r).find(r->name) != std::string::npos);
+    CHECK(ruleUrl(*r).ends_with("/rules/" + std::string(r->code) + ".md"));
   }
   CHECK(findRule("AF999") == nullptr);
 }
 
-TEST_CASE("the README's rule table lists every rule", "[config]") {
+TEST_CASE("the README's rule table lists every rule with a link to its page", "[config]") {
+  // The table and the pages are generated (scripts/gen-rule-docs.py; test docs.RulePagesTest).
   std::ifstream in(std::string(ASYNCFIX_SOURCE_DIR) + "/README.md");
   REQUIRE(in);
   const std::string readme((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   for (const RuleInfo *r : ruleCatalogue()) {
     INFO(r->code);
-    CHECK(readme.find("| " + std::string(r->code) + " | " + std::string(r->name) + " |") != std::string::npos);
+    const std::string code(r->code);
+    CHECK(readme.find("| [" + code + "](docs/rules/" + code + ".md) | " + std::string(r->name) + " |") !=
+          std::string::npos);
+    CHECK(std::ifstream(std::string(ASYNCFIX_SOURCE_DIR) + "/docs/rules/" + code + ".md").good());
   }
 }

@@ -301,3 +301,25 @@ TEST_CASE("config files: src roots and module-rename-style", "[settings][project
   e = parsedError("asyncfix.toml", "src = \"src\"\n");
   CHECK(e.message.find("`src` must be an array of strings") != std::string::npos);
 }
+
+TEST_CASE("config files: docs-url, and the override that wins over it", "[settings]") {
+  TempTree tree;
+  const fs::path config = tree.write("proj/asyncfix.toml", "docs-url = \"https://docs.test/asyncfix\"\n");
+  const ResolvedConfig c = forFile(ConfigResolver({}), tree.root / "proj/a.py");
+  CHECK(c.docsUrl == "https://docs.test/asyncfix");
+  CHECK(c.origins.at("docs-url") == config.string());
+  ConfigResolver::Options options;
+  options.overrides.docsUrl = "file:///srv/docs";
+  const ResolvedConfig o = forFile(ConfigResolver(options), tree.root / "proj/a.py");
+  CHECK(o.docsUrl == "file:///srv/docs");
+  CHECK(o.origins.at("docs-url") == "override");
+  CHECK(parsedOk("asyncfix.toml", "select = [\"ALL\"]\n").docsUrl.empty()); // the default: defaultDocsUrl()
+
+  for (const char *bad : {"docs-url = \"docs.test/asyncfix\"\n", "docs-url = \"://x\"\n", "docs-url = \"https://\"\n",
+                          "docs-url = 3\n"}) {
+    INFO(bad);
+    const ConfigError e = parsedError("asyncfix.toml", bad);
+    CHECK(e.line == 1);
+    CHECK(e.message.find("`docs-url` must be an absolute URL") != std::string::npos);
+  }
+}

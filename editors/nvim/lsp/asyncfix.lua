@@ -5,7 +5,7 @@
 --
 -- Neovim sends `settings` to the server with workspace/didChangeConfiguration when the client
 -- starts and answers workspace/configuration from it; `init_options` is the initializationOptions.
--- The server reads both, flat or under an "asyncfix" key (README: Language server → Settings).
+-- The server reads both, flat or under an "asyncfix" key (docs/language-server.md: Settings).
 -- Older Neovim: require('asyncfix').setup{} (lua/asyncfix/init.lua) does the same.
 return {
   cmd = { 'asyncfix-lsp' },

@@ -101,6 +101,14 @@ struct ASYNCFIX_API Config {
   /// together with its uses in other files (RenameRow::touches); nullopt otherwise.
   std::optional<std::string> module;
 
+  /// The policy every rule and the suppression pass follow: `async` and `await` are reserved
+  /// keywords from Python 3.7 on, so a name spelt so does not compile on such a target (its
+  /// findings are errors, and only a `noqa` naming their code hides them); before 3.7 they are
+  /// warnings.
+  static constexpr PythonVersion kKeywordsReserved{3, 7};
+  /// Whether `target` reserves `async` and `await` (kKeywordsReserved or later).
+  bool keywordsReserved() const { return target >= kKeywordsReserved; }
+
   std::string renamed(std::string_view name) const;
   /// "async_" → "{name}_", "is_async" → "is_{name}", a template stays; nullopt when invalid.
   static std::optional<std::string> renameTemplateFor(std::string_view style);

@@ -32,6 +32,12 @@ struct NotebookCell {
   std::string closingIndent;    ///< whitespace before the array's `]`
 };
 
+/// One cell as an editor holds it (LSP's notebookDocument/*): its kind and its text.
+struct NotebookCellSource {
+  bool code = true;   ///< a code cell (linted); false: any other cell (markdown, raw), left out
+  std::string source; ///< UTF-8
+};
+
 /// What replacing one cell's source did to the virtual text: bytes [start, end) became the
 /// `length` bytes at `start` of the new virtual text (nothing changed when all three say so).
 struct VirtualTextChange {
@@ -47,6 +53,12 @@ class ASYNCFIX_API Notebook {
 public:
   /// Parses notebook JSON (nbformat 4). An error says what is wrong ("cell 4 has no source").
   static std::variant<Notebook, std::string> parse(std::string json);
+  /// A notebook made of these cells, in order: the virtual text, cells and offsets are what
+  /// parse() makes of an nbformat 4 file holding them. Its json() is such a file (each source one
+  /// JSON string), written here, not parsed, which withVirtualText() and replaceCellSource()
+  /// rewrite as they rewrite a parsed file. An error when a source is not valid UTF-8 ("cell 2:
+  /// not valid UTF-8 at byte offset 5").
+  static std::variant<Notebook, std::string> fromCells(const std::vector<NotebookCellSource> &cells);
 
   const std::string &json() const { return json_; }
   /// The code cells joined into one Python text (see the file comment).
@@ -74,6 +86,9 @@ public:
   std::optional<VirtualTextChange> replaceCellSource(std::size_t index, std::string source);
 
 private:
+  /// Makes virtual_ and masked_ of cells_ (each cell's text masked, then a boundary line).
+  void joinCells();
+
   std::string json_;
   std::string virtual_;
   std::vector<NotebookCell> cells_;

@@ -75,8 +75,10 @@ ASYNCFIX_API std::size_t keepReportableInCells(const Notebook &notebook, std::ve
 /// The CLI's JSON output for these files, in order: `--output-format json` (`lines == false`: one
 /// array, indented by two spaces, ending in a newline; `[]` for no diagnostics) or `json-lines`
 /// (one object per line). Rows and columns are 1-based, columns count code points; a notebook's
-/// objects carry a "cell" key. The shape is documented in the README ("JSON output").
-ASYNCFIX_API std::string renderJson(std::span<const FileDiagnostics> files, bool lines = false);
+/// objects carry a "cell" key; `url` is the rule's page under `docsUrl` (ruleUrl() in rules.h: empty
+/// for the default). The shape is documented in docs/cli.md ("JSON output").
+ASYNCFIX_API std::string renderJson(std::span<const FileDiagnostics> files, bool lines = false,
+                                    std::string_view docsUrl = {});
 
 /// Why `bytes` cannot be linted as Python source: it holds a NUL byte (binary) or is not valid
 /// UTF-8 (decodeSource() in encoding.h first reads a file that declares another encoding). nullopt

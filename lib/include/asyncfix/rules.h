@@ -31,7 +31,19 @@ struct RuleInfo {
 ASYNCFIX_API std::span<const RuleInfo *const> ruleCatalogue();
 /// The rule with this code or name, or nullptr.
 ASYNCFIX_API const RuleInfo *findRule(std::string_view codeOrName);
-/// Where a rule's documentation is published.
+/// The address of a rule's page in the manual: `<docsUrl>/rules/<CODE>.md`, where `docsUrl` is
+/// the address of the manual's directory (the repository's docs/), without a final `/`. An empty
+/// `docsUrl` means defaultDocsUrl(). What the front ends print (JSON `url`, SARIF `helpUri`, the
+/// language server's `codeDescription.href` and hover link); `docs-url` in the configuration sets
+/// `docsUrl` for those who host the pages.
+ASYNCFIX_API std::string ruleUrl(const RuleInfo &rule, std::string_view docsUrl);
+/// ruleUrl(rule, defaultDocsUrl()).
 ASYNCFIX_API std::string ruleUrl(const RuleInfo &rule);
+/// Where the manual is when no `docs-url` says: the URL the build was configured with
+/// (ASYNCFIX_DOCS_URL, for distributors who host the pages), else the copy installed beside the
+/// running program (`<prefix>/share/doc/asyncfix` for `<prefix>/bin/<program>`; a build tree links
+/// its docs/ there), else the directory asyncfix was configured to be installed in; the last two
+/// as `file://` URLs. Worked out once per process (one check that the directory exists).
+ASYNCFIX_API std::string defaultDocsUrl();
 
 } // namespace asyncfix

@@ -30,6 +30,7 @@ struct ConfigOverrides {
   std::optional<std::string> renameTemplate;
   std::optional<bool> unsafeFixes;
   std::optional<bool> respectGitignore;
+  std::optional<std::string> docsUrl; ///< --docs-url, the language server's `docsUrl`
 };
 
 /// A problem in a configuration file, with its place: "pyproject.toml:12:1: unknown key `selct`".
@@ -62,6 +63,9 @@ struct ASYNCFIX_API ResolvedConfig {
   /// renamed. "asynchronous" (the default: `async` → `asynchronous`, `await` → `awaitable`) or a
   /// template in which "{name}" stands for the old name ("_{name}").
   std::string moduleRenameStyle = "asynchronous";
+  /// `docs-url`: the address of the manual (the repository's docs/) for the links to rule pages
+  /// that the front ends print (ruleUrl() in rules.h); empty: defaultDocsUrl().
+  std::string docsUrl;
 
   /// `src` as absolute, normalized directories.
   std::vector<std::filesystem::path> srcRoots() const;
@@ -104,7 +108,7 @@ ASYNCFIX_API std::optional<std::variant<ResolvedConfig, ConfigError>> parseConfi
 
 /// Settings given as one JSON object with the configuration file's keys — `select`, `ignore`,
 /// `extend-select`, `target-version`, `rename-style`, `unsafe-fixes`, `severity`,
-/// `per-file-ignores`, `renames`, … (see the README's Configuration) — as the C API and the Python
+/// `per-file-ignores`, `renames`, … (see docs/configuration.md) — as the C API and the Python
 /// bindings take them: `{"select": ["AF1"], "target-version": "py38"}`. `forFile` is matched
 /// against `per-file-ignores` as it is given (relative to the current directory). An empty `json`
 /// means the defaults. Errors name the key ("options: unknown rule code `AF999` in `select`") or

@@ -6,6 +6,7 @@
 #include <cstring>
 #include <new>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -194,10 +195,12 @@ char *asyncfix_check_json(const char *src, size_t len, const char *path, const c
   return guard(static_cast<char *>(nullptr), [&] {
     const std::string_view name = pathOf(path);
     const std::string_view text = textOf(src, len);
-    const asyncfix::Linter linter(settingsFor(options_json, name).config);
+    const asyncfix::ResolvedConfig settings = settingsFor(options_json, name);
+    const asyncfix::Linter linter(settings.config);
     const asyncfix::Report report = linter.lint(text, name);
     if (!report.ok()) throw Failure{ASYNCFIX_ERROR_INPUT, std::string(name) + ": " + *report.error()};
-    return copyOut(report.toJson());
+    const asyncfix::FileDiagnostics view = report.view();
+    return copyOut(asyncfix::renderJson(std::span(&view, 1), false, settings.docsUrl)); // `url`: under docs-url
   });
 }
 

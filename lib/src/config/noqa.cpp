@@ -103,7 +103,7 @@ bool onReservedWord(std::string_view text, std::size_t start, std::size_t end) {
 }
 
 bool suppressedOnlyByCode(const Diagnostic &d, std::string_view text, const Config &config) {
-  return config.target >= PythonVersion{3, 7} && onReservedWord(text, d.start, d.end);
+  return config.keywordsReserved() && onReservedWord(text, d.start, d.end);
 }
 
 Suppressions collectSuppressions(const Document &doc, const std::vector<TSNode> &comments) {

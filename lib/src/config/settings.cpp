@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <cctype>
 #include <fstream>
 #include <mutex>
 #include <sstream>
@@ -42,7 +43,18 @@ struct FileSettings {
   std::optional<std::vector<RenameRow>> renames;
   std::optional<std::vector<std::string>> src;
   std::optional<std::string> moduleRenameStyle;
+  std::optional<std::string> docsUrl;
 };
+
+/// An absolute URL: a scheme, `://`, and something after it ("https://example.org/asyncfix").
+bool isAbsoluteUrl(std::string_view url) {
+  const std::size_t colon = url.find("://");
+  if (colon == 0 || colon == std::string_view::npos || colon + 3 == url.size()) return false;
+  if (!std::isalpha(static_cast<unsigned char>(url[0]))) return false;
+  return std::all_of(url.begin(), url.begin() + static_cast<std::ptrdiff_t>(colon), [](char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
+  });
+}
 
 /// "asynchronous" or a template with "{name}" whose result for `async` and `await` is a Python
 /// identifier that is not a keyword.
@@ -181,6 +193,12 @@ public:
           problem = error(node.source(), "`module-rename-style` must be `asynchronous` or a template such as "
                                          "`_{name}` that gives a Python identifier");
         else s.moduleRenameStyle = *value;
+      } else if (k == "docs-url") {
+        const auto value = node.value<std::string>();
+        if (!value || !node.is_string() || !isAbsoluteUrl(*value))
+          problem =
+              error(node.source(), "`docs-url` must be an absolute URL such as `https://example.org/asyncfix/docs`");
+        else s.docsUrl = *value;
       } else if (k == "respect-gitignore" || k == "unsafe-fixes") {
         const auto value = node.value<bool>();
         if (!value || !node.is_boolean())
@@ -369,6 +387,8 @@ ResolvedConfig resolve(const FileSettings *file, const ConfigOverrides &o, const
   origin("src", f.src.has_value(), false);
   if (f.moduleRenameStyle) r.moduleRenameStyle = *f.moduleRenameStyle;
   origin("module-rename-style", f.moduleRenameStyle.has_value(), false);
+  r.docsUrl = o.docsUrl.value_or(f.docsUrl.value_or(""));
+  origin("docs-url", f.docsUrl.has_value(), o.docsUrl.has_value());
   if (!forFile.empty()) {
     const fs::path rel = relativeTo(forFile, f.source.empty() ? fs::path{} : f.source.parent_path());
     for (const auto &[glob, codes] : r.perFileIgnores)

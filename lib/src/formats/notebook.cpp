@@ -273,16 +273,49 @@ std::variant<Notebook, std::string> Notebook::parse(std::string json) {
     return std::string("invalid notebook JSON: ") + e.what();
   }
 
-  // The virtual text: each cell with IPython syntax masked, then a boundary line.
-  nb.masked_.resize(nb.cells_.size());
-  for (std::size_t i = 0; i < nb.cells_.size(); ++i) {
-    NotebookCell &cell = nb.cells_[i];
-    cell.virtualStart = nb.virtual_.size();
-    nb.virtual_ += maskCell(cell.source, nb.masked_[i]);
-    cell.virtualEnd = nb.virtual_.size();
-    nb.virtual_ += kBoundary;
-  }
+  nb.joinCells();
   return nb;
+}
+
+std::variant<Notebook, std::string> Notebook::fromCells(const std::vector<NotebookCellSource> &cells) {
+  Notebook nb;
+  nb.json_ = "{\"cells\": [";
+  std::size_t number = 0;
+  for (const NotebookCellSource &cell : cells) {
+    ++number;
+    if (const auto bad = firstInvalidUtf8(cell.source))
+      return "cell " + std::to_string(number) + ": not valid UTF-8 at byte offset " + std::to_string(*bad);
+    if (number > 1) nb.json_ += ", ";
+    nb.json_ += cell.code ? R"({"cell_type": "code", "source": )" : R"({"cell_type": "markdown", "source": )";
+    const std::string quoted = nlohmann::json(cell.source).dump();
+    if (cell.code) {
+      NotebookCell c;
+      c.number = number;
+      c.source = cell.source;
+      c.sourceIsArray = false;
+      c.jsonStart = nb.json_.size();
+      c.jsonEnd = c.jsonStart + quoted.size();
+      nb.cells_.push_back(std::move(c));
+    }
+    nb.json_ += quoted;
+    nb.json_ += R"(, "metadata": {}})";
+  }
+  nb.json_ += R"(], "metadata": {}, "nbformat": 4, "nbformat_minor": 5})";
+  nb.json_ += '\n';
+  nb.joinCells();
+  return nb;
+}
+
+void Notebook::joinCells() {
+  virtual_.clear();
+  masked_.assign(cells_.size(), {});
+  for (std::size_t i = 0; i < cells_.size(); ++i) {
+    NotebookCell &cell = cells_[i];
+    cell.virtualStart = virtual_.size();
+    virtual_ += maskCell(cell.source, masked_[i]);
+    cell.virtualEnd = virtual_.size();
+    virtual_ += kBoundary;
+  }
 }
 
 const NotebookCell *Notebook::cellAt(std::size_t offset, std::size_t *offsetInCell) const {

@@ -26,7 +26,7 @@ Json location(const SourcePlace &place) {
 /// One diagnostic as JSON. A notebook's diagnostics (and each of their fix's edits, which may lie
 /// in other cells: a rename reaches every cell that uses the name) carry a "cell" key, and their
 /// rows and columns count within that cell; a plain file's objects have no "cell" key.
-Json toJson(const FileDiagnostics &file, const SourceMap &map, const Diagnostic &d) {
+Json toJson(const FileDiagnostics &file, const SourceMap &map, const Diagnostic &d, std::string_view docsUrl) {
   const bool notebook = file.notebook != nullptr;
   Json fix = nullptr;
   if (d.fix) {
@@ -61,7 +61,7 @@ Json toJson(const FileDiagnostics &file, const SourceMap &map, const Diagnostic 
   object["location"] = location(start);
   object["end_location"] = location(map.at(d.end));
   object["fix"] = std::move(fix);
-  object["url"] = rule != nullptr ? Json(ruleUrl(*rule)) : Json(nullptr);
+  object["url"] = rule != nullptr ? Json(ruleUrl(*rule, docsUrl)) : Json(nullptr);
   return object;
 }
 
@@ -110,15 +110,15 @@ std::size_t keepReportableInCells(const Notebook &notebook, std::vector<Diagnost
   return before - diagnostics.size();
 }
 
-std::string renderJson(std::span<const FileDiagnostics> files, bool lines) {
+std::string renderJson(std::span<const FileDiagnostics> files, bool lines, std::string_view docsUrl) {
   Json array = Json::array();
   std::string out;
   for (const FileDiagnostics &file : files) {
     if (file.diagnostics.empty()) continue;
     const SourceMap map(file);
     for (const Diagnostic &d : file.diagnostics) {
-      if (lines) out += jsonText(toJson(file, map, d), -1) + "\n";
-      else array.push_back(toJson(file, map, d));
+      if (lines) out += jsonText(toJson(file, map, d, docsUrl), -1) + "\n";
+      else array.push_back(toJson(file, map, d, docsUrl));
     }
   }
   return lines ? out : jsonText(array, 2) + "\n";

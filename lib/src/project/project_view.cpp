@@ -566,7 +566,7 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
       r.base = base.generic_string();
       if (!config->source.empty()) // the project's root: `src = ["src"]` leaves tests/ beside it
         r.root = fs::absolute(config->source, ec).lexically_normal().parent_path().generic_string();
-      r.severity = config->config.target >= PythonVersion{3, 7} ? Severity::Error : Severity::Warning;
+      r.severity = config->config.keywordsReserved() ? Severity::Error : Severity::Warning;
       if (const auto chosen = config->config.severity.find("AF201"); chosen != config->config.severity.end())
         r.severity = chosen->second; // `[tool.asyncfix.severity]`, as for the imports' findings
       // The new name is taken by whatever would import as it: the target itself, a module file

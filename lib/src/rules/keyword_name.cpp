@@ -350,7 +350,7 @@ void KeywordNameRule::check(TSNode node, Context &ctx) const {
 }
 
 std::string KeywordNameRule::message(Context &ctx, std::string_view what) const {
-  const bool reserved = ctx.config().target >= PythonVersion{3, 7};
+  const bool reserved = ctx.config().keywordsReserved();
   // Appends rather than `"`" + std::string(…)`: GCC 12 -O3 warns falsely (-Wrestrict) on that.
   std::string m;
   m.append("`").append(keyword_).append("` ");

@@ -138,7 +138,7 @@ std::vector<std::unique_ptr<Rule>> makeAllRules() {
 }
 
 Severity keywordSeverity(const Config &config) {
-  return config.target >= PythonVersion{3, 7} ? Severity::Error : Severity::Warning;
+  return config.keywordsReserved() ? Severity::Error : Severity::Warning;
 }
 
 Diagnostic makeDiagnostic(const RuleInfo &rule, Severity severity, TSNode node, std::string message) {
@@ -164,6 +164,12 @@ const RuleInfo *findRule(std::string_view codeOrName) {
   return nullptr;
 }
 
-std::string ruleUrl(const RuleInfo &rule) { return "https://asyncfix.dev/rules/" + std::string(rule.name); }
+std::string ruleUrl(const RuleInfo &rule, std::string_view docsUrl) {
+  std::string url(docsUrl.empty() ? defaultDocsUrl() : std::string(docsUrl));
+  while (!url.empty() && url.back() == '/') url.pop_back();
+  return url + "/rules/" + std::string(rule.code) + ".md";
+}
+
+std::string ruleUrl(const RuleInfo &rule) { return ruleUrl(rule, {}); }
 
 } // namespace asyncfix

@@ -71,7 +71,7 @@ every use found in the project resolves to the name and the defining module has 
 no string that spells the name, unsafe otherwise (the title says why).
 
 ## Options
-More rows go in `[tool.asyncfix.renames]` (see the README):
+More rows go in `[tool.asyncfix.renames]` (see docs/configuration.md, "The renames table"):
 `function = [{ old = "mylib.async", new = "mylib.run_async" }]`,
 `attribute = [{ owner = "mylib.Job", old = "async", new = "is_async" }]`.
 )",

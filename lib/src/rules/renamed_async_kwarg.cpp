@@ -70,7 +70,7 @@ with that parameter, to the name the defining file's rename style gives. Such a 
 every call found in the project resolves to the function, unsafe otherwise.
 
 ## Options
-More rows go in `[tool.asyncfix.renames]` (see the README):
+More rows go in `[tool.asyncfix.renames]` (see docs/configuration.md, "The renames table"):
 `keyword = [{ callable = "mylib.**.submit", old = "async", new = "async_" }]`.
 )",
     FixAvailability::Always,

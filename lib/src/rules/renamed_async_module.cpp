@@ -75,7 +75,7 @@ module (`mock.patch('pkg.async.x')`, `importlib.import_module('pkg.async')`) is 
 warning with no fix, never edited.
 
 ## Options
-More rows go in `[tool.asyncfix.renames]` (see the README):
+More rows go in `[tool.asyncfix.renames]` (see docs/configuration.md, "The renames table"):
 `module = [{ old = "mylib.async", new = "mylib.aio" }]`. `module-rename-style` spells the
 project's renamed modules; `src` says where its top-level packages start.
 )",

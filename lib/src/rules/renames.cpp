@@ -39,8 +39,7 @@ std::string releasedIn(const RenameRow &r) { return r.since.empty() ? r.library 
 std::string syntaxError(std::string_view what, const Config &config) {
   std::string m;
   m.append("`").append(what).append("` ");
-  m.append(config.target >= PythonVersion{3, 7} ? "is a syntax error since Python 3.7"
-                                                : "becomes a syntax error in Python 3.7");
+  m.append(config.keywordsReserved() ? "is a syntax error since Python 3.7" : "becomes a syntax error in Python 3.7");
   return m;
 }
 

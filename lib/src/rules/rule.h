@@ -192,7 +192,8 @@ public:
 /// Every rule, in code order; registry.def lists them one line each.
 std::vector<std::unique_ptr<Rule>> makeAllRules();
 
-/// Severity of "this name no longer compiles": an error from Python 3.7 on, a warning before.
+/// Severity of "this name no longer compiles": an error where Config::keywordsReserved(), a warning
+/// before.
 /// Such a finding's range ends with the `async`/`await` token (the token, or a path `kombu.async`):
 /// the suppression pass reads it from there (config/noqa.h, onReservedWord), so that only a
 /// `# noqa` naming the code hides it.

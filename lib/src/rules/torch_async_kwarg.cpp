@@ -88,7 +88,7 @@ public:
     }
     Diagnostic d =
         makeDiagnostic(kTorchAsyncKwarg, keywordSeverity(ctx.config()), name,
-                       ctx.config().target >= PythonVersion{3, 7}
+                       ctx.config().keywordsReserved()
                            ? "`async=` is a syntax error since Python 3.7; PyTorch renamed it `non_blocking=`"
                            : "`async=` becomes a syntax error in Python 3.7; PyTorch renamed it `non_blocking=`");
     const bool structured = ts_node_symbol(node) == Kinds::get().keywordArgument;

@@ -48,6 +48,14 @@ class PlatformVsix(unittest.TestCase):
         package = json.loads(self.archive.read("extension/package.json"))
         self.assertEqual(package["version"], VERSION)
 
+    def test_the_rule_pages_lie_where_the_server_links(self):
+        # The server at bundled/<target>/ links to <its directory>/../share/doc/asyncfix/rules/.
+        names = set(self.archive.namelist())
+        pages = "extension/bundled/share/doc/asyncfix/rules/"
+        for code in ("AF001", "AF101", "AF201"):
+            self.assertIn(pages + code + ".md", names)
+        self.assertIn(pages + "README.md", names)
+
     def test_the_server_is_executable_in_the_archive(self):
         mode = (self.archive.getinfo(SERVER).external_attr >> 16) & 0o777
         self.assertTrue(mode & stat.S_IXUSR, oct(mode))

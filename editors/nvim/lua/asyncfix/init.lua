@@ -8,7 +8,7 @@
 -- Runs on Neovim 0.7 (vim.lsp.start_client + vim.lsp.buf_attach_client) and uses vim.lsp.start
 -- from 0.8 on. The settings reach the server as initializationOptions, as the answer to
 -- workspace/configuration (section "asyncfix"), and through workspace/didChangeConfiguration when
--- they change (update_settings). See :help asyncfix and the README's Editors → Neovim.
+-- they change (update_settings). See :help asyncfix and docs/editors.md (Neovim).
 local M = {}
 
 local NAME = 'asyncfix'
