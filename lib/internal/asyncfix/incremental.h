@@ -31,6 +31,7 @@
 
 #include "asyncfix/diagnostic.h"
 #include "asyncfix/document.h"
+#include "asyncfix/document_internals.h"
 #include "asyncfix/linter.h"
 
 struct TSNode;
@@ -106,6 +107,24 @@ private:
                      const std::vector<std::size_t> &which);
   /// The facts the index holds, per statement (for a SemanticModel).
   std::vector<const StatementFacts *> knownFacts() const;
+  /// A statement whose text no edit touched but whose syntax tree-sitter reports changed (often
+  /// a neighbour of the edited one, re-parsed with it), with the facts it showed.
+  struct Reparsed {
+    std::uint32_t start, end;
+    std::shared_ptr<const StatementFacts> facts;
+  };
+  /// Matches units_ with the statements `spans` of the new tree: a unit keeps its place and
+  /// results when its statement kept its range and nothing touched it; the others become new
+  /// units (their indices in `unmatched`), and what the changed ones showed goes to facts_ or
+  /// `reparsed`.
+  void match(const std::vector<DocumentInternals::Span> &spans,
+             const std::vector<std::pair<std::uint32_t, std::uint32_t>> &changed, std::string_view text,
+             std::vector<std::size_t> &unmatched, std::vector<Reparsed> &reparsed);
+  /// Adds to `todo` the unmatched units and the kept ones whose findings read what changed.
+  void findStale(const SemanticModel &model, std::string_view text, const std::vector<std::size_t> &unmatched,
+                 std::vector<Reparsed> &reparsed, std::vector<std::size_t> &todo);
+  /// Keeps the facts `model` learnt (see update()).
+  void learn(const SemanticModel &model, const std::vector<std::size_t> &todo, bool full);
 
   std::vector<Unit> units_;
   bool valid_ = false;             ///< units_ hold the results of an earlier update()

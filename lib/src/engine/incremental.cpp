@@ -295,12 +295,6 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   const std::vector<DocumentInternals::Span> &spans = DocumentInternals::statementSpans(doc);
   std::vector<std::size_t> todo;
   std::vector<std::size_t> unmatched;
-  // Statements whose text no edit touched but whose syntax tree-sitter reports changed (often a
-  // neighbour of the edited one, re-parsed with it), with the facts they showed.
-  struct Reparsed {
-    std::uint32_t start, end;
-    std::shared_ptr<const StatementFacts> facts;
-  };
   std::vector<Reparsed> reparsed;
   const bool full = !valid_ || fresh;
   if (full) {
@@ -312,118 +306,19 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
       todo.push_back(i);
     }
   } else {
-    // A unit keeps its results when its statement kept its range and nothing touched it.
-    const auto keeps = [&](const Unit &unit, const DocumentInternals::Span span) {
-      return unit.start == span.start && unit.end == span.end && !unit.dirty &&
-             std::none_of(changed.begin(), changed.end(),
-                          [&](const auto &r) { return r.first < unit.end && r.second > unit.start; }) &&
-             std::none_of(edited_.begin(), edited_.end(),
-                          [&](const auto &r) { return overlaps(r.first, r.second, unit.start, unit.end); });
-    };
-    // The units before the first change and after the last stay in their slots; those between
-    // are matched by position, and spliced in (a keystroke moves no unit but the edited ones).
-    const std::size_t n = units_.size(), m = spans.size();
-    std::size_t head = 0, tail = 0;
-    while (head < std::min(n, m) && keeps(units_[head], spans[head])) ++head;
-    while (tail < std::min(n, m) - head && keeps(units_[n - 1 - tail], spans[m - 1 - tail])) ++tail;
-    std::vector<Unit> middle(m - tail - head);
-    std::vector<bool> taken(n - tail - head);
-    for (std::size_t i = head, old = head; i < m - tail; ++i) {
-      Unit &unit = middle[i - head];
-      while (old < n - tail && units_[old].start < spans[i].start) ++old;
-      if (old < n - tail && keeps(units_[old], spans[i])) {
-        unit = std::move(units_[old]);
-        taken[old - head] = true;
-      } else {
-        unit.start = spans[i].start;
-        unit.end = spans[i].end;
-        unmatched.push_back(i);
-      }
-    }
-    // The statements that are gone or changed: what they showed the others (those an edit hit
-    // told willEdit; the others' text is as it was, and their facts too unless their syntax
-    // changed: a statement linted again for what it read, or because its messages name a line
-    // that moved, shows what it showed).
-    for (std::size_t old = head; old < n - tail; ++old) {
-      const Unit &unit = units_[old];
-      if (taken[old - head] || unit.hit || std::none_of(changed.begin(), changed.end(), [&](const auto &r) {
-            return r.first < unit.end && r.second > unit.start;
-          }))
-        continue;
-      if (unit.facts) reparsed.push_back({unit.start, unit.end, unit.facts});
-      else factsOfText(text.substr(unit.start, unit.end - unit.start), facts_);
-    }
-    const auto at = [&](std::size_t i) { return units_.begin() + static_cast<std::ptrdiff_t>(i); };
-    if (middle.size() == n - tail - head) {
-      std::move(middle.begin(), middle.end(), at(head));
-    } else {
-      units_.erase(at(head), at(n - tail));
-      units_.insert(at(head), std::make_move_iterator(middle.begin()), std::make_move_iterator(middle.end()));
-    }
+    match(spans, changed, text, unmatched, reparsed);
   }
   // The model of this update: it walks the statements whose facts the index does not hold yet,
   // and only as the rules ask.
   const SemanticModel model(doc, knownFacts());
-  if (!full) {
-    // What changed: the words of the statements that are new or changed (and of the edits), and
-    // their ranges; the facts they show now, and showed before. A kept statement whose findings
-    // read any of it is linted again.
-    std::vector<std::string> words = std::move(words_);
-    for (const std::size_t i : unmatched) {
-      wordsOf(text.substr(units_[i].start, units_[i].end - units_[i].start), words);
-      units_[i].facts = std::make_shared<const StatementFacts>(model.factsOf(i));
-      const StatementFacts &now = *units_[i].facts;
-      // A statement re-parsed as it was shows what changed in its facts only; an edited or new
-      // one, all it shows now (and willEdit told what it showed before).
-      const auto same = std::find_if(reparsed.begin(), reparsed.end(), [&](const Reparsed &r) {
-        return r.facts && r.start == units_[i].start && r.end == units_[i].end;
-      });
-      if (same == reparsed.end()) {
-        facts_.insert(facts_.end(), now.words.begin(), now.words.end());
-        continue;
-      }
-      std::set_symmetric_difference(now.words.begin(), now.words.end(), same->facts->words.begin(),
-                                    same->facts->words.end(), std::back_inserter(facts_));
-      same->facts.reset();
-    }
-    for (const Reparsed &r : reparsed) // gone, or no longer a statement of its own
-      if (r.facts) facts_.insert(facts_.end(), r.facts->words.begin(), r.facts->words.end());
-    const std::uint64_t bits = normalize(words), factBits = normalize(facts_);
-    std::size_t next = 0; // walks `unmatched` alongside
-    for (std::size_t i = 0; i < units_.size(); ++i) {
-      if (next < unmatched.size() && unmatched[next] == i) {
-        todo.push_back(i);
-        ++next;
-        continue;
-      }
-      const Unit &unit = units_[i];
-      bool stale = intersect(unit.words, unit.wordBits, words, bits) ||
-                   intersect(unit.factWords, unit.factBits, facts_, factBits);
-      if (unit.results)
-        for (const auto &[r0, r1] : unit.results->ranges)
-          for (const std::size_t j : unmatched) stale = stale || overlaps(r0, r1, units_[j].start, units_[j].end);
-      if (stale) todo.push_back(i);
-    }
-  }
+  if (!full) findStale(model, text, unmatched, reparsed, todo);
   relint(linter, doc, model, units_, todo);
   valid_ = true;
   words_.clear();
   facts_.clear();
   edited_.clear();
   stats_ = {units_.size(), todo.size(), full};
-  // The index learns the facts of every statement the model walked; and of those linted again
-  // after an edit, walked or not, so that the next edit of them (typing goes on where it was)
-  // finds what they showed before.
-  for (std::size_t i = 0; i < units_.size(); ++i) {
-    Unit &unit = units_[i];
-    unit.hit = false;
-    if (!unit.facts && (model.walked(i))) unit.facts = std::make_shared<const StatementFacts>(model.factsOf(i));
-    stats_.factsKnown += unit.facts ? 1 : 0;
-  }
-  if (!full)
-    for (const std::size_t i : todo)
-      if (!units_[i].facts) units_[i].facts = std::make_shared<const StatementFacts>(model.factsOf(i));
-  stats_.walked = model.statementsWalked();
+  learn(model, todo, full);
 
   std::vector<Diagnostic> raw;
   std::vector<TSNode> comments;
@@ -437,6 +332,119 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   }
   diagnostics_ = impl.finish(doc, std::move(raw), comments);
   return diagnostics_;
+}
+
+void IncrementalLint::match(const std::vector<DocumentInternals::Span> &spans,
+                            const std::vector<std::pair<std::uint32_t, std::uint32_t>> &changed, std::string_view text,
+                            std::vector<std::size_t> &unmatched, std::vector<Reparsed> &reparsed) {
+  // A unit keeps its results when its statement kept its range and nothing touched it.
+  const auto keeps = [&](const Unit &unit, const DocumentInternals::Span span) {
+    return unit.start == span.start && unit.end == span.end && !unit.dirty &&
+           std::none_of(changed.begin(), changed.end(),
+                        [&](const auto &r) { return r.first < unit.end && r.second > unit.start; }) &&
+           std::none_of(edited_.begin(), edited_.end(),
+                        [&](const auto &r) { return overlaps(r.first, r.second, unit.start, unit.end); });
+  };
+  // The units before the first change and after the last stay in their slots; those between
+  // are matched by position, and spliced in (a keystroke moves no unit but the edited ones).
+  const std::size_t n = units_.size(), m = spans.size();
+  std::size_t head = 0, tail = 0;
+  while (head < std::min(n, m) && keeps(units_[head], spans[head])) ++head;
+  while (tail < std::min(n, m) - head && keeps(units_[n - 1 - tail], spans[m - 1 - tail])) ++tail;
+  std::vector<Unit> middle(m - tail - head);
+  std::vector<bool> taken(n - tail - head);
+  for (std::size_t i = head, old = head; i < m - tail; ++i) {
+    Unit &unit = middle[i - head];
+    while (old < n - tail && units_[old].start < spans[i].start) ++old;
+    if (old < n - tail && keeps(units_[old], spans[i])) {
+      unit = std::move(units_[old]);
+      taken[old - head] = true;
+    } else {
+      unit.start = spans[i].start;
+      unit.end = spans[i].end;
+      unmatched.push_back(i);
+    }
+  }
+  // The statements that are gone or changed: what they showed the others (those an edit hit
+  // told willEdit; the others' text is as it was, and their facts too unless their syntax
+  // changed: a statement linted again for what it read, or because its messages name a line
+  // that moved, shows what it showed).
+  for (std::size_t old = head; old < n - tail; ++old) {
+    const Unit &unit = units_[old];
+    if (taken[old - head] || unit.hit || std::none_of(changed.begin(), changed.end(), [&](const auto &r) {
+          return r.first < unit.end && r.second > unit.start;
+        }))
+      continue;
+    if (unit.facts) reparsed.push_back({unit.start, unit.end, unit.facts});
+    else factsOfText(text.substr(unit.start, unit.end - unit.start), facts_);
+  }
+  const auto at = [&](std::size_t i) { return units_.begin() + static_cast<std::ptrdiff_t>(i); };
+  if (middle.size() == n - tail - head) {
+    std::move(middle.begin(), middle.end(), at(head));
+  } else {
+    units_.erase(at(head), at(n - tail));
+    units_.insert(at(head), std::make_move_iterator(middle.begin()), std::make_move_iterator(middle.end()));
+  }
+}
+
+void IncrementalLint::findStale(const SemanticModel &model, std::string_view text,
+                                const std::vector<std::size_t> &unmatched, std::vector<Reparsed> &reparsed,
+                                std::vector<std::size_t> &todo) {
+  // What changed: the words of the statements that are new or changed (and of the edits), and
+  // their ranges; the facts they show now, and showed before. A kept statement whose findings
+  // read any of it is linted again.
+  std::vector<std::string> words = std::move(words_);
+  for (const std::size_t i : unmatched) {
+    wordsOf(text.substr(units_[i].start, units_[i].end - units_[i].start), words);
+    units_[i].facts = std::make_shared<const StatementFacts>(model.factsOf(i));
+    const StatementFacts &now = *units_[i].facts;
+    // A statement re-parsed as it was shows what changed in its facts only; an edited or new
+    // one, all it shows now (and willEdit told what it showed before).
+    const auto same = std::find_if(reparsed.begin(), reparsed.end(), [&](const Reparsed &r) {
+      return r.facts && r.start == units_[i].start && r.end == units_[i].end;
+    });
+    if (same == reparsed.end()) {
+      facts_.insert(facts_.end(), now.words.begin(), now.words.end());
+      continue;
+    }
+    std::set_symmetric_difference(now.words.begin(), now.words.end(), same->facts->words.begin(),
+                                  same->facts->words.end(), std::back_inserter(facts_));
+    same->facts.reset();
+  }
+  for (const Reparsed &r : reparsed) // gone, or no longer a statement of its own
+    if (r.facts) facts_.insert(facts_.end(), r.facts->words.begin(), r.facts->words.end());
+  const std::uint64_t bits = normalize(words), factBits = normalize(facts_);
+  std::size_t next = 0; // walks `unmatched` alongside
+  for (std::size_t i = 0; i < units_.size(); ++i) {
+    if (next < unmatched.size() && unmatched[next] == i) {
+      todo.push_back(i);
+      ++next;
+      continue;
+    }
+    const Unit &unit = units_[i];
+    bool outdated =
+        intersect(unit.words, unit.wordBits, words, bits) || intersect(unit.factWords, unit.factBits, facts_, factBits);
+    if (unit.results)
+      for (const auto &[r0, r1] : unit.results->ranges)
+        for (const std::size_t j : unmatched) outdated = outdated || overlaps(r0, r1, units_[j].start, units_[j].end);
+    if (outdated) todo.push_back(i);
+  }
+}
+
+void IncrementalLint::learn(const SemanticModel &model, const std::vector<std::size_t> &todo, bool full) {
+  // The index learns the facts of every statement the model walked; and of those linted again
+  // after an edit, walked or not, so that the next edit of them (typing goes on where it was)
+  // finds what they showed before.
+  for (std::size_t i = 0; i < units_.size(); ++i) {
+    Unit &unit = units_[i];
+    unit.hit = false;
+    if (!unit.facts && (model.walked(i))) unit.facts = std::make_shared<const StatementFacts>(model.factsOf(i));
+    stats_.factsKnown += unit.facts ? 1 : 0;
+  }
+  if (!full)
+    for (const std::size_t i : todo)
+      if (!units_[i].facts) units_[i].facts = std::make_shared<const StatementFacts>(model.factsOf(i));
+  stats_.walked = model.statementsWalked();
 }
 
 std::vector<const StatementFacts *> IncrementalLint::knownFacts() const {
