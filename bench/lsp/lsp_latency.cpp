@@ -10,11 +10,17 @@
 //   asyncfix_lsp_bench [--server PATH] [--lines N] [--edits N] [--seed N] [--dense]
 //   asyncfix_lsp_bench [--server PATH] --open N [--lines N]
 //   asyncfix_lsp_bench [--server PATH] --typing [--lines N] [--at FRACTION] [--repeat N] [--pause MS]
+//   asyncfix_lsp_bench [--server PATH] --first-async [--lines N] [--at FRACTION] [--repeat N]
 //   asyncfix_lsp_bench [--server PATH] --notebook CELLS [--repeat N] [--pause MS]
 //
-// With --typing, the file is dense training code (a `non_blocking` copy in every function) and a
-// user types `    y = batch.cuda(async=True)` as a new line in the middle of it, one character
-// per didChange, then deletes it with backspaces: most intermediate states are syntax errors.
+// With --typing, the file is a training script as people write them (generateTraining(): loaders
+// with and without `pin_memory`, loops over `enumerate(loader)`, `non_blocking=True` copies, a
+// loss and `.item()` in every function, coroutines) and a user types
+// `    y = batch.cuda(async=True)` as a new line in the middle of it (after a function's
+// `model.train()`), one character per didChange, then deletes it with backspaces: most
+// intermediate states are syntax errors. --first-async types `async def prefetch(queue):` on a
+// blank line in the middle of the same script without its coroutines (no `async` nor `await`
+// anywhere yet), and deletes it. Both also report the keystroke that completes the word `async`.
 // Reports median / p90 / p99 / max from each didChange to the publishDiagnostics of its
 // version, and checks that the typed finding appears and disappears; then types the line again
 // with a hover and a code action sent right behind each keystroke and reports their latency;
@@ -53,6 +59,7 @@
 #include <nlohmann/json.hpp>
 
 #include "asyncfix/document.h"
+#include "training_script.h"
 #include <poll.h>
 #include <signal.h>
 #include <sys/wait.h>
@@ -428,16 +435,21 @@ std::string pausedReport(const Typist &t) {
 }
 
 const std::string kTyped = "    y = batch.cuda(async=True)\n";
+/// What --first-async types: the file's first `async` (its fifth keystroke makes the word).
+const std::string kTypedAsync = "async def prefetch(queue):\n";
 
 /// The typing trace (see the header), typed and deleted `repeat` times. Returns the process exit
 /// code.
-int typing(Server &s, int lines, double where, int repeat, int pauseMs) {
-  std::string text = generate(lines, true);
-  // At `where` of the file (the middle by default), at the start of a function body line.
-  std::size_t at =
-      text.find("    images, target = batch\n", static_cast<std::size_t>(static_cast<double>(text.size()) * where));
+int typing(Server &s, int lines, double where, int repeat, int pauseMs, bool firstAsync) {
+  // The training script; for the first `async`, without its coroutines.
+  const std::string text = bench::generateTraining(lines, !firstAsync);
+  // At `where` of the file (the middle by default): after a training function's `model.train()`,
+  // or for the first `async` on the blank line before a function.
+  const std::string anchor = firstAsync ? "\n\n\ndef " : "    model.train()\n";
+  std::size_t at = text.find(anchor, static_cast<std::size_t>(static_cast<double>(text.size()) * where));
   if (at == std::string::npos) die("no function to type into");
-  at = text.find('\n', at) + 1;
+  at = firstAsync ? at + 2 : at + anchor.size();
+  const std::string typed = firstAsync ? kTypedAsync : kTyped;
   int line = 0;
   for (std::size_t i = 0; i < at; ++i) line += text[i] == '\n';
   const std::string uri = "file:///bench/typing.py";
@@ -479,28 +491,33 @@ int typing(Server &s, int lines, double where, int repeat, int pauseMs) {
   t.pauseMs = pauseMs;
   std::vector<double> ms, hoverMs, actionMs, unused;
   const double cpuBefore = s.cpuMs();
+  std::vector<double> completing; // the keystrokes that complete the word `async`
   for (int r = 0; r < repeat; ++r) {
-    const auto [most, last] = t.run(kTyped, ms, nullptr, nullptr);
-    if (most <= before) die("the typed `async=True` was never reported");
-    if (last != before) die("the finding did not go away with the text");
+    const std::size_t from = ms.size();
+    const auto [most, last] = t.run(typed, ms, nullptr, nullptr);
+    completing.push_back(ms[from + typed.find("async") + 4]);
+    if (!firstAsync && most <= before) die("the typed `async=True` was never reported");
+    if (last != before) die("the findings did not come back to those of the file");
   }
   const double cpu = (s.cpuMs() - cpuBefore) / static_cast<double>(ms.size());
   // Again, with a hover and a code action right behind each keystroke.
-  for (int r = 0; r < repeat; ++r) t.run(kTyped, unused, &hoverMs, &actionMs);
+  for (int r = 0; r < repeat; ++r) t.run(typed, unused, &hoverMs, &actionMs);
   const long rss = s.peakRssKb();
   s.send({{"jsonrpc", "2.0"}, {"id", 2}, {"method", "shutdown"}});
   s.waitFor([](const Json &m) { return m.contains("id") && m["id"] == 2; });
   s.send({{"jsonrpc", "2.0"}, {"method", "exit"}});
   const int code = s.finish();
-  std::printf("typing trace, %d lines (dense), %zu bytes, typed at %.0f%% of the file: didOpen -> publish %.2f ms "
+  std::printf("%s, %d lines (training script), %zu bytes, %zu findings, typed at %.0f%% of the file: "
+              "didOpen -> publish %.2f ms "
               "(bare parse %.2f ms, %.2fx; CPU time: server %.2f ms, bare parse %.2f ms, %.2fx); "
               "didClose -> publish %.2f ms; "
-              "%s; server CPU %.2f ms per keystroke%s; %s; %s; peak RSS %.1f MiB; exit code %d\n",
-              lines, text.size(), where * 100, openMs, parseMs, openMs / parseMs, openCpuMs, parseCpuMs,
-              openCpuMs / parseCpuMs, closeMs,
+              "%s; %s; server CPU %.2f ms per keystroke%s; %s; %s; peak RSS %.1f MiB; exit code %d\n",
+              firstAsync ? "first-async trace" : "typing trace", lines, text.size(), before, where * 100, openMs,
+              parseMs, openMs / parseMs, openCpuMs, parseCpuMs, openCpuMs / parseCpuMs, closeMs,
               report((std::to_string(ms.size()) + " keystrokes didChange -> publishDiagnostics").c_str(), ms).c_str(),
-              cpu, pausedReport(t).c_str(), report("hover while typing", hoverMs).c_str(),
-              report("code action while typing", actionMs).c_str(), static_cast<double>(rss) / 1024.0, code);
+              report("the keystroke completing `async`", completing).c_str(), cpu, pausedReport(t).c_str(),
+              report("hover while typing", hoverMs).c_str(), report("code action while typing", actionMs).c_str(),
+              static_cast<double>(rss) / 1024.0, code);
   return code == 0 ? 0 : 1;
 }
 
@@ -561,6 +578,7 @@ int main(int argc, char **argv) {
   bool dense = false;
   int openDocs = 0;
   bool typingTrace = false;
+  bool firstAsync = false;
   int notebookCells = 0;
   double where = 0.5;
   int pauseMs = 0;
@@ -573,6 +591,10 @@ int main(int argc, char **argv) {
     }
     if (arg == "--typing") {
       typingTrace = true;
+      continue;
+    }
+    if (arg == "--first-async") {
+      firstAsync = true;
       continue;
     }
     if (i + 1 >= argc) die("missing value after " + arg);
@@ -613,7 +635,7 @@ int main(int argc, char **argv) {
   s.waitFor([](const Json &m) { return m.contains("id") && m["id"] == 1; });
   s.send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
   if (openDocs > 0) return openMany(s, openDocs, lines);
-  if (typingTrace) return typing(s, lines, where, repeat, pauseMs);
+  if (typingTrace || firstAsync) return typing(s, lines, where, repeat, pauseMs, firstAsync);
   if (notebookCells > 0) return notebookTyping(s, notebookCells, repeat, pauseMs);
   const std::string uri = "file:///bench/big.py";
   const auto open = Clock::now();

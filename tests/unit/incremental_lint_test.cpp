@@ -3,6 +3,7 @@
 // every keystroke: random typing traces over real files check it, broken states included.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <filesystem>
 #include <random>
@@ -41,38 +42,55 @@ std::string generated(int functions) {
   return t;
 }
 
+/// A training script (bench/lsp's shape): module-level loaders with and without `pin_memory`,
+/// loops over them and over parameters, loaders built in functions, losses read with `.item()`,
+/// device-to-host copies read with and without a synchronize, a coroutine.
+std::string training(int functions) {
+  std::string t = "import asyncio\nimport torch\nfrom torch.utils.data import DataLoader\n\n"
+                  "device = torch.device('cuda')\n"
+                  "train_loader = DataLoader(data, batch_size=64, pin_memory=True)\n"
+                  "val_loader = DataLoader(data, batch_size=256)\n\n";
+  for (int i = 0; i < functions; ++i) {
+    const std::string n = std::to_string(i);
+    switch (i % 4) {
+    case 0:
+      t += "def train_" + n +
+           "(loader, model, criterion):\n    model.train()\n"
+           "    for step, (images, target) in enumerate(loader):\n"
+           "        images = images.to(device, non_blocking=True)\n"
+           "        loss = criterion(model(images), target)\n        print(step, loss.item())\n"
+           "    return loss.item()\n\n";
+      break;
+    case 1:
+      t += "def epoch_" + n + "(model):\n    for images, target in " + (i % 8 == 1 ? "val_loader" : "train_loader") +
+           ":\n        images = images.cuda(non_blocking=True)\n        model(images)\n"
+           "    out = model(images).to('cpu', non_blocking=True)\n" +
+           (i % 8 == 1 ? "" : "    torch.cuda.synchronize()\n") + "    return out.numpy()\n\n";
+      break;
+    case 2:
+      t += "def evaluate_" + n + "(dataset, model):\n    loader = DataLoader(dataset" +
+           (i % 8 == 2 ? "" : ", pin_memory=True") +
+           ")\n    for images, target in loader:\n        images = images.cuda(non_blocking=True)\n"
+           "        total = model(images).sum().item()\n    return total\n\n";
+      break;
+    default:
+      t += "async def serve_" + n +
+           "(queue, model):\n    batch = await queue.get()\n"
+           "    return model(batch.to(device, non_blocking=True))\n\n";
+    }
+  }
+  return t;
+}
+
 /// Pieces a user types: code, brackets, quotes, newlines, indentation, the words rules care about.
-const std::vector<std::string> kPieces{"x",
-                                       "async",
-                                       "await",
-                                       "=",
-                                       "(",
-                                       ")",
-                                       "[",
-                                       "]",
-                                       "'",
-                                       "\"",
-                                       "\n",
-                                       "    ",
-                                       ":",
-                                       ",",
-                                       ".cuda(",
-                                       "async=True",
-                                       "non_blocking=True",
-                                       "def g(async):\n",
-                                       "import torch\n",
-                                       "global model\n",
-                                       "\"\"\"",
-                                       "#",
-                                       "# noqa",
-                                       "\\",
-                                       "model",
-                                       "loader",
-                                       "nn.Module",
-                                       "class C(nn.Module):\n",
-                                       ".to('cpu', True)",
-                                       "try:\n",
-                                       "except TypeError:\n"};
+const std::vector<std::string> kPieces{
+    "x", "async", "await", "=", "(", ")", "[", "]", "'", "\"", "\n", "    ", ":", ",", ".cuda(", "async=True",
+    "non_blocking=True", "def g(async):\n", "import torch\n", "global model\n", "\"\"\"", "#", "# noqa", "\\", "model",
+    "loader", "nn.Module", "class C(nn.Module):\n", ".to('cpu', True)", "try:\n", "except TypeError:\n",
+    // loaders, pin_memory, bindings, host reads (AF104, AF106)
+    "DataLoader(", "pin_memory=True", ", pin_memory=False", "val_loader", "train_loader = DataLoader(data)\n",
+    "loader = ", "for x, y in val_loader:\n", "enumerate(", ".numpy()", "print(out)\n", "torch.cuda.synchronize()\n",
+    "out = x.to('cpu', non_blocking=True)\n", "global train_loader\n"};
 
 /// The diagnostics, one per line (code, range, message, fix edits): what a mismatch shows.
 std::string describe(const std::vector<Diagnostic> &diagnostics) {
@@ -186,7 +204,7 @@ KeystrokeRun typeInto(const std::vector<std::string> &sources, int firstRounds) 
 // Two test cases (two CTest tests, each well within the sanitizer lanes' timeout): generated
 // training code and a byte order mark; then every fixture and example.
 TEST_CASE("incremental lint equals a full lint of the same tree at every keystroke", "[incremental]") {
-  const KeystrokeRun run = typeInto({generated(60), "\xEF\xBB\xBF" + generated(8)}, 1200);
+  const KeystrokeRun run = typeInto({generated(60), "\xEF\xBB\xBF" + generated(8), training(40), training(12)}, 1200);
   CHECK(run.contained > 20); // the contained path was taken, and checked afterwards
   // The comparison means something only if most statements were kept most of the time.
   CHECK(run.linted * 5 < run.statements);
@@ -230,4 +248,97 @@ TEST_CASE("incremental lint follows names and ranges across statements", "[incre
   doc.edit(g, g + 1, "2");
   CHECK(inc.update(linter, doc) == linter.lint(doc));
   CHECK(inc.stats().linted == 1);
+}
+
+namespace {
+
+std::size_t count(const std::vector<Diagnostic> &diagnostics, std::string_view code) {
+  return static_cast<std::size_t>(
+      std::count_if(diagnostics.begin(), diagnostics.end(), [&](const Diagnostic &d) { return d.code == code; }));
+}
+
+/// Replaces the first `from` at or after `after` by `to`, as an editor's edit, and returns the
+/// update's diagnostics (checked against a full lint of the same tree).
+std::vector<Diagnostic> replaceIn(IncrementalLint &inc, const Linter &linter, Document &doc, std::string_view from,
+                                  std::string_view to, std::size_t after = 0) {
+  const std::size_t at = doc.text().find(from, after);
+  REQUIRE(at != std::string::npos);
+  inc.willEdit(doc, at, at + from.size(), to);
+  doc.edit(at, at + from.size(), to);
+  const std::vector<Diagnostic> got = inc.update(linter, doc);
+  REQUIRE(describe(got) == describe(linter.lint(doc)));
+  return got;
+}
+
+} // namespace
+
+TEST_CASE("incremental lint keeps the facts of loaders, pin_memory, bindings and host reads", "[incremental]") {
+  const Linter linter;
+  Document doc(training(40));
+  DocumentInternals::setChunking(doc, 1);
+  IncrementalLint inc;
+  const auto first = inc.update(linter, doc);
+  REQUIRE(first == linter.lint(doc));
+  // Epochs over the unpinned val_loader and evaluations with an unpinned loader (AF104); the
+  // epochs over val_loader read their copy without a synchronize (AF106).
+  CHECK(count(first, "AF104") == 10);
+  CHECK(count(first, "AF106") == 5);
+
+  SECTION("typing into a training function lints that function alone") {
+    const std::string typed = "    y = batch.cuda(async=True)\n";
+    const std::size_t at = doc.text().find("    model.train()\n", doc.text().size() / 2) + 18;
+    std::size_t most = 0;
+    for (std::size_t k = 0; k < typed.size(); ++k) {
+      inc.willEdit(doc, at + k, at + k, typed.substr(k, 1));
+      doc.edit(at + k, at + k, typed.substr(k, 1));
+      const auto &got = inc.update(linter, doc);
+      REQUIRE(describe(got) == describe(linter.lint(doc)));
+      // The function, and what tree-sitter re-parsed with it; never the functions that loop
+      // over the same module-level loader or that build a DataLoader too. (A line break also
+      // lints the findings below whose messages name a line.)
+      if (typed[k] != '\n') most = std::max(most, inc.stats().linted);
+    }
+    CHECK(most <= 3);
+    CHECK(count(inc.diagnostics(), "AF101") == 1);
+  }
+
+  SECTION("pinning and unpinning a module-level loader") {
+    auto got = replaceIn(inc, linter, doc, "val_loader = DataLoader(data, batch_size=256)",
+                         "val_loader = DataLoader(data, batch_size=256, pin_memory=True)");
+    CHECK(count(got, "AF104") == 5);
+    got = replaceIn(inc, linter, doc, "pin_memory=True)\nval_loader", "pin_memory=False)\nval_loader");
+    CHECK(count(got, "AF104") == 10); // now the epochs over train_loader
+    got = replaceIn(inc, linter, doc, "train_loader = DataLoader(", "train_loader = list(");
+    CHECK(count(got, "AF104") == 5);
+  }
+
+  SECTION("adding, removing and rebinding loaders") {
+    // A module-level `loader` leaves the functions whose `loader` is a parameter alone.
+    auto got = replaceIn(inc, linter, doc, "device = torch.device('cuda')\n",
+                         "device = torch.device('cuda'); loader = DataLoader(data)\n");
+    CHECK(count(got, "AF104") == 10);
+    // A function that loses its parameter loops over the module's unpinned loader.
+    got = replaceIn(inc, linter, doc, "def train_4(loader, ", "def train_4(");
+    CHECK(count(got, "AF104") == 11);
+    // An evaluation that loses its DataLoader line loops over the module's loader: still unpinned.
+    got = replaceIn(inc, linter, doc, "    loader = DataLoader(dataset)\n", "");
+    CHECK(count(got, "AF104") == 11);
+    got = replaceIn(inc, linter, doc, "loader = DataLoader(data)\n", "loader = DataLoader(data, pin_memory=True)\n");
+    CHECK(count(got, "AF104") == 9);
+    // `global` rebinds a module-level loader from a function.
+    got = replaceIn(inc, linter, doc, "def epoch_5(model):\n",
+                    "def epoch_5(model):\n    global train_loader\n    train_loader = DataLoader(data)\n");
+    CHECK(got == linter.lint(doc));
+  }
+
+  SECTION("host reads and synchronizations") {
+    auto got = replaceIn(inc, linter, doc, "    torch.cuda.synchronize()\n", "");
+    CHECK(count(got, "AF106") == 6);
+    got = replaceIn(inc, linter, doc, "    return out.numpy()\n", "    return out\n");
+    CHECK(count(got, "AF106") == 5);
+    got = replaceIn(inc, linter, doc, "    out = model(images).to('cpu', non_blocking=True)\n    return out.numpy()",
+                    "    out = model(images).to('cpu', non_blocking=True)\n    torch.cuda.synchronize()\n"
+                    "    return out.numpy()");
+    CHECK(count(got, "AF106") == 4);
+  }
 }

@@ -9,6 +9,16 @@
 // of its ranges; the others' findings move with the text. The result always equals
 // Linter::lint() of the same tree (tests/unit/incremental_lint_test.cpp checks it at every step
 // of random typing).
+//
+// The per-file fact index: each statement's StatementFacts (what it shows the others — the
+// module-level names it binds or reads, its keywords, attributes, definitions and imports; see
+// analysis/semantic.h) are kept with it while it is unchanged, learnt from the models that
+// walked it. An edit re-learns them for the statements it changed only, and a statement whose
+// findings depend on a word through the facts (where a module-level loader comes from, which
+// package is imported) is linted again only when the changed statements' facts, before or after
+// the edit, hold that word — not whenever their text does (a function's own `loader` parameter
+// tells nothing about the module's `loader`). The models of later keystrokes walk only the
+// statements whose facts hold what a query asks about.
 #pragma once
 
 #include <cstddef>
@@ -21,11 +31,15 @@
 
 #include "asyncfix/diagnostic.h"
 #include "asyncfix/document.h"
+#include "asyncfix/document_internals.h"
 #include "asyncfix/linter.h"
 
 struct TSNode;
 
 namespace asyncfix {
+
+class SemanticModel;
+struct StatementFacts;
 
 class IncrementalLint {
 public:
@@ -35,6 +49,8 @@ public:
     std::size_t linted = 0;     ///< of which linted again
     bool full = false;          ///< everything was linted (first time, or a fresh parse)
     bool contained = false;     ///< the edited statements were linted alone (not exact)
+    std::size_t walked = 0;     ///< statements the semantic model walked
+    std::size_t factsKnown = 0; ///< statements whose facts the index holds after it
   };
 
   /// Forgets everything: the next update() lints every statement (a new document, another
@@ -77,18 +93,43 @@ private:
   /// unit (moving offsets, matching statements), and touches the blocks of the few that have any.
   struct Unit {
     std::uint32_t start = 0, end = 0;
-    bool dirty = false;             ///< an edit touched it or what it read
-    std::uint64_t wordBits = 0;     ///< wordBit() of each of `words`
-    std::vector<std::string> words; ///< sorted: words its queries were about
+    bool dirty = false;                 ///< an edit touched it or what it read
+    bool hit = false;                   ///< an edit touched its text (its words went to words_, facts_)
+    std::uint64_t wordBits = 0;         ///< wordBit() of each of `words`
+    std::vector<std::string> words;     ///< sorted: words its queries were about
+    std::uint64_t factBits = 0;         ///< wordBit() of each of `factWords`
+    std::vector<std::string> factWords; ///< sorted: words its queries asked the facts about
     std::unique_ptr<Results> results;
+    std::shared_ptr<const StatementFacts> facts; ///< what it shows the others (null: not known)
   };
   /// Lints units[i] for each i of `which` again (units[i] is DocumentInternals::statement(i)).
-  static void relint(const Linter &linter, const Document &doc, std::vector<Unit> &units,
+  static void relint(const Linter &linter, const Document &doc, const SemanticModel &model, std::vector<Unit> &units,
                      const std::vector<std::size_t> &which);
+  /// The facts the index holds, per statement (for a SemanticModel).
+  std::vector<const StatementFacts *> knownFacts() const;
+  /// A statement whose text no edit touched but whose syntax tree-sitter reports changed (often
+  /// a neighbour of the edited one, re-parsed with it), with the facts it showed.
+  struct Reparsed {
+    std::uint32_t start, end;
+    std::shared_ptr<const StatementFacts> facts;
+  };
+  /// Matches units_ with the statements `spans` of the new tree: a unit keeps its place and
+  /// results when its statement kept its range and nothing touched it; the others become new
+  /// units (their indices in `unmatched`), and what the changed ones showed goes to facts_ or
+  /// `reparsed`.
+  void match(const std::vector<DocumentInternals::Span> &spans,
+             const std::vector<std::pair<std::uint32_t, std::uint32_t>> &changed, std::string_view text,
+             std::vector<std::size_t> &unmatched, std::vector<Reparsed> &reparsed);
+  /// Adds to `todo` the unmatched units and the kept ones whose findings read what changed.
+  void findStale(const SemanticModel &model, std::string_view text, const std::vector<std::size_t> &unmatched,
+                 std::vector<Reparsed> &reparsed, std::vector<std::size_t> &todo);
+  /// Keeps the facts `model` learnt (see update()).
+  void learn(const SemanticModel &model, const std::vector<std::size_t> &todo, bool full);
 
   std::vector<Unit> units_;
   bool valid_ = false;             ///< units_ hold the results of an earlier update()
   std::vector<std::string> words_; ///< identifiers in text the edits since then removed or inserted
+  std::vector<std::string> facts_; ///< fact words of the statements the edits since then touched
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edited_; ///< current-text ranges the edits touched
   std::vector<Diagnostic> diagnostics_;
   Stats stats_;

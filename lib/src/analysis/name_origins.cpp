@@ -152,7 +152,7 @@ Origin NameOrigins::originOfName(TSNode identifier, int depth) {
   names_[memoKey] = Origin{}; // a cycle (`a = b`, `b = a`) resolves to unknown
   Origin result;
   bool bound = false;
-  for (const NameUse *bp : model_.usesOf(key)) {
+  for (const NameUse *bp : model_.bindingsOf(key)) {
     const NameUse &b = *bp;
     if (!bindsName(b.role)) continue;
     Origin o = bindingOrigin(b, depth);

@@ -92,7 +92,7 @@ std::string Receivers::qualifiedName(TSNode e) const {
   if (const NameUse *use = model_.nameAt(ts_node_start_byte(e))) {
     const BindingKey key = model_.resolve(*use);
     bool bound = false;
-    for (const NameUse *u : model_.usesOf(key)) {
+    for (const NameUse *u : model_.bindingsOf(key)) {
       if (!u->qualified.empty()) {
         out = u->qualified;
         break;
@@ -109,7 +109,7 @@ std::string Receivers::qualifiedName(TSNode e) const {
 const Scope *Receivers::classOf(TSNode identifier) const {
   const NameUse *use = model_.nameAt(ts_node_start_byte(identifier));
   if (!use) return nullptr;
-  for (const NameUse *u : model_.usesOf(model_.resolve(*use))) {
+  for (const NameUse *u : model_.bindingsOf(model_.resolve(*use))) {
     if (u->role != NameRole::ClassName) continue;
     if (const Scope *s = model_.scopeNamedBy(u->node); s && s->kind == ScopeKind::Class) return s;
   }
@@ -178,7 +178,7 @@ ValueKind Receivers::bindingKind(BindingKey key, int depth) const {
   memo_[memoKey] = ValueKind::Pending; // met again while computing it: a cycle
   ValueKind kind = ValueKind::Unknown;
   bool first = true, any = false;
-  for (const NameUse *u : model_.usesOf(key)) {
+  for (const NameUse *u : model_.bindingsOf(key)) {
     if (u->role == NameRole::Reference || u->role == NameRole::Declaration || u->role == NameRole::AwaitName) continue;
     ValueKind v = ValueKind::Unknown;
     if (!ts_node_is_null(u->value) && !u->iterated) {
@@ -318,7 +318,7 @@ TSNode Receivers::dataLoaderCallOf(TSNode e, std::span<const TSNode> ancestors) 
     const NameUse *loader = model_.nameAt(ts_node_start_byte(iterable));
     if (!loader) return TSNode{};
     call = TSNode{};
-    for (const NameUse *b : model_.usesOf(model_.resolve(*loader)))
+    for (const NameUse *b : model_.bindingsOf(model_.resolve(*loader)))
       if (!ts_node_is_null(b->value) && !b->iterated) {
         if (!ts_node_is_null(call)) return TSNode{}; // bound twice: which one?
         call = b->value;

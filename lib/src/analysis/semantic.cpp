@@ -43,9 +43,9 @@ class Builder {
 public:
   Builder(std::string_view text, std::deque<Scope> &scopes, std::deque<NameUse> &names,
           std::deque<KeywordUse> &keywords, std::deque<AttributeUse> &attributes,
-          std::unordered_set<std::string_view> &inError)
+          std::unordered_set<std::string_view> &inError, std::vector<std::string_view> &errorWords)
       : text_(text), k_(Kinds::get()), scopes_(scopes), names_(names), keywords_(keywords), attributes_(attributes),
-        inError_(inError) {}
+        inError_(inError), errorWords_(errorWords) {}
 
   /// Walks one top-level statement of the module `root` (scope 0).
   void run(TSNode root, TSNode statement) {
@@ -140,8 +140,10 @@ private:
     const Frame &f = path_.back();
     if (f.symbol == k_.await) return visitAwait(f);
     if ((f.inError || f.symbol == k_.error) &&
-        (f.symbol == k_.anonAsync || f.symbol == k_.anonAwait || isIdentifier(f.node)))
+        (f.symbol == k_.anonAsync || f.symbol == k_.anonAwait || isIdentifier(f.node))) {
       inError_.insert(textOf(f.node, text_));
+      errorWords_.push_back(textOf(f.node, text_));
+    }
     if (!isIdentifier(f.node) || path_.size() < 2) return;
     const std::size_t i = path_.size() - 1;
     const Frame &p = path_[i - 1];
@@ -272,6 +274,7 @@ private:
   std::deque<KeywordUse> &keywords_;
   std::deque<AttributeUse> &attributes_;
   std::unordered_set<std::string_view> &inError_;
+  std::vector<std::string_view> &errorWords_;
   std::vector<Frame> path_;
 };
 
@@ -291,7 +294,8 @@ bool operandMakesAName(TSNode awaitExpression, std::string_view text) {
 
 bool isTargetPattern(TSSymbol symbol) { return isPatternContainer(Kinds::get(), symbol); }
 
-SemanticModel::SemanticModel(const Document &doc) : text_(doc.text()), doc_(doc) {
+SemanticModel::SemanticModel(const Document &doc, std::vector<const StatementFacts *> known)
+    : text_(doc.text()), doc_(doc), known_(std::move(known)) {
   Scope module;
   // The module's statements; with chunking on, they may come from more than one tree (each
   // statement is walked under its own tree's root).
@@ -303,6 +307,43 @@ SemanticModel::SemanticModel(const Document &doc) : text_(doc.text()), doc_(doc)
   }
   if (!units_.empty()) module.node = ts_tree_root_node(nodeOf(units_.front()).tree);
   scopes_.push_back(std::move(module));
+  if (known_.size() != units_.size()) known_.clear();
+}
+
+std::uint64_t StatementFacts::wordBit(std::string_view word) {
+  std::uint64_t h = 14695981039346656037ULL; // FNV-1a
+  for (const char c : word) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  return std::uint64_t{1} << (h >> 58);
+}
+
+bool StatementFacts::has(std::string_view word) const {
+  return (bits & wordBit(word)) != 0 && std::binary_search(words.begin(), words.end(), word);
+}
+
+StatementFacts SemanticModel::factsOf(std::size_t index) const {
+  const Walk &w = walk(static_cast<std::uint32_t>(index));
+  std::vector<std::string> words;
+  for (const std::string_view word : w.errorWords) words.push_back(StatementFacts::error(word));
+  for (std::uint32_t i = w.firstName; i < w.lastName; ++i) {
+    const NameUse &use = names_[i];
+    if (!use.qualified.empty())
+      words.push_back(StatementFacts::import(std::string_view(use.qualified).substr(0, use.qualified.find('.'))));
+    if (use.inError || lookup(use.name, use.scope) != 0) continue;
+    words.push_back(StatementFacts::name(use.name));
+    if (use.role != NameRole::Reference) words.push_back(StatementFacts::binding(use.name));
+  }
+  for (std::uint32_t i = w.firstKeyword; i < w.lastKeyword; ++i)
+    words.push_back(StatementFacts::keyword(keywords_[i].name));
+  for (std::uint32_t i = w.firstAttribute; i < w.lastAttribute; ++i)
+    words.push_back(StatementFacts::attribute(attributes_[i].name));
+  for (std::uint32_t i = w.firstScope; i < w.lastScope; ++i)
+    if (!scopes_[i].name.empty()) words.push_back(StatementFacts::definition(scopes_[i].name));
+  std::sort(words.begin(), words.end());
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  StatementFacts facts;
+  for (const std::string &word : words) facts.bits |= StatementFacts::wordBit(word);
+  facts.words = std::move(words);
+  return facts;
 }
 
 TSNode SemanticModel::nodeOf(const Unit &unit) const {
@@ -354,7 +395,8 @@ const SemanticModel::Walk &SemanticModel::walk(std::uint32_t index) const {
   unit.firstAttribute = static_cast<std::uint32_t>(attributes_.size());
   unit.firstScope = static_cast<std::uint32_t>(scopes_.size());
   const TSNode node = nodeOf(units_[index]);
-  Builder(text_, scopes_, names_, keywords_, attributes_, inError_).run(ts_tree_root_node(node.tree), node);
+  Builder(text_, scopes_, names_, keywords_, attributes_, inError_, unit.errorWords)
+      .run(ts_tree_root_node(node.tree), node);
   unit.lastName = static_cast<std::uint32_t>(names_.size());
   unit.lastKeyword = static_cast<std::uint32_t>(keywords_.size());
   unit.lastAttribute = static_cast<std::uint32_t>(attributes_.size());
@@ -392,8 +434,8 @@ void SemanticModel::noteAt(std::uint32_t offset) const {
   sink_->ranges.emplace_back(unit.start, std::max(unit.end, offset + 1));
 }
 
-const std::vector<std::uint32_t> &SemanticModel::unitsWith(std::string_view word) const {
-  if (const auto it = unitsWith_.find(word); it != unitsWith_.end()) return it->second;
+const std::vector<std::uint32_t> &SemanticModel::search(std::string_view word) const {
+  if (const auto it = searched_.find(word); it != searched_.end()) return it->second;
   std::vector<std::uint32_t> found;
   if (!word.empty() && !units_.empty()) {
     std::size_t unit = 0;
@@ -410,8 +452,21 @@ const std::vector<std::uint32_t> &SemanticModel::unitsWith(std::string_view word
       i = units_[unit].end - 1; // the next occurrence that matters is in a later unit
     }
   }
+  return searched_.emplace(std::string(word), std::move(found)).first->second;
+}
+
+const std::vector<std::uint32_t> &SemanticModel::unitsWith(std::string_view word) const {
+  const std::vector<std::uint32_t> &found = search(word);
   for (const std::uint32_t u : found) walk(u);
-  return unitsWith_.emplace(std::string(word), std::move(found)).first->second;
+  return found;
+}
+
+std::vector<std::uint32_t> SemanticModel::unitsWithFact(std::string_view word, const std::string &fact) const {
+  noteFact(fact);
+  std::vector<std::uint32_t> found = search(word);
+  if (!known_.empty()) std::erase_if(found, [&](std::uint32_t u) { return known_[u] && !known_[u]->has(fact); });
+  for (const std::uint32_t u : found) walk(u);
+  return found;
 }
 
 namespace {
@@ -484,11 +539,16 @@ bool definesAt(std::string_view text, std::size_t start) {
 } // namespace
 
 bool SemanticModel::mayAssignValue(std::string_view name, std::uint32_t use) const {
-  // What the answer reads: the statements holding the word (an assignment added to any of them
-  // may count), `global` and `nonlocal` (see below), and whether the tree has syntax errors.
-  note(name);
-  note("global");
-  note("nonlocal");
+  // "Maybe" is a shortcut that depends on nothing: the caller goes on to ask what it needs. "No"
+  // depends on what would make it "maybe": a module-level binding of the name (which its
+  // statement's facts show), `global` and `nonlocal` (see below) — and the statement holding the
+  // use, and whether the tree has syntax errors, which change no certain answer.
+  const auto no = [&] {
+    noteFact(StatementFacts::binding(name));
+    note("global");
+    note("nonlocal");
+    return false;
+  };
   const auto unit =
       std::upper_bound(units_.begin(), units_.end(), use, [](std::uint32_t o, const Unit &u) { return o < u.start; });
   if (unit == units_.begin() || use >= std::prev(unit)->end || name.empty()) return true;
@@ -517,7 +577,7 @@ bool SemanticModel::mayAssignValue(std::string_view name, std::uint32_t use) con
     });
     found = assignedAtModule_.emplace(std::string(name), any).first;
   }
-  return found->second;
+  return found->second || no();
 }
 
 void SemanticModel::ensureWord(std::string_view word) const {
@@ -553,29 +613,27 @@ const AttributeUse *SemanticModel::attributeAt(std::uint32_t start) const {
 }
 
 std::vector<const KeywordUse *> SemanticModel::keywordsCalled(std::string_view name) const {
-  ensureWord(name);
   std::vector<const KeywordUse *> out;
-  for (const std::uint32_t u : unitsWith(name))
+  for (const std::uint32_t u : unitsWithFact(name, StatementFacts::keyword(name)))
     for (std::uint32_t i = walk(u).firstKeyword, last = walk(u).lastKeyword; i < last; ++i)
       if (keywords_[i].name == name) out.push_back(&keywords_[i]);
   return out;
 }
 
 std::vector<const AttributeUse *> SemanticModel::attributesCalled(std::string_view name) const {
-  ensureWord(name);
   std::vector<const AttributeUse *> out;
-  for (const std::uint32_t u : unitsWith(name))
+  for (const std::uint32_t u : unitsWithFact(name, StatementFacts::attribute(name)))
     for (std::uint32_t i = walk(u).firstAttribute, last = walk(u).lastAttribute; i < last; ++i)
       if (attributes_[i].name == name) out.push_back(&attributes_[i]);
   return out;
 }
 
 std::size_t SemanticModel::definitionsNamed(std::string_view name, std::optional<ScopeKind> kind) const {
-  ensureWord(name);
+  const std::vector<std::uint32_t> units = unitsWithFact(name, StatementFacts::definition(name));
   auto it = definitions_.find(name);
   if (it == definitions_.end()) {
     std::vector<ScopeKind> kinds;
-    for (const std::uint32_t u : unitsWith(name))
+    for (const std::uint32_t u : units)
       for (std::uint32_t s = walk(u).firstScope, last = walk(u).lastScope; s < last; ++s)
         if (scopes_[s].name == name) kinds.push_back(scopes_[s].kind);
     it = definitions_.emplace(std::string(name), std::move(kinds)).first;
@@ -593,8 +651,7 @@ const Scope *SemanticModel::scopeNamedBy(TSNode nameNode) const {
 }
 
 bool SemanticModel::importsPackage(std::string_view package) const {
-  ensureWord(package);
-  for (const std::uint32_t u : unitsWith(package))
+  for (const std::uint32_t u : unitsWithFact(package, StatementFacts::import(package)))
     for (std::uint32_t i = walk(u).firstName, last = walk(u).lastName; i < last; ++i) {
       const NameUse &use = names_[i];
       if (use.inError || use.qualified.empty()) continue;
@@ -644,9 +701,36 @@ const std::vector<std::uint32_t> &SemanticModel::usesNamed(std::string_view name
   return byName_.emplace(std::string(name), std::move(uses)).first->second;
 }
 
+const std::vector<const NameUse *> &SemanticModel::bindingsOf(BindingKey key) const {
+  const auto found = bindingsOf_.find(std::make_pair(key.scope, std::string(key.name)));
+  if (found != bindingsOf_.end()) {
+    if (key.scope == 0) noteFact(StatementFacts::binding(key.name));
+    else noteAt(ts_node_start_byte(scopes_[key.scope].node));
+    return found->second;
+  }
+  std::vector<const NameUse *> bindings;
+  const auto binding = [](const NameUse &use) { return use.role != NameRole::Reference; };
+  if (key.scope == 0) {
+    // The statements whose facts show a binding (their text holds the name: the search is for it).
+    for (const std::uint32_t u : unitsWithFact(key.name, StatementFacts::binding(key.name)))
+      for (std::uint32_t i = walk(u).firstName, last = walk(u).lastName; i < last; ++i) {
+        const NameUse &use = names_[i];
+        if (use.name == key.name && !use.inError && binding(use) && lookup(use.name, use.scope) == 0)
+          bindings.push_back(&use);
+      }
+    std::stable_sort(bindings.begin(), bindings.end(), [](const NameUse *a, const NameUse *b) {
+      return ts_node_start_byte(a->node) < ts_node_start_byte(b->node);
+    });
+  } else {
+    for (const NameUse *use : usesOf(key))
+      if (binding(*use)) bindings.push_back(use);
+  }
+  return bindingsOf_.emplace(std::make_pair(key.scope, std::string(key.name)), std::move(bindings)).first->second;
+}
+
 const std::vector<const NameUse *> &SemanticModel::usesOf(BindingKey key) const {
   if (key.scope == 0) {
-    ensureWord(key.name); // module-level: any statement may use it
+    noteFact(StatementFacts::name(key.name)); // module-level: any statement may use it
   } else {
     noteAt(ts_node_start_byte(scopes_[key.scope].node)); // the statement that holds the scope
   }
@@ -654,10 +738,14 @@ const std::vector<const NameUse *> &SemanticModel::usesOf(BindingKey key) const 
   if (found != usesOf_.end()) return found->second;
   std::vector<const NameUse *> uses;
   if (key.scope == 0) {
-    for (const std::uint32_t i : usesNamed(key.name)) {
-      const NameUse &use = names_[i];
-      if (!use.inError && lookup(use.name, use.scope) == 0) uses.push_back(&use);
-    }
+    for (const std::uint32_t u : unitsWithFact(key.name, StatementFacts::name(key.name)))
+      for (std::uint32_t i = walk(u).firstName, last = walk(u).lastName; i < last; ++i) {
+        const NameUse &use = names_[i];
+        if (use.name == key.name && !use.inError && lookup(use.name, use.scope) == 0) uses.push_back(&use);
+      }
+    std::stable_sort(uses.begin(), uses.end(), [](const NameUse *a, const NameUse *b) {
+      return ts_node_start_byte(a->node) < ts_node_start_byte(b->node);
+    });
   } else if (const Walk *unit = unitAt(ts_node_start_byte(scopes_[key.scope].node))) {
     for (const auto &[start, i] : unit->nameAt) {
       const NameUse &use = names_[i];

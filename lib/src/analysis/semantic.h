@@ -100,17 +100,60 @@ bool operandMakesAName(TSNode awaitExpression, std::string_view text);
 bool isTargetPattern(TSSymbol symbol);
 
 /// What answers about one top-level statement depended on outside it: words whose statements
-/// were consulted (name-keyed queries, module-scope bindings) and byte ranges read. An editor
-/// host may keep the statement's findings after an edit that touches neither.
+/// were consulted, byte ranges read. An editor host may keep the statement's findings after an
+/// edit that touches neither. A word in `words` depends on every statement whose text holds it
+/// (namesCalled(): locals of any function too); one in `facts` only on the statements whose
+/// StatementFacts hold it (what a statement shows the others: module-scope names, keywords,
+/// attributes, definitions, imports).
 struct ModelDependencies {
   std::set<std::string, std::less<>> words;
+  std::set<std::string, std::less<>> facts;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges;
+};
+
+/// What one top-level statement shows the rest of the file, as facts about words: the names it
+/// uses that resolve to the module scope (name()), the module-level names it binds or declares
+/// (binding()), its attribute and keyword-argument names, the functions, classes and lambdas it
+/// names (definition()), the first component of every path it imports, and the words inside its
+/// syntax errors. A function of the statement's own syntax tree alone: an editor host keeps
+/// them while the statement is unchanged (the per-file fact index, IncrementalLint), and a query
+/// about a word that other statements make — what a module-level name is bound to, which calls
+/// pass a keyword, whether a package is imported — need not walk, nor depend on, the statements
+/// whose facts lack it (a function that only has a local `loader` says nothing about a
+/// module-level `loader`, and one that calls `x.cuda()` defines no `cuda`).
+struct StatementFacts {
+  std::vector<std::string> words; ///< sorted, unique: the facts, spelt as below
+  std::uint64_t bits = 0;         ///< wordBit() of each word
+  bool has(std::string_view fact) const;
+  /// One of 64 bits for `word`: facts whose bits miss it are not searched.
+  static std::uint64_t wordBit(std::string_view word);
+  // How each fact about `w` is spelt (none is an identifier, save name()).
+  static std::string name(std::string_view w) { return std::string(w); }
+  static std::string binding(std::string_view w) { return "=" + std::string(w); }
+  static std::string attribute(std::string_view w) { return "." + std::string(w); }
+  static std::string keyword(std::string_view w) { return std::string(w) + "="; }
+  static std::string definition(std::string_view w) { return "def " + std::string(w); }
+  static std::string import(std::string_view w) { return "import " + std::string(w); }
+  static std::string error(std::string_view w) { return "!" + std::string(w); }
+  /// Every fact a statement may show about `w` (for a statement whose facts are not known).
+  static void allAbout(std::string_view w, std::vector<std::string> &out) {
+    for (auto f : {name, binding, attribute, keyword, definition, import, error}) out.push_back(f(w));
+  }
 };
 
 class SemanticModel {
 public:
-  explicit SemanticModel(const Document &doc);
-  explicit SemanticModel(const Document &&) = delete; // it keeps a reference to the document
+  /// With `known`, the facts of some statements, kept from an earlier model of the same
+  /// statements (known[i] for statementSpans()[i], nullptr when not known; valid as long as the
+  /// model): queries about a word that only other statements' facts can hold skip those whose
+  /// facts lack it.
+  explicit SemanticModel(const Document &doc, std::vector<const StatementFacts *> known = {});
+  explicit SemanticModel(const Document &&, std::vector<const StatementFacts *> = {}) = delete; // keeps a reference
+
+  /// The facts of top-level statement `index` (walked now if it was not).
+  StatementFacts factsOf(std::size_t index) const;
+  /// Whether statement `index` has been walked (its facts are at hand without a walk).
+  bool walked(std::size_t index) const { return units_[index].walk != 0; }
 
   // Every query below that looks beyond the statement being checked records what it looked at
   // into the current dependency sink (setDependencySink): a name-keyed query its word, a
@@ -155,12 +198,17 @@ public:
   /// Every use (outside ERROR regions) that resolves to `key`, in source order; valid as long as
   /// the model.
   const std::vector<const NameUse *> &usesOf(BindingKey key) const;
+  /// usesOf(key) less the references: the uses that bind (assignment and loop targets,
+  /// parameters, definitions, imports) or declare (`global`, `nonlocal`) it, and AwaitName uses. What a name holds
+  /// depends only on these: a module-level name's bindings are in few statements, its
+  /// references in many (a function that reads `loader` does not make it another loader).
+  const std::vector<const NameUse *> &bindingsOf(BindingKey key) const;
   /// Indices of the uses named `name` (any scope), in source order.
   const std::vector<std::uint32_t> &namesCalled(std::string_view name) const;
   /// True when an identifier or keyword token spelt `name` lies inside an ERROR region: a rename
   /// of a binding called `name` may then miss a use the parser could not place.
   bool seenInError(std::string_view name) const {
-    ensureWord(name);
+    unitsWithFact(name, StatementFacts::error(name));
     return inError_.contains(name);
   }
 
@@ -198,6 +246,7 @@ private:
     std::uint32_t firstScope = 0, lastScope = 0;
     /// (start byte, index) sorted by start: one allocation each instead of a node per entry.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> nameAt, keywordAt, attributeAt;
+    std::vector<std::string_view> errorWords; ///< the identifiers and keywords in its ERROR regions
   };
 
   /// The unit's node (looked up in the Document).
@@ -205,6 +254,9 @@ private:
   std::uint32_t lookup(std::string_view name, std::uint32_t scope) const;
   void note(std::string_view name) const {
     if (sink_ && sink_->words.find(name) == sink_->words.end()) sink_->words.emplace(name);
+  }
+  void noteFact(std::string_view name) const {
+    if (sink_ && sink_->facts.find(name) == sink_->facts.end()) sink_->facts.emplace(name);
   }
   /// A read of the statement holding `offset`: a dependency unless it is the one being checked.
   void noteAt(std::uint32_t offset) const;
@@ -217,22 +269,29 @@ private:
   void ensureAll() const;
   /// The units holding `word` (each walked), in source order.
   const std::vector<std::uint32_t> &unitsWith(std::string_view word) const;
+  /// The units whose text holds `word` as a whole word (none walked), in source order.
+  const std::vector<std::uint32_t> &search(std::string_view word) const;
+  /// search(word) less the units whose known facts lack `fact` (a fact about `word`), each
+  /// walked, and records the fact: for queries whose answers only a statement's facts can hold.
+  std::vector<std::uint32_t> unitsWithFact(std::string_view word, const std::string &fact) const;
   const std::vector<std::uint32_t> &usesNamed(std::string_view name) const;
 
   std::string_view text_;
   const Document &doc_;
   mutable std::vector<Unit> units_;
+  std::vector<const StatementFacts *> known_; ///< per unit, or empty
   mutable std::deque<Walk> walks_;
   mutable std::deque<Scope> scopes_;
   mutable std::deque<NameUse> names_;
   mutable std::deque<KeywordUse> keywords_;
   mutable std::deque<AttributeUse> attributes_;
   template <class T> using ByWord = std::map<std::string, T, std::less<>>;
-  mutable ByWord<std::vector<std::uint32_t>> unitsWith_; ///< word → the units holding it
+  mutable ByWord<std::vector<std::uint32_t>> searched_; ///< word → search()
   // Per word, complete once its statements are walked (no later walk adds any).
   mutable ByWord<std::vector<std::uint32_t>> byName_;
   mutable ByWord<std::vector<ScopeKind>> definitions_;
-  mutable std::map<std::pair<std::uint32_t, std::string>, std::vector<const NameUse *>, std::less<>> usesOf_;
+  mutable std::map<std::pair<std::uint32_t, std::string>, std::vector<const NameUse *>, std::less<>> usesOf_,
+      bindingsOf_;
   mutable std::unordered_map<std::uint32_t, std::uint32_t> scopeByName_; ///< name node start → scope
   mutable std::unordered_set<std::string_view> inError_;
   // mayAssignValue()'s: whether it must say "maybe" to everything (syntax errors, `global`,

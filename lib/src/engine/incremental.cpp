@@ -1,7 +1,9 @@
 #include "asyncfix/incremental.h"
 
 #include <algorithm>
+#include <iterator>
 #include <map>
+#include <optional>
 #include <type_traits>
 
 #include "analysis/semantic.h"
@@ -32,6 +34,14 @@ void wordsOf(std::string_view text, std::vector<std::string> &out) {
   }
 }
 
+/// What a statement of text `text` may show the others, when its facts are not known: every
+/// word, also as a binding.
+void factsOfText(std::string_view text, std::vector<std::string> &out) {
+  std::vector<std::string> words;
+  wordsOf(text, words);
+  for (const std::string &word : words) StatementFacts::allAbout(word, out);
+}
+
 /// Document::edit's clamping: offsets within the text, off UTF-8 continuation bytes.
 std::size_t snap(std::string_view text, std::size_t offset) {
   offset = std::min(offset, text.size());
@@ -41,12 +51,30 @@ std::size_t snap(std::string_view text, std::size_t offset) {
 
 bool overlaps(std::uint32_t a0, std::uint32_t a1, std::uint32_t b0, std::uint32_t b1) { return a0 <= b1 && b0 <= a1; }
 
-/// One of 64 bits for `word` (FNV-1a): units whose words share no bit with an edit's are not
-/// compared word by word.
-std::uint64_t wordBit(std::string_view word) {
-  std::uint64_t h = 14695981039346656037ULL;
-  for (const char c : word) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
-  return std::uint64_t{1} << (h >> 58);
+/// One of 64 bits for `word`: units whose words share no bit with an edit's are not compared
+/// word by word.
+std::uint64_t wordBit(std::string_view word) { return StatementFacts::wordBit(word); }
+
+/// Sorts `words` and drops repeats; returns their wordBit()s.
+std::uint64_t normalize(std::vector<std::string> &words) {
+  std::sort(words.begin(), words.end());
+  words.erase(std::unique(words.begin(), words.end()), words.end());
+  std::uint64_t bits = 0;
+  for (const std::string &word : words) bits |= wordBit(word);
+  return bits;
+}
+
+/// Whether the sorted `a` and `b` share a word (`abits`, `bbits`: their wordBit()s).
+bool intersect(const std::vector<std::string> &a, std::uint64_t abits, const std::vector<std::string> &b,
+               std::uint64_t bbits) {
+  if ((abits & bbits) == 0) return false;
+  for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
+    const int cmp = a[i].compare(b[j]);
+    if (cmp == 0) return true;
+    if (cmp < 0) ++i;
+    else ++j;
+  }
+  return false;
 }
 
 } // namespace
@@ -55,6 +83,7 @@ void IncrementalLint::reset() {
   units_.clear();
   valid_ = false;
   words_.clear();
+  facts_.clear();
   edited_.clear();
   diagnostics_.clear();
 }
@@ -94,9 +123,25 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
     }
     return SharedFix(std::move(f));
   };
-  for (Unit &unit : units_) {
+  // The first edit since the last update sees the tree that update linted: the facts of the
+  // statements it hits that no model walked yet are learnt from it now (a function typed into
+  // for the first time would otherwise count as showing every word of its text).
+  std::optional<SemanticModel> model;
+  const bool current = edited_.empty() && DocumentInternals::treeIsCurrent(doc) &&
+                       DocumentInternals::statementSpans(doc).size() == units_.size();
+  for (std::size_t i = 0; i < units_.size(); ++i) {
+    Unit &unit = units_[i];
     const bool hit = overlaps(unit.start, unit.end, s, e);
     if (hit) wordsOf(text.substr(unit.start, unit.end - unit.start), words_); // its old words
+    if (hit && !unit.facts && current) {
+      if (!model) model.emplace(doc);
+      unit.facts = std::make_shared<const StatementFacts>(model->factsOf(i));
+    }
+    if (hit && !unit.hit) { // what it showed the others before the edits
+      if (unit.facts) facts_.insert(facts_.end(), unit.facts->words.begin(), unit.facts->words.end());
+      else factsOfText(text.substr(unit.start, unit.end - unit.start), facts_);
+      unit.hit = true;
+    }
     Results *r = unit.results.get();
     if (!unit.dirty) {
       bool touched = hit;
@@ -250,6 +295,7 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   const std::vector<DocumentInternals::Span> &spans = DocumentInternals::statementSpans(doc);
   std::vector<std::size_t> todo;
   std::vector<std::size_t> unmatched;
+  std::vector<Reparsed> reparsed;
   const bool full = !valid_ || fresh;
   if (full) {
     units_.clear();
@@ -260,75 +306,19 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
       todo.push_back(i);
     }
   } else {
-    // A unit keeps its results when its statement kept its range and nothing touched it.
-    const auto keeps = [&](const Unit &unit, const DocumentInternals::Span span) {
-      return unit.start == span.start && unit.end == span.end && !unit.dirty &&
-             std::none_of(changed.begin(), changed.end(),
-                          [&](const auto &r) { return r.first < unit.end && r.second > unit.start; }) &&
-             std::none_of(edited_.begin(), edited_.end(),
-                          [&](const auto &r) { return overlaps(r.first, r.second, unit.start, unit.end); });
-    };
-    // The units before the first change and after the last stay in their slots; those between
-    // are matched by position, and spliced in (a keystroke moves no unit but the edited ones).
-    const std::size_t n = units_.size(), m = spans.size();
-    std::size_t head = 0, tail = 0;
-    while (head < std::min(n, m) && keeps(units_[head], spans[head])) ++head;
-    while (tail < std::min(n, m) - head && keeps(units_[n - 1 - tail], spans[m - 1 - tail])) ++tail;
-    std::vector<Unit> middle(m - tail - head);
-    for (std::size_t i = head, old = head; i < m - tail; ++i) {
-      Unit &unit = middle[i - head];
-      while (old < n - tail && units_[old].start < spans[i].start) ++old;
-      if (old < n - tail && keeps(units_[old], spans[i])) {
-        unit = std::move(units_[old]);
-      } else {
-        unit.start = spans[i].start;
-        unit.end = spans[i].end;
-        unmatched.push_back(i);
-      }
-    }
-    const auto at = [&](std::size_t i) { return units_.begin() + static_cast<std::ptrdiff_t>(i); };
-    if (middle.size() == n - tail - head) {
-      std::move(middle.begin(), middle.end(), at(head));
-    } else {
-      units_.erase(at(head), at(n - tail));
-      units_.insert(at(head), std::make_move_iterator(middle.begin()), std::make_move_iterator(middle.end()));
-    }
-    // What changed: the words of the statements that are new or changed (and of the edits), and
-    // their ranges. A kept statement whose findings read any of it is linted again.
-    std::vector<std::string> words = std::move(words_);
-    for (const std::size_t i : unmatched) wordsOf(text.substr(units_[i].start, units_[i].end - units_[i].start), words);
-    std::sort(words.begin(), words.end());
-    words.erase(std::unique(words.begin(), words.end()), words.end());
-    std::uint64_t bits = 0;
-    for (const std::string &word : words) bits |= wordBit(word);
-    std::size_t next = 0; // walks `unmatched` alongside
-    for (std::size_t i = 0; i < units_.size(); ++i) {
-      if (next < unmatched.size() && unmatched[next] == i) {
-        todo.push_back(i);
-        ++next;
-        continue;
-      }
-      const Unit &unit = units_[i];
-      bool stale = false;
-      if ((unit.wordBits & bits) != 0) {
-        for (std::size_t a = 0, b = 0; a < unit.words.size() && b < words.size() && !stale;) {
-          const int cmp = unit.words[a].compare(words[b]);
-          stale = cmp == 0;
-          if (cmp < 0) ++a;
-          else ++b;
-        }
-      }
-      if (unit.results)
-        for (const auto &[r0, r1] : unit.results->ranges)
-          for (const std::size_t j : unmatched) stale = stale || overlaps(r0, r1, units_[j].start, units_[j].end);
-      if (stale) todo.push_back(i);
-    }
+    match(spans, changed, text, unmatched, reparsed);
   }
-  relint(linter, doc, units_, todo);
+  // The model of this update: it walks the statements whose facts the index does not hold yet,
+  // and only as the rules ask.
+  const SemanticModel model(doc, knownFacts());
+  if (!full) findStale(model, text, unmatched, reparsed, todo);
+  relint(linter, doc, model, units_, todo);
   valid_ = true;
   words_.clear();
+  facts_.clear();
   edited_.clear();
   stats_ = {units_.size(), todo.size(), full};
+  learn(model, todo, full);
 
   std::vector<Diagnostic> raw;
   std::vector<TSNode> comments;
@@ -344,19 +334,138 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   return diagnostics_;
 }
 
-void IncrementalLint::relint(const Linter &linter, const Document &doc, std::vector<Unit> &units,
-                             const std::vector<std::size_t> &which) {
+void IncrementalLint::match(const std::vector<DocumentInternals::Span> &spans,
+                            const std::vector<std::pair<std::uint32_t, std::uint32_t>> &changed, std::string_view text,
+                            std::vector<std::size_t> &unmatched, std::vector<Reparsed> &reparsed) {
+  // A unit keeps its results when its statement kept its range and nothing touched it.
+  const auto keeps = [&](const Unit &unit, const DocumentInternals::Span span) {
+    return unit.start == span.start && unit.end == span.end && !unit.dirty &&
+           std::none_of(changed.begin(), changed.end(),
+                        [&](const auto &r) { return r.first < unit.end && r.second > unit.start; }) &&
+           std::none_of(edited_.begin(), edited_.end(),
+                        [&](const auto &r) { return overlaps(r.first, r.second, unit.start, unit.end); });
+  };
+  // The units before the first change and after the last stay in their slots; those between
+  // are matched by position, and spliced in (a keystroke moves no unit but the edited ones).
+  const std::size_t n = units_.size(), m = spans.size();
+  std::size_t head = 0, tail = 0;
+  while (head < std::min(n, m) && keeps(units_[head], spans[head])) ++head;
+  while (tail < std::min(n, m) - head && keeps(units_[n - 1 - tail], spans[m - 1 - tail])) ++tail;
+  std::vector<Unit> middle(m - tail - head);
+  std::vector<bool> taken(n - tail - head);
+  for (std::size_t i = head, old = head; i < m - tail; ++i) {
+    Unit &unit = middle[i - head];
+    while (old < n - tail && units_[old].start < spans[i].start) ++old;
+    if (old < n - tail && keeps(units_[old], spans[i])) {
+      unit = std::move(units_[old]);
+      taken[old - head] = true;
+    } else {
+      unit.start = spans[i].start;
+      unit.end = spans[i].end;
+      unmatched.push_back(i);
+    }
+  }
+  // The statements that are gone or changed: what they showed the others (those an edit hit
+  // told willEdit; the others' text is as it was, and their facts too unless their syntax
+  // changed: a statement linted again for what it read, or because its messages name a line
+  // that moved, shows what it showed).
+  for (std::size_t old = head; old < n - tail; ++old) {
+    const Unit &unit = units_[old];
+    if (taken[old - head] || unit.hit || std::none_of(changed.begin(), changed.end(), [&](const auto &r) {
+          return r.first < unit.end && r.second > unit.start;
+        }))
+      continue;
+    if (unit.facts) reparsed.push_back({unit.start, unit.end, unit.facts});
+    else factsOfText(text.substr(unit.start, unit.end - unit.start), facts_);
+  }
+  const auto at = [&](std::size_t i) { return units_.begin() + static_cast<std::ptrdiff_t>(i); };
+  if (middle.size() == n - tail - head) {
+    std::move(middle.begin(), middle.end(), at(head));
+  } else {
+    units_.erase(at(head), at(n - tail));
+    units_.insert(at(head), std::make_move_iterator(middle.begin()), std::make_move_iterator(middle.end()));
+  }
+}
+
+void IncrementalLint::findStale(const SemanticModel &model, std::string_view text,
+                                const std::vector<std::size_t> &unmatched, std::vector<Reparsed> &reparsed,
+                                std::vector<std::size_t> &todo) {
+  // What changed: the words of the statements that are new or changed (and of the edits), and
+  // their ranges; the facts they show now, and showed before. A kept statement whose findings
+  // read any of it is linted again.
+  std::vector<std::string> words = std::move(words_);
+  for (const std::size_t i : unmatched) {
+    wordsOf(text.substr(units_[i].start, units_[i].end - units_[i].start), words);
+    units_[i].facts = std::make_shared<const StatementFacts>(model.factsOf(i));
+    const StatementFacts &now = *units_[i].facts;
+    // A statement re-parsed as it was shows what changed in its facts only; an edited or new
+    // one, all it shows now (and willEdit told what it showed before).
+    const auto same = std::find_if(reparsed.begin(), reparsed.end(), [&](const Reparsed &r) {
+      return r.facts && r.start == units_[i].start && r.end == units_[i].end;
+    });
+    if (same == reparsed.end()) {
+      facts_.insert(facts_.end(), now.words.begin(), now.words.end());
+      continue;
+    }
+    std::set_symmetric_difference(now.words.begin(), now.words.end(), same->facts->words.begin(),
+                                  same->facts->words.end(), std::back_inserter(facts_));
+    same->facts.reset();
+  }
+  for (const Reparsed &r : reparsed) // gone, or no longer a statement of its own
+    if (r.facts) facts_.insert(facts_.end(), r.facts->words.begin(), r.facts->words.end());
+  const std::uint64_t bits = normalize(words), factBits = normalize(facts_);
+  std::size_t next = 0; // walks `unmatched` alongside
+  for (std::size_t i = 0; i < units_.size(); ++i) {
+    if (next < unmatched.size() && unmatched[next] == i) {
+      todo.push_back(i);
+      ++next;
+      continue;
+    }
+    const Unit &unit = units_[i];
+    bool outdated =
+        intersect(unit.words, unit.wordBits, words, bits) || intersect(unit.factWords, unit.factBits, facts_, factBits);
+    if (unit.results)
+      for (const auto &[r0, r1] : unit.results->ranges)
+        for (const std::size_t j : unmatched) outdated = outdated || overlaps(r0, r1, units_[j].start, units_[j].end);
+    if (outdated) todo.push_back(i);
+  }
+}
+
+void IncrementalLint::learn(const SemanticModel &model, const std::vector<std::size_t> &todo, bool full) {
+  // The index learns the facts of every statement the model walked; and of those linted again
+  // after an edit, walked or not, so that the next edit of them (typing goes on where it was)
+  // finds what they showed before.
+  for (std::size_t i = 0; i < units_.size(); ++i) {
+    Unit &unit = units_[i];
+    unit.hit = false;
+    if (!unit.facts && (model.walked(i))) unit.facts = std::make_shared<const StatementFacts>(model.factsOf(i));
+    stats_.factsKnown += unit.facts ? 1 : 0;
+  }
+  if (!full)
+    for (const std::size_t i : todo)
+      if (!units_[i].facts) units_[i].facts = std::make_shared<const StatementFacts>(model.factsOf(i));
+  stats_.walked = model.statementsWalked();
+}
+
+std::vector<const StatementFacts *> IncrementalLint::knownFacts() const {
+  std::vector<const StatementFacts *> known(units_.size());
+  for (std::size_t i = 0; i < units_.size(); ++i) known[i] = units_[i].facts.get();
+  return known;
+}
+
+void IncrementalLint::relint(const Linter &linter, const Document &doc, const SemanticModel &model,
+                             std::vector<Unit> &units, const std::vector<std::size_t> &which) {
   if (which.empty()) return;
   const auto &impl = LinterInternals::impl(linter);
   const std::string_view text = doc.text();
   const bool anyError = DocumentInternals::hasError(doc);
-  const SemanticModel model(doc); // walks statements only as the rules ask about them
   const TSSymbol comment = Kinds::get().comment;
   for (const std::size_t i : which) {
     Unit &unit = units[i];
     Unit blank;
     blank.start = unit.start;
     blank.end = unit.end;
+    blank.facts = std::move(unit.facts); // its statement's, whatever its findings
     unit = std::move(blank);
     // As Linter::lint: a statement with syntax errors is walked whole (see there); a clean one
     // only where the prefilter's marks are.
@@ -373,7 +482,9 @@ void IncrementalLint::relint(const Linter &linter, const Document &doc, std::vec
     impl.walk(ts_tree_root_node(node.tree), node, ctx, prune ? &marks : nullptr, comments);
     model.setDependencySink(nullptr);
     unit.words.assign(deps.words.begin(), deps.words.end());
-    for (const std::string &word : unit.words) unit.wordBits |= wordBit(word);
+    unit.wordBits = normalize(unit.words);
+    unit.factWords.assign(deps.facts.begin(), deps.facts.end());
+    unit.factBits = normalize(unit.factWords);
     Results r;
     r.raw = ctx.takeDiagnostics();
     r.linesRead = ctx.linesRead();

@@ -1,0 +1,92 @@
+// bench/lsp/typing_cpu.cpp — the typing traces of lsp_latency.cpp, in process: the engine's own
+// work per keystroke (IncrementalLint over a chunked Document, as the language server's worker
+// does it), in CPU time of this thread, so that a busy machine does not blur it.
+//
+//   asyncfix_typing_cpu [--lines N] [--first-async] [--no-contain] [--repeat N]
+//
+// Types `    y = batch.cuda(async=True)` after a training function's `model.train()` in the
+// middle of bench::generateTraining(N) (or, with --first-async, `async def prefetch(queue):` on a
+// blank line of the script without coroutines), one character per edit, then deletes it, N times
+// (5: 310 keystrokes). --no-contain never takes IncrementalLint's contained path (a statement
+// left open linted on its own): the figures without that fast path. Reports median / p90 / p99 /
+// max CPU milliseconds per keystroke, the keystroke that completes `async`, and the first lint.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <ctime>
+#include <string>
+#include <vector>
+
+#include "asyncfix/document.h"
+#include "asyncfix/document_internals.h"
+#include "asyncfix/incremental.h"
+#include "asyncfix/linter.h"
+#include "training_script.h"
+
+namespace {
+
+double cpuMs() {
+  timespec t{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &t);
+  return static_cast<double>(t.tv_sec) * 1e3 + static_cast<double>(t.tv_nsec) / 1e6;
+}
+
+double at(std::vector<double> ms, double q) {
+  std::sort(ms.begin(), ms.end());
+  return ms[std::min(ms.size() - 1, static_cast<std::size_t>(q * static_cast<double>(ms.size())))];
+}
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int lines = 20000, repeat = 5;
+  bool firstAsync = false, contain = true;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    if (arg == "--first-async") firstAsync = true;
+    else if (arg == "--no-contain") contain = false;
+    else if (arg == "--lines" && i + 1 < argc) lines = std::atoi(argv[++i]);
+    else if (arg == "--repeat" && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
+    else {
+      std::fprintf(stderr, "usage: asyncfix_typing_cpu [--lines N] [--first-async] [--no-contain] [--repeat N]\n");
+      return 2;
+    }
+  }
+  const std::string text = bench::generateTraining(lines, !firstAsync);
+  const std::string anchor = firstAsync ? "\n\n\ndef " : "    model.train()\n";
+  std::size_t where = text.find(anchor, text.size() / 2);
+  if (where == std::string::npos) return 1;
+  where = firstAsync ? where + 2 : where + anchor.size();
+  const std::string typed = firstAsync ? "async def prefetch(queue):\n" : "    y = batch.cuda(async=True)\n";
+  const std::size_t completing = typed.find("async") + 4;
+
+  const asyncfix::Linter linter;
+  asyncfix::Document doc(text);
+  asyncfix::DocumentInternals::setChunking(doc, 1); // as the language server holds its documents
+  asyncfix::IncrementalLint lint;
+  double start = cpuMs();
+  const std::size_t findings = lint.update(linter, doc, contain).size();
+  const double openMs = cpuMs() - start;
+  std::vector<double> ms, completingMs;
+  const auto key = [&](std::size_t from, std::size_t to, const std::string &insert) {
+    start = cpuMs();
+    lint.willEdit(doc, from, to, insert);
+    doc.edit(from, to, insert);
+    lint.update(linter, doc, contain);
+    ms.push_back(cpuMs() - start);
+  };
+  for (int r = 0; r < repeat; ++r) {
+    for (std::size_t k = 0; k < typed.size(); ++k) {
+      key(where + k, where + k, typed.substr(k, 1));
+      if (k == completing) completingMs.push_back(ms.back());
+    }
+    for (std::size_t k = typed.size(); k > 0; --k) key(where + k - 1, where + k, "");
+  }
+  std::printf("%s, %d lines, %zu bytes, %zu findings%s: first lint %.2f ms; %zu keystrokes: median %.2f ms, p90 "
+              "%.2f ms, p99 %.2f ms, max %.2f ms; the keystroke completing `async`: median %.2f ms, max %.2f ms "
+              "(CPU time)\n",
+              firstAsync ? "first-async trace" : "typing trace", lines, text.size(), findings,
+              contain ? "" : " (no contained path)", openMs, ms.size(), at(ms, 0.5), at(ms, 0.9), at(ms, 0.99),
+              at(ms, 1.0), at(completingMs, 0.5), at(completingMs, 1.0));
+  return 0;
+}
