@@ -5,8 +5,14 @@
 #   check.sh report    the same check as JSON for the job summary (summary.py), and as SARIF
 #                      when ASYNCFIX_SARIF names a file; then exits with ASYNCFIX_EXIT_CODE
 # ARGS: ASYNCFIX_ARGS, split as a shell would split it (no expansion, no command substitution).
-# ASYNCFIX_DOCS_URL: where the report's links to rule pages lead (--docs-url), unless ARGS say.
+# ASYNCFIX_DOCS_URL: where the report's links to rule pages lead (--docs-url), unless ARGS say;
+# by default the action's own docs/ on GitHub (the runner's installed copy is no address for
+# whoever reads them), from the variables GitHub sets for a step of an action; none for a local
+# action (uses: ./), which keeps the installed copy.
 set -euo pipefail
+if [ -z "${ASYNCFIX_DOCS_URL:-}" ] && [ -n "${GITHUB_ACTION_REPOSITORY:-}" ] && [ -n "${GITHUB_ACTION_REF:-}" ]; then
+  ASYNCFIX_DOCS_URL="${GITHUB_SERVER_URL:-https://github.com}/$GITHUB_ACTION_REPOSITORY/blob/$GITHUB_ACTION_REF/docs"
+fi
 
 mode=${1:?usage: check.sh annotate|report}
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
