@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 
+#include "rules/torch_api.h"
 #include "text/syntax.h"
 
 namespace asyncfix::rules {
@@ -168,11 +169,7 @@ std::string torchName(TSNode callee, Context &ctx) {
 TSNode keywordOfCall(TSNode call, std::string_view name, std::string_view text) {
   const TSNode args = field(call, "arguments");
   if (symbolOf(args) != Kinds::get().argumentList) return TSNode{};
-  for (std::uint32_t i = 0, n = ts_node_named_child_count(args); i < n; ++i) {
-    const TSNode arg = ts_node_named_child(args, i);
-    if (ts_node_symbol(arg) == Kinds::get().keywordArgument && textOf(field(arg, "name"), text) == name) return arg;
-  }
-  return TSNode{};
+  return keywordArgument(args, name, text);
 }
 
 unsigned positionalCount(TSNode call) {
