@@ -160,3 +160,22 @@ TEST_CASE("semantic: mayAssignValue reads an annotation only where a statement s
   CHECK(answer("def f():\n    loader: Loader = make()\n    return loader\n", 1));
   CHECK(answer("def f():\n    x = 1; loader: Loader = make()\n    return loader\n", 1));
 }
+
+TEST_CASE("semantic: a question asked once per use stays linear in the file", "[semantic]") {
+  // The rules ask the same whole-file questions at every call they look at (is `cuda` defined
+  // here? where else is `async=` passed?). Each answer is kept: asking it again must not go
+  // through the file again, or a file of N such calls costs N² (30 000 lines: seconds).
+  constexpr std::size_t lines = 2000;
+  std::string src = "import torch\n";
+  for (std::size_t i = 0; i < lines; ++i) src += "y" + std::to_string(i) + " = x.cuda(async=True)\n";
+  const Document doc(src);
+  const SemanticModel model(doc);
+  std::size_t answers = 0;
+  for (std::size_t i = 0; i < lines; ++i) {
+    answers += model.definitionsNamed("cuda") + model.definitionsNamed("cuda", ScopeKind::Function);
+    answers += model.keywordsCalled("async").size() + model.attributesCalled("cuda").size();
+    answers += model.importsPackage("torch") ? 1 : 0;
+  }
+  CHECK(answers == lines * (2 * lines + 1));
+  CHECK(model.unitsScanned() <= 4 * (lines + 1));
+}

@@ -461,12 +461,14 @@ const std::vector<std::uint32_t> &SemanticModel::unitsWith(std::string_view word
   return found;
 }
 
-std::vector<std::uint32_t> SemanticModel::unitsWithFact(std::string_view word, const std::string &fact) const {
+const std::vector<std::uint32_t> &SemanticModel::unitsWithFact(std::string_view word, const std::string &fact) const {
   noteFact(fact);
+  if (const auto it = withFact_.find(fact); it != withFact_.end()) return it->second;
   std::vector<std::uint32_t> found = search(word);
+  unitsScanned_ += found.size();
   if (!known_.empty()) std::erase_if(found, [&](std::uint32_t u) { return known_[u] && !known_[u]->has(fact); });
   for (const std::uint32_t u : found) walk(u);
-  return found;
+  return withFact_.emplace(fact, std::move(found)).first->second;
 }
 
 namespace {
@@ -590,6 +592,7 @@ void SemanticModel::ensureAll() const {
 }
 
 std::size_t SemanticModel::statementsWalked() const { return walks_.size(); }
+std::size_t SemanticModel::unitsScanned() const { return unitsScanned_; }
 
 const std::deque<NameUse> &SemanticModel::allNamesForTests() const {
   ensureAll();
@@ -612,26 +615,33 @@ const AttributeUse *SemanticModel::attributeAt(std::uint32_t start) const {
   return unit ? find(unit->attributeAt, attributes_, start) : nullptr;
 }
 
-std::vector<const KeywordUse *> SemanticModel::keywordsCalled(std::string_view name) const {
+const std::vector<const KeywordUse *> &SemanticModel::keywordsCalled(std::string_view name) const {
+  noteFact(StatementFacts::keyword(name));
+  if (const auto it = keywordsCalled_.find(name); it != keywordsCalled_.end()) return it->second;
+  const std::vector<std::uint32_t> &units = unitsWithFact(name, StatementFacts::keyword(name));
   std::vector<const KeywordUse *> out;
-  for (const std::uint32_t u : unitsWithFact(name, StatementFacts::keyword(name)))
+  for (const std::uint32_t u : units)
     for (std::uint32_t i = walk(u).firstKeyword, last = walk(u).lastKeyword; i < last; ++i)
       if (keywords_[i].name == name) out.push_back(&keywords_[i]);
-  return out;
+  return keywordsCalled_.emplace(std::string(name), std::move(out)).first->second;
 }
 
-std::vector<const AttributeUse *> SemanticModel::attributesCalled(std::string_view name) const {
+const std::vector<const AttributeUse *> &SemanticModel::attributesCalled(std::string_view name) const {
+  noteFact(StatementFacts::attribute(name));
+  if (const auto it = attributesCalled_.find(name); it != attributesCalled_.end()) return it->second;
+  const std::vector<std::uint32_t> &units = unitsWithFact(name, StatementFacts::attribute(name));
   std::vector<const AttributeUse *> out;
-  for (const std::uint32_t u : unitsWithFact(name, StatementFacts::attribute(name)))
+  for (const std::uint32_t u : units)
     for (std::uint32_t i = walk(u).firstAttribute, last = walk(u).lastAttribute; i < last; ++i)
       if (attributes_[i].name == name) out.push_back(&attributes_[i]);
-  return out;
+  return attributesCalled_.emplace(std::string(name), std::move(out)).first->second;
 }
 
 std::size_t SemanticModel::definitionsNamed(std::string_view name, std::optional<ScopeKind> kind) const {
-  const std::vector<std::uint32_t> units = unitsWithFact(name, StatementFacts::definition(name));
+  noteFact(StatementFacts::definition(name));
   auto it = definitions_.find(name);
   if (it == definitions_.end()) {
+    const std::vector<std::uint32_t> &units = unitsWithFact(name, StatementFacts::definition(name));
     std::vector<ScopeKind> kinds;
     for (const std::uint32_t u : units)
       for (std::uint32_t s = walk(u).firstScope, last = walk(u).lastScope; s < last; ++s)
@@ -651,14 +661,19 @@ const Scope *SemanticModel::scopeNamedBy(TSNode nameNode) const {
 }
 
 bool SemanticModel::importsPackage(std::string_view package) const {
-  for (const std::uint32_t u : unitsWithFact(package, StatementFacts::import(package)))
+  noteFact(StatementFacts::import(package));
+  if (const auto it = importsPackage_.find(package); it != importsPackage_.end()) return it->second;
+  const std::vector<std::uint32_t> &units = unitsWithFact(package, StatementFacts::import(package));
+  const bool found = std::any_of(units.begin(), units.end(), [&](std::uint32_t u) {
     for (std::uint32_t i = walk(u).firstName, last = walk(u).lastName; i < last; ++i) {
       const NameUse &use = names_[i];
       if (use.inError || use.qualified.empty()) continue;
       const std::string_view q = use.qualified;
       if (q.substr(0, q.find('.')) == package) return true;
     }
-  return false;
+    return false;
+  });
+  return importsPackage_.emplace(std::string(package), found).first->second;
 }
 
 std::uint32_t SemanticModel::lookup(std::string_view name, std::uint32_t s) const {

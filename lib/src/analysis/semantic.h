@@ -166,9 +166,9 @@ public:
   /// Uses by index (as namesCalled() returns them).
   const NameUse &name(std::uint32_t index) const { return names_[index]; }
   /// Keyword arguments spelt `name`, in source order.
-  std::vector<const KeywordUse *> keywordsCalled(std::string_view name) const;
+  const std::vector<const KeywordUse *> &keywordsCalled(std::string_view name) const;
   /// Attribute names spelt `name`, in source order.
-  std::vector<const AttributeUse *> attributesCalled(std::string_view name) const;
+  const std::vector<const AttributeUse *> &attributesCalled(std::string_view name) const;
   /// How many scopes (or only those of `kind`) are named `name` (functions, classes, named lambdas).
   std::size_t definitionsNamed(std::string_view name, std::optional<ScopeKind> kind = std::nullopt) const;
   /// The class or function scope whose name is the identifier `nameNode` (nullptr if none).
@@ -222,6 +222,9 @@ public:
   }
   /// How many top-level statements have been walked, of how many.
   std::size_t statementsWalked() const;
+  /// How many statements the whole-file queries have gone through, repeats included: a query
+  /// asked once per use must stay linear in the file (each answer is kept), not grow with uses².
+  std::size_t unitsScanned() const;
   std::size_t statementCount() const { return units_.size(); }
   /// The module's statement after top-level `statement` (null when it is the last): what a
   /// sibling step would give, also when the statements come from more than one tree.
@@ -273,7 +276,8 @@ private:
   const std::vector<std::uint32_t> &search(std::string_view word) const;
   /// search(word) less the units whose known facts lack `fact` (a fact about `word`), each
   /// walked, and records the fact: for queries whose answers only a statement's facts can hold.
-  std::vector<std::uint32_t> unitsWithFact(std::string_view word, const std::string &fact) const;
+  /// Each answer is kept: a query asked once per use (a keyword per call) stays linear.
+  const std::vector<std::uint32_t> &unitsWithFact(std::string_view word, const std::string &fact) const;
   const std::vector<std::uint32_t> &usesNamed(std::string_view name) const;
 
   std::string_view text_;
@@ -290,6 +294,11 @@ private:
   // Per word, complete once its statements are walked (no later walk adds any).
   mutable ByWord<std::vector<std::uint32_t>> byName_;
   mutable ByWord<std::vector<ScopeKind>> definitions_;
+  mutable ByWord<std::vector<std::uint32_t>> withFact_; ///< fact → unitsWithFact()
+  mutable ByWord<std::vector<const KeywordUse *>> keywordsCalled_;
+  mutable ByWord<std::vector<const AttributeUse *>> attributesCalled_;
+  mutable ByWord<bool> importsPackage_;
+  mutable std::size_t unitsScanned_ = 0;
   mutable std::map<std::pair<std::uint32_t, std::string>, std::vector<const NameUse *>, std::less<>> usesOf_,
       bindingsOf_;
   mutable std::unordered_map<std::uint32_t, std::uint32_t> scopeByName_; ///< name node start → scope
