@@ -95,22 +95,27 @@ Analyzer::Id Analyzer::open(std::int64_t version, std::uint64_t revision, std::s
 
 void Analyzer::edit(Id id, std::int64_t version, std::uint64_t revision, std::size_t start, std::size_t end,
                     std::string text) {
-  push(id, Op{Op::Kind::Edit, version, revision, start, end, std::move(text), nullptr, nullptr, {}});
+  push(id, Op{.kind = Op::Kind::Edit,
+              .version = version,
+              .revision = revision,
+              .start = start,
+              .end = end,
+              .text = std::move(text)});
 }
 
 void Analyzer::replace(Id id, std::int64_t version, std::uint64_t revision, std::string text) {
-  push(id, Op{Op::Kind::Replace, version, revision, 0, 0, std::move(text), nullptr, nullptr, {}});
+  push(id, Op{.kind = Op::Kind::Replace, .version = version, .revision = revision, .text = std::move(text)});
 }
 
 void Analyzer::renumber(Id id, std::int64_t version, std::uint64_t revision) {
-  push(id, Op{Op::Kind::Renumber, version, revision, 0, 0, {}, nullptr, nullptr, {}});
+  push(id, Op{.kind = Op::Kind::Renumber, .version = version, .revision = revision});
 }
 
 void Analyzer::relint(Id id, std::uint64_t revision, std::shared_ptr<const Linter> linter) {
-  push(id, Op{Op::Kind::Relint, 0, revision, 0, 0, {}, std::move(linter), nullptr, {}});
+  push(id, Op{.kind = Op::Kind::Relint, .revision = revision, .linter = std::move(linter)});
 }
 
-void Analyzer::post(Id id, Task task) { push(id, Op{Op::Kind::Task, 0, 0, 0, 0, {}, nullptr, std::move(task), {}}); }
+void Analyzer::post(Id id, Task task) { push(id, Op{.kind = Op::Kind::Task, .task = std::move(task)}); }
 
 void Analyzer::push(Id id, Op op) {
   {
@@ -138,7 +143,7 @@ void Analyzer::close(Id id) {
     const auto it = states_.find(id);
     if (it == states_.end()) return;
     left.swap(it->second->inbox);
-    // Its tree is freed on the worker: 5 ms for 20 000 lines that the message loop would wait for.
+    // Its tree is freed on the worker: freeing a large tree is work the message loop must not wait for.
     if (threaded()) closed_.push_back(std::move(it->second));
     states_.erase(it);
   }
@@ -371,8 +376,7 @@ void Analyzer::analyze(State &s) {
     // a fresh parse. The tree is kept current all the same, as for a linted document: the
     // keystroke that makes the text worth linting (`async` typed into `x.cuda(`) may leave a
     // bracket open, and a tree first parsed in a broken state cannot be split into statements,
-    // so every keystroke after it re-parsed the whole document (12-20 ms each in a 200-cell
-    // notebook).
+    // so every keystroke after it would re-parse the whole document.
     guarded("parsing", [&] { (void)s.doc.parsed(); });
   } else if (!guarded("linting", [&] {
                findings->diagnostics = s.lint.update(*s.linter, s.doc, /*contain=*/true);
@@ -460,7 +464,7 @@ void Analyzer::settleLoop() {
     settleBusy_ = true;
     lock.unlock();
     const std::uint64_t arrived = job.arrived;
-    Op op{Op::Kind::Settled, 0, job.revision, 0, 0, {}, nullptr, nullptr, {}};
+    Op op{.kind = Op::Kind::Settled, .revision = job.revision};
     op.settledDiagnostics = freshFindings(
         job.text, *job.linter, [this, arrived] { return arrived_.load(std::memory_order_relaxed) != arrived; });
     const Id id = job.id;

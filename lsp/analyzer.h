@@ -128,11 +128,11 @@ private:
     std::int64_t version = 0;
     std::uint64_t revision = 0;
     std::size_t start = 0, end = 0;
-    std::string text;
-    std::shared_ptr<const Linter> linter;
-    Task task;
+    std::string text{};
+    std::shared_ptr<const Linter> linter{};
+    Task task{};
     /// Settled: the fresh findings of `revision`; none when the settle gave way to new work.
-    std::optional<std::vector<asyncfix::Diagnostic>> settledDiagnostics;
+    std::optional<std::vector<asyncfix::Diagnostic>> settledDiagnostics{};
   };
   /// What the settler computes: the fresh findings of a document's text at a revision.
   struct SettleJob {
