@@ -92,6 +92,8 @@ std::shared_ptr<const WorkspaceProject> listProject(const WorkspaceSource &sourc
     return ProjectSource{std::move(*text), {}};
   };
   project->view = ProjectView::build(project->files, *project->resolver, {}, source.folders, saved);
+  // As `check --fix` refuses it: a module is renamed only when every importer can be updated.
+  project->view.refuseStranded(*project->resolver, saved);
   project->configGeneration = source.configGeneration;
   project->folders = source.folders;
   return project;

@@ -318,6 +318,31 @@ class ModuleRenameTest(Session, unittest.TestCase):
         with open(legacy) as f:
             self.assertEqual(f.read(), "from pkg.async import helper  # noqa: AF201\n")
 
+    def test_an_importer_no_edit_can_reach_refuses_the_rename(self):
+        # Issue 30, as `asyncfix check --fix` refuses it: `rpc@v2.py` is no module (its name is no
+        # identifier), so its relative import cannot be rewritten, and after the rename it would
+        # import a module that is no longer there. Before, the server renamed it all the same.
+        rpc = os.path.join(self.root, "pkg/rpc@v2.py")
+
+        def create(_client):
+            with open(rpc, "w") as f:
+                f.write("from .async import helper\n")
+
+        refusal = ("cannot rename `" + os.path.join(self.root, "pkg/async.py") + "` to `" +
+                   os.path.join(self.root, "pkg/asynchronous.py") + "`: `" + rpc + ":1` imports it relatively but "
+                   "is no module (`rpc@v2` is no identifier), so that import cannot be rewritten")
+        for options in ({}, {"unsafeFixes": True}):
+            # Offered before the file was made, resolved after: the resolve reads the files again.
+            _, response = self.resolve_rename("pkg/kfac.py", 0, between=create, options=options)
+            self.assertEqual(response.get("error", {}).get("code"), -32803, response)  # RequestFailed
+            self.assertEqual(response["error"]["message"], refusal)
+            os.remove(rpc)
+        create(None)
+        with self.server(options={"unsafeFixes": True}) as client:
+            uri = self.open_document(client, "pkg/kfac.py", FILES["pkg/kfac.py"])
+            self.assertEqual(self.rename_actions(client, uri, 0), [])
+        self.assertTrue(os.path.exists(os.path.join(self.root, "pkg/async.py")))
+
     def test_a_notebook_on_disk_is_edited(self):
         notebook = os.path.join(self.root, "explore.ipynb")
         cell = "from pkg.async import helper\nprint(helper())\n"

@@ -210,6 +210,10 @@ public:
   /// nothing when renames() is empty.
   void audit(const std::vector<std::string> &files, const std::vector<std::string> &roots,
              const ConfigResolver &resolver, const ProjectText &text, unsigned jobs = 1);
+  /// audit()'s first step alone, for a host that finds the importers left behind itself (the
+  /// language server, per rename, with its open documents' text): refuses each module that an
+  /// importer no fix can rewrite names. Does nothing when renames() is empty.
+  void refuseStranded(const ConfigResolver &resolver, const ProjectText &text, unsigned jobs = 1);
 
   /// Does any component of `path` (a file's extension dropped; `/` separates them) read `async`
   /// or `await`? The cheap test that spares a run with nothing to rename everything else.

@@ -287,8 +287,7 @@ std::optional<std::string> ProjectView::uncovered(const ModuleRename &r, const s
   return std::nullopt;
 }
 
-void ProjectView::audit(const std::vector<std::string> &files, const std::vector<std::string> &roots,
-                        const ConfigResolver &resolver, const ProjectText &text, unsigned jobs) {
+void ProjectView::refuseStranded(const ConfigResolver &resolver, const ProjectText &text, unsigned jobs) {
   if (renames_.empty()) return;
   // An importer that no fix can rewrite refuses the rename (a refused module has no rows, so its
   // imports are reported without a fix).
@@ -299,6 +298,12 @@ void ProjectView::audit(const std::vector<std::string> &files, const std::vector
     return placesSummary(places) + ", so " + (places.size() == 1 ? "that import" : "those imports") +
            " cannot be rewritten";
   });
+}
+
+void ProjectView::audit(const std::vector<std::string> &files, const std::vector<std::string> &roots,
+                        const ConfigResolver &resolver, const ProjectText &text, unsigned jobs) {
+  if (renames_.empty()) return;
+  refuseStranded(resolver, text, jobs);
   // Importers outside the run keep the old name: the run must walk the module's base and root.
   std::error_code ec;
   std::vector<fs::path> walked;
