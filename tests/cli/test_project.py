@@ -885,6 +885,166 @@ class PublicNamesTest(CliTestCase):
         self.assertEqual(fix["message"], "Rename `async` to `async_`")
 
 
+def output(root, code):
+    """What `python3 -c CODE` prints with root as the working directory (None when it fails)."""
+    proc = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True,
+                          env=dict(os.environ, PYTHONDONTWRITEBYTECODE="1"))
+    return proc.stdout if proc.returncode == 0 else None
+
+
+# Issue 32: a public function whose parameter `async` is renamed, called by keyword from a module
+# that imports it through a re-export (`pkg/__init__.py`: `from .impl import helper`).
+REEXPORT = {
+    "pkg/__init__.py": "from .impl import helper, Kfac\n",
+    "pkg/impl.py": ("def helper(x, async=1):\n"
+                    "    return (x, async)\n"
+                    "\n"
+                    "\n"
+                    "class Kfac(object):\n"
+                    "    def __init__(self, async=False):\n"
+                    "        self.sync = not async\n"
+                    "\n"
+                    "    def step(self, async=None):\n"
+                    "        return async\n"),
+    "pkg/user.py": ("from pkg import helper\n"
+                    "import pkg\n"
+                    "from . import helper as h\n"
+                    "\n"
+                    "\n"
+                    "def report():\n"
+                    "    k = pkg.Kfac(async=True)\n"
+                    "    return [helper(2, async=3), pkg.helper(4, async=5), h(6, async=7), k.sync, k.step(async=8)]\n"),
+}
+
+REEXPORT_FIXED = {
+    "pkg/impl.py": ("def helper(x, async_=1):\n"
+                    "    return (x, async_)\n"
+                    "\n"
+                    "\n"
+                    "class Kfac(object):\n"
+                    "    def __init__(self, async_=False):\n"
+                    "        self.sync = not async_\n"
+                    "\n"
+                    "    def step(self, async_=None):\n"
+                    "        return async_\n"),
+    "pkg/user.py": ("from pkg import helper\n"
+                    "import pkg\n"
+                    "from . import helper as h\n"
+                    "\n"
+                    "\n"
+                    "def report():\n"
+                    "    k = pkg.Kfac(async_=True)\n"
+                    "    return [helper(2, async_=3), pkg.helper(4, async_=5), h(6, async_=7), k.sync, "
+                    "k.step(async_=8)]\n"),
+}
+
+REPORTED = "[(2, 3), (4, 5), (6, 7), False, 8]\n"
+
+
+class ReexportTest(CliTestCase):
+    """Calls that reach a renamed parameter through re-exports are renamed with it (issue 32):
+    the fixed project compiles, imports and computes what it computed on Python 3.6."""
+
+    make = PublicNamesTest.make
+    assert_compiles_and_imports = PublicNamesTest.assert_compiles_and_imports
+
+    def fixes(self):
+        out = self.json_check(".")
+        return {(d["filename"], d["location"]["row"], d["location"]["column"]): d["fix"] for d in out}
+
+    def assert_runs(self, module="pkg.user", expected=REPORTED):
+        self.assertEqual(output(self.dir, "import %s as m; print(m.report())" % module), expected)
+
+    def assert_idempotent(self):
+        before = tree(self.dir)
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(tree(self.dir), before)
+
+    def test_a_package_reexport_is_followed_safely(self):
+        self.make(REEXPORT)
+        fixes = self.fixes()
+        self.assertEqual(fixes[("pkg/impl.py", 1, 15)]["message"],
+                         "Rename `async` to `async_` with `async=` at its calls in `pkg/user.py`")
+        self.assertEqual(fixes[("pkg/user.py", 8, 23)]["message"],
+                         "Replace `async=` with `async_=` (with the parameter of `pkg.helper` in `pkg/impl.py`)")
+        for place, fix in fixes.items():
+            self.assertEqual(fix["applicability"], "safe", place)
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 0, res)
+        for path, text in REEXPORT_FIXED.items():
+            self.assertEqual(read(self.path(path)).decode(), text, path)
+        self.assert_compiles_and_imports(["pkg.user"])
+        self.assert_runs()
+        self.assert_idempotent()
+
+    def test_aliases_and_chains_of_reexports(self):
+        files = dict(REEXPORT)
+        # pkg → pkg.api (aliased) → pkg.impl; and a top-level module that re-exports from pkg.
+        files["pkg/__init__.py"] = "from .api import h as helper, Kfac\n"
+        files["pkg/api.py"] = "from pkg.impl import helper as h\nfrom pkg.impl import *\n"
+        files["tools.py"] = "from pkg import helper as run\n"
+        files["main.py"] = "import tools\n\n\ndef report():\n    return tools.run(0, async=9)\n"
+        self.make(files)
+        for place, fix in self.fixes().items():
+            self.assertEqual(fix["applicability"], "safe", place)
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("pkg/user.py")).decode(), REEXPORT_FIXED["pkg/user.py"])
+        self.assertIn("tools.run(0, async_=9)", read(self.path("main.py")).decode())
+        self.assert_compiles_and_imports(["pkg.user", "main"])
+        self.assert_runs()
+        self.assert_runs("main", "(0, 9)\n")
+        self.assert_idempotent()
+
+    def test_a_star_reexport_that_all_names(self):
+        files = dict(REEXPORT)
+        files["pkg/__init__.py"] = "from .impl import *\n"
+        files["pkg/impl.py"] = REEXPORT["pkg/impl.py"] + "\n\n__all__ = ['helper', 'Kfac']\n"
+        self.make(files)
+        for place, fix in self.fixes().items():
+            self.assertEqual(fix["applicability"], "safe", place)
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("pkg/user.py")).decode(), REEXPORT_FIXED["pkg/user.py"])
+        self.assert_runs()
+
+    def assert_unsafe_then_runs(self, init, why, impl=""):
+        files = dict(REEXPORT)
+        files["pkg/__init__.py"] = init
+        files["pkg/impl.py"] += impl
+        self.make(files)
+        fixes = self.fixes()
+        self.assertEqual(fixes[("pkg/impl.py", 1, 15)]["applicability"], "unsafe")
+        self.assertIn(why, fixes[("pkg/impl.py", 1, 15)]["message"])
+        # The caller's keyword is renamed with the parameter, unsafely; never `**{"async": …}`,
+        # which a renamed parameter no longer takes.
+        call = fixes[("pkg/user.py", 8, 23)]
+        self.assertEqual(call["applicability"], "unsafe", call)
+        self.assertNotIn("**{", call["message"])
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 1, res)
+        self.assertEqual(read(self.path("pkg/user.py")).decode(), REEXPORT["pkg/user.py"])
+        self.assertIn("def helper(x, async=1):", read(self.path("pkg/impl.py")).decode())
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("pkg/user.py")).decode(), REEXPORT_FIXED["pkg/user.py"])
+        self.assert_runs()
+        self.assert_idempotent()
+
+    def test_a_name_the_package_binds_twice_is_unsafe(self):
+        self.assert_unsafe_then_runs("try:\n    from .impl import helper, Kfac\nexcept ImportError:\n    helper = None\n",
+                                     "`pkg/__init__.py` binds `helper` more than once")
+
+    def test_a_star_reexport_whose_all_is_computed_is_unsafe(self):
+        self.assert_unsafe_then_runs("from .impl import *\n", "`pkg/impl.py` computes its `__all__`",
+                                     "\n\n__all__ = [n for n in dir() if not n.startswith('_')]\n")
+
+    def test_a_star_import_from_outside_the_run_is_unsafe(self):
+        self.assert_unsafe_then_runs("from .impl import *\nfrom json import *\n",
+                                     "`pkg/__init__.py` star-imports `json`, which the run does not hold")
+
+
 # Issue 15 item 3: module-level names and attributes named `async`/`await` used by other modules.
 NAMES = {
     "pkg/__init__.py": "",

@@ -2,7 +2,10 @@
 // `async`/`await`, and the calls that may reach another module's.
 #include <catch2/catch.hpp>
 
+#include <map>
+
 #include "asyncfix/public_names.h"
+#include "project/reexports.h"
 
 using namespace asyncfix;
 
@@ -226,4 +229,109 @@ TEST_CASE("findPublicNames: only `self` and the file's own classes and instances
   for (const NameReference &r : names.references) kinds.push_back(r.kind);
   CHECK(kinds ==
         std::vector<K>{K::Own, K::Own, K::Own, K::Own, K::Unresolved, K::Unresolved, K::Unresolved, K::Unresolved});
+}
+
+TEST_CASE("ModuleNames: what a module's top level hands on to its importers", "[project]") {
+  using K = ModuleBinding::Kind;
+  const ModuleNames init("from .impl import helper\n"
+                         "from pkg.api import fetch as get, Kfac\n"
+                         "from . import impl\n"
+                         "import pkg.tools\n"
+                         "def own(x):\n    return x\n"
+                         "class Own:\n    pass\n"
+                         "alias = impl.helper\n"
+                         "try:\n    from .fast import speed\nexcept ImportError:\n    speed = None\n"
+                         "def setup():\n    global late\n    late = 1\n"
+                         "if True:\n    from .star import *\n"
+                         "from json import *\n");
+  const auto kind = [&](std::string_view name) { return init.lookup(name).kind; };
+  CHECK(init.lookup("helper").path == ".impl.helper");
+  CHECK(init.lookup("get").path == "pkg.api.fetch");
+  CHECK(init.lookup("Kfac").path == "pkg.api.Kfac");
+  CHECK(init.lookup("impl").path == ".impl");
+  CHECK(init.lookup("pkg").path == "pkg"); // `import pkg.tools` binds the package
+  CHECK(kind("helper") == K::Imported);
+  CHECK(kind("own") == K::Defined);
+  CHECK(kind("Own") == K::Defined);
+  CHECK(kind("alias") == K::Uncertain); // an assignment may hold another module's function
+  CHECK(init.lookup("speed").why == "binds `speed` more than once");
+  CHECK(init.lookup("late").why == "assigns `late` in a function");
+  CHECK(kind("fetch") == K::Unbound); // imported under another name
+  CHECK(kind("missing") == K::Unbound);
+  CHECK(init.stars() == std::vector<std::string>{".star", "json"});
+  CHECK_FALSE(init.all());
+  CHECK_FALSE(init.allComputed());
+
+  const ModuleNames listed("__all__ = ['helper', \"Kfac\"]\n");
+  REQUIRE(listed.all());
+  CHECK(*listed.all() == std::vector<std::string>{"helper", "Kfac"});
+  for (const char *computed : {"__all__ = [n for n in dir()]\n", "__all__ = ['a']\n__all__ += ['b']\n",
+                               "__all__ = ['a', NAME]\n", "__all__ = ['a']\n__all__.append('b')\n"}) {
+    const ModuleNames m(computed);
+    CHECK_FALSE(m.all());
+    CHECK(m.allComputed());
+  }
+}
+
+TEST_CASE("Reexports: a path through the run's modules to what it names", "[project]") {
+  const std::map<std::string, std::string> files{
+      {"pkg/__init__.py", "from .api import h as helper, Kfac\nfrom .stars import *\n"},
+      {"weird.py", "from pkg.odd import *\n"},
+      {"pkg/api.py", "from pkg.impl import helper as h\nfrom pkg.impl import *\n"},
+      {"pkg/impl.py", "def helper(x, async=1):\n    return x\nclass Kfac:\n    pass\ndef _hidden():\n    pass\n"},
+      {"pkg/stars.py", "from .impl import helper as listed, _hidden\n__all__ = ['listed']\n"},
+      {"pkg/odd.py", "__all__ = [n for n in dir()]\n"},
+      {"loop/__init__.py", "from .b import f\n"},
+      {"loop/b.py", "from loop import f\n"},
+      {"tools.py", "from pkg import helper as run\ntry:\n    from pkg import Kfac as K\nexcept ImportError:\n"
+                   "    K = None\n"},
+  };
+  std::map<std::string, Reexports::Module, std::less<>> modules{
+      {"pkg", {"pkg/__init__.py", "pkg"}},
+      {"pkg.api", {"pkg/api.py", "pkg"}},
+      {"pkg.impl", {"pkg/impl.py", "pkg"}},
+      {"pkg.stars", {"pkg/stars.py", "pkg"}},
+      {"pkg.odd", {"pkg/odd.py", "pkg"}},
+      {"loop", {"loop/__init__.py", "loop"}},
+      {"loop.b", {"loop/b.py", "loop"}},
+      {"tools", {"tools.py", ""}},
+      {"weird", {"weird.py", ""}},
+      {"gone", {"gone.py", ""}},
+      {"twice", {"", ""}},
+  };
+  int reads = 0;
+  Reexports r(std::move(modules), [&](const std::string &file, std::string &why) -> std::optional<ProjectSource> {
+    ++reads;
+    const auto it = files.find(file);
+    if (it == files.end()) {
+      why = "cannot be read: no such file";
+      return std::nullopt;
+    }
+    return ProjectSource{it->second, {}};
+  });
+  const auto to = [&](const std::string &path) {
+    const Reexports::Target t = r.resolve(path);
+    return t.unresolved.empty() ? t.path : "? " + t.unresolved;
+  };
+  CHECK(to("pkg.impl.helper") == "pkg.impl.helper");
+  CHECK(to("pkg.helper") == "pkg.impl.helper");       // an alias, then an import
+  CHECK(to("tools.run") == "pkg.impl.helper");        // a chain over three modules
+  CHECK(to("pkg.Kfac.step") == "pkg.impl.Kfac.step"); // a star import of the public names
+  CHECK(to("pkg.listed") == "pkg.impl.helper");       // a star import of `__all__`'s names
+  CHECK(to("pkg.impl") == "pkg.impl");                // a module
+  CHECK(to("numpy.array") == "numpy.array");          // no module of the run
+  CHECK(to("pkg.api.h") == "pkg.impl.helper");
+  CHECK(to("pkg._hidden") == "pkg._hidden"); // not in `__all__`, not public: not handed on
+  CHECK(to("tools.K") == "? `tools.py` binds `K` more than once");
+  CHECK(to("loop.f").starts_with("? the imports that hand on `loop."));
+  CHECK(to("weird.helper") == "? `weird.py` star-imports `pkg.odd`, and `pkg/odd.py` computes its `__all__`");
+  CHECK(to("gone.f") == "? `gone.py` cannot be read: no such file");
+  CHECK(to("twice.f") == "? two files of the run are the module `twice`");
+  CHECK(r.holds("pkg"));
+  CHECK(r.holds("tools"));
+  CHECK_FALSE(r.holds("pk"));
+  CHECK_FALSE(r.holds("numpy"));
+  const int before = reads;
+  CHECK(to("pkg.helper") == "pkg.impl.helper");
+  CHECK(reads == before); // each file is read once
 }

@@ -10,8 +10,9 @@
 // reaches them; and the one spelling of the run's paths (normalizedPath). Its parts:
 // project_view.cpp (the module map, the renames, configure()), import_edits.cpp (what the renames
 // do to the importers; audit()), public_names.cpp (asyncfix/public_names.h: what one file holds
-// for the names other modules use), module_strings.cpp (asyncfix/module_strings.h: strings that
-// name a renamed module).
+// for the names other modules use), reexports.cpp (project/reexports.h: where a path through the
+// run's modules leads: `pkg.helper` re-exported from `pkg.impl`), module_strings.cpp
+// (asyncfix/module_strings.h: strings that name a renamed module).
 //
 // It does not own: reading files (a ProjectText gives their sources: the disk's or an editor's),
 // the rules (the linter finds the imports, with the rows configure() adds to each file's
@@ -235,9 +236,11 @@ private:
   /// file that is no module), mapped once; each such file goes into packages_ and named_.
   std::vector<std::optional<FileModule>> mapNamed(const std::vector<std::pair<std::string, PublicNames>> &names,
                                                   ModuleMap &map);
-  /// `modules`: mapNamed(names).
+  /// `modules`: mapNamed(names). A call that reaches a parameter through re-exports of the run's
+  /// `files` (read through `text`; project/reexports.h) is tied to it as a call that names it.
   void addPublicNames(const std::vector<std::pair<std::string, PublicNames>> &names,
-                      const std::vector<std::optional<FileModule>> &modules);
+                      const std::vector<std::optional<FileModule>> &modules, const std::vector<std::string> &files,
+                      ModuleMap &map, const ProjectText &text);
   void addNameRenames(const std::vector<std::pair<std::string, PublicNames>> &names,
                       const std::vector<std::optional<FileModule>> &modules);
 

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -98,6 +99,48 @@ bool mayHavePublicNames(std::string_view text);
 /// `**mapping` are listed only when the file also passes or takes `async`/`await` (the project
 /// view asks only files that mayHavePublicNames()). Names inside ERROR regions are left out.
 PublicNames findPublicNames(std::string_view text);
+
+/// What the top level of a module binds a name to, as another module that imports the name from
+/// it sees it (`from pkg import helper` reads `pkg/__init__.py`).
+struct ModuleBinding {
+  enum class Kind : std::uint8_t {
+    Unbound,   ///< no statement of the module binds it (a star import may)
+    Imported,  ///< only imports of one path bind it: `from .impl import helper`, `… import h as helper`
+    Defined,   ///< only the module's own `def` or `class` statements bind it
+    Uncertain, ///< an assignment binds it (it may hold another module's function), or several
+               ///< kinds of statement or imports of several paths, or a function (`global`)
+  };
+  Kind kind = Kind::Unbound;
+  std::string path; ///< Imported: the path the import names (relative ones keep their dots: ".impl.helper")
+  std::string why;  ///< Uncertain: what to say after the file's name ("binds `helper` more than once")
+};
+
+/// The names a module's top level binds, read on demand: what a re-exporting module (a package's
+/// `__init__.py`) hands on to its importers. Parses the text once; knows nothing about files.
+class ModuleNames {
+public:
+  explicit ModuleNames(std::string text);
+  ~ModuleNames();
+  ModuleNames(const ModuleNames &) = delete;
+  ModuleNames &operator=(const ModuleNames &) = delete;
+
+  ModuleBinding lookup(std::string_view name) const;
+  /// The modules of its top-level `from M import *` (one level into `if`/`try` too), as written
+  /// (".impl"), in source order.
+  const std::vector<std::string> &stars() const { return stars_; }
+  /// Its `__all__` when it binds one list or tuple of string literals, once; nullopt otherwise.
+  const std::optional<std::vector<std::string>> &all() const { return all_; }
+  /// It binds `__all__` otherwise (computed, extended, bound twice): a star import of it takes
+  /// names no reader can list.
+  bool allComputed() const { return allComputed_; }
+
+private:
+  struct Parsed;
+  std::unique_ptr<Parsed> parsed_;
+  std::vector<std::string> stars_;
+  std::optional<std::vector<std::string>> all_;
+  bool allComputed_ = false;
+};
 
 /// `relative` (".kfac.Kfac", "..util.f") resolved against `package` ("pkg.sub"; "" for a
 /// top-level module); nullopt when it climbs above the top-level package.

@@ -12,6 +12,7 @@
 
 #include "asyncfix/rules.h"
 #include "config/noqa.h"
+#include "project/reexports.h"
 
 namespace asyncfix {
 namespace {
@@ -207,7 +208,7 @@ ProjectView ProjectView::build(const std::vector<std::string> &files, const Conf
   if (modules) view.addModuleRenames(files, map, text);
   std::vector<std::optional<FileModule>> named;
   if (parameters || defined) named = view.mapNamed(names, map);
-  if (parameters) view.addPublicNames(names, named);
+  if (parameters) view.addPublicNames(names, named, files, map, text);
   if (defined) view.addNameRenames(names, named);
   std::sort(view.packages_.begin(), view.packages_.end());
   view.packages_.erase(std::unique(view.packages_.begin(), view.packages_.end()), view.packages_.end());
@@ -239,12 +240,45 @@ ProjectView::mapNamed(const std::vector<std::pair<std::string, PublicNames>> &na
   return modules;
 }
 
+namespace {
+
+/// The modules of the run's `files` by name, for Reexports: a `.py` beside its `.pyi` is the
+/// module (the stub is not run); two other files of one module (in two roots) make it unknown.
+std::map<std::string, Reexports::Module, std::less<>> moduleIndex(const std::vector<std::string> &files,
+                                                                  ModuleMap &map) {
+  std::map<std::string, Reexports::Module, std::less<>> index;
+  std::set<std::string, std::less<>> stubs; // modules known from a `.pyi` alone so far
+  for (const std::string &file : files) {
+    std::optional<FileModule> m = map.of(file);
+    if (!m) continue;
+    const bool stub = m->extension == ".pyi";
+    const auto [it, fresh] = index.try_emplace(m->module, Reexports::Module{m->spelt, m->package});
+    if (fresh) {
+      if (stub) stubs.insert(m->module);
+      continue;
+    }
+    if (it->second.file == m->spelt || stub) continue;
+    if (stubs.erase(m->module) != 0) it->second.file = m->spelt;
+    else it->second.file.clear();
+  }
+  return index;
+}
+
+} // namespace
+
 void ProjectView::addPublicNames(const std::vector<std::pair<std::string, PublicNames>> &names,
-                                 const std::vector<std::optional<FileModule>> &modules) {
+                                 const std::vector<std::optional<FileModule>> &modules,
+                                 const std::vector<std::string> &files, ModuleMap &map, const ProjectText &text) {
   struct Definition {
     PublicRename rename;
     std::string method;       ///< the name its callers write: "Kfac", "step"
     bool constructor = false; ///< `__init__`'s: `super().__init__(…)` may reach it
+    /// The paths its callers reach it by through re-exports ("pkg.helper" for
+    /// "pkg.impl.helper"): each gets a row of its own, which their files' fixes match.
+    std::set<std::string> aliases;
+    /// The other files with a call that may reach it through an import the view cannot follow:
+    /// its rename (unsafe) goes to them too, so their `NAME=` is renamed with it, not kept.
+    std::vector<std::string> reaching;
   };
   std::map<std::pair<std::string, std::string>, Definition> definitions; // (owner, name) →
   std::set<std::string, std::less<>> tops;                               // the top-level packages that define one
@@ -279,12 +313,31 @@ void ProjectView::addPublicNames(const std::vector<std::pair<std::string, Public
     for (auto &[key, d] : definitions)
       if (d.rename.unresolved.empty() && matches(d)) d.rename.unresolved = why;
   };
+  std::optional<Reexports> reexports; // made for the first call that names a module of the run
+  const auto follow = [&](const std::string &path) {
+    if (!reexports) reexports.emplace(moduleIndex(files, map), text);
+    return reexports->resolve(path);
+  };
   for (std::size_t i = 0; i < names.size(); ++i) {
     const std::string &file = modules[i] ? modules[i]->spelt : names[i].first;
     for (const KeywordCall &call : names[i].second.calls) {
       std::string path = call.callee;
       if (path.starts_with('.'))
         path = modules[i] ? resolveRelative(path, modules[i]->package).value_or("") : std::string();
+      // Through the run's modules to what it names: `pkg.helper` is `pkg.impl.helper` when
+      // `pkg/__init__.py` imports it from there.
+      const std::string written = path;
+      std::string unfollowed; // why the path cannot be followed with certainty
+      if (!path.empty() && !call.local && !definitions.contains({path, call.keyword})) {
+        Reexports::Target target = follow(path);
+        path = std::move(target.path);
+        unfollowed = std::move(target.unresolved);
+        // A package of the project whose module the run does not hold (`check pkg/a.py pkg/b.py`
+        // leaves `pkg/__init__.py` out): what it hands on is not known.
+        if (unfollowed.empty() && path == written && tops.contains(std::string_view(path).substr(0, path.find('.'))) &&
+            !reexports->holds(path.substr(0, path.rfind('.'))))
+          unfollowed = "`" + path + "` lies in no module of the run";
+      }
       const bool project = !path.empty() && tops.contains(std::string_view(path).substr(0, path.find('.')));
       const auto named = [&](const Definition &d) {
         return call.method.empty() || call.method == d.method || (d.constructor && call.method == "__init__");
@@ -298,6 +351,8 @@ void ProjectView::addPublicNames(const std::vector<std::pair<std::string, Public
             return !call.method.empty() && call.method == d.method &&
                    std::find(d.rename.files.begin(), d.rename.files.end(), file) != d.rename.files.end();
           });
+        } else if (!unfollowed.empty()) {
+          taint(where + " may pass it (" + unfollowed + ")", named);
         } else if (!path.empty()) {
           taint(where + " may pass it", [&](const Definition &d) { return d.rename.owner == path; });
         } else if (!call.method.empty()) {
@@ -305,12 +360,23 @@ void ProjectView::addPublicNames(const std::vector<std::pair<std::string, Public
         }
         continue;
       }
-      if (call.local) continue; // the file's own function: AF001 renames its calls in the file
+      if (call.local) continue;  // the file's own function: AF001 renames its calls in the file
+      if (!unfollowed.empty()) { // it may be any of them: each is renamed, unsafely, with this call
+        for (auto &[key, d] : definitions) {
+          if (d.rename.name != call.keyword) continue;
+          if (d.rename.unresolved.empty()) d.rename.unresolved = where + " may reach it: " + unfollowed;
+          if (std::find(d.rename.files.begin(), d.rename.files.end(), file) == d.rename.files.end() &&
+              std::find(d.reaching.begin(), d.reaching.end(), file) == d.reaching.end())
+            d.reaching.push_back(file);
+        }
+        continue;
+      }
       if (const auto it = definitions.find({path, call.keyword}); !path.empty() && it != definitions.end()) {
         PublicRename &r = it->second.rename;
         if (std::find(r.files.begin(), r.files.end(), file) == r.files.end() &&
             std::find(r.callers.begin(), r.callers.end(), file) == r.callers.end())
           r.callers.push_back(file);
+        if (written != path) it->second.aliases.insert(written);
         continue;
       }
       if (project) // another function of the project, which may forward it (`**kwargs`)
@@ -325,8 +391,9 @@ void ProjectView::addPublicNames(const std::vector<std::pair<std::string, Public
     PublicRename &r = d.rename;
     // Called from no other file of the run: nothing to tie together. The parameter is renamed
     // file by file as before, unsafe (callers outside the run may pass it).
-    if (r.callers.empty()) continue;
+    if (r.callers.empty() && d.reaching.empty()) continue;
     std::sort(r.callers.begin(), r.callers.end());
+    std::sort(d.reaching.begin(), d.reaching.end());
     RenameRow row;
     // The new name must be free in every file the rename touches (the per-file check sees the
     // defining file alone): a file that already uses it makes every part unsafe, in every file.
@@ -334,7 +401,8 @@ void ProjectView::addPublicNames(const std::vector<std::pair<std::string, Public
       const std::string &file = modules[i] ? modules[i]->spelt : names[i].first;
       const std::vector<std::string> &words = names[i].second.words;
       if ((std::find(r.files.begin(), r.files.end(), file) != r.files.end() ||
-           std::find(r.callers.begin(), r.callers.end(), file) != r.callers.end()) &&
+           std::find(r.callers.begin(), r.callers.end(), file) != r.callers.end() ||
+           std::find(d.reaching.begin(), d.reaching.end(), file) != d.reaching.end()) &&
           std::find(words.begin(), words.end(), r.replacement) != words.end())
         row.unresolved = "the name `" + r.replacement + "` is already used in `" + file + "`";
     }
@@ -346,7 +414,16 @@ void ProjectView::addPublicNames(const std::vector<std::pair<std::string, Public
     row.replacement = r.replacement;
     row.touches = r.files;
     row.touches.insert(row.touches.end(), r.callers.begin(), r.callers.end());
+    for (const std::string &file : d.reaching)
+      if (std::find(row.touches.begin(), row.touches.end(), file) == row.touches.end()) row.touches.push_back(file);
     row.uncertain = !r.unresolved.empty();
+    if (row.unresolved.empty() && !d.reaching.empty()) row.unresolved = r.unresolved; // the title says why
+    // The same row under each path a caller reaches it by through re-exports, for its fixes.
+    for (const std::string &alias : d.aliases) {
+      RenameRow copy = row;
+      copy.owner = alias;
+      rows_.push_back(std::move(copy));
+    }
     rows_.push_back(std::move(row));
     publics_.push_back(std::move(r));
   }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 
 #include "analysis/name_origins.h"
 #include "analysis/semantic.h"
@@ -295,6 +296,137 @@ PublicNames findPublicNames(std::string_view text) {
     if (scope.kind == ScopeKind::Class && scope.parent == 0 && !scope.name.empty() &&
         std::find(out.classes.begin(), out.classes.end(), scope.name) == out.classes.end())
       out.classes.emplace_back(scope.name);
+  return out;
+}
+
+struct ModuleNames::Parsed {
+  explicit Parsed(std::string text) : doc(std::move(text)) {
+    if (DocumentInternals::parse(doc)) model.emplace(doc);
+  }
+  Document doc;
+  std::optional<SemanticModel> model; ///< nullopt when the text could not be parsed
+};
+
+namespace {
+
+/// `'name'` or `"name"`: a plain string literal that spells an identifier; nullopt for anything else.
+std::optional<std::string> literalName(TSNode node, std::string_view text) {
+  if (!isType(node, "string")) return std::nullopt;
+  const std::string_view t = textOf(node, text);
+  if (t.size() < 3 || (t.front() != '\'' && t.front() != '"') || t.back() != t.front()) return std::nullopt;
+  const std::string_view inner = t.substr(1, t.size() - 2);
+  const bool word =
+      !inner.empty() && std::isdigit(static_cast<unsigned char>(inner.front())) == 0 &&
+      std::all_of(inner.begin(), inner.end(), [](char c) {
+        return c == '_' || std::isalnum(static_cast<unsigned char>(c)) != 0 || static_cast<unsigned char>(c) >= 0x80;
+      });
+  return word ? std::optional<std::string>(inner) : std::nullopt;
+}
+
+/// The modules of the `from M import *` statements in `s` (one level into `if`/`try` and their
+/// clauses), as written.
+void addStars(TSNode s, std::string_view text, int depth, std::vector<std::string> &out) {
+  if (ts_node_is_null(s) || !ts_node_is_named(s) || ts_node_has_error(s)) return;
+  const Kinds &k = Kinds::get();
+  if (symbolOf(s) == k.importFromStatement) {
+    for (std::uint32_t j = 0, m = ts_node_named_child_count(s); j < m; ++j)
+      if (isType(ts_node_named_child(s, j), "wildcard_import")) {
+        out.emplace_back(textOf(fieldOf(s, "module_name"), text));
+        return;
+      }
+    return;
+  }
+  if (depth < 3 && (isType(s, "try_statement") || isType(s, "if_statement") || symbolOf(s) == k.block ||
+                    isType(s, "except_clause") || isType(s, "else_clause") || isType(s, "elif_clause") ||
+                    isType(s, "finally_clause")))
+    for (std::uint32_t i = 0, n = ts_node_named_child_count(s); i < n; ++i)
+      addStars(ts_node_named_child(s, i), text, depth + 1, out);
+}
+
+bool binds(NameRole role) { return role != NameRole::Reference && role != NameRole::AwaitName; }
+
+} // namespace
+
+ModuleNames::ModuleNames(std::string text) : parsed_(std::make_unique<Parsed>(std::move(text))) {
+  if (!parsed_->model) return;
+  const SemanticModel &model = *parsed_->model;
+  const std::string_view source = parsed_->doc.text();
+  model.forEachStatement([&](TSNode s) { addStars(s, source, 0, stars_); });
+  // `__all__ = ['a', 'b']` once, and nothing else that touches it at module level.
+  std::vector<const NameUse *> uses;
+  for (const std::uint32_t i : model.namesCalled("__all__")) {
+    const NameUse &use = model.name(i);
+    if (use.inError || model.resolve(use).scope == 0) uses.push_back(&use);
+  }
+  if (uses.empty()) return;
+  const NameUse &first = *uses.front();
+  const Kinds &k = Kinds::get();
+  if (uses.size() == 1 && first.role == NameRole::Binding && !first.inError && first.qualified.empty() &&
+      first.scope == 0 && !first.iterated && (symbolOf(first.value) == k.list || symbolOf(first.value) == k.tuple)) {
+    std::vector<std::string> names;
+    for (std::uint32_t j = 0, n = ts_node_named_child_count(first.value); j < n; ++j) {
+      const TSNode item = ts_node_named_child(first.value, j);
+      if (isType(item, "comment")) continue;
+      std::optional<std::string> name = literalName(item, source);
+      if (!name) {
+        allComputed_ = true;
+        return;
+      }
+      names.push_back(std::move(*name));
+    }
+    all_ = std::move(names);
+    return;
+  }
+  allComputed_ = true;
+}
+
+ModuleNames::~ModuleNames() = default;
+
+ModuleBinding ModuleNames::lookup(std::string_view name) const {
+  ModuleBinding out;
+  if (!parsed_->model) {
+    out.kind = ModuleBinding::Kind::Uncertain;
+    out.why = "cannot be parsed";
+    return out;
+  }
+  const SemanticModel &model = *parsed_->model;
+  const std::string quoted = "`" + std::string(name) + "`";
+  if (model.seenInError(name)) {
+    out.kind = ModuleBinding::Kind::Uncertain;
+    out.why = "has a syntax error near " + quoted;
+    return out;
+  }
+  std::vector<std::string> paths;
+  bool defined = false, assigned = false;
+  for (const std::uint32_t i : model.namesCalled(name)) {
+    const NameUse &use = model.name(i);
+    if (!binds(use.role) || model.resolve(use).scope != 0) continue;
+    if (use.scope != 0) { // `global name` in a function, and what it assigns
+      out.kind = ModuleBinding::Kind::Uncertain;
+      out.why = "assigns " + quoted + " in a function";
+      return out;
+    }
+    if (use.role == NameRole::ImportedName || (use.role == NameRole::Binding && !use.qualified.empty())) {
+      if (std::find(paths.begin(), paths.end(), use.qualified) == paths.end()) paths.push_back(use.qualified);
+    } else if (use.role == NameRole::FunctionName || use.role == NameRole::ClassName) {
+      defined = true;
+    } else {
+      assigned = true;
+    }
+  }
+  if (paths.empty() && !defined && !assigned) return out;
+  if (paths.size() + (defined ? 1 : 0) + (assigned ? 1 : 0) > 1) {
+    out.kind = ModuleBinding::Kind::Uncertain;
+    out.why = "binds " + quoted + " more than once";
+    return out;
+  }
+  if (assigned) { // `helper = impl.helper`, `helper = partial(…)`: it may hand on another module's
+    out.kind = ModuleBinding::Kind::Uncertain;
+    out.why = "assigns " + quoted + ", which may hold another module's function";
+    return out;
+  }
+  out.kind = defined ? ModuleBinding::Kind::Defined : ModuleBinding::Kind::Imported;
+  if (!defined) out.path = paths.front();
   return out;
 }
 

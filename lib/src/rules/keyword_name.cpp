@@ -352,7 +352,7 @@ std::string fileBlocker(const Rule &rule, const SemanticModel &model, std::strin
     if (r.touches.empty() || r.old != keyword) continue;
     if (r.kind == RenameRow::Kind::Keyword)
       return "the project renames the parameter " + name + " of `" + r.owner +
-             "`, which it may reach through `**kwargs`";
+             "`, which it may reach through `**kwargs` or an import";
     if (r.kind == RenameRow::Kind::Attribute) return "the project renames the attribute " + name + ", which it may set";
   }
   return {};
