@@ -44,6 +44,7 @@ import concurrent.futures
 import json
 import os
 import random
+import re
 import shutil
 import subprocess
 import sys
@@ -520,8 +521,30 @@ def fix_program(binary, work, pid):
         info[mode + "_left"] = p.stdout.strip().splitlines()[:5]
         # A module the fix renamed away, while some file still imports it by its old path.
         gone = [rel for rel in files_of(src) if not os.path.exists(os.path.join(dst, rel))]
-        info[mode + "_stale_import"] = bool(gone) and "part of a module path" in p.stdout
+        info[mode + "_stale_import"] = stale_import(dst, gone)
     return info
+
+
+def stale_import(root, gone):
+    """The first file under `root` that still names a module whose file `gone` lists (moved away
+    by the fix): by its dotted path anywhere, or relatively from inside its parent package."""
+    for rel in gone:
+        if not rel.endswith(".py"):
+            continue
+        parts = rel[:-3].split("/")
+        if parts[-1] == "__init__":
+            parts.pop()
+        dotted, stem, parent = ".".join(parts), parts[-1], "/".join(parts[:-1])
+        absolute = re.compile(r"(?<![\w.])" + re.escape(dotted) + r"(?!\w)")
+        relative = re.compile(r"from \.+" + re.escape(stem) + r"\b|from \.+ import [^\n]*\b" + re.escape(stem) + r"\b")
+        for name in files_of(root):
+            if not name.endswith(".py"):
+                continue
+            with open(os.path.join(root, name), encoding="utf-8") as f:
+                text = f.read()
+            if absolute.search(text) or (name.startswith(parent + "/") and relative.search(text)):
+                return f"{name} still imports {dotted}"
+    return None
 
 
 def files_of(root):
@@ -539,7 +562,7 @@ def verdict(mode, base, fixed, info, tags):
         return "same"
     syntax = [v for v, r in fixed.items() if r["exception"] == "SyntaxError"]
     if info[mode + "_stale_import"]:
-        return f"fail: a module was renamed while a file still imports its old name ({info[mode + '_left'][0]})"
+        return f"fail: a module was renamed while a file still imports its old name ({info[mode + '_stale_import']})"
     if syntax and info[mode + "_exit"] in (1, 2):
         return "refused"
     hz = [t for t in tags if t in ("string", "sink-with-rename", "keyword-before-star")]
