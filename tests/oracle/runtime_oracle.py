@@ -8,8 +8,10 @@ at call sites, `**kwargs` sinks and forwarding, class and instance attributes, `
 `setattr`/`hasattr` with literal names, globals, closures, comprehensions, decorators, default
 values, lambdas, class keywords) and print what they compute, and whole projects (a module or
 package named `async`/`await` imported in every absolute and relative form, `__init__`
-re-exports, `__all__` and star imports, a namespace package, importers whose file names are not
-identifiers, loaded with importlib).
+re-exports of its function — direct, aliased, through another module, star, bound twice — taken
+by importers through the package or a top-level module that hands it on again, `__all__` and star
+imports, a namespace package, importers whose file names are not identifiers, loaded with
+importlib). The first projects of each round take one re-export each, every importer through it.
 
 Each program runs on CPython 3.6, where those names are legal. It is then fixed twice, on
 copies: `asyncfix check --fix` (safe fixes) and `asyncfix check --fix --unsafe-fixes`, and each
@@ -327,7 +329,12 @@ def generate_file(rng, special=None, local_only=False):
 # Projects: a package `pkg` holding a module or package named K (async/await) and its importers.
 # ---------------------------------------------------------------------------------------------
 
-def generate_project(rng, nonidentifier_relative=True):
+REEXPORTS = ("direct", "alias", "chain", "try", "star", "star-chain")
+
+
+def generate_project(rng, nonidentifier_relative=True, forced=None):
+    """One project: (files, main, tags). `forced`: how `pkg/__init__.py` re-exports `helper`
+    (one of REEXPORTS), every importer taking it through that re-export."""
     K = rng.choice(KEYWORDS)
     P = rng.choice([k for k in KEYWORDS])  # the parameter's name in the module: async or await
     as_package = rng.random() < 0.4
@@ -335,7 +342,13 @@ def generate_project(rng, nonidentifier_relative=True):
     global_k = rng.random() < 0.5  # a module-level name K inside module K
     param_named = rng.random() < 0.7  # helper's parameter is P (else `flag`)
     sink = rng.random() < 0.4
-    reexport = rng.random() < 0.5
+    # How `pkg/__init__.py` hands `helper` on (issue 32): importers that take it from `pkg` must
+    # be renamed with its parameter. A star re-export would also bind the module-level name K,
+    # hiding the submodule K from `from pkg import K` even on 3.6: not with `global_k`.
+    reexport = rng.choice(["none"] * 4 + [r for r in REEXPORTS if not (global_k and r.startswith("star"))])
+    if forced:
+        reexport = forced
+        global_k = global_k and not forced.startswith("star")
     files, tags = {}, set()
     param = P if param_named else "flag"
     mod = [f"VALUE = 'v-{K}'", f"def helper(x, {param}=1):", f"    return ('helper', x, {param})",
@@ -357,8 +370,26 @@ def generate_project(rng, nonidentifier_relative=True):
     if as_package:
         files[f"pkg/{K}/sub.py"] = "def deep():\n    return 'deep'\n"
     init = ["NAME = 'pkg'"]
-    if reexport:
+    handed = "helper"  # the name `pkg` hands it on as
+    if reexport == "direct":
         init += [f"from .{K} import helper", f"from . import {K}"]
+    elif reexport == "alias":
+        init += [f"from pkg.{K} import helper as h", f"from . import {K}"]
+        handed = "h"
+    elif reexport == "chain":
+        files["pkg/api.py"] = f"from .{K} import helper\n"
+        init += ["from .api import helper as run"]
+        handed = "run"
+    elif reexport == "try":  # bound twice: the view cannot tie its importers to `helper`
+        init += ["try:", f"    from .{K} import helper", "except ImportError:", "    helper = None"]
+    elif reexport == "star":
+        init += [f"from .{K} import *"]
+    elif reexport == "star-chain":
+        files["pkg/api.py"] = f"from .{K} import *\n"
+        init += ["from .api import *"]
+    if reexport != "none":
+        tags.add("reexport-" + reexport)
+        files["tools.py"] = f"from pkg import {handed} as run\n"  # a top-level module hands it on again
     files["pkg/__init__.py"] = "\n".join(init) + "\n"
 
     def call_lines(acc, modacc):
@@ -397,12 +428,20 @@ def generate_project(rng, nonidentifier_relative=True):
         (f"from ..{K} import helper", "helper", None),
         (f"from ..{K} import *", "helper", None),
     ]
-    if reexport:
-        absolute.append(("from pkg import helper", "helper", None))
-        relative.append(("from . import helper", "helper", None))
     if as_package:
         absolute.append((f"import pkg.{K}.sub\nfrom pkg.{K} import helper", "helper", f"pkg.{K}"))
         relative.append((f"from .{K}.sub import deep\nfrom .{K} import helper", "helper", None))
+
+    if reexport != "none":
+        through = [(f"from pkg import {handed}", handed, None), ("import pkg", f"pkg.{handed}", None),
+                   (f"from pkg import {handed} as hh", "hh", None), ("from tools import run", "run", None)]
+        if rng.random() < 0.4 or forced:  # every importer takes it through the re-export
+            absolute[:], relative[:], upward[:] = through, [(f"from . import {handed}", handed, None)], \
+                [(f"from .. import {handed}", handed, None)]
+        else:
+            absolute += through
+            relative.append((f"from . import {handed}", handed, None))
+            upward.append((f"from .. import {handed}", handed, None))
 
     users = []  # (module name to import, file path)
     for u in range(rng.randint(2, 4)):
@@ -449,7 +488,7 @@ def generate_project(rng, nonidentifier_relative=True):
     main += ["print('pkg', pkg.NAME)"]
     files[main_name] = "\n".join(main) + "\n"
     found = hazards(tags)
-    return files, main_name, sorted(found | {t for t in tags if t.startswith("nonidentifier")})
+    return files, main_name, sorted(found | {t for t in tags if t.startswith(("nonidentifier", "reexport"))})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -585,7 +624,9 @@ def run_round(args, seed, exes, counts, failures):
             files, main, tags = generate_file(rng, special, local_only=rng.random() < 0.3)
             programs.append((f"f{seed}-{n}", files, main, tags))
         for n in range(args.projects):
-            files, main, tags = generate_project(rng, args.nonidentifier_relative)
+            # The first projects of a round: one of each re-export, every importer through it.
+            forced = REEXPORTS[n] if n < len(REEXPORTS) else None
+            files, main, tags = generate_project(rng, args.nonidentifier_relative, forced)
             programs.append((f"p{seed}-{n}", files, main, tags))
         for pid, files, main, tags in programs:
             write_program(os.path.join(work, pid, "orig"), files)
