@@ -1328,6 +1328,23 @@ class SharedNamesTest(CliTestCase):
         self.assert_compiles_and_imports(["user"])
         self.assert_idempotent()
 
+    def test_a_module_renamed_safely_keeps_a_name_left_unsafe_in_reach(self):
+        # `pkg.async.async`: the module's safe rename respells the second component even where the
+        # name's rename (unsafe: `__all__` spells it) is left; no file goes on naming `pkg.async`.
+        # Found by the runtime oracle's long run (seed 32000).
+        self.make({"pkg/__init__.py": "", "pkg/async.py": "async = 1\nVALUE = 2\n__all__ = ['async', 'VALUE']\n",
+                   "user.py": "import pkg.async\n\nprint(pkg.async.VALUE, pkg.async.async)\n"})
+        res = self.check("--fix", ".")
+        self.assertEqual(res.code, 1, res)
+        self.assertEqual(read(self.path("user.py")).decode(),
+                         "import pkg.asynchronous\n\nprint(pkg.asynchronous.VALUE, pkg.asynchronous.async)\n")
+        self.assertTrue(os.path.exists(self.path("pkg/asynchronous.py")))
+        res = self.check("--fix", "--unsafe-fixes", ".")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("user.py")).decode(),
+                         "import pkg.asynchronous\n\nprint(pkg.asynchronous.VALUE, pkg.asynchronous.async_)\n")
+        self.assertEqual(output(self.dir, "import user"), "2 1\n")
+
     def test_diff_shows_every_file_and_git_applies_it(self):
         files = dict(NAMES)
         files.update({"pkg/base.py": ATTRIBUTES["pkg/base.py"], "pkg/sub.py": ATTRIBUTES["pkg/sub.py"]})

@@ -128,23 +128,34 @@ private:
   }
 
   /// The module/function row whose old path is a prefix of `path` and covers component `index`:
-  /// a user's row first, the longest one of a source first.
+  /// a user's row first, the longest one of a source first — and first of all one whose rewrite
+  /// respells that component: in `pkg.async.async` the module's row respells the second, the
+  /// module-level name's row only the third (each fix then edits its own token, and the module's
+  /// stays safe where the name's is not).
   const RenameRow *pathRow(const Parts &path, std::size_t index) {
-    const RenameRow *found = nullptr;
-    bool foundUser = false;
-    std::size_t length = 0;
+    struct Best {
+      const RenameRow *row = nullptr;
+      bool user = false;
+      std::size_t length = 0;
+      void offer(const ParsedRow &p) {
+        if (!row || (user == p.user && p.old.size() > length)) { // the users' rows come first
+          row = p.row;
+          user = p.user;
+          length = p.old.size();
+        }
+      }
+    } any, respelling;
     for (const ParsedRow &p : rows()) {
       const RenameRow &r = *p.row;
       if (r.kind != Kind::Module && r.kind != Kind::Function) continue;
-      if (found && foundUser && !p.user) break; // a user's row wins
-      if (p.old.size() <= index || p.old.size() > path.size() || p.old.size() <= length ||
-          !std::equal(p.old.begin(), p.old.end(), path.begin()))
+      if (p.old.size() <= index || p.old.size() > path.size() || !std::equal(p.old.begin(), p.old.end(), path.begin()))
         continue;
-      found = &r;
-      foundUser = p.user;
-      length = p.old.size();
+      std::size_t c = 0; // where old and new first differ: pathEdit() respells from there on
+      while (c < p.old.size() && c < p.replacement.size() && p.old[c] == p.replacement[c]) ++c;
+      any.offer(p);
+      if (c <= index) respelling.offer(p);
     }
-    return found;
+    return respelling.row ? respelling.row : any.row;
   }
 
   /// The keyword/attribute row for `old` whose owner pattern matches `path`.
