@@ -456,6 +456,38 @@ TEST_CASE("prefilter for the AF3xx rules: a file that spells no torch, numpy or 
   CHECK(marks.size() == 3);
 }
 
+TEST_CASE("prefilter for AF304: a softmax call that passes its dimension is not worth parsing", "[prefilter]") {
+  const std::string head = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n";
+  const Linter linter{Config{}};
+  for (const char *passes :
+       {"y = F.softmax(x, dim=1)\n", "y = F.log_softmax(x, -1)\n", "y = torch.softmax(x, dim = 1)\n",
+        "y = F.softmin(x, 1, torch.float)\n", "m = nn.Softmax(dim=1)\n", "m = nn.LogSoftmax(1)\n",
+        "m = nn.Softmin(\n    dim=0,  # the classes\n)\n", "y = F.softmax(x, dim=f(1))\n",
+        "y = F.softmax(x, 'a)', dim=1)\n", "y = F.softmax(x, dim == 1)\n"}) {
+    INFO(passes);
+    CHECK(scanTriggers(head + passes, kPrefilterTorchApi) == 0);
+    CHECK(linter.lint(Document(head + passes)).empty());
+  }
+  // Near misses: the rule reports them, the prefilter keeps them.
+  for (const char *implicit :
+       {"y = F.softmax(x)\n", "y = F.softmax(f(x, dim=1))\n", "y = F.log_softmax(g(x, 1))\n", "m = nn.Softmax()\n",
+        "y = F.softmax(x  # dim=1\n)\n", "y = F.softmax(x + \"\"\", dim=1\"\"\")\n"}) {
+    INFO(implicit);
+    CHECK(scanTriggers(head + implicit, kPrefilterTorchApi) == kPrefilterTorchApi);
+    const std::vector<Diagnostic> found = linter.lint(Document(head + implicit));
+    CHECK(std::count_if(found.begin(), found.end(), [](const Diagnostic &d) { return d.code == "AF304"; }) == 1);
+  }
+  // What the scan cannot read stays kept: a `**` mapping, a generator expression, an unclosed call.
+  CHECK(scanTriggers(head + "y = F.softmax(x, **options)\n", kPrefilterTorchApi) == kPrefilterTorchApi);
+  CHECK(scanTriggers(head + "y = F.softmax(x for x in xs)\n", kPrefilterTorchApi) == kPrefilterTorchApi);
+  CHECK(scanTriggers(head + "y = nn.Softmax(x for x in xs)\n", kPrefilterTorchApi) == kPrefilterTorchApi);
+  CHECK(scanTriggers(head + "y = F.softmax(x, dim=1\n", kPrefilterTorchApi) == kPrefilterTorchApi);
+  // Marks are every word: a statement re-linted alone is judged by the linter.
+  std::vector<std::uint32_t> marks;
+  scanTriggers(head + "y = F.softmax(x, dim=1)\n", kPrefilterTorchApi, &marks);
+  CHECK(marks.size() == 1);
+}
+
 namespace {
 
 /// Every position where some word counts, the simple way: each word compared at each byte.
