@@ -115,7 +115,6 @@ std::span<const std::string_view> torchApiWholeWords() {
 bool mayUseTorchFamily(std::string_view text) {
   // One pass for the three names: a position whose byte and the byte four further on are those of
   // `torch`, `numpy` or `scipy` (t…h, n…y, s…y) is compared; 16 positions at a time with SSE2.
-  const char *s = text.data();
   const std::size_t n = text.size();
   const auto named = [&](std::size_t i) {
     const std::string_view w = text.substr(i, 5);
@@ -123,6 +122,7 @@ bool mayUseTorchFamily(std::string_view text) {
   };
   std::size_t i = 0;
 #if defined(__SSE2__)
+  const char *s = text.data();
   const __m128i t = _mm_set1_epi8('t'), h = _mm_set1_epi8('h'), nn = _mm_set1_epi8('n'), sc = _mm_set1_epi8('s'),
                 y = _mm_set1_epi8('y');
   for (; i + 4 + 16 <= n; i += 16) {
