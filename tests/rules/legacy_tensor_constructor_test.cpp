@@ -8,7 +8,8 @@ using namespace asyncfix::testing;
 TEST_CASE("AF318 legacy-tensor-constructor", "[rules][AF318]") {
   const std::vector<std::string> valid = {
       // Today's spellings.
-      "import torch\nx = torch.empty(2, 3, dtype=torch.float32, device='cuda')\ny = torch.tensor([1], dtype=torch.int64)\n",
+      "import torch\nx = torch.empty(2, 3, dtype=torch.float32, device='cuda')\ny = torch.tensor([1], "
+      "dtype=torch.int64)\n",
       // References to the classes, not calls.
       "import torch\ny = x.type(torch.cuda.FloatTensor)\nok = isinstance(x, torch.LongTensor)\n",
       "import torch\ndef f(x: torch.LongTensor) -> torch.FloatTensor:\n    return x\n",
@@ -47,7 +48,9 @@ TEST_CASE("AF318 legacy-tensor-constructor", "[rules][AF318]") {
        "y = torch.empty(4, dtype=torch.int8, device='cuda')\n"},
       // Unsafe: sizes by the look of them, a list of names.
       {"import torch\nx = torch.FloatTensor(*shape)\ny = torch.FloatTensor(t.size())\nz = torch.FloatTensor([a, b])\n",
-       {{"AF318", 2, 5, 30, FixKind::Unsafe}, {"AF318", 3, 5, 32, FixKind::Unsafe}, {"AF318", 4, 5, 30, FixKind::Unsafe}},
+       {{"AF318", 2, 5, 30, FixKind::Unsafe},
+        {"AF318", 3, 5, 32, FixKind::Unsafe},
+        {"AF318", 4, 5, 30, FixKind::Unsafe}},
        "import torch\nx = torch.empty(*shape, dtype=torch.float32)\ny = torch.empty(t.size(), dtype=torch.float32)\n"
        "z = torch.tensor([a, b], dtype=torch.float32)\n",
        "import torch\nx = torch.FloatTensor(*shape)\ny = torch.FloatTensor(t.size())\nz = torch.FloatTensor([a, b])\n"},
@@ -59,7 +62,9 @@ TEST_CASE("AF318 legacy-tensor-constructor", "[rules][AF318]") {
       // No fix: one argument decided at run time, keywords, a generator, `torch` not the module.
       {"import torch\nx = torch.FloatTensor(data)\ny = torch.FloatTensor(2, device='cpu')\n"
        "z = torch.FloatTensor(v for v in w)\n",
-       {{"AF318", 2, 5, 28, FixKind::None, "for data"}, {"AF318", 3, 5, 39, FixKind::None}, {"AF318", 4, 5, 36, FixKind::None}},
+       {{"AF318", 2, 5, 28, FixKind::None, "for data"},
+        {"AF318", 3, 5, 39, FixKind::None},
+        {"AF318", 4, 5, 36, FixKind::None}},
        std::nullopt},
       {"from torch import FloatTensor\nx = FloatTensor(2)\n", {{"AF318", 2, 5, 19, FixKind::None}}, std::nullopt},
       {"import torch\ndef f(torch):\n    return torch.FloatTensor(2)\nx = torch.FloatTensor(2)\n",

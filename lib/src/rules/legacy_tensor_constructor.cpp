@@ -209,8 +209,8 @@ public:
     if (form == Form::Unknown)
       message += ": use `torch.tensor(data, " + dtype + ")` for data, `torch.empty(*sizes, " + dtype + ")` for sizes";
     else message += std::string(": use `") + (makesData(form) ? "torch.tensor" : "torch.empty") + "(…, " + dtype + ")`";
-    Diagnostic d = makeDiagnostic(kLegacyTensorConstructor, cuda ? Severity::Warning : Severity::Info, call,
-                                  std::move(message));
+    Diagnostic d =
+        makeDiagnostic(kLegacyTensorConstructor, cuda ? Severity::Warning : Severity::Info, call, std::move(message));
     if (form != Form::Unknown && namesModuleEverywhere("torch", ctx)) d.fix = fixFor(fn, args, form, dtype, how);
     ctx.report(std::move(d));
   }
