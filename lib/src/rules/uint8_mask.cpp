@@ -15,8 +15,7 @@ const RuleInfo kUint8Mask{
     "uint8 mask (`.byte()`, `torch.ByteTensor`) given to `masked_fill`/`masked_select`/indexing: use `.bool()`",
     R"(## What it does
 Flags a tensor made uint8 — `x.byte()`, `torch.ByteTensor(…)` (and `torch.cuda.ByteTensor`),
-`x.type(torch.ByteTensor)`, `torch.tensor(…, dtype=torch.uint8)` (and `torch.as_tensor`,
-`empty`, `zeros`, `ones`, `full`, `randint` with that `dtype=`) — that is used as a mask: the `mask` of `masked_fill`,
+`x.type(torch.ByteTensor)` — that is used as a mask: the `mask` of `masked_fill`,
 `masked_fill_`, `masked_select`, `masked_scatter`, `masked_scatter_`, the condition of
 `torch.where`, or the index of `t[mask]`; directly, or through the name it is assigned to (the
 uses that assignment reaches). The finding stands where the mask is made, which is what changes;
@@ -55,10 +54,6 @@ namespace {
 
 constexpr std::array<std::string_view, 5> kMasked{"masked_fill", "masked_fill_", "masked_select", "masked_scatter",
                                                   "masked_scatter_"};
-
-/// The factories that make a tensor of the `dtype=` they are given.
-constexpr std::array<std::string_view, 7> kMakers{"torch.tensor", "torch.as_tensor", "torch.empty",  "torch.zeros",
-                                                  "torch.ones",   "torch.full",      "torch.randint"};
 
 bool isByteTensorName(const std::string &q) { return q == "torch.ByteTensor" || q == "torch.cuda.ByteTensor"; }
 
@@ -104,13 +99,7 @@ bool makesUint8(TSNode call, Context &ctx) {
       if (isByteTensorName(torchName(arg, ctx))) return true;
     }
   }
-  if (textOf(fn, text).ends_with("ByteTensor") && isByteTensorName(torchName(fn, ctx))) return true;
-  // `torch.tensor([1, 0], dtype=torch.uint8)`: what AF318 writes for `torch.ByteTensor([1, 0])`.
-  const TSNode dtype = fieldOf(keywordOfCall(call, "dtype", text), "value");
-  if (ts_node_is_null(dtype) || textOf(dtype, text) != "torch.uint8" || torchName(dtype, ctx) != "torch.uint8")
-    return false;
-  const std::string made = torchName(fn, ctx);
-  return std::find(kMakers.begin(), kMakers.end(), made) != kMakers.end();
+  return textOf(fn, text).ends_with("ByteTensor") && isByteTensorName(torchName(fn, ctx));
 }
 
 class Uint8Mask final : public Rule {

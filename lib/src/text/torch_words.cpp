@@ -47,7 +47,6 @@ std::span<const std::string_view> torchApiWords() {
       "Softmin(",           // AF304 implicit-softmax-dim: `nn.Softmin()`
       ".byte()",            // AF305 uint8-mask: `(x > 0).byte()`
       "ByteTensor",         // AF305 uint8-mask: `torch.ByteTensor(…)`, `x.type(torch.ByteTensor)`
-      "torch.uint8",        // AF305 uint8-mask: `torch.tensor([1, 0], dtype=torch.uint8)`
       "FloatTensor",        // AF318 legacy-tensor-constructor: `torch.cuda.FloatTensor(…)`
       "DoubleTensor",       // AF318 legacy-tensor-constructor
       "HalfTensor",         // AF318 legacy-tensor-constructor
