@@ -73,3 +73,19 @@ TEST_CASE("AF318 legacy-tensor-constructor", "[rules][AF318]") {
   };
   runRuleTests("AF318", valid, invalid);
 }
+
+TEST_CASE("AF318 leaves a uint8 mask to AF305", "[rules][AF318][AF305]") {
+  // AF305 reports the mask (make it `torch.bool`); AF318's `dtype=torch.uint8` would hide it.
+  const std::string mask = "import torch\nm = torch.ByteTensor([1, 0])\ny = x.masked_fill(m, 0)\n";
+  runRuleTests("AF3", {}, {{mask, {{"AF305", 2, 5, 29, FixKind::None, "uint8 mask"}}, std::nullopt}});
+  // With AF305 off there is no one to leave it to.
+  runRuleTests("AF318", {},
+               {{mask,
+                 {{"AF318", 2, 5, 29, FixKind::Safe}},
+                 "import torch\nm = torch.tensor([1, 0], dtype=torch.uint8)\ny = x.masked_fill(m, 0)\n"}});
+  // A ByteTensor that is no mask is AF318's.
+  runRuleTests("AF3", {},
+               {{"import torch\nimg = torch.ByteTensor(2, 3)\n",
+                 {{"AF318", 2, 7, 29, FixKind::Safe}},
+                 "import torch\nimg = torch.empty(2, 3, dtype=torch.uint8)\n"}});
+}

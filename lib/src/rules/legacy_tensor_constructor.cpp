@@ -22,7 +22,10 @@ Flags calls of the typed tensor classes of PyTorch 0.3 — `torch.FloatTensor`, 
 `LongTensor`, `BoolTensor` and the same names under `torch.cuda` — made to construct a tensor
 (`torch.cuda.FloatTensor(2, 3)`, `torch.LongTensor([1, 2])`), resolved through the file's
 imports. A reference that is not called (`x.type(torch.cuda.FloatTensor)`,
-`isinstance(x, torch.LongTensor)`) is not flagged, nor is the untyped `torch.Tensor(…)`.
+`isinstance(x, torch.LongTensor)`) is not flagged, nor is the untyped `torch.Tensor(…)`, nor a
+`torch.ByteTensor(…)` that AF305 (uint8-mask) reports as a mask: a uint8 mask wants
+`dtype=torch.bool`, which this rule's fix would not write (and its `dtype=torch.uint8` would
+hide the mask from AF305).
 
 ## Why is this bad?
 PyTorch 0.4 gave tensors a `dtype` and a `device` and made `torch.tensor(data, dtype=…,
@@ -197,7 +200,7 @@ public:
     bool cuda = how != Resolved::No;
     if (how == Resolved::Guess && textOf(fn, text).find("cuda") == std::string_view::npos) cuda = false;
     if (!cuda) how = resolvesTo(fn, "torch." + std::string(cls->name), ctx);
-    if (how == Resolved::No) return;
+    if (how == Resolved::No || ctx.claimedByOther(*this, kClaimCall, call)) return;
 
     const TSNode args = field(call, "arguments");
     const Form form = formOf(args, text);
