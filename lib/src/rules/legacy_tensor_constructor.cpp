@@ -20,8 +20,8 @@ const RuleInfo kLegacyTensorConstructor{
 Flags calls of the typed tensor classes of PyTorch 0.3 — `torch.FloatTensor`, `DoubleTensor`,
 `HalfTensor`, `BFloat16Tensor`, `ByteTensor`, `CharTensor`, `ShortTensor`, `IntTensor`,
 `LongTensor`, `BoolTensor` and the same names under `torch.cuda` — made to construct a tensor
-(`torch.cuda.FloatTensor(2, 3)`, `torch.LongTensor([1, 2])`), resolved through the file's
-imports. A reference that is not called (`x.type(torch.cuda.FloatTensor)`,
+(`torch.cuda.FloatTensor(2, 3)`, `torch.LongTensor([1, 2])`; the name and its `(` written
+together, as everyone writes them), resolved through the file's imports. A reference that is not called (`x.type(torch.cuda.FloatTensor)`,
 `isinstance(x, torch.LongTensor)`) is not flagged, nor is the untyped `torch.Tensor(…)`, nor a
 `torch.ByteTensor(…)` that AF305 (uint8-mask) reports as a mask: a uint8 mask wants
 `dtype=torch.bool`, which this rule's fix would not write (and its `dtype=torch.uint8` would
