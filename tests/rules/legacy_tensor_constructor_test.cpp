@@ -54,6 +54,17 @@ TEST_CASE("AF318 legacy-tensor-constructor", "[rules][AF318]") {
        "import torch\nx = torch.empty(*shape, dtype=torch.float32)\ny = torch.empty(t.size(), dtype=torch.float32)\n"
        "z = torch.tensor([a, b], dtype=torch.float32)\n",
        "import torch\nx = torch.FloatTensor(*shape)\ny = torch.FloatTensor(t.size())\nz = torch.FloatTensor([a, b])\n"},
+      // Unsafe: a list comprehension, a name that only sequences are bound to.
+      {"import torch\nx = torch.LongTensor([t for _, t in batch])\nmean = [0.5, 0.5]\ny = torch.FloatTensor(mean)\n"
+       "def norm(std=(0.2, 0.3)):\n    return torch.FloatTensor(std)\n",
+       {{"AF318", 2, 5, 44, FixKind::Unsafe},
+        {"AF318", 4, 5, 28, FixKind::Unsafe},
+        {"AF318", 6, 12, 34, FixKind::Unsafe}},
+       "import torch\nx = torch.tensor([t for _, t in batch], dtype=torch.int64)\nmean = [0.5, 0.5]\n"
+       "y = torch.tensor(mean, dtype=torch.float32)\ndef norm(std=(0.2, 0.3)):\n"
+       "    return torch.tensor(std, dtype=torch.float32)\n",
+       "import torch\nx = torch.LongTensor([t for _, t in batch])\nmean = [0.5, 0.5]\ny = torch.FloatTensor(mean)\n"
+       "def norm(std=(0.2, 0.3)):\n    return torch.FloatTensor(std)\n"},
       // A star import: only spelt like PyTorch's.
       {"from torch import *\nimport torch\nx = FloatTensor(2)\n",
        {{"AF318", 3, 5, 19, FixKind::Unsafe}},
@@ -67,6 +78,10 @@ TEST_CASE("AF318 legacy-tensor-constructor", "[rules][AF318]") {
         {"AF318", 4, 5, 36, FixKind::None}},
        std::nullopt},
       {"from torch import FloatTensor\nx = FloatTensor(2)\n", {{"AF318", 2, 5, 19, FixKind::None}}, std::nullopt},
+      {"import torch\ndef f(mean, std=None):\n    a = torch.FloatTensor(mean)\n    return torch.FloatTensor(std)\n"
+       "v = [1.0]\nv = load()\nw = torch.FloatTensor(v)\n",
+       {{"AF318", 3, 9, 32, FixKind::None}, {"AF318", 4, 12, 34, FixKind::None}, {"AF318", 7, 5, 25, FixKind::None}},
+       std::nullopt},
       {"import torch\ndef f(torch):\n    return torch.FloatTensor(2)\nx = torch.FloatTensor(2)\n",
        {{"AF318", 4, 5, 25, FixKind::None}},
        std::nullopt},

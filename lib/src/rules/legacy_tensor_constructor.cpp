@@ -75,11 +75,14 @@ allocates too. It is safe where the call's form shows which of the three meaning
 
 It is unsafe where the form only suggests the meaning: `torch.FloatTensor(*shape)` (a star that
 unpacks to one list would be data), `torch.FloatTensor(x.size())` (sizes when `x` is a tensor;
-a plain tuple would be data), and a list or tuple literal holding names or calls (tensors and
+a plain tuple would be data), a list or tuple literal holding names or calls (tensors and
 NumPy values among them convert the same way on PyTorch 1.13, but the rule cannot see what
-they are). It is unsafe as well where the class is only spelt like PyTorch's (a star import).
+they are), a list comprehension, and a name whose every assignment, or parameter default, the
+file shows is a list or tuple (`def __init__(self, mean=(0.485, 0.456, 0.406))`, then
+`torch.FloatTensor(mean)`: a caller may still pass a tensor, which the legacy class aliases and
+`torch.tensor` copies, with a warning). It is unsafe as well where the class is only spelt like PyTorch's (a star import).
 
-No fix, only the report, for one argument of any other form (a name, a NumPy array, a tensor:
+No fix, only the report, for one argument of any other form (another name, a NumPy array, a tensor:
 size, data or alias is decided at run time; write `torch.tensor(x, dtype=…)`,
 `torch.empty(n, dtype=…)` or `x.to(dtype)` as the program means), for keyword arguments and
 `**kwargs`, and where the file does not bind `torch` to the module everywhere (the fix writes
@@ -150,7 +153,38 @@ std::vector<TSNode> argumentsOf(TSNode args) {
   return out;
 }
 
-Form formOf(TSNode args, std::string_view text) {
+bool isSequence(TSNode e) {
+  const Kinds &k = Kinds::get();
+  const TSSymbol s = symbolOf(e);
+  return s == k.list || s == k.tuple || s == k.listComprehension;
+}
+
+/// Whether every value the name `identifier` may hold that the file shows is a list or tuple
+/// (a literal or a list comprehension): each assignment's right side, a parameter's default.
+bool holdsSequence(TSNode identifier, Context &ctx) {
+  const Kinds &k = Kinds::get();
+  const SemanticModel &model = ctx.semantic();
+  const NameUse *use = model.nameAt(ts_node_start_byte(identifier));
+  if (!use || use->inError) return false;
+  bool any = false;
+  for (const NameUse *u : model.usesOf(model.resolve(*use))) {
+    if (u->role == NameRole::Reference) continue;
+    TSNode value = u->value;
+    if (u->role == NameRole::Parameter) {
+      const TSNode parameter = ts_node_parent(u->node);
+      const TSSymbol s = symbolOf(parameter);
+      value = s == k.defaultParameter || s == k.typedDefaultParameter ? field(parameter, "value") : TSNode{};
+    } else if (u->role != NameRole::Binding || u->iterated) {
+      return false;
+    }
+    if (!isSequence(value)) return false;
+    any = true;
+  }
+  return any;
+}
+
+Form formOf(TSNode args, Context &ctx) {
+  const std::string_view text = ctx.text();
   const Kinds &k = Kinds::get();
   if (symbolOf(args) != k.argumentList) return Form::Unknown; // `FloatTensor(x for x in y)`
   const std::vector<TSNode> arguments = argumentsOf(args);
@@ -167,6 +201,7 @@ Form formOf(TSNode args, std::string_view text) {
   if (symbolOf(only) == TorchKinds::get().integer) return Form::Sizes;
   if (symbolOf(only) == k.list || symbolOf(only) == k.tuple)
     return isNumbersLiteral(only, text) ? Form::Data : Form::DataGuess;
+  if (symbolOf(only) == k.listComprehension || (isIdentifier(only) && holdsSequence(only, ctx))) return Form::DataGuess;
   if (symbolOf(only) == k.call) {
     const TSNode fn = field(only, "function");
     const TSNode inner = field(only, "arguments");
@@ -203,7 +238,7 @@ public:
     if (how == Resolved::No || ctx.claimedByOther(*this, kClaimCall, call)) return;
 
     const TSNode args = field(call, "arguments");
-    const Form form = formOf(args, text);
+    const Form form = formOf(args, ctx);
     const std::string dtype = "dtype=torch." + std::string(cls->dtype) + (cuda ? ", device='cuda'" : "");
     const std::string written = std::string(cuda ? "torch.cuda." : "torch.") + std::string(cls->name);
     std::string message = "`" + written + "(…)` is a legacy constructor";
