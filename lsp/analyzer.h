@@ -106,6 +106,9 @@ public:
   /// copy of its text — what the CLI sees — and the findings are delivered when they differ. The
   /// document keeps its own tree for the next keystroke.
   void settle();
+  /// From any thread (work the server runs beside the Analyzer, such as a workspace fix): `task`
+  /// runs on the main thread, in deliver(), in order with the findings and the other main tasks.
+  void deliverLater(MainTask task) { emit(std::move(task)); }
   /// Hands the new findings to `sink` and runs the main tasks, in the order they were made.
   /// False when there was nothing.
   bool deliver(const ResultSink &sink);

@@ -98,7 +98,11 @@ Server::Server(Transport &transport, Logger &log) : transport_(transport), log_(
   workspace_.analyzer().setErrorSink([this](const std::string &message) { log_.error("analysis: " + message); });
 }
 
-Server::~Server() { log_.setForward(nullptr); }
+Server::~Server() {
+  log_.setForward(nullptr);
+  fixStop_->store(true);
+  if (fixThread_.joinable()) fixThread_.join(); // its main tasks are never run: the loop is over
+}
 
 // ---- the message loop ----
 
@@ -251,6 +255,7 @@ void Server::onInitialized(const NoParams &) {
 
 Null Server::onShutdown(const NoParams &) {
   shutdownRequested_ = true;
+  fixStop_->store(true); // a workspace fix in progress stops (its request is answered RequestCancelled)
   dispatcher_.setState(Dispatcher::State::ShutDown);
   return {};
 }

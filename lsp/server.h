@@ -6,10 +6,13 @@
 // the worker makes them, for the newest version only; hover answers at once from the latest
 // findings moved onto the current text; code actions and fixes run on the worker at the version
 // they were asked for, or are answered ContentModified when the document changed meanwhile.
-// Long requests (asyncfix.fixWorkspace, workspace/diagnostic) read the messages that arrived
-// meanwhile between two files, so $/cancelRequest and shutdown stop them.
+// asyncfix.fixWorkspace runs `asyncfix check --fix`'s run (asyncfix/run.h) on a thread of its own
+// over a snapshot of the open texts, and hands its progress and result to the loop through the
+// Analyzer; $/cancelRequest and shutdown stop it. workspace/diagnostic reads the messages that
+// arrived meanwhile between two files, so $/cancelRequest and shutdown stop it.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -17,6 +20,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "asyncfix/line_index.h"
@@ -27,9 +31,15 @@
 #include "transport.h"
 #include "workspace.h"
 
+namespace asyncfix {
+class RunProgress;
+}
+
 namespace asyncfix::lsp {
 
 struct CodeActionScope;
+struct WorkspaceFix;
+struct WorkspaceFixOutcome;
 
 /// The workspace's module renames, and what the worker needs to make their edits.
 struct WorkspaceProject {
@@ -279,7 +289,14 @@ private:
   void onExecuteCommand(const ExecuteCommandParams &params, const Reply<Null> &reply);
   void applySettings();
   void refreshDiagnostics();
+  /// asyncfix.fixWorkspace: the run of `asyncfix check --fix` over the workspace folders (the open
+  /// documents' texts for theirs) that writes nothing, on fixThread_ (inline in drain()'s tests),
+  /// then one workspace/applyEdit.
   void fixWorkspace(const Reply<Null> &reply, const std::optional<ProgressToken> &token);
+  /// Off the message loop (const, no logging): the run over `fix`'s snapshot, made into one edit.
+  WorkspaceFixOutcome fixWorkspaceRun(const WorkspaceFix &fix, RunProgress &progress) const;
+  /// On the message loop: the end of the progress, the log, the edit sent, the answer.
+  void finishWorkspaceFix(const WorkspaceFix &fix, WorkspaceFixOutcome outcome);
   void progress(const std::optional<ProgressToken> &token, WorkDoneProgress value);
 
   Transport &transport_;
@@ -298,6 +315,11 @@ private:
   bool exited_ = false;
   std::int64_t progressTokens_ = 0;
   std::shared_ptr<ProjectCache> projects_ = std::make_shared<ProjectCache>();
+  /// The asyncfix.fixWorkspace running off the loop (threaded mode; one at a time), joined by the
+  /// main task that ends it, or by the destructor.
+  std::thread fixThread_;
+  /// Set by shutdown: a workspace fix still running stops.
+  std::shared_ptr<std::atomic<bool>> fixStop_ = std::make_shared<std::atomic<bool>>(false);
 };
 
 } // namespace asyncfix::lsp

@@ -88,3 +88,131 @@ TEST_CASE("a pipelined run checks each file once and agrees with a whole-list ru
   }
   fs::remove_all(root);
 }
+
+namespace {
+
+/// A project on disk for a test, removed when it ends.
+struct Project {
+  explicit Project(const std::map<std::string, std::string> &files)
+      : root(fs::temp_directory_path() / ("asyncfix-run-host-" + std::to_string(::getpid()))) {
+    fs::remove_all(root);
+    for (const auto &[path, text] : files) {
+      fs::create_directories((root / path).parent_path());
+      std::ofstream(root / path, std::ios::binary) << text;
+    }
+  }
+  ~Project() { fs::remove_all(root); }
+  Project(const Project &) = delete;
+  Project &operator=(const Project &) = delete;
+  std::string read(const std::string &path) const {
+    std::ifstream in(root / path, std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  }
+  std::string path(const std::string &name) const { return (root / name).string(); }
+  fs::path root;
+};
+
+const FileReport *reportOf(const RunResult &result, const std::string &path) {
+  for (const FileReport &report : result.reports)
+    if (report.path == path) return &report;
+  return nullptr;
+}
+
+const std::map<std::string, std::string> kHostFiles = {
+    {"pkg/__init__.py", ""},
+    {"pkg/async.py", "def helper(x):\n    return x.cuda(async=True)\n"},
+    {"pkg/user.py", "from .async import helper\n"},
+    {"lib.py", "def load(x):\n    return x\n"},
+};
+
+} // namespace
+
+TEST_CASE("a host's run collects the fixes, reads its own texts and writes nothing", "[run]") {
+  const Project project(kHostFiles);
+  ConfigResolver::Options settings;
+  settings.isolated = true;
+  const ConfigResolver resolver(std::move(settings));
+  RunOptions options;
+  options.roots = {project.root.string()};
+  options.fixMode = FixMode::Collect;
+  options.jobs = 2;
+  options.defaultBases = {project.root};
+  // lib.py as an editor has it, unsaved: a legacy call, and a parameter the disk does not have.
+  const std::string unsaved = "def load(x, y):\n    return x.cuda(async=y)\n";
+  std::atomic<int> asked{0};
+  options.openText = [&](const std::string &path) -> std::optional<ProjectSource> {
+    ++asked;
+    if (normalizedPath(path) == normalizedPath(project.path("lib.py"))) return ProjectSource{unsaved, {}};
+    return std::nullopt;
+  };
+  Counting progress;
+  const RunResult result = Run(resolver, options).check(progress);
+
+  CHECK_FALSE(result.cancelled);
+  CHECK(asked > 0);
+  for (const auto &[name, text] : kHostFiles) CHECK(project.read(name) == text); // nothing written or renamed
+  const FileReport *lib = reportOf(result, project.path("lib.py"));
+  REQUIRE(lib != nullptr);
+  CHECK(lib->changed);
+  CHECK(lib->before == unsaved);
+  CHECK(lib->after == "def load(x, y):\n    return x.cuda(non_blocking=y)\n");
+  const FileReport *user = reportOf(result, project.path("pkg/user.py"));
+  REQUIRE(user != nullptr);
+  CHECK(user->after == "from .asynchronous import helper\n");
+  // The module's rename is in the project view, for the host to make; its file's report counts it.
+  REQUIRE(result.project.renames().size() == 1);
+  CHECK(moduleRenameApplies(result.project.renames().front(), result.unsafe));
+  const FileReport *module = reportOf(result, project.path("pkg/async.py"));
+  REQUIRE(module != nullptr);
+  CHECK(module->changed);
+  CHECK(module->fixed == 2); // its AF101, and the rename
+}
+
+TEST_CASE("a run whose host cannot rename files leaves the modules named async and their imports", "[run]") {
+  const Project project(kHostFiles);
+  ConfigResolver::Options settings;
+  settings.isolated = true;
+  const ConfigResolver resolver(std::move(settings));
+  RunOptions options;
+  options.roots = {project.root.string()};
+  options.fixMode = FixMode::Collect;
+  options.defaultBases = {project.root};
+  options.renameModules = false;
+  Counting progress;
+  const RunResult result = Run(resolver, options).check(progress);
+  CHECK(result.project.renames().empty());
+  CHECK(result.keptModules == std::vector<std::string>{"pkg.async"});
+  const FileReport *user = reportOf(result, project.path("pkg/user.py"));
+  REQUIRE(user != nullptr);
+  CHECK_FALSE(user->changed);
+  const FileReport *module = reportOf(result, project.path("pkg/async.py"));
+  REQUIRE(module != nullptr);
+  CHECK(module->after == "def helper(x):\n    return x.cuda(non_blocking=True)\n");
+}
+
+TEST_CASE("a cancelled run checks no more files and renames no module", "[run]") {
+  const Project project(kHostFiles);
+  ConfigResolver::Options settings;
+  settings.isolated = true;
+  const ConfigResolver resolver(std::move(settings));
+  RunOptions options;
+  options.roots = {project.root.string()};
+  options.jobs = 1;
+  options.defaultBases = {project.root};
+  for (const FixMode mode : {FixMode::Apply, FixMode::Collect}) {
+    INFO("fix mode " << static_cast<int>(mode));
+    options.fixMode = mode;
+    // Cancelled after the first file (the run asks three times between its phases first; lib.py,
+    // first in path order, is checked and needs no fix).
+    std::atomic<int> asked{0};
+    options.cancelled = [&] { return ++asked > 4; };
+    Counting progress;
+    const RunResult result = Run(resolver, options).check(progress);
+    CHECK(result.cancelled);
+    REQUIRE(result.reports.size() == 1);
+    CHECK(result.reports.front().path == project.path("lib.py"));
+    CHECK(progress.done == 1);
+    CHECK(fs::exists(project.root / "pkg/async.py"));
+    for (const auto &[name, text] : kHostFiles) CHECK(project.read(name) == text);
+  }
+}

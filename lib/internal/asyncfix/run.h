@@ -9,13 +9,20 @@
 // renaming modules on disk (--fix), the diff of each file (--diff), and the reports in path order,
 // each file once.
 //
+// A host with files of its own (an editor's unsaved buffers) hands them in (RunOptions::openText:
+// read wherever the run reads a file), may collect the fixes instead of writing them
+// (FixMode::Collect: each changed file's text before and after; the module renames that apply are
+// in the result's project view), and may stop a run (RunOptions::cancelled).
+//
 // It does not own: arguments, output formats, colours, the progress bar's drawing (RunProgress
 // is told how far the run is), stdout or stderr (problems come back as lines in the reports), the
-// process's exit code. The CLI drives it (cli/check.cpp); the language server's workspace fix and
-// the C/Python APIs are to drive the same component.
+// process's exit code, how a host applies collected fixes. The CLI drives it (cli/check.cpp), and
+// so does the language server's workspace fix (lsp/server_workspace.cpp, FixMode::Collect); the
+// C/Python APIs are to drive the same component.
 #pragma once
 
 #include <cstdint>
+#include <filesystem>
 #include <functional>
 #include <optional>
 #include <string>
@@ -32,8 +39,10 @@
 
 namespace asyncfix {
 
-/// What a run does to each file besides linting it.
-enum class FixMode : std::uint8_t { None, Apply, Diff };
+/// What a run does to each file besides linting it: nothing, fix it on disk, show the fixes as a
+/// diff, or fix it without writing (each changed file's report keeps its text before and after;
+/// no module is renamed on disk).
+enum class FixMode : std::uint8_t { None, Apply, Diff, Collect };
 
 struct RunOptions {
   std::vector<std::string> roots; ///< files and directories to check (walked as walkPaths walks)
@@ -49,6 +58,22 @@ struct RunOptions {
   /// `--unsafe-fixes` / `--no-unsafe-fixes`: wins over every file's own `unsafe-fixes`.
   std::optional<bool> unsafeFixes;
   unsigned jobs = 0; ///< worker threads; 0: one per hardware thread
+  /// The host's own text of a file (an editor's unsaved buffer), consulted before the disk wherever
+  /// the run reads `path` (as the run spells it; a host compares normalizedPath()): UTF-8, already
+  /// decoded. With `readOnly` (a notebook open in a notebook editor: its code cells' virtual text)
+  /// the file is not checked, and the project view counts it as a place a rename cannot edit.
+  /// Called from several threads at once. Null: the disk only.
+  std::function<std::optional<ProjectSource>(const std::string &path)> openText;
+  /// Asked by the workers before each file (and between the run's phases): once true, no other
+  /// file is checked and the result says `cancelled`. Called from several threads at once.
+  std::function<bool()> cancelled;
+  /// Where a file under no configuration file finds its default `src` (absolute: a language
+  /// server's workspace folders); empty: the current directory (ProjectView::build).
+  std::vector<std::filesystem::path> defaultBases;
+  /// False for a host that cannot rename files: the project's modules named `async`/`await` are
+  /// not the project view's modules, so their imports are reported unfixed, as when the run does
+  /// not hold them, and RunResult::keptModules names them.
+  bool renameModules = true;
 };
 
 /// How far a run is, for a progress bar. advance() is called from worker threads.
@@ -68,8 +93,11 @@ struct FileReport {
   std::vector<Diagnostic> diagnostics;
   /// A notebook with diagnostics: they refer to its virtual text (and `text` is empty).
   std::optional<Notebook> notebook;
-  std::string diff;                  ///< --diff: the unified diff
-  std::string fixedSource;           ///< --fix on stdin: what to print (the input when nothing changed)
+  std::string diff;        ///< --diff: the unified diff
+  std::string fixedSource; ///< --fix on stdin: what to print (the input when nothing changed)
+  /// FixMode::Collect, a file whose text changed: its text before and after the fixes, UTF-8 as an
+  /// editor shows it (a notebook's JSON).
+  std::string before, after;
   std::size_t fixed = 0;             ///< diagnostics fixed (or that --diff would fix)
   bool changed = false;              ///< the text changed (written with --fix, diffed with --diff)
   bool failed = false;               ///< could not be read, decoded or written
@@ -97,6 +125,11 @@ struct RunResult {
   bool unsafe = false;
   /// Files checked (linted, fixed or given a `# noqa`): each file of the run once.
   std::size_t checks = 0;
+  /// RunOptions::cancelled said so: some files were not checked, and no module was renamed.
+  bool cancelled = false;
+  /// RunOptions::renameModules false: the modules named `async`/`await` left out of the project
+  /// view ("pkg.async"), in the order the view found them.
+  std::vector<std::string> keptModules;
 };
 
 /// One run of the engine over files, under `resolver`'s configuration.
@@ -126,6 +159,10 @@ private:
 
 /// One worker per hardware thread (at least one).
 unsigned defaultJobs();
+
+/// Whether the module rename `r` is made under the run's unsafe setting: not refused, and safe
+/// unless `unsafe`.
+bool moduleRenameApplies(const ModuleRename &r, bool unsafe);
 
 /// --fix: renames the modules of `view` (deepest first) whose applicability `unsafe` allows, each
 /// with rename(2) refusing to replace an existing target. Returns one line per problem

@@ -13,6 +13,10 @@ namespace asyncfix {
 
 namespace fs = std::filesystem;
 
+bool moduleRenameApplies(const ModuleRename &r, bool unsafe) {
+  return !r.refusal && (unsafe || r.applicability() == Applicability::Safe);
+}
+
 std::vector<std::string> applyModuleRenames(const ProjectView &view, bool unsafe, std::vector<bool> &done) {
   const std::vector<ModuleRename> &renames = view.renames();
   std::vector<std::string> problems;
@@ -28,7 +32,7 @@ std::vector<std::string> applyModuleRenames(const ProjectView &view, bool unsafe
       if (!r.ignored) problems.push_back("error: " + r.path.from + ": " + *r.refusal + "; not renamed");
       continue;
     }
-    if (r.applicability() != Applicability::Safe && !unsafe) continue;
+    if (!moduleRenameApplies(r, unsafe)) continue;
     // RENAME_NOREPLACE: atomic, and never over a file that appeared since the run began.
     if (::renameat2(AT_FDCWD, r.path.from.c_str(), AT_FDCWD, r.path.to.c_str(), RENAME_NOREPLACE) != 0) {
       const int error = errno;

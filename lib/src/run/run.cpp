@@ -25,6 +25,7 @@
 #include "asyncfix/linter.h"
 #include "asyncfix/module_strings.h"
 #include "asyncfix/notebook_fix.h"
+#include "asyncfix/report.h"
 #include "asyncfix/report_format.h"
 #include "asyncfix/suppression.h"
 #include "asyncfix/unified_diff.h"
@@ -89,6 +90,21 @@ struct Context {
   /// `async`/`await` as a name (mayHavePublicNames(); the only files whose findings a project
   /// view can change) is not linted yet; its report lists its public names and is `deferred`.
   bool defer = false;
+  /// Set once RunOptions::cancelled said so (every worker stops asking then).
+  std::atomic<bool> *stopped = nullptr;
+
+  /// The host's text of `path` (RunOptions::openText), if it has one.
+  std::optional<ProjectSource> open(const std::string &path) const {
+    return options.openText ? options.openText(path) : std::nullopt;
+  }
+  /// Whether the run is to stop (RunOptions::cancelled).
+  bool cancelled() const {
+    if (stopped == nullptr || !options.cancelled) return false;
+    if (stopped->load(std::memory_order_relaxed)) return true;
+    if (!options.cancelled()) return false;
+    stopped->store(true, std::memory_order_relaxed);
+    return true;
+  }
 
   /// True when the file may be rewritten under this name (the first name to ask wins).
   bool claim(std::pair<std::uint64_t, std::uint64_t> identity) const {
@@ -198,6 +214,9 @@ FileReport checkNotebook(FileReport report, std::string bytes, const FileStamp *
   std::optional<Notebook> &fixed = fixing.fixed;
   if (options.fixMode == FixMode::Diff) {
     report.diff = unifiedDiff(notebook.json(), fixed->json(), report.path);
+  } else if (options.fixMode == FixMode::Collect) {
+    report.before = notebook.json();
+    report.after = fixed->json();
   } else if (stamp != nullptr) {
     if (const auto error = writeFileAtomically(report.path, fixed->json(), *stamp)) {
       fail(report, *error);
@@ -231,10 +250,16 @@ void addModuleStrings(FileReport &report, std::string_view text, const ProjectVi
 /// addModuleStrings() for a file of the pipeline's first pass that spells `async`/`await` only
 /// where they cannot be names: the project view changes none of its findings, but a string of it
 /// may name a renamed module. Its text is read again when the report kept none.
-void addLateModuleStrings(FileReport &report, const ProjectView &project) {
+void addLateModuleStrings(FileReport &report, const ProjectView &project, const Context &ctx) {
   if (report.failed || report.notebook) return;
   if (!report.text.empty()) {
     addModuleStrings(report, report.text, &project);
+    return;
+  }
+  if (std::optional<ProjectSource> open = ctx.open(report.path)) {
+    if (!open->readOnly.empty()) return;
+    addModuleStrings(report, open->text, &project);
+    if (!report.diagnostics.empty()) report.text = std::move(open->text);
     return;
   }
   ReadResult read = readSourceFile(report.path);
@@ -247,9 +272,10 @@ void addLateModuleStrings(FileReport &report, const ProjectView &project) {
 }
 
 /// Lints or fixes one text. `stamp` is set for a file on disk (which --fix rewrites), null for
-/// stdin.
+/// stdin and a host's text; `decoded`: the bytes are UTF-8 text already (a host's, whatever
+/// encoding its file declares).
 FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp, const Context &ctx,
-                     const Linters::Entry *given = nullptr) {
+                     const Linters::Entry *given = nullptr, bool decoded = false) {
   FileReport report;
   report.path = std::move(path);
   const RunOptions &options = ctx.options;
@@ -261,7 +287,13 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   }
   const Linter &linter = *entry.linter;
   report.unsafeFixes = entry.unsafeFixes;
-  SourceText source = decodeSourceFrom(bytes); // a UTF-8 file's bytes move into source.text
+  SourceText source;
+  if (decoded) {
+    source.error = checkSourceText(bytes);
+    if (!source.error) source.text = std::exchange(bytes, std::string());
+  } else {
+    source = decodeSourceFrom(bytes); // a UTF-8 file's bytes move into source.text
+  }
   if (source.error) {
     fail(report, *source.error);
     report.fixedSource = std::move(bytes); // stdin --fix echoes what it cannot process
@@ -344,6 +376,11 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
     if (changed) {
       report.diff = unifiedDiff(encoding.empty() ? bytes : original, *out, report.path);
     }
+  } else if (options.fixMode == FixMode::Collect) {
+    if (changed) {
+      report.before = bytes; // UTF-8, whatever the file's encoding
+      report.after = result.text;
+    }
   } else if (changed && stamp != nullptr) {
     if (const auto error = writeFileAtomically(report.path, *out, *stamp)) {
       fail(report, *error);
@@ -378,9 +415,21 @@ struct Job {
   std::optional<ReadResult> read{};
 };
 
+/// Checks the host's text of a file (RunOptions::openText); one it cannot edit is left alone.
+FileReport checkOpen(Job &job, ProjectSource open, const Context &ctx) {
+  if (!open.readOnly.empty()) {
+    FileReport report;
+    report.path = job.path;
+    warn(report, open.readOnly + "; not checked");
+    return report;
+  }
+  return checkText(job.path, std::move(open.text), nullptr, ctx, job.entry ? &*job.entry : nullptr, true);
+}
+
 FileReport checkFile(Job &job, const Context &ctx) {
   const std::string &path = job.path;
   try {
+    if (std::optional<ProjectSource> open = ctx.open(path)) return checkOpen(job, std::move(*open), ctx);
     ReadResult read = job.read        ? std::move(*job.read)
                       : job.directory ? readSourceFileAt(job.directory->fd(), path.c_str() + (path.rfind('/') + 1))
                                       : readSourceFile(path);
@@ -423,7 +472,8 @@ FileReport checkFile(Job &job, const Context &ctx) {
 /// parsed keep what was read in `kept` (by index in `files`): they are fixed against it, so a
 /// change made since this read is never overwritten, and they are not read twice.
 std::vector<std::pair<std::string, PublicNames>> scanPublicNames(const std::vector<std::string> &files, unsigned jobs,
-                                                                 std::vector<std::optional<ReadResult>> &kept) {
+                                                                 std::vector<std::optional<ReadResult>> &kept,
+                                                                 const Context &ctx) {
   std::vector<std::optional<PublicNames>> found(files.size());
   kept.assign(files.size(), std::nullopt);
   std::atomic<std::size_t> next{0};
@@ -431,6 +481,10 @@ std::vector<std::pair<std::string, PublicNames>> scanPublicNames(const std::vect
     for (std::size_t i = next++; i < files.size(); i = next++) {
       if (isNotebookFile(files[i])) continue; // notebooks are not modules
       try {
+        if (const std::optional<ProjectSource> open = ctx.open(files[i])) { // checked from the host's text
+          if (open->readOnly.empty() && mayHavePublicNames(open->text)) found[i] = findPublicNames(open->text);
+          continue;
+        }
         ReadResult read = readSourceFile(files[i]);
         if (read.error) continue;
         std::string bytes = read.bytes;
@@ -456,7 +510,7 @@ std::vector<std::pair<std::string, PublicNames>> scanPublicNames(const std::vect
 /// A file of the run as the project view's audit reads it: decoded as a check decodes it (a
 /// notebook's JSON as it is); nullopt, with why, when the check would report an error and the
 /// bytes may name a module (they spell `async` or `await`).
-std::optional<ProjectSource> projectText(const std::string &file, std::string &why) {
+std::optional<ProjectSource> diskText(const std::string &file, std::string &why) {
   ReadResult read = readSourceFile(file);
   if (read.error) {
     why = "cannot be read: " + *read.error;
@@ -471,6 +525,16 @@ std::optional<ProjectSource> projectText(const std::string &file, std::string &w
   if (error.ends_with(", skipped")) error.remove_suffix(std::string_view(", skipped").size());
   why = "cannot be read: " + std::string(error);
   return std::nullopt;
+}
+
+/// The files of the run as the project view reads them: the host's text (RunOptions::openText),
+/// else diskText().
+ProjectText projectText(const Context &ctx) {
+  if (!ctx.options.openText) return diskText;
+  return [&ctx](const std::string &file, std::string &why) -> std::optional<ProjectSource> {
+    if (std::optional<ProjectSource> open = ctx.open(file)) return open;
+    return diskText(file, why);
+  };
 }
 
 /// Jobs handed from the walk (the producer) to the workers as it finds them.
@@ -519,6 +583,7 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   const auto work = [&] {
     std::vector<FileReport> mine;
     for (Job job; queue.pop(job);) {
+      if (ctx.cancelled()) continue; // the queue is emptied: the producer never waits
       mine.push_back(checkFile(job, ctx));
       if (!mine.back().deferred) progress.advance();
     }
@@ -630,6 +695,7 @@ private:
 /// Problems (a target that exists) go to `errors` under --fix, to the reports as warnings else.
 void finishProject(const ProjectView &project, std::vector<FileReport> &reports, const RunOptions &options, bool unsafe,
                    std::vector<std::string> &errors) {
+  const bool collect = options.fixMode == FixMode::Collect;
   if (options.addNoqa) return;
   std::vector<bool> done;
   if (options.fixMode == FixMode::Apply) errors = applyModuleRenames(project, unsafe, done);
@@ -639,19 +705,53 @@ void finishProject(const ProjectView &project, std::vector<FileReport> &reports,
                                      [&](const FileReport &f) { return normalizedPath(f.path) == r.reportedIn; });
     if (report == reports.end() || r.ignored) continue;
     if (r.refusal && options.fixMode != FixMode::Apply) warn(*report, *r.refusal + "; the module is not renamed");
-    const bool applies = !r.refusal && (unsafe || r.applicability() == Applicability::Safe);
-    if (options.fixMode == FixMode::Apply ? i < done.size() && done[i] : options.fixMode == FixMode::Diff && applies) {
+    const bool applies = moduleRenameApplies(r, unsafe);
+    if (options.fixMode == FixMode::Apply ? i < done.size() && done[i]
+                                          : (options.fixMode == FixMode::Diff || collect) && applies) {
       ++report->fixed;
       report->changed = true;
       continue;
     }
     Diagnostic d = ProjectView::moduleDiagnostic(r);
     if (report->text.empty() && report->notebook == std::nullopt && report->diagnostics.empty()) {
-      ReadResult read = readSourceFile(report->path); // the line the diagnostic shows
-      if (!read.error) report->text = std::move(read.bytes);
+      if (std::optional<ProjectSource> open = options.openText ? options.openText(report->path) : std::nullopt) {
+        if (open->readOnly.empty()) report->text = std::move(open->text);
+      } else if (ReadResult read = readSourceFile(report->path); !read.error) { // the line the diagnostic shows
+        report->text = std::move(read.bytes);
+      }
     }
     report->diagnostics.insert(report->diagnostics.begin(), std::move(d));
   }
+}
+
+/// The project view of the run's `files` (`names`: their public names) read through `text`, built
+/// and audited. Without RunOptions::renameModules, the files of its modules named `async`/`await`
+/// are left out of it (their imports are then left as they are) and `kept` names those modules.
+ProjectView makeProjectView(const std::vector<std::string> &files,
+                            std::vector<std::pair<std::string, PublicNames>> names, const ConfigResolver &resolver,
+                            const RunOptions &options, const ProjectText &text, unsigned jobs,
+                            std::vector<std::string> &kept) {
+  ProjectView project = ProjectView::build(files, resolver, names, options.defaultBases, text);
+  const std::vector<std::string> *viewFiles = &files;
+  std::vector<std::string> others;
+  if (!options.renameModules && !project.renames().empty()) {
+    const auto moved = [&](const std::string &file) {
+      const std::string path = normalizedPath(file);
+      return std::any_of(project.renames().begin(), project.renames().end(), [&](const ModuleRename &r) {
+        return path == r.path.from || (r.directory && path.starts_with(r.path.from + "/"));
+      });
+    };
+    for (const ModuleRename &r : project.renames())
+      if (std::find(kept.begin(), kept.end(), r.module) == kept.end()) kept.push_back(r.module);
+    std::copy_if(files.begin(), files.end(), std::back_inserter(others),
+                 [&](const std::string &f) { return !moved(f); });
+    std::erase_if(names, [&](const auto &entry) { return moved(entry.first); });
+    project = ProjectView::build(others, resolver, names, options.defaultBases, text);
+    viewFiles = &others;
+  }
+  // A shard walks its roots in part: importers in the other shards keep the old name.
+  project.audit(*viewFiles, options.partial ? std::vector<std::string>{} : options.roots, resolver, text, jobs);
+  return project;
 }
 
 /// A run over its whole file list `list`, made first: a shard is a share of the deduplicated
@@ -663,10 +763,13 @@ void checkWholeList(FileList list, const ConfigResolver &resolver, const RunOpti
                     unsigned jobs, RunProgress &progress, RunResult &result) {
   ProjectView &project = result.project;
   result.pathErrors = std::move(list.errors);
+  if (ctx.cancelled()) return;
   std::vector<std::optional<ReadResult>> kept;
-  project = ProjectView::build(list.files, resolver, scanPublicNames(list.files, jobs, kept), {}, projectText);
-  // A shard walks its roots in part: importers in the other shards keep the old name.
-  project.audit(list.files, options.partial ? std::vector<std::string>{} : options.roots, resolver, projectText, jobs);
+  std::vector<std::pair<std::string, PublicNames>> names = scanPublicNames(list.files, jobs, kept, ctx);
+  if (ctx.cancelled()) return;
+  project =
+      makeProjectView(list.files, std::move(names), resolver, options, projectText(ctx), jobs, result.keptModules);
+  if (ctx.cancelled()) return;
   if (project.active()) ctx.linters.setProject(&project);
   progress.start(list.files.size());
   result.reports = checkJobs(
@@ -703,8 +806,7 @@ void checkPipelined(const ConfigResolver &resolver, const RunOptions &options, C
     if (report.names && !report.names->empty()) names.emplace_back(report.path, std::move(*report.names));
     if (report.deferred) deferred.push_back(report.path);
   }
-  project = ProjectView::build(files, resolver, names, {}, projectText);
-  project.audit(files, options.roots, resolver, projectText, jobs);
+  project = makeProjectView(files, std::move(names), resolver, options, projectText(ctx), jobs, result.keptModules);
   if (project.active()) ctx.linters.setProject(&project);
   std::vector<FileReport> second = checkJobs(
       [&](JobQueue &queue) {
@@ -715,7 +817,7 @@ void checkPipelined(const ConfigResolver &resolver, const RunOptions &options, C
   result.checks = first.size() + second.size();
   if (!project.renamedModules().empty())
     for (FileReport &report : first)
-      if (report.spellsKeyword) addLateModuleStrings(report, project);
+      if (report.spellsKeyword) addLateModuleStrings(report, project, ctx);
   result.reports.reserve(first.size() + second.size());
   std::merge(std::make_move_iterator(first.begin()), std::make_move_iterator(first.end()),
              std::make_move_iterator(second.begin()), std::make_move_iterator(second.end()),
@@ -765,10 +867,14 @@ RunResult Run::check(RunProgress &progress) {
   ctx.writes = writes;
   ctx.claimsMutex = &claimsMutex;
   ctx.claims = &claims;
+  std::atomic<bool> stopped{false};
+  ctx.stopped = &stopped;
   const unsigned jobs = options_.jobs == 0 ? defaultJobs() : options_.jobs;
-  if (options_.listFirst || options_.keep || writes)
+  // Collecting fixes is fixing: the project view is known before any file is fixed.
+  if (options_.listFirst || options_.keep || writes || options_.fixMode == FixMode::Collect)
     checkWholeList(files(), resolver_, options_, ctx, jobs, progress, result);
   else checkPipelined(resolver_, options_, ctx, jobs, progress, result);
+  result.cancelled = stopped.load();
   finish(result);
   return result;
 }
@@ -795,7 +901,7 @@ void Run::finish(RunResult &result) const {
   result.unsafe =
       options_.unsafeFixes.value_or(!reports.empty() && std::all_of(reports.begin(), reports.end(),
                                                                     [](const FileReport &r) { return r.unsafeFixes; }));
-  if (!result.project.renames().empty())
+  if (!result.project.renames().empty() && !result.cancelled) // renamed only when every file is fixed
     finishProject(result.project, result.reports, options_, result.unsafe, result.projectErrors);
 }
 

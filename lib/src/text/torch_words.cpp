@@ -57,6 +57,15 @@ std::span<const std::string_view> torchApiWords() {
       "scheduler.step(",              // AF306 scheduler-step-order: a function's `scheduler` parameter stepped
       "lr_scheduler.step(",           // AF306 scheduler-step-order: the same, named `lr_scheduler`
       "sched.step(",                  // AF306 scheduler-step-order: the same, named `sched`
+      "FloatTensor(",                 // AF318 legacy-tensor-constructor: `torch.cuda.FloatTensor(…)`, a call
+      "DoubleTensor(",                // AF318 legacy-tensor-constructor
+      "HalfTensor(",                  // AF318 legacy-tensor-constructor
+      "BFloat16Tensor(",              // AF318 legacy-tensor-constructor
+      "CharTensor(",                  // AF318 legacy-tensor-constructor
+      "ShortTensor(",                 // AF318 legacy-tensor-constructor
+      "IntTensor(",                   // AF318 legacy-tensor-constructor
+      "LongTensor(",                  // AF318 legacy-tensor-constructor
+      "BoolTensor(",                  // AF318 legacy-tensor-constructor (`ByteTensor` is AF305's, above)
   };
   return kWords;
 }

@@ -345,6 +345,11 @@ test('"asyncfix: Fix all problems in the workspace" writes the fix into a file t
     // straight to disk.
     const expected = original('pkg/batch.py').replace('async=True', 'non_blocking=True');
     await eventually(() => read('pkg/batch.py') === expected, 30000, 'pkg/batch.py on disk');
+    // A notebook that is not open is fixed as `asyncfix check --fix` fixes it: its JSON text.
+    await eventually(() => !read('legacy.ipynb').includes('cuda(async=True)'), 30000, 'legacy.ipynb on disk');
+    assert.deepEqual(JSON.parse(read('legacy.ipynb')).cells.length, JSON.parse(original('legacy.ipynb')).cells.length);
+    // The notebook test below starts from the original.
+    fs.writeFileSync(path.join(dirs.project, 'legacy.ipynb'), original('legacy.ipynb'));
   });
 });
 
