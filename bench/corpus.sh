@@ -9,7 +9,8 @@
 # percent of the files get legacy async/await code appended (bench/inject.py), so the fixer has
 # real work. The PyTorch-heavy corpus (issue 16) is fetched the same way into CACHE/torch/, and
 # its generated dense variant (bench/gen_torch.py) is written to CACHE/dense/, with one dense
-# 20 000-line file in CACHE/dense-file/. Idempotent: a package already unpacked is not fetched
+# 20 000-line file in CACHE/dense-file/, and the same corpus with nothing to report (today's
+# spelling of the same code) in CACHE/dense-clean/. Idempotent: a package already unpacked is not fetched
 # again, a generated tree is regenerated only when bench/gen_torch.py changes.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -73,13 +74,14 @@ fi
 # The generated corpora are stamped with the generator's hash: a changed generator rewrites them.
 gen_hash="$(sha256sum "$here/gen_torch.py" | cut -d' ' -f1)"
 if [ ! -f "$cache/dense/.done" ] || [ "$(cat "$cache/dense/.done")" != "$gen_hash" ]; then
-  rm -rf "$cache/dense" "$cache/dense-file"
+  rm -rf "$cache/dense" "$cache/dense-file" "$cache/dense-clean"
   python3 "$here/gen_torch.py" "$cache/dense"
+  python3 "$here/gen_torch.py" "$cache/dense-clean" --clean
   python3 "$here/gen_torch.py" "$cache/dense-file/train_20000.py" --lines 20000
   echo "$gen_hash" > "$cache/dense/.done"
 fi
 
-for dir in "$cache/corpus" "$cache/torch" "$cache/dense"; do
+for dir in "$cache/corpus" "$cache/torch" "$cache/dense" "$cache/dense-clean"; do
   files=$(find "$dir" -name '*.py' | wc -l)
   bytes=$(find "$dir" -name '*.py' -printf '%s\n' | awk '{s+=$1} END {print s}')
   echo "corpus.sh: $dir: $files .py files, $((bytes / 1000000)) MB" >&2

@@ -3,6 +3,7 @@
 
     bench/gen_torch.py DIR [--files N] [--seed S]     a corpus: N files (1500) under DIR/<project>/<package>/
     bench/gen_torch.py FILE --lines N [--seed S]      one dense file of about N lines
+    bench/gen_torch.py DIR --clean                    the same corpus with nothing to find (below)
 
 The real PyTorch corpus (Debian's torch, torchvision, …) is library code; the code asyncfix exists
 for is training code, where nearly every function copies a batch to the GPU. Every function here
@@ -11,6 +12,11 @@ everywhere; a quarter of the files are asyncio code (`async def`, `await`, `asyn
 strings, comments and docstrings mention `async=True` (never a finding). A small share of the
 files (~4 %) also hold legacy code — `.cuda(async=True)`, `async` as a name, `.to(device, True)`,
 `asyncio.async(...)`, a `try/except TypeError` shim — so `check` has findings and `--fix` has work.
+
+`--clean` writes the same code as today's projects write it, with nothing any rule can report: no
+legacy code, the loaders built in another module (`from .data import BatchLoader`), batches
+copied with `.to(device, non_blocking=True)`. The prefilter should keep none of it: the corpus
+measures its scan at PyTorch density (issue 29), not the parser.
 
 Deterministic: the output depends only on the seed and the arguments (each file draws from its
 own `random.Random(f'{seed}:{index}')`), so every machine benchmarks the same bytes.
@@ -298,18 +304,28 @@ def generate(rng, blocks, is_async, legacy, title):
     return ''.join(out)
 
 
-def corpus(root, files, seed):
+def cleaned(text):
+    """The modern spelling of a generated file, with nothing to report (see --clean)."""
+    text = text.replace('from torch.utils.data import', 'from .data import').replace('DataLoader', 'BatchLoader')
+    text = text.replace('.cuda(non_blocking=True)', '.to(self.device, non_blocking=True)')
+    text = text.replace('t.cuda(device, non_blocking=True)', 't.to(device, non_blocking=True)')
+    return text.replace('.cuda(\n                        non_blocking=True,', '.to(\n                        self.device, non_blocking=True,')
+
+
+def corpus(root, files, seed, clean=False):
     legacy_files = 0
     nbytes = 0
     for i in range(files):
         rng = random.Random(f'{seed}:{i}')
         project, package = f'project_{i % 40:02d}', rng.choice(['train', 'models', 'engine', 'data', 'utils'])
         path = os.path.join(root, project, package, f'module_{i:05d}.py')
-        legacy = rng.random() < LEGACY_RATE
+        legacy = rng.random() < LEGACY_RATE and not clean
         legacy_files += legacy
         # Most files are a few hundred lines; a few are large trainers.
         blocks = rng.randrange(4, 40) if rng.random() < 0.9 else rng.randrange(60, 200)
         text = generate(rng, blocks, rng.random() < ASYNC_RATE, legacy, f'{project}.{package}.module_{i:05d}')
+        if clean:
+            text = cleaned(text)
         os.makedirs(os.path.dirname(path), exist_ok=True)
         with open(path, 'w') as f:
             f.write(text)
@@ -338,11 +354,12 @@ def main():
     ap.add_argument('--files', type=int, default=1500)
     ap.add_argument('--lines', type=int, help='write one file of about this many lines to DEST instead')
     ap.add_argument('--seed', default='16')
+    ap.add_argument('--clean', action='store_true', help='no legacy code and nothing to report (a corpus only)')
     args = ap.parse_args()
     if args.lines:
         single(args.dest, args.lines, args.seed)
     else:
-        corpus(args.dest, args.files, args.seed)
+        corpus(args.dest, args.files, args.seed, args.clean)
     return 0
 
 

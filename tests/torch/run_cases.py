@@ -8,14 +8,21 @@ A case is CASES_DIR/<CODE>_<slug>.py (a legacy program) with its modern referenc
 
     # expect-before: <Python regex that the original's stderr must match on PyTorch 1.13>
     # fixes: safe|unsafe|none
+    # without-cuda: <regex>   (optional: for a program that needs CUDA, see 3.)
 
 For each case the runner checks that
   1. the original, run with every warning shown, prints what the regex says (the rule's premise
-     holds on this PyTorch), and `asyncfix check --select CODE` reports it (exit 1);
+     holds on this PyTorch), and `asyncfix check --select CODE` reports it (exit 1). The regex
+     `nothing` says instead that the original runs to its end and writes nothing to stderr (no
+     error, no warning: the premise of a rule about an idiom this PyTorch accepts silently);
   2. with `fixes: safe` / `unsafe`: `asyncfix check --fix` (with `--unsafe-fixes` for unsafe) on a
      copy leaves no CODE finding, and the fixed program runs with DeprecationWarning,
      UserWarning and FutureWarning as errors and prints exactly what the reference prints (run
-     the same way).
+     the same way);
+  3. with `without-cuda:`, on a PyTorch without CUDA (Debian's), step 2 cannot run the fixed
+     program to its end: there it checks that the fixed program and the reference both fail with
+     stderr matching that regex (they ask for a CUDA device, as the original did, and fail for
+     nothing else first) after printing the same. With CUDA, step 2 runs as usual.
 With `fixes: none` step 1 is all (the rule only reports).
 
 Programs run in this process, one after the other (torch is imported once), each as __main__
@@ -42,8 +49,8 @@ AS_ERRORS = (DeprecationWarning, UserWarning, FutureWarning)
 
 
 def header(path):
-    """The case's `# expect-before:` regex and `# fixes:` value."""
-    expect, fixes = None, None
+    """The case's `# expect-before:` regex, `# fixes:` value and `# without-cuda:` regex (or None)."""
+    expect, fixes, without_cuda = None, None, None
     with open(path, encoding="utf-8") as f:
         for line in f:
             if not line.startswith("#"):
@@ -52,9 +59,11 @@ def header(path):
                 expect = line.split(":", 1)[1].strip()
             elif line.startswith("# fixes:"):
                 fixes = line.split(":", 1)[1].strip()
+            elif line.startswith("# without-cuda:"):
+                without_cuda = line.split(":", 1)[1].strip()
     if expect is None or fixes not in ("safe", "unsafe", "none"):
         raise ValueError(f"{path}: needs `# expect-before: REGEX` and `# fixes: safe|unsafe|none` comments")
-    return expect, fixes
+    return expect, fixes, without_cuda
 
 
 def run_program(path, warnings_as_errors):
@@ -93,12 +102,15 @@ def run_case(binary, case, work):
     """Returns None when the case holds, else what failed."""
     name = os.path.basename(case)[:-3]
     code = name.split("_", 1)[0]
-    expect, fixes = header(case)
+    expect, fixes, without_cuda = header(case)
     original = os.path.join(work, name + ".py")
     shutil.copyfile(case, original)
 
     ok, _, stderr = run_program(original, warnings_as_errors=False)
-    if not re.search(expect, stderr):
+    if expect == "nothing":
+        if not ok or stderr:
+            return f"the original was to run silently, but it writes to stderr:\n{stderr[-2000:]}"
+    elif not re.search(expect, stderr):
         return f"the original's stderr does not match /{expect}/:\n{stderr[-2000:]}"
     found = asyncfix(binary, "check", "--isolated", "--select", code, "--output-format", "concise", original)
     if found.returncode != 1:
@@ -116,15 +128,23 @@ def run_case(binary, case, work):
     left = asyncfix(binary, "check", "--isolated", "--select", code, "--output-format", "concise", original)
     if left.returncode != 0:
         return f"{code} still reports after the fix:\n" + left.stdout + left.stderr
-    ok, stdout, stderr = run_program(original, warnings_as_errors=True)
-    if not ok:
-        with open(original, encoding="utf-8") as f:
-            return f"the fixed program fails:\n{stderr[-2000:]}\n--- fixed program ---\n{f.read()}"
     reference = case[:-3] + ".ref.py"
     if not os.path.exists(reference):
         return f"missing its reference {reference}"
     ref_copy = os.path.join(work, name + ".ref.py")
     shutil.copyfile(reference, ref_copy)
+    ok, stdout, stderr = run_program(original, warnings_as_errors=True)
+    if without_cuda is not None and not torch.cuda.is_available():
+        ref_ok, ref_stdout, ref_stderr = run_program(ref_copy, warnings_as_errors=True)
+        for who, done, err in (("fixed program", ok, stderr), ("reference", ref_ok, ref_stderr)):
+            if done or not re.search(without_cuda, err):
+                return f"without CUDA, the {who} was to fail with /{without_cuda}/:\n{err[-2000:]}"
+        if stdout != ref_stdout:
+            return f"before failing, the fixed program prints\n{stdout}\nwhere the reference prints\n{ref_stdout}"
+        return None
+    if not ok:
+        with open(original, encoding="utf-8") as f:
+            return f"the fixed program fails:\n{stderr[-2000:]}\n--- fixed program ---\n{f.read()}"
     ref_ok, ref_stdout, ref_stderr = run_program(ref_copy, warnings_as_errors=True)
     if not ref_ok:
         return f"the reference fails:\n{ref_stderr[-2000:]}"

@@ -58,6 +58,34 @@ class RunCasesTest(unittest.TestCase):
         self.assertEqual(res.returncode, 1, res.stdout)
         self.assertIn("does not report the original", res.stdout)
 
+    def test_a_silent_premise_fails_when_the_original_warns(self):
+        legacy = "# expect-before: nothing\n# fixes: none\nimport warnings\nimport torch\n" \
+                 "warnings.warn('legacy', UserWarning)\nx = torch.FloatTensor(2)\n"
+        with tempfile.TemporaryDirectory() as cases:
+            with open(os.path.join(cases, "AF318_probe.py"), "w") as f:
+                f.write(legacy)
+            res = subprocess.run([sys.executable, os.path.join(HERE, "run_cases.py"), os.environ["ASYNCFIX_BIN"],
+                                  cases], capture_output=True, text=True)
+        self.assertEqual(res.returncode, 1, res.stdout)
+        self.assertIn("was to run silently", res.stdout)
+
+    def test_without_cuda_a_fixed_program_that_fails_otherwise_fails(self):
+        legacy = ("# expect-before: TypeError: type torch.cuda.FloatTensor not available\n# fixes: safe\n"
+                  "# without-cuda: Torch not compiled with CUDA enabled\nimport torch\n"
+                  "x = torch.cuda.FloatTensor(2)\n")
+        for reference, holds in (("import torch\nx = torch.empty(2, device='cuda')\n", True),
+                                 ("import torch\nraise KeyError('not the device')\n", False)):
+            with tempfile.TemporaryDirectory() as cases:
+                with open(os.path.join(cases, "AF318_probe.py"), "w") as f:
+                    f.write(legacy)
+                with open(os.path.join(cases, "AF318_probe.ref.py"), "w") as f:
+                    f.write(reference)
+                res = subprocess.run([sys.executable, os.path.join(HERE, "run_cases.py"),
+                                      os.environ["ASYNCFIX_BIN"], cases], capture_output=True, text=True)
+            self.assertEqual(res.returncode, 0 if holds else 1, res.stdout)
+            if not holds:
+                self.assertIn("without CUDA, the reference was to fail", res.stdout)
+
     def test_a_case_without_its_header_fails(self):
         res = self.run_cases("import torch\n")
         self.assertEqual(res.returncode, 1, res.stdout)

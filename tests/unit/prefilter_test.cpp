@@ -4,12 +4,14 @@
 #include <cctype>
 #include <random>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "asyncfix/document.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/linter_internals.h"
 #include "text/prefilter.h"
+#include "text/prefilter_words.h"
 #include "text/torch_words.h"
 
 using namespace asyncfix;
@@ -452,4 +454,147 @@ TEST_CASE("prefilter for the AF3xx rules: a file that spells no torch, numpy or 
   std::vector<std::uint32_t> marks;
   scanTriggers(legacyLooking, kPrefilterTorchApi, &marks);
   CHECK(marks.size() == 3);
+}
+
+TEST_CASE("prefilter for AF304: a softmax call that passes its dimension is not worth parsing", "[prefilter]") {
+  const std::string head = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n";
+  const Linter linter{Config{}};
+  for (const char *passes :
+       {"y = F.softmax(x, dim=1)\n", "y = F.log_softmax(x, -1)\n", "y = torch.softmax(x, dim = 1)\n",
+        "y = F.softmin(x, 1, torch.float)\n", "m = nn.Softmax(dim=1)\n", "m = nn.LogSoftmax(1)\n",
+        "m = nn.Softmin(\n    dim=0,  # the classes\n)\n", "y = F.softmax(x, dim=f(1))\n",
+        "y = F.softmax(x, 'a)', dim=1)\n", "y = F.softmax(x, dim == 1)\n"}) {
+    INFO(passes);
+    CHECK(scanTriggers(head + passes, kPrefilterTorchApi) == 0);
+    CHECK(linter.lint(Document(head + passes)).empty());
+  }
+  // Near misses: the rule reports them, the prefilter keeps them.
+  for (const char *implicit :
+       {"y = F.softmax(x)\n", "y = F.softmax(f(x, dim=1))\n", "y = F.log_softmax(g(x, 1))\n", "m = nn.Softmax()\n",
+        "y = F.softmax(x  # dim=1\n)\n", "y = F.softmax(x + \"\"\", dim=1\"\"\")\n"}) {
+    INFO(implicit);
+    CHECK(scanTriggers(head + implicit, kPrefilterTorchApi) == kPrefilterTorchApi);
+    const std::vector<Diagnostic> found = linter.lint(Document(head + implicit));
+    CHECK(std::count_if(found.begin(), found.end(), [](const Diagnostic &d) { return d.code == "AF304"; }) == 1);
+  }
+  // What the scan cannot read stays kept: a `**` mapping, a generator expression, an unclosed call.
+  CHECK(scanTriggers(head + "y = F.softmax(x, **options)\n", kPrefilterTorchApi) == kPrefilterTorchApi);
+  CHECK(scanTriggers(head + "y = F.softmax(x for x in xs)\n", kPrefilterTorchApi) == kPrefilterTorchApi);
+  CHECK(scanTriggers(head + "y = nn.Softmax(x for x in xs)\n", kPrefilterTorchApi) == kPrefilterTorchApi);
+  CHECK(scanTriggers(head + "y = F.softmax(x, dim=1\n", kPrefilterTorchApi) == kPrefilterTorchApi);
+  // Marks are every word: a statement re-linted alone is judged by the linter.
+  std::vector<std::uint32_t> marks;
+  scanTriggers(head + "y = F.softmax(x, dim=1)\n", kPrefilterTorchApi, &marks);
+  CHECK(marks.size() == 1);
+}
+
+namespace {
+
+/// Every position where some word counts, the simple way: each word compared at each byte.
+std::vector<std::size_t> referencePositions(std::string_view text, const std::vector<WordSet::Word> &words) {
+  std::vector<std::size_t> out;
+  for (std::size_t at = 0; at < text.size(); ++at)
+    for (const WordSet::Word &w : words)
+      if (wordCountsAt(text, at, w.text, w.whole)) {
+        out.push_back(at);
+        break;
+      }
+  return out;
+}
+
+std::vector<std::size_t> positionsOf(std::string_view text, const WordSet &set, bool portable) {
+  std::vector<std::size_t> out;
+  const auto collect = [](void *state, std::size_t at) {
+    static_cast<std::vector<std::size_t> *>(state)->push_back(at);
+    return false;
+  };
+  if (portable) set.forEachPortable(text, collect, &out);
+  else set.forEach(text, collect, &out);
+  return out;
+}
+
+/// Random text made of the words, pieces of them (a word cut short, one byte changed), identifier
+/// bytes, blanks and punctuation: near misses at every offset of the vectorised blocks.
+std::string generatedText(std::mt19937 &rng, const std::vector<WordSet::Word> &words, std::size_t pieces) {
+  static constexpr std::string_view kBytes = "abtnsxyz_AZ09 .\n([])=,#'\"\xc3\xa9";
+  std::string text;
+  for (std::size_t i = 0; i < pieces; ++i) {
+    const std::string_view w = words[rng() % words.size()].text;
+    switch (rng() % 6) {
+    case 0: text += w; break;
+    case 1: text += w.substr(0, rng() % w.size()); break;
+    case 2: {
+      std::string changed(w);
+      changed[rng() % changed.size()] = kBytes[rng() % kBytes.size()];
+      text += changed;
+      break;
+    }
+    case 3: text += w.substr(rng() % w.size()); break;
+    default: text.append(1 + rng() % 3, kBytes[rng() % kBytes.size()]);
+    }
+  }
+  return text;
+}
+
+} // namespace
+
+TEST_CASE("prefilter: the vectorised word scan finds what comparing every word at every byte finds", "[prefilter]") {
+  // The AF3xx lists, and a made-up list with what they lack today: words of one to three bytes,
+  // more groups than buckets, words that start with punctuation, whole words ending in one.
+  std::vector<WordSet::Word> torch;
+  for (const std::string_view w : torchApiWords()) torch.push_back({w, false});
+  for (const std::string_view w : torchApiWholeWords()) torch.push_back({w, true});
+  const std::vector<WordSet::Word> other{
+      {"a", false},   {"bt", true},   {"n_", false},  {".x", false}, {"(", false},        {"s=", true},  {"xyz", true},
+      {"Zab", false}, {"ab.c", true}, {"t09", false}, {"]]", false}, {"\xc3\xa9t", true}, {"yy", false}, {"A_b", false},
+      {"#zz", false}, {"abt", false}, {"zq", true},   {"_0", true},  {"x.y.z", false},    {"tn", false}};
+  std::mt19937 rng(29);
+  for (const std::vector<WordSet::Word> *words : {&std::as_const(torch), &other}) {
+    const WordSet set(*words);
+    for (int round = 0; round < 300; ++round) {
+      const std::string text = generatedText(rng, *words, 1 + rng() % 60);
+      INFO("text: " << text);
+      const std::vector<std::size_t> expected = referencePositions(text, *words);
+      CHECK(positionsOf(text, set, false) == expected);
+      CHECK(positionsOf(text, set, true) == expected);
+      // Stopping: the callback that returns true is the last one called.
+      if (!expected.empty()) {
+        std::vector<std::size_t> first;
+        set.forEach(
+            text,
+            [](void *state, std::size_t at) {
+              static_cast<std::vector<std::size_t> *>(state)->push_back(at);
+              return true;
+            },
+            &first);
+        CHECK(first == std::vector<std::size_t>{expected.front()});
+      }
+    }
+  }
+  // forEachTorchWord is the AF3xx lists' set.
+  for (int round = 0; round < 100; ++round) {
+    const std::string text = generatedText(rng, torch, 1 + rng() % 60);
+    std::vector<std::size_t> found;
+    forEachTorchWord(text, [&](std::size_t at) {
+      found.push_back(at);
+      return false;
+    });
+    CHECK(found == referencePositions(text, torch));
+  }
+}
+
+TEST_CASE("prefilter: mayUseTorchFamily finds torch, numpy and scipy at every offset", "[prefilter]") {
+  for (const std::string_view name : {"torch", "numpy", "scipy"})
+    for (std::size_t pad = 0; pad < 70; ++pad) {
+      const std::string text = std::string(pad, 'x') + std::string(name) + std::string(pad % 5, ' ');
+      INFO(name << " after " << pad << " bytes");
+      CHECK(mayUseTorchFamily(text));
+      // One byte short, or one changed: not found.
+      CHECK_FALSE(
+          mayUseTorchFamily(std::string(pad, 'x') + std::string(name.substr(0, 4)) + std::string(pad % 5, ' ')));
+      std::string changed = text;
+      changed[pad + 2] = 'Q';
+      CHECK_FALSE(mayUseTorchFamily(changed));
+    }
+  CHECK_FALSE(mayUseTorchFamily("import tensorflow as tf\nx = numb + torc + scip + numpi\n"));
 }

@@ -36,6 +36,7 @@ enum Claim : unsigned {
   /// an `async`/`await` token anywhere in the file that the semantic model recorded (a name, an
   /// attribute name or a keyword name that a rename would rewrite)
   kClaimRecordedToken = 1U << 3,
+  kClaimCall = 1U << 4, ///< a call the rule reports whole (AF305: the call that makes a uint8 mask)
 };
 
 class Context {

@@ -109,11 +109,9 @@ public:
   std::vector<TSSymbol> subscriptions() const override { return {Kinds::get().call}; }
 
   void check(TSNode call, Context &ctx) const override {
-    if (!makesUint8(call, ctx) || !ctx.semantic().importsPackage("torch")) return;
-    std::string use = consumerOf(call, ctx, [&](TSNode n) { return ctx.parentOf(n); });
+    std::string use;
     std::uint32_t at = 0;
-    if (use.empty()) findThroughName(call, ctx, use, at);
-    if (use.empty()) return;
+    if (!isMask(call, ctx, use, at)) return;
     std::string message = "`" + std::string(textOf(call, ctx.text())) + "` makes a uint8 mask";
     message += at ? ", used for " + use + " on line " + std::to_string(ctx.lineNumber(at)) : " for " + use;
     message += ": deprecated since PyTorch 1.2 (a UserWarning), an error in `masked_fill`/`masked_scatter` since "
@@ -121,7 +119,24 @@ public:
     ctx.report(makeDiagnostic(kUint8Mask, Severity::Warning, call, std::move(message)));
   }
 
+  /// A call this rule reports (AF318 then leaves `torch.ByteTensor(…)` alone: its fix,
+  /// `torch.tensor(…, dtype=torch.uint8)`, would hide the mask from this rule).
+  bool claims(Claim what, TSNode node, Context &ctx) const override {
+    std::string use;
+    std::uint32_t at = 0;
+    return what == kClaimCall && symbolOf(node) == Kinds::get().call && isMask(node, ctx, use, at);
+  }
+
 private:
+  /// Whether `call` makes a uint8 tensor used as a mask: where (`use`), and the byte of that use
+  /// when it is through a name (`at`, else 0).
+  static bool isMask(TSNode call, Context &ctx, std::string &use, std::uint32_t &at) {
+    if (!makesUint8(call, ctx) || !ctx.semantic().importsPackage("torch")) return false;
+    use = consumerOf(call, ctx, [&](TSNode n) { return ctx.parentOf(n); });
+    if (use.empty()) findThroughName(call, ctx, use, at);
+    return !use.empty();
+  }
+
   /// `mask = x.byte()`: the first use of `mask` that this assignment reaches and that is a mask.
   static void findThroughName(TSNode call, Context &ctx, std::string &use, std::uint32_t &at) {
     TSNode value = call, assignment = ctx.parentOf(call);

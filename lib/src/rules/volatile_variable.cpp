@@ -14,6 +14,12 @@ const RuleInfo kVolatileVariable{"AF314",
 Flags the `volatile=` argument of `torch.autograd.Variable(…)` (resolved through the file's
 imports: `from torch.autograd import Variable`, `torch.autograd.Variable`, …).
 
+Its companion of the same era, `Variable(x, requires_grad=False)`, is not flagged: `False` is
+the default, it means the same in every PyTorch release, and nothing warns about it. It never
+did what `volatile=True` did — the model's parameters still require gradients, so the graph is
+recorded — and where the two stand together the message says so: only `torch.no_grad()`
+replaces `volatile=True`.
+
 ## Why is this bad?
 Before PyTorch 0.4, `volatile=True` made everything computed from the Variable skip autograd:
 the way to run inference without building a graph. PyTorch 0.4 removed it: the argument is
@@ -43,7 +49,12 @@ def validate(loader, model):
 ## Fix safety
 The fix removes the argument, which is what PyTorch does with it anyway: the program computes
 the same values, without the warning. It is safe where `Variable` resolves to PyTorch's through
-the file's imports and unsafe where it is only spelt like it (a star import). The fix does not
+the file's imports and unsafe where it is only spelt like it (a star import). One combination is
+not ignored: `Variable(x, volatile=True, requires_grad=True)` raises `ValueError: Variable can't
+be volatile and require_grad at the same time!` (PyTorch 1.13; a `requires_grad=` that is not a
+literal `False` beside a `volatile=` that is not a literal `False` may do the same). Removing
+`volatile=` makes that call run and return a tensor that requires gradients, which a program
+that asked for `volatile` did not mean: that fix is unsafe. The fix does not
 add `with torch.no_grad():` — where the no-grad region begins and ends (the loop, the function,
 the whole evaluation) is a decision about the program; the message names the function to wrap.
 A `Variable` of the file's own (`class Variable`, `from mylib import Variable`) is left alone.
@@ -71,18 +82,30 @@ public:
                                   resolvesTo(function, "torch.autograd.variable.Variable", ctx));
     if (how == Resolved::No) return;
     const std::optional<bool> value = literalBool(field(node, "value"), text);
+    const TSNode requiresGrad = keywordArgument(ctx.parentOf(node), "requires_grad", text);
+    const std::optional<bool> grad =
+        ts_node_is_null(requiresGrad) ? std::optional<bool>(false) : literalBool(field(requiresGrad, "value"), text);
+    // `volatile=True, requires_grad=True` is a ValueError: removing `volatile=` makes it run.
+    const bool mayRaise = value != false && grad != false;
     std::string message = "`volatile=` has no effect since PyTorch 0.4";
-    if (value != false) {
-      message += ": autograd records this computation; wrap ";
+    if (mayRaise) {
+      message += value && grad ? ": with `requires_grad=True` this call raises `ValueError`"
+                               : ": with `requires_grad=` this call may raise `ValueError`";
+      message += " (a Variable cannot be volatile and require grad); without `volatile=` it requires grad";
+    } else if (value != false) {
+      message += ": autograd records this computation";
+      if (!ts_node_is_null(requiresGrad)) message += " (`requires_grad=False` does not stop that)";
+      message += "; wrap ";
       const std::string_view where = enclosingFunction(ctx);
       message += where.empty() ? std::string("the inference code") : "the body of `" + std::string(where) + "()`";
       message += " (or the loop that evaluates) in `with torch.no_grad():`";
     }
     Diagnostic d = makeDiagnostic(kVolatileVariable, Severity::Warning, name, std::move(message));
     Fix fix{"Remove `volatile=`",
-            how == Resolved::Proven ? Applicability::Safe : Applicability::Unsafe,
+            how == Resolved::Proven && !mayRaise ? Applicability::Safe : Applicability::Unsafe,
             {removeArgument(node, text)}};
     if (how != Resolved::Proven) fix.title += " (`Variable` is not resolved to PyTorch through this file's imports)";
+    else if (mayRaise) fix.title += " (the call then returns a tensor that requires grad)";
     d.fix = std::move(fix);
     ctx.report(std::move(d));
   }

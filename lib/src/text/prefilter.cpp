@@ -834,6 +834,109 @@ std::size_t toCallOpenPastComments(std::string_view text, std::size_t at, Lexer 
   return after < text.size() && text[after] == '(' ? after : std::string_view::npos;
 }
 
+/// What a call's argument list passes, as far as a scan can tell: how many positional arguments
+/// (a `*args` counts as one) and whether the keyword argument asked for is among them.
+struct CallShape {
+  unsigned positional = 0;
+  bool keyword = false;
+};
+
+/// The shape of the argument list whose `(` is at `open`, asked about keyword `name` (`dim=1`, not
+/// `f(dim=1)` nor `dim == 1`); nullopt when the scan cannot tell (a string the lexer leaves as
+/// code, a generator expression, a list longer than the window, no `)`).
+std::optional<CallShape> callShape(std::string_view text, std::size_t open, std::string_view name, Lexer &lexer) {
+  constexpr std::size_t kWindow = 1 << 16;
+  const std::size_t limit = std::min(text.size(), open + kWindow);
+  int depth = 0;
+  CallShape shape;
+  char previous = 0;  // the last byte of the previous token at depth 1
+  bool empty = true;  // no token yet in the current argument
+  bool named = false; // the current argument is `name=…` or `**…`
+  const auto endArgument = [&] {
+    if (!empty && !named) ++shape.positional;
+    empty = true;
+    named = false;
+  };
+  for (std::size_t k = open; k < limit;) {
+    const auto c = static_cast<unsigned char>(text[k]);
+    if (c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\' || c == '#') {
+      const std::size_t e = nextToken(text, k, lexer);
+      if (e == k) return std::nullopt;
+      k = e;
+      continue;
+    }
+    if (depth == 1 && c != ',' && c != ')') {
+      if (empty && c == '*' && k + 1 < text.size() && text[k + 1] == '*') named = true;
+      empty = false;
+    }
+    if (c == '"' || c == '\'') {
+      const std::size_t e = lexer.skip(k);
+      if (e <= k) return std::nullopt; // an f-string (its text counts as code) or an unterminated string
+      k = e;
+      previous = static_cast<char>(c);
+      continue;
+    }
+    if (isWordByte(c)) {
+      const std::string_view w = wordAt(text, k);
+      k += w.size();
+      if (depth == 1 && w == "for") return std::nullopt; // a generator expression
+      if (depth == 1 && (previous == '(' || previous == ',')) {
+        const std::size_t eq = nextToken(text, k, lexer);
+        if (eq < text.size() && text[eq] == '=' && (eq + 1 >= text.size() || text[eq + 1] != '=')) {
+          named = true;
+          shape.keyword = shape.keyword || w == name;
+        }
+      }
+      previous = w.back();
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--depth == 0) {
+        endArgument();
+        return shape;
+      }
+    } else if (c == ',' && depth == 1) {
+      endArgument();
+    }
+    previous = static_cast<char>(c);
+    ++k;
+  }
+  return std::nullopt;
+}
+
+/// The AF3xx words of a call that a rule reads only with some arguments missing: AF304
+/// (implicit-softmax-dim) reports `F.softmax(x)` and `nn.Softmax()`, never a call that passes
+/// `dim=` or the dimension by position (the functions' second argument, the modules' first).
+struct JudgedWord {
+  std::string_view word;
+  std::string_view keyword;
+  unsigned positional; ///< that many positional arguments pass it
+};
+constexpr std::array<JudgedWord, 6> kJudgedWords{{{"softmax(", "dim", 2},
+                                                  {"log_softmax(", "dim", 2},
+                                                  {"softmin(", "dim", 2},
+                                                  {"Softmax(", "dim", 1},
+                                                  {"LogSoftmax(", "dim", 1},
+                                                  {"Softmin(", "dim", 1}}};
+
+/// Whether the AF3xx word(s) at `at` (in code) may give a finding: false only when every word of
+/// the lists that counts there is a judged word whose call passes what the rule asks for.
+bool torchWordMatters(std::string_view text, std::size_t at, Lexer &lexer) {
+  const JudgedWord *judged = nullptr;
+  for (const JudgedWord &j : kJudgedWords)
+    if (torchWordAt(text, at, j.word, false)) judged = &j;
+  if (!judged) return true;
+  for (const auto &[list, whole] : {std::pair{torchApiWords(), false}, std::pair{torchApiWholeWords(), true}})
+    for (const std::string_view w : list)
+      if (torchWordAt(text, at, w, whole) &&
+          std::none_of(kJudgedWords.begin(), kJudgedWords.end(), [&](const JudgedWord &j) { return j.word == w; }))
+        return true; // another word counts there too
+  const std::optional<CallShape> shape = callShape(text, at + judged->word.size() - 1, judged->keyword, lexer);
+  return !shape || (!shape->keyword && shape->positional < judged->positional);
+}
+
 /// The value after `non_blocking` is the literal `True` (or may be: a line break or a comment
 /// stands in the way).
 bool nonBlockingValueMayBeTrue(std::string_view text, std::size_t at) {
@@ -923,7 +1026,11 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
     // The PyTorch-migration rules' words (text/torch_words.h). Whether a whole file is worth
     // parsing also asks whether it may use PyTorch, NumPy or SciPy at all; marks are asked for
     // parts of a file too (a statement that an editor re-lints), which may not spell the import.
-    forEachTorchWord(text, [&](std::size_t at) { return lexer.inCode(at) && record(kPrefilterTorchApi, at); });
+    // A whole file's word is judged by its call where a rule reads it only in some calls; marks
+    // are every word in code.
+    forEachTorchWord(text, [&](std::size_t at) {
+      return lexer.inCode(at) && (offsets || torchWordMatters(text, at, lexer)) && record(kPrefilterTorchApi, at);
+    });
   }
   if (offsets) std::sort(offsets->begin() + static_cast<std::ptrdiff_t>(firstOffset), offsets->end());
   return found;

@@ -1,19 +1,14 @@
 #include "text/torch_words.h"
 
-#include <array>
-#include <bitset>
-#include <utility>
 #include <vector>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "text/prefilter_words.h"
+
 namespace asyncfix {
-namespace {
-
-bool isWordByte(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
-}
-
-} // namespace
-
 std::span<const std::string_view> torchApiWords() {
   // One line per word, with the rule that needs it. Keep words as specific as the rule allows:
   // each occurrence in a file makes it worth parsing.
@@ -62,6 +57,15 @@ std::span<const std::string_view> torchApiWords() {
       "scheduler.step(",              // AF306 scheduler-step-order: a function's `scheduler` parameter stepped
       "lr_scheduler.step(",           // AF306 scheduler-step-order: the same, named `lr_scheduler`
       "sched.step(",                  // AF306 scheduler-step-order: the same, named `sched`
+      "FloatTensor(",                 // AF318 legacy-tensor-constructor: `torch.cuda.FloatTensor(…)`, a call
+      "DoubleTensor(",                // AF318 legacy-tensor-constructor
+      "HalfTensor(",                  // AF318 legacy-tensor-constructor
+      "BFloat16Tensor(",              // AF318 legacy-tensor-constructor
+      "CharTensor(",                  // AF318 legacy-tensor-constructor
+      "ShortTensor(",                 // AF318 legacy-tensor-constructor
+      "IntTensor(",                   // AF318 legacy-tensor-constructor
+      "LongTensor(",                  // AF318 legacy-tensor-constructor
+      "BoolTensor(",                  // AF318 legacy-tensor-constructor (`ByteTensor` is AF305's, above)
   };
   return kWords;
 }
@@ -118,60 +122,53 @@ std::span<const std::string_view> torchApiWholeWords() {
 }
 
 bool mayUseTorchFamily(std::string_view text) {
-  return text.find("torch") != std::string_view::npos || text.find("numpy") != std::string_view::npos ||
-         text.find("scipy") != std::string_view::npos;
+  // One pass for the three names: a position whose byte and the byte four further on are those of
+  // `torch`, `numpy` or `scipy` (t…h, n…y, s…y) is compared; 16 positions at a time with SSE2.
+  const std::size_t n = text.size();
+  const auto named = [&](std::size_t i) {
+    const std::string_view w = text.substr(i, 5);
+    return w == "torch" || w == "numpy" || w == "scipy";
+  };
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const char *s = text.data();
+  const __m128i t = _mm_set1_epi8('t'), h = _mm_set1_epi8('h'), nn = _mm_set1_epi8('n'), sc = _mm_set1_epi8('s'),
+                y = _mm_set1_epi8('y');
+  for (; i + 4 + 16 <= n; i += 16) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
+    const __m128i e = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i + 4));
+    const __m128i m =
+        _mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(a, t), _mm_cmpeq_epi8(e, h)),
+                     _mm_and_si128(_mm_or_si128(_mm_cmpeq_epi8(a, nn), _mm_cmpeq_epi8(a, sc)), _mm_cmpeq_epi8(e, y)));
+    for (auto mask = static_cast<unsigned>(_mm_movemask_epi8(m)); mask != 0; mask &= mask - 1)
+      if (named(i + static_cast<std::size_t>(__builtin_ctz(mask)))) return true;
+  }
+#endif
+  for (; i + 5 <= n; ++i)
+    if (named(i)) return true;
+  return false;
 }
 
 bool torchWordAt(std::string_view text, std::size_t at, std::string_view word, bool whole) {
-  if (word.empty() || at > text.size() || text.substr(at, word.size()) != word) return false;
-  if (isWordByte(static_cast<unsigned char>(word.front())) && at > 0 &&
-      isWordByte(static_cast<unsigned char>(text[at - 1])))
-    return false;
-  const std::size_t end = at + word.size();
-  return !(whole && isWordByte(static_cast<unsigned char>(word.back())) && end < text.size() &&
-           isWordByte(static_cast<unsigned char>(text[end])));
+  return wordCountsAt(text, at, word, whole);
 }
 
 namespace {
 
-/// The words by their first two bytes (a one-byte word is keyed by its byte alone).
-struct WordTable {
-  std::bitset<65536> pairs;
-  std::bitset<256> singles;
-  std::array<std::vector<std::pair<std::string_view, bool>>, 256> byFirst; ///< (word, whole)
-  WordTable() {
-    const auto add = [&](std::string_view word, bool whole) {
-      if (word.empty()) return;
-      const auto first = static_cast<unsigned char>(word[0]);
-      if (word.size() == 1) singles.set(first);
-      else pairs.set(first << 8U | static_cast<unsigned char>(word[1]));
-      byFirst[first].emplace_back(word, whole);
-    };
-    for (const std::string_view w : torchApiWords()) add(w, false);
-    for (const std::string_view w : torchApiWholeWords()) add(w, true);
-  }
-};
-
-const WordTable &wordTable() {
-  static const WordTable table;
-  return table;
+const WordSet &wordSet() {
+  static const WordSet set = [] {
+    std::vector<WordSet::Word> words;
+    for (const std::string_view w : torchApiWords()) words.push_back({w, false});
+    for (const std::string_view w : torchApiWholeWords()) words.push_back({w, true});
+    return WordSet(words);
+  }();
+  return set;
 }
 
 } // namespace
 
 void forEachTorchWord(std::string_view text, bool (*found)(void *state, std::size_t at), void *state) {
-  const WordTable &t = wordTable();
-  const auto *s = reinterpret_cast<const unsigned char *>(text.data());
-  const std::size_t n = text.size();
-  for (std::size_t i = 0; i < n; ++i) {
-    const unsigned char c = s[i];
-    if (!(i + 1 < n && t.pairs[c << 8U | s[i + 1]]) && !t.singles[c]) continue;
-    for (const auto &[word, whole] : t.byFirst[c])
-      if (torchWordAt(text, i, word, whole)) {
-        if (found(state, i)) return;
-        break; // one mark per position
-      }
-  }
+  wordSet().forEach(text, found, state);
 }
 
 bool startsTorchWord(std::string_view text, std::size_t at) {

@@ -31,8 +31,8 @@ std::span<const std::string_view> torchApiWholeWords();
 bool mayUseTorchFamily(std::string_view text);
 
 /// Calls `found(at)` for each byte `at` of `text` where a word of either list counts, in order,
-/// until it returns true. One pass over the text (a table of the words' first two bytes), so the
-/// cost does not grow with the number of words.
+/// until it returns true. One vectorised pass over the text for all the words
+/// (text/prefilter_words.h), whose cost grows little with their number.
 void forEachTorchWord(std::string_view text, bool (*found)(void *state, std::size_t at), void *state);
 template <class F> void forEachTorchWord(std::string_view text, F &&f) {
   forEachTorchWord(

@@ -1,0 +1,69 @@
+// text/prefilter_words.h — many words found in one vectorised pass over a text.
+//
+// Knows bytes only: no Python, no strings or comments (the caller asks the lexer about those).
+// A WordSet is built once from its words; forEach() calls back at every byte where one of them
+// counts, in order, each position once. "Counts" is torchWordAt()'s rule (text/torch_words.h): a
+// word that starts with an identifier byte only at the start of an identifier, a whole word only
+// where the identifier ends with it.
+//
+// How: a filter in the manner of Hyperscan's Teddy. The words are put into eight buckets by the
+// first four bytes of each; for each of those four positions a table gives, for each low and each
+// high half of a byte, the buckets whose words may have such a byte there. A position passes when
+// the four bytes from it (table lookups of both halves, 32 positions at a time with AVX2's byte
+// shuffle) leave a bucket, and — for the buckets of words that start with an identifier byte —
+// when the byte before it is no identifier byte. Only the positions that pass are compared with
+// their buckets' words. The portable path (no AVX2, other CPUs) applies the same tables one byte
+// at a time; both give exactly the positions a word-by-word comparison gives
+// (tests/unit/prefilter_test.cpp compares them on generated texts).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <string_view>
+#include <vector>
+
+namespace asyncfix {
+
+/// Whether `word` counts at byte `at` of `text`: it is spelt there and, when it starts (ends, for
+/// a whole word) with an identifier byte, no identifier byte precedes (follows) it.
+bool wordCountsAt(std::string_view text, std::size_t at, std::string_view word, bool whole);
+
+class WordSet {
+public:
+  struct Word {
+    std::string_view text; ///< not empty; the caller keeps the bytes alive
+    bool whole = false;
+  };
+  explicit WordSet(const std::vector<Word> &words);
+
+  using Found = bool (*)(void *state, std::size_t at);
+  /// Calls `found(state, at)` for each byte `at` of `text` where some word counts, in order, until
+  /// it returns true. The fastest path the CPU has.
+  void forEach(std::string_view text, Found found, void *state) const;
+  /// The same with the portable path only (for tests that compare the two).
+  void forEachPortable(std::string_view text, Found found, void *state) const;
+
+  /// Whether some word counts at byte `at` (no filter: the words compared one by one).
+  bool startsAt(std::string_view text, std::size_t at) const;
+
+  static constexpr std::size_t kBuckets = 8;
+  static constexpr std::size_t kPrefix = 4; ///< the bytes of a word the filter looks at
+
+private:
+  /// Compares the words of the buckets in `mask` at `at`; calls back on a match.
+  bool verify(std::string_view text, std::size_t at, unsigned mask, Found found, void *state) const;
+  /// The portable filter for positions [from, to) (from ≥ 0; bytes past the text read as absent).
+  bool scalarRange(std::string_view text, std::size_t from, std::size_t to, Found found, void *state) const;
+
+  struct Entry {
+    Word word;
+    std::uint64_t head, mask; ///< the word's first (up to) eight bytes, and which of the eight they are
+  };
+  std::array<std::vector<Entry>, kBuckets> buckets_;
+  /// lo_[k][n]: the buckets whose words may have a byte with low half n at position k; hi_ alike.
+  std::array<std::array<std::uint8_t, 16>, kPrefix> lo_{}, hi_{};
+  std::uint8_t startBuckets_ = 0; ///< buckets whose words start with an identifier byte
+};
+
+} // namespace asyncfix
