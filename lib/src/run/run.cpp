@@ -271,6 +271,29 @@ void addLateModuleStrings(FileReport &report, const ProjectView &project, const 
   if (!report.diagnostics.empty()) report.text = std::move(text);
 }
 
+/// --add-noqa on one text (UTF-8 `bytes`; `original`: the file's bytes when it declares another
+/// `encoding`): a `# noqa` comment on each line with a finding, written back when `stamp` is set.
+void addNoqaComments(FileReport &report, const Linter &linter, std::string bytes, std::string original,
+                     const std::string &encoding, const FileStamp *stamp) {
+  std::size_t added = 0;
+  std::string text = addNoqa(linter, bytes, &added);
+  std::optional<std::string> out = encodeSource(text, encoding);
+  if (!out) {
+    fail(report, "a noqa comment does not fit the declared encoding `" + encoding + "`; not written");
+    report.fixedSource = encoding.empty() ? std::move(bytes) : std::move(original);
+    return;
+  }
+  if (added > 0 && stamp != nullptr) {
+    if (const auto error = writeFileAtomically(report.path, *out, *stamp)) {
+      fail(report, *error);
+      return;
+    }
+  }
+  report.fixed = added;
+  report.changed = added > 0;
+  report.fixedSource = std::move(*out);
+}
+
 /// Lints or fixes one text. `stamp` is set for a file on disk (which --fix rewrites), null for
 /// stdin and a host's text; `decoded`: the bytes are UTF-8 text already (a host's, whatever
 /// encoding its file declares).
@@ -327,23 +350,7 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   }
   const auto encoded = [&](const std::string &text) { return encodeSource(text, encoding); };
   if (options.addNoqa) {
-    std::size_t added = 0;
-    std::string text = addNoqa(linter, bytes, &added);
-    std::optional<std::string> out = encoded(text);
-    if (!out) {
-      fail(report, "a noqa comment does not fit the declared encoding `" + encoding + "`; not written");
-      report.fixedSource = encoding.empty() ? std::move(bytes) : std::move(original);
-      return report;
-    }
-    if (added > 0 && stamp != nullptr) {
-      if (const auto error = writeFileAtomically(report.path, *out, *stamp)) {
-        fail(report, *error);
-        return report;
-      }
-    }
-    report.fixed = added;
-    report.changed = added > 0;
-    report.fixedSource = std::move(*out);
+    addNoqaComments(report, linter, std::move(bytes), std::move(original), encoding, stamp);
     return report;
   }
   if (options.fixMode == FixMode::None) {
