@@ -646,6 +646,102 @@ Json toJSON(const PublishDiagnosticsParams &p) {
   return j;
 }
 
+namespace {
+
+/// Appends `s` as a JSON string: as Dispatcher::send's dump() writes it (invalid UTF-8 replaced).
+void appendString(std::string &out, std::string_view s) {
+  const bool plain = std::all_of(s.begin(), s.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u >= 0x20 && u < 0x7F && c != '"' && c != '\\';
+  });
+  if (!plain) {
+    out += Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
+    return;
+  }
+  out += '"';
+  out += s;
+  out += '"';
+}
+
+void appendPosition(std::string &out, const Position &p) {
+  out += "{\"character\":";
+  out += std::to_string(p.character);
+  out += ",\"line\":";
+  out += std::to_string(p.line);
+  out += '}';
+}
+
+// Keys in nlohmann's order (sorted), as toJSON(const Diagnostic &) makes them.
+void appendDiagnostic(std::string &out, const Diagnostic &d) {
+  out += '{';
+  if (d.code) {
+    out += "\"code\":";
+    appendString(out, *d.code);
+    out += ',';
+  }
+  if (d.codeDescriptionHref) {
+    out += "\"codeDescription\":{\"href\":";
+    appendString(out, *d.codeDescriptionHref);
+    out += "},";
+  }
+  if (d.data) {
+    out += "\"data\":{\"end\":";
+    out += std::to_string(d.data->end);
+    if (d.data->fix) {
+      out += ",\"fix\":";
+      appendString(out, *d.data->fix);
+    }
+    out += ",\"start\":";
+    out += std::to_string(d.data->start);
+    out += ",\"version\":";
+    out += std::to_string(d.data->version);
+    out += "},";
+  }
+  out += "\"message\":";
+  appendString(out, d.message);
+  out += ",\"range\":{\"end\":";
+  appendPosition(out, d.range.end);
+  out += ",\"start\":";
+  appendPosition(out, d.range.start);
+  out += '}';
+  if (d.severity) {
+    out += ",\"severity\":";
+    out += std::to_string(static_cast<int>(*d.severity));
+  }
+  if (d.source) {
+    out += ",\"source\":";
+    appendString(out, *d.source);
+  }
+  if (!d.tags.empty()) {
+    out += ",\"tags\":[";
+    for (std::size_t i = 0; i < d.tags.size(); ++i) {
+      if (i > 0) out += ',';
+      out += std::to_string(static_cast<int>(d.tags[i]));
+    }
+    out += ']';
+  }
+  out += '}';
+}
+
+} // namespace
+
+std::string toJSONText(const PublishDiagnosticsParams &p) {
+  std::string out = "{\"diagnostics\":[";
+  out.reserve(256 * (p.diagnostics.size() + 1));
+  for (std::size_t i = 0; i < p.diagnostics.size(); ++i) {
+    if (i > 0) out += ',';
+    appendDiagnostic(out, p.diagnostics[i]);
+  }
+  out += "],\"uri\":";
+  appendString(out, p.uri);
+  if (p.version) {
+    out += ",\"version\":";
+    out += std::to_string(*p.version);
+  }
+  out += '}';
+  return out;
+}
+
 Json toJSON(const DocumentDiagnosticReport &r) { return reportJSON(r); }
 
 Json toJSON(const WorkspaceDiagnosticReport &r) {

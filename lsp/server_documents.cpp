@@ -89,9 +89,9 @@ void Server::onDidSave(const DidSaveTextDocumentParams &params) {
 
 void Server::publish(OpenDocument &doc) {
   doc.published();
-  dispatcher_.notify(
-      "textDocument/publishDiagnostics",
-      PublishDiagnosticsParams{.uri = doc.uri, .version = doc.version(), .diagnostics = shownFindings(doc)});
+  dispatcher_.notifyText("textDocument/publishDiagnostics",
+                         toJSONText(PublishDiagnosticsParams{
+                             .uri = doc.uri, .version = doc.version(), .diagnostics = shownFindings(doc)}));
 }
 
 std::vector<lsp::Diagnostic> Server::shownFindings(const OpenDocument &doc) const {
