@@ -307,6 +307,7 @@ void fromJSON(const Json &j, InitializeParams &out, const std::string &path) {
       c.documentChanges && arrayContains(dig(*caps, {"workspace", "workspaceEdit", "resourceOperations"}), "rename");
   c.diagnosticRefresh = truthy(dig(*caps, {"workspace", "diagnostics", "refreshSupport"}));
   c.watchedFilesRegistration = truthy(dig(*caps, {"workspace", "didChangeWatchedFiles", "dynamicRegistration"}));
+  c.relatedInformation = truthy(dig(*caps, {"textDocument", "publishDiagnostics", "relatedInformation"}));
 }
 
 void fromJSON(const Json &j, SetTraceParams &out, const std::string &path) {
@@ -637,6 +638,12 @@ Json toJSON(const Diagnostic &d) {
     j["tags"] = tags;
   }
   if (d.data) j["data"] = toJSON(*d.data);
+  if (!d.relatedInformation.empty()) {
+    Json related = Json::array();
+    for (const DiagnosticRelatedInformation &r : d.relatedInformation)
+      related.push_back({{"location", {{"uri", r.uri}, {"range", toJSON(r.range)}}}, {"message", r.message}});
+    j["relatedInformation"] = related;
+  }
   return j;
 }
 
@@ -671,6 +678,14 @@ void appendPosition(std::string &out, const Position &p) {
   out += '}';
 }
 
+void appendRange(std::string &out, const Range &r) {
+  out += "{\"end\":";
+  appendPosition(out, r.end);
+  out += ",\"start\":";
+  appendPosition(out, r.start);
+  out += '}';
+}
+
 // Keys in nlohmann's order (sorted), as toJSON(const Diagnostic &) makes them.
 void appendDiagnostic(std::string &out, const Diagnostic &d) {
   out += '{';
@@ -699,11 +714,22 @@ void appendDiagnostic(std::string &out, const Diagnostic &d) {
   }
   out += "\"message\":";
   appendString(out, d.message);
-  out += ",\"range\":{\"end\":";
-  appendPosition(out, d.range.end);
-  out += ",\"start\":";
-  appendPosition(out, d.range.start);
-  out += '}';
+  out += ",\"range\":";
+  appendRange(out, d.range);
+  if (!d.relatedInformation.empty()) {
+    out += ",\"relatedInformation\":[";
+    for (std::size_t i = 0; i < d.relatedInformation.size(); ++i) {
+      const DiagnosticRelatedInformation &r = d.relatedInformation[i];
+      out += i > 0 ? ",{\"location\":{\"range\":" : "{\"location\":{\"range\":";
+      appendRange(out, r.range);
+      out += ",\"uri\":";
+      appendString(out, r.uri);
+      out += "},\"message\":";
+      appendString(out, r.message);
+      out += '}';
+    }
+    out += ']';
+  }
   if (d.severity) {
     out += ",\"severity\":";
     out += std::to_string(static_cast<int>(*d.severity));

@@ -156,6 +156,8 @@ TEST_CASE("publishDiagnostics written directly is the text nlohmann writes", "[l
   full.message = "`non_blocking=True` is synchronous here: the DataLoader on line 12 does not pin memory";
   full.tags = {DiagnosticTag::Deprecated, DiagnosticTag::Unnecessary};
   full.data = DiagnosticData{.version = 42, .start = 1234567, .end = 1234572, .fix = "unsafe"};
+  full.relatedInformation = {{.uri = "file:///a.py", .range = {{11, 0}, {11, 0}}, .message = "The DataLoader"},
+                             {.uri = "file:///a.py", .range = {{2, 4}, {2, 4}}, .message = "a \"quoted\" one"}};
   Diagnostic bare;
   bare.message = std::string("quote \" backslash \\ tab \t line\n cr\r \x01\x1f del \x7f \xC3\xA9 bad \xFF\xC3 end");
   bare.data = DiagnosticData{.version = -1, .start = 0, .end = 0, .fix = std::nullopt};

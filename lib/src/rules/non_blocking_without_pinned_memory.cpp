@@ -88,7 +88,7 @@ public:
     }
     Diagnostic d = makeDiagnostic(kNonBlockingWithoutPinnedMemory, Severity::Info, field(node, "name"),
                                   "`non_blocking=True` is synchronous here: the DataLoader on line ");
-    ctx.appendLineNumber(d, ts_node_start_byte(loader), "the DataLoader");
+    ctx.appendLineNumber(d, ts_node_start_byte(loader), "The DataLoader");
     d.message += " does not pin memory";
     d.fix = Fix{"Add `pin_memory=True` to the DataLoader", Applicability::Unsafe, {edit}};
     ctx.report(std::move(d));

@@ -231,7 +231,7 @@ private:
     Diagnostic d = makeDiagnostic(kSchedulerStepOrder, Severity::Warning, step,
                                   "`" + std::string(textOf(step, text)) + "` runs before the optimizer steps (`" +
                                       std::string(textOf(later, text)) + "`, line ");
-    ctx.appendLineNumber(d, ts_node_start_byte(later), "the optimizer's step");
+    ctx.appendLineNumber(d, ts_node_start_byte(later), "The optimizer's step");
     d.message += "): since PyTorch 1.1 it belongs after `optimizer.step()`, and called first it skips the schedule's "
                  "first value; move it to the end of the loop body";
     ctx.report(std::move(d));

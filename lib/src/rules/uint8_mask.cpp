@@ -116,7 +116,7 @@ public:
                                   "`" + std::string(textOf(call, ctx.text())) + "` makes a uint8 mask");
     if (at) {
       d.message += ", used for " + use + " on line ";
-      ctx.appendLineNumber(d, at, "the mask's use");
+      ctx.appendLineNumber(d, at, "The mask's use");
     } else {
       d.message += " for " + use;
     }
