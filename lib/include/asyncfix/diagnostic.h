@@ -99,7 +99,7 @@ struct LineReference {
   std::size_t offset = 0;   ///< the byte whose line the number is
   std::uint32_t at = 0;     ///< where the number's digits start in the message
   std::uint32_t length = 0; ///< how many digits
-  std::string_view what;    ///< what stands at `offset`, a static string: "the DataLoader"
+  std::string_view what;    ///< what stands at `offset`, a static string: "The DataLoader"
   friend bool operator==(const LineReference &, const LineReference &) = default;
 };
 
