@@ -17,8 +17,8 @@
 // It does not own: arguments, output formats, colours, the progress bar's drawing (RunProgress
 // is told how far the run is), stdout or stderr (problems come back as lines in the reports), the
 // process's exit code, how a host applies collected fixes. The CLI drives it (cli/check.cpp), and
-// so does the language server's workspace fix (lsp/server_workspace.cpp, FixMode::Collect); the
-// C/Python APIs are to drive the same component.
+// so do the language server's workspace fix (lsp/server_workspace.cpp, FixMode::Collect) and the C
+// API's asyncfix_run (lib/src/api/c_api.cpp), under the Python package's check_paths.
 #pragma once
 
 #include <cstdint>
