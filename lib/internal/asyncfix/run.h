@@ -110,9 +110,9 @@ struct FileReport {
   /// The file's public parameters and calls named `async`/`await`, for the project view (nullopt
   /// when mayHavePublicNames() ruled them out, or when the run did not ask).
   std::optional<PublicNames> names;
-  // Between the two passes of a pipelined run (asyncfix::Run::check):
-  bool deferred = false;      ///< not checked yet: the project view may change its findings
-  bool spellsKeyword = false; ///< checked, and its text spells `async`/`await` (in strings, say)
+  /// Between the two passes of a pipelined run (asyncfix::Run::check): not checked yet, as the
+  /// project view may change its findings.
+  bool deferred = false;
 };
 
 /// What a run produced.
