@@ -842,6 +842,10 @@ void checkPipelined(const ConfigResolver &resolver, const RunOptions &options, C
   if (!project.renamedModules().empty())
     for (FileReport &report : first)
       if (!isNotebookFile(report.path)) addLateModuleStrings(report, project, ctx);
+  if (second.empty()) { // nothing deferred (most runs): the reports are in order already
+    result.reports = std::move(first);
+    return;
+  }
   result.reports.reserve(first.size() + second.size());
   std::merge(std::make_move_iterator(first.begin()), std::make_move_iterator(first.end()),
              std::make_move_iterator(second.begin()), std::make_move_iterator(second.end()),
