@@ -40,8 +40,8 @@
  * keep it); compare it with asyncfix_abi_version() to detect a mismatched library. It is also
  * the shared library's SONAME suffix: libasyncfix.so.<ASYNCFIX_ABI_VERSION>. 4: Config, Fix and
  * RenameRow grew fields for the project-wide renames. 5: ResolvedConfig and ConfigOverrides grew
- * docsUrl. */
-#define ASYNCFIX_ABI_VERSION 5
+ * docsUrl. 6: Diagnostic grew lineReferences. */
+#define ASYNCFIX_ABI_VERSION 6
 
 #ifdef __cplusplus
 extern "C" {

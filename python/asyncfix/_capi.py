@@ -24,7 +24,7 @@ from . import _launcher
 # The C API's ASYNCFIX_ABI_VERSION these declarations follow; python/CMakeLists.txt refuses to
 # configure when asyncfix.h says otherwise (check that the functions below still mean the same,
 # then change it here).
-ABI = 5
+ABI = 6
 LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libasyncfix.so.%d" % ABI)
 REINSTALL = "reinstall asyncfix (pip install --force-reinstall asyncfix-*.whl)"
 

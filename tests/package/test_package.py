@@ -30,7 +30,7 @@ SHARED_LIB = os.environ["ASYNCFIX_SHARED_LIB"]  # the built libasyncfix.so.N
 PYTHON_BUILT = os.environ.get("ASYNCFIX_PYTHON_BUILT") == "ON"
 HERE = os.path.dirname(os.path.abspath(__file__))
 # The ABI this suite expects (lib/include/asyncfix.h): a bump must be made here too, on purpose.
-ABI = 5
+ABI = 6
 SONAME = f"libasyncfix.so.{ABI}"
 
 LEGACY = (
