@@ -398,10 +398,22 @@ TEST_CASE("prefilter never says no wrongly on random broken code", "[prefilter]"
   CHECK(rejected > 500); // the differential exercises the rejections, not only the maybes
 }
 
+namespace {
+/// An import of the package a word needs (text/torch_words.h).
+std::string importOf(unsigned package) {
+  switch (package) {
+  case kPackageTorchvision: return "import torchvision\n";
+  case kPackageNumpy: return "import numpy\n";
+  case kPackageScipy: return "import scipy\n";
+  default: return "import torch\n";
+  }
+}
+} // namespace
+
 TEST_CASE("prefilter for the AF3xx rules: each word of torch_words.h in code", "[prefilter]") {
-  for (const std::string_view word : torchApiWords()) {
+  for (const auto &[word, package] : torchApiWords()) {
     INFO(word);
-    const std::string code = "x = 1\ny = " + std::string(word) + "\nimport torch\n";
+    const std::string code = "x = 1\ny = " + std::string(word) + "\n" + importOf(package);
     CHECK(scanTriggers(code, kPrefilterTorchApi) == kPrefilterTorchApi);
     std::vector<std::uint32_t> marks;
     scanTriggers(code, kPrefilterTorchApi, &marks);
@@ -414,14 +426,15 @@ TEST_CASE("prefilter for the AF3xx rules: each word of torch_words.h in code", "
 }
 
 TEST_CASE("prefilter for the AF3xx rules: whole words end where the identifier does", "[prefilter]") {
-  for (const std::string_view word : torchApiWholeWords()) {
+  for (const auto &[word, package] : torchApiWholeWords()) {
     INFO(word);
-    const std::string code = "x = 1\ny = " + std::string(word) + "\nimport torch\n";
+    const std::string code = "x = 1\ny = " + std::string(word) + "\n" + importOf(package);
     CHECK(scanTriggers(code, kPrefilterTorchApi) == kPrefilterTorchApi);
     std::vector<std::uint32_t> marks;
     scanTriggers(code, kPrefilterTorchApi, &marks);
     CHECK(std::find(marks.begin(), marks.end(), 10U) != marks.end());
-    CHECK(scanTriggers("import numpy\ny = " + std::string(word) + "(x)\n", kPrefilterTorchApi) == kPrefilterTorchApi);
+    CHECK(scanTriggers(importOf(package) + "y = " + std::string(word) + "(x)\n", kPrefilterTorchApi) ==
+          kPrefilterTorchApi);
     // Longer identifiers are today's API (`np.float32`, `xavier_uniform_`).
     CHECK(scanTriggers("y = " + std::string(word) + "_\n", kPrefilterTorchApi) == 0);
     CHECK(scanTriggers("y = " + std::string(word) + "32\n", kPrefilterTorchApi) == 0);
@@ -449,11 +462,38 @@ TEST_CASE("prefilter for the AF3xx rules: a file that spells no torch, numpy or 
   // Every AF3xx rule needs a name that resolves to one of them: such a file holds no finding.
   const std::string legacyLooking = "from mylib import Scale\nloss.backward(retain_variables=True)\nx = np.float\n";
   CHECK(scanTriggers(legacyLooking, kPrefilterTorchApi) == 0);
-  CHECK(scanTriggers("import scipy\n" + legacyLooking, kPrefilterTorchApi) == kPrefilterTorchApi);
+  CHECK(scanTriggers("import torch\n" + legacyLooking, kPrefilterTorchApi) == kPrefilterTorchApi);
   // Marks are not gated: an editor asks for them statement by statement.
   std::vector<std::uint32_t> marks;
   scanTriggers(legacyLooking, kPrefilterTorchApi, &marks);
   CHECK(marks.size() == 3);
+}
+
+TEST_CASE("prefilter for the AF3xx rules: a word counts where the file spells its package", "[prefilter]") {
+  // astropy's `models.Scale`, sympy's `Function` and numpy's own `.data[0]` kept whole packages
+  // of files that no AF3xx rule reports: `Scale` is torchvision's, `.data[0]` and `Function` torch's.
+  const std::string astropy = "import numpy as np\nfrom astropy.modeling import models\nm = models.Scale(2)\n";
+  CHECK(scanTriggers(astropy, kPrefilterTorchApi) == 0);
+  CHECK(scanTriggers("from torchvision import transforms\nt = transforms.Scale(2)\n", kPrefilterTorchApi) ==
+        kPrefilterTorchApi);
+  const std::string sympy = "import numpy\nfrom sympy import Function\nclass f(Function):\n    pass\n";
+  CHECK(scanTriggers(sympy, kPrefilterTorchApi) == 0);
+  const std::string arrays = "import numpy as np\nhdu.data[0] = 1\n";
+  CHECK(scanTriggers(arrays, kPrefilterTorchApi) == 0);
+  CHECK(scanTriggers("import torch\nprint(loss.data[0])\n", kPrefilterTorchApi) == kPrefilterTorchApi);
+  // NumPy's aliases need `numpy`, SciPy's image I/O `scipy`: torch alone keeps neither.
+  CHECK(scanTriggers("import torch\nx = np.float\ny = misc.imread(p)\n", kPrefilterTorchApi) == 0);
+  CHECK(scanTriggers("import numpy as np\nx = np.float\n", kPrefilterTorchApi) == kPrefilterTorchApi);
+  CHECK(scanTriggers("from scipy import misc\ny = misc.imread(p)\n", kPrefilterTorchApi) == kPrefilterTorchApi);
+  // The names are found anywhere, also past many bytes and as parts of longer names.
+  CHECK(torchPackagesSpelt(std::string(100, ' ') + "import torchvision.transforms\nimport scipy.misc") ==
+        (kPackageTorch | kPackageTorchvision | kPackageScipy));
+  CHECK(torchPackagesSpelt("import torch\nimport numpy") == (kPackageTorch | kPackageNumpy));
+  CHECK(torchPackagesSpelt("import tensorflow, numba, sci") == 0U);
+  // Marks are not gated: a statement an editor re-lints spells no import.
+  std::vector<std::uint32_t> marks;
+  scanTriggers(astropy, kPrefilterTorchApi, &marks);
+  CHECK(marks.size() == 1);
 }
 
 TEST_CASE("prefilter for AF304: a softmax call that passes its dimension is not worth parsing", "[prefilter]") {
@@ -542,8 +582,8 @@ TEST_CASE("prefilter: the vectorised word scan finds what comparing every word a
   // The AF3xx lists, and a made-up list with what they lack today: words of one to three bytes,
   // more groups than buckets, words that start with punctuation, whole words ending in one.
   std::vector<WordSet::Word> torch;
-  for (const std::string_view w : torchApiWords()) torch.push_back({w, false});
-  for (const std::string_view w : torchApiWholeWords()) torch.push_back({w, true});
+  for (const TorchWord &w : torchApiWords()) torch.push_back({w.text, false});
+  for (const TorchWord &w : torchApiWholeWords()) torch.push_back({w.text, true});
   const std::vector<WordSet::Word> other{
       {"a", false},   {"bt", true},   {"n_", false},  {".x", false}, {"(", false},        {"s=", true},  {"xyz", true},
       {"Zab", false}, {"ab.c", true}, {"t09", false}, {"]]", false}, {"\xc3\xa9t", true}, {"yy", false}, {"A_b", false},

@@ -921,20 +921,29 @@ constexpr std::array<JudgedWord, 6> kJudgedWords{{{"softmax(", "dim", 2},
                                                   {"LogSoftmax(", "dim", 1},
                                                   {"Softmin(", "dim", 1}}};
 
-/// Whether the AF3xx word(s) at `at` (in code) may give a finding: false only when every word of
-/// the lists that counts there is a judged word whose call passes what the rule asks for.
-bool torchWordMatters(std::string_view text, std::size_t at, Lexer &lexer) {
-  const JudgedWord *judged = nullptr;
-  for (const JudgedWord &j : kJudgedWords)
-    if (torchWordAt(text, at, j.word, false)) judged = &j;
-  if (!judged) return true;
-  for (const auto &[list, whole] : {std::pair{torchApiWords(), false}, std::pair{torchApiWholeWords(), true}})
-    for (const std::string_view w : list)
-      if (torchWordAt(text, at, w, whole) &&
-          std::none_of(kJudgedWords.begin(), kJudgedWords.end(), [&](const JudgedWord &j) { return j.word == w; }))
-        return true; // another word counts there too
+/// Whether the AF3xx word `word` at `at` (in code) may give a finding, as far as its call shows:
+/// false for a judged word whose call passes what the rule asks for.
+bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view word, Lexer &lexer) {
+  const auto *judged =
+      std::find_if(kJudgedWords.begin(), kJudgedWords.end(), [&](const JudgedWord &j) { return j.word == word; });
+  if (judged == kJudgedWords.end()) return true;
   const std::optional<CallShape> shape = callShape(text, at + judged->word.size() - 1, judged->keyword, lexer);
   return !shape || (!shape->keyword && shape->positional < judged->positional);
+}
+
+/// Whether the AF3xx word(s) at `at` may give a finding in a whole file that spells the packages
+/// `spelt` (text/torch_words.h): some word of the lists counts there, in code, its package is
+/// spelt and its judgement (judgedWordMatters) does not rule it out.
+bool torchWordMatters(std::string_view text, std::size_t at, unsigned spelt, Lexer &lexer) {
+  bool inCode = false, lexed = false;
+  for (const auto &[list, whole] : {std::pair{torchApiWords(), false}, std::pair{torchApiWholeWords(), true}})
+    for (const TorchWord &w : list) {
+      if ((w.package & spelt) == 0 || !torchWordAt(text, at, w.text, whole)) continue;
+      if (!lexed) inCode = lexer.inCode(at), lexed = true;
+      if (!inCode) return false;
+      if (judgedWordMatters(text, at, w.text, lexer)) return true;
+    }
+  return false;
 }
 
 /// The value after `non_blocking` is the literal `True` (or may be: a line break or a comment
@@ -1026,10 +1035,13 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
     // The PyTorch-migration rules' words (text/torch_words.h). Whether a whole file is worth
     // parsing also asks whether it may use PyTorch, NumPy or SciPy at all; marks are asked for
     // parts of a file too (a statement that an editor re-lints), which may not spell the import.
-    // A whole file's word is judged by its call where a rule reads it only in some calls; marks
-    // are every word in code.
+    // A whole file's word counts where the file spells its package, and is judged by its call
+    // where a rule reads it only in some calls; marks are every word in code.
+    std::optional<unsigned> spelt; // found at the first word
     forEachTorchWord(text, [&](std::size_t at) {
-      return lexer.inCode(at) && (offsets || torchWordMatters(text, at, lexer)) && record(kPrefilterTorchApi, at);
+      if (offsets) return lexer.inCode(at) && record(kPrefilterTorchApi, at);
+      if (!spelt) spelt = torchPackagesSpelt(text);
+      return torchWordMatters(text, at, *spelt, lexer) && record(kPrefilterTorchApi, at);
     });
   }
   if (offsets) std::sort(offsets->begin() + static_cast<std::ptrdiff_t>(firstOffset), offsets->end());
