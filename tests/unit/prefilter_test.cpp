@@ -408,13 +408,21 @@ std::string importOf(unsigned package) {
   default: return "import torch\n";
   }
 }
+
+/// The words whose judgement needs more around them than `y = word` (their own tests below).
+bool judgedByContext(std::string_view word) {
+  for (const std::string_view w :
+       {"Function)", "Function,", "torch.load", "reduce=", "size_average", "device_id=", "retain_variables"})
+    if (w == word) return true;
+  return false;
+}
 } // namespace
 
 TEST_CASE("prefilter for the AF3xx rules: each word of torch_words.h in code", "[prefilter]") {
   for (const auto &[word, package] : torchApiWords()) {
     INFO(word);
     const std::string code = "x = 1\ny = " + std::string(word) + "\n" + importOf(package);
-    CHECK(scanTriggers(code, kPrefilterTorchApi) == kPrefilterTorchApi);
+    if (!judgedByContext(word)) CHECK(scanTriggers(code, kPrefilterTorchApi) == kPrefilterTorchApi);
     std::vector<std::uint32_t> marks;
     scanTriggers(code, kPrefilterTorchApi, &marks);
     CHECK(std::find(marks.begin(), marks.end(), 10U) != marks.end()); // marked where it starts
@@ -429,7 +437,7 @@ TEST_CASE("prefilter for the AF3xx rules: whole words end where the identifier d
   for (const auto &[word, package] : torchApiWholeWords()) {
     INFO(word);
     const std::string code = "x = 1\ny = " + std::string(word) + "\n" + importOf(package);
-    CHECK(scanTriggers(code, kPrefilterTorchApi) == kPrefilterTorchApi);
+    if (!judgedByContext(word)) CHECK(scanTriggers(code, kPrefilterTorchApi) == kPrefilterTorchApi);
     std::vector<std::uint32_t> marks;
     scanTriggers(code, kPrefilterTorchApi, &marks);
     CHECK(std::find(marks.begin(), marks.end(), 10U) != marks.end());
@@ -494,6 +502,73 @@ TEST_CASE("prefilter for the AF3xx rules: a word counts where the file spells it
   std::vector<std::uint32_t> marks;
   scanTriggers(astropy, kPrefilterTorchApi, &marks);
   CHECK(marks.size() == 1);
+}
+
+TEST_CASE("prefilter for AF303: `Function)` only in the bases of a class with an instance forward", "[prefilter]") {
+  const std::string head = "import torch\nfrom torch.autograd import Function\n";
+  // New-style functions (a static forward), imports and annotations: AF303 reports none.
+  for (const std::string rejected :
+       {"class Clamp(Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x\n",
+        "class Clamp(torch.autograd.Function):\n    \"\"\"def forward(self, x):\n\"\"\"\n"
+        "    @staticmethod  # new style\n    @once_differentiable\n    def forward(ctx, x):\n        return x\n"
+        "\n    @staticmethod\n    def backward(ctx, g):\n        return g\n"
+        "class Net(nn.Module):\n    def forward(self, x):\n        return x\n",
+        "class Clamp(Function, Base):\n    def backward(self, g):\n        return g\nforward = 1\n",
+        "from .function import Function, NestedIOFunction\n", "def checkpoint(function: Function):\n    pass\n",
+        "ok = isinstance(f, Function)\n", "x = sympy.Function)\n"}) {
+    INFO(rejected);
+    CHECK(scanTriggers(head + rejected, kPrefilterTorchApi) == 0);
+  }
+  // A legacy function keeps the file, however its class is written.
+  for (const std::string kept : {
+           "class Clamp(Function):\n    def forward(self, x):\n        return x\n",
+           "class Clamp(Function, Base):\n    @property\n    def forward(self):\n        return 1\n",
+           "class Clamp(\n        torch.autograd.Function,\n        Base):\n    x = (1,\n2)\n\n    # c\n"
+           "    async def forward(self, x):\n        return x\n",
+           "if True:\n    class Clamp(Function):\n        @staticmethod\n        def backward(ctx, g):\n"
+           "            return g\n        def forward(self, x):\n            return x\n",
+           "class Clamp(Function):\n\tdef forward(self, x):\n\t\treturn x\n",
+           "class Clamp(Function):\n    s = f'{x}'\n    def forward(self, x):\n        return x\n",
+       }) {
+    INFO(kept);
+    CHECK(scanTriggers(head + kept, kPrefilterTorchApi) == kPrefilterTorchApi);
+  }
+}
+
+TEST_CASE("prefilter for AF317: `torch.load` without `weights_only=`", "[prefilter]") {
+  for (const std::string rejected :
+       {"m = torch.load(p, weights_only=True)\n", "m = torch.load(p, map_location='cpu',\n  weights_only=False)\n",
+        "m = torch.load(f, **load_kwargs)\n", "fns = [torch.load, torch.save]\n", "doc = torch.load.__doc__\n"}) {
+    INFO(rejected);
+    CHECK(scanTriggers("import torch\n" + rejected, kPrefilterTorchApi) == 0);
+  }
+  for (const std::string kept :
+       {"m = torch.load(p)\n", "m = torch.load(p, map_location='cpu')\n", "m = torch.load  (p)\n",
+        "m = torch.load(f'{p}', weights_only)\n", "m = torch.load(  # the checkpoint\n  p)\n"}) {
+    INFO(kept);
+    CHECK(scanTriggers("import torch\n" + kept, kPrefilterTorchApi) == kPrefilterTorchApi);
+  }
+}
+
+TEST_CASE("prefilter for AF312 and AF313: the keywords only as a call's arguments", "[prefilter]") {
+  for (const std::string rejected :
+       {"def _wrap(orig, single_dim=False, reduce=True):\n    pass\n",
+        "def legacy(size_average, reduce=None,\n           emit=True):\n    pass\n",
+        "class L(Base, reduce=True):\n    pass\n", "_def('sort', reduce=False)\n",
+        "x.scatter_reduce(0, i, v, reduce='sum')\n", "m = FSDP(model, device_id=device_id)\n",
+        "self.size_average = size_average\n", "m = nn.Linear(2, 2).to(device_id=0)\n"}) {
+    INFO(rejected);
+    CHECK(scanTriggers("import torch\n" + rejected, kPrefilterTorchApi) == 0);
+  }
+  for (const std::string kept :
+       {"c = nn.CrossEntropyLoss(size_average=False)\n", "l = F.nll_loss(x, y, reduce=False)\n",
+        "l = F.cross_entropy(x, y,\n    reduce=False)\n", "l = nn.KLDivLoss(reduce=False)(x, y)\n",
+        "x = x.cuda(device_id=0)\n", "x = x.cuda (device_id=0)\n", "x = (x.\n  cuda(device_id=0))\n",
+        "loss.backward(retain_variables=True)\n", "bw(loss, retain_variables=True)\n",
+        "l = F.kl_div(x, y, reduce=False)\n"}) {
+    INFO(kept);
+    CHECK(scanTriggers("import torch\n" + kept, kPrefilterTorchApi) == kPrefilterTorchApi);
+  }
 }
 
 TEST_CASE("prefilter for AF304: a softmax call that passes its dimension is not worth parsing", "[prefilter]") {

@@ -839,6 +839,7 @@ std::size_t toCallOpenPastComments(std::string_view text, std::size_t at, Lexer 
 struct CallShape {
   unsigned positional = 0;
   bool keyword = false;
+  bool splat = false; ///< a `**mapping`, which may hold any keyword
 };
 
 /// The shape of the argument list whose `(` is at `open`, asked about keyword `name` (`dim=1`, not
@@ -866,7 +867,7 @@ std::optional<CallShape> callShape(std::string_view text, std::size_t open, std:
       continue;
     }
     if (depth == 1 && c != ',' && c != ')') {
-      if (empty && c == '*' && k + 1 < text.size() && text[k + 1] == '*') named = true;
+      if (empty && c == '*' && k + 1 < text.size() && text[k + 1] == '*') named = shape.splat = true;
       empty = false;
     }
     if (c == '"' || c == '\'') {
@@ -921,9 +922,168 @@ constexpr std::array<JudgedWord, 6> kJudgedWords{{{"softmax(", "dim", 2},
                                                   {"LogSoftmax(", "dim", 1},
                                                   {"Softmin(", "dim", 1}}};
 
-/// Whether the AF3xx word `word` at `at` (in code) may give a finding, as far as its call shows:
-/// false for a judged word whose call passes what the rule asks for.
+/// The `(`, `[` or `{` of the innermost bracket around `at` (in code), as a scan backwards sees
+/// it: npos when `at` is in no bracket, kUnknown when the scan cannot tell (a string the lexer
+/// leaves as code, `at` in a field of an f-string, more than the window). Brackets in strings and
+/// comments are skipped with the lexer's spans, known up to `at`.
+std::size_t openingBracket(std::string_view text, std::size_t at, Lexer &lexer) {
+  constexpr std::size_t kWindow = 1 << 16;
+  const std::size_t floor = at > kWindow ? at - kWindow : 0;
+  int depth = 0;
+  for (std::size_t k = at; k-- > floor;) {
+    const char c = text[k];
+    if (c != '(' && c != ')' && c != '[' && c != ']' && c != '{' && c != '}' && c != '"' && c != '\'') continue;
+    if (const std::size_t begin = lexer.spanBegin(k); begin != std::string_view::npos) {
+      if (lexer.skip(k) > at) return kUnknown; // `at` is in a field of this f-string
+      k = begin;
+      continue;
+    }
+    if (c == '"' || c == '\'') return kUnknown;
+    if (c == ')' || c == ']' || c == '}') ++depth;
+    else if (depth > 0) --depth;
+    else return k;
+  }
+  return floor == 0 ? std::string_view::npos : kUnknown;
+}
+
+/// What stands before the `(` at `open`: the name called or defined (empty for none: `f()(`,
+/// `(`), whether a `.` precedes it, and the word before that (`def`, `class`, …). `unclear` when
+/// a line break stands between them (inside brackets, with a comment the scan does not read).
+struct BracketOwner {
+  std::string_view name, keyword;
+  bool dotted = false, unclear = false;
+  std::size_t keywordAt = 0;
+};
+BracketOwner bracketOwner(std::string_view text, std::size_t open) {
+  BracketOwner o;
+  bool broken = false; // a line break was skipped
+  const auto blank = [&](std::size_t k) {
+    const char c = text[k - 1];
+    broken = broken || c == '\n' || c == '\r' || c == '\\';
+    return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\';
+  };
+  std::size_t end = open;
+  while (end > 0 && blank(end)) --end;
+  std::size_t begin = end;
+  while (begin > 0 && isWordByte(static_cast<unsigned char>(text[begin - 1]))) --begin;
+  o.name = text.substr(begin, end - begin);
+  o.unclear = broken && !o.name.empty();
+  broken = false;
+  std::size_t before = begin;
+  while (before > 0 && blank(before)) --before;
+  o.dotted = before > 0 && text[before - 1] == '.';
+  o.unclear = o.unclear || (broken && o.dotted);
+  o.keyword = previousWord(text, begin);
+  o.keywordAt = before - o.keyword.size();
+  return o;
+}
+
+/// Whether the class whose `class` keyword is at `at` and whose bases open at `open` may define
+/// an instance `forward` (AF303): a `def forward` in its body whose decorators are no
+/// `@staticmethod`/`@classmethod`. The body is read by indentation, its brackets, strings and
+/// comments stepped over; anything the scan does not follow (a tab or form feed in an
+/// indentation, a string the lexer leaves as code) answers yes.
+bool classMayHaveInstanceForward(std::string_view text, std::size_t at, std::size_t open, Lexer &lexer) {
+  std::size_t lineStart = at;
+  while (lineStart > 0 && text[lineStart - 1] != '\n' && text[lineStart - 1] != '\r') --lineStart;
+  for (std::size_t k = lineStart; k < at; ++k)
+    if (text[k] != ' ') return true;
+  const std::size_t indent = at - lineStart;
+  int depth = 0;
+  bool lineEnded = false, staticDecorator = false;
+  for (std::size_t k = open; k < text.size();) {
+    if (lineEnded) {
+      // The start of a line at depth 0: its indentation says whether the body goes on.
+      lineEnded = false;
+      std::size_t first = k;
+      while (first < text.size() && text[first] == ' ') ++first;
+      if (first >= text.size()) return false;
+      const char c = text[first];
+      if (c == '\t' || c == '\f' || c == '\\') return true;
+      if (c == '\n' || c == '\r' || c == '#') {
+        k = first; // a blank line or a comment: no statement
+        continue;
+      }
+      if (first - k <= indent) return false; // a statement outside the class: its body ended
+      const std::string_view w = wordAt(text, first);
+      if (c == '@') {
+        const std::string_view d = wordAt(text, skipBlanks(text, first + 1));
+        const std::size_t after = skipBlanks(text, first + 1 + d.size());
+        staticDecorator = staticDecorator ||
+                          ((d == "staticmethod" || d == "classmethod") &&
+                           (after >= text.size() || text[after] == '\n' || text[after] == '\r' || text[after] == '#'));
+      } else {
+        std::size_t def = first;
+        if (w == "async") def = skipBlanks(text, first + 5);
+        if (wordAt(text, def) == "def" && wordAt(text, skipBlanks(text, def + 3)) == "forward" && !staticDecorator)
+          return true;
+        staticDecorator = false;
+      }
+      k = first;
+    }
+    const char c = text[k];
+    if (c == '"' || c == '\'' || c == '#') {
+      const std::size_t e = lexer.skip(k);
+      if (e <= k) return true; // a string the lexer leaves as code
+      k = e;
+      continue;
+    }
+    if (c == '\\' && k + 1 < text.size() && (text[k + 1] == '\n' || text[k + 1] == '\r')) {
+      k += text[k + 1] == '\r' && k + 2 < text.size() && text[k + 2] == '\n' ? 3 : 2;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--depth < 0) return true; // a stray bracket: a syntax error, left to the parser
+    } else if ((c == '\n' || c == '\r') && depth == 0) {
+      lineEnded = true;
+    }
+    ++k;
+  }
+  return false;
+}
+
+/// Whether the AF3xx word `word` at `at` (in code) may give a finding, as far as the code around
+/// it shows. Each judgement answers no only where its rule never reports:
+/// - the softmax family (AF304) where the call passes `dim=` or the dimension by position;
+/// - `Function)`, `Function,` (AF303) outside a class's bases, or in those of a class whose body
+///   has no instance `forward`;
+/// - `torch.load` (AF317) not called, or called with `weights_only=` or a `**mapping`;
+/// - the keywords of AF312 and AF313 outside a call's arguments (a `def`'s parameters, a class's
+///   keywords, no bracket), and `device_id=` and the losses' keywords in a call of another name
+///   than the rule's (`.cuda(device_id=…)`, a loss's `reduce=`/`size_average=`).
 bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view word, Lexer &lexer) {
+  if (word == "Function)" || word == "Function,") {
+    const std::size_t open = openingBracket(text, at, lexer);
+    if (open == kUnknown) return true;
+    if (open == std::string_view::npos || text[open] != '(') return false;
+    const BracketOwner owner = bracketOwner(text, open);
+    if (owner.unclear) return true;
+    if (owner.keyword != "class" || owner.dotted) return false;
+    return classMayHaveInstanceForward(text, owner.keywordAt, open, lexer);
+  }
+  if (word == "torch.load") {
+    const std::size_t open = nextToken(text, at + word.size(), lexer);
+    if (open < text.size() && text[open] == '#') return true;
+    if (open >= text.size() || text[open] != '(') return false;
+    const std::optional<CallShape> shape = callShape(text, open, "weights_only", lexer);
+    return !shape || (!shape->keyword && !shape->splat);
+  }
+  const bool loss = word == "reduce=" || word == "size_average";
+  if (loss || word == "device_id=" || word == "retain_variables") {
+    const std::size_t open = openingBracket(text, at, lexer);
+    if (open == kUnknown) return true;
+    if (open == std::string_view::npos || text[open] != '(') return false;
+    const BracketOwner owner = bracketOwner(text, open);
+    if (owner.unclear) return true;
+    if (owner.name.empty() || owner.keyword == "def" || owner.keyword == "class") return false;
+    if (word == "device_id=") return owner.name == "cuda" && owner.dotted;
+    if (word == "retain_variables") return true; // `backward` may be imported under another name
+    return owner.name.ends_with("Loss") || owner.name.ends_with("_loss") || owner.name == "cross_entropy" ||
+           owner.name == "binary_cross_entropy" || owner.name == "binary_cross_entropy_with_logits" ||
+           owner.name == "kl_div";
+  }
   const auto *judged =
       std::find_if(kJudgedWords.begin(), kJudgedWords.end(), [&](const JudgedWord &j) { return j.word == word; });
   if (judged == kJudgedWords.end()) return true;
