@@ -571,6 +571,28 @@ TEST_CASE("prefilter for AF312 and AF313: the keywords only as a call's argument
   }
 }
 
+TEST_CASE("prefilter for the AF3xx rules: torch's own files reach torch through relative imports", "[prefilter]") {
+  // A file of the package `torch.nn` (Config::package, which the project view sets) need not spell
+  // `torch`: `.init` is `torch.nn.init`.
+  Config config;
+  config.package = "torch.nn";
+  const Linter linter(config);
+  const std::string src = "from . import init\n\n\ndef reset(w):\n    init.xavier_uniform(w)\n";
+  REQUIRE(allFindings(linter, src).size() == 1); // AF310 resolves the relative import
+  CHECK(linter.mayHaveFindings(src));
+  CHECK(linter.lint(std::string_view(src)).size() == 1);
+  // A file of another package: the same words name no torch, and keep nothing.
+  Config other;
+  other.package = "mylib.nn";
+  CHECK(allFindings(Linter(other), src).empty());
+  CHECK_FALSE(Linter(other).mayHaveFindings(src));
+  // torchvision's and NumPy's own files alike.
+  config.package = "torchvision.models";
+  const std::string vision = "from .. import transforms\n\nt = transforms.Scale(2)\n";
+  REQUIRE(allFindings(Linter(config), vision).size() == 1);
+  CHECK(Linter(config).mayHaveFindings(vision));
+}
+
 TEST_CASE("prefilter for AF304: a softmax call that passes its dimension is not worth parsing", "[prefilter]") {
   const std::string head = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n";
   const Linter linter{Config{}};

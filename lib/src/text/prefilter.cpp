@@ -1118,7 +1118,8 @@ bool nonBlockingValueMayBeTrue(std::string_view text, std::size_t at) {
 }
 
 /// scanTriggers(), which also records its first hit in `first` when given.
-unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, PrefilterHit *first) {
+unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
+              PrefilterHit *first) {
   Lexer lexer(text);
   unsigned found = 0;
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
@@ -1191,7 +1192,7 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
     }
     return false;
   });
-  if (want(kPrefilterTorchApi) && (offsets || mayUseTorchFamily(text))) {
+  if (want(kPrefilterTorchApi) && (offsets || reached != 0 || mayUseTorchFamily(text))) {
     // The PyTorch-migration rules' words (text/torch_words.h). Whether a whole file is worth
     // parsing also asks whether it may use PyTorch, NumPy or SciPy at all; marks are asked for
     // parts of a file too (a statement that an editor re-lints), which may not spell the import.
@@ -1200,7 +1201,7 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
     std::optional<unsigned> spelt; // found at the first word
     forEachTorchWord(text, [&](std::size_t at) {
       if (offsets) return lexer.inCode(at) && record(kPrefilterTorchApi, at);
-      if (!spelt) spelt = torchPackagesSpelt(text);
+      if (!spelt) spelt = torchPackagesSpelt(text) | reached;
       return torchWordMatters(text, at, *spelt, lexer) && record(kPrefilterTorchApi, at);
     });
   }
@@ -1210,8 +1211,8 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
 
 } // namespace
 
-unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets) {
-  return scan(text, wanted, offsets, nullptr);
+unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached) {
+  return scan(text, wanted, offsets, reached, nullptr);
 }
 
 bool keywordByNeighbours(std::string_view text, std::size_t offset) {
@@ -1221,9 +1222,9 @@ bool keywordByNeighbours(std::string_view text, std::size_t offset) {
   return word == "await" && awaitIsKeyword(text, offset);
 }
 
-PrefilterHit firstTrigger(std::string_view text, unsigned wanted) {
+PrefilterHit firstTrigger(std::string_view text, unsigned wanted, unsigned reached) {
   PrefilterHit first;
-  scan(text, wanted, nullptr, &first);
+  scan(text, wanted, nullptr, reached, &first);
   return first;
 }
 
