@@ -593,6 +593,30 @@ TEST_CASE("prefilter for the AF3xx rules: torch's own files reach torch through 
   CHECK(Linter(config).mayHaveFindings(vision));
 }
 
+TEST_CASE("prefilter: a `.to(` call's `non_blocking=` is judged as without its scan", "[prefilter]") {
+  // The scan of a `.to(` call's arguments (for AF103's bool) describes them for the
+  // `non_blocking=` among them, which then needs no second scan: the answers are the same.
+  const std::string loader = "from torch.utils.data import DataLoader\nloader = DataLoader(ds)\n";
+  for (const std::string call :
+       {"y = x.to(device, non_blocking=True)\n", "y = x.to('cpu', non_blocking=True)\n",
+        "y = x.to(device,\n         non_blocking=True)  # c\n", "y = x.to(dev, non_blocking=False)\n",
+        "y = x.to(f(non_blocking=True), 'cpu')\n", "y = x.to(lambda d, non_blocking=True: d)\n",
+        "y = x.to(d, non_blocking=True)[0].to('cpu', non_blocking=True)\n", "y = x . to (d, non_blocking = True)\n",
+        "y = x.to(# a comment\n  'cuda', non_blocking=True)\n", "y = x.to(\"cpu\" if c else d, non_blocking=True)\n"}) {
+    for (const std::string &src : {call, loader + call}) {
+      INFO(src);
+      const unsigned alone = scanTriggers(src, kPrefilterNonBlocking);
+      const unsigned both = scanTriggers(src, kPrefilterNonBlocking | kPrefilterToCall);
+      if ((both & kPrefilterToCall) == 0) CHECK((both & kPrefilterNonBlocking) == alone);
+      // And the rules agree: a rejected text has no finding.
+      if (both == 0) CHECK(allFindings(Linter(), src).empty());
+    }
+  }
+  CHECK(scanTriggers(loader + "y = x.to(device, non_blocking=True)\n", kPrefilterNonBlocking | kPrefilterToCall) ==
+        kPrefilterNonBlocking);
+  CHECK(scanTriggers("y = x.to(device, non_blocking=True)\n", kPrefilterNonBlocking | kPrefilterToCall) == 0);
+}
+
 TEST_CASE("prefilter for AF304: a softmax call that passes its dimension is not worth parsing", "[prefilter]") {
   const std::string head = "import torch\nimport torch.nn as nn\nimport torch.nn.functional as F\n";
   const Linter linter{Config{}};

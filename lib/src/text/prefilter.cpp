@@ -499,15 +499,26 @@ std::size_t nextToken(std::string_view text, std::size_t k, Lexer &lexer) {
   return k;
 }
 
+/// What a scan of a `.to(` call's arguments saw, for the `non_blocking=` among them: the text
+/// of the arguments (`(` to `)`) and where each keyword argument's name starts.
+struct ToCallArguments {
+  std::string_view text;
+  std::vector<std::size_t> keywords; ///< sorted
+};
+
 /// `.to(`'s arguments hold a bare `True`/`False` after the first argument: `(…, True)` or
 /// `(…, False, …)` at the top level (AF103's shape, whose bool is the second positional
 /// argument). Conservative: an f-string or unterminated string among the arguments, or an
-/// argument list longer than the window, counts as holding one.
-bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer) {
+/// argument list longer than the window, counts as holding one. With `seen`, a list scanned to
+/// its `)` is described there (left empty when a `lambda` or a `:` at its top level makes the
+/// keywords something else), so that its `non_blocking=` needs no second scan.
+bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer, ToCallArguments *seen = nullptr) {
   constexpr std::size_t kWindow = 1 << 16;
   const std::size_t limit = std::min(text.size(), open + kWindow);
   int depth = 0;
   char previous = 0; // the last character of the previous token at depth 1
+  bool plain = true; // no `lambda` nor `:` at depth 1
+  std::vector<std::size_t> keywords;
   for (std::size_t k = open; k < limit;) {
     const auto c = static_cast<unsigned char>(text[k]);
     if (c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\' || c == '#') {
@@ -526,16 +537,28 @@ bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer
     if (c == '(' || c == '[' || c == '{') {
       ++depth;
     } else if (c == ')' || c == ']' || c == '}') {
-      if (--depth == 0) return false;
+      if (--depth == 0) {
+        if (seen && plain) *seen = {text.substr(open, k + 1 - open), std::move(keywords)};
+        return false;
+      }
     } else if (isWordByte(c)) {
       const std::string_view w = wordAt(text, k);
+      const std::size_t at = k;
       k += w.size();
       if (depth == 1 && previous == ',' && (w == "True" || w == "False")) {
         const std::size_t next = nextToken(text, k, lexer);
         if (next >= text.size() || text[next] == ',' || text[next] == ')') return true;
       }
+      if (depth == 1 && w == "lambda") plain = false;
+      if (seen && depth == 1 && (previous == '(' || previous == ',')) {
+        const std::size_t eq = nextToken(text, k, lexer);
+        if (eq < text.size() && text[eq] == '=' && (eq + 1 >= text.size() || text[eq + 1] != '='))
+          keywords.push_back(at);
+      }
       previous = w.back();
       continue;
+    } else if (c == ':' && depth == 1) {
+      plain = false;
     }
     previous = static_cast<char>(c);
     ++k;
@@ -1132,11 +1155,15 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
   // of any other call. A question about the whole text only: the marks (`offsets`) may be asked
   // for one statement, whose loader or module can be in another.
   std::optional<bool> moduleNames, dataLoader;
+  ToCallArguments lastTo; // the last `.to(…)` judged whole, whose `non_blocking=` comes next
   const auto nonBlockingMatters = [&](std::size_t at) {
     if (offsets) return true;
     const std::size_t eq = nextToken(text, at + 12, lexer);
     if (eq >= text.size() || text[eq] != '=' || (eq + 1 < text.size() && text[eq + 1] == '=')) return false;
-    const EnclosingCall call = enclosingCall(text, at, lexer);
+    const bool inLastTo = std::binary_search(lastTo.keywords.begin(), lastTo.keywords.end(), at);
+    const EnclosingCall call =
+        inLastTo ? EnclosingCall{true, "to", static_cast<std::size_t>(lastTo.text.data() - text.data())}
+                 : enclosingCall(text, at, lexer);
     if (!call.known || call.method == "cpu") return true;
     if (call.method != "cuda" && call.method != "to") return false;
     if (call.method == "cuda") {
@@ -1147,7 +1174,8 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
     if (!dataLoader) dataLoader = hasWord(text, "DataLoader");
     if (*dataLoader) return true;
     if (call.method != "to") return false;
-    const std::optional<std::string_view> arguments = argumentList(text, call.open, lexer);
+    const std::optional<std::string_view> arguments =
+        inLastTo ? std::optional<std::string_view>(lastTo.text) : argumentList(text, call.open, lexer);
     return !arguments || hasWord(*arguments, "cpu");
   };
   // Records a hit; true when the scan may stop (every wanted trigger seen, no offsets asked for).
@@ -1181,7 +1209,8 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
       if (open == std::string_view::npos || !lexer.inCode(at)) return false;
       if (open == kUnknown) open = toCallOpenPastComments(text, at, lexer);
       if (open == std::string_view::npos) return false;
-      return (open == kUnknown || toCallHasBoolArgument(text, open, lexer)) && record(kPrefilterToCall, at);
+      return (open == kUnknown || toCallHasBoolArgument(text, open, lexer, offsets ? nullptr : &lastTo)) &&
+             record(kPrefilterToCall, at);
     }
     if (c == 'n' && want(kPrefilterNonBlocking) && text.substr(at, 12) == "non_blocking" && isWholeWord(text, at, 12)) {
       return lexer.inCode(at) && nonBlockingMatters(at) && record(kPrefilterNonBlocking, at);
