@@ -535,6 +535,23 @@ TEST_CASE("prefilter for AF303: `Function)` only in the bases of a class with an
   }
 }
 
+TEST_CASE("prefilter for the AF3xx rules: a definition's name is no use of torch's", "[prefilter]") {
+  // PyTorch's own files define what the rules report uses of.
+  for (const std::string rejected : {"def clip_grad_norm(parameters, max_norm):\n    pass\n",
+                                     "class LambdaLR(_LRScheduler):\n    pass\n", "async def  symeig(A):\n    pass\n",
+                                     "y = torch.zeros_like(x, memory_format=torch.legacy_contiguous_format)\n"}) {
+    INFO(rejected);
+    CHECK(scanTriggers("import torch\n" + rejected, kPrefilterTorchApi) == 0);
+    CHECK(allFindings(Linter(), "import torch\n" + rejected).empty());
+  }
+  for (const std::string kept :
+       {"nn.utils.clip_grad_norm(parameters, 1.0)\n", "s = LambdaLR(opt, f)\n", "import torch.legacy.nn as lnn\n",
+        "from torch.legacy import nn\n", "e, v = torch.symeig(A)\n"}) {
+    INFO(kept);
+    CHECK(scanTriggers("import torch\n" + kept, kPrefilterTorchApi) == kPrefilterTorchApi);
+  }
+}
+
 TEST_CASE("prefilter for AF317: `torch.load` without `weights_only=`", "[prefilter]") {
   for (const std::string rejected :
        {"m = torch.load(p, weights_only=True)\n", "m = torch.load(p, map_location='cpu',\n  weights_only=False)\n",

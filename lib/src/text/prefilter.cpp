@@ -1069,6 +1069,7 @@ bool classMayHaveInstanceForward(std::string_view text, std::size_t at, std::siz
 
 /// Whether the AF3xx word `word` at `at` (in code) may give a finding, as far as the code around
 /// it shows. Each judgement answers no only where its rule never reports:
+/// - any word that is the name a `def` or `class` defines (no rule reports a definition's name);
 /// - the softmax family (AF304) where the call passes `dim=` or the dimension by position;
 /// - `Function)`, `Function,` (AF303) outside a class's bases, or in those of a class whose body
 ///   has no instance `forward`;
@@ -1077,6 +1078,8 @@ bool classMayHaveInstanceForward(std::string_view text, std::size_t at, std::siz
 ///   keywords, no bracket), and `device_id=` and the losses' keywords in a call of another name
 ///   than the rule's (`.cuda(device_id=…)`, a loss's `reduce=`/`size_average=`).
 bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view word, Lexer &lexer) {
+  if (const std::string_view before = previousWord(text, at); before == "def" || before == "class")
+    return false; // the name a definition binds (`def clip_grad_norm(`, `class LambdaLR(`): no use of torch's
   if (word == "Function)" || word == "Function,") {
     const std::size_t open = openingBracket(text, at, lexer);
     if (open == kUnknown) return true;

@@ -24,7 +24,6 @@ std::span<const TorchWord> torchApiWords() {
       {"functional.upsample", kPackageTorch},  // AF315 upsample-to-interpolate: `nn.functional.upsample(…)`
       {"torch.utils.serialization", kPackageTorch}, // AF316 removed-torch-api: `load_lua`
       {"torch.utils.ffi", kPackageTorch},           // AF316 removed-torch-api: `create_extension`
-      {"torch.legacy", kPackageTorch},              // AF316 removed-torch-api: the Lua-style `nn`
       {"scipy.misc import", kPackageScipy},         // AF316 removed-torch-api: `from scipy.misc import imread`
       {"misc.imread", kPackageScipy},               // AF316 removed-torch-api: `scipy.misc.imread(…)`
       {"misc.imresize", kPackageScipy},             // AF316 removed-torch-api: `scipy.misc.imresize(…)`
@@ -118,6 +117,8 @@ std::span<const TorchWord> torchApiWholeWords() {
       {"torch.lstsq", kPackageTorch},           // AF316 removed-torch-api
       {"torch.matrix_rank", kPackageTorch},     // AF316 removed-torch-api
       {"torch.load", kPackageTorch},            // AF317 torch-load-full-pickle: `torch.load(path)`
+      {"torch.legacy",
+       kPackageTorch}, // AF316 removed-torch-api: the Lua-style `nn` (not `torch.legacy_contiguous_format`)
   };
   return kWords;
 }
