@@ -1,0 +1,13 @@
+# expect-before: IndexError: invalid index of a 0-dim tensor
+# fixes: safe
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.manual_seed(667)
+
+criterion = nn.NLLLoss(weight=None, ignore_index=-100)
+out = torch.randn(7, 6)
+y = torch.randint(0, 6, (7,))
+loss = criterion(F.log_softmax(out, dim=1), y)
+print('%.5f' % loss.data[0])

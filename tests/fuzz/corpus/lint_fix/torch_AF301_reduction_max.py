@@ -1,0 +1,11 @@
+# expect-before: IndexError: invalid index of a 0-dim tensor
+# fixes: safe
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+torch.manual_seed(837)
+
+x = torch.rand(3, 4) + 0.5
+s = x.max()
+print('%.5f' % s.data[0])
