@@ -515,6 +515,8 @@ TEST_CASE("prefilter for AF303: `Function)` only in the bases of a class with an
         "class Net(nn.Module):\n    def forward(self, x):\n        return x\n",
         "class Clamp(Function, Base):\n    def backward(self, g):\n        return g\nforward = 1\n",
         "from .function import Function, NestedIOFunction\n", "def checkpoint(function: Function):\n    pass\n",
+        "class Clamp(Function):\r\n    @staticmethod\r\n    def forward(ctx, x):\r\n        return x\r\n"
+        "def forward(self, x):\r\n    return x\r\n",
         "ok = isinstance(f, Function)\n", "x = sympy.Function)\n"}) {
     INFO(rejected);
     CHECK(scanTriggers(head + rejected, kPrefilterTorchApi) == 0);
@@ -529,6 +531,7 @@ TEST_CASE("prefilter for AF303: `Function)` only in the bases of a class with an
            "            return g\n        def forward(self, x):\n            return x\n",
            "class Clamp(Function):\n\tdef forward(self, x):\n\t\treturn x\n",
            "class Clamp(Function):\n    s = f'{x}'\n    def forward(self, x):\n        return x\n",
+           "class Clamp(Function):\r    x = 1\rdef forward(self, x):\r    return x\r",
        }) {
     INFO(kept);
     CHECK(scanTriggers(head + kept, kPrefilterTorchApi) == kPrefilterTorchApi);

@@ -1059,7 +1059,9 @@ bool classMayHaveInstanceForward(std::string_view text, std::size_t at, std::siz
       ++depth;
     } else if (c == ')' || c == ']' || c == '}') {
       if (--depth < 0) return true; // a stray bracket: a syntax error, left to the parser
-    } else if ((c == '\n' || c == '\r') && depth == 0) {
+    } else if (c == '\r' && (k + 1 >= text.size() || text[k + 1] != '\n')) {
+      return true; // a lone CR: no line end for tree-sitter, whose lines this scan would not follow
+    } else if (c == '\n' && depth == 0) {
       lineEnded = true;
     }
     ++k;
