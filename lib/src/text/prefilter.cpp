@@ -1075,6 +1075,8 @@ bool classMayHaveInstanceForward(std::string_view text, std::size_t at, std::siz
 /// - the softmax family (AF304) where the call passes `dim=` or the dimension by position;
 /// - `Function)`, `Function,` (AF303) outside a class's bases, or in those of a class whose body
 ///   has no instance `forward`;
+/// - `F.sigmoid`, `F.tanh` and their `functional.` spellings (AF310) not called: a deprecated,
+///   not removed, function is reported only where called (a table of functions may list it);
 /// - `torch.load` (AF317) not called, or called with `weights_only=` or a `**mapping`;
 /// - the keywords of AF312 and AF313 outside a call's arguments (a `def`'s parameters, a class's
 ///   keywords, no bracket), and `device_id=` and the losses' keywords in a call of another name
@@ -1090,6 +1092,10 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
     if (owner.unclear) return true;
     if (owner.keyword != "class" || owner.dotted) return false;
     return classMayHaveInstanceForward(text, owner.keywordAt, open, lexer);
+  }
+  if (word == "F.sigmoid" || word == "F.tanh" || word == "functional.sigmoid" || word == "functional.tanh") {
+    const std::size_t open = nextToken(text, at + word.size(), lexer);
+    return open >= text.size() || text[open] == '(' || text[open] == '#';
   }
   if (word == "torch.load") {
     const std::size_t open = nextToken(text, at + word.size(), lexer);
