@@ -411,8 +411,9 @@ std::string importOf(unsigned package) {
 
 /// The words whose judgement needs more around them than `y = word` (their own tests below).
 bool judgedByContext(std::string_view word) {
-  for (const std::string_view w : {"Function)", "Function,", "torch.load", "reduce=", "size_average", "device_id=",
-                                   "retain_variables", "F.sigmoid", "F.tanh", "functional.sigmoid", "functional.tanh"})
+  for (const std::string_view w :
+       {"Function)", "Function,", "torch.load", "reduce=", "size_average", "device_id=", "retain_variables",
+        "F.sigmoid", "F.tanh", "functional.sigmoid", "functional.tanh", "F.upsample", "functional.upsample"})
     if (w == word) return true;
   return false;
 }
@@ -555,18 +556,20 @@ TEST_CASE("prefilter for the AF3xx rules: a definition's name is no use of torch
   }
 }
 
-TEST_CASE("prefilter for AF310: `F.sigmoid` and `F.tanh` only where called", "[prefilter]") {
+TEST_CASE("prefilter for AF310 and AF315: `F.sigmoid`, `F.tanh`, `F.upsample` only where called", "[prefilter]") {
   const std::string head = "import torch\nimport torch.nn.functional as F\n";
-  for (const std::string rejected : {"fns = [F.sigmoid, F.tanh]\n",
-                                     "ops = {torch.nn.functional.sigmoid,\n"
-                                     "       torch.nn.functional.tanh}\n",
-                                     "f = (F.sigmoid)\n"}) {
+  for (const std::string rejected :
+       {"fns = [F.sigmoid, F.tanh]\n",
+        "ops = {torch.nn.functional.sigmoid,\n"
+        "       torch.nn.functional.tanh}\n",
+        "f = (F.sigmoid)\n", "ops = [torch.nn.functional.upsample, F.upsample_bilinear]\n"}) {
     INFO(rejected);
     CHECK(scanTriggers(head + rejected, kPrefilterTorchApi) == 0);
     CHECK(allFindings(Linter(), head + rejected).empty());
   }
-  for (const std::string kept : {"y = F.sigmoid(x)\n", "y = F.tanh (x)\n", "y = torch.nn.functional.tanh(x)\n",
-                                 "y = F.sigmoid  # c\n", "y = F.sigmoid"}) {
+  for (const std::string kept :
+       {"y = F.sigmoid(x)\n", "y = F.tanh (x)\n", "y = torch.nn.functional.tanh(x)\n", "y = F.sigmoid  # c\n",
+        "y = F.sigmoid", "y = F.upsample_bilinear(x, 2)\n", "y = nn.functional.upsample (x, 2)\n"}) {
     INFO(kept);
     CHECK(scanTriggers(head + kept, kPrefilterTorchApi) == kPrefilterTorchApi);
   }

@@ -1077,6 +1077,7 @@ bool classMayHaveInstanceForward(std::string_view text, std::size_t at, std::siz
 ///   has no instance `forward`;
 /// - `F.sigmoid`, `F.tanh` and their `functional.` spellings (AF310) not called: a deprecated,
 ///   not removed, function is reported only where called (a table of functions may list it);
+///   `F.upsample…` (AF315) alike: the rule reads calls;
 /// - `torch.load` (AF317) not called, or called with `weights_only=` or a `**mapping`;
 /// - the keywords of AF312 and AF313 outside a call's arguments (a `def`'s parameters, a class's
 ///   keywords, no bracket), and `device_id=` and the losses' keywords in a call of another name
@@ -1093,8 +1094,11 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
     if (owner.keyword != "class" || owner.dotted) return false;
     return classMayHaveInstanceForward(text, owner.keywordAt, open, lexer);
   }
-  if (word == "F.sigmoid" || word == "F.tanh" || word == "functional.sigmoid" || word == "functional.tanh") {
-    const std::size_t open = nextToken(text, at + word.size(), lexer);
+  if (word == "F.sigmoid" || word == "F.tanh" || word == "functional.sigmoid" || word == "functional.tanh" ||
+      word == "F.upsample" || word == "functional.upsample") {
+    std::size_t end = at + word.size(); // `F.upsample` goes on as `F.upsample_bilinear`
+    while (end < text.size() && isWordByte(static_cast<unsigned char>(text[end]))) ++end;
+    const std::size_t open = nextToken(text, end, lexer);
     return open >= text.size() || text[open] == '(' || text[open] == '#';
   }
   if (word == "torch.load") {
