@@ -398,11 +398,32 @@ TEST_CASE("prefilter never says no wrongly on random broken code", "[prefilter]"
   CHECK(rejected > 500); // the differential exercises the rejections, not only the maybes
 }
 
+namespace {
+/// An import of the package a word needs (text/torch_words.h).
+std::string importOf(unsigned package) {
+  switch (package) {
+  case kPackageTorchvision: return "import torchvision\n";
+  case kPackageNumpy: return "import numpy\n";
+  case kPackageScipy: return "import scipy\n";
+  default: return "import torch\n";
+  }
+}
+
+/// The words whose judgement needs more around them than `y = word` (their own tests below).
+bool judgedByContext(std::string_view word) {
+  for (const std::string_view w :
+       {"Function)", "Function,", "torch.load", "reduce=", "size_average", "device_id=", "retain_variables",
+        "F.sigmoid", "F.tanh", "functional.sigmoid", "functional.tanh", "F.upsample", "functional.upsample"})
+    if (w == word) return true;
+  return false;
+}
+} // namespace
+
 TEST_CASE("prefilter for the AF3xx rules: each word of torch_words.h in code", "[prefilter]") {
-  for (const std::string_view word : torchApiWords()) {
+  for (const auto &[word, package] : torchApiWords()) {
     INFO(word);
-    const std::string code = "x = 1\ny = " + std::string(word) + "\nimport torch\n";
-    CHECK(scanTriggers(code, kPrefilterTorchApi) == kPrefilterTorchApi);
+    const std::string code = "x = 1\ny = " + std::string(word) + "\n" + importOf(package);
+    if (!judgedByContext(word)) CHECK(scanTriggers(code, kPrefilterTorchApi) == kPrefilterTorchApi);
     std::vector<std::uint32_t> marks;
     scanTriggers(code, kPrefilterTorchApi, &marks);
     CHECK(std::find(marks.begin(), marks.end(), 10U) != marks.end()); // marked where it starts
@@ -414,14 +435,15 @@ TEST_CASE("prefilter for the AF3xx rules: each word of torch_words.h in code", "
 }
 
 TEST_CASE("prefilter for the AF3xx rules: whole words end where the identifier does", "[prefilter]") {
-  for (const std::string_view word : torchApiWholeWords()) {
+  for (const auto &[word, package] : torchApiWholeWords()) {
     INFO(word);
-    const std::string code = "x = 1\ny = " + std::string(word) + "\nimport torch\n";
-    CHECK(scanTriggers(code, kPrefilterTorchApi) == kPrefilterTorchApi);
+    const std::string code = "x = 1\ny = " + std::string(word) + "\n" + importOf(package);
+    if (!judgedByContext(word)) CHECK(scanTriggers(code, kPrefilterTorchApi) == kPrefilterTorchApi);
     std::vector<std::uint32_t> marks;
     scanTriggers(code, kPrefilterTorchApi, &marks);
     CHECK(std::find(marks.begin(), marks.end(), 10U) != marks.end());
-    CHECK(scanTriggers("import numpy\ny = " + std::string(word) + "(x)\n", kPrefilterTorchApi) == kPrefilterTorchApi);
+    CHECK(scanTriggers(importOf(package) + "y = " + std::string(word) + "(x)\n", kPrefilterTorchApi) ==
+          kPrefilterTorchApi);
     // Longer identifiers are today's API (`np.float32`, `xavier_uniform_`).
     CHECK(scanTriggers("y = " + std::string(word) + "_\n", kPrefilterTorchApi) == 0);
     CHECK(scanTriggers("y = " + std::string(word) + "32\n", kPrefilterTorchApi) == 0);
@@ -449,11 +471,190 @@ TEST_CASE("prefilter for the AF3xx rules: a file that spells no torch, numpy or 
   // Every AF3xx rule needs a name that resolves to one of them: such a file holds no finding.
   const std::string legacyLooking = "from mylib import Scale\nloss.backward(retain_variables=True)\nx = np.float\n";
   CHECK(scanTriggers(legacyLooking, kPrefilterTorchApi) == 0);
-  CHECK(scanTriggers("import scipy\n" + legacyLooking, kPrefilterTorchApi) == kPrefilterTorchApi);
+  CHECK(scanTriggers("import torch\n" + legacyLooking, kPrefilterTorchApi) == kPrefilterTorchApi);
   // Marks are not gated: an editor asks for them statement by statement.
   std::vector<std::uint32_t> marks;
   scanTriggers(legacyLooking, kPrefilterTorchApi, &marks);
   CHECK(marks.size() == 3);
+}
+
+TEST_CASE("prefilter for the AF3xx rules: a word counts where the file spells its package", "[prefilter]") {
+  // astropy's `models.Scale`, sympy's `Function` and numpy's own `.data[0]` kept whole packages
+  // of files that no AF3xx rule reports: `Scale` is torchvision's, `.data[0]` and `Function` torch's.
+  const std::string astropy = "import numpy as np\nfrom astropy.modeling import models\nm = models.Scale(2)\n";
+  CHECK(scanTriggers(astropy, kPrefilterTorchApi) == 0);
+  CHECK(scanTriggers("from torchvision import transforms\nt = transforms.Scale(2)\n", kPrefilterTorchApi) ==
+        kPrefilterTorchApi);
+  const std::string sympy = "import numpy\nfrom sympy import Function\nclass f(Function):\n    pass\n";
+  CHECK(scanTriggers(sympy, kPrefilterTorchApi) == 0);
+  const std::string arrays = "import numpy as np\nhdu.data[0] = 1\n";
+  CHECK(scanTriggers(arrays, kPrefilterTorchApi) == 0);
+  CHECK(scanTriggers("import torch\nprint(loss.data[0])\n", kPrefilterTorchApi) == kPrefilterTorchApi);
+  // NumPy's aliases need `numpy`, SciPy's image I/O `scipy`: torch alone keeps neither.
+  CHECK(scanTriggers("import torch\nx = np.float\ny = misc.imread(p)\n", kPrefilterTorchApi) == 0);
+  CHECK(scanTriggers("import numpy as np\nx = np.float\n", kPrefilterTorchApi) == kPrefilterTorchApi);
+  CHECK(scanTriggers("from scipy import misc\ny = misc.imread(p)\n", kPrefilterTorchApi) == kPrefilterTorchApi);
+  // The names are found anywhere, also past many bytes and as parts of longer names.
+  CHECK(torchPackagesSpelt(std::string(100, ' ') + "import torchvision.transforms\nimport scipy.misc") ==
+        (kPackageTorch | kPackageTorchvision | kPackageScipy));
+  CHECK(torchPackagesSpelt("import torch\nimport numpy") == (kPackageTorch | kPackageNumpy));
+  CHECK(torchPackagesSpelt("import tensorflow, numba, sci") == 0U);
+  // Marks are not gated: a statement an editor re-lints spells no import.
+  std::vector<std::uint32_t> marks;
+  scanTriggers(astropy, kPrefilterTorchApi, &marks);
+  CHECK(marks.size() == 1);
+}
+
+TEST_CASE("prefilter for AF303: `Function)` only in the bases of a class with an instance forward", "[prefilter]") {
+  const std::string head = "import torch\nfrom torch.autograd import Function\n";
+  // New-style functions (a static forward), imports and annotations: AF303 reports none.
+  for (const std::string rejected :
+       {"class Clamp(Function):\n    @staticmethod\n    def forward(ctx, x):\n        return x\n",
+        "class Clamp(torch.autograd.Function):\n    \"\"\"def forward(self, x):\n\"\"\"\n"
+        "    @staticmethod  # new style\n    @once_differentiable\n    def forward(ctx, x):\n        return x\n"
+        "\n    @staticmethod\n    def backward(ctx, g):\n        return g\n"
+        "class Net(nn.Module):\n    def forward(self, x):\n        return x\n",
+        "class Clamp(Function, Base):\n    def backward(self, g):\n        return g\nforward = 1\n",
+        "from .function import Function, NestedIOFunction\n", "def checkpoint(function: Function):\n    pass\n",
+        "class Clamp(Function):\r\n    @staticmethod\r\n    def forward(ctx, x):\r\n        return x\r\n"
+        "def forward(self, x):\r\n    return x\r\n",
+        "ok = isinstance(f, Function)\n", "x = sympy.Function)\n"}) {
+    INFO(rejected);
+    CHECK(scanTriggers(head + rejected, kPrefilterTorchApi) == 0);
+  }
+  // A legacy function keeps the file, however its class is written.
+  for (const std::string kept : {
+           "class Clamp(Function):\n    def forward(self, x):\n        return x\n",
+           "class Clamp(Function, Base):\n    @property\n    def forward(self):\n        return 1\n",
+           "class Clamp(\n        torch.autograd.Function,\n        Base):\n    x = (1,\n2)\n\n    # c\n"
+           "    async def forward(self, x):\n        return x\n",
+           "if True:\n    class Clamp(Function):\n        @staticmethod\n        def backward(ctx, g):\n"
+           "            return g\n        def forward(self, x):\n            return x\n",
+           "class Clamp(Function):\n\tdef forward(self, x):\n\t\treturn x\n",
+           "class Clamp(Function):\n    s = f'{x}'\n    def forward(self, x):\n        return x\n",
+           "class Clamp(Function):\r    x = 1\rdef forward(self, x):\r    return x\r",
+       }) {
+    INFO(kept);
+    CHECK(scanTriggers(head + kept, kPrefilterTorchApi) == kPrefilterTorchApi);
+  }
+}
+
+TEST_CASE("prefilter for the AF3xx rules: a definition's name is no use of torch's", "[prefilter]") {
+  // PyTorch's own files define what the rules report uses of.
+  for (const std::string rejected : {"def clip_grad_norm(parameters, max_norm):\n    pass\n",
+                                     "class LambdaLR(_LRScheduler):\n    pass\n", "async def  symeig(A):\n    pass\n",
+                                     "y = torch.zeros_like(x, memory_format=torch.legacy_contiguous_format)\n"}) {
+    INFO(rejected);
+    CHECK(scanTriggers("import torch\n" + rejected, kPrefilterTorchApi) == 0);
+    CHECK(allFindings(Linter(), "import torch\n" + rejected).empty());
+  }
+  for (const std::string kept :
+       {"nn.utils.clip_grad_norm(parameters, 1.0)\n", "s = LambdaLR(opt, f)\n", "import torch.legacy.nn as lnn\n",
+        "from torch.legacy import nn\n", "e, v = torch.symeig(A)\n"}) {
+    INFO(kept);
+    CHECK(scanTriggers("import torch\n" + kept, kPrefilterTorchApi) == kPrefilterTorchApi);
+  }
+}
+
+TEST_CASE("prefilter for AF310 and AF315: `F.sigmoid`, `F.tanh`, `F.upsample` only where called", "[prefilter]") {
+  const std::string head = "import torch\nimport torch.nn.functional as F\n";
+  for (const std::string rejected :
+       {"fns = [F.sigmoid, F.tanh]\n",
+        "ops = {torch.nn.functional.sigmoid,\n"
+        "       torch.nn.functional.tanh}\n",
+        "f = (F.sigmoid)\n", "ops = [torch.nn.functional.upsample, F.upsample_bilinear]\n"}) {
+    INFO(rejected);
+    CHECK(scanTriggers(head + rejected, kPrefilterTorchApi) == 0);
+    CHECK(allFindings(Linter(), head + rejected).empty());
+  }
+  for (const std::string kept :
+       {"y = F.sigmoid(x)\n", "y = F.tanh (x)\n", "y = torch.nn.functional.tanh(x)\n", "y = F.sigmoid  # c\n",
+        "y = F.sigmoid", "y = F.upsample_bilinear(x, 2)\n", "y = nn.functional.upsample (x, 2)\n"}) {
+    INFO(kept);
+    CHECK(scanTriggers(head + kept, kPrefilterTorchApi) == kPrefilterTorchApi);
+  }
+}
+
+TEST_CASE("prefilter for AF317: `torch.load` without `weights_only=`", "[prefilter]") {
+  for (const std::string rejected :
+       {"m = torch.load(p, weights_only=True)\n", "m = torch.load(p, map_location='cpu',\n  weights_only=False)\n",
+        "m = torch.load(f, **load_kwargs)\n", "fns = [torch.load, torch.save]\n", "doc = torch.load.__doc__\n"}) {
+    INFO(rejected);
+    CHECK(scanTriggers("import torch\n" + rejected, kPrefilterTorchApi) == 0);
+  }
+  for (const std::string kept :
+       {"m = torch.load(p)\n", "m = torch.load(p, map_location='cpu')\n", "m = torch.load  (p)\n",
+        "m = torch.load(f'{p}', weights_only)\n", "m = torch.load(  # the checkpoint\n  p)\n"}) {
+    INFO(kept);
+    CHECK(scanTriggers("import torch\n" + kept, kPrefilterTorchApi) == kPrefilterTorchApi);
+  }
+}
+
+TEST_CASE("prefilter for AF312 and AF313: the keywords only as a call's arguments", "[prefilter]") {
+  for (const std::string rejected :
+       {"def _wrap(orig, single_dim=False, reduce=True):\n    pass\n",
+        "def legacy(size_average, reduce=None,\n           emit=True):\n    pass\n",
+        "class L(Base, reduce=True):\n    pass\n", "_def('sort', reduce=False)\n",
+        "x.scatter_reduce(0, i, v, reduce='sum')\n", "m = FSDP(model, device_id=device_id)\n",
+        "self.size_average = size_average\n", "m = nn.Linear(2, 2).to(device_id=0)\n"}) {
+    INFO(rejected);
+    CHECK(scanTriggers("import torch\n" + rejected, kPrefilterTorchApi) == 0);
+  }
+  for (const std::string kept :
+       {"c = nn.CrossEntropyLoss(size_average=False)\n", "l = F.nll_loss(x, y, reduce=False)\n",
+        "l = F.cross_entropy(x, y,\n    reduce=False)\n", "l = nn.KLDivLoss(reduce=False)(x, y)\n",
+        "x = x.cuda(device_id=0)\n", "x = x.cuda (device_id=0)\n", "x = (x.\n  cuda(device_id=0))\n",
+        "loss.backward(retain_variables=True)\n", "bw(loss, retain_variables=True)\n",
+        "l = F.kl_div(x, y, reduce=False)\n"}) {
+    INFO(kept);
+    CHECK(scanTriggers("import torch\n" + kept, kPrefilterTorchApi) == kPrefilterTorchApi);
+  }
+}
+
+TEST_CASE("prefilter for the AF3xx rules: torch's own files reach torch through relative imports", "[prefilter]") {
+  // A file of the package `torch.nn` (Config::package, which the project view sets) need not spell
+  // `torch`: `.init` is `torch.nn.init`.
+  Config config;
+  config.package = "torch.nn";
+  const Linter linter(config);
+  const std::string src = "from . import init\n\n\ndef reset(w):\n    init.xavier_uniform(w)\n";
+  REQUIRE(allFindings(linter, src).size() == 1); // AF310 resolves the relative import
+  CHECK(linter.mayHaveFindings(src));
+  CHECK(linter.lint(std::string_view(src)).size() == 1);
+  // A file of another package: the same words name no torch, and keep nothing.
+  Config other;
+  other.package = "mylib.nn";
+  CHECK(allFindings(Linter(other), src).empty());
+  CHECK_FALSE(Linter(other).mayHaveFindings(src));
+  // torchvision's and NumPy's own files alike.
+  config.package = "torchvision.models";
+  const std::string vision = "from .. import transforms\n\nt = transforms.Scale(2)\n";
+  REQUIRE(allFindings(Linter(config), vision).size() == 1);
+  CHECK(Linter(config).mayHaveFindings(vision));
+}
+
+TEST_CASE("prefilter: a `.to(` call's `non_blocking=` is judged as without its scan", "[prefilter]") {
+  // The scan of a `.to(` call's arguments (for AF103's bool) describes them for the
+  // `non_blocking=` among them, which then needs no second scan: the answers are the same.
+  const std::string loader = "from torch.utils.data import DataLoader\nloader = DataLoader(ds)\n";
+  for (const std::string call :
+       {"y = x.to(device, non_blocking=True)\n", "y = x.to('cpu', non_blocking=True)\n",
+        "y = x.to(device,\n         non_blocking=True)  # c\n", "y = x.to(dev, non_blocking=False)\n",
+        "y = x.to(f(non_blocking=True), 'cpu')\n", "y = x.to(lambda d, non_blocking=True: d)\n",
+        "y = x.to(d, non_blocking=True)[0].to('cpu', non_blocking=True)\n", "y = x . to (d, non_blocking = True)\n",
+        "y = x.to(# a comment\n  'cuda', non_blocking=True)\n", "y = x.to(\"cpu\" if c else d, non_blocking=True)\n"}) {
+    for (const std::string &src : {call, loader + call}) {
+      INFO(src);
+      const unsigned alone = scanTriggers(src, kPrefilterNonBlocking);
+      const unsigned both = scanTriggers(src, kPrefilterNonBlocking | kPrefilterToCall);
+      if ((both & kPrefilterToCall) == 0) CHECK((both & kPrefilterNonBlocking) == alone);
+      // And the rules agree: a rejected text has no finding.
+      if (both == 0) CHECK(allFindings(Linter(), src).empty());
+    }
+  }
+  CHECK(scanTriggers(loader + "y = x.to(device, non_blocking=True)\n", kPrefilterNonBlocking | kPrefilterToCall) ==
+        kPrefilterNonBlocking);
+  CHECK(scanTriggers("y = x.to(device, non_blocking=True)\n", kPrefilterNonBlocking | kPrefilterToCall) == 0);
 }
 
 TEST_CASE("prefilter for AF304: a softmax call that passes its dimension is not worth parsing", "[prefilter]") {
@@ -542,8 +743,8 @@ TEST_CASE("prefilter: the vectorised word scan finds what comparing every word a
   // The AF3xx lists, and a made-up list with what they lack today: words of one to three bytes,
   // more groups than buckets, words that start with punctuation, whole words ending in one.
   std::vector<WordSet::Word> torch;
-  for (const std::string_view w : torchApiWords()) torch.push_back({w, false});
-  for (const std::string_view w : torchApiWholeWords()) torch.push_back({w, true});
+  for (const TorchWord &w : torchApiWords()) torch.push_back({w.text, false});
+  for (const TorchWord &w : torchApiWholeWords()) torch.push_back({w.text, true});
   const std::vector<WordSet::Word> other{
       {"a", false},   {"bt", true},   {"n_", false},  {".x", false}, {"(", false},        {"s=", true},  {"xyz", true},
       {"Zab", false}, {"ab.c", true}, {"t09", false}, {"]]", false}, {"\xc3\xa9t", true}, {"yy", false}, {"A_b", false},

@@ -25,6 +25,7 @@ Linter::Impl::Impl(Config c) : config(std::move(c)) {
     triggers |= rule->triggers();
     rules.push_back(std::move(rule));
   }
+  if ((triggers & rules::kTriggerTorchApi) && config.package) reachedPackages = torchPackagesSpelt(*config.package);
   if (triggers & rules::kTriggerTorchApi)
     for (const RenameRow &r : config.renames)
       if (r.kind == RenameRow::Kind::Api) apiWords.emplace_back(r.old.substr(r.old.rfind('.') + 1));
@@ -47,7 +48,7 @@ Linter &Linter::operator=(Linter &&) noexcept = default;
 const Config &Linter::config() const { return impl_->config; }
 
 bool Linter::mayHaveFindings(std::string_view text) const {
-  if (impl_->triggers != 0 && scanTriggers(text, impl_->triggers) != 0) return true;
+  if (impl_->triggers != 0 && scanTriggers(text, impl_->triggers, nullptr, impl_->reachedPackages) != 0) return true;
   bool found = false;
   forEachWord(text, impl_->apiWords, [&](std::size_t) { found = true; });
   return found;
@@ -195,7 +196,7 @@ std::vector<Diagnostic> LinterInternals::lintUnsuppressed(const Linter &linter, 
 }
 
 LinterInternals::KeptBy LinterInternals::keptBy(const Linter &linter, std::string_view text) {
-  const PrefilterHit hit = firstTrigger(text, linter.impl_->triggers);
+  const PrefilterHit hit = firstTrigger(text, linter.impl_->triggers, linter.impl_->reachedPackages);
   switch (hit.trigger) {
   case kPrefilterKeywordName: return {"keyword-name", hit.offset};
   case kPrefilterNonBlocking: return {"non-blocking", hit.offset};

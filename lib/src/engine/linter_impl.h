@@ -30,6 +30,9 @@ struct ASYNCFIX_LOCAL Linter::Impl {
   /// The last names of the user's API renames (`[tool.asyncfix.renames] api`, AF310): words of
   /// kTriggerTorchApi that text/torch_words.h cannot list.
   std::vector<std::string> apiWords;
+  /// The packages of text/torch_words.h a file reaches through relative imports without spelling
+  /// them: those of Config::package (`torch.nn` reaches torch).
+  unsigned reachedPackages = 0;
 
   explicit Impl(Config c);
 

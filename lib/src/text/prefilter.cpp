@@ -499,15 +499,26 @@ std::size_t nextToken(std::string_view text, std::size_t k, Lexer &lexer) {
   return k;
 }
 
+/// What a scan of a `.to(` call's arguments saw, for the `non_blocking=` among them: the text
+/// of the arguments (`(` to `)`) and where each keyword argument's name starts.
+struct ToCallArguments {
+  std::string_view text;
+  std::vector<std::size_t> keywords; ///< sorted
+};
+
 /// `.to(`'s arguments hold a bare `True`/`False` after the first argument: `(…, True)` or
 /// `(…, False, …)` at the top level (AF103's shape, whose bool is the second positional
 /// argument). Conservative: an f-string or unterminated string among the arguments, or an
-/// argument list longer than the window, counts as holding one.
-bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer) {
+/// argument list longer than the window, counts as holding one. With `seen`, a list scanned to
+/// its `)` is described there (left empty when a `lambda` or a `:` at its top level makes the
+/// keywords something else), so that its `non_blocking=` needs no second scan.
+bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer, ToCallArguments *seen = nullptr) {
   constexpr std::size_t kWindow = 1 << 16;
   const std::size_t limit = std::min(text.size(), open + kWindow);
   int depth = 0;
   char previous = 0; // the last character of the previous token at depth 1
+  bool plain = true; // no `lambda` nor `:` at depth 1
+  std::vector<std::size_t> keywords;
   for (std::size_t k = open; k < limit;) {
     const auto c = static_cast<unsigned char>(text[k]);
     if (c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\' || c == '#') {
@@ -526,16 +537,28 @@ bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer
     if (c == '(' || c == '[' || c == '{') {
       ++depth;
     } else if (c == ')' || c == ']' || c == '}') {
-      if (--depth == 0) return false;
+      if (--depth == 0) {
+        if (seen && plain) *seen = {text.substr(open, k + 1 - open), std::move(keywords)};
+        return false;
+      }
     } else if (isWordByte(c)) {
       const std::string_view w = wordAt(text, k);
+      const std::size_t at = k;
       k += w.size();
       if (depth == 1 && previous == ',' && (w == "True" || w == "False")) {
         const std::size_t next = nextToken(text, k, lexer);
         if (next >= text.size() || text[next] == ',' || text[next] == ')') return true;
       }
+      if (depth == 1 && w == "lambda") plain = false;
+      if (seen && depth == 1 && (previous == '(' || previous == ',')) {
+        const std::size_t eq = nextToken(text, k, lexer);
+        if (eq < text.size() && text[eq] == '=' && (eq + 1 >= text.size() || text[eq + 1] != '='))
+          keywords.push_back(at);
+      }
       previous = w.back();
       continue;
+    } else if (c == ':' && depth == 1) {
+      plain = false;
     }
     previous = static_cast<char>(c);
     ++k;
@@ -839,6 +862,7 @@ std::size_t toCallOpenPastComments(std::string_view text, std::size_t at, Lexer 
 struct CallShape {
   unsigned positional = 0;
   bool keyword = false;
+  bool splat = false; ///< a `**mapping`, which may hold any keyword
 };
 
 /// The shape of the argument list whose `(` is at `open`, asked about keyword `name` (`dim=1`, not
@@ -866,7 +890,7 @@ std::optional<CallShape> callShape(std::string_view text, std::size_t open, std:
       continue;
     }
     if (depth == 1 && c != ',' && c != ')') {
-      if (empty && c == '*' && k + 1 < text.size() && text[k + 1] == '*') named = true;
+      if (empty && c == '*' && k + 1 < text.size() && text[k + 1] == '*') named = shape.splat = true;
       empty = false;
     }
     if (c == '"' || c == '\'') {
@@ -921,20 +945,203 @@ constexpr std::array<JudgedWord, 6> kJudgedWords{{{"softmax(", "dim", 2},
                                                   {"LogSoftmax(", "dim", 1},
                                                   {"Softmin(", "dim", 1}}};
 
-/// Whether the AF3xx word(s) at `at` (in code) may give a finding: false only when every word of
-/// the lists that counts there is a judged word whose call passes what the rule asks for.
-bool torchWordMatters(std::string_view text, std::size_t at, Lexer &lexer) {
-  const JudgedWord *judged = nullptr;
-  for (const JudgedWord &j : kJudgedWords)
-    if (torchWordAt(text, at, j.word, false)) judged = &j;
-  if (!judged) return true;
-  for (const auto &[list, whole] : {std::pair{torchApiWords(), false}, std::pair{torchApiWholeWords(), true}})
-    for (const std::string_view w : list)
-      if (torchWordAt(text, at, w, whole) &&
-          std::none_of(kJudgedWords.begin(), kJudgedWords.end(), [&](const JudgedWord &j) { return j.word == w; }))
-        return true; // another word counts there too
+/// The `(`, `[` or `{` of the innermost bracket around `at` (in code), as a scan backwards sees
+/// it: npos when `at` is in no bracket, kUnknown when the scan cannot tell (a string the lexer
+/// leaves as code, `at` in a field of an f-string, more than the window). Brackets in strings and
+/// comments are skipped with the lexer's spans, known up to `at`.
+std::size_t openingBracket(std::string_view text, std::size_t at, Lexer &lexer) {
+  constexpr std::size_t kWindow = 1 << 16;
+  const std::size_t floor = at > kWindow ? at - kWindow : 0;
+  int depth = 0;
+  for (std::size_t k = at; k-- > floor;) {
+    const char c = text[k];
+    if (c != '(' && c != ')' && c != '[' && c != ']' && c != '{' && c != '}' && c != '"' && c != '\'') continue;
+    if (const std::size_t begin = lexer.spanBegin(k); begin != std::string_view::npos) {
+      if (lexer.skip(k) > at) return kUnknown; // `at` is in a field of this f-string
+      k = begin;
+      continue;
+    }
+    if (c == '"' || c == '\'') return kUnknown;
+    if (c == ')' || c == ']' || c == '}') ++depth;
+    else if (depth > 0) --depth;
+    else return k;
+  }
+  return floor == 0 ? std::string_view::npos : kUnknown;
+}
+
+/// What stands before the `(` at `open`: the name called or defined (empty for none: `f()(`,
+/// `(`), whether a `.` precedes it, and the word before that (`def`, `class`, …). `unclear` when
+/// a line break stands between them (inside brackets, with a comment the scan does not read).
+struct BracketOwner {
+  std::string_view name, keyword;
+  bool dotted = false, unclear = false;
+  std::size_t keywordAt = 0;
+};
+BracketOwner bracketOwner(std::string_view text, std::size_t open) {
+  BracketOwner o;
+  bool broken = false; // a line break was skipped
+  const auto blank = [&](std::size_t k) {
+    const char c = text[k - 1];
+    broken = broken || c == '\n' || c == '\r' || c == '\\';
+    return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\';
+  };
+  std::size_t end = open;
+  while (end > 0 && blank(end)) --end;
+  std::size_t begin = end;
+  while (begin > 0 && isWordByte(static_cast<unsigned char>(text[begin - 1]))) --begin;
+  o.name = text.substr(begin, end - begin);
+  o.unclear = broken && !o.name.empty();
+  broken = false;
+  std::size_t before = begin;
+  while (before > 0 && blank(before)) --before;
+  o.dotted = before > 0 && text[before - 1] == '.';
+  o.unclear = o.unclear || (broken && o.dotted);
+  o.keyword = previousWord(text, begin);
+  o.keywordAt = before - o.keyword.size();
+  return o;
+}
+
+/// Whether the class whose `class` keyword is at `at` and whose bases open at `open` may define
+/// an instance `forward` (AF303): a `def forward` in its body whose decorators are no
+/// `@staticmethod`/`@classmethod`. The body is read by indentation, its brackets, strings and
+/// comments stepped over; anything the scan does not follow (a tab or form feed in an
+/// indentation, a string the lexer leaves as code) answers yes.
+bool classMayHaveInstanceForward(std::string_view text, std::size_t at, std::size_t open, Lexer &lexer) {
+  std::size_t lineStart = at;
+  while (lineStart > 0 && text[lineStart - 1] != '\n' && text[lineStart - 1] != '\r') --lineStart;
+  for (std::size_t k = lineStart; k < at; ++k)
+    if (text[k] != ' ') return true;
+  const std::size_t indent = at - lineStart;
+  int depth = 0;
+  bool lineEnded = false, staticDecorator = false;
+  for (std::size_t k = open; k < text.size();) {
+    if (lineEnded) {
+      // The start of a line at depth 0: its indentation says whether the body goes on.
+      lineEnded = false;
+      std::size_t first = k;
+      while (first < text.size() && text[first] == ' ') ++first;
+      if (first >= text.size()) return false;
+      const char c = text[first];
+      if (c == '\t' || c == '\f' || c == '\\') return true;
+      if (c == '\n' || c == '\r' || c == '#') {
+        k = first; // a blank line or a comment: no statement
+        continue;
+      }
+      if (first - k <= indent) return false; // a statement outside the class: its body ended
+      const std::string_view w = wordAt(text, first);
+      if (c == '@') {
+        const std::string_view d = wordAt(text, skipBlanks(text, first + 1));
+        const std::size_t after = skipBlanks(text, first + 1 + d.size());
+        staticDecorator = staticDecorator ||
+                          ((d == "staticmethod" || d == "classmethod") &&
+                           (after >= text.size() || text[after] == '\n' || text[after] == '\r' || text[after] == '#'));
+      } else {
+        std::size_t def = first;
+        if (w == "async") def = skipBlanks(text, first + 5);
+        if (wordAt(text, def) == "def" && wordAt(text, skipBlanks(text, def + 3)) == "forward" && !staticDecorator)
+          return true;
+        staticDecorator = false;
+      }
+      k = first;
+    }
+    const char c = text[k];
+    if (c == '"' || c == '\'' || c == '#') {
+      const std::size_t e = lexer.skip(k);
+      if (e <= k) return true; // a string the lexer leaves as code
+      k = e;
+      continue;
+    }
+    if (c == '\\' && k + 1 < text.size() && (text[k + 1] == '\n' || text[k + 1] == '\r')) {
+      k += text[k + 1] == '\r' && k + 2 < text.size() && text[k + 2] == '\n' ? 3 : 2;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--depth < 0) return true; // a stray bracket: a syntax error, left to the parser
+    } else if (c == '\r' && (k + 1 >= text.size() || text[k + 1] != '\n')) {
+      return true; // a lone CR: no line end for tree-sitter, whose lines this scan would not follow
+    } else if (c == '\n' && depth == 0) {
+      lineEnded = true;
+    }
+    ++k;
+  }
+  return false;
+}
+
+/// Whether the AF3xx word `word` at `at` (in code) may give a finding, as far as the code around
+/// it shows. Each judgement answers no only where its rule never reports:
+/// - any word that is the name a `def` or `class` defines (no rule reports a definition's name);
+/// - the softmax family (AF304) where the call passes `dim=` or the dimension by position;
+/// - `Function)`, `Function,` (AF303) outside a class's bases, or in those of a class whose body
+///   has no instance `forward`;
+/// - `F.sigmoid`, `F.tanh` and their `functional.` spellings (AF310) not called: a deprecated,
+///   not removed, function is reported only where called (a table of functions may list it);
+///   `F.upsample…` (AF315) alike: the rule reads calls;
+/// - `torch.load` (AF317) not called, or called with `weights_only=` or a `**mapping`;
+/// - the keywords of AF312 and AF313 outside a call's arguments (a `def`'s parameters, a class's
+///   keywords, no bracket), and `device_id=` and the losses' keywords in a call of another name
+///   than the rule's (`.cuda(device_id=…)`, a loss's `reduce=`/`size_average=`).
+bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view word, Lexer &lexer) {
+  if (const std::string_view before = previousWord(text, at); before == "def" || before == "class")
+    return false; // the name a definition binds (`def clip_grad_norm(`, `class LambdaLR(`): no use of torch's
+  if (word == "Function)" || word == "Function,") {
+    const std::size_t open = openingBracket(text, at, lexer);
+    if (open == kUnknown) return true;
+    if (open == std::string_view::npos || text[open] != '(') return false;
+    const BracketOwner owner = bracketOwner(text, open);
+    if (owner.unclear) return true;
+    if (owner.keyword != "class" || owner.dotted) return false;
+    return classMayHaveInstanceForward(text, owner.keywordAt, open, lexer);
+  }
+  if (word == "F.sigmoid" || word == "F.tanh" || word == "functional.sigmoid" || word == "functional.tanh" ||
+      word == "F.upsample" || word == "functional.upsample") {
+    std::size_t end = at + word.size(); // `F.upsample` goes on as `F.upsample_bilinear`
+    while (end < text.size() && isWordByte(static_cast<unsigned char>(text[end]))) ++end;
+    const std::size_t open = nextToken(text, end, lexer);
+    return open >= text.size() || text[open] == '(' || text[open] == '#';
+  }
+  if (word == "torch.load") {
+    const std::size_t open = nextToken(text, at + word.size(), lexer);
+    if (open < text.size() && text[open] == '#') return true;
+    if (open >= text.size() || text[open] != '(') return false;
+    const std::optional<CallShape> shape = callShape(text, open, "weights_only", lexer);
+    return !shape || (!shape->keyword && !shape->splat);
+  }
+  const bool loss = word == "reduce=" || word == "size_average";
+  if (loss || word == "device_id=" || word == "retain_variables") {
+    const std::size_t open = openingBracket(text, at, lexer);
+    if (open == kUnknown) return true;
+    if (open == std::string_view::npos || text[open] != '(') return false;
+    const BracketOwner owner = bracketOwner(text, open);
+    if (owner.unclear) return true;
+    if (owner.name.empty() || owner.keyword == "def" || owner.keyword == "class") return false;
+    if (word == "device_id=") return owner.name == "cuda" && owner.dotted;
+    if (word == "retain_variables") return true; // `backward` may be imported under another name
+    return owner.name.ends_with("Loss") || owner.name.ends_with("_loss") || owner.name == "cross_entropy" ||
+           owner.name == "binary_cross_entropy" || owner.name == "binary_cross_entropy_with_logits" ||
+           owner.name == "kl_div";
+  }
+  const auto *judged =
+      std::find_if(kJudgedWords.begin(), kJudgedWords.end(), [&](const JudgedWord &j) { return j.word == word; });
+  if (judged == kJudgedWords.end()) return true;
   const std::optional<CallShape> shape = callShape(text, at + judged->word.size() - 1, judged->keyword, lexer);
   return !shape || (!shape->keyword && shape->positional < judged->positional);
+}
+
+/// Whether the AF3xx word(s) at `at` may give a finding in a whole file that spells the packages
+/// `spelt` (text/torch_words.h): some word of the lists counts there, in code, its package is
+/// spelt and its judgement (judgedWordMatters) does not rule it out.
+bool torchWordMatters(std::string_view text, std::size_t at, unsigned spelt, Lexer &lexer) {
+  bool inCode = false, lexed = false;
+  for (const auto &[list, whole] : {std::pair{torchApiWords(), false}, std::pair{torchApiWholeWords(), true}})
+    for (const TorchWord &w : list) {
+      if ((w.package & spelt) == 0 || !torchWordAt(text, at, w.text, whole)) continue;
+      if (!lexed) inCode = lexer.inCode(at), lexed = true;
+      if (!inCode) return false;
+      if (judgedWordMatters(text, at, w.text, lexer)) return true;
+    }
+  return false;
 }
 
 /// The value after `non_blocking` is the literal `True` (or may be: a line break or a comment
@@ -949,7 +1156,8 @@ bool nonBlockingValueMayBeTrue(std::string_view text, std::size_t at) {
 }
 
 /// scanTriggers(), which also records its first hit in `first` when given.
-unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, PrefilterHit *first) {
+unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
+              PrefilterHit *first) {
   Lexer lexer(text);
   unsigned found = 0;
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
@@ -962,11 +1170,15 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
   // of any other call. A question about the whole text only: the marks (`offsets`) may be asked
   // for one statement, whose loader or module can be in another.
   std::optional<bool> moduleNames, dataLoader;
+  ToCallArguments lastTo; // the last `.to(…)` judged whole, whose `non_blocking=` comes next
   const auto nonBlockingMatters = [&](std::size_t at) {
     if (offsets) return true;
     const std::size_t eq = nextToken(text, at + 12, lexer);
     if (eq >= text.size() || text[eq] != '=' || (eq + 1 < text.size() && text[eq + 1] == '=')) return false;
-    const EnclosingCall call = enclosingCall(text, at, lexer);
+    const bool inLastTo = std::binary_search(lastTo.keywords.begin(), lastTo.keywords.end(), at);
+    const EnclosingCall call =
+        inLastTo ? EnclosingCall{true, "to", static_cast<std::size_t>(lastTo.text.data() - text.data())}
+                 : enclosingCall(text, at, lexer);
     if (!call.known || call.method == "cpu") return true;
     if (call.method != "cuda" && call.method != "to") return false;
     if (call.method == "cuda") {
@@ -977,7 +1189,8 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
     if (!dataLoader) dataLoader = hasWord(text, "DataLoader");
     if (*dataLoader) return true;
     if (call.method != "to") return false;
-    const std::optional<std::string_view> arguments = argumentList(text, call.open, lexer);
+    const std::optional<std::string_view> arguments =
+        inLastTo ? std::optional<std::string_view>(lastTo.text) : argumentList(text, call.open, lexer);
     return !arguments || hasWord(*arguments, "cpu");
   };
   // Records a hit; true when the scan may stop (every wanted trigger seen, no offsets asked for).
@@ -1011,7 +1224,8 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
       if (open == std::string_view::npos || !lexer.inCode(at)) return false;
       if (open == kUnknown) open = toCallOpenPastComments(text, at, lexer);
       if (open == std::string_view::npos) return false;
-      return (open == kUnknown || toCallHasBoolArgument(text, open, lexer)) && record(kPrefilterToCall, at);
+      return (open == kUnknown || toCallHasBoolArgument(text, open, lexer, offsets ? nullptr : &lastTo)) &&
+             record(kPrefilterToCall, at);
     }
     if (c == 'n' && want(kPrefilterNonBlocking) && text.substr(at, 12) == "non_blocking" && isWholeWord(text, at, 12)) {
       return lexer.inCode(at) && nonBlockingMatters(at) && record(kPrefilterNonBlocking, at);
@@ -1022,14 +1236,17 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
     }
     return false;
   });
-  if (want(kPrefilterTorchApi) && (offsets || mayUseTorchFamily(text))) {
+  if (want(kPrefilterTorchApi) && (offsets || reached != 0 || mayUseTorchFamily(text))) {
     // The PyTorch-migration rules' words (text/torch_words.h). Whether a whole file is worth
     // parsing also asks whether it may use PyTorch, NumPy or SciPy at all; marks are asked for
     // parts of a file too (a statement that an editor re-lints), which may not spell the import.
-    // A whole file's word is judged by its call where a rule reads it only in some calls; marks
-    // are every word in code.
+    // A whole file's word counts where the file spells its package, and is judged by its call
+    // where a rule reads it only in some calls; marks are every word in code.
+    std::optional<unsigned> spelt; // found at the first word
     forEachTorchWord(text, [&](std::size_t at) {
-      return lexer.inCode(at) && (offsets || torchWordMatters(text, at, lexer)) && record(kPrefilterTorchApi, at);
+      if (offsets) return lexer.inCode(at) && record(kPrefilterTorchApi, at);
+      if (!spelt) spelt = torchPackagesSpelt(text) | reached;
+      return torchWordMatters(text, at, *spelt, lexer) && record(kPrefilterTorchApi, at);
     });
   }
   if (offsets) std::sort(offsets->begin() + static_cast<std::ptrdiff_t>(firstOffset), offsets->end());
@@ -1038,8 +1255,8 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
 
 } // namespace
 
-unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets) {
-  return scan(text, wanted, offsets, nullptr);
+unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached) {
+  return scan(text, wanted, offsets, reached, nullptr);
 }
 
 bool keywordByNeighbours(std::string_view text, std::size_t offset) {
@@ -1049,9 +1266,9 @@ bool keywordByNeighbours(std::string_view text, std::size_t offset) {
   return word == "await" && awaitIsKeyword(text, offset);
 }
 
-PrefilterHit firstTrigger(std::string_view text, unsigned wanted) {
+PrefilterHit firstTrigger(std::string_view text, unsigned wanted, unsigned reached) {
   PrefilterHit first;
-  scan(text, wanted, nullptr, &first);
+  scan(text, wanted, nullptr, reached, &first);
   return first;
 }
 

@@ -38,8 +38,10 @@ enum PrefilterTrigger : unsigned {
 /// reads it in, where the file names what that rule needs (`.cpu(…)`; `.cuda(…)` with `nn` or
 /// `torchvision` for a module; `non_blocking=True` in `.cuda(…)`/`.to(…)` with a `DataLoader`, or
 /// in `.to(…)` with `cpu` among its arguments); with them, `text` may be one statement of a file
-/// and every `non_blocking` in code is marked.
-unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets = nullptr);
+/// and every `non_blocking` in code is marked. `reached`: the packages of text/torch_words.h the
+/// text reaches without spelling them (the file's own package, through relative imports).
+unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets = nullptr,
+                      unsigned reached = 0);
 
 /// The hit that made scanTriggers(text, wanted) say "maybe": the first one in the text that no
 /// judgement rejected (its trigger bit and byte offset); trigger 0 when the text is rejected.
@@ -48,7 +50,7 @@ struct PrefilterHit {
   unsigned trigger = 0;
   std::uint32_t offset = 0;
 };
-PrefilterHit firstTrigger(std::string_view text, unsigned wanted);
+PrefilterHit firstTrigger(std::string_view text, unsigned wanted, unsigned reached = 0);
 
 /// Whether the word `async` or `await` at `offset` is certainly the keyword by its neighbours on
 /// its line — `async def`/`async with` starting a line, `async for` after an expression or at a

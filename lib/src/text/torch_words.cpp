@@ -9,114 +9,116 @@
 #include "text/prefilter_words.h"
 
 namespace asyncfix {
-std::span<const std::string_view> torchApiWords() {
+std::span<const TorchWord> torchApiWords() {
   // One line per word, with the rule that needs it. Keep words as specific as the rule allows:
   // each occurrence in a file makes it worth parsing.
-  static const std::vector<std::string_view> kWords{
+  static const std::vector<TorchWord> kWords{
       // "word", // AF3xx rule-name: what it starts
-      "torch.nn.init import",      // AF310 renamed-torch-api: `from torch.nn.init import normal`
-      "retain_variables",          // AF312 renamed-torch-kwarg: `backward(retain_variables=…)`
-      "device_id=",                // AF312 renamed-torch-kwarg: `.cuda(device_id=…)`
-      "size_average",              // AF313 legacy-loss-reduction: `MSELoss(size_average=False)`
-      "reduce=",                   // AF313 legacy-loss-reduction: `F.nll_loss(x, y, reduce=False)`
-      "volatile",                  // AF314 volatile-variable: `Variable(x, volatile=True)`
-      "F.upsample",                // AF315 upsample-to-interpolate: `F.upsample`, `F.upsample_bilinear`
-      "functional.upsample",       // AF315 upsample-to-interpolate: `nn.functional.upsample(…)`
-      "torch.utils.serialization", // AF316 removed-torch-api: `load_lua`
-      "torch.utils.ffi",           // AF316 removed-torch-api: `create_extension`
-      "torch.legacy",              // AF316 removed-torch-api: the Lua-style `nn`
-      "scipy.misc import",         // AF316 removed-torch-api: `from scipy.misc import imread`
-      "misc.imread",               // AF316 removed-torch-api: `scipy.misc.imread(…)`
-      "misc.imresize",             // AF316 removed-torch-api: `scipy.misc.imresize(…)`
-      "misc.imsave",               // AF316 removed-torch-api: `scipy.misc.imsave(…)`
-      ".data[0]",                  // AF301 zero-dim-tensor-index: `loss.data[0]`
-      "].view(-1)",                // AF302 transposed-slice-view: `correct[:k].view(-1)`
-      "Function)",                 // AF303 legacy-autograd-function: `class F(Function):`
-      "Function,",                 // AF303 legacy-autograd-function: `class F(Function, Base):`
-      "accuracy(",          // AF301 zero-dim-tensor-index: `prec1, prec5 = accuracy(…)`, whose `prec1[0]` it finds
-      "softmax(",           // AF304 implicit-softmax-dim: `F.softmax(x)`
-      "log_softmax(",       // AF304 implicit-softmax-dim: `F.log_softmax(x)`
-      "softmin(",           // AF304 implicit-softmax-dim: `F.softmin(x)`
-      "Softmax(",           // AF304 implicit-softmax-dim: `nn.Softmax()`
-      "LogSoftmax(",        // AF304 implicit-softmax-dim: `nn.LogSoftmax()`
-      "Softmin(",           // AF304 implicit-softmax-dim: `nn.Softmin()`
-      ".byte()",            // AF305 uint8-mask: `(x > 0).byte()`
-      "ByteTensor",         // AF305 uint8-mask: `torch.ByteTensor(…)`, `x.type(torch.ByteTensor)`
-      "StepLR(",            // AF306 scheduler-step-order: the scheduler it follows
-      "MultiStepLR(",       // AF306 scheduler-step-order: the scheduler it follows
-      "ExponentialLR(",     // AF306 scheduler-step-order: the scheduler it follows
-      "CosineAnnealingLR(", // AF306 scheduler-step-order: the scheduler it follows
-      "LambdaLR(",          // AF306 scheduler-step-order: the scheduler it follows
-      "MultiplicativeLR(",  // AF306 scheduler-step-order: the scheduler it follows
-      "CyclicLR(",          // AF306 scheduler-step-order: the scheduler it follows
-      "OneCycleLR(",        // AF306 scheduler-step-order: the scheduler it follows
-      "CosineAnnealingWarmRestarts(", // AF306 scheduler-step-order: the scheduler it follows
-      "LinearLR(",                    // AF306 scheduler-step-order: the scheduler it follows
-      "ConstantLR(",                  // AF306 scheduler-step-order: the scheduler it follows
-      "PolynomialLR(",                // AF306 scheduler-step-order: the scheduler it follows
-      "scheduler.step(",              // AF306 scheduler-step-order: a function's `scheduler` parameter stepped
-      "lr_scheduler.step(",           // AF306 scheduler-step-order: the same, named `lr_scheduler`
-      "sched.step(",                  // AF306 scheduler-step-order: the same, named `sched`
-      "FloatTensor(",                 // AF318 legacy-tensor-constructor: `torch.cuda.FloatTensor(…)`, a call
-      "DoubleTensor(",                // AF318 legacy-tensor-constructor
-      "HalfTensor(",                  // AF318 legacy-tensor-constructor
-      "BFloat16Tensor(",              // AF318 legacy-tensor-constructor
-      "CharTensor(",                  // AF318 legacy-tensor-constructor
-      "ShortTensor(",                 // AF318 legacy-tensor-constructor
-      "IntTensor(",                   // AF318 legacy-tensor-constructor
-      "LongTensor(",                  // AF318 legacy-tensor-constructor
-      "BoolTensor(",                  // AF318 legacy-tensor-constructor (`ByteTensor` is AF305's, above)
+      {"torch.nn.init import", kPackageTorch}, // AF310 renamed-torch-api: `from torch.nn.init import normal`
+      {"retain_variables", kPackageTorch},     // AF312 renamed-torch-kwarg: `backward(retain_variables=…)`
+      {"device_id=", kPackageTorch},           // AF312 renamed-torch-kwarg: `.cuda(device_id=…)`
+      {"size_average", kPackageTorch},         // AF313 legacy-loss-reduction: `MSELoss(size_average=False)`
+      {"reduce=", kPackageTorch},              // AF313 legacy-loss-reduction: `F.nll_loss(x, y, reduce=False)`
+      {"volatile", kPackageTorch},             // AF314 volatile-variable: `Variable(x, volatile=True)`
+      {"F.upsample", kPackageTorch},           // AF315 upsample-to-interpolate: `F.upsample`, `F.upsample_bilinear`
+      {"functional.upsample", kPackageTorch},  // AF315 upsample-to-interpolate: `nn.functional.upsample(…)`
+      {"torch.utils.serialization", kPackageTorch}, // AF316 removed-torch-api: `load_lua`
+      {"torch.utils.ffi", kPackageTorch},           // AF316 removed-torch-api: `create_extension`
+      {"scipy.misc import", kPackageScipy},         // AF316 removed-torch-api: `from scipy.misc import imread`
+      {"misc.imread", kPackageScipy},               // AF316 removed-torch-api: `scipy.misc.imread(…)`
+      {"misc.imresize", kPackageScipy},             // AF316 removed-torch-api: `scipy.misc.imresize(…)`
+      {"misc.imsave", kPackageScipy},               // AF316 removed-torch-api: `scipy.misc.imsave(…)`
+      {".data[0]", kPackageTorch},                  // AF301 zero-dim-tensor-index: `loss.data[0]`
+      {"].view(-1)", kPackageTorch},                // AF302 transposed-slice-view: `correct[:k].view(-1)`
+      {"Function)", kPackageTorch},                 // AF303 legacy-autograd-function: `class F(Function):`
+      {"Function,", kPackageTorch},                 // AF303 legacy-autograd-function: `class F(Function, Base):`
+      {"accuracy(",
+       kPackageTorch}, // AF301 zero-dim-tensor-index: `prec1, prec5 = accuracy(…)`, whose `prec1[0]` it finds
+      {"softmax(", kPackageTorch},           // AF304 implicit-softmax-dim: `F.softmax(x)`
+      {"log_softmax(", kPackageTorch},       // AF304 implicit-softmax-dim: `F.log_softmax(x)`
+      {"softmin(", kPackageTorch},           // AF304 implicit-softmax-dim: `F.softmin(x)`
+      {"Softmax(", kPackageTorch},           // AF304 implicit-softmax-dim: `nn.Softmax()`
+      {"LogSoftmax(", kPackageTorch},        // AF304 implicit-softmax-dim: `nn.LogSoftmax()`
+      {"Softmin(", kPackageTorch},           // AF304 implicit-softmax-dim: `nn.Softmin()`
+      {".byte()", kPackageTorch},            // AF305 uint8-mask: `(x > 0).byte()`
+      {"ByteTensor", kPackageTorch},         // AF305 uint8-mask: `torch.ByteTensor(…)`, `x.type(torch.ByteTensor)`
+      {"StepLR(", kPackageTorch},            // AF306 scheduler-step-order: the scheduler it follows
+      {"MultiStepLR(", kPackageTorch},       // AF306 scheduler-step-order: the scheduler it follows
+      {"ExponentialLR(", kPackageTorch},     // AF306 scheduler-step-order: the scheduler it follows
+      {"CosineAnnealingLR(", kPackageTorch}, // AF306 scheduler-step-order: the scheduler it follows
+      {"LambdaLR(", kPackageTorch},          // AF306 scheduler-step-order: the scheduler it follows
+      {"MultiplicativeLR(", kPackageTorch},  // AF306 scheduler-step-order: the scheduler it follows
+      {"CyclicLR(", kPackageTorch},          // AF306 scheduler-step-order: the scheduler it follows
+      {"OneCycleLR(", kPackageTorch},        // AF306 scheduler-step-order: the scheduler it follows
+      {"CosineAnnealingWarmRestarts(", kPackageTorch}, // AF306 scheduler-step-order: the scheduler it follows
+      {"LinearLR(", kPackageTorch},                    // AF306 scheduler-step-order: the scheduler it follows
+      {"ConstantLR(", kPackageTorch},                  // AF306 scheduler-step-order: the scheduler it follows
+      {"PolynomialLR(", kPackageTorch},                // AF306 scheduler-step-order: the scheduler it follows
+      {"scheduler.step(", kPackageTorch},    // AF306 scheduler-step-order: a function's `scheduler` parameter stepped
+      {"lr_scheduler.step(", kPackageTorch}, // AF306 scheduler-step-order: the same, named `lr_scheduler`
+      {"sched.step(", kPackageTorch},        // AF306 scheduler-step-order: the same, named `sched`
+      {"FloatTensor(", kPackageTorch},       // AF318 legacy-tensor-constructor: `torch.cuda.FloatTensor(…)`, a call
+      {"DoubleTensor(", kPackageTorch},      // AF318 legacy-tensor-constructor
+      {"HalfTensor(", kPackageTorch},        // AF318 legacy-tensor-constructor
+      {"BFloat16Tensor(", kPackageTorch},    // AF318 legacy-tensor-constructor
+      {"CharTensor(", kPackageTorch},        // AF318 legacy-tensor-constructor
+      {"ShortTensor(", kPackageTorch},       // AF318 legacy-tensor-constructor
+      {"IntTensor(", kPackageTorch},         // AF318 legacy-tensor-constructor
+      {"LongTensor(", kPackageTorch},        // AF318 legacy-tensor-constructor
+      {"BoolTensor(", kPackageTorch},        // AF318 legacy-tensor-constructor (`ByteTensor` is AF305's, above)
   };
   return kWords;
 }
 
-std::span<const std::string_view> torchApiWholeWords() {
+std::span<const TorchWord> torchApiWholeWords() {
   // The same, for names whose longer spellings are today's API (`xavier_uniform_`, `np.float32`).
-  static const std::vector<std::string_view> kWords{
-      "Scale",              // AF310 renamed-torch-api: `transforms.Scale`
-      "RandomSizedCrop",    // AF310 renamed-torch-api: `transforms.RandomSizedCrop`
-      "init.uniform",       // AF310 renamed-torch-api: `nn.init.uniform` (not `uniform_`)
-      "init.normal",        // AF310 renamed-torch-api
-      "init.constant",      // AF310 renamed-torch-api
-      "init.eye",           // AF310 renamed-torch-api
-      "init.dirac",         // AF310 renamed-torch-api
-      "init.orthogonal",    // AF310 renamed-torch-api
-      "init.sparse",        // AF310 renamed-torch-api
-      "xavier_uniform",     // AF310 renamed-torch-api: also imported by name
-      "xavier_normal",      // AF310 renamed-torch-api
-      "kaiming_uniform",    // AF310 renamed-torch-api
-      "kaiming_normal",     // AF310 renamed-torch-api
-      "clip_grad_norm",     // AF310 renamed-torch-api: `clip_grad_norm` (not `clip_grad_norm_`)
-      "F.sigmoid",          // AF310 renamed-torch-api: `F.sigmoid` → `torch.sigmoid`
-      "F.tanh",             // AF310 renamed-torch-api
-      "functional.sigmoid", // AF310 renamed-torch-api: `torch.nn.functional.sigmoid`
-      "functional.tanh",    // AF310 renamed-torch-api
-      "np.float",           // AF311 numpy-removed-alias: `np.float` (not `np.float32`)
-      "np.int",             // AF311 numpy-removed-alias
-      "np.bool",            // AF311 numpy-removed-alias
-      "np.object",          // AF311 numpy-removed-alias
-      "np.str",             // AF311 numpy-removed-alias
-      "np.complex",         // AF311 numpy-removed-alias
-      "np.long",            // AF311 numpy-removed-alias
-      "np.unicode",         // AF311 numpy-removed-alias
-      "numpy.float",        // AF311 numpy-removed-alias: `import numpy` without an alias
-      "numpy.int",          // AF311 numpy-removed-alias
-      "numpy.bool",         // AF311 numpy-removed-alias
-      "numpy.object",       // AF311 numpy-removed-alias
-      "numpy.str",          // AF311 numpy-removed-alias
-      "numpy.complex",      // AF311 numpy-removed-alias
-      "numpy.long",         // AF311 numpy-removed-alias
-      "numpy.unicode",      // AF311 numpy-removed-alias
-      "gesv",               // AF316 removed-torch-api: `torch.gesv`, `b.gesv(A)`
-      "potrf",              // AF316 removed-torch-api
-      "trtrs",              // AF316 removed-torch-api
-      "gels",               // AF316 removed-torch-api
-      "symeig",             // AF316 removed-torch-api
-      "torch.eig",          // AF316 removed-torch-api (`torch.linalg.eig` is today's)
-      "torch.solve",        // AF316 removed-torch-api
-      "torch.lstsq",        // AF316 removed-torch-api
-      "torch.matrix_rank",  // AF316 removed-torch-api
-      "torch.load",         // AF317 torch-load-full-pickle: `torch.load(path)`
+  static const std::vector<TorchWord> kWords{
+      {"Scale", kPackageTorchvision},           // AF310 renamed-torch-api: `transforms.Scale`
+      {"RandomSizedCrop", kPackageTorchvision}, // AF310 renamed-torch-api: `transforms.RandomSizedCrop`
+      {"init.uniform", kPackageTorch},          // AF310 renamed-torch-api: `nn.init.uniform` (not `uniform_`)
+      {"init.normal", kPackageTorch},           // AF310 renamed-torch-api
+      {"init.constant", kPackageTorch},         // AF310 renamed-torch-api
+      {"init.eye", kPackageTorch},              // AF310 renamed-torch-api
+      {"init.dirac", kPackageTorch},            // AF310 renamed-torch-api
+      {"init.orthogonal", kPackageTorch},       // AF310 renamed-torch-api
+      {"init.sparse", kPackageTorch},           // AF310 renamed-torch-api
+      {"xavier_uniform", kPackageTorch},        // AF310 renamed-torch-api: also imported by name
+      {"xavier_normal", kPackageTorch},         // AF310 renamed-torch-api
+      {"kaiming_uniform", kPackageTorch},       // AF310 renamed-torch-api
+      {"kaiming_normal", kPackageTorch},        // AF310 renamed-torch-api
+      {"clip_grad_norm", kPackageTorch},        // AF310 renamed-torch-api: `clip_grad_norm` (not `clip_grad_norm_`)
+      {"F.sigmoid", kPackageTorch},             // AF310 renamed-torch-api: `F.sigmoid` → `torch.sigmoid`
+      {"F.tanh", kPackageTorch},                // AF310 renamed-torch-api
+      {"functional.sigmoid", kPackageTorch},    // AF310 renamed-torch-api: `torch.nn.functional.sigmoid`
+      {"functional.tanh", kPackageTorch},       // AF310 renamed-torch-api
+      {"np.float", kPackageNumpy},              // AF311 numpy-removed-alias: `np.float` (not `np.float32`)
+      {"np.int", kPackageNumpy},                // AF311 numpy-removed-alias
+      {"np.bool", kPackageNumpy},               // AF311 numpy-removed-alias
+      {"np.object", kPackageNumpy},             // AF311 numpy-removed-alias
+      {"np.str", kPackageNumpy},                // AF311 numpy-removed-alias
+      {"np.complex", kPackageNumpy},            // AF311 numpy-removed-alias
+      {"np.long", kPackageNumpy},               // AF311 numpy-removed-alias
+      {"np.unicode", kPackageNumpy},            // AF311 numpy-removed-alias
+      {"numpy.float", kPackageNumpy},           // AF311 numpy-removed-alias: `import numpy` without an alias
+      {"numpy.int", kPackageNumpy},             // AF311 numpy-removed-alias
+      {"numpy.bool", kPackageNumpy},            // AF311 numpy-removed-alias
+      {"numpy.object", kPackageNumpy},          // AF311 numpy-removed-alias
+      {"numpy.str", kPackageNumpy},             // AF311 numpy-removed-alias
+      {"numpy.complex", kPackageNumpy},         // AF311 numpy-removed-alias
+      {"numpy.long", kPackageNumpy},            // AF311 numpy-removed-alias
+      {"numpy.unicode", kPackageNumpy},         // AF311 numpy-removed-alias
+      {"gesv", kPackageTorch},                  // AF316 removed-torch-api: `torch.gesv`, `b.gesv(A)`
+      {"potrf", kPackageTorch},                 // AF316 removed-torch-api
+      {"trtrs", kPackageTorch},                 // AF316 removed-torch-api
+      {"gels", kPackageTorch},                  // AF316 removed-torch-api
+      {"symeig", kPackageTorch},                // AF316 removed-torch-api
+      {"torch.eig", kPackageTorch},             // AF316 removed-torch-api (`torch.linalg.eig` is today's)
+      {"torch.solve", kPackageTorch},           // AF316 removed-torch-api
+      {"torch.lstsq", kPackageTorch},           // AF316 removed-torch-api
+      {"torch.matrix_rank", kPackageTorch},     // AF316 removed-torch-api
+      {"torch.load", kPackageTorch},            // AF317 torch-load-full-pickle: `torch.load(path)`
+      {"torch.legacy",
+       kPackageTorch}, // AF316 removed-torch-api: the Lua-style `nn` (not `torch.legacy_contiguous_format`)
   };
   return kWords;
 }
@@ -149,6 +151,36 @@ bool mayUseTorchFamily(std::string_view text) {
   return false;
 }
 
+unsigned torchPackagesSpelt(std::string_view text) {
+  // As mayUseTorchFamily, without stopping at the first name.
+  const std::size_t n = text.size();
+  unsigned spelt = 0;
+  const auto named = [&](std::size_t i) {
+    const std::string_view w = text.substr(i, 5);
+    if (w == "torch") spelt |= text.substr(i + 5, 6) == "vision" ? kPackageTorch | kPackageTorchvision : kPackageTorch;
+    else if (w == "numpy") spelt |= kPackageNumpy;
+    else if (w == "scipy") spelt |= kPackageScipy;
+  };
+  constexpr unsigned kAll = kPackageTorch | kPackageTorchvision | kPackageNumpy | kPackageScipy;
+  std::size_t i = 0;
+#if defined(__SSE2__)
+  const char *s = text.data();
+  const __m128i t = _mm_set1_epi8('t'), h = _mm_set1_epi8('h'), nn = _mm_set1_epi8('n'), sc = _mm_set1_epi8('s'),
+                y = _mm_set1_epi8('y');
+  for (; i + 4 + 16 <= n && spelt != kAll; i += 16) {
+    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
+    const __m128i e = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i + 4));
+    const __m128i m =
+        _mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(a, t), _mm_cmpeq_epi8(e, h)),
+                     _mm_and_si128(_mm_or_si128(_mm_cmpeq_epi8(a, nn), _mm_cmpeq_epi8(a, sc)), _mm_cmpeq_epi8(e, y)));
+    for (auto mask = static_cast<unsigned>(_mm_movemask_epi8(m)); mask != 0; mask &= mask - 1)
+      named(i + static_cast<std::size_t>(__builtin_ctz(mask)));
+  }
+#endif
+  for (; i + 5 <= n && spelt != kAll; ++i) named(i);
+  return spelt;
+}
+
 bool torchWordAt(std::string_view text, std::size_t at, std::string_view word, bool whole) {
   return wordCountsAt(text, at, word, whole);
 }
@@ -158,8 +190,8 @@ namespace {
 const WordSet &wordSet() {
   static const WordSet set = [] {
     std::vector<WordSet::Word> words;
-    for (const std::string_view w : torchApiWords()) words.push_back({w, false});
-    for (const std::string_view w : torchApiWholeWords()) words.push_back({w, true});
+    for (const TorchWord &w : torchApiWords()) words.push_back({w.text, false});
+    for (const TorchWord &w : torchApiWholeWords()) words.push_back({w.text, true});
     return WordSet(words);
   }();
   return set;
@@ -172,10 +204,10 @@ void forEachTorchWord(std::string_view text, bool (*found)(void *state, std::siz
 }
 
 bool startsTorchWord(std::string_view text, std::size_t at) {
-  for (const std::string_view word : torchApiWords())
-    if (torchWordAt(text, at, word, false)) return true;
-  for (const std::string_view word : torchApiWholeWords())
-    if (torchWordAt(text, at, word, true)) return true;
+  for (const TorchWord &word : torchApiWords())
+    if (torchWordAt(text, at, word.text, false)) return true;
+  for (const TorchWord &word : torchApiWholeWords())
+    if (torchWordAt(text, at, word.text, true)) return true;
   return false;
 }
 

@@ -8,9 +8,13 @@
 // one (`xavier_uniform` is found in `xavier_uniform_`), so a word is a prefix of what a rule
 // matches, never more. A whole word (torchApiWholeWords) that ends with an identifier byte counts
 // only where the identifier ends with it too (`np.float` is not found in `np.float32`): for
-// names whose longer spellings are today's API. Adding such a rule = adding its words here, one
-// line each with the rule that needs it; `asyncfix_bench_parse verify` and the fixture tests
-// check that no finding lies outside a word.
+// names whose longer spellings are today's API. Each word names the package its rule resolves it
+// to (`Scale` → torchvision, `np.float` → NumPy, `.data[0]` → torch): in a whole file a word counts
+// only where the file spells that package's name (a file that spells no `torchvision` has no
+// `transforms.Scale` of torchvision's), so astropy's `models.Scale` or sympy's `Function` keep no
+// file. Adding such a rule = adding its words here, one line each with the rule that needs it
+// and its package; `asyncfix_bench_parse verify` and the fixture tests check that no finding lies
+// outside a word.
 #pragma once
 
 #include <cstddef>
@@ -19,10 +23,30 @@
 
 namespace asyncfix {
 
+/// The packages whose names a text spells, a bit set (torchPackagesSpelt).
+enum TorchPackage : unsigned {
+  kPackageTorch = 1U << 0,       ///< `torch` (also in `torchvision`, `torchaudio`…)
+  kPackageTorchvision = 1U << 1, ///< `torchvision`
+  kPackageNumpy = 1U << 2,       ///< `numpy`
+  kPackageScipy = 1U << 3,       ///< `scipy`
+};
+
+/// A word, and the package a rule must resolve it to for a finding.
+struct TorchWord {
+  std::string_view text;
+  unsigned package = kPackageTorch;
+};
+
 /// The words, in no particular order (duplicates are harmless).
-std::span<const std::string_view> torchApiWords();
+std::span<const TorchWord> torchApiWords();
 /// The whole words, in no particular order.
-std::span<const std::string_view> torchApiWholeWords();
+std::span<const TorchWord> torchApiWholeWords();
+
+/// The packages of TorchPackage whose names `text` spells anywhere (a substring: in code,
+/// strings or comments alike, as an import may be written). A rule resolves a name to a package
+/// only through an import that spells it, or through a relative import inside the package's own
+/// files (the caller adds that package: Config::package).
+unsigned torchPackagesSpelt(std::string_view text);
 
 /// Whether `text` may hold a finding of the family at all: every AF3xx rule reports only in a file
 /// that imports torch or on a name that resolves to torch, torchvision, NumPy or SciPy, so a text
