@@ -5,9 +5,12 @@ commands, the wheel the dist.wheel fixture built, legacy sources, and a main tha
 
 import glob
 import os
+import shutil
 import subprocess
 import sys
+import time
 import unittest
+import urllib.request
 
 SOURCE = os.path.abspath(os.environ.get("ASYNCFIX_SOURCE_DIR") or os.path.join(os.path.dirname(__file__), "..", ".."))
 VERSION = os.environ.get("ASYNCFIX_VERSION", "")
@@ -42,6 +45,37 @@ def the_wheel():
     if len(found) != 1:
         raise AssertionError("expected one wheel in %s (built by the dist.wheel test), found %s" % (WHEELHOUSE, found))
     return found[0]
+
+
+MIRROR = os.environ.get("ASYNCFIX_DEBIAN_MIRROR", "http://deb.debian.org/debian")
+
+
+def reachable(url):
+    try:
+        with urllib.request.urlopen(url, timeout=20) as response:
+            return response.status == 200
+    except OSError:
+        return False
+
+
+def debootstrapped(key, args):
+    """The path of a Debian root made by `debootstrap ARGS <root> MIRROR` (args ends with the
+    suite), cached in CACHE/<key> with a stamp: made once, reused by every later run. Raises
+    SkipTest when the mirror cannot be reached."""
+    cached = os.path.join(CACHE, key)
+    stamp = os.path.join(CACHE, key + ".done")
+    if not os.path.exists(stamp):
+        release = "%s/dists/%s/Release" % (MIRROR, args[-1])
+        if not reachable(release):
+            raise unittest.SkipTest("the Debian mirror is not reachable (%s)" % release)
+        shutil.rmtree(cached, ignore_errors=True)
+        os.makedirs(CACHE, exist_ok=True)
+        started = time.monotonic()
+        run(["debootstrap"] + list(args) + [cached, MIRROR], timeout=1700)
+        with open(stamp, "w") as f:
+            f.write("debootstrap %s %s\n" % (" ".join(args), MIRROR))
+        print("debootstrap took %.0f s (cached in %s)" % (time.monotonic() - started, cached))
+    return cached
 
 
 def main():
