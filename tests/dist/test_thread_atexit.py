@@ -1,4 +1,4 @@
-"""packaging/manylinux/thread_atexit.c (issue 31), label `package`: the thread_local destructors of
+"""packaging/manylinux/glibc_2_17.c (issue 31), label `package`: the thread_local destructors of
 the manylinux2014 artefacts without glibc 2.18's __cxa_thread_atexit_impl.
 
 The probe (thread_atexit_probe.cpp) is linked like the commands (static libstdc++ and libgcc)

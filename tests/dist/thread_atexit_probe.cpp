@@ -1,4 +1,4 @@
-// The probe of packaging/manylinux/thread_atexit.c (tests/dist/test_thread_atexit.py): thread_local
+// The probe of packaging/manylinux/glibc_2_17.c (tests/dist/test_thread_atexit.py): thread_local
 // objects with destructors, in a thread that ends and in the main thread at exit, one of them first
 // used while another is being destroyed. Built twice, with and without that file.
 #include <cstdio>
