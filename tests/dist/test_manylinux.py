@@ -187,7 +187,9 @@ class InRoot:
                          "asyncfix %s" % VERSION)
 
         # The CLI on the fixtures: what this machine's build prints and writes, byte for byte.
-        host = tempfile.mkdtemp(dir=self.tmp)
+        # (outside the clone: its .gitignore would hide build/ from the command)
+        host = tempfile.mkdtemp(prefix="asyncfix-manylinux-host-")
+        self.addCleanup(shutil.rmtree, host, True)
         fixtures(host)
         fixtures(os.path.join(self.root, "work"))
         for args in CLI_RUNS:
