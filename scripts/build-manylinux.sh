@@ -98,6 +98,14 @@ git ls-files -z --cached --others --exclude-standard | xargs -0 -r sh -c 'for f;
   tar --null -T - -cf - | tar -C "$src.new" -xf -
 rm -rf "$src" && mv "$src.new" "$src"
 
+# Dependency files without the system's headers (-MMD): they are the root's, at paths that the
+# host's Ninja would look for on the host and, not finding them, rebuild everything every time.
+rules=$root/asyncfix-bin/depfile-rules.cmake
+cat >"$rules" <<'RULES'
+set(CMAKE_DEPFILE_FLAGS_C "-MMD -MT <DEP_TARGET> -MF <DEP_FILE>")
+set(CMAKE_DEPFILE_FLAGS_CXX "-MMD -MT <DEP_TARGET> -MF <DEP_FILE>")
+RULES
+
 # ccache (if the caller uses it) must hash the preprocessed output and the root's compiler, never
 # the host's headers of the same name.
 export CCACHE_NODIRECT=1 CCACHE_COMPILERCHECK="%compiler% -v"
@@ -105,6 +113,6 @@ started=$SECONDS
 mkdir -p "$out"
 rm -f "$out"/asyncfix-*-manylinux*_x86_64.whl
 (cd "$src" && ASYNCFIX_WHEEL_BUILD_DIR="$root/build" \
-  ASYNCFIX_WHEEL_CMAKE_ARGS="-DCMAKE_C_COMPILER=$bin/gcc -DCMAKE_CXX_COMPILER=$bin/g++ -DASYNCFIX_GLIBC_2_17=ON" \
+  ASYNCFIX_WHEEL_CMAKE_ARGS="-DCMAKE_C_COMPILER=$bin/gcc -DCMAKE_CXX_COMPILER=$bin/g++ -DASYNCFIX_GLIBC_2_17=ON -DCMAKE_USER_MAKE_RULES_OVERRIDE=$rules" \
   "$python" -m build --wheel --no-isolation --outdir "$out" .)
 say "built in $((SECONDS - started)) s: $(cd "$out" && ls asyncfix-*-manylinux*_x86_64.whl)"

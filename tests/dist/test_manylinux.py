@@ -150,6 +150,7 @@ class InRoot:
 
     @classmethod
     def prepare(cls, cached):
+        cached = os.path.realpath(cached)
         cls.chroot_command = shutil.which("chroot") or shutil.which("chroot", path="/usr/sbin:/sbin")
         cls.tmp = tempfile.mkdtemp(prefix="asyncfix-manylinux-root-", dir=CACHE)
         cls.root = os.path.join(cls.tmp, "root")
