@@ -2,13 +2,14 @@
 """bench/compare.py — two builds of `asyncfix check` on the same files, side by side.
 
     python3 bench/compare.py --before BASE/cli/asyncfix --after NEW/cli/asyncfix \\
-        [--repeat 7] [--jobs 1,2] [--arg=--fix …] PATH...
+        [--repeat 7] [--jobs 1,2] [--arg=--fix …] [--after-arg=--ignore --after-arg=AF3] PATH...
 
 For a change whose cost must stay close to today's (issue 15's project view): runs
 `asyncfix check --exit-zero --output-format concise -j J PATH...` with each binary in alternating
 rounds (so drift in the machine's load hits both alike), checks that both print the same
 findings, and prints the medians, the spread and the ratio after/before per thread count.
-Nothing is asserted: the numbers are a report, as in bench/run.py.
+`--after-arg` goes to the changed binary alone: to leave out rules that the baseline does not have
+(and would refuse to name), so that both report the same findings. Nothing is asserted: the numbers are a report, as in bench/run.py.
 """
 import argparse
 import hashlib
@@ -39,6 +40,8 @@ def main():
     parser.add_argument("--repeat", type=int, default=7)
     parser.add_argument("--jobs", default="1,2", help="comma-separated thread counts (-j)")
     parser.add_argument("--arg", action="append", default=[], help="one more argument for `check`")
+    parser.add_argument("--after-arg", action="append", default=[],
+                        help="one more argument for the changed binary's `check` only")
     parser.add_argument("paths", nargs="+")
     args = parser.parse_args()
 
@@ -53,7 +56,8 @@ def main():
         for round_ in range(args.repeat):
             order = ("before", "after") if round_ % 2 == 0 else ("after", "before")
             for which in order:
-                elapsed, cpu, digest, lines = run(getattr(args, which), jobs, args.paths, args.arg)
+                extra = args.arg + (args.after_arg if which == "after" else [])
+                elapsed, cpu, digest, lines = run(getattr(args, which), jobs, args.paths, extra)
                 times[which].append(elapsed)
                 cpus[which].append(cpu)
                 outputs[which] = (digest, lines)

@@ -49,6 +49,17 @@ void Dispatcher::send(const Json &message) {
   transport_.write(body);
 }
 
+void Dispatcher::notifyText(const std::string &method, std::string_view params) {
+  // As send() writes {"jsonrpc": "2.0", "method": method, "params": params}: keys sorted.
+  std::string body = R"({"jsonrpc":"2.0","method":)";
+  body += Json(method).dump(-1, ' ', false, Json::error_handler_t::replace);
+  body += R"(,"params":)";
+  body += params;
+  body += '}';
+  if (log_.enabled(LogLevel::Trace)) log_.log(LogLevel::Trace, "--> " + body);
+  transport_.write(body);
+}
+
 void Dispatcher::replyError(const Json &id, ErrorCode code, const std::string &message) {
   log_.debug("error " + std::to_string(static_cast<int>(code)) + " for " + id.dump() + ": " + message);
   send({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", static_cast<int>(code)}, {"message", message}}}});

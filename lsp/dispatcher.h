@@ -105,6 +105,8 @@ public:
     if (Json p = toJSON(params); !p.is_null()) message["params"] = std::move(p);
     send(message);
   }
+  /// A notification whose params are JSON text already (toJSONText).
+  void notifyText(const std::string &method, std::string_view params);
   /// Sends a request; `onResult` gets the parsed result, or nullptr and the error.
   template <class P, class R>
   void request(const std::string &method, const P &params, std::function<void(const R *, const LspError *)> onResult) {

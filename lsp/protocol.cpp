@@ -307,6 +307,7 @@ void fromJSON(const Json &j, InitializeParams &out, const std::string &path) {
       c.documentChanges && arrayContains(dig(*caps, {"workspace", "workspaceEdit", "resourceOperations"}), "rename");
   c.diagnosticRefresh = truthy(dig(*caps, {"workspace", "diagnostics", "refreshSupport"}));
   c.watchedFilesRegistration = truthy(dig(*caps, {"workspace", "didChangeWatchedFiles", "dynamicRegistration"}));
+  c.relatedInformation = truthy(dig(*caps, {"textDocument", "publishDiagnostics", "relatedInformation"}));
 }
 
 void fromJSON(const Json &j, SetTraceParams &out, const std::string &path) {
@@ -637,6 +638,12 @@ Json toJSON(const Diagnostic &d) {
     j["tags"] = tags;
   }
   if (d.data) j["data"] = toJSON(*d.data);
+  if (!d.relatedInformation.empty()) {
+    Json related = Json::array();
+    for (const DiagnosticRelatedInformation &r : d.relatedInformation)
+      related.push_back({{"location", {{"uri", r.uri}, {"range", toJSON(r.range)}}}, {"message", r.message}});
+    j["relatedInformation"] = related;
+  }
   return j;
 }
 
@@ -644,6 +651,121 @@ Json toJSON(const PublishDiagnosticsParams &p) {
   Json j = {{"uri", p.uri}, {"diagnostics", toJSON(p.diagnostics)}};
   if (p.version) j["version"] = *p.version;
   return j;
+}
+
+namespace {
+
+/// Appends `s` as a JSON string: as Dispatcher::send's dump() writes it (invalid UTF-8 replaced).
+void appendString(std::string &out, std::string_view s) {
+  const bool plain = std::all_of(s.begin(), s.end(), [](char c) {
+    const auto u = static_cast<unsigned char>(c);
+    return u >= 0x20 && u < 0x7F && c != '"' && c != '\\';
+  });
+  if (!plain) {
+    out += Json(std::string(s)).dump(-1, ' ', false, Json::error_handler_t::replace);
+    return;
+  }
+  out += '"';
+  out += s;
+  out += '"';
+}
+
+void appendPosition(std::string &out, const Position &p) {
+  out += "{\"character\":";
+  out += std::to_string(p.character);
+  out += ",\"line\":";
+  out += std::to_string(p.line);
+  out += '}';
+}
+
+void appendRange(std::string &out, const Range &r) {
+  out += "{\"end\":";
+  appendPosition(out, r.end);
+  out += ",\"start\":";
+  appendPosition(out, r.start);
+  out += '}';
+}
+
+// Keys in nlohmann's order (sorted), as toJSON(const Diagnostic &) makes them.
+void appendDiagnostic(std::string &out, const Diagnostic &d) {
+  out += '{';
+  if (d.code) {
+    out += "\"code\":";
+    appendString(out, *d.code);
+    out += ',';
+  }
+  if (d.codeDescriptionHref) {
+    out += "\"codeDescription\":{\"href\":";
+    appendString(out, *d.codeDescriptionHref);
+    out += "},";
+  }
+  if (d.data) {
+    out += "\"data\":{\"end\":";
+    out += std::to_string(d.data->end);
+    if (d.data->fix) {
+      out += ",\"fix\":";
+      appendString(out, *d.data->fix);
+    }
+    out += ",\"start\":";
+    out += std::to_string(d.data->start);
+    out += ",\"version\":";
+    out += std::to_string(d.data->version);
+    out += "},";
+  }
+  out += "\"message\":";
+  appendString(out, d.message);
+  out += ",\"range\":";
+  appendRange(out, d.range);
+  if (!d.relatedInformation.empty()) {
+    out += ",\"relatedInformation\":[";
+    for (std::size_t i = 0; i < d.relatedInformation.size(); ++i) {
+      const DiagnosticRelatedInformation &r = d.relatedInformation[i];
+      out += i > 0 ? ",{\"location\":{\"range\":" : "{\"location\":{\"range\":";
+      appendRange(out, r.range);
+      out += ",\"uri\":";
+      appendString(out, r.uri);
+      out += "},\"message\":";
+      appendString(out, r.message);
+      out += '}';
+    }
+    out += ']';
+  }
+  if (d.severity) {
+    out += ",\"severity\":";
+    out += std::to_string(static_cast<int>(*d.severity));
+  }
+  if (d.source) {
+    out += ",\"source\":";
+    appendString(out, *d.source);
+  }
+  if (!d.tags.empty()) {
+    out += ",\"tags\":[";
+    for (std::size_t i = 0; i < d.tags.size(); ++i) {
+      if (i > 0) out += ',';
+      out += std::to_string(static_cast<int>(d.tags[i]));
+    }
+    out += ']';
+  }
+  out += '}';
+}
+
+} // namespace
+
+std::string toJSONText(const PublishDiagnosticsParams &p) {
+  std::string out = "{\"diagnostics\":[";
+  out.reserve(256 * (p.diagnostics.size() + 1));
+  for (std::size_t i = 0; i < p.diagnostics.size(); ++i) {
+    if (i > 0) out += ',';
+    appendDiagnostic(out, p.diagnostics[i]);
+  }
+  out += "],\"uri\":";
+  appendString(out, p.uri);
+  if (p.version) {
+    out += ",\"version\":";
+    out += std::to_string(*p.version);
+  }
+  out += '}';
+  return out;
 }
 
 Json toJSON(const DocumentDiagnosticReport &r) { return reportJSON(r); }

@@ -89,13 +89,21 @@ void Server::onDidSave(const DidSaveTextDocumentParams &params) {
 
 void Server::publish(OpenDocument &doc) {
   doc.published();
-  dispatcher_.notify(
-      "textDocument/publishDiagnostics",
-      PublishDiagnosticsParams{.uri = doc.uri, .version = doc.version(), .diagnostics = shownFindings(doc)});
+  dispatcher_.notifyText("textDocument/publishDiagnostics",
+                         toJSONText(PublishDiagnosticsParams{
+                             .uri = doc.uri, .version = doc.version(), .diagnostics = shownFindings(doc)}));
 }
 
 std::vector<lsp::Diagnostic> Server::shownFindings(const OpenDocument &doc) const {
-  std::vector<lsp::Diagnostic> shown = toLsp(doc.current()->diagnostics, doc.doc.lines(), doc.version());
+  const std::vector<asyncfix::Diagnostic> &findings = doc.current()->diagnostics;
+  std::vector<lsp::Diagnostic> shown = toLsp(findings, doc.doc.lines(), doc.version());
+  // The lines a message names ("the DataLoader on line 5"), as places the editor links to.
+  if (client_.relatedInformation)
+    for (std::size_t i = 0; i < findings.size(); ++i)
+      for (const LineReference &ref : findings[i].lineReferences)
+        shown[i].relatedInformation.push_back({.uri = doc.uri,
+                                               .range = toRange(doc.doc.lines(), ref.offset, ref.offset),
+                                               .message = std::string(ref.what)});
   if (doc.moduleFindings.empty()) return shown;
   std::vector<lsp::Diagnostic> all = moduleItems(doc);
   all.insert(all.end(), std::make_move_iterator(shown.begin()), std::make_move_iterator(shown.end()));

@@ -192,10 +192,10 @@ void Server::publishNotebook(OpenNotebook &nb) {
     };
     if (cell.published && same()) continue;
     const LineIndex lines(cell.text);
-    dispatcher_.notify("textDocument/publishDiagnostics",
-                       PublishDiagnosticsParams{.uri = cell.uri,
-                                                .version = cell.version,
-                                                .diagnostics = toLsp(byCell[c], lines, cell.version)});
+    dispatcher_.notifyText("textDocument/publishDiagnostics",
+                           toJSONText(PublishDiagnosticsParams{.uri = cell.uri,
+                                                               .version = cell.version,
+                                                               .diagnostics = toLsp(byCell[c], lines, cell.version)}));
     cell.published.emplace(cell.version, std::vector<PublishedFinding>(byCell[c].begin(), byCell[c].end()));
   }
 }

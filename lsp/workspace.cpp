@@ -1,7 +1,7 @@
 #include "workspace.h"
 
 #include "asyncfix/encoding.h"
-#include "asyncfix/gitignore.h"
+#include "asyncfix/run.h"
 
 #include <algorithm>
 #include <fstream>
@@ -14,11 +14,6 @@
 namespace asyncfix::lsp {
 namespace fs = std::filesystem;
 namespace {
-
-bool isPythonFile(const fs::path &path) {
-  const auto ext = path.extension();
-  return ext == ".py" || ext == ".pyi";
-}
 
 /// A key that differs for two Configs that can lint differently.
 std::string configKey(const Config &c) {
@@ -148,39 +143,13 @@ std::vector<fs::path> Workspace::pythonFiles() { return pythonFilesUnder(folders
 
 std::vector<fs::path> pythonFilesUnder(const std::vector<fs::path> &folders, const ConfigResolver &resolver,
                                        bool notebooks) {
+  RunOptions options;
+  for (const fs::path &folder : folders) options.roots.push_back(folder.string());
+  const FileList list = Run(resolver, std::move(options)).files(); // a folder that is gone: none of its files
   std::vector<fs::path> files;
-  GitIgnore gitignore; // this call's: it reads the ignore files as they are now
-  const auto excluded = [&](const fs::path &path, bool directory) {
-    const auto resolved = resolver.forFile(path);
-    const auto *config = std::get_if<ResolvedConfig>(&resolved);
-    return config != nullptr &&
-           (config->excluded(path) ||
-            (config->respectGitignore && gitignore.ignored(path.parent_path(), path.filename().native(), directory)));
-  };
-  for (const fs::path &folder : folders) {
-    std::vector<fs::path> pending{folder};
-    while (!pending.empty()) {
-      const fs::path dir = std::move(pending.back());
-      pending.pop_back();
-      std::error_code ec;
-      fs::directory_iterator it(dir, ec);
-      if (ec) continue;
-      for (const fs::directory_iterator end; it != end; it.increment(ec)) {
-        std::error_code statError;
-        const fs::file_status status = it->symlink_status(statError);
-        if (statError || fs::is_symlink(status)) continue;
-        const fs::path &path = it->path();
-        if (fs::is_directory(status)) {
-          if (!path.filename().string().starts_with('.') && !excluded(path, true)) pending.push_back(path);
-        } else if (fs::is_regular_file(status) && (isPythonFile(path) || (notebooks && path.extension() == ".ipynb")) &&
-                   !excluded(path, false)) {
-          files.push_back(path);
-        }
-      }
-    }
-  }
-  std::sort(files.begin(), files.end());
-  files.erase(std::unique(files.begin(), files.end()), files.end());
+  files.reserve(list.files.size());
+  for (const std::string &file : list.files)
+    if (notebooks || !isNotebookFile(file)) files.emplace_back(file);
   return files;
 }
 

@@ -178,9 +178,10 @@ std::filesystem::path folderPath(const std::filesystem::path &folder);
 /// read or decoded, with the reason in `why` (when given).
 std::optional<std::string> readPythonFile(const std::filesystem::path &path, std::string *why = nullptr);
 
-/// The Python files (.py, .pyi; with `notebooks`, .ipynb too) under `folders`, sorted: hidden
-/// directories, symlinks and whatever the applicable configuration's `exclude` names (by default
-/// the CLI's list: `__pycache__`, `.git`, `venv`, `build`, ...) are skipped. It reads
+/// The Python files (.py, .pyi; with `notebooks`, .ipynb too) under `folders` as `asyncfix check`
+/// walks them (asyncfix::Run::files(): `exclude` of the configuration that applies in each
+/// directory, .gitignore unless it says otherwise, no hidden directory, no symlink, one name per
+/// file), in the run's path order. A folder that cannot be walked gives no files. It reads
 /// directories only, and is safe on any thread (with a thread-safe resolver:
 /// Workspace::sharedResolver()).
 std::vector<std::filesystem::path> pythonFilesUnder(const std::vector<std::filesystem::path> &folders,

@@ -8,7 +8,8 @@
  * - Text in is UTF-8, given as a pointer and a length in bytes (it need not be NUL-terminated).
  *   `path` is a NUL-terminated name used in output, to pick notebook handling (a name ending in
  *   `.ipynb` makes the text a Jupyter notebook's JSON) and to match `per-file-ignores`; nothing is
- *   read from disk and no configuration file is looked up. NULL means "-".
+ *   read from disk and no configuration file is looked up. NULL means "-". (Two parts read the
+ *   disk: asyncfix_project_check() its configuration files, asyncfix_run() whole projects.)
  * - `options_json` is NULL (the defaults) or a NUL-terminated JSON object with the configuration
  *   file's keys: {"select": ["AF1"], "ignore": ["AF104"], "extend-select": [...],
  *   "target-version": "py38", "rename-style": "is_async", "unsafe-fixes": true,
@@ -213,6 +214,45 @@ ASYNCFIX_API void asyncfix_project_free(asyncfix_project *project);
  * The report is the caller's: release it with asyncfix_report_free(). */
 ASYNCFIX_API asyncfix_report *asyncfix_project_check(asyncfix_project *project, const char *src, size_t len,
                                                      const char *path);
+
+/* ---- runs (files and directories on disk) ----------------------------------------------------- */
+
+/* What asyncfix_run() does to the files besides reporting what remains in them. */
+typedef enum asyncfix_run_mode {
+  ASYNCFIX_RUN_CHECK = 0, /* read only: `asyncfix check PATHS` */
+  ASYNCFIX_RUN_FIX = 1    /* `asyncfix check --fix PATHS`: files written, modules renamed on disk */
+} asyncfix_run_mode;
+
+/* Runs asyncfix over the files and directories `paths` (`n` NUL-terminated paths, absolute or
+ * relative to the current directory; n == 0 means ".") exactly as the command
+ * `asyncfix check --output-format json [--fix] PATHS` does, and returns what it prints: the JSON
+ * array of asyncfix_check_json(), for every file in path order ("[]\n" when nothing remains). It
+ * is the command's run, not a copy of it: directories are walked with `exclude` and .gitignore,
+ * each file takes the configuration file nearest to it, and the files are seen together (a
+ * parameter renamed across files, a module named `async` renamed with its importers). With
+ * ASYNCFIX_RUN_FIX the files are fixed on disk as `check --fix` fixes them (unsafe fixes too when
+ * the options or the files' configuration say "unsafe-fixes": true) and the JSON lists what
+ * remains. A path is never standard input ("-" is a file of that name).
+ *
+ * `options_json` is NULL (the command's defaults) or a NUL-terminated JSON object of the
+ * command's options, which win over the configuration files: "select", "extend-select",
+ * "ignore" (lists of rule selectors: codes, prefixes, "ALL"), "target-version" ("py38"),
+ * "rename-style", "unsafe-fixes" (true: --unsafe-fixes; false: no unsafe fixes whatever the files
+ * say), "respect-gitignore" (false: --no-respect-gitignore), "docs-url", "config" (one
+ * configuration file for every file: --config), "isolated" (true: --isolated) and "jobs" (worker
+ * threads; 0, the default: one per processor).
+ *
+ * `*messages`, when `messages` is not NULL, receives the lines the command writes on standard
+ * error, each ending in a newline ("" when there are none): "error: …" for a path that cannot be
+ * used, a file that cannot be read, decoded or written, an invalid configuration file or a module
+ * that could not be renamed (the command exits 1 when there is one), "warning: …" for a fix that
+ * was not applied. Free it with asyncfix_string_free() (it is NULL when the call fails).
+ *
+ * NULL on failure: ASYNCFIX_ERROR_ARGUMENT (paths NULL with n > 0, a NULL path, an unknown mode),
+ * ASYNCFIX_ERROR_OPTIONS (invalid options_json). Problems with the files are not failures: they
+ * are in `*messages`. Free the result with asyncfix_string_free(). */
+ASYNCFIX_API char *asyncfix_run(const char *const *paths, size_t n, const char *options_json, int mode,
+                                char **messages);
 
 /* ---- the rule catalogue ----------------------------------------------------------------------- */
 

@@ -4,7 +4,8 @@ classes over its handles. Nothing here is compiled for one Python, so one packag
 
 What the rest of the package uses: ``Linter(options_json)`` with ``check_json(src, path)`` and
 ``fix(src, path, unsafe)``; ``ProjectLinters(target_version, rename_style)`` with
-``check_json(src, path)``; ``ConfigError``; ``rules()``; ``__version__``. Text goes in as UTF-8
+``check_json(src, path)``; ``run(paths, options_json, fix)``; ``ConfigError``; ``rules()``;
+``__version__``. Text goes in as UTF-8
 (a str is encoded, bytes pass as they are) and comes back as str. Failures raise ValueError
 (ConfigError for an invalid configuration file), MemoryError, or RuntimeError for a bug. ctypes
 lets go of the GIL during each call, so threads lint in parallel (the library's linters may be
@@ -57,6 +58,7 @@ _FUNCTIONS = {  # name: (result type, argument types)
     "asyncfix_project_new": (_HANDLE, [_c.c_char_p, _c.c_char_p]),
     "asyncfix_project_free": (None, [_HANDLE]),
     "asyncfix_project_check": (_HANDLE, [_HANDLE] + _TEXT + [_c.c_char_p]),
+    "asyncfix_run": (_OWNED, [_c.POINTER(_c.c_char_p), _c.c_size_t, _c.c_char_p, _c.c_int, _c.POINTER(_OWNED)]),
     "asyncfix_rule_count": (_c.c_size_t, []),
     "asyncfix_rule_code": (_c.c_char_p, [_c.c_size_t]),
     "asyncfix_rule_name": (_c.c_char_p, [_c.c_size_t]),
@@ -203,6 +205,30 @@ class ProjectLinters:
         configuration that applies to `path` is invalid."""
         data = _text(src)
         return _report_json(_lib.asyncfix_project_check(self._handle, data, len(data), _name(path)))
+
+
+# asyncfix_run_mode
+_RUN_CHECK = 0
+_RUN_FIX = 1
+
+
+def run(paths, options_json="", fix=False):
+    """asyncfix_run(): ``asyncfix check --output-format json [--fix] PATHS`` in this process.
+    Returns the JSON it prints and the lines it writes on stderr (a str each); ValueError for
+    invalid options (problems with the files are in the lines)."""
+    names = [_name(path) for path in paths]
+    array = (ctypes.c_char_p * max(len(names), 1))(*names)
+    messages = ctypes.c_void_p()
+    json = _lib.asyncfix_run(array, len(names), _name(options_json or None), _RUN_FIX if fix else _RUN_CHECK,
+                             ctypes.byref(messages))
+    if not json:
+        raise _failure()
+    try:
+        text = _take(json)
+    except BaseException:
+        _lib.asyncfix_string_free(messages)
+        raise
+    return text, _take(messages.value)
 
 
 def rules():

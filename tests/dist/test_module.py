@@ -1,6 +1,6 @@
 """The Python package over the C API (python/asyncfix/_capi.py, ctypes) as the build assembled
 it in <build>/python: the API's answers and errors, threads sharing one linter, the flake8
-plugin's project linters, and what `import asyncfix` says when its library is missing, corrupt
+plugin's project linters, check_paths against the command (ASYNCFIX_BIN) on the same project, and what `import asyncfix` says when its library is missing, corrupt
 or not the one it was built with. (ctest label `package`; every Python the machine has: dist.pythons)
 
 Each case runs in a child interpreter (the one CMake chose), with nothing but the package on
@@ -22,6 +22,7 @@ LIBRARY = os.environ.get("ASYNCFIX_PYTHON_MODULE", "")  # <build>/python/asyncfi
 PACKAGE = os.path.dirname(LIBRARY)
 VERSION = os.environ.get("ASYNCFIX_VERSION", "")
 LEGACY = "import torch\n\ndef load(batch, async=False):\n    return batch.cuda(async=True)\n"
+COMMAND = os.environ.get("ASYNCFIX_BIN", "")  # the `asyncfix` command of the same build
 
 
 def python(code, path, check=True, cwd=None):
@@ -158,6 +159,158 @@ class Api(unittest.TestCase):
         self.assertEqual(out["overrides"], [
             "target version must be one of py35 … py314, not `py99`",
             "rename style must be `async_`, `is_async` or a template such as `{name}_flag`, not `1bad`"])
+
+
+def notebook(source):
+    return json.dumps({"cells": [{"cell_type": "code", "execution_count": None, "metadata": {}, "outputs": [],
+                                  "source": source}],
+                       "metadata": {}, "nbformat": 4, "nbformat_minor": 5}, indent=1) + "\n"
+
+
+# A project with what makes a run more than its files one by one: a parameter named `async`
+# renamed across files, a module named `async` with importers (relative, absolute, attribute use),
+# a configuration file per directory, an excluded directory, a notebook, a file of another kind.
+PROJECT = {
+    "asyncfix.toml": 'extend-exclude = ["build"]\n',
+    "pkg/__init__.py": "",
+    "pkg/async.py": "def helper():\n    return 1\n",
+    "pkg/kfac.py": ("from .async import helper\n"
+                    "import pkg.async\n"
+                    "\n"
+                    "\n"
+                    "class Kfac(object):\n"
+                    "    def __init__(self, lr, async=False):\n"
+                    "        self.lr = lr\n"
+                    "        self.sync = not async\n"
+                    "\n"
+                    "    def step(self):\n"
+                    "        return pkg.async.helper() + helper()\n"),
+    "train.py": "from pkg.kfac import Kfac\n\nopt = Kfac(0.1, async=True)\nbatch.cuda(async=True)\n",
+    "legacy/asyncfix.toml": 'ignore = ["AF001"]\n',
+    "legacy/old.py": LEGACY,
+    "build/generated.py": LEGACY,
+    "explore.ipynb": notebook("import torch\nx = torch.zeros(3).cuda(async=True)\n"),
+    "notes.txt": LEGACY,
+}
+
+
+def tree(root):
+    """{relative path: bytes} of every file under root."""
+    out = {}
+    for base, _dirs, files in os.walk(root):
+        for name in files:
+            path = os.path.join(base, name)
+            with open(path, "rb") as f:
+                out[os.path.relpath(path, root)] = f.read()
+    return out
+
+
+@unittest.skipUnless(LIBRARY and COMMAND, "ASYNCFIX_PYTHON_MODULE or ASYNCFIX_BIN is not set")
+class CheckPaths(unittest.TestCase):
+    """asyncfix.check_paths is the command's run: on the same project it reports what
+    `asyncfix check --output-format json` prints and, with fix=True, leaves the tree byte for byte
+    as `asyncfix check --fix` does."""
+
+    def setUp(self):
+        self.work = tempfile.mkdtemp(prefix="asyncfix-paths-")
+
+    def tearDown(self):
+        shutil.rmtree(self.work, ignore_errors=True)
+
+    def project(self, name):
+        root = os.path.join(self.work, name)
+        for path, text in PROJECT.items():
+            os.makedirs(os.path.dirname(os.path.join(root, path)), exist_ok=True)
+            with open(os.path.join(root, path), "w", encoding="utf-8") as f:
+                f.write(text)
+        return root
+
+    # Both sides link the rule pages under one address: the command's default is the manual beside
+    # it (the build tree's docs/), the Python library's is the installed one.
+    DOCS = "https://docs.example.org/asyncfix/"
+
+    def command(self, root, *args):
+        result = subprocess.run([COMMAND, "check", "--output-format", "json", "--docs-url", self.DOCS, *args], cwd=root,
+                                capture_output=True, text=True, timeout=120)
+        self.assertNotIn("error:", result.stderr)
+        return json.loads(result.stdout)
+
+    def api(self, root, arguments):
+        """check_paths(`arguments`, docs_url=DOCS) run in a child with `root` as its directory."""
+        code = "import asyncfix, json; print(json.dumps(asyncfix.check_paths(%s, docs_url=%r)))" % (arguments, self.DOCS)
+        return json.loads(python(code, os.path.dirname(PACKAGE), cwd=root).stdout)
+
+    def test_check_reports_what_the_command_prints(self):
+        root = self.project("check")
+        before = tree(root)
+        for args, arguments in (((), '"."'),
+                                ((), "[]"),
+                                (("pkg", "train.py"), '["pkg", "train.py"]'),
+                                (("--select", "AF2", "."), '".", select="AF2"'),
+                                (("--ignore", "AF001,AF203", "--target-version", "py36", "."),
+                                 '".", ignore=["AF001", "AF203"], target_version="py36"'),
+                                (("--isolated", "--unsafe-fixes", "."), '".", isolated=True, unsafe_fixes=True, jobs=1'),
+                                (("--config", "legacy/asyncfix.toml", "."), '".", config="legacy/asyncfix.toml"')):
+            with self.subTest(args=args):
+                expected = self.command(root, *args)
+                self.assertEqual(self.api(root, arguments), expected)
+        everything = self.command(root)
+        files = sorted({d["filename"] for d in everything})
+        self.assertEqual(files, ["explore.ipynb", "legacy/old.py", "pkg/async.py", "pkg/kfac.py", "train.py"])
+        self.assertEqual({d["code"] for d in everything if d["filename"] == "legacy/old.py"}, {"AF101"})
+        self.assertIn("AF203", {d["code"] for d in everything if d["filename"] == "train.py"})  # across files
+        self.assertEqual(tree(root), before)  # a check writes nothing
+
+    def test_fix_leaves_the_tree_as_the_command_does(self):
+        for flags, options in (((), ""), (("--unsafe-fixes",), ", unsafe_fixes=True")):
+            with self.subTest(flags=flags):
+                by_command, by_api = self.project("command%d" % len(flags)), self.project("api%d" % len(flags))
+                expected = self.command(by_command, "--fix", *flags)
+                self.assertEqual(self.api(by_api, '".", fix=True' + options), expected)
+                self.assertEqual(tree(by_api), tree(by_command))
+                self.assertNotEqual(tree(by_api), tree(self.project("untouched")))
+        # The unsafe fixes renamed the module with its importers and the parameter at its call.
+        fixed = tree(by_api)
+        self.assertNotIn("pkg/async.py", fixed)
+        self.assertIn(b"from .asynchronous import helper", fixed["pkg/kfac.py"])
+        self.assertIn(b"Kfac(0.1, async_=True)", fixed["train.py"])
+        self.assertEqual(fixed["build/generated.py"], LEGACY.encode())  # excluded
+
+    def test_problems_raise_after_the_run(self):
+        root = self.project("problems")
+        with open(os.path.join(root, "bad.py"), "wb") as f:
+            f.write(b'x = "\xff"\n')
+        out = json.loads(python("""
+            import asyncfix, json, pathlib
+            found = {"pathlike": asyncfix.check_paths(pathlib.Path("train.py")) == asyncfix.check_paths(["train.py"])}
+            for fix in (False, True):
+                try:
+                    asyncfix.check_paths(["missing.py", "bad.py", "train.py"], fix=fix)
+                except asyncfix.RunError as e:
+                    found["fix" if fix else "run"] = [isinstance(e, asyncfix.Error), str(e), e.messages,
+                                                      sorted({d["code"] for d in e.diagnostics})]
+            for options in ({"selct": "AF1"}, {"select": "AF999"}, {"jobs": -1}, {"severity": {}}):
+                try:
+                    asyncfix.check_paths(".", **options)
+                except ValueError as e:
+                    found.setdefault("options", []).append(str(e))
+            print(json.dumps(found))
+        """, os.path.dirname(PACKAGE), cwd=root).stdout)
+        self.assertEqual(out["pathlike"], True)
+        self.assertEqual(out["run"][0], True)
+        self.assertTrue(out["run"][1].startswith("missing.py: ") and out["run"][1].endswith(" (and 1 more)"),
+                        out["run"][1])
+        self.assertTrue(out["run"][2][1].startswith("bad.py: not valid UTF-8"), out["run"][2])
+        self.assertEqual(out["run"][3], ["AF001", "AF101"])  # the run went on without them
+        self.assertEqual(out["fix"][:3], out["run"][:3])
+        self.assertEqual(out["fix"][3], [])  # train.py was fixed
+        with open(os.path.join(root, "train.py"), encoding="utf-8") as f:
+            self.assertIn("non_blocking=True", f.read())
+        self.assertEqual(out["options"], [
+            "options: unknown key `selct`",
+            "options: unknown rule selector `AF999` in `select` (use a code such as AF101, a prefix such as AF1, or ALL)",
+            "options: `jobs` must be 0 … 1024",
+            "options: unknown key `severity`"])
 
 
 @unittest.skipUnless(LIBRARY, "ASYNCFIX_PYTHON_MODULE is not set (the package is not built)")

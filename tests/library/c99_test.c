@@ -1,5 +1,6 @@
 /* asyncfix.h from strict C99 (-std=c99 -Wall -Wextra -Werror -pedantic), linked against the
- * shared library: the one-call functions, a handle's accessors and an error, as a C program
+ * shared library: the one-call functions, a handle's accessors, an error, and a run over the file
+ * named by the first argument (a file with a `.cuda(async=True)`, read only), as a C program
  * would use them. Exit status 0 when everything holds; each failure is printed. */
 #include <stdio.h>
 #include <string.h>
@@ -16,7 +17,7 @@ static int failures = 0;
     }                                                                                                                  \
   } while (0)
 
-int main(void) {
+int main(int argc, char **argv) {
   static const char src[] = "x.cuda(async=True)\n";
   char *json;
   char *fixed;
@@ -24,6 +25,8 @@ int main(void) {
   asyncfix_report *report;
   asyncfix_position start;
   asyncfix_position end;
+  const char *paths[2];
+  char *messages = NULL;
 
   EXPECT(strlen(asyncfix_version()) > 0);
   EXPECT(asyncfix_abi_version() == ASYNCFIX_ABI_VERSION);
@@ -53,6 +56,20 @@ int main(void) {
   EXPECT(asyncfix_diagnostic_fix_applicability(report, 0) == ASYNCFIX_FIX_SAFE);
   asyncfix_report_free(report);
   asyncfix_linter_free(linter);
+
+  EXPECT(argc == 2);
+  if (argc == 2) {
+    paths[0] = argv[1];
+    paths[1] = "missing-file.py";
+    json = asyncfix_run(paths, 2, "{\"select\":[\"AF101\"],\"isolated\":true}", ASYNCFIX_RUN_CHECK, &messages);
+    EXPECT(json != NULL && messages != NULL);
+    if (json != NULL) EXPECT(strstr(json, "\"code\": \"AF101\"") != NULL && strstr(json, argv[1]) != NULL);
+    if (messages != NULL) EXPECT(strncmp(messages, "error: missing-file.py: ", 24) == 0);
+    asyncfix_string_free(json);
+    asyncfix_string_free(messages);
+    EXPECT(asyncfix_run(paths, 1, "{\"jobs\":-1}", ASYNCFIX_RUN_CHECK, &messages) == NULL && messages == NULL);
+    EXPECT(asyncfix_last_error_code() == ASYNCFIX_ERROR_OPTIONS);
+  }
 
   if (failures == 0) printf("asyncfix %s: C99 API ok\n", asyncfix_version());
   return failures == 0 ? 0 : 1;

@@ -298,3 +298,129 @@ TEST_CASE("C: a project takes each file's settings from its nearest configuratio
   CHECK(asyncfix_last_error_code() == ASYNCFIX_ERROR_ARGUMENT);
   asyncfix_project_free(nullptr);
 }
+
+namespace {
+
+/// asyncfix_run() over `paths`: its JSON (parsed) and its messages; the run must not fail.
+struct RunOutput {
+  nlohmann::json json;
+  std::string messages;
+};
+RunOutput runOver(const std::vector<std::string> &paths, const char *options, int mode) {
+  std::vector<const char *> pointers;
+  for (const std::string &path : paths) pointers.push_back(path.c_str());
+  char *messages = nullptr;
+  char *json = asyncfix_run(pointers.data(), pointers.size(), options, mode, &messages);
+  INFO(lastError());
+  REQUIRE(json != nullptr);
+  REQUIRE(messages != nullptr);
+  CHECK(asyncfix_last_error() == nullptr);
+  RunOutput out{nlohmann::json::parse(take(json)), take(messages)};
+  return out;
+}
+
+std::vector<std::string> fileAndCodes(const nlohmann::json &json, const std::string &base) {
+  std::vector<std::string> out;
+  for (const auto &d : json)
+    out.push_back(std::filesystem::relative(d["filename"].get<std::string>(), base).string() + " " +
+                  d["code"].get<std::string>());
+  return out;
+}
+
+std::string readAll(const std::filesystem::path &path) {
+  std::ifstream in(path, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+} // namespace
+
+TEST_CASE("C: asyncfix_run checks a tree as the command does, configuration per directory", "[capi][run]") {
+  const ScratchDir dir;
+  const std::string base = dir.path.string();
+  dir.write("a.py", kLegacy);
+  dir.write("quiet/b.py", kLegacy);
+  dir.write("quiet/asyncfix.toml", "ignore = [\"AF001\"]\n");
+  dir.write("gen/c.py", kLegacy);
+  dir.write("asyncfix.toml", "extend-exclude = [\"gen\"]\n");
+  dir.write("notes.txt", kLegacy);
+
+  RunOutput out = runOver({base}, nullptr, ASYNCFIX_RUN_CHECK);
+  // Path order; gen/ is excluded, quiet/ has its own configuration, notes.txt is no Python file.
+  CHECK(fileAndCodes(out.json, base) == std::vector<std::string>{"a.py AF001", "a.py AF101", "quiet/b.py AF101"});
+  CHECK(out.messages.empty());
+  // Each object is the one asyncfix_check_json() makes for the file.
+  char *one = asyncfix_check_json(kLegacy.data(), kLegacy.size(), (dir.path / "a.py").c_str(), nullptr);
+  const nlohmann::json single = nlohmann::json::parse(take(one));
+  REQUIRE(single.size() == 2);
+  CHECK(out.json[0] == single[0]);
+  CHECK(out.json[1] == single[1]);
+
+  // The options win over the files; a file named explicitly is checked even when excluded.
+  out = runOver({base, (dir.path / "gen/c.py").string()}, R"({"select": ["AF0"], "jobs": 1})", ASYNCFIX_RUN_CHECK);
+  CHECK(fileAndCodes(out.json, base) == std::vector<std::string>{"a.py AF001", "gen/c.py AF001"});
+  out = runOver({base}, R"({"isolated": true})", ASYNCFIX_RUN_CHECK);
+  CHECK(out.json.size() == 6); // no configuration file: gen/ walked, quiet/ not quiet
+
+  // Nothing was written by a check.
+  CHECK(readAll(dir.path / "a.py") == kLegacy);
+}
+
+TEST_CASE("C: asyncfix_run fixes files on disk and reports what remains", "[capi][run]") {
+  const ScratchDir dir;
+  const std::string base = dir.path.string();
+  dir.write("pkg/lib.py", "def load(batch, async=False):\n    return batch.cuda(async=async)\n");
+  dir.write("pkg/use.py", "from pkg.lib import load\nload(x, async=True)\n");
+  dir.write("asyncfix.toml", "src = [\".\"]\n"); // pkg is a top-level package of the project
+
+  RunOutput out = runOver({base}, nullptr, ASYNCFIX_RUN_FIX); // safe fixes only: the parameter stays
+  CHECK(readAll(dir.path / "pkg/lib.py").find("def load(batch, async=False)") != std::string::npos);
+  CHECK(!out.json.empty());
+  CHECK(out.messages.empty());
+
+  out = runOver({base}, R"({"unsafe-fixes": true})", ASYNCFIX_RUN_FIX);
+  CHECK(out.json == nlohmann::json::array());
+  CHECK(out.messages.empty());
+  CHECK(readAll(dir.path / "pkg/lib.py") ==
+        "def load(batch, async_=False):\n    return batch.cuda(non_blocking=async_)\n");
+  CHECK(readAll(dir.path / "pkg/use.py") == "from pkg.lib import load\nload(x, async_=True)\n"); // across files
+  // A second run finds nothing to do.
+  out = runOver({base}, R"({"unsafe-fixes": true})", ASYNCFIX_RUN_FIX);
+  CHECK(out.json == nlohmann::json::array());
+}
+
+TEST_CASE("C: asyncfix_run's problems: messages for the files, errors for the call", "[capi][run]") {
+  const ScratchDir dir;
+  const std::string missing = (dir.path / "missing.py").string();
+  dir.write("broken/asyncfix.toml", "selct = [\"AF1\"]\n");
+  const std::string broken = dir.write("broken/x.py", kLegacy);
+
+  RunOutput out = runOver({missing, broken}, nullptr, ASYNCFIX_RUN_CHECK);
+  CHECK(out.json == nlohmann::json::array());
+  CHECK(out.messages.starts_with("error: " + missing + ": "));
+  CHECK(out.messages.find("asyncfix.toml:1:1: unknown key `selct`") != std::string::npos);
+  CHECK(out.messages.ends_with("\n"));
+
+  const char *paths[] = {broken.c_str()};
+  char *messages = reinterpret_cast<char *>(1);
+  CHECK(asyncfix_run(paths, 1, R"({"select": ["AF999"]})", ASYNCFIX_RUN_CHECK, &messages) == nullptr);
+  CHECK(messages == nullptr);
+  CHECK(asyncfix_last_error_code() == ASYNCFIX_ERROR_OPTIONS);
+  CHECK(lastError().find("AF999") != std::string::npos);
+  CHECK(asyncfix_run(paths, 1, R"({"selct": ["AF1"]})", ASYNCFIX_RUN_CHECK, nullptr) == nullptr);
+  CHECK(lastError() == "options: unknown key `selct`");
+  CHECK(asyncfix_run(paths, 1, "[1", ASYNCFIX_RUN_CHECK, nullptr) == nullptr);
+  CHECK(asyncfix_last_error_code() == ASYNCFIX_ERROR_OPTIONS);
+  CHECK(asyncfix_run(paths, 1, R"({"config": "x.toml", "isolated": true})", ASYNCFIX_RUN_CHECK, nullptr) == nullptr);
+  CHECK(asyncfix_last_error_code() == ASYNCFIX_ERROR_OPTIONS);
+  CHECK(asyncfix_run(paths, 1, nullptr, 7, nullptr) == nullptr);
+  CHECK(asyncfix_last_error_code() == ASYNCFIX_ERROR_ARGUMENT);
+  CHECK(asyncfix_run(nullptr, 1, nullptr, ASYNCFIX_RUN_CHECK, nullptr) == nullptr);
+  CHECK(asyncfix_last_error_code() == ASYNCFIX_ERROR_ARGUMENT);
+  const char *holes[] = {nullptr};
+  CHECK(asyncfix_run(holes, 1, nullptr, ASYNCFIX_RUN_CHECK, nullptr) == nullptr);
+  CHECK(asyncfix_last_error_code() == ASYNCFIX_ERROR_ARGUMENT);
+  // Without `messages` the run still runs; a later success clears the error.
+  char *json = asyncfix_run(paths, 1, R"({"isolated": true})", ASYNCFIX_RUN_CHECK, nullptr);
+  CHECK(nlohmann::json::parse(take(json)).size() == 2);
+  CHECK(asyncfix_last_error_code() == ASYNCFIX_OK);
+}

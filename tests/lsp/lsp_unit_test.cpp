@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "asyncfix/diagnostic.h"
+#include "dispatcher.h"
 #include "logger.h"
 #include "protocol.h"
 #include "server.h"
@@ -143,6 +144,38 @@ TEST_CASE("settings: flat or nested, camelCase or kebab-case, never fatal", "[ls
   fromJSON(json(nullptr), empty, "settings");
   CHECK(empty.empty());
   CHECK(empty.problems.empty());
+}
+
+TEST_CASE("publishDiagnostics written directly is the text nlohmann writes", "[lsp][protocol]") {
+  Diagnostic full;
+  full.range = {{3, 14}, {3, 19}};
+  full.severity = DiagnosticSeverity::Warning;
+  full.code = "AF104";
+  full.codeDescriptionHref = "https://example.org/rules/AF104";
+  full.source = "asyncfix";
+  full.message = "`non_blocking=True` is synchronous here: the DataLoader on line 12 does not pin memory";
+  full.tags = {DiagnosticTag::Deprecated, DiagnosticTag::Unnecessary};
+  full.data = DiagnosticData{.version = 42, .start = 1234567, .end = 1234572, .fix = "unsafe"};
+  full.relatedInformation = {{.uri = "file:///a.py", .range = {{11, 0}, {11, 0}}, .message = "The DataLoader"},
+                             {.uri = "file:///a.py", .range = {{2, 4}, {2, 4}}, .message = "a \"quoted\" one"}};
+  Diagnostic bare;
+  bare.message = std::string("quote \" backslash \\ tab \t line\n cr\r \x01\x1f del \x7f \xC3\xA9 bad \xFF\xC3 end");
+  bare.data = DiagnosticData{.version = -1, .start = 0, .end = 0, .fix = std::nullopt};
+  const std::vector<PublishDiagnosticsParams> cases{
+      {.uri = "file:///a%20b/t\u00e9st.py", .version = 7, .diagnostics = {full, bare, full}},
+      {.uri = "untitled:Untitled-1", .version = std::nullopt, .diagnostics = {}},
+      {.uri = "file:///x.py", .version = 0, .diagnostics = {Diagnostic{}}},
+  };
+  for (const PublishDiagnosticsParams &p : cases)
+    CHECK(toJSONText(p) == toJSON(p).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+
+  // And the whole message, as notify() sends it.
+  MemoryTransport direct, built;
+  Logger log;
+  Dispatcher a(direct, log), b(built, log);
+  a.notifyText("textDocument/publishDiagnostics", toJSONText(cases[0]));
+  b.notify("textDocument/publishDiagnostics", cases[0]);
+  CHECK(direct.takeOutput() == built.takeOutput());
 }
 
 TEST_CASE("fromJSON names the offending field", "[lsp][protocol]") {

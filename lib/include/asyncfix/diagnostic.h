@@ -13,6 +13,8 @@
 
 namespace asyncfix {
 
+class LineIndex;
+
 // Everything here is a plain value: copy and move freely, no hidden sharing, no locking needed
 // (but do not mutate one object from two threads).
 
@@ -89,6 +91,18 @@ private:
   std::shared_ptr<Fix> fix_;
 };
 
+/// A line number in a diagnostic's message that names another statement's line ("the DataLoader
+/// on line 5"), kept as the byte it names: a host that moves the diagnostic with the text
+/// (IncrementalLint, as a user types lines above that statement) renders the number again
+/// (renderLineNumbers) instead of linting the statement that reported it again.
+struct LineReference {
+  std::size_t offset = 0;   ///< the byte whose line the number is
+  std::uint32_t at = 0;     ///< where the number's digits start in the message
+  std::uint32_t length = 0; ///< how many digits
+  std::string_view what;    ///< what stands at `offset`, a static string: "The DataLoader"
+  friend bool operator==(const LineReference &, const LineReference &) = default;
+};
+
 /// One finding. `code` and `name` point at the rule catalogue's static strings.
 struct Diagnostic {
   std::string_view code; ///< "AF101"
@@ -98,8 +112,16 @@ struct Diagnostic {
   std::size_t start = 0; ///< byte range of the offending token
   std::size_t end = 0;
   SharedFix fix;
+  /// The line numbers the message holds, in the order they appear in it (most findings: none).
+  std::vector<LineReference> lineReferences{};
   friend bool operator==(const Diagnostic &, const Diagnostic &) = default;
 };
+
+/// Appends the 1-based line of byte `offset` of `lines`' text to `d.message` and keeps it in
+/// `d.lineReferences` (`what`: a static string saying what stands there).
+ASYNCFIX_API void appendLineNumber(Diagnostic &d, const LineIndex &lines, std::size_t offset, std::string_view what);
+/// Renders `d`'s line numbers again from their offsets, after the text and the offsets moved.
+ASYNCFIX_API void renderLineNumbers(Diagnostic &d, const LineIndex &lines);
 
 /// Apply sorted, non-overlapping edits to `text`.
 ASYNCFIX_API std::string applyEdits(std::string_view text, const std::vector<TextEdit> &edits);

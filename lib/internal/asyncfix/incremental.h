@@ -87,7 +87,6 @@ private:
     std::vector<Diagnostic> raw;                                 ///< the rules' findings, before suppressions
     std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges; ///< bytes read outside it
     std::vector<std::uint32_t> comments;                         ///< starts of its suppression comments
-    std::uint32_t linesRead = 0;                                 ///< its messages name the lines of offsets below this
   };
   /// One top-level statement's results, in current-text offsets. Small: a keystroke walks every
   /// unit (moving offsets, matching statements), and touches the blocks of the few that have any.

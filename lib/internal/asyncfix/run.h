@@ -17,8 +17,8 @@
 // It does not own: arguments, output formats, colours, the progress bar's drawing (RunProgress
 // is told how far the run is), stdout or stderr (problems come back as lines in the reports), the
 // process's exit code, how a host applies collected fixes. The CLI drives it (cli/check.cpp), and
-// so does the language server's workspace fix (lsp/server_workspace.cpp, FixMode::Collect); the
-// C/Python APIs are to drive the same component.
+// so do the language server's workspace fix (lsp/server_workspace.cpp, FixMode::Collect) and the C
+// API's asyncfix_run (lib/src/api/c_api.cpp), under the Python package's check_paths.
 #pragma once
 
 #include <cstdint>
@@ -110,9 +110,9 @@ struct FileReport {
   /// The file's public parameters and calls named `async`/`await`, for the project view (nullopt
   /// when mayHavePublicNames() ruled them out, or when the run did not ask).
   std::optional<PublicNames> names;
-  // Between the two passes of a pipelined run (asyncfix::Run::check):
-  bool deferred = false;      ///< not checked yet: the project view may change its findings
-  bool spellsKeyword = false; ///< checked, and its text spells `async`/`await` (in strings, say)
+  /// Between the two passes of a pipelined run (asyncfix::Run::check): not checked yet, as the
+  /// project view may change its findings.
+  bool deferred = false;
 };
 
 /// What a run produced.

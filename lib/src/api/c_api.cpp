@@ -17,7 +17,10 @@
 #include "asyncfix/linter.h"
 #include "asyncfix/report.h"
 #include "asyncfix/rules.h"
+#include "asyncfix/run.h"
 #include "asyncfix/settings.h"
+
+#include <nlohmann/json.hpp>
 
 #ifndef ASYNCFIX_VERSION
 #define ASYNCFIX_VERSION "unknown"
@@ -217,6 +220,108 @@ const RuleStrings *ruleAt(std::size_t index) {
   if (index >= rules.size())
     throw Failure{ASYNCFIX_ERROR_ARGUMENT, "rule index " + std::to_string(index) + " is out of range"};
   return &rules[index];
+}
+
+/// asyncfix_run()'s options: the command's flags, as overrides of the configuration files.
+struct RunSettings {
+  asyncfix::ConfigResolver::Options resolver;
+  unsigned jobs = 0;
+};
+
+[[noreturn]] void badRunOption(const std::string &why) { throw Failure{ASYNCFIX_ERROR_OPTIONS, "options: " + why}; }
+
+std::string stringOption(const nlohmann::json &value, const std::string &key) {
+  if (!value.is_string()) badRunOption("`" + key + "` must be a string");
+  return value.get<std::string>();
+}
+
+bool boolOption(const nlohmann::json &value, const std::string &key) {
+  if (!value.is_boolean()) badRunOption("`" + key + "` must be true or false");
+  return value.get<bool>();
+}
+
+std::vector<std::string> selectorsOption(const nlohmann::json &value, const std::string &key) {
+  if (!value.is_array()) badRunOption("`" + key + "` must be a list of rule selectors such as [\"AF1\"]");
+  std::vector<std::string> out;
+  for (const nlohmann::json &item : value) out.push_back(stringOption(item, key + "[]"));
+  asyncfix::RuleSelection check; // only to validate the selectors, as the command does
+  check.select = out;
+  for (const std::string &entry : check.unknownEntries())
+    badRunOption("unknown rule selector `" + entry + "` in `" + key +
+                 "` (use a code such as AF101, a prefix such as "
+                 "AF1, or ALL)");
+  return out;
+}
+
+/// One key of asyncfix_run()'s options into `s`.
+void runOption(RunSettings &s, const std::string &key, const nlohmann::json &value) {
+  asyncfix::ConfigOverrides &o = s.resolver.overrides;
+  if (key == "select") o.select = selectorsOption(value, key);
+  else if (key == "extend-select") o.extendSelect = selectorsOption(value, key);
+  else if (key == "ignore") o.ignore = selectorsOption(value, key);
+  else if (key == "target-version") {
+    o.target = asyncfix::PythonVersion::parse(stringOption(value, key));
+    if (!o.target) badRunOption("`target-version` must be one of py35 … py314, not `" + value.get<std::string>() + "`");
+  } else if (key == "rename-style") {
+    o.renameTemplate = asyncfix::Config::renameTemplateFor(stringOption(value, key));
+    if (!o.renameTemplate)
+      badRunOption("`rename-style` must be `async_`, `is_async` or a template such as `{name}_flag`, not `" +
+                   value.get<std::string>() + "`");
+  } else if (key == "unsafe-fixes") o.unsafeFixes = boolOption(value, key);
+  else if (key == "respect-gitignore") o.respectGitignore = boolOption(value, key);
+  else if (key == "docs-url") {
+    o.docsUrl = stringOption(value, key);
+    if (o.docsUrl->find("://") == std::string::npos)
+      badRunOption("`docs-url` `" + *o.docsUrl + "` is not an absolute URL");
+  } else if (key == "config") s.resolver.configFile = stringOption(value, key);
+  else if (key == "isolated") s.resolver.isolated = boolOption(value, key);
+  else if (key == "jobs") {
+    if (!value.is_number_unsigned() || value.get<std::uint64_t>() > 1024) badRunOption("`jobs` must be 0 … 1024");
+    s.jobs = value.get<unsigned>();
+  } else badRunOption("unknown key `" + key + "`");
+}
+
+RunSettings runSettings(const char *options) {
+  RunSettings s;
+  const std::string_view text = options == nullptr ? std::string_view() : std::string_view(options);
+  if (text.find_first_not_of(" \t\r\n") == std::string_view::npos) return s;
+  nlohmann::json parsed;
+  try {
+    parsed = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error &e) {
+    std::string what = e.what(); // "[json.exception.parse_error.101] parse error at line 1, …"
+    if (const auto at = what.find("] "); at != std::string::npos) what.erase(0, at + 2);
+    badRunOption("invalid JSON: " + what);
+  }
+  if (!parsed.is_object()) badRunOption("must be a JSON object such as {\"select\": [\"AF1\"]}");
+  for (const auto &[key, value] : parsed.items()) runOption(s, key, value);
+  if (s.resolver.configFile && s.resolver.isolated) badRunOption("`config` and `isolated` cannot be used together");
+  return s;
+}
+
+/// The run's reports as `check --output-format json` prints them, links under the docs-url that
+/// applies in the current directory (as the command takes it).
+std::string runJson(const asyncfix::RunResult &result, const asyncfix::ConfigResolver &resolver) {
+  std::vector<asyncfix::FileDiagnostics> views;
+  views.reserve(result.reports.size());
+  for (const asyncfix::FileReport &report : result.reports) {
+    const asyncfix::Notebook *notebook = report.notebook ? &*report.notebook : nullptr;
+    views.push_back({report.path, notebook ? std::string_view(notebook->virtualText()) : std::string_view(report.text),
+                     report.diagnostics, notebook});
+  }
+  const auto here = resolver.forFile("-");
+  const auto *config = std::get_if<asyncfix::ResolvedConfig>(&here);
+  return asyncfix::renderJson(views, false, config != nullptr ? config->docsUrl : std::string());
+}
+
+/// The lines the command writes on stderr for the run, in its order: paths, files, module renames.
+std::string runMessages(const asyncfix::RunResult &result) {
+  std::string out;
+  for (const asyncfix::PathError &error : result.pathErrors) out += "error: " + error.path + ": " + error.reason + "\n";
+  for (const asyncfix::FileReport &report : result.reports)
+    for (const std::string &message : report.messages) out += message + "\n";
+  for (const std::string &message : result.projectErrors) out += message + "\n";
+  return out;
 }
 
 } // namespace
@@ -435,6 +540,40 @@ asyncfix_report *asyncfix_project_check(asyncfix_project *project, const char *s
     if (const auto *error = std::get_if<asyncfix::ConfigError>(&resolved))
       throw Failure{ASYNCFIX_ERROR_CONFIG, error->toString()};
     return wrap(projectLinter(*project, std::get<asyncfix::ResolvedConfig>(resolved)).lint(text, name));
+  });
+}
+
+// --- runs ----------------------------------------------------------------------------------------
+
+char *asyncfix_run(const char *const *paths, size_t n, const char *options_json, int mode, char **messages) {
+  if (messages != nullptr) *messages = nullptr;
+  return guard(static_cast<char *>(nullptr), [&] {
+    if (paths == nullptr && n > 0) throw Failure{ASYNCFIX_ERROR_ARGUMENT, "paths is NULL but n is not 0"};
+    if (mode != ASYNCFIX_RUN_CHECK && mode != ASYNCFIX_RUN_FIX)
+      throw Failure{ASYNCFIX_ERROR_ARGUMENT, "unknown run mode " + std::to_string(mode)};
+    asyncfix::RunOptions run;
+    for (std::size_t i = 0; i < n; ++i) {
+      if (paths[i] == nullptr) throw Failure{ASYNCFIX_ERROR_ARGUMENT, "paths[" + std::to_string(i) + "] is NULL"};
+      run.roots.emplace_back(paths[i]);
+    }
+    if (run.roots.empty()) run.roots.emplace_back(".");
+    RunSettings settings = runSettings(options_json);
+    run.fixMode = mode == ASYNCFIX_RUN_FIX ? asyncfix::FixMode::Apply : asyncfix::FixMode::None;
+    run.unsafeFixes = settings.resolver.overrides.unsafeFixes;
+    run.jobs = settings.jobs;
+    const asyncfix::ConfigResolver resolver(std::move(settings.resolver));
+    asyncfix::RunProgress quiet;
+    const asyncfix::RunResult result = asyncfix::Run(resolver, std::move(run)).check(quiet);
+    char *json = copyOut(runJson(result, resolver));
+    if (messages != nullptr) {
+      try {
+        *messages = copyOut(runMessages(result));
+      } catch (...) {
+        asyncfix_string_free(json);
+        throw;
+      }
+    }
+    return json;
   });
 }
 

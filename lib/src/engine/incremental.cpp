@@ -106,10 +106,6 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
   while (we < text.size() && isWordByte(text[we])) ++we;
   wordsOf(text.substr(ws, we - ws), words_);
   wordsOf(replacement, words_);
-  // Does the edit add or remove line breaks (also by splitting or joining a CRLF)?
-  const auto breaks = [](std::string_view t) { return t.find_first_of("\r\n") != std::string_view::npos; };
-  const bool linesMove = breaks(text.substr(start, end - start)) || breaks(replacement) ||
-                         (start > 0 && text[start - 1] == '\r' && end < text.size() && text[end] == '\n');
   const auto move = [&](auto &at) { // an offset of the old text, to the new text's
     using T = std::remove_reference_t<decltype(at)>;
     if (at >= e) at = static_cast<T>(at - e + newEnd);
@@ -146,7 +142,6 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
     if (!unit.dirty) {
       bool touched = hit;
       if (r) {
-        touched = touched || (linesMove && s < r->linesRead);
         for (const auto &[r0, r1] : r->ranges) touched = touched || overlaps(r0, r1, s, e);
         for (const Diagnostic &d : r->raw)
           if (d.fix)
@@ -165,12 +160,13 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
       move(r1);
     }
     for (std::uint32_t &c : r->comments) move(c);
-    if (r->linesRead != 0) move(r->linesRead);
-    // Diagnostics share fixes (a rename): move each shared fix once.
+    // Diagnostics share fixes (a rename): move each shared fix once. The lines their messages
+    // name move too: update() numbers them again (renderLineNumbers).
     std::map<const Fix *, SharedFix> moved;
     for (Diagnostic &d : r->raw) {
       move(d.start);
       move(d.end);
+      for (LineReference &ref : d.lineReferences) move(ref.offset);
       if (!d.fix) continue;
       auto [it, fresh] = moved.try_emplace(&*d.fix);
       if (fresh) it->second = movedFix(*d.fix);
@@ -181,6 +177,7 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
   for (Diagnostic &d : diagnostics_) {
     move(d.start);
     move(d.end);
+    for (LineReference &ref : d.lineReferences) move(ref.offset);
     if (!d.fix || std::none_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const TextEdit &x) { return x.end >= s; }))
       continue;
     const bool stale = std::any_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const TextEdit &x) {
@@ -263,11 +260,13 @@ bool IncrementalLint::updateContained(const Linter &linter, const Document &doc)
     d.start += from;
     d.end += from;
     d.fix = std::nullopt;
+    for (LineReference &ref : d.lineReferences) ref.offset += from;
     out.push_back(std::move(d));
   }
   std::stable_sort(out.begin(), out.end(), [](const Diagnostic &a, const Diagnostic &b) {
     return a.start != b.start ? a.start < b.start : a.code < b.code;
   });
+  for (Diagnostic &d : out) renderLineNumbers(d, doc.lines());
   diagnostics_ = std::move(out);
   stats_ = {units_.size(), 0, false, true};
   return true;
@@ -331,6 +330,8 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
     }
   }
   diagnostics_ = impl.finish(doc, std::move(raw), comments);
+  // Kept findings whose messages name a line that moved since they were made.
+  for (Diagnostic &d : diagnostics_) renderLineNumbers(d, doc.lines());
   return diagnostics_;
 }
 
@@ -367,8 +368,7 @@ void IncrementalLint::match(const std::vector<DocumentInternals::Span> &spans,
   }
   // The statements that are gone or changed: what they showed the others (those an edit hit
   // told willEdit; the others' text is as it was, and their facts too unless their syntax
-  // changed: a statement linted again for what it read, or because its messages name a line
-  // that moved, shows what it showed).
+  // changed: a statement linted again for what it read shows what it showed).
   for (std::size_t old = head; old < n - tail; ++old) {
     const Unit &unit = units_[old];
     if (taken[old - head] || unit.hit || std::none_of(changed.begin(), changed.end(), [&](const auto &r) {
@@ -487,7 +487,6 @@ void IncrementalLint::relint(const Linter &linter, const Document &doc, const Se
     unit.factBits = normalize(unit.factWords);
     Results r;
     r.raw = ctx.takeDiagnostics();
-    r.linesRead = ctx.linesRead();
     const auto outside = [&](std::uint32_t r0, std::uint32_t r1) {
       if (r0 < unit.start || r1 > unit.end) r.ranges.emplace_back(r0, r1);
     };
@@ -502,7 +501,7 @@ void IncrementalLint::relint(const Linter &linter, const Document &doc, const Se
       if (ts_node_symbol(c) == comment && (!prune || std::binary_search(marks.begin(), marks.end(), at)))
         r.comments.push_back(at);
     }
-    if (!r.raw.empty() || !r.ranges.empty() || !r.comments.empty() || r.linesRead != 0)
+    if (!r.raw.empty() || !r.ranges.empty() || !r.comments.empty())
       unit.results = std::make_unique<Results>(std::move(r));
   }
 }

@@ -127,9 +127,9 @@ public:
       if (what == 1) return;
       if (what == 2) {
         Diagnostic d = makeDiagnostic(kNonBlockingDeviceToHost, Severity::Warning, field(nonBlocking, "name"),
-                                      "`" + std::string(name) + "` is read on the host on line " +
-                                          std::to_string(ctx.lineNumber(ts_node_start_byte(read))) +
-                                          " before the non-blocking copy is known to be done");
+                                      "`" + std::string(name) + "` is read on the host on line ");
+        ctx.appendLineNumber(d, ts_node_start_byte(read), "The read on the host");
+        d.message += " before the non-blocking copy is known to be done";
         // Suggest a synchronize on its own line before the reading statement, with the file's line
         // break and the statement's indentation.
         const std::uint32_t at = ts_node_start_byte(next);

@@ -86,10 +86,10 @@ public:
     } else {
       edit = {ts_node_start_byte(args) + 1, ts_node_start_byte(args) + 1, "pin_memory=True"};
     }
-    const std::uint32_t line = ctx.lineNumber(ts_node_start_byte(loader));
     Diagnostic d = makeDiagnostic(kNonBlockingWithoutPinnedMemory, Severity::Info, field(node, "name"),
-                                  "`non_blocking=True` is synchronous here: the DataLoader on line " +
-                                      std::to_string(line) + " does not pin memory");
+                                  "`non_blocking=True` is synchronous here: the DataLoader on line ");
+    ctx.appendLineNumber(d, ts_node_start_byte(loader), "The DataLoader");
+    d.message += " does not pin memory";
     d.fix = Fix{"Add `pin_memory=True` to the DataLoader", Applicability::Unsafe, {edit}};
     ctx.report(std::move(d));
   }

@@ -80,15 +80,13 @@ public:
   /// semantic model, declares the bytes it read: an edit there must re-lint (IncrementalLint).
   void dependsOn(std::uint32_t start, std::uint32_t end) { ranges_.emplace_back(start, end); }
   const std::vector<std::pair<std::uint32_t, std::uint32_t>> &dependencies() const { return ranges_; }
-  /// The 1-based line of byte `offset`, for a message ("the DataLoader on line 5"); from the
-  /// document's LineIndex, so CR-only and CRLF line ends count as they do everywhere else. Such
-  /// a message depends on the line breaks before `offset` (IncrementalLint).
-  std::uint32_t lineNumber(std::uint32_t offset) {
-    linesRead_ = std::max(linesRead_, offset + 1);
-    return doc_.lines().lineOf(offset) + 1;
+  /// Appends the 1-based line of byte `offset` to `d`'s message ("the DataLoader on line 5"),
+  /// from the document's LineIndex, so CR-only and CRLF line ends count as they do everywhere
+  /// else. The number is kept as a reference to `offset` (Diagnostic::lineReferences, `what`
+  /// says what stands there): lines added above it renumber the message without a new lint.
+  void appendLineNumber(Diagnostic &d, std::uint32_t offset, std::string_view what) const {
+    asyncfix::appendLineNumber(d, doc_.lines(), offset, what);
   }
-  /// One past the largest offset whose line number a message holds (0: none).
-  std::uint32_t linesRead() const { return linesRead_; }
 
   // Lines as LineIndex ends them ("\n", "\r\n" or a lone "\r"; tree-sitter counts rows at "\n"
   // only, and ends a comment after the "\r" of a CRLF). A rule takes lines from here, never by
@@ -163,7 +161,6 @@ private:
   int errorDepth_ = 0;
   std::vector<Diagnostic> diagnostics_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges_;
-  std::uint32_t linesRead_ = 0;
   std::map<const void *, std::shared_ptr<void>> states_;
 };
 

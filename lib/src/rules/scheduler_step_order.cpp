@@ -228,12 +228,13 @@ private:
     }
     if (ts_node_is_null(later)) return;
     const std::string_view text = ctx.text();
-    ctx.report(makeDiagnostic(kSchedulerStepOrder, Severity::Warning, step,
-                              "`" + std::string(textOf(step, text)) + "` runs before the optimizer steps (`" +
-                                  std::string(textOf(later, text)) + "`, line " +
-                                  std::to_string(ctx.lineNumber(ts_node_start_byte(later))) +
-                                  "): since PyTorch 1.1 it belongs after `optimizer.step()`, and called first it "
-                                  "skips the schedule's first value; move it to the end of the loop body"));
+    Diagnostic d = makeDiagnostic(kSchedulerStepOrder, Severity::Warning, step,
+                                  "`" + std::string(textOf(step, text)) + "` runs before the optimizer steps (`" +
+                                      std::string(textOf(later, text)) + "`, line ");
+    ctx.appendLineNumber(d, ts_node_start_byte(later), "The optimizer's step");
+    d.message += "): since PyTorch 1.1 it belongs after `optimizer.step()`, and called first it skips the schedule's "
+                 "first value; move it to the end of the loop body";
+    ctx.report(std::move(d));
   }
 };
 

@@ -112,11 +112,17 @@ public:
     std::string use;
     std::uint32_t at = 0;
     if (!isMask(call, ctx, use, at)) return;
-    std::string message = "`" + std::string(textOf(call, ctx.text())) + "` makes a uint8 mask";
-    message += at ? ", used for " + use + " on line " + std::to_string(ctx.lineNumber(at)) : " for " + use;
-    message += ": deprecated since PyTorch 1.2 (a UserWarning), an error in `masked_fill`/`masked_scatter` since "
-               "PyTorch 2.1; make it `torch.bool` (`.bool()`)";
-    ctx.report(makeDiagnostic(kUint8Mask, Severity::Warning, call, std::move(message)));
+    Diagnostic d = makeDiagnostic(kUint8Mask, Severity::Warning, call,
+                                  "`" + std::string(textOf(call, ctx.text())) + "` makes a uint8 mask");
+    if (at) {
+      d.message += ", used for " + use + " on line ";
+      ctx.appendLineNumber(d, at, "The mask's use");
+    } else {
+      d.message += " for " + use;
+    }
+    d.message += ": deprecated since PyTorch 1.2 (a UserWarning), an error in `masked_fill`/`masked_scatter` since "
+                 "PyTorch 2.1; make it `torch.bool` (`.bool()`)";
+    ctx.report(std::move(d));
   }
 
   /// A call this rule reports (AF318 then leaves `torch.ByteTensor(…)` alone: its fix,
