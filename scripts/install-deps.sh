@@ -61,8 +61,10 @@ fi
 if want dist; then
   # Distribution (issue 14; tests/dist, CTest label `dist`): the wheel built with Debian's
   # python3-build, installed into a fresh venv and into a debootstrapped bookworm root; Debian's
-  # pre-commit runs the hooks; the action's test reads action.yml with python3-yaml.
-  packages+=(python3-build python3-venv debootstrap pre-commit python3-yaml)
+  # pre-commit runs the hooks; the action's test reads action.yml with python3-yaml. The
+  # manylinux2014 wheel (issue 31, scripts/build-manylinux.sh): debootstrap makes its bullseye
+  # build root (whose g++-10 comes from bullseye itself), readelf (binutils) checks its files.
+  packages+=(python3-build python3-venv debootstrap binutils pre-commit python3-yaml)
 fi
 if want torch; then
   # The PyTorch-migration rules' runtime oracle (tests/torch, CTest label `torch`): Debian's
