@@ -68,6 +68,7 @@ case "$mode" in
   dist)
     build ci
     ctest --preset dist
+    if [ "${ASYNCFIX_MANYLINUX:-}" = 1 ]; then ctest --preset manylinux; fi
     ;;
   torch)
     build ci

@@ -1,5 +1,6 @@
-"""The manylinux2014 x86_64 wheel (issue 31), label `dist`, opt-in (ASYNCFIX_MANYLINUX=1; see
-tests/dist/CMakeLists.txt for why and what it costs):
+"""The manylinux2014 x86_64 wheel (issue 31), label `manylinux`, its own test preset, out of .ci/run
+(`ctest --preset manylinux`, or ASYNCFIX_MANYLINUX=1 scripts/run.sh dist; docs/install.md says what
+it costs):
 
 - ManylinuxBuild: scripts/build-manylinux.sh (bullseye's g++-10 in a debootstrapped root) into
   <build>/tests/dist/wheelhouse-manylinux, the fixture of the others.
@@ -37,12 +38,9 @@ BUILD_ROOT_KEY = "bullseye-g++-python3-venv"  # scripts/build-manylinux.sh's roo
 BOOKWORM_KEY = "bookworm-minbase-python3-venv"  # test_wheel.Debootstrap's
 GLIBC_LIBS = re.compile(r"^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|"
                         r"ld-linux[-a-z0-9_.]*\.so\.[0-9]+)$")
-OPT_IN = "the manylinux2014 lane is opt-in: ASYNCFIX_MANYLINUX=1 (tests/dist/CMakeLists.txt)"
 
 
 def opted_in():
-    if os.environ.get("ASYNCFIX_MANYLINUX") != "1":
-        raise unittest.SkipTest(OPT_IN)
     if os.geteuid() != 0:
         raise unittest.SkipTest("debootstrap and chroot need root")
 
