@@ -15,6 +15,12 @@ namespace {
 
 constexpr auto kInterval = std::chrono::milliseconds(100); // at most ~10 redraws a second
 constexpr std::size_t kBarWidth = 30;
+// The bar draws on a thread of its own: none where there are no threads (WebAssembly, docs/wasm.md).
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+constexpr bool kThreads = false;
+#else
+constexpr bool kThreads = true;
+#endif
 
 /// The terminal's width in columns, 80 when it does not say.
 std::size_t terminalColumns(int fd) {
@@ -28,7 +34,7 @@ std::size_t terminalColumns(int fd) {
 } // namespace
 
 bool ProgressBar::wanted(std::size_t files, bool quiet, int fd) {
-  return files > kMinFiles && !quiet && ::isatty(fd) == 1;
+  return kThreads && files > kMinFiles && !quiet && ::isatty(fd) == 1;
 }
 
 ProgressBar::ProgressBar(std::size_t total, bool enabled, int fd) : fd_(fd) { start(total, enabled); }

@@ -59,6 +59,11 @@ Analyzer::~Analyzer() {
 
 void Analyzer::start(int quietMs) {
   if (thread_.joinable()) return;
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+  // WebAssembly without threads (docs/wasm.md): the work stays inline (runQueued()).
+  (void)quietMs;
+  return;
+#endif
   // Without a way to wake the message loop, the work stays inline (runQueued()).
   if (::pipe(wake_) != 0) {
     wake_[0] = wake_[1] = -1;

@@ -112,6 +112,9 @@ int Server::run() {
     catchUp();
     if (!transport_.hasPending() && !dispatcher_.hasQueued()) {
       idle();
+      // Inline (no threads: the WebAssembly build), the client is quiet now: the documents settle
+      // here, as the settler thread would settle them after kQuietMs.
+      if (!workspace_.analyzer().threaded() && !transport_.hasPending()) settle();
       // Until a message arrives or the worker has findings or answers to hand over.
       if (!transport_.hasPending()) transport_.waitPending(-1, workspace_.analyzer().wakeFd());
       continue;

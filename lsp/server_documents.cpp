@@ -156,7 +156,8 @@ std::optional<DocumentDiagnosticReport> Server::diskReport(const fs::path &path,
   if (ec) return std::nullopt;
   DocumentDiagnosticReport report;
   report.resultId = "disk:" + std::to_string(workspace_.configGeneration()) + ":" +
-                    std::to_string(mtime.time_since_epoch().count()) + ":" + std::to_string(size);
+                    std::to_string(static_cast<long long>(mtime.time_since_epoch().count())) + ":" +
+                    std::to_string(size);
   if (previous == report.resultId) {
     report.unchanged = true;
     return report;

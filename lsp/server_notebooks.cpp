@@ -66,9 +66,9 @@ void Server::onDidChangeNotebook(const DidChangeNotebookDocumentParams &params) 
   std::vector<std::string> gone; // cells removed (not moved)
   if (params.structure) {
     const auto start = static_cast<std::ptrdiff_t>(params.structure->start);
-    std::vector<OpenNotebook::Cell> removed(cells.begin() + start,
-                                            cells.begin() + start + params.structure->deleteCount);
-    cells.erase(cells.begin() + start, cells.begin() + start + params.structure->deleteCount);
+    const auto count = static_cast<std::ptrdiff_t>(params.structure->deleteCount);
+    std::vector<OpenNotebook::Cell> removed(cells.begin() + start, cells.begin() + start + count);
+    cells.erase(cells.begin() + start, cells.begin() + start + count);
     std::vector<OpenNotebook::Cell> added;
     for (const NotebookCell &cell : params.structure->cells) {
       OpenNotebook::Cell c = cellOf(cell, params.didOpen);

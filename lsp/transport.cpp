@@ -144,6 +144,12 @@ bool StreamTransport::waitPending(int timeoutMs, int wakeFd) {
   int n;
   do n = ::poll(p, wakeFd >= 0 ? 2 : 1, timeoutMs);
   while (n < 0 && errno == EINTR);
+  // A host without poll() (the WebAssembly server under WASI, docs/wasm.md): with no wake-up to
+  // watch and no time limit, waiting for input is reading it.
+  if (n < 0 && wakeFd < 0 && timeoutMs < 0) {
+    fill(); // the end of the input makes hasPending() true as well
+    return hasPending();
+  }
   return n > 0 && p[0].revents != 0 && hasPending();
 }
 

@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Installs what asyncfix needs on Debian bookworm, by group — `build` (what `scripts/run.sh demo`
 # needs), `test` (the README's test command), `browser`, `tidy`, `dist`, `sanitizers` and `torch` (the lanes
-# .ci/run adds), or `all` (the default) — and nothing that is already there: a second run on a
-# ready machine changes nothing and takes about a second.
+# .ci/run adds), `wasm` (the WebAssembly build, docs/wasm.md), or `all` (the default) — and
+# nothing that is already there: a second run on a ready machine changes nothing and takes about a
+# second.
 # Runs as root, or through sudo when it is available.
 set -euo pipefail
 
-usage="usage: $0 [build|test|browser|tidy|dist|sanitizers|torch|all]...  (default: all)"
+usage="usage: $0 [build|test|browser|tidy|dist|sanitizers|torch|wasm|all]...  (default: all)"
 groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=(all)
 
@@ -17,10 +18,10 @@ want() { # group: whether it was asked for (or `all`)
   return 1
 }
 for g in "${groups[@]}"; do
-  case "$g" in build | test | browser | tidy | dist | sanitizers | torch | all) ;; *) echo "$usage" >&2; exit 2 ;; esac
+  case "$g" in build | test | browser | tidy | dist | sanitizers | torch | wasm | all) ;; *) echo "$usage" >&2; exit 2 ;; esac
 done
 # The tests need what building needs; so does everything else.
-want test || want browser || want tidy || want dist || want sanitizers || want torch && groups+=(build)
+want test || want browser || want tidy || want dist || want sanitizers || want torch || want wasm && groups+=(build)
 
 if want build; then
   packages+=(
@@ -60,13 +61,21 @@ fi
 if want dist; then
   # Distribution (issue 14; tests/dist, CTest label `dist`): the wheel built with Debian's
   # python3-build, installed into a fresh venv and into a debootstrapped bookworm root; Debian's
-  # pre-commit runs the hooks; the action's test reads action.yml with python3-yaml.
-  packages+=(python3-build python3-venv debootstrap pre-commit python3-yaml)
+  # pre-commit runs the hooks; the action's test reads action.yml with python3-yaml. The
+  # manylinux2014 wheel (issue 31, scripts/build-manylinux.sh): debootstrap makes its bullseye
+  # build root (whose g++-10 comes from bullseye itself), readelf (binutils) checks its files.
+  packages+=(python3-build python3-venv debootstrap binutils pre-commit python3-yaml)
 fi
 if want torch; then
   # The PyTorch-migration rules' runtime oracle (tests/torch, CTest label `torch`): Debian's
   # PyTorch 1.13 (CPU), torchvision, NumPy 1.24 and SciPy, run by /usr/bin/python3.
   packages+=(python3-torch python3-torchvision python3-numpy python3-scipy)
+fi
+if want wasm; then
+  # The WebAssembly build (issue 33; the `wasm` preset, CTest label `wasm`, docs/wasm.md):
+  # Debian's emscripten 3.1.6 (it brings clang-14, lld-14 and binaryen's wasm-opt); the
+  # modules run under the machine's Node (>= 18; bookworm's nodejs is 18).
+  packages+=(emscripten)
 fi
 if want sanitizers; then
   # Reliability (tests/fuzz, the tsan preset): clang with libFuzzer and its sanitizer runtimes;

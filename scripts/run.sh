@@ -8,7 +8,9 @@
 #   scripts/run.sh slow   the VS Code lane in Chromium (label `browser`), the shared-library,
 #                         package and ABI tests (label `package`), clang-tidy (label `tidy`)
 #   scripts/run.sh dist   the wheel, built and installed in a fresh venv and a debootstrapped
-#                         bookworm root; pre-commit; the GitHub Action (label `dist`)
+#                         bookworm root; pre-commit; the GitHub Action (label `dist`); with
+#                         ASYNCFIX_MANYLINUX=1 also the manylinux2014 wheel, built in a bullseye
+#                         root (scripts/build-manylinux.sh) and run in bullseye and bookworm
 #   scripts/run.sh asan   the suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   scripts/run.sh tsan   the threaded paths' tests (language server, CLI workers) under ThreadSanitizer
 #   scripts/run.sh torch  the PyTorch-migration rules on Debian's PyTorch 1.13: each case of tests/torch/cases
@@ -66,6 +68,7 @@ case "$mode" in
   dist)
     build ci
     ctest --preset dist
+    if [ "${ASYNCFIX_MANYLINUX:-}" = 1 ]; then ctest --preset manylinux; fi
     ;;
   torch)
     build ci

@@ -32,13 +32,12 @@ import subprocess
 import sys
 import tempfile
 import time
-import urllib.request
 import zipfile
 
 import unittest
 
-from dist_util import CACHE, FINDING, FIXED, LEGACY, SOURCE, VERSION, WHEEL_BUILD_DIR, WHEELHOUSE, main, run, \
-    the_wheel
+from dist_util import CACHE, FINDING, FIXED, LEGACY, SOURCE, VERSION, WHEEL_BUILD_DIR, WHEELHOUSE, debootstrapped, \
+    main, run, the_wheel
 
 DOCS = os.path.join(SOURCE, "docs")  # installed as <env>/share/doc/asyncfix
 with open(os.path.join(SOURCE, "lib", "include", "asyncfix.h"), encoding="utf-8") as _header:
@@ -433,16 +432,7 @@ class EveryPython(unittest.TestCase):
         self.assertEqual(read(os.path.join(work, "legacy.py")), FIXED)
 
 
-MIRROR = os.environ.get("ASYNCFIX_DEBIAN_MIRROR", "http://deb.debian.org/debian")
 ROOT_KEY = "bookworm-minbase-python3-venv"
-
-
-def reachable(url):
-    try:
-        with urllib.request.urlopen(url, timeout=20) as response:
-            return response.status == 200
-    except OSError:
-        return False
 
 
 class Debootstrap(unittest.TestCase):
@@ -458,21 +448,7 @@ class Debootstrap(unittest.TestCase):
         if not cls.chroot_command:
             raise unittest.SkipTest("chroot is not installed")
         cls.wheel = the_wheel()
-        cached = os.path.join(CACHE, ROOT_KEY)
-        stamp = os.path.join(CACHE, ROOT_KEY + ".done")
-        if not os.path.exists(stamp):
-            release = MIRROR + "/dists/bookworm/Release"
-            if not reachable(release):
-                raise unittest.SkipTest("the Debian mirror is not reachable (%s); dist.venv covers the wheel on "
-                                        "this machine" % release)
-            shutil.rmtree(cached, ignore_errors=True)
-            os.makedirs(CACHE, exist_ok=True)
-            started = time.monotonic()
-            run(["debootstrap", "--variant=minbase", "--include=python3-venv", "bookworm", cached, MIRROR],
-                timeout=1700)
-            with open(stamp, "w") as f:
-                f.write("debootstrap --variant=minbase --include=python3-venv bookworm %s\n" % MIRROR)
-            print("debootstrap took %.0f s (cached in %s)" % (time.monotonic() - started, cached))
+        cached = debootstrapped(ROOT_KEY, ["--variant=minbase", "--include=python3-venv", "bookworm"])
         cls.tmp = tempfile.mkdtemp(prefix="asyncfix-chroot-", dir=CACHE)
         cls.root = os.path.join(cls.tmp, "root")
         run(["cp", "-a", cached, cls.root])

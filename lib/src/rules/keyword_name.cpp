@@ -374,7 +374,7 @@ std::string keepKeyBlocker(const Rule &rule, const SemanticModel &model, const K
     const auto binds = [](const NameUse *u) {
       return u->role != NameRole::Reference && u->role != NameRole::AwaitName && u->role != NameRole::Declaration;
     };
-    if (callee && std::ranges::none_of(model.usesOf(*callee), binds))
+    if (callee && std::none_of(model.usesOf(*callee).begin(), model.usesOf(*callee).end(), binds))
       return "`" + std::string(k.callee) +
              "` is not defined in this file: a star import may bring it, its parameter renamed";
   }

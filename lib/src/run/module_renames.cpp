@@ -1,9 +1,11 @@
 // module_renames.cpp — the project view's module renames on disk, for a run with --fix
 // (asyncfix/run.h: applyModuleRenames).
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 
@@ -12,6 +14,26 @@
 namespace asyncfix {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+/// rename(2) that never replaces `to`: atomic with Linux's renameat2. WebAssembly has no such
+/// call (Node's file system neither): `to` is looked at first there, which a file made in
+/// between could race.
+int renameNoReplace(const char *from, const char *to) {
+#if defined(__EMSCRIPTEN__)
+  struct stat st {};
+  if (::lstat(to, &st) == 0) {
+    errno = EEXIST;
+    return -1;
+  }
+  return ::rename(from, to);
+#else
+  return ::renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_NOREPLACE);
+#endif
+}
+
+} // namespace
 
 bool moduleRenameApplies(const ModuleRename &r, bool unsafe) {
   return !r.refusal && (unsafe || r.applicability() == Applicability::Safe);
@@ -34,7 +56,7 @@ std::vector<std::string> applyModuleRenames(const ProjectView &view, bool unsafe
     }
     if (!moduleRenameApplies(r, unsafe)) continue;
     // RENAME_NOREPLACE: atomic, and never over a file that appeared since the run began.
-    if (::renameat2(AT_FDCWD, r.path.from.c_str(), AT_FDCWD, r.path.to.c_str(), RENAME_NOREPLACE) != 0) {
+    if (renameNoReplace(r.path.from.c_str(), r.path.to.c_str()) != 0) {
       const int error = errno;
       problems.push_back("error: " + r.path.from + ": cannot rename to `" + r.path.to +
                          "`: " + (error == EEXIST ? std::string("it exists") : std::string(std::strerror(error))));

@@ -9,6 +9,7 @@
 #include <deque>
 #include <exception>
 #include <functional>
+#include <limits>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -855,9 +856,17 @@ void checkPipelined(const ConfigResolver &resolver, const RunOptions &options, C
 
 } // namespace
 
+/// The most worker threads a run starts: one where there are no threads (a WebAssembly build
+/// without them, docs/wasm.md), so `-j N` is accepted there and the run is single-threaded.
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+constexpr unsigned kMaxJobs = 1;
+#else
+constexpr unsigned kMaxJobs = std::numeric_limits<unsigned>::max();
+#endif
+
 unsigned defaultJobs() {
   const unsigned n = std::thread::hardware_concurrency();
-  return n == 0 ? 1 : n;
+  return std::clamp(n, 1U, kMaxJobs);
 }
 
 Run::Run(const ConfigResolver &resolver, RunOptions options) : resolver_(resolver), options_(std::move(options)) {}
@@ -897,7 +906,7 @@ RunResult Run::check(RunProgress &progress) {
   ctx.claims = &claims;
   std::atomic<bool> stopped{false};
   ctx.stopped = &stopped;
-  const unsigned jobs = options_.jobs == 0 ? defaultJobs() : options_.jobs;
+  const unsigned jobs = options_.jobs == 0 ? defaultJobs() : std::min(options_.jobs, kMaxJobs);
   // Collecting fixes is fixing: the project view is known before any file is fixed.
   if (options_.listFirst || options_.keep || writes || options_.fixMode == FixMode::Collect)
     checkWholeList(files(), resolver_, options_, ctx, jobs, progress, result);

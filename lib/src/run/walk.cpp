@@ -102,7 +102,8 @@ struct Listing {
     entries.clear();
     holds = DirectoryListing::listed();
     for (;;) {
-      const ssize_t n = ::getdents64(fd, buffer.data(), buffer.size());
+      // (glibc takes a void *, emscripten's libc a dirent *: the cast suits both)
+      const ssize_t n = ::getdents64(fd, reinterpret_cast<dirent64 *>(buffer.data()), buffer.size());
       if (n < 0 && errno == ENOENT) return true; // removed while listed: its end, as readdir has it
       if (n < 0) {
         if (errno == EINTR) continue;

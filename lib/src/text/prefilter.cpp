@@ -701,7 +701,7 @@ bool hasAvx2() {
 template <class F> void forEachCandidate(std::string_view text, F &&candidate) {
   const std::size_t n = text.size();
   if (n == 0 || (mayStartWord(text, 0) && candidate(0))) return;
-  const char *s = text.data();
+  [[maybe_unused]] const char *s = text.data(); // for the SIMD scans, where there are any
   std::size_t i = 1;
 #if defined(ASYNCFIX_PREFILTER_AVX2)
   if (hasAvx2()) {

@@ -4,8 +4,12 @@ built files show.
 
 `manylinux_X_Y_<arch>` (PEP 600) is claimed only when every ELF file in the wheel needs nothing
 but glibc's own libraries, and then X.Y is the newest glibc symbol version any of them asks for
-(what auditwheel would compute for such files). Anything else gets the plain `linux_<arch>`,
-with the reasons, so the tag is never a promise the files cannot keep.
+(what auditwheel would compute for such files), but never below 2.17 (FLOOR): files that need
+less are tagged for the oldest glibc the project builds for and tests on (manylinux2014; issue
+31's bullseye build needs 2.14). At 2.17 the tag set also names the policy's legacy alias,
+`manylinux2014_<arch>`, which pip 19.3–20.2 understands and PEP 600's tag does not.
+Anything else gets the plain `linux_<arch>`, with the reasons, so the tag is never a promise the
+files cannot keep.
 """
 
 import re
@@ -15,6 +19,9 @@ import sysconfig
 # glibc's libraries and its dynamic loader: the part of PEP 600's allow-list we may rely on.
 GLIBC_LIBRARIES = re.compile(r"^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|"
                              r"libutil\.so\.1|ld-linux[-a-z0-9_.]*\.so\.[0-9]+)$")
+# The oldest glibc a wheel is tagged for, and the architectures PEP 599's manylinux2014 names.
+FLOOR = (2, 17)
+MANYLINUX2014_ARCHES = {"x86_64", "i686", "aarch64", "armv7l", "ppc64", "ppc64le", "s390x"}
 _GLIBC_VERSION = re.compile(r"^GLIBC_([0-9]+)\.([0-9]+)(?:\.[0-9]+)?$")
 
 
@@ -41,8 +48,9 @@ def architecture():
 
 def platform_tag(files, arch):
     """(tag, glibc, reasons) for `files`: {wheel path: elf.ElfInfo} of every ELF file in the
-    wheel. glibc is the (major, minor) the files need, or None when they need more than glibc;
-    reasons says why the tag is not manylinux (empty when it is)."""
+    wheel. tag may be a compressed tag set (`a.b`); glibc is the (major, minor) it is for (what the
+    files need, at least FLOOR), or None when they need more than glibc; reasons says why the tag
+    is not manylinux (empty when it is)."""
     reasons = []
     newest = None
     for path, info in sorted(files.items()):
@@ -65,5 +73,8 @@ def platform_tag(files, arch):
         reasons.append("the wheel holds no ELF file")
     if reasons:
         return "linux_%s" % arch, None, reasons
-    newest = newest or (2, 17)
-    return "manylinux_%d_%d_%s" % (newest[0], newest[1], arch), newest, []
+    glibc = max(newest or FLOOR, FLOOR)
+    tag = "manylinux_%d_%d_%s" % (glibc[0], glibc[1], arch)
+    if glibc == (2, 17) and arch in MANYLINUX2014_ARCHES:
+        tag += ".manylinux2014_%s" % arch
+    return tag, glibc, []

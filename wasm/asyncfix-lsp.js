@@ -1,0 +1,35 @@
+#!/usr/bin/env node
+'use strict';
+// `asyncfix-lsp` on Node.js: the language server as a WASI module (docs/wasm.md). It speaks LSP
+// on stdin/stdout like the native one; the module reaches no file, only those two streams and
+// stderr (its log).
+const fs = require('node:fs');
+const { checkHost, locate } = require('./locate.js');
+
+checkHost('asyncfix-lsp');
+let WASI;
+try {
+  ({ WASI } = require('node:wasi'));
+} catch {
+  process.stderr.write('asyncfix-lsp: this Node.js has no node:wasi; the WebAssembly language server needs it\n');
+  process.exit(2);
+}
+// node:wasi is stable in all but name; its warning would only clutter the client's log.
+process.removeAllListeners('warning');
+process.on('warning', (w) => {
+  if (w.name !== 'ExperimentalWarning') process.stderr.write(`${w.name}: ${w.message}\n`);
+});
+
+const file = locate('asyncfix-lsp', 'asyncfix-lsp.wasm');
+const wasi = new WASI({ version: 'preview1', args: ['asyncfix-lsp', ...process.argv.slice(2)], env: {}, returnOnExit: true });
+const wasm = new WebAssembly.Module(fs.readFileSync(file));
+const instance = new WebAssembly.Instance(wasm, { wasi_snapshot_preview1: wasi.wasiImport });
+let code;
+try {
+  code = wasi.start(instance);
+} catch (e) {
+  // A trap (out of bounds, unreachable) or an exception the module did not catch.
+  process.stderr.write(`asyncfix-lsp: the WebAssembly module stopped: ${e && e.stack ? e.stack : e}\n`);
+  code = 70;
+}
+process.exitCode = code;
