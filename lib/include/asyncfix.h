@@ -245,7 +245,7 @@ typedef enum asyncfix_run_mode {
  * `*messages`, when `messages` is not NULL, receives the lines the command writes on standard
  * error, each ending in a newline ("" when there are none): "error: …" for a path that cannot be
  * used, a file that cannot be read, decoded or written, an invalid configuration file or a module
- * that could not be renamed (the command exits 1 when there is one), "warning: …" for a fix that
+ * that could not be renamed (the command exits 2 when there is one), "warning: …" for a fix that
  * was not applied. Free it with asyncfix_string_free() (it is NULL when the call fails).
  *
  * NULL on failure: ASYNCFIX_ERROR_ARGUMENT (paths NULL with n > 0, a NULL path, an unknown mode),

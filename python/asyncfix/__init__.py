@@ -35,7 +35,7 @@ Error = ValueError
 
 
 class RunError(ValueError):
-    """``check_paths`` met paths or files it could not use (the command exits 1 then). The run
+    """``check_paths`` met paths or files it could not use (the command exits 2 then). The run
     went on without them: ``diagnostics`` holds its findings, ``messages`` its ``error: …`` lines
     (the first is the exception's message), and with ``fix=True`` the other files were fixed."""
 
