@@ -116,8 +116,8 @@ void addListedPaths(std::vector<std::string> &roots, const std::vector<std::stri
 
 /// A check reads thousands of files into strings that live for a moment each. glibc gives the
 /// memory of a freed block above 128 KB back to the kernel at once (and maps and unmaps large
-/// files), so the next file faulted fresh pages in again: a third of a check's page faults on
-/// the torch corpus. Freed memory is kept for reuse now, unless the user tuned malloc.
+/// files), so the next file would fault fresh pages in again. Freed memory is kept for reuse,
+/// unless the user tuned malloc.
 void keepFreedMemory() {
   if (std::getenv("GLIBC_TUNABLES") != nullptr || std::getenv("MALLOC_TRIM_THRESHOLD_") != nullptr ||
       std::getenv("MALLOC_MMAP_THRESHOLD_") != nullptr)

@@ -400,10 +400,10 @@ bool Analyzer::needsSettling(State &s) {
   // What the CLI reports is a lint of a fresh parse of the whole text. The keystroke path's
   // results may differ from it: a contained result (a statement left open), statements parsed
   // on their own, tree-sitter's incremental recovery from a syntax error. Settling computes it on
-  // a copy of the text, so that the keystroke path keeps its tree split into statements: with
-  // the fresh tree of a broken text in its place (which cannot be split), every keystroke after a
-  // pause re-parsed the whole document until the bracket was closed, 0.6-0.9 s each at 20 000
-  // lines. A clean whole tree linted exactly is what a fresh parse gives already.
+  // a copy of the text, so that the keystroke path keeps its tree split into statements: the
+  // fresh tree of a broken text cannot be split, and in its place every keystroke after a pause
+  // would re-parse the whole document until the bracket is closed. A clean whole tree linted
+  // exactly is what a fresh parse gives already.
   const bool needed =
       !s.dirty && s.findings && s.lint.holdsResults() &&
       (!s.lint.exact() || DocumentInternals::chunked(s.doc) || !s.doc.holdsTree() || s.doc.syntaxErrorCount() > 0);

@@ -116,13 +116,13 @@ public:
   int wakeFd() const { return wake_[0]; }
 
   /// How many documents keep their syntax tree (the most recently analyzed); the others' trees
-  /// are freed (a tree costs about 40 times its text: 2.4 MB for 2 000 lines) and re-made from
-  /// scratch when edited. Four, as clangd keeps three ASTs: the files being edited at once; with
-  /// eight, 100 open 2 000-line files took 44 MiB, over the 41 MiB the benchmark allows them.
+  /// are freed (a tree costs about 40 times its text) and re-made from scratch when edited. Four,
+  /// as clangd keeps three ASTs: the files being edited at once, within the memory the benchmark
+  /// allows 100 open files (bench/lsp).
   static constexpr std::size_t kTreesKept = 4;
   /// Documents at least this large are chunked while edited (DocumentInternals::setChunking):
-  /// all of them. Small ones too: a bracket typed open in a 200-line file made tree-sitter's
-  /// error recovery re-read the rest of it, 2 ms per keystroke and 14 ms per code action.
+  /// all of them. Small ones too: a bracket typed open makes tree-sitter's error recovery re-read
+  /// the rest of an unchunked file on every keystroke and code action.
   static constexpr std::size_t kChunkBytes = 1;
 
 private:
