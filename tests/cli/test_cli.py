@@ -1259,6 +1259,20 @@ class ConfigTest(CliTestCase):
         self.assertEqual(self.codes("--config", "sub/asyncfix.toml", "a.py"),
                          [("a.py", "AF001"), ("a.py", "AF001")])
 
+    def test_the_torch_tables_grow_from_the_configuration(self):
+        # Issue 28: AF310's renames and AF316's removals are data that pyproject.toml extends.
+        write(self.path("pyproject.toml"),
+              "[tool.asyncfix]\nselect = [\"AF3\"]\n\n[tool.asyncfix.renames]\n"
+              "api = [{ old = \"mylib.nets.build_net\", new = \"mylib.nets.make_net\" },\n"
+              "       { old = \"mylib.ops.old_solve\", message = \"use `mylib.ops.solve(A, B)`\" }]\n")
+        write(self.path("a.py"), "import mylib.nets\nimport mylib.ops\nnet = mylib.nets.build_net()\n"
+                                 "x = mylib.ops.old_solve(b, A)\n")
+        self.assertEqual(self.codes(), [("a.py", "AF310"), ("a.py", "AF316")])
+        res = self.check("--output-format", "concise", "a.py")
+        self.assertIn("`mylib.ops.old_solve` was removed (a row of `[tool.asyncfix.renames] api`): use "
+                      "`mylib.ops.solve(A, B)`", res.stdout)
+        self.assertEqual(self.codes("--isolated", "--select", "AF3"), [])
+
     def test_configuration_errors_exit_2_and_name_the_place(self):
         write(self.path("pyproject.toml"), "[tool.asyncfix]\nselect = [\"AF101\"]\nselct = 1\n")
         write(self.path("a.py"), TORCH)
