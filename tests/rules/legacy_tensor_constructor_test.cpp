@@ -11,7 +11,7 @@ TEST_CASE("AF318 legacy-tensor-constructor", "[rules][AF318]") {
       "import torch\nx = torch.empty(2, 3, dtype=torch.float32, device='cuda')\ny = torch.tensor([1], "
       "dtype=torch.int64)\n",
       // References to the classes, not calls (a CPU class given to `.type`, an `isinstance`).
-      "import torch\ny = x.type(torch.FloatTensor)\nok = isinstance(x, torch.LongTensor)\n",
+      "import torch\ny = x.type(torch.cuda.FloatTensor)\nok = isinstance(x, torch.LongTensor)\n",
       "import torch\nok = isinstance(x, torch.cuda.FloatTensor)\nf(torch.cuda.LongTensor, 0)\n",
       "import torch\ndef f(x: torch.LongTensor) -> torch.FloatTensor:\n    return x\n",
       // The untyped legacy constructor is not this rule's.
@@ -108,9 +108,9 @@ TEST_CASE("AF318 leaves a uint8 mask to AF305", "[rules][AF318][AF305]") {
 
 TEST_CASE("AF318 follows the typed classes under other names", "[rules][AF318]") {
   const std::vector<std::string> valid = {
-      // A CPU class under another name, and the CUDA class given anywhere but `.type` or a name.
+      // A CPU class under another name; the CUDA class given to `.type` (a conversion) or a list.
       "import torch\ndtype = torch.FloatTensor\ny = x.type(dtype)\n",
-      "import torch\ntypes = [torch.cuda.FloatTensor, torch.cuda.LongTensor]\n",
+      "import torch\ntypes = [torch.cuda.FloatTensor, torch.cuda.LongTensor]\ny = x.type(torch.cuda.HalfTensor)\n",
       // Not PyTorch's: a local `torch`, another library's `cuda`.
       "import mylib as torch\ndtype = torch.cuda.FloatTensor\nfrom mylib.cuda import FloatTensor as FT\n",
       // The import without another name: its calls `FloatTensor(…)` are reported where they are.
@@ -143,10 +143,6 @@ TEST_CASE("AF318 follows the typed classes under other names", "[rules][AF318]")
       {"import torch\nclass Net:\n    def __init__(self, cuda):\n"
        "        self.dtype = (torch.cuda.DoubleTensor if cuda else torch.DoubleTensor)\n",
        {{"AF318", 4, 23, 46, FixKind::None, "on one branch"}},
-       std::nullopt},
-      // Given to `.type` directly.
-      {"import torch\ny = torch.zeros(2).type(torch.cuda.HalfTensor)\n",
-       {{"AF318", 2, 25, 46, FixKind::None, "`.to(device, torch.float16)`"}},
        std::nullopt},
       // Imported under another name.
       {"from torch.cuda import (FloatTensor as FT,\n                        LongTensor)\nx = FT(2, 3)\n",

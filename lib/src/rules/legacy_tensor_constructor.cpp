@@ -23,7 +23,7 @@ Flags calls of the typed tensor classes of PyTorch 0.3 — `torch.FloatTensor`, 
 (`torch.cuda.FloatTensor(2, 3)`, `torch.LongTensor([1, 2])`; the name and its `(` written
 together, as everyone writes them), resolved through the file's imports and assignments
 (`FloatTensor = torch.cuda.FloatTensor`, then `FloatTensor(3)`). A reference that is not called
-(`isinstance(x, torch.LongTensor)`, `x.type(torch.FloatTensor)`) is not flagged, nor is the
+(`isinstance(x, torch.LongTensor)`, `x.type(torch.cuda.FloatTensor)`) is not flagged, nor is the
 untyped `torch.Tensor(…)`, nor a
 `torch.ByteTensor(…)` that AF305 (uint8-mask) reports as a mask: a uint8 mask wants
 `dtype=torch.bool`, which this rule's fix would not write (and its `dtype=torch.uint8` would
@@ -37,13 +37,13 @@ without a fix:
 - `torch.cuda.FloatTensor` bound to another name (`dtype = torch.cuda.FloatTensor`, `self.Tensor
   = …`, a branch of a conditional), whose calls `dtype(…)` this rule cannot see (it looks for the
   class's name and its `(` together) and whose `.type(dtype)` hard-codes CUDA: reported at the
-  binding (information where a condition chooses, a warning otherwise);
-- `x.type(torch.cuda.FloatTensor)`: a conversion that hard-codes CUDA (information: it neither
-  warns nor computes something else on a machine with CUDA; without CUDA it is an error);
+  binding, as information (the calls are what warns);
 - `from torch.cuda import FloatTensor as FT`: the calls `FT(…)` are legacy constructors under
   a name the rule cannot see in them.
 A CPU class under another name (`dtype = torch.FloatTensor`) is not followed: `.type(dtype)` is
-today's API, and its calls run without a warning.
+today's API, and its calls run without a warning. Nor is `x.type(torch.cuda.FloatTensor)`
+written out: a conversion, not a constructor, that neither warns nor computes something else
+on a machine with CUDA (the GPU-only code that writes it, a data prefetcher, runs there).
 
 ## Why is this bad?
 PyTorch 0.4 gave tensors a `dtype` and a `device` and made `torch.tensor(data, dtype=…,
@@ -347,8 +347,8 @@ private:
                               std::move(message)));
   }
 
-  /// `torch.cuda.FloatTensor` not called: bound to another name (`dtype = torch.cuda.FloatTensor`,
-  /// whose calls `dtype(…)` the rule cannot see) or given to `.type(…)`. Reported, never fixed.
+  /// `torch.cuda.FloatTensor` not called but bound to another name (`dtype =
+  /// torch.cuda.FloatTensor`), whose calls `dtype(…)` the rule cannot see. Reported, never fixed.
   void checkReference(TSNode attribute, Context &ctx) const {
     const std::string_view text = ctx.text();
     const Kinds &k = Kinds::get();
@@ -383,20 +383,8 @@ private:
                  "and `.type(" +
                  std::string(bound) + ")` hard-codes CUDA; use `dtype=" + dtype +
                  "` with a `device` (`torch.empty(…, dtype=…, device=…)`, `x.to(device, dtype)`)";
-      ctx.report(makeDiagnostic(kLegacyTensorConstructor, conditional ? Severity::Info : Severity::Warning, attribute,
-                                std::move(message)));
-      return;
+      ctx.report(makeDiagnostic(kLegacyTensorConstructor, Severity::Info, attribute, std::move(message)));
     }
-    if (conditional || symbolOf(parent) != k.argumentList) return;
-    const TSNode call = callOfArguments(parent, ctx);
-    const TSNode fn = ts_node_is_null(call) ? TSNode{} : field(call, "function");
-    if (symbolOf(fn) != k.attribute || textOf(field(fn, "attribute"), text) != "type") return;
-    if (!ts_node_eq(ts_node_named_child(parent, 0), value)) return;
-    ctx.report(makeDiagnostic(kLegacyTensorConstructor, Severity::Info, attribute,
-                              "`.type(" + written +
-                                  ")` converts to a legacy type that hard-codes CUDA (an error without it): use "
-                                  "`.to(device, " +
-                                  dtype + ")` with a `device` chosen once"));
   }
 
   /// `from torch.cuda import FloatTensor as FT`: the calls `FT(…)` are legacy constructors under a
