@@ -40,9 +40,10 @@ TEST_CASE("AF3xx: PyTorch imported inside a function is PyTorch", "[rules][torch
   const std::vector<Case> cases = {
       {"AF301", "def f(out, y):\n    import torch.nn as nn\n    loss = nn.CrossEntropyLoss()(out, y)\n"
                 "    return loss.data[0]\n"},
-      {"AF302", "def accuracy(output, target, topk=(1,)):\n    import torch\n    _, pred = output.topk(5, 1, True, True)\n"
-                "    pred = pred.t()\n    correct = pred.eq(target.view(1, -1).expand_as(pred))\n"
-                "    return [correct[:k].view(-1).float().sum(0) for k in topk]\n"},
+      {"AF302",
+       "def accuracy(output, target, topk=(1,)):\n    import torch\n    _, pred = output.topk(5, 1, True, True)\n"
+       "    pred = pred.t()\n    correct = pred.eq(target.view(1, -1).expand_as(pred))\n"
+       "    return [correct[:k].view(-1).float().sum(0) for k in topk]\n"},
       {"AF303", "def make():\n    from torch.autograd import Function\n    class Flip(Function):\n"
                 "        def forward(self, x):\n            return -x\n    return Flip\n"},
       {"AF304", "def f(x):\n    import torch.nn.functional as F\n    return F.softmax(x)\n"},
@@ -73,6 +74,9 @@ TEST_CASE("AF3xx: a name shadowed by another module or class is not PyTorch's", 
       {"AF303", "import torch\nfrom mylib import Function\nclass Flip(Function):\n    def forward(self, x):\n"
                 "        return -x\n"},
       {"AF304", "import torch\nimport mylib as F\ny = F.softmax(x)\n"},
+      {"AF305",
+       "import torch\nclass T:\n    def byte(self):\n        return self\n    def masked_fill(self, m, v):\n"
+       "        return self\nx = T()\ny = x.masked_fill(T().byte(), 0)\nm = x.byte()\nz = x.masked_fill(m, 0)\n"},
       {"AF306", "import torch\nfrom mylib import StepLR\nopt = torch.optim.SGD(p, lr=0.1)\nsched = StepLR(opt, 1)\n"
                 "for epoch in range(3):\n    sched.step()\n    opt.step()\n"},
       {"AF311", "import torch\nimport mylib as np\nx = np.float(1)\n"},
@@ -134,9 +138,8 @@ TEST_CASE("AF3xx: a syntax error elsewhere, and the fixtures as notebooks", "[ru
     const std::vector<Diagnostic> found = linter.lint(broken);
     for (const Diagnostic &d : clean) {
       INFO(d.message);
-      CHECK(std::any_of(found.begin(), found.end(), [&](const Diagnostic &e) {
-        return e.code == d.code && e.start == d.start && e.end == d.end;
-      }));
+      CHECK(std::any_of(found.begin(), found.end(),
+                        [&](const Diagnostic &e) { return e.code == d.code && e.start == d.start && e.end == d.end; }));
     }
     const FixResult brokenFixed = fix(linter, broken.text(), unsafeFixes());
     CHECK(brokenFixed.rejected.empty());
@@ -147,7 +150,8 @@ TEST_CASE("AF3xx: a syntax error elsewhere, and the fixtures as notebooks", "[ru
     // The fixture as a notebook, its first statement in a cell of its own: the same findings,
     // and the fix writes the fixed file's text back into the cells.
     const std::size_t split = source.find("\n\n") + 2;
-    auto made = Notebook::fromCells({{true, source.substr(0, split)}, {false, "# Notes"}, {true, source.substr(split)}});
+    auto made =
+        Notebook::fromCells({{true, source.substr(0, split)}, {false, "# Notes"}, {true, source.substr(split)}});
     REQUIRE(std::holds_alternative<Notebook>(made));
     const std::string json = std::get<Notebook>(made).json();
     const Report report = linter.lint(json, "legacy.ipynb");
