@@ -393,13 +393,15 @@ private:
     const std::string_view text = ctx.text();
     const Kinds &k = Kinds::get();
     const TSNode module = field(statement, "module_name");
-    if (textOf(module, text) != "torch.cuda" || !startsTorchWord(text, ts_node_start_byte(module))) return;
+    if (textOf(module, text) != "torch.cuda") return;
     for (std::uint32_t i = 0, n = ts_node_named_child_count(statement); i < n; ++i) {
       const TSNode child = ts_node_named_child(statement, i);
       if (symbolOf(child) != k.aliasedImport) continue;
-      const TypedClass *cls = classNamed(textOf(field(child, "name"), text));
+      const TSNode name = field(child, "name");
+      const TypedClass *cls = classNamed(textOf(name, text));
       const TSNode alias = field(child, "alias");
       if (!cls || ts_node_is_null(alias) || textOf(alias, text) == cls->name) continue;
+      if (!startsTorchWord(text, ts_node_start_byte(name))) continue; // `FloatTensor as`
       const std::string dtype = "dtype=torch." + std::string(cls->dtype) + ", device='cuda'";
       ctx.report(makeDiagnostic(
           kLegacyTensorConstructor, Severity::Warning, alias,

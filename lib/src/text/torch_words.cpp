@@ -67,7 +67,7 @@ std::span<const TorchWord> torchApiWords() {
       {"LongTensor(", kPackageTorch},         // AF318 legacy-tensor-constructor
       {"BoolTensor(", kPackageTorch},         // AF318 legacy-tensor-constructor (`ByteTensor` is AF305's, above)
       {"cuda.FloatTensor", kPackageTorch},    // AF318 legacy-tensor-constructor: `dtype = torch.cuda.FloatTensor`
-      {"cuda.DoubleTensor", kPackageTorch},   // AF318 legacy-tensor-constructor: the same, and `.type(…)`
+      {"cuda.DoubleTensor", kPackageTorch},   // AF318 legacy-tensor-constructor: the same
       {"cuda.HalfTensor", kPackageTorch},     // AF318 legacy-tensor-constructor
       {"cuda.BFloat16Tensor", kPackageTorch}, // AF318 legacy-tensor-constructor
       {"cuda.CharTensor", kPackageTorch},     // AF318 legacy-tensor-constructor
@@ -75,8 +75,15 @@ std::span<const TorchWord> torchApiWords() {
       {"cuda.IntTensor", kPackageTorch},      // AF318 legacy-tensor-constructor
       {"cuda.LongTensor", kPackageTorch},     // AF318 legacy-tensor-constructor
       {"cuda.BoolTensor", kPackageTorch},     // AF318 legacy-tensor-constructor
-      {"torch.cuda import",
-       kPackageTorch}, // AF318 legacy-tensor-constructor: `from torch.cuda import FloatTensor as FT`
+      {"FloatTensor as", kPackageTorch},  // AF318 legacy-tensor-constructor: `from torch.cuda import FloatTensor as FT`
+      {"DoubleTensor as", kPackageTorch}, // AF318 legacy-tensor-constructor
+      {"HalfTensor as", kPackageTorch},   // AF318 legacy-tensor-constructor
+      {"BFloat16Tensor as", kPackageTorch}, // AF318 legacy-tensor-constructor
+      {"CharTensor as", kPackageTorch},     // AF318 legacy-tensor-constructor
+      {"ShortTensor as", kPackageTorch},    // AF318 legacy-tensor-constructor
+      {"IntTensor as", kPackageTorch},      // AF318 legacy-tensor-constructor
+      {"LongTensor as", kPackageTorch},     // AF318 legacy-tensor-constructor
+      {"BoolTensor as", kPackageTorch},     // AF318 legacy-tensor-constructor
   };
   return kWords;
 }
