@@ -69,7 +69,7 @@ TEST_CASE("AF3xx: PyTorch imported inside a function is PyTorch", "[rules][torch
 }
 
 TEST_CASE("AF3xx: a name shadowed by another module or class is not PyTorch's", "[rules][torch-bad-input]") {
-  const std::vector<Case> cases = {
+  std::vector<Case> cases = {
       {"AF301", "import torch\nimport mylib as nn\nloss = nn.CrossEntropyLoss()(out, y)\nprint(loss.data[0])\n"},
       {"AF303", "import torch\nfrom mylib import Function\nclass Flip(Function):\n    def forward(self, x):\n"
                 "        return -x\n"},
@@ -88,6 +88,12 @@ TEST_CASE("AF3xx: a name shadowed by another module or class is not PyTorch's", 
       {"AF317", "import mylib as torch\nx = torch.load(p)\n"},
       {"AF318", "import mylib as torch\nx = torch.FloatTensor(2, 3)\n"},
   };
+  // `import torch.nn.functional as F` at the top, and a local `F` (a parameter, an assignment)
+  // in the function that calls it.
+  const std::string localF = "import torch\nimport torch.nn.functional as F\n\ndef f(x, F):\n"
+                             "    return F.softmax(x) + F.sigmoid(x) + F.upsample_bilinear(x)\n\ndef g(x):\n"
+                             "    F = load_features()\n    return F.softmax(x), F.tanh(x)\n";
+  for (const char *code : {"AF304", "AF310", "AF315"}) cases.push_back({code, localF});
   for (const Case &c : cases) {
     INFO(c.code << ":\n" << c.source);
     CHECK(linterFor(c.code).lint(Document(c.source)).empty());
