@@ -23,6 +23,16 @@ double passRate(std::uint16_t lo, std::uint16_t hi) {
   return static_cast<double>(__builtin_popcount(lo)) * __builtin_popcount(hi) / 256.0;
 }
 
+/// The bit of a WordSet's bit sets for a key of four or eight bytes (their bytes as the text has
+/// them, loaded with memcpy, so the hash is the same on any byte order for words and texts alike).
+template <unsigned Bits> std::size_t headBit(std::uint64_t key) {
+  return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> (64U - Bits));
+}
+
+template <std::size_t N> bool testBit(const std::array<std::uint64_t, N> &set, std::size_t bit) {
+  return (set[bit / 64] >> (bit % 64) & 1U) != 0;
+}
+
 #if defined(ASYNCFIX_WORDS_AVX2)
 /// 0xff where 0 <= x - low <= span (unsigned), else 0.
 __attribute__((target("avx2"))) inline __m256i withinAvx2(__m256i x, char low, char span) {
@@ -143,6 +153,19 @@ WordSet::WordSet(const std::vector<Word> &words) {
       hiSets[best][k] |= hi[k];
     }
     for (const Word &w : members) {
+      if (w.text.size() < kPrefix) {
+        shortBuckets_ = static_cast<std::uint8_t>(shortBuckets_ | 1U << best);
+      } else if (w.text.size() < 8) {
+        std::uint32_t head = 0;
+        std::memcpy(&head, w.text.data(), 4);
+        const std::size_t bit = headBit<kHashBits>(head);
+        heads4_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+      } else {
+        std::uint64_t head = 0;
+        std::memcpy(&head, w.text.data(), 8);
+        const std::size_t bit = headBit<kHashBits>(head);
+        heads8_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+      }
       Entry e{w, 0, 0};
       const std::size_t head = std::min<std::size_t>(8, w.text.size());
       std::memcpy(&e.head, w.text.data(), head);
@@ -161,6 +184,22 @@ WordSet::WordSet(const std::vector<Word> &words) {
         if (hiSets[b][k] >> n & 1U) hi_[k][n] = static_cast<std::uint8_t>(hi_[k][n] | 1U << b);
       }
   }
+}
+
+bool WordSet::headMayMatch(std::string_view text, std::size_t at, unsigned mask) const {
+  if ((mask & shortBuckets_) != 0) return true;
+  // (Loads of a fixed size where the text has the bytes: a copy of a variable size goes through
+  // memory byte by byte, and the hash's multiplication waits for it.)
+  std::uint64_t head8 = 0;
+  std::uint32_t head4 = 0;
+  if (text.size() - at >= 8) {
+    std::memcpy(&head8, text.data() + at, 8);
+    std::memcpy(&head4, text.data() + at, 4);
+  } else {
+    std::memcpy(&head8, text.data() + at, text.size() - at);
+    std::memcpy(&head4, text.data() + at, std::min<std::size_t>(4, text.size() - at));
+  }
+  return testBit(heads4_, headBit<kHashBits>(head4)) || testBit(heads8_, headBit<kHashBits>(head8));
 }
 
 bool WordSet::verify(std::string_view text, std::size_t at, unsigned mask, Found found, void *state) const {
@@ -182,7 +221,7 @@ bool WordSet::scalarRange(std::string_view text, std::size_t from, std::size_t t
     for (std::size_t k = 0; k < kPrefix && i + k < n && mask != 0; ++k)
       mask &= static_cast<unsigned>(lo_[k][s[i + k] & 15U] & hi_[k][s[i + k] >> 4U]);
     if (mask != 0 && i > 0 && isWordByte(s[i - 1])) mask &= ~static_cast<unsigned>(startBuckets_);
-    if (mask != 0 && verify(text, i, mask, found, state)) return true;
+    if (mask != 0 && headMayMatch(text, i, mask) && verify(text, i, mask, found, state)) return true;
   }
   return false;
 }
@@ -199,7 +238,9 @@ void WordSet::forEach(std::string_view text, Found found, void *state) const {
     // the last position) go the portable way.
     const std::size_t end = 1 + (n - kPrefix - 1 + 1) / 32 * 32;
     if (scalarRange(text, 0, 1, found, state)) return;
-    const auto visit = [&](std::size_t at, std::uint8_t mask) { return verify(text, at, mask, found, state); };
+    const auto visit = [&](std::size_t at, std::uint8_t mask) {
+      return headMayMatch(text, at, mask) && verify(text, at, mask, found, state);
+    };
     if (rangeAvx2(text.data(), 1, end, lo_, hi_, startBuckets_, visit)) return;
     scalarRange(text, end, n, found, state);
     return;
