@@ -609,23 +609,19 @@ bool noqaWithAsyncfixCode(std::string_view text, std::size_t at) {
 }
 
 /// Could a byte at `p` start one of the words the scan looks for? The filter that the SIMD loop
-/// applies 16 positions at a time: `async`/`await` (a, s|w, _, _, c|t), `non_blocking`
-/// (n, _, _, `_`, b), `to` after `.` or a blank, `noqa` in any case (n, _, q, a).
+/// applies 16 or 32 positions at a time: `async`/`await` (a, s|w, _, _, c|t), `non_blocking`
+/// (n, _, _, `_`, b), `to` after `.` or a blank and before `(`, `#`, `\` or a blank (what
+/// toCallOpen() needs: `torch`, `total` and `token` are no candidates), `noqa` in any case
+/// (n, _, q, a).
 bool mayStartWord(std::string_view text, std::size_t p) {
   const auto at = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0U; };
   const unsigned c0 = at(p), c1 = at(p + 1), c2 = at(p + 2), c3 = at(p + 3), c4 = at(p + 4);
   const unsigned before = p == 0 ? ' ' : static_cast<unsigned char>(text[p - 1]);
   return (c0 == 'a' && (c1 == 's' || c1 == 'w') && (c4 == 'c' || c4 == 't')) || (c0 == 'n' && c3 == '_' && c4 == 'b') ||
-         (c0 == 't' && c1 == 'o' && (before == '.' || before <= ' ')) ||
+         (c0 == 't' && c1 == 'o' && (before == '.' || before <= ' ') &&
+          (c2 == '(' || c2 == '#' || c2 == '\\' || c2 <= ' ')) ||
          ((c0 | 0x20U) == 'n' && (c2 | 0x20U) == 'q' && (c3 | 0x20U) == 'a');
 }
-
-/// Where a SIMD search for the next candidate stopped: at a candidate, or where too few bytes are
-/// left for another block (no candidate before it).
-struct Stop {
-  std::size_t at;
-  bool found;
-};
 
 #if defined(__SSE2__)
 /// mayStartWord() for the 16 positions from `p` (reads p[-1] to p[19]) as a bit mask.
@@ -638,56 +634,62 @@ inline unsigned candidateMask16(const char *p) {
                                         _mm_or_si128(eq(b4, 'c'), eq(b4, 't')));
   const __m128i nonBlocking = _mm_and_si128(eq(b0, 'n'), _mm_and_si128(eq(b3, '_'), eq(b4, 'b')));
   const __m128i blankBefore = _mm_cmpeq_epi8(_mm_max_epu8(before, space), space); // before <= ' '
-  const __m128i to = _mm_and_si128(_mm_and_si128(eq(b0, 't'), eq(b1, 'o')), _mm_or_si128(eq(before, '.'), blankBefore));
+  const __m128i toEnds = _mm_or_si128(_mm_or_si128(eq(b2, '('), eq(b2, '#')),
+                                      _mm_or_si128(eq(b2, '\\'), _mm_cmpeq_epi8(_mm_max_epu8(b2, space), space)));
+  const __m128i to = _mm_and_si128(_mm_and_si128(_mm_and_si128(eq(b0, 't'), eq(b1, 'o')), toEnds),
+                                   _mm_or_si128(eq(before, '.'), blankBefore));
   const __m128i noqa = _mm_and_si128(eq(_mm_or_si128(b0, lower), 'n'),
                                      _mm_and_si128(eq(_mm_or_si128(b2, lower), 'q'), eq(_mm_or_si128(b3, lower), 'a')));
   return static_cast<unsigned>(
       _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(keyword, nonBlocking), _mm_or_si128(to, noqa))));
 }
-
-Stop nextCandidateSse2(const char *s, std::size_t i, std::size_t n) {
-  for (; i + 4 + 16 <= n; i += 16)
-    if (const unsigned mask = candidateMask16(s + i); mask != 0)
-      return {i + static_cast<std::size_t>(__builtin_ctz(mask)), true};
-  return {i, false};
-}
 #endif
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ASYNCFIX_PREFILTER_AVX2 1
-/// nextCandidateSse2, 32 positions at a time (the same tests as candidateMask16). No lambdas:
-/// GCC does not give them the function's target.
-__attribute__((target("avx2"))) Stop nextCandidateAvx2(const char *s, std::size_t i, std::size_t n) {
+/// candidateMask16 for the 32 positions from `p` (reads p[-1] to p[35]). No lambdas: GCC does
+/// not give them the function's target.
+__attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p) {
   const __m256i lower = _mm256_set1_epi8(0x20), space = _mm256_set1_epi8(' ');
   const __m256i ca = _mm256_set1_epi8('a'), cs = _mm256_set1_epi8('s'), cw = _mm256_set1_epi8('w'),
                 cc = _mm256_set1_epi8('c'), ct = _mm256_set1_epi8('t'), cn = _mm256_set1_epi8('n'),
                 cu = _mm256_set1_epi8('_'), cb = _mm256_set1_epi8('b'), co = _mm256_set1_epi8('o'),
-                cd = _mm256_set1_epi8('.'), cq = _mm256_set1_epi8('q');
-  for (; i + 4 + 32 <= n; i += 32) {
-    const char *p = s + i;
-    const __m256i before = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p - 1));
-    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
-    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 1));
-    const __m256i b2 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 2));
-    const __m256i b3 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 3));
-    const __m256i b4 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 4));
-    const __m256i keyword =
-        _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, ca),
-                                          _mm256_or_si256(_mm256_cmpeq_epi8(b1, cs), _mm256_cmpeq_epi8(b1, cw))),
-                         _mm256_or_si256(_mm256_cmpeq_epi8(b4, cc), _mm256_cmpeq_epi8(b4, ct)));
-    const __m256i nonBlocking = _mm256_and_si256(
-        _mm256_cmpeq_epi8(b0, cn), _mm256_and_si256(_mm256_cmpeq_epi8(b3, cu), _mm256_cmpeq_epi8(b4, cb)));
-    const __m256i blankBefore = _mm256_cmpeq_epi8(_mm256_max_epu8(before, space), space);
-    const __m256i to = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, ct), _mm256_cmpeq_epi8(b1, co)),
-                                        _mm256_or_si256(_mm256_cmpeq_epi8(before, cd), blankBefore));
-    const __m256i noqa = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b0, lower), cn),
-                                          _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b2, lower), cq),
-                                                           _mm256_cmpeq_epi8(_mm256_or_si256(b3, lower), ca)));
-    const auto mask = static_cast<unsigned>(
-        _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(keyword, nonBlocking), _mm256_or_si256(to, noqa))));
-    if (mask != 0) return {i + static_cast<std::size_t>(__builtin_ctz(mask)), true};
-  }
-  return {i, false};
+                cd = _mm256_set1_epi8('.'), cq = _mm256_set1_epi8('q'), cp = _mm256_set1_epi8('('),
+                ch = _mm256_set1_epi8('#'), cl = _mm256_set1_epi8('\\');
+  const __m256i before = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p - 1));
+  const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
+  const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 1));
+  const __m256i b2 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 2));
+  const __m256i b3 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 3));
+  const __m256i b4 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 4));
+  const __m256i keyword =
+      _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, ca),
+                                        _mm256_or_si256(_mm256_cmpeq_epi8(b1, cs), _mm256_cmpeq_epi8(b1, cw))),
+                       _mm256_or_si256(_mm256_cmpeq_epi8(b4, cc), _mm256_cmpeq_epi8(b4, ct)));
+  const __m256i nonBlocking = _mm256_and_si256(_mm256_cmpeq_epi8(b0, cn),
+                                               _mm256_and_si256(_mm256_cmpeq_epi8(b3, cu), _mm256_cmpeq_epi8(b4, cb)));
+  const __m256i blankBefore = _mm256_cmpeq_epi8(_mm256_max_epu8(before, space), space);
+  const __m256i toEnds =
+      _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(b2, cp), _mm256_cmpeq_epi8(b2, ch)),
+                      _mm256_or_si256(_mm256_cmpeq_epi8(b2, cl), _mm256_cmpeq_epi8(_mm256_max_epu8(b2, space), space)));
+  const __m256i to =
+      _mm256_and_si256(_mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, ct), _mm256_cmpeq_epi8(b1, co)), toEnds),
+                       _mm256_or_si256(_mm256_cmpeq_epi8(before, cd), blankBefore));
+  const __m256i noqa = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b0, lower), cn),
+                                        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b2, lower), cq),
+                                                         _mm256_cmpeq_epi8(_mm256_or_si256(b3, lower), ca)));
+  return static_cast<unsigned>(
+      _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(keyword, nonBlocking), _mm256_or_si256(to, noqa))));
+}
+
+/// The AVX2 blocks of forEachCandidate from `i`, as far as their loads stay in the text (`i` is
+/// left at the first position not visited); true when `visit` asked to stop. In a function of
+/// its own for the target: the block's test is inlined only into an AVX2 function.
+template <class V>
+__attribute__((target("avx2"))) bool candidatesAvx2(const char *s, std::size_t &i, std::size_t n, V &visit) {
+  for (; i + 4 + 32 <= n; i += 32)
+    if (const unsigned mask = candidateMask32(s + i); mask != 0 && visit(i, mask)) return true;
+  return false;
 }
 
 bool hasAvx2() {
@@ -697,27 +699,25 @@ bool hasAvx2() {
 #endif
 
 /// Calls `candidate(offset)` for every position mayStartWord() accepts, in order, until it
-/// returns true: the text is read once for all the words.
+/// returns true: the text is read once for all the words, a block of 32 (AVX2) or 16 (SSE2)
+/// positions at a time, whose candidates are then visited from its mask; the start and the tail
+/// (too short for a block's loads) go one position at a time.
 template <class F> void forEachCandidate(std::string_view text, F &&candidate) {
   const std::size_t n = text.size();
   if (n == 0 || (mayStartWord(text, 0) && candidate(0))) return;
   [[maybe_unused]] const char *s = text.data(); // for the SIMD scans, where there are any
   std::size_t i = 1;
+  const auto visit = [&](std::size_t block, unsigned mask) {
+    for (; mask != 0; mask &= mask - 1)
+      if (candidate(block + static_cast<std::size_t>(__builtin_ctz(mask)))) return true;
+    return false;
+  };
 #if defined(ASYNCFIX_PREFILTER_AVX2)
-  if (hasAvx2()) {
-    for (Stop stop = nextCandidateAvx2(s, i, n);; stop = nextCandidateAvx2(s, i, n)) {
-      i = stop.at;
-      if (!stop.found) break;
-      if (candidate(i++)) return;
-    }
-  }
+  if (hasAvx2() && candidatesAvx2(s, i, n, visit)) return;
 #endif
 #if defined(__SSE2__)
-  for (Stop stop = nextCandidateSse2(s, i, n);; stop = nextCandidateSse2(s, i, n)) {
-    i = stop.at;
-    if (!stop.found) break;
-    if (candidate(i++)) return;
-  }
+  for (; i + 4 + 16 <= n; i += 16)
+    if (const unsigned mask = candidateMask16(s + i); mask != 0 && visit(i, mask)) return;
 #endif
   for (; i < n; ++i)
     if (mayStartWord(text, i) && candidate(i)) return;
