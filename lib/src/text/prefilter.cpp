@@ -504,6 +504,7 @@ std::size_t nextToken(std::string_view text, std::size_t k, Lexer &lexer) {
 struct ToCallArguments {
   std::string_view text;
   std::vector<std::size_t> keywords; ///< sorted
+  std::vector<std::size_t> scratch;  ///< the next list's keywords while it is scanned (its capacity kept)
 };
 
 /// `.to(`'s arguments hold a bare `True`/`False` after the first argument: `(…, True)` or
@@ -518,7 +519,7 @@ bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer
   int depth = 0;
   char previous = 0; // the last character of the previous token at depth 1
   bool plain = true; // no `lambda` nor `:` at depth 1
-  std::vector<std::size_t> keywords;
+  if (seen) seen->scratch.clear();
   for (std::size_t k = open; k < limit;) {
     const auto c = static_cast<unsigned char>(text[k]);
     if (c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\' || c == '#') {
@@ -538,7 +539,10 @@ bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer
       ++depth;
     } else if (c == ')' || c == ']' || c == '}') {
       if (--depth == 0) {
-        if (seen && plain) *seen = {text.substr(open, k + 1 - open), std::move(keywords)};
+        if (seen && plain) {
+          seen->text = text.substr(open, k + 1 - open);
+          seen->keywords.swap(seen->scratch);
+        }
         return false;
       }
     } else if (isWordByte(c)) {
@@ -553,7 +557,7 @@ bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer
       if (seen && depth == 1 && (previous == '(' || previous == ',')) {
         const std::size_t eq = nextToken(text, k, lexer);
         if (eq < text.size() && text[eq] == '=' && (eq + 1 >= text.size() || text[eq + 1] != '='))
-          keywords.push_back(at);
+          seen->scratch.push_back(at);
       }
       previous = w.back();
       continue;
@@ -593,6 +597,12 @@ template <class F> void forEachOccurrence(std::string_view text, std::string_vie
 }
 
 bool hasWord(std::string_view text, std::string_view word) {
+  if (text.size() < 64) {
+    // An argument list: too short for the vectorised search to pay for its set-up.
+    for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1))
+      if (isWholeWord(text, at, word.size())) return true;
+    return false;
+  }
   bool found = false;
   forEachOccurrence(text, word, [&](std::size_t at) { return found = isWholeWord(text, at, word.size()); });
   return found;
