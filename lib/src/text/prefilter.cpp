@@ -1165,9 +1165,48 @@ bool nonBlockingValueMayBeTrue(std::string_view text, std::size_t at) {
   return wordAt(text, k) == "True";
 }
 
+/// The searches scan() makes over a text, by one of two paths: the fast one (SIMD candidate
+/// search, the word filter's tables and bit sets, vectorised substring searches) and the
+/// reference one (every position tried one at a time against the plain definitions), which
+/// tests and the fuzz target compare it with (scanTriggersReference).
+struct Searches {
+  bool reference = false;
+
+  template <class F> void candidates(std::string_view text, F &&candidate) const {
+    if (!reference) return forEachCandidate(text, candidate);
+    for (std::size_t i = 0; i < text.size(); ++i)
+      if (mayStartWord(text, i) && candidate(i)) return;
+  }
+  template <class F> void torchWords(std::string_view text, F &&found) const {
+    if (!reference) return forEachTorchWord(text, [&](std::size_t at) { return found(at); });
+    for (std::size_t i = 0; i < text.size(); ++i)
+      if (startsTorchWord(text, i) && found(i)) return;
+  }
+  bool word(std::string_view text, std::string_view w) const {
+    if (!reference) return hasWord(text, w);
+    for (std::size_t at = text.find(w); at != std::string_view::npos; at = text.find(w, at + 1))
+      if (isWholeWord(text, at, w.size())) return true;
+    return false;
+  }
+  bool torchFamily(std::string_view text) const {
+    if (!reference) return mayUseTorchFamily(text);
+    return text.find("torch") != std::string_view::npos || text.find("numpy") != std::string_view::npos ||
+           text.find("scipy") != std::string_view::npos;
+  }
+  unsigned packages(std::string_view text) const {
+    if (!reference) return torchPackagesSpelt(text);
+    unsigned spelt = 0;
+    if (text.find("torch") != std::string_view::npos) spelt |= kPackageTorch;
+    if (text.find("torchvision") != std::string_view::npos) spelt |= kPackageTorchvision;
+    if (text.find("numpy") != std::string_view::npos) spelt |= kPackageNumpy;
+    if (text.find("scipy") != std::string_view::npos) spelt |= kPackageScipy;
+    return spelt;
+  }
+};
+
 /// scanTriggers(), which also records its first hit in `first` when given.
 unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
-              PrefilterHit *first) {
+              PrefilterHit *first, const Searches &search) {
   Lexer lexer(text);
   unsigned found = 0;
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
@@ -1192,16 +1231,16 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
     if (!call.known || call.method == "cpu") return true;
     if (call.method != "cuda" && call.method != "to") return false;
     if (call.method == "cuda") {
-      if (!moduleNames) moduleNames = hasWord(text, "nn") || hasWord(text, "torchvision");
+      if (!moduleNames) moduleNames = search.word(text, "nn") || search.word(text, "torchvision");
       if (*moduleNames) return true;
     }
     if (!nonBlockingValueMayBeTrue(text, at)) return false;
-    if (!dataLoader) dataLoader = hasWord(text, "DataLoader");
+    if (!dataLoader) dataLoader = search.word(text, "DataLoader");
     if (*dataLoader) return true;
     if (call.method != "to") return false;
     const std::optional<std::string_view> arguments =
         inLastTo ? std::optional<std::string_view>(lastTo.text) : argumentList(text, call.open, lexer);
-    return !arguments || hasWord(*arguments, "cpu");
+    return !arguments || search.word(*arguments, "cpu");
   };
   // Records a hit; true when the scan may stop (every wanted trigger seen, no offsets asked for).
   const auto record = [&](unsigned trigger, std::size_t at) {
@@ -1214,7 +1253,7 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
   std::optional<Blocks> blocks; // made for the first `await (` whose function matters
   const auto want = [&](unsigned trigger) { return (wanted & trigger) != 0 && (offsets || !(found & trigger)); };
 
-  forEachCandidate(text, [&](std::size_t at) {
+  search.candidates(text, [&](std::size_t at) {
     const char c = text[at];
     if (c == 'a' && want(kPrefilterKeywordName)) {
       const std::string_view w = text.substr(at, 5);
@@ -1246,16 +1285,16 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
     }
     return false;
   });
-  if (want(kPrefilterTorchApi) && (offsets || reached != 0 || mayUseTorchFamily(text))) {
+  if (want(kPrefilterTorchApi) && (offsets || reached != 0 || search.torchFamily(text))) {
     // The PyTorch-migration rules' words (text/torch_words.h). Whether a whole file is worth
     // parsing also asks whether it may use PyTorch, NumPy or SciPy at all; marks are asked for
     // parts of a file too (a statement that an editor re-lints), which may not spell the import.
     // A whole file's word counts where the file spells its package, and is judged by its call
     // where a rule reads it only in some calls; marks are every word in code.
     std::optional<unsigned> spelt; // found at the first word
-    forEachTorchWord(text, [&](std::size_t at) {
+    search.torchWords(text, [&](std::size_t at) {
       if (offsets) return lexer.inCode(at) && record(kPrefilterTorchApi, at);
-      if (!spelt) spelt = torchPackagesSpelt(text) | reached;
+      if (!spelt) spelt = search.packages(text) | reached;
       return torchWordMatters(text, at, *spelt, lexer) && record(kPrefilterTorchApi, at);
     });
   }
@@ -1266,7 +1305,12 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
 } // namespace
 
 unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached) {
-  return scan(text, wanted, offsets, reached, nullptr);
+  return scan(text, wanted, offsets, reached, nullptr, Searches{});
+}
+
+unsigned scanTriggersReference(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets,
+                               unsigned reached) {
+  return scan(text, wanted, offsets, reached, nullptr, Searches{true});
 }
 
 bool keywordByNeighbours(std::string_view text, std::size_t offset) {
@@ -1278,7 +1322,7 @@ bool keywordByNeighbours(std::string_view text, std::size_t offset) {
 
 PrefilterHit firstTrigger(std::string_view text, unsigned wanted, unsigned reached) {
   PrefilterHit first;
-  scan(text, wanted, nullptr, reached, &first);
+  scan(text, wanted, nullptr, reached, &first, Searches{});
   return first;
 }
 
