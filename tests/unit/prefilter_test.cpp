@@ -877,3 +877,21 @@ TEST_CASE("prefilter: the fast path keeps what the reference path keeps, on rand
   CHECK(kept > 2000);
   CHECK(rejected > 2000);
 }
+
+TEST_CASE("prefilter: a NUL byte ends a comment or a string, as tree-sitter reads them", "[prefilter]") {
+  // Found by fuzz_prefilter: tree-sitter's lexer reads a NUL as the end of the input where it
+  // stands, so a comment ends there and what follows is code (here an `async def` that no line
+  // starts, which its error recovery reads as the name `async`: AF001). The prefilter took the
+  // whole line for a comment and rejected the file.
+  using namespace std::string_literals;
+  const Linter linter;
+  const std::string comment = "\r\nz. d, #"s + std::string(12, '\0') + "async def f():\n    await g()\n"s;
+  CHECK(linter.mayHaveFindings(comment));
+  for (const std::string &text :
+       {comment, "x = 1  # \0async = 2\n"s, "s = '\0async = 1'\n"s, "s = '''\0\nasync = 1\n'''\n"s,
+        "s = f'{x}\0async = 1'\n"s, "s = f'{\0async}'\n"s, "# \0\n"s, "s = '\0'\n"s}) {
+    INFO("text: " << text);
+    if (linter.mayHaveFindings(text)) continue;
+    CHECK(allFindings(linter, text).empty());
+  }
+}

@@ -212,7 +212,9 @@ private:
       return;
     }
     if (t[i] == '#') {
-      const std::size_t e = findAny(t, i, '\n', '\r', '\n', '\n');
+      // A comment ends at a line end, and at a NUL byte, which tree-sitter's lexer reads as the
+      // end of the input there: what follows is code to it.
+      const std::size_t e = findAny(t, i, '\n', '\r', '\0', '\n');
       spans_.push_back({i, e});
       pos_ = e;
       return;
@@ -246,8 +248,8 @@ private:
         k += k + 1 < t.size() && t[k + 1] == '{' ? 1 : 2;
       } else if ((ch == '{' || ch == '}') && k + 1 < t.size() && t[k + 1] == ch) {
         k += 2; // `{{`, `}}`: a brace in the text
-      } else if (ch == '}' || (!triple && (ch == '\n' || ch == '\r'))) {
-        return giveUp(); // unterminated, or a lone `}`: a syntax error, whose recovery may read code
+      } else if (ch == '}' || ch == '\0' || (!triple && (ch == '\n' || ch == '\r'))) {
+        return giveUp(); // unterminated (a NUL ends it too), or a lone `}`: a syntax error, whose recovery may read code
       } else if (ch == quote && (!triple || (k + 2 < t.size() && t[k + 1] == quote && t[k + 2] == quote))) {
         const std::size_t end = k + (triple ? 3 : 1);
         spans_.push_back({piece, end, begin, end});
@@ -278,7 +280,8 @@ private:
     bool spec = false;
     while (k < t.size()) {
       const char ch = t[k];
-      if (ch == quote || ch == '\\' || (!triple && (ch == '\n' || ch == '\r'))) return std::string_view::npos;
+      if (ch == quote || ch == '\\' || ch == '\0' || (!triple && (ch == '\n' || ch == '\r')))
+        return std::string_view::npos;
       if (spec) {
         if (ch == '\n' || ch == '\r') return std::string_view::npos;
         if (ch == '}') return k;
@@ -332,6 +335,8 @@ private:
         return q + 1; // unterminated: what follows the quote is scanned as code
       } else if (ch == quote && (!triple || (k + 2 < t.size() && t[k + 1] == quote && t[k + 2] == quote))) {
         const std::size_t end = k + (triple ? 3 : 1);
+        // A NUL byte ends a string's content for tree-sitter (as a comment's): unterminated.
+        if (std::memchr(t.data() + q, '\0', end - q) != nullptr) return q + (triple ? 3 : 1);
         if (!formatted) spans_.push_back({begin, end});
         return end;
       } else {
