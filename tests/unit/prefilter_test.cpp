@@ -806,17 +806,80 @@ namespace {
 /// CR, a BOM, UTF-8, NUL).
 std::string differentialText(std::mt19937 &rng) {
   static const std::vector<std::string_view> kPieces{
-      "async def f():\n", "    await g()\n", "await (x)", "[i async for i in y]", "async with a:",
-      "x.to(dev, non_blocking=True)", "y.to(d, True)", "z.to(\n  d, # c\n  False)", ".to # c\n(x, True)",
-      " to(", ".to(", "x.cuda(non_blocking=True)", "m.cpu(non_blocking=False)", "non_blocking", "non_blocking=",
-      "loader = DataLoader(ds)", "import torch.nn as nn\n", "import torchvision\n", "import numpy as np\n",
-      "from scipy import misc\n", "'cpu'", "# noqa: AF101\n", "# NOQA", "f'{x.to(d, True)}'", "'''", "\"",
-      "'", "#", "\\\n", "\r\n", "\r", "\n", "    ", "\t", "(", ")", "[", "]", "{", "}", ",", "=", ":", ".",
-      "\xef\xbb\xbf", "\xc3\xa9", std::string_view("\0", 1), "lambda x: x", "True", "False", "async", "await",
-      "to", "torch", "total", "token", "noqa", "def ", "class ", "return ", "x", "_", "0",
-      "class F(Function):\n    def forward(self, x):\n        return x\n", "torch.load(p)",
-      "F.softmax(x)", "nn.Softmax(dim=1)", "loss.data[0]", "correct[:k].view(-1)", "transforms.Scale(4)",
-      "np.float", "np.float32", "nn.MSELoss(size_average=False)", "x.cuda(device_id=1)"};
+      "async def f():\n",
+      "    await g()\n",
+      "await (x)",
+      "[i async for i in y]",
+      "async with a:",
+      "x.to(dev, non_blocking=True)",
+      "y.to(d, True)",
+      "z.to(\n  d, # c\n  False)",
+      ".to # c\n(x, True)",
+      " to(",
+      ".to(",
+      "x.cuda(non_blocking=True)",
+      "m.cpu(non_blocking=False)",
+      "non_blocking",
+      "non_blocking=",
+      "loader = DataLoader(ds)",
+      "import torch.nn as nn\n",
+      "import torchvision\n",
+      "import numpy as np\n",
+      "from scipy import misc\n",
+      "'cpu'",
+      "# noqa: AF101\n",
+      "# NOQA",
+      "f'{x.to(d, True)}'",
+      "'''",
+      "\"",
+      "'",
+      "#",
+      "\\\n",
+      "\r\n",
+      "\r",
+      "\n",
+      "    ",
+      "\t",
+      "(",
+      ")",
+      "[",
+      "]",
+      "{",
+      "}",
+      ",",
+      "=",
+      ":",
+      ".",
+      "\xef\xbb\xbf",
+      "\xc3\xa9",
+      std::string_view("\0", 1),
+      "lambda x: x",
+      "True",
+      "False",
+      "async",
+      "await",
+      "to",
+      "torch",
+      "total",
+      "token",
+      "noqa",
+      "def ",
+      "class ",
+      "return ",
+      "x",
+      "_",
+      "0",
+      "class F(Function):\n    def forward(self, x):\n        return x\n",
+      "torch.load(p)",
+      "F.softmax(x)",
+      "nn.Softmax(dim=1)",
+      "loss.data[0]",
+      "correct[:k].view(-1)",
+      "transforms.Scale(4)",
+      "np.float",
+      "np.float32",
+      "nn.MSELoss(size_average=False)",
+      "x.cuda(device_id=1)"};
   std::vector<WordSet::Word> words;
   for (const TorchWord &w : torchApiWords()) words.push_back({w.text, false});
   for (const TorchWord &w : torchApiWholeWords()) words.push_back({w.text, true});
@@ -893,5 +956,45 @@ TEST_CASE("prefilter: a NUL byte ends a comment or a string, as tree-sitter read
     INFO("text: " << text);
     if (linter.mayHaveFindings(text)) continue;
     CHECK(allFindings(linter, text).empty());
+  }
+}
+
+TEST_CASE("prefilter: a byte of another character next to a word does not make it part of a name", "[prefilter]") {
+  // Found by fuzz_prefilter: tree-sitter-python reads U+FEFF, U+200B and U+2060 anywhere (and
+  // U+00A0, which a web page pastes) as blanks, so `await` right after one is a name of its own
+  // (AF002), and `np.float` right before one is NumPy's alias. The prefilter took every byte
+  // >= 0x80 for a byte of the identifier and rejected both files.
+  using namespace std::string_literals;
+  const Linter linter;
+  const std::string bom = " t\xff\xff\xff\xff\xffs\0\xef\xbb\xbf"s + "await] (y\xa5|aAF";
+  CHECK(linter.mayHaveFindings(bom));
+  for (const std::string &text :
+       {bom,
+        "x = 1\n\xc2\xa0"
+        "await = 2\n"s,
+        "\xe2\x80\x8b"
+        "async = 1\n"s,
+        "y = f(non_blocking\xc2\xa0=True)\n"s, "import numpy as np\nx = np.float\xc2\xa0\n"s,
+        "import torch\nx = \xef\xbb\xbftorch.load(p)\n"s, "import torch\nx = torch.load\xe2\x81\xa0(p)\n"s}) {
+    INFO("text: " << text);
+    if (linter.mayHaveFindings(text)) continue;
+    CHECK(allFindings(linter, text).empty());
+  }
+  // Still no match inside an ASCII identifier.
+  CHECK_FALSE(linter.mayHaveFindings("import numpy as np\nx = np.float32\ny = my_await_x\n"));
+}
+
+TEST_CASE("prefilter: `await` next to a byte that starts no token is a name", "[prefilter]") {
+  // Found by fuzz_prefilter: in `\xffawait\xa5`, tree-sitter reads no token in the invalid bytes
+  // and `await` is a name (AF002); the prefilter read `\xa5` as an operand, which makes `await`
+  // the keyword, and rejected the file.
+  using namespace std::string_literals;
+  const Linter linter;
+  for (const std::string &text : {"t\xff"
+                                  "await\xa5|aA\xe5"
+                                  "F94io"s,
+                                  "x = \xa5 async for y in z\n"s, "await \xe9x\n"s, "\xa5 await x\n"s}) {
+    INFO("text: " << text);
+    CHECK(scanTriggers(text, kPrefilterKeywordName) != 0);
   }
 }

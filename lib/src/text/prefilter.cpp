@@ -105,6 +105,20 @@ bool isWholeWord(std::string_view text, std::size_t i, std::size_t len) {
          (i + len >= text.size() || !isWordByte(static_cast<unsigned char>(text[i + len])));
 }
 
+bool isAsciiWordByte(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/// Whether a word the scan looks for may stand alone at `i`, for tree-sitter: no ASCII identifier
+/// byte next to it. A byte of another character next to it may belong to one that tree-sitter
+/// reads as a blank (U+00A0, U+FEFF anywhere, U+200B, U+2060: the grammar's extras) or to none
+/// (invalid UTF-8), where `await` is a name of its own; the scan keeps such a word (at worst a
+/// file parsed for nothing, where `éawait` is one name).
+bool mayStandAlone(std::string_view text, std::size_t i, std::size_t len) {
+  return (i == 0 || !isAsciiWordByte(static_cast<unsigned char>(text[i - 1]))) &&
+         (i + len >= text.size() || !isAsciiWordByte(static_cast<unsigned char>(text[i + len])));
+}
+
 /// The string prefixes Python knows (any case): r u b f br rb fr rf, and 3.14's t tr rt.
 /// Returns 0 for no prefix, 1 for a plain string prefix, 2 for an f-/t-string prefix.
 int stringPrefix(std::string_view w) {
@@ -249,7 +263,8 @@ private:
       } else if ((ch == '{' || ch == '}') && k + 1 < t.size() && t[k + 1] == ch) {
         k += 2; // `{{`, `}}`: a brace in the text
       } else if (ch == '}' || ch == '\0' || (!triple && (ch == '\n' || ch == '\r'))) {
-        return giveUp(); // unterminated (a NUL ends it too), or a lone `}`: a syntax error, whose recovery may read code
+        return giveUp(); // unterminated (a NUL ends it too), or a lone `}`: a syntax error, whose recovery may read
+                         // code
       } else if (ch == quote && (!triple || (k + 2 < t.size() && t[k + 1] == quote && t[k + 2] == quote))) {
         const std::size_t end = k + (triple ? 3 : 1);
         spans_.push_back({piece, end, begin, end});
@@ -1170,6 +1185,104 @@ bool nonBlockingValueMayBeTrue(std::string_view text, std::size_t at) {
   return wordAt(text, k) == "True";
 }
 
+/// Whether `text` holds a character that tree-sitter-python reads as a blank and the judgements
+/// do not: a vertical tab, U+0085, U+00A0, U+1680, U+2000-U+200B, U+2028, U+2029, U+202F,
+/// U+205F, U+2060, U+3000, or U+FEFF after the start (the grammar's extras: `\s` and three
+/// more). The judgements read only ASCII blanks between tokens, so in such a text `torch.load
+/// (p)` or `x.to\u00a0(d, True)` could be called where they see no call.
+bool unicodeBlankAt(std::string_view text, std::size_t i) {
+  const auto at = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0U; };
+  const unsigned b1 = at(i + 1), b2 = at(i + 2);
+  switch (static_cast<unsigned char>(text[i])) {
+  case 0x0b: return true;
+  case 0xc2: return b1 == 0x85 || b1 == 0xa0;
+  case 0xe1: return b1 == 0x9a && b2 == 0x80;
+  case 0xe2:
+    return (b1 == 0x80 && (b2 <= 0x8b || b2 == 0xa8 || b2 == 0xa9 || b2 == 0xaf)) ||
+           (b1 == 0x81 && (b2 == 0x9f || b2 == 0xa0));
+  case 0xe3: return b1 == 0x80 && b2 == 0x80;
+  case 0xef: return i > 0 && b1 == 0xbb && b2 == 0xbf;
+  default: return false;
+  }
+}
+
+bool hasUnicodeBlank(std::string_view text, bool reference) {
+  if (reference) {
+    for (std::size_t i = 0; i < text.size(); ++i)
+      if (unicodeBlankAt(text, i)) return true;
+    return false;
+  }
+  // The lead bytes in two searches (a vertical tab and 0xc2, 0xe2, 0xef; then 0xe1, 0xe3), each
+  // gone on with only when the other has caught up with it.
+  std::size_t a = findAny(text, 0, '\x0b', '\xc2', '\xe2', '\xef'),
+              b = findAny(text, 0, '\xe1', '\xe3', '\xe1', '\xe1');
+  while (a < text.size() || b < text.size()) {
+    if (a < b) {
+      if (unicodeBlankAt(text, a)) return true;
+      a = findAny(text, a + 1, '\x0b', '\xc2', '\xe2', '\xef');
+    } else {
+      if (unicodeBlankAt(text, b)) return true;
+      b = findAny(text, b + 1, '\xe1', '\xe3', '\xe1', '\xe1');
+    }
+  }
+  return false;
+}
+
+/// scanTriggers() for a text with such a blank (hasUnicodeBlank): no judgement, no lexer, every
+/// occurrence of a word counts — `async`, `await`, `non_blocking` and `to` with no ASCII
+/// identifier byte next to them, a `noqa` naming an AF code, each AF3xx word whose package the
+/// text spells. Rare text, one byte at a time.
+unsigned scanWithoutJudgements(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets,
+                               unsigned reached, PrefilterHit *first) {
+  unsigned found = 0;
+  const auto packages = [&] {
+    unsigned p = reached;
+    if (text.find("torch") != std::string_view::npos) p |= kPackageTorch;
+    if (text.find("torchvision") != std::string_view::npos) p |= kPackageTorchvision;
+    if (text.find("numpy") != std::string_view::npos) p |= kPackageNumpy;
+    if (text.find("scipy") != std::string_view::npos) p |= kPackageScipy;
+    return p;
+  }();
+  const std::size_t firstOffset = offsets ? offsets->size() : 0;
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    unsigned trigger = 0;
+    const std::string_view rest = text.substr(at);
+    if ((rest.starts_with("async") || rest.starts_with("await")) && mayStandAlone(text, at, 5))
+      trigger = kPrefilterKeywordName;
+    else if (rest.starts_with("non_blocking") && mayStandAlone(text, at, 12)) trigger = kPrefilterNonBlocking;
+    else if (rest.starts_with("to") && mayStandAlone(text, at, 2)) trigger = kPrefilterToCall;
+    else if (rest.size() > 3 && (rest[0] | 0x20) == 'n' && (rest[1] | 0x20) == 'o' && (rest[2] | 0x20) == 'q' &&
+             (rest[3] | 0x20) == 'a' && noqaWithAsyncfixCode(text, at + 2))
+      trigger = kPrefilterNoqa;
+    if ((trigger & wanted) == 0 && (wanted & kPrefilterTorchApi) != 0) {
+      for (const auto &[list, whole] : {std::pair{torchApiWords(), false}, std::pair{torchApiWholeWords(), true}})
+        for (const TorchWord &w : list)
+          if ((offsets || (w.package & packages) != 0) && torchWordAt(text, at, w.text, whole))
+            trigger = kPrefilterTorchApi;
+    }
+    if ((trigger & wanted) == 0) continue;
+    if (first && found == 0) *first = {trigger, static_cast<std::uint32_t>(at)};
+    found |= trigger;
+    if (offsets) offsets->push_back(static_cast<std::uint32_t>(at));
+    else if (found == wanted) break;
+  }
+  if (offsets) std::sort(offsets->begin() + static_cast<std::ptrdiff_t>(firstOffset), offsets->end());
+  return found;
+}
+
+/// Whether the tokens around the `async`/`await` at `at` that keywordByNeighbours() reads start
+/// (end) with ASCII bytes: a byte of another character there may be one tree-sitter reads as no
+/// token at all (invalid UTF-8) or as a blank, where the judgement would read a name; the scan
+/// then takes the word for a name (at worst a file parsed for nothing).
+bool asciiNeighbours(std::string_view text, std::size_t at) {
+  const std::size_t next = skipBlanks(text, at + 5);
+  std::size_t before = at;
+  while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
+  return (next >= text.size() || static_cast<unsigned char>(text[next]) < 0x80) &&
+         (before == 0 || static_cast<unsigned char>(text[before - 1]) < 0x80 ||
+          (before == 3 && text.starts_with("\xEF\xBB\xBF")));
+}
+
 /// The searches scan() makes over a text, by one of two paths: the fast one (SIMD candidate
 /// search, the word filter's tables and bit sets, vectorised substring searches) and the
 /// reference one (every position tried one at a time against the plain definitions), which
@@ -1198,6 +1311,7 @@ struct Searches {
     return text.find("torch") != std::string_view::npos || text.find("numpy") != std::string_view::npos ||
            text.find("scipy") != std::string_view::npos;
   }
+  bool unicodeBlank(std::string_view text) const { return hasUnicodeBlank(text, reference); }
   unsigned packages(std::string_view text) const {
     if (!reference) return torchPackagesSpelt(text);
     unsigned spelt = 0;
@@ -1210,8 +1324,8 @@ struct Searches {
 };
 
 /// scanTriggers(), which also records its first hit in `first` when given.
-unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
-              PrefilterHit *first, const Searches &search) {
+unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
+                    PrefilterHit *first, const Searches &search) {
   Lexer lexer(text);
   unsigned found = 0;
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
@@ -1262,8 +1376,9 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
     const char c = text[at];
     if (c == 'a' && want(kPrefilterKeywordName)) {
       const std::string_view w = text.substr(at, 5);
-      if ((w != "async" && w != "await") || !isWholeWord(text, at, 5)) return false;
-      if (w == "async" ? asyncIsKeyword(text, at) : awaitIsKeyword(text, at)) return false;
+      if ((w != "async" && w != "await") || !mayStandAlone(text, at, 5)) return false;
+      if (asciiNeighbours(text, at) && (w == "async" ? asyncIsKeyword(text, at) : awaitIsKeyword(text, at)))
+        return false;
       if (!lexer.inCode(at)) return false;
       if (w == "await" && awaitOperandMakesAName(text, at)) {
         // `await (x)`, `await [x]`, `await -x`, `await +x`: a name use only outside a coroutine.
@@ -1273,7 +1388,7 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
       return record(kPrefilterKeywordName, at);
     }
     if (c == 't') {
-      if (!want(kPrefilterToCall) || !isWholeWord(text, at, 2)) return false;
+      if (!want(kPrefilterToCall) || !mayStandAlone(text, at, 2)) return false;
       std::size_t open = toCallOpen(text, at);
       if (open == std::string_view::npos || !lexer.inCode(at)) return false;
       if (open == kUnknown) open = toCallOpenPastComments(text, at, lexer);
@@ -1281,7 +1396,8 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
       return (open == kUnknown || toCallHasBoolArgument(text, open, lexer, offsets ? nullptr : &lastTo)) &&
              record(kPrefilterToCall, at);
     }
-    if (c == 'n' && want(kPrefilterNonBlocking) && text.substr(at, 12) == "non_blocking" && isWholeWord(text, at, 12)) {
+    if (c == 'n' && want(kPrefilterNonBlocking) && text.substr(at, 12) == "non_blocking" &&
+        mayStandAlone(text, at, 12)) {
       return lexer.inCode(at) && nonBlockingMatters(at) && record(kPrefilterNonBlocking, at);
     }
     if ((c | 0x20) == 'n' && want(kPrefilterNoqa) && at + 3 < text.size() && (text[at + 1] | 0x20) == 'o' &&
@@ -1305,6 +1421,20 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
   }
   if (offsets) std::sort(offsets->begin() + static_cast<std::ptrdiff_t>(firstOffset), offsets->end());
   return found;
+}
+
+/// scanTriggers(): the judged scan, or for a text with a blank the judgements do not read, the
+/// scan without them (asked only when the judged scan did not find every trigger wanted: its
+/// answer is then the other's, which finds more).
+unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
+              PrefilterHit *first, const Searches &search) {
+  if (offsets) {
+    if (search.unicodeBlank(text)) return scanWithoutJudgements(text, wanted, offsets, reached, first);
+    return scanJudged(text, wanted, offsets, reached, first, search);
+  }
+  const unsigned found = scanJudged(text, wanted, offsets, reached, first, search);
+  if (found == wanted || !search.unicodeBlank(text)) return found;
+  return scanWithoutJudgements(text, wanted, offsets, reached, first);
 }
 
 } // namespace

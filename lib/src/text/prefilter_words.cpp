@@ -13,8 +13,11 @@
 namespace asyncfix {
 namespace {
 
+/// An identifier byte, for where a word may start or end: ASCII only. A byte of another
+/// character may belong to one that tree-sitter reads as a blank (U+00A0, U+FEFF, U+200B) or to
+/// none (invalid UTF-8), so it never stops a word from counting (at worst `éScale` counts).
 bool isWordByte(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
 /// The share of bytes a bucket's tables let through at one position, were bytes uniform: what the
@@ -52,14 +55,12 @@ __attribute__((target("avx2"))) inline __m256i bucketsAvx2(const char *p, const 
     const __m256i h = _mm256_shuffle_epi8(hi[k], _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
     result = _mm256_and_si256(result, _mm256_and_si256(l, h));
   }
-  // The byte before: an identifier byte (a-z, A-Z, 0-9, `_`, any byte ≥ 0x80) rules out the
-  // buckets whose words start with an identifier byte.
+  // The byte before: an identifier byte (a-z, A-Z, 0-9, `_`) rules out the buckets whose words
+  // start with an identifier byte.
   const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p - 1));
   const __m256i letter = withinAvx2(_mm256_or_si256(b, _mm256_set1_epi8(0x20)), 'a', 25);
   const __m256i digit = withinAvx2(b, '0', 9);
-  const __m256i high = _mm256_cmpgt_epi8(_mm256_setzero_si256(), b);
-  const __m256i word = _mm256_or_si256(_mm256_or_si256(letter, digit),
-                                       _mm256_or_si256(high, _mm256_cmpeq_epi8(b, _mm256_set1_epi8('_'))));
+  const __m256i word = _mm256_or_si256(_mm256_or_si256(letter, digit), _mm256_cmpeq_epi8(b, _mm256_set1_epi8('_')));
   return _mm256_andnot_si256(_mm256_and_si256(word, startBuckets), result);
 }
 
