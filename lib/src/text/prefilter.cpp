@@ -638,6 +638,12 @@ bool noqaWithAsyncfixCode(std::string_view text, std::size_t at) {
   return false;
 }
 
+/// Could the byte `c` start a character that tree-sitter reads as a blank and the judgements do
+/// not (unicodeBlankAt)? A vertical tab or the lead byte of a character of two bytes or more
+/// (0xc2 and above: two tests in the SIMD filter, where the six lead bytes of those blanks took
+/// six and made the filter's constants more than the registers).
+bool blankLead(unsigned c) { return c == 0x0b || c >= 0xc2; }
+
 /// Could a byte at `p` start one of the words the scan looks for? The filter that the SIMD loop
 /// applies 16 or 32 positions at a time: `async`/`await` (a, s|w, _, _, c|t), `non_blocking`
 /// (n, _, _, `_`, b), `to` after `.` or a blank and before `(`, `#`, `\` or a blank (what
@@ -650,7 +656,7 @@ bool mayStartWord(std::string_view text, std::size_t p) {
   return (c0 == 'a' && (c1 == 's' || c1 == 'w') && (c4 == 'c' || c4 == 't')) || (c0 == 'n' && c3 == '_' && c4 == 'b') ||
          (c0 == 't' && c1 == 'o' && (before == '.' || before <= ' ') &&
           (c2 == '(' || c2 == '#' || c2 == '\\' || c2 <= ' ')) ||
-         ((c0 | 0x20U) == 'n' && (c2 | 0x20U) == 'q' && (c3 | 0x20U) == 'a');
+         ((c0 | 0x20U) == 'n' && (c2 | 0x20U) == 'q' && (c3 | 0x20U) == 'a') || blankLead(c0);
 }
 
 #if defined(__SSE2__)
@@ -670,8 +676,9 @@ inline unsigned candidateMask16(const char *p) {
                                    _mm_or_si128(eq(before, '.'), blankBefore));
   const __m128i noqa = _mm_and_si128(eq(_mm_or_si128(b0, lower), 'n'),
                                      _mm_and_si128(eq(_mm_or_si128(b2, lower), 'q'), eq(_mm_or_si128(b3, lower), 'a')));
+  const __m128i lead = _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(b0, _mm_set1_epi8('\xc2')), b0), eq(b0, '\x0b'));
   return static_cast<unsigned>(
-      _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(keyword, nonBlocking), _mm_or_si128(to, noqa))));
+      _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_or_si128(keyword, nonBlocking), _mm_or_si128(to, noqa)), lead)));
 }
 #endif
 
@@ -708,8 +715,10 @@ __attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p) {
   const __m256i noqa = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b0, lower), cn),
                                         _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b2, lower), cq),
                                                          _mm256_cmpeq_epi8(_mm256_or_si256(b3, lower), ca)));
-  return static_cast<unsigned>(
-      _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(keyword, nonBlocking), _mm256_or_si256(to, noqa))));
+  const __m256i lead = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(b0, _mm256_set1_epi8('\xc2')), b0),
+                                       _mm256_cmpeq_epi8(b0, _mm256_set1_epi8('\x0b')));
+  return static_cast<unsigned>(_mm256_movemask_epi8(
+      _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(keyword, nonBlocking), _mm256_or_si256(to, noqa)), lead)));
 }
 
 /// The AVX2 blocks of forEachCandidate from `i`, as far as their loads stay in the text (`i` is
@@ -1185,104 +1194,6 @@ bool nonBlockingValueMayBeTrue(std::string_view text, std::size_t at) {
   return wordAt(text, k) == "True";
 }
 
-/// Whether `text` holds a character that tree-sitter-python reads as a blank and the judgements
-/// do not: a vertical tab, U+0085, U+00A0, U+1680, U+2000-U+200B, U+2028, U+2029, U+202F,
-/// U+205F, U+2060, U+3000, or U+FEFF after the start (the grammar's extras: `\s` and three
-/// more). The judgements read only ASCII blanks between tokens, so in such a text `torch.load
-/// (p)` or `x.to\u00a0(d, True)` could be called where they see no call.
-bool unicodeBlankAt(std::string_view text, std::size_t i) {
-  const auto at = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0U; };
-  const unsigned b1 = at(i + 1), b2 = at(i + 2);
-  switch (static_cast<unsigned char>(text[i])) {
-  case 0x0b: return true;
-  case 0xc2: return b1 == 0x85 || b1 == 0xa0;
-  case 0xe1: return b1 == 0x9a && b2 == 0x80;
-  case 0xe2:
-    return (b1 == 0x80 && (b2 <= 0x8b || b2 == 0xa8 || b2 == 0xa9 || b2 == 0xaf)) ||
-           (b1 == 0x81 && (b2 == 0x9f || b2 == 0xa0));
-  case 0xe3: return b1 == 0x80 && b2 == 0x80;
-  case 0xef: return i > 0 && b1 == 0xbb && b2 == 0xbf;
-  default: return false;
-  }
-}
-
-bool hasUnicodeBlank(std::string_view text, bool reference) {
-  if (reference) {
-    for (std::size_t i = 0; i < text.size(); ++i)
-      if (unicodeBlankAt(text, i)) return true;
-    return false;
-  }
-  // The lead bytes in two searches (a vertical tab and 0xc2, 0xe2, 0xef; then 0xe1, 0xe3), each
-  // gone on with only when the other has caught up with it.
-  std::size_t a = findAny(text, 0, '\x0b', '\xc2', '\xe2', '\xef'),
-              b = findAny(text, 0, '\xe1', '\xe3', '\xe1', '\xe1');
-  while (a < text.size() || b < text.size()) {
-    if (a < b) {
-      if (unicodeBlankAt(text, a)) return true;
-      a = findAny(text, a + 1, '\x0b', '\xc2', '\xe2', '\xef');
-    } else {
-      if (unicodeBlankAt(text, b)) return true;
-      b = findAny(text, b + 1, '\xe1', '\xe3', '\xe1', '\xe1');
-    }
-  }
-  return false;
-}
-
-/// scanTriggers() for a text with such a blank (hasUnicodeBlank): no judgement, no lexer, every
-/// occurrence of a word counts — `async`, `await`, `non_blocking` and `to` with no ASCII
-/// identifier byte next to them, a `noqa` naming an AF code, each AF3xx word whose package the
-/// text spells. Rare text, one byte at a time.
-unsigned scanWithoutJudgements(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets,
-                               unsigned reached, PrefilterHit *first) {
-  unsigned found = 0;
-  const auto packages = [&] {
-    unsigned p = reached;
-    if (text.find("torch") != std::string_view::npos) p |= kPackageTorch;
-    if (text.find("torchvision") != std::string_view::npos) p |= kPackageTorchvision;
-    if (text.find("numpy") != std::string_view::npos) p |= kPackageNumpy;
-    if (text.find("scipy") != std::string_view::npos) p |= kPackageScipy;
-    return p;
-  }();
-  const std::size_t firstOffset = offsets ? offsets->size() : 0;
-  for (std::size_t at = 0; at < text.size(); ++at) {
-    unsigned trigger = 0;
-    const std::string_view rest = text.substr(at);
-    if ((rest.starts_with("async") || rest.starts_with("await")) && mayStandAlone(text, at, 5))
-      trigger = kPrefilterKeywordName;
-    else if (rest.starts_with("non_blocking") && mayStandAlone(text, at, 12)) trigger = kPrefilterNonBlocking;
-    else if (rest.starts_with("to") && mayStandAlone(text, at, 2)) trigger = kPrefilterToCall;
-    else if (rest.size() > 3 && (rest[0] | 0x20) == 'n' && (rest[1] | 0x20) == 'o' && (rest[2] | 0x20) == 'q' &&
-             (rest[3] | 0x20) == 'a' && noqaWithAsyncfixCode(text, at + 2))
-      trigger = kPrefilterNoqa;
-    if ((trigger & wanted) == 0 && (wanted & kPrefilterTorchApi) != 0) {
-      for (const auto &[list, whole] : {std::pair{torchApiWords(), false}, std::pair{torchApiWholeWords(), true}})
-        for (const TorchWord &w : list)
-          if ((offsets || (w.package & packages) != 0) && torchWordAt(text, at, w.text, whole))
-            trigger = kPrefilterTorchApi;
-    }
-    if ((trigger & wanted) == 0) continue;
-    if (first && found == 0) *first = {trigger, static_cast<std::uint32_t>(at)};
-    found |= trigger;
-    if (offsets) offsets->push_back(static_cast<std::uint32_t>(at));
-    else if (found == wanted) break;
-  }
-  if (offsets) std::sort(offsets->begin() + static_cast<std::ptrdiff_t>(firstOffset), offsets->end());
-  return found;
-}
-
-/// Whether the tokens around the `async`/`await` at `at` that keywordByNeighbours() reads start
-/// (end) with ASCII bytes: a byte of another character there may be one tree-sitter reads as no
-/// token at all (invalid UTF-8) or as a blank, where the judgement would read a name; the scan
-/// then takes the word for a name (at worst a file parsed for nothing).
-bool asciiNeighbours(std::string_view text, std::size_t at) {
-  const std::size_t next = skipBlanks(text, at + 5);
-  std::size_t before = at;
-  while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
-  return (next >= text.size() || static_cast<unsigned char>(text[next]) < 0x80) &&
-         (before == 0 || static_cast<unsigned char>(text[before - 1]) < 0x80 ||
-          (before == 3 && text.starts_with("\xEF\xBB\xBF")));
-}
-
 /// The searches scan() makes over a text, by one of two paths: the fast one (SIMD candidate
 /// search, the word filter's tables and bit sets, vectorised substring searches) and the
 /// reference one (every position tried one at a time against the plain definitions), which
@@ -1311,7 +1222,6 @@ struct Searches {
     return text.find("torch") != std::string_view::npos || text.find("numpy") != std::string_view::npos ||
            text.find("scipy") != std::string_view::npos;
   }
-  bool unicodeBlank(std::string_view text) const { return hasUnicodeBlank(text, reference); }
   unsigned packages(std::string_view text) const {
     if (!reference) return torchPackagesSpelt(text);
     unsigned spelt = 0;
@@ -1323,9 +1233,90 @@ struct Searches {
   }
 };
 
+/// Whether the byte at `i` starts a character that tree-sitter-python reads as a blank and the
+/// judgements do not: a vertical tab, U+0085, U+00A0, U+1680, U+2000-U+200B, U+2028, U+2029, U+202F,
+/// U+205F, U+2060, U+3000, or U+FEFF after the start (the grammar's extras: `\s` and three
+/// more). The judgements read only ASCII blanks between tokens, so in such a text `torch.load
+/// (p)` or `x.to\u00a0(d, True)` could be called where they see no call.
+bool unicodeBlankAt(std::string_view text, std::size_t i) {
+  const auto at = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0U; };
+  const unsigned b1 = at(i + 1), b2 = at(i + 2);
+  switch (static_cast<unsigned char>(text[i])) {
+  case 0x0b: return true;
+  case 0xc2: return b1 == 0x85 || b1 == 0xa0;
+  case 0xe1: return b1 == 0x9a && b2 == 0x80;
+  case 0xe2:
+    return (b1 == 0x80 && (b2 <= 0x8b || b2 == 0xa8 || b2 == 0xa9 || b2 == 0xaf)) ||
+           (b1 == 0x81 && (b2 == 0x9f || b2 == 0xa0));
+  case 0xe3: return b1 == 0x80 && b2 == 0x80;
+  case 0xef: return i > 0 && b1 == 0xbb && b2 == 0xbf;
+  default: return false;
+  }
+}
+
+/// scanTriggers() for a text with such a blank (hasUnicodeBlank): no judgement, no lexer, every
+/// occurrence of a word counts — `async`, `await`, `non_blocking` and `to` with no ASCII
+/// identifier byte next to them, a `noqa` naming an AF code, each AF3xx word whose package the
+/// text spells. Rare text, one byte at a time.
+unsigned scanWithoutJudgements(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets,
+                               unsigned reached, PrefilterHit *first, const Searches &search) {
+  unsigned found = 0;
+  std::vector<std::uint32_t> hits; // offsets, in the order found (sorted below)
+  const auto hit = [&](unsigned trigger, std::size_t at) {
+    if (first && (found == 0 || at < first->offset)) *first = {trigger, static_cast<std::uint32_t>(at)};
+    found |= trigger;
+    hits.push_back(static_cast<std::uint32_t>(at));
+  };
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    const char c = text[at];
+    if (c != 'a' && c != 'n' && c != 'N' && c != 't') continue;
+    const std::string_view rest = text.substr(at);
+    if ((rest.starts_with("async") || rest.starts_with("await")) && mayStandAlone(text, at, 5))
+      (wanted & kPrefilterKeywordName) != 0 ? hit(kPrefilterKeywordName, at) : void();
+    else if (rest.starts_with("non_blocking") && mayStandAlone(text, at, 12))
+      (wanted & kPrefilterNonBlocking) != 0 ? hit(kPrefilterNonBlocking, at) : void();
+    else if (rest.starts_with("to") && mayStandAlone(text, at, 2))
+      (wanted & kPrefilterToCall) != 0 ? hit(kPrefilterToCall, at) : void();
+    else if (rest.size() > 3 && (rest[1] | 0x20) == 'o' && (rest[2] | 0x20) == 'q' && (rest[3] | 0x20) == 'a' &&
+             noqaWithAsyncfixCode(text, at + 2))
+      (wanted & kPrefilterNoqa) != 0 ? hit(kPrefilterNoqa, at) : void();
+  }
+  if ((wanted & kPrefilterTorchApi) != 0) {
+    const unsigned packages = search.packages(text) | reached;
+    search.torchWords(text, [&](std::size_t at) {
+      for (const auto &[list, whole] : {std::pair{torchApiWords(), false}, std::pair{torchApiWholeWords(), true}})
+        for (const TorchWord &w : list)
+          if ((offsets || (w.package & packages) != 0) && torchWordAt(text, at, w.text, whole)) {
+            hit(kPrefilterTorchApi, at);
+            return !offsets;
+          }
+      return false;
+    });
+  }
+  if (offsets) {
+    std::sort(hits.begin(), hits.end());
+    hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
+    offsets->insert(offsets->end(), hits.begin(), hits.end());
+  }
+  return found;
+}
+
+/// Whether the tokens around the `async`/`await` at `at` that keywordByNeighbours() reads start
+/// (end) with ASCII bytes: a byte of another character there may be one tree-sitter reads as no
+/// token at all (invalid UTF-8) or as a blank, where the judgement would read a name; the scan
+/// then takes the word for a name (at worst a file parsed for nothing).
+bool asciiNeighbours(std::string_view text, std::size_t at) {
+  const std::size_t next = skipBlanks(text, at + 5);
+  std::size_t before = at;
+  while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
+  return (next >= text.size() || static_cast<unsigned char>(text[next]) < 0x80) &&
+         (before == 0 || static_cast<unsigned char>(text[before - 1]) < 0x80 ||
+          (before == 3 && text.starts_with("\xEF\xBB\xBF")));
+}
+
 /// scanTriggers(), which also records its first hit in `first` when given.
 unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
-                    PrefilterHit *first, const Searches &search) {
+                    PrefilterHit *first, const Searches &search, bool *blankInCode) {
   Lexer lexer(text);
   unsigned found = 0;
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
@@ -1374,6 +1365,10 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
 
   search.candidates(text, [&](std::size_t at) {
     const char c = text[at];
+    if (blankLead(static_cast<unsigned char>(c))) {
+      // Such a blank in code: the text is read again without judgements (scan()), so stop here.
+      return blankInCode && unicodeBlankAt(text, at) && lexer.inCode(at) && (*blankInCode = true);
+    }
     if (c == 'a' && want(kPrefilterKeywordName)) {
       const std::string_view w = text.substr(at, 5);
       if ((w != "async" && w != "await") || !mayStandAlone(text, at, 5)) return false;
@@ -1406,6 +1401,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     }
     return false;
   });
+  if (blankInCode && *blankInCode) return found;
   if (want(kPrefilterTorchApi) && (offsets || reached != 0 || search.torchFamily(text))) {
     // The PyTorch-migration rules' words (text/torch_words.h). Whether a whole file is worth
     // parsing also asks whether it may use PyTorch, NumPy or SciPy at all; marks are asked for
@@ -1428,13 +1424,12 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
 /// answer is then the other's, which finds more).
 unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
               PrefilterHit *first, const Searches &search) {
-  if (offsets) {
-    if (search.unicodeBlank(text)) return scanWithoutJudgements(text, wanted, offsets, reached, first);
-    return scanJudged(text, wanted, offsets, reached, first, search);
-  }
-  const unsigned found = scanJudged(text, wanted, offsets, reached, first, search);
-  if (found == wanted || !search.unicodeBlank(text)) return found;
-  return scanWithoutJudgements(text, wanted, offsets, reached, first);
+  const std::size_t firstOffset = offsets ? offsets->size() : 0;
+  bool blankInCode = false; // seen by the candidate search, unless it stopped first
+  const unsigned found = scanJudged(text, wanted, offsets, reached, first, search, &blankInCode);
+  if (!blankInCode || (!offsets && found == wanted)) return found;
+  if (offsets) offsets->resize(firstOffset);
+  return scanWithoutJudgements(text, wanted, offsets, reached, first, search);
 }
 
 } // namespace
