@@ -998,3 +998,12 @@ TEST_CASE("prefilter: `await` next to a byte that starts no token is a name", "[
     CHECK(scanTriggers(text, kPrefilterKeywordName) != 0);
   }
 }
+
+TEST_CASE("prefilter: a word right after a number is a token of its own", "[prefilter]") {
+  // Found by fuzz_prefilter: `0await` is the number `0` and the name `await` to tree-sitter
+  // (AF002); the prefilter took it for one identifier.
+  const Linter linter;
+  CHECK(linter.mayHaveFindings("x = 1\n   0await g()\n"));
+  CHECK(linter.mayHaveFindings("import torch\nx = 0torch.load(p)\n"));
+  CHECK_FALSE(linter.mayHaveFindings("x = a0await\ny = b_async\n"));
+}

@@ -113,9 +113,13 @@ bool isAsciiWordByte(unsigned char c) {
 /// byte next to it. A byte of another character next to it may belong to one that tree-sitter
 /// reads as a blank (U+00A0, U+FEFF anywhere, U+200B, U+2060: the grammar's extras) or to none
 /// (invalid UTF-8), where `await` is a name of its own; the scan keeps such a word (at worst a
-/// file parsed for nothing, where `éawait` is one name).
+/// file parsed for nothing, where `éawait` is one name). Nor does a digit before it.
 bool mayStandAlone(std::string_view text, std::size_t i, std::size_t len) {
-  return (i == 0 || !isAsciiWordByte(static_cast<unsigned char>(text[i - 1]))) &&
+  // Before it, the identifier bytes up to it make it part of a name, unless they start with a
+  // digit: a number ends there (`0await` is `0` and the name `await` to tree-sitter).
+  std::size_t run = i;
+  while (run > 0 && isAsciiWordByte(static_cast<unsigned char>(text[run - 1]))) --run;
+  return (run == i || (text[run] >= '0' && text[run] <= '9')) &&
          (i + len >= text.size() || !isAsciiWordByte(static_cast<unsigned char>(text[i + len])));
 }
 
@@ -1309,6 +1313,8 @@ bool asciiNeighbours(std::string_view text, std::size_t at) {
   const std::size_t next = skipBlanks(text, at + 5);
   std::size_t before = at;
   while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
+  // A number right before it (`0await`): a syntax error whose recovery may read a name.
+  if (at > 0 && text[at - 1] >= '0' && text[at - 1] <= '9') return false;
   return (next >= text.size() || static_cast<unsigned char>(text[next]) < 0x80) &&
          (before == 0 || static_cast<unsigned char>(text[before - 1]) < 0x80 ||
           (before == 3 && text.starts_with("\xEF\xBB\xBF")));

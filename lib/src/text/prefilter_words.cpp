@@ -20,6 +20,11 @@ bool isWordByte(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+/// A byte before a word that makes it part of a longer name: a letter or `_`. A digit may end a
+/// number (`0torch` is `0` and `torch` to tree-sitter), so it does not stop a word (at worst
+/// `x0Scale` counts).
+bool continuesName(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+
 /// The share of bytes a bucket's tables let through at one position, were bytes uniform: what the
 /// bucket assignment keeps small.
 double passRate(std::uint16_t lo, std::uint16_t hi) {
@@ -55,12 +60,11 @@ __attribute__((target("avx2"))) inline __m256i bucketsAvx2(const char *p, const 
     const __m256i h = _mm256_shuffle_epi8(hi[k], _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
     result = _mm256_and_si256(result, _mm256_and_si256(l, h));
   }
-  // The byte before: an identifier byte (a-z, A-Z, 0-9, `_`) rules out the buckets whose words
-  // start with an identifier byte.
+  // The byte before: a letter or `_` (continuesName) rules out the buckets whose words start
+  // with an identifier byte.
   const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p - 1));
   const __m256i letter = withinAvx2(_mm256_or_si256(b, _mm256_set1_epi8(0x20)), 'a', 25);
-  const __m256i digit = withinAvx2(b, '0', 9);
-  const __m256i word = _mm256_or_si256(_mm256_or_si256(letter, digit), _mm256_cmpeq_epi8(b, _mm256_set1_epi8('_')));
+  const __m256i word = _mm256_or_si256(letter, _mm256_cmpeq_epi8(b, _mm256_set1_epi8('_')));
   return _mm256_andnot_si256(_mm256_and_si256(word, startBuckets), result);
 }
 
@@ -104,7 +108,7 @@ bool hasAvx2() {
 bool wordCountsAt(std::string_view text, std::size_t at, std::string_view word, bool whole) {
   if (word.empty() || at > text.size() || text.substr(at, word.size()) != word) return false;
   if (isWordByte(static_cast<unsigned char>(word.front())) && at > 0 &&
-      isWordByte(static_cast<unsigned char>(text[at - 1])))
+      continuesName(static_cast<unsigned char>(text[at - 1])))
     return false;
   const std::size_t end = at + word.size();
   return !(whole && isWordByte(static_cast<unsigned char>(word.back())) && end < text.size() &&
@@ -221,7 +225,7 @@ bool WordSet::scalarRange(std::string_view text, std::size_t from, std::size_t t
     unsigned mask = 0xff;
     for (std::size_t k = 0; k < kPrefix && i + k < n && mask != 0; ++k)
       mask &= static_cast<unsigned>(lo_[k][s[i + k] & 15U] & hi_[k][s[i + k] >> 4U]);
-    if (mask != 0 && i > 0 && isWordByte(s[i - 1])) mask &= ~static_cast<unsigned>(startBuckets_);
+    if (mask != 0 && i > 0 && continuesName(s[i - 1])) mask &= ~static_cast<unsigned>(startBuckets_);
     if (mask != 0 && headMayMatch(text, i, mask) && verify(text, i, mask, found, state)) return true;
   }
   return false;

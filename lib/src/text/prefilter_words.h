@@ -33,7 +33,8 @@ namespace asyncfix {
 
 /// Whether `word` counts at byte `at` of `text`: it is spelt there and, when it starts (ends, for
 /// a whole word) with an identifier byte, no identifier byte precedes (follows) it. Identifier
-/// bytes are ASCII letters, digits and `_`: a byte of another character may belong to one that
+/// bytes are ASCII letters, digits and `_`, and before a word only a letter or `_` counts (a digit
+/// may end a number: `0torch` is two tokens): a byte of another character may belong to one that
 /// tree-sitter reads as a blank (U+00A0, U+FEFF, U+200B, U+2060), so it never stops a word.
 bool wordCountsAt(std::string_view text, std::size_t at, std::string_view word, bool whole);
 
