@@ -89,6 +89,9 @@ case "$mode" in
     # The seeds stay as committed; what a run learns goes to build/fuzz/corpus/<name>, a crash
     # to build/fuzz/artifacts/ (and fails the run). Longer runs: see docs/reliability.md.
     cmake --preset fuzz >/dev/null
+    # fuzz_prefilter is not in the default list yet: on broken code (a single-quoted string left
+    # unterminated, which tree-sitter's error recovery pairs with a later quote) it still finds
+    # files the prefilter rejects wrongly; ASYNCFIX_FUZZ_TARGETS=prefilter runs it.
     names=(${ASYNCFIX_FUZZ_TARGETS:-lint_fix lsp config notebook})
     targets=("${names[@]/#/fuzz_}")
     cmake --build --preset fuzz --target "${targets[@]}"
