@@ -26,3 +26,30 @@ if(ASYNCFIX_BUILD_TESTS)
   enable_testing()
   add_subdirectory(tests/wasm)
 endif()
+
+# The JavaScript API (wasm/index.js): the C API of asyncfix.h, exported as it is from a module
+# with emscripten's Node.js loader (MODULARIZE: wasm/index.js makes an instance when first
+# needed, and a new one after a trap). NODERAWFS for asyncfix_run(), which walks and fixes files
+# on disk as the CLI does; the rest of the API reads no file. The loader must leave the host
+# process alone: no handlers for uncaught exceptions or rejections, no exit.
+add_executable(asyncfix_api wasm/api.c)
+target_link_libraries(asyncfix_api PRIVATE asyncfix)
+set_target_properties(asyncfix_api PROPERTIES OUTPUT_NAME asyncfix-api SUFFIX ".js")
+target_link_options(asyncfix_api PRIVATE --no-entry -sMODULARIZE=1 -sEXPORT_NAME=createAsyncfixModule
+                    -sENVIRONMENT=node -sNODERAWFS=1 -sWASM_ASYNC_COMPILATION=0
+                    -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
+                    "-sEXPORTED_FUNCTIONS=@${PROJECT_SOURCE_DIR}/wasm/api_exports.txt"
+                    -sEXPORTED_RUNTIME_METHODS=UTF8ToString)
+set_property(TARGET asyncfix_api APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/wasm/api_exports.txt)
+
+# The npm package (`--target npm_package`): wasm/ with the modules in dist/, packed by `npm pack`
+# as <build>/asyncfix-<version>.tgz (docs/wasm.md). wasm/pack.sh stages it in <build>/npm/.
+find_program(ASYNCFIX_NPM npm)
+if(ASYNCFIX_NPM)
+  add_custom_target(npm_package
+    COMMAND "${PROJECT_SOURCE_DIR}/wasm/pack.sh" "${PROJECT_BINARY_DIR}/npm" "${PROJECT_BINARY_DIR}"
+            "$<TARGET_FILE:asyncfix_cli>" "$<TARGET_FILE:asyncfix_lsp_bin>" "$<TARGET_FILE:asyncfix_api>"
+    DEPENDS asyncfix_cli asyncfix_lsp_bin asyncfix_api
+    COMMENT "Packing the npm package"
+    USES_TERMINAL VERBATIM)
+endif()
