@@ -6,10 +6,10 @@
 # command does; the exit code is the program's. Run through wasm/asyncfix.js. The module is
 # compiled synchronously from the file: the loader of emscripten 3.1.6 would otherwise pass its
 # path to the fetch() that Node >= 18 has, which takes no file paths.
-# wasm/cli-pre.js gives it Node's environment variables and says which streams are terminals.
+# wasm/node-pre.js gives it Node's environment variables and says which streams are terminals.
 target_link_options(asyncfix_cli PRIVATE -sNODERAWFS=1 -sENVIRONMENT=node -sEXIT_RUNTIME=1
-                    -sWASM_ASYNC_COMPILATION=0 "SHELL:--pre-js ${PROJECT_SOURCE_DIR}/wasm/cli-pre.js")
-set_property(TARGET asyncfix_cli APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/wasm/cli-pre.js)
+                    -sWASM_ASYNC_COMPILATION=0 "SHELL:--pre-js ${PROJECT_SOURCE_DIR}/wasm/node-pre.js")
+set_property(TARGET asyncfix_cli APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/wasm/node-pre.js)
 
 # The language server: a standalone WASI module (imports only wasi_snapshot_preview1), which
 # node:wasi and VS Code's WASI host (@vscode/wasm-wasi-lsp) run. It reads its documents over
