@@ -39,8 +39,15 @@ target_link_options(asyncfix_api PRIVATE --no-entry -sMODULARIZE=1 -sEXPORT_NAME
                     -sENVIRONMENT=node -sNODERAWFS=1 -sWASM_ASYNC_COMPILATION=0
                     -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
                     "-sEXPORTED_FUNCTIONS=@${PROJECT_SOURCE_DIR}/wasm/api_exports.txt"
-                    -sEXPORTED_RUNTIME_METHODS=UTF8ToString)
-set_property(TARGET asyncfix_api APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/wasm/api_exports.txt)
+                    -sEXPORTED_RUNTIME_METHODS=UTF8ToString "SHELL:--pre-js ${PROJECT_SOURCE_DIR}/wasm/node-pre.js")
+set_property(TARGET asyncfix_api APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/wasm/api_exports.txt
+             ${PROJECT_SOURCE_DIR}/wasm/node-pre.js)
+# In a directory of its own, beside cli/ and lsp/: the manual beside it is <build>/share/doc/asyncfix.
+set_target_properties(asyncfix_api PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/api)
+# The build tree's manual, as packaging/CMakeLists.txt links it for the native build: the rule
+# pages the modules link to (docs_location.cpp finds share/doc/asyncfix beside <build>/cli).
+file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/share/doc)
+file(CREATE_LINK ${PROJECT_SOURCE_DIR}/docs ${PROJECT_BINARY_DIR}/share/doc/asyncfix SYMBOLIC COPY_ON_ERROR)
 
 # The npm package (`--target npm_package`): wasm/ with the modules in dist/, packed by `npm pack`
 # as <build>/asyncfix-<version>.tgz (docs/wasm.md). wasm/pack.sh stages it in <build>/npm/.

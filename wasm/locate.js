@@ -2,7 +2,7 @@
 // Where the WebAssembly modules are, and whether this Node can run them (docs/wasm.md).
 //
 // The modules come from the `wasm` CMake preset: build/wasm/cli/asyncfix.{js,wasm} (the CLI),
-// build/wasm/lsp/asyncfix-lsp.wasm (the language server) and build/wasm/asyncfix-api.{js,wasm}
+// build/wasm/lsp/asyncfix-lsp.wasm (the language server) and build/wasm/api/asyncfix-api.{js,wasm}
 // (the JavaScript API). The npm package carries them in dist/; in the source tree they are found
 // in the build directory; ASYNCFIX_WASM_DIR names another directory holding them all, or another
 // build directory.
@@ -33,7 +33,7 @@ function checkHost(name) {
 /// The path of `file` (asyncfix.js, asyncfix.wasm, asyncfix-lsp.wasm, asyncfix-api.js), or an
 /// error that says where it was looked for.
 function find(file) {
-  const sub = file.startsWith('asyncfix-lsp') ? 'lsp' : file.startsWith('asyncfix-api') ? '' : 'cli';
+  const sub = file.startsWith('asyncfix-lsp') ? 'lsp' : file.startsWith('asyncfix-api') ? 'api' : 'cli';
   const candidates = [];
   const dir = process.env.ASYNCFIX_WASM_DIR;
   if (dir) candidates.push(path.join(dir, file), path.join(dir, sub, file)); // flat, or a build directory

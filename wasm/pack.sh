@@ -4,7 +4,9 @@
 # JavaScript API and types, with the three modules of the `wasm` build in dist/:
 #   CLI_JS      build/wasm/cli/asyncfix.js (its asyncfix.wasm beside it)
 #   LSP_WASM    build/wasm/lsp/asyncfix-lsp.wasm
-#   API_JS      build/wasm/asyncfix-api.js (its asyncfix-api.wasm beside it)
+#   API_JS      build/wasm/api/asyncfix-api.js (its asyncfix-api.wasm beside it)
+# and the manual's rule pages in share/doc/asyncfix/rules, where the modules' links lead (the
+# directory beside dist/, as share/ is beside a native program's bin/).
 # Nothing is downloaded: the package has no dependencies. Usage: pack.sh STAGE OUT CLI_JS LSP_WASM API_JS
 set -euo pipefail
 
@@ -26,6 +28,8 @@ cp "${cli_js%.js}.wasm" "$stage/dist/asyncfix.wasm"
 cp "$lsp_wasm" "$stage/dist/asyncfix-lsp.wasm"
 cp "$api_js" "$stage/dist/asyncfix-api.js"
 cp "${api_js%.js}.wasm" "$stage/dist/asyncfix-api.wasm"
+mkdir -p "$stage/share/doc/asyncfix"
+cp -R "$here/../docs/rules" "$stage/share/doc/asyncfix/"
 chmod 755 "$stage/asyncfix.js" "$stage/asyncfix-lsp.js"
 out=$(cd "$out" && pwd)
 name=$(cd "$stage" && npm pack --pack-destination "$out" --loglevel=error)
