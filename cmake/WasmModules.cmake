@@ -39,7 +39,7 @@ target_link_options(asyncfix_api PRIVATE --no-entry -sMODULARIZE=1 -sEXPORT_NAME
                     -sENVIRONMENT=node -sNODERAWFS=1 -sWASM_ASYNC_COMPILATION=0
                     -sNODEJS_CATCH_EXIT=0 -sNODEJS_CATCH_REJECTION=0
                     "-sEXPORTED_FUNCTIONS=@${PROJECT_SOURCE_DIR}/wasm/api_exports.txt"
-                    -sEXPORTED_RUNTIME_METHODS=UTF8ToString "SHELL:--pre-js ${PROJECT_SOURCE_DIR}/wasm/node-pre.js")
+                    "SHELL:--pre-js ${PROJECT_SOURCE_DIR}/wasm/node-pre.js")
 set_property(TARGET asyncfix_api APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/wasm/api_exports.txt
              ${PROJECT_SOURCE_DIR}/wasm/node-pre.js)
 # In a directory of its own, beside cli/ and lsp/: the manual beside it is <build>/share/doc/asyncfix.

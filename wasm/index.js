@@ -71,10 +71,20 @@ function call(body) {
 function lastError(m) {
   const message = m._asyncfix_last_error();
   const code = STATUS[m._asyncfix_last_error_code()] || 'internal';
-  return new AsyncfixError(message ? m.UTF8ToString(message) : 'asyncfix failed', code);
+  return new AsyncfixError(message ? stringAt(m, message) : 'asyncfix failed', code);
 }
 
 const encoder = new TextEncoder();
+// A byte order mark at the start of a text is part of the text (emscripten's UTF8ToString would
+// drop it, and with it a byte of the file that fix() returns).
+const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+
+/** The NUL-terminated UTF-8 string at `pointer`. */
+function stringAt(m, pointer) {
+  const heap = m.HEAPU8;
+  const end = heap.indexOf(0, pointer);
+  return decoder.decode(heap.subarray(pointer, end < 0 ? heap.length : end));
+}
 
 function bytesOf(text, what) {
   if (typeof text === 'string') return encoder.encode(text);
@@ -121,7 +131,7 @@ function withStrings(m, strings, body) {
 function owned(m, pointer) {
   if (!pointer) throw lastError(m);
   try {
-    return m.UTF8ToString(pointer);
+    return stringAt(m, pointer);
   } finally {
     m._asyncfix_string_free(pointer);
   }
@@ -271,11 +281,11 @@ function rules() {
     const count = m._asyncfix_rule_count();
     for (let i = 0; i < count; i++) {
       out.push({
-        code: m.UTF8ToString(m._asyncfix_rule_code(i)),
-        name: m.UTF8ToString(m._asyncfix_rule_name(i)),
-        summary: m.UTF8ToString(m._asyncfix_rule_summary(i)),
-        doc: m.UTF8ToString(m._asyncfix_rule_doc(i)),
-        url: m.UTF8ToString(m._asyncfix_rule_url(i)),
+        code: stringAt(m, m._asyncfix_rule_code(i)),
+        name: stringAt(m, m._asyncfix_rule_name(i)),
+        summary: stringAt(m, m._asyncfix_rule_summary(i)),
+        doc: stringAt(m, m._asyncfix_rule_doc(i)),
+        url: stringAt(m, m._asyncfix_rule_url(i)),
       });
     }
     return out;
@@ -283,7 +293,7 @@ function rules() {
 }
 
 function version() {
-  return call((m) => m.UTF8ToString(m._asyncfix_version()));
+  return call((m) => stringAt(m, m._asyncfix_version()));
 }
 
 module.exports = { AsyncfixError, Linter, RunError, checkPaths, fix, lint, rules, version };
