@@ -14,13 +14,16 @@ set_property(TARGET asyncfix_cli APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_D
 # The language server: a standalone WASI module (imports only wasi_snapshot_preview1), which
 # node:wasi and VS Code's WASI host (@vscode/wasm-wasi-lsp) run. It reads its documents over
 # LSP on stdin/stdout.
-# wasm/wasi_syscalls.c answers the system calls that are no WASI calls (no file is read).
+# wasm/wasi_syscalls.c answers the system calls that are no WASI calls (no file is read), and
+# poll() with WASI's poll_oneoff.
 set_target_properties(asyncfix_lsp_bin PROPERTIES SUFFIX ".wasm")
 add_library(asyncfix_wasi_syscalls OBJECT wasm/wasi_syscalls.c)
 target_compile_options(asyncfix_wasi_syscalls PRIVATE -Wall -Wextra -Wno-unused-parameter
                        $<$<BOOL:${ASYNCFIX_WERROR}>:-Werror>)
 target_link_libraries(asyncfix_lsp_bin PRIVATE asyncfix_wasi_syscalls)
-target_link_options(asyncfix_lsp_bin PRIVATE -sSTANDALONE_WASM=1)
+# wasm/wasi_imports.js names the WASI calls that emscripten's library lacks (poll_oneoff).
+target_link_options(asyncfix_lsp_bin PRIVATE -sSTANDALONE_WASM=1 "SHELL:--js-library ${PROJECT_SOURCE_DIR}/wasm/wasi_imports.js")
+set_property(TARGET asyncfix_lsp_bin APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/wasm/wasi_imports.js)
 
 if(ASYNCFIX_BUILD_TESTS)
   enable_testing()

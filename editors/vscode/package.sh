@@ -92,7 +92,7 @@ cp -R "$here/../../docs/rules" bundled/share/doc/asyncfix/
 if [ -n "$wasm_lsp" ]; then
   mkdir -p bundled/wasm
   cp "$wasm_lsp" bundled/wasm/asyncfix-lsp.wasm
-  cp "$here/../../wasm/asyncfix-lsp.js" "$here/../../wasm/locate.js" bundled/wasm/
+  cp "$here/../../wasm/asyncfix-lsp.js" "$here/../../wasm/locate.js" "$here/../../wasm/stdin.js" bundled/wasm/
 fi
 if [ "$target" != universal ]; then
   exe=asyncfix-lsp
