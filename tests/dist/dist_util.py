@@ -78,6 +78,12 @@ def debootstrapped(key, args):
     return cached
 
 
+def bookworm_root():
+    """The minimal bookworm root the wheel is installed into (test_wheel.Debootstrap,
+    test_manylinux.Bookworm): minbase and python3-venv, cached in CACHE."""
+    return debootstrapped("bookworm-minbase-python3-venv", ["--variant=minbase", "--include=python3-venv", "bookworm"])
+
+
 def main():
     """unittest's main, but exit 77 (CTest's SKIP_RETURN_CODE) when every test was skipped."""
     program = unittest.main(exit=False, verbosity=2)

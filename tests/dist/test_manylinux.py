@@ -29,13 +29,12 @@ import time
 import unittest
 import zipfile
 
-from dist_util import CACHE, SOURCE, VERSION, debootstrapped, main, run
+from dist_util import CACHE, SOURCE, VERSION, bookworm_root, main, run
 
 WHEELHOUSE = os.environ.get("ASYNCFIX_MANYLINUX_WHEELHOUSE", "")
 HOST_BIN = os.environ.get("ASYNCFIX_BIN", "")
 TAG = "py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64"
 BUILD_ROOT_KEY = "bullseye-g++-python3-venv"  # scripts/build-manylinux.sh's root
-BOOKWORM_KEY = "bookworm-minbase-python3-venv"  # test_wheel.Debootstrap's
 GLIBC_LIBS = re.compile(r"^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|"
                         r"ld-linux[-a-z0-9_.]*\.so\.[0-9]+)$")
 
@@ -234,7 +233,7 @@ class Bookworm(InRoot, unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         opted_in()
-        cls.prepare(debootstrapped(BOOKWORM_KEY, ["--variant=minbase", "--include=python3-venv", "bookworm"]))
+        cls.prepare(bookworm_root())
 
 
 if __name__ == "__main__":

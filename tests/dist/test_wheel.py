@@ -36,7 +36,7 @@ import zipfile
 
 import unittest
 
-from dist_util import CACHE, FINDING, FIXED, LEGACY, SOURCE, VERSION, WHEEL_BUILD_DIR, WHEELHOUSE, debootstrapped, \
+from dist_util import CACHE, FINDING, FIXED, LEGACY, SOURCE, VERSION, WHEEL_BUILD_DIR, WHEELHOUSE, bookworm_root, \
     main, run, the_wheel
 
 DOCS = os.path.join(SOURCE, "docs")  # installed as <env>/share/doc/asyncfix
@@ -432,9 +432,6 @@ class EveryPython(unittest.TestCase):
         self.assertEqual(read(os.path.join(work, "legacy.py")), FIXED)
 
 
-ROOT_KEY = "bookworm-minbase-python3-venv"
-
-
 class Debootstrap(unittest.TestCase):
     """The wheel in a minimal Debian bookworm root: no compiler, no libgit2, no toml++."""
 
@@ -448,7 +445,7 @@ class Debootstrap(unittest.TestCase):
         if not cls.chroot_command:
             raise unittest.SkipTest("chroot is not installed")
         cls.wheel = the_wheel()
-        cached = debootstrapped(ROOT_KEY, ["--variant=minbase", "--include=python3-venv", "bookworm"])
+        cached = bookworm_root()
         cls.tmp = tempfile.mkdtemp(prefix="asyncfix-chroot-", dir=CACHE)
         cls.root = os.path.join(cls.tmp, "root")
         run(["cp", "-a", cached, cls.root])
