@@ -1,6 +1,6 @@
 """What the slow distribution tests (label `dist`) share: their settings from CTest, running
-commands, the wheel the dist.wheel fixture built, legacy sources, and a main that reports
-"skipped" to CTest (exit 77) when every test skipped.
+commands, the wheel the dist.wheel fixture built, legacy sources, the Debian roots, and a main
+that reports "skipped" to CTest (exit 77) when every test skipped.
 """
 
 import glob
@@ -27,6 +27,10 @@ LEGACY = (
 )
 FIXED = LEGACY.replace("async=True", "non_blocking=True")
 FINDING = "legacy.py:5:23: AF101"
+# The release wheels' platform tag (scripts/build-manylinux.sh), and its bullseye build root's key
+# in CACHE.
+MANYLINUX_TAG = "py3-none-manylinux_2_17_%s.manylinux2014_%s" % (os.uname().machine, os.uname().machine)
+BUILD_ROOT_KEY = "bullseye-g++-python3-venv"
 
 
 def run(command, check=True, timeout=1800, **kwargs):
@@ -39,12 +43,29 @@ def run(command, check=True, timeout=1800, **kwargs):
     return result
 
 
-def the_wheel():
-    """The wheel dist.wheel built (exactly one in the wheelhouse)."""
-    found = glob.glob(os.path.join(WHEELHOUSE, "asyncfix-*.whl"))
+def the_wheel(wheelhouse=None):
+    """The wheel dist.wheel built (exactly one in the wheelhouse), or the one in `wheelhouse`."""
+    wheelhouse = wheelhouse or WHEELHOUSE
+    found = glob.glob(os.path.join(wheelhouse, "asyncfix-*.whl"))
     if len(found) != 1:
-        raise AssertionError("expected one wheel in %s (built by the dist.wheel test), found %s" % (WHEELHOUSE, found))
+        raise AssertionError("expected one wheel in %s (built by its dist test), found %s" % (wheelhouse, found))
     return found[0]
+
+
+def wheel_source():
+    """(source tree, build tree) dist.wheel's wheel was built from: the clone's copy in the bullseye
+    root and its build tree there (scripts/build-manylinux.sh), or the clone and WHEEL_BUILD_DIR.
+    A build of the same source in that tree compiles nothing."""
+    if is_manylinux(the_wheel()):
+        root = os.path.join(CACHE, BUILD_ROOT_KEY)
+        return os.path.join(root, "src"), os.path.join(root, "build-" + os.uname().machine)
+    return SOURCE, WHEEL_BUILD_DIR
+
+
+def is_manylinux(wheel):
+    """Whether `wheel` is a release wheel of scripts/build-manylinux.sh (not the fallback of a
+    machine where it cannot run)."""
+    return ".manylinux2014_" in os.path.basename(wheel)
 
 
 MIRROR = os.environ.get("ASYNCFIX_DEBIAN_MIRROR", "http://deb.debian.org/debian")
