@@ -15,6 +15,8 @@ import urllib.request
 SOURCE = os.path.abspath(os.environ.get("ASYNCFIX_SOURCE_DIR") or os.path.join(os.path.dirname(__file__), "..", ".."))
 VERSION = os.environ.get("ASYNCFIX_VERSION", "")
 WHEELHOUSE = os.environ.get("ASYNCFIX_WHEELHOUSE", "")
+# The aarch64 wheel dist.aarch64 cross-builds (scripts/build-manylinux.sh --arch aarch64).
+AARCH64_WHEELHOUSE = os.environ.get("ASYNCFIX_AARCH64_WHEELHOUSE", "")
 WHEEL_BUILD_DIR = os.environ.get("ASYNCFIX_WHEEL_BUILD_DIR", "")
 CACHE = os.environ.get("ASYNCFIX_DIST_CACHE") or os.path.join(SOURCE, "build", "dist-cache")
 
