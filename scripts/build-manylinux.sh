@@ -98,8 +98,10 @@ fi
 bin=$root/asyncfix-bin
 mkdir -p "$bin"
 prefix=
-[ "$arch" = x86_64 ] || prefix=$arch-linux-gnu-
-for tool in gcc g++; do
+tools=(gcc g++)
+# (the cross build's strip too: the host's does not know aarch64 files)
+[ "$arch" = x86_64 ] || { prefix=$arch-linux-gnu- && tools+=(strip); }
+for tool in "${tools[@]}"; do
   cat >"$bin/$prefix$tool.tmp" <<WRAPPER
 #!/bin/sh
 # bullseye's $prefix$tool inside $root (scripts/build-manylinux.sh)
@@ -116,6 +118,7 @@ if [ "$arch" = aarch64 ]; then
   # headers are used.
   toml_dir=$(dirname "$(dpkg-query -L libtomlplusplus-dev | grep '/tomlplusplusConfig\.cmake$' | head -n 1)")
   cmake_args+=(-DCMAKE_SYSTEM_NAME=Linux -DCMAKE_SYSTEM_PROCESSOR=aarch64 "-Dtomlplusplus_DIR=$toml_dir"
+    -DCMAKE_STRIP="$bin/${prefix}strip"
     "-DCMAKE_CROSSCOMPILING_EMULATOR=$(command -v qemu-aarch64-static);-L;$root/usr/aarch64-linux-gnu")
 fi
 
