@@ -7,9 +7,11 @@
 # The lanes .ci/run adds:
 #   scripts/run.sh slow   the VS Code lane in Chromium (label `browser`), the shared-library,
 #                         package and ABI tests (label `package`), clang-tidy (label `tidy`)
-#   scripts/run.sh dist   the manylinux2014 wheel (scripts/build-manylinux.sh in a debootstrapped
-#                         bullseye root), installed in venvs of every CPython, in bullseye and
-#                         bookworm roots; pre-commit; the GitHub Action (label `dist`)
+#   scripts/run.sh dist   every artefact, built and tested, into dist/ (README: "Artefacts"): the
+#                         manylinux2014 wheels, x86_64 and aarch64 (scripts/build-manylinux.sh in a
+#                         debootstrapped bullseye root; aarch64 run under qemu), installed in venvs
+#                         of every CPython, in bullseye and bookworm roots; pre-commit; the GitHub
+#                         Action (label `dist`); then the sdist, a .vsix per target and the .deb
 #   scripts/run.sh asan   the suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   scripts/run.sh tsan   the threaded paths' tests (language server, CLI workers) under ThreadSanitizer
 #   scripts/run.sh torch  the PyTorch-migration rules on Debian's PyTorch 1.13: each case of tests/torch/cases
@@ -66,8 +68,9 @@ case "$mode" in
     ;;
   dist)
     build ci
-    # The release wheel must be the manylinux one here: no fallback to this machine's wheel.
+    # The release wheels must be the manylinux ones here: no fallback to this machine's wheel.
     ASYNCFIX_REQUIRE_MANYLINUX=1 ctest --preset dist
+    scripts/dist.sh build/ci dist
     ;;
   torch)
     build ci
