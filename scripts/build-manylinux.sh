@@ -7,6 +7,7 @@
 # (packaging/pep517), as for every wheel.
 #
 #   scripts/build-manylinux.sh [--arch x86_64|aarch64] [OUTDIR]   the wheel into OUTDIR (default: dist/)
+#   scripts/build-manylinux.sh --root-only                         only the root (.ci/run makes it early)
 #
 # aarch64 is cross-compiled; what the build runs of its own programs (the man pages come from the
 # commands' --help) runs under the host's qemu-aarch64-static with the root's aarch64 glibc
@@ -24,13 +25,17 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 arch=x86_64
-if [ "${1:-}" = --arch ]; then
+root_only=
+if [ "${1:-}" = --root-only ]; then
+  root_only=1
+  shift
+elif [ "${1:-}" = --arch ]; then
   arch=${2:-}
   shift 2 || true
 fi
 case "$arch" in
   x86_64 | aarch64) ;;
-  *) echo "usage: $0 [--arch x86_64|aarch64] [OUTDIR]" >&2; exit 2 ;;
+  *) echo "usage: $0 [--arch x86_64|aarch64] [OUTDIR] | --root-only" >&2; exit 2 ;;
 esac
 out=$(realpath -m "${1:-dist}")
 cache=$(realpath -m "${ASYNCFIX_DIST_CACHE:-build/dist-cache}")
@@ -78,6 +83,7 @@ if [ ! -f "$root.done" ] || [ "$(cat "$root.done")" != "$stamp_text" ]; then
   echo "$stamp_text" >"$root.done"
   say "root ready in $((SECONDS - started)) s ($root)"
 fi
+[ -z "$root_only" ] || exit 0
 
 # The root reaches itself at its host path: /<root path> inside it leads to its /.
 mkdir -p "$root$(dirname "$root")"

@@ -12,6 +12,8 @@
 #                         debootstrapped bullseye root; aarch64 run under qemu), installed in venvs
 #                         of every CPython, in bullseye and bookworm roots; pre-commit; the GitHub
 #                         Action (label `dist`); then the sdist, a .vsix per target and the .deb
+#   scripts/run.sh roots  only the dist lane's Debian roots (debootstrap, mostly downloading;
+#                         cached in build/ci/dist-cache), which .ci/run makes while other lanes build
 #   scripts/run.sh asan   the suite under AddressSanitizer + UndefinedBehaviorSanitizer
 #   scripts/run.sh tsan   the threaded paths' tests (language server, CLI workers) under ThreadSanitizer
 #   scripts/run.sh torch  the PyTorch-migration rules on Debian's PyTorch 1.13: each case of tests/torch/cases
@@ -26,8 +28,8 @@ cd "$(dirname "$0")/.."
 
 mode=${1:-}
 case "$mode" in
-  demo | test | slow | dist | asan | tsan | fuzz | torch) ;;
-  *) echo "usage: $0 demo|test|slow|dist|asan|tsan|fuzz|torch" >&2; exit 2 ;;
+  demo | test | slow | dist | roots | asan | tsan | fuzz | torch) ;;
+  *) echo "usage: $0 demo|test|slow|dist|roots|asan|tsan|fuzz|torch" >&2; exit 2 ;;
 esac
 
 case "$mode" in
@@ -35,6 +37,7 @@ case "$mode" in
   test | asan) scripts/install-deps.sh test ;;
   slow) scripts/install-deps.sh test browser tidy ;;
   dist) scripts/install-deps.sh test dist ;;
+  roots) scripts/install-deps.sh dist ;;
   torch) scripts/install-deps.sh test torch ;;
   tsan) scripts/install-deps.sh test sanitizers ;;
   fuzz) scripts/install-deps.sh sanitizers ;;
@@ -71,6 +74,12 @@ case "$mode" in
     # The release wheels must be the manylinux ones here: no fallback to this machine's wheel.
     ASYNCFIX_REQUIRE_MANYLINUX=1 ctest --preset dist
     scripts/dist.sh build/ci dist
+    ;;
+  roots)
+    # Where the dist tests look for them (CTest's ASYNCFIX_DIST_CACHE for the ci preset).
+    export ASYNCFIX_DIST_CACHE=$PWD/build/ci/dist-cache
+    scripts/build-manylinux.sh --root-only
+    python3 tests/dist/dist_util.py bookworm-root
     ;;
   torch)
     build ci

@@ -1,6 +1,9 @@
 """What the slow distribution tests (label `dist`) share: their settings from CTest, running
 commands, the wheel the dist.wheel fixture built, legacy sources, the Debian roots, and a main
 that reports "skipped" to CTest (exit 77) when every test skipped.
+
+`python3 dist_util.py bookworm-root` makes the bookworm root ahead of the tests (.ci/run, while
+the first lanes build; ASYNCFIX_DIST_CACHE as CTest sets it).
 """
 
 import glob
@@ -117,3 +120,9 @@ def main():
             print("skipped: %s" % reason)
         sys.exit(77)
     sys.exit(0 if result.wasSuccessful() else 1)
+
+
+if __name__ == "__main__":
+    if sys.argv[1:] != ["bookworm-root"]:
+        sys.exit("usage: dist_util.py bookworm-root")
+    print(bookworm_root())
