@@ -120,8 +120,21 @@ constexpr int kRoundsDivisor = 3; // see the test cases below
 constexpr int kRoundsDivisor = 1;
 #endif
 
-KeystrokeRun typeInto(const std::vector<std::string> &sources, int firstRounds) {
+/// With `rejected`, every source is one the prefilter rejects, held as the language server holds
+/// it (IncrementalLint::adoptRejected), and each step is compared with what the CLI reports: no
+/// finding while the text is rejected, a lint once it is kept.
+KeystrokeRun typeInto(const std::vector<std::string> &sources, int firstRounds, bool rejected = false) {
   const Linter linter;
+  const auto lintOf = [&](const Document &doc) {
+    return rejected && !linter.mayHaveFindings(doc.text()) ? std::vector<Diagnostic>{} : linter.lint(doc);
+  };
+  const auto start = [&](IncrementalLint &inc, const Document &doc) {
+    if (!rejected) return inc.update(linter, doc);
+    REQUIRE(!linter.mayHaveFindings(doc.text()));
+    REQUIRE(doc.parsed());
+    inc.adoptRejected(linter, doc);
+    return inc.diagnostics();
+  };
   std::mt19937 rng(2026);
   KeystrokeRun run;
   auto &[statements, linted, steps, differFromFresh, contained, chunkedClean] = run;
@@ -133,13 +146,14 @@ KeystrokeRun typeInto(const std::vector<std::string> &sources, int firstRounds) 
     // Half of each half are chunked as the language server's documents are: the edited
     // statements are re-parsed on their own (see document_internals.h).
     if ((n / 2) % 2 == 0) DocumentInternals::setChunking(doc, 1);
-    REQUIRE(inc.update(linter, doc) == linter.lint(doc));
+    REQUIRE(start(inc, doc) == lintOf(doc));
     const int rounds = (n == 0 ? firstRounds : 150) / kRoundsDivisor;
     for (int step = 0; step < rounds; ++step) {
       // Random edits pile up breakage: start over now and then.
       if (step % 60 == 59) {
         doc.reset(source);
         inc.reset();
+        if (rejected) start(inc, doc);
       }
       const std::string &text = doc.text();
       std::size_t at = rng() % (text.size() + 1);
@@ -155,17 +169,17 @@ KeystrokeRun typeInto(const std::vector<std::string> &sources, int firstRounds) 
           if (inc.stats().contained) { // not exact by design: it must become exact when asked
             ++contained;
             if (step % 3 != 0) continue;
-            REQUIRE(describe(inc.update(linter, doc)) == describe(linter.lint(doc)));
+            REQUIRE(describe(inc.update(linter, doc)) == describe(lintOf(doc)));
             continue;
           }
-          if (got != linter.lint(doc)) {
+          if (got != lintOf(doc)) {
             INFO("source " << n << ", step " << step << ", typing at " << at + k);
-            REQUIRE(describe(got) == describe(linter.lint(doc)));
+            REQUIRE(describe(got) == describe(lintOf(doc)));
           }
           if (DocumentInternals::chunked(doc) && !DocumentInternals::hasError(doc)) {
             ++chunkedClean;
             INFO("source " << n << ", step " << step << ", typing at " << at + k << " (chunked)");
-            REQUIRE(describe(got) == describe(linter.lint(Document(doc.text()))));
+            REQUIRE(describe(got) == describe(lintOf(Document(doc.text()))));
           }
           statements += inc.stats().statements;
           linted += inc.stats().linted;
@@ -183,9 +197,9 @@ KeystrokeRun typeInto(const std::vector<std::string> &sources, int firstRounds) 
       inc.willEdit(doc, at, end, insert);
       doc.edit(at, end, insert);
       const auto &got = inc.update(linter, doc);
-      if (got != linter.lint(doc)) {
+      if (got != lintOf(doc)) {
         INFO("source " << n << ", step " << step << ", replacing [" << at << ", " << end << ") by " << insert);
-        REQUIRE(describe(got) == describe(linter.lint(doc)));
+        REQUIRE(describe(got) == describe(lintOf(doc)));
       }
       statements += inc.stats().statements;
       linted += inc.stats().linted;
@@ -195,9 +209,9 @@ KeystrokeRun typeInto(const std::vector<std::string> &sources, int firstRounds) 
       // goes quiet. Count them. A clean chunked text parses as the whole: check it.
       if (DocumentInternals::chunked(doc) && !DocumentInternals::hasError(doc)) {
         ++chunkedClean;
-        REQUIRE(describe(got) == describe(linter.lint(Document(doc.text()))));
+        REQUIRE(describe(got) == describe(lintOf(Document(doc.text()))));
       }
-      if (step % 10 == 0 && got != linter.lint(Document(doc.text()))) ++differFromFresh;
+      if (step % 10 == 0 && got != lintOf(Document(doc.text()))) ++differFromFresh;
     }
   }
   WARN("incremental lint: " << steps << " steps (" << contained << " contained, " << chunkedClean
@@ -228,6 +242,22 @@ TEST_CASE("incremental lint equals a full lint at every keystroke in the fixture
   const KeystrokeRun run = typeInto(sources, 150);
   CHECK(run.contained > 20);
   CHECK(run.chunkedClean > 20); // the chunked path was checked too (tests/unit/document_test.cpp has more)
+  CHECK(run.linted * 5 < run.statements);
+}
+
+namespace {
+/// `text` without its `non_blocking=True` arguments (a training script the prefilter rejects).
+std::string withoutNonBlocking(std::string text) {
+  for (const std::string_view arg : {", non_blocking=True", "non_blocking=True"})
+    for (std::size_t at = text.find(arg); at != std::string::npos; at = text.find(arg, at)) text.erase(at, arg.size());
+  return text;
+}
+} // namespace
+
+TEST_CASE("incremental lint of a text the prefilter rejected equals the CLI's at every keystroke", "[incremental]") {
+  // Typing makes the text worth linting (`async`, `non_blocking=True`, `DataLoader(`) and not
+  // again; statements held unlinted must then give what their lint gives.
+  const KeystrokeRun run = typeInto({withoutNonBlocking(training(40)), withoutNonBlocking(training(12))}, 600, true);
   CHECK(run.linted * 5 < run.statements);
 }
 
@@ -391,4 +421,36 @@ TEST_CASE("incremental lint keeps the facts of loaders, pin_memory, bindings and
                     "    return out.numpy()");
     CHECK(count(got, "AF106") == 4);
   }
+}
+
+TEST_CASE("the first keystroke that makes a rejected text worth linting lints what it changed", "[incremental]") {
+  const Linter linter;
+  // No `DataLoader` yet: the copy in f() is no finding, and the prefilter rejects the file.
+  std::string source = "import torch\n\nloader = make(data)\n\ndef f():\n    for x, y in loader:\n"
+                       "        x = x.cuda(non_blocking=True)\n";
+  for (int i = 0; i < 40; ++i) source += "\ndef g" + std::to_string(i) + "(a):\n    return a + 1\n";
+  Document doc(source);
+  REQUIRE(!linter.mayHaveFindings(doc.text()));
+  REQUIRE(doc.parsed());
+  IncrementalLint inc;
+  inc.adoptRejected(linter, doc);
+  REQUIRE(inc.holdsResults());
+  CHECK(inc.diagnostics().empty());
+
+  // `async` typed as a statement of its own at the end: it alone is linted, and f(), whose
+  // text the prefilter marks (`non_blocking`), which was "no finding" as part of the whole.
+  for (const char c : std::string("\nasync = 1\n")) {
+    const std::size_t end = doc.text().size();
+    inc.willEdit(doc, end, end, std::string(1, c));
+    doc.edit(end, end, std::string(1, c));
+    const auto &got = inc.update(linter, doc);
+    CHECK(describe(got) == describe(linter.mayHaveFindings(doc.text()) ? linter.lint(doc) : std::vector<Diagnostic>{}));
+    CHECK(inc.stats().linted <= 2);
+  }
+  CHECK(count(inc.diagnostics(), "AF001") == 1);
+
+  // A loader made a DataLoader: the copy in f(), which no edit touched, becomes a finding.
+  replaceIn(inc, linter, doc, "loader = make(data)",
+            "from torch.utils.data import DataLoader\nloader = DataLoader(data)");
+  CHECK(count(inc.diagnostics(), "AF104") == 1);
 }
