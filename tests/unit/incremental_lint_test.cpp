@@ -90,7 +90,42 @@ const std::vector<std::string> kPieces{
     // loaders, pin_memory, bindings, host reads (AF104, AF106)
     "DataLoader(", "pin_memory=True", ", pin_memory=False", "val_loader", "train_loader = DataLoader(data)\n",
     "loader = ", "for x, y in val_loader:\n", "enumerate(", ".numpy()", "print(out)\n", "torch.cuda.synchronize()\n",
-    "out = x.to('cpu', non_blocking=True)\n", "global train_loader\n"};
+    "out = x.to('cpu', non_blocking=True)\n", "global train_loader\n",
+    // the file-level facts of the AF3xx rules: which functions step the optimizer (AF306), masks
+    // and where they are used (AF305), the names torch's classes are imported under (AF318)
+    "scheduler.step()\n", "optimizer.step()\n", "scheduler = StepLR(optimizer, 30)\n", "import torch as T\n",
+    "from torch import FloatTensor as FT\n", "T.FloatTensor(", "FT(", ".byte()", ".masked_fill_(mask, 0)\n",
+    "def train(model):\n"};
+
+/// PyTorch 0.3-era code whose findings depend on other statements: a scheduler stepped before
+/// a call of a function that steps the optimizer (AF306), uint8 masks used by `masked_fill_`
+/// (AF305), tensor constructors through aliased imports (AF318).
+std::string migration(int functions) {
+  std::string t = "import torch\nimport torch as T\nfrom torch import FloatTensor as FT\n"
+                  "from torch.optim.lr_scheduler import StepLR\n\n";
+  for (int i = 0; i < functions; ++i) {
+    const std::string n = std::to_string(i);
+    switch (i % 4) {
+    case 0:
+      t += "def train_" + n + "(loader, model, optimizer):\n    for x, y in loader:\n        loss = model(x, y)\n" +
+           (i % 8 == 0 ? "        optimizer.step()\n" : "        loss.backward()\n") + "    return loss\n\n";
+      break;
+    case 1:
+      t += "def main_" + n +
+           "(loader, model):\n    optimizer = torch.optim.SGD(model.parameters(), lr=0.1)\n"
+           "    scheduler = StepLR(optimizer, step_size=30)\n" +
+           "    for epoch in range(9):\n        scheduler.step()\n        train_" + std::to_string(i - 1) +
+           "(loader, model, optimizer)\n\n";
+      break;
+    case 2:
+      t += "def attend_" + n + "(scores, lengths):\n    mask = (lengths > 0).byte()\n" +
+           (i % 8 == 2 ? "    return scores.masked_fill_(mask, -1e9)\n\n" : "    return mask.sum()\n\n");
+      break;
+    default: t += "def buffers_" + n + "(n):\n    a = T.FloatTensor(n, 2).fill_(1)\n    b = FT(n)\n    return a, b\n\n";
+    }
+  }
+  return t;
+}
 
 /// The diagnostics, one per line (code, range, message, fix edits): what a mismatch shows.
 std::string describe(const std::vector<Diagnostic> &diagnostics) {
@@ -226,7 +261,12 @@ KeystrokeRun typeInto(const std::vector<std::string> &sources, int firstRounds, 
 // the examples: under ASan + UBSan (a Debug build, ~15x slower) a third of the steps keeps each
 // well within the lane's timeout.
 TEST_CASE("incremental lint equals a full lint of the same tree at every keystroke", "[incremental]") {
-  const KeystrokeRun run = typeInto({generated(60), "\xEF\xBB\xBF" + generated(8), training(40), training(12)}, 1200);
+  // The AF3xx source holds findings of each rule whose facts it spreads over statements.
+  const std::vector<Diagnostic> migrated = Linter().lint(Document(migration(24)));
+  for (const std::string_view code : {"AF305", "AF306", "AF318"})
+    CHECK(std::any_of(migrated.begin(), migrated.end(), [&](const Diagnostic &d) { return d.code == code; }));
+  const KeystrokeRun run =
+      typeInto({generated(60), "\xEF\xBB\xBF" + generated(8), training(40), training(12), migration(24)}, 1200);
   CHECK(run.contained > 20); // the contained path was taken, and checked afterwards
   // The comparison means something only if most statements were kept most of the time.
   CHECK(run.linted * 5 < run.statements);
