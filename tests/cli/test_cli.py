@@ -1138,6 +1138,31 @@ class WalkTest(CliTestCase):
         self.assertEqual(res.stderr, "")
         self.assertEqual(len(set(self.files_in(res))), 360)
 
+    def test_a_run_goes_on_with_the_threads_the_system_gives(self):
+        """-j 4 where no thread can be started (a stack limit of a terabyte: each thread's stack
+        is that size, and the kernel refuses the mapping) checks every file, fixes included, on
+        the calling thread, and says nothing: the output is the -j 1 output. (It was `internal
+        error: Resource temporarily unavailable`, exit 2.)"""
+        huge = 1 << 40
+        limit = lambda: resource.setrlimit(resource.RLIMIT_STACK, (huge, resource.RLIM_INFINITY))
+        probe = subprocess.run([sys.executable, "-c", "import threading; threading.Thread(target=int).start()"],
+                               capture_output=True, text=True, preexec_fn=limit)
+        self.assertNotEqual(probe.returncode, 0, "the premise: under this limit no thread starts")
+        for d in range(6):
+            write(self.path("tree", f"d{d}", "a.py"), TORCH)
+            write(self.path("tree", f"d{d}", "b.py"), CLEAN)
+        one = subprocess.run([BIN, "check", "--output-format", "json-lines", "-j", "1", "tree"],
+                             cwd=self.dir, capture_output=True, text=True)
+        four = subprocess.run([BIN, "check", "--output-format", "json-lines", "-j", "4", "tree"],
+                              cwd=self.dir, capture_output=True, text=True, preexec_fn=limit)
+        self.assertEqual((four.returncode, four.stderr), (1, ""), four.stderr)
+        self.assertEqual(four.stdout, one.stdout)
+        fixed = subprocess.run([BIN, "check", "--fix", "-j", "4", "tree"],
+                               cwd=self.dir, capture_output=True, text=True, preexec_fn=limit)
+        self.assertEqual(fixed.returncode, 0, fixed.stderr)
+        for d in range(6):
+            self.assertEqual(read(self.path("tree", f"d{d}", "a.py")).decode(), TORCH_FIXED)
+
     def test_a_root_that_climbs_out_of_a_link_is_checked_as_it_is_spelt(self):
         """`proj/link/..` is `proj` to the user (and to --show-settings and --fix, which read by
         that path) but `real` to the kernel: the walk must not judge proj's files by real's
@@ -1258,6 +1283,20 @@ class ConfigTest(CliTestCase):
         self.assertEqual(len(self.codes("--isolated")), 6)
         self.assertEqual(self.codes("--config", "sub/asyncfix.toml", "a.py"),
                          [("a.py", "AF001"), ("a.py", "AF001")])
+
+    def test_the_torch_tables_grow_from_the_configuration(self):
+        # Issue 28: AF310's renames and AF316's removals are data that pyproject.toml extends.
+        write(self.path("pyproject.toml"),
+              "[tool.asyncfix]\nselect = [\"AF3\"]\n\n[tool.asyncfix.renames]\n"
+              "api = [{ old = \"mylib.nets.build_net\", new = \"mylib.nets.make_net\" },\n"
+              "       { old = \"mylib.ops.old_solve\", message = \"use `mylib.ops.solve(A, B)`\" }]\n")
+        write(self.path("a.py"), "import mylib.nets\nimport mylib.ops\nnet = mylib.nets.build_net()\n"
+                                 "x = mylib.ops.old_solve(b, A)\n")
+        self.assertEqual(self.codes(), [("a.py", "AF310"), ("a.py", "AF316")])
+        res = self.check("--output-format", "concise", "a.py")
+        self.assertIn("`mylib.ops.old_solve` was removed (a row of `[tool.asyncfix.renames] api`): use "
+                      "`mylib.ops.solve(A, B)`", res.stdout)
+        self.assertEqual(self.codes("--isolated", "--select", "AF3"), [])
 
     def test_configuration_errors_exit_2_and_name_the_place(self):
         write(self.path("pyproject.toml"), "[tool.asyncfix]\nselect = [\"AF101\"]\nselct = 1\n")
@@ -1457,6 +1496,37 @@ class SarifOutputTest(CliTestCase):
                 for loc in result["locations"]:
                     self.assertRegex(loc["physicalLocation"]["artifactLocation"]["uri"], URI_REFERENCE)
         return log
+
+    def test_the_pytorch_migration_rules_in_every_format(self):
+        # Issue 28 item 4: the AF3xx rules through the CLI's statistics, formats and `rule`.
+        write(self.path("legacy.py"),
+              "import torch\nimport torch.nn as nn\nfrom torch.autograd import Variable\n"
+              "loss = nn.CrossEntropyLoss()(out, y)\nprint(loss.data[0])\nv = Variable(x, volatile=True)\n"
+              "A = torch.gesv(b, M)\n")
+        res = self.check("--statistics")
+        self.assertEqual(res.code, 1, res)
+        rows = [[c.strip() for c in re.split(r"\t", l)] for l in res.stdout.splitlines()]
+        self.assertEqual(sorted(rows), [["1", "AF301", "[*] zero-dim-tensor-index"],
+                                        ["1", "AF314", "[*] volatile-variable"],
+                                        ["1", "AF316", "[ ] removed-torch-api"]])
+        found = {d["code"]: d for d in json.loads(self.check("--output-format", "json").stdout)}
+        self.assertEqual(sorted(found), ["AF301", "AF314", "AF316"])
+        self.assertEqual(found["AF301"]["fix"]["applicability"], "safe")
+        self.assertIsNone(found["AF316"]["fix"])
+        self.assertTrue(found["AF316"]["url"].endswith("AF316.md"), found["AF316"]["url"])
+        log = self.assertValidSarif(self.sarif())
+        rules = {r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]}
+        self.assertTrue({"AF301", "AF314", "AF316"} <= rules, rules)
+        github = self.check("--output-format", "github").stdout
+        self.assertEqual(len(re.findall(r"^::(?:warning|error|notice) .*AF3\d\d", github, re.M)), 3, github)
+        for code in ("AF301", "AF314", "AF316", "AF318"):
+            page = run(["rule", code], cwd=self.dir)
+            self.assertEqual(page.code, 0, page)
+            for heading in ("## What it does", "## Why is this bad?", "## Fix safety"):
+                self.assertIn(heading, page.stdout, code)
+        everything = run(["rule", "--all"], cwd=self.dir).stdout
+        for code in ["AF30%d" % i for i in range(1, 7)] + ["AF3%d" % i for i in range(10, 19)]:
+            self.assertIn("(%s)" % code, everything)
 
     def test_the_validator_rejects_an_invalid_log(self):
         write(self.path("t.py"), TORCH)

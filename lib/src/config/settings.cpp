@@ -46,16 +46,6 @@ struct FileSettings {
   std::optional<std::string> docsUrl;
 };
 
-/// An absolute URL: a scheme, `://`, and something after it ("https://example.org/asyncfix").
-bool isAbsoluteUrl(std::string_view url) {
-  const std::size_t colon = url.find("://");
-  if (colon == 0 || colon == std::string_view::npos || colon + 3 == url.size()) return false;
-  if (!std::isalpha(static_cast<unsigned char>(url[0]))) return false;
-  return std::all_of(url.begin(), url.begin() + static_cast<std::ptrdiff_t>(colon), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
-  });
-}
-
 /// "asynchronous" or a template with "{name}" whose result for `async` and `await` is a Python
 /// identifier that is not a keyword.
 bool isValidModuleRenameStyle(std::string_view style) {
@@ -102,7 +92,8 @@ public:
 
   /// `[renames]`: `module`, `function`, `keyword`, `attribute` and `api`, each an array of tables
   /// `{ old = "…", new = "…" }` (+ `callable` for keyword rows, `owner` for attribute rows;
-  /// optional `library`, `since`, `source`). Errors name the key: `renames.module[0].old`.
+  /// `message` instead of `new` for an api row that was removed; optional `library`, `since`,
+  /// `source`). Errors name the key: `renames.module[0].old`.
   std::variant<std::vector<RenameRow>, ConfigError> renames(const toml::node &node) const {
     const toml::table *kinds = node.as_table();
     if (!kinds)
@@ -148,6 +139,7 @@ public:
           if (f == "since") return &r.since;
           if (f == "source") return &r.source;
           if (!ownerKey.empty() && f == ownerKey) return &r.owner;
+          if (kind == RenameRow::Kind::Api && f == "message") return &r.message;
           return nullptr;
         };
         std::map<std::string, const toml::node *, std::less<>> seen;
@@ -161,7 +153,12 @@ public:
           *slot = *text;
           seen.emplace(std::string(f), &value);
         }
-        for (const std::string &required : {std::string("old"), std::string("new"), ownerKey})
+        // An api row without `new` is a removal, which says what to write instead.
+        const bool removal = kind == RenameRow::Kind::Api && seen.contains("message");
+        if (removal && seen.contains("new"))
+          return error(seen.at("message")->source(),
+                       "`" + at + "` has `new` and `message`: a renamed API takes `new`, a removed one `message`");
+        for (const std::string &required : {std::string("old"), std::string(removal ? "message" : "new"), ownerKey})
           if (!required.empty() && !seen.contains(required))
             return error(item.source(), "`" + at + "` needs `" + required + "`");
         if (const auto problem = rules::validateRenameRow(r))
