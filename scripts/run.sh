@@ -92,7 +92,7 @@ case "$mode" in
   tsan)
     # Only what the lsp, cli and threads labels run (no benchmark), with the gitignore probe.
     cmake --preset tsan >/dev/null
-    cmake --build --preset tsan --target asyncfix_tests asyncfix_lsp_tests asyncfix_cli asyncfix_lsp_bin \
+    cmake --build --preset tsan --target asyncfix_limits_tests asyncfix_lsp_tests asyncfix_cli asyncfix_lsp_bin \
       gitignore_probe
     ctest --preset tsan
     ;;
