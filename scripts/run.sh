@@ -19,6 +19,7 @@
 #   scripts/run.sh torch  the PyTorch-migration rules on Debian's PyTorch 1.13: each case of tests/torch/cases
 #                         and the legacy example fixed and run on CPU (label `torch`)
 #   scripts/run.sh fuzz   each libFuzzer target for ASYNCFIX_FUZZ_SECONDS (default 60) from its seeds,
+#                         two at a time (ASYNCFIX_FUZZ_JOBS),
 #                         then the line coverage of lib/ by the corpus, held to a floor (below)
 # A campaign (docs/reliability.md): ASYNCFIX_FUZZ_SECONDS=3600 per target, ASYNCFIX_FUZZ_TARGETS to
 # pick some ("lint_fix lsp"), ASYNCFIX_FUZZ_GROW=1 to merge what it learned into the committed
@@ -108,17 +109,38 @@ case "$mode" in
     cmake --build --preset fuzz --target "${targets[@]}"
     seconds=${ASYNCFIX_FUZZ_SECONDS:-60}
     mkdir -p build/fuzz/artifacts
+    # ASYNCFIX_FUZZ_JOBS fuzzers at a time (default 2, one per core of CI's machine): each is one
+    # process on one core and -max_total_time is wall time, so each still fuzzes its seconds.
+    fuzz_one() { # name
+      local t=fuzz_$1
+      "build/fuzz/tests/fuzz/$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2560 \
+        -max_len=16384 -print_final_stats=1 -artifact_prefix="build/fuzz/artifacts/$t-" \
+        "build/fuzz/corpus/$1" "tests/fuzz/corpus/$1" >"build/fuzz/$t.log" 2>&1
+    }
+    declare -A running=() # pid -> name
+    failed=" "
+    reap() { # waits for one fuzzer; a failed one is noted
+      local pid status=0
+      wait -n -p pid "${!running[@]}" || status=$?
+      [ "$status" -eq 0 ] || failed+="${running[$pid]} "
+      unset "running[$pid]"
+    }
+    for name in "${names[@]}"; do
+      [ "${#running[@]}" -lt "${ASYNCFIX_FUZZ_JOBS:-2}" ] || reap
+      mkdir -p "build/fuzz/corpus/$name"
+      echo "fuzz: fuzz_$name for ${seconds}s"
+      fuzz_one "$name" &
+      running[$!]=$name
+    done
+    while [ "${#running[@]}" -gt 0 ]; do reap; done
     for name in "${names[@]}"; do
       t=fuzz_$name
-      mkdir -p "build/fuzz/corpus/$name"
-      echo "fuzz: $t for ${seconds}s"
-      if ! "build/fuzz/tests/fuzz/$t" -max_total_time="$seconds" -timeout=20 -rss_limit_mb=2560 \
-          -max_len=16384 -print_final_stats=1 -artifact_prefix="build/fuzz/artifacts/$t-" \
-          "build/fuzz/corpus/$name" "tests/fuzz/corpus/$name" >"build/fuzz/$t.log" 2>&1; then
+      if [[ "$failed" == *" $name "* ]]; then
         tail -n 60 "build/fuzz/$t.log" >&2
         echo "fuzz: $t failed; the input is in build/fuzz/artifacts/ (log: build/fuzz/$t.log)" >&2
-        exit 1
+        continue
       fi
+      echo "fuzz: $t"
       grep -E '^(Done|stat::)' "build/fuzz/$t.log" || tail -n 5 "build/fuzz/$t.log"
       if [ "${ASYNCFIX_FUZZ_GROW:-0}" = 1 ]; then
         # Into the committed corpus: only what adds coverage to it (review and commit the files).
@@ -127,6 +149,7 @@ case "$mode" in
         grep -E 'MERGE-OUTER: [0-9]+ new files' "build/fuzz/$t.merge.log" || tail -n 3 "build/fuzz/$t.merge.log"
       fi
     done
+    [ "$failed" = " " ] || exit 1
     # Line coverage of lib/ by the corpus (the committed seeds and what the runs learned), on a
     # build instrumented for llvm-cov; below the floor the run fails. The committed corpus alone
     # reaches 60.2% (docs/reliability.md); the floor sits 3 points below, so that a change that
