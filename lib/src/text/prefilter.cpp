@@ -109,6 +109,10 @@ bool isAsciiWordByte(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+/// A byte that opens a string to tree-sitter-python: both quotes, and the backquote (Python 2's
+/// repr), which its scanner still reads as one.
+bool isQuote(char c) { return c == '"' || c == '\'' || c == '`'; }
+
 /// Whether a word the scan looks for may stand alone at `i`, for tree-sitter: no ASCII identifier
 /// byte next to it. A byte of another character next to it may belong to one that tree-sitter
 /// reads as a blank (U+00A0, U+FEFF anywhere, U+200B, U+2060: the grammar's extras) or to none
@@ -123,36 +127,46 @@ bool mayStandAlone(std::string_view text, std::size_t i, std::size_t len) {
          (i + len >= text.size() || !isAsciiWordByte(static_cast<unsigned char>(text[i + len])));
 }
 
-/// The string prefixes Python knows (any case): r u b f br rb fr rf, and 3.14's t tr rt.
-/// Returns 0 for no prefix, 1 for a plain string prefix, 2 for an f-/t-string prefix.
-int stringPrefix(std::string_view w) {
-  if (w.empty() || w.size() > 2) return 0;
-  bool f = false, r = false, b = false, u = false;
-  for (const char ch : w) {
-    switch (ch | 0x20) {
-    case 'f':
-    case 't':
-      if (f) return 0;
-      f = true;
-      break;
-    case 'r':
-      if (r) return 0;
-      r = true;
-      break;
-    case 'b':
-      if (b) return 0;
-      b = true;
-      break;
-    case 'u':
-      if (u) return 0;
-      u = true;
-      break;
-    default: return 0;
-    }
+/// How the string whose quote is at `q` opens, as tree-sitter-python's scanner reads it: its
+/// prefix is the run of the letters f, r, b and u (any case, any number, any order) right before
+/// the quote where a token starts (no identifier byte before the run); an `f` makes it an
+/// f-string, an `r` raw, a `b` bytes. `known` is false where that depends on how the token
+/// before ends, which the lexer does not follow: the letters after a number (`1f'…'`: the number
+/// ends before them) or after a byte of another character (a blank to tree-sitter, or none).
+struct Opening {
+  std::size_t begin = 0; ///< where the string's token starts (its prefix, else its quote)
+  bool known = true, format = false, raw = false, bytes = false;
+};
+
+bool isPrefixLetter(char c) {
+  switch (c | 0x20) {
+  case 'f':
+  case 'r':
+  case 'b':
+  case 'u': return true;
+  default: return false;
   }
-  if (u && w.size() > 1) return 0;
-  if (f && b) return 0;
-  return f ? 2 : 1;
+}
+
+Opening opening(std::string_view t, std::size_t q) {
+  std::size_t r = q;
+  while (r > 0 && isPrefixLetter(t[r - 1])) --r;
+  if (r == q) return {q};
+  std::size_t w = r;
+  while (w > 0 && isAsciiWordByte(static_cast<unsigned char>(t[w - 1]))) --w;
+  // An identifier that the letters end (`xf'…'`) is a token of its own, the quote starts the
+  // string; after a number, the lexer does not know where the number ends.
+  if (w < r) return {q, t[w] < '0' || t[w] > '9'};
+  if (w > 0 && static_cast<unsigned char>(t[w - 1]) >= 0x80 && !(w == 3 && t.starts_with("\xEF\xBB\xBF")))
+    return {q, false};
+  Opening o{r};
+  for (std::size_t k = r; k < q; ++k) {
+    const char c = static_cast<char>(t[k] | 0x20);
+    o.format = o.format || c == 'f';
+    o.raw = o.raw || c == 'r';
+    o.bytes = o.bytes || c == 'b';
+  }
+  return o;
 }
 
 /// The first position at or after `from` holding one of the bytes `a`, `b`, `c`, `d` (repeat one
@@ -176,15 +190,20 @@ std::size_t findAny(std::string_view text, std::size_t from, char a, char b, cha
   return n;
 }
 
-/// Where Python's tokenizer sees strings and comments: sorted, disjoint [begin, end) spans, found
+/// Where tree-sitter-python sees strings and comments: sorted, disjoint [begin, end) spans, found
 /// by one forward pass that goes only as far as the questions asked of it (each question about a
 /// later offset goes on from where the last one stopped; one about an earlier offset is answered
-/// from the spans already found). The pass jumps from one quote or `#` to the next. An f-string's
-/// literal pieces are spans and its replacement fields are code (the strings nested in them are
-/// spans again), as tree-sitter reads them; an f-string the pass does not follow (a nested
-/// f-string, a quote like its own inside a field, a comment or a backslash in a field) counts as
-/// code as a whole. Anything unterminated is left as code too (the parser may well read it as
-/// code).
+/// from the spans already found). The pass jumps from one quote (`'`, `"`, and the backquote the
+/// grammar still reads as one) or `#` to the next, and reads a string as the grammar's scanner
+/// does: its prefix (opening()), its escapes (`\N{…}` holds any byte but `}`), its end. An
+/// f-string's literal pieces are spans and its replacement fields are code (the strings nested in
+/// them are spans again, f-strings too), as tree-sitter reads them.
+///
+/// What the pass does not follow — a string left unterminated (a line break in a single-quoted
+/// one, a NUL byte, the end of the text), a prefix it cannot read, an f-string's field with a
+/// comment, a backslash or a line break in it, a lone `}` — ends it: from there on everything is
+/// code. tree-sitter's error recovery may pair such a quote with any later one (an `async` in a
+/// later `'''…'''` is then code to it), so no later span can be trusted.
 class Lexer {
 public:
   explicit Lexer(std::string_view text) : text_(text) {}
@@ -206,6 +225,8 @@ public:
   }
 
 private:
+  static constexpr std::size_t npos = std::string_view::npos;
+
   struct Span {
     std::size_t begin = 0, end = 0;
     std::size_t outerBegin = begin, outerEnd = end; ///< the whole f-string a piece belongs to
@@ -224,7 +245,7 @@ private:
   /// Lexes from pos_ to the end of the next string or comment (or of the text).
   void step() {
     const std::string_view t = text_;
-    const std::size_t i = findAny(t, pos_, '#', '"', '\'', '#');
+    const std::size_t i = findAny(t, pos_, '#', '"', '\'', '`');
     if (i >= t.size()) {
       pos_ = t.size();
       return;
@@ -237,98 +258,133 @@ private:
       pos_ = e;
       return;
     }
-    // A prefix is the word of at most two bytes right before the quote.
-    std::size_t w = i;
-    while (w > 0 && i - w < 3 && isWordByte(static_cast<unsigned char>(t[w - 1]))) --w;
-    const bool longWord = w > 0 && i - w == 3 && isWordByte(static_cast<unsigned char>(t[w - 1]));
-    const int prefix = w < i && !longWord && i - w <= 2 ? stringPrefix(t.substr(w, i - w)) : 0;
-    pos_ = prefix == 2 ? formatted(w, i) : string(prefix ? w : i, i, false);
+    const Opening o = opening(t, i);
+    const std::size_t mark = spans_.size();
+    const std::size_t end = !o.known ? npos : o.format ? formatted(o, i, 0) : string(o, i);
+    if (end == npos) {
+      spans_.resize(mark);
+      pos_ = t.size(); // the rest is code: see the class's comment
+      return;
+    }
+    pos_ = end;
   }
 
-  /// The f-string (or t-string) whose prefix starts at `begin` and whose quote is at `q`: its
-  /// literal pieces become spans (the `{` and `}` of its fields with them), its replacement fields
-  /// stay code, the strings nested in them become spans. Returns where to go on. What it does not
-  /// follow, it leaves as code from the prefix to the closing quote, as string() does.
-  std::size_t formatted(std::size_t begin, std::size_t q) {
+  /// Where the escape whose backslash is at `k` ends in a string opened by `o` with `quote`, as
+  /// the scanner and the grammar's escape tokens read it: a raw string's backslash keeps the
+  /// quote or backslash after it and a line break in the string; elsewhere `\N{…}` (not in
+  /// bytes) runs to the first `}`, whatever stands between, and the other escapes hold no quote
+  /// past their second byte (a line break after them is the caller's to judge).
+  std::size_t escapeEnd(const Opening &o, std::size_t k) const {
+    const std::string_view t = text_;
+    if (!o.raw && !o.bytes && k + 3 < t.size() && t[k + 1] == 'N' && t[k + 2] == '{') {
+      const std::size_t close = t.find('}', k + 3);
+      if (close != npos && close > k + 3) return close + 1;
+    }
+    return k + 2;
+  }
+
+  /// The string (no f-string) opened by `o` with its quote at `q`: its span is recorded and its
+  /// end returned; npos when it is unterminated (a line break in a single-quoted one, a NUL byte
+  /// in it, the end of the text).
+  std::size_t string(const Opening &o, std::size_t q) {
     const std::string_view t = text_;
     const char quote = t[q];
-    const bool triple = q + 2 < t.size() && t[q + 1] == quote && t[q + 2] == quote;
+    const bool triple = quote != '`' && q + 2 < t.size() && t[q + 1] == quote && t[q + 2] == quote;
+    for (std::size_t k = q + (triple ? 3 : 1); k < t.size();) {
+      k = triple ? findAny(t, k, quote, '\\', quote, quote) : findAny(t, k, quote, '\\', '\n', '\r');
+      if (k >= t.size()) break;
+      const char ch = t[k];
+      if (ch == '\\') {
+        k = escapeEnd(o, k);
+      } else if (!triple && (ch == '\n' || ch == '\r')) {
+        return npos;
+      } else if (ch == quote && (!triple || (k + 2 < t.size() && t[k + 1] == quote && t[k + 2] == quote))) {
+        const std::size_t end = k + (triple ? 3 : 1);
+        // A NUL byte ends a string's content for tree-sitter (as a comment's): unterminated.
+        if (std::memchr(t.data() + q, '\0', end - q) != nullptr) return npos;
+        spans_.push_back({o.begin, end});
+        return end;
+      } else {
+        ++k;
+      }
+    }
+    return npos;
+  }
+
+  /// The f-string opened by `o` with its quote at `q`: its literal pieces become spans (the `{`
+  /// and `}` of its fields with them), its replacement fields stay code, the strings nested in
+  /// them become spans. Returns its end; npos for what the pass does not follow (the caller
+  /// drops the spans recorded since).
+  std::size_t formatted(const Opening &o, std::size_t q, int nesting) {
+    const std::string_view t = text_;
+    if (nesting > 2) return npos;
+    const char quote = t[q];
+    const bool triple = quote != '`' && q + 2 < t.size() && t[q + 1] == quote && t[q + 2] == quote;
     const std::size_t mark = spans_.size();
-    const auto giveUp = [&] {
-      spans_.resize(mark);
-      return string(begin, q, true);
-    };
-    std::size_t piece = begin; // where the current literal piece starts
+    std::size_t piece = o.begin; // where the current literal piece starts
     for (std::size_t k = q + (triple ? 3 : 1); k < t.size();) {
       const char ch = t[k];
       if (ch == '\\') {
-        // An escape; `\{` leaves the brace to open a field (taking it for code is the safe side).
-        k += k + 1 < t.size() && t[k + 1] == '{' ? 1 : 2;
+        // An escape; `\{` leaves the brace to open a field.
+        k = k + 1 < t.size() && t[k + 1] == '{' ? k + 1 : escapeEnd(o, k);
       } else if ((ch == '{' || ch == '}') && k + 1 < t.size() && t[k + 1] == ch) {
         k += 2; // `{{`, `}}`: a brace in the text
       } else if (ch == '}' || ch == '\0' || (!triple && (ch == '\n' || ch == '\r'))) {
-        return giveUp(); // unterminated (a NUL ends it too), or a lone `}`: a syntax error, whose recovery may read
-                         // code
+        return npos; // unterminated (a NUL ends it too), or a lone `}`: a syntax error
       } else if (ch == quote && (!triple || (k + 2 < t.size() && t[k + 1] == quote && t[k + 2] == quote))) {
         const std::size_t end = k + (triple ? 3 : 1);
-        spans_.push_back({piece, end, begin, end});
+        spans_.push_back({piece, end, o.begin, end});
         for (std::size_t s = mark; s < spans_.size(); ++s)
-          if (spans_[s].outerBegin == begin) spans_[s].outerEnd = end; // the pieces, not the nested strings
+          if (spans_[s].outerBegin == o.begin) spans_[s].outerEnd = end; // the pieces, not the nested strings
         return end;
       } else if (ch == '{') {
-        spans_.push_back({piece, k + 1, begin, 0});
-        const std::size_t close = field(k + 1, quote, triple, 0);
-        if (close == std::string_view::npos || close == k + 1) return giveUp(); // or an empty field
-        piece = close;                                                          // the `}` starts the next piece
+        spans_.push_back({piece, k + 1, o.begin, 0});
+        const std::size_t close = field(k + 1, quote, triple, nesting);
+        if (close == npos || close == k + 1) return npos; // or an empty field
+        piece = close;                                    // the `}` starts the next piece
         k = close + 1;
       } else {
         ++k;
       }
     }
-    return giveUp(); // unterminated at the end of the text
+    return npos; // unterminated at the end of the text
   }
 
   /// The replacement field whose code starts at `k` in an f-string quoted by `quote`: where its
   /// closing `}` is, npos for what the pass does not follow. Strings nested in it become spans
-  /// (each its own outer string); a format spec after a top-level `:` is taken for code, with
-  /// its own nested fields.
+  /// (each its own outer string; an f-string's pieces too); a format spec after a top-level `:`
+  /// is taken for code, with its own nested fields.
   std::size_t field(std::size_t k, char quote, bool triple, int nesting) {
     const std::string_view t = text_;
-    if (nesting > 2) return std::string_view::npos;
+    if (nesting > 2) return npos;
     int depth = 0;
     bool spec = false;
     while (k < t.size()) {
       const char ch = t[k];
-      if (ch == quote || ch == '\\' || ch == '\0' || (!triple && (ch == '\n' || ch == '\r')))
-        return std::string_view::npos;
+      if (ch == '\\' || ch == '\0' || (!triple && (ch == '\n' || ch == '\r'))) return npos;
       if (spec) {
-        if (ch == '\n' || ch == '\r') return std::string_view::npos;
+        if (ch == quote) return npos;
         if (ch == '}') return k;
         if (ch == '{') {
           const std::size_t close = field(k + 1, quote, triple, nesting + 1);
-          if (close == std::string_view::npos) return close;
+          if (close == npos) return close;
           k = close;
         }
         ++k;
         continue;
       }
-      if (ch == '#') return std::string_view::npos;
-      if (ch == '"' || ch == '\'') {
-        // A string nested in the field: no prefix that makes it an f-string again.
-        std::size_t w = k;
-        while (w > 0 && k - w < 3 && isWordByte(static_cast<unsigned char>(t[w - 1]))) --w;
-        const int prefix = w < k ? stringPrefix(t.substr(w, k - w)) : 0;
-        if ((w < k && prefix == 0) || prefix == 2) return std::string_view::npos;
-        const std::size_t mark = spans_.size();
-        const std::size_t end = string(w, k, false);
-        if (spans_.size() != mark + 1 || spans_.back().end != end) return std::string_view::npos; // unterminated
-        k = end;
+      if (ch == '#') return npos;
+      if (isQuote(ch)) {
+        const Opening o = opening(t, k);
+        if (!o.known) return npos;
+        k = o.format ? formatted(o, k, nesting + 1) : string(o, k);
+        if (k == npos) return npos;
         continue;
       }
       if (ch == '(' || ch == '[' || ch == '{') {
         ++depth;
       } else if (ch == ')' || ch == ']' || (ch == '}' && depth > 0)) {
-        if (--depth < 0) return std::string_view::npos;
+        if (--depth < 0) return npos;
       } else if (ch == '}') {
         return k;
       } else if (ch == ':' && depth == 0) {
@@ -336,33 +392,7 @@ private:
       }
       ++k;
     }
-    return std::string_view::npos;
-  }
-
-  /// The string whose prefix starts at `begin` and whose quote is at `q`; returns where to go on.
-  std::size_t string(std::size_t begin, std::size_t q, bool formatted) {
-    const std::string_view t = text_;
-    const char quote = t[q];
-    const bool triple = q + 2 < t.size() && t[q + 1] == quote && t[q + 2] == quote;
-    for (std::size_t k = q + (triple ? 3 : 1); k < t.size();) {
-      k = triple ? findAny(t, k, quote, '\\', quote, quote) : findAny(t, k, quote, '\\', '\n', '\r');
-      if (k >= t.size()) break;
-      const char ch = t[k];
-      if (ch == '\\') {
-        k += 2;
-      } else if (!triple && (ch == '\n' || ch == '\r')) {
-        return q + 1; // unterminated: what follows the quote is scanned as code
-      } else if (ch == quote && (!triple || (k + 2 < t.size() && t[k + 1] == quote && t[k + 2] == quote))) {
-        const std::size_t end = k + (triple ? 3 : 1);
-        // A NUL byte ends a string's content for tree-sitter (as a comment's): unterminated.
-        if (std::memchr(t.data() + q, '\0', end - q) != nullptr) return q + (triple ? 3 : 1);
-        if (!formatted) spans_.push_back({begin, end});
-        return end;
-      } else {
-        ++k;
-      }
-    }
-    return q + (triple ? 3 : 1); // unterminated at the end of the text
+    return npos;
   }
 
   std::string_view text_;
@@ -459,7 +489,7 @@ private:
     char last = 0; // the last code byte before the line's end, comments left out
     while (k < t.size()) {
       const char c = t[k];
-      if (c == '"' || c == '\'' || c == '#') {
+      if (isQuote(c) || c == '#') {
         const std::size_t e = lexer_.skip(k);
         if (e <= k) return false; // a string the lexer leaves as code
         if (c != '#') last = c;
@@ -552,7 +582,7 @@ bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer
       k = e;
       continue;
     }
-    if (c == '"' || c == '\'') {
+    if (isQuote(c)) {
       const std::size_t e = lexer.skip(k);
       if (e <= k) return true; // an f-string (its text counts as code) or an unterminated string
       k = e;
@@ -813,8 +843,7 @@ EnclosingCall enclosingCall(std::string_view text, std::size_t at, Lexer &lexer)
     const char c = text[k];
     const bool lambdaEnd = c == 'a' && depth == 0 && !colon && k >= 5 && text.compare(k - 5, 6, "lambda") == 0 &&
                            isWholeWord(text, k - 5, 6);
-    if (!lambdaEnd && c != ':' && c != '(' && c != ')' && c != '[' && c != ']' && c != '{' && c != '}' && c != '"' &&
-        c != '\'')
+    if (!lambdaEnd && c != ':' && c != '(' && c != ')' && c != '[' && c != ']' && c != '{' && c != '}' && !isQuote(c))
       continue;
     if (const std::size_t begin = lexer.spanBegin(k); begin != std::string_view::npos) {
       if (lexer.skip(k) > at) return unknown; // `at` is in a field of this f-string
@@ -824,7 +853,7 @@ EnclosingCall enclosingCall(std::string_view text, std::size_t at, Lexer &lexer)
     if (lambdaEnd) return none; // `lambda self, non_blocking=False: …`: a parameter
     if (c == ':') {
       colon = colon || depth == 0;
-    } else if (c == '"' || c == '\'') {
+    } else if (isQuote(c)) {
       return unknown;
     } else if (c == ')' || c == ']' || c == '}') {
       ++depth;
@@ -863,7 +892,7 @@ std::optional<std::string_view> argumentList(std::string_view text, std::size_t 
   int depth = 0;
   for (std::size_t k = open; k < limit;) {
     const char c = text[k];
-    if (c == '"' || c == '\'' || c == '#') {
+    if (isQuote(c) || c == '#') {
       const std::size_t e = lexer.skip(k);
       if (e <= k) return std::nullopt;
       k = e;
@@ -936,7 +965,7 @@ std::optional<CallShape> callShape(std::string_view text, std::size_t open, std:
       if (empty && c == '*' && k + 1 < text.size() && text[k + 1] == '*') named = shape.splat = true;
       empty = false;
     }
-    if (c == '"' || c == '\'') {
+    if (isQuote(c)) {
       const std::size_t e = lexer.skip(k);
       if (e <= k) return std::nullopt; // an f-string (its text counts as code) or an unterminated string
       k = e;
@@ -998,13 +1027,13 @@ std::size_t openingBracket(std::string_view text, std::size_t at, Lexer &lexer) 
   int depth = 0;
   for (std::size_t k = at; k-- > floor;) {
     const char c = text[k];
-    if (c != '(' && c != ')' && c != '[' && c != ']' && c != '{' && c != '}' && c != '"' && c != '\'') continue;
+    if (c != '(' && c != ')' && c != '[' && c != ']' && c != '{' && c != '}' && !isQuote(c)) continue;
     if (const std::size_t begin = lexer.spanBegin(k); begin != std::string_view::npos) {
       if (lexer.skip(k) > at) return kUnknown; // `at` is in a field of this f-string
       k = begin;
       continue;
     }
-    if (c == '"' || c == '\'') return kUnknown;
+    if (isQuote(c)) return kUnknown;
     if (c == ')' || c == ']' || c == '}') ++depth;
     else if (depth > 0) --depth;
     else return k;
@@ -1088,7 +1117,7 @@ bool classMayHaveInstanceForward(std::string_view text, std::size_t at, std::siz
       k = first;
     }
     const char c = text[k];
-    if (c == '"' || c == '\'' || c == '#') {
+    if (isQuote(c) || c == '#') {
       const std::size_t e = lexer.skip(k);
       if (e <= k) return true; // a string the lexer leaves as code
       k = e;
