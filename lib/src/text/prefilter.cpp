@@ -718,15 +718,28 @@ inline unsigned candidateMask16(const char *p) {
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ASYNCFIX_PREFILTER_AVX2 1
+/// The byte constants of candidateMask32, made once per text. Hidden from the optimiser (an
+/// empty asm per constant): GCC otherwise makes each broadcast again in every block (three
+/// instructions each, for the registers the test needs), where a register or a stack slot
+/// serves.
+struct CandidateConstants {
+  __m256i lower, a, s, w, c, t, n, u, b, o, dot, q, paren, hash, backslash, lead, vt;
+};
+__attribute__((target("avx2"))) inline CandidateConstants candidateConstants() {
+  CandidateConstants k{_mm256_set1_epi8(0x20),  _mm256_set1_epi8('a'), _mm256_set1_epi8('s'),  _mm256_set1_epi8('w'),
+                       _mm256_set1_epi8('c'),   _mm256_set1_epi8('t'), _mm256_set1_epi8('n'),  _mm256_set1_epi8('_'),
+                       _mm256_set1_epi8('b'),   _mm256_set1_epi8('o'), _mm256_set1_epi8('.'),  _mm256_set1_epi8('q'),
+                       _mm256_set1_epi8('('),   _mm256_set1_epi8('#'), _mm256_set1_epi8('\\'), _mm256_set1_epi8('\xc2'),
+                       _mm256_set1_epi8('\x0b')};
+  for (__m256i *v : {&k.lower, &k.a, &k.s, &k.w, &k.c, &k.t, &k.n, &k.u, &k.b, &k.o, &k.dot, &k.q, &k.paren, &k.hash,
+                     &k.backslash, &k.lead, &k.vt})
+    __asm__("" : "+x"(*v));
+  return k;
+}
+
 /// candidateMask16 for the 32 positions from `p` (reads p[-1] to p[35]). No lambdas: GCC does
 /// not give them the function's target.
-__attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p) {
-  const __m256i lower = _mm256_set1_epi8(0x20), space = _mm256_set1_epi8(' ');
-  const __m256i ca = _mm256_set1_epi8('a'), cs = _mm256_set1_epi8('s'), cw = _mm256_set1_epi8('w'),
-                cc = _mm256_set1_epi8('c'), ct = _mm256_set1_epi8('t'), cn = _mm256_set1_epi8('n'),
-                cu = _mm256_set1_epi8('_'), cb = _mm256_set1_epi8('b'), co = _mm256_set1_epi8('o'),
-                cd = _mm256_set1_epi8('.'), cq = _mm256_set1_epi8('q'), cp = _mm256_set1_epi8('('),
-                ch = _mm256_set1_epi8('#'), cl = _mm256_set1_epi8('\\');
+__attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p, const CandidateConstants &k) {
   const __m256i before = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p - 1));
   const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
   const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 1));
@@ -734,23 +747,22 @@ __attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p) {
   const __m256i b3 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 3));
   const __m256i b4 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 4));
   const __m256i keyword =
-      _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, ca),
-                                        _mm256_or_si256(_mm256_cmpeq_epi8(b1, cs), _mm256_cmpeq_epi8(b1, cw))),
-                       _mm256_or_si256(_mm256_cmpeq_epi8(b4, cc), _mm256_cmpeq_epi8(b4, ct)));
-  const __m256i nonBlocking = _mm256_and_si256(_mm256_cmpeq_epi8(b0, cn),
-                                               _mm256_and_si256(_mm256_cmpeq_epi8(b3, cu), _mm256_cmpeq_epi8(b4, cb)));
-  const __m256i blankBefore = _mm256_cmpeq_epi8(_mm256_max_epu8(before, space), space);
-  const __m256i toEnds =
-      _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(b2, cp), _mm256_cmpeq_epi8(b2, ch)),
-                      _mm256_or_si256(_mm256_cmpeq_epi8(b2, cl), _mm256_cmpeq_epi8(_mm256_max_epu8(b2, space), space)));
-  const __m256i to =
-      _mm256_and_si256(_mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, ct), _mm256_cmpeq_epi8(b1, co)), toEnds),
-                       _mm256_or_si256(_mm256_cmpeq_epi8(before, cd), blankBefore));
-  const __m256i noqa = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b0, lower), cn),
-                                        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b2, lower), cq),
-                                                         _mm256_cmpeq_epi8(_mm256_or_si256(b3, lower), ca)));
-  const __m256i lead = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(b0, _mm256_set1_epi8('\xc2')), b0),
-                                       _mm256_cmpeq_epi8(b0, _mm256_set1_epi8('\x0b')));
+      _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, k.a),
+                                        _mm256_or_si256(_mm256_cmpeq_epi8(b1, k.s), _mm256_cmpeq_epi8(b1, k.w))),
+                       _mm256_or_si256(_mm256_cmpeq_epi8(b4, k.c), _mm256_cmpeq_epi8(b4, k.t)));
+  const __m256i nonBlocking = _mm256_and_si256(
+      _mm256_cmpeq_epi8(b0, k.n), _mm256_and_si256(_mm256_cmpeq_epi8(b3, k.u), _mm256_cmpeq_epi8(b4, k.b)));
+  const __m256i blankBefore = _mm256_cmpeq_epi8(_mm256_max_epu8(before, k.lower), k.lower); // before <= ' '
+  const __m256i toEnds = _mm256_or_si256(
+      _mm256_or_si256(_mm256_cmpeq_epi8(b2, k.paren), _mm256_cmpeq_epi8(b2, k.hash)),
+      _mm256_or_si256(_mm256_cmpeq_epi8(b2, k.backslash), _mm256_cmpeq_epi8(_mm256_max_epu8(b2, k.lower), k.lower)));
+  const __m256i to = _mm256_and_si256(
+      _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, k.t), _mm256_cmpeq_epi8(b1, k.o)), toEnds),
+      _mm256_or_si256(_mm256_cmpeq_epi8(before, k.dot), blankBefore));
+  const __m256i noqa = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b0, k.lower), k.n),
+                                        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b2, k.lower), k.q),
+                                                         _mm256_cmpeq_epi8(_mm256_or_si256(b3, k.lower), k.a)));
+  const __m256i lead = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(b0, k.lead), b0), _mm256_cmpeq_epi8(b0, k.vt));
   return static_cast<unsigned>(_mm256_movemask_epi8(
       _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(keyword, nonBlocking), _mm256_or_si256(to, noqa)), lead)));
 }
@@ -760,8 +772,9 @@ __attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p) {
 /// its own for the target: the block's test is inlined only into an AVX2 function.
 template <class V>
 __attribute__((target("avx2"))) bool candidatesAvx2(const char *s, std::size_t &i, std::size_t n, V &visit) {
+  const CandidateConstants k = candidateConstants();
   for (; i + 4 + 32 <= n; i += 32)
-    if (const unsigned mask = candidateMask32(s + i); mask != 0 && visit(i, mask)) return true;
+    if (const unsigned mask = candidateMask32(s + i, k); mask != 0 && visit(i, mask)) return true;
   return false;
 }
 
