@@ -1038,3 +1038,19 @@ TEST_CASE("prefilter: strings end where tree-sitter's scanner ends them, or noth
     CHECK(allFindings(linter, text).empty());
   }
 }
+
+TEST_CASE("prefilter: after a string the lexer loses its way, no judgement is trusted", "[prefilter]") {
+  // Found by fuzz_prefilter: after the unterminated `"`, tree-sitter's error recovery reads
+  // `y.to(=True)` as a call whose second argument is `True` (AF103: the `=` is an ERROR node, a
+  // positional argument to the rule); the judgement of `.to(` saw no comma before `True` and
+  // rejected the file. Where the lexer cannot follow a string, every word counts.
+  const Linter linter;
+  for (const char *text : {"import torch\nx\"\ny.to(=True)\n", "import torch\nx\"= y.to(d True)\n",
+                           "import torch\nx = \"a\ny.to(=True)\n"}) {
+    INFO("text: " << text);
+    CHECK(linter.mayHaveFindings(text));
+    CHECK_FALSE(allFindings(linter, text).empty());
+  }
+  // A terminated string leaves the judgement as it was.
+  CHECK_FALSE(linter.mayHaveFindings("import torch\nx = \"a\"\ny.to(d, non_blocking=True)\n"));
+}

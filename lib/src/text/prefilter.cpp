@@ -210,6 +210,9 @@ public:
 
   /// True unless `offset` lies inside a string literal or a comment.
   bool inCode(std::size_t offset) { return spanAt(offset) == nullptr; }
+  /// Whether the pass met what it does not follow (see the class's comment), as far as it went:
+  /// tree-sitter's error recovery from there on gives shapes no judgement reads.
+  bool lost() const { return lost_; }
   /// The end of the string or comment around `offset` (offset itself when in code): for a piece
   /// of an f-string, the end of the whole f-string, which a scan of code steps over as one token.
   std::size_t skip(std::size_t offset) {
@@ -264,6 +267,7 @@ private:
     if (end == npos) {
       spans_.resize(mark);
       pos_ = t.size(); // the rest is code: see the class's comment
+      lost_ = true;
       return;
     }
     pos_ = end;
@@ -398,6 +402,7 @@ private:
   std::string_view text_;
   std::vector<Span> spans_;
   std::size_t pos_ = 0; ///< everything before it is lexed
+  bool lost_ = false;
 };
 
 /// Which function the code at an offset is in, as tree-sitter's indentation reads the blocks: one
@@ -1300,7 +1305,7 @@ bool unicodeBlankAt(std::string_view text, std::size_t i) {
   }
 }
 
-/// scanTriggers() for a text with such a blank (hasUnicodeBlank): no judgement, no lexer, every
+/// scanTriggers() for a text with such a blank, or where the lexer lost its way: no judgement, no lexer, every
 /// occurrence of a word counts — `async`, `await`, `non_blocking` and `to` with no ASCII
 /// identifier byte next to them, a `noqa` naming an AF code, each AF3xx word whose package the
 /// text spells. Rare text, one byte at a time.
@@ -1362,9 +1367,12 @@ bool asciiNeighbours(std::string_view text, std::size_t at) {
           (before == 3 && text.starts_with("\xEF\xBB\xBF")));
 }
 
-/// scanTriggers(), which also records its first hit in `first` when given.
+/// scanTriggers(), which also records its first hit in `first` when given. `unjudged` is set
+/// when the judgements cannot be trusted for the text: a blank they do not read in code, or a
+/// string the lexer lost its way at (after which tree-sitter's error recovery may read `y.to(=True)`
+/// as a call with two arguments).
 unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
-                    PrefilterHit *first, const Searches &search, bool *blankInCode) {
+                    PrefilterHit *first, const Searches &search, bool *unjudged) {
   Lexer lexer(text);
   unsigned found = 0;
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
@@ -1415,7 +1423,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     const char c = text[at];
     if (blankLead(static_cast<unsigned char>(c))) {
       // Such a blank in code: the text is read again without judgements (scan()), so stop here.
-      return blankInCode && unicodeBlankAt(text, at) && lexer.inCode(at) && (*blankInCode = true);
+      return unjudged && unicodeBlankAt(text, at) && lexer.inCode(at) && (*unjudged = true);
     }
     if (c == 'a' && want(kPrefilterKeywordName)) {
       const std::string_view w = text.substr(at, 5);
@@ -1449,7 +1457,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     }
     return false;
   });
-  if (blankInCode && *blankInCode) return found;
+  if (unjudged && *unjudged) return found;
   if (want(kPrefilterTorchApi) && (offsets || reached != 0 || search.torchFamily(text))) {
     // The PyTorch-migration rules' words (text/torch_words.h). Whether a whole file is worth
     // parsing also asks whether it may use PyTorch, NumPy or SciPy at all; marks are asked for
@@ -1464,18 +1472,20 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     });
   }
   if (offsets) std::sort(offsets->begin() + static_cast<std::ptrdiff_t>(firstOffset), offsets->end());
+  if (unjudged && lexer.lost()) *unjudged = true;
   return found;
 }
 
-/// scanTriggers(): the judged scan, or for a text with a blank the judgements do not read, the
-/// scan without them (asked only when the judged scan did not find every trigger wanted: its
-/// answer is then the other's, which finds more).
+/// scanTriggers(): the judged scan, or for a text whose judgements cannot be trusted (a blank
+/// they do not read, a string the lexer lost its way at), the scan without them (asked only when
+/// the judged scan did not find every trigger wanted: its answer is then the other's, which finds
+/// more).
 unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
               PrefilterHit *first, const Searches &search) {
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
-  bool blankInCode = false; // seen by the candidate search, unless it stopped first
-  const unsigned found = scanJudged(text, wanted, offsets, reached, first, search, &blankInCode);
-  if (!blankInCode || (!offsets && found == wanted)) return found;
+  bool unjudged = false;
+  const unsigned found = scanJudged(text, wanted, offsets, reached, first, search, &unjudged);
+  if (!unjudged || (!offsets && found == wanted)) return found;
   if (offsets) offsets->resize(firstOffset);
   return scanWithoutJudgements(text, wanted, offsets, reached, first, search);
 }
