@@ -108,7 +108,8 @@ case "$mode" in
     names=(${ASYNCFIX_FUZZ_TARGETS:-lint_fix lsp config notebook prefilter})
     targets=("${names[@]/#/fuzz_}")
     cmake --build --preset fuzz --target "${targets[@]}"
-    # The lane's four minutes shared by the five fuzzers (48 s each), as when it ran four for 60 s.
+    # Four minutes of fuzzing shared by the five fuzzers (48 s each), as when four ran 60 s each;
+    # run two at a time (below), they take 3 x 48 s of the lane.
     seconds=${ASYNCFIX_FUZZ_SECONDS:-48}
     mkdir -p build/fuzz/artifacts
     # ASYNCFIX_FUZZ_JOBS fuzzers at a time (default 2, one per core of CI's machine): each is one
