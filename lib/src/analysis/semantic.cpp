@@ -467,6 +467,8 @@ const std::vector<std::uint32_t> &SemanticModel::unitsWithFact(std::string_view 
   std::vector<std::uint32_t> found = search(word);
   unitsScanned_ += found.size();
   if (!known_.empty()) std::erase_if(found, [&](std::uint32_t u) { return known_[u] && !known_[u]->has(fact); });
+  // Statements whose text tells they cannot show the fact are not walked (see mayShow()).
+  std::erase_if(found, [&](std::uint32_t u) { return units_[u].walk == 0 && !mayShow(u, word, fact); });
   for (const std::uint32_t u : found) walk(u);
   return withFact_.emplace(fact, std::move(found)).first->second;
 }
@@ -539,6 +541,46 @@ bool definesAt(std::string_view text, std::size_t start) {
 }
 
 } // namespace
+
+bool SemanticModel::mayShow(std::uint32_t index, std::string_view word, std::string_view fact) const {
+  const Unit &unit = units_[index];
+  if (fact == StatementFacts::import(word)) { // only an import statement's path makes one
+    bool imports = false;
+    forEachWord(text_, "import", unit.start, unit.end, [&](std::size_t) { return imports = true; });
+    return imports;
+  }
+  if (fact == StatementFacts::definition(word)) { // `def word`, `class word`, or a lambda named `word = lambda`
+    bool named = false;
+    forEachWord(text_, "lambda", unit.start, unit.end, [&](std::size_t) { return named = true; });
+    if (named) return true;
+    forEachWord(text_, word, unit.start, unit.end, [&](std::size_t at) {
+      while (at > unit.start &&
+             (isBlankByte(text_[at - 1]) || text_[at - 1] == '\\' || text_[at - 1] == '\n' || text_[at - 1] == '\r'))
+        --at;
+      const std::string_view before = text_.substr(unit.start, at - unit.start);
+      return named = before.ends_with("def") || before.ends_with("class");
+    });
+    return named;
+  }
+  if (fact != StatementFacts::binding(word)) return true;
+  // A definition binds at module level its own name only, unless its text says otherwise: most
+  // statements that mention a module-level name are functions that read it.
+  if (word == "await") return true; // `await(x)` in any function may be the module's name `await`
+  TSNode node = nodeOf(unit);
+  if (ts_node_has_error(node)) return true;
+  const Kinds &k = Kinds::get();
+  if (ts_node_symbol(node) == k.decoratedDefinition) node = field(node, "definition");
+  const TSSymbol kind = ts_node_symbol(node);
+  if (kind != k.functionDefinition && kind != k.classDefinition) return true;
+  if (textOf(field(node, "name"), text_) == word) return true;
+  // What lets a definition bind another module-level name: `global` or `nonlocal` (which the
+  // model resolves to the module's name when no function around binds it) in its body, and a
+  // walrus in its decorators, defaults or bases (evaluated at module level).
+  bool other = text_.substr(unit.start, unit.end - unit.start).find(":=") != std::string_view::npos;
+  forEachWord(text_, "global", unit.start, unit.end, [&](std::size_t) { return other = true; });
+  forEachWord(text_, "nonlocal", unit.start, unit.end, [&](std::size_t) { return other = true; });
+  return other;
+}
 
 bool SemanticModel::mayAssignValue(std::string_view name, std::uint32_t use) const {
   // "Maybe" is a shortcut that depends on nothing: the caller goes on to ask what it needs. "No"

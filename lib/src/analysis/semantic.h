@@ -279,6 +279,12 @@ private:
   /// Each answer is kept: a query asked once per use (a keyword per call) stays linear.
   const std::vector<std::uint32_t> &unitsWithFact(std::string_view word, const std::string &fact) const;
   const std::vector<std::uint32_t> &usesNamed(std::string_view name) const;
+  /// Whether walking units_[index], whose text holds `word`, may find `fact` (a fact about
+  /// `word`), told from its text and kind without a walk: an import fact needs the word
+  /// `import`; a definition fact, `def` or `class` before `word`, or the word `lambda`; a
+  /// binding fact, from a function or class definition without syntax errors, its name to be
+  /// `word` or its text to hold `global`, `nonlocal` or `:=`. "Maybe" otherwise.
+  bool mayShow(std::uint32_t index, std::string_view word, std::string_view fact) const;
 
   std::string_view text_;
   const Document &doc_;
