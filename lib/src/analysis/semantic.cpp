@@ -582,6 +582,47 @@ bool SemanticModel::mayShow(std::uint32_t index, std::string_view word, std::str
   return other;
 }
 
+bool SemanticModel::shortcutsAllowed() const {
+  if (!noShortcut_) {
+    noShortcut_ = DocumentInternals::hasError(doc_);
+    forEachWord(text_, "global", 0, text_.size(), [&](std::size_t) { return *noShortcut_ = true; });
+    forEachWord(text_, "nonlocal", 0, text_.size(), [&](std::size_t) { return *noShortcut_ = true; });
+  }
+  return !*noShortcut_;
+}
+
+std::optional<std::vector<TSNode>> SemanticModel::valuesMaybeAssigned(std::string_view name, std::uint32_t use) const {
+  const auto unit =
+      std::upper_bound(units_.begin(), units_.end(), use, [](std::uint32_t o, const Unit &u) { return o < u.start; });
+  if (unit == units_.begin() || use >= std::prev(unit)->end || name.empty() || !shortcutsAllowed()) return std::nullopt;
+  // The binding is the module's, or one of a scope inside the use's statement: its values are
+  // among the module's bindings' and those of the assignments spelt in that statement.
+  std::vector<TSNode> values;
+  for (const NameUse *b : bindingsOf({0, name}))
+    if (!ts_node_is_null(b->value) && !b->iterated) values.push_back(b->value);
+  const Unit &own = *std::prev(unit);
+  const TSNode statement = nodeOf(own);
+  const Kinds &k = Kinds::get();
+  forEachWord(text_, name, own.start, own.end, [&](std::size_t at) {
+    if (!looksAssigned(text_, at, name.size())) return false;
+    // Down from the statement to the identifier there, with its parent.
+    TSNode parent{}, node = statement;
+    while (!ts_node_is_null(node) && ts_node_start_byte(node) <= at &&
+           !(ts_node_start_byte(node) == at && ts_node_end_byte(node) == at + name.size() && isIdentifier(node))) {
+      parent = node;
+      node = ts_node_first_child_for_byte(node, static_cast<std::uint32_t>(at));
+    }
+    if (ts_node_is_null(node) || ts_node_start_byte(node) != at || ts_node_symbol(parent) != k.assignment ||
+        !ts_node_eq(field(parent, "left"), node))
+      return false;
+    if (const TSNode value = field(parent, "right"); !ts_node_is_null(value)) values.push_back(value);
+    return false;
+  });
+  note("global"); // which would make the answer "cannot tell"
+  note("nonlocal");
+  return values;
+}
+
 bool SemanticModel::mayAssignValue(std::string_view name, std::uint32_t use) const {
   // "Maybe" is a shortcut that depends on nothing: the caller goes on to ask what it needs. "No"
   // depends on what would make it "maybe": a module-level binding of the name (which its
@@ -599,12 +640,7 @@ bool SemanticModel::mayAssignValue(std::string_view name, std::uint32_t use) con
   // `global` anywhere, or `nonlocal` (which the model resolves to the module's name when no
   // function around binds it), lets an assignment in any function bind a module's name; in an
   // ERROR region, what binds what is the walk's guess: no shortcut then.
-  if (!noShortcut_) {
-    noShortcut_ = DocumentInternals::hasError(doc_);
-    forEachWord(text_, "global", 0, text_.size(), [&](std::size_t) { return *noShortcut_ = true; });
-    forEachWord(text_, "nonlocal", 0, text_.size(), [&](std::size_t) { return *noShortcut_ = true; });
-  }
-  if (*noShortcut_) return true;
+  if (!shortcutsAllowed()) return true;
   // The statement holding the use: its function's (or its class's, or the module's) assignments.
   const Unit &own = *std::prev(unit);
   if (assignsWithin(text_, name, own.start, own.end)) return true;

@@ -193,6 +193,14 @@ public:
   /// iterable bound to a DataLoader call?), so that dense files do not walk every function.
   bool mayAssignValue(std::string_view name, std::uint32_t use) const;
 
+  /// The values (NameUse::value, not a `for`'s) that the binding the name `name` used at byte
+  /// `use` resolves to may hold, found without walking the statement holding `use`: those of
+  /// the module-level bindings of `name`, and the right-hand sides of the assignments to `name`
+  /// spelt in that statement. Every value of bindingsOf(resolve(…)) is among them; nullopt
+  /// when it cannot tell (as mayAssignValue() says "maybe" to everything). For a question most
+  /// values answer "no" (is any of them an unpinned DataLoader?) before resolving the name.
+  std::optional<std::vector<TSNode>> valuesMaybeAssigned(std::string_view name, std::uint32_t use) const;
+
   /// The binding `use` refers to. Unbound names resolve to the module scope.
   BindingKey resolve(const NameUse &use) const;
   /// Every use (outside ERROR regions) that resolves to `key`, in source order; valid as long as
@@ -285,6 +293,9 @@ private:
   /// binding fact, from a function or class definition without syntax errors, its name to be
   /// `word` or its text to hold `global`, `nonlocal` or `:=`. "Maybe" otherwise.
   bool mayShow(std::uint32_t index, std::string_view word, std::string_view fact) const;
+  /// False when the text-only answers must say "maybe" to everything: syntax errors, `global`,
+  /// `nonlocal` (see mayAssignValue()).
+  bool shortcutsAllowed() const;
 
   std::string_view text_;
   const Document &doc_;

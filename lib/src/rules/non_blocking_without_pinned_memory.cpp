@@ -70,6 +70,8 @@ std::optional<TextEdit> pinMemoryEdit(TSNode loader, std::string_view text) {
   return TextEdit{ts_node_start_byte(args) + 1, ts_node_start_byte(args) + 1, "pin_memory=True"};
 }
 
+bool unpinned(TSNode call, std::string_view text) { return pinMemoryEdit(call, text).has_value(); }
+
 class NonBlockingWithoutPinnedMemory final : public Rule {
 public:
   const RuleInfo &info() const override { return kNonBlockingWithoutPinnedMemory; }
@@ -87,7 +89,7 @@ public:
     std::vector<TSNode> ancestors(ctx.ancestors().begin(), ctx.ancestors().end());
     if (ancestors.empty() || !ts_node_eq(ancestors.back(), argumentList)) return;
     ancestors.back() = function;
-    const TSNode loader = ctx.receivers().dataLoaderCallOf(field(function, "object"), ancestors);
+    const TSNode loader = ctx.receivers().dataLoaderCallOf(field(function, "object"), ancestors, unpinned);
     if (ts_node_is_null(loader)) return;
     const std::optional<TextEdit> edit = pinMemoryEdit(loader, text);
     if (!edit) return;
