@@ -566,17 +566,35 @@ bool SemanticModel::mayShow(std::uint32_t index, std::string_view word, std::str
   // A definition binds at module level its own name only, unless its text says otherwise: most
   // statements that mention a module-level name are functions that read it.
   if (word == "await") return true; // `await(x)` in any function may be the module's name `await`
-  TSNode node = nodeOf(unit);
-  if (ts_node_has_error(node)) return true;
-  const Kinds &k = Kinds::get();
-  if (ts_node_symbol(node) == k.decoratedDefinition) node = field(node, "definition");
-  const TSSymbol kind = ts_node_symbol(node);
-  if (kind != k.functionDefinition && kind != k.classDefinition) return true;
-  if (textOf(field(node, "name"), text_) == word) return true;
+  // Told from the text (a statement's node is slow to find in a long module): in a tree without
+  // syntax errors, a statement that starts with `def`, `class` or `async def` is a definition of
+  // the name that follows (one with decorators is walked).
+  if (!definesAt(text_, unit.start) || text_[unit.start] == '@') return true;
+  if (DocumentInternals::hasError(doc_)) {
+    if (!broken_) { // the statements with syntax errors, listed once
+      broken_.emplace();
+      for (const TSNode statement : DocumentInternals::statements(doc_))
+        broken_->push_back(ts_node_has_error(statement));
+    }
+    if (index >= broken_->size() || (*broken_)[index]) return true;
+  }
+  std::size_t at = unit.start;
+  for (const std::string_view keyword : {"async", "def", "class"}) {
+    if (text_.compare(at, keyword.size(), keyword) != 0) continue;
+    at += keyword.size();
+    while (at < unit.end && (isBlankByte(text_[at]) || text_[at] == '\\' || text_[at] == '\n' || text_[at] == '\r'))
+      ++at;
+  }
+  std::size_t end = at;
+  while (end < unit.end && isWordByte(text_[end])) ++end;
+  if (end == at || text_.substr(at, end - at) == word) return true;
   // What lets a definition bind another module-level name: `global` or `nonlocal` (which the
   // model resolves to the module's name when no function around binds it) in its body, and a
   // walrus in its decorators, defaults or bases (evaluated at module level).
+  // (A file without syntax errors, `global` and `nonlocal`, as the shortcuts find once, has none
+  // of the first two in any statement.)
   bool other = text_.substr(unit.start, unit.end - unit.start).find(":=") != std::string_view::npos;
+  if (other || shortcutsAllowed()) return other;
   forEachWord(text_, "global", unit.start, unit.end, [&](std::size_t) { return other = true; });
   forEachWord(text_, "nonlocal", unit.start, unit.end, [&](std::size_t) { return other = true; });
   return other;

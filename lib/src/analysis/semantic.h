@@ -325,6 +325,7 @@ private:
   mutable std::optional<bool> noShortcut_;
   mutable std::optional<std::vector<std::pair<std::uint32_t, std::uint32_t>>> moduleCode_;
   mutable ByWord<bool> assignedAtModule_;
+  mutable std::optional<std::vector<bool>> broken_; ///< per unit, whether it has syntax errors (mayShow())
   mutable ModelDependencies *sink_ = nullptr;
   mutable std::uint32_t sinkStart_ = 0, sinkEnd_ = 0;
 };
