@@ -294,8 +294,9 @@ bool operandMakesAName(TSNode awaitExpression, std::string_view text) {
 
 bool isTargetPattern(TSSymbol symbol) { return isPatternContainer(Kinds::get(), symbol); }
 
-SemanticModel::SemanticModel(const Document &doc, std::vector<const StatementFacts *> known)
-    : text_(doc.text()), doc_(doc), known_(std::move(known)) {
+SemanticModel::SemanticModel(const Document &doc, std::vector<const StatementFacts *> known,
+                             std::vector<const StatementSketch *> sketches)
+    : text_(doc.text()), doc_(doc), known_(std::move(known)), sketches_(std::move(sketches)) {
   Scope module;
   // The module's statements; with chunking on, they may come from more than one tree (each
   // statement is walked under its own tree's root).
@@ -308,6 +309,74 @@ SemanticModel::SemanticModel(const Document &doc, std::vector<const StatementFac
   if (!units_.empty()) module.node = ts_tree_root_node(nodeOf(units_.front()).tree);
   scopes_.push_back(std::move(module));
   if (known_.size() != units_.size()) known_.clear();
+  if (sketches_.size() != units_.size()) sketches_.clear();
+}
+
+namespace {
+
+/// The two filter bits of a word (FNV-1a, two 9-bit slices).
+std::pair<unsigned, unsigned> filterBits(std::string_view word) {
+  std::uint64_t h = 14695981039346656037ULL;
+  for (const char c : word) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  return {static_cast<unsigned>(h >> 55), static_cast<unsigned>((h >> 46) & 511)};
+}
+
+void setBits(std::array<std::uint64_t, 8> &filter, std::string_view word) {
+  const auto [a, b] = filterBits(word);
+  filter[a >> 6] |= std::uint64_t{1} << (a & 63);
+  filter[b >> 6] |= std::uint64_t{1} << (b & 63);
+}
+
+bool isAsciiWord(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+} // namespace
+
+StatementSketch StatementSketch::of(std::string_view text) {
+  // The runs of word bytes (>= 0x80 included: search()'s words), and within a run holding such
+  // bytes, its ASCII pieces too (the scans that take those bytes for blanks: forEachWord()).
+  StatementSketch sketch;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto u = static_cast<unsigned char>(text[i]);
+    if (!isAsciiWord(text[i]) && u < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    bool wide = false;
+    for (; j < text.size() && (isAsciiWord(text[j]) || static_cast<unsigned char>(text[j]) >= 0x80); ++j)
+      wide = wide || static_cast<unsigned char>(text[j]) >= 0x80;
+    setBits(sketch.filter, text.substr(i, j - i));
+    if (wide)
+      for (std::size_t k = i; k < j;) {
+        if (!isAsciiWord(text[k])) {
+          ++k;
+          continue;
+        }
+        std::size_t l = k;
+        while (l < j && isAsciiWord(text[l])) ++l;
+        setBits(sketch.filter, text.substr(k, l - k));
+        k = l;
+      }
+    i = j;
+  }
+  return sketch;
+}
+
+bool StatementSketch::mayHold(std::string_view word) const {
+  const auto [a, b] = filterBits(word);
+  return (filter[a >> 6] >> (a & 63) & 1) != 0 && (filter[b >> 6] >> (b & 63) & 1) != 0;
+}
+
+std::vector<std::string> SemanticModel::cannotShowFound(std::size_t index) const {
+  std::vector<std::string> out;
+  if (units_[index].walk != 0) return out;
+  for (const auto &[u, fact] : cannotShow_)
+    if (u == index) out.push_back(fact);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 std::uint64_t StatementFacts::wordBit(std::string_view word) {
@@ -437,7 +506,21 @@ void SemanticModel::noteAt(std::uint32_t offset) const {
 const std::vector<std::uint32_t> &SemanticModel::search(std::string_view word) const {
   if (const auto it = searched_.find(word); it != searched_.end()) return it->second;
   std::vector<std::uint32_t> found;
-  if (!word.empty() && !units_.empty()) {
+  if (!word.empty() && !sketches_.empty()) {
+    // Unit by unit, only in those whose filter may hold the word: no pass over the whole text.
+    for (std::uint32_t u = 0; u < units_.size(); ++u) {
+      if (!mayHold(u, word)) continue;
+      const std::string_view upTo = text_.substr(0, units_[u].end);
+      for (std::size_t i = upTo.find(word, units_[u].start); i != std::string_view::npos; i = upTo.find(word, i + 1)) {
+        const bool afterBom = i == 3 && text_.starts_with("\xEF\xBB\xBF");
+        if ((i > 0 && !afterBom && isWordByte(text_[i - 1])) ||
+            (i + word.size() < text_.size() && isWordByte(text_[i + word.size()])))
+          continue;
+        found.push_back(u);
+        break;
+      }
+    }
+  } else if (!word.empty() && !units_.empty()) {
     std::size_t unit = 0;
     for (std::size_t i = text_.find(word); i != std::string_view::npos; i = text_.find(word, i + 1)) {
       // A byte order mark is no part of the first word (its bytes are >= 0x80, like a letter's).
@@ -468,7 +551,13 @@ const std::vector<std::uint32_t> &SemanticModel::unitsWithFact(std::string_view 
   unitsScanned_ += found.size();
   if (!known_.empty()) std::erase_if(found, [&](std::uint32_t u) { return known_[u] && !known_[u]->has(fact); });
   // Statements whose text tells they cannot show the fact are not walked (see mayShow()).
-  std::erase_if(found, [&](std::uint32_t u) { return units_[u].walk == 0 && !mayShow(u, word, fact); });
+  std::erase_if(found, [&](std::uint32_t u) {
+    if (units_[u].walk != 0) return false;
+    if (!sketches_.empty() && sketches_[u] && sketches_[u]->ruledOut(fact)) return true;
+    if (mayShow(u, word, fact)) return false;
+    cannotShow_.emplace_back(u, fact);
+    return true;
+  });
   for (const std::uint32_t u : found) walk(u);
   return withFact_.emplace(fact, std::move(found)).first->second;
 }
@@ -603,8 +692,16 @@ bool SemanticModel::mayShow(std::uint32_t index, std::string_view word, std::str
 bool SemanticModel::shortcutsAllowed() const {
   if (!noShortcut_) {
     noShortcut_ = DocumentInternals::hasError(doc_);
-    forEachWord(text_, "global", 0, text_.size(), [&](std::size_t) { return *noShortcut_ = true; });
-    forEachWord(text_, "nonlocal", 0, text_.size(), [&](std::size_t) { return *noShortcut_ = true; });
+    if (sketches_.empty()) {
+      forEachWord(text_, "global", 0, text_.size(), [&](std::size_t) { return *noShortcut_ = true; });
+      forEachWord(text_, "nonlocal", 0, text_.size(), [&](std::size_t) { return *noShortcut_ = true; });
+    }
+    // With sketches, in the statements whose filter may hold the words (only whitespace lies
+    // between statements).
+    for (std::uint32_t u = 0; !sketches_.empty() && !*noShortcut_ && u < units_.size(); ++u)
+      for (const std::string_view word : {"global", "nonlocal"})
+        if (mayHold(u, word))
+          forEachWord(text_, word, units_[u].start, units_[u].end, [&](std::size_t) { return *noShortcut_ = true; });
   }
   return !*noShortcut_;
 }
@@ -665,13 +762,13 @@ bool SemanticModel::mayAssignValue(std::string_view name, std::uint32_t use) con
   // Module-level code (every statement that is no definition), once per name.
   if (!moduleCode_) {
     moduleCode_.emplace();
-    for (const Unit &u : units_)
-      if (!definesAt(text_, u.start)) moduleCode_->emplace_back(u.start, u.end);
+    for (std::uint32_t u = 0; u < units_.size(); ++u)
+      if (!definesAt(text_, units_[u].start)) moduleCode_->push_back(u);
   }
   auto found = assignedAtModule_.find(name);
   if (found == assignedAtModule_.end()) {
-    const bool any = std::any_of(moduleCode_->begin(), moduleCode_->end(), [&](const auto &range) {
-      return assignsWithin(text_, name, range.first, range.second);
+    const bool any = std::any_of(moduleCode_->begin(), moduleCode_->end(), [&](std::uint32_t u) {
+      return mayHold(u, name) && assignsWithin(text_, name, units_[u].start, units_[u].end);
     });
     found = assignedAtModule_.emplace(std::string(name), any).first;
   }

@@ -100,6 +100,7 @@ void IncrementalLint::adoptRejected(const Linter &linter, const Document &doc) {
     units_[i].end = spans[i].end;
     units_[i].unlinted = true;
   }
+  sketch(doc.text());
   valid_ = true;
   stats_ = {units_.size(), 0, false};
 }
@@ -329,7 +330,8 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   }
   // The model of this update: it walks the statements whose facts the index does not hold yet,
   // and only as the rules ask.
-  const SemanticModel model(doc, knownFacts());
+  sketch(text);
+  const SemanticModel model(doc, knownFacts(), knownSketches());
   if (!full) findStale(model, text, unmatched, reparsed, todo);
   if (!full && anyUnlinted()) {
     if (!linter.mayHaveFindings(text)) {
@@ -488,12 +490,35 @@ void IncrementalLint::learn(const SemanticModel &model, const std::vector<std::s
     Unit &unit = units_[i];
     unit.hit = false;
     if (!unit.facts && (model.walked(i))) unit.facts = std::make_shared<const StatementFacts>(model.factsOf(i));
+    if (!unit.facts && unit.sketch) { // the facts it was found unable to show, kept with its sketch
+      std::vector<std::string> found = model.cannotShowFound(i);
+      if (!found.empty()) {
+        std::vector<std::string> &kept = unit.sketch->cannotShow;
+        const auto middle = static_cast<std::ptrdiff_t>(kept.size());
+        kept.insert(kept.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+        std::inplace_merge(kept.begin(), kept.begin() + middle, kept.end());
+        kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+      }
+    }
     stats_.factsKnown += unit.facts ? 1 : 0;
   }
   if (!full)
     for (const std::size_t i : todo)
       if (!units_[i].facts) units_[i].facts = std::make_shared<const StatementFacts>(model.factsOf(i));
   stats_.walked = model.statementsWalked();
+}
+
+void IncrementalLint::sketch(std::string_view text) {
+  for (Unit &unit : units_)
+    if (!unit.sketch)
+      unit.sketch =
+          std::make_shared<StatementSketch>(StatementSketch::of(text.substr(unit.start, unit.end - unit.start)));
+}
+
+std::vector<const StatementSketch *> IncrementalLint::knownSketches() const {
+  std::vector<const StatementSketch *> known(units_.size());
+  for (std::size_t i = 0; i < units_.size(); ++i) known[i] = units_[i].sketch.get();
+  return known;
 }
 
 std::vector<const StatementFacts *> IncrementalLint::knownFacts() const {
@@ -515,6 +540,7 @@ void IncrementalLint::relint(const Linter &linter, const Document &doc, const Se
     blank.start = unit.start;
     blank.end = unit.end;
     blank.facts = std::move(unit.facts); // its statement's, whatever its findings
+    blank.sketch = std::move(unit.sketch);
     unit = std::move(blank);
     // As Linter::lint: a statement with syntax errors is walked whole (see there); a clean one
     // only where the prefilter's marks are.
