@@ -80,6 +80,8 @@ public:
 
   void check(TSNode node, Context &ctx) const override {
     const std::string_view text = ctx.text();
+    // The name starts the keyword argument: most are not `non_blocking`, told without a field lookup.
+    if (text.compare(ts_node_start_byte(node), 12, "non_blocking") != 0) return;
     if (textOf(field(node, "name"), text) != "non_blocking" || textOf(field(node, "value"), text) != "True") return;
     const TSNode argumentList = ctx.parentOf(node), call = ctx.parentOf(argumentList);
     const std::string_view method = calledMethod(argumentList, call, text);
