@@ -64,17 +64,30 @@ std::uint64_t normalize(std::vector<std::string> &words) {
   return bits;
 }
 
-/// Whether the sorted `a` and `b` share a word (`abits`, `bbits`: their wordBit()s).
-bool intersect(const std::vector<std::string> &a, std::uint64_t abits, const std::vector<std::string> &b,
-               std::uint64_t bbits) {
-  if ((abits & bbits) == 0) return false;
-  for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
-    const int cmp = a[i].compare(b[j]);
-    if (cmp == 0) return true;
-    if (cmp < 0) ++i;
-    else ++j;
+/// The words an edit changed (sorted, unique), each with its wordBit(): compared with every
+/// kept statement's words, so a statement is compared only on the words whose bits it has.
+struct Changed {
+  const std::vector<std::string> &words;
+  std::uint64_t bits = 0;
+  std::vector<std::uint64_t> bitOf; ///< wordBit(words[i])
+  explicit Changed(const std::vector<std::string> &w) : words(w) {
+    bitOf.reserve(w.size());
+    for (const std::string &word : w) bits |= bitOf.emplace_back(wordBit(word));
   }
-  return false;
+};
+
+/// Whether the sorted `a` (`abits`: its wordBit()s) and `b` share a word: each word of the
+/// smaller list that may be in the other is looked up there (a keystroke changes few words; a
+/// statement's list may be long, and so may a paste's).
+bool intersect(const std::vector<std::string> &a, std::uint64_t abits, const Changed &b) {
+  if ((abits & b.bits) == 0) return false;
+  if (b.words.size() <= a.size()) {
+    for (std::size_t j = 0; j < b.words.size(); ++j)
+      if ((abits & b.bitOf[j]) != 0 && std::binary_search(a.begin(), a.end(), b.words[j])) return true;
+    return false;
+  }
+  return std::any_of(a.begin(), a.end(),
+                     [&](const std::string &w) { return std::binary_search(b.words.begin(), b.words.end(), w); });
 }
 
 } // namespace
@@ -464,7 +477,9 @@ void IncrementalLint::findStale(const SemanticModel &model, std::string_view tex
   }
   for (const Reparsed &r : reparsed) // gone, or no longer a statement of its own
     if (r.facts) facts_.insert(facts_.end(), r.facts->words.begin(), r.facts->words.end());
-  const std::uint64_t bits = normalize(words), factBits = normalize(facts_);
+  normalize(words);
+  normalize(facts_);
+  const Changed changedWords(words), changedFacts(facts_);
   std::size_t next = 0; // walks `unmatched` alongside
   for (std::size_t i = 0; i < units_.size(); ++i) {
     if (next < unmatched.size() && unmatched[next] == i) {
@@ -474,7 +489,7 @@ void IncrementalLint::findStale(const SemanticModel &model, std::string_view tex
     }
     const Unit &unit = units_[i];
     bool outdated =
-        intersect(unit.words, unit.wordBits, words, bits) || intersect(unit.factWords, unit.factBits, facts_, factBits);
+        intersect(unit.words, unit.wordBits, changedWords) || intersect(unit.factWords, unit.factBits, changedFacts);
     if (unit.results)
       for (const auto &[r0, r1] : unit.results->ranges)
         for (const std::size_t j : unmatched) outdated = outdated || overlaps(r0, r1, units_[j].start, units_[j].end);
