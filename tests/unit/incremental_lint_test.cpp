@@ -417,6 +417,22 @@ TEST_CASE("incremental lint keeps the facts of loaders, pin_memory, bindings and
     CHECK(count(inc.diagnostics(), "AF101") == 1);
   }
 
+  SECTION("a line typed between two functions lints that line, not what asked about its neighbours") {
+    // tree-sitter re-parses the functions around the new line; the first lint walked neither (their
+    // facts were not needed), and each must not count as showing every word of its text, which
+    // would lint again every statement that asked about a module-level loader or `device`.
+    const std::string typed = "async def prefetch(queue):\n";
+    const std::size_t at = doc.text().find("\n\ndef epoch_", doc.text().size() / 2) + 1;
+    std::size_t most = 0;
+    for (std::size_t k = 0; k < typed.size(); ++k) {
+      inc.willEdit(doc, at + k, at + k, typed.substr(k, 1));
+      doc.edit(at + k, at + k, typed.substr(k, 1));
+      REQUIRE(describe(inc.update(linter, doc)) == describe(linter.lint(doc)));
+      most = std::max(most, inc.stats().linted);
+    }
+    CHECK(most <= 3);
+  }
+
   SECTION("a line added above the statements the messages name renumbers them, linting nothing else") {
     // Every AF104 and AF106 message names a line (a loader, a host read) below the new lines:
     // 15 statements whose messages change, none linted again (at most the few that tree-sitter

@@ -155,18 +155,32 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
   };
   // The first edit since the last update sees the tree that update linted: the facts of the
   // statements it hits that no model walked yet are learnt from it now (a function typed into
-  // for the first time would otherwise count as showing every word of its text).
+  // for the first time would otherwise count as showing every word of its text), and those of
+  // their neighbours, which tree-sitter often re-parses with them (a line typed between two
+  // functions: each would count as showing every word of its text, and every statement that
+  // asked the facts about one of them would be linted again).
   std::optional<SemanticModel> model;
   const bool current = edited_.empty() && DocumentInternals::treeIsCurrent(doc) &&
                        DocumentInternals::statementSpans(doc).size() == units_.size();
+  if (current && !units_.empty()) {
+    // The statements the edit hits, and the one before and the one after it (also when it hits
+    // none: a line typed between two statements).
+    const auto after = std::lower_bound(units_.begin(), units_.end(), s,
+                                        [](const Unit &unit, std::uint32_t at) { return unit.end < at; });
+    std::size_t from = static_cast<std::size_t>(after - units_.begin()), to = from;
+    while (to < units_.size() && units_[to].start <= e) ++to;
+    from = from > 0 ? from - 1 : 0;
+    to = std::min(to, units_.size() - 1);
+    for (std::size_t i = from; i <= to; ++i)
+      if (!units_[i].facts) {
+        if (!model) model.emplace(doc);
+        units_[i].facts = std::make_shared<const StatementFacts>(model->factsOf(i));
+      }
+  }
   for (std::size_t i = 0; i < units_.size(); ++i) {
     Unit &unit = units_[i];
     const bool hit = overlaps(unit.start, unit.end, s, e);
     if (hit) wordsOf(text.substr(unit.start, unit.end - unit.start), words_); // its old words
-    if (hit && !unit.facts && current) {
-      if (!model) model.emplace(doc);
-      unit.facts = std::make_shared<const StatementFacts>(model->factsOf(i));
-    }
     if (hit && !unit.hit) { // what it showed the others before the edits
       if (unit.facts) facts_.insert(facts_.end(), unit.facts->words.begin(), unit.facts->words.end());
       else factsOfText(text.substr(unit.start, unit.end - unit.start), facts_);
