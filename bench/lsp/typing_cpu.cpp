@@ -3,6 +3,7 @@
 // does it), in CPU time of this thread, so that a busy machine does not blur it.
 //
 //   asyncfix_typing_cpu [--lines N] [--first-async [--rejected [--no-adopt]]] [--no-contain] [--repeat N]
+//   asyncfix_typing_cpu --bad-input [--lines N] [--no-contain]
 //
 // Types `    y = batch.cuda(async=True)` after a training function's `model.train()` in the
 // middle of bench::generateTraining(N) (or, with --first-async, `async def prefetch(queue):` on a
@@ -16,6 +17,13 @@
 // and its statements are held as "no finding" (IncrementalLint::adoptRejected) until the
 // keystroke that makes it worth linting; --no-adopt does what the server did before that: no
 // lint held, a whole lint at that keystroke.
+//
+// --bad-input replays bad_input.h's traces over the script (an unclosed bracket high up, a `def`
+// merged into the function before it and split again, DataLoader lines deleted and restored, a
+// paste of N/4 lines and its undo), each from a fresh didOpen: per trace its keystrokes' median
+// and slowest CPU time beside a fresh lint (parse and lint) of the text at that slowest
+// keystroke, and whether the findings once settled (an update without the contained path)
+// equal a fresh lint's.
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -27,6 +35,7 @@
 #include "asyncfix/document_internals.h"
 #include "asyncfix/incremental.h"
 #include "asyncfix/linter.h"
+#include "bad_input.h"
 #include "training_script.h"
 
 namespace {
@@ -42,25 +51,74 @@ double at(std::vector<double> ms, double q) {
   return ms[std::min(ms.size() - 1, static_cast<std::size_t>(q * static_cast<double>(ms.size())))];
 }
 
+/// --bad-input: see the file's comment.
+int badInput(int lines, bool contain) {
+  const std::string text = bench::generateTraining(lines, true);
+  const asyncfix::Linter linter;
+  const auto freshMs = [&](const std::string &t) {
+    double best = 1e300;
+    for (int i = 0; i < 2; ++i) {
+      const double t0 = cpuMs();
+      const asyncfix::Document fresh(t);
+      (void)linter.lint(fresh);
+      best = std::min(best, cpuMs() - t0);
+    }
+    return best;
+  };
+  bool allSettled = true, allFaster = true;
+  for (const bench::Trace &trace : bench::badInputTraces(text, bench::generateTraining(lines / 4, true))) {
+    asyncfix::Document doc(text);
+    asyncfix::DocumentInternals::setChunking(doc, 1); // as the language server holds its documents
+    asyncfix::IncrementalLint lint;
+    (void)lint.update(linter, doc, contain);
+    std::vector<double> ms;
+    double slowest = -1;
+    std::string slowestText;
+    for (const bench::Edit &e : trace.edits) {
+      const double t0 = cpuMs();
+      lint.willEdit(doc, e.start, e.end, e.text);
+      doc.edit(e.start, e.end, e.text);
+      (void)lint.update(linter, doc, contain);
+      ms.push_back(cpuMs() - t0);
+      if (ms.back() > slowest) {
+        slowest = ms.back();
+        slowestText = doc.text();
+      }
+    }
+    const bool settled = lint.update(linter, doc) == linter.lint(asyncfix::Document(doc.text()));
+    const double fresh = freshMs(slowestText);
+    allSettled = allSettled && settled;
+    allFaster = allFaster && slowest <= fresh;
+    std::printf("bad input \"%s\", %d lines: %zu keystrokes: median %.2f ms, slowest %.2f ms; a fresh lint of that "
+                "text %.2f ms (slowest / fresh %.2f); settled findings %s a fresh lint's (CPU time)\n",
+                trace.name.c_str(), lines, ms.size(), at(ms, 0.5), slowest, fresh, slowest / fresh,
+                settled ? "equal" : "DIFFER FROM");
+  }
+  return allSettled && allFaster ? 0 : 1;
+}
+
 } // namespace
 
 int main(int argc, char **argv) {
   int lines = 20000, repeat = 5;
-  bool firstAsync = false, contain = true, rejected = false, adopt = true;
+  bool firstAsync = false, contain = true, rejected = false, adopt = true, bad = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--first-async") firstAsync = true;
     else if (arg == "--no-contain") contain = false;
     else if (arg == "--rejected") rejected = firstAsync = true;
     else if (arg == "--no-adopt") adopt = false;
+    else if (arg == "--bad-input") bad = true;
     else if (arg == "--lines" && i + 1 < argc) lines = std::atoi(argv[++i]);
     else if (arg == "--repeat" && i + 1 < argc) repeat = std::max(1, std::atoi(argv[++i]));
     else {
       std::fprintf(stderr, "usage: asyncfix_typing_cpu [--lines N] [--first-async [--rejected [--no-adopt]]] "
-                           "[--no-contain] [--repeat N]\n");
+                           "[--no-contain] [--repeat N]\n       asyncfix_typing_cpu --bad-input [--lines N] "
+                           "[--no-contain]\n");
       return 2;
     }
   }
+  if (bad) return badInput(lines, contain);
   const std::string text = rejected ? bench::withoutCandidates(bench::generateTraining(lines, false))
                                     : bench::generateTraining(lines, !firstAsync);
   const std::string anchor = firstAsync ? "\n\n\ndef " : "    model.train()\n";

@@ -53,6 +53,9 @@ TEST_CASE("AF104: the loader is found wherever an assignment binds it", "[rules]
              "def train(loader):\n    for x, y in loader:\n        x = x.cuda(non_blocking=True)\n",
       // An attribute, not the name.
       head + "class T:\n    def __init__(self):\n        self.loader = DataLoader(ds)\n" + loop,
+      // The module's loader is unpinned, the function's own is pinned.
+      head + "loader = DataLoader(ds)\ndef train(model):\n    loader = DataLoader(ds, pin_memory=True)\n"
+             "    for x, y in loader:\n        x = x.cuda(non_blocking=True)\n",
   };
   const auto pinned = [](std::string text) {
     const std::size_t at = text.find("DataLoader(ds)");
@@ -62,7 +65,22 @@ TEST_CASE("AF104: the loader is found wherever an assignment binds it", "[rules]
   const std::string global = head + "def setup():\n    global loader\n    loader = DataLoader(ds)\n" + loop;
   const std::string continued = head + "def train(model):\n    loader \\\n        = DataLoader(ds)\n"
                                        "    for x, y in loader:\n        x = x.cuda(non_blocking=True)\n";
+  // Before resolving the name, AF104 looks at every value the name may hold (the module's and
+  // those assigned in the statement) for an unpinned loader: these are among them.
+  const std::string annotated = head + "def train(model):\n    loader: DataLoader = DataLoader(ds)\n"
+                                       "    for x, y in loader:\n        x = x.cuda(non_blocking=True)\n";
+  const std::string chained = head + "def train(model):\n    first = loader = DataLoader(ds)\n"
+                                     "    for x, y in loader:\n        x = x.cuda(non_blocking=True)\n";
+  const std::string shadowing = head + "loader = DataLoader(ds, pin_memory=True)\n"
+                                       "def train(model):\n    loader = DataLoader(ds)\n"
+                                       "    for x, y in loader:\n        x = x.cuda(non_blocking=True)\n";
+  const std::string afterBlock = head + "def train(model):\n    if model: loader = DataLoader(ds)\n"
+                                        "    for x, y in loader:\n        x = x.cuda(non_blocking=True)\n";
   const std::vector<Invalid> invalid = {
+      {annotated, {{"AF104", 6, 20, 32, FixKind::Unsafe}}, pinned(annotated), annotated},
+      {chained, {{"AF104", 6, 20, 32, FixKind::Unsafe}}, pinned(chained), chained},
+      {shadowing, {{"AF104", 7, 20, 32, FixKind::Unsafe}}, pinned(shadowing), shadowing},
+      {afterBlock, {{"AF104", 6, 20, 32, FixKind::Unsafe}}, pinned(afterBlock), afterBlock},
       {atModule, {{"AF104", 7, 20, 32, FixKind::Unsafe}}, pinned(atModule), atModule},
       {global, {{"AF104", 8, 20, 32, FixKind::Unsafe}}, pinned(global), global},
       {continued, {{"AF104", 7, 20, 32, FixKind::Unsafe}}, pinned(continued), continued},

@@ -18,7 +18,11 @@
 // package is imported) is linted again only when the changed statements' facts, before or after
 // the edit, hold that word — not whenever their text does (a function's own `loader` parameter
 // tells nothing about the module's `loader`). The models of later keystrokes walk only the
-// statements whose facts hold what a query asks about.
+// statements whose facts hold what a query asks about. A statement whose facts are not known
+// (no model walked it: the first lint walks few) keeps a sketch instead: the words its text may
+// hold, and the facts a model found it cannot show. A keystroke's query then neither searches
+// the whole text for its word nor asks those statements again: only the touched statements
+// recompute.
 #pragma once
 
 #include <cstddef>
@@ -40,6 +44,7 @@ namespace asyncfix {
 
 class SemanticModel;
 struct StatementFacts;
+struct StatementSketch;
 
 class IncrementalLint {
 public:
@@ -109,7 +114,13 @@ private:
     std::vector<std::string> factWords; ///< sorted: words its queries asked the facts about
     std::unique_ptr<Results> results;
     std::shared_ptr<const StatementFacts> facts; ///< what it shows the others (null: not known)
+    std::shared_ptr<StatementSketch> sketch;     ///< what its text tells (see sketch())
   };
+  /// Gives every unit without one the sketch of its text (the words its text may hold), before
+  /// a model is made: the model then searches for a word in those units only.
+  void sketch(std::string_view text);
+  /// The sketches the index holds, per statement (for a SemanticModel).
+  std::vector<const StatementSketch *> knownSketches() const;
   /// Lints units[i] for each i of `which` again (units[i] is DocumentInternals::statement(i)).
   static void relint(const Linter &linter, const Document &doc, const SemanticModel &model, std::vector<Unit> &units,
                      const std::vector<std::size_t> &which);

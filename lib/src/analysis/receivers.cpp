@@ -289,7 +289,8 @@ bool Receivers::isLoopVariable(TSNode e, std::span<const TSNode> ancestors) cons
   return boundByFor; // a `for` of module-level code
 }
 
-TSNode Receivers::dataLoaderCallOf(TSNode e, std::span<const TSNode> ancestors) const {
+TSNode Receivers::dataLoaderCallOf(TSNode e, std::span<const TSNode> ancestors,
+                                   bool (*wanted)(TSNode call, std::string_view text)) const {
   if (!isIdentifier(e)) return TSNode{};
   const std::string_view name = textOf(e, text_);
   // The iterable of the innermost `for` around the use whose target binds the name (a function
@@ -315,6 +316,12 @@ TSNode Receivers::dataLoaderCallOf(TSNode e, std::span<const TSNode> ancestors) 
   if (isIdentifier(iterable)) {
     // Most loops go over a parameter or an attribute's value: known from the text, no walk.
     if (!model_.mayAssignValue(textOf(iterable, text_), ts_node_start_byte(iterable))) return TSNode{};
+    // Nor when none of the values the name may hold is a call the caller wants: no walk then.
+    if (wanted)
+      if (const auto values = model_.valuesMaybeAssigned(textOf(iterable, text_), ts_node_start_byte(iterable));
+          values && std::none_of(values->begin(), values->end(),
+                                 [&](TSNode v) { return ts_node_symbol(v) == Kinds::get().call && wanted(v, text_); }))
+        return TSNode{};
     const NameUse *loader = model_.nameAt(ts_node_start_byte(iterable));
     if (!loader) return TSNode{};
     call = TSNode{};
@@ -324,7 +331,7 @@ TSNode Receivers::dataLoaderCallOf(TSNode e, std::span<const TSNode> ancestors) 
         call = b->value;
       }
   }
-  if (!ts_node_is_null(call) && ts_node_symbol(call) == Kinds::get().call &&
+  if (!ts_node_is_null(call) && ts_node_symbol(call) == Kinds::get().call && (!wanted || wanted(call, text_)) &&
       classify(qualifiedName(field(call, "function"))) == ValueKind::DataLoader)
     return call;
   return TSNode{};

@@ -52,7 +52,11 @@ public:
   /// x.cuda(...)`): the `DataLoader(...)` call that built the loader, when the file shows it; a
   /// null node otherwise. `ancestors` are the expression's, root first, when the caller knows
   /// them (a rule's tree walk does; else they are found with ts_node_parent, which is slow).
-  TSNode dataLoaderCallOf(TSNode expression, std::span<const TSNode> ancestors = {}) const;
+  /// `wanted`, when given, tells from a call's syntax alone whether the caller cares about it
+  /// (AF104: a call without `pin_memory=True`): a loop none of whose possible loaders it wants
+  /// gives a null node without resolving the name, which walks the statement holding it.
+  TSNode dataLoaderCallOf(TSNode expression, std::span<const TSNode> ancestors = {},
+                          bool (*wanted)(TSNode call, std::string_view text) = nullptr) const;
 
   /// True when `identifier` is the variable of a `for` loop or a comprehension around it, in
   /// the scope the name resolves to (no function, lambda or class between; a class body's `for`

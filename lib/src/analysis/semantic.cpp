@@ -294,8 +294,9 @@ bool operandMakesAName(TSNode awaitExpression, std::string_view text) {
 
 bool isTargetPattern(TSSymbol symbol) { return isPatternContainer(Kinds::get(), symbol); }
 
-SemanticModel::SemanticModel(const Document &doc, std::vector<const StatementFacts *> known)
-    : text_(doc.text()), doc_(doc), known_(std::move(known)) {
+SemanticModel::SemanticModel(const Document &doc, std::vector<const StatementFacts *> known,
+                             std::vector<const StatementSketch *> sketches)
+    : text_(doc.text()), doc_(doc), known_(std::move(known)), sketches_(std::move(sketches)) {
   Scope module;
   // The module's statements; with chunking on, they may come from more than one tree (each
   // statement is walked under its own tree's root).
@@ -308,6 +309,74 @@ SemanticModel::SemanticModel(const Document &doc, std::vector<const StatementFac
   if (!units_.empty()) module.node = ts_tree_root_node(nodeOf(units_.front()).tree);
   scopes_.push_back(std::move(module));
   if (known_.size() != units_.size()) known_.clear();
+  if (sketches_.size() != units_.size()) sketches_.clear();
+}
+
+namespace {
+
+/// The two filter bits of a word (FNV-1a, two 9-bit slices).
+std::pair<unsigned, unsigned> filterBits(std::string_view word) {
+  std::uint64_t h = 14695981039346656037ULL;
+  for (const char c : word) h = (h ^ static_cast<unsigned char>(c)) * 1099511628211ULL;
+  return {static_cast<unsigned>(h >> 55), static_cast<unsigned>((h >> 46) & 511)};
+}
+
+void setBits(std::array<std::uint64_t, 8> &filter, std::string_view word) {
+  const auto [a, b] = filterBits(word);
+  filter[a >> 6] |= std::uint64_t{1} << (a & 63);
+  filter[b >> 6] |= std::uint64_t{1} << (b & 63);
+}
+
+bool isAsciiWord(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+} // namespace
+
+StatementSketch StatementSketch::of(std::string_view text) {
+  // The runs of word bytes (>= 0x80 included: search()'s words), and within a run holding such
+  // bytes, its ASCII pieces too (the scans that take those bytes for blanks: forEachWord()).
+  StatementSketch sketch;
+  for (std::size_t i = 0; i < text.size();) {
+    const auto u = static_cast<unsigned char>(text[i]);
+    if (!isAsciiWord(text[i]) && u < 0x80) {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    bool wide = false;
+    for (; j < text.size() && (isAsciiWord(text[j]) || static_cast<unsigned char>(text[j]) >= 0x80); ++j)
+      wide = wide || static_cast<unsigned char>(text[j]) >= 0x80;
+    setBits(sketch.filter, text.substr(i, j - i));
+    if (wide)
+      for (std::size_t k = i; k < j;) {
+        if (!isAsciiWord(text[k])) {
+          ++k;
+          continue;
+        }
+        std::size_t l = k;
+        while (l < j && isAsciiWord(text[l])) ++l;
+        setBits(sketch.filter, text.substr(k, l - k));
+        k = l;
+      }
+    i = j;
+  }
+  return sketch;
+}
+
+bool StatementSketch::mayHold(std::string_view word) const {
+  const auto [a, b] = filterBits(word);
+  return (filter[a >> 6] >> (a & 63) & 1) != 0 && (filter[b >> 6] >> (b & 63) & 1) != 0;
+}
+
+std::vector<std::string> SemanticModel::cannotShowFound(std::size_t index) const {
+  std::vector<std::string> out;
+  if (units_[index].walk != 0) return out;
+  for (const auto &[u, fact] : cannotShow_)
+    if (u == index) out.push_back(fact);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
 }
 
 std::uint64_t StatementFacts::wordBit(std::string_view word) {
@@ -437,7 +506,21 @@ void SemanticModel::noteAt(std::uint32_t offset) const {
 const std::vector<std::uint32_t> &SemanticModel::search(std::string_view word) const {
   if (const auto it = searched_.find(word); it != searched_.end()) return it->second;
   std::vector<std::uint32_t> found;
-  if (!word.empty() && !units_.empty()) {
+  if (!word.empty() && !sketches_.empty()) {
+    // Unit by unit, only in those whose filter may hold the word: no pass over the whole text.
+    for (std::uint32_t u = 0; u < units_.size(); ++u) {
+      if (!mayHold(u, word)) continue;
+      const std::string_view upTo = text_.substr(0, units_[u].end);
+      for (std::size_t i = upTo.find(word, units_[u].start); i != std::string_view::npos; i = upTo.find(word, i + 1)) {
+        const bool afterBom = i == 3 && text_.starts_with("\xEF\xBB\xBF");
+        if ((i > 0 && !afterBom && isWordByte(text_[i - 1])) ||
+            (i + word.size() < text_.size() && isWordByte(text_[i + word.size()])))
+          continue;
+        found.push_back(u);
+        break;
+      }
+    }
+  } else if (!word.empty() && !units_.empty()) {
     std::size_t unit = 0;
     for (std::size_t i = text_.find(word); i != std::string_view::npos; i = text_.find(word, i + 1)) {
       // A byte order mark is no part of the first word (its bytes are >= 0x80, like a letter's).
@@ -467,6 +550,14 @@ const std::vector<std::uint32_t> &SemanticModel::unitsWithFact(std::string_view 
   std::vector<std::uint32_t> found = search(word);
   unitsScanned_ += found.size();
   if (!known_.empty()) std::erase_if(found, [&](std::uint32_t u) { return known_[u] && !known_[u]->has(fact); });
+  // Statements whose text tells they cannot show the fact are not walked (see mayShow()).
+  std::erase_if(found, [&](std::uint32_t u) {
+    if (units_[u].walk != 0) return false;
+    if (!sketches_.empty() && sketches_[u] && sketches_[u]->ruledOut(fact)) return true;
+    if (mayShow(u, word, fact)) return false;
+    cannotShow_.emplace_back(u, fact);
+    return true;
+  });
   for (const std::uint32_t u : found) walk(u);
   return withFact_.emplace(fact, std::move(found)).first->second;
 }
@@ -540,6 +631,113 @@ bool definesAt(std::string_view text, std::size_t start) {
 
 } // namespace
 
+bool SemanticModel::mayShow(std::uint32_t index, std::string_view word, std::string_view fact) const {
+  const Unit &unit = units_[index];
+  if (fact == StatementFacts::import(word)) { // only an import statement's path makes one
+    bool imports = false;
+    forEachWord(text_, "import", unit.start, unit.end, [&](std::size_t) { return imports = true; });
+    return imports;
+  }
+  if (fact == StatementFacts::definition(word)) { // `def word`, `class word`, or a lambda named `word = lambda`
+    bool named = false;
+    forEachWord(text_, "lambda", unit.start, unit.end, [&](std::size_t) { return named = true; });
+    if (named) return true;
+    forEachWord(text_, word, unit.start, unit.end, [&](std::size_t at) {
+      while (at > unit.start &&
+             (isBlankByte(text_[at - 1]) || text_[at - 1] == '\\' || text_[at - 1] == '\n' || text_[at - 1] == '\r'))
+        --at;
+      const std::string_view before = text_.substr(unit.start, at - unit.start);
+      return named = before.ends_with("def") || before.ends_with("class");
+    });
+    return named;
+  }
+  if (fact != StatementFacts::binding(word)) return true;
+  // A definition binds at module level its own name only, unless its text says otherwise: most
+  // statements that mention a module-level name are functions that read it.
+  if (word == "await") return true; // `await(x)` in any function may be the module's name `await`
+  // Told from the text (a statement's node is slow to find in a long module): in a tree without
+  // syntax errors, a statement that starts with `def`, `class` or `async def` is a definition of
+  // the name that follows (one with decorators is walked).
+  if (!definesAt(text_, unit.start) || text_[unit.start] == '@') return true;
+  if (DocumentInternals::hasError(doc_)) {
+    if (!broken_) { // the statements with syntax errors, listed once
+      broken_.emplace();
+      for (const TSNode statement : DocumentInternals::statements(doc_))
+        broken_->push_back(ts_node_has_error(statement));
+    }
+    if (index >= broken_->size() || (*broken_)[index]) return true;
+  }
+  std::size_t at = unit.start;
+  for (const std::string_view keyword : {"async", "def", "class"}) {
+    if (text_.compare(at, keyword.size(), keyword) != 0) continue;
+    at += keyword.size();
+    while (at < unit.end && (isBlankByte(text_[at]) || text_[at] == '\\' || text_[at] == '\n' || text_[at] == '\r'))
+      ++at;
+  }
+  std::size_t end = at;
+  while (end < unit.end && isWordByte(text_[end])) ++end;
+  if (end == at || text_.substr(at, end - at) == word) return true;
+  // What lets a definition bind another module-level name: `global` or `nonlocal` (which the
+  // model resolves to the module's name when no function around binds it) in its body, and a
+  // walrus in its decorators, defaults or bases (evaluated at module level).
+  // (A file without syntax errors, `global` and `nonlocal`, as the shortcuts find once, has none
+  // of the first two in any statement.)
+  bool other = text_.substr(unit.start, unit.end - unit.start).find(":=") != std::string_view::npos;
+  if (other || shortcutsAllowed()) return other;
+  forEachWord(text_, "global", unit.start, unit.end, [&](std::size_t) { return other = true; });
+  forEachWord(text_, "nonlocal", unit.start, unit.end, [&](std::size_t) { return other = true; });
+  return other;
+}
+
+bool SemanticModel::shortcutsAllowed() const {
+  if (!noShortcut_) {
+    noShortcut_ = DocumentInternals::hasError(doc_);
+    if (sketches_.empty()) {
+      forEachWord(text_, "global", 0, text_.size(), [&](std::size_t) { return *noShortcut_ = true; });
+      forEachWord(text_, "nonlocal", 0, text_.size(), [&](std::size_t) { return *noShortcut_ = true; });
+    }
+    // With sketches, in the statements whose filter may hold the words (only whitespace lies
+    // between statements).
+    for (std::uint32_t u = 0; !sketches_.empty() && !*noShortcut_ && u < units_.size(); ++u)
+      for (const std::string_view word : {"global", "nonlocal"})
+        if (mayHold(u, word))
+          forEachWord(text_, word, units_[u].start, units_[u].end, [&](std::size_t) { return *noShortcut_ = true; });
+  }
+  return !*noShortcut_;
+}
+
+std::optional<std::vector<TSNode>> SemanticModel::valuesMaybeAssigned(std::string_view name, std::uint32_t use) const {
+  const auto unit =
+      std::upper_bound(units_.begin(), units_.end(), use, [](std::uint32_t o, const Unit &u) { return o < u.start; });
+  if (unit == units_.begin() || use >= std::prev(unit)->end || name.empty() || !shortcutsAllowed()) return std::nullopt;
+  // The binding is the module's, or one of a scope inside the use's statement: its values are
+  // among the module's bindings' and those of the assignments spelt in that statement.
+  std::vector<TSNode> values;
+  for (const NameUse *b : bindingsOf({0, name}))
+    if (!ts_node_is_null(b->value) && !b->iterated) values.push_back(b->value);
+  const Unit &own = *std::prev(unit);
+  const TSNode statement = nodeOf(own);
+  const Kinds &k = Kinds::get();
+  forEachWord(text_, name, own.start, own.end, [&](std::size_t at) {
+    if (!looksAssigned(text_, at, name.size())) return false;
+    // Down from the statement to the identifier there, with its parent.
+    TSNode parent{}, node = statement;
+    while (!ts_node_is_null(node) && ts_node_start_byte(node) <= at &&
+           !(ts_node_start_byte(node) == at && ts_node_end_byte(node) == at + name.size() && isIdentifier(node))) {
+      parent = node;
+      node = ts_node_first_child_for_byte(node, static_cast<std::uint32_t>(at));
+    }
+    if (ts_node_is_null(node) || ts_node_start_byte(node) != at || ts_node_symbol(parent) != k.assignment ||
+        !ts_node_eq(field(parent, "left"), node))
+      return false;
+    if (const TSNode value = field(parent, "right"); !ts_node_is_null(value)) values.push_back(value);
+    return false;
+  });
+  note("global"); // which would make the answer "cannot tell"
+  note("nonlocal");
+  return values;
+}
+
 bool SemanticModel::mayAssignValue(std::string_view name, std::uint32_t use) const {
   // "Maybe" is a shortcut that depends on nothing: the caller goes on to ask what it needs. "No"
   // depends on what would make it "maybe": a module-level binding of the name (which its
@@ -557,25 +755,20 @@ bool SemanticModel::mayAssignValue(std::string_view name, std::uint32_t use) con
   // `global` anywhere, or `nonlocal` (which the model resolves to the module's name when no
   // function around binds it), lets an assignment in any function bind a module's name; in an
   // ERROR region, what binds what is the walk's guess: no shortcut then.
-  if (!noShortcut_) {
-    noShortcut_ = DocumentInternals::hasError(doc_);
-    forEachWord(text_, "global", 0, text_.size(), [&](std::size_t) { return *noShortcut_ = true; });
-    forEachWord(text_, "nonlocal", 0, text_.size(), [&](std::size_t) { return *noShortcut_ = true; });
-  }
-  if (*noShortcut_) return true;
+  if (!shortcutsAllowed()) return true;
   // The statement holding the use: its function's (or its class's, or the module's) assignments.
   const Unit &own = *std::prev(unit);
   if (assignsWithin(text_, name, own.start, own.end)) return true;
   // Module-level code (every statement that is no definition), once per name.
   if (!moduleCode_) {
     moduleCode_.emplace();
-    for (const Unit &u : units_)
-      if (!definesAt(text_, u.start)) moduleCode_->emplace_back(u.start, u.end);
+    for (std::uint32_t u = 0; u < units_.size(); ++u)
+      if (!definesAt(text_, units_[u].start)) moduleCode_->push_back(u);
   }
   auto found = assignedAtModule_.find(name);
   if (found == assignedAtModule_.end()) {
-    const bool any = std::any_of(moduleCode_->begin(), moduleCode_->end(), [&](const auto &range) {
-      return assignsWithin(text_, name, range.first, range.second);
+    const bool any = std::any_of(moduleCode_->begin(), moduleCode_->end(), [&](std::uint32_t u) {
+      return mayHold(u, name) && assignsWithin(text_, name, units_[u].start, units_[u].end);
     });
     found = assignedAtModule_.emplace(std::string(name), any).first;
   }

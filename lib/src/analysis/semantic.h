@@ -14,6 +14,8 @@
 
 #include <tree_sitter/api.h>
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <deque>
 #include <map>
@@ -141,19 +143,45 @@ struct StatementFacts {
   }
 };
 
+/// What one top-level statement's text tells without a walk, for a statement whose facts are not
+/// known: which words its text may hold (a filter), and the facts it has been found unable to
+/// show (SemanticModel::cannotShowFound()). Both are functions of the statement's text and
+/// syntax alone: an editor host keeps them while the statement is unchanged (IncrementalLint),
+/// so that a keystroke's queries neither search the whole text for a word nor ask again, of
+/// every statement that mentions it, whether it can show a fact.
+struct StatementSketch {
+  /// 512 bits, two per word of the text (identifier-like runs, split at any byte that is not an
+  /// ASCII letter, digit or `_`, and also at bytes >= 0x80 only where ASCII letters meet them):
+  /// a word whose bits are not all set is not in the text.
+  std::array<std::uint64_t, 8> filter{};
+  std::vector<std::string> cannotShow; ///< sorted, unique: facts it cannot show
+  /// The sketch of a statement's text (no facts ruled out yet).
+  static StatementSketch of(std::string_view text);
+  bool mayHold(std::string_view word) const;
+  bool ruledOut(std::string_view fact) const { return std::binary_search(cannotShow.begin(), cannotShow.end(), fact); }
+};
+
 class SemanticModel {
 public:
   /// With `known`, the facts of some statements, kept from an earlier model of the same
   /// statements (known[i] for statementSpans()[i], nullptr when not known; valid as long as the
   /// model): queries about a word that only other statements' facts can hold skip those whose
   /// facts lack it.
-  explicit SemanticModel(const Document &doc, std::vector<const StatementFacts *> known = {});
-  explicit SemanticModel(const Document &&, std::vector<const StatementFacts *> = {}) = delete; // keeps a reference
+  /// With `sketches` (sketches[i] for statementSpans()[i], nullptr when none; valid as long as
+  /// the model), a word is searched for only in the statements whose filter may hold it, and a
+  /// fact is not asked of a statement whose sketch rules it out.
+  explicit SemanticModel(const Document &doc, std::vector<const StatementFacts *> known = {},
+                         std::vector<const StatementSketch *> sketches = {});
+  explicit SemanticModel(const Document &&, std::vector<const StatementFacts *> = {},
+                         std::vector<const StatementSketch *> = {}) = delete; // keeps a reference
 
   /// The facts of top-level statement `index` (walked now if it was not).
   StatementFacts factsOf(std::size_t index) const;
   /// Whether statement `index` has been walked (its facts are at hand without a walk).
   bool walked(std::size_t index) const { return units_[index].walk != 0; }
+  /// The facts this model found statement `index` cannot show without walking it (sorted; none
+  /// when it was walked): what a sketch of it may keep.
+  std::vector<std::string> cannotShowFound(std::size_t index) const;
 
   // Every query below that looks beyond the statement being checked records what it looked at
   // into the current dependency sink (setDependencySink): a name-keyed query its word, a
@@ -192,6 +220,14 @@ public:
   /// certain, true may be wrong. For questions that most uses answer "no" (is this loop's
   /// iterable bound to a DataLoader call?), so that dense files do not walk every function.
   bool mayAssignValue(std::string_view name, std::uint32_t use) const;
+
+  /// The values (NameUse::value, not a `for`'s) that the binding the name `name` used at byte
+  /// `use` resolves to may hold, found without walking the statement holding `use`: those of
+  /// the module-level bindings of `name`, and the right-hand sides of the assignments to `name`
+  /// spelt in that statement. Every value of bindingsOf(resolve(…)) is among them; nullopt
+  /// when it cannot tell (as mayAssignValue() says "maybe" to everything). For a question most
+  /// values answer "no" (is any of them an unpinned DataLoader?) before resolving the name.
+  std::optional<std::vector<TSNode>> valuesMaybeAssigned(std::string_view name, std::uint32_t use) const;
 
   /// The binding `use` refers to. Unbound names resolve to the module scope.
   BindingKey resolve(const NameUse &use) const;
@@ -279,11 +315,26 @@ private:
   /// Each answer is kept: a query asked once per use (a keyword per call) stays linear.
   const std::vector<std::uint32_t> &unitsWithFact(std::string_view word, const std::string &fact) const;
   const std::vector<std::uint32_t> &usesNamed(std::string_view name) const;
+  /// Whether walking units_[index], whose text holds `word`, may find `fact` (a fact about
+  /// `word`), told from its text and kind without a walk: an import fact needs the word
+  /// `import`; a definition fact, `def` or `class` before `word`, or the word `lambda`; a
+  /// binding fact, from a function or class definition without syntax errors, its name to be
+  /// `word` or its text to hold `global`, `nonlocal` or `:=`. "Maybe" otherwise.
+  bool mayShow(std::uint32_t index, std::string_view word, std::string_view fact) const;
+  /// False when the text-only answers must say "maybe" to everything: syntax errors, `global`,
+  /// `nonlocal` (see mayAssignValue()).
+  bool shortcutsAllowed() const;
 
   std::string_view text_;
   const Document &doc_;
   mutable std::vector<Unit> units_;
-  std::vector<const StatementFacts *> known_; ///< per unit, or empty
+  std::vector<const StatementFacts *> known_;     ///< per unit, or empty
+  std::vector<const StatementSketch *> sketches_; ///< per unit, or empty
+  /// Whether text[start, end) of unit `index` may hold `word`: its sketch's filter, else "maybe".
+  bool mayHold(std::uint32_t index, std::string_view word) const {
+    return sketches_.empty() || !sketches_[index] || sketches_[index]->mayHold(word);
+  }
+  mutable std::vector<std::pair<std::uint32_t, std::string>> cannotShow_; ///< (unit, fact): mayShow()'s "no"s
   mutable std::deque<Walk> walks_;
   mutable std::deque<Scope> scopes_;
   mutable std::deque<NameUse> names_;
@@ -304,10 +355,11 @@ private:
   mutable std::unordered_map<std::uint32_t, std::uint32_t> scopeByName_; ///< name node start → scope
   mutable std::unordered_set<std::string_view> inError_;
   // mayAssignValue()'s: whether it must say "maybe" to everything (syntax errors, `global`,
-  // `nonlocal`), the ranges of module-level code, and per name whether that code assigns it.
+  // `nonlocal`), the module-level code's units, and per name whether that code assigns it.
   mutable std::optional<bool> noShortcut_;
-  mutable std::optional<std::vector<std::pair<std::uint32_t, std::uint32_t>>> moduleCode_;
+  mutable std::optional<std::vector<std::uint32_t>> moduleCode_; ///< units
   mutable ByWord<bool> assignedAtModule_;
+  mutable std::optional<std::vector<bool>> broken_; ///< per unit, whether it has syntax errors (mayShow())
   mutable ModelDependencies *sink_ = nullptr;
   mutable std::uint32_t sinkStart_ = 0, sinkEnd_ = 0;
 };

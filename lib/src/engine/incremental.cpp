@@ -64,17 +64,30 @@ std::uint64_t normalize(std::vector<std::string> &words) {
   return bits;
 }
 
-/// Whether the sorted `a` and `b` share a word (`abits`, `bbits`: their wordBit()s).
-bool intersect(const std::vector<std::string> &a, std::uint64_t abits, const std::vector<std::string> &b,
-               std::uint64_t bbits) {
-  if ((abits & bbits) == 0) return false;
-  for (std::size_t i = 0, j = 0; i < a.size() && j < b.size();) {
-    const int cmp = a[i].compare(b[j]);
-    if (cmp == 0) return true;
-    if (cmp < 0) ++i;
-    else ++j;
+/// The words an edit changed (sorted, unique), each with its wordBit(): compared with every
+/// kept statement's words, so a statement is compared only on the words whose bits it has.
+struct Changed {
+  const std::vector<std::string> &words;
+  std::uint64_t bits = 0;
+  std::vector<std::uint64_t> bitOf; ///< wordBit(words[i])
+  explicit Changed(const std::vector<std::string> &w) : words(w) {
+    bitOf.reserve(w.size());
+    for (const std::string &word : w) bits |= bitOf.emplace_back(wordBit(word));
   }
-  return false;
+};
+
+/// Whether the sorted `a` (`abits`: its wordBit()s) and `b` share a word: each word of the
+/// smaller list that may be in the other is looked up there (a keystroke changes few words; a
+/// statement's list may be long, and so may a paste's).
+bool intersect(const std::vector<std::string> &a, std::uint64_t abits, const Changed &b) {
+  if ((abits & b.bits) == 0) return false;
+  if (b.words.size() <= a.size()) {
+    for (std::size_t j = 0; j < b.words.size(); ++j)
+      if ((abits & b.bitOf[j]) != 0 && std::binary_search(a.begin(), a.end(), b.words[j])) return true;
+    return false;
+  }
+  return std::any_of(a.begin(), a.end(),
+                     [&](const std::string &w) { return std::binary_search(b.words.begin(), b.words.end(), w); });
 }
 
 } // namespace
@@ -100,6 +113,7 @@ void IncrementalLint::adoptRejected(const Linter &linter, const Document &doc) {
     units_[i].end = spans[i].end;
     units_[i].unlinted = true;
   }
+  sketch(doc.text());
   valid_ = true;
   stats_ = {units_.size(), 0, false};
 }
@@ -141,18 +155,32 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
   };
   // The first edit since the last update sees the tree that update linted: the facts of the
   // statements it hits that no model walked yet are learnt from it now (a function typed into
-  // for the first time would otherwise count as showing every word of its text).
+  // for the first time would otherwise count as showing every word of its text), and those of
+  // their neighbours, which tree-sitter often re-parses with them (a line typed between two
+  // functions: each would count as showing every word of its text, and every statement that
+  // asked the facts about one of them would be linted again).
   std::optional<SemanticModel> model;
   const bool current = edited_.empty() && DocumentInternals::treeIsCurrent(doc) &&
                        DocumentInternals::statementSpans(doc).size() == units_.size();
+  if (current && !units_.empty()) {
+    // The statements the edit hits, and the one before and the one after it (also when it hits
+    // none: a line typed between two statements).
+    const auto after = std::lower_bound(units_.begin(), units_.end(), s,
+                                        [](const Unit &unit, std::uint32_t at) { return unit.end < at; });
+    std::size_t from = static_cast<std::size_t>(after - units_.begin()), to = from;
+    while (to < units_.size() && units_[to].start <= e) ++to;
+    from = from > 0 ? from - 1 : 0;
+    to = std::min(to, units_.size() - 1);
+    for (std::size_t i = from; i <= to; ++i)
+      if (!units_[i].facts) {
+        if (!model) model.emplace(doc);
+        units_[i].facts = std::make_shared<const StatementFacts>(model->factsOf(i));
+      }
+  }
   for (std::size_t i = 0; i < units_.size(); ++i) {
     Unit &unit = units_[i];
     const bool hit = overlaps(unit.start, unit.end, s, e);
     if (hit) wordsOf(text.substr(unit.start, unit.end - unit.start), words_); // its old words
-    if (hit && !unit.facts && current) {
-      if (!model) model.emplace(doc);
-      unit.facts = std::make_shared<const StatementFacts>(model->factsOf(i));
-    }
     if (hit && !unit.hit) { // what it showed the others before the edits
       if (unit.facts) facts_.insert(facts_.end(), unit.facts->words.begin(), unit.facts->words.end());
       else factsOfText(text.substr(unit.start, unit.end - unit.start), facts_);
@@ -329,7 +357,8 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   }
   // The model of this update: it walks the statements whose facts the index does not hold yet,
   // and only as the rules ask.
-  const SemanticModel model(doc, knownFacts());
+  sketch(text);
+  const SemanticModel model(doc, knownFacts(), knownSketches());
   if (!full) findStale(model, text, unmatched, reparsed, todo);
   if (!full && anyUnlinted()) {
     if (!linter.mayHaveFindings(text)) {
@@ -462,7 +491,9 @@ void IncrementalLint::findStale(const SemanticModel &model, std::string_view tex
   }
   for (const Reparsed &r : reparsed) // gone, or no longer a statement of its own
     if (r.facts) facts_.insert(facts_.end(), r.facts->words.begin(), r.facts->words.end());
-  const std::uint64_t bits = normalize(words), factBits = normalize(facts_);
+  normalize(words);
+  normalize(facts_);
+  const Changed changedWords(words), changedFacts(facts_);
   std::size_t next = 0; // walks `unmatched` alongside
   for (std::size_t i = 0; i < units_.size(); ++i) {
     if (next < unmatched.size() && unmatched[next] == i) {
@@ -472,7 +503,7 @@ void IncrementalLint::findStale(const SemanticModel &model, std::string_view tex
     }
     const Unit &unit = units_[i];
     bool outdated =
-        intersect(unit.words, unit.wordBits, words, bits) || intersect(unit.factWords, unit.factBits, facts_, factBits);
+        intersect(unit.words, unit.wordBits, changedWords) || intersect(unit.factWords, unit.factBits, changedFacts);
     if (unit.results)
       for (const auto &[r0, r1] : unit.results->ranges)
         for (const std::size_t j : unmatched) outdated = outdated || overlaps(r0, r1, units_[j].start, units_[j].end);
@@ -488,12 +519,35 @@ void IncrementalLint::learn(const SemanticModel &model, const std::vector<std::s
     Unit &unit = units_[i];
     unit.hit = false;
     if (!unit.facts && (model.walked(i))) unit.facts = std::make_shared<const StatementFacts>(model.factsOf(i));
+    if (!unit.facts && unit.sketch) { // the facts it was found unable to show, kept with its sketch
+      std::vector<std::string> found = model.cannotShowFound(i);
+      if (!found.empty()) {
+        std::vector<std::string> &kept = unit.sketch->cannotShow;
+        const auto middle = static_cast<std::ptrdiff_t>(kept.size());
+        kept.insert(kept.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+        std::inplace_merge(kept.begin(), kept.begin() + middle, kept.end());
+        kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
+      }
+    }
     stats_.factsKnown += unit.facts ? 1 : 0;
   }
   if (!full)
     for (const std::size_t i : todo)
       if (!units_[i].facts) units_[i].facts = std::make_shared<const StatementFacts>(model.factsOf(i));
   stats_.walked = model.statementsWalked();
+}
+
+void IncrementalLint::sketch(std::string_view text) {
+  for (Unit &unit : units_)
+    if (!unit.sketch)
+      unit.sketch =
+          std::make_shared<StatementSketch>(StatementSketch::of(text.substr(unit.start, unit.end - unit.start)));
+}
+
+std::vector<const StatementSketch *> IncrementalLint::knownSketches() const {
+  std::vector<const StatementSketch *> known(units_.size());
+  for (std::size_t i = 0; i < units_.size(); ++i) known[i] = units_[i].sketch.get();
+  return known;
 }
 
 std::vector<const StatementFacts *> IncrementalLint::knownFacts() const {
@@ -515,6 +569,7 @@ void IncrementalLint::relint(const Linter &linter, const Document &doc, const Se
     blank.start = unit.start;
     blank.end = unit.end;
     blank.facts = std::move(unit.facts); // its statement's, whatever its findings
+    blank.sketch = std::move(unit.sketch);
     unit = std::move(blank);
     // As Linter::lint: a statement with syntax errors is walked whole (see there); a clean one
     // only where the prefilter's marks are.

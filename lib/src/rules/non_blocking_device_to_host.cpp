@@ -94,6 +94,9 @@ public:
 
   void check(TSNode assignment, Context &ctx) const override {
     const std::string_view text = ctx.text();
+    // Its call passes `non_blocking=`: most assignments do not, told without a field lookup.
+    const std::uint32_t start = ts_node_start_byte(assignment), end = ts_node_end_byte(assignment);
+    if (end > text.size() || text.substr(start, end - start).find("non_blocking") == std::string_view::npos) return;
     const TSNode left = field(assignment, "left"), right = field(assignment, "right");
     // `x: int` has no right-hand side.
     if (ts_node_is_null(left) || ts_node_is_null(right) || !isIdentifier(left) ||

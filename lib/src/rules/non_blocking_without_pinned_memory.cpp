@@ -50,14 +50,20 @@ std::optional<TextEdit> pinMemoryEdit(TSNode loader, std::string_view text) {
   if (ts_node_is_null(args)) return std::nullopt;
   TSNode pin{}, last{};
   int positional = 0;
-  for (std::uint32_t i = 0, n = ts_node_named_child_count(args); i < n; ++i) {
-    const TSNode arg = ts_node_named_child(args, i);
-    if (ts_node_symbol(arg) == Kinds::get().comment) continue;
+  // One step per argument (a cursor: looking up the i-th child starts from the first each time).
+  Cursor cursor(args);
+  for (bool more = ts_tree_cursor_goto_first_child(cursor.get()); more;
+       more = ts_tree_cursor_goto_next_sibling(cursor.get())) {
+    const TSNode arg = cursor.node();
+    if (!ts_node_is_named(arg) || ts_node_symbol(arg) == Kinds::get().comment) continue;
     const std::string_view type = ts_node_type(arg);
     if (type == "dictionary_splat" || type == "list_splat") return std::nullopt;
     // pin_memory is DataLoader's 8th parameter: with 8 positional arguments it is given.
     if (ts_node_symbol(arg) != Kinds::get().keywordArgument && ++positional >= 8) return std::nullopt;
-    if (ts_node_symbol(arg) == Kinds::get().keywordArgument && textOf(field(arg, "name"), text) == "pin_memory")
+    // A keyword argument starts with its name.
+    if (ts_node_symbol(arg) == Kinds::get().keywordArgument &&
+        text.compare(ts_node_start_byte(arg), 10, "pin_memory") == 0 &&
+        textOf(field(arg, "name"), text) == "pin_memory")
       pin = arg;
     last = arg;
   }
@@ -70,6 +76,8 @@ std::optional<TextEdit> pinMemoryEdit(TSNode loader, std::string_view text) {
   return TextEdit{ts_node_start_byte(args) + 1, ts_node_start_byte(args) + 1, "pin_memory=True"};
 }
 
+bool unpinned(TSNode call, std::string_view text) { return pinMemoryEdit(call, text).has_value(); }
+
 class NonBlockingWithoutPinnedMemory final : public Rule {
 public:
   const RuleInfo &info() const override { return kNonBlockingWithoutPinnedMemory; }
@@ -78,6 +86,8 @@ public:
 
   void check(TSNode node, Context &ctx) const override {
     const std::string_view text = ctx.text();
+    // The name starts the keyword argument: most are not `non_blocking`, told without a field lookup.
+    if (text.compare(ts_node_start_byte(node), 12, "non_blocking") != 0) return;
     if (textOf(field(node, "name"), text) != "non_blocking" || textOf(field(node, "value"), text) != "True") return;
     const TSNode argumentList = ctx.parentOf(node), call = ctx.parentOf(argumentList);
     const std::string_view method = calledMethod(argumentList, call, text);
@@ -87,7 +97,7 @@ public:
     std::vector<TSNode> ancestors(ctx.ancestors().begin(), ctx.ancestors().end());
     if (ancestors.empty() || !ts_node_eq(ancestors.back(), argumentList)) return;
     ancestors.back() = function;
-    const TSNode loader = ctx.receivers().dataLoaderCallOf(field(function, "object"), ancestors);
+    const TSNode loader = ctx.receivers().dataLoaderCallOf(field(function, "object"), ancestors, unpinned);
     if (ts_node_is_null(loader)) return;
     const std::optional<TextEdit> edit = pinMemoryEdit(loader, text);
     if (!edit) return;
