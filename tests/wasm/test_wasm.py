@@ -38,7 +38,7 @@ DOCS = "https://asyncfix.invalid/docs"
 def need(path):
     if not os.path.exists(path):
         raise AssertionError("%s is missing: build the ci preset's commands first "
-                             "(cmake --build --preset ci --target asyncfix_cli asyncfix_lsp_bin)" % path)
+                             "(cmake --build --preset ci --target asyncfix_cli asyncfix_lsp_bin asyncfix_lsp_bench)" % path)
 
 
 def run(argv, cwd):
