@@ -107,16 +107,27 @@ Server::~Server() {
 // ---- the message loop ----
 
 int Server::run() {
-  workspace_.analyzer().start(quietMs);
+  if (!inlineAnalysis) workspace_.analyzer().start(quietMs);
+  // Inline (no threads: the WebAssembly build, docs/wasm.md), this loop settles the documents
+  // itself, once the client has been quiet for quietMs, as the settler thread would: a settle
+  // is a fresh parse and lint of a whole document, and between two keystrokes it would hold up
+  // the second one. Set when a message was handled since the last settle.
+  bool unsettled = false;
   while (!exited_) {
     catchUp();
     if (!transport_.hasPending() && !dispatcher_.hasQueued()) {
       idle();
-      // Inline (no threads: the WebAssembly build), the client is quiet now: the documents settle
-      // here, as the settler thread would settle them after kQuietMs.
-      if (!workspace_.analyzer().threaded() && !transport_.hasPending()) settle();
-      // Until a message arrives or the worker has findings or answers to hand over.
-      if (!transport_.hasPending()) transport_.waitPending(-1, workspace_.analyzer().wakeFd());
+      if (workspace_.analyzer().threaded()) {
+        // Until a message arrives or the worker has findings or answers to hand over.
+        if (!transport_.hasPending()) transport_.waitPending(-1, workspace_.analyzer().wakeFd());
+      } else if (unsettled) {
+        if (!transport_.waitPending(quietMs)) {
+          settle();
+          unsettled = false;
+        }
+      } else {
+        transport_.waitPending(-1);
+      }
       continue;
     }
     std::optional<std::string> body = dispatcher_.takeQueued();
@@ -126,6 +137,7 @@ int Server::run() {
       break;
     }
     dispatcher_.handle(*body);
+    unsettled = true;
   }
   return exitCode();
 }

@@ -119,8 +119,9 @@ public:
   /// wins over it. Empty: defaultDocsUrl().
   void setDocsUrl(std::string url);
 
-  /// Serves until `exit` or the end of the input, with the Analyzer on its worker thread;
-  /// returns the process exit code (0 after a clean shutdown, 1 otherwise).
+  /// Serves until `exit` or the end of the input, with the Analyzer on its worker thread (or on
+  /// this one: inlineAnalysis, a host without threads); returns the process exit code (0 after a
+  /// clean shutdown, 1 otherwise).
   int run();
   /// Handles every message available now, then the deferred work, all on this thread (tests,
   /// step by step).
@@ -133,6 +134,9 @@ public:
   static constexpr int kQuietMs = 400;
   /// The quiet time run() gives the worker (tests that must not see a settle lengthen it).
   int quietMs = kQuietMs;
+  /// run() keeps the Analyzer's work on its own thread, as the WebAssembly build (no threads)
+  /// does: tests run that loop natively.
+  bool inlineAnalysis = false;
   bool exited() const { return exited_; }
   int exitCode() const { return shutdownRequested_ ? 0 : 1; }
 

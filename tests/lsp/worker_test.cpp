@@ -193,13 +193,16 @@ TEST_CASE("Analyzer: a new version with the same text or another linter is settl
 /// An LSP client over pipes to a Server::run() on a thread of this process.
 class PipeClient {
 public:
-  /// `quietMs`: how long the server's worker waits before it settles.
-  explicit PipeClient(int quietMs = Server::kQuietMs) : log_(stderr, LogLevel::Error), frames_(log_) {
+  /// `quietMs`: how long the server's worker waits before it settles. `inlineAnalysis`: the
+  /// server's loop does the Analyzer's work itself, as the WebAssembly server's does.
+  explicit PipeClient(int quietMs = Server::kQuietMs, bool inlineAnalysis = false)
+      : log_(stderr, LogLevel::Error), frames_(log_) {
     REQUIRE(::pipe(toServer_) == 0);
     REQUIRE(::pipe(toClient_) == 0);
     transport_ = std::make_unique<StreamTransport>(toServer_[0], toClient_[1], log_);
     server_ = std::make_unique<Server>(*transport_, log_);
     server_->quietMs = quietMs;
+    server_->inlineAnalysis = inlineAnalysis;
     serverThread_ = std::thread([this] { exitCode_ = server_->run(); });
     reader_ = std::thread([this] { readLoop(); });
   }
@@ -341,10 +344,12 @@ const Json *lastPublish(const std::vector<Json> &messages) {
   return last;
 }
 
-/// One client's messages sent to two servers: one driven inline (drain()), one threaded over
-/// pipes, both initialized and with `text` open.
+/// One client's messages sent to two servers: one driven inline (drain()), one run() over pipes
+/// (threaded, or with `inlineRun` its loop doing the Analyzer's work), both initialized and with
+/// `text` open.
 struct SideBySide {
-  SideBySide(int quietMs, const std::string &text) : inlineServer(memory, quiet), client(quietMs) {
+  SideBySide(int quietMs, const std::string &text, bool inlineRun = false)
+      : inlineServer(memory, quiet), client(quietMs, inlineRun) {
     both(initialize());
     both({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
     both(didOpen(text));
@@ -409,6 +414,71 @@ TEST_CASE("worker: pauses settle off the worker, and what they publish is a fres
   std::mt19937 rng(3);
   const std::size_t at = text.find("    return model(x)\n", text.size() / 2);
   // Stops with `(` still open: the settled text has a syntax error.
+  const std::vector<Keystroke> keys = typing(at, "    y = batch.to(0, async=True).cuda(async=(x))\n");
+  for (std::size_t i = 0; i < keys.size() / 2 + 12; ++i) {
+    two.both(didChange(text, ++version, keys[i]));
+    text.replace(keys[i].start, keys[i].end - keys[i].start, keys[i].text);
+    std::this_thread::sleep_for(std::chrono::milliseconds(rng() % 12));
+  }
+  const std::optional<Json> expected = two.inlinePublish(/*settle=*/true);
+  REQUIRE(expected.has_value());
+  CHECK(client.waitFor([&](const std::vector<Json> &messages) {
+    const Json *last = lastPublish(messages);
+    return last && (*last)["params"] == (*expected)["params"];
+  }));
+  client.stop();
+  CHECK(client.exitCode() == 0);
+}
+
+TEST_CASE("inline run: keystrokes are not settled between them, only after a quiet period", "[worker]") {
+  // The loop of a server without threads (the WebAssembly one) does the Analyzer's work itself.
+  // A settle (a fresh parse and lint of the whole document) between two keystrokes would hold
+  // up the second one. Typed with a bracket left open in a document over 32 KB, each keystroke's
+  // result is contained, which a settle publishes again as a fresh parse's. With a quiet period
+  // longer than the test, each version is published once.
+  std::string text;
+  for (int i = 0; i < 3000; ++i) text += "def f" + std::to_string(i) + "(x):\n    return x + 1\n\n";
+  PipeClient client(3'600'000, /*inlineAnalysis=*/true);
+  client.send(initialize());
+  client.send({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
+  client.send(didOpen(text));
+  int version = 1;
+  const auto published = [&](const std::vector<Json> &messages) {
+    const Json *last = lastPublish(messages);
+    return last && (*last)["params"]["version"] == version;
+  };
+  REQUIRE(client.waitFor(published));
+  const std::size_t at = text.find("def f300");
+  std::size_t column = 0;
+  for (const char c : std::string("y = x.cuda(async=True")) {
+    const Keystroke k{at + column, at + column, std::string(1, c)};
+    client.send(didChange(text, ++version, k));
+    text.insert(at + column++, 1, c);
+    REQUIRE(client.waitFor(published)); // the next keystroke comes right after the publish
+  }
+  client.stop(); // shutdown and exit: read after the last keystroke's publish
+  CHECK(client.exitCode() == 0);
+  std::map<int, int> publishes; // version -> publishDiagnostics of it
+  for (const Json &m : client.messages())
+    if (m.value("method", "") == "textDocument/publishDiagnostics") ++publishes[m["params"]["version"].get<int>()];
+  CHECK(publishes.size() == static_cast<std::size_t>(version));
+  for (const auto &[v, n] : publishes) {
+    INFO("version " << v);
+    CHECK(n == 1);
+  }
+}
+
+TEST_CASE("inline run: after a quiet period the documents are settled, as a fresh parse gives", "[worker]") {
+  // The same loop after keystrokes with pauses around its quiet period, the last one left with a
+  // `(` open: it settles as the threaded server does, on what the inline one gives after
+  // settle(), a lint of a fresh parse.
+  const std::string start = trainingCode(60);
+  SideBySide two(5, start, /*inlineRun=*/true);
+  PipeClient &client = two.client;
+  std::string text = start;
+  int version = 1;
+  std::mt19937 rng(5);
+  const std::size_t at = text.find("    return model(x)\n", text.size() / 2);
   const std::vector<Keystroke> keys = typing(at, "    y = batch.to(0, async=True).cuda(async=(x))\n");
   for (std::size_t i = 0; i < keys.size() / 2 + 12; ++i) {
     two.both(didChange(text, ++version, keys[i]));

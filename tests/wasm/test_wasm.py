@@ -6,7 +6,10 @@ the ci build prints, with the same exit code, for `check`, `check --diff --unsaf
 the same bytes. The language server module (wasm/asyncfix-lsp.js, a WASI module) must answer the
 transcripts of tests/lsp/transcripts as the native asyncfix-lsp answers them over stdio.
 
-Environment: ASYNCFIX_NATIVE_BIN, ASYNCFIX_NATIVE_LSP_BIN (the native commands), ASYNCFIX_WASM_DIR
+The server also runs bench/lsp's typing trace to its end and exits cleanly.
+
+Environment: ASYNCFIX_NATIVE_BIN, ASYNCFIX_NATIVE_LSP_BIN (the native commands), ASYNCFIX_LSP_BENCH
+(bench/lsp's driver of the ci build), ASYNCFIX_WASM_DIR
 (the wasm build directory), NODE. Python's unittest only.
 """
 import json
@@ -24,6 +27,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 NODE = os.environ.get("NODE", "node")
 NATIVE = os.environ.get("ASYNCFIX_NATIVE_BIN", os.path.join(ROOT, "build", "ci", "cli", "asyncfix"))
 NATIVE_LSP = os.environ.get("ASYNCFIX_NATIVE_LSP_BIN", os.path.join(ROOT, "build", "ci", "lsp", "asyncfix-lsp"))
+LSP_BENCH = os.environ.get("ASYNCFIX_LSP_BENCH", os.path.join(ROOT, "build", "ci", "bench", "lsp", "asyncfix_lsp_bench"))
 WASM_CLI = [NODE, os.path.join(ROOT, "wasm", "asyncfix.js")]
 WASM_LSP = [NODE, os.path.join(ROOT, "wasm", "asyncfix-lsp.js")]
 TIMEOUT = float(os.environ.get("ASYNCFIX_TEST_TIMEOUT", "120"))
@@ -34,7 +38,7 @@ DOCS = "https://asyncfix.invalid/docs"
 def need(path):
     if not os.path.exists(path):
         raise AssertionError("%s is missing: build the ci preset's commands first "
-                             "(cmake --build --preset ci --target asyncfix_cli asyncfix_lsp_bin)" % path)
+                             "(cmake --build --preset ci --target asyncfix_cli asyncfix_lsp_bin asyncfix_lsp_bench)" % path)
 
 
 def run(argv, cwd):
@@ -296,6 +300,23 @@ class LspTest(unittest.TestCase):
                 self.assertEqual(wasm[3], native[3], "exit code")
                 compared += 1
         self.assertGreater(compared, 10)
+
+
+class TypingTest(unittest.TestCase):
+    def test_typing_with_settles_then_exit(self):
+        # bench/lsp's typing trace on 20 000 lines with pauses past the quiet period, so that the
+        # server settles (seconds of fresh parsing here) between keystrokes: it answers every
+        # keystroke and request, and exits with code 0 after `exit`. With node:wasi's
+        # returnOnExit, the exit unwound the module's stack by a JavaScript exception, and Node
+        # 20 crashed doing so (signal 11) after such a trace.
+        need(LSP_BENCH)
+        p = subprocess.run([LSP_BENCH, "--server", os.path.join(ROOT, "wasm", "asyncfix-lsp.js"), "--typing",
+                            "--lines", "20000", "--repeat", "1", "--pause", "450"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=900)
+        out = p.stdout.decode(errors="replace")
+        self.assertEqual(p.returncode, 0, out[-3000:])
+        self.assertIn("62 keystrokes didChange -> publishDiagnostics", out)
+        self.assertIn("exit code 0\n", out)
 
 
 if __name__ == "__main__":

@@ -799,7 +799,7 @@ template <class F> void forEachCandidate(std::string_view text, F &&candidate) {
   if (n == 0 || (mayStartWord(text, 0) && candidate(0))) return;
   [[maybe_unused]] const char *s = text.data(); // for the SIMD scans, where there are any
   std::size_t i = 1;
-  const auto visit = [&](std::size_t block, unsigned mask) {
+  [[maybe_unused]] const auto visit = [&](std::size_t block, unsigned mask) {
     for (; mask != 0; mask &= mask - 1)
       if (candidate(block + static_cast<std::size_t>(__builtin_ctz(mask)))) return true;
     return false;
