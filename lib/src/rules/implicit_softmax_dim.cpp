@@ -1,5 +1,6 @@
 // AF304 implicit-softmax-dim — `F.softmax(x)` / `nn.Softmax()` without `dim`.
 #include "rules/rule.h"
+#include "rules/torch_api.h"
 #include "rules/torch_values.h"
 #include "text/syntax.h"
 
@@ -66,14 +67,18 @@ public:
     if (!ts_node_is_null(keywordOfCall(call, "dim", text))) return;
     const unsigned positional = positionalCount(call);
     if (positional >= (functional ? 2U : 1U)) return;
-    const std::string q = torchName(fn, ctx);
-    const bool isTorch =
-        functional ? q == "torch.nn.functional." + std::string(name)
+    const Provenance torch = provenOrStar(ctx, [&] {
+      return torchNameWhere(fn, ctx, [&](std::string_view q) {
+        return functional
+                   ? q == "torch.nn.functional." + std::string(name)
                    : q == "torch.nn." + std::string(name) || q == "torch.nn.modules.activation." + std::string(name);
-    if (!isTorch) return;
+      });
+    });
+    if (torch.how == Resolved::No) return;
     ctx.report(makeDiagnostic(
         kImplicitSoftmaxDim, Severity::Warning, call,
-        "`" + std::string(textOf(fn, text)) +
+        (torch.how == Resolved::Star ? starMessage(torch.written, torch.module) : std::string()) + "`" +
+            std::string(textOf(fn, text)) +
             "` without `dim`: deprecated since PyTorch 0.4 (a UserWarning), the implicit choice takes dim 0 for 0-, "
             "1- and 3-D inputs (the batch, for a 3-D batch) and dim 1 otherwise; pass `dim=` (the class dimension)"));
   }

@@ -1,5 +1,6 @@
 // AF303 legacy-autograd-function — a `torch.autograd.Function` with an instance `forward`.
 #include "rules/rule.h"
+#include "rules/torch_api.h"
 #include "rules/torch_values.h"
 #include "text/syntax.h"
 
@@ -61,7 +62,7 @@ argument, and every `Cls()(…)` call site changes. A human rewrites it.
 
 namespace {
 
-bool isTorchFunction(const std::string &q) {
+bool isTorchFunction(std::string_view q) {
   return q == "torch.autograd.Function" || q == "torch.autograd.function.Function";
 }
 
@@ -98,21 +99,23 @@ public:
     const std::string_view text = ctx.text();
     const TSNode bases = field(cls, "superclasses");
     if (ts_node_is_null(bases)) return;
-    bool derives = false;
-    for (std::uint32_t i = 0, n = ts_node_named_child_count(bases); i < n && !derives; ++i) {
-      const TSNode base = ts_node_named_child(bases, i);
-      // Spelt as the prefilter's words: `Function)` or `Function,`.
-      const char after = ts_node_end_byte(base) < text.size() ? text[ts_node_end_byte(base)] : '\0';
-      if (!textOf(base, text).ends_with("Function") || (after != ')' && after != ',')) continue;
-      derives = isTorchFunction(torchName(base, ctx));
-    }
-    if (!derives) return;
+    const Provenance derives = provenOrStar(ctx, [&] {
+      for (std::uint32_t i = 0, n = ts_node_named_child_count(bases); i < n; ++i) {
+        const TSNode base = ts_node_named_child(bases, i);
+        // Spelt as the prefilter's words: `Function)` or `Function,`.
+        const char after = ts_node_end_byte(base) < text.size() ? text[ts_node_end_byte(base)] : '\0';
+        if (!textOf(base, text).ends_with("Function") || (after != ')' && after != ',')) continue;
+        if (torchNameWhere(base, ctx, isTorchFunction)) return true;
+      }
+      return false;
+    });
+    if (derives.how == Resolved::No) return;
     const TSNode forward = instanceForward(field(cls, "body"), text);
     if (ts_node_is_null(forward)) return;
     const std::string name(textOf(field(cls, "name"), text));
     ctx.report(makeDiagnostic(
         kLegacyAutogradFunction, Severity::Warning, forward,
-        "`" + name +
+        (derives.how == Resolved::Star ? starMessage(derives.written, derives.module) : std::string()) + "`" + name +
             ".forward` is an instance method: legacy autograd functions raise a `RuntimeError` since "
             "PyTorch 1.5; make `forward(ctx, …)` and `backward(ctx, …)` `@staticmethod`s (state on `ctx`, "
             "`ctx.save_for_backward`) and call `" +

@@ -1,6 +1,7 @@
 // AF301 zero-dim-tensor-index — `loss.data[0]` / `prec1[0]` on what became a 0-dim tensor.
 #include "rules/edits.h"
 #include "rules/rule.h"
+#include "rules/torch_api.h"
 #include "rules/torch_values.h"
 #include "text/syntax.h"
 
@@ -206,12 +207,21 @@ private:
     if (symbolOf(data) != Kinds::get().attribute || textOf(field(data, "attribute"), text) != "data") return;
     const TSNode receiver = field(data, "object");
     if (!ctx.semantic().importsPackage("torch")) return;
-    Applicability safety = Applicability::Safe;
-    if (!isOneElementTensor(receiver, ctx)) {
-      if (!usedAsNumber(node, ctx, [&](TSNode n) { return ctx.parentOf(n); })) return;
-      safety = Applicability::Unsafe;
-    }
-    report(node, receiver, safety, "a loss or a full reduction", ctx);
+    const Provenance one = provenOrStar(ctx, [&] { return isOneElementTensor(receiver, ctx); });
+    if (one.how == Resolved::Proven)
+      return report(node, receiver, Applicability::Safe, "a loss or a full reduction", ctx);
+    if (one.how == Resolved::Star) return reportStar(node, one, ctx);
+    if (!usedAsNumber(node, ctx, [&](TSNode n) { return ctx.parentOf(n); })) return;
+    report(node, receiver, Applicability::Unsafe, "a loss or a full reduction", ctx);
+  }
+
+  /// `x.data[0]` where `x` is one element only if a star import provides the names that make it.
+  static void reportStar(TSNode subscript, const Provenance &how, Context &ctx) {
+    ctx.report(makeDiagnostic(kZeroDimTensorIndex, Severity::Warning, subscript,
+                              starMessage(how.written, how.module) + "if so, `" +
+                                  std::string(textOf(subscript, ctx.text())) +
+                                  "` indexes a 0-dim tensor (a loss or a full reduction): an `IndexError` since "
+                                  "PyTorch 0.4; `.item()` gives the number"));
   }
 
   /// `prec1, prec5 = accuracy(…)`: each `prec1[0]` that this assignment's value reaches, within
