@@ -41,7 +41,8 @@ No automatic fix. The dimension that reproduces the old behaviour depends on the
 dimensions of the input, which the file does not show (for `nn.Softmax()` the input is not even
 at hand), and the old choice is wrong for 3-D inputs: writing it down would hide the bug the
 warning reports, and writing `dim=1` would change results for 1-D and 3-D inputs. Which
-dimension holds the classes is for a human to say.
+dimension holds the classes is for a human to say. A `softmax` that only a star import may make
+PyTorch's (`from torch.nn.functional import *`) is reported too, the message naming it.
 )",
     FixAvailability::None,
     true};

@@ -55,7 +55,9 @@ y = Clamp.apply(x)
 ## Fix safety
 No automatic fix: state kept on `self` in `__init__` (arguments given to the constructor) must
 become arguments of `forward` and of `apply`, `backward` must return one gradient per `forward`
-argument, and every `Cls()(…)` call site changes. A human rewrites it.
+argument, and every `Cls()(…)` call site changes. A human rewrites it. A base `Function` that
+only a star import may make PyTorch's (`from torch.autograd import *`) is reported too, the
+message naming the star import.
 )",
     FixAvailability::None,
     true};

@@ -70,7 +70,9 @@ The table is data: more rows go in `[tool.asyncfix.renames]` (see docs/configura
 renames table") as `api` rows with `message` instead of `new`:
 `api = [{ old = "mylib.ops.old_solve", message = "use `mylib.ops.solve(A, B)`: the arguments swap" }]`.
 A row of the configuration wins over a built-in one; its name is flagged wherever the file uses
-it (an attribute path or a `from … import`), called or not, with its message.
+it (an attribute path or a `from … import`), called or not, with its message. A called name that
+only a star import may provide (`gesv(b, A)` after `from torch import *`, `imread(p)` after
+`from scipy.misc import *`) is reported with the star import named.
 )",
                                 FixAvailability::None,
                                 true};

@@ -56,7 +56,9 @@ No automatic fix: moving the call changes the learning rate of every epoch (by d
 restores the schedule the code meant), code that reads `scheduler.get_lr()` or logs the rate
 around it moves with it, and resumed runs (`last_epoch=`) count differently. A human moves it.
 The rule does not follow a scheduler built in one top-level statement and stepped in another
-under a name of its own (only through a function's parameter, as above).
+under a name of its own (only through a function's parameter, as above). A scheduler or
+optimizer class that only a star import may make PyTorch's (`from torch.optim.lr_scheduler
+import *`) counts too, the message naming the star import.
 )",
     FixAvailability::None,
     false};

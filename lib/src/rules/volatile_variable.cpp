@@ -77,7 +77,7 @@ Not flagged: an object known to be something else (a module, a loader), `self.vo
 attribute of the file's own class), a class's descriptor (`torch.Tensor.volatile`), and a read
 inside `volatile=…` given to `Variable`, which the argument's own finding removes.
 )",
-                                 FixAvailability::Always,
+                                 FixAvailability::Sometimes,
                                  true};
 
 namespace {

@@ -65,9 +65,11 @@ The fix is safe where the file proves a one-element tensor: `.item()` gives the 
 `[0]` gave on PyTorch 0.3. It is unsafe where only the use as a number suggests it: were the
 tensor larger, `.item()` would raise where `[0]` took the first row. An `accuracy` helper that
 the file imports from elsewhere proves nothing (its body is not visible): its `prec1[0]` is
-flagged only when used as a number, with an unsafe fix.
+flagged only when used as a number, with an unsafe fix. A receiver that is one element only if
+a star import makes its names PyTorch's (`CrossEntropyLoss()(out, y)` after
+`from torch.nn import *`) is reported naming the star import, without a fix.
 )",
-    FixAvailability::Always,
+    FixAvailability::Sometimes,
     false};
 
 namespace {
