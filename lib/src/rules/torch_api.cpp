@@ -37,9 +37,10 @@ namespace {
 
 constexpr char kStarRunKey = 0;
 
-/// provenOrStar's second run, while it lasts.
+/// provenOrStar's runs, while they last: whether the first consulted a name the file binds
+/// nowhere (only then can a star import change its answer), and what the second went through.
 struct StarRun {
-  bool on = false;
+  bool on = false, unbound = false;
   std::string_view module, written;
 };
 
@@ -59,11 +60,7 @@ std::optional<std::string> unboundPath(TSNode expression, Context &ctx) {
 ResolvedPath resolvedPath(TSNode expression, Context &ctx) {
   const Origin o = torchOrigins(ctx).of(expression);
   if (o.kind != Origin::Kind::Path) return {};
-  if (!o.literal) return {o.path, Resolved::Proven};
-  NameOrigins &origins = torchOrigins(ctx);
-  const bool stars = std::any_of(kStarPackages.begin(), kStarPackages.end(),
-                                 [&](std::string_view p) { return !origins.starImports(p).empty(); });
-  return stars ? ResolvedPath{o.path, Resolved::Star} : ResolvedPath{};
+  return {o.path, o.literal ? Resolved::Star : Resolved::Proven};
 }
 
 std::string_view starImportFor(TSNode expression, std::string_view path, Context &ctx) {
@@ -97,12 +94,20 @@ std::string starMessageFor(TSNode expression, std::string_view path, Context &ct
 
 namespace detail {
 
+void beginProvenRun(Context &ctx) { ctx.state<StarRun>(&kStarRunKey) = {}; }
+
 bool beginStarRun(Context &ctx) {
+  StarRun &run = ctx.state<StarRun>(&kStarRunKey);
+  // Asked only when the first run consulted a name bound nowhere: the star imports are then a
+  // dependency of the answer (a query of the model's facts), and otherwise not.
+  if (!run.unbound) return false;
   NameOrigins &origins = torchOrigins(ctx);
   if (std::all_of(kStarPackages.begin(), kStarPackages.end(),
-                  [&](std::string_view p) { return origins.starImports(p).empty(); }))
+                  [&](std::string_view p) { return origins.starImports(p).empty(); })) {
+    run = {};
     return false;
-  ctx.state<StarRun>(&kStarRunKey) = {true, {}, {}};
+  }
+  run = {true, false, {}, {}};
   return true;
 }
 
@@ -114,9 +119,13 @@ Provenance endStarRun(Context &ctx, bool held) {
 }
 
 std::vector<std::string> starCandidates(TSNode expression, Context &ctx) {
-  if (!ctx.state<StarRun>(&kStarRunKey).on) return {};
+  StarRun &run = ctx.state<StarRun>(&kStarRunKey);
   const std::optional<std::string> written = unboundPath(expression, ctx);
   if (!written) return {};
+  if (!run.on) {
+    run.unbound = true;
+    return {};
+  }
   std::vector<std::string> out;
   for (const std::string_view p : kStarPackages)
     for (const std::string_view m : torchOrigins(ctx).starImports(p)) out.push_back(std::string(m) + "." + *written);

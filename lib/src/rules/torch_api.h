@@ -37,8 +37,8 @@ NameOrigins &torchOrigins(Context &ctx);
 /// (`from mylib import *`) makes nothing PyTorch's.
 Resolved resolvesTo(TSNode expression, std::string_view path, Context &ctx);
 /// The dotted path `expression` denotes: through the file's imports (Proven), or, spelt without a
-/// binding in a file with a star import of torch, torchvision, NumPy or SciPy, as written (Star:
-/// resolvesTo() says which path a star import makes it); nullopt when it is not a path.
+/// binding, as written (Star: a star import may provide it; resolvesTo() says whether one does,
+/// and which path it makes it); No when it is not a path.
 struct ResolvedPath {
   std::string path;
   Resolved how = Resolved::No;
@@ -58,10 +58,10 @@ struct Provenance {
   std::string_view module, written;
 };
 
-/// Runs `test` with names resolved through the file's imports alone, then, when it fails and
-/// the file has star imports of the family's packages, once more with torchNameWhere() also
-/// taking a name spelt without a binding as each star import's. A rule whose test passes only
-/// the second time reports without a fix (starMessage).
+/// Runs `test` with names resolved through the file's imports alone, then, when it fails after
+/// consulting a name the file binds nowhere and the file has star imports of the family's
+/// packages, once more with torchNameWhere() also taking such a name as each star import's. A
+/// rule whose test passes only the second time reports without a fix (starMessage).
 template <class F> Provenance provenOrStar(Context &ctx, F &&test);
 
 /// Whether the dotted name `expression` denotes through the file's imports (Receivers::
@@ -112,7 +112,10 @@ TSNode callOfArguments(TSNode args, Context &ctx);
 
 // ---- implementation of the templates ----
 namespace detail {
-/// Starts provenOrStar's second run: false when the file has no star import of the family.
+/// Starts provenOrStar's first run.
+void beginProvenRun(Context &ctx);
+/// Starts its second run: false when the first consulted no name bound nowhere, or the file has
+/// no star import of the family.
 bool beginStarRun(Context &ctx);
 /// Ends it: how the test went.
 Provenance endStarRun(Context &ctx, bool held);
@@ -124,6 +127,7 @@ std::string qualifiedName(TSNode expression, Context &ctx);
 } // namespace detail
 
 template <class F> Provenance provenOrStar(Context &ctx, F &&test) {
+  detail::beginProvenRun(ctx);
   if (test()) return {Resolved::Proven, {}, {}};
   if (!detail::beginStarRun(ctx)) return {};
   const bool held = test();
