@@ -11,11 +11,13 @@
 #include <variant>
 #include <vector>
 
+#include "asyncfix/document_internals.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/notebook.h"
 #include "asyncfix/report.h"
 #include "asyncfix/rules.h"
 #include "test_util.h"
+#include "text/syntax.h"
 
 using namespace asyncfix;
 using namespace asyncfix::testing;
@@ -241,4 +243,33 @@ TEST_CASE("AF3xx: a syntax error elsewhere, and the fixtures as notebooks", "[ru
     CHECK(linter.fix(notebookFixed.text, "legacy.ipynb", Applicability::Unsafe).text == notebookFixed.text);
   }
   CHECK(seen == 15); // AF301-AF306, AF310-AF318
+}
+
+TEST_CASE("AF3xx: code the parser cannot read gets no finding", "[rules][torch-bad-input]") {
+  // A bracket left open above the code (a call never closed) puts what follows it inside an
+  // ERROR node, as far as tree-sitter cannot recover: the rules report nothing there, and fix
+  // nothing (a fix is made only where the code is known). What they report is code outside it.
+  const TSSymbol error = Kinds::get().error;
+  std::size_t clean = 0, broken = 0;
+  for (const RuleInfo *rule : ruleCatalogue()) {
+    if (!rule->code.starts_with("AF3")) continue;
+    INFO("rule " << rule->code);
+    const Linter linter = linterFor(rule->code);
+    const std::string source = readFile(fs::path(ASYNCFIX_FIXTURES_DIR) / (std::string(rule->code) + ".py"));
+    clean += linter.lint(Document(source)).size();
+    const Document doc("results = compute(\n" + source);
+    REQUIRE(doc.syntaxErrorCount() > 0);
+    for (const Diagnostic &d : linter.lint(doc)) {
+      ++broken;
+      INFO(d.message);
+      bool inError = false;
+      for (TSNode n = DocumentInternals::nodeAt(doc, static_cast<std::uint32_t>(d.start),
+                                                static_cast<std::uint32_t>(d.end));
+           !ts_node_is_null(n); n = ts_node_parent(n))
+        inError = inError || ts_node_symbol(n) == error;
+      CHECK_FALSE(inError);
+    }
+    CHECK(fix(linter, doc.text(), unsafeFixes()).rejected.empty());
+  }
+  CHECK(broken < clean / 2); // most of the fixtures' code is inside the ERROR node
 }

@@ -98,6 +98,7 @@ public:
   std::vector<TSSymbol> subscriptions() const override { return {Kinds::get().classDefinition}; }
 
   void check(TSNode cls, Context &ctx) const override {
+    if (ctx.insideError()) return; // code the parser could not read: no finding, no fix
     const std::string_view text = ctx.text();
     const TSNode bases = field(cls, "superclasses");
     if (ts_node_is_null(bases)) return;

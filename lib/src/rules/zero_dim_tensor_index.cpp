@@ -196,6 +196,7 @@ public:
   std::vector<TSSymbol> subscriptions() const override { return {TorchKinds::get().subscript, Kinds::get().call}; }
 
   void check(TSNode node, Context &ctx) const override {
+    if (ctx.insideError()) return; // code the parser could not read: no finding, no fix
     if (ts_node_symbol(node) == Kinds::get().call) checkHelperCall(node, ctx);
     else checkData(node, ctx);
   }
