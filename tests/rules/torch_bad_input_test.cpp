@@ -263,8 +263,8 @@ TEST_CASE("AF3xx: code the parser cannot read gets no finding", "[rules][torch-b
       ++broken;
       INFO(d.message);
       bool inError = false;
-      for (TSNode n = DocumentInternals::nodeAt(doc, static_cast<std::uint32_t>(d.start),
-                                                static_cast<std::uint32_t>(d.end));
+      for (TSNode n =
+               DocumentInternals::nodeAt(doc, static_cast<std::uint32_t>(d.start), static_cast<std::uint32_t>(d.end));
            !ts_node_is_null(n); n = ts_node_parent(n))
         inError = inError || ts_node_symbol(n) == error;
       CHECK_FALSE(inError);

@@ -1,5 +1,6 @@
 // AF310 renamed-torch-api — PyTorch and torchvision names with a 1:1 successor
 // (`transforms.Scale` → `transforms.Resize`, `init.xavier_uniform` → `init.xavier_uniform_`).
+#include "config/rename_table.h"
 #include "config/torch_rename_table.h"
 #include "rules/edits.h"
 #include "rules/torch_api.h"
@@ -104,7 +105,8 @@ constexpr std::string_view kUserStatus = "renamed (a row of `[tool.asyncfix.rena
 std::vector<TorchRename> rowsOf(const Config &config) {
   std::vector<TorchRename> rows;
   for (const RenameRow &r : config.renames)
-    if (r.kind == RenameRow::Kind::Api && !r.replacement.empty()) // not a removal (AF316's)
+    if (r.kind == RenameRow::Kind::Api && !r.replacement.empty() &&
+        !isBuiltinAliasTarget(r.replacement)) // not a removal (AF316's)
       rows.push_back({r.old, r.replacement, kUserStatus, r.source});
   const std::span<const TorchRename> builtin = torchRenames();
   rows.insert(rows.end(), builtin.begin(), builtin.end());
@@ -128,8 +130,8 @@ bool endsSomeRow(const std::vector<TorchRename> &rows, std::string_view name) {
 /// linter marks for them (Linter::Impl::apiWords).
 bool isUserWord(const Config &config, std::string_view name) {
   return std::any_of(config.renames.begin(), config.renames.end(), [&](const RenameRow &r) {
-    return r.kind == RenameRow::Kind::Api && !r.replacement.empty() && r.old.size() > name.size() &&
-           r.old.ends_with(name) && r.old[r.old.size() - name.size() - 1] == '.';
+    return r.kind == RenameRow::Kind::Api && !r.replacement.empty() && !isBuiltinAliasTarget(r.replacement) &&
+           r.old.size() > name.size() && r.old.ends_with(name) && r.old[r.old.size() - name.size() - 1] == '.';
   });
 }
 
