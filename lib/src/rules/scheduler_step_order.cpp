@@ -176,7 +176,7 @@ public:
   std::vector<TSSymbol> subscriptions() const override { return {Kinds::get().call}; }
 
   void check(TSNode call, Context &ctx) const override {
-    if (ctx.insideError()) return; // code the parser could not read: no finding, no fix
+    if (ctx.insideError()) return;                // code the parser could not read: no finding, no fix
     std::vector<std::pair<TSNode, TSNode>> found; // (the scheduler's step, the optimizer's after it)
     const Provenance how = provenOrStar(ctx, [&] {
       found = stepsBeforeOptimizer(call, ctx);
