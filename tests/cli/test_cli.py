@@ -1304,6 +1304,28 @@ class ConfigTest(CliTestCase):
                       "`mylib.ops.solve(A, B)`", res.stdout)
         self.assertEqual(self.codes("--isolated", "--select", "AF3"), [])
 
+    def test_the_numpy_alias_and_torch_keyword_tables_grow_from_the_configuration(self):
+        # AF311's aliases (an api row whose `new` is a builtin) and AF312's keyword renames (a
+        # keyword row of another name than async/await), fixed like the built-in rows.
+        write(self.path("pyproject.toml"),
+              "[tool.asyncfix]\nselect = [\"AF3\"]\n\n[tool.asyncfix.renames]\n"
+              "api = [{ old = \"numpy.float_\", new = \"float\" }]\n"
+              "keyword = [{ callable = \"mylib.Model.fit\", old = \"nb_epoch\", new = \"epochs\" }]\n")
+        write(self.path("a.py"), "import numpy as np\nimport mylib\nx = np.zeros(3, dtype=np.float_)\n"
+                                 "mylib.Model().fit(data, nb_epoch=3)\n")
+        self.assertEqual(self.codes(), [("a.py", "AF311"), ("a.py", "AF312")])
+        self.assertEqual(self.codes("--isolated", "--select", "AF3"), [])
+        res = self.check("--fix", "a.py")
+        self.assertEqual(res.code, 0, res)
+        self.assertEqual(read(self.path("a.py")), b"import numpy as np\nimport mylib\nx = np.zeros(3, dtype=float)\n"
+                                                  b"mylib.Model().fit(data, epochs=3)\n")
+        # A bad row stops the run with its place and key.
+        write(self.path("pyproject.toml"),
+              "[tool.asyncfix.renames]\napi = [{ old = \"numpy.float_\", new = \"floaty\" }]\n")
+        res = self.check("a.py")
+        self.assertEqual(res.code, 2, res)
+        self.assertIn("pyproject.toml:2:38: `renames.api[0].new` must be a dotted path", res.stderr)
+
     def test_configuration_errors_exit_2_and_name_the_place(self):
         write(self.path("pyproject.toml"), "[tool.asyncfix]\nselect = [\"AF101\"]\nselct = 1\n")
         write(self.path("a.py"), TORCH)

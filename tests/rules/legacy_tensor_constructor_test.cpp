@@ -66,11 +66,10 @@ TEST_CASE("AF318 legacy-tensor-constructor", "[rules][AF318]") {
        "    return torch.tensor(std, dtype=torch.float32)\n",
        "import torch\nx = torch.LongTensor([t for _, t in batch])\nmean = [0.5, 0.5]\ny = torch.FloatTensor(mean)\n"
        "def norm(std=(0.2, 0.3)):\n    return torch.FloatTensor(std)\n"},
-      // A star import: only spelt like PyTorch's.
+      // A star import: only spelt like PyTorch's, reported without a fix.
       {"from torch import *\nimport torch\nx = FloatTensor(2)\n",
-       {{"AF318", 3, 5, 19, FixKind::Unsafe}},
-       "from torch import *\nimport torch\nx = torch.empty(2, dtype=torch.float32)\n",
-       "from torch import *\nimport torch\nx = FloatTensor(2)\n"},
+       {{"AF318", 3, 5, 19, FixKind::None, "through `from torch import *`"}},
+       std::nullopt},
       // No fix: one argument decided at run time, keywords, a generator, `torch` not the module.
       {"import torch\nx = torch.FloatTensor(data)\ny = torch.FloatTensor(2, device='cpu')\n"
        "z = torch.FloatTensor(v for v in w)\n",

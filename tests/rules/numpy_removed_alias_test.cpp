@@ -1,6 +1,7 @@
 // AF311 numpy-removed-alias (lib/src/rules/numpy_removed_alias.cpp).
 #include <catch2/catch.hpp>
 
+#include "asyncfix/linter.h"
 #include "rules/rule_tester.h"
 
 using namespace asyncfix::testing;
@@ -40,4 +41,37 @@ TEST_CASE("AF311 numpy-removed-alias", "[rules][AF311]") {
        "def f(x):\n    import numpy as np\n    return x.astype(int)\n"},
   };
   runRuleTests("AF311", valid, invalid);
+}
+
+TEST_CASE("AF311 numpy-removed-alias: rows of the configuration", "[rules][AF311]") {
+  // `[tool.asyncfix.renames] api` rows whose `new` is a builtin: an alias of it that its
+  // library removed (`np.float_` went in NumPy 2.0).
+  asyncfix::Config config;
+  asyncfix::RenameRow row;
+  row.kind = asyncfix::RenameRow::Kind::Api;
+  row.old = "numpy.float_";
+  row.replacement = "float";
+  config.renames.push_back(row);
+  const std::vector<std::string> valid = {
+      "import numpy as np\nx = np.float64(1)\n", // another name
+      "import mylib as np\nx = np.float_\n",     // not NumPy
+      "x = np.float_\n",                         // `np` never bound
+  };
+  const std::vector<Invalid> invalid = {
+      {"import numpy as np\nx = np.zeros(3, dtype=np.float_)\n",
+       {{"AF311", 2, 23, 32, FixKind::Safe, "a row of `[tool.asyncfix.renames] api`"}},
+       "import numpy as np\nx = np.zeros(3, dtype=float)\n"},
+      {"import numpy\ndef f(float):\n    return numpy.float_\n",
+       {{"AF311", 3, 12, 24, FixKind::Unsafe, "binds `float`"}},
+       "import numpy\ndef f(float):\n    return float\n",
+       "import numpy\ndef f(float):\n    return numpy.float_\n"},
+      // The built-in rows still hold beside it.
+      {"import numpy as np\nx = np.float(1) + np.float_(2)\n",
+       {{"AF311", 2, 5, 13, FixKind::Safe}, {"AF311", 2, 19, 28, FixKind::Safe}},
+       "import numpy as np\nx = float(1) + float(2)\n"},
+  };
+  runRuleTests("AF311", valid, invalid, config);
+  // AF310 does not take such a row for a rename.
+  config.rules.select = {"AF310"};
+  CHECK(asyncfix::Linter(config).lint(asyncfix::Document("import numpy as np\nx = np.float_\n")).empty());
 }

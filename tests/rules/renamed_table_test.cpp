@@ -84,7 +84,9 @@ TEST_CASE("renames table: user rows are validated", "[renames]") {
   CHECK(problem({Kind::Module, "m", "", "mylib.async", "mylib.async", "", ""}) == "new");
   CHECK(problem({Kind::Module, "m", "", "mylib.async", "mylib.import", "", ""}) == "new");
   CHECK(problem({Kind::Keyword, "m", "mylib.**.send", "async", "async_", "", ""}).empty());
-  CHECK(problem({Kind::Keyword, "m", "mylib.send", "sync", "async_", "", ""}) == "old");
+  // A keyword row of another name is AF312's (a keyword renamed, no `async` needed).
+  CHECK(problem({Kind::Keyword, "m", "mylib.send", "sync", "synchronous", "", ""}).empty());
+  CHECK(problem({Kind::Keyword, "m", "mylib.send", "for", "synchronous", "", ""}) == "old");
   CHECK(problem({Kind::Keyword, "m", "mylib.send", "async", "2fast", "", ""}) == "new");
   CHECK(problem({Kind::Keyword, "m", "**.send", "async", "async_", "", ""}) == "callable");
   CHECK(problem({Kind::Keyword, "m", "mylib.**", "async", "async_", "", ""}) == "callable");
@@ -96,6 +98,9 @@ TEST_CASE("renames table: user rows are validated", "[renames]") {
   CHECK(problem({Kind::Api, "m", "", "old_fn", "mylib.new_fn", "", ""}) == "old");
   CHECK(problem({Kind::Api, "m", "", "mylib.old-fn", "mylib.new_fn", "", ""}) == "old");
   CHECK(problem({Kind::Api, "m", "", "mylib.old_fn", "mylib.class", "", ""}) == "new");
+  // AF311's rows: an alias of a builtin.
+  CHECK(problem({Kind::Api, "m", "", "numpy.float_", "float", "", ""}).empty());
+  CHECK(problem({Kind::Api, "m", "", "numpy.float_", "len", "", ""}) == "new");
 }
 
 namespace {
@@ -139,6 +144,15 @@ api = [{ old = "mylib.models.build_net", new = "mylib.models.make_net" },
        { old = "mylib.ops.old_solve", message = "use `mylib.ops.solve(A, B)`" }]
 )");
   REQUIRE(c.config.renames.size() == 7);
+  // AF311's and AF312's rows: an api row whose `new` is a builtin, a keyword row of another name.
+  const ResolvedConfig torch = parsedOk("pyproject.toml", R"([tool.asyncfix.renames]
+api = [{ old = "numpy.float_", new = "float" }]
+keyword = [{ callable = "mylib.Model.fit", old = "nb_epoch", new = "epochs" }]
+)");
+  REQUIRE(torch.config.renames.size() == 2);
+  CHECK(torch.config.renames[0].replacement == "float");
+  CHECK(torch.config.renames[1].old == "nb_epoch");
+  CHECK(torch.config.renames[1].library == "mylib");
   const RenameRow &removal = *std::find_if(c.config.renames.begin(), c.config.renames.end(), [](const RenameRow &r) {
     return !r.message.empty(); // an api row with `message`: AF316's
   });
@@ -198,6 +212,17 @@ TEST_CASE("config files: errors in [tool.asyncfix.renames] name file, line and k
       {"[[renames.api]]\nold = \"Scale\"\nnew = \"a.Resize\"\n", 2, "`renames.api[0].old` must be a dotted path"},
       {"[[renames.api]]\nold = \"a.old\"\nnew = \"a.new\"\nmessage = \"gone\"\n", 4, "has `new` and `message`"},
       {"[[renames.api]]\nold = \"a.old\"\n", 1, "`renames.api[0]` needs `new`"},
+      // AF311's aliases: `new` one name only when it is a builtin; AF312's keywords: an identifier.
+      {"[[renames.api]]\nold = \"numpy.float_\"\nnew = \"floaty\"\n", 3,
+       "`renames.api[0].new` must be a dotted path such as \"torchvision.transforms.Resize\", or the builtin"},
+      {"[[renames.keyword]]\ncallable = \"mylib.fit\"\nold = \"lambda\"\nnew = \"epochs\"\n", 3,
+       "`renames.keyword[0].old` must be a Python identifier that is not a keyword"},
+      {"[[renames.keyword]]\ncallable = \"mylib.fit\"\nold = \"nb-epoch\"\nnew = \"epochs\"\n", 3,
+       "`renames.keyword[0].old` must be a Python identifier"},
+      {"[[renames.keyword]]\ncallable = \"mylib.fit\"\nold = \"nb_epoch\"\nnew = \"for\"\n", 4,
+       "`renames.keyword[0].new` must be a Python identifier that is not a keyword"},
+      {"[[renames.attribute]]\nowner = \"mylib.Job\"\nold = \"nb_epoch\"\nnew = \"epochs\"\n", 3,
+       "`renames.attribute[0].old` must be \"async\" or \"await\""},
       {"[[renames.api]]\nold = \"a-b.old\"\nmessage = \"gone\"\n", 2, "`renames.api[0].old` must be a dotted path"},
       {"[[renames.module]]\nold = \"a.async\"\nnew = \"a.aio\"\nmessage = \"x\"\n", 4,
        "unknown key `renames.module[0].message`"},

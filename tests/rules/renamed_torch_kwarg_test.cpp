@@ -33,3 +33,33 @@ TEST_CASE("AF312 renamed-torch-kwarg", "[rules][AF312]") {
   };
   runRuleTests("AF312", valid, invalid);
 }
+
+TEST_CASE("AF312 renamed-torch-kwarg: rows of the configuration", "[rules][AF312]") {
+  // `[tool.asyncfix.renames] keyword` rows whose `old` is not `async`/`await` (AF203's).
+  asyncfix::Config config;
+  asyncfix::RenameRow row;
+  row.kind = asyncfix::RenameRow::Kind::Keyword;
+  row.owner = "mylib.Model.fit";
+  row.old = "nb_epoch";
+  row.replacement = "epochs";
+  config.renames.push_back(row);
+  const std::vector<std::string> valid = {
+      "model.fit(x, nb_epoch=3)\n",                                              // the file does not import mylib
+      "import mylib\nmodel.train(x, nb_epoch=3)\n",                              // another method
+      "import mylib\ndef fit(x, nb_epoch=1):\n    pass\nm.fit(x, nb_epoch=3)\n", // the file's own
+  };
+  const std::vector<Invalid> invalid = {
+      {"import mylib\nmodel = mylib.Model()\nmodel.fit(x, nb_epoch=3)\n",
+       {{"AF312", 3, 14, 22, FixKind::Safe, "a row of `[tool.asyncfix.renames] keyword`"}},
+       "import mylib\nmodel = mylib.Model()\nmodel.fit(x, epochs=3)\n"},
+      // A callee that resolves to the callable, under another name.
+      {"from mylib.Model import fit as train\ntrain(x, nb_epoch=3)\n",
+       {{"AF312", 2, 10, 18, FixKind::Safe}},
+       "from mylib.Model import fit as train\ntrain(x, epochs=3)\n"},
+      // The built-in rows still hold beside it.
+      {"import torch, mylib\nloss.backward(retain_variables=True)\nm.fit(nb_epoch=2)\n",
+       {{"AF312", 2, 15, 31, FixKind::Safe}, {"AF312", 3, 7, 15, FixKind::Safe}},
+       "import torch, mylib\nloss.backward(retain_graph=True)\nm.fit(epochs=2)\n"},
+  };
+  runRuleTests("AF312", valid, invalid, config);
+}

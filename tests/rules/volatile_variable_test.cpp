@@ -42,10 +42,10 @@ TEST_CASE("AF314 volatile-variable", "[rules][AF314]") {
        "y = Variable(t, requires_grad=flag)\nz = Variable(t, requires_grad=True)\n",
        "from torch.autograd import Variable\nx = Variable(t, volatile=True, requires_grad=True)\n"
        "y = Variable(t, requires_grad=flag, volatile=evaluating)\nz = Variable(t, requires_grad=True)\n"},
+      // A star import: reported, naming it, without a fix.
       {"from torch.autograd import *\nx = Variable(t, volatile=True)\n",
-       {{"AF314", 2, 17, 25, FixKind::Unsafe}},
-       "from torch.autograd import *\nx = Variable(t)\n",
-       "from torch.autograd import *\nx = Variable(t, volatile=True)\n"},
+       {{"AF314", 2, 17, 25, FixKind::None, "through `from torch.autograd import *`"}},
+       std::nullopt},
   };
   runRuleTests("AF314", valid, invalid);
 }

@@ -96,7 +96,9 @@ const std::vector<std::string> kPieces{
     // and where they are used (AF305), the names torch's classes are imported under (AF318)
     "scheduler.step()\n", "optimizer.step()\n", "scheduler = StepLR(optimizer, 30)\n", "import torch as T\n",
     "from torch import FloatTensor as FT\n", "T.FloatTensor(", "FT(", ".byte()", ".masked_fill_(mask, 0)\n",
-    "def train(model):\n"};
+    "def train(model):\n",
+    // star imports, a file-level fact: the names they may provide (AF304, AF315, AF316, AF317)
+    "from torch import *\n", "from torch.nn.functional import *\n", "softmax(x)\n", "load(p)\n", "*"};
 
 /// PyTorch 0.3-era code whose findings depend on other statements: a scheduler stepped before
 /// a call of a function that steps the optimizer (AF306), uint8 masks used by `masked_fill_`
@@ -123,6 +125,21 @@ std::string migration(int functions) {
            (i % 8 == 2 ? "    return scores.masked_fill_(mask, -1e9)\n\n" : "    return mask.sum()\n\n");
       break;
     default: t += "def buffers_" + n + "(n):\n    a = T.FloatTensor(n, 2).fill_(1)\n    b = FT(n)\n    return a, b\n\n";
+    }
+  }
+  return t;
+}
+
+/// Names that only star imports may make PyTorch's (AF304, AF315, AF316, AF317), used in
+/// functions, some shadowed by a parameter.
+std::string starred(int functions) {
+  std::string t = "import torch\nfrom torch.nn.functional import *\nfrom torch import *\n\n";
+  for (int i = 0; i < functions; ++i) {
+    const std::string n = std::to_string(i);
+    switch (i % 3) {
+    case 0: t += "def f_" + n + "(x):\n    return softmax(x) + upsample_bilinear(x, scale_factor=2)\n\n"; break;
+    case 1: t += "def g_" + n + "(p, A):\n    return load(p), gesv(p, A)\n\n"; break;
+    default: t += "def h_" + n + "(x, softmax):\n    return softmax(x) + x.sum()\n\n";
     }
   }
   return t;
@@ -266,8 +283,8 @@ TEST_CASE("incremental lint equals a full lint of the same tree at every keystro
   const std::vector<Diagnostic> migrated = Linter().lint(Document(migration(24)));
   for (const std::string_view code : {"AF305", "AF306", "AF318"})
     CHECK(std::any_of(migrated.begin(), migrated.end(), [&](const Diagnostic &d) { return d.code == code; }));
-  const KeystrokeRun run =
-      typeInto({generated(60), "\xEF\xBB\xBF" + generated(8), training(40), training(12), migration(24)}, 1200);
+  const KeystrokeRun run = typeInto(
+      {generated(60), "\xEF\xBB\xBF" + generated(8), training(40), training(12), migration(24), starred(12)}, 1200);
   CHECK(run.contained > 20); // the contained path was taken, and checked afterwards
   // The comparison means something only if most statements were kept most of the time.
   CHECK(run.linted * 5 < run.statements);
@@ -546,4 +563,40 @@ TEST_CASE("the first keystroke that makes a rejected text worth linting lints wh
   replaceIn(inc, linter, doc, "loader = make(data)",
             "from torch.utils.data import DataLoader\nloader = DataLoader(data)");
   CHECK(count(inc.diagnostics(), "AF104") == 1);
+}
+
+TEST_CASE("incremental lint follows star imports typed in and out", "[incremental]") {
+  // A star import is a file-level fact: the names it may provide, used in functions no edit
+  // touches, become findings when it is typed in and stop being ones when it is taken out.
+  const Linter linter;
+  std::string source = "import torch\n\n";
+  for (int i = 0; i < 12; ++i)
+    source += "def f" + std::to_string(i) + "(x, p):\n    return softmax(x), load(p), upsample_nearest(x)\n\n";
+  Document doc(source);
+  IncrementalLint inc;
+  REQUIRE(inc.update(linter, doc).empty());
+  const std::string star = "from torch.nn.functional import *\n";
+  const std::size_t at = source.find("\n") + 1;
+  for (std::size_t k = 0; k < star.size(); ++k) {
+    inc.willEdit(doc, at + k, at + k, star.substr(k, 1));
+    doc.edit(at + k, at + k, star.substr(k, 1));
+    REQUIRE(describe(inc.update(linter, doc)) == describe(linter.lint(doc)));
+  }
+  CHECK(count(inc.diagnostics(), "AF304") == 12);
+  CHECK(count(inc.diagnostics(), "AF315") == 12);
+  CHECK(count(inc.diagnostics(), "AF317") == 0);
+  // Another module's star import instead: nothing; torch's: `load` too.
+  auto got = replaceIn(inc, linter, doc, "from torch.nn.functional import *", "from mylib import *");
+  CHECK(got.empty());
+  got = replaceIn(inc, linter, doc, "from mylib import *", "from torch import *");
+  CHECK(count(got, "AF317") == 12);
+  CHECK(count(got, "AF304") == 0);
+  // Typed out one character at a time.
+  const std::size_t start = doc.text().find("from torch import *");
+  for (std::size_t k = std::string_view("from torch import *").size(); k-- > 0;) {
+    inc.willEdit(doc, start + k, start + k + 1, "");
+    doc.edit(start + k, start + k + 1, "");
+    REQUIRE(describe(inc.update(linter, doc)) == describe(linter.lint(doc)));
+  }
+  CHECK(inc.diagnostics().empty());
 }

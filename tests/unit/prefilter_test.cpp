@@ -408,6 +408,7 @@ std::string importOf(unsigned package) {
   case kPackageTorchvision: return "import torchvision\n";
   case kPackageNumpy: return "import numpy\n";
   case kPackageScipy: return "import scipy\n";
+  case kPackageStarImport: return "from torch import *\n";
   default: return "import torch\n";
   }
 }

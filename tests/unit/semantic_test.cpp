@@ -179,3 +179,19 @@ TEST_CASE("semantic: a question asked once per use stays linear in the file", "[
   CHECK(answers == lines * (2 * lines + 1));
   CHECK(model.unitsScanned() <= 4 * (lines + 1));
 }
+
+TEST_CASE("semantic: a module-level star import imports its package", "[semantic]") {
+  const Document doc("from torch.nn.functional import *\ntry:\n    from scipy.misc import *\nexcept ImportError:\n"
+                     "    pass\nfrom . import *\nimport numpy as np\ny = softmax(x)\n");
+  const SemanticModel model(doc);
+  CHECK(model.importsPackage("torch"));
+  CHECK(model.importsPackage("scipy"));
+  CHECK(model.starImportsOf("torch") == std::vector<std::string_view>{"torch.nn.functional"});
+  CHECK(model.starImportsOf("scipy") == std::vector<std::string_view>{"scipy.misc"});
+  CHECK(model.starImportsOf("numpy").empty()); // imported by name, not by a star
+  // What the statement shows the others: the package it imports, as any import's.
+  CHECK(model.factsOf(0).has(StatementFacts::import("torch")));
+  CHECK(model.factsOf(1).has(StatementFacts::import("scipy")));
+  const Document other("from mylib import *\n");
+  CHECK_FALSE(SemanticModel(other).importsPackage("torch"));
+}

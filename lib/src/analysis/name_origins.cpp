@@ -20,8 +20,6 @@ bool bindsName(NameRole role) {
          role == NameRole::ClassName || role == NameRole::ImportedName;
 }
 
-std::string_view firstComponent(std::string_view path) { return path.substr(0, path.find('.')); }
-
 } // namespace
 
 AttributeChain NameOrigins::chainBelow(TSNode top) const {
@@ -95,29 +93,13 @@ Origin NameOrigins::member(const Origin &o, std::string_view name) {
 }
 
 bool NameOrigins::imports(std::string_view package) {
-  if (const auto it = imports_.find(std::string(package)); it != imports_.end()) return it->second;
-  bool found = model_.importsPackage(package);
-  if (!found) model_.forEachStatement([&](TSNode s) { found = found || starImport(s, package, 0); });
-  imports_.emplace(std::string(package), found);
-  return found;
+  if (const auto it = imports_.find(package); it != imports_.end()) return it->second;
+  return imports_.emplace(std::string(package), model_.importsPackage(package)).first->second;
 }
 
-/// Whether statement `s` is `from package… import *` (or holds one, one level into `try`/`if`).
-bool NameOrigins::starImport(TSNode s, std::string_view package, int depth) const {
-  if (!ts_node_is_named(s)) return false;
-  if (symbolOf(s) == k_.importFromStatement) {
-    bool star = false;
-    for (std::uint32_t j = 0, m = ts_node_named_child_count(s); j < m; ++j)
-      star = star || isType(ts_node_named_child(s, j), "wildcard_import");
-    const TSNode module = fieldOf(s, "module_name");
-    return star && symbolOf(module) == k_.dottedName && firstComponent(textOf(module, text_)) == package;
-  }
-  if (depth < 2 &&
-      (isType(s, "try_statement") || isType(s, "if_statement") || isType(s, "block") || isType(s, "except_clause") ||
-       isType(s, "else_clause") || isType(s, "elif_clause") || isType(s, "finally_clause")))
-    for (std::uint32_t i = 0, n = ts_node_named_child_count(s); i < n; ++i)
-      if (starImport(ts_node_named_child(s, i), package, depth + 1)) return true;
-  return false;
+const std::vector<std::string_view> &NameOrigins::starImports(std::string_view package) {
+  if (const auto it = stars_.find(package); it != stars_.end()) return it->second;
+  return stars_.emplace(std::string(package), model_.starImportsOf(package)).first->second;
 }
 
 Origin NameOrigins::originOf(TSNode e, int depth) {

@@ -76,6 +76,9 @@ public:
 
   /// Does the file import package `package` (anywhere, or by a module-level star import)?
   bool imports(std::string_view package);
+  /// The modules of the file's module-level star imports of `package` (`from torch.nn import *`
+  /// gives "torch.nn"), in source order: where a name the file never binds may come from.
+  const std::vector<std::string_view> &starImports(std::string_view package);
 
   /// The class scope whose method has `identifier` as its first parameter (`self`, `cls`).
   std::optional<std::uint32_t> selfClass(TSNode identifier) const;
@@ -85,7 +88,6 @@ private:
   Origin originOfName(TSNode identifier, int depth);
   Origin bindingOrigin(const NameUse &b, int depth);
   Origin originOfSelfAttribute(std::uint32_t cls, std::string_view name, int depth);
-  bool starImport(TSNode statement, std::string_view package, int depth) const;
 
   std::string_view text_;
   const SemanticModel &model_;
@@ -94,7 +96,8 @@ private:
   bool keepRelative_ = false;
   // Memos, keyed by scope and a name (the names live in the document's text).
   std::map<std::pair<std::uint32_t, std::string_view>, Origin> names_, members_;
-  std::map<std::string, bool> imports_;
+  std::map<std::string, bool, std::less<>> imports_;
+  std::map<std::string, std::vector<std::string_view>, std::less<>> stars_;
 };
 
 } // namespace asyncfix

@@ -25,6 +25,11 @@ struct Frame {
   bool inError = false;
 };
 
+TSSymbol wildcardImport() {
+  static const TSSymbol symbol = ts_language_symbol_for_name(tree_sitter_python(), "wildcard_import", 15, true);
+  return symbol;
+}
+
 bool fieldIs(const Frame &f, const char *name) { return f.field && std::strcmp(f.field, name) == 0; }
 
 bool isComprehension(const Kinds &k, TSSymbol s) {
@@ -43,9 +48,10 @@ class Builder {
 public:
   Builder(std::string_view text, std::deque<Scope> &scopes, std::deque<NameUse> &names,
           std::deque<KeywordUse> &keywords, std::deque<AttributeUse> &attributes,
-          std::unordered_set<std::string_view> &inError, std::vector<std::string_view> &errorWords)
+          std::unordered_set<std::string_view> &inError, std::vector<std::string_view> &errorWords,
+          std::vector<std::string_view> &starModules)
       : text_(text), k_(Kinds::get()), scopes_(scopes), names_(names), keywords_(keywords), attributes_(attributes),
-        inError_(inError), errorWords_(errorWords) {}
+        inError_(inError), errorWords_(errorWords), starModules_(starModules) {}
 
   /// Walks one top-level statement of the module `root` (scope 0).
   void run(TSNode root, TSNode statement) {
@@ -138,6 +144,12 @@ private:
 
   void visit() {
     const Frame &f = path_.back();
+    if (f.symbol == wildcardImport() && !f.inError && f.scope == 0 && path_.size() >= 2 &&
+        path_[path_.size() - 2].symbol == k_.importFromStatement) { // `from torch.nn import *`
+      const std::string_view module = textOf(field(path_[path_.size() - 2].node, "module_name"), text_);
+      if (!module.empty() && module.front() != '.') starModules_.push_back(module);
+      return;
+    }
     if (f.symbol == k_.await) return visitAwait(f);
     if ((f.inError || f.symbol == k_.error) &&
         (f.symbol == k_.anonAsync || f.symbol == k_.anonAwait || isIdentifier(f.node))) {
@@ -275,6 +287,7 @@ private:
   std::deque<AttributeUse> &attributes_;
   std::unordered_set<std::string_view> &inError_;
   std::vector<std::string_view> &errorWords_;
+  std::vector<std::string_view> &starModules_;
   std::vector<Frame> path_;
 };
 
@@ -393,6 +406,8 @@ StatementFacts SemanticModel::factsOf(std::size_t index) const {
   const Walk &w = walk(static_cast<std::uint32_t>(index));
   std::vector<std::string> words;
   for (const std::string_view word : w.errorWords) words.push_back(StatementFacts::error(word));
+  for (const std::string_view module : w.starModules)
+    words.push_back(StatementFacts::import(module.substr(0, module.find('.'))));
   for (std::uint32_t i = w.firstName; i < w.lastName; ++i) {
     const NameUse &use = names_[i];
     if (!use.qualified.empty())
@@ -464,7 +479,7 @@ const SemanticModel::Walk &SemanticModel::walk(std::uint32_t index) const {
   unit.firstAttribute = static_cast<std::uint32_t>(attributes_.size());
   unit.firstScope = static_cast<std::uint32_t>(scopes_.size());
   const TSNode node = nodeOf(units_[index]);
-  Builder(text_, scopes_, names_, keywords_, attributes_, inError_, unit.errorWords)
+  Builder(text_, scopes_, names_, keywords_, attributes_, inError_, unit.errorWords, unit.starModules)
       .run(ts_tree_root_node(node.tree), node);
   unit.lastName = static_cast<std::uint32_t>(names_.size());
   unit.lastKeyword = static_cast<std::uint32_t>(keywords_.size());
@@ -864,9 +879,18 @@ bool SemanticModel::importsPackage(std::string_view package) const {
       const std::string_view q = use.qualified;
       if (q.substr(0, q.find('.')) == package) return true;
     }
-    return false;
+    return std::any_of(walk(u).starModules.begin(), walk(u).starModules.end(),
+                       [&](std::string_view m) { return m.substr(0, m.find('.')) == package; });
   });
   return importsPackage_.emplace(std::string(package), found).first->second;
+}
+
+std::vector<std::string_view> SemanticModel::starImportsOf(std::string_view package) const {
+  std::vector<std::string_view> modules;
+  for (const std::uint32_t u : unitsWithFact(package, StatementFacts::import(package)))
+    for (const std::string_view m : walk(u).starModules)
+      if (m.substr(0, m.find('.')) == package) modules.push_back(m);
+  return modules;
 }
 
 std::uint32_t SemanticModel::lookup(std::string_view name, std::uint32_t s) const {

@@ -116,7 +116,7 @@ struct ModelDependencies {
 /// What one top-level statement shows the rest of the file, as facts about words: the names it
 /// uses that resolve to the module scope (name()), the module-level names it binds or declares
 /// (binding()), its attribute and keyword-argument names, the functions, classes and lambdas it
-/// names (definition()), the first component of every path it imports, and the words inside its
+/// names (definition()), the first component of every path it imports (star imports too), and the words inside its
 /// syntax errors. A function of the statement's own syntax tree alone: an editor host keeps
 /// them while the statement is unchanged (the per-file fact index, IncrementalLint), and a query
 /// about a word that other statements make — what a module-level name is bound to, which calls
@@ -202,8 +202,11 @@ public:
   /// The class or function scope whose name is the identifier `nameNode` (nullptr if none).
   const Scope *scopeNamedBy(TSNode nameNode) const;
   /// True when an import (outside ERROR regions) binds something from `package` (`import package.x`,
-  /// `from package.x import y`, `import package as p`).
+  /// `from package.x import y`, `import package as p`, `from package.x import *`).
   bool importsPackage(std::string_view package) const;
+  /// The modules of the module-level star imports of `package` (`from package.x import *` gives
+  /// "package.x"), outside ERROR regions, in source order; views of the text.
+  std::vector<std::string_view> starImportsOf(std::string_view package) const;
   /// Every name use of the whole file (each statement walked now), for tests: rules must not
   /// enumerate them (an enumeration depends on every statement).
   const std::deque<NameUse> &allNamesForTests() const;
@@ -285,7 +288,8 @@ private:
     std::uint32_t firstScope = 0, lastScope = 0;
     /// (start byte, index) sorted by start: one allocation each instead of a node per entry.
     std::vector<std::pair<std::uint32_t, std::uint32_t>> nameAt, keywordAt, attributeAt;
-    std::vector<std::string_view> errorWords; ///< the identifiers and keywords in its ERROR regions
+    std::vector<std::string_view> errorWords;  ///< the identifiers and keywords in its ERROR regions
+    std::vector<std::string_view> starModules; ///< the modules of its star imports (`from M import *`)
   };
 
   /// The unit's node (looked up in the Document).

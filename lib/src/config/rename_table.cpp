@@ -159,6 +159,12 @@ bool isUsableName(std::string_view s) { return isIdentifierText(s) && !isPythonK
 
 } // namespace
 
+bool isBuiltinAliasTarget(std::string_view name) {
+  constexpr std::array<std::string_view, 8> kBuiltins{"bool", "bytes",  "complex", "float",
+                                                      "int",  "object", "str",     "bytearray"};
+  return std::find(kBuiltins.begin(), kBuiltins.end(), name) != kBuiltins.end();
+}
+
 std::optional<RenameRowProblem> validateRenameRow(const RenameRow &r) {
   if (r.kind == Kind::Api) {
     if (!isDottedPath(r.old, false) || splitRenamePath(r.old).size() < 2)
@@ -167,8 +173,10 @@ std::optional<RenameRowProblem> validateRenameRow(const RenameRow &r) {
     if (!std::all_of(old.begin(), old.end(), isUsableName))
       return RenameRowProblem{"old", "must not contain a Python keyword"};
     if (r.replacement.empty() && !r.message.empty()) return std::nullopt; // a removal (AF316)
+    if (isBuiltinAliasTarget(r.replacement)) return std::nullopt;         // an alias of a builtin (AF311)
     if (!isDottedPath(r.replacement, false) || splitRenamePath(r.replacement).size() < 2)
-      return RenameRowProblem{"new", "must be a dotted path such as \"torchvision.transforms.Resize\""};
+      return RenameRowProblem{"new", "must be a dotted path such as \"torchvision.transforms.Resize\", or the "
+                                     "builtin a removed alias stood for, such as \"float\" (AF311)"};
     const RenamePath replacement = splitRenamePath(r.replacement);
     if (!std::all_of(replacement.begin(), replacement.end(), isUsableName))
       return RenameRowProblem{"new", "must not contain a Python keyword"};
@@ -188,7 +196,12 @@ std::optional<RenameRowProblem> validateRenameRow(const RenameRow &r) {
     return std::nullopt;
   }
   const std::string ownerKey = r.kind == Kind::Keyword ? "callable" : "owner";
-  if (!isAsyncOrAwait(r.old)) return RenameRowProblem{"old", "must be \"async\" or \"await\""};
+  // A keyword row of another name is a PyTorch-era keyword rename (AF312): `retain_variables=`.
+  if (r.kind == Kind::Keyword && !isAsyncOrAwait(r.old) && !isUsableName(r.old))
+    return RenameRowProblem{"old", "must be a Python identifier that is not a keyword (\"async\" or \"await\" for "
+                                   "AF203, another keyword argument's name for AF312)"};
+  if (r.kind != Kind::Keyword && !isAsyncOrAwait(r.old))
+    return RenameRowProblem{"old", "must be \"async\" or \"await\""};
   if (!isUsableName(r.replacement)) return RenameRowProblem{"new", "must be a Python identifier that is not a keyword"};
   if (!isDottedPath(r.owner, true))
     return RenameRowProblem{ownerKey, "must be a dotted path such as \"mylib.Client.send\" (`*` matches one "

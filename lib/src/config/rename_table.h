@@ -40,6 +40,9 @@ struct RenameRowProblem {
   std::string field;
   std::string message;
 };
+/// Whether `name` is a builtin that an `api` row's `new` may name: the row is then an alias of
+/// it that its library removed (AF311's `numpy.float` → `float`), not a rename (AF310's).
+bool isBuiltinAliasTarget(std::string_view name);
 std::optional<RenameRowProblem> validateRenameRow(const RenameRow &row);
 
 } // namespace asyncfix::rules

@@ -26,9 +26,13 @@ Linter::Impl::Impl(Config c) : config(std::move(c)) {
     rules.push_back(std::move(rule));
   }
   if ((triggers & rules::kTriggerTorchApi) && config.package) reachedPackages = torchPackagesSpelt(*config.package);
-  if (triggers & rules::kTriggerTorchApi)
-    for (const RenameRow &r : config.renames)
+  if (triggers & rules::kTriggerTorchApi) {
+    for (const RenameRow &r : config.renames) {
       if (r.kind == RenameRow::Kind::Api) apiWords.emplace_back(r.old.substr(r.old.rfind('.') + 1));
+      else if (r.kind == RenameRow::Kind::Keyword && r.old != "async" && r.old != "await")
+        apiWords.emplace_back(r.old); // AF312's keyword renames (`retain_variables=`)
+    }
+  }
 }
 
 namespace {

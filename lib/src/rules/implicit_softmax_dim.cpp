@@ -1,5 +1,6 @@
 // AF304 implicit-softmax-dim — `F.softmax(x)` / `nn.Softmax()` without `dim`.
 #include "rules/rule.h"
+#include "rules/torch_api.h"
 #include "rules/torch_values.h"
 #include "text/syntax.h"
 
@@ -40,7 +41,8 @@ No automatic fix. The dimension that reproduces the old behaviour depends on the
 dimensions of the input, which the file does not show (for `nn.Softmax()` the input is not even
 at hand), and the old choice is wrong for 3-D inputs: writing it down would hide the bug the
 warning reports, and writing `dim=1` would change results for 1-D and 3-D inputs. Which
-dimension holds the classes is for a human to say.
+dimension holds the classes is for a human to say. A `softmax` that only a star import may make
+PyTorch's (`from torch.nn.functional import *`) is reported too, the message naming it.
 )",
     FixAvailability::None,
     true};
@@ -54,6 +56,7 @@ public:
   std::vector<TSSymbol> subscriptions() const override { return {Kinds::get().call}; }
 
   void check(TSNode call, Context &ctx) const override {
+    if (ctx.insideError()) return; // code the parser could not read: no finding, no fix
     const std::string_view text = ctx.text();
     const TSNode fn = field(call, "function"), args = field(call, "arguments");
     // Spelt as the prefilter's words: the name right before its `(`.
@@ -66,14 +69,18 @@ public:
     if (!ts_node_is_null(keywordOfCall(call, "dim", text))) return;
     const unsigned positional = positionalCount(call);
     if (positional >= (functional ? 2U : 1U)) return;
-    const std::string q = torchName(fn, ctx);
-    const bool isTorch =
-        functional ? q == "torch.nn.functional." + std::string(name)
+    const Provenance torch = provenOrStar(ctx, [&] {
+      return torchNameWhere(fn, ctx, [&](std::string_view q) {
+        return functional
+                   ? q == "torch.nn.functional." + std::string(name)
                    : q == "torch.nn." + std::string(name) || q == "torch.nn.modules.activation." + std::string(name);
-    if (!isTorch) return;
+      });
+    });
+    if (torch.how == Resolved::No) return;
     ctx.report(makeDiagnostic(
         kImplicitSoftmaxDim, Severity::Warning, call,
-        "`" + std::string(textOf(fn, text)) +
+        (torch.how == Resolved::Star ? starMessage(torch.written, torch.module) : std::string()) + "`" +
+            std::string(textOf(fn, text)) +
             "` without `dim`: deprecated since PyTorch 0.4 (a UserWarning), the implicit choice takes dim 0 for 0-, "
             "1- and 3-D inputs (the batch, for a 3-D batch) and dim 1 otherwise; pass `dim=` (the class dimension)"));
   }

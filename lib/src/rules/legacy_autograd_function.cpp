@@ -1,5 +1,6 @@
 // AF303 legacy-autograd-function — a `torch.autograd.Function` with an instance `forward`.
 #include "rules/rule.h"
+#include "rules/torch_api.h"
 #include "rules/torch_values.h"
 #include "text/syntax.h"
 
@@ -54,14 +55,16 @@ y = Clamp.apply(x)
 ## Fix safety
 No automatic fix: state kept on `self` in `__init__` (arguments given to the constructor) must
 become arguments of `forward` and of `apply`, `backward` must return one gradient per `forward`
-argument, and every `Cls()(…)` call site changes. A human rewrites it.
+argument, and every `Cls()(…)` call site changes. A human rewrites it. A base `Function` that
+only a star import may make PyTorch's (`from torch.autograd import *`) is reported too, the
+message naming the star import.
 )",
     FixAvailability::None,
     true};
 
 namespace {
 
-bool isTorchFunction(const std::string &q) {
+bool isTorchFunction(std::string_view q) {
   return q == "torch.autograd.Function" || q == "torch.autograd.function.Function";
 }
 
@@ -95,24 +98,27 @@ public:
   std::vector<TSSymbol> subscriptions() const override { return {Kinds::get().classDefinition}; }
 
   void check(TSNode cls, Context &ctx) const override {
+    if (ctx.insideError()) return; // code the parser could not read: no finding, no fix
     const std::string_view text = ctx.text();
     const TSNode bases = field(cls, "superclasses");
     if (ts_node_is_null(bases)) return;
-    bool derives = false;
-    for (std::uint32_t i = 0, n = ts_node_named_child_count(bases); i < n && !derives; ++i) {
-      const TSNode base = ts_node_named_child(bases, i);
-      // Spelt as the prefilter's words: `Function)` or `Function,`.
-      const char after = ts_node_end_byte(base) < text.size() ? text[ts_node_end_byte(base)] : '\0';
-      if (!textOf(base, text).ends_with("Function") || (after != ')' && after != ',')) continue;
-      derives = isTorchFunction(torchName(base, ctx));
-    }
-    if (!derives) return;
+    const Provenance derives = provenOrStar(ctx, [&] {
+      for (std::uint32_t i = 0, n = ts_node_named_child_count(bases); i < n; ++i) {
+        const TSNode base = ts_node_named_child(bases, i);
+        // Spelt as the prefilter's words: `Function)` or `Function,`.
+        const char after = ts_node_end_byte(base) < text.size() ? text[ts_node_end_byte(base)] : '\0';
+        if (!textOf(base, text).ends_with("Function") || (after != ')' && after != ',')) continue;
+        if (torchNameWhere(base, ctx, isTorchFunction)) return true;
+      }
+      return false;
+    });
+    if (derives.how == Resolved::No) return;
     const TSNode forward = instanceForward(field(cls, "body"), text);
     if (ts_node_is_null(forward)) return;
     const std::string name(textOf(field(cls, "name"), text));
     ctx.report(makeDiagnostic(
         kLegacyAutogradFunction, Severity::Warning, forward,
-        "`" + name +
+        (derives.how == Resolved::Star ? starMessage(derives.written, derives.module) : std::string()) + "`" + name +
             ".forward` is an instance method: legacy autograd functions raise a `RuntimeError` since "
             "PyTorch 1.5; make `forward(ctx, …)` and `backward(ctx, …)` `@staticmethod`s (state on `ctx`, "
             "`ctx.save_for_backward`) and call `" +

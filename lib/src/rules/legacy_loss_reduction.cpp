@@ -43,8 +43,10 @@ them (`torch.nn._reduction.legacy_get_string`): `reduce=False` → `'none'`; oth
 `size_average=False` → `'sum'`; otherwise `'mean'` (an absent or `None` keyword counts as `True`),
 and it replaces a `reduction=` the call also passes, which the legacy keywords override. It is
 safe where both values are `True`, `False` or `None` literals and the callee resolves to
-PyTorch through the imports; unsafe where the callee is only spelt like PyTorch's (a star
-import). A value that is not a literal (`size_average=args.avg`) is reported without a fix.
+PyTorch through the imports. Where only a star import may make the callee PyTorch's
+(`from torch.nn import *`, then `MSELoss(size_average=False)`), the finding names the star
+import and has no fix. A value that is not a literal (`size_average=args.avg`) is reported
+without a fix.
 )",
                                     FixAvailability::Sometimes,
                                     true};
@@ -106,8 +108,8 @@ TextEdit wholeLines(TextEdit edit, std::string_view text) {
 
 bool isLegacy(std::string_view keyword) { return keyword == "size_average" || keyword == "reduce"; }
 
-/// How sure we are that `function` is one of PyTorch's losses.
-Resolved lossCallee(TSNode function, Context &ctx) {
+/// How sure we are that `function` is one of PyTorch's losses, and which.
+ResolvedPath lossCallee(TSNode function, Context &ctx) {
   const std::string_view text = ctx.text();
   const TSNode last = symbolOf(function) == Kinds::get().attribute ? field(function, "attribute") : function;
   const std::string_view name = textOf(last, text);
@@ -115,10 +117,10 @@ Resolved lossCallee(TSNode function, Context &ctx) {
   if (contains(kCriteria, name))
     paths = {"torch.nn." + std::string(name), "torch.nn.modules.loss." + std::string(name)};
   else if (contains(kFunctions, name)) paths = {"torch.nn.functional." + std::string(name), ""};
-  else return Resolved::No;
-  Resolved best = Resolved::No;
+  else return {};
+  ResolvedPath best;
   for (const std::string &p : paths)
-    if (!p.empty()) best = std::max(best, resolvesTo(function, p, ctx));
+    if (const Resolved how = p.empty() ? Resolved::No : resolvesTo(function, p, ctx); how > best.how) best = {p, how};
   return best;
 }
 
@@ -146,7 +148,8 @@ public:
       if (legacy.empty() && !ts_node_eq(a, node) && startsTorchWord(text, ts_node_start_byte(aName))) return;
       legacy.push_back(a);
     }
-    const Resolved how = lossCallee(field(call, "function"), ctx);
+    const ResolvedPath callee = lossCallee(field(call, "function"), ctx);
+    const Resolved how = callee.how;
     if (how == Resolved::No) return;
 
     std::optional<bool> sizeAverage = true, reduce = true;
@@ -158,6 +161,7 @@ public:
       (textOf(field(a, "name"), text) == "reduce" ? reduce : sizeAverage) = v;
     }
     std::string message = "`size_average=`/`reduce=` are deprecated since PyTorch 0.4.1";
+    if (how == Resolved::Star) message = starMessageFor(field(call, "function"), callee.path, ctx) + message;
     Diagnostic d = makeDiagnostic(kLegacyLossReduction, Severity::Warning, name, "");
     if (!literal) {
       d.message = message + ": pass `reduction='mean'|'sum'|'none'` instead";
@@ -167,10 +171,8 @@ public:
     const std::string_view reduction = !*reduce ? "none" : !*sizeAverage ? "sum" : "mean";
     const std::string replacement = "reduction='" + std::string(reduction) + "'";
     d.message = message + ": this call means `" + replacement + "`";
-    Fix fix{"Replace with `" + replacement + "`",
-            how == Resolved::Proven ? Applicability::Safe : Applicability::Unsafe,
-            {}};
-    if (how != Resolved::Proven) fix.title += " (the callee is not resolved to PyTorch through this file's imports)";
+    if (how == Resolved::Star) return ctx.report(std::move(d));
+    Fix fix{"Replace with `" + replacement + "`", Applicability::Safe, {}};
     // The first of the legacy keywords and `reduction=` becomes `reduction=…`; the others go with
     // the comma before them (two neighbours' removals then never overlap), or, where a comment
     // stands between that comma and them, as removeArgument takes them (the comment stays).

@@ -98,7 +98,8 @@ NumPy values among them convert the same way on PyTorch 1.13, but the rule canno
 they are), a list comprehension, and a name whose every assignment, or parameter default, the
 file shows is a list or tuple (`def __init__(self, mean=(0.485, 0.456, 0.406))`, then
 `torch.FloatTensor(mean)`: a caller may still pass a tensor, which the legacy class aliases and
-`torch.tensor` copies, with a warning). It is unsafe as well where the class is only spelt like PyTorch's (a star import).
+`torch.tensor` copies, with a warning). Where only a star import may make the class PyTorch's
+(`from torch import *`, then `FloatTensor(2)`), the finding names the star import and has no fix.
 
 No fix, only the report, for one argument of any other form (another name, a NumPy array, a tensor:
 size, data or alias is decided at run time; write `torch.tensor(x, dtype=…)`,
@@ -303,8 +304,7 @@ private:
     if (!cls || !startsTorchWord(text, ts_node_start_byte(last))) return;
     const std::string cudaPath = "torch.cuda." + std::string(cls->name);
     Resolved how = resolvesTo(fn, cudaPath, ctx);
-    bool cuda = how != Resolved::No;
-    if (how == Resolved::Guess && textOf(fn, text).find("cuda") == std::string_view::npos) cuda = false;
+    const bool cuda = how != Resolved::No;
     if (!cuda) how = resolvesTo(fn, "torch." + std::string(cls->name), ctx);
     if (how == Resolved::No && isIdentifier(fn)) return checkAliasCall(call, fn, ctx);
     if (how == Resolved::No || ctx.claimedByOther(*this, kClaimCall, call)) return;
@@ -313,7 +313,8 @@ private:
     const Form form = formOf(args, ctx);
     const std::string dtype = "dtype=torch." + std::string(cls->dtype) + (cuda ? ", device='cuda'" : "");
     const std::string written = std::string(cuda ? "torch.cuda." : "torch.") + std::string(cls->name);
-    std::string message = "`" + written + "(…)` is a legacy constructor";
+    std::string message = how == Resolved::Star ? starMessageFor(fn, written, ctx) : std::string();
+    message += "`" + written + "(…)` is a legacy constructor";
     message += cuda ? " (a TypeError without CUDA, a UserWarning since PyTorch 2.1)"
                     : " (an int argument is a size, a sequence is data, a tensor is aliased)";
     if (form == Form::Unknown)
@@ -321,7 +322,8 @@ private:
     else message += std::string(": use `") + (makesData(form) ? "torch.tensor" : "torch.empty") + "(…, " + dtype + ")`";
     Diagnostic d =
         makeDiagnostic(kLegacyTensorConstructor, cuda ? Severity::Warning : Severity::Info, call, std::move(message));
-    if (form != Form::Unknown && namesModuleEverywhere("torch", ctx)) d.fix = fixFor(fn, args, form, dtype, how);
+    if (form != Form::Unknown && how == Resolved::Proven && namesModuleEverywhere("torch", ctx))
+      d.fix = fixFor(fn, args, form, dtype);
     ctx.report(std::move(d));
   }
 
@@ -412,12 +414,11 @@ private:
     }
   }
 
-  static std::optional<Fix> fixFor(TSNode fn, TSNode args, Form form, const std::string &dtype, Resolved how) {
+  static std::optional<Fix> fixFor(TSNode fn, TSNode args, Form form, const std::string &dtype) {
     const std::string callee = makesData(form) ? "torch.tensor" : "torch.empty";
     Fix fix{"Replace with `" + callee + "(…, " + dtype + ")`",
-            isSafe(form) && how == Resolved::Proven ? Applicability::Safe : Applicability::Unsafe,
+            isSafe(form) ? Applicability::Safe : Applicability::Unsafe,
             {replaceNode(fn, callee)}};
-    if (how != Resolved::Proven) fix.title += " (the class is not resolved to PyTorch through this file's imports)";
     const std::vector<TSNode> arguments = argumentsOf(args);
     if (arguments.empty()) {
       if (ts_node_named_child_count(args) != 0) return std::nullopt; // a comment inside `( )`

@@ -3,6 +3,7 @@
 #include <array>
 #include <utility>
 
+#include "config/rename_table.h"
 #include "rules/edits.h"
 #include "rules/torch_api.h"
 #include "text/syntax.h"
@@ -52,6 +53,25 @@ the builtin's name itself (`float = …`, a parameter `int`): the name may not b
 where the fix writes it; and for `np.bool` and `np.long`, which mean NumPy's types in code
 written for NumPy 2 (`isinstance(v, np.bool)` is not `isinstance(v, bool)`). Names that do not
 resolve to NumPy (`np = MyModule()`) are not flagged.
+
+## Options
+The table above is data: `asyncfix rule AF311` lists its rows (`numpy.float` → `float`, …). More
+go in `[tool.asyncfix.renames]` (see docs/configuration.md, "The renames table"), as an `api`
+row whose `new` is a builtin (`bool`, `bytes`, `bytearray`, `complex`, `float`, `int`,
+`object`, `str`): `api = [{ old = "numpy.float_", new = "float" }]` flags `np.float_` where `np`
+resolves to NumPy and fixes it like the built-in rows. A row of the configuration wins over a
+built-in one.
+
+| old | new |
+|---|---|
+| `numpy.float` | `float` |
+| `numpy.int` | `int` |
+| `numpy.bool` | `bool` |
+| `numpy.object` | `object` |
+| `numpy.str` | `str` |
+| `numpy.complex` | `complex` |
+| `numpy.long` | `int` |
+| `numpy.unicode` | `str` |
 )",
                                   FixAvailability::Always,
                                   true};
@@ -81,6 +101,12 @@ public:
     const std::string_view text = ctx.text();
     const TSNode object = field(node, "object");
     const std::string_view alias = textOf(field(node, "attribute"), text);
+    if (const RenameRow *row = userRow(node, alias, ctx))
+      return report(node, row->replacement,
+                    "`" + std::string(textOf(node, text)) +
+                        "` was removed (a row of `[tool.asyncfix.renames] api`): it was the builtin `" +
+                        row->replacement + "`",
+                    false, ctx);
     const auto *entry = std::find_if(kAliases.begin(), kAliases.end(), [&](const auto &a) { return a.first == alias; });
     if (entry == kAliases.end() || !isIdentifier(object)) return;
     // `np.float` written as one word (the prefilter's), on a name that is NumPy.
@@ -92,9 +118,26 @@ public:
     if (alias == "bool" || alias == "long")
       message += " (NumPy 2.0 reintroduced it as " +
                  std::string(alias == "bool" ? "NumPy's `np.bool_`" : "the C `long` type") + ")";
+    report(node, builtin, std::move(message), alias == "bool" || alias == "long", ctx);
+  }
+
+private:
+  /// The user's row (`[tool.asyncfix.renames] api` whose `new` is a builtin) for the attribute
+  /// path `node`, whose last name is `alias`: its old path, resolved through the file's imports.
+  static const RenameRow *userRow(TSNode node, std::string_view alias, Context &ctx) {
+    for (const RenameRow &r : ctx.config().renames) {
+      if (r.kind != RenameRow::Kind::Api || !isBuiltinAliasTarget(r.replacement) || !r.old.ends_with(alias) ||
+          r.old.size() <= alias.size() || r.old[r.old.size() - alias.size() - 1] != '.')
+        continue;
+      if (resolvesTo(node, r.old, ctx) == Resolved::Proven) return &r;
+    }
+    return nullptr;
+  }
+
+  static void report(TSNode node, std::string_view builtin, std::string message, bool changedMeaning, Context &ctx) {
+    const std::string_view text = ctx.text();
     Diagnostic d = makeDiagnostic(kNumpyRemovedAlias, Severity::Warning, node, std::move(message));
     const bool shadowed = bindsName(builtin, ctx);
-    const bool changedMeaning = alias == "bool" || alias == "long";
     std::string title = "Replace with `" + std::string(builtin) + "`";
     if (shadowed) title += " (the file binds `" + std::string(builtin) + "` itself)";
     else if (changedMeaning) title += " (on NumPy 2 `" + std::string(textOf(node, text)) + "` is NumPy's own type)";

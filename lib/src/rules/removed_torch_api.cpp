@@ -70,7 +70,9 @@ The table is data: more rows go in `[tool.asyncfix.renames]` (see docs/configura
 renames table") as `api` rows with `message` instead of `new`:
 `api = [{ old = "mylib.ops.old_solve", message = "use `mylib.ops.solve(A, B)`: the arguments swap" }]`.
 A row of the configuration wins over a built-in one; its name is flagged wherever the file uses
-it (an attribute path or a `from … import`), called or not, with its message.
+it (an attribute path or a `from … import`), called or not, with its message. A called name that
+only a star import may provide (`gesv(b, A)` after `from torch import *`, `imread(p)` after
+`from scipy.misc import *`) is reported with the star import named.
 )",
                                 FixAvailability::None,
                                 true};
@@ -187,7 +189,9 @@ public:
   unsigned triggers() const override { return kTriggerTorchApi; }
   std::vector<TSSymbol> subscriptions() const override {
     const Kinds &k = Kinds::get();
-    return {k.attribute, k.importStatement, k.importFromStatement};
+    std::vector<TSSymbol> kinds = k.identifier;
+    kinds.insert(kinds.end(), {k.attribute, k.importStatement, k.importFromStatement});
+    return kinds;
   }
 
   void check(TSNode node, Context &ctx) const override {
@@ -196,7 +200,8 @@ public:
     const TSSymbol s = ts_node_symbol(node);
     if (s == k.attribute) return checkAttribute(node, ctx);
     if (s == k.importStatement) return checkImport(node, ctx);
-    checkFromImport(node, ctx);
+    if (s == k.importFromStatement) return checkFromImport(node, ctx);
+    checkName(node, ctx);
   }
 
 private:
@@ -229,13 +234,35 @@ private:
       if (row && (row->module ? path.path == row->path : isCalled(node, ctx))) report(ctx, node, *row);
       return;
     }
-    // Spelt like a removed function after a star import (`from torch import *`, `symeig(A)`)
-    // is not looked for: a method of something the file does not resolve (a tensor) is,
-    // `A.potrf()`.
+    // A method of something the file does not resolve (a tensor): `A.potrf()`. (Spelt like a
+    // removed function after a star import, `symeig(A)`, is checkName's.)
     const Removed *row = methodRow(attribute);
     if (row && wordAt(name, text) && isCalled(node, ctx) && !rootBoundByImport(object, ctx) &&
         fileImports("torch", ctx))
       report(ctx, name, *row);
+  }
+
+  /// `gesv(b, A)` after `from torch import *`, `imread(path)` after `from scipy.misc import *`:
+  /// a called name the file binds nowhere, which the star import may provide. Reported with the
+  /// star import named; the rule makes no fix anyway.
+  static void checkName(TSNode node, Context &ctx) {
+    const std::string_view text = ctx.text();
+    const std::string_view written = textOf(node, text);
+    const NameUse *use = ctx.semantic().nameAt(ts_node_start_byte(node));
+    if (!use || use->role != NameRole::Reference || !isCalled(node, ctx)) return;
+    const auto star = [&](const Removed &row) {
+      if (row.module || lastComponent(row.path) != written || resolvesTo(node, row.path, ctx) != Resolved::Star)
+        return false;
+      ctx.report(makeDiagnostic(kRemovedTorchApi, Severity::Warning, node,
+                                starMessageFor(node, row.path, ctx) + std::string(row.message)));
+      return true;
+    };
+    if (isUserWord(written, ctx))
+      for (const Removed &row : userRows(ctx))
+        if (star(row)) return;
+    if (!wordAt(node, text)) return;
+    for (const Removed &row : kRemoved)
+      if (star(row)) return;
   }
 
   /// `import torch.utils.serialization`, `import torch.legacy.nn as lnn`.

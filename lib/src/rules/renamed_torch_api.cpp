@@ -1,5 +1,6 @@
 // AF310 renamed-torch-api — PyTorch and torchvision names with a 1:1 successor
 // (`transforms.Scale` → `transforms.Resize`, `init.xavier_uniform` → `init.xavier_uniform_`).
+#include "config/rename_table.h"
 #include "config/torch_rename_table.h"
 #include "rules/edits.h"
 #include "rules/torch_api.h"
@@ -63,7 +64,7 @@ and call the new one), so the fix is safe where the path resolves to PyTorch or 
 through the file's imports. `from torchvision.transforms import Scale` becomes
 `from torchvision.transforms import Resize as Scale` (the uses keep their name). A name used after
 a star import (`from torchvision.transforms import *`, then `Scale(256)`) is only spelt like the
-library's: its fix is unsafe. `F.sigmoid` becomes `torch.sigmoid` only when every binding of
+library's: it is reported, naming the star import, without a fix. `F.sigmoid` becomes `torch.sigmoid` only when every binding of
 `torch` in the file is `import torch` (one at module level); otherwise, and for
 `from torch.nn.functional import sigmoid`, the finding has no fix. A name that resolves elsewhere
 (`from mylib import Scale`, a local `F`) is not flagged.
@@ -104,7 +105,8 @@ constexpr std::string_view kUserStatus = "renamed (a row of `[tool.asyncfix.rena
 std::vector<TorchRename> rowsOf(const Config &config) {
   std::vector<TorchRename> rows;
   for (const RenameRow &r : config.renames)
-    if (r.kind == RenameRow::Kind::Api && !r.replacement.empty()) // not a removal (AF316's)
+    if (r.kind == RenameRow::Kind::Api && !r.replacement.empty() &&
+        !isBuiltinAliasTarget(r.replacement)) // not a removal (AF316's)
       rows.push_back({r.old, r.replacement, kUserStatus, r.source});
   const std::span<const TorchRename> builtin = torchRenames();
   rows.insert(rows.end(), builtin.begin(), builtin.end());
@@ -128,8 +130,8 @@ bool endsSomeRow(const std::vector<TorchRename> &rows, std::string_view name) {
 /// linter marks for them (Linter::Impl::apiWords).
 bool isUserWord(const Config &config, std::string_view name) {
   return std::any_of(config.renames.begin(), config.renames.end(), [&](const RenameRow &r) {
-    return r.kind == RenameRow::Kind::Api && !r.replacement.empty() && r.old.size() > name.size() &&
-           r.old.ends_with(name) && r.old[r.old.size() - name.size() - 1] == '.';
+    return r.kind == RenameRow::Kind::Api && !r.replacement.empty() && !isBuiltinAliasTarget(r.replacement) &&
+           r.old.size() > name.size() && r.old.ends_with(name) && r.old[r.old.size() - name.size() - 1] == '.';
   });
 }
 
@@ -183,14 +185,13 @@ private:
     const ResolvedPath path = resolvedPath(node, ctx);
     const TorchRename *row = path.how == Resolved::No ? nullptr : rowFor(node, path, ctx);
     if (!row || !(isCalled(node, ctx) || removed(*row))) return;
+    if (path.how == Resolved::Star) return reportStar(node, *row, ctx);
     Diagnostic d = makeDiagnostic(kRenamedTorchApi, Severity::Warning, node, message(*row, textOf(node, text)));
-    const Resolved how = resolvesTo(node, row->old, ctx);
-    const Applicability applicability = how == Resolved::Proven ? Applicability::Safe : Applicability::Unsafe;
     if (parentOf(row->old) == parentOf(row->replacement)) {
-      d.fix = Fix{title(*row), applicability, {replaceNode(name, std::string(lastComponent(row->replacement)))}};
+      d.fix = Fix{title(*row), Applicability::Safe, {replaceNode(name, std::string(lastComponent(row->replacement)))}};
     } else if (const std::string_view module = row->replacement.substr(0, row->replacement.find('.'));
                namesModuleEverywhere(module, ctx)) {
-      d.fix = Fix{title(*row), applicability, {replaceNode(node, std::string(row->replacement))}};
+      d.fix = Fix{title(*row), Applicability::Safe, {replaceNode(node, std::string(row->replacement))}};
     }
     ctx.report(std::move(d));
   }
@@ -203,14 +204,16 @@ private:
     const NameUse *use = ctx.semantic().nameAt(ts_node_start_byte(node));
     if (!use || use->role != NameRole::Reference) return; // imports are checkImport's
     const ResolvedPath path = resolvedPath(node, ctx);
-    if (path.how != Resolved::Guess) return; // names imported by name are reported at the import
+    if (path.how != Resolved::Star) return; // names imported by name are reported at the import
     const TorchRename *row = rowFor(node, path, ctx);
-    if (!row || parentOf(row->old) != parentOf(row->replacement) || !(isCalled(node, ctx) || removed(*row))) return;
-    Diagnostic d = makeDiagnostic(kRenamedTorchApi, Severity::Warning, node, message(*row, written));
-    d.fix = Fix{title(*row) + " (the name is not resolved to the library through this file's imports)",
-                Applicability::Unsafe,
-                {replaceNode(node, std::string(lastComponent(row->replacement)))}};
-    ctx.report(std::move(d));
+    if (!row || !(isCalled(node, ctx) || removed(*row))) return;
+    reportStar(node, *row, ctx);
+  }
+
+  /// A name that may be the library's through a star import: reported, not fixed.
+  static void reportStar(TSNode node, const TorchRename &row, Context &ctx) {
+    ctx.report(makeDiagnostic(kRenamedTorchApi, Severity::Warning, node,
+                              starMessageFor(node, row.old, ctx) + message(row, row.old)));
   }
 
   /// `from torchvision.transforms import Scale`, `from torch.nn.init import normal as n`.
@@ -244,7 +247,7 @@ private:
   static const TorchRename *rowFor(TSNode node, const ResolvedPath &path, Context &ctx) {
     if (path.how == Resolved::Proven) return rowOf(rows(ctx), path.path);
     for (const TorchRename &row : rows(ctx))
-      if (resolvesTo(node, row.old, ctx) == Resolved::Guess) return &row;
+      if (resolvesTo(node, row.old, ctx) == Resolved::Star) return &row;
     return nullptr;
   }
 

@@ -3,6 +3,7 @@
 #include <array>
 
 #include "rules/rule.h"
+#include "rules/torch_api.h"
 #include "rules/torch_values.h"
 #include "text/syntax.h"
 
@@ -55,7 +56,9 @@ No automatic fix: moving the call changes the learning rate of every epoch (by d
 restores the schedule the code meant), code that reads `scheduler.get_lr()` or logs the rate
 around it moves with it, and resumed runs (`last_epoch=`) count differently. A human moves it.
 The rule does not follow a scheduler built in one top-level statement and stepped in another
-under a name of its own (only through a function's parameter, as above).
+under a name of its own (only through a function's parameter, as above). A scheduler or
+optimizer class that only a star import may make PyTorch's (`from torch.optim.lr_scheduler
+import *`) counts too, the message naming the star import.
 )",
     FixAvailability::None,
     false};
@@ -81,10 +84,11 @@ bool isOptimizerValue(TSNode e, Context &ctx) {
   const auto values = boundValues(e, ctx);
   return values && std::all_of(values->begin(), values->end(), [&](TSNode v) {
            if (symbolOf(v) != Kinds::get().call) return false;
-           const std::string q = torchName(field(v, "function"), ctx);
-           const std::string_view rest = std::string_view(q).substr(std::min<std::size_t>(q.size(), 12));
-           return q.starts_with("torch.optim.") && !q.starts_with("torch.optim.lr_scheduler") && !rest.empty() &&
-                  rest.front() >= 'A' && rest.front() <= 'Z' && rest.find('.') == std::string_view::npos;
+           return torchNameWhere(field(v, "function"), ctx, [](std::string_view q) {
+             const std::string_view rest = q.substr(std::min<std::size_t>(q.size(), 12));
+             return q.starts_with("torch.optim.") && !q.starts_with("torch.optim.lr_scheduler") && !rest.empty() &&
+                    rest.front() >= 'A' && rest.front() <= 'Z' && rest.find('.') == std::string_view::npos;
+           });
          });
 }
 
@@ -107,7 +111,8 @@ bool isSchedulerConstruction(TSNode call, Context &ctx) {
   if (ts_node_is_null(args) || ts_node_end_byte(fn) != ts_node_start_byte(args) ||
       std::find(kSchedulers.begin(), kSchedulers.end(), textOf(last, text)) == kSchedulers.end())
     return false;
-  return torchName(fn, ctx) == "torch.optim.lr_scheduler." + std::string(textOf(last, text));
+  const std::string wanted = "torch.optim.lr_scheduler." + std::string(textOf(last, text));
+  return torchNameWhere(fn, ctx, [&](std::string_view q) { return q == wanted; });
 }
 
 /// A name every assignment of which builds an epoch scheduler.
@@ -171,6 +176,22 @@ public:
   std::vector<TSSymbol> subscriptions() const override { return {Kinds::get().call}; }
 
   void check(TSNode call, Context &ctx) const override {
+    if (ctx.insideError()) return;                // code the parser could not read: no finding, no fix
+    std::vector<std::pair<TSNode, TSNode>> found; // (the scheduler's step, the optimizer's after it)
+    const Provenance how = provenOrStar(ctx, [&] {
+      found = stepsBeforeOptimizer(call, ctx);
+      return !found.empty();
+    });
+    for (const auto &[step, later] : found) report(step, later, how, ctx);
+  }
+
+private:
+  /// The scheduler steps `call` makes or builds (see checkStep) that run before an optimizer's.
+  static std::vector<std::pair<TSNode, TSNode>> stepsBeforeOptimizer(TSNode call, Context &ctx) {
+    std::vector<std::pair<TSNode, TSNode>> found;
+    const auto add = [&](TSNode step) {
+      if (const TSNode later = checkStep(step, ctx); !ts_node_is_null(later)) found.emplace_back(step, later);
+    };
     const std::string_view text = ctx.text();
     // `scheduler.step()` of a function's parameter, which the file's calls give a scheduler (the
     // tutorials' `train_model(model, criterion, optimizer, scheduler)`).
@@ -179,57 +200,59 @@ public:
       // Spelt as the prefilter's words: `scheduler.step(`, `lr_scheduler.step(`, `sched.step(`.
       if ((name != "scheduler" && name != "lr_scheduler" && name != "sched") ||
           !textOf(call, text).substr(name.size()).starts_with(".step("))
-        return;
+        return found;
       const auto arguments = parameterArguments(receiver, ctx);
       if (arguments && std::all_of(arguments->begin(), arguments->end(), [&](TSNode a) { return isScheduler(a, ctx); }))
-        checkStep(call, ctx);
-      return;
+        add(call);
+      return found;
     }
     // `scheduler = StepLR(…)`: its `scheduler.step()` in the same top-level statement.
-    if (!isSchedulerConstruction(call, ctx)) return;
+    if (!isSchedulerConstruction(call, ctx)) return found;
     const TSNode assignment = ctx.parentOf(call);
-    if (symbolOf(assignment) != Kinds::get().assignment || !isIdentifier(field(assignment, "left"))) return;
+    if (symbolOf(assignment) != Kinds::get().assignment || !isIdentifier(field(assignment, "left"))) return found;
     const SemanticModel &model = ctx.semantic();
     const NameUse *binding = model.nameAt(ts_node_start_byte(field(assignment, "left")));
-    if (!binding || binding->inError) return;
+    if (!binding || binding->inError) return found;
     const TSNode statement = topLevelStatement(call, ctx);
     for (const NameUse *u : model.usesOf(model.resolve(*binding))) {
       if (u->role != NameRole::Reference || !within(u->node, statement)) continue;
       const TSNode attribute = ts_node_parent(u->node);
       const TSNode step = ts_node_parent(attribute);
       if (!ts_node_eq(stepReceiver(step, text), u->node)) continue;
-      checkStep(step, ctx);
+      add(step);
     }
+    return found;
   }
 
-private:
-  /// `scheduler.step()`: reported when a later statement of its loop's body, and no earlier
-  /// one, steps an optimizer.
-  static void checkStep(TSNode step, Context &ctx) {
+  /// `scheduler.step()`: the optimizer's step after it, when a later statement of its loop's
+  /// body, and no earlier one, steps an optimizer (a null node otherwise).
+  static TSNode checkStep(TSNode step, Context &ctx) {
     const Kinds &k = Kinds::get();
     TSNode inBody = step, body = ts_node_parent(step);
     while (!ts_node_is_null(body)) {
       const TSSymbol p = symbolOf(ts_node_parent(body));
       if (symbolOf(body) == k.block && (p == k.forStatement || p == TorchKinds::get().whileStatement)) break;
-      if (symbolOf(body) == k.functionDefinition || symbolOf(body) == k.classDefinition) return;
+      if (symbolOf(body) == k.functionDefinition || symbolOf(body) == k.classDefinition) return TSNode{};
       inBody = body;
       body = ts_node_parent(body);
     }
-    if (ts_node_is_null(body)) return;
-    TSNode later{};
-    for (std::uint32_t i = 0, n = ts_node_named_child_count(body); i < n && ts_node_is_null(later); ++i) {
+    if (ts_node_is_null(body)) return TSNode{};
+    for (std::uint32_t i = 0, n = ts_node_named_child_count(body); i < n; ++i) {
       const TSNode statement = ts_node_named_child(body, i);
       const bool before = ts_node_end_byte(statement) <= ts_node_start_byte(inBody);
       if (ts_node_eq(statement, inBody)) continue;
       const TSNode found = optimizerStep(statement, ctx);
       if (ts_node_is_null(found)) continue;
-      if (before) return; // the optimizer has stepped once by then
-      later = found;
+      return before ? TSNode{} : found; // before: the optimizer has stepped once by then
     }
-    if (ts_node_is_null(later)) return;
+    return TSNode{};
+  }
+
+  static void report(TSNode step, TSNode later, const Provenance &how, Context &ctx) {
     const std::string_view text = ctx.text();
     Diagnostic d = makeDiagnostic(kSchedulerStepOrder, Severity::Warning, step,
-                                  "`" + std::string(textOf(step, text)) + "` runs before the optimizer steps (`" +
+                                  (how.how == Resolved::Star ? starMessage(how.written, how.module) : std::string()) +
+                                      "`" + std::string(textOf(step, text)) + "` runs before the optimizer steps (`" +
                                       std::string(textOf(later, text)) + "`, line ");
     ctx.appendLineNumber(d, ts_node_start_byte(later), "The optimizer's step");
     d.message += "): since PyTorch 1.1 it belongs after `optimizer.step()`, and called first it skips the schedule's "

@@ -1,5 +1,8 @@
 #include "rules/torch_api.h"
 
+#include <algorithm>
+#include <array>
+
 #include "text/syntax.h"
 
 namespace asyncfix::rules {
@@ -30,22 +33,120 @@ NameOrigins &torchOrigins(Context &ctx) {
   return *o.origins;
 }
 
+namespace {
+
+constexpr char kStarRunKey = 0;
+
+/// provenOrStar's runs, while they last: whether the first consulted a name the file binds
+/// nowhere (only then can a star import change its answer), and what the second went through.
+struct StarRun {
+  bool on = false, unbound = false;
+  std::string_view module, written;
+};
+
+/// The packages whose star imports may provide a name a rule of the family resolves.
+constexpr std::array<std::string_view, 4> kStarPackages{"torch", "torchvision", "numpy", "scipy"};
+
+/// What the name at the root of `expression` is: a Path origin spelt as written when the file
+/// binds it nowhere in scope (NameOrigins' literal origins).
+std::optional<std::string> unboundPath(TSNode expression, Context &ctx) {
+  const Origin o = torchOrigins(ctx).of(expression);
+  if (o.kind != Origin::Kind::Path || !o.literal) return std::nullopt;
+  return o.path;
+}
+
+} // namespace
+
 ResolvedPath resolvedPath(TSNode expression, Context &ctx) {
   const Origin o = torchOrigins(ctx).of(expression);
   if (o.kind != Origin::Kind::Path) return {};
-  return {o.path, o.literal ? Resolved::Guess : Resolved::Proven};
+  return {o.path, o.literal ? Resolved::Star : Resolved::Proven};
+}
+
+std::string_view starImportFor(TSNode expression, std::string_view path, Context &ctx) {
+  const std::optional<std::string> written = unboundPath(expression, ctx);
+  if (!written || path.size() <= written->size() + 1 || !path.ends_with(*written) ||
+      path[path.size() - written->size() - 1] != '.')
+    return {};
+  const std::string_view module = path.substr(0, path.size() - written->size() - 1);
+  for (const std::string_view m : torchOrigins(ctx).starImports(firstComponent(path)))
+    if (m == module) return m;
+  return {};
 }
 
 Resolved resolvesTo(TSNode expression, std::string_view path, Context &ctx) {
-  const ResolvedPath r = resolvedPath(expression, ctx);
-  if (r.how == Resolved::No) return Resolved::No;
-  if (r.how == Resolved::Proven) return r.path == path ? Resolved::Proven : Resolved::No;
-  // Spelt without a binding of its first name: `Scale` after `from torchvision.transforms import
-  // *`, `transforms.Scale` after `from torchvision import *`.
-  const bool suffix = r.path == path || (path.size() > r.path.size() && path.ends_with(r.path) &&
-                                         path[path.size() - r.path.size() - 1] == '.');
-  return suffix && fileImports(firstComponent(path), ctx) ? Resolved::Guess : Resolved::No;
+  const Origin o = torchOrigins(ctx).of(expression);
+  if (o.kind != Origin::Kind::Path) return Resolved::No;
+  if (!o.literal) return o.path == path ? Resolved::Proven : Resolved::No;
+  return starImportFor(expression, path, ctx).empty() ? Resolved::No : Resolved::Star;
 }
+
+std::string starMessage(std::string_view written, std::string_view module) {
+  std::string m = "`";
+  m.append(written).append("` may be ").append(module).append("'s through `from ").append(module);
+  m.append(" import *` (no fix: the file does not show where the name comes from); ");
+  return m;
+}
+
+std::string starMessageFor(TSNode expression, std::string_view path, Context &ctx) {
+  return starMessage(textOf(expression, ctx.text()), starImportFor(expression, path, ctx));
+}
+
+namespace detail {
+
+void beginProvenRun(Context &ctx) { ctx.state<StarRun>(&kStarRunKey) = {}; }
+
+bool beginStarRun(Context &ctx) {
+  StarRun &run = ctx.state<StarRun>(&kStarRunKey);
+  // Asked only when the first run consulted a name bound nowhere: the star imports are then a
+  // dependency of the answer (a query of the model's facts), and otherwise not.
+  if (!run.unbound) return false;
+  NameOrigins &origins = torchOrigins(ctx);
+  if (std::all_of(kStarPackages.begin(), kStarPackages.end(),
+                  [&](std::string_view p) { return origins.starImports(p).empty(); })) {
+    run = {};
+    return false;
+  }
+  run = {true, false, {}, {}};
+  return true;
+}
+
+Provenance endStarRun(Context &ctx, bool held) {
+  StarRun &run = ctx.state<StarRun>(&kStarRunKey);
+  const Provenance p = held && !run.module.empty() ? Provenance{Resolved::Star, run.module, run.written} : Provenance{};
+  run = {};
+  return p;
+}
+
+std::vector<std::string> starCandidates(TSNode expression, Context &ctx) {
+  StarRun &run = ctx.state<StarRun>(&kStarRunKey);
+  const std::optional<std::string> written = unboundPath(expression, ctx);
+  if (!written) return {};
+  if (!run.on) {
+    run.unbound = true;
+    return {};
+  }
+  std::vector<std::string> out;
+  for (const std::string_view p : kStarPackages)
+    for (const std::string_view m : torchOrigins(ctx).starImports(p)) out.push_back(std::string(m) + "." + *written);
+  return out;
+}
+
+void usedStar(TSNode expression, std::string_view path, Context &ctx) {
+  StarRun &run = ctx.state<StarRun>(&kStarRunKey);
+  if (!run.module.empty()) return;
+  for (const std::string_view p : kStarPackages)
+    for (const std::string_view m : torchOrigins(ctx).starImports(p))
+      if (path.size() > m.size() && path.starts_with(m) && path[m.size()] == '.') {
+        run.module = m;
+        run.written = textOf(expression, ctx.text());
+        return;
+      }
+}
+
+std::string qualifiedName(TSNode expression, Context &ctx) { return ctx.receivers().qualifiedName(expression); }
+
+} // namespace detail
 
 bool fileImports(std::string_view package, Context &ctx) { return torchOrigins(ctx).imports(package); }
 

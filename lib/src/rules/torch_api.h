@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "analysis/name_origins.h"
 #include "rules/rule.h"
@@ -22,24 +23,59 @@ namespace asyncfix::rules {
 /// How sure a rule is that an expression denotes a library's name.
 enum class Resolved : std::uint8_t {
   No,     ///< something else, or unknown
-  Guess,  ///< spelt like it, through a star import or a name the file never binds: unsafe fixes
+  Star,   ///< spelt without a binding in scope, and a star import of the library (`from torch
+          ///< import *`) may provide it: reported without a fix (the file does not show it is)
   Proven, ///< through the file's imports: safe fixes
 };
 
 /// The file's NameOrigins, kept in the Context (its memos live as long as the lint of the file).
 NameOrigins &torchOrigins(Context &ctx);
 
-/// Whether `expression` denotes `path` ("torch.nn.functional.sigmoid"). A path the file spells
-/// without binding its first name (`F.sigmoid` with no `F` bound) is a guess when the file imports
-/// the path's package (a star import, or a name bound outside the file's view).
+/// Whether `expression` denotes `path` ("torch.nn.functional.sigmoid"). A name the file never
+/// binds in scope (`softmax`, `transforms.Scale`) is Star when a module-level `from M import *`
+/// of the path's package makes `M.<written>` the path; a star import of another module alone
+/// (`from mylib import *`) makes nothing PyTorch's.
 Resolved resolvesTo(TSNode expression, std::string_view path, Context &ctx);
-/// The dotted path `expression` denotes and whether it is a guess (see resolvesTo); nullopt when
-/// it is not a path.
+/// The dotted path `expression` denotes: through the file's imports (Proven), or, spelt without a
+/// binding, as written (Star: a star import may provide it; resolvesTo() says whether one does,
+/// and which path it makes it); No when it is not a path.
 struct ResolvedPath {
   std::string path;
   Resolved how = Resolved::No;
 };
 ResolvedPath resolvedPath(TSNode expression, Context &ctx);
+
+/// The module of the star import through which `expression` (a name the file never binds, or an
+/// attribute chain from one) may denote `path`: "torch.nn.functional" for `softmax` and
+/// "torch.nn.functional.softmax" after `from torch.nn.functional import *`; "" when none.
+std::string_view starImportFor(TSNode expression, std::string_view path, Context &ctx);
+
+/// How a test over names (torchNameWhere) held: with the file's imports alone (Proven), or only
+/// once names spelt without a binding may come from the file's star imports (Star: `written`
+/// is the first such name the test went through, `module` its star import's module).
+struct Provenance {
+  Resolved how = Resolved::No;
+  std::string_view module, written;
+};
+
+/// Runs `test` with names resolved through the file's imports alone, then, when it fails after
+/// consulting a name the file binds nowhere and the file has star imports of the family's
+/// packages, once more with torchNameWhere() also taking such a name as each star import's. A
+/// rule whose test passes only the second time reports without a fix (starMessage).
+template <class F> Provenance provenOrStar(Context &ctx, F &&test);
+
+/// Whether the dotted name `expression` denotes through the file's imports (Receivers::
+/// qualifiedName: a name the file does not bind stands for itself) satisfies `wanted`; inside
+/// provenOrStar's second run, also whether `M.<written>` does for a star import `from M import *`
+/// of torch, torchvision, NumPy or SciPy, when the name is bound nowhere in scope.
+template <class P> bool torchNameWhere(TSNode expression, Context &ctx, P &&wanted);
+
+/// The start of the message of a finding through a star import: "`softmax` may be
+/// torch.nn.functional's through `from torch.nn.functional import *` (no fix: the file does not
+/// show where the name comes from); ".
+std::string starMessage(std::string_view written, std::string_view module);
+/// starMessage() for `expression`, which resolvesTo() found to denote `path` through a star import.
+std::string starMessageFor(TSNode expression, std::string_view path, Context &ctx);
 
 /// Whether the file imports `package` (`import torch`, `from torch import nn`, a star import).
 bool fileImports(std::string_view package, Context &ctx);
@@ -73,5 +109,40 @@ std::optional<bool> literalBool(TSNode value, std::string_view text);
 
 /// The call whose argument list is `args` (null when `args` is no argument list of a call).
 TSNode callOfArguments(TSNode args, Context &ctx);
+
+// ---- implementation of the templates ----
+namespace detail {
+/// Starts provenOrStar's first run.
+void beginProvenRun(Context &ctx);
+/// Starts its second run: false when the first consulted no name bound nowhere, or the file has
+/// no star import of the family.
+bool beginStarRun(Context &ctx);
+/// Ends it: how the test went.
+Provenance endStarRun(Context &ctx, bool held);
+/// The star candidates of `expression` when a star run is on: "M.<written>" for each star import.
+std::vector<std::string> starCandidates(TSNode expression, Context &ctx);
+/// Notes that the test went through `expression`, as `path`.
+void usedStar(TSNode expression, std::string_view path, Context &ctx);
+std::string qualifiedName(TSNode expression, Context &ctx);
+} // namespace detail
+
+template <class F> Provenance provenOrStar(Context &ctx, F &&test) {
+  detail::beginProvenRun(ctx);
+  if (test()) return {Resolved::Proven, {}, {}};
+  if (!detail::beginStarRun(ctx)) return {};
+  const bool held = test();
+  return detail::endStarRun(ctx, held);
+}
+
+template <class P> bool torchNameWhere(TSNode expression, Context &ctx, P &&wanted) {
+  if (ts_node_is_null(expression)) return false;
+  if (wanted(std::string_view(detail::qualifiedName(expression, ctx)))) return true;
+  for (const std::string &candidate : detail::starCandidates(expression, ctx))
+    if (wanted(std::string_view(candidate))) {
+      detail::usedStar(expression, candidate, ctx);
+      return true;
+    }
+  return false;
+}
 
 } // namespace asyncfix::rules

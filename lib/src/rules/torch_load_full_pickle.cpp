@@ -12,7 +12,8 @@ const RuleInfo kTorchLoadFullPickle{
     "`torch.load(…)` without `weights_only=`: PyTorch 2.6 refuses full pickles by default",
     R"(## What it does
 Flags calls of `torch.load(…)` (resolved through the file's imports) that do not pass
-`weights_only=` (nor `**kwargs`, which may).
+`weights_only=` (nor `**kwargs`, which may); also `load(…)` after `from torch import *`, with a
+message that names the star import (a name the file does not bind may be torch's).
 
 ## Why is this bad?
 `torch.load` unpickles: a file made by `torch.save(model, path)` or a checkpoint that holds
@@ -58,14 +59,19 @@ public:
     if (ctx.insideError()) return;
     const std::string_view text = ctx.text();
     const TSNode function = field(node, "function"), args = field(node, "arguments");
-    if (symbolOf(function) != Kinds::get().attribute || textOf(field(function, "attribute"), text) != "load") return;
+    // `torch.load(…)`, or `load(…)` after `from torch import *`.
+    const TSNode name = symbolOf(function) == Kinds::get().attribute ? field(function, "attribute") : function;
+    if (!isIdentifier(name) || textOf(name, text) != "load") return;
     if (!startsTorchWord(text, ts_node_start_byte(function)) || symbolOf(args) != Kinds::get().argumentList) return;
-    if (resolvesTo(function, "torch.load", ctx) != Resolved::Proven) return;
+    const Resolved how = resolvesTo(function, "torch.load", ctx);
+    // A bare `load` counts only through a star import (`from torch import load` is not looked for).
+    if (how == Resolved::No || (isIdentifier(function) && how != Resolved::Star)) return;
     if (!ts_node_is_null(keywordArgument(args, "weights_only", text)) || hasDictionarySplat(args)) return;
     ctx.report(makeDiagnostic(kTorchLoadFullPickle, Severity::Info, function,
-                              "`torch.load` without `weights_only=`: since PyTorch 2.6 it loads tensors only and "
-                              "refuses a full pickle (a whole model); pass `weights_only=False` only for a "
-                              "file you trust"));
+                              (how == Resolved::Star ? starMessageFor(function, "torch.load", ctx) : std::string()) +
+                                  "`torch.load` without `weights_only=`: since PyTorch 2.6 it loads tensors only and "
+                                  "refuses a full pickle (a whole model); pass `weights_only=False` only for a "
+                                  "file you trust"));
   }
 };
 

@@ -62,8 +62,9 @@ bool hasDim(TSNode call, std::string_view text) {
 bool isLossConstruction(TSNode e, Context &ctx) {
   e = withoutMoves(e, ctx.text());
   if (symbolOf(e) != Kinds::get().call) return false;
-  const std::string q = torchName(field(e, "function"), ctx);
-  return q.starts_with("torch.nn.") && q.ends_with("Loss") && keepsReduction(e, ctx.text());
+  return torchNameWhere(field(e, "function"), ctx,
+                        [](std::string_view q) { return q.starts_with("torch.nn.") && q.ends_with("Loss"); }) &&
+         keepsReduction(e, ctx.text());
 }
 
 /// A name every assignment of which builds a PyTorch loss module.
@@ -105,13 +106,15 @@ bool isNumber(TSNode e) {
 bool isOneElementCall(TSNode call, Context &ctx) {
   const std::string_view text = ctx.text();
   const TSNode fn = field(call, "function");
-  const std::string q = torchName(fn, ctx);
-  if (q.starts_with("torch.nn.functional.")) {
-    const std::string_view f = std::string_view(q).substr(std::strlen("torch.nn.functional."));
-    return (f.ends_with("_loss") || in(kFunctionalLosses, f)) && keepsReduction(call, text);
-  }
-  if (q.starts_with("torch.") && q.find('.', 6) == std::string::npos) // torch.sum(x)
-    return in(kReductions, std::string_view(q).substr(6)) && positionalCount(call) == 1 && !hasDim(call, text);
+  if (torchNameWhere(fn, ctx, [](std::string_view q) {
+        const std::string_view f = q.substr(std::min(q.size(), std::strlen("torch.nn.functional.")));
+        return q.starts_with("torch.nn.functional.") && (f.ends_with("_loss") || in(kFunctionalLosses, f));
+      }))
+    return keepsReduction(call, text);
+  if (torchNameWhere(fn, ctx, [](std::string_view q) { // torch.sum(x)
+        return q.starts_with("torch.") && q.find('.', 6) == std::string_view::npos && in(kReductions, q.substr(6));
+      }))
+    return positionalCount(call) == 1 && !hasDim(call, text);
   if (symbolOf(fn) == Kinds::get().attribute) {
     const std::string_view method = textOf(field(fn, "attribute"), text);
     if (in(kReductions, method) && !hasDim(call, text)) {

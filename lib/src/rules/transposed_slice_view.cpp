@@ -113,6 +113,7 @@ public:
   std::vector<TSSymbol> subscriptions() const override { return {Kinds::get().call}; }
 
   void check(TSNode call, Context &ctx) const override {
+    if (ctx.insideError()) return; // code the parser could not read: no finding, no fix
     const std::string_view text = ctx.text();
     const TSNode fn = field(call, "function");
     if (symbolOf(fn) != Kinds::get().attribute) return;

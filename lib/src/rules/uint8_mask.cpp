@@ -113,6 +113,7 @@ public:
   std::vector<TSSymbol> subscriptions() const override { return {Kinds::get().call}; }
 
   void check(TSNode call, Context &ctx) const override {
+    if (ctx.insideError()) return; // code the parser could not read: no finding, no fix
     std::string use;
     std::uint32_t at = 0;
     if (!isMask(call, ctx, use, at)) return;

@@ -18,6 +18,7 @@ written `F.…` or `functional.…` and resolved through the file's imports (`F.
 `import torch.nn.functional as F`, `nn.functional.upsample_bilinear(…)`). A name imported by name
 (`from torch.nn.functional import upsample_nearest`) is not looked for: the prefilter would have
 to parse PyTorch's own sources, which define these functions, for a spelling old code rarely used.
+A bare name after a star import (`from torch.nn.functional import *`) is, without a fix.
 
 ## Why is this bad?
 PyTorch 0.4.1 replaced them by `F.interpolate`; they still work on PyTorch 1.13 and 2.x but warn
@@ -53,8 +54,9 @@ w = F.interpolate(x, scale_factor=2, mode="nearest")
   and trained with) and not the ones the call computes today (`align_corners=False`); unsafe.
   To keep today's numbers instead, write `align_corners=False`.
 
-A callee that is only spelt like PyTorch's (a star import) gets unsafe fixes; a call with
-`**kwargs` (which may hold `mode=`) gets none.
+A name that only a star import may make PyTorch's (`upsample_bilinear(x)` after
+`from torch.nn.functional import *`) is reported, naming the star import, without a fix; a call
+with `**kwargs` (which may hold `mode=`) gets none.
 )",
                                       FixAvailability::Sometimes,
                                       true};
@@ -95,11 +97,13 @@ public:
     if (!startsTorchWord(text, ts_node_start_byte(nameNode)) &&
         (ts_node_is_null(objectName) || !startsTorchWord(text, ts_node_start_byte(objectName))))
       return;
-    const Resolved how = resolvesTo(function, "torch.nn.functional." + std::string(name), ctx);
-    if (how == Resolved::No) return;
+    const std::string path = "torch.nn.functional." + std::string(name);
+    const Resolved how = resolvesTo(function, path, ctx);
+    // A bare name counts only through a star import (one imported by name is not looked for).
+    if (how == Resolved::No || (!attribute && how != Resolved::Star)) return;
 
-    std::string message =
-        "`" + std::string(textOf(function, text)) + "` is deprecated since PyTorch 0.4.1: use `F.interpolate`";
+    std::string message = how == Resolved::Star ? starMessageFor(function, path, ctx) : std::string();
+    message += "`" + std::string(textOf(function, text)) + "` is deprecated since PyTorch 0.4.1: use `F.interpolate`";
     std::string extra;       // arguments the fix appends
     bool restores03 = false; // the fix adds align_corners=True to a call that computes with False today
     if (name == "upsample_bilinear") {
@@ -120,16 +124,13 @@ public:
     }
     Diagnostic d = makeDiagnostic(kUpsampleToInterpolate, Severity::Warning, function, std::move(message));
     if (const std::optional<TextEdit> rename = renameEdit(nameNode, attribute);
-        rename && !hasDictionarySplat(args) && ts_node_named_child_count(args) > 0) {
-      Fix fix{"Replace with `interpolate`",
-              how == Resolved::Proven && !restores03 ? Applicability::Safe : Applicability::Unsafe,
-              {*rename}};
+        rename && how == Resolved::Proven && !hasDictionarySplat(args) && ts_node_named_child_count(args) > 0) {
+      Fix fix{"Replace with `interpolate`", restores03 ? Applicability::Unsafe : Applicability::Safe, {*rename}};
       if (!extra.empty()) {
         fix.title += " with `" + extra + "`";
         fix.edits.push_back(appendArguments(args, extra));
       }
       if (restores03) fix.title += " (PyTorch 0.3's numbers, not the ones this call computes today)";
-      if (how != Resolved::Proven) fix.title += " (the callee is not resolved to PyTorch through this file's imports)";
       d.fix = std::move(fix);
     }
     ctx.report(std::move(d));

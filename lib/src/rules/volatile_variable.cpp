@@ -51,7 +51,8 @@ def validate(loader, model):
 ## Fix safety
 The fix removes the argument, which is what PyTorch does with it anyway: the program computes
 the same values, without the warning. It is safe where `Variable` resolves to PyTorch's through
-the file's imports and unsafe where it is only spelt like it (a star import). One combination is
+the file's imports; where only a star import may make it PyTorch's (`from torch.autograd import *`)
+the finding names the star import and has no fix. One combination is
 not ignored: `Variable(x, volatile=True, requires_grad=True)` raises `ValueError: Variable can't
 be volatile and require_grad at the same time!` (PyTorch 1.13; a `requires_grad=` that is not a
 literal `False` beside a `volatile=` that is not a literal `False` may do the same). Removing
@@ -76,7 +77,7 @@ Not flagged: an object known to be something else (a module, a loader), `self.vo
 attribute of the file's own class), a class's descriptor (`torch.Tensor.volatile`), and a read
 inside `volatile=…` given to `Variable`, which the argument's own finding removes.
 )",
-                                 FixAvailability::Always,
+                                 FixAvailability::Sometimes,
                                  true};
 
 namespace {
@@ -98,16 +99,20 @@ public:
     const TSNode call = callOfArguments(ctx.parentOf(node), ctx);
     if (ts_node_is_null(call)) return;
     const TSNode function = field(call, "function");
-    const Resolved how = std::max(resolvesTo(function, "torch.autograd.Variable", ctx),
-                                  resolvesTo(function, "torch.autograd.variable.Variable", ctx));
+    const Resolved direct = resolvesTo(function, "torch.autograd.Variable", ctx);
+    const Resolved how = std::max(direct, resolvesTo(function, "torch.autograd.variable.Variable", ctx));
     if (how == Resolved::No) return;
+    const std::string star = how != Resolved::Star ? std::string()
+                             : direct == Resolved::Star
+                                 ? starMessageFor(function, "torch.autograd.Variable", ctx)
+                                 : starMessageFor(function, "torch.autograd.variable.Variable", ctx);
     const std::optional<bool> value = literalBool(field(node, "value"), text);
     const TSNode requiresGrad = keywordArgument(ctx.parentOf(node), "requires_grad", text);
     const std::optional<bool> grad =
         ts_node_is_null(requiresGrad) ? std::optional<bool>(false) : literalBool(field(requiresGrad, "value"), text);
     // `volatile=True, requires_grad=True` is a ValueError: removing `volatile=` makes it run.
     const bool mayRaise = value != false && grad != false;
-    std::string message = "`volatile=` has no effect since PyTorch 0.4";
+    std::string message = star + "`volatile=` has no effect since PyTorch 0.4";
     if (mayRaise) {
       message += value && grad ? ": with `requires_grad=True` this call raises `ValueError`"
                                : ": with `requires_grad=` this call may raise `ValueError`";
@@ -121,11 +126,9 @@ public:
       message += " (or the loop that evaluates) in `with torch.no_grad():`";
     }
     Diagnostic d = makeDiagnostic(kVolatileVariable, Severity::Warning, name, std::move(message));
-    Fix fix{"Remove `volatile=`",
-            how == Resolved::Proven && !mayRaise ? Applicability::Safe : Applicability::Unsafe,
-            {removeArgument(node, text)}};
-    if (how != Resolved::Proven) fix.title += " (`Variable` is not resolved to PyTorch through this file's imports)";
-    else if (mayRaise) fix.title += " (the call then returns a tensor that requires grad)";
+    if (how == Resolved::Star) return ctx.report(std::move(d));
+    Fix fix{"Remove `volatile=`", mayRaise ? Applicability::Unsafe : Applicability::Safe, {removeArgument(node, text)}};
+    if (mayRaise) fix.title += " (the call then returns a tensor that requires grad)";
     d.fix = std::move(fix);
     ctx.report(std::move(d));
   }

@@ -1,6 +1,7 @@
 // AF301 zero-dim-tensor-index — `loss.data[0]` / `prec1[0]` on what became a 0-dim tensor.
 #include "rules/edits.h"
 #include "rules/rule.h"
+#include "rules/torch_api.h"
 #include "rules/torch_values.h"
 #include "text/syntax.h"
 
@@ -64,9 +65,11 @@ The fix is safe where the file proves a one-element tensor: `.item()` gives the 
 `[0]` gave on PyTorch 0.3. It is unsafe where only the use as a number suggests it: were the
 tensor larger, `.item()` would raise where `[0]` took the first row. An `accuracy` helper that
 the file imports from elsewhere proves nothing (its body is not visible): its `prec1[0]` is
-flagged only when used as a number, with an unsafe fix.
+flagged only when used as a number, with an unsafe fix. A receiver that is one element only if
+a star import makes its names PyTorch's (`CrossEntropyLoss()(out, y)` after
+`from torch.nn import *`) is reported naming the star import, without a fix.
 )",
-    FixAvailability::Always,
+    FixAvailability::Sometimes,
     false};
 
 namespace {
@@ -193,6 +196,7 @@ public:
   std::vector<TSSymbol> subscriptions() const override { return {TorchKinds::get().subscript, Kinds::get().call}; }
 
   void check(TSNode node, Context &ctx) const override {
+    if (ctx.insideError()) return; // code the parser could not read: no finding, no fix
     if (ts_node_symbol(node) == Kinds::get().call) checkHelperCall(node, ctx);
     else checkData(node, ctx);
   }
@@ -206,12 +210,21 @@ private:
     if (symbolOf(data) != Kinds::get().attribute || textOf(field(data, "attribute"), text) != "data") return;
     const TSNode receiver = field(data, "object");
     if (!ctx.semantic().importsPackage("torch")) return;
-    Applicability safety = Applicability::Safe;
-    if (!isOneElementTensor(receiver, ctx)) {
-      if (!usedAsNumber(node, ctx, [&](TSNode n) { return ctx.parentOf(n); })) return;
-      safety = Applicability::Unsafe;
-    }
-    report(node, receiver, safety, "a loss or a full reduction", ctx);
+    const Provenance one = provenOrStar(ctx, [&] { return isOneElementTensor(receiver, ctx); });
+    if (one.how == Resolved::Proven)
+      return report(node, receiver, Applicability::Safe, "a loss or a full reduction", ctx);
+    if (one.how == Resolved::Star) return reportStar(node, one, ctx);
+    if (!usedAsNumber(node, ctx, [&](TSNode n) { return ctx.parentOf(n); })) return;
+    report(node, receiver, Applicability::Unsafe, "a loss or a full reduction", ctx);
+  }
+
+  /// `x.data[0]` where `x` is one element only if a star import provides the names that make it.
+  static void reportStar(TSNode subscript, const Provenance &how, Context &ctx) {
+    ctx.report(makeDiagnostic(kZeroDimTensorIndex, Severity::Warning, subscript,
+                              starMessage(how.written, how.module) + "if so, `" +
+                                  std::string(textOf(subscript, ctx.text())) +
+                                  "` indexes a 0-dim tensor (a loss or a full reduction): an `IndexError` since "
+                                  "PyTorch 0.4; `.item()` gives the number"));
   }
 
   /// `prec1, prec5 = accuracy(…)`: each `prec1[0]` that this assignment's value reaches, within

@@ -1281,6 +1281,7 @@ struct Searches {
     if (text.find("torchvision") != std::string_view::npos) spelt |= kPackageTorchvision;
     if (text.find("numpy") != std::string_view::npos) spelt |= kPackageNumpy;
     if (text.find("scipy") != std::string_view::npos) spelt |= kPackageScipy;
+    if (spellsStarImport(text)) spelt |= kPackageStarImport;
     return spelt;
   }
 };

@@ -87,6 +87,16 @@ std::span<const TorchWord> torchApiWords() {
       {"IntTensor as", kPackageTorch},      // AF318 legacy-tensor-constructor
       {"LongTensor as", kPackageTorch},     // AF318 legacy-tensor-constructor
       {"BoolTensor as", kPackageTorch},     // AF318 legacy-tensor-constructor
+      // Names that only a star import provides (`from torch import *`): counted where one is spelt.
+      {"upsample", kPackageStarImport},     // AF315 upsample-to-interpolate: `upsample_bilinear(x)`
+      {"eig(", kPackageStarImport},         // AF316 removed-torch-api: `eig(A)`
+      {"solve(", kPackageStarImport},       // AF316 removed-torch-api: `solve(B, A)`
+      {"lstsq(", kPackageStarImport},       // AF316 removed-torch-api: `lstsq(B, A)`
+      {"matrix_rank(", kPackageStarImport}, // AF316 removed-torch-api: `matrix_rank(A)`
+      {"imread(", kPackageStarImport},      // AF316 removed-torch-api: `imread(path)` after `from scipy.misc import *`
+      {"imsave(", kPackageStarImport},      // AF316 removed-torch-api
+      {"imresize(", kPackageStarImport},    // AF316 removed-torch-api
+      {"load(", kPackageStarImport},        // AF317 torch-load-full-pickle: `load(path)`
   };
   return kWords;
 }
@@ -221,7 +231,19 @@ unsigned torchPackagesSpelt(std::string_view text) {
     else if (w == "scipy") spelt |= kPackageScipy;
     return spelt == kAll;
   });
-  return spelt;
+  return spellsStarImport(text) ? spelt | kPackageStarImport : spelt;
+}
+
+bool spellsStarImport(std::string_view text) {
+  for (std::size_t at = text.find("import"); at != std::string_view::npos; at = text.find("import", at + 6)) {
+    std::size_t k = at + 6;
+    while (k < text.size() &&
+           (text[k] == ' ' || text[k] == '\t' || text[k] == '\\' || text[k] == '\n' || text[k] == '\r' ||
+            text[k] == '\f' || text[k] == '\v' || static_cast<unsigned char>(text[k]) >= 0x80))
+      ++k;
+    if (k < text.size() && text[k] == '*') return true;
+  }
+  return false;
 }
 
 bool torchWordAt(std::string_view text, std::size_t at, std::string_view word, bool whole) {

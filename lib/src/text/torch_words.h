@@ -29,6 +29,11 @@ enum TorchPackage : unsigned {
   kPackageTorchvision = 1U << 1, ///< `torchvision`
   kPackageNumpy = 1U << 2,       ///< `numpy`
   kPackageScipy = 1U << 3,       ///< `scipy`
+  /// Not a package: the text spells a star import (`import *`). The words of names that only a
+  /// star import of the family can provide (`load(` after `from torch import *`) count where it
+  /// does, in a text that spells torch, NumPy or SciPy (mayUseTorchFamily): common words that
+  /// would keep many files for nothing otherwise.
+  kPackageStarImport = 1U << 4,
 };
 
 /// A word, and the package a rule must resolve it to for a finding.
@@ -43,10 +48,13 @@ std::span<const TorchWord> torchApiWords();
 std::span<const TorchWord> torchApiWholeWords();
 
 /// The packages of TorchPackage whose names `text` spells anywhere (a substring: in code,
-/// strings or comments alike, as an import may be written). A rule resolves a name to a package
+/// strings or comments alike, as an import may be written), and kPackageStarImport. A rule resolves a name to a package
 /// only through an import that spells it, or through a relative import inside the package's own
 /// files (the caller adds that package: Config::package).
 unsigned torchPackagesSpelt(std::string_view text);
+
+/// Whether `text` spells a star import: `import`, blanks (line continuations too), `*`.
+bool spellsStarImport(std::string_view text);
 
 /// Whether `text` may hold a finding of the family at all: every AF3xx rule reports only in a file
 /// that imports torch or on a name that resolves to torch, torchvision, NumPy or SciPy, so a text
