@@ -29,8 +29,8 @@ bool isIdentifier(std::string_view s) {
 }
 
 bool within(const fs::path &dir, const fs::path &root) {
-  const std::string &d = dir.native(), &r = root.native();
-  return d == r || (d.size() > r.size() && d.compare(0, r.size(), r) == 0 && (r.ends_with('/') || d[r.size()] == '/'));
+  const fs::path::string_type &d = dir.native(), &r = root.native();
+  return d == r || (d.size() > r.size() && d.compare(0, r.size(), r) == 0 && (r.back() == '/' || d[r.size()] == '/'));
 }
 
 std::string join(const std::vector<std::string> &parts, std::size_t count) {
@@ -187,7 +187,7 @@ private:
 
   const ConfigResolver &resolver_;
   const std::vector<fs::path> &defaultBases_;
-  std::unordered_map<std::string, bool> initIn_; ///< directory → holds an __init__.py
+  std::unordered_map<fs::path::string_type, bool> initIn_; ///< directory → holds an __init__.py
   std::unordered_map<std::string, Directory> directories_;
   std::map<fs::path, std::vector<fs::path>> roots_; ///< configuration file → its `src` roots
 };
@@ -694,7 +694,8 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
       // The new name is taken by whatever would import as it: the target itself, a module file
       // beside a package directory, or a package directory beside a module file.
       const fs::path stem = from.parent_path() / newName;
-      for (const fs::path &taken : {to, stem, fs::path(stem.native() + ".py"), fs::path(stem.native() + ".pyi")}) {
+      const auto suffixed = [&](const char *suffix) { return fs::path(stem) += suffix; };
+      for (const fs::path &taken : {to, stem, suffixed(".py"), suffixed(".pyi")}) {
         std::error_code exists;
         if (fs::symlink_status(taken, exists).type() != fs::file_type::not_found && !exists) {
           r.taken = taken.generic_string();
