@@ -56,7 +56,9 @@ int runLanguageServer(const LaunchOptions &options) {
     std::fprintf(stderr, "asyncfix-lsp: cannot open the log file `%s`\n", options.logFile.c_str());
     return 2;
   }
+#if defined(SIGPIPE)             // (Windows has none: a write to a closed pipe fails as it is)
   std::signal(SIGPIPE, SIG_IGN); // a client that went away is an EPIPE, handled as the end
+#endif
 #if defined(__GLIBC__) && !ASYNCFIX_OWN_ALLOCATOR
   // One malloc arena for both threads (unless the user chose with MALLOC_ARENA_MAX): the worker
   // does nearly all the allocating, and in a thread arena of its own its parses run slower for

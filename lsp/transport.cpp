@@ -4,8 +4,18 @@
 #include <charconv>
 #include <cstring>
 
+#if defined(_WIN32)
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <fcntl.h>
+#include <io.h>
+#include <mutex>
+#include <thread>
+#else
 #include <poll.h>
 #include <unistd.h>
+#endif
 
 namespace asyncfix::lsp {
 namespace {
@@ -125,6 +135,102 @@ std::optional<std::string> StreamTransport::read() {
   }
 }
 
+#if defined(_WIN32)
+
+// Windows: no poll() on a pipe or a console. A thread reads the input (binary: the framing counts
+// bytes, and \r\n must stay two) into a buffer that the loop takes from, waiting on a condition
+// variable, with a time limit when asked. The thread is detached: at exit it may still be inside
+// a read, which ends with the process. There is no wake-up descriptor (the analyzer works inline
+// on Windows), so `wakeFd` is -1 here.
+struct StreamTransport::Pump {
+  std::mutex mutex;
+  std::condition_variable changed;
+  std::string bytes;
+  bool end = false;
+  int error = 0;
+};
+
+std::shared_ptr<StreamTransport::Pump> StreamTransport::startPump(int in, int out) {
+  ::_setmode(in, _O_BINARY);
+  ::_setmode(out, _O_BINARY);
+  auto pump = std::make_shared<StreamTransport::Pump>();
+  std::thread([pump, in] {
+    char buffer[1 << 16];
+    for (;;) {
+      const int n = ::_read(in, buffer, sizeof buffer);
+      const int error = n < 0 ? errno : 0;
+      {
+        const std::lock_guard lock(pump->mutex);
+        if (n > 0) pump->bytes.append(buffer, static_cast<std::size_t>(n));
+        else pump->end = true, pump->error = error;
+      }
+      pump->changed.notify_all();
+      if (n <= 0) return;
+    }
+  }).detach();
+  return pump;
+}
+
+bool StreamTransport::hasPending() {
+  if (ready_ || eof_) return true;
+  if ((ready_ = frames_.next())) return true;
+  if (!pump_) pump_ = startPump(in_, out_);
+  std::string bytes;
+  bool end = false;
+  {
+    const std::lock_guard lock(pump_->mutex);
+    bytes.swap(pump_->bytes);
+    end = pump_->end;
+  }
+  if (!bytes.empty()) {
+    frames_.feed(bytes);
+    if ((ready_ = frames_.next())) return true;
+  }
+  if (end && bytes.empty()) {
+    eof_ = true;
+    return true; // end of input: read() returns at once
+  }
+  return false;
+}
+
+bool StreamTransport::waitPending(int timeoutMs, int /*wakeFd*/) {
+  if (hasPending()) return true;
+  {
+    std::unique_lock lock(pump_->mutex);
+    const auto arrived = [&] { return !pump_->bytes.empty() || pump_->end; };
+    if (timeoutMs < 0) pump_->changed.wait(lock, arrived);
+    else pump_->changed.wait_for(lock, std::chrono::milliseconds(timeoutMs), arrived);
+  }
+  return hasPending();
+}
+
+bool StreamTransport::fill() {
+  if (!pump_) pump_ = startPump(in_, out_);
+  std::string bytes;
+  int error = 0;
+  {
+    std::unique_lock lock(pump_->mutex);
+    pump_->changed.wait(lock, [&] { return !pump_->bytes.empty() || pump_->end; });
+    bytes.swap(pump_->bytes);
+    error = pump_->error;
+  }
+  if (!bytes.empty()) {
+    frames_.feed(bytes);
+    return true;
+  }
+  if (error != 0) log_.error(std::string("reading the input failed: ") + std::strerror(error));
+  eof_ = true;
+  return false;
+}
+
+namespace {
+int writeSome(int fd, const char *data, std::size_t size) {
+  return ::_write(fd, data, static_cast<unsigned>(std::min<std::size_t>(size, 1u << 20)));
+}
+} // namespace
+
+#else
+
 bool StreamTransport::hasPending() {
   if (ready_ || eof_) return true;
   if ((ready_ = frames_.next())) return true;
@@ -168,13 +274,22 @@ bool StreamTransport::fill() {
   }
 }
 
+namespace {
+ssize_t writeSome(int fd, const char *data, std::size_t size) { return ::write(fd, data, size); }
+} // namespace
+
+#endif
+
 void StreamTransport::write(std::string_view body) {
   if (broken_) return;
+#if defined(_WIN32)
+  if (!pump_) pump_ = startPump(in_, out_); // (binary mode for both)
+#endif
   std::string frame = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
   frame.append(body);
   std::string_view rest = frame;
   while (!rest.empty()) {
-    const ssize_t n = ::write(out_, rest.data(), rest.size());
+    const auto n = writeSome(out_, rest.data(), rest.size());
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       log_.error(std::string("writing the output failed: ") + std::strerror(errno));
