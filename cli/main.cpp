@@ -13,8 +13,9 @@
 #if defined(_WIN32)
 #include <fcntl.h>
 #include <io.h>
-#include <shellapi.h>
 #include <windows.h>
+
+#include <shellapi.h> // (after windows.h)
 #endif
 
 #include "asyncfix/config.h"
