@@ -1,6 +1,7 @@
 // project_view.cpp — the module map of a run and the renames of the project's modules named
 // `async`/`await` (see asyncfix/project_view.h).
 #include "asyncfix/project_view.h"
+#include "asyncfix/platform.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -30,7 +31,9 @@ bool isIdentifier(std::string_view s) {
 
 bool within(const fs::path &dir, const fs::path &root) {
   const fs::path::string_type &d = dir.native(), &r = root.native();
-  return d == r || (d.size() > r.size() && d.compare(0, r.size(), r) == 0 && (r.back() == '/' || d[r.size()] == '/'));
+  const auto separator = [](fs::path::value_type c) { return c == '/' || c == fs::path::preferred_separator; };
+  return d == r ||
+         (d.size() > r.size() && d.compare(0, r.size(), r) == 0 && (separator(r.back()) || separator(d[r.size()])));
 }
 
 std::string join(const std::vector<std::string> &parts, std::size_t count) {
@@ -150,7 +153,7 @@ private:
     if (auto *config = std::get_if<ResolvedConfig>(&resolved)) d.config = std::move(*config);
     else return d;
     std::error_code ec;
-    const fs::path dir = fs::absolute(fs::path(spelt), ec).parent_path();
+    const fs::path dir = fs::absolute(pathFromUtf8(spelt), ec).parent_path();
     if (ec) return d;
     // Where its top-level package starts: above the topmost directory of a chain of regular
     // packages, else at the deepest `src` root that holds it (a namespace package below it, or
