@@ -15,6 +15,9 @@
 #   scripts/run.sh tsan   the threaded paths' tests (language server, CLI workers) under ThreadSanitizer
 #   scripts/run.sh torch  the PyTorch-migration rules on Debian's PyTorch 1.13: each case of tests/torch/cases
 #                         and the legacy example fixed and run on CPU (label `torch`)
+#   scripts/run.sh windows  the Windows x64 build (mingw-w64) and its tests under wine64 against the
+#                         native commands of build/ci (label `windows`; opt-in, not in .ci/run;
+#                         docs/windows.md)
 #   scripts/run.sh fuzz   each libFuzzer target for ASYNCFIX_FUZZ_SECONDS (default 60) from its seeds,
 #                         then the line coverage of lib/ by the corpus, held to a floor (below)
 # A campaign (docs/reliability.md): ASYNCFIX_FUZZ_SECONDS=3600 per target, ASYNCFIX_FUZZ_TARGETS to
@@ -25,8 +28,8 @@ cd "$(dirname "$0")/.."
 
 mode=${1:-}
 case "$mode" in
-  demo | test | slow | dist | asan | tsan | fuzz | torch) ;;
-  *) echo "usage: $0 demo|test|slow|dist|asan|tsan|fuzz|torch" >&2; exit 2 ;;
+  demo | test | slow | dist | asan | tsan | fuzz | torch | windows) ;;
+  *) echo "usage: $0 demo|test|slow|dist|asan|tsan|fuzz|torch|windows" >&2; exit 2 ;;
 esac
 
 case "$mode" in
@@ -37,6 +40,7 @@ case "$mode" in
   torch) scripts/install-deps.sh test torch ;;
   tsan) scripts/install-deps.sh test sanitizers ;;
   fuzz) scripts/install-deps.sh sanitizers ;;
+  windows) scripts/install-deps.sh test windows ;;
 esac
 
 build() { # preset
@@ -73,6 +77,13 @@ case "$mode" in
   torch)
     build ci
     ctest --preset torch
+    ;;
+  windows)
+    # The native commands the Windows ones are compared with, then the cross build and its tests.
+    cmake --preset ci >/dev/null
+    cmake --build --preset ci --target asyncfix_cli
+    build windows
+    ctest --preset windows
     ;;
   asan)
     build asan
