@@ -304,8 +304,9 @@ class Transcripts(unittest.TestCase):
     @staticmethod
     def describe(raw):
         try:
+            raw.encode("utf-8")  # invalid UTF-8 (kept as surrogates) is no JSON to the server
             j = json.loads(raw)
-        except ValueError:
+        except (ValueError, UnicodeEncodeError):
             return "(invalid JSON)"
         if not isinstance(j, dict):
             return "(not an object)"
