@@ -69,23 +69,6 @@ struct RuleArgs {
 constexpr const char *kDocsUrlHelp = "Where the rule pages are hosted, for the links to them: the address of the "
                                      "manual's docs/ directory [default: the copy installed with asyncfix]";
 
-/// --docs-url's value: an absolute URL.
-bool validDocsUrl(const std::string &url) { return url.find("://") != std::string::npos; }
-
-/// Rule selectors without surrounding blanks and empty entries ("AF101, AF0," → AF101 AF0).
-std::vector<std::string> cleanSelectors(const std::vector<std::string> &entries) {
-  std::vector<std::string> out;
-  for (const std::string &entry : entries) {
-    const auto first = entry.find_first_not_of(" \t");
-    if (first == std::string::npos) {
-      continue;
-    }
-    const auto last = entry.find_last_not_of(" \t");
-    out.push_back(entry.substr(first, last - first + 1));
-  }
-  return out;
-}
-
 int usageError(const std::string &message) {
   std::fprintf(stderr, "error: %s\n", message.c_str());
   return kExitFailure;
@@ -113,7 +96,7 @@ std::optional<int> buildCheckOptions(const CheckArgs &args, const CLI::App &chec
     options.overrides.respectGitignore = false;
   }
   if (check.count("--docs-url") > 0) {
-    if (!validDocsUrl(args.docsUrl)) return usageError("--docs-url `" + args.docsUrl + "` is not an absolute URL");
+    if (!isAbsoluteUrl(args.docsUrl)) return usageError("--docs-url `" + args.docsUrl + "` is not an absolute URL");
     options.overrides.docsUrl = args.docsUrl;
   }
   if (options.addNoqa && args.fix) {
@@ -331,7 +314,7 @@ int run(int argc, char **argv) {
     options.codes = ruleArgs.codes;
     options.all = ruleArgs.all;
     options.json = ruleArgs.outputFormat == "json";
-    if (!ruleArgs.docsUrl.empty() && !validDocsUrl(ruleArgs.docsUrl))
+    if (!ruleArgs.docsUrl.empty() && !isAbsoluteUrl(ruleArgs.docsUrl))
       return usageError("--docs-url `" + ruleArgs.docsUrl + "` is not an absolute URL");
     options.docsUrl = ruleArgs.docsUrl;
     return runRule(options);

@@ -80,7 +80,7 @@ void Server::applySettings() {
   overrides.unsafeFixes = pick(&Settings::unsafeFixes);
   docsUrl_ = commandLineDocsUrl_;
   if (const auto url = pick(&Settings::docsUrl)) {
-    if (url->find("://") != std::string::npos) docsUrl_ = *url;
+    if (isAbsoluteUrl(*url)) docsUrl_ = *url;
     else
       problems.push_back("`docsUrl`: `" + *url + "` is not an absolute URL such as https://example.org/asyncfix/docs");
   }

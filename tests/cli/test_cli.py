@@ -1138,6 +1138,31 @@ class WalkTest(CliTestCase):
         self.assertEqual(res.stderr, "")
         self.assertEqual(len(set(self.files_in(res))), 360)
 
+    def test_a_run_goes_on_with_the_threads_the_system_gives(self):
+        """-j 4 where no thread can be started (a stack limit of a terabyte: each thread's stack
+        is that size, and the kernel refuses the mapping) checks every file, fixes included, on
+        the calling thread, and says nothing: the output is the -j 1 output. (It was `internal
+        error: Resource temporarily unavailable`, exit 2.)"""
+        huge = 1 << 40
+        limit = lambda: resource.setrlimit(resource.RLIMIT_STACK, (huge, resource.RLIM_INFINITY))
+        probe = subprocess.run([sys.executable, "-c", "import threading; threading.Thread(target=int).start()"],
+                               capture_output=True, text=True, preexec_fn=limit)
+        self.assertNotEqual(probe.returncode, 0, "the premise: under this limit no thread starts")
+        for d in range(6):
+            write(self.path("tree", f"d{d}", "a.py"), TORCH)
+            write(self.path("tree", f"d{d}", "b.py"), CLEAN)
+        one = subprocess.run([BIN, "check", "--output-format", "json-lines", "-j", "1", "tree"],
+                             cwd=self.dir, capture_output=True, text=True)
+        four = subprocess.run([BIN, "check", "--output-format", "json-lines", "-j", "4", "tree"],
+                              cwd=self.dir, capture_output=True, text=True, preexec_fn=limit)
+        self.assertEqual((four.returncode, four.stderr), (1, ""), four.stderr)
+        self.assertEqual(four.stdout, one.stdout)
+        fixed = subprocess.run([BIN, "check", "--fix", "-j", "4", "tree"],
+                               cwd=self.dir, capture_output=True, text=True, preexec_fn=limit)
+        self.assertEqual(fixed.returncode, 0, fixed.stderr)
+        for d in range(6):
+            self.assertEqual(read(self.path("tree", f"d{d}", "a.py")).decode(), TORCH_FIXED)
+
     def test_a_root_that_climbs_out_of_a_link_is_checked_as_it_is_spelt(self):
         """`proj/link/..` is `proj` to the user (and to --show-settings and --fix, which read by
         that path) but `real` to the kernel: the walk must not judge proj's files by real's

@@ -184,9 +184,14 @@ class LinkTargetTest(unittest.TestCase):
         self.assertEqual(finding["url"], base + "/rules/AF101.md")
 
     def test_a_docs_url_that_is_no_url_is_refused(self):
-        run = self.check("--docs-url", "docs.test/asyncfix", "t.py")
-        self.assertEqual(run.returncode, 2)
-        self.assertIn("--docs-url", run.stderr)
+        # The flags judge as the configuration file does: a scheme before `://`, something after.
+        for url in ("docs.test/asyncfix", "://docs.test", "1x://docs.test", "https://"):
+            for command in (["check", "t.py"], ["rule", "AF101"]):
+                with self.subTest(url=url, command=command[0]):
+                    run = subprocess.run([BIN, *command, "--docs-url", url], cwd=self.dir, capture_output=True,
+                                         text=True)
+                    self.assertEqual(run.returncode, 2, run.stdout)
+                    self.assertIn("--docs-url", run.stderr)
         with open(os.path.join(self.dir, "asyncfix.toml"), "w", encoding="utf-8") as f:
             f.write('docs-url = "not a url"\n')
         run = self.check_with_config("t.py")

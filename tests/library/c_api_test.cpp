@@ -360,6 +360,9 @@ TEST_CASE("C: asyncfix_run checks a tree as the command does, configuration per 
   CHECK(fileAndCodes(out.json, base) == std::vector<std::string>{"a.py AF001", "gen/c.py AF001"});
   out = runOver({base}, R"({"isolated": true})", ASYNCFIX_RUN_CHECK);
   CHECK(out.json.size() == 6); // no configuration file: gen/ walked, quiet/ not quiet
+  // Selectors as the command takes them: blanks around them and empty entries do not count.
+  out = runOver({base}, R"({"select": [" AF0 ", ""], "jobs": 1})", ASYNCFIX_RUN_CHECK);
+  CHECK(fileAndCodes(out.json, base) == std::vector<std::string>{"a.py AF001"});
 
   // Nothing was written by a check.
   CHECK(readAll(dir.path / "a.py") == kLegacy);
@@ -408,6 +411,13 @@ TEST_CASE("C: asyncfix_run's problems: messages for the files, errors for the ca
   CHECK(lastError().find("AF999") != std::string::npos);
   CHECK(asyncfix_run(paths, 1, R"({"selct": ["AF1"]})", ASYNCFIX_RUN_CHECK, nullptr) == nullptr);
   CHECK(lastError() == "options: unknown key `selct`");
+  // `docs-url` is judged as in a configuration file: a scheme before `://`, something after.
+  for (const char *url :
+       {R"({"docs-url": "://docs.test"})", R"({"docs-url": "1x://docs.test"})", R"({"docs-url": "https://"})"}) {
+    INFO(url);
+    CHECK(asyncfix_run(paths, 1, url, ASYNCFIX_RUN_CHECK, nullptr) == nullptr);
+    CHECK(asyncfix_last_error_code() == ASYNCFIX_ERROR_OPTIONS);
+  }
   CHECK(asyncfix_run(paths, 1, "[1", ASYNCFIX_RUN_CHECK, nullptr) == nullptr);
   CHECK(asyncfix_last_error_code() == ASYNCFIX_ERROR_OPTIONS);
   CHECK(asyncfix_run(paths, 1, R"({"config": "x.toml", "isolated": true})", ASYNCFIX_RUN_CHECK, nullptr) == nullptr);

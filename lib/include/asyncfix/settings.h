@@ -33,6 +33,30 @@ struct ConfigOverrides {
   std::optional<std::string> docsUrl; ///< --docs-url, the language server's `docsUrl`
 };
 
+/// An absolute URL: a scheme, `://`, and something after it ("https://example.org/asyncfix"),
+/// what `docs-url` must be wherever it is given (a file, a flag, asyncfix_run(), the editor).
+inline bool isAbsoluteUrl(std::string_view url) {
+  const std::size_t colon = url.find("://");
+  if (colon == 0 || colon == std::string_view::npos || colon + 3 == url.size()) return false;
+  const auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); };
+  if (!letter(url[0])) return false;
+  for (const char c : url.substr(0, colon))
+    if (!letter(c) && !(c >= '0' && c <= '9') && c != '+' && c != '-' && c != '.') return false;
+  return true;
+}
+
+/// Rule selectors as the front ends take them: blanks around each dropped, empty entries skipped
+/// ("AF101, AF0," split at the commas → AF101 AF0).
+inline std::vector<std::string> cleanSelectors(const std::vector<std::string> &entries) {
+  std::vector<std::string> out;
+  for (const std::string &entry : entries) {
+    const std::size_t first = entry.find_first_not_of(" \t");
+    if (first == std::string::npos) continue;
+    out.push_back(entry.substr(first, entry.find_last_not_of(" \t") - first + 1));
+  }
+  return out;
+}
+
 /// A problem in a configuration file, with its place: "pyproject.toml:12:1: unknown key `selct`".
 struct ASYNCFIX_API ConfigError {
   std::string file;

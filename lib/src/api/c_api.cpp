@@ -250,7 +250,8 @@ std::vector<std::string> selectorsOption(const nlohmann::json &value, const std:
   if (!value.is_array()) badRunOption("`" + key + "` must be a list of rule selectors such as [\"AF1\"]");
   std::vector<std::string> out;
   for (const nlohmann::json &item : value) out.push_back(stringOption(item, key + "[]"));
-  asyncfix::RuleSelection check; // only to validate the selectors, as the command does
+  out = asyncfix::cleanSelectors(out); // as the command takes `--select " AF1,"`
+  asyncfix::RuleSelection check;       // only to validate the selectors, as the command does
   check.select = out;
   for (const std::string &entry : check.unknownEntries())
     badRunOption("unknown rule selector `" + entry + "` in `" + key +
@@ -277,8 +278,7 @@ void runOption(RunSettings &s, const std::string &key, const nlohmann::json &val
   else if (key == "respect-gitignore") o.respectGitignore = boolOption(value, key);
   else if (key == "docs-url") {
     o.docsUrl = stringOption(value, key);
-    if (o.docsUrl->find("://") == std::string::npos)
-      badRunOption("`docs-url` `" + *o.docsUrl + "` is not an absolute URL");
+    if (!asyncfix::isAbsoluteUrl(*o.docsUrl)) badRunOption("`docs-url` `" + *o.docsUrl + "` is not an absolute URL");
   } else if (key == "config") s.resolver.configFile = stringOption(value, key);
   else if (key == "isolated") s.resolver.isolated = boolOption(value, key);
   else if (key == "jobs") {

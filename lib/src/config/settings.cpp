@@ -45,16 +45,6 @@ struct FileSettings {
   std::optional<std::string> docsUrl;
 };
 
-/// An absolute URL: a scheme, `://`, and something after it ("https://example.org/asyncfix").
-bool isAbsoluteUrl(std::string_view url) {
-  const std::size_t colon = url.find("://");
-  if (colon == 0 || colon == std::string_view::npos || colon + 3 == url.size()) return false;
-  if (!std::isalpha(static_cast<unsigned char>(url[0]))) return false;
-  return std::all_of(url.begin(), url.begin() + static_cast<std::ptrdiff_t>(colon), [](char c) {
-    return std::isalnum(static_cast<unsigned char>(c)) || c == '+' || c == '-' || c == '.';
-  });
-}
-
 /// "asynchronous" or a template with "{name}" whose result for `async` and `await` is a Python
 /// identifier that is not a keyword.
 bool isValidModuleRenameStyle(std::string_view style) {

@@ -5,7 +5,6 @@
 #include <atomic>
 #include <filesystem>
 #include <string_view>
-#include <system_error>
 #include <thread>
 #include <variant>
 
@@ -15,6 +14,7 @@
 #include "asyncfix/linter_internals.h"
 #include "asyncfix/notebook.h"
 #include "asyncfix/project_view.h"
+#include "run/workers.h"
 
 namespace asyncfix {
 namespace {
@@ -193,10 +193,7 @@ ImportEdits ProjectView::importEdits(const std::vector<std::string> &files,
     }
   };
   std::vector<std::thread> pool;
-  try {
-    for (unsigned t = 1; t < std::max(jobs, 1U); ++t) pool.emplace_back(work);
-  } catch (const std::system_error &) { // no more threads: the ones there are do the work
-  }
+  startWorkers(pool, std::max(jobs, 1U) - 1, work);
   work();
   for (std::thread &thread : pool) thread.join();
 
@@ -256,10 +253,8 @@ std::vector<std::vector<std::string>> ProjectView::strandedImporters(const Confi
     }
   };
   std::vector<std::thread> pool;
-  try {
-    for (unsigned t = 1; t < std::min<std::size_t>(std::max(jobs, 1U), strays_.size()); ++t) pool.emplace_back(work);
-  } catch (const std::system_error &) { // no more threads: the ones there are do the work
-  }
+  const std::size_t threads = std::min<std::size_t>(std::max(jobs, 1U), std::max<std::size_t>(strays_.size(), 1));
+  startWorkers(pool, static_cast<unsigned>(threads - 1), work);
   work();
   for (std::thread &thread : pool) thread.join();
   for (auto &places : found)

@@ -32,6 +32,7 @@
 #include "asyncfix/suppression.h"
 #include "asyncfix/unified_diff.h"
 #include "engine/linter_impl.h"
+#include "run/workers.h"
 #include "text/prefilter.h"
 
 namespace asyncfix {
@@ -519,7 +520,7 @@ std::vector<std::pair<std::string, PublicNames>> scanPublicNames(const std::vect
     }
   };
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < std::max(jobs, 1U); ++t) pool.emplace_back(work);
+  startWorkers(pool, std::max(jobs, 1U) - 1, work);
   work();
   for (std::thread &thread : pool) thread.join();
   std::vector<std::pair<std::string, PublicNames>> out;
@@ -612,11 +613,7 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
     reports.insert(reports.end(), std::make_move_iterator(mine.begin()), std::make_move_iterator(mine.end()));
   };
   std::vector<std::thread> pool;
-  const unsigned threads = std::max(jobs, 1U);
-  pool.reserve(threads - 1);
-  for (unsigned t = 1; t < threads; ++t) {
-    pool.emplace_back(work);
-  }
+  startWorkers(pool, std::max(jobs, 1U) - 1, work);
   try {
     produce(queue);
   } catch (...) {
