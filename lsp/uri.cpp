@@ -6,8 +6,9 @@ namespace asyncfix::lsp {
 namespace {
 
 /// Windows (docs/windows.md): `file:///C:/x` is the path `C:/x`, `file://server/share/x` the UNC
-/// path `//server/share/x`. The drive letter is made lower case both ways (as VS Code writes it:
-/// `file:///c%3A/x`), so that `C:` and `c:` name one document and one folder.
+/// path `//server/share/x`. A path's drive letter is upper case, as Windows spells it in the paths
+/// it gives (the current directory, full paths), and a URI's lower case, as VS Code writes it
+/// (`file:///c%3A/x`): `C:` and `c:` name one document and one folder.
 constexpr bool kWindows =
 #if defined(_WIN32)
     true;
@@ -24,6 +25,7 @@ bool startsWithDrive(std::string_view path, std::size_t at) {
 }
 
 char lowered(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
+char raised(char c) { return c >= 'a' && c <= 'z' ? static_cast<char>(c - 'a' + 'A') : c; }
 
 int hexValue(char c) {
   if (c >= '0' && c <= '9') return c - '0';
@@ -63,7 +65,7 @@ std::optional<std::filesystem::path> uriToPath(std::string_view uri) {
   if (path.find('\0') != std::string::npos) return std::nullopt;
   if (kWindows) {
     if (unc) path.insert(0, "//");
-    else if (startsWithDrive(path, 1)) path.erase(0, 1), path[0] = lowered(path[0]);
+    else if (startsWithDrive(path, 1)) path.erase(0, 1), path[0] = raised(path[0]);
     return pathFromUtf8(path);
   }
   return std::filesystem::path(path);
