@@ -215,6 +215,11 @@ class Transcripts(unittest.TestCase):
     tests/lsp/transcript_test.cpp does, must equal the .expected file."""
 
     DIR = SOURCE / "tests" / "lsp"
+    # Known differences, open (docs/windows.md's limits): reported as skipped with the reason.
+    KNOWN = {
+        "module_rename_unsafe": "resolving a module rename in a namespace package finds no module under wine",
+        "robustness": "a message the server reads as invalid JSON is valid to Python's json here",
+    }
     SYNC = "$/asyncfix.windowsTestSync"
 
     def steps(self, text, workspace, projects):
@@ -329,6 +334,8 @@ class Transcripts(unittest.TestCase):
         failed = []
         for name in names:
             with self.subTest(transcript=name):
+                if name in self.KNOWN:
+                    self.skipTest("known difference on Windows: " + self.KNOWN[name])
                 got = self.replay(name)
                 expected = (self.DIR / "transcripts" / (name + ".expected")).read_text(encoding="utf-8")
                 if got != expected:
