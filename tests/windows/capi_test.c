@@ -10,12 +10,12 @@
 
 static int failures = 0;
 
-#define CHECK(cond, what)                                                                                          \
-  do {                                                                                                             \
-    if (!(cond)) {                                                                                                 \
-      printf("capi: FAILED: %s (line %d)\n", what, __LINE__);                                                     \
-      ++failures;                                                                                                  \
-    }                                                                                                              \
+#define CHECK(cond, what)                                                                                              \
+  do {                                                                                                                 \
+    if (!(cond)) {                                                                                                     \
+      printf("capi: FAILED: %s (line %d)\n", what, __LINE__);                                                          \
+      ++failures;                                                                                                      \
+    }                                                                                                                  \
   } while (0)
 
 static DWORD WINAPI worker(LPVOID arg) {
