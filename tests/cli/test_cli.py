@@ -1284,6 +1284,20 @@ class ConfigTest(CliTestCase):
         self.assertEqual(self.codes("--config", "sub/asyncfix.toml", "a.py"),
                          [("a.py", "AF001"), ("a.py", "AF001")])
 
+    def test_the_torch_tables_grow_from_the_configuration(self):
+        # Issue 28: AF310's renames and AF316's removals are data that pyproject.toml extends.
+        write(self.path("pyproject.toml"),
+              "[tool.asyncfix]\nselect = [\"AF3\"]\n\n[tool.asyncfix.renames]\n"
+              "api = [{ old = \"mylib.nets.build_net\", new = \"mylib.nets.make_net\" },\n"
+              "       { old = \"mylib.ops.old_solve\", message = \"use `mylib.ops.solve(A, B)`\" }]\n")
+        write(self.path("a.py"), "import mylib.nets\nimport mylib.ops\nnet = mylib.nets.build_net()\n"
+                                 "x = mylib.ops.old_solve(b, A)\n")
+        self.assertEqual(self.codes(), [("a.py", "AF310"), ("a.py", "AF316")])
+        res = self.check("--output-format", "concise", "a.py")
+        self.assertIn("`mylib.ops.old_solve` was removed (a row of `[tool.asyncfix.renames] api`): use "
+                      "`mylib.ops.solve(A, B)`", res.stdout)
+        self.assertEqual(self.codes("--isolated", "--select", "AF3"), [])
+
     def test_configuration_errors_exit_2_and_name_the_place(self):
         write(self.path("pyproject.toml"), "[tool.asyncfix]\nselect = [\"AF101\"]\nselct = 1\n")
         write(self.path("a.py"), TORCH)
@@ -1482,6 +1496,37 @@ class SarifOutputTest(CliTestCase):
                 for loc in result["locations"]:
                     self.assertRegex(loc["physicalLocation"]["artifactLocation"]["uri"], URI_REFERENCE)
         return log
+
+    def test_the_pytorch_migration_rules_in_every_format(self):
+        # Issue 28 item 4: the AF3xx rules through the CLI's statistics, formats and `rule`.
+        write(self.path("legacy.py"),
+              "import torch\nimport torch.nn as nn\nfrom torch.autograd import Variable\n"
+              "loss = nn.CrossEntropyLoss()(out, y)\nprint(loss.data[0])\nv = Variable(x, volatile=True)\n"
+              "A = torch.gesv(b, M)\n")
+        res = self.check("--statistics")
+        self.assertEqual(res.code, 1, res)
+        rows = [[c.strip() for c in re.split(r"\t", l)] for l in res.stdout.splitlines()]
+        self.assertEqual(sorted(rows), [["1", "AF301", "[*] zero-dim-tensor-index"],
+                                        ["1", "AF314", "[*] volatile-variable"],
+                                        ["1", "AF316", "[ ] removed-torch-api"]])
+        found = {d["code"]: d for d in json.loads(self.check("--output-format", "json").stdout)}
+        self.assertEqual(sorted(found), ["AF301", "AF314", "AF316"])
+        self.assertEqual(found["AF301"]["fix"]["applicability"], "safe")
+        self.assertIsNone(found["AF316"]["fix"])
+        self.assertTrue(found["AF316"]["url"].endswith("AF316.md"), found["AF316"]["url"])
+        log = self.assertValidSarif(self.sarif())
+        rules = {r["id"] for r in log["runs"][0]["tool"]["driver"]["rules"]}
+        self.assertTrue({"AF301", "AF314", "AF316"} <= rules, rules)
+        github = self.check("--output-format", "github").stdout
+        self.assertEqual(len(re.findall(r"^::(?:warning|error|notice) .*AF3\d\d", github, re.M)), 3, github)
+        for code in ("AF301", "AF314", "AF316", "AF318"):
+            page = run(["rule", code], cwd=self.dir)
+            self.assertEqual(page.code, 0, page)
+            for heading in ("## What it does", "## Why is this bad?", "## Fix safety"):
+                self.assertIn(heading, page.stdout, code)
+        everything = run(["rule", "--all"], cwd=self.dir).stdout
+        for code in ["AF30%d" % i for i in range(1, 7)] + ["AF3%d" % i for i in range(10, 19)]:
+            self.assertIn("(%s)" % code, everything)
 
     def test_the_validator_rejects_an_invalid_log(self):
         write(self.path("t.py"), TORCH)

@@ -10,8 +10,9 @@ TEST_CASE("AF318 legacy-tensor-constructor", "[rules][AF318]") {
       // Today's spellings.
       "import torch\nx = torch.empty(2, 3, dtype=torch.float32, device='cuda')\ny = torch.tensor([1], "
       "dtype=torch.int64)\n",
-      // References to the classes, not calls.
+      // References to the classes, not calls (a CPU class given to `.type`, an `isinstance`).
       "import torch\ny = x.type(torch.cuda.FloatTensor)\nok = isinstance(x, torch.LongTensor)\n",
+      "import torch\nok = isinstance(x, torch.cuda.FloatTensor)\nf(torch.cuda.LongTensor, 0)\n",
       "import torch\ndef f(x: torch.LongTensor) -> torch.FloatTensor:\n    return x\n",
       // The untyped legacy constructor is not this rule's.
       "import torch\nw = torch.Tensor(2, 3)\n",
@@ -103,4 +104,50 @@ TEST_CASE("AF318 leaves a uint8 mask to AF305", "[rules][AF318][AF305]") {
                {{"import torch\nimg = torch.ByteTensor(2, 3)\n",
                  {{"AF318", 2, 7, 29, FixKind::Safe}},
                  "import torch\nimg = torch.empty(2, 3, dtype=torch.uint8)\n"}});
+}
+
+TEST_CASE("AF318 follows the typed classes under other names", "[rules][AF318]") {
+  const std::vector<std::string> valid = {
+      // A CPU class under another name; the CUDA class given to `.type` (a conversion) or a list.
+      "import torch\ndtype = torch.FloatTensor\ny = x.type(dtype)\n",
+      "import torch\ntypes = [torch.cuda.FloatTensor, torch.cuda.LongTensor]\ny = x.type(torch.cuda.HalfTensor)\n",
+      // Not PyTorch's: a local `torch`, another library's `cuda`.
+      "import mylib as torch\ndtype = torch.cuda.FloatTensor\nfrom mylib.cuda import FloatTensor as FT\n",
+      // The import without another name: its calls `FloatTensor(…)` are reported where they are.
+      "from torch.cuda import FloatTensor, LongTensor as LongTensor\n",
+      // The same name bound to the class: its calls are reported where they are, not the binding.
+      "import torch\nFloatTensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor\n",
+      // A name bound to one class or to something else: not a choice of legacy classes.
+      "import torch\nFloatTensor = torch.FloatTensor if cuda else make_tensor\nx = FloatTensor(3)\n",
+  };
+  const std::vector<Invalid> invalid = {
+      // The same name bound to the CUDA and the CPU class by a condition: reported at each call,
+      // without a fix (the device is the program's choice).
+      {"import torch\nFloatTensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor\nx = FloatTensor(3)\n",
+       {{"AF318", 3, 5, 19, FixKind::None, "`torch.cuda.FloatTensor` or `torch.FloatTensor`"}},
+       std::nullopt},
+      {"import torch\nif cuda:\n    LongTensor = torch.cuda.LongTensor\nelse:\n    LongTensor = torch.LongTensor\n"
+       "def f(n):\n    return LongTensor(n)\n",
+       {{"AF318", 7, 12, 25, FixKind::None, "`dtype=torch.int64`"}},
+       std::nullopt},
+      // Through a name bound once: the call resolves to the class and is fixed as usual.
+      {"import torch\nFloatTensor = torch.cuda.FloatTensor\nx = FloatTensor(2, 3)\n",
+       {{"AF318", 3, 5, 22, FixKind::Safe}},
+       "import torch\nFloatTensor = torch.cuda.FloatTensor\nx = torch.empty(2, 3, dtype=torch.float32, "
+       "device='cuda')\n"},
+      // The CUDA class under another name, whose calls the rule cannot see: reported at the binding.
+      {"import torch\nfrom torch.autograd import Variable\ndtype = torch.cuda.FloatTensor\n"
+       "v = Variable(torch.randn(2).type(dtype))\n",
+       {{"AF318", 3, 9, 31, FixKind::None, "`.type(dtype)` hard-codes CUDA"}},
+       std::nullopt},
+      {"import torch\nclass Net:\n    def __init__(self, cuda):\n"
+       "        self.dtype = (torch.cuda.DoubleTensor if cuda else torch.DoubleTensor)\n",
+       {{"AF318", 4, 23, 46, FixKind::None, "on one branch"}},
+       std::nullopt},
+      // Imported under another name.
+      {"from torch.cuda import (FloatTensor as FT,\n                        LongTensor)\nx = FT(2, 3)\n",
+       {{"AF318", 1, 40, 42, FixKind::None, "`FT` is `torch.cuda.FloatTensor`"}},
+       std::nullopt},
+  };
+  runRuleTests("AF318", valid, invalid);
 }

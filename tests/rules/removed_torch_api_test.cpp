@@ -55,3 +55,40 @@ TEST_CASE("AF316 removed-torch-api", "[rules][AF316]") {
   };
   runRuleTests("AF316", valid, invalid);
 }
+
+TEST_CASE("AF316 removed-torch-api: rows from the configuration", "[rules][AF316]") {
+  asyncfix::Config config;
+  asyncfix::RenameRow row;
+  row.kind = asyncfix::RenameRow::Kind::Api;
+  row.old = "mylib.ops.old_solve";
+  row.message = "use `mylib.ops.solve(A, B)`: the arguments swap";
+  config.renames.push_back(row);
+  asyncfix::RenameRow builtin = row; // a user row wins over a built-in one
+  builtin.old = "torch.gesv";
+  builtin.message = "use `our.solve`";
+  config.renames.push_back(builtin);
+  const std::vector<std::string> valid = {
+      "from otherlib import ops\nops.old_solve(b, A)\n",
+      "import mylib\nmylib.ops.solve(A, b)\n",
+      "import mylib\nold_solve = 1\n",
+  };
+  const std::vector<Invalid> invalid = {
+      {"import mylib.ops as ops\nx = ops.old_solve(b, A)\nf = ops.old_solve\n",
+       {{"AF316", 2, 5, 18, FixKind::None, "`mylib.ops.old_solve` was removed (a row of"},
+        {"AF316", 3, 5, 18, FixKind::None, "the arguments swap"}},
+       std::nullopt},
+      {"from mylib.ops import old_solve as s\n", {{"AF316", 1, 23, 32, FixKind::None}}, std::nullopt},
+      {"import torch\nx = torch.gesv(b, A)\ny = torch.potrf(A)\n",
+       {{"AF316", 2, 5, 15, FixKind::None, "use `our.solve`"}, {"AF316", 3, 5, 16, FixKind::None, "cholesky"}},
+       std::nullopt},
+  };
+  runRuleTests("AF316", valid, invalid, config);
+  // An api row with `new` stays AF310's: AF316 does not report it.
+  asyncfix::Config renamed;
+  asyncfix::RenameRow r;
+  r.kind = asyncfix::RenameRow::Kind::Api;
+  r.old = "mylib.ops.old_solve";
+  r.replacement = "mylib.ops.solve";
+  renamed.renames.push_back(r);
+  runRuleTests("AF316", {"import mylib.ops as ops\nx = ops.old_solve(b, A)\n"}, {}, renamed);
+}

@@ -135,9 +135,17 @@ library = "Other Lib"
 function = [{ old = "mylib.util.async", new = "mylib.util.run_async" }]
 keyword = [{ callable = "mylib.**.submit", old = "async", new = "async_" }]
 attribute = [{ owner = "mylib.Job", old = "async", new = "is_async" }]
-api = [{ old = "mylib.models.build_net", new = "mylib.models.make_net" }]
+api = [{ old = "mylib.models.build_net", new = "mylib.models.make_net" },
+       { old = "mylib.ops.old_solve", message = "use `mylib.ops.solve(A, B)`" }]
 )");
-  REQUIRE(c.config.renames.size() == 6);
+  REQUIRE(c.config.renames.size() == 7);
+  const RenameRow &removal = *std::find_if(c.config.renames.begin(), c.config.renames.end(), [](const RenameRow &r) {
+    return !r.message.empty(); // an api row with `message`: AF316's
+  });
+  CHECK(removal.kind == Kind::Api);
+  CHECK(removal.old == "mylib.ops.old_solve");
+  CHECK(removal.replacement.empty());
+  CHECK(removal.message == "use `mylib.ops.solve(A, B)`");
   const auto find = [&](Kind kind) {
     return *std::find_if(c.config.renames.begin(), c.config.renames.end(),
                          [&](const RenameRow &r) { return r.kind == kind; });
@@ -152,8 +160,10 @@ api = [{ old = "mylib.models.build_net", new = "mylib.models.make_net" }]
   CHECK(find(Kind::Keyword).owner == "mylib.**.submit");
   CHECK(find(Kind::Keyword).library == "mylib");
   CHECK(find(Kind::Attribute).owner == "mylib.Job");
-  CHECK(find(Kind::Api).replacement == "mylib.models.make_net");
-  CHECK(find(Kind::Api).library == "mylib");
+  CHECK(std::count_if(c.config.renames.begin(), c.config.renames.end(), [](const RenameRow &r) {
+          return r.kind == Kind::Api && r.replacement == "mylib.models.make_net";
+        }) == 1);
+  CHECK(removal.library == "mylib");
   CHECK(c.origins.at("renames") == "pyproject.toml");
   // asyncfix.toml: the same keys at the top level.
   const ResolvedConfig top =
@@ -186,6 +196,11 @@ TEST_CASE("config files: errors in [tool.asyncfix.renames] name file, line and k
        "`renames.function[0].new` must not contain a Python keyword"},
       {"[[renames.keyword]]\nold = \"async\"\nnew = \"async_\"\n", 1, "`renames.keyword[0]` needs `callable`"},
       {"[[renames.api]]\nold = \"Scale\"\nnew = \"a.Resize\"\n", 2, "`renames.api[0].old` must be a dotted path"},
+      {"[[renames.api]]\nold = \"a.old\"\nnew = \"a.new\"\nmessage = \"gone\"\n", 4, "has `new` and `message`"},
+      {"[[renames.api]]\nold = \"a.old\"\n", 1, "`renames.api[0]` needs `new`"},
+      {"[[renames.api]]\nold = \"a-b.old\"\nmessage = \"gone\"\n", 2, "`renames.api[0].old` must be a dotted path"},
+      {"[[renames.module]]\nold = \"a.async\"\nnew = \"a.aio\"\nmessage = \"x\"\n", 4,
+       "unknown key `renames.module[0].message`"},
       {"[[renames.keyword]]\ncallable = \"*.send\"\nold = \"async\"\nnew = \"async_\"\n", 2,
        "`renames.keyword[0].callable` must start with the package name"},
       {"[[renames.keyword]]\ncallable = \"m.send\"\nold = \"async\"\nnew = \"async_\"\nowner = \"m\"\n", 5,

@@ -49,3 +49,36 @@ TEST_CASE("AF314 volatile-variable", "[rules][AF314]") {
   };
   runRuleTests("AF314", valid, invalid);
 }
+
+TEST_CASE("AF314 volatile-variable: the attribute", "[rules][AF314]") {
+  const std::vector<std::string> valid = {
+      // No torch in the file: another library's `volatile`.
+      "class C:\n    volatile = []\nfor attr in C().volatile:\n    pass\n",
+      // The file's own class, a module, a class's descriptor.
+      "import torch\nclass Net(torch.nn.Module):\n    def f(self):\n        self.volatile = True\n"
+      "        return self.volatile\n",
+      "import torch\nm = torch.nn.Linear(2, 2)\nprint(m.volatile)\n",
+      "import torch\nfrom torch import Tensor\ngetters = {Tensor.volatile.__get__: 1, torch.Tensor.volatile: 2}\n",
+      "import torch\ns = 'x.volatile'  # x.volatile\n",
+  };
+  const std::vector<Invalid> invalid = {
+      // A tensor the file builds: its read becomes `False`, safely.
+      {"import torch\nx = torch.zeros(2)\nif x.volatile:\n    pass\nflag = not x.volatile\n",
+       {{"AF314", 3, 4, 14, FixKind::Safe, "always `False`"}, {"AF314", 5, 12, 22, FixKind::Safe}},
+       "import torch\nx = torch.zeros(2)\nif False:\n    pass\nflag = not False\n"},
+      // An object not known to be a tensor: reported without a fix; an assignment likewise.
+      {"import torch\ndef forward(input):\n    return input.volatile\n",
+       {{"AF314", 3, 12, 26, FixKind::None, "where the object is a tensor"}},
+       std::nullopt},
+      {"import torch\nx = torch.zeros(2)\nx.volatile = True\n",
+       {{"AF314", 3, 1, 11, FixKind::None, "Assigning `.volatile` has no effect"}},
+       std::nullopt},
+      // A call's result: `False` in its place would drop the call, so no fix.
+      {"import torch\nv = torch.zeros(2).volatile\n", {{"AF314", 2, 5, 28, FixKind::None}}, std::nullopt},
+      // Inside `volatile=` of a Variable: only the argument's finding, whose fix removes the read.
+      {"import torch\nfrom torch.autograd import Variable\ndef f(x):\n    return Variable(x, volatile=x.volatile)\n",
+       {{"AF314", 4, 24, 32, FixKind::Safe, "`volatile=` has no effect"}},
+       "import torch\nfrom torch.autograd import Variable\ndef f(x):\n    return Variable(x)\n"},
+  };
+  runRuleTests("AF314", valid, invalid);
+}

@@ -49,7 +49,8 @@ struct RenameRow {
     Keyword,   ///< `old=` → `replacement=` on calls of `owner`, a path pattern (AF203)
     Attribute, ///< `obj.old` → `obj.replacement` on objects of `owner`, a path pattern (AF202)
     /// `old`/`replacement` are paths of an API renamed with a 1:1 successor, no `async` needed:
-    /// "torchvision.transforms.Scale" → "torchvision.transforms.Resize" (AF310)
+    /// "torchvision.transforms.Scale" → "torchvision.transforms.Resize" (AF310); or, with
+    /// `message` instead of `replacement`, an API removed without one (AF316)
     Api,
   };
   Kind kind = Kind::Module;
@@ -82,6 +83,9 @@ struct RenameRow {
   /// ("`o.async` in `f.py:3`"), the files that already use the new name (a keyword row: those
   /// alone, "" for its unresolved calls).
   std::string unresolved{};
+  /// Api rows without a `replacement`: the API was removed with no 1:1 successor, and this says
+  /// what to write instead (AF316 reports it, without a fix). Empty otherwise.
+  std::string message{};
   friend bool operator==(const RenameRow &, const RenameRow &) = default;
 };
 

@@ -163,11 +163,13 @@ std::optional<RenameRowProblem> validateRenameRow(const RenameRow &r) {
   if (r.kind == Kind::Api) {
     if (!isDottedPath(r.old, false) || splitRenamePath(r.old).size() < 2)
       return RenameRowProblem{"old", "must be a dotted path such as \"torchvision.transforms.Scale\""};
-    if (!isDottedPath(r.replacement, false) || splitRenamePath(r.replacement).size() < 2)
-      return RenameRowProblem{"new", "must be a dotted path such as \"torchvision.transforms.Resize\""};
-    const RenamePath old = splitRenamePath(r.old), replacement = splitRenamePath(r.replacement);
+    const RenamePath old = splitRenamePath(r.old);
     if (!std::all_of(old.begin(), old.end(), isUsableName))
       return RenameRowProblem{"old", "must not contain a Python keyword"};
+    if (r.replacement.empty() && !r.message.empty()) return std::nullopt; // a removal (AF316)
+    if (!isDottedPath(r.replacement, false) || splitRenamePath(r.replacement).size() < 2)
+      return RenameRowProblem{"new", "must be a dotted path such as \"torchvision.transforms.Resize\""};
+    const RenamePath replacement = splitRenamePath(r.replacement);
     if (!std::all_of(replacement.begin(), replacement.end(), isUsableName))
       return RenameRowProblem{"new", "must not contain a Python keyword"};
     return std::nullopt;

@@ -91,7 +91,8 @@ public:
 
   /// `[renames]`: `module`, `function`, `keyword`, `attribute` and `api`, each an array of tables
   /// `{ old = "…", new = "…" }` (+ `callable` for keyword rows, `owner` for attribute rows;
-  /// optional `library`, `since`, `source`). Errors name the key: `renames.module[0].old`.
+  /// `message` instead of `new` for an api row that was removed; optional `library`, `since`,
+  /// `source`). Errors name the key: `renames.module[0].old`.
   std::variant<std::vector<RenameRow>, ConfigError> renames(const toml::node &node) const {
     const toml::table *kinds = node.as_table();
     if (!kinds)
@@ -137,6 +138,7 @@ public:
           if (f == "since") return &r.since;
           if (f == "source") return &r.source;
           if (!ownerKey.empty() && f == ownerKey) return &r.owner;
+          if (kind == RenameRow::Kind::Api && f == "message") return &r.message;
           return nullptr;
         };
         std::map<std::string, const toml::node *, std::less<>> seen;
@@ -150,7 +152,12 @@ public:
           *slot = *text;
           seen.emplace(std::string(f), &value);
         }
-        for (const std::string &required : {std::string("old"), std::string("new"), ownerKey})
+        // An api row without `new` is a removal, which says what to write instead.
+        const bool removal = kind == RenameRow::Kind::Api && seen.contains("message");
+        if (removal && seen.contains("new"))
+          return error(seen.at("message")->source(),
+                       "`" + at + "` has `new` and `message`: a renamed API takes `new`, a removed one `message`");
+        for (const std::string &required : {std::string("old"), std::string(removal ? "message" : "new"), ownerKey})
           if (!required.empty() && !seen.contains(required))
             return error(item.source(), "`" + at + "` needs `" + required + "`");
         if (const auto problem = rules::validateRenameRow(r))

@@ -21,11 +21,29 @@ Flags calls of the typed tensor classes of PyTorch 0.3 — `torch.FloatTensor`, 
 `HalfTensor`, `BFloat16Tensor`, `ByteTensor`, `CharTensor`, `ShortTensor`, `IntTensor`,
 `LongTensor`, `BoolTensor` and the same names under `torch.cuda` — made to construct a tensor
 (`torch.cuda.FloatTensor(2, 3)`, `torch.LongTensor([1, 2])`; the name and its `(` written
-together, as everyone writes them), resolved through the file's imports. A reference that is not called (`x.type(torch.cuda.FloatTensor)`,
-`isinstance(x, torch.LongTensor)`) is not flagged, nor is the untyped `torch.Tensor(…)`, nor a
+together, as everyone writes them), resolved through the file's imports and assignments
+(`FloatTensor = torch.cuda.FloatTensor`, then `FloatTensor(3)`). A reference that is not called
+(`isinstance(x, torch.LongTensor)`, `x.type(torch.cuda.FloatTensor)`) is not flagged, nor is the
+untyped `torch.Tensor(…)`, nor a
 `torch.ByteTensor(…)` that AF305 (uint8-mask) reports as a mask: a uint8 mask wants
 `dtype=torch.bool`, which this rule's fix would not write (and its `dtype=torch.uint8` would
 hide the mask from AF305).
+
+The CUDA classes are also followed where old code gives them another name, and reported
+without a fix:
+- a call of a name that the program binds to the CUDA or the CPU class as it runs
+  (`FloatTensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`, or an `if`/`else`
+  of assignments), then `FloatTensor(3)`: the device (or the dtype) is the program's choice;
+- `torch.cuda.FloatTensor` bound to another name (`dtype = torch.cuda.FloatTensor`, `self.Tensor
+  = …`, a branch of a conditional), whose calls `dtype(…)` this rule cannot see (it looks for the
+  class's name and its `(` together) and whose `.type(dtype)` hard-codes CUDA: reported at the
+  binding, as information (the calls are what warns);
+- `from torch.cuda import FloatTensor as FT`: the calls `FT(…)` are legacy constructors under
+  a name the rule cannot see in them.
+A CPU class under another name (`dtype = torch.FloatTensor`) is not followed: `.type(dtype)` is
+today's API, and its calls run without a warning. Nor is `x.type(torch.cuda.FloatTensor)`
+written out: a conversion, not a constructor, that neither warns nor computes something else
+on a machine with CUDA (the GPU-only code that writes it, a data prefetcher, runs there).
 
 ## Why is this bad?
 PyTorch 0.4 gave tensors a `dtype` and a `device` and made `torch.tensor(data, dtype=…,
@@ -215,14 +233,67 @@ Form formOf(TSNode args, Context &ctx) {
 bool isSafe(Form f) { return f == Form::Empty || f == Form::Sizes || f == Form::Data; }
 bool makesData(Form f) { return f == Form::Data || f == Form::DataGuess; }
 
+/// A legacy class that an expression may denote.
+struct Denoted {
+  const TypedClass *cls = nullptr;
+  bool cuda = false;
+  friend bool operator==(const Denoted &, const Denoted &) = default;
+};
+
+/// The legacy classes `e` denotes, through the file's imports: a path (`torch.cuda.FloatTensor`),
+/// either branch of a conditional (`torch.cuda.FloatTensor if cuda else torch.FloatTensor`), a
+/// name every assignment of which denotes some (`depth` bounds names through names). False when
+/// one of its values is anything else.
+bool legacyClasses(TSNode e, Context &ctx, int depth, std::vector<Denoted> &out) {
+  const Kinds &k = Kinds::get();
+  if (depth > 4) return false;
+  while (symbolOf(e) == k.parenthesizedExpression && ts_node_named_child_count(e) == 1) e = ts_node_named_child(e, 0);
+  if (symbolOf(e) == TorchKinds::get().conditionalExpression) {
+    if (ts_node_named_child_count(e) != 3) return false; // a comment inside
+    return legacyClasses(ts_node_named_child(e, 0), ctx, depth + 1, out) &&
+           legacyClasses(ts_node_named_child(e, 2), ctx, depth + 1, out);
+  }
+  const ResolvedPath r = resolvedPath(e, ctx);
+  if (r.how == Resolved::Proven) {
+    std::string_view path = r.path;
+    if (!path.starts_with("torch.")) return false;
+    path.remove_prefix(6);
+    const bool cuda = path.starts_with("cuda.");
+    if (cuda) path.remove_prefix(5);
+    const TypedClass *cls = classNamed(path);
+    if (!cls) return false;
+    if (std::find(out.begin(), out.end(), Denoted{cls, cuda}) == out.end()) out.push_back({cls, cuda});
+    return true;
+  }
+  if (!isIdentifier(e)) return false;
+  const std::optional<std::vector<TSNode>> values = boundValues(e, ctx);
+  if (!values) return false;
+  return std::all_of(values->begin(), values->end(), [&](TSNode v) { return legacyClasses(v, ctx, depth + 1, out); });
+}
+
+std::string pathOf(const Denoted &d) {
+  return std::string(d.cuda ? "torch.cuda." : "torch.") + std::string(d.cls->name);
+}
+
 class LegacyTensorConstructor final : public Rule {
 public:
   const RuleInfo &info() const override { return kLegacyTensorConstructor; }
   unsigned triggers() const override { return kTriggerTorchApi; }
-  std::vector<TSSymbol> subscriptions() const override { return {Kinds::get().call}; }
+  std::vector<TSSymbol> subscriptions() const override {
+    const Kinds &k = Kinds::get();
+    return {k.call, k.attribute, k.importFromStatement};
+  }
 
-  void check(TSNode call, Context &ctx) const override {
+  void check(TSNode node, Context &ctx) const override {
     if (ctx.insideError()) return;
+    const TSSymbol s = symbolOf(node);
+    if (s == Kinds::get().attribute) return checkReference(node, ctx);
+    if (s == Kinds::get().importFromStatement) return checkImport(node, ctx);
+    checkCall(node, ctx);
+  }
+
+private:
+  void checkCall(TSNode call, Context &ctx) const {
     const std::string_view text = ctx.text();
     const Kinds &k = Kinds::get();
     const TSNode fn = field(call, "function");
@@ -235,6 +306,7 @@ public:
     bool cuda = how != Resolved::No;
     if (how == Resolved::Guess && textOf(fn, text).find("cuda") == std::string_view::npos) cuda = false;
     if (!cuda) how = resolvesTo(fn, "torch." + std::string(cls->name), ctx);
+    if (how == Resolved::No && isIdentifier(fn)) return checkAliasCall(call, fn, ctx);
     if (how == Resolved::No || ctx.claimedByOther(*this, kClaimCall, call)) return;
 
     const TSNode args = field(call, "arguments");
@@ -253,7 +325,93 @@ public:
     ctx.report(std::move(d));
   }
 
-private:
+  /// `FloatTensor(3)` where `FloatTensor = torch.cuda.FloatTensor if cuda else torch.FloatTensor`
+  /// (or assignments that disagree): a legacy constructor whose class the program chooses as it
+  /// runs, so no fix can name its device (or dtype).
+  void checkAliasCall(TSNode call, TSNode fn, Context &ctx) const {
+    std::vector<Denoted> classes;
+    if (!legacyClasses(fn, ctx, 0, classes) || classes.size() < 2) return;
+    if (ctx.claimedByOther(*this, kClaimCall, call)) return;
+    const bool sameDtype =
+        std::all_of(classes.begin(), classes.end(), [&](const Denoted &d) { return d.cls == classes.front().cls; });
+    const bool anyCuda = std::any_of(classes.begin(), classes.end(), [](const Denoted &d) { return d.cuda; });
+    std::string message = "`" + std::string(textOf(fn, ctx.text())) + "` is ";
+    for (std::size_t i = 0; i < classes.size(); ++i)
+      message += (i == 0 ? "`" : i + 1 == classes.size() ? " or `" : ", `") + pathOf(classes[i]) + "`";
+    message += " as the program runs: a legacy constructor";
+    if (anyCuda) message += " (a TypeError without CUDA, a UserWarning since PyTorch 2.1)";
+    message += ": use `torch.empty(*sizes, …)` or `torch.tensor(data, …)` with ";
+    message += sameDtype ? "`dtype=torch." + std::string(classes.front().cls->dtype) + "`" : std::string("the `dtype`");
+    message += " and the `device` the program chooses (not fixed: no one device is right)";
+    ctx.report(makeDiagnostic(kLegacyTensorConstructor, anyCuda ? Severity::Warning : Severity::Info, call,
+                              std::move(message)));
+  }
+
+  /// `torch.cuda.FloatTensor` not called but bound to another name (`dtype =
+  /// torch.cuda.FloatTensor`), whose calls `dtype(…)` the rule cannot see. Reported, never fixed.
+  void checkReference(TSNode attribute, Context &ctx) const {
+    const std::string_view text = ctx.text();
+    const Kinds &k = Kinds::get();
+    const TSNode name = field(attribute, "attribute"), object = field(attribute, "object");
+    const TypedClass *cls = classNamed(textOf(name, text));
+    if (!cls || cls->name == "ByteTensor") return; // a uint8 type: AF305's (masks)
+    const TSNode objectName = symbolOf(object) == k.attribute ? field(object, "attribute") : object;
+    if (ts_node_is_null(objectName) || !startsTorchWord(text, ts_node_start_byte(objectName))) return;
+    if (resolvesTo(attribute, "torch.cuda." + std::string(cls->name), ctx) != Resolved::Proven) return;
+    TSNode value = attribute, parent = ctx.parentOf(attribute);
+    if (symbolOf(parent) == k.call && ts_node_eq(field(parent, "function"), attribute)) return; // checkCall's
+    bool conditional = false;
+    for (int steps = 0; steps < 8; ++steps) {
+      const TSSymbol s = symbolOf(parent);
+      if (s == TorchKinds::get().conditionalExpression && !ts_node_eq(ts_node_named_child(parent, 1), value))
+        conditional = true;
+      else if (s != k.parenthesizedExpression) break;
+      value = parent;
+      parent = ctx.parentOf(parent);
+    }
+    const std::string written = "torch.cuda." + std::string(cls->name);
+    const std::string dtype = "torch." + std::string(cls->dtype);
+    if (symbolOf(parent) == k.assignment && ts_node_eq(field(parent, "right"), value)) {
+      TSNode target = field(parent, "left");
+      if (symbolOf(target) == k.attribute) target = field(target, "attribute");
+      if (!isIdentifier(target)) return;
+      const std::string_view bound = textOf(target, text);
+      if (bound == cls->name) return; // its calls `FloatTensor(…)` are reported where they are
+      std::string message = "`" + std::string(bound) + "` holds the legacy type `" + written + "`";
+      message += conditional ? " on one branch" : "";
+      message += ": its calls are legacy constructors (a TypeError without CUDA, a UserWarning since PyTorch 2.1) "
+                 "and `.type(" +
+                 std::string(bound) + ")` hard-codes CUDA; use `dtype=" + dtype +
+                 "` with a `device` (`torch.empty(…, dtype=…, device=…)`, `x.to(device, dtype)`)";
+      ctx.report(makeDiagnostic(kLegacyTensorConstructor, Severity::Info, attribute, std::move(message)));
+    }
+  }
+
+  /// `from torch.cuda import FloatTensor as FT`: the calls `FT(…)` are legacy constructors under a
+  /// name the rule cannot see in them.
+  void checkImport(TSNode statement, Context &ctx) const {
+    const std::string_view text = ctx.text();
+    const Kinds &k = Kinds::get();
+    const TSNode module = field(statement, "module_name");
+    if (textOf(module, text) != "torch.cuda") return;
+    for (std::uint32_t i = 0, n = ts_node_named_child_count(statement); i < n; ++i) {
+      const TSNode child = ts_node_named_child(statement, i);
+      if (symbolOf(child) != k.aliasedImport) continue;
+      const TSNode name = field(child, "name");
+      const TypedClass *cls = classNamed(textOf(name, text));
+      const TSNode alias = field(child, "alias");
+      if (!cls || ts_node_is_null(alias) || textOf(alias, text) == cls->name) continue;
+      if (!startsTorchWord(text, ts_node_start_byte(name))) continue; // `FloatTensor as`
+      const std::string dtype = "dtype=torch." + std::string(cls->dtype) + ", device='cuda'";
+      ctx.report(makeDiagnostic(
+          kLegacyTensorConstructor, Severity::Warning, alias,
+          "`" + std::string(textOf(alias, text)) + "` is `torch.cuda." + std::string(cls->name) +
+              "`, a legacy constructor (a TypeError without CUDA, a UserWarning since PyTorch 2.1): replace its calls "
+              "with `torch.empty(*sizes, " +
+              dtype + ")` or `torch.tensor(data, " + dtype + ")` (not fixed: the calls are under another name)"));
+    }
+  }
+
   static std::optional<Fix> fixFor(TSNode fn, TSNode args, Form form, const std::string &dtype, Resolved how) {
     const std::string callee = makesData(form) ? "torch.tensor" : "torch.empty";
     Fix fix{"Replace with `" + callee + "(…, " + dtype + ")`",

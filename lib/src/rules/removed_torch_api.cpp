@@ -2,6 +2,8 @@
 // successor: the old linear algebra, `torch.utils.serialization`/`ffi`, `torch.legacy`,
 // `scipy.misc`'s image functions. Reported with what to write; never fixed.
 #include <array>
+#include <string>
+#include <vector>
 
 #include "rules/torch_api.h"
 #include "text/syntax.h"
@@ -62,6 +64,13 @@ image = imageio.v2.imread(path)
 ## Fix safety
 No automatic fix: each replacement changes the argument order, the return value or the
 numbers (`symeig`'s triangle, `imresize`'s rescaling), and the code around the call must follow.
+
+## Options
+The table is data: more rows go in `[tool.asyncfix.renames]` (see docs/configuration.md, "The
+renames table") as `api` rows with `message` instead of `new`:
+`api = [{ old = "mylib.ops.old_solve", message = "use `mylib.ops.solve(A, B)`: the arguments swap" }]`.
+A row of the configuration wins over a built-in one; its name is flagged wherever the file uses
+it (an attribute path or a `from … import`), called or not, with its message.
 )",
                                 FixAvailability::None,
                                 true};
@@ -127,6 +136,42 @@ const Removed *rowFor(std::string_view path) {
   return nullptr;
 }
 
+/// The user's rows (`[tool.asyncfix.renames] api` with `message`), made once per file; the
+/// views in `rows` point into `owned` and into the Config, which outlive the lint.
+struct UserRows {
+  std::vector<std::string> messages;
+  std::vector<Removed> rows;
+};
+constexpr char kUserRowsKey = 0;
+const std::vector<Removed> &userRows(Context &ctx) {
+  UserRows &u = ctx.state<UserRows>(&kUserRowsKey);
+  if (u.messages.empty() && u.rows.empty()) {
+    for (const RenameRow &r : ctx.config().renames)
+      if (r.kind == RenameRow::Kind::Api && r.replacement.empty() && !r.message.empty())
+        u.messages.push_back("`" + r.old + "` was removed (a row of `[tool.asyncfix.renames] api`): " + r.message);
+    std::size_t i = 0;
+    for (const RenameRow &r : ctx.config().renames)
+      if (r.kind == RenameRow::Kind::Api && r.replacement.empty() && !r.message.empty())
+        u.rows.push_back({r.old, u.messages[i++], false});
+  }
+  return u.rows;
+}
+
+/// The user's row for `path` (they win over the built-in ones), or nullptr.
+const Removed *userRowFor(std::string_view path, Context &ctx) {
+  for (const Removed &r : userRows(ctx))
+    if (r.path == path) return &r;
+  return nullptr;
+}
+
+/// Whether `name` is the last name of one of the user's rows: a word the linter marks for them.
+bool isUserWord(std::string_view name, Context &ctx) {
+  for (const Removed &r : userRows(ctx))
+    if (r.path.size() > name.size() && r.path.ends_with(name) && r.path[r.path.size() - name.size() - 1] == '.')
+      return true;
+  return false;
+}
+
 /// The linear-algebra rows whose name is distinctive enough to flag as a tensor method.
 const Removed *methodRow(std::string_view name) {
   for (std::string_view m : {"gesv", "potrf", "trtrs", "gels", "symeig"})
@@ -171,8 +216,12 @@ private:
     const TSNode objectName = symbolOf(object) == Kinds::get().attribute ? field(object, "attribute") : object;
     // The word: the name (`symeig`), or starting at the object's last name (`misc.imread`,
     // `torch.eig`, `torch.legacy`, `torch.utils.serialization` from its `torch`).
-    if (!wordAt(name, text) && !wordAt(objectName, text) && !wordAt(node, text)) return;
+    const bool userWord = isUserWord(attribute, ctx);
+    if (!userWord && !wordAt(name, text) && !wordAt(objectName, text) && !wordAt(node, text)) return;
     const ResolvedPath path = resolvedPath(node, ctx);
+    if (path.how == Resolved::Proven && userWord) {
+      if (const Removed *row = userRowFor(path.path, ctx)) return report(ctx, node, *row);
+    }
     if (path.how == Resolved::Proven) {
       const Removed *row = rowFor(path.path);
       // A module row once, at its own path (not again at `torch.legacy.nn`); a function where it
@@ -219,6 +268,10 @@ private:
       if (symbolOf(child) == k.aliasedImport) child = field(child, "name");
       if (symbolOf(child) != k.dottedName) continue;
       const std::string path = std::string(modulePath) + "." + std::string(textOf(child, text));
+      if (const Removed *user = userRowFor(path, ctx)) {
+        report(ctx, child, *user);
+        continue;
+      }
       const Removed *row = rowFor(path);
       if (!row || row->module || (!wordAt(child, text) && !wordAt(module, text))) continue;
       if (lastComponent(row->path) == textOf(child, text)) report(ctx, child, *row);

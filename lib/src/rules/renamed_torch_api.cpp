@@ -104,7 +104,8 @@ constexpr std::string_view kUserStatus = "renamed (a row of `[tool.asyncfix.rena
 std::vector<TorchRename> rowsOf(const Config &config) {
   std::vector<TorchRename> rows;
   for (const RenameRow &r : config.renames)
-    if (r.kind == RenameRow::Kind::Api) rows.push_back({r.old, r.replacement, kUserStatus, r.source});
+    if (r.kind == RenameRow::Kind::Api && !r.replacement.empty()) // not a removal (AF316's)
+      rows.push_back({r.old, r.replacement, kUserStatus, r.source});
   const std::span<const TorchRename> builtin = torchRenames();
   rows.insert(rows.end(), builtin.begin(), builtin.end());
   return rows;
@@ -127,8 +128,8 @@ bool endsSomeRow(const std::vector<TorchRename> &rows, std::string_view name) {
 /// linter marks for them (Linter::Impl::apiWords).
 bool isUserWord(const Config &config, std::string_view name) {
   return std::any_of(config.renames.begin(), config.renames.end(), [&](const RenameRow &r) {
-    return r.kind == RenameRow::Kind::Api && r.old.size() > name.size() && r.old.ends_with(name) &&
-           r.old[r.old.size() - name.size() - 1] == '.';
+    return r.kind == RenameRow::Kind::Api && !r.replacement.empty() && r.old.size() > name.size() &&
+           r.old.ends_with(name) && r.old[r.old.size() - name.size() - 1] == '.';
   });
 }
 

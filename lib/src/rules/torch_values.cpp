@@ -126,9 +126,9 @@ bool isOneElementCall(TSNode call, Context &ctx) {
 
 const TorchKinds &TorchKinds::get() {
   static const TorchKinds kinds{
-      named("subscript"),       named("slice"),           named("integer"),         named("float"),
-      named("binary_operator"), named("unary_operator"),  named("interpolation"),   named("expression_statement"),
-      named("decorator"),       named("while_statement"), named("dictionary_splat")};
+      named("subscript"),       named("slice"),           named("integer"),          named("float"),
+      named("binary_operator"), named("unary_operator"),  named("interpolation"),    named("expression_statement"),
+      named("decorator"),       named("while_statement"), named("dictionary_splat"), named("conditional_expression")};
   return kinds;
 }
 

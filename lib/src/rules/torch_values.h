@@ -21,7 +21,7 @@ namespace asyncfix::rules {
 /// Node kinds the AF30x rules look at that syntax.h's Kinds does not name.
 struct TorchKinds {
   TSSymbol subscript, slice, integer, floatLiteral, binaryOperator, unaryOperator, interpolation, expressionStatement,
-      decorator, whileStatement, dictionarySplat;
+      decorator, whileStatement, dictionarySplat, conditionalExpression;
   static const TorchKinds &get();
 };
 

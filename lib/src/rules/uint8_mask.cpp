@@ -3,6 +3,7 @@
 #include <array>
 
 #include "rules/rule.h"
+#include "rules/torch_api.h"
 #include "rules/torch_values.h"
 #include "text/syntax.h"
 
@@ -19,7 +20,8 @@ Flags a tensor made uint8 — `x.byte()`, `torch.ByteTensor(…)` (and `torch.cu
 `masked_fill_`, `masked_select`, `masked_scatter`, `masked_scatter_`, the condition of
 `torch.where`, or the index of `t[mask]`; directly, or through the name it is assigned to (the
 uses that assignment reaches). The finding stands where the mask is made, which is what changes;
-its message names the line of the use.
+its message names the line of the use. A `.byte()` of an object that a class of the file's own
+makes (`T().byte()`) is that class's method, not PyTorch's: not flagged.
 
 ## Why is this bad?
 Before PyTorch 1.2 masks were `uint8` tensors (comparisons returned them). PyTorch 1.2
@@ -93,7 +95,9 @@ bool makesUint8(TSNode call, Context &ctx) {
   if (symbolOf(fn) != Kinds::get().attribute && !isIdentifier(fn)) return false;
   if (symbolOf(fn) == Kinds::get().attribute) {
     const std::string_view method = textOf(field(fn, "attribute"), text);
-    if (method == "byte") return textOf(call, text).ends_with(".byte()");
+    if (method == "byte") // not of an object the file's own class makes (its own `byte()`)
+      return textOf(call, text).ends_with(".byte()") &&
+             torchOrigins(ctx).of(field(fn, "object")).kind != Origin::Kind::Local;
     if (method == "type" && positionalCount(call) == 1) {
       const TSNode arg = ts_node_named_child(field(call, "arguments"), 0);
       if (isByteTensorName(torchName(arg, ctx))) return true;

@@ -54,18 +54,36 @@ std::span<const TorchWord> torchApiWords() {
       {"LinearLR(", kPackageTorch},                    // AF306 scheduler-step-order: the scheduler it follows
       {"ConstantLR(", kPackageTorch},                  // AF306 scheduler-step-order: the scheduler it follows
       {"PolynomialLR(", kPackageTorch},                // AF306 scheduler-step-order: the scheduler it follows
-      {"scheduler.step(", kPackageTorch},    // AF306 scheduler-step-order: a function's `scheduler` parameter stepped
-      {"lr_scheduler.step(", kPackageTorch}, // AF306 scheduler-step-order: the same, named `lr_scheduler`
-      {"sched.step(", kPackageTorch},        // AF306 scheduler-step-order: the same, named `sched`
-      {"FloatTensor(", kPackageTorch},       // AF318 legacy-tensor-constructor: `torch.cuda.FloatTensor(…)`, a call
-      {"DoubleTensor(", kPackageTorch},      // AF318 legacy-tensor-constructor
-      {"HalfTensor(", kPackageTorch},        // AF318 legacy-tensor-constructor
-      {"BFloat16Tensor(", kPackageTorch},    // AF318 legacy-tensor-constructor
-      {"CharTensor(", kPackageTorch},        // AF318 legacy-tensor-constructor
-      {"ShortTensor(", kPackageTorch},       // AF318 legacy-tensor-constructor
-      {"IntTensor(", kPackageTorch},         // AF318 legacy-tensor-constructor
-      {"LongTensor(", kPackageTorch},        // AF318 legacy-tensor-constructor
-      {"BoolTensor(", kPackageTorch},        // AF318 legacy-tensor-constructor (`ByteTensor` is AF305's, above)
+      {"scheduler.step(", kPackageTorch},     // AF306 scheduler-step-order: a function's `scheduler` parameter stepped
+      {"lr_scheduler.step(", kPackageTorch},  // AF306 scheduler-step-order: the same, named `lr_scheduler`
+      {"sched.step(", kPackageTorch},         // AF306 scheduler-step-order: the same, named `sched`
+      {"FloatTensor(", kPackageTorch},        // AF318 legacy-tensor-constructor: `torch.cuda.FloatTensor(…)`, a call
+      {"DoubleTensor(", kPackageTorch},       // AF318 legacy-tensor-constructor
+      {"HalfTensor(", kPackageTorch},         // AF318 legacy-tensor-constructor
+      {"BFloat16Tensor(", kPackageTorch},     // AF318 legacy-tensor-constructor
+      {"CharTensor(", kPackageTorch},         // AF318 legacy-tensor-constructor
+      {"ShortTensor(", kPackageTorch},        // AF318 legacy-tensor-constructor
+      {"IntTensor(", kPackageTorch},          // AF318 legacy-tensor-constructor
+      {"LongTensor(", kPackageTorch},         // AF318 legacy-tensor-constructor
+      {"BoolTensor(", kPackageTorch},         // AF318 legacy-tensor-constructor (`ByteTensor` is AF305's, above)
+      {"cuda.FloatTensor", kPackageTorch},    // AF318 legacy-tensor-constructor: `dtype = torch.cuda.FloatTensor`
+      {"cuda.DoubleTensor", kPackageTorch},   // AF318 legacy-tensor-constructor: the same
+      {"cuda.HalfTensor", kPackageTorch},     // AF318 legacy-tensor-constructor
+      {"cuda.BFloat16Tensor", kPackageTorch}, // AF318 legacy-tensor-constructor
+      {"cuda.CharTensor", kPackageTorch},     // AF318 legacy-tensor-constructor
+      {"cuda.ShortTensor", kPackageTorch},    // AF318 legacy-tensor-constructor
+      {"cuda.IntTensor", kPackageTorch},      // AF318 legacy-tensor-constructor
+      {"cuda.LongTensor", kPackageTorch},     // AF318 legacy-tensor-constructor
+      {"cuda.BoolTensor", kPackageTorch},     // AF318 legacy-tensor-constructor
+      {"FloatTensor as", kPackageTorch},  // AF318 legacy-tensor-constructor: `from torch.cuda import FloatTensor as FT`
+      {"DoubleTensor as", kPackageTorch}, // AF318 legacy-tensor-constructor
+      {"HalfTensor as", kPackageTorch},   // AF318 legacy-tensor-constructor
+      {"BFloat16Tensor as", kPackageTorch}, // AF318 legacy-tensor-constructor
+      {"CharTensor as", kPackageTorch},     // AF318 legacy-tensor-constructor
+      {"ShortTensor as", kPackageTorch},    // AF318 legacy-tensor-constructor
+      {"IntTensor as", kPackageTorch},      // AF318 legacy-tensor-constructor
+      {"LongTensor as", kPackageTorch},     // AF318 legacy-tensor-constructor
+      {"BoolTensor as", kPackageTorch},     // AF318 legacy-tensor-constructor
   };
   return kWords;
 }
