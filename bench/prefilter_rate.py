@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """bench/prefilter_rate.py — the prefilter's speed beyond reading, per core, in CPU time.
 
-    python3 bench/prefilter_rate.py --driver BUILD/bench/parse/asyncfix_bench_parse [--repeat 5] CORPUS...
+    python3 bench/prefilter_rate.py --driver BUILD/bench/parse/asyncfix_bench_parse [--repeat 5] [--passes 1]
+        [--before OTHER/asyncfix_bench_parse] [--no-parse] CORPUS...
 
 For each corpus, runs `asyncfix_bench_parse read -j 1`, `list -j 1` (read + prefilter, no parse)
 and `prefilter -j 1` (read + prefilter + parse of the kept files) in alternating rounds, and
@@ -9,6 +10,12 @@ prints the median CPU time (user + system, of the process: on a shared machine t
 measures the other work) of each, and the prefilter's rate beyond the read: the corpus's bytes
 over (list − read) CPU seconds. One thread, so CPU time is the cost per core. Nothing is
 asserted: the numbers are a report, as in bench/run.py.
+
+`--passes N` names each corpus N times on the driver's command line, so that every run reads and
+scans it N times (a small corpus scans in tens of milliseconds, near the clock's tick); the
+figures are per pass. `--before` runs a second driver in the same rounds (alternating with the
+first) and prints its row beside, for a before/after comparison. `--no-parse` leaves out the
+`prefilter` mode (which parses every kept file: on the dense corpus, every file).
 """
 import argparse
 import json
@@ -33,28 +40,37 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--driver", required=True, help="asyncfix_bench_parse")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--passes", type=int, default=1)
+    parser.add_argument("--before", help="a second asyncfix_bench_parse, run in the same rounds")
+    parser.add_argument("--no-parse", action="store_true", help="leave out the prefilter mode")
     parser.add_argument("corpora", nargs="+")
     args = parser.parse_args()
 
-    print("| corpus | MB | kept files | read CPU s | list CPU s | prefilter CPU s | prefilter beyond the read |")
-    print("|---|---:|---:|---:|---:|---:|---:|")
+    drivers = [("after", args.driver)] + ([("before", args.before)] if args.before else [])
+    print("| corpus | driver | MB | kept files | read CPU s | list CPU s | prefilter CPU s | prefilter beyond the read |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|")
     for corpus in args.corpora:
-        modes = ("read", "list", "prefilter")
-        cpus = {m: [] for m in modes}
+        modes = ("read", "list") if args.no_parse else ("read", "list", "prefilter")
+        jobs = [(name, m) for name, _ in drivers for m in modes]
+        path = dict(drivers)
+        cpus = {job: [] for job in jobs}
         info = {}
-        for m in modes:  # warm the page cache
-            run([args.driver, m, "-j", "1", corpus])
+        for name, m in jobs:  # warm the page cache
+            run([path[name], m, "-j", "1", corpus])
         for round_ in range(args.repeat):
-            for m in modes if round_ % 2 == 0 else reversed(modes):
-                cpu, report = run([args.driver, m, "-j", "1", corpus])
-                cpus[m].append(cpu)
-                info = report or info
-        med = {m: statistics.median(cpus[m]) for m in modes}
-        beyond = med["list"] - med["read"]
-        mb = info.get("bytes", 0) / 1e6
-        rate = f"{mb / beyond / 1000:.2f} GB/s" if beyond > 0 else "within the noise"
-        print(f"| {corpus} | {mb:.1f} | {info.get('kept', '?')} | {med['read']:.3f} | {med['list']:.3f} | "
-              f"{med['prefilter']:.3f} | {rate} |")
+            for name, m in jobs if round_ % 2 == 0 else reversed(jobs):
+                cpu, report = run([path[name], m, "-j", "1"] + [corpus] * args.passes)
+                cpus[(name, m)].append(cpu / args.passes)
+                info[name] = report or info.get(name, {})
+        for name, _ in drivers:
+            med = {m: statistics.median(cpus[(name, m)]) for m in modes}
+            beyond = med["list"] - med["read"]
+            mb = info[name].get("bytes", 0) / 1e6 / args.passes
+            kept = info[name].get("kept", 0) // args.passes if info[name] else "?"
+            rate = f"{mb / beyond / 1000:.2f} GB/s" if beyond > 0 else "within the noise"
+            parsed = f"{med['prefilter']:.3f}" if "prefilter" in med else "not run"
+            print(f"| {corpus} | {name} | {mb:.1f} | {kept} | {med['read']:.3f} | {med['list']:.3f} | "
+                  f"{parsed} | {rate} |")
 
 
 if __name__ == "__main__":

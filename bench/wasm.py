@@ -2,10 +2,14 @@
 """The WebAssembly build beside the native one (issue 33; figures in bench/RESULTS.md, docs/wasm.md).
 
     python3 bench/wasm.py [--rounds N] [--corpus DIR]
+    python3 bench/wasm.py --typing LINES [--repeat N]
 
 Module sizes (as built, and gzip -9), start-up (`--version`, the language server's
 initialize → shutdown → exit), and `asyncfix check` on a corpus (default: the torch corpus of
 bench/corpus.sh), native and WebAssembly under Node alternating, medians of N rounds.
+With --typing, instead: the typing trace of bench/lsp (`asyncfix_lsp_bench --typing --lines
+LINES --repeat N`) against the native server and then the WebAssembly one under Node, in one run,
+their report lines one after the other.
 Needs build/ci (the native commands) and build/wasm (`cmake --build --preset wasm`).
 """
 import argparse
@@ -48,7 +52,11 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--corpus", default=os.path.expanduser("~/.cache/asyncfix-bench/torch"))
+    ap.add_argument("--typing", type=int, metavar="LINES", help="the typing trace on a file of LINES lines")
+    ap.add_argument("--repeat", type=int, default=5, help="--typing: times the line is typed and deleted")
     args = ap.parse_args()
+    if args.typing:
+        return typing(args.typing, args.repeat)
 
     print("node %s; %s; load average %s" % (subprocess.run(["node", "--version"], stdout=subprocess.PIPE,
                                                             text=True).stdout.strip(), platform.machine(),
@@ -82,6 +90,20 @@ def main():
         same = "" if outputs["native"] == outputs["wasm"] or stdin is not None else "  (outputs differ!)"
         n, w = statistics.median(times["native"]), statistics.median(times["wasm"])
         print("%-58s %10.3f %10.3f %7.1fx%s" % (name, n, w, w / n, same))
+
+
+def typing(lines, repeat):
+    """The typing trace against both servers, one after the other (bench/lsp/lsp_latency.cpp)."""
+    bench = os.path.join(ROOT, "build", "ci", "bench", "lsp", "asyncfix_lsp_bench")
+    print("node %s; load average %s" % (subprocess.run(["node", "--version"], stdout=subprocess.PIPE, text=True)
+                                        .stdout.strip(), " ".join("%.2f" % x for x in os.getloadavg())))
+    for side, server in (("native", NATIVE_LSP), ("wasm", os.path.join(ROOT, "wasm", "asyncfix-lsp.js"))):
+        p = subprocess.run([bench, "--server", server, "--typing", "--lines", str(lines), "--repeat", str(repeat)],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                           env=dict(os.environ, ASYNCFIX_WASM_DIR=WASM_DIR))
+        print("%s: %s" % (side, p.stdout.strip().splitlines()[-1] if p.stdout.strip() else "(no output)"))
+        if p.returncode != 0:
+            sys.exit("%s failed (%d)" % (side, p.returncode))
 
 
 if __name__ == "__main__":

@@ -387,8 +387,12 @@ void Analyzer::analyze(State &s) {
     // a fresh parse. The tree is kept current all the same, as for a linted document: the
     // keystroke that makes the text worth linting (`async` typed into `x.cuda(`) may leave a
     // bracket open, and a tree first parsed in a broken state cannot be split into statements,
-    // so every keystroke after it would re-parse the whole document.
-    guarded("parsing", [&] { (void)s.doc.parsed(); });
+    // so every keystroke after it would re-parse the whole document. Its statements are held
+    // as linted with no finding: that keystroke lints the statements it changed, not all.
+    if (!guarded("parsing", [&] {
+          if (s.doc.parsed()) s.lint.adoptRejected(*s.linter, s.doc);
+        }))
+      s.lint.reset();
   } else if (!guarded("linting", [&] {
                findings->diagnostics = s.lint.update(*s.linter, s.doc, /*contain=*/true);
                findings->exact = s.lint.exact();

@@ -4,6 +4,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "asyncfix/settings.h"
+
 namespace asyncfix::lsp {
 namespace {
 
@@ -196,9 +198,7 @@ void readSelectors(const Json &j, const char *key, std::optional<std::vector<std
     while (start <= text.size()) {
       std::size_t comma = text.find(',', start);
       if (comma == std::string::npos) comma = text.size();
-      std::string item = text.substr(start, comma - start);
-      const auto first = item.find_first_not_of(" \t"), last = item.find_last_not_of(" \t");
-      if (first != std::string::npos) values.push_back(item.substr(first, last - first + 1));
+      values.push_back(text.substr(start, comma - start));
       start = comma + 1;
     }
   };
@@ -210,7 +210,7 @@ void readSelectors(const Json &j, const char *key, std::optional<std::vector<std
     problems.push_back(std::string("`") + key + "` must be a list of rule codes, not " + j.dump());
     return;
   }
-  out = std::move(values);
+  out = cleanSelectors(values); // blanks around an entry and empty entries, as the command takes them
 }
 
 template <class T>

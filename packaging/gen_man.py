@@ -14,8 +14,12 @@ import subprocess
 import sys
 
 
+# What runs the commands: nothing, or (in a cross build) CMake's emulator, e.g. qemu-aarch64-static -L …
+EMULATOR = []
+
+
 def run(*command):
-    return subprocess.run(command, check=True, capture_output=True, text=True).stdout
+    return subprocess.run(EMULATOR + list(command), check=True, capture_output=True, text=True).stdout
 
 
 def esc(text):
@@ -90,7 +94,9 @@ def main():
     parser.add_argument("--asyncfix-lsp", required=True)
     parser.add_argument("--version", required=True)
     parser.add_argument("--out", required=True)
+    parser.add_argument("--emulator", default="", help="CMake's CMAKE_CROSSCOMPILING_EMULATOR, its words joined by |")
     args = parser.parse_args()
+    EMULATOR[:] = [part for part in args.emulator.split("|") if part]
     os.makedirs(args.out, exist_ok=True)
     # SOURCE_DATE_EPOCH keeps the pages reproducible.
     stamp = int(os.environ.get("SOURCE_DATE_EPOCH", "0")) or None

@@ -64,8 +64,10 @@ if want dist; then
   # python3-build, installed into a fresh venv and into a debootstrapped bookworm root; Debian's
   # pre-commit runs the hooks; the action's test reads action.yml with python3-yaml. The
   # manylinux2014 wheel (issue 31, scripts/build-manylinux.sh): debootstrap makes its bullseye
-  # build root (whose g++-10 comes from bullseye itself), readelf (binutils) checks its files.
-  packages+=(python3-build python3-venv debootstrap binutils pre-commit python3-yaml)
+  # build root (whose g++-10 and aarch64 cross compiler come from bullseye itself), readelf
+  # (binutils) checks its files; qemu-user-static runs the aarch64 build (qemu-aarch64-static -L,
+  # no binfmt_misc registration needed).
+  packages+=(python3-build python3-venv debootstrap binutils pre-commit python3-yaml qemu-user-static)
 fi
 if want torch; then
   # The PyTorch-migration rules' runtime oracle (tests/torch, CTest label `torch`): Debian's

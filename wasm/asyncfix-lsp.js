@@ -5,6 +5,7 @@
 // stderr (its log).
 const fs = require('node:fs');
 const { checkHost, locate } = require('./locate.js');
+const { withStdinReader } = require('./stdin.js');
 
 checkHost('asyncfix-lsp');
 let WASI;
@@ -23,7 +24,11 @@ process.on('warning', (w) => {
 const file = locate('asyncfix-lsp', 'asyncfix-lsp.wasm');
 const wasi = new WASI({ version: 'preview1', args: ['asyncfix-lsp', ...process.argv.slice(2)], env: {}, returnOnExit: true });
 const wasm = new WebAssembly.Module(fs.readFileSync(file));
-const instance = new WebAssembly.Instance(wasm, { wasi_snapshot_preview1: wasi.wasiImport });
+// Standard input through a reader thread, so that the server sees whether a message is waiting
+// (stdin.js); the rest is node:wasi's.
+let instance;
+const imports = withStdinReader(wasi.wasiImport, () => instance.exports.memory);
+instance = new WebAssembly.Instance(wasm, { wasi_snapshot_preview1: imports });
 let code;
 try {
   code = wasi.start(instance);

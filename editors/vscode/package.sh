@@ -1,21 +1,72 @@
 #!/usr/bin/env bash
-# Builds the extension in DEST (default: this directory) and packages it as
-# DEST/asyncfix-<version>.vsix: `npm ci` from the committed lockfile (skipped when DEST already
-# holds this lockfile's install), `tsc --strict`, esbuild (one bundled file), `vsce package` (offline).
-# With SERVER (an asyncfix-lsp built with its C++ runtime linked in, as the release and ci builds
-# make it), the platform-specific extension instead: the server stripped into
-# bundled/<platform>-<arch>/, packaged as DEST/asyncfix-<platform>-<arch>-<version>.vsix for that
-# target, so the extension works on a machine with no asyncfix installed; the rule pages of the
-# manual (docs/rules/) go to bundled/share/doc/asyncfix/, where that server's links lead.
-# Usage: package.sh [DEST [SERVER]]
+# Builds the extension in DEST (default: this directory) and packages it as a .vsix in DEST:
+# `npm ci` from the committed lockfile (skipped when DEST already holds this lockfile's install),
+# `tsc --strict`, esbuild (one bundled file), `vsce package` (offline).
+#
+# Every package carries the WebAssembly language server in bundled/wasm/ (asyncfix-lsp.wasm and
+# its launcher, from the `wasm` build: $ASYNCFIX_WASM_DIR, default <repository>/build/wasm), which
+# the extension runs where no native server does, and the manual's rule pages in
+# bundled/share/doc/asyncfix/, where the servers' links lead.
+#
+# TARGET says which package:
+#   universal      (the default without SERVER) asyncfix-<version>.vsix for every platform: the
+#                  WebAssembly server only, which it then needs (without it the package carries no
+#                  server, as before issue 33, and says so)
+#   linux-x64, linux-arm64, win32-x64
+#                  (SERVER given) asyncfix-<target>-<version>.vsix: also the native SERVER in
+#                  bundled/<target>/ (asyncfix-lsp, or asyncfix-lsp.exe for win32), stripped with
+#                  the target's strip (strip, aarch64-linux-gnu-strip, x86_64-w64-mingw32-strip)
+#                  or copied as it is when that tool is missing; it is run (--version) only when
+#                  the target is this machine's. Without TARGET: this machine's target.
+# (A `web` package is not offered: the extension has no `browser` entry point yet, docs/wasm.md.)
+# Usage: package.sh [DEST [SERVER [TARGET]]]
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 dest=${1:-$here}
 server=${2:-}
+target=${3:-}
 mkdir -p "$dest"
 dest=$(cd "$dest" && pwd)
 command -v npm >/dev/null 2>&1 || { echo "package.sh: npm is missing; run scripts/install-deps.sh" >&2; exit 2; }
+
+case "$(uname -s)-$(uname -m)" in
+  Linux-x86_64) host=linux-x64 ;;
+  Linux-aarch64) host=linux-arm64 ;;
+  *) host= ;;
+esac
+if [ -z "$target" ]; then
+  if [ -n "$server" ]; then
+    [ -n "$host" ] || { echo "package.sh: no VS Code target for $(uname -s) $(uname -m); give TARGET" >&2; exit 2; }
+    target=$host
+  else
+    target=universal
+  fi
+fi
+case "$target" in
+  universal) [ -z "$server" ] || { echo "package.sh: the universal package carries no native SERVER" >&2; exit 2; } ;;
+  linux-x64) strip_tool=strip ;;
+  linux-arm64) strip_tool=aarch64-linux-gnu-strip ;;
+  win32-x64) strip_tool=x86_64-w64-mingw32-strip ;;
+  *) echo "package.sh: unknown TARGET $target (universal, linux-x64, linux-arm64, win32-x64)" >&2; exit 2 ;;
+esac
+if [ "$target" != universal ]; then
+  [ -n "$server" ] || { echo "package.sh: TARGET $target needs SERVER, the native asyncfix-lsp for it" >&2; exit 2; }
+  [ -f "$server" ] || { echo "package.sh: $server is not a file" >&2; exit 2; }
+  server=$(cd "$(dirname "$server")" && pwd)/$(basename "$server")
+fi
+wasm_dir=${ASYNCFIX_WASM_DIR:-$here/../../build/wasm}
+wasm_lsp=
+for candidate in "$wasm_dir/asyncfix-lsp.wasm" "$wasm_dir/lsp/asyncfix-lsp.wasm"; do
+  [ -f "$candidate" ] && wasm_lsp=$(cd "$(dirname "$candidate")" && pwd)/asyncfix-lsp.wasm && break
+done
+if [ -z "$wasm_lsp" ]; then
+  if [ "$target" = universal ]; then
+    echo "package.sh: note: no asyncfix-lsp.wasm in $wasm_dir (cmake --preset wasm && cmake --build --preset wasm): the package carries no server" >&2
+  else
+    echo "package.sh: note: no asyncfix-lsp.wasm in $wasm_dir: the package carries the native server only" >&2
+  fi
+fi
 
 if [ "$dest" != "$here" ]; then
   # A copy of the sources, so the source tree gets no node_modules/ or out/.
@@ -35,33 +86,40 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$hash" ]; then
   echo "$hash" >"$stamp"
 fi
 rm -rf out dist bundled
-target=
-if [ -n "$server" ]; then
-  case "$(uname -s)-$(uname -m)" in
-    Linux-x86_64) target=linux-x64 ;;
-    Linux-aarch64) target=linux-arm64 ;;
-    *) echo "package.sh: no VS Code target for $(uname -s) $(uname -m)" >&2; exit 2 ;;
-  esac
-  [ -x "$server" ] || { echo "package.sh: $server is not an executable file" >&2; exit 2; }
+# <server's directory>/../share/doc/asyncfix: the manual beside the program (defaultDocsUrl()).
+mkdir -p bundled/share/doc/asyncfix
+cp -R "$here/../../docs/rules" bundled/share/doc/asyncfix/
+if [ -n "$wasm_lsp" ]; then
+  mkdir -p bundled/wasm
+  cp "$wasm_lsp" bundled/wasm/asyncfix-lsp.wasm
+  cp "$here/../../wasm/asyncfix-lsp.js" "$here/../../wasm/locate.js" "$here/../../wasm/stdin.js" bundled/wasm/
+fi
+if [ "$target" != universal ]; then
+  exe=asyncfix-lsp
+  [ "$target" = win32-x64 ] && exe=asyncfix-lsp.exe
   mkdir -p "bundled/$target"
-  strip -o "bundled/$target/asyncfix-lsp" "$server"
-  chmod 755 "bundled/$target/asyncfix-lsp"
-  "bundled/$target/asyncfix-lsp" --version >/dev/null || { echo "package.sh: the bundled server does not run" >&2; exit 1; }
-  # <server's directory>/../share/doc/asyncfix: the manual beside the program (defaultDocsUrl()).
-  mkdir -p bundled/share/doc/asyncfix
-  cp -R "$here/../../docs/rules" bundled/share/doc/asyncfix/
+  if command -v "$strip_tool" >/dev/null 2>&1; then
+    "$strip_tool" -o "bundled/$target/$exe" "$server"
+  else
+    echo "package.sh: note: no $strip_tool; the server is packaged unstripped" >&2
+    cp "$server" "bundled/$target/$exe"
+  fi
+  chmod 755 "bundled/$target/$exe"
+  if [ "$target" = "$host" ]; then
+    "bundled/$target/$exe" --version >/dev/null || { echo "package.sh: the bundled server does not run" >&2; exit 1; }
+  fi
 fi
 npx --no-install tsc -p .   # type-check (strict) and out/ for test/unit.test.mjs
 # One file with vscode-languageclient inside: what the .vsix ships (main: dist/extension.js).
 npx --no-install esbuild src/extension.ts --bundle --platform=node --format=cjs --target=node18 \
   --external:vscode --outfile=dist/extension.js --log-level=warning
 version=$(node -p "require('./package.json').version")
-if [ -n "$target" ]; then
-  out="asyncfix-$target-$version.vsix"
-  targetArgs=(--target "$target")
-else
+if [ "$target" = universal ]; then
   out="asyncfix-$version.vsix"
   targetArgs=()
+else
+  out="asyncfix-$target-$version.vsix"
+  targetArgs=(--target "$target")
 fi
 rm -f "$out"
 npx --no-install vsce package "${targetArgs[@]}" --no-dependencies --skip-license --allow-missing-repository \

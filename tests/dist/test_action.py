@@ -21,7 +21,7 @@ import unittest
 
 import yaml
 
-from dist_util import LEGACY, SOURCE, VERSION, WHEEL_BUILD_DIR, WHEELHOUSE, main, run, the_wheel
+from dist_util import LEGACY, SOURCE, VERSION, WHEELHOUSE, main, run, the_wheel, wheel_source
 
 SHA = "89abcdef0123456789abcdef0123456789abcdef"
 EXPRESSION = re.compile(r"\$\{\{\s*(.*?)\s*\}\}")
@@ -135,10 +135,10 @@ class ActionTest(unittest.TestCase):
     def tearDown(self):
         shutil.rmtree(self.dir, ignore_errors=True)
 
-    def runner(self, **inputs):
+    def runner(self, action_dir=SOURCE, **inputs):
         inputs.setdefault("wheel", os.path.join(WHEELHOUSE, "asyncfix-*.whl"))
         inputs.setdefault("python", sys.executable)
-        return Runner(SOURCE, self.workspace, self.temp, inputs)
+        return Runner(action_dir, self.workspace, self.temp, inputs)
 
     def summary(self, runner):
         with open(runner.summary) as f:
@@ -210,8 +210,11 @@ class ActionTest(unittest.TestCase):
         self.assertIn("matches 0 files", runner.log("Install asyncfix").stderr)
 
     def test_without_a_wheel_it_builds_one_from_its_source(self):
-        runner = self.runner(wheel="")
-        runner.env_extra["ASYNCFIX_WHEEL_BUILD_DIR"] = WHEEL_BUILD_DIR  # the fixture's build: nothing to compile
+        # The action in the source tree the fixture's wheel was built from, with its build tree:
+        # nothing to compile, and the same wheel.
+        source, build_dir = wheel_source()
+        runner = self.runner(action_dir=source, wheel="")
+        runner.env_extra["ASYNCFIX_WHEEL_BUILD_DIR"] = build_dir
         codes = runner.run()
         self.assertEqual(list(codes.values()), [0, 0, 1], runner.dump())
         built = os.listdir(os.path.join(self.temp, "asyncfix-wheel"))

@@ -1,14 +1,13 @@
-"""The manylinux2014 x86_64 wheel (issue 31), label `manylinux`, its own test preset, out of .ci/run
-(`ctest --preset manylinux`, or ASYNCFIX_MANYLINUX=1 scripts/run.sh dist; docs/install.md says what
-it costs):
+"""The release wheel as manylinux2014 (issue 31), label `dist`, on the wheel dist.wheel builds with
+scripts/build-manylinux.sh (bullseye's g++-10 in a debootstrapped root); skipped where that script
+cannot run and dist.wheel fell back to this machine's wheel:
 
-- ManylinuxBuild: scripts/build-manylinux.sh (bullseye's g++-10 in a debootstrapped root) into
-  <build>/tests/dist/wheelhouse-manylinux, the fixture of the others.
-- ManylinuxContents: the tag is py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64, in the file
+- ManylinuxContents: the tag is py3-none-manylinux_2_17_<arch>.manylinux2014_<arch>, in the file
   name and in WHEEL; each ELF file (readelf, not the backend's own reader) needs only glibc's
-  libraries, no glibc symbol version above 2.17, and not __cxa_thread_atexit_impl.
+  libraries, no glibc symbol version above 2.17, and not __cxa_thread_atexit_impl. test_aarch64
+  runs it on the aarch64 wheel too.
 - Bullseye: the wheel in Debian bullseye (glibc 2.31, Python 3.9, pip 20.3: an older userland than
-  this machine's), a copy of the build root without its compiler and libstdc++.
+  this machine's), a copy of the build root without its compilers and libstdc++.
 - Bookworm: the wheel in the minimal bookworm root dist.debootstrap uses (cached once for both).
 
 In both roots: pip install --no-index into a venv; the CLI on the fixtures (tests/fixtures and
@@ -25,57 +24,38 @@ import shlex
 import shutil
 import subprocess
 import tempfile
-import time
 import unittest
 import zipfile
 
-from dist_util import CACHE, SOURCE, VERSION, debootstrapped, main, run
+from dist_util import BUILD_ROOT_KEY, CACHE, SOURCE, VERSION, bookworm_root, is_manylinux, main, run, the_wheel
 
-WHEELHOUSE = os.environ.get("ASYNCFIX_MANYLINUX_WHEELHOUSE", "")
 HOST_BIN = os.environ.get("ASYNCFIX_BIN", "")
-TAG = "py3-none-manylinux_2_17_x86_64.manylinux2014_x86_64"
-BUILD_ROOT_KEY = "bullseye-g++-python3-venv"  # scripts/build-manylinux.sh's root
-BOOKWORM_KEY = "bookworm-minbase-python3-venv"  # test_wheel.Debootstrap's
 GLIBC_LIBS = re.compile(r"^(libc\.so\.6|libm\.so\.6|libpthread\.so\.0|libdl\.so\.2|librt\.so\.1|"
                         r"ld-linux[-a-z0-9_.]*\.so\.[0-9]+)$")
 
 
-def opted_in():
-    if os.geteuid() != 0:
-        raise unittest.SkipTest("debootstrap and chroot need root")
-
-
-def the_wheel():
-    found = glob.glob(os.path.join(WHEELHOUSE, "asyncfix-*.whl"))
-    if len(found) != 1:
-        raise AssertionError("expected one wheel in %s (built by dist.manylinux), found %s" % (WHEELHOUSE, found))
-    return found[0]
-
-
-class ManylinuxBuild(unittest.TestCase):
-    def test_build(self):
-        opted_in()
-        shutil.rmtree(WHEELHOUSE, ignore_errors=True)
-        started = time.monotonic()
-        result = subprocess.run([os.path.join(SOURCE, "scripts", "build-manylinux.sh"), WHEELHOUSE],
-                                env=dict(os.environ, ASYNCFIX_DIST_CACHE=CACHE), timeout=3500)
-        if result.returncode == 77:
-            self.skipTest("scripts/build-manylinux.sh cannot run here (see its message)")
-        self.assertEqual(result.returncode, 0)
-        print("manylinux wheel (root and build) in %.0f s" % (time.monotonic() - started))
-        self.assertEqual(os.path.basename(the_wheel()), "asyncfix-%s-%s.whl" % (VERSION, TAG))
+def release_wheel(wheelhouse=None):
+    """The manylinux wheel in `wheelhouse` (default dist.wheel's); skips when dist.wheel built
+    this machine's wheel instead (scripts/build-manylinux.sh could not run: not root, no mirror)."""
+    wheel = the_wheel(wheelhouse)
+    if not is_manylinux(wheel):
+        raise unittest.SkipTest("%s is this machine's wheel (scripts/build-manylinux.sh could not run here)"
+                                % os.path.basename(wheel))
+    return wheel
 
 
 class ManylinuxContents(unittest.TestCase):
-    def setUp(self):
-        opted_in()
+    wheelhouse = None  # dist.wheel's; test_aarch64's subclass names its own
+    machine = os.uname().machine
 
     def test_tag_and_what_each_file_needs(self):
-        wheel = the_wheel()
+        wheel = release_wheel(self.wheelhouse)
+        tag = "py3-none-manylinux_2_17_%s.manylinux2014_%s" % (self.machine, self.machine)
+        self.assertEqual(os.path.basename(wheel), "asyncfix-%s-%s.whl" % (VERSION, tag))
         tmp = tempfile.mkdtemp(prefix="asyncfix-manylinux-elf-")
         try:
             with zipfile.ZipFile(wheel) as z:
-                self.assertIn("Tag: %s\n" % TAG, z.read("asyncfix-%s.dist-info/WHEEL" % VERSION).decode())
+                self.assertIn("Tag: %s\n" % tag, z.read("asyncfix-%s.dist-info/WHEEL" % VERSION).decode())
                 self.assertIn("GLIBC = (2, 17)", z.read("asyncfix/_wheel_info.py").decode())
                 elves = [n for n in z.namelist() if z.read(n).startswith(b"\x7fELF")]
                 self.assertEqual(len(elves), 3, elves)  # asyncfix, asyncfix-lsp, the package's library
@@ -148,6 +128,8 @@ class InRoot:
 
     @classmethod
     def prepare(cls, cached):
+        if os.geteuid() != 0:
+            raise unittest.SkipTest("chroot needs root")
         cached = os.path.realpath(cached)
         cls.chroot_command = shutil.which("chroot") or shutil.which("chroot", path="/usr/sbin:/sbin")
         cls.tmp = tempfile.mkdtemp(prefix="asyncfix-manylinux-root-", dir=CACHE)
@@ -155,7 +137,7 @@ class InRoot:
         # The root without what the build put in it (sources, build tree, the host's CMake).
         # (and the link by which the build root reaches itself at its host path).
         os.makedirs(cls.root)
-        excludes = ["./src", "./build", "./asyncfix-bin", "./usr/share/cmake-*", "." + cached]
+        excludes = ["./src", "./src-*", "./build-*", "./asyncfix-bin", "./usr/share/cmake-*", "." + cached]
         subprocess.run("tar -C %s --anchored %s -cf - . | tar -C %s -xf -"
                        % (shlex.quote(cached), " ".join("--exclude=" + shlex.quote(e) for e in excludes),
                           shlex.quote(cls.root)), shell=True, check=True)
@@ -163,8 +145,8 @@ class InRoot:
         for pattern in ("usr/lib/*-linux-gnu/libstdc++.so*", "usr/bin/g++*", "usr/bin/gcc*", "usr/bin/*-linux-gnu-g*"):
             for path in glob.glob(os.path.join(cls.root, pattern)):
                 os.remove(path)
-        shutil.copy(the_wheel(), os.path.join(cls.root, "tmp"))
-        cls.wheel_in_root = "/tmp/" + os.path.basename(the_wheel())
+        shutil.copy(cls.wheel, os.path.join(cls.root, "tmp"))
+        cls.wheel_in_root = "/tmp/" + os.path.basename(cls.wheel)
 
     @classmethod
     def tearDownClass(cls):
@@ -221,10 +203,10 @@ class Bullseye(InRoot, unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        opted_in()
+        cls.wheel = release_wheel()
         cached = os.path.join(CACHE, BUILD_ROOT_KEY)
         if not os.path.exists(cached + ".done"):
-            raise AssertionError("no bullseye root in %s (dist.manylinux makes it)" % CACHE)
+            raise AssertionError("no bullseye root in %s (dist.wheel makes it)" % CACHE)
         cls.prepare(cached)
 
 
@@ -233,8 +215,10 @@ class Bookworm(InRoot, unittest.TestCase):
 
     @classmethod
     def setUpClass(cls):
-        opted_in()
-        cls.prepare(debootstrapped(BOOKWORM_KEY, ["--variant=minbase", "--include=python3-venv", "bookworm"]))
+        cls.wheel = release_wheel()
+        if os.geteuid() != 0:
+            raise unittest.SkipTest("debootstrap and chroot need root")
+        cls.prepare(bookworm_root())
 
 
 if __name__ == "__main__":

@@ -799,3 +799,211 @@ TEST_CASE("prefilter: mayUseTorchFamily finds torch, numpy and scipy at every of
     }
   CHECK_FALSE(mayUseTorchFamily("import tensorflow as tf\nx = numb + torc + scip + numpi\n"));
 }
+
+namespace {
+/// Fragments of the code the prefilter judges, the words of every rule, pieces that break the
+/// syntax around them, and bytes that sit at the edges of its tests (quotes, `#`, a backslash,
+/// CR, a BOM, UTF-8, NUL).
+std::string differentialText(std::mt19937 &rng) {
+  static const std::vector<std::string_view> kPieces{
+      "async def f():\n",
+      "    await g()\n",
+      "await (x)",
+      "[i async for i in y]",
+      "async with a:",
+      "x.to(dev, non_blocking=True)",
+      "y.to(d, True)",
+      "z.to(\n  d, # c\n  False)",
+      ".to # c\n(x, True)",
+      " to(",
+      ".to(",
+      "x.cuda(non_blocking=True)",
+      "m.cpu(non_blocking=False)",
+      "non_blocking",
+      "non_blocking=",
+      "loader = DataLoader(ds)",
+      "import torch.nn as nn\n",
+      "import torchvision\n",
+      "import numpy as np\n",
+      "from scipy import misc\n",
+      "'cpu'",
+      "# noqa: AF101\n",
+      "# NOQA",
+      "f'{x.to(d, True)}'",
+      "'''",
+      "\"",
+      "'",
+      "#",
+      "\\\n",
+      "\r\n",
+      "\r",
+      "\n",
+      "    ",
+      "\t",
+      "(",
+      ")",
+      "[",
+      "]",
+      "{",
+      "}",
+      ",",
+      "=",
+      ":",
+      ".",
+      "\xef\xbb\xbf",
+      "\xc3\xa9",
+      std::string_view("\0", 1),
+      "lambda x: x",
+      "True",
+      "False",
+      "async",
+      "await",
+      "to",
+      "torch",
+      "total",
+      "token",
+      "noqa",
+      "def ",
+      "class ",
+      "return ",
+      "x",
+      "_",
+      "0",
+      "class F(Function):\n    def forward(self, x):\n        return x\n",
+      "torch.load(p)",
+      "F.softmax(x)",
+      "nn.Softmax(dim=1)",
+      "loss.data[0]",
+      "correct[:k].view(-1)",
+      "transforms.Scale(4)",
+      "np.float",
+      "np.float32",
+      "nn.MSELoss(size_average=False)",
+      "x.cuda(device_id=1)"};
+  std::vector<WordSet::Word> words;
+  for (const TorchWord &w : torchApiWords()) words.push_back({w.text, false});
+  for (const TorchWord &w : torchApiWholeWords()) words.push_back({w.text, true});
+  std::string text(rng() % 40, ' '); // every alignment of the 16- and 32-byte blocks
+  const std::size_t n = 1 + rng() % 40;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (rng() % 5 == 0) text += generatedText(rng, words, 1);
+    else text += kPieces[rng() % kPieces.size()];
+  }
+  return text;
+}
+
+/// The adversarial texts: candidates packed at every byte, and each piece at every offset of a
+/// block, cut at every length.
+std::vector<std::string> adversarialTexts() {
+  std::vector<std::string> out;
+  for (const std::string_view dense : {" to to to to to to to to to to to to to to to to to to to to ",
+                                       "asyncawaitasyncawaitasyncawaitasyncawaitasyncawaitasyncawait",
+                                       "non_bnon_bnon_bnon_bnon_bnon_bnon_bnon_bnon_bnon_bnon_bnon_b",
+                                       "noqanoqaNOQAnoqanoqanoqaNoQaAF1noqanoqanoqanoqanoqanoqanoqa",
+                                       "devicedevicetorch.torch.sizesizeinitinitdevice_id=torch.load"})
+    for (std::size_t cut = 0; cut <= dense.size(); cut += 3) out.emplace_back(dense.substr(0, cut));
+  for (const std::string_view piece :
+       {"x.to(d, True)", "await (x)", "non_blocking", "# noqa: AF101", "torch.load(p)", "np.float"})
+    for (std::size_t pad = 0; pad < 70; ++pad) {
+      out.push_back(std::string(pad, ' ') + std::string(piece));
+      out.push_back("import torch\nimport numpy\n" + std::string(pad, 'x') + "\n" + std::string(piece));
+    }
+  return out;
+}
+} // namespace
+
+TEST_CASE("prefilter: the fast path keeps what the reference path keeps, on random and adversarial texts",
+          "[prefilter]") {
+  // scanTriggersReference tries every position against the plain definitions (no SIMD search, no
+  // word filter, no bit sets); both must give the same triggers for a whole file (the answer that
+  // keeps it) and the same marks for a part of one, with and without packages reached.
+  constexpr unsigned kAll =
+      kPrefilterKeywordName | kPrefilterNonBlocking | kPrefilterToCall | kPrefilterNoqa | kPrefilterTorchApi;
+  std::mt19937 rng(2029);
+  std::vector<std::string> texts = adversarialTexts();
+  for (int round = 0; round < 4000; ++round) texts.push_back(differentialText(rng));
+  int kept = 0, rejected = 0;
+  for (const std::string &text : texts) {
+    INFO("text: " << text);
+    for (const unsigned wanted : {kAll, kPrefilterToCall | kPrefilterNonBlocking, unsigned{kPrefilterTorchApi}})
+      for (const unsigned reached : {0U, unsigned{kPackageTorch}}) {
+        const unsigned fast = scanTriggers(text, wanted, nullptr, reached);
+        CHECK(fast == scanTriggersReference(text, wanted, nullptr, reached));
+        (fast != 0 ? kept : rejected)++;
+        std::vector<std::uint32_t> fastMarks, referenceMarks;
+        CHECK(scanTriggers(text, wanted, &fastMarks, reached) ==
+              scanTriggersReference(text, wanted, &referenceMarks, reached));
+        CHECK(fastMarks == referenceMarks);
+      }
+  }
+  // Both answers occur often: the comparison is about the judgements, not one side of them.
+  CHECK(kept > 2000);
+  CHECK(rejected > 2000);
+}
+
+TEST_CASE("prefilter: a NUL byte ends a comment or a string, as tree-sitter reads them", "[prefilter]") {
+  // Found by fuzz_prefilter: tree-sitter's lexer reads a NUL as the end of the input where it
+  // stands, so a comment ends there and what follows is code (here an `async def` that no line
+  // starts, which its error recovery reads as the name `async`: AF001). The prefilter took the
+  // whole line for a comment and rejected the file.
+  using namespace std::string_literals;
+  const Linter linter;
+  const std::string comment = "\r\nz. d, #"s + std::string(12, '\0') + "async def f():\n    await g()\n"s;
+  CHECK(linter.mayHaveFindings(comment));
+  for (const std::string &text :
+       {comment, "x = 1  # \0async = 2\n"s, "s = '\0async = 1'\n"s, "s = '''\0\nasync = 1\n'''\n"s,
+        "s = f'{x}\0async = 1'\n"s, "s = f'{\0async}'\n"s, "# \0\n"s, "s = '\0'\n"s}) {
+    INFO("text: " << text);
+    if (linter.mayHaveFindings(text)) continue;
+    CHECK(allFindings(linter, text).empty());
+  }
+}
+
+TEST_CASE("prefilter: a byte of another character next to a word does not make it part of a name", "[prefilter]") {
+  // Found by fuzz_prefilter: tree-sitter-python reads U+FEFF, U+200B and U+2060 anywhere (and
+  // U+00A0, which a web page pastes) as blanks, so `await` right after one is a name of its own
+  // (AF002), and `np.float` right before one is NumPy's alias. The prefilter took every byte
+  // >= 0x80 for a byte of the identifier and rejected both files.
+  using namespace std::string_literals;
+  const Linter linter;
+  const std::string bom = " t\xff\xff\xff\xff\xffs\0\xef\xbb\xbf"s + "await] (y\xa5|aAF";
+  CHECK(linter.mayHaveFindings(bom));
+  for (const std::string &text :
+       {bom,
+        "x = 1\n\xc2\xa0"
+        "await = 2\n"s,
+        "\xe2\x80\x8b"
+        "async = 1\n"s,
+        "y = f(non_blocking\xc2\xa0=True)\n"s, "import numpy as np\nx = np.float\xc2\xa0\n"s,
+        "import torch\nx = \xef\xbb\xbftorch.load(p)\n"s, "import torch\nx = torch.load\xe2\x81\xa0(p)\n"s}) {
+    INFO("text: " << text);
+    if (linter.mayHaveFindings(text)) continue;
+    CHECK(allFindings(linter, text).empty());
+  }
+  // Still no match inside an ASCII identifier.
+  CHECK_FALSE(linter.mayHaveFindings("import numpy as np\nx = np.float32\ny = my_await_x\n"));
+}
+
+TEST_CASE("prefilter: `await` next to a byte that starts no token is a name", "[prefilter]") {
+  // Found by fuzz_prefilter: in `\xffawait\xa5`, tree-sitter reads no token in the invalid bytes
+  // and `await` is a name (AF002); the prefilter read `\xa5` as an operand, which makes `await`
+  // the keyword, and rejected the file.
+  using namespace std::string_literals;
+  const Linter linter;
+  for (const std::string &text : {"t\xff"
+                                  "await\xa5|aA\xe5"
+                                  "F94io"s,
+                                  "x = \xa5 async for y in z\n"s, "await \xe9x\n"s, "\xa5 await x\n"s}) {
+    INFO("text: " << text);
+    CHECK(scanTriggers(text, kPrefilterKeywordName) != 0);
+  }
+}
+
+TEST_CASE("prefilter: a word right after a number is a token of its own", "[prefilter]") {
+  // Found by fuzz_prefilter: `0await` is the number `0` and the name `await` to tree-sitter
+  // (AF002); the prefilter took it for one identifier.
+  const Linter linter;
+  CHECK(linter.mayHaveFindings("x = 1\n   0await g()\n"));
+  CHECK(linter.mayHaveFindings("import torch\nx = 0torch.load(p)\n"));
+  CHECK_FALSE(linter.mayHaveFindings("x = a0await\ny = b_async\n"));
+}

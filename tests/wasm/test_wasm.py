@@ -253,7 +253,29 @@ def transcript_answers(argv, steps):
     return responses, last_diagnostics, requests_seen, code
 
 
+# A WASI module whose _start traps (`unreachable`) and which exports a memory, as node:wasi wants.
+TRAPPING_MODULE = bytes.fromhex(
+    "0061736d01000000"                                      # magic, version 1
+    "010401600000"                                          # types: () -> ()
+    "03020100"                                              # functions: one of type 0
+    "0503010001"                                            # memory: 1 page
+    "071302065f7374617274000006" "6d656d6f7279" "0200"      # exports: _start (func 0), memory (memory 0)
+    "0a05010300000b")                                       # code: no locals, unreachable, end
+
+
 class LspTest(unittest.TestCase):
+    def test_trap_is_reported(self):
+        # A trap inside the module: the launcher says so on stderr and exits with code 70, for the
+        # client to start the server again (the VS Code extension does: tests/editors/vscode).
+        with tempfile.TemporaryDirectory() as tmp:
+            with open(os.path.join(tmp, "asyncfix-lsp.wasm"), "wb") as f:
+                f.write(TRAPPING_MODULE)
+            p = subprocess.run(WASM_LSP, input=b"", stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=TIMEOUT,
+                               env=dict(os.environ, ASYNCFIX_WASM_DIR=tmp))
+            self.assertEqual(p.returncode, 70, p.stderr)
+            self.assertIn(b"asyncfix-lsp: the WebAssembly module stopped: RuntimeError: unreachable", p.stderr)
+            self.assertEqual(p.stdout, b"")
+
     def test_transcripts(self):
         need(NATIVE_LSP)
         directory = os.path.join(ROOT, "tests", "lsp", "transcripts")

@@ -71,6 +71,14 @@ public:
   /// (stats().contained): the next update with the statements closed, or any update without
   /// `contain`, is exact again.
   const std::vector<Diagnostic> &update(const Linter &linter, const Document &doc, bool contain = false);
+  /// Holds every statement of `doc`'s current tree (parsed by the caller) as linted with no
+  /// finding, without linting any: for a text `linter`'s prefilter rejects as a whole (an editor
+  /// host does not lint it). The next update() lints only what changed, as after a lint; while
+  /// the text stays rejected, nothing (its findings are none); once it is kept, also the
+  /// statements held unlinted whose own text the prefilter marks, which were "no finding" only
+  /// as part of the rejected whole (a `non_blocking=True` copy in a file that gains a
+  /// `DataLoader`). A keystroke that makes the file worth linting lints that statement, not all.
+  void adoptRejected(const Linter &linter, const Document &doc);
   /// Documents smaller than this are never contained (a whole re-parse costs little there).
   std::size_t containBytes = std::size_t{32} * 1024;
   const std::vector<Diagnostic> &diagnostics() const { return diagnostics_; }
@@ -94,6 +102,7 @@ private:
     std::uint32_t start = 0, end = 0;
     bool dirty = false;                 ///< an edit touched it or what it read
     bool hit = false;                   ///< an edit touched its text (its words went to words_, facts_)
+    bool unlinted = false;              ///< held as "no finding" by adoptRejected(), not linted
     std::uint64_t wordBits = 0;         ///< wordBit() of each of `words`
     std::vector<std::string> words;     ///< sorted: words its queries were about
     std::uint64_t factBits = 0;         ///< wordBit() of each of `factWords`
@@ -124,6 +133,9 @@ private:
                  std::vector<Reparsed> &reparsed, std::vector<std::size_t> &todo);
   /// Keeps the facts `model` learnt (see update()).
   void learn(const SemanticModel &model, const std::vector<std::size_t> &todo, bool full);
+
+  /// Whether units_ hold unlinted ones (adoptRejected()).
+  bool anyUnlinted() const;
 
   std::vector<Unit> units_;
   bool valid_ = false;             ///< units_ hold the results of an earlier update()

@@ -88,6 +88,26 @@ void IncrementalLint::reset() {
   diagnostics_.clear();
 }
 
+void IncrementalLint::adoptRejected(const Linter &linter, const Document &doc) {
+  reset();
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> changed;
+  (void)DocumentInternals::takeChanges(doc, changed); // the next update() sees the edits after this
+  if (!DocumentInternals::parse(doc) || LinterInternals::impl(linter).rules.empty()) return;
+  const std::vector<DocumentInternals::Span> &spans = DocumentInternals::statementSpans(doc);
+  units_.resize(spans.size());
+  for (std::size_t i = 0; i < spans.size(); ++i) {
+    units_[i].start = spans[i].start;
+    units_[i].end = spans[i].end;
+    units_[i].unlinted = true;
+  }
+  valid_ = true;
+  stats_ = {units_.size(), 0, false};
+}
+
+bool IncrementalLint::anyUnlinted() const {
+  return std::any_of(units_.begin(), units_.end(), [](const Unit &unit) { return unit.unlinted; });
+}
+
 void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size_t end, std::string_view replacement) {
   if (!valid_) return; // the next update() lints everything anyway
   const std::string_view text = doc.text();
@@ -311,6 +331,35 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   // and only as the rules ask.
   const SemanticModel model(doc, knownFacts());
   if (!full) findStale(model, text, unmatched, reparsed, todo);
+  if (!full && anyUnlinted()) {
+    if (!linter.mayHaveFindings(text)) {
+      // Still rejected as a whole: no statement has a finding, the changed ones neither.
+      for (const std::size_t i : todo) {
+        units_[i].results.reset();
+        units_[i].unlinted = true;
+      }
+      todo.clear();
+    } else {
+      // Worth linting now: the statements held unlinted that may hold a finding are linted too
+      // (those whose text the prefilter marks; all of them in a tree with syntax errors, where
+      // the walk does not prune). The others have none, as their lint would find.
+      // One scan of the whole text: in a clean tree, every statement starts where the scan reads
+      // code, as the scan of its text alone does.
+      const bool anyError = DocumentInternals::hasError(doc);
+      const std::vector<std::uint32_t> marks =
+          anyError ? std::vector<std::uint32_t>{} : marksOf(text, impl.triggers, 0, impl.apiWords);
+      std::vector<bool> queued(units_.size());
+      for (const std::size_t i : todo) queued[i] = true;
+      for (std::size_t i = 0; i < units_.size(); ++i) {
+        Unit &unit = units_[i];
+        if (!unit.unlinted) continue;
+        unit.unlinted = false;
+        const auto mark = std::lower_bound(marks.begin(), marks.end(), unit.start);
+        if (!queued[i] && (anyError || (mark != marks.end() && *mark < unit.end))) todo.push_back(i);
+      }
+      std::sort(todo.begin(), todo.end());
+    }
+  }
   relint(linter, doc, model, units_, todo);
   valid_ = true;
   words_.clear();

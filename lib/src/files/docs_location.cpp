@@ -40,7 +40,7 @@ fs::path runningProgram() {
   if (_NSGetExecutablePath(buffer.data(), &size) != 0) return {};
   buffer.resize(buffer.find('\0'));
   return fs::weakly_canonical(fs::path(buffer), ec);
-#elif defined(__linux__)
+#elif defined(__linux__) || defined(__EMSCRIPTEN__) // WebAssembly: the Node.js loader answers (wasm/node-pre.js)
   fs::path program = fs::read_symlink("/proc/self/exe", ec);
   return ec ? fs::path() : program;
 #else

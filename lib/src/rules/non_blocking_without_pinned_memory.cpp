@@ -42,6 +42,34 @@ memory and start-up time.
 
 namespace {
 
+/// The edit that pins the memory of the `DataLoader(...)` call `loader`: its `pin_memory` is
+/// absent or a literal False. Nothing when it pins, or when its arguments cannot tell (a
+/// variable, `**kwargs`, eight positional arguments).
+std::optional<TextEdit> pinMemoryEdit(TSNode loader, std::string_view text) {
+  const TSNode args = field(loader, "arguments");
+  if (ts_node_is_null(args)) return std::nullopt;
+  TSNode pin{}, last{};
+  int positional = 0;
+  for (std::uint32_t i = 0, n = ts_node_named_child_count(args); i < n; ++i) {
+    const TSNode arg = ts_node_named_child(args, i);
+    if (ts_node_symbol(arg) == Kinds::get().comment) continue;
+    const std::string_view type = ts_node_type(arg);
+    if (type == "dictionary_splat" || type == "list_splat") return std::nullopt;
+    // pin_memory is DataLoader's 8th parameter: with 8 positional arguments it is given.
+    if (ts_node_symbol(arg) != Kinds::get().keywordArgument && ++positional >= 8) return std::nullopt;
+    if (ts_node_symbol(arg) == Kinds::get().keywordArgument && textOf(field(arg, "name"), text) == "pin_memory")
+      pin = arg;
+    last = arg;
+  }
+  if (!ts_node_is_null(pin)) {
+    const TSNode value = field(pin, "value");
+    if (textOf(value, text) != "False") return std::nullopt;
+    return TextEdit{ts_node_start_byte(value), ts_node_end_byte(value), "True"};
+  }
+  if (!ts_node_is_null(last)) return TextEdit{ts_node_end_byte(last), ts_node_end_byte(last), ", pin_memory=True"};
+  return TextEdit{ts_node_start_byte(args) + 1, ts_node_start_byte(args) + 1, "pin_memory=True"};
+}
+
 class NonBlockingWithoutPinnedMemory final : public Rule {
 public:
   const RuleInfo &info() const override { return kNonBlockingWithoutPinnedMemory; }
@@ -61,36 +89,13 @@ public:
     ancestors.back() = function;
     const TSNode loader = ctx.receivers().dataLoaderCallOf(field(function, "object"), ancestors);
     if (ts_node_is_null(loader)) return;
-    // pin_memory: absent or a literal False. (A variable or **kwargs: we cannot tell.)
-    const TSNode args = field(loader, "arguments");
-    TSNode pin{}, last{};
-    int positional = 0;
-    for (std::uint32_t i = 0, n = ts_node_named_child_count(args); i < n; ++i) {
-      const TSNode arg = ts_node_named_child(args, i);
-      if (ts_node_symbol(arg) == Kinds::get().comment) continue;
-      const std::string_view type = ts_node_type(arg);
-      if (type == "dictionary_splat" || type == "list_splat") return;
-      // pin_memory is DataLoader's 8th parameter: with 8 positional arguments it is given.
-      if (ts_node_symbol(arg) != Kinds::get().keywordArgument && ++positional >= 8) return;
-      if (ts_node_symbol(arg) == Kinds::get().keywordArgument && textOf(field(arg, "name"), text) == "pin_memory")
-        pin = arg;
-      last = arg;
-    }
-    TextEdit edit;
-    if (!ts_node_is_null(pin)) {
-      const TSNode value = field(pin, "value");
-      if (textOf(value, text) != "False") return;
-      edit = {ts_node_start_byte(value), ts_node_end_byte(value), "True"};
-    } else if (!ts_node_is_null(last)) {
-      edit = {ts_node_end_byte(last), ts_node_end_byte(last), ", pin_memory=True"};
-    } else {
-      edit = {ts_node_start_byte(args) + 1, ts_node_start_byte(args) + 1, "pin_memory=True"};
-    }
+    const std::optional<TextEdit> edit = pinMemoryEdit(loader, text);
+    if (!edit) return;
     Diagnostic d = makeDiagnostic(kNonBlockingWithoutPinnedMemory, Severity::Info, field(node, "name"),
                                   "`non_blocking=True` is synchronous here: the DataLoader on line ");
     ctx.appendLineNumber(d, ts_node_start_byte(loader), "The DataLoader");
     d.message += " does not pin memory";
-    d.fix = Fix{"Add `pin_memory=True` to the DataLoader", Applicability::Unsafe, {edit}};
+    d.fix = Fix{"Add `pin_memory=True` to the DataLoader", Applicability::Unsafe, {*edit}};
     ctx.report(std::move(d));
   }
 };

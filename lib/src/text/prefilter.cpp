@@ -105,6 +105,24 @@ bool isWholeWord(std::string_view text, std::size_t i, std::size_t len) {
          (i + len >= text.size() || !isWordByte(static_cast<unsigned char>(text[i + len])));
 }
 
+bool isAsciiWordByte(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/// Whether a word the scan looks for may stand alone at `i`, for tree-sitter: no ASCII identifier
+/// byte next to it. A byte of another character next to it may belong to one that tree-sitter
+/// reads as a blank (U+00A0, U+FEFF anywhere, U+200B, U+2060: the grammar's extras) or to none
+/// (invalid UTF-8), where `await` is a name of its own; the scan keeps such a word (at worst a
+/// file parsed for nothing, where `éawait` is one name). Nor does a digit before it.
+bool mayStandAlone(std::string_view text, std::size_t i, std::size_t len) {
+  // Before it, the identifier bytes up to it make it part of a name, unless they start with a
+  // digit: a number ends there (`0await` is `0` and the name `await` to tree-sitter).
+  std::size_t run = i;
+  while (run > 0 && isAsciiWordByte(static_cast<unsigned char>(text[run - 1]))) --run;
+  return (run == i || (text[run] >= '0' && text[run] <= '9')) &&
+         (i + len >= text.size() || !isAsciiWordByte(static_cast<unsigned char>(text[i + len])));
+}
+
 /// The string prefixes Python knows (any case): r u b f br rb fr rf, and 3.14's t tr rt.
 /// Returns 0 for no prefix, 1 for a plain string prefix, 2 for an f-/t-string prefix.
 int stringPrefix(std::string_view w) {
@@ -212,7 +230,9 @@ private:
       return;
     }
     if (t[i] == '#') {
-      const std::size_t e = findAny(t, i, '\n', '\r', '\n', '\n');
+      // A comment ends at a line end, and at a NUL byte, which tree-sitter's lexer reads as the
+      // end of the input there: what follows is code to it.
+      const std::size_t e = findAny(t, i, '\n', '\r', '\0', '\n');
       spans_.push_back({i, e});
       pos_ = e;
       return;
@@ -246,8 +266,9 @@ private:
         k += k + 1 < t.size() && t[k + 1] == '{' ? 1 : 2;
       } else if ((ch == '{' || ch == '}') && k + 1 < t.size() && t[k + 1] == ch) {
         k += 2; // `{{`, `}}`: a brace in the text
-      } else if (ch == '}' || (!triple && (ch == '\n' || ch == '\r'))) {
-        return giveUp(); // unterminated, or a lone `}`: a syntax error, whose recovery may read code
+      } else if (ch == '}' || ch == '\0' || (!triple && (ch == '\n' || ch == '\r'))) {
+        return giveUp(); // unterminated (a NUL ends it too), or a lone `}`: a syntax error, whose recovery may read
+                         // code
       } else if (ch == quote && (!triple || (k + 2 < t.size() && t[k + 1] == quote && t[k + 2] == quote))) {
         const std::size_t end = k + (triple ? 3 : 1);
         spans_.push_back({piece, end, begin, end});
@@ -278,7 +299,8 @@ private:
     bool spec = false;
     while (k < t.size()) {
       const char ch = t[k];
-      if (ch == quote || ch == '\\' || (!triple && (ch == '\n' || ch == '\r'))) return std::string_view::npos;
+      if (ch == quote || ch == '\\' || ch == '\0' || (!triple && (ch == '\n' || ch == '\r')))
+        return std::string_view::npos;
       if (spec) {
         if (ch == '\n' || ch == '\r') return std::string_view::npos;
         if (ch == '}') return k;
@@ -332,6 +354,8 @@ private:
         return q + 1; // unterminated: what follows the quote is scanned as code
       } else if (ch == quote && (!triple || (k + 2 < t.size() && t[k + 1] == quote && t[k + 2] == quote))) {
         const std::size_t end = k + (triple ? 3 : 1);
+        // A NUL byte ends a string's content for tree-sitter (as a comment's): unterminated.
+        if (std::memchr(t.data() + q, '\0', end - q) != nullptr) return q + (triple ? 3 : 1);
         if (!formatted) spans_.push_back({begin, end});
         return end;
       } else {
@@ -504,6 +528,7 @@ std::size_t nextToken(std::string_view text, std::size_t k, Lexer &lexer) {
 struct ToCallArguments {
   std::string_view text;
   std::vector<std::size_t> keywords; ///< sorted
+  std::vector<std::size_t> scratch;  ///< the next list's keywords while it is scanned (its capacity kept)
 };
 
 /// `.to(`'s arguments hold a bare `True`/`False` after the first argument: `(…, True)` or
@@ -518,7 +543,7 @@ bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer
   int depth = 0;
   char previous = 0; // the last character of the previous token at depth 1
   bool plain = true; // no `lambda` nor `:` at depth 1
-  std::vector<std::size_t> keywords;
+  if (seen) seen->scratch.clear();
   for (std::size_t k = open; k < limit;) {
     const auto c = static_cast<unsigned char>(text[k]);
     if (c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\' || c == '#') {
@@ -538,7 +563,10 @@ bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer
       ++depth;
     } else if (c == ')' || c == ']' || c == '}') {
       if (--depth == 0) {
-        if (seen && plain) *seen = {text.substr(open, k + 1 - open), std::move(keywords)};
+        if (seen && plain) {
+          seen->text = text.substr(open, k + 1 - open);
+          seen->keywords.swap(seen->scratch);
+        }
         return false;
       }
     } else if (isWordByte(c)) {
@@ -553,7 +581,7 @@ bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer
       if (seen && depth == 1 && (previous == '(' || previous == ',')) {
         const std::size_t eq = nextToken(text, k, lexer);
         if (eq < text.size() && text[eq] == '=' && (eq + 1 >= text.size() || text[eq + 1] != '='))
-          keywords.push_back(at);
+          seen->scratch.push_back(at);
       }
       previous = w.back();
       continue;
@@ -593,6 +621,12 @@ template <class F> void forEachOccurrence(std::string_view text, std::string_vie
 }
 
 bool hasWord(std::string_view text, std::string_view word) {
+  if (text.size() < 64) {
+    // An argument list: too short for the vectorised search to pay for its set-up.
+    for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1))
+      if (isWholeWord(text, at, word.size())) return true;
+    return false;
+  }
   bool found = false;
   forEachOccurrence(text, word, [&](std::size_t at) { return found = isWholeWord(text, at, word.size()); });
   return found;
@@ -608,24 +642,26 @@ bool noqaWithAsyncfixCode(std::string_view text, std::size_t at) {
   return false;
 }
 
+/// Could the byte `c` start a character that tree-sitter reads as a blank and the judgements do
+/// not (unicodeBlankAt)? A vertical tab or the lead byte of a character of two bytes or more
+/// (0xc2 and above: two tests in the SIMD filter, where the six lead bytes of those blanks took
+/// six and made the filter's constants more than the registers).
+bool blankLead(unsigned c) { return c == 0x0b || c >= 0xc2; }
+
 /// Could a byte at `p` start one of the words the scan looks for? The filter that the SIMD loop
-/// applies 16 positions at a time: `async`/`await` (a, s|w, _, _, c|t), `non_blocking`
-/// (n, _, _, `_`, b), `to` after `.` or a blank, `noqa` in any case (n, _, q, a).
+/// applies 16 or 32 positions at a time: `async`/`await` (a, s|w, _, _, c|t), `non_blocking`
+/// (n, _, _, `_`, b), `to` after `.` or a blank and before `(`, `#`, `\` or a blank (what
+/// toCallOpen() needs: `torch`, `total` and `token` are no candidates), `noqa` in any case
+/// (n, _, q, a).
 bool mayStartWord(std::string_view text, std::size_t p) {
   const auto at = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0U; };
   const unsigned c0 = at(p), c1 = at(p + 1), c2 = at(p + 2), c3 = at(p + 3), c4 = at(p + 4);
   const unsigned before = p == 0 ? ' ' : static_cast<unsigned char>(text[p - 1]);
   return (c0 == 'a' && (c1 == 's' || c1 == 'w') && (c4 == 'c' || c4 == 't')) || (c0 == 'n' && c3 == '_' && c4 == 'b') ||
-         (c0 == 't' && c1 == 'o' && (before == '.' || before <= ' ')) ||
-         ((c0 | 0x20U) == 'n' && (c2 | 0x20U) == 'q' && (c3 | 0x20U) == 'a');
+         (c0 == 't' && c1 == 'o' && (before == '.' || before <= ' ') &&
+          (c2 == '(' || c2 == '#' || c2 == '\\' || c2 <= ' ')) ||
+         ((c0 | 0x20U) == 'n' && (c2 | 0x20U) == 'q' && (c3 | 0x20U) == 'a') || blankLead(c0);
 }
-
-/// Where a SIMD search for the next candidate stopped: at a candidate, or where too few bytes are
-/// left for another block (no candidate before it).
-struct Stop {
-  std::size_t at;
-  bool found;
-};
 
 #if defined(__SSE2__)
 /// mayStartWord() for the 16 positions from `p` (reads p[-1] to p[19]) as a bit mask.
@@ -638,56 +674,65 @@ inline unsigned candidateMask16(const char *p) {
                                         _mm_or_si128(eq(b4, 'c'), eq(b4, 't')));
   const __m128i nonBlocking = _mm_and_si128(eq(b0, 'n'), _mm_and_si128(eq(b3, '_'), eq(b4, 'b')));
   const __m128i blankBefore = _mm_cmpeq_epi8(_mm_max_epu8(before, space), space); // before <= ' '
-  const __m128i to = _mm_and_si128(_mm_and_si128(eq(b0, 't'), eq(b1, 'o')), _mm_or_si128(eq(before, '.'), blankBefore));
+  const __m128i toEnds = _mm_or_si128(_mm_or_si128(eq(b2, '('), eq(b2, '#')),
+                                      _mm_or_si128(eq(b2, '\\'), _mm_cmpeq_epi8(_mm_max_epu8(b2, space), space)));
+  const __m128i to = _mm_and_si128(_mm_and_si128(_mm_and_si128(eq(b0, 't'), eq(b1, 'o')), toEnds),
+                                   _mm_or_si128(eq(before, '.'), blankBefore));
   const __m128i noqa = _mm_and_si128(eq(_mm_or_si128(b0, lower), 'n'),
                                      _mm_and_si128(eq(_mm_or_si128(b2, lower), 'q'), eq(_mm_or_si128(b3, lower), 'a')));
+  const __m128i lead = _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(b0, _mm_set1_epi8('\xc2')), b0), eq(b0, '\x0b'));
   return static_cast<unsigned>(
-      _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(keyword, nonBlocking), _mm_or_si128(to, noqa))));
-}
-
-Stop nextCandidateSse2(const char *s, std::size_t i, std::size_t n) {
-  for (; i + 4 + 16 <= n; i += 16)
-    if (const unsigned mask = candidateMask16(s + i); mask != 0)
-      return {i + static_cast<std::size_t>(__builtin_ctz(mask)), true};
-  return {i, false};
+      _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_or_si128(keyword, nonBlocking), _mm_or_si128(to, noqa)), lead)));
 }
 #endif
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ASYNCFIX_PREFILTER_AVX2 1
-/// nextCandidateSse2, 32 positions at a time (the same tests as candidateMask16). No lambdas:
-/// GCC does not give them the function's target.
-__attribute__((target("avx2"))) Stop nextCandidateAvx2(const char *s, std::size_t i, std::size_t n) {
+/// candidateMask16 for the 32 positions from `p` (reads p[-1] to p[35]). No lambdas: GCC does
+/// not give them the function's target.
+__attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p) {
   const __m256i lower = _mm256_set1_epi8(0x20), space = _mm256_set1_epi8(' ');
   const __m256i ca = _mm256_set1_epi8('a'), cs = _mm256_set1_epi8('s'), cw = _mm256_set1_epi8('w'),
                 cc = _mm256_set1_epi8('c'), ct = _mm256_set1_epi8('t'), cn = _mm256_set1_epi8('n'),
                 cu = _mm256_set1_epi8('_'), cb = _mm256_set1_epi8('b'), co = _mm256_set1_epi8('o'),
-                cd = _mm256_set1_epi8('.'), cq = _mm256_set1_epi8('q');
-  for (; i + 4 + 32 <= n; i += 32) {
-    const char *p = s + i;
-    const __m256i before = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p - 1));
-    const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
-    const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 1));
-    const __m256i b2 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 2));
-    const __m256i b3 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 3));
-    const __m256i b4 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 4));
-    const __m256i keyword =
-        _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, ca),
-                                          _mm256_or_si256(_mm256_cmpeq_epi8(b1, cs), _mm256_cmpeq_epi8(b1, cw))),
-                         _mm256_or_si256(_mm256_cmpeq_epi8(b4, cc), _mm256_cmpeq_epi8(b4, ct)));
-    const __m256i nonBlocking = _mm256_and_si256(
-        _mm256_cmpeq_epi8(b0, cn), _mm256_and_si256(_mm256_cmpeq_epi8(b3, cu), _mm256_cmpeq_epi8(b4, cb)));
-    const __m256i blankBefore = _mm256_cmpeq_epi8(_mm256_max_epu8(before, space), space);
-    const __m256i to = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, ct), _mm256_cmpeq_epi8(b1, co)),
-                                        _mm256_or_si256(_mm256_cmpeq_epi8(before, cd), blankBefore));
-    const __m256i noqa = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b0, lower), cn),
-                                          _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b2, lower), cq),
-                                                           _mm256_cmpeq_epi8(_mm256_or_si256(b3, lower), ca)));
-    const auto mask = static_cast<unsigned>(
-        _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(keyword, nonBlocking), _mm256_or_si256(to, noqa))));
-    if (mask != 0) return {i + static_cast<std::size_t>(__builtin_ctz(mask)), true};
-  }
-  return {i, false};
+                cd = _mm256_set1_epi8('.'), cq = _mm256_set1_epi8('q'), cp = _mm256_set1_epi8('('),
+                ch = _mm256_set1_epi8('#'), cl = _mm256_set1_epi8('\\');
+  const __m256i before = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p - 1));
+  const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
+  const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 1));
+  const __m256i b2 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 2));
+  const __m256i b3 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 3));
+  const __m256i b4 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 4));
+  const __m256i keyword =
+      _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, ca),
+                                        _mm256_or_si256(_mm256_cmpeq_epi8(b1, cs), _mm256_cmpeq_epi8(b1, cw))),
+                       _mm256_or_si256(_mm256_cmpeq_epi8(b4, cc), _mm256_cmpeq_epi8(b4, ct)));
+  const __m256i nonBlocking = _mm256_and_si256(_mm256_cmpeq_epi8(b0, cn),
+                                               _mm256_and_si256(_mm256_cmpeq_epi8(b3, cu), _mm256_cmpeq_epi8(b4, cb)));
+  const __m256i blankBefore = _mm256_cmpeq_epi8(_mm256_max_epu8(before, space), space);
+  const __m256i toEnds =
+      _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(b2, cp), _mm256_cmpeq_epi8(b2, ch)),
+                      _mm256_or_si256(_mm256_cmpeq_epi8(b2, cl), _mm256_cmpeq_epi8(_mm256_max_epu8(b2, space), space)));
+  const __m256i to =
+      _mm256_and_si256(_mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, ct), _mm256_cmpeq_epi8(b1, co)), toEnds),
+                       _mm256_or_si256(_mm256_cmpeq_epi8(before, cd), blankBefore));
+  const __m256i noqa = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b0, lower), cn),
+                                        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b2, lower), cq),
+                                                         _mm256_cmpeq_epi8(_mm256_or_si256(b3, lower), ca)));
+  const __m256i lead = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(b0, _mm256_set1_epi8('\xc2')), b0),
+                                       _mm256_cmpeq_epi8(b0, _mm256_set1_epi8('\x0b')));
+  return static_cast<unsigned>(_mm256_movemask_epi8(
+      _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(keyword, nonBlocking), _mm256_or_si256(to, noqa)), lead)));
+}
+
+/// The AVX2 blocks of forEachCandidate from `i`, as far as their loads stay in the text (`i` is
+/// left at the first position not visited); true when `visit` asked to stop. In a function of
+/// its own for the target: the block's test is inlined only into an AVX2 function.
+template <class V>
+__attribute__((target("avx2"))) bool candidatesAvx2(const char *s, std::size_t &i, std::size_t n, V &visit) {
+  for (; i + 4 + 32 <= n; i += 32)
+    if (const unsigned mask = candidateMask32(s + i); mask != 0 && visit(i, mask)) return true;
+  return false;
 }
 
 bool hasAvx2() {
@@ -697,27 +742,25 @@ bool hasAvx2() {
 #endif
 
 /// Calls `candidate(offset)` for every position mayStartWord() accepts, in order, until it
-/// returns true: the text is read once for all the words.
+/// returns true: the text is read once for all the words, a block of 32 (AVX2) or 16 (SSE2)
+/// positions at a time, whose candidates are then visited from its mask; the start and the tail
+/// (too short for a block's loads) go one position at a time.
 template <class F> void forEachCandidate(std::string_view text, F &&candidate) {
   const std::size_t n = text.size();
   if (n == 0 || (mayStartWord(text, 0) && candidate(0))) return;
   [[maybe_unused]] const char *s = text.data(); // for the SIMD scans, where there are any
   std::size_t i = 1;
+  const auto visit = [&](std::size_t block, unsigned mask) {
+    for (; mask != 0; mask &= mask - 1)
+      if (candidate(block + static_cast<std::size_t>(__builtin_ctz(mask)))) return true;
+    return false;
+  };
 #if defined(ASYNCFIX_PREFILTER_AVX2)
-  if (hasAvx2()) {
-    for (Stop stop = nextCandidateAvx2(s, i, n);; stop = nextCandidateAvx2(s, i, n)) {
-      i = stop.at;
-      if (!stop.found) break;
-      if (candidate(i++)) return;
-    }
-  }
+  if (hasAvx2() && candidatesAvx2(s, i, n, visit)) return;
 #endif
 #if defined(__SSE2__)
-  for (Stop stop = nextCandidateSse2(s, i, n);; stop = nextCandidateSse2(s, i, n)) {
-    i = stop.at;
-    if (!stop.found) break;
-    if (candidate(i++)) return;
-  }
+  for (; i + 4 + 16 <= n; i += 16)
+    if (const unsigned mask = candidateMask16(s + i); mask != 0 && visit(i, mask)) return;
 #endif
   for (; i < n; ++i)
     if (mayStartWord(text, i) && candidate(i)) return;
@@ -1155,9 +1198,131 @@ bool nonBlockingValueMayBeTrue(std::string_view text, std::size_t at) {
   return wordAt(text, k) == "True";
 }
 
+/// The searches scan() makes over a text, by one of two paths: the fast one (SIMD candidate
+/// search, the word filter's tables and bit sets, vectorised substring searches) and the
+/// reference one (every position tried one at a time against the plain definitions), which
+/// tests and the fuzz target compare it with (scanTriggersReference).
+struct Searches {
+  bool reference = false;
+
+  template <class F> void candidates(std::string_view text, F &&candidate) const {
+    if (!reference) return forEachCandidate(text, candidate);
+    for (std::size_t i = 0; i < text.size(); ++i)
+      if (mayStartWord(text, i) && candidate(i)) return;
+  }
+  template <class F> void torchWords(std::string_view text, F &&found) const {
+    if (!reference) return forEachTorchWord(text, [&](std::size_t at) { return found(at); });
+    for (std::size_t i = 0; i < text.size(); ++i)
+      if (startsTorchWord(text, i) && found(i)) return;
+  }
+  bool word(std::string_view text, std::string_view w) const {
+    if (!reference) return hasWord(text, w);
+    for (std::size_t at = text.find(w); at != std::string_view::npos; at = text.find(w, at + 1))
+      if (isWholeWord(text, at, w.size())) return true;
+    return false;
+  }
+  bool torchFamily(std::string_view text) const {
+    if (!reference) return mayUseTorchFamily(text);
+    return text.find("torch") != std::string_view::npos || text.find("numpy") != std::string_view::npos ||
+           text.find("scipy") != std::string_view::npos;
+  }
+  unsigned packages(std::string_view text) const {
+    if (!reference) return torchPackagesSpelt(text);
+    unsigned spelt = 0;
+    if (text.find("torch") != std::string_view::npos) spelt |= kPackageTorch;
+    if (text.find("torchvision") != std::string_view::npos) spelt |= kPackageTorchvision;
+    if (text.find("numpy") != std::string_view::npos) spelt |= kPackageNumpy;
+    if (text.find("scipy") != std::string_view::npos) spelt |= kPackageScipy;
+    return spelt;
+  }
+};
+
+/// Whether the byte at `i` starts a character that tree-sitter-python reads as a blank and the
+/// judgements do not: a vertical tab, U+0085, U+00A0, U+1680, U+2000-U+200B, U+2028, U+2029, U+202F,
+/// U+205F, U+2060, U+3000, or U+FEFF after the start (the grammar's extras: `\s` and three
+/// more). The judgements read only ASCII blanks between tokens, so in such a text `torch.load
+/// (p)` or `x.to\u00a0(d, True)` could be called where they see no call.
+bool unicodeBlankAt(std::string_view text, std::size_t i) {
+  const auto at = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0U; };
+  const unsigned b1 = at(i + 1), b2 = at(i + 2);
+  switch (static_cast<unsigned char>(text[i])) {
+  case 0x0b: return true;
+  case 0xc2: return b1 == 0x85 || b1 == 0xa0;
+  case 0xe1: return b1 == 0x9a && b2 == 0x80;
+  case 0xe2:
+    return (b1 == 0x80 && (b2 <= 0x8b || b2 == 0xa8 || b2 == 0xa9 || b2 == 0xaf)) ||
+           (b1 == 0x81 && (b2 == 0x9f || b2 == 0xa0));
+  case 0xe3: return b1 == 0x80 && b2 == 0x80;
+  case 0xef: return i > 0 && b1 == 0xbb && b2 == 0xbf;
+  default: return false;
+  }
+}
+
+/// scanTriggers() for a text with such a blank (hasUnicodeBlank): no judgement, no lexer, every
+/// occurrence of a word counts — `async`, `await`, `non_blocking` and `to` with no ASCII
+/// identifier byte next to them, a `noqa` naming an AF code, each AF3xx word whose package the
+/// text spells. Rare text, one byte at a time.
+unsigned scanWithoutJudgements(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets,
+                               unsigned reached, PrefilterHit *first, const Searches &search) {
+  unsigned found = 0;
+  std::vector<std::uint32_t> hits; // offsets, in the order found (sorted below)
+  const auto hit = [&](unsigned trigger, std::size_t at) {
+    if (first && (found == 0 || at < first->offset)) *first = {trigger, static_cast<std::uint32_t>(at)};
+    found |= trigger;
+    hits.push_back(static_cast<std::uint32_t>(at));
+  };
+  for (std::size_t at = 0; at < text.size(); ++at) {
+    const char c = text[at];
+    if (c != 'a' && c != 'n' && c != 'N' && c != 't') continue;
+    const std::string_view rest = text.substr(at);
+    if ((rest.starts_with("async") || rest.starts_with("await")) && mayStandAlone(text, at, 5))
+      (wanted & kPrefilterKeywordName) != 0 ? hit(kPrefilterKeywordName, at) : void();
+    else if (rest.starts_with("non_blocking") && mayStandAlone(text, at, 12))
+      (wanted & kPrefilterNonBlocking) != 0 ? hit(kPrefilterNonBlocking, at) : void();
+    else if (rest.starts_with("to") && mayStandAlone(text, at, 2))
+      (wanted & kPrefilterToCall) != 0 ? hit(kPrefilterToCall, at) : void();
+    else if (rest.size() > 3 && (rest[1] | 0x20) == 'o' && (rest[2] | 0x20) == 'q' && (rest[3] | 0x20) == 'a' &&
+             noqaWithAsyncfixCode(text, at + 2))
+      (wanted & kPrefilterNoqa) != 0 ? hit(kPrefilterNoqa, at) : void();
+  }
+  if ((wanted & kPrefilterTorchApi) != 0) {
+    const unsigned packages = search.packages(text) | reached;
+    search.torchWords(text, [&](std::size_t at) {
+      for (const auto &[list, whole] : {std::pair{torchApiWords(), false}, std::pair{torchApiWholeWords(), true}})
+        for (const TorchWord &w : list)
+          if ((offsets || (w.package & packages) != 0) && torchWordAt(text, at, w.text, whole)) {
+            hit(kPrefilterTorchApi, at);
+            return !offsets;
+          }
+      return false;
+    });
+  }
+  if (offsets) {
+    std::sort(hits.begin(), hits.end());
+    hits.erase(std::unique(hits.begin(), hits.end()), hits.end());
+    offsets->insert(offsets->end(), hits.begin(), hits.end());
+  }
+  return found;
+}
+
+/// Whether the tokens around the `async`/`await` at `at` that keywordByNeighbours() reads start
+/// (end) with ASCII bytes: a byte of another character there may be one tree-sitter reads as no
+/// token at all (invalid UTF-8) or as a blank, where the judgement would read a name; the scan
+/// then takes the word for a name (at worst a file parsed for nothing).
+bool asciiNeighbours(std::string_view text, std::size_t at) {
+  const std::size_t next = skipBlanks(text, at + 5);
+  std::size_t before = at;
+  while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
+  // A number right before it (`0await`): a syntax error whose recovery may read a name.
+  if (at > 0 && text[at - 1] >= '0' && text[at - 1] <= '9') return false;
+  return (next >= text.size() || static_cast<unsigned char>(text[next]) < 0x80) &&
+         (before == 0 || static_cast<unsigned char>(text[before - 1]) < 0x80 ||
+          (before == 3 && text.starts_with("\xEF\xBB\xBF")));
+}
+
 /// scanTriggers(), which also records its first hit in `first` when given.
-unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
-              PrefilterHit *first) {
+unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
+                    PrefilterHit *first, const Searches &search, bool *blankInCode) {
   Lexer lexer(text);
   unsigned found = 0;
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
@@ -1182,16 +1347,16 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
     if (!call.known || call.method == "cpu") return true;
     if (call.method != "cuda" && call.method != "to") return false;
     if (call.method == "cuda") {
-      if (!moduleNames) moduleNames = hasWord(text, "nn") || hasWord(text, "torchvision");
+      if (!moduleNames) moduleNames = search.word(text, "nn") || search.word(text, "torchvision");
       if (*moduleNames) return true;
     }
     if (!nonBlockingValueMayBeTrue(text, at)) return false;
-    if (!dataLoader) dataLoader = hasWord(text, "DataLoader");
+    if (!dataLoader) dataLoader = search.word(text, "DataLoader");
     if (*dataLoader) return true;
     if (call.method != "to") return false;
     const std::optional<std::string_view> arguments =
         inLastTo ? std::optional<std::string_view>(lastTo.text) : argumentList(text, call.open, lexer);
-    return !arguments || hasWord(*arguments, "cpu");
+    return !arguments || search.word(*arguments, "cpu");
   };
   // Records a hit; true when the scan may stop (every wanted trigger seen, no offsets asked for).
   const auto record = [&](unsigned trigger, std::size_t at) {
@@ -1204,12 +1369,17 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
   std::optional<Blocks> blocks; // made for the first `await (` whose function matters
   const auto want = [&](unsigned trigger) { return (wanted & trigger) != 0 && (offsets || !(found & trigger)); };
 
-  forEachCandidate(text, [&](std::size_t at) {
+  search.candidates(text, [&](std::size_t at) {
     const char c = text[at];
+    if (blankLead(static_cast<unsigned char>(c))) {
+      // Such a blank in code: the text is read again without judgements (scan()), so stop here.
+      return blankInCode && unicodeBlankAt(text, at) && lexer.inCode(at) && (*blankInCode = true);
+    }
     if (c == 'a' && want(kPrefilterKeywordName)) {
       const std::string_view w = text.substr(at, 5);
-      if ((w != "async" && w != "await") || !isWholeWord(text, at, 5)) return false;
-      if (w == "async" ? asyncIsKeyword(text, at) : awaitIsKeyword(text, at)) return false;
+      if ((w != "async" && w != "await") || !mayStandAlone(text, at, 5)) return false;
+      if (asciiNeighbours(text, at) && (w == "async" ? asyncIsKeyword(text, at) : awaitIsKeyword(text, at)))
+        return false;
       if (!lexer.inCode(at)) return false;
       if (w == "await" && awaitOperandMakesAName(text, at)) {
         // `await (x)`, `await [x]`, `await -x`, `await +x`: a name use only outside a coroutine.
@@ -1219,7 +1389,7 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
       return record(kPrefilterKeywordName, at);
     }
     if (c == 't') {
-      if (!want(kPrefilterToCall) || !isWholeWord(text, at, 2)) return false;
+      if (!want(kPrefilterToCall) || !mayStandAlone(text, at, 2)) return false;
       std::size_t open = toCallOpen(text, at);
       if (open == std::string_view::npos || !lexer.inCode(at)) return false;
       if (open == kUnknown) open = toCallOpenPastComments(text, at, lexer);
@@ -1227,7 +1397,8 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
       return (open == kUnknown || toCallHasBoolArgument(text, open, lexer, offsets ? nullptr : &lastTo)) &&
              record(kPrefilterToCall, at);
     }
-    if (c == 'n' && want(kPrefilterNonBlocking) && text.substr(at, 12) == "non_blocking" && isWholeWord(text, at, 12)) {
+    if (c == 'n' && want(kPrefilterNonBlocking) && text.substr(at, 12) == "non_blocking" &&
+        mayStandAlone(text, at, 12)) {
       return lexer.inCode(at) && nonBlockingMatters(at) && record(kPrefilterNonBlocking, at);
     }
     if ((c | 0x20) == 'n' && want(kPrefilterNoqa) && at + 3 < text.size() && (text[at + 1] | 0x20) == 'o' &&
@@ -1236,16 +1407,17 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
     }
     return false;
   });
-  if (want(kPrefilterTorchApi) && (offsets || reached != 0 || mayUseTorchFamily(text))) {
+  if (blankInCode && *blankInCode) return found;
+  if (want(kPrefilterTorchApi) && (offsets || reached != 0 || search.torchFamily(text))) {
     // The PyTorch-migration rules' words (text/torch_words.h). Whether a whole file is worth
     // parsing also asks whether it may use PyTorch, NumPy or SciPy at all; marks are asked for
     // parts of a file too (a statement that an editor re-lints), which may not spell the import.
     // A whole file's word counts where the file spells its package, and is judged by its call
     // where a rule reads it only in some calls; marks are every word in code.
     std::optional<unsigned> spelt; // found at the first word
-    forEachTorchWord(text, [&](std::size_t at) {
+    search.torchWords(text, [&](std::size_t at) {
       if (offsets) return lexer.inCode(at) && record(kPrefilterTorchApi, at);
-      if (!spelt) spelt = torchPackagesSpelt(text) | reached;
+      if (!spelt) spelt = search.packages(text) | reached;
       return torchWordMatters(text, at, *spelt, lexer) && record(kPrefilterTorchApi, at);
     });
   }
@@ -1253,10 +1425,28 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
   return found;
 }
 
+/// scanTriggers(): the judged scan, or for a text with a blank the judgements do not read, the
+/// scan without them (asked only when the judged scan did not find every trigger wanted: its
+/// answer is then the other's, which finds more).
+unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
+              PrefilterHit *first, const Searches &search) {
+  const std::size_t firstOffset = offsets ? offsets->size() : 0;
+  bool blankInCode = false; // seen by the candidate search, unless it stopped first
+  const unsigned found = scanJudged(text, wanted, offsets, reached, first, search, &blankInCode);
+  if (!blankInCode || (!offsets && found == wanted)) return found;
+  if (offsets) offsets->resize(firstOffset);
+  return scanWithoutJudgements(text, wanted, offsets, reached, first, search);
+}
+
 } // namespace
 
 unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached) {
-  return scan(text, wanted, offsets, reached, nullptr);
+  return scan(text, wanted, offsets, reached, nullptr, Searches{});
+}
+
+unsigned scanTriggersReference(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets,
+                               unsigned reached) {
+  return scan(text, wanted, offsets, reached, nullptr, Searches{true});
 }
 
 bool keywordByNeighbours(std::string_view text, std::size_t offset) {
@@ -1268,7 +1458,7 @@ bool keywordByNeighbours(std::string_view text, std::size_t offset) {
 
 PrefilterHit firstTrigger(std::string_view text, unsigned wanted, unsigned reached) {
   PrefilterHit first;
-  scan(text, wanted, nullptr, reached, &first);
+  scan(text, wanted, nullptr, reached, &first, Searches{});
   return first;
 }
 

@@ -43,6 +43,13 @@ enum PrefilterTrigger : unsigned {
 unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets = nullptr,
                       unsigned reached = 0);
 
+/// scanTriggers() by the reference path: every position tried one at a time against the plain
+/// definitions of the words (no SIMD search, no filter tables or bit sets, no vectorised
+/// substring search), the same judgements. For tests and the fuzz target, which compare the two
+/// (they must give the same answer and the same offsets on any text); slow.
+unsigned scanTriggersReference(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets = nullptr,
+                               unsigned reached = 0);
+
 /// The hit that made scanTriggers(text, wanted) say "maybe": the first one in the text that no
 /// judgement rejected (its trigger bit and byte offset); trigger 0 when the text is rejected.
 /// For diagnostics (`asyncfix_bench_parse explain`): which word keeps a file, and where.

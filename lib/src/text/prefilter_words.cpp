@@ -13,14 +13,32 @@
 namespace asyncfix {
 namespace {
 
+/// An identifier byte, for where a word may start or end: ASCII only. A byte of another
+/// character may belong to one that tree-sitter reads as a blank (U+00A0, U+FEFF, U+200B) or to
+/// none (invalid UTF-8), so it never stops a word from counting (at worst `éScale` counts).
 bool isWordByte(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
+
+/// A byte before a word that makes it part of a longer name: a letter or `_`. A digit may end a
+/// number (`0torch` is `0` and `torch` to tree-sitter), so it does not stop a word (at worst
+/// `x0Scale` counts).
+bool continuesName(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
 /// The share of bytes a bucket's tables let through at one position, were bytes uniform: what the
 /// bucket assignment keeps small.
 double passRate(std::uint16_t lo, std::uint16_t hi) {
   return static_cast<double>(__builtin_popcount(lo)) * __builtin_popcount(hi) / 256.0;
+}
+
+/// The bit of a WordSet's bit sets for a key of four or eight bytes (their bytes as the text has
+/// them, loaded with memcpy, so the hash is the same on any byte order for words and texts alike).
+template <unsigned Bits> std::size_t headBit(std::uint64_t key) {
+  return static_cast<std::size_t>((key * 0x9E3779B97F4A7C15ULL) >> (64U - Bits));
+}
+
+template <std::size_t N> bool testBit(const std::array<std::uint64_t, N> &set, std::size_t bit) {
+  return (set[bit / 64] >> (bit % 64) & 1U) != 0;
 }
 
 #if defined(ASYNCFIX_WORDS_AVX2)
@@ -42,14 +60,11 @@ __attribute__((target("avx2"))) inline __m256i bucketsAvx2(const char *p, const 
     const __m256i h = _mm256_shuffle_epi8(hi[k], _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble));
     result = _mm256_and_si256(result, _mm256_and_si256(l, h));
   }
-  // The byte before: an identifier byte (a-z, A-Z, 0-9, `_`, any byte ≥ 0x80) rules out the
-  // buckets whose words start with an identifier byte.
+  // The byte before: a letter or `_` (continuesName) rules out the buckets whose words start
+  // with an identifier byte.
   const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p - 1));
   const __m256i letter = withinAvx2(_mm256_or_si256(b, _mm256_set1_epi8(0x20)), 'a', 25);
-  const __m256i digit = withinAvx2(b, '0', 9);
-  const __m256i high = _mm256_cmpgt_epi8(_mm256_setzero_si256(), b);
-  const __m256i word = _mm256_or_si256(_mm256_or_si256(letter, digit),
-                                       _mm256_or_si256(high, _mm256_cmpeq_epi8(b, _mm256_set1_epi8('_'))));
+  const __m256i word = _mm256_or_si256(letter, _mm256_cmpeq_epi8(b, _mm256_set1_epi8('_')));
   return _mm256_andnot_si256(_mm256_and_si256(word, startBuckets), result);
 }
 
@@ -93,7 +108,7 @@ bool hasAvx2() {
 bool wordCountsAt(std::string_view text, std::size_t at, std::string_view word, bool whole) {
   if (word.empty() || at > text.size() || text.substr(at, word.size()) != word) return false;
   if (isWordByte(static_cast<unsigned char>(word.front())) && at > 0 &&
-      isWordByte(static_cast<unsigned char>(text[at - 1])))
+      continuesName(static_cast<unsigned char>(text[at - 1])))
     return false;
   const std::size_t end = at + word.size();
   return !(whole && isWordByte(static_cast<unsigned char>(word.back())) && end < text.size() &&
@@ -143,6 +158,19 @@ WordSet::WordSet(const std::vector<Word> &words) {
       hiSets[best][k] |= hi[k];
     }
     for (const Word &w : members) {
+      if (w.text.size() < kPrefix) {
+        shortBuckets_ = static_cast<std::uint8_t>(shortBuckets_ | 1U << best);
+      } else if (w.text.size() < 8) {
+        std::uint32_t head = 0;
+        std::memcpy(&head, w.text.data(), 4);
+        const std::size_t bit = headBit<kHashBits>(head);
+        heads4_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+      } else {
+        std::uint64_t head = 0;
+        std::memcpy(&head, w.text.data(), 8);
+        const std::size_t bit = headBit<kHashBits>(head);
+        heads8_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+      }
       Entry e{w, 0, 0};
       const std::size_t head = std::min<std::size_t>(8, w.text.size());
       std::memcpy(&e.head, w.text.data(), head);
@@ -163,6 +191,22 @@ WordSet::WordSet(const std::vector<Word> &words) {
   }
 }
 
+bool WordSet::headMayMatch(std::string_view text, std::size_t at, unsigned mask) const {
+  if ((mask & shortBuckets_) != 0) return true;
+  // (Loads of a fixed size where the text has the bytes: a copy of a variable size goes through
+  // memory byte by byte, and the hash's multiplication waits for it.)
+  std::uint64_t head8 = 0;
+  std::uint32_t head4 = 0;
+  if (text.size() - at >= 8) {
+    std::memcpy(&head8, text.data() + at, 8);
+    std::memcpy(&head4, text.data() + at, 4);
+  } else {
+    std::memcpy(&head8, text.data() + at, text.size() - at);
+    std::memcpy(&head4, text.data() + at, std::min<std::size_t>(4, text.size() - at));
+  }
+  return testBit(heads4_, headBit<kHashBits>(head4)) || testBit(heads8_, headBit<kHashBits>(head8));
+}
+
 bool WordSet::verify(std::string_view text, std::size_t at, unsigned mask, Found found, void *state) const {
   // The eight bytes from `at` against each word's first eight: one comparison rules out most.
   std::uint64_t chunk = 0;
@@ -181,8 +225,8 @@ bool WordSet::scalarRange(std::string_view text, std::size_t from, std::size_t t
     unsigned mask = 0xff;
     for (std::size_t k = 0; k < kPrefix && i + k < n && mask != 0; ++k)
       mask &= static_cast<unsigned>(lo_[k][s[i + k] & 15U] & hi_[k][s[i + k] >> 4U]);
-    if (mask != 0 && i > 0 && isWordByte(s[i - 1])) mask &= ~static_cast<unsigned>(startBuckets_);
-    if (mask != 0 && verify(text, i, mask, found, state)) return true;
+    if (mask != 0 && i > 0 && continuesName(s[i - 1])) mask &= ~static_cast<unsigned>(startBuckets_);
+    if (mask != 0 && headMayMatch(text, i, mask) && verify(text, i, mask, found, state)) return true;
   }
   return false;
 }
@@ -199,7 +243,9 @@ void WordSet::forEach(std::string_view text, Found found, void *state) const {
     // the last position) go the portable way.
     const std::size_t end = 1 + (n - kPrefix - 1 + 1) / 32 * 32;
     if (scalarRange(text, 0, 1, found, state)) return;
-    const auto visit = [&](std::size_t at, std::uint8_t mask) { return verify(text, at, mask, found, state); };
+    const auto visit = [&](std::size_t at, std::uint8_t mask) {
+      return headMayMatch(text, at, mask) && verify(text, at, mask, found, state);
+    };
     if (rangeAvx2(text.data(), 1, end, lo_, hi_, startBuckets_, visit)) return;
     scalarRange(text, end, n, found, state);
     return;

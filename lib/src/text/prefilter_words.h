@@ -11,8 +11,14 @@
 // high half of a byte, the buckets whose words may have such a byte there. A position passes when
 // the four bytes from it (table lookups of both halves, 32 positions at a time with AVX2's byte
 // shuffle) leave a bucket, and — for the buckets of words that start with an identifier byte —
-// when the byte before it is no identifier byte. Only the positions that pass are compared with
-// their buckets' words. The portable path (no AVX2, other CPUs) applies the same tables one byte
+// when the byte before it is no identifier byte. A position that passes is then looked up in two
+// bit sets of 32 768 bits, one for the first four bytes of the words of four to seven bytes, one for
+// the first eight bytes of the longer words (a multiplicative hash of those bytes picks the bit):
+// the nibble tables let through many positions no word starts at (~80 four-byte groups share 8
+// buckets), and in PyTorch code every `device`, `torch.` and `size` starts a word's first four bytes
+// (`device_id=`, `torch.load`, `size_average`); the bit sets stop nearly all of those for a few
+// instructions. Only the positions that pass both are compared with their buckets' words. The
+// portable path (no AVX2, other CPUs) applies the same tables one byte
 // at a time; both give exactly the positions a word-by-word comparison gives
 // (tests/unit/prefilter_test.cpp compares them on generated texts).
 #pragma once
@@ -26,7 +32,10 @@
 namespace asyncfix {
 
 /// Whether `word` counts at byte `at` of `text`: it is spelt there and, when it starts (ends, for
-/// a whole word) with an identifier byte, no identifier byte precedes (follows) it.
+/// a whole word) with an identifier byte, no identifier byte precedes (follows) it. Identifier
+/// bytes are ASCII letters, digits and `_`, and before a word only a letter or `_` counts (a digit
+/// may end a number: `0torch` is two tokens): a byte of another character may belong to one that
+/// tree-sitter reads as a blank (U+00A0, U+FEFF, U+200B, U+2060), so it never stops a word.
 bool wordCountsAt(std::string_view text, std::size_t at, std::string_view word, bool whole);
 
 class WordSet {
@@ -51,6 +60,9 @@ public:
   static constexpr std::size_t kPrefix = 4; ///< the bytes of a word the filter looks at
 
 private:
+  /// The second filter: whether the bit sets let the position `at` (which the buckets in `mask`
+  /// passed) through. Defined inline in the .cpp, where the filter loops call it.
+  inline bool headMayMatch(std::string_view text, std::size_t at, unsigned mask) const;
   /// Compares the words of the buckets in `mask` at `at`; calls back on a match.
   bool verify(std::string_view text, std::size_t at, unsigned mask, Found found, void *state) const;
   /// The portable filter for positions [from, to) (from ≥ 0; bytes past the text read as absent).
@@ -64,6 +76,11 @@ private:
   /// lo_[k][n]: the buckets whose words may have a byte with low half n at position k; hi_ alike.
   std::array<std::array<std::uint8_t, 16>, kPrefix> lo_{}, hi_{};
   std::uint8_t startBuckets_ = 0; ///< buckets whose words start with an identifier byte
+  std::uint8_t shortBuckets_ = 0; ///< buckets with a word shorter than kPrefix (no bit set judges it)
+  /// The second filter: bits for the first four bytes of the words of four to seven bytes, and for
+  /// the first eight bytes of the longer ones.
+  static constexpr unsigned kHashBits = 15;
+  std::array<std::uint64_t, (1U << kHashBits) / 64> heads4_{}, heads8_{};
 };
 
 } // namespace asyncfix

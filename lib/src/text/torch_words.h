@@ -65,7 +65,8 @@ template <class F> void forEachTorchWord(std::string_view text, F &&f) {
 
 /// Whether `word` (whole or not) counts at byte `at` of `text`: it is spelt there and, when it
 /// starts (ends, for a whole word) with an identifier byte, no identifier byte precedes (follows)
-/// it. Says nothing about code: the caller knows whether `at` lies in a string or a comment.
+/// it (ASCII identifier bytes: text/prefilter_words.h's wordCountsAt). Says nothing about code: the caller knows
+/// whether `at` lies in a string or a comment.
 bool torchWordAt(std::string_view text, std::size_t at, std::string_view word, bool whole);
 
 /// Whether some word of either list counts at byte `at` (a rule's check that the node it

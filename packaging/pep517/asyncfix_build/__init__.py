@@ -15,8 +15,11 @@ and packs (tagged py3-none-<platform>: any Python 3 loads the library with ctype
     asyncfix-V.dist-info/          METADATA, WHEEL, entry_points.txt (flake8's AF), RECORD
 
 Config settings (`-C key=value`, or the environment variable): build-dir
-(ASYNCFIX_WHEEL_BUILD_DIR; default build/wheel in the source tree, reused by the next build) and
-cmake-args (ASYNCFIX_WHEEL_CMAKE_ARGS, split like a shell would).
+(ASYNCFIX_WHEEL_BUILD_DIR; default build/wheel in the source tree, reused by the next build),
+cmake-args (ASYNCFIX_WHEEL_CMAKE_ARGS, split like a shell would) and arch (ASYNCFIX_WHEEL_ARCH;
+default the running interpreter's machine): the machine a cross build (cmake-args naming a cross
+compiler, as scripts/build-manylinux.sh --arch aarch64 does) is for; every ELF file must be for
+it, or the build fails.
 """
 
 import io
@@ -167,7 +170,7 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
     source = os.path.abspath(os.getcwd())
     project = metadata.Project(source)
     python, abi = tags.interpreter_tags()
-    arch = tags.architecture()
+    arch = _setting(config_settings, "arch", "ASYNCFIX_WHEEL_ARCH") or tags.architecture()
     build_dir = _setting(config_settings, "build-dir", "ASYNCFIX_WHEEL_BUILD_DIR") or os.path.join(
         "build", "wheel")
     build_dir = os.path.join(source, build_dir)  # relative to the source tree; absolute stays
