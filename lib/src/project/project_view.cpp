@@ -32,8 +32,8 @@ bool isIdentifier(std::string_view s) {
 bool within(const fs::path &dir, const fs::path &root) {
   const fs::path::string_type &d = dir.native(), &r = root.native();
   const auto separator = [](fs::path::value_type c) { return c == '/' || c == fs::path::preferred_separator; };
-  return d == r ||
-         (d.size() > r.size() && d.compare(0, r.size(), r) == 0 && (separator(r.back()) || separator(d[r.size()])));
+  return d == r || (d.size() > r.size() && d.compare(0, r.size(), r) == 0 &&
+                    ((!r.empty() && separator(r.back())) || separator(d[r.size()])));
 }
 
 std::string join(const std::vector<std::string> &parts, std::size_t count) {
