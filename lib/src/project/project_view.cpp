@@ -30,10 +30,14 @@ bool isIdentifier(std::string_view s) {
 }
 
 bool within(const fs::path &dir, const fs::path &root) {
-  const fs::path::string_type &d = dir.native(), &r = root.native();
-  const auto separator = [](fs::path::value_type c) { return c == '/' || c == fs::path::preferred_separator; };
-  return d == r || (d.size() > r.size() && d.compare(0, r.size(), r) == 0 &&
-                    ((!r.empty() && separator(r.back())) || separator(d[r.size()])));
+#if defined(_WIN32)
+  // A Windows path spells its separators `/` or `\` (fs::absolute keeps an absolute path's `/`,
+  // lexically_normal() makes them `\`): compared in one spelling.
+  const std::wstring d = dir.generic_wstring(), r = root.generic_wstring();
+#else
+  const std::string &d = dir.native(), &r = root.native();
+#endif
+  return d == r || (d.size() > r.size() && d.compare(0, r.size(), r) == 0 && (r.ends_with('/') || d[r.size()] == '/'));
 }
 
 std::string join(const std::vector<std::string> &parts, std::size_t count) {
