@@ -172,6 +172,19 @@ class Files(WindowsTest):
         self.assertEqual(w.returncode, 2, w.stderr)
         self.assertEqual(sorted(p.name for p in self.tmp.iterdir()), ["ro.py"])  # no temporary file left
 
+    def test_namespace_package_named_by_absolute_path(self):
+        # The module of a file in a namespace package depends on the `src` roots above it: named by
+        # a Windows absolute path (`Z:/…` or `Z:\\…`), it is still `ns.async`, not `async`.
+        shutil.copytree(SOURCE / "tests/lsp/projects/namespace", self.tmp / "namespace")
+        root = self.tmp / "namespace"
+        n = native(["check", "--output-format", "concise", str(root)], root)
+        self.assertIn(b"module `ns.async`", n.stdout)
+        for spelt in ("Z:" + str(root), "Z:" + str(root).replace("/", "\\")):
+            with self.subTest(path=spelt):
+                w = windows(["check", "--output-format", "concise", spelt], root)
+                self.assertEqual((w.returncode, w.stdout.replace(b"Z:/", b"/")), (n.returncode, n.stdout),
+                                 w.stderr)
+
     def test_long_path(self):
         for side in ("w", "n"):
             d = self.tmp / side
