@@ -7,6 +7,10 @@
 #include <string_view>
 
 #include <unistd.h>
+#if defined(_WIN32)
+#include <fcntl.h>
+#include <io.h>
+#endif
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -64,6 +68,11 @@ int runLanguageServer(const LaunchOptions &options) {
   // does nearly all the allocating, and in a thread arena of its own its parses run slower for
   // the same instructions (bench/lsp's typing trace measures didOpen).
   if (std::getenv("MALLOC_ARENA_MAX") == nullptr) mallopt(M_ARENA_MAX, 1);
+#endif
+#if defined(_WIN32)
+  // The messages' bytes as they are: the framing counts them, and \r\n must stay two.
+  ::_setmode(STDIN_FILENO, _O_BINARY);
+  ::_setmode(STDOUT_FILENO, _O_BINARY);
 #endif
   log.info("asyncfix-lsp " ASYNCFIX_VERSION " listening on stdio");
   try {

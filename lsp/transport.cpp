@@ -7,11 +7,9 @@
 #if defined(_WIN32)
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
-#include <fcntl.h>
+
 #include <io.h>
-#include <mutex>
-#include <thread>
+#include <windows.h>
 #else
 #include <poll.h>
 #include <unistd.h>
@@ -137,99 +135,70 @@ std::optional<std::string> StreamTransport::read() {
 
 #if defined(_WIN32)
 
-// Windows: no poll() on a pipe or a console. A thread reads the input (binary: the framing counts
-// bytes, and \r\n must stay two) into a buffer that the loop takes from, waiting on a condition
-// variable, with a time limit when asked. The thread is detached: at exit it may still be inside
-// a read, which ends with the process. There is no wake-up descriptor (the analyzer works inline
-// on Windows), so `wakeFd` is -1 here.
-struct StreamTransport::Pump {
-  std::mutex mutex;
-  std::condition_variable changed;
-  std::string bytes;
-  bool end = false;
-  int error = 0;
-};
+// Windows: poll() does not take a pipe. What it would say of the input, PeekNamedPipe says: how
+// many bytes wait in the pipe (a client's message is whole there once its write returned, as on
+// POSIX). A disk file never blocks; a console cannot say, so the loop idles first and then reads.
+// The server sets both descriptors to binary (launch.cpp): the framing counts bytes, and \r\n
+// must stay two. There is no wake-up descriptor (the analyzer works inline on Windows).
+namespace {
 
-std::shared_ptr<StreamTransport::Pump> StreamTransport::startPump(int in, int out) {
-  ::_setmode(in, _O_BINARY);
-  ::_setmode(out, _O_BINARY);
-  auto pump = std::make_shared<StreamTransport::Pump>();
-  std::thread([pump, in] {
-    char buffer[1 << 16];
-    for (;;) {
-      const int n = ::_read(in, buffer, sizeof buffer);
-      const int error = n < 0 ? errno : 0;
-      {
-        const std::lock_guard lock(pump->mutex);
-        if (n > 0) pump->bytes.append(buffer, static_cast<std::size_t>(n));
-        else pump->end = true, pump->error = error;
-      }
-      pump->changed.notify_all();
-      if (n <= 0) return;
-    }
-  }).detach();
-  return pump;
+/// Whether the descriptor `fd` has input that a read returns at once: bytes, or the end of a pipe
+/// whose writer has gone.
+bool inputWaiting(int fd) {
+  const HANDLE h = reinterpret_cast<HANDLE>(::_get_osfhandle(fd));
+  if (h == INVALID_HANDLE_VALUE) return true; // a read fails at once, which ends the input
+  switch (::GetFileType(h)) {
+  case FILE_TYPE_PIPE: {
+    DWORD available = 0;
+    if (::PeekNamedPipe(h, nullptr, 0, nullptr, &available, nullptr)) return available > 0;
+    return ::GetLastError() == ERROR_BROKEN_PIPE; // the end of the input
+  }
+  case FILE_TYPE_DISK: return true;
+  default: return false; // a console: unknown until read
+  }
 }
+
+int readSome(int fd, char *data, std::size_t size) { return ::_read(fd, data, static_cast<unsigned>(size)); }
+
+int writeSome(int fd, const char *data, std::size_t size) {
+  return ::_write(fd, data, static_cast<unsigned>(std::min<std::size_t>(size, 1u << 20)));
+}
+
+} // namespace
 
 bool StreamTransport::hasPending() {
   if (ready_ || eof_) return true;
   if ((ready_ = frames_.next())) return true;
-  if (!pump_) pump_ = startPump(in_, out_);
-  std::string bytes;
-  bool end = false;
-  {
-    const std::lock_guard lock(pump_->mutex);
-    bytes.swap(pump_->bytes);
-    end = pump_->end;
-  }
-  if (!bytes.empty()) {
-    frames_.feed(bytes);
+  while (inputWaiting(in_)) {
+    if (!fill()) return true; // end of input: read() returns at once
     if ((ready_ = frames_.next())) return true;
-  }
-  if (end && bytes.empty()) {
-    eof_ = true;
-    return true; // end of input: read() returns at once
   }
   return false;
 }
 
 bool StreamTransport::waitPending(int timeoutMs, int /*wakeFd*/) {
   if (hasPending()) return true;
-  {
-    std::unique_lock lock(pump_->mutex);
-    const auto arrived = [&] { return !pump_->bytes.empty() || pump_->end; };
-    if (timeoutMs < 0) pump_->changed.wait(lock, arrived);
-    else pump_->changed.wait_for(lock, std::chrono::milliseconds(timeoutMs), arrived);
+  if (timeoutMs < 0) {
+    fill(); // waiting for input without a limit is reading it; the end makes hasPending() true
+    return hasPending();
   }
-  return hasPending();
-}
-
-bool StreamTransport::fill() {
-  if (!pump_) pump_ = startPump(in_, out_);
-  std::string bytes;
-  int error = 0;
-  {
-    std::unique_lock lock(pump_->mutex);
-    pump_->changed.wait(lock, [&] { return !pump_->bytes.empty() || pump_->end; });
-    bytes.swap(pump_->bytes);
-    error = pump_->error;
+  // With a limit: looked at again each millisecond (no handle to wait on for a pipe's bytes).
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+  while (std::chrono::steady_clock::now() < until) {
+    ::Sleep(1);
+    if (hasPending()) return true;
   }
-  if (!bytes.empty()) {
-    frames_.feed(bytes);
-    return true;
-  }
-  if (error != 0) log_.error(std::string("reading the input failed: ") + std::strerror(error));
-  eof_ = true;
   return false;
 }
 
-namespace {
-int writeSome(int fd, const char *data, std::size_t size) {
-  return ::_write(fd, data, static_cast<unsigned>(std::min<std::size_t>(size, 1u << 20)));
-}
-} // namespace
-
 #else
+
+namespace {
+
+ssize_t readSome(int fd, char *data, std::size_t size) { return ::read(fd, data, size); }
+ssize_t writeSome(int fd, const char *data, std::size_t size) { return ::write(fd, data, size); }
+
+} // namespace
 
 bool StreamTransport::hasPending() {
   if (ready_ || eof_) return true;
@@ -259,10 +228,12 @@ bool StreamTransport::waitPending(int timeoutMs, int wakeFd) {
   return n > 0 && p[0].revents != 0 && hasPending();
 }
 
+#endif
+
 bool StreamTransport::fill() {
   char buffer[1 << 16];
   for (;;) {
-    const ssize_t n = ::read(in_, buffer, sizeof buffer);
+    const auto n = readSome(in_, buffer, sizeof buffer);
     if (n > 0) {
       frames_.feed(std::string_view(buffer, static_cast<std::size_t>(n)));
       return true;
@@ -274,17 +245,8 @@ bool StreamTransport::fill() {
   }
 }
 
-namespace {
-ssize_t writeSome(int fd, const char *data, std::size_t size) { return ::write(fd, data, size); }
-} // namespace
-
-#endif
-
 void StreamTransport::write(std::string_view body) {
   if (broken_) return;
-#if defined(_WIN32)
-  if (!pump_) pump_ = startPump(in_, out_); // (binary mode for both)
-#endif
   std::string frame = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
   frame.append(body);
   std::string_view rest = frame;

@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <deque>
-#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -71,9 +70,6 @@ private:
   std::optional<std::string> ready_;
   bool eof_ = false;
   bool broken_ = false;
-  struct Pump; ///< Windows: the thread that reads the input (transport.cpp; POSIX polls instead)
-  static std::shared_ptr<Pump> startPump(int in, int out);
-  std::shared_ptr<Pump> pump_;
 };
 
 /// An in-process transport: the test pushes bodies, the server reads them, the test takes the
