@@ -9,6 +9,16 @@ foreach(_command asyncfix_cli asyncfix_lsp_bin)
   set_target_properties(${_command} PROPERTIES RUNTIME_OUTPUT_DIRECTORY "${PROJECT_BINARY_DIR}")
 endforeach()
 
+# What the py3-none-win_amd64 wheel is made of (packaging/pep517, which reads
+# ASYNCFIX_WINDOWS_BUILD to leave out the man pages): the commands (component bin, to the
+# environment's Scripts), the manual beside them (share/doc/asyncfix: the rule pages' links find
+# it from the program's directory), and the Python package with asyncfix.dll (component python).
+set(ASYNCFIX_WINDOWS_BUILD ON CACHE INTERNAL "A Windows build: no man pages in its wheel")
+include(GNUInstallDirs)
+install(TARGETS asyncfix_cli asyncfix_lsp_bin RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR} COMPONENT bin)
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/docs/ DESTINATION ${CMAKE_INSTALL_DOCDIR} COMPONENT bin)
+add_subdirectory(python)
+
 if(ASYNCFIX_BUILD_TESTS)
   enable_testing()
   add_subdirectory(tests/windows)
