@@ -18,9 +18,10 @@
 #   scripts/run.sh tsan   the threaded paths' tests (language server, CLI workers) under ThreadSanitizer
 #   scripts/run.sh torch  the PyTorch-migration rules on Debian's PyTorch 1.13: each case of tests/torch/cases
 #                         and the legacy example fixed and run on CPU (label `torch`)
-#   scripts/run.sh windows  the Windows x64 build (mingw-w64) and its tests under wine64 against the
-#                         native commands of build/ci (label `windows`; opt-in, not in .ci/run;
-#                         docs/windows.md)
+#   scripts/run.sh windows  the Windows x64 build (mingw-w64), its py3-none-win_amd64 wheel and
+#                         win32-x64 .vsix (into build/windows/dist/, where scripts/dist.sh finds
+#                         them), and their tests under wine64 against the native commands of build/ci
+#                         (label `windows`; opt-in, not in .ci/run yet; docs/windows.md)
 #   scripts/run.sh fuzz   each libFuzzer target for ASYNCFIX_FUZZ_SECONDS (default 60) from its seeds,
 #                         then the line coverage of lib/ by the corpus, held to a floor (below)
 # A campaign (docs/reliability.md): ASYNCFIX_FUZZ_SECONDS=3600 per target, ASYNCFIX_FUZZ_TARGETS to
@@ -94,6 +95,7 @@ case "$mode" in
     cmake --preset ci >/dev/null
     cmake --build --preset ci --target asyncfix_cli
     build windows
+    scripts/windows-artefacts.sh build/windows # the wheel and the .vsix, which windows.artefacts tests
     ctest --preset windows
     ;;
   asan)

@@ -17,7 +17,9 @@ import shutil
 import stat
 import subprocess
 import tempfile
+import sys
 import unittest
+import zipfile
 from pathlib import Path
 from urllib.parse import quote
 
@@ -27,6 +29,7 @@ WIN_BIN = os.environ.get("ASYNCFIX_WIN_BIN", "")
 WIN_LSP = os.environ.get("ASYNCFIX_WIN_LSP", "")
 WIN_CAPI = os.environ.get("ASYNCFIX_WIN_CAPI", "")
 NATIVE_BIN = os.environ.get("ASYNCFIX_NATIVE_BIN", "")
+WIN_DIST = os.environ.get("ASYNCFIX_WIN_DIST", "")
 TIMEOUT = 600
 
 
@@ -400,6 +403,73 @@ def messages_until(proc, buffer, sync):
         if not chunk:
             return bodies, buffer
         buffer += chunk
+
+
+sys.path.insert(0, str(SOURCE / "packaging" / "pep517"))
+from asyncfix_build import pe  # noqa: E402
+
+
+class Artefacts(unittest.TestCase):
+    """The py3-none-win_amd64 wheel and the win32-x64 .vsix that scripts/windows-artefacts.sh puts
+    in the build's dist/ (scripts/run.sh windows runs it before the tests): their tags, files and
+    machine types, and their programs and DLL run under wine. (No Windows CPython runs here: the
+    Python module on Windows is tested through the DLL it loads.)"""
+
+    def setUp(self):
+        self.dist = Path(WIN_DIST)
+        self.tmp = Path(tempfile.mkdtemp(prefix="asyncfix-windows-"))
+        self.addCleanup(shutil.rmtree, self.tmp, True)
+
+    def one(self, pattern):
+        found = sorted(self.dist.glob(pattern))
+        self.assertEqual(len(found), 1, "%s in %s: %s (scripts/windows-artefacts.sh makes them)" %
+                         (pattern, self.dist, [p.name for p in found]))
+        return found[0]
+
+    def unpack(self, archive, name, into):
+        target = self.tmp / into / Path(name).name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(archive.read(name))
+        return target
+
+    def test_wheel(self):
+        path = self.one("asyncfix-*-py3-none-win_amd64.whl")
+        with zipfile.ZipFile(path) as wheel:
+            names = wheel.namelist()
+            version = path.name.split("-")[1]
+            self.assertIn("Tag: py3-none-win_amd64\n", wheel.read("asyncfix-%s.dist-info/WHEEL" % version).decode())
+            self.assertIn("TAG = 'py3-none-win_amd64'", wheel.read("asyncfix/_wheel_info.py").decode())
+            # The library where _capi.py looks for it on Windows, and the commands pip puts in Scripts.
+            self.assertIn('"asyncfix.dll" if os.name == "nt"', wheel.read("asyncfix/_capi.py").decode())
+            programs = ["asyncfix/asyncfix.dll", "asyncfix-%s.data/scripts/asyncfix.exe" % version,
+                        "asyncfix-%s.data/scripts/asyncfix-lsp.exe" % version]
+            for name in programs + ["asyncfix/__init__.py", "asyncfix/_launcher.py", "asyncfix/flake8_plugin.py",
+                                    "asyncfix-%s.data/data/share/doc/asyncfix/rules/AF101.md" % version]:
+                self.assertIn(name, names)
+            self.assertFalse([n for n in names if ".so" in n or n.endswith("/asyncfix")], names)
+            dll = self.unpack(wheel, programs[0], "pkg")
+            exe = self.unpack(wheel, programs[1], "scripts")
+        for f in (dll, exe):
+            self.assertEqual(pe.machine(str(f)), ("x86_64", "win_amd64"), f)
+        # The wheel's DLL through the C API (capi_test.c loads the asyncfix.dll beside it).
+        shutil.copy(WIN_CAPI, self.tmp / "pkg")
+        r = subprocess.run([WINE, str(self.tmp / "pkg" / Path(WIN_CAPI).name)], capture_output=True, timeout=TIMEOUT)
+        self.assertEqual(r.returncode, 0, r.stdout.decode(errors="replace") + r.stderr.decode(errors="replace"))
+        self.assertIn(b"capi: ok", r.stdout)
+        r = subprocess.run([WINE, str(exe), "--version"], capture_output=True, timeout=TIMEOUT)
+        self.assertEqual((r.returncode, r.stdout), (0, subprocess.run([WINE, WIN_BIN, "--version"],
+                                                                      capture_output=True).stdout))
+
+    def test_vsix(self):
+        path = self.one("asyncfix-win32-x64-*.vsix")
+        with zipfile.ZipFile(path) as vsix:
+            self.assertIn('TargetPlatform="win32-x64"', vsix.read("extension.vsixmanifest").decode())
+            self.assertIn("extension/bundled/share/doc/asyncfix/rules/AF101.md", vsix.namelist())
+            server = self.unpack(vsix, "extension/bundled/win32-x64/asyncfix-lsp.exe", "vsix")
+        self.assertEqual(pe.machine(str(server)), ("x86_64", "win_amd64"))
+        r = subprocess.run([WINE, str(server), "--version"], capture_output=True, timeout=TIMEOUT)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn(b"asyncfix-lsp", r.stdout + r.stderr)
 
 
 class CApi(unittest.TestCase):
