@@ -112,6 +112,23 @@ std::wstring baseOf(const std::wstring &path) {
   return slash == std::wstring::npos ? path : path.substr(slash + 1);
 }
 
+/// The file `path` names once links are followed (its final path, `\\?\` form): a symlink named
+/// on the command line is written through, never over, as on POSIX. Asked of every path, not only
+/// of reparse points: wine shows a Unix symlink as a plain file, yet resolves its final path.
+/// `path` itself when the final path cannot be had.
+std::wstring followedPath(const std::wstring &path) {
+  Handle h(openForReading(path));
+  if (!h.valid()) return path;
+  constexpr DWORD kFlags = FILE_NAME_NORMALIZED | VOLUME_NAME_DOS;
+  const DWORD size = ::GetFinalPathNameByHandleW(h.get(), nullptr, 0, kFlags);
+  if (size == 0) return path;
+  std::wstring out(size, L'\0');
+  const DWORD written = ::GetFinalPathNameByHandleW(h.get(), out.data(), size, kFlags);
+  if (written == 0 || written >= size) return path;
+  out.resize(written);
+  return out;
+}
+
 } // namespace
 
 std::wstring widePath(std::string_view utf8) {
@@ -213,7 +230,7 @@ ReadResult readInputFile(const std::string &path) {
 
 std::optional<std::string> writeFileAtomically(const std::string &path, std::string_view content,
                                                const FileStamp &stamp) {
-  const std::wstring target = widePath(path);
+  const std::wstring target = followedPath(widePath(path));
   BY_HANDLE_FILE_INFORMATION info{};
   if (const DWORD error = informationOf(target, info); error != 0) return describeError(error);
   if (stampOf(info) != stamp) return "file changed while it was being checked, not written";
