@@ -175,6 +175,22 @@ class Files(WindowsTest):
         self.assertEqual(w.returncode, 2, w.stderr)
         self.assertEqual(sorted(p.name for p in self.tmp.iterdir()), ["ro.py"])  # no temporary file left
 
+    def test_a_symlink_named_on_the_command_line_is_written_through(self):
+        # As on Linux: the link stays a link, the file it points to gets the fix.
+        for side in ("w", "n"):
+            d = self.tmp / side
+            d.mkdir()
+            (d / "real.py").write_bytes(SOURCE_CRLF)
+            (d / "link.py").symlink_to("real.py")
+        w, n = windows(["check", "--fix", "link.py"], self.tmp / "w"), native(["check", "--fix", "link.py"], self.tmp / "n")
+        self.assertEqual((w.returncode, w.stdout), (n.returncode, n.stdout), w.stderr)
+        for side in ("w", "n"):
+            d = self.tmp / side
+            self.assertTrue((d / "link.py").is_symlink(), side)
+            self.assertEqual(os.readlink(d / "link.py"), "real.py")
+            self.assertEqual((d / "real.py").read_bytes(), SOURCE_CRLF.replace(b"async=", b"non_blocking="), side)
+        self.assertEqual(sorted(p.name for p in (self.tmp / "w").iterdir()), ["link.py", "real.py"])
+
     def test_namespace_package_named_by_absolute_path(self):
         # The module of a file in a namespace package depends on the `src` roots above it: named by
         # a Windows absolute path (`Z:/…` or `Z:\\…`), it is still `ns.async`, not `async`.
