@@ -245,6 +245,9 @@ TEST_CASE("prefilter: an f-string's literal text is no code, its replacement fie
        "raise AssertionError(f'Expected: {await}\\nNot awaited')\n"},
       {"s = f'''{x:#x}\n{{async}} {y:>{w}} async'''\n", "s = f'''{x:#x}\n{{async}} {y:>{w}} {async}'''\n"},
       {"s = rf'\\d{n}{d[\"k\"]} await(x)'\n", "s = rf'\\d{n}{d[\"k\"], await}'\n"},
+      // Nested f-strings and strings quoted like their f-string are followed, as tree-sitter does.
+      {"s = f'{f\"{x}\"} async'\n", "s = f'{f\"{async}\"} x'\n"},
+      {"s = f'{d['async']}'\n", "s = f'{d['k']} {async}'\n"},
   };
   for (const auto &[rejected, kept] : keyword) {
     INFO(rejected);
@@ -262,8 +265,8 @@ TEST_CASE("prefilter: an f-string's literal text is no code, its replacement fie
   CHECK(mentionsToCall("s = f'{x.to(\"cuda\", True)}'\n")); // a string nested in a field ends on its own
   // What the pass does not follow counts as code: a comment or a backslash in a field, a nested
   // f-string, an unterminated one, and the syntax errors a lone `}` and an empty field are.
-  for (const char *src : {"s = f'''{x # c\n} async'''\n", "s = f'{a \\\n+ b} async'\n", "s = f'{f\"{x}\"} async'\n",
-                          "s = f'{x} async\n", "s = f'{x}} async'\n", "s = f'{} async'\n"}) {
+  for (const char *src : {"s = f'''{x # c\n} async'''\n", "s = f'{a \\\n+ b} async'\n", "s = f'{x} async\n",
+                          "s = f'{x}} async'\n", "s = f'{} async'\n"}) {
     INFO(src);
     CHECK(mayUseKeywordAsName(src));
   }
@@ -1006,4 +1009,48 @@ TEST_CASE("prefilter: a word right after a number is a token of its own", "[pref
   CHECK(linter.mayHaveFindings("x = 1\n   0await g()\n"));
   CHECK(linter.mayHaveFindings("import torch\nx = 0torch.load(p)\n"));
   CHECK_FALSE(linter.mayHaveFindings("x = a0await\ny = b_async\n"));
+}
+
+TEST_CASE("prefilter: strings end where tree-sitter's scanner ends them, or nothing after is trusted", "[prefilter]") {
+  // Found by fuzz_prefilter (the fifth kind): a single-quoted string that a line break leaves
+  // unterminated, whose quote tree-sitter pairs with a later one, so that an `async` inside a
+  // later `'''…'''` is code to it (AF001); the prefilter read the `'''…'''` as a string and
+  // rejected the file. Here: after an escape, the scanner reads the line break as part of the
+  // string. The rest, by reading the scanner: its prefixes are any run of f, r, b, u (`bf'{x}'` is
+  // an f-string to it, and after a number the lexer cannot tell where a prefix starts), the
+  // backquote opens a string, `\N{…}` holds any byte but `}` (a quote too), a comment in an
+  // f-string's field runs to the line's end. Each text is kept, and has a finding.
+  using namespace std::string_literals;
+  const Linter linter;
+  for (const std::string &text :
+       {"x = '\\t\n'''async'''\n"s, "x = 'ab\\t\n'''async = 1'''\n"s, "x = '\\N{'}' + async + '\\N{'}'\n"s,
+        "x = `'` + async + `'`\n"s, "x = bf'{async}'\n"s, "x = uF'{async}'\n"s, "x = 1f'{async}'\n"s,
+        "x = f'{x #'} '''\nasync\n'''\n"s, "x = b'\\N{' + async + b'}'\n"s}) {
+    INFO("text: " << text);
+    CHECK(linter.mayHaveFindings(text));
+    CHECK_FALSE(allFindings(linter, text).empty());
+  }
+  // Where the scanner's reading is followed, the strings still hide their words.
+  for (const std::string &text :
+       {"x = '\\N{DIGIT ONE}' + 'async'\n"s, "x = `async`\n"s, "x = Rb'\\'async'\n"s, "x = xf'{async}'\n"s}) {
+    INFO("text: " << text);
+    CHECK_FALSE(linter.mayHaveFindings(text));
+    CHECK(allFindings(linter, text).empty());
+  }
+}
+
+TEST_CASE("prefilter: after a string the lexer loses its way, no judgement is trusted", "[prefilter]") {
+  // Found by fuzz_prefilter: after the unterminated `"`, tree-sitter's error recovery reads
+  // `y.to(=True)` as a call whose second argument is `True` (AF103: the `=` is an ERROR node, a
+  // positional argument to the rule); the judgement of `.to(` saw no comma before `True` and
+  // rejected the file. Where the lexer cannot follow a string, every word counts.
+  const Linter linter;
+  for (const char *text : {"import torch\nx\"\ny.to(=True)\n", "import torch\nx\"= y.to(d True)\n",
+                           "import torch\nx = \"a\ny.to(=True)\n"}) {
+    INFO("text: " << text);
+    CHECK(linter.mayHaveFindings(text));
+    CHECK_FALSE(allFindings(linter, text).empty());
+  }
+  // A terminated string leaves the judgement as it was.
+  CHECK_FALSE(linter.mayHaveFindings("import torch\nx = \"a\"\ny.to(d, non_blocking=True)\n"));
 }

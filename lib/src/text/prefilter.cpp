@@ -109,6 +109,10 @@ bool isAsciiWordByte(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+/// A byte that opens a string to tree-sitter-python: both quotes, and the backquote (Python 2's
+/// repr), which its scanner still reads as one.
+bool isQuote(char c) { return c == '"' || c == '\'' || c == '`'; }
+
 /// Whether a word the scan looks for may stand alone at `i`, for tree-sitter: no ASCII identifier
 /// byte next to it. A byte of another character next to it may belong to one that tree-sitter
 /// reads as a blank (U+00A0, U+FEFF anywhere, U+200B, U+2060: the grammar's extras) or to none
@@ -123,36 +127,46 @@ bool mayStandAlone(std::string_view text, std::size_t i, std::size_t len) {
          (i + len >= text.size() || !isAsciiWordByte(static_cast<unsigned char>(text[i + len])));
 }
 
-/// The string prefixes Python knows (any case): r u b f br rb fr rf, and 3.14's t tr rt.
-/// Returns 0 for no prefix, 1 for a plain string prefix, 2 for an f-/t-string prefix.
-int stringPrefix(std::string_view w) {
-  if (w.empty() || w.size() > 2) return 0;
-  bool f = false, r = false, b = false, u = false;
-  for (const char ch : w) {
-    switch (ch | 0x20) {
-    case 'f':
-    case 't':
-      if (f) return 0;
-      f = true;
-      break;
-    case 'r':
-      if (r) return 0;
-      r = true;
-      break;
-    case 'b':
-      if (b) return 0;
-      b = true;
-      break;
-    case 'u':
-      if (u) return 0;
-      u = true;
-      break;
-    default: return 0;
-    }
+/// How the string whose quote is at `q` opens, as tree-sitter-python's scanner reads it: its
+/// prefix is the run of the letters f, r, b and u (any case, any number, any order) right before
+/// the quote where a token starts (no identifier byte before the run); an `f` makes it an
+/// f-string, an `r` raw, a `b` bytes. `known` is false where that depends on how the token
+/// before ends, which the lexer does not follow: the letters after a number (`1f'…'`: the number
+/// ends before them) or after a byte of another character (a blank to tree-sitter, or none).
+struct Opening {
+  std::size_t begin = 0; ///< where the string's token starts (its prefix, else its quote)
+  bool known = true, format = false, raw = false, bytes = false;
+};
+
+bool isPrefixLetter(char c) {
+  switch (c | 0x20) {
+  case 'f':
+  case 'r':
+  case 'b':
+  case 'u': return true;
+  default: return false;
   }
-  if (u && w.size() > 1) return 0;
-  if (f && b) return 0;
-  return f ? 2 : 1;
+}
+
+Opening opening(std::string_view t, std::size_t q) {
+  std::size_t r = q;
+  while (r > 0 && isPrefixLetter(t[r - 1])) --r;
+  if (r == q) return {q};
+  std::size_t w = r;
+  while (w > 0 && isAsciiWordByte(static_cast<unsigned char>(t[w - 1]))) --w;
+  // An identifier that the letters end (`xf'…'`) is a token of its own, the quote starts the
+  // string; after a number, the lexer does not know where the number ends.
+  if (w < r) return {q, t[w] < '0' || t[w] > '9'};
+  if (w > 0 && static_cast<unsigned char>(t[w - 1]) >= 0x80 && !(w == 3 && t.starts_with("\xEF\xBB\xBF")))
+    return {q, false};
+  Opening o{r};
+  for (std::size_t k = r; k < q; ++k) {
+    const char c = static_cast<char>(t[k] | 0x20);
+    o.format = o.format || c == 'f';
+    o.raw = o.raw || c == 'r';
+    o.bytes = o.bytes || c == 'b';
+  }
+  return o;
 }
 
 /// The first position at or after `from` holding one of the bytes `a`, `b`, `c`, `d` (repeat one
@@ -176,21 +190,29 @@ std::size_t findAny(std::string_view text, std::size_t from, char a, char b, cha
   return n;
 }
 
-/// Where Python's tokenizer sees strings and comments: sorted, disjoint [begin, end) spans, found
+/// Where tree-sitter-python sees strings and comments: sorted, disjoint [begin, end) spans, found
 /// by one forward pass that goes only as far as the questions asked of it (each question about a
 /// later offset goes on from where the last one stopped; one about an earlier offset is answered
-/// from the spans already found). The pass jumps from one quote or `#` to the next. An f-string's
-/// literal pieces are spans and its replacement fields are code (the strings nested in them are
-/// spans again), as tree-sitter reads them; an f-string the pass does not follow (a nested
-/// f-string, a quote like its own inside a field, a comment or a backslash in a field) counts as
-/// code as a whole. Anything unterminated is left as code too (the parser may well read it as
-/// code).
+/// from the spans already found). The pass jumps from one quote (`'`, `"`, and the backquote the
+/// grammar still reads as one) or `#` to the next, and reads a string as the grammar's scanner
+/// does: its prefix (opening()), its escapes (`\N{…}` holds any byte but `}`), its end. An
+/// f-string's literal pieces are spans and its replacement fields are code (the strings nested in
+/// them are spans again, f-strings too), as tree-sitter reads them.
+///
+/// What the pass does not follow — a string left unterminated (a line break in a single-quoted
+/// one, a NUL byte, the end of the text), a prefix it cannot read, an f-string's field with a
+/// comment, a backslash or a line break in it, a lone `}` — ends it: from there on everything is
+/// code. tree-sitter's error recovery may pair such a quote with any later one (an `async` in a
+/// later `'''…'''` is then code to it), so no later span can be trusted.
 class Lexer {
 public:
   explicit Lexer(std::string_view text) : text_(text) {}
 
   /// True unless `offset` lies inside a string literal or a comment.
   bool inCode(std::size_t offset) { return spanAt(offset) == nullptr; }
+  /// Whether the pass met what it does not follow (see the class's comment), as far as it went:
+  /// tree-sitter's error recovery from there on gives shapes no judgement reads.
+  bool lost() const { return lost_; }
   /// The end of the string or comment around `offset` (offset itself when in code): for a piece
   /// of an f-string, the end of the whole f-string, which a scan of code steps over as one token.
   std::size_t skip(std::size_t offset) {
@@ -206,6 +228,8 @@ public:
   }
 
 private:
+  static constexpr std::size_t npos = std::string_view::npos;
+
   struct Span {
     std::size_t begin = 0, end = 0;
     std::size_t outerBegin = begin, outerEnd = end; ///< the whole f-string a piece belongs to
@@ -224,7 +248,7 @@ private:
   /// Lexes from pos_ to the end of the next string or comment (or of the text).
   void step() {
     const std::string_view t = text_;
-    const std::size_t i = findAny(t, pos_, '#', '"', '\'', '#');
+    const std::size_t i = findAny(t, pos_, '#', '"', '\'', '`');
     if (i >= t.size()) {
       pos_ = t.size();
       return;
@@ -237,98 +261,134 @@ private:
       pos_ = e;
       return;
     }
-    // A prefix is the word of at most two bytes right before the quote.
-    std::size_t w = i;
-    while (w > 0 && i - w < 3 && isWordByte(static_cast<unsigned char>(t[w - 1]))) --w;
-    const bool longWord = w > 0 && i - w == 3 && isWordByte(static_cast<unsigned char>(t[w - 1]));
-    const int prefix = w < i && !longWord && i - w <= 2 ? stringPrefix(t.substr(w, i - w)) : 0;
-    pos_ = prefix == 2 ? formatted(w, i) : string(prefix ? w : i, i, false);
+    const Opening o = opening(t, i);
+    const std::size_t mark = spans_.size();
+    const std::size_t end = !o.known ? npos : o.format ? formatted(o, i, 0) : string(o, i);
+    if (end == npos) {
+      spans_.resize(mark);
+      pos_ = t.size(); // the rest is code: see the class's comment
+      lost_ = true;
+      return;
+    }
+    pos_ = end;
   }
 
-  /// The f-string (or t-string) whose prefix starts at `begin` and whose quote is at `q`: its
-  /// literal pieces become spans (the `{` and `}` of its fields with them), its replacement fields
-  /// stay code, the strings nested in them become spans. Returns where to go on. What it does not
-  /// follow, it leaves as code from the prefix to the closing quote, as string() does.
-  std::size_t formatted(std::size_t begin, std::size_t q) {
+  /// Where the escape whose backslash is at `k` ends in a string opened by `o` with `quote`, as
+  /// the scanner and the grammar's escape tokens read it: a raw string's backslash keeps the
+  /// quote or backslash after it and a line break in the string; elsewhere `\N{…}` (not in
+  /// bytes) runs to the first `}`, whatever stands between, and the other escapes hold no quote
+  /// past their second byte (a line break after them is the caller's to judge).
+  std::size_t escapeEnd(const Opening &o, std::size_t k) const {
+    const std::string_view t = text_;
+    if (!o.raw && !o.bytes && k + 3 < t.size() && t[k + 1] == 'N' && t[k + 2] == '{') {
+      const std::size_t close = t.find('}', k + 3);
+      if (close != npos && close > k + 3) return close + 1;
+    }
+    return k + 2;
+  }
+
+  /// The string (no f-string) opened by `o` with its quote at `q`: its span is recorded and its
+  /// end returned; npos when it is unterminated (a line break in a single-quoted one, a NUL byte
+  /// in it, the end of the text).
+  std::size_t string(const Opening &o, std::size_t q) {
     const std::string_view t = text_;
     const char quote = t[q];
-    const bool triple = q + 2 < t.size() && t[q + 1] == quote && t[q + 2] == quote;
+    const bool triple = quote != '`' && q + 2 < t.size() && t[q + 1] == quote && t[q + 2] == quote;
+    for (std::size_t k = q + (triple ? 3 : 1); k < t.size();) {
+      k = triple ? findAny(t, k, quote, '\\', quote, quote) : findAny(t, k, quote, '\\', '\n', '\r');
+      if (k >= t.size()) break;
+      const char ch = t[k];
+      if (ch == '\\') {
+        k = escapeEnd(o, k);
+      } else if (!triple && (ch == '\n' || ch == '\r')) {
+        return npos;
+      } else if (ch == quote && (!triple || (k + 2 < t.size() && t[k + 1] == quote && t[k + 2] == quote))) {
+        const std::size_t end = k + (triple ? 3 : 1);
+        // A NUL byte ends a string's content for tree-sitter (as a comment's): unterminated.
+        if (std::memchr(t.data() + q, '\0', end - q) != nullptr) return npos;
+        spans_.push_back({o.begin, end});
+        return end;
+      } else {
+        ++k;
+      }
+    }
+    return npos;
+  }
+
+  /// The f-string opened by `o` with its quote at `q`: its literal pieces become spans (the `{`
+  /// and `}` of its fields with them), its replacement fields stay code, the strings nested in
+  /// them become spans. Returns its end; npos for what the pass does not follow (the caller
+  /// drops the spans recorded since).
+  std::size_t formatted(const Opening &o, std::size_t q, int nesting) {
+    const std::string_view t = text_;
+    if (nesting > 2) return npos;
+    const char quote = t[q];
+    const bool triple = quote != '`' && q + 2 < t.size() && t[q + 1] == quote && t[q + 2] == quote;
     const std::size_t mark = spans_.size();
-    const auto giveUp = [&] {
-      spans_.resize(mark);
-      return string(begin, q, true);
-    };
-    std::size_t piece = begin; // where the current literal piece starts
+    std::size_t piece = o.begin; // where the current literal piece starts
     for (std::size_t k = q + (triple ? 3 : 1); k < t.size();) {
       const char ch = t[k];
       if (ch == '\\') {
-        // An escape; `\{` leaves the brace to open a field (taking it for code is the safe side).
-        k += k + 1 < t.size() && t[k + 1] == '{' ? 1 : 2;
+        // An escape; `\{` leaves the brace to open a field.
+        k = k + 1 < t.size() && t[k + 1] == '{' ? k + 1 : escapeEnd(o, k);
       } else if ((ch == '{' || ch == '}') && k + 1 < t.size() && t[k + 1] == ch) {
         k += 2; // `{{`, `}}`: a brace in the text
       } else if (ch == '}' || ch == '\0' || (!triple && (ch == '\n' || ch == '\r'))) {
-        return giveUp(); // unterminated (a NUL ends it too), or a lone `}`: a syntax error, whose recovery may read
-                         // code
+        return npos; // unterminated (a NUL ends it too), or a lone `}`: a syntax error
       } else if (ch == quote && (!triple || (k + 2 < t.size() && t[k + 1] == quote && t[k + 2] == quote))) {
         const std::size_t end = k + (triple ? 3 : 1);
-        spans_.push_back({piece, end, begin, end});
+        spans_.push_back({piece, end, o.begin, end});
         for (std::size_t s = mark; s < spans_.size(); ++s)
-          if (spans_[s].outerBegin == begin) spans_[s].outerEnd = end; // the pieces, not the nested strings
+          if (spans_[s].outerBegin == o.begin) spans_[s].outerEnd = end; // the pieces, not the nested strings
         return end;
       } else if (ch == '{') {
-        spans_.push_back({piece, k + 1, begin, 0});
-        const std::size_t close = field(k + 1, quote, triple, 0);
-        if (close == std::string_view::npos || close == k + 1) return giveUp(); // or an empty field
-        piece = close;                                                          // the `}` starts the next piece
+        spans_.push_back({piece, k + 1, o.begin, 0});
+        const std::size_t close = field(k + 1, quote, triple, nesting);
+        if (close == npos || close == k + 1) return npos; // or an empty field
+        piece = close;                                    // the `}` starts the next piece
         k = close + 1;
       } else {
         ++k;
       }
     }
-    return giveUp(); // unterminated at the end of the text
+    return npos; // unterminated at the end of the text
   }
 
   /// The replacement field whose code starts at `k` in an f-string quoted by `quote`: where its
   /// closing `}` is, npos for what the pass does not follow. Strings nested in it become spans
-  /// (each its own outer string); a format spec after a top-level `:` is taken for code, with
-  /// its own nested fields.
+  /// (each its own outer string; an f-string's pieces too); a format spec after a top-level `:`
+  /// is taken for code, with its own nested fields.
   std::size_t field(std::size_t k, char quote, bool triple, int nesting) {
     const std::string_view t = text_;
-    if (nesting > 2) return std::string_view::npos;
+    if (nesting > 2) return npos;
     int depth = 0;
     bool spec = false;
     while (k < t.size()) {
       const char ch = t[k];
-      if (ch == quote || ch == '\\' || ch == '\0' || (!triple && (ch == '\n' || ch == '\r')))
-        return std::string_view::npos;
+      if (ch == '\\' || ch == '\0' || (!triple && (ch == '\n' || ch == '\r'))) return npos;
       if (spec) {
-        if (ch == '\n' || ch == '\r') return std::string_view::npos;
+        if (ch == quote) return npos;
         if (ch == '}') return k;
         if (ch == '{') {
           const std::size_t close = field(k + 1, quote, triple, nesting + 1);
-          if (close == std::string_view::npos) return close;
+          if (close == npos) return close;
           k = close;
         }
         ++k;
         continue;
       }
-      if (ch == '#') return std::string_view::npos;
-      if (ch == '"' || ch == '\'') {
-        // A string nested in the field: no prefix that makes it an f-string again.
-        std::size_t w = k;
-        while (w > 0 && k - w < 3 && isWordByte(static_cast<unsigned char>(t[w - 1]))) --w;
-        const int prefix = w < k ? stringPrefix(t.substr(w, k - w)) : 0;
-        if ((w < k && prefix == 0) || prefix == 2) return std::string_view::npos;
-        const std::size_t mark = spans_.size();
-        const std::size_t end = string(w, k, false);
-        if (spans_.size() != mark + 1 || spans_.back().end != end) return std::string_view::npos; // unterminated
-        k = end;
+      if (ch == '#') return npos;
+      if (isQuote(ch)) {
+        const Opening o = opening(t, k);
+        if (!o.known) return npos;
+        k = o.format ? formatted(o, k, nesting + 1) : string(o, k);
+        if (k == npos) return npos;
         continue;
       }
       if (ch == '(' || ch == '[' || ch == '{') {
         ++depth;
       } else if (ch == ')' || ch == ']' || (ch == '}' && depth > 0)) {
-        if (--depth < 0) return std::string_view::npos;
+        if (--depth < 0) return npos;
       } else if (ch == '}') {
         return k;
       } else if (ch == ':' && depth == 0) {
@@ -336,38 +396,13 @@ private:
       }
       ++k;
     }
-    return std::string_view::npos;
-  }
-
-  /// The string whose prefix starts at `begin` and whose quote is at `q`; returns where to go on.
-  std::size_t string(std::size_t begin, std::size_t q, bool formatted) {
-    const std::string_view t = text_;
-    const char quote = t[q];
-    const bool triple = q + 2 < t.size() && t[q + 1] == quote && t[q + 2] == quote;
-    for (std::size_t k = q + (triple ? 3 : 1); k < t.size();) {
-      k = triple ? findAny(t, k, quote, '\\', quote, quote) : findAny(t, k, quote, '\\', '\n', '\r');
-      if (k >= t.size()) break;
-      const char ch = t[k];
-      if (ch == '\\') {
-        k += 2;
-      } else if (!triple && (ch == '\n' || ch == '\r')) {
-        return q + 1; // unterminated: what follows the quote is scanned as code
-      } else if (ch == quote && (!triple || (k + 2 < t.size() && t[k + 1] == quote && t[k + 2] == quote))) {
-        const std::size_t end = k + (triple ? 3 : 1);
-        // A NUL byte ends a string's content for tree-sitter (as a comment's): unterminated.
-        if (std::memchr(t.data() + q, '\0', end - q) != nullptr) return q + (triple ? 3 : 1);
-        if (!formatted) spans_.push_back({begin, end});
-        return end;
-      } else {
-        ++k;
-      }
-    }
-    return q + (triple ? 3 : 1); // unterminated at the end of the text
+    return npos;
   }
 
   std::string_view text_;
   std::vector<Span> spans_;
   std::size_t pos_ = 0; ///< everything before it is lexed
+  bool lost_ = false;
 };
 
 /// Which function the code at an offset is in, as tree-sitter's indentation reads the blocks: one
@@ -459,7 +494,7 @@ private:
     char last = 0; // the last code byte before the line's end, comments left out
     while (k < t.size()) {
       const char c = t[k];
-      if (c == '"' || c == '\'' || c == '#') {
+      if (isQuote(c) || c == '#') {
         const std::size_t e = lexer_.skip(k);
         if (e <= k) return false; // a string the lexer leaves as code
         if (c != '#') last = c;
@@ -552,7 +587,7 @@ bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer
       k = e;
       continue;
     }
-    if (c == '"' || c == '\'') {
+    if (isQuote(c)) {
       const std::size_t e = lexer.skip(k);
       if (e <= k) return true; // an f-string (its text counts as code) or an unterminated string
       k = e;
@@ -688,15 +723,28 @@ inline unsigned candidateMask16(const char *p) {
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ASYNCFIX_PREFILTER_AVX2 1
+/// The byte constants of candidateMask32, made once per text. Hidden from the optimiser (an
+/// empty asm per constant): GCC otherwise makes each broadcast again in every block (three
+/// instructions each, for the registers the test needs), where a register or a stack slot
+/// serves.
+struct CandidateConstants {
+  __m256i lower, a, s, w, c, t, n, u, b, o, dot, q, paren, backslash, lead, vt;
+};
+__attribute__((target("avx2"))) inline CandidateConstants candidateConstants() {
+  CandidateConstants k{
+      _mm256_set1_epi8(0x20), _mm256_set1_epi8('a'),  _mm256_set1_epi8('s'),    _mm256_set1_epi8('w'),
+      _mm256_set1_epi8('c'),  _mm256_set1_epi8('t'),  _mm256_set1_epi8('n'),    _mm256_set1_epi8('_'),
+      _mm256_set1_epi8('b'),  _mm256_set1_epi8('o'),  _mm256_set1_epi8('.'),    _mm256_set1_epi8('q'),
+      _mm256_set1_epi8('('),  _mm256_set1_epi8('\\'), _mm256_set1_epi8('\xc2'), _mm256_set1_epi8('\x0b')};
+  for (__m256i *v : {&k.lower, &k.a, &k.s, &k.w, &k.c, &k.t, &k.n, &k.u, &k.b, &k.o, &k.dot, &k.q, &k.paren,
+                     &k.backslash, &k.lead, &k.vt})
+    __asm__("" : "+x"(*v));
+  return k;
+}
+
 /// candidateMask16 for the 32 positions from `p` (reads p[-1] to p[35]). No lambdas: GCC does
 /// not give them the function's target.
-__attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p) {
-  const __m256i lower = _mm256_set1_epi8(0x20), space = _mm256_set1_epi8(' ');
-  const __m256i ca = _mm256_set1_epi8('a'), cs = _mm256_set1_epi8('s'), cw = _mm256_set1_epi8('w'),
-                cc = _mm256_set1_epi8('c'), ct = _mm256_set1_epi8('t'), cn = _mm256_set1_epi8('n'),
-                cu = _mm256_set1_epi8('_'), cb = _mm256_set1_epi8('b'), co = _mm256_set1_epi8('o'),
-                cd = _mm256_set1_epi8('.'), cq = _mm256_set1_epi8('q'), cp = _mm256_set1_epi8('('),
-                ch = _mm256_set1_epi8('#'), cl = _mm256_set1_epi8('\\');
+__attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p, const CandidateConstants &k) {
   const __m256i before = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p - 1));
   const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
   const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 1));
@@ -704,23 +752,23 @@ __attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p) {
   const __m256i b3 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 3));
   const __m256i b4 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 4));
   const __m256i keyword =
-      _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, ca),
-                                        _mm256_or_si256(_mm256_cmpeq_epi8(b1, cs), _mm256_cmpeq_epi8(b1, cw))),
-                       _mm256_or_si256(_mm256_cmpeq_epi8(b4, cc), _mm256_cmpeq_epi8(b4, ct)));
-  const __m256i nonBlocking = _mm256_and_si256(_mm256_cmpeq_epi8(b0, cn),
-                                               _mm256_and_si256(_mm256_cmpeq_epi8(b3, cu), _mm256_cmpeq_epi8(b4, cb)));
-  const __m256i blankBefore = _mm256_cmpeq_epi8(_mm256_max_epu8(before, space), space);
+      _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, k.a),
+                                        _mm256_or_si256(_mm256_cmpeq_epi8(b1, k.s), _mm256_cmpeq_epi8(b1, k.w))),
+                       _mm256_or_si256(_mm256_cmpeq_epi8(b4, k.c), _mm256_cmpeq_epi8(b4, k.t)));
+  const __m256i nonBlocking = _mm256_and_si256(
+      _mm256_cmpeq_epi8(b0, k.n), _mm256_and_si256(_mm256_cmpeq_epi8(b3, k.u), _mm256_cmpeq_epi8(b4, k.b)));
+  // `to` after a byte up to `.` (a blank or `.`, and some punctuation) and before one up to `(`
+  // (a blank, `#` or `(`, and some more) or a backslash: more positions than mayStartWord()'s,
+  // in fewer instructions; the candidate's judgement (toCallOpen) wants what mayStartWord does.
   const __m256i toEnds =
-      _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(b2, cp), _mm256_cmpeq_epi8(b2, ch)),
-                      _mm256_or_si256(_mm256_cmpeq_epi8(b2, cl), _mm256_cmpeq_epi8(_mm256_max_epu8(b2, space), space)));
-  const __m256i to =
-      _mm256_and_si256(_mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, ct), _mm256_cmpeq_epi8(b1, co)), toEnds),
-                       _mm256_or_si256(_mm256_cmpeq_epi8(before, cd), blankBefore));
-  const __m256i noqa = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b0, lower), cn),
-                                        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b2, lower), cq),
-                                                         _mm256_cmpeq_epi8(_mm256_or_si256(b3, lower), ca)));
-  const __m256i lead = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(b0, _mm256_set1_epi8('\xc2')), b0),
-                                       _mm256_cmpeq_epi8(b0, _mm256_set1_epi8('\x0b')));
+      _mm256_or_si256(_mm256_cmpeq_epi8(b2, k.backslash), _mm256_cmpeq_epi8(_mm256_max_epu8(b2, k.paren), k.paren));
+  const __m256i to = _mm256_and_si256(
+      _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, k.t), _mm256_cmpeq_epi8(b1, k.o)), toEnds),
+      _mm256_cmpeq_epi8(_mm256_max_epu8(before, k.dot), k.dot));
+  const __m256i noqa = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b0, k.lower), k.n),
+                                        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b2, k.lower), k.q),
+                                                         _mm256_cmpeq_epi8(_mm256_or_si256(b3, k.lower), k.a)));
+  const __m256i lead = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(b0, k.lead), b0), _mm256_cmpeq_epi8(b0, k.vt));
   return static_cast<unsigned>(_mm256_movemask_epi8(
       _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(keyword, nonBlocking), _mm256_or_si256(to, noqa)), lead)));
 }
@@ -730,8 +778,9 @@ __attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p) {
 /// its own for the target: the block's test is inlined only into an AVX2 function.
 template <class V>
 __attribute__((target("avx2"))) bool candidatesAvx2(const char *s, std::size_t &i, std::size_t n, V &visit) {
+  const CandidateConstants k = candidateConstants();
   for (; i + 4 + 32 <= n; i += 32)
-    if (const unsigned mask = candidateMask32(s + i); mask != 0 && visit(i, mask)) return true;
+    if (const unsigned mask = candidateMask32(s + i, k); mask != 0 && visit(i, mask)) return true;
   return false;
 }
 
@@ -813,8 +862,7 @@ EnclosingCall enclosingCall(std::string_view text, std::size_t at, Lexer &lexer)
     const char c = text[k];
     const bool lambdaEnd = c == 'a' && depth == 0 && !colon && k >= 5 && text.compare(k - 5, 6, "lambda") == 0 &&
                            isWholeWord(text, k - 5, 6);
-    if (!lambdaEnd && c != ':' && c != '(' && c != ')' && c != '[' && c != ']' && c != '{' && c != '}' && c != '"' &&
-        c != '\'')
+    if (!lambdaEnd && c != ':' && c != '(' && c != ')' && c != '[' && c != ']' && c != '{' && c != '}' && !isQuote(c))
       continue;
     if (const std::size_t begin = lexer.spanBegin(k); begin != std::string_view::npos) {
       if (lexer.skip(k) > at) return unknown; // `at` is in a field of this f-string
@@ -824,7 +872,7 @@ EnclosingCall enclosingCall(std::string_view text, std::size_t at, Lexer &lexer)
     if (lambdaEnd) return none; // `lambda self, non_blocking=False: …`: a parameter
     if (c == ':') {
       colon = colon || depth == 0;
-    } else if (c == '"' || c == '\'') {
+    } else if (isQuote(c)) {
       return unknown;
     } else if (c == ')' || c == ']' || c == '}') {
       ++depth;
@@ -863,7 +911,7 @@ std::optional<std::string_view> argumentList(std::string_view text, std::size_t 
   int depth = 0;
   for (std::size_t k = open; k < limit;) {
     const char c = text[k];
-    if (c == '"' || c == '\'' || c == '#') {
+    if (isQuote(c) || c == '#') {
       const std::size_t e = lexer.skip(k);
       if (e <= k) return std::nullopt;
       k = e;
@@ -936,7 +984,7 @@ std::optional<CallShape> callShape(std::string_view text, std::size_t open, std:
       if (empty && c == '*' && k + 1 < text.size() && text[k + 1] == '*') named = shape.splat = true;
       empty = false;
     }
-    if (c == '"' || c == '\'') {
+    if (isQuote(c)) {
       const std::size_t e = lexer.skip(k);
       if (e <= k) return std::nullopt; // an f-string (its text counts as code) or an unterminated string
       k = e;
@@ -998,13 +1046,13 @@ std::size_t openingBracket(std::string_view text, std::size_t at, Lexer &lexer) 
   int depth = 0;
   for (std::size_t k = at; k-- > floor;) {
     const char c = text[k];
-    if (c != '(' && c != ')' && c != '[' && c != ']' && c != '{' && c != '}' && c != '"' && c != '\'') continue;
+    if (c != '(' && c != ')' && c != '[' && c != ']' && c != '{' && c != '}' && !isQuote(c)) continue;
     if (const std::size_t begin = lexer.spanBegin(k); begin != std::string_view::npos) {
       if (lexer.skip(k) > at) return kUnknown; // `at` is in a field of this f-string
       k = begin;
       continue;
     }
-    if (c == '"' || c == '\'') return kUnknown;
+    if (isQuote(c)) return kUnknown;
     if (c == ')' || c == ']' || c == '}') ++depth;
     else if (depth > 0) --depth;
     else return k;
@@ -1088,7 +1136,7 @@ bool classMayHaveInstanceForward(std::string_view text, std::size_t at, std::siz
       k = first;
     }
     const char c = text[k];
-    if (c == '"' || c == '\'' || c == '#') {
+    if (isQuote(c) || c == '#') {
       const std::size_t e = lexer.skip(k);
       if (e <= k) return true; // a string the lexer leaves as code
       k = e;
@@ -1258,7 +1306,7 @@ bool unicodeBlankAt(std::string_view text, std::size_t i) {
   }
 }
 
-/// scanTriggers() for a text with such a blank (hasUnicodeBlank): no judgement, no lexer, every
+/// scanTriggers() for a text with such a blank, or where the lexer lost its way: no judgement, no lexer, every
 /// occurrence of a word counts — `async`, `await`, `non_blocking` and `to` with no ASCII
 /// identifier byte next to them, a `noqa` naming an AF code, each AF3xx word whose package the
 /// text spells. Rare text, one byte at a time.
@@ -1320,9 +1368,12 @@ bool asciiNeighbours(std::string_view text, std::size_t at) {
           (before == 3 && text.starts_with("\xEF\xBB\xBF")));
 }
 
-/// scanTriggers(), which also records its first hit in `first` when given.
+/// scanTriggers(), which also records its first hit in `first` when given. `unjudged` is set
+/// when the judgements cannot be trusted for the text: a blank they do not read in code, or a
+/// string the lexer lost its way at (after which tree-sitter's error recovery may read `y.to(=True)`
+/// as a call with two arguments).
 unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
-                    PrefilterHit *first, const Searches &search, bool *blankInCode) {
+                    PrefilterHit *first, const Searches &search, bool *unjudged) {
   Lexer lexer(text);
   unsigned found = 0;
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
@@ -1373,7 +1424,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     const char c = text[at];
     if (blankLead(static_cast<unsigned char>(c))) {
       // Such a blank in code: the text is read again without judgements (scan()), so stop here.
-      return blankInCode && unicodeBlankAt(text, at) && lexer.inCode(at) && (*blankInCode = true);
+      return unjudged && unicodeBlankAt(text, at) && lexer.inCode(at) && (*unjudged = true);
     }
     if (c == 'a' && want(kPrefilterKeywordName)) {
       const std::string_view w = text.substr(at, 5);
@@ -1407,7 +1458,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     }
     return false;
   });
-  if (blankInCode && *blankInCode) return found;
+  if (unjudged && *unjudged) return found;
   if (want(kPrefilterTorchApi) && (offsets || reached != 0 || search.torchFamily(text))) {
     // The PyTorch-migration rules' words (text/torch_words.h). Whether a whole file is worth
     // parsing also asks whether it may use PyTorch, NumPy or SciPy at all; marks are asked for
@@ -1422,18 +1473,20 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     });
   }
   if (offsets) std::sort(offsets->begin() + static_cast<std::ptrdiff_t>(firstOffset), offsets->end());
+  if (unjudged && lexer.lost()) *unjudged = true;
   return found;
 }
 
-/// scanTriggers(): the judged scan, or for a text with a blank the judgements do not read, the
-/// scan without them (asked only when the judged scan did not find every trigger wanted: its
-/// answer is then the other's, which finds more).
+/// scanTriggers(): the judged scan, or for a text whose judgements cannot be trusted (a blank
+/// they do not read, a string the lexer lost its way at), the scan without them (asked only when
+/// the judged scan did not find every trigger wanted: its answer is then the other's, which finds
+/// more).
 unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
               PrefilterHit *first, const Searches &search) {
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
-  bool blankInCode = false; // seen by the candidate search, unless it stopped first
-  const unsigned found = scanJudged(text, wanted, offsets, reached, first, search, &blankInCode);
-  if (!blankInCode || (!offsets && found == wanted)) return found;
+  bool unjudged = false;
+  const unsigned found = scanJudged(text, wanted, offsets, reached, first, search, &unjudged);
+  if (!unjudged || (!offsets && found == wanted)) return found;
   if (offsets) offsets->resize(firstOffset);
   return scanWithoutJudgements(text, wanted, offsets, reached, first, search);
 }

@@ -5,15 +5,18 @@
 // places where the few words a finding needs may start (`async`, `await`, `non_blocking`, `.to(`,
 // `noqa`); a hit is then judged by its neighbours (`async def`, `await x` are the keywords they
 // look like; `.to(` needs a bare bool after its first argument) and — only for a hit that still
-// looks like a finding — by a forward lexer pass that knows Python's strings, f-strings and
-// comments and goes no further than the last hit it is asked about, so the word "async" in a
-// docstring, a comment or an f-string's text does not make a file worth parsing. The few hits
-// whose judgement needs more context get it from that pass: the call a `non_blocking=` belongs
-// to, and for `await (x)` whether the innermost function is an `async def` (a forward pass over
-// the blocks' indentation, made only for such a hit).
+// looks like a finding — by a forward lexer pass that reads strings, f-strings and comments as
+// tree-sitter-python's scanner does and goes no further than the last hit it is asked about, so
+// the word "async" in a docstring, a comment or an f-string's text does not make a file worth
+// parsing. Where that pass cannot follow the scanner (a string left unterminated, whose quote
+// the parser's error recovery may pair with any later one), no judgement is trusted: every word
+// counts. The few hits whose judgement needs more context get it from that pass: the call a
+// `non_blocking=` belongs to, and for `await (x)` whether the innermost function is an
+// `async def` (a forward pass over the blocks' indentation, made only for such a hit).
 //
 // The answer may be "maybe" too often, never "no" wrongly: a text the prefilter rejects gives no
-// diagnostic with any rule (checked over whole corpora by `asyncfix_bench_parse verify`).
+// diagnostic with any rule (checked over whole corpora by `asyncfix_bench_parse verify`, and on
+// any bytes by the fuzz target `fuzz_prefilter`).
 #pragma once
 
 #include <cstdint>

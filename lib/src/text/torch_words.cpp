@@ -5,6 +5,9 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
 
 #include "text/prefilter_words.h"
 
@@ -141,17 +144,45 @@ std::span<const TorchWord> torchApiWholeWords() {
   return kWords;
 }
 
-bool mayUseTorchFamily(std::string_view text) {
-  // One pass for the three names: a position whose byte and the byte four further on are those of
-  // `torch`, `numpy` or `scipy` (t…h, n…y, s…y) is compared; 16 positions at a time with SSE2.
+namespace {
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#define ASYNCFIX_FAMILY_AVX2 1
+bool hasAvx2() {
+  static const bool has = __builtin_cpu_supports("avx2") != 0;
+  return has;
+}
+
+/// familyNames() 32 positions at a time from `i`, as far as the loads stay in the text (`i` is
+/// left at the first position not visited); true when `visit` asked to stop.
+template <class V>
+__attribute__((target("avx2"))) bool familyNamesAvx2(const char *s, std::size_t &i, std::size_t n, V &visit) {
+  const __m256i t = _mm256_set1_epi8('t'), h = _mm256_set1_epi8('h'), nn = _mm256_set1_epi8('n'),
+                sc = _mm256_set1_epi8('s'), y = _mm256_set1_epi8('y');
+  for (; i + 4 + 32 <= n; i += 32) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i));
+    const __m256i e = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i + 4));
+    const __m256i m = _mm256_or_si256(
+        _mm256_and_si256(_mm256_cmpeq_epi8(a, t), _mm256_cmpeq_epi8(e, h)),
+        _mm256_and_si256(_mm256_or_si256(_mm256_cmpeq_epi8(a, nn), _mm256_cmpeq_epi8(a, sc)), _mm256_cmpeq_epi8(e, y)));
+    for (auto mask = static_cast<unsigned>(_mm256_movemask_epi8(m)); mask != 0; mask &= mask - 1)
+      if (visit(i + static_cast<std::size_t>(__builtin_ctz(mask)))) return true;
+  }
+  return false;
+}
+#endif
+
+/// Calls `visit(i)` for each position whose byte and the byte four further on are those of
+/// `torch`, `numpy` or `scipy` (t…h, n…y, s…y), in order, until it returns true: 32 positions at
+/// a time where the CPU has AVX2, 16 with SSE2, else every position. `visit` compares the name.
+template <class V> void familyNames(std::string_view text, V &&visit) {
   const std::size_t n = text.size();
-  const auto named = [&](std::size_t i) {
-    const std::string_view w = text.substr(i, 5);
-    return w == "torch" || w == "numpy" || w == "scipy";
-  };
   std::size_t i = 0;
+  [[maybe_unused]] const char *s = text.data();
+#if defined(ASYNCFIX_FAMILY_AVX2)
+  if (hasAvx2() && familyNamesAvx2(s, i, n, visit)) return;
+#endif
 #if defined(__SSE2__)
-  const char *s = text.data();
   const __m128i t = _mm_set1_epi8('t'), h = _mm_set1_epi8('h'), nn = _mm_set1_epi8('n'), sc = _mm_set1_epi8('s'),
                 y = _mm_set1_epi8('y');
   for (; i + 4 + 16 <= n; i += 16) {
@@ -161,41 +192,35 @@ bool mayUseTorchFamily(std::string_view text) {
         _mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(a, t), _mm_cmpeq_epi8(e, h)),
                      _mm_and_si128(_mm_or_si128(_mm_cmpeq_epi8(a, nn), _mm_cmpeq_epi8(a, sc)), _mm_cmpeq_epi8(e, y)));
     for (auto mask = static_cast<unsigned>(_mm_movemask_epi8(m)); mask != 0; mask &= mask - 1)
-      if (named(i + static_cast<std::size_t>(__builtin_ctz(mask)))) return true;
+      if (visit(i + static_cast<std::size_t>(__builtin_ctz(mask)))) return;
   }
 #endif
   for (; i + 5 <= n; ++i)
-    if (named(i)) return true;
-  return false;
+    if (visit(i)) return;
+}
+
+} // namespace
+
+bool mayUseTorchFamily(std::string_view text) {
+  bool found = false;
+  familyNames(text, [&](std::size_t i) {
+    const std::string_view w = text.substr(i, 5);
+    return found = w == "torch" || w == "numpy" || w == "scipy";
+  });
+  return found;
 }
 
 unsigned torchPackagesSpelt(std::string_view text) {
   // As mayUseTorchFamily, without stopping at the first name.
-  const std::size_t n = text.size();
+  constexpr unsigned kAll = kPackageTorch | kPackageTorchvision | kPackageNumpy | kPackageScipy;
   unsigned spelt = 0;
-  const auto named = [&](std::size_t i) {
+  familyNames(text, [&](std::size_t i) {
     const std::string_view w = text.substr(i, 5);
     if (w == "torch") spelt |= text.substr(i + 5, 6) == "vision" ? kPackageTorch | kPackageTorchvision : kPackageTorch;
     else if (w == "numpy") spelt |= kPackageNumpy;
     else if (w == "scipy") spelt |= kPackageScipy;
-  };
-  constexpr unsigned kAll = kPackageTorch | kPackageTorchvision | kPackageNumpy | kPackageScipy;
-  std::size_t i = 0;
-#if defined(__SSE2__)
-  const char *s = text.data();
-  const __m128i t = _mm_set1_epi8('t'), h = _mm_set1_epi8('h'), nn = _mm_set1_epi8('n'), sc = _mm_set1_epi8('s'),
-                y = _mm_set1_epi8('y');
-  for (; i + 4 + 16 <= n && spelt != kAll; i += 16) {
-    const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
-    const __m128i e = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i + 4));
-    const __m128i m =
-        _mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(a, t), _mm_cmpeq_epi8(e, h)),
-                     _mm_and_si128(_mm_or_si128(_mm_cmpeq_epi8(a, nn), _mm_cmpeq_epi8(a, sc)), _mm_cmpeq_epi8(e, y)));
-    for (auto mask = static_cast<unsigned>(_mm_movemask_epi8(m)); mask != 0; mask &= mask - 1)
-      named(i + static_cast<std::size_t>(__builtin_ctz(mask)));
-  }
-#endif
-  for (; i + 5 <= n && spelt != kAll; ++i) named(i);
+    return spelt == kAll;
+  });
   return spelt;
 }
 
