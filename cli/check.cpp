@@ -119,11 +119,13 @@ void addListedPaths(std::vector<std::string> &roots, const std::vector<std::stri
 /// files), so the next file would fault fresh pages in again. Freed memory is kept for reuse,
 /// unless the user tuned malloc.
 void keepFreedMemory() {
+#if !defined(_WIN32) // (glibc's malloc; Windows's heap has no such knobs)
   if (std::getenv("GLIBC_TUNABLES") != nullptr || std::getenv("MALLOC_TRIM_THRESHOLD_") != nullptr ||
       std::getenv("MALLOC_MMAP_THRESHOLD_") != nullptr)
     return;
   mallopt(M_TRIM_THRESHOLD, 64 << 20);
   mallopt(M_MMAP_THRESHOLD, 32 << 20); // glibc's largest
+#endif
 }
 
 /// The run's progress as a bar on stderr, when it is a terminal and the run is long.

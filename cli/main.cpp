@@ -10,6 +10,14 @@
 
 #include <CLI/CLI.hpp>
 
+#if defined(_WIN32)
+#include <fcntl.h>
+#include <io.h>
+#include <windows.h>
+
+#include <shellapi.h> // (after windows.h)
+#endif
+
 #include "asyncfix/config.h"
 #include "commands.h"
 #include "launch.h"
@@ -330,7 +338,42 @@ int run(int argc, char **argv) {
 } // namespace
 } // namespace asyncfix::cli
 
+#if defined(_WIN32)
+namespace {
+/// Windows hands main() its arguments in the ANSI code page: they are taken again from the wide
+/// command line, as UTF-8 (paths with any characters). The standard streams are made binary (a
+/// CRLF file's `--diff` and `--stdin-filename --fix` output are its bytes, not CR CR LF), and a
+/// console shows UTF-8.
+std::vector<std::string> utf8Arguments(int argc, char **argv) {
+  std::vector<std::string> out;
+  int count = 0;
+  if (LPWSTR *wide = ::CommandLineToArgvW(::GetCommandLineW(), &count)) {
+    for (int i = 0; i < count; ++i) {
+      const int n = ::WideCharToMultiByte(CP_UTF8, 0, wide[i], -1, nullptr, 0, nullptr, nullptr);
+      std::string arg(static_cast<std::size_t>(std::max(n, 1)), '\0');
+      ::WideCharToMultiByte(CP_UTF8, 0, wide[i], -1, arg.data(), n, nullptr, nullptr);
+      arg.resize(arg.size() - 1); // the terminating NUL
+      out.push_back(std::move(arg));
+    }
+    ::LocalFree(wide);
+  }
+  if (out.empty()) out.assign(argv, argv + argc);
+  return out;
+}
+} // namespace
+
 int main(int argc, char **argv) {
+  for (FILE *stream : {stdin, stdout, stderr}) ::_setmode(::_fileno(stream), _O_BINARY);
+  ::SetConsoleOutputCP(CP_UTF8);
+  std::vector<std::string> args = utf8Arguments(argc, argv);
+  std::vector<char *> pointers;
+  for (std::string &arg : args) pointers.push_back(arg.data());
+  pointers.push_back(nullptr);
+  argc = static_cast<int>(args.size());
+  argv = pointers.data();
+#else
+int main(int argc, char **argv) {
+#endif
   // Character classes only (never number formats): lets wcwidth() measure CJK and emoji when the
   // `full` format lines up its caret. C.UTF-8 is built into glibc; if absent, widths fall back to 1.
   std::setlocale(LC_CTYPE, "C.UTF-8");

@@ -74,6 +74,32 @@ std::string displayLine(std::string_view line) {
   return out;
 }
 
+/// How many columns a character takes on a terminal: wcwidth() in the UTF-8 locale main() sets.
+/// Windows's C library has no wcwidth: there, the ranges that matter in source text — combining
+/// marks and zero-width characters (0), East Asian wide and fullwidth characters and emoji (2).
+#if defined(_WIN32)
+int columnsOf(char32_t c) {
+  struct Range {
+    char32_t first, last;
+  };
+  static constexpr Range kZero[] = {{0x0300, 0x036F}, {0x0483, 0x0489}, {0x0591, 0x05BD}, {0x0610, 0x061A},
+                                    {0x064B, 0x065F}, {0x1AB0, 0x1AFF}, {0x1DC0, 0x1DFF}, {0x200B, 0x200F},
+                                    {0x20D0, 0x20FF}, {0xFE00, 0xFE0F}, {0xFE20, 0xFE2F}};
+  static constexpr Range kWide[] = {{0x1100, 0x115F},   {0x2E80, 0x303E},   {0x3041, 0x33FF},  {0x3400, 0x4DBF},
+                                    {0x4E00, 0x9FFF},   {0xA000, 0xA4CF},   {0xAC00, 0xD7A3},  {0xF900, 0xFAFF},
+                                    {0xFE30, 0xFE4F},   {0xFF00, 0xFF60},   {0xFFE0, 0xFFE6},  {0x1F300, 0x1F64F},
+                                    {0x1F900, 0x1F9FF}, {0x20000, 0x2FFFD}, {0x30000, 0x3FFFD}};
+  const auto in = [c](const auto &ranges) {
+    return std::any_of(std::begin(ranges), std::end(ranges),
+                       [c](const Range &r) { return c >= r.first && c <= r.last; });
+  };
+  if (c < 0x20 || (c >= 0x7F && c < 0xA0)) return -1;
+  return in(kZero) ? 0 : in(kWide) ? 2 : 1;
+}
+#else
+int columnsOf(char32_t c) { return ::wcwidth(static_cast<wchar_t>(c)); }
+#endif
+
 /// Blank space as wide as text[from, to) on screen: tabs kept as tabs (so the caret lines up
 /// whatever the terminal's tab stops are), two spaces for a wide character (CJK, most emoji; as
 /// wcwidth() says in a UTF-8 locale), none for a combining mark, one space otherwise.
@@ -83,7 +109,7 @@ std::string blankLike(std::string_view text, std::size_t from, std::size_t to) {
     if (text[i] == '\t') {
       out += '\t';
     } else {
-      const int width = ::wcwidth(static_cast<wchar_t>(utf8Decode(text, i)));
+      const int width = columnsOf(static_cast<char32_t>(utf8Decode(text, i)));
       out.append(width < 0 ? 1 : static_cast<std::size_t>(width), ' ');
     }
     i += std::max<std::size_t>(1, utf8SequenceLength(text, i));

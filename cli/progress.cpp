@@ -7,8 +7,13 @@
 #include <chrono>
 #include <string>
 
+#if defined(_WIN32)
+#include <io.h>
+#include <windows.h>
+#else
 #include <sys/ioctl.h>
 #include <unistd.h>
+#endif
 
 namespace asyncfix::cli {
 namespace {
@@ -22,7 +27,20 @@ constexpr bool kThreads = false;
 constexpr bool kThreads = true;
 #endif
 
-/// The terminal's width in columns, 80 when it does not say.
+/// The terminal's width in columns, 80 when it does not say; and whether `fd` is one.
+#if defined(_WIN32)
+std::size_t terminalColumns(int /*fd*/) {
+  CONSOLE_SCREEN_BUFFER_INFO info{};
+  if (::GetConsoleScreenBufferInfo(::GetStdHandle(STD_ERROR_HANDLE), &info) && info.dwSize.X > 0) {
+    return static_cast<std::size_t>(info.srWindow.Right - info.srWindow.Left + 1);
+  }
+  return 80;
+}
+bool isTerminal(int fd) { return ::_isatty(fd) != 0; }
+long writeSome(int fd, const char *data, std::size_t size) {
+  return ::_write(fd, data, static_cast<unsigned>(std::min<std::size_t>(size, 1u << 20)));
+}
+#else
 std::size_t terminalColumns(int fd) {
   winsize size{};
   if (::ioctl(fd, TIOCGWINSZ, &size) == 0 && size.ws_col > 0) {
@@ -30,11 +48,14 @@ std::size_t terminalColumns(int fd) {
   }
   return 80;
 }
+bool isTerminal(int fd) { return ::isatty(fd) == 1; }
+ssize_t writeSome(int fd, const char *data, std::size_t size) { return ::write(fd, data, size); }
+#endif
 
 } // namespace
 
 bool ProgressBar::wanted(std::size_t files, bool quiet, int fd) {
-  return kThreads && files > kMinFiles && !quiet && ::isatty(fd) == 1;
+  return kThreads && files > kMinFiles && !quiet && isTerminal(fd);
 }
 
 ProgressBar::ProgressBar(std::size_t total, bool enabled, int fd) : fd_(fd) { start(total, enabled); }
@@ -117,7 +138,7 @@ void ProgressBar::draw(std::size_t done) {
 
 void ProgressBar::write(const char *data, std::size_t size) const {
   while (size > 0) {
-    const ssize_t n = ::write(fd_, data, size);
+    const auto n = writeSome(fd_, data, size);
     if (n < 0 && errno == EINTR) {
       continue;
     }

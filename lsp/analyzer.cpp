@@ -6,8 +6,12 @@
 #include <exception>
 #include <optional>
 
+#if defined(_WIN32)
+#include <io.h>
+#else
 #include <fcntl.h>
 #include <unistd.h>
+#endif
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -59,11 +63,12 @@ Analyzer::~Analyzer() {
 
 void Analyzer::start(int quietMs) {
   if (thread_.joinable()) return;
-#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
-  // WebAssembly without threads (docs/wasm.md): the work stays inline (runQueued()).
+#if (defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)) || defined(_WIN32)
+  // WebAssembly without threads (docs/wasm.md), and Windows, whose pipes cannot be waited on with
+  // the input (docs/windows.md): the work stays inline (runQueued()).
   (void)quietMs;
   return;
-#endif
+#else
   // Without a way to wake the message loop, the work stays inline (runQueued()).
   if (::pipe(wake_) != 0) {
     wake_[0] = wake_[1] = -1;
@@ -75,6 +80,7 @@ void Analyzer::start(int quietMs) {
   }
   thread_ = std::thread([this, quietMs] { loop(quietMs); });
   settler_ = std::thread([this] { settleLoop(); });
+#endif
 }
 
 // ---- the main thread's side ----

@@ -7,6 +7,10 @@
 #include <string_view>
 
 #include <unistd.h>
+#if defined(_WIN32)
+#include <fcntl.h>
+#include <io.h>
+#endif
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
@@ -56,12 +60,19 @@ int runLanguageServer(const LaunchOptions &options) {
     std::fprintf(stderr, "asyncfix-lsp: cannot open the log file `%s`\n", options.logFile.c_str());
     return 2;
   }
+#if defined(SIGPIPE)             // (Windows has none: a write to a closed pipe fails as it is)
   std::signal(SIGPIPE, SIG_IGN); // a client that went away is an EPIPE, handled as the end
+#endif
 #if defined(__GLIBC__) && !ASYNCFIX_OWN_ALLOCATOR
   // One malloc arena for both threads (unless the user chose with MALLOC_ARENA_MAX): the worker
   // does nearly all the allocating, and in a thread arena of its own its parses run slower for
   // the same instructions (bench/lsp's typing trace measures didOpen).
   if (std::getenv("MALLOC_ARENA_MAX") == nullptr) mallopt(M_ARENA_MAX, 1);
+#endif
+#if defined(_WIN32)
+  // The messages' bytes as they are: the framing counts them, and \r\n must stay two.
+  ::_setmode(STDIN_FILENO, _O_BINARY);
+  ::_setmode(STDOUT_FILENO, _O_BINARY);
 #endif
   log.info("asyncfix-lsp " ASYNCFIX_VERSION " listening on stdio");
   try {

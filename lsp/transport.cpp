@@ -4,8 +4,16 @@
 #include <charconv>
 #include <cstring>
 
+#if defined(_WIN32)
+#include <algorithm>
+#include <chrono>
+
+#include <io.h>
+#include <windows.h>
+#else
 #include <poll.h>
 #include <unistd.h>
+#endif
 
 namespace asyncfix::lsp {
 namespace {
@@ -125,6 +133,73 @@ std::optional<std::string> StreamTransport::read() {
   }
 }
 
+#if defined(_WIN32)
+
+// Windows: poll() does not take a pipe. What it would say of the input, PeekNamedPipe says: how
+// many bytes wait in the pipe (a client's message is whole there once its write returned, as on
+// POSIX). A disk file never blocks; a console cannot say, so the loop idles first and then reads.
+// The server sets both descriptors to binary (launch.cpp): the framing counts bytes, and \r\n
+// must stay two. There is no wake-up descriptor (the analyzer works inline on Windows).
+namespace {
+
+/// Whether the descriptor `fd` has input that a read returns at once: bytes, or the end of a pipe
+/// whose writer has gone.
+bool inputWaiting(int fd) {
+  const HANDLE h = reinterpret_cast<HANDLE>(::_get_osfhandle(fd));
+  if (h == INVALID_HANDLE_VALUE) return true; // a read fails at once, which ends the input
+  switch (::GetFileType(h)) {
+  case FILE_TYPE_PIPE: {
+    DWORD available = 0;
+    if (::PeekNamedPipe(h, nullptr, 0, nullptr, &available, nullptr)) return available > 0;
+    return ::GetLastError() == ERROR_BROKEN_PIPE; // the end of the input
+  }
+  case FILE_TYPE_DISK: return true;
+  default: return false; // a console: unknown until read
+  }
+}
+
+int readSome(int fd, char *data, std::size_t size) { return ::_read(fd, data, static_cast<unsigned>(size)); }
+
+int writeSome(int fd, const char *data, std::size_t size) {
+  return ::_write(fd, data, static_cast<unsigned>(std::min<std::size_t>(size, 1u << 20)));
+}
+
+} // namespace
+
+bool StreamTransport::hasPending() {
+  if (ready_ || eof_) return true;
+  if ((ready_ = frames_.next())) return true;
+  while (inputWaiting(in_)) {
+    if (!fill()) return true; // end of input: read() returns at once
+    if ((ready_ = frames_.next())) return true;
+  }
+  return false;
+}
+
+bool StreamTransport::waitPending(int timeoutMs, int /*wakeFd*/) {
+  if (hasPending()) return true;
+  if (timeoutMs < 0) {
+    fill(); // waiting for input without a limit is reading it; the end makes hasPending() true
+    return hasPending();
+  }
+  // With a limit: looked at again each millisecond (no handle to wait on for a pipe's bytes).
+  const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeoutMs);
+  while (std::chrono::steady_clock::now() < until) {
+    ::Sleep(1);
+    if (hasPending()) return true;
+  }
+  return false;
+}
+
+#else
+
+namespace {
+
+ssize_t readSome(int fd, char *data, std::size_t size) { return ::read(fd, data, size); }
+ssize_t writeSome(int fd, const char *data, std::size_t size) { return ::write(fd, data, size); }
+
+} // namespace
+
 bool StreamTransport::hasPending() {
   if (ready_ || eof_) return true;
   if ((ready_ = frames_.next())) return true;
@@ -153,10 +228,12 @@ bool StreamTransport::waitPending(int timeoutMs, int wakeFd) {
   return n > 0 && p[0].revents != 0 && hasPending();
 }
 
+#endif
+
 bool StreamTransport::fill() {
   char buffer[1 << 16];
   for (;;) {
-    const ssize_t n = ::read(in_, buffer, sizeof buffer);
+    const auto n = readSome(in_, buffer, sizeof buffer);
     if (n > 0) {
       frames_.feed(std::string_view(buffer, static_cast<std::size_t>(n)));
       return true;
@@ -174,7 +251,7 @@ void StreamTransport::write(std::string_view body) {
   frame.append(body);
   std::string_view rest = frame;
   while (!rest.empty()) {
-    const ssize_t n = ::write(out_, rest.data(), rest.size());
+    const auto n = writeSome(out_, rest.data(), rest.size());
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) {
       log_.error(std::string("writing the output failed: ") + std::strerror(errno));

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # Installs what asyncfix needs on Debian bookworm, by group — `build` (what `scripts/run.sh demo`
 # needs), `test` (the README's test command), `browser`, `tidy`, `dist`, `sanitizers` and `torch` (the lanes
-# .ci/run adds), `wasm` (the WebAssembly build, docs/wasm.md), or `all` (the default) — and
+# .ci/run adds), `wasm` (the WebAssembly build, docs/wasm.md), `windows` (the Windows x64 cross
+# build, docs/windows.md), or `all` (the default) — and
 # nothing that is already there: a second run on a ready machine changes nothing and takes about a
 # second.
 # Runs as root, or through sudo when it is available.
 set -euo pipefail
 
-usage="usage: $0 [build|test|browser|tidy|dist|sanitizers|torch|wasm|all]...  (default: all)"
+usage="usage: $0 [build|test|browser|tidy|dist|sanitizers|torch|wasm|windows|all]...  (default: all)"
 groups=("$@")
 [ ${#groups[@]} -gt 0 ] || groups=(all)
 
@@ -18,10 +19,10 @@ want() { # group: whether it was asked for (or `all`)
   return 1
 }
 for g in "${groups[@]}"; do
-  case "$g" in build | test | browser | tidy | dist | sanitizers | torch | wasm | all) ;; *) echo "$usage" >&2; exit 2 ;; esac
+  case "$g" in build | test | browser | tidy | dist | sanitizers | torch | wasm | windows | all) ;; *) echo "$usage" >&2; exit 2 ;; esac
 done
 # The tests need what building needs; so does everything else.
-want test || want browser || want tidy || want dist || want sanitizers || want torch || want wasm && groups+=(build)
+want test || want browser || want tidy || want dist || want sanitizers || want torch || want wasm || want windows && groups+=(build)
 
 if want build; then
   packages+=(
@@ -78,6 +79,12 @@ if want wasm; then
   # Debian's emscripten 3.1.6 (it brings clang-14, lld-14 and binaryen's wasm-opt); the
   # modules run under the machine's Node (>= 18; bookworm's nodejs is 18).
   packages+=(emscripten)
+fi
+if want windows; then
+  # The Windows x64 cross build (issue 31; the `windows` preset, CTest label `windows`,
+  # docs/windows.md): mingw-w64's g++ with POSIX threads (std::thread, std::mutex), whose .exe
+  # files wine64 runs in the tests.
+  packages+=(g++-mingw-w64-x86-64-posix wine64)
 fi
 if want sanitizers; then
   # Reliability (tests/fuzz, the tsan preset): clang with libFuzzer and its sanitizer runtimes;

@@ -18,6 +18,10 @@
 #   scripts/run.sh tsan   the threaded paths' tests (language server, CLI workers) under ThreadSanitizer
 #   scripts/run.sh torch  the PyTorch-migration rules on Debian's PyTorch 1.13: each case of tests/torch/cases
 #                         and the legacy example fixed and run on CPU (label `torch`)
+#   scripts/run.sh windows  the Windows x64 build (mingw-w64), its py3-none-win_amd64 wheel and
+#                         win32-x64 .vsix (into build/windows/dist/, where scripts/dist.sh finds
+#                         them), and their tests under wine64 against the native commands of build/ci
+#                         (label `windows`; opt-in, not in .ci/run yet; docs/windows.md)
 #   scripts/run.sh fuzz   each libFuzzer target for ASYNCFIX_FUZZ_SECONDS (default 60) from its seeds,
 #                         two at a time (ASYNCFIX_FUZZ_JOBS),
 #                         then the line coverage of lib/ by the corpus, held to a floor (below)
@@ -29,8 +33,8 @@ cd "$(dirname "$0")/.."
 
 mode=${1:-}
 case "$mode" in
-  demo | test | slow | dist | roots | asan | tsan | fuzz | torch) ;;
-  *) echo "usage: $0 demo|test|slow|dist|roots|asan|tsan|fuzz|torch" >&2; exit 2 ;;
+  demo | test | slow | dist | roots | asan | tsan | fuzz | torch | windows) ;;
+  *) echo "usage: $0 demo|test|slow|dist|roots|asan|tsan|fuzz|torch|windows" >&2; exit 2 ;;
 esac
 
 case "$mode" in
@@ -42,6 +46,7 @@ case "$mode" in
   torch) scripts/install-deps.sh test torch ;;
   tsan) scripts/install-deps.sh test sanitizers ;;
   fuzz) scripts/install-deps.sh sanitizers ;;
+  windows) scripts/install-deps.sh test windows ;;
 esac
 
 build() { # preset
@@ -85,6 +90,14 @@ case "$mode" in
   torch)
     build ci
     ctest --preset torch
+    ;;
+  windows)
+    # The native commands the Windows ones are compared with, then the cross build and its tests.
+    cmake --preset ci >/dev/null
+    cmake --build --preset ci --target asyncfix_cli
+    build windows
+    scripts/windows-artefacts.sh build/windows # the wheel and the .vsix, which windows.artefacts tests
+    ctest --preset windows
     ;;
   asan)
     # What `ctest --preset asan` runs, no more: not the benchmarks nor the man pages (the ci

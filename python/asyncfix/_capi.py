@@ -1,5 +1,6 @@
 """asyncfix's engine through its C API (lib/include/asyncfix.h), with ctypes from the standard
-library: the package's own copy of the library, libasyncfix.so.<ABI> beside this file, and thin
+library: the package's own copy of the library, libasyncfix.so.<ABI> (asyncfix.dll on Windows)
+beside this file, and thin
 classes over its handles. Nothing here is compiled for one Python, so one package serves them all.
 
 What the rest of the package uses: ``Linter(options_json)`` with ``check_json(src, path)`` and
@@ -25,7 +26,9 @@ from . import _launcher
 # configure when asyncfix.h says otherwise (check that the functions below still mean the same,
 # then change it here).
 ABI = 6
-LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)), "libasyncfix.so.%d" % ABI)
+# Windows: asyncfix.dll (the Windows build's DLL, linked statically: it needs nothing beside it).
+LIBRARY = os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       "asyncfix.dll" if os.name == "nt" else "libasyncfix.so.%d" % ABI)
 REINSTALL = "reinstall asyncfix (pip install --force-reinstall asyncfix-*.whl)"
 
 # asyncfix_status

@@ -42,9 +42,22 @@ def _this_machine():
                               "glibc %d.%d" % libc if libc else "a C library that is not glibc")
 
 
+# A Windows wheel's tags (packaging/pep517/asyncfix_build/pe.py), and Windows's names for machines
+# (platform.machine()) as the wheel's MACHINE spells them.
+WINDOWS_TAGS = ("win_amd64", "win32", "win_arm64")
+WINDOWS_MACHINES = {"amd64": "x86_64", "x86_64": "x86_64", "arm64": "aarch64", "x86": "i686"}
+
+
 def platform_problem(info=WHEEL):
     """Why a wheel built for `info` cannot run here, or None when nothing is known against it."""
     if info is None:
+        return None
+    if info.TAG.endswith(WINDOWS_TAGS):
+        machine = platform.machine()
+        if sys.platform != "win32" or WINDOWS_MACHINES.get(machine.lower(), machine) != info.MACHINE:
+            return ("this asyncfix wheel (%s) is for Windows %s; this machine is %s %s. Install a wheel built "
+                    "for this platform, or %s." % (info.TAG, info.MACHINE, platform.system() or sys.platform,
+                                                  machine or "?", BUILD_FROM_SOURCE))
         return None
     glibc = tuple(info.GLIBC) if info.GLIBC else None
     needs = "Linux %s%s" % (info.MACHINE, " with glibc %d.%d or newer" % glibc if glibc else "")
@@ -99,9 +112,10 @@ def script_dirs():
 def find(name, dirs=None):
     """The path of the command `name`: in the installer's directories, else on PATH; None."""
     for d in script_dirs() if dirs is None else dirs:
-        path = os.path.join(d, name)
-        if os.path.isfile(path):
-            return path
+        for file in (name + ".exe", name) if os.name == "nt" else (name,):  # Windows: asyncfix.exe
+            path = os.path.join(d, file)
+            if os.path.isfile(path):
+                return path
     return shutil.which(name) if dirs is None else None
 
 
@@ -180,6 +194,9 @@ def main(name, args, dirs=None, info=WHEEL):
     sys.stdout.flush()
     sys.stderr.flush()
     try:
+        if os.name == "nt":  # no exec on Windows (os.execv starts a process and ends this one at once)
+            import subprocess
+            return subprocess.call([path] + list(args))
         os.execv(path, [path] + list(args))
     except OSError as error:
         print("asyncfix: " + explain_exec_error(error, path, info), file=sys.stderr)

@@ -25,7 +25,7 @@ MODULE = os.environ.get("ASYNCFIX_PYTHON_MODULE", "")
 sys.path.insert(0, os.path.join(SOURCE, "packaging", "pep517"))
 
 import asyncfix_build  # noqa: E402
-from asyncfix_build import elf, metadata, tags, wheelfile  # noqa: E402
+from asyncfix_build import elf, metadata, pe, tags, wheelfile  # noqa: E402
 
 
 def readelf(*args):
@@ -143,6 +143,51 @@ class TagTest(unittest.TestCase):
     def test_interpreter_tags_are_any_python_3(self):
         # The package loads its library with ctypes: nothing in the wheel is for one interpreter.
         self.assertEqual(tags.interpreter_tags(), ("py3", "none"))
+
+
+def pe_image(machine, offset=0x80):
+    """The headers of a PE file as far as pe.machine() reads them: `MZ`, the signature's offset at
+    0x3C, `PE\\0\\0` there, then a COFF header starting with `machine`."""
+    data = bytearray(offset + 24)
+    data[:2] = b"MZ"
+    struct.pack_into("<I", data, 0x3C, offset)
+    data[offset:offset + 4] = b"PE\0\0"
+    struct.pack_into("<H", data, offset + 4, machine)
+    return bytes(data)
+
+
+class PeTest(unittest.TestCase):
+    """The Windows side of the tag (issue 31): a PE file's machine from its COFF header."""
+
+    def machine_of(self, data):
+        with tempfile.NamedTemporaryFile(suffix=".dll") as f:
+            f.write(data)
+            f.flush()
+            return pe.is_pe(f.name), pe.machine(f.name)
+
+    def test_machine_types(self):
+        self.assertEqual(self.machine_of(pe_image(0x8664)), (True, ("x86_64", "win_amd64")))
+        self.assertEqual(self.machine_of(pe_image(0x014C, offset=0xF8)), (True, ("i686", "win32")))
+        self.assertEqual(self.machine_of(pe_image(0xAA64)), (True, ("aarch64", "win_arm64")))
+
+    def test_not_pe(self):
+        for data, why in ((b"\x7fELF" + bytes(60), "no MS-DOS header"), (b"MZ" + bytes(10), "no MS-DOS header"),
+                          (pe_image(0x8664)[:0x82], "no PE signature"),
+                          (pe_image(0x8664).replace(b"PE\0\0", b"NE\0\0"), "no PE signature"),
+                          (pe_image(0x0200), "machine type 0x0200")):
+            with self.subTest(why=why), tempfile.NamedTemporaryFile() as f:
+                f.write(data)
+                f.flush()
+                with self.assertRaisesRegex(pe.NotPe, why):
+                    pe.machine(f.name)
+
+    def test_windows_files_are_tagged_from_their_machine(self):
+        files = {"asyncfix/asyncfix.dll": ("x86_64", "win_amd64"), "x.data/scripts/asyncfix.exe": ("x86_64", "win_amd64")}
+        self.assertEqual(tags.windows_platform_tag(files, "x86_64"), "win_amd64")
+        with self.assertRaisesRegex(tags.TagError, "asyncfix.dll is built for i686, but the wheel is for x86_64"):
+            tags.windows_platform_tag({"asyncfix/asyncfix.dll": ("i686", "win32")}, "x86_64")
+        with self.assertRaisesRegex(tags.TagError, "no Windows program"):
+            tags.windows_platform_tag({}, "x86_64")
 
 
 class WheelFileTest(unittest.TestCase):

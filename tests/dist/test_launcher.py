@@ -172,6 +172,13 @@ class LauncherTest(unittest.TestCase):
     def test_platform_problem_is_none_where_the_wheel_fits(self):
         self.assertIsNone(self.call("platform_problem", info=wheel_info()))
 
+    def test_a_windows_wheel_on_linux_says_what_it_is_for(self):
+        message = self.call("platform_problem", info=wheel_info(TAG="py3-none-win_amd64", MACHINE="x86_64",
+                                                                GLIBC=None))
+        self.assertTrue(message.startswith("this asyncfix wheel (py3-none-win_amd64) is for Windows x86_64; "
+                                           "this machine is Linux "), message)
+        self.assertIn("Install a wheel built for this platform", message)
+
     def test_script_dirs_start_with_this_interpreters(self):
         dirs = self.call("script_dirs")
         import sysconfig

@@ -7,11 +7,14 @@
 #ifndef ASYNCFIX_EXPORT_H
 #define ASYNCFIX_EXPORT_H
 
-#if defined(_WIN32) && defined(ASYNCFIX_SHARED)
-#ifdef ASYNCFIX_BUILDING
+#if defined(_WIN32)
+/* The same objects make the static library and the DLL: exported while the library is built. */
+#if defined(ASYNCFIX_BUILDING)
 #define ASYNCFIX_API __declspec(dllexport)
-#else
+#elif defined(ASYNCFIX_SHARED)
 #define ASYNCFIX_API __declspec(dllimport)
+#else
+#define ASYNCFIX_API
 #endif
 #elif defined(__GNUC__) || defined(__clang__)
 #define ASYNCFIX_API __attribute__((visibility("default")))
@@ -21,7 +24,7 @@
 
 /* For the private parts of an exported class (a nested Impl): members of a class marked
  * ASYNCFIX_API are exported with it, and an internal refactor would otherwise change the ABI list. */
-#if defined(__GNUC__) || defined(__clang__)
+#if (defined(__GNUC__) || defined(__clang__)) && !defined(_WIN32)
 #define ASYNCFIX_LOCAL __attribute__((visibility("hidden")))
 #else
 #define ASYNCFIX_LOCAL

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace asyncfix {
 
@@ -26,6 +27,17 @@ struct ReadResult {
   std::uint64_t links = 0;          ///< the file's hard links (readSourceFile)
   std::optional<std::string> error; ///< a lower-case reason ("permission denied"), no path
 };
+
+/// The (device, inode) of the file at `path`, following links (on Windows: the volume's serial
+/// number and the file's index); nullopt when it cannot be looked at.
+std::optional<std::pair<std::uint64_t, std::uint64_t>> fileIdentity(const std::string &path);
+
+#if defined(_WIN32)
+/// The UTF-16 path Windows opens for the UTF-8 path `utf8` (\\?\ in front when it is long).
+std::wstring widePath(std::string_view utf8);
+/// UTF-16 text (a path from Windows) as UTF-8.
+std::string utf8Text(std::wstring_view wide);
+#endif
 
 /// Reads a whole regular file (following a symlink named explicitly).
 ReadResult readSourceFile(const std::string &path);

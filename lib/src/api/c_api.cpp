@@ -57,7 +57,13 @@ struct LastError {
   int code = ASYNCFIX_OK;
   std::string message;
 };
+#if defined(_WIN32)
+// Windows: no thread_local with a destructor (text/syntax.cpp's threadParser() says why); each
+// thread's last error is left to the end of the process.
+thread_local LastError &lastError = *new LastError;
+#else
 thread_local LastError lastError;
+#endif
 
 /// A failure with a message, thrown inside the library and turned into the thread's last error
 /// at the C boundary.

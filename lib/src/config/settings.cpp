@@ -1,7 +1,5 @@
 #include "asyncfix/settings.h"
 
-#include <fnmatch.h>
-
 #include <algorithm>
 #include <cctype>
 #include <fstream>
@@ -12,6 +10,7 @@
 #include <nlohmann/json.hpp>
 #include <toml++/toml.h>
 
+#include "asyncfix/platform.h"
 #include "asyncfix/rules.h"
 #include "config/rename_table.h"
 
@@ -308,20 +307,21 @@ std::optional<std::variant<FileSettings, ConfigError>> parseSettings(const fs::p
 bool globMatches(const std::string &glob, const std::string &path) {
   const std::size_t at = glob.find("**/");
   if (at == std::string::npos) {
-    const int flags = glob.find("**") == std::string::npos ? FNM_PATHNAME : 0;
-    return ::fnmatch(glob.c_str(), path.c_str(), flags) == 0;
+    const int flags = glob.find("**") == std::string::npos ? kGlobPathname : 0;
+    return globMatch(glob.c_str(), path.c_str(), flags);
   }
   std::string none = glob; // `**/` matching no directory at all
   none.erase(at, 3);
   if (globMatches(none, path)) return true;
-  return ::fnmatch(glob.c_str(), path.c_str(), 0) == 0; // `**/` crossing one or more
+  return globMatch(glob.c_str(), path.c_str(), 0); // `**/` crossing one or more
 }
 
 /// Does `glob` match `relative` (a path relative to the configuration's directory)? A glob
 /// without `/` matches the entry's own name, at any depth (like `.gitignore`): a walk meets every
 /// directory on the way down, so an excluded directory is never entered.
 bool pathMatches(const std::string &glob, const fs::path &relative) {
-  if (glob.find('/') == std::string::npos) return ::fnmatch(glob.c_str(), relative.filename().c_str(), FNM_PERIOD) == 0;
+  if (glob.find('/') == std::string::npos)
+    return globMatch(glob.c_str(), pathText(relative.filename()).c_str(), kGlobPeriod);
   std::string g = glob;
   while (g.starts_with("./")) g.erase(0, 2);
   if (g.ends_with("/")) g.pop_back();
@@ -462,7 +462,7 @@ bool ExcludeMatcher::excluded(std::string_view name) const {
   if (!nameGlobs_.empty() || !pathGlobs_.empty()) {
     const std::string nameText(name);
     for (const std::string &glob : nameGlobs_)
-      if (::fnmatch(glob.c_str(), nameText.c_str(), FNM_PERIOD) == 0) return true;
+      if (globMatch(glob.c_str(), nameText.c_str(), kGlobPeriod)) return true;
     if (pathGlobs_.empty()) return false;
     fs::path rel;
     if (exact_) rel = relativeTo(directory_ / nameText, base_);

@@ -1,9 +1,14 @@
 #include "files/git_config.h"
 
+#if defined(_WIN32)
+#include <fstream>
+#include <iterator>
+#else
 #include <fcntl.h>
 #include <pwd.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#endif
 
 #include <cerrno>
 #include <cstdlib>
@@ -138,6 +143,30 @@ void readWithIncludes(const fs::path &file, std::string_view section, std::strin
 
 } // namespace
 
+// The platform's side: reading a file whole, and a home directory.
+#if defined(_WIN32)
+
+std::optional<std::string> readRegularFile(const fs::path &path, bool /*followSymlinks*/) {
+  std::error_code ec;
+  if (!fs::is_regular_file(path, ec)) return std::nullopt;
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::string out((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  if (in.bad()) return std::nullopt;
+  return out;
+}
+
+std::optional<std::string> homeDirectory(std::string_view user) {
+  if (!user.empty()) return std::nullopt;            // another user's home: not looked up on Windows
+  for (const char *name : {"HOME", "USERPROFILE"}) { // HOME as Git for Windows has it, else the profile
+    const char *env = std::getenv(name);
+    if (env != nullptr && *env != '\0') return std::string(env);
+  }
+  return std::nullopt;
+}
+
+#else
+
 std::optional<std::string> readRegularFile(const fs::path &path, bool followSymlinks) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | (followSymlinks ? 0 : O_NOFOLLOW));
   if (fd < 0) return std::nullopt;
@@ -162,6 +191,23 @@ std::optional<std::string> readRegularFile(const fs::path &path, bool followSyml
   ::close(fd);
   return out;
 }
+
+std::optional<std::string> homeDirectory(std::string_view user) {
+  if (user.empty()) {
+    const char *env = std::getenv("HOME");
+    if (env == nullptr || *env == '\0') return std::nullopt;
+    return std::string(env);
+  }
+  const std::string name(user);
+  struct passwd pw {
+  }, *found = nullptr;
+  std::string buffer(16384, '\0');
+  if (::getpwnam_r(name.c_str(), &pw, buffer.data(), buffer.size(), &found) != 0 || found == nullptr)
+    return std::nullopt;
+  return std::string(pw.pw_dir);
+}
+
+#endif
 
 void parseGitConfig(std::string_view text, const std::function<void(const GitConfigEntry &)> &entry) {
   ConfigLexer in(text);
@@ -202,21 +248,9 @@ std::optional<std::string> expandGitPath(std::string_view value) {
   const std::size_t slash = value.find('/');
   const std::string_view user = value.substr(1, slash == std::string_view::npos ? std::string_view::npos : slash - 1);
   const std::string_view rest = slash == std::string_view::npos ? std::string_view() : value.substr(slash);
-  std::string home;
-  if (user.empty()) {
-    const char *env = std::getenv("HOME");
-    if (env == nullptr || *env == '\0') return std::nullopt;
-    home = env;
-  } else {
-    const std::string name(user);
-    struct passwd pw {
-    }, *found = nullptr;
-    std::string buffer(16384, '\0');
-    if (::getpwnam_r(name.c_str(), &pw, buffer.data(), buffer.size(), &found) != 0 || found == nullptr)
-      return std::nullopt;
-    home = pw.pw_dir;
-  }
-  return home + std::string(rest);
+  const std::optional<std::string> home = homeDirectory(user);
+  if (!home) return std::nullopt;
+  return *home + std::string(rest);
 }
 
 std::optional<std::string> readGitConfigValue(const std::vector<fs::path> &files, std::string_view section,

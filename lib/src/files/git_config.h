@@ -34,6 +34,9 @@ void parseGitConfig(std::string_view text, const std::function<void(const GitCon
 /// A pathname value as git expands it: `~/x` (or `~`) against $HOME, `~user/x` against that
 /// user's home; nullopt when the home is unknown.
 std::optional<std::string> expandGitPath(std::string_view value);
+/// The home directory of `user`, or the current user's when empty: $HOME (on Windows also
+/// %USERPROFILE%; another user's home is not looked up there); nullopt when unknown.
+std::optional<std::string> homeDirectory(std::string_view user);
 
 /// The last value of `section.key` (no subsection) in `files` read in order, following
 /// `[include] path = …` (relative to the including file, at most 10 deep); includeIf sections

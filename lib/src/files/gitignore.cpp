@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "asyncfix/platform.h"
 #include "files/git_config.h"
 #include "files/ignore_rules.h"
 
@@ -45,8 +46,8 @@ std::optional<fs::path> xdgConfigHome() {
 }
 
 bool isDirectory(const fs::path &path) {
-  struct stat st {};
-  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
+  StatBuf st{};
+  return statPath(path, st) == 0 && S_ISDIR(st.st_mode);
 }
 
 std::string_view trimmed(std::string_view s) {
@@ -64,9 +65,9 @@ struct GitDirs {
 
 /// What git requires of a repository directory: HEAD, and objects/ and refs/ (or a commondir).
 bool isGitDir(const fs::path &dir) {
-  struct stat st {};
-  if (::stat((dir / "HEAD").c_str(), &st) != 0) return false;
-  if (::stat((dir / "commondir").c_str(), &st) == 0 && S_ISREG(st.st_mode)) return true;
+  StatBuf st{};
+  if (statPath(dir / "HEAD", st) != 0) return false;
+  if (statPath(dir / "commondir", st) == 0 && S_ISREG(st.st_mode)) return true;
   return isDirectory(dir / "objects") && isDirectory(dir / "refs");
 }
 
@@ -74,8 +75,8 @@ bool isGitDir(const fs::path &dir) {
 /// work trees and submodules have. nullopt when there is none or it is no repository.
 std::optional<GitDirs> gitDirsAt(const fs::path &dir) {
   const fs::path dotGit = dir / ".git";
-  struct stat st {};
-  if (::stat(dotGit.c_str(), &st) != 0) return std::nullopt;
+  StatBuf st{};
+  if (statPath(dotGit, st) != 0) return std::nullopt;
   fs::path gitDir = dotGit;
   if (S_ISREG(st.st_mode)) {
     const auto text = readRegularFile(dotGit);
@@ -178,6 +179,7 @@ struct GitIgnore::Impl {
     const Directory *known = nullptr;
     while (missing.back() != "/") {
       const std::size_t slash = missing.back().rfind('/');
+      if (slash == std::string::npos) break; // a drive's root on Windows (`C:`)
       std::string parent = slash == 0 ? std::string("/") : missing.back().substr(0, slash);
       if (const auto it = directories.find(parent); it != directories.end()) {
         known = it->second.get();
@@ -192,8 +194,8 @@ struct GitIgnore::Impl {
 
   const Directory &build(const std::string &path, const Directory *above, const DirectoryListing &listing) {
     auto dir = std::make_unique<Directory>();
-    struct stat st {};
-    const bool statted = ::stat(path.c_str(), &st) == 0;
+    StatBuf st{};
+    const bool statted = statPath(path, st) == 0;
     dir->device = statted ? st.st_dev : 0;
     const std::string_view name = std::string_view(path).substr(path.rfind('/') + 1);
     if (const auto dirs = listing.mayHold(".git") ? gitDirsAt(path) : std::nullopt) {
@@ -278,7 +280,7 @@ bool GitIgnore::ignored(const fs::path &path) {
   std::error_code ec;
   const fs::path absolute = fs::absolute(path, ec);
   if (ec) return false;
-  std::string full = absolute.lexically_normal().string();
+  std::string full = pathText(absolute.lexically_normal());
   while (full.size() > 1 && full.back() == '/') full.pop_back();
   const std::size_t slash = full.rfind('/');
   if (full.size() <= 1 || slash == std::string::npos) return false; // "/" itself
@@ -287,8 +289,8 @@ bool GitIgnore::ignored(const fs::path &path) {
   std::optional<bool> directory;
   const auto isDirectory = [&] {
     if (!directory) {
-      struct stat st {};
-      directory = ::lstat(full.c_str(), &st) == 0 && S_ISDIR(st.st_mode); // a link is no directory to git
+      StatBuf st{};
+      directory = lstatPath(full, st) == 0 && S_ISDIR(st.st_mode); // a link is no directory to git
     }
     return *directory;
   };
@@ -306,7 +308,7 @@ bool GitIgnore::ignored(const fs::path &directory, std::string_view name, bool i
     std::error_code ec;
     const fs::path absolute = fs::absolute(directory, ec);
     if (ec) return false;
-    std::string full = absolute.lexically_normal().string();
+    std::string full = pathText(absolute.lexically_normal());
     while (full.size() > 1 && full.back() == '/') full.pop_back();
     impl_->lastGiven = directory;
     impl_->lastGivenDirectory = &impl_->directory(full, listing);

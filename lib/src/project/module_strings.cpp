@@ -1,9 +1,8 @@
 #include "asyncfix/module_strings.h"
 
-#include <string.h> // memmem (GNU)
-
 #include <algorithm>
 
+#include "asyncfix/platform.h"
 #include "asyncfix/rules.h"
 #include "text/syntax.h"
 
@@ -38,11 +37,10 @@ template <class Visit> void forEachStringContent(std::string_view text, Visit &&
 } // namespace
 
 bool mentionsRenamedModule(std::string_view text, const std::vector<RenamedModule> &modules) {
-  // glibc's memmem, not string_view::find: that one stops at every byte equal to the needle's
-  // first, and `p` of `pkg.async` is everywhere in Python text.
-  return std::any_of(modules.begin(), modules.end(), [&](const RenamedModule &m) {
-    return ::memmem(text.data(), text.size(), m.old.data(), m.old.size()) != nullptr;
-  });
+  // memmem (containsBytes), not string_view::find: that one stops at every byte equal to the
+  // needle's first, and `p` of `pkg.async` is everywhere in Python text.
+  return std::any_of(modules.begin(), modules.end(),
+                     [&](const RenamedModule &m) { return containsBytes(text, m.old); });
 }
 
 std::vector<Diagnostic> moduleStrings(std::string_view text, const std::vector<RenamedModule> &modules,
@@ -81,7 +79,7 @@ std::vector<std::size_t> relativeModuleStrings(std::string_view text, std::strin
   bool quoted = false;
   for (const char quote : {'"', '\''}) {
     const std::string needle = std::string(last) + quote;
-    quoted = quoted || ::memmem(text.data(), text.size(), needle.data(), needle.size()) != nullptr;
+    quoted = quoted || containsBytes(text, needle);
   }
   if (!quoted) return out;
   const auto names = [&](std::string_view content) {

@@ -1,6 +1,7 @@
 // project_view.cpp — the module map of a run and the renames of the project's modules named
 // `async`/`await` (see asyncfix/project_view.h).
 #include "asyncfix/project_view.h"
+#include "asyncfix/platform.h"
 
 #include <algorithm>
 #include <filesystem>
@@ -29,7 +30,13 @@ bool isIdentifier(std::string_view s) {
 }
 
 bool within(const fs::path &dir, const fs::path &root) {
+#if defined(_WIN32)
+  // A Windows path spells its separators `/` or `\` (fs::absolute keeps an absolute path's `/`,
+  // lexically_normal() makes them `\`): compared in one spelling.
+  const std::wstring d = dir.generic_wstring(), r = root.generic_wstring();
+#else
   const std::string &d = dir.native(), &r = root.native();
+#endif
   return d == r || (d.size() > r.size() && d.compare(0, r.size(), r) == 0 && (r.ends_with('/') || d[r.size()] == '/'));
 }
 
@@ -150,7 +157,7 @@ private:
     if (auto *config = std::get_if<ResolvedConfig>(&resolved)) d.config = std::move(*config);
     else return d;
     std::error_code ec;
-    const fs::path dir = fs::absolute(fs::path(spelt), ec).parent_path();
+    const fs::path dir = fs::absolute(pathFromUtf8(spelt), ec).parent_path();
     if (ec) return d;
     // Where its top-level package starts: above the topmost directory of a chain of regular
     // packages, else at the deepest `src` root that holds it (a namespace package below it, or
@@ -187,7 +194,7 @@ private:
 
   const ConfigResolver &resolver_;
   const std::vector<fs::path> &defaultBases_;
-  std::unordered_map<std::string, bool> initIn_; ///< directory → holds an __init__.py
+  std::unordered_map<fs::path::string_type, bool> initIn_; ///< directory → holds an __init__.py
   std::unordered_map<std::string, Directory> directories_;
   std::map<fs::path, std::vector<fs::path>> roots_; ///< configuration file → its `src` roots
 };
@@ -694,7 +701,8 @@ void ProjectView::addModuleRenames(const std::vector<std::string> &files, Module
       // The new name is taken by whatever would import as it: the target itself, a module file
       // beside a package directory, or a package directory beside a module file.
       const fs::path stem = from.parent_path() / newName;
-      for (const fs::path &taken : {to, stem, fs::path(stem.native() + ".py"), fs::path(stem.native() + ".pyi")}) {
+      const auto suffixed = [&](const char *suffix) { return fs::path(stem) += suffix; };
+      for (const fs::path &taken : {to, stem, suffixed(".py"), suffixed(".pyi")}) {
         std::error_code exists;
         if (fs::symlink_status(taken, exists).type() != fs::file_type::not_found && !exists) {
           r.taken = taken.generic_string();

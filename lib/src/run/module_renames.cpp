@@ -1,8 +1,14 @@
 // module_renames.cpp — the project view's module renames on disk, for a run with --fix
 // (asyncfix/run.h: applyModuleRenames).
+#if defined(_WIN32)
+#include <windows.h>
+
+#include "asyncfix/source_io.h"
+#else
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#endif
 
 #include <cerrno>
 #include <cstdio>
@@ -17,11 +23,18 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// rename(2) that never replaces `to`: atomic with Linux's renameat2. WebAssembly has no such
-/// call (Node's file system neither): `to` is looked at first there, which a file made in
-/// between could race.
+/// rename(2) that never replaces `to`: atomic with Linux's renameat2 (and Windows's MoveFileExW
+/// without MOVEFILE_REPLACE_EXISTING, written through). WebAssembly has no such call (Node's file
+/// system neither): `to` is looked at first there, which a file made in between could race.
 int renameNoReplace(const char *from, const char *to) {
-#if defined(__EMSCRIPTEN__)
+#if defined(_WIN32)
+  if (::MoveFileExW(widePath(from).c_str(), widePath(to).c_str(), MOVEFILE_WRITE_THROUGH)) return 0;
+  const DWORD error = ::GetLastError();
+  errno = error == ERROR_ALREADY_EXISTS || error == ERROR_FILE_EXISTS ? EEXIST
+          : error == ERROR_ACCESS_DENIED                              ? EACCES
+                                                                      : ENOENT;
+  return -1;
+#elif defined(__EMSCRIPTEN__)
   struct stat st {};
   if (::lstat(to, &st) == 0) {
     errno = EEXIST;
@@ -63,12 +76,14 @@ std::vector<std::string> applyModuleRenames(const ProjectView &view, bool unsafe
       continue;
     }
     done[i] = true;
+#if !defined(_WIN32) // (MoveFileExW wrote through)
     const std::string parent = fs::path(r.path.to).parent_path().string();
     const int fd = ::open(parent.empty() ? "." : parent.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
     if (fd >= 0) {
       ::fsync(fd); // the rename is on disk before the run says it is done
       ::close(fd);
     }
+#endif
   }
   return problems;
 }

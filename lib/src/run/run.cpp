@@ -20,14 +20,13 @@
 #include <unordered_set>
 #include <utility>
 
-#include <sys/stat.h>
-
 #include "asyncfix/encoding.h"
 #include "asyncfix/gitignore.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/linter_internals.h"
 #include "asyncfix/module_strings.h"
 #include "asyncfix/notebook_fix.h"
+#include "asyncfix/platform.h"
 #include "asyncfix/report.h"
 #include "asyncfix/report_format.h"
 #include "asyncfix/suppression.h"
@@ -242,9 +241,7 @@ FileReport checkNotebook(FileReport report, std::string bytes, const FileStamp *
 /// With memmem, which skips through the text by pairs of bytes: string_view::find stops at every
 /// `a`, one byte in twenty of Python code.
 bool spellsKeyword(std::string_view text) {
-  const auto spells = [&](std::string_view word) {
-    return ::memmem(text.data(), text.size(), word.data(), word.size()) != nullptr;
-  };
+  const auto spells = [&](std::string_view word) { return containsBytes(text, word); };
   return spells("async") || spells("await");
 }
 
@@ -462,8 +459,8 @@ FileReport checkFile(Job &job, const Context &ctx) {
     std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
     if (!read.error) {
       identity.emplace(read.stamp.device, read.stamp.inode);
-    } else if (struct stat st{}; ::stat(path.c_str(), &st) == 0) {
-      identity.emplace(static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino));
+    } else {
+      identity = fileIdentity(path);
     }
     // A file with other hard links is never rewritten (writeFileAtomically refuses): each name
     // is checked, and the later names are dropped at the end, as for a check without --fix.

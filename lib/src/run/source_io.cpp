@@ -138,6 +138,12 @@ std::string baseName(const std::string &path) {
 
 } // namespace
 
+std::optional<std::pair<std::uint64_t, std::uint64_t>> fileIdentity(const std::string &path) {
+  struct stat st {};
+  if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+  return std::make_pair(static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino));
+}
+
 ReadResult readSourceFile(const std::string &path) { return readSourceFileAt(AT_FDCWD, path.c_str()); }
 
 ReadResult readSourceFileAt(int directory, const char *name) {

@@ -13,11 +13,19 @@
 #include <system_error>
 #include <utility>
 
+#include "asyncfix/platform.h"
+#include "asyncfix/source_io.h"
+
+#if defined(_WIN32)
+#include <io.h>
+#include <windows.h>
+#else
 #include <dirent.h>
 #include <fcntl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#endif
 
 namespace asyncfix {
 namespace fs = std::filesystem;
@@ -67,7 +75,65 @@ std::string joined(std::string_view directory, std::string_view name) {
   return out;
 }
 
-std::string errnoReason() { return reasonOf(std::error_code(errno, std::generic_category())); }
+[[maybe_unused]] std::string errnoReason() { return reasonOf(std::error_code(errno, std::generic_category())); }
+
+#if defined(_WIN32)
+
+// Windows: directories are listed by path (FindFirstFileExW), their entries' kinds come with the
+// listing, and no directory is held open for its files' readers (files are opened by path).
+// A reparse point (a symlink or a junction) is a link: never followed, as on POSIX.
+enum : unsigned char { DT_UNKNOWN = 0, DT_DIR = 4, DT_REG = 8, DT_LNK = 10 };
+
+int maxOpenDirectories() { return 0; }
+
+struct Listing {
+  struct Entry {
+    std::uint32_t offset, size;
+    unsigned char type;
+  };
+  std::string names;
+  std::vector<Entry> entries;
+  DirectoryListing holds;
+  std::string failure; ///< why read() failed
+
+  std::string_view name(const Entry &e) const { return std::string_view(names).substr(e.offset, e.size); }
+
+  /// Reads the entries of the directory at `path`; false (and `failure`) when it could not.
+  bool read(const std::string &path) {
+    names.clear();
+    entries.clear();
+    holds = DirectoryListing::listed();
+    WIN32_FIND_DATAW found{};
+    HANDLE h = ::FindFirstFileExW(widePath(path + "\\*").c_str(), FindExInfoBasic, &found, FindExSearchNameMatch,
+                                  nullptr, FIND_FIRST_EX_LARGE_FETCH);
+    if (h == INVALID_HANDLE_VALUE) {
+      const DWORD error = ::GetLastError();
+      if (error == ERROR_FILE_NOT_FOUND) return true; // nothing in it
+      holds = DirectoryListing{};
+      failure = error == ERROR_ACCESS_DENIED ? "permission denied"
+                : error == ERROR_PATH_NOT_FOUND || error == ERROR_DIRECTORY
+                    ? "no such file or directory"
+                    : reasonOf(std::error_code(static_cast<int>(error), std::system_category()));
+      return false;
+    }
+    do {
+      const std::string name = utf8Text(found.cFileName);
+      if (name == "." || name == "..") continue;
+      const DWORD a = found.dwFileAttributes;
+      const unsigned char type = (a & FILE_ATTRIBUTE_REPARSE_POINT) != 0 ? DT_LNK
+                                 : (a & FILE_ATTRIBUTE_DIRECTORY) != 0   ? DT_DIR
+                                 : (a & FILE_ATTRIBUTE_DEVICE) != 0      ? DT_UNKNOWN
+                                                                         : DT_REG;
+      holds.add(name);
+      entries.push_back({static_cast<std::uint32_t>(names.size()), static_cast<std::uint32_t>(name.size()), type});
+      names.append(name);
+    } while (::FindNextFileW(h, &found));
+    ::FindClose(h);
+    return true;
+  }
+};
+
+#else
 
 /// How many directories a walk keeps open for their files' readers: 64, fewer when the process
 /// may open few files (a quarter of what the limit leaves after 32 for everything else). A walk
@@ -128,6 +194,8 @@ struct Listing {
   }
 };
 
+#endif
+
 /// A file descriptor closed when it goes out of scope, unless released.
 class UniqueFd {
 public:
@@ -170,6 +238,13 @@ void walkDirectory(const fs::path &root, WalkVisitor &visitor, WalkState &state,
   while (!pending.empty()) {
     const Pending dir = std::move(pending.back());
     pending.pop_back();
+#if defined(_WIN32)
+    UniqueFd fd(-1); // nothing held open on Windows
+    if (!listing.read(dir.path)) {
+      visitor.error({dir.display, listing.failure});
+      continue;
+    }
+#else
     UniqueFd fd(::open(dir.path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
     if (!fd.owns()) {
       visitor.error({dir.display, errnoReason()});
@@ -178,7 +253,8 @@ void walkDirectory(const fs::path &root, WalkVisitor &visitor, WalkState &state,
     const int listed = fd.get(); // stays open through the entries: held by `fd` or by `handle`
     const bool complete = listing.read(listed);
     if (!complete) visitor.error({dir.display, errnoReason()});
-    visitor.enterDirectory(dir.path, physical ? listing.holds : DirectoryListing{});
+#endif
+    visitor.enterDirectory(pathFromUtf8(dir.path), physical ? listing.holds : DirectoryListing{});
     std::shared_ptr<const OpenDirectory> handle; // made for the directory's first file, if kept open
     for (const Listing::Entry &e : listing.entries) {
       const std::string_view name = listing.name(e);
@@ -187,6 +263,7 @@ void walkDirectory(const fs::path &root, WalkVisitor &visitor, WalkState &state,
       // The entry's type as the listing gave it (no stat per entry where the filesystem reports
       // types, which was a third of a large walk); lstat where it does not.
       unsigned char type = e.type;
+#if !defined(_WIN32) // (Windows's listing always has the kind)
       if (type == DT_UNKNOWN) {
         struct stat st {};
         if (::fstatat(listed, std::string(name).c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) {
@@ -195,6 +272,7 @@ void walkDirectory(const fs::path &root, WalkVisitor &visitor, WalkState &state,
         }
         type = S_ISLNK(st.st_mode) ? DT_LNK : S_ISDIR(st.st_mode) ? DT_DIR : S_ISREG(st.st_mode) ? DT_REG : DT_UNKNOWN;
       }
+#endif
       if (type == DT_DIR) {
         if (!name.starts_with('.') && !visitor.excluded(name, true)) pending.push_back({std::move(path), display()});
       } else if (type == DT_REG && isPythonName(name) && !visitor.excluded(name, false)) {
@@ -211,13 +289,10 @@ void walkDirectory(const fs::path &root, WalkVisitor &visitor, WalkState &state,
 /// Keeps the first of several names for one file (`a.py` and a link to it named on the command
 /// line, or `a.py` and `/abs/a.py`): two workers must never fix the same file.
 void removeAliases(std::vector<std::string> &files) {
-  std::vector<std::pair<std::pair<dev_t, ino_t>, std::size_t>> ids;
+  std::vector<std::pair<std::pair<std::uint64_t, std::uint64_t>, std::size_t>> ids;
   ids.reserve(files.size());
   for (std::size_t i = 0; i < files.size(); ++i) {
-    struct stat st {};
-    if (::stat(files[i].c_str(), &st) == 0) {
-      ids.push_back({{st.st_dev, st.st_ino}, i});
-    }
+    if (const auto id = fileIdentity(files[i])) ids.push_back({*id, i});
   }
   std::sort(ids.begin(), ids.end());
   std::vector<bool> drop(files.size(), false);
@@ -245,7 +320,9 @@ OpenDirectory::OpenDirectory(int fd, std::shared_ptr<std::atomic<int>> open) : f
 }
 
 OpenDirectory::~OpenDirectory() {
+#if !defined(_WIN32) // never made on Windows
   ::close(fd_);
+#endif
   --*open_;
 }
 
@@ -257,7 +334,7 @@ void walkPaths(const std::vector<std::string> &paths, WalkVisitor &visitor, bool
   WalkState state;
   state.maxOpen = keepOpen ? maxOpenDirectories() : 0;
   for (const std::string &given : paths) {
-    const fs::path path(given);
+    const fs::path path = pathFromUtf8(given);
     std::error_code ec;
     // Explicit paths are followed: `asyncfix check link.py` checks what the link points to.
     const fs::file_status status = fs::status(path, ec);

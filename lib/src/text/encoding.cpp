@@ -2,7 +2,11 @@
 
 #include <cerrno>
 #include <cstdint>
+#if defined(_WIN32)
+#include <windows.h>
+#else
 #include <iconv.h>
+#endif
 
 #include <algorithm>
 #include <cctype>
@@ -64,10 +68,117 @@ bool isAscii(std::string_view bytes) {
   return std::all_of(bytes.begin(), bytes.end(), [](char c) { return static_cast<unsigned char>(c) < 0x80; });
 }
 
+// The converter: one platform's way from an encoding to UTF-8 and back (`Converter`, open(),
+// convert()). Everything else in this file is the same everywhere.
+#if defined(_WIN32)
+
+/// Windows has no iconv: its own code pages (MultiByteToWideChar and WideCharToMultiByte, through
+/// UTF-16), for the encodings of this table (docs/windows.md lists them). Python's names, as
+/// normal() spells them, and the code page of each.
+struct CodePageName {
+  std::string_view name;
+  unsigned codePage;
+};
+constexpr CodePageName kCodePages[] = {
+    {"utf-8", 65001},     {"latin-1", 28591},     {"iso-8859-1", 28591},  {"iso-8859-2", 28592},
+    {"latin2", 28592},    {"iso-8859-3", 28593},  {"iso-8859-4", 28594},  {"iso-8859-5", 28595},
+    {"cyrillic", 28595},  {"iso-8859-6", 28596},  {"arabic", 28596},      {"iso-8859-7", 28597},
+    {"greek", 28597},     {"iso-8859-8", 28598},  {"hebrew", 28598},      {"iso-8859-9", 28599},
+    {"latin5", 28599},    {"iso-8859-13", 28603}, {"iso-8859-15", 28605}, {"latin9", 28605},
+    {"cp1250", 1250},     {"windows-1250", 1250}, {"cp1251", 1251},       {"windows-1251", 1251},
+    {"cp1252", 1252},     {"windows-1252", 1252}, {"cp1253", 1253},       {"windows-1253", 1253},
+    {"cp1254", 1254},     {"windows-1254", 1254}, {"cp1255", 1255},       {"windows-1255", 1255},
+    {"cp1256", 1256},     {"windows-1256", 1256}, {"cp1257", 1257},       {"windows-1257", 1257},
+    {"cp1258", 1258},     {"windows-1258", 1258}, {"cp437", 437},         {"cp850", 850},
+    {"cp852", 852},       {"cp866", 866},         {"koi8-r", 20866},      {"koi8-u", 21866},
+    {"mac-roman", 10000}, {"macroman", 10000},    {"cp932", 932},         {"shift-jis", 932},
+    {"shiftjis", 932},    {"sjis", 932},          {"s-jis", 932},         {"euc-jp", 20932},
+    {"cp936", 936},       {"gbk", 936},           {"gb2312", 936},        {"cp949", 949},
+    {"euc-kr", 949},      {"uhc", 949},           {"cp950", 950},         {"big5", 950},
+};
+
+/// What the messages call the converter.
+constexpr std::string_view kConverter = "code pages";
+
+unsigned codePageOf(std::string_view name) {
+  for (const CodePageName &entry : kCodePages)
+    if (entry.name == name) return entry.codePage;
+  return 0;
+}
+
+/// The names to look up for a Python encoding name: Latin-1's many spellings as one.
+std::vector<std::string> converterNames(std::string_view name) {
+  const std::string n = normal(name);
+  for (const std::string_view latin1 :
+       {"latin-1", "latin1", "latin", "l1", "iso-latin-1", "iso8859", "iso-8859-1", "iso8859-1", "8859", "cp819"})
+    if (n == latin1) return {"latin-1"};
+  for (const std::string_view prefix : {"latin-1-", "iso-8859-1-", "iso-latin-1-"})
+    if (n.starts_with(prefix)) return {"latin-1"};
+  std::string dashed = n; // iso8859-15 → iso-8859-15
+  if (dashed.starts_with("iso8859-")) dashed.insert(3, "-");
+  return {n, dashed};
+}
+
+/// From one code page to another; empty when either is unknown.
+struct Converter {
+  unsigned from = 0, to = 0;
+  explicit operator bool() const { return from != 0 && to != 0; }
+};
+
+Converter open(const std::string &to, const std::string &from) {
+  return Converter{from == "UTF-8" ? 65001u : codePageOf(from), to == "UTF-8" ? 65001u : codePageOf(to)};
+}
+
+/// `in` in UTF-16, or nullopt when some byte sequence is not one of `codePage`'s.
+std::optional<std::wstring> toWide(unsigned codePage, std::string_view in) {
+  if (in.empty()) return std::wstring();
+  const int size = static_cast<int>(in.size());
+  const int n = ::MultiByteToWideChar(codePage, MB_ERR_INVALID_CHARS, in.data(), size, nullptr, 0);
+  if (n <= 0) return std::nullopt;
+  std::wstring out(static_cast<std::size_t>(n), L'\0');
+  ::MultiByteToWideChar(codePage, MB_ERR_INVALID_CHARS, in.data(), size, out.data(), n);
+  return out;
+}
+
+/// `in` in `codePage`, or nullopt when a character has no exact spelling there (no best fit).
+std::optional<std::string> fromWide(unsigned codePage, std::wstring_view in) {
+  if (in.empty()) return std::string();
+  const int size = static_cast<int>(in.size());
+  BOOL defaulted = FALSE;
+  const DWORD flags = codePage == 65001 ? WC_ERR_INVALID_CHARS : WC_NO_BEST_FIT_CHARS;
+  BOOL *used = codePage == 65001 ? nullptr : &defaulted; // UTF-8 takes no default character
+  const int n = ::WideCharToMultiByte(codePage, flags, in.data(), size, nullptr, 0, nullptr, used);
+  if (n <= 0 || defaulted) return std::nullopt;
+  std::string out(static_cast<std::size_t>(n), '\0');
+  ::WideCharToMultiByte(codePage, flags, in.data(), size, out.data(), n, nullptr, used);
+  return out;
+}
+
+/// Converts all of `in`; on a byte sequence that does not convert, returns nullopt and sets `bad`
+/// to its offset in `in` (the end of the longest prefix that converts, found by bisection).
+std::optional<std::string> convert(const Converter &converter, std::string_view in, std::size_t &bad) {
+  const auto once = [&](std::string_view part) -> std::optional<std::string> {
+    const std::optional<std::wstring> wide = toWide(converter.from, part);
+    return wide ? fromWide(converter.to, *wide) : std::nullopt;
+  };
+  if (std::optional<std::string> out = once(in)) return out;
+  std::size_t good = 0, failing = in.size(); // once(in[0, good)) converts, once(in[0, failing)) does not
+  while (failing - good > 1) {
+    const std::size_t mid = good + (failing - good) / 2;
+    (once(in.substr(0, mid)) ? good : failing) = mid;
+  }
+  bad = std::min(good, in.empty() ? 0 : in.size() - 1);
+  return std::nullopt;
+}
+
+#else
+
+constexpr std::string_view kConverter = "iconv";
+
 /// The names to try with iconv_open for a Python encoding name. glibc knows most of Python's
 /// spellings, some only without a dash or under another alias; its SHIFT_JIS reads 0x5C as `¥`
 /// where Python reads `\`, so Python's shift_jis is glibc's CP932.
-std::vector<std::string> iconvNames(std::string_view name) {
+std::vector<std::string> converterNames(std::string_view name) {
   const std::string n = normal(name);
   for (const std::string_view latin1 :
        {"latin-1", "latin1", "latin", "l1", "iso-latin-1", "iso8859", "iso-8859-1", "iso8859-1", "8859", "cp819"})
@@ -108,38 +219,6 @@ Converter open(const std::string &to, const std::string &from) {
   return reinterpret_cast<std::intptr_t>(cd) == -1 ? Converter() : Converter(cd); // iconv_open's (iconv_t)-1
 }
 
-std::optional<std::string> convert(const Converter &converter, std::string_view in, std::size_t &bad);
-
-/// Both directions of an encoding iconv knows, and whether it reads ASCII as ASCII (PEP 263: a `\`
-/// must stay a line continuation; some of iconv's East Asian and EBCDIC tables and UTF-7 do not).
-/// ESC is left out of that probe: ISO-2022 encodings use it to switch, and are decoded then.
-struct Codec {
-  Converter decoder, encoder;
-  bool asciiCompatible = false;
-};
-
-std::optional<Codec> codecFor(std::string_view encoding) {
-  for (const std::string &name : iconvNames(encoding)) {
-    Codec codec{open("UTF-8", name), open(name, "UTF-8")};
-    if (!codec.decoder || !codec.encoder) continue;
-    std::string ascii = "\t\n\f\r";
-    for (char c = 0x20; c < 0x7F; ++c) ascii += c;
-    std::size_t bad = 0;
-    codec.asciiCompatible = convert(codec.decoder, ascii, bad) == ascii;
-    return codec;
-  }
-  return std::nullopt;
-}
-
-/// Known not to read ASCII as ASCII, whether or not this system's iconv has them.
-bool knownIncompatible(std::string_view encoding) {
-  const std::string n = normal(encoding);
-  for (const std::string_view prefix : {"utf-16", "utf-32", "utf16", "utf32", "ucs", "utf-7", "utf7", "cp037", "cp273",
-                                        "cp424", "cp500", "cp875", "cp1026", "cp1140", "ebcdic", "hz"})
-    if (n.starts_with(prefix)) return true;
-  return false;
-}
-
 /// Converts all of `in`; on a byte sequence that does not convert, returns nullopt and sets `bad`
 /// to its offset in `in`.
 std::optional<std::string> convert(const Converter &converter, std::string_view in, std::size_t &bad) {
@@ -168,6 +247,38 @@ std::optional<std::string> convert(const Converter &converter, std::string_view 
   }
   out.resize(done);
   return out;
+}
+
+#endif
+
+/// Both directions of an encoding iconv knows, and whether it reads ASCII as ASCII (PEP 263: a `\`
+/// must stay a line continuation; some of iconv's East Asian and EBCDIC tables and UTF-7 do not).
+/// ESC is left out of that probe: ISO-2022 encodings use it to switch, and are decoded then.
+struct Codec {
+  Converter decoder, encoder;
+  bool asciiCompatible = false;
+};
+
+std::optional<Codec> codecFor(std::string_view encoding) {
+  for (const std::string &name : converterNames(encoding)) {
+    Codec codec{open("UTF-8", name), open(name, "UTF-8")};
+    if (!codec.decoder || !codec.encoder) continue;
+    std::string ascii = "\t\n\f\r";
+    for (char c = 0x20; c < 0x7F; ++c) ascii += c;
+    std::size_t bad = 0;
+    codec.asciiCompatible = convert(codec.decoder, ascii, bad) == ascii;
+    return codec;
+  }
+  return std::nullopt;
+}
+
+/// Known not to read ASCII as ASCII, whether or not this system's iconv has them.
+bool knownIncompatible(std::string_view encoding) {
+  const std::string n = normal(encoding);
+  for (const std::string_view prefix : {"utf-16", "utf-32", "utf16", "utf32", "ucs", "utf-7", "utf7", "cp037", "cp273",
+                                        "cp424", "cp500", "cp875", "cp1026", "cp1140", "ebcdic", "hz"})
+    if (n.starts_with(prefix)) return true;
+  return false;
 }
 
 std::string hexByte(unsigned char c) {
@@ -243,7 +354,7 @@ SourceText decodeSource(std::string_view bytes) {
     return out;
   }
   if (!codec) {
-    out.error = "the " + declared + " is not supported by this system's iconv, skipped";
+    out.error = "the " + declared + " is not supported by this system's " + std::string(kConverter) + ", skipped";
     return out;
   }
   const Converter &decoder = codec->decoder, &encoder = codec->encoder;

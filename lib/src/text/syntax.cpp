@@ -12,8 +12,16 @@ ParserPtr makePythonParser() {
 }
 
 TSParser *threadParser() {
+#if defined(_WIN32)
+  // Never deleted on Windows: mingw-w64's emulated TLS may free a thread's storage before the
+  // thread's thread_local destructors run, which would then read freed memory (docs/windows.md).
+  // A thread's parser is left to the end of the process.
+  thread_local TSParser *parser = makePythonParser().release();
+  return parser;
+#else
   thread_local ParserPtr parser = makePythonParser();
   return parser.get();
+#endif
 }
 
 namespace {

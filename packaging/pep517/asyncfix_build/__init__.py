@@ -20,6 +20,12 @@ cmake-args (ASYNCFIX_WHEEL_CMAKE_ARGS, split like a shell would) and arch (ASYNC
 default the running interpreter's machine): the machine a cross build (cmake-args naming a cross
 compiler, as scripts/build-manylinux.sh --arch aarch64 does) is for; every ELF file must be for
 it, or the build fails.
+
+The Windows x64 wheel (docs/windows.md): cmake-args
+`-DCMAKE_TOOLCHAIN_FILE=cmake/toolchains/mingw-w64.cmake` cross-builds asyncfix.exe,
+asyncfix-lsp.exe and asyncfix.dll (in asyncfix/, which _capi.py loads on Windows); the tag is
+`py3-none-win_amd64`, from the machine type in their PE headers (pe.py), and the wheel has no man
+pages.
 """
 
 import io
@@ -30,7 +36,7 @@ import subprocess
 import sys
 import tarfile
 
-from . import elf, metadata, tags, wheelfile
+from . import elf, metadata, pe, tags, wheelfile
 
 __all__ = ["build_wheel", "build_sdist", "get_requires_for_build_wheel", "get_requires_for_build_sdist"]
 
@@ -68,15 +74,20 @@ def _run(command, **kwargs):
     return result
 
 
-def _cached_generator(build_dir):
+def _cached(build_dir, entry):
+    """The value of `entry` (NAME:TYPE) in the build's CMakeCache.txt, or None."""
     try:
         with open(os.path.join(build_dir, "CMakeCache.txt"), encoding="utf-8") as f:
             for line in f:
-                if line.startswith("CMAKE_GENERATOR:INTERNAL="):
+                if line.startswith(entry + "="):
                     return line.split("=", 1)[1].strip()
     except OSError:
         pass
     return None
+
+
+def _cached_generator(build_dir):
+    return _cached(build_dir, "CMAKE_GENERATOR:INTERNAL")
 
 
 def _cmake_build(source, build_dir, extra_args):
@@ -178,8 +189,10 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
 
     cmake = _cmake_build(source, build_dir, extra)
     _check_python_module(build_dir, project)
-    _run([cmake, "--build", build_dir, "--target", "asyncfix_cli", "asyncfix_lsp_bin", "asyncfix_python",
-          "asyncfix_man"])
+    # A Windows build (cmake-args naming cmake/toolchains/mingw-w64.cmake) has no man pages.
+    windows = _cached(build_dir, "ASYNCFIX_WINDOWS_BUILD:INTERNAL") == "ON"
+    _run([cmake, "--build", build_dir, "--target", "asyncfix_cli", "asyncfix_lsp_bin", "asyncfix_python"]
+         + ([] if windows else ["asyncfix_man"]))
     staging = os.path.join(build_dir, "wheel-staging")
     shutil.rmtree(staging, ignore_errors=True)
     for component in COMPONENTS:
@@ -188,7 +201,14 @@ def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
 
     staged = _staged_files(staging, project)
     binaries = {target: elf.read(path) for target, _, _, path in staged if elf.is_elf(path)}
-    platform, glibc, reasons = tags.platform_tag(binaries, arch)
+    programs = {target: pe.machine(path) for target, _, _, path in staged if pe.is_pe(path)}
+    if programs and binaries:
+        raise BuildError("the install tree holds both ELF and Windows files (%s, %s)"
+                         % (sorted(binaries)[0], sorted(programs)[0]))
+    if programs:  # a Windows build: tagged from the PE headers (tags.windows_platform_tag)
+        platform, glibc, reasons = tags.windows_platform_tag(programs, arch), None, []
+    else:
+        platform, glibc, reasons = tags.platform_tag(binaries, arch)
     for reason in reasons:
         print("asyncfix-build: platform tag %s, not manylinux: %s" % (platform, reason), file=sys.stderr)
     tag = "%s-%s-%s" % (python, abi, platform)

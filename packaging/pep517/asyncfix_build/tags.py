@@ -10,6 +10,10 @@ less are tagged for the oldest glibc the project builds for and tests on (manyli
 `manylinux2014_<arch>`, which pip 19.3–20.2 understands and PEP 600's tag does not.
 Anything else gets the plain `linux_<arch>`, with the reasons, so the tag is never a promise the
 files cannot keep.
+
+A Windows build (PE files, cross-built with mingw-w64: docs/windows.md) is tagged from the machine
+type in the files' PE headers (`win_amd64` for x86-64), and only when every file is for `arch`;
+windows_platform_tag() is that side, and the manylinux rules above do not apply to it.
 """
 
 import re
@@ -78,3 +82,16 @@ def platform_tag(files, arch):
     if glibc == (2, 17) and arch in MANYLINUX2014_ARCHES:
         tag += ".manylinux2014_%s" % arch
     return tag, glibc, []
+
+
+def windows_platform_tag(files, arch):
+    """The platform tag for `files`: {wheel path: (machine, Windows platform)} of every PE file in
+    the wheel (pe.machine()), all for `arch` (x86_64 → win_amd64). TagError otherwise."""
+    if not files:
+        raise TagError("the wheel holds no Windows program or DLL")
+    platforms = set()
+    for path, (machine, platform) in sorted(files.items()):
+        if machine != arch:
+            raise TagError("%s is built for %s, but the wheel is for %s" % (path, machine, arch))
+        platforms.add(platform)
+    return platforms.pop()
