@@ -21,8 +21,8 @@
 #   scripts/run.sh windows  the Windows x64 build (mingw-w64), its py3-none-win_amd64 wheel and
 #                         win32-x64 .vsix (into build/windows/dist/, where scripts/dist.sh finds
 #                         them), and their tests under wine64 against the native commands of build/ci
-#                         (label `windows`; opt-in, not in .ci/run yet; docs/windows.md)
-#   scripts/run.sh fuzz   each libFuzzer target for ASYNCFIX_FUZZ_SECONDS (default 60) from its seeds,
+#                         (label `windows`; CI runs it before the dist lane; docs/windows.md)
+#   scripts/run.sh fuzz   each libFuzzer target for ASYNCFIX_FUZZ_SECONDS (default 48) from its seeds,
 #                         two at a time (ASYNCFIX_FUZZ_JOBS),
 #                         then the line coverage of lib/ by the corpus, held to a floor (below)
 # A campaign (docs/reliability.md): ASYNCFIX_FUZZ_SECONDS=3600 per target, ASYNCFIX_FUZZ_TARGETS to
