@@ -48,6 +48,9 @@ public:
     if (ts_node_symbol(fn) != Kinds::get().attribute || textOf(field(fn, "attribute"), ctx.text()) != "to") return;
     const TSNode args = field(call, "arguments");
     if (ts_node_is_null(args) || ts_node_symbol(args) != Kinds::get().argumentList) return;
+    // An error in the call (`.to(x True)`, `.to(\0False)`, `.to W(x, True)`) makes it a guess
+    // what the arguments are: an ERROR node is no argument, and the fix could not mend the call.
+    if (ts_node_has_error(call)) return;
     // Exactly two positional arguments, the second a bool literal (a third positional one could
     // not follow the keyword the fix writes).
     std::vector<TSNode> positional;
