@@ -1,5 +1,6 @@
 #include "text/torch_words.h"
 
+#include <string>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -234,6 +235,41 @@ unsigned torchPackagesSpelt(std::string_view text) {
   return spellsStarImport(text) ? spelt | kPackageStarImport : spelt;
 }
 
+namespace {
+
+/// Whether the star import whose `import` is at `at` may be of the family: `from M import *` with
+/// M torch…, numpy…, scipy… or relative (a package's own modules, which may be torch's). Read
+/// backwards to the `from` over the module's dotted name, its blanks and line continuations;
+/// anything else there (no `from`) counts as the family's.
+bool starImportOfFamily(std::string_view text, std::size_t at) {
+  std::size_t j = at;
+  const auto continuation = [&](std::size_t k) { // the length of a `\` line continuation ending at k, or 0
+    if (k >= 2 && text[k - 1] == '\n' && text[k - 2] == '\\') return 2;
+    if (k >= 3 && text[k - 1] == '\n' && text[k - 2] == '\r' && text[k - 3] == '\\') return 3;
+    return 0;
+  };
+  for (;;) {
+    if (j == 0) break;
+    const auto c = static_cast<unsigned char>(text[j - 1]);
+    if (c == ' ' || c == '\t' || c == '\f' || c == '.' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+        (c >= '0' && c <= '9') || c == '_' || c >= 0x80)
+      --j;
+    else if (const int n = continuation(j); n != 0) j -= static_cast<std::size_t>(n);
+    else break;
+  }
+  std::string module; // the module's name, blanks and continuations left out
+  std::size_t k = j;
+  while (k < at && (text[k] == ' ' || text[k] == '\t' || text[k] == '\f')) ++k;
+  if (text.substr(k, 4) != "from") return true;
+  for (k += 4; k < at; ++k)
+    if (text[k] != ' ' && text[k] != '\t' && text[k] != '\f' && text[k] != '\\' && text[k] != '\n' && text[k] != '\r')
+      module.push_back(text[k]);
+  return module.empty() || module.front() == '.' || module.starts_with("torch") || module.starts_with("numpy") ||
+         module.starts_with("scipy");
+}
+
+} // namespace
+
 bool spellsStarImport(std::string_view text) {
   for (std::size_t at = text.find("import"); at != std::string_view::npos; at = text.find("import", at + 6)) {
     std::size_t k = at + 6;
@@ -241,7 +277,7 @@ bool spellsStarImport(std::string_view text) {
            (text[k] == ' ' || text[k] == '\t' || text[k] == '\\' || text[k] == '\n' || text[k] == '\r' ||
             text[k] == '\f' || text[k] == '\v' || static_cast<unsigned char>(text[k]) >= 0x80))
       ++k;
-    if (k < text.size() && text[k] == '*') return true;
+    if (k < text.size() && text[k] == '*' && starImportOfFamily(text, at)) return true;
   }
   return false;
 }

@@ -29,7 +29,7 @@ enum TorchPackage : unsigned {
   kPackageTorchvision = 1U << 1, ///< `torchvision`
   kPackageNumpy = 1U << 2,       ///< `numpy`
   kPackageScipy = 1U << 3,       ///< `scipy`
-  /// Not a package: the text spells a star import (`import *`). The words of names that only a
+  /// Not a package: the text spells a star import of the family (spellsStarImport). The words of names that only a
   /// star import of the family can provide (`load(` after `from torch import *`) count where it
   /// does, in a text that spells torch, NumPy or SciPy (mayUseTorchFamily): common words that
   /// would keep many files for nothing otherwise.
@@ -53,7 +53,10 @@ std::span<const TorchWord> torchApiWholeWords();
 /// files (the caller adds that package: Config::package).
 unsigned torchPackagesSpelt(std::string_view text);
 
-/// Whether `text` spells a star import: `import`, blanks (line continuations too), `*`.
+/// Whether `text` spells a star import that may give the family's names: `import`, blanks (line
+/// continuations too), `*`, after `from M` where M is torch…, numpy…, scipy… or relative (a
+/// package's own module); `from matplotlib._image import *` gives no name of PyTorch's, the rules
+/// resolve no name through it. Anything the backward read of `from M` cannot follow counts.
 bool spellsStarImport(std::string_view text);
 
 /// Whether `text` may hold a finding of the family at all: every AF3xx rule reports only in a file
