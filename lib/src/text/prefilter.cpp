@@ -1160,6 +1160,196 @@ bool classMayHaveInstanceForward(std::string_view text, std::size_t at, std::siz
   return false;
 }
 
+/// Whether the name `name` stands after `import` in an import statement of the text (in code):
+/// `import name`, `import a.b as name`, `from m import x, name`, `from . import (\n  name)`. The
+/// only bindings that give a name a module's dotted path (the semantic model's `qualified`), so
+/// that `name.softmax` may be torch's. Conservative: a statement the scan cannot follow to its
+/// end (a string the lexer leaves as code) counts as naming it.
+bool importsName(std::string_view text, std::string_view name, Lexer &lexer) {
+  bool found = false;
+  forEachOccurrence(text, "import", [&](std::size_t at) {
+    if (!isWholeWord(text, at, 6) || !lexer.inCode(at)) return false;
+    std::size_t k = skipBlanks(text, at + 6);
+    const bool parenthesized = k < text.size() && text[k] == '(';
+    int depth = 0;
+    for (; k < text.size(); ++k) {
+      const char c = text[k];
+      if (isQuote(c) || c == '#') {
+        const std::size_t e = lexer.skip(k);
+        if (e <= k) return found = true;
+        k = e - 1;
+        continue;
+      }
+      if (c == '(') ++depth;
+      if (c == ')' && --depth <= 0 && parenthesized) break;
+      if ((c == '\n' || c == '\r') && !parenthesized && (k == 0 || text[k - 1] != '\\')) break;
+      if (c == ';' && !parenthesized) break;
+      if (isWordByte(static_cast<unsigned char>(c)) &&
+          (k == 0 || !isWordByte(static_cast<unsigned char>(text[k - 1])))) {
+        const std::string_view w = wordAt(text, k);
+        if (w == name && (k == 0 || text[k - 1] != '.')) return found = true;
+        k += w.size() - 1;
+      }
+    }
+    return false;
+  });
+  return found;
+}
+
+/// The names a rule reports in `from <module> import …` (AF310's and AF316's rows of the
+/// module): whether the names list after the `import` that ends at `end` holds one (before its
+/// `as`). A star imports no name by itself (the rules read its names where they are used);
+/// anything the scan does not read (a comment, a string, a line continuation) counts as one.
+bool importListNames(std::string_view text, std::size_t end, std::span<const std::string_view> names) {
+  std::size_t k = skipBlanks(text, end);
+  const bool parenthesized = k < text.size() && text[k] == '(';
+  if (parenthesized) ++k;
+  const auto blanks = [&](std::size_t i) {
+    while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\f' ||
+                               (parenthesized && (text[i] == '\n' || text[i] == '\r'))))
+      ++i;
+    return i;
+  };
+  for (;;) {
+    k = blanks(k);
+    if (k >= text.size()) return false;
+    if (text[k] == '*') return false;
+    const std::string_view w = wordAt(text, k);
+    if (w.empty()) return !(parenthesized && text[k] == ')');
+    if (std::find(names.begin(), names.end(), w) != names.end()) return true;
+    k = blanks(k + w.size());
+    if (wordAt(text, k) == "as") {
+      k = blanks(k + 2);
+      const std::string_view alias = wordAt(text, k);
+      if (alias.empty()) return true;
+      k = blanks(k + alias.size());
+    }
+    if (k >= text.size()) return false;
+    if (text[k] == ',') {
+      ++k;
+      continue;
+    }
+    if (parenthesized) return text[k] != ')';
+    return !(text[k] == '\n' || text[k] == '\r' || text[k] == ';' || text[k] == '#');
+  }
+}
+
+constexpr std::array<std::string_view, 11> kInitNames{
+    "uniform",       "normal",          "constant",       "eye",        "dirac", "xavier_uniform",
+    "xavier_normal", "kaiming_uniform", "kaiming_normal", "orthogonal", "sparse"};
+constexpr std::array<std::string_view, 3> kMiscImageNames{"imread", "imsave", "imresize"};
+
+/// The words of AF310's and AF316's rows that their rules report only where the function is
+/// called (a deprecated or removed function; not a removed module nor a removed class), or
+/// imported by name (`from torch import symeig`): bare names and attribute paths.
+constexpr std::array<std::string_view, 21> kCalledNames{"init.uniform",
+                                                        "init.normal",
+                                                        "init.constant",
+                                                        "init.eye",
+                                                        "init.dirac",
+                                                        "init.orthogonal",
+                                                        "init.sparse",
+                                                        "xavier_uniform",
+                                                        "xavier_normal",
+                                                        "kaiming_uniform",
+                                                        "kaiming_normal",
+                                                        "clip_grad_norm",
+                                                        "gesv",
+                                                        "potrf",
+                                                        "trtrs",
+                                                        "gels",
+                                                        "symeig",
+                                                        "torch.eig",
+                                                        "torch.solve",
+                                                        "torch.lstsq",
+                                                        "torch.matrix_rank"};
+
+/// Where a name whose rule reads it only called (or imported by name) stands: `.` before it (an
+/// attribute), or bare. A bare one may be an import's name (after `import`, a `,`, an import's
+/// `(`, a line continuation or a line break inside brackets) or, with a star import, any use;
+/// elsewhere it is an expression of the file's own (`x = trtrs(…)` after `trtrs = …`), or the
+/// start of a statement (`xavier_uniform = _make_deprecate(…)`).
+bool bareNameMayBeImported(std::string_view text, std::size_t at, Lexer &lexer) {
+  std::size_t p = at;
+  while (p > 0 && (text[p - 1] == ' ' || text[p - 1] == '\t' || text[p - 1] == '\f')) --p;
+  if (p == 0) return false; // the text's first statement
+  const char c = text[p - 1];
+  if (c == '\n' || c == '\r') {
+    std::size_t q = p - 1;
+    if (c == '\n' && q > 0 && text[q - 1] == '\r') --q;
+    if (q > 0 && text[q - 1] == '\\') return true;                    // a continued line
+    return openingBracket(text, at, lexer) != std::string_view::npos; // inside brackets, or unknown
+  }
+  if (c == ';') return false; // a statement's start
+  if (c == ',') {
+    const std::size_t open = openingBracket(text, at, lexer);
+    if (open == std::string_view::npos || open == kUnknown) return true; // `import a, symeig`
+    return text[open] == '(' && previousWord(text, open) == "import";
+  }
+  if (c == '(') return previousWord(text, p - 1) == "import";
+  if (isWordByte(static_cast<unsigned char>(c))) {
+    const std::string_view w = previousWord(text, p);
+    return w == "import" || w == "as" || !isKeyword(w);
+  }
+  // After an operator, an expression: the name of the file's own (bound) or of a star import.
+  return std::string_view("=+-*/%&|^~<>[{:@").find(c) == std::string_view::npos;
+}
+
+/// Whether the class name (a word of AF305 or AF318 that is no call's) at `at` is an argument of
+/// `isinstance`/`issubclass`, or in a tuple that is one, and nothing more (`, ` or `)` after it).
+bool typeTestArgument(std::string_view text, std::size_t at, Lexer &lexer) {
+  std::size_t end = at;
+  while (end < text.size() && (isWordByte(static_cast<unsigned char>(text[end])) || text[end] == '.')) ++end;
+  const std::size_t next = nextToken(text, end, lexer);
+  if (next >= text.size() || (text[next] != ',' && text[next] != ')')) return false;
+  std::size_t open = openingBracket(text, at, lexer);
+  for (int level = 0; level < 2; ++level) {
+    if (open == std::string_view::npos || open == kUnknown || text[open] != '(') return false;
+    const BracketOwner owner = bracketOwner(text, open);
+    if (owner.unclear) return false;
+    if (owner.name.empty() && level == 0) {
+      // A tuple: `isinstance(x, (torch.CharTensor, torch.ByteTensor))`.
+      std::size_t before = open;
+      while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
+      if (before == 0 || (text[before - 1] != ',' && text[before - 1] != '(')) return false;
+      open = openingBracket(text, open, lexer);
+      continue;
+    }
+    return !owner.dotted && (owner.name == "isinstance" || owner.name == "issubclass") && owner.keyword != "def" &&
+           owner.keyword != "class";
+  }
+  return false;
+}
+
+/// Whether the receiver of the softmax-family word at `at` may make it torch's (AF304 resolves
+/// the callee's dotted path through the file's imports, star imports included): a bare call
+/// (`softmax(x)`) may; a method of a call, subscript or literal (`(-x).softmax(d)`) never; a
+/// chain's last name must be `functional` (`F`-less `nn.functional.softmax`) or, for the modules,
+/// `nn` or `activation`; a single name must be one of those (a star import's) or an import's
+/// (`import torch.nn.functional as F`): the only bindings that give a name a dotted path.
+bool softmaxReceiverMayBeTorch(std::string_view text, std::size_t at, bool functional, Lexer &lexer) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
+  std::size_t k = at;
+  while (k > 0 && blank(text[k - 1])) --k;
+  if (k == 0 || text[k - 1] != '.' || lexer.spanBegin(k - 1) != std::string_view::npos) return true;
+  --k;
+  while (k > 0 && blank(text[k - 1])) --k;
+  if (k == 0 || lexer.spanBegin(k - 1) != std::string_view::npos) return true;
+  const char c = text[k - 1];
+  if (c == ')' || c == ']' || c == '}' || isQuote(c)) return false;
+  if (!isWordByte(static_cast<unsigned char>(c))) return true;
+  std::size_t b = k;
+  while (b > 0 && isWordByte(static_cast<unsigned char>(text[b - 1]))) --b;
+  const std::string_view last = text.substr(b, k - b);
+  if (last == (functional ? "functional" : "nn") || (!functional && last == "activation")) return true;
+  if (last.front() >= '0' && last.front() <= '9') return true; // a number: whatever it is, not ours to judge
+  std::size_t d = b;
+  while (d > 0 && blank(text[d - 1])) --d;
+  if (d > 0 && lexer.spanBegin(d - 1) != std::string_view::npos) return true;
+  if (d > 0 && text[d - 1] == '.') return false; // a chain whose last name is no module of the path
+  return importsName(text, last, lexer);
+}
+
 /// Whether the AF3xx word `word` at `at` (in code) may give a finding, as far as the code around
 /// it shows. Each judgement answers no only where its rule never reports:
 /// - any word that is the name a `def` or `class` defines (no rule reports a definition's name);
@@ -1173,9 +1363,49 @@ bool classMayHaveInstanceForward(std::string_view text, std::size_t at, std::siz
 /// - the keywords of AF312 and AF313 outside a call's arguments (a `def`'s parameters, a class's
 ///   keywords, no bracket), and `device_id=` and the losses' keywords in a call of another name
 ///   than the rule's (`.cuda(device_id=…)`, a loss's `reduce=`/`size_average=`).
-bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view word, Lexer &lexer) {
+/// - the keywords of AF312 and AF313 not followed by `=` (`if size_average is None`, a positional
+///   `retain_variables`): the rules read keyword arguments only;
+/// - a scheduler's `step(` (AF306): its construction's word keeps the file where it can fire;
+/// - `.byte()` (AF305) followed on its line by `.`, `(` or `[`; `ByteTensor` and the CUDA types
+///   (AF305, AF318) as an argument of `isinstance`/`issubclass`;
+/// - AF310's and AF316's names of deprecated or removed functions (kCalledNames) as an attribute
+///   not called, or bare where no import can name them and no star import of the family is spelt;
+///   `from torch.nn.init import …` and `from scipy.misc import …` naming none of the rows;
+/// - the softmax family (AF304) as a method of what cannot denote `torch.nn.functional` or
+///   `torch.nn` (a call's result, a chain whose last name is another, a name no import binds).
+bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view word, unsigned spelt, Lexer &lexer) {
   if (const std::string_view before = previousWord(text, at); before == "def" || before == "class")
     return false; // the name a definition binds (`def clip_grad_norm(`, `class LambdaLR(`): no use of torch's
+  // AF306 reports a scheduler's `step(` only after the scheduler's construction, whose own word
+  // (`StepLR(`, …) keeps the file: the step's word never needs to.
+  if (word == "scheduler.step(" || word == "lr_scheduler.step(" || word == "sched.step(") return false;
+  // AF305: the value of `.byte()` is a mask only where it is one (an index, a masked_*'s argument,
+  // a name's value), never the object of a further attribute, call or subscript on its line.
+  if (word == ".byte()") {
+    const std::size_t next = skipBlanks(text, at + word.size());
+    return next >= text.size() || (text[next] != '.' && text[next] != '(' && text[next] != '[');
+  }
+  // AF305 and AF318 read a uint8 or CUDA type where it is called, converted to (`.type(…)`) or
+  // assigned; a type test's argument (`isinstance(x, torch.ByteTensor)`) is none of them.
+  if ((word == "ByteTensor" || word.starts_with("cuda.")) && typeTestArgument(text, at, lexer)) return false;
+  if (word == "torch.nn.init import") return importListNames(text, at + word.size(), kInitNames);
+  if (word == "scipy.misc import") return importListNames(text, at + word.size(), kMiscImageNames);
+  if (std::find(kCalledNames.begin(), kCalledNames.end(), word) != kCalledNames.end()) {
+    std::size_t before = at;
+    while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t' || text[before - 1] == '\f' ||
+                          text[before - 1] == '\n' || text[before - 1] == '\r' || text[before - 1] == '\\'))
+      --before;
+    if (word.find('.') != std::string_view::npos || (before > 0 && text[before - 1] == '.')) {
+      const std::size_t open = nextToken(text, at + word.size(), lexer);
+      return open >= text.size() || text[open] == '(' || text[open] == '#';
+    }
+    return (spelt & kPackageStarImport) != 0 || bareNameMayBeImported(text, at, lexer);
+  }
+  // AF312 and AF313 read these names as keyword arguments only (`f(size_average=False)`).
+  if (word == "size_average" || word == "retain_variables" || word.ends_with('=')) {
+    const std::size_t eq = word.ends_with('=') ? at + word.size() - 1 : nextToken(text, at + word.size(), lexer);
+    if (eq >= text.size() || text[eq] != '=' || (eq + 1 < text.size() && text[eq + 1] == '=')) return false;
+  }
   if (word == "Function)" || word == "Function,") {
     const std::size_t open = openingBracket(text, at, lexer);
     if (open == kUnknown) return true;
@@ -1216,6 +1446,7 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
   const auto *judged =
       std::find_if(kJudgedWords.begin(), kJudgedWords.end(), [&](const JudgedWord &j) { return j.word == word; });
   if (judged == kJudgedWords.end()) return true;
+  if (!softmaxReceiverMayBeTorch(text, at, judged->keyword == "dim" && judged->positional == 2, lexer)) return false;
   const std::optional<CallShape> shape = callShape(text, at + judged->word.size() - 1, judged->keyword, lexer);
   return !shape || (!shape->keyword && shape->positional < judged->positional);
 }
@@ -1230,7 +1461,7 @@ bool torchWordMatters(std::string_view text, std::size_t at, unsigned spelt, Lex
       if ((w.package & spelt) == 0 || !torchWordAt(text, at, w.text, whole)) continue;
       if (!lexed) inCode = lexer.inCode(at), lexed = true;
       if (!inCode) return false;
-      if (judgedWordMatters(text, at, w.text, lexer)) return true;
+      if (judgedWordMatters(text, at, w.text, spelt, lexer)) return true;
     }
   return false;
 }
