@@ -422,7 +422,7 @@ bool judgedByContext(std::string_view word) {
         "init.uniform", "init.normal", "init.constant", "init.eye", "init.dirac", "init.orthogonal", "init.sparse",
         "xavier_uniform", "xavier_normal", "kaiming_uniform", "kaiming_normal", "clip_grad_norm", "gesv", "potrf",
         "trtrs", "gels", "symeig", "torch.eig", "torch.solve", "torch.lstsq", "torch.matrix_rank", "scheduler.step(",
-        "lr_scheduler.step(", "sched.step("})
+        "lr_scheduler.step(", "sched.step(", ".byte()"})
     if (w == word) return true;
   return false;
 }
@@ -1144,4 +1144,39 @@ TEST_CASE("prefilter for the AF3xx rules: words judged the way their rules read 
   // What stays kept above does find: the judgements do not keep a file for nothing here.
   CHECK_FALSE(allFindings(Linter(), head + "from torch.nn import functional as act\ny = act.softmax(x)\n").empty());
   CHECK_FALSE(allFindings(Linter(), head + "from torch import *\nx = trtrs(b, A)\n").empty());
+}
+
+TEST_CASE("prefilter for AF305: a `.byte()` value judged through the name it is assigned to", "[prefilter]") {
+  const std::string head = "import torch\n";
+  for (const std::string rejected :
+       {// torchaudio's tacotron2: the name is bound again before any use as a mask; another
+        // function's `mask` is another name.
+        "def g(lengths, ids):\n    mask = (ids < lengths.unsqueeze(1)).byte()\n    mask = torch.le(mask, 0)\n"
+        "    return mask\n\n\ndef h(a, mask):\n    return a.masked_fill(mask, 0)\n",
+        // torchvision's detection transform: a value stored, never an index.
+        "def t(target, size):\n    mask = torch.nn.functional.interpolate(\n        target[:, None].float(), "
+        "size=size\n    )[:, 0].byte()\n    target['masks'] = mask\n    return target\n",
+        "def f(pic):\n    if pic.dtype == torch.float32:\n        pic = pic.mul(255).byte()\n    return pic\n",
+        "m = x.byte() + 1\n", "m += x.byte()\n", "def f(x):\n    return x.byte()\n"}) {
+    INFO(rejected);
+    CHECK(scanTriggers(head + rejected, kPrefilterTorchApi) == 0);
+    CHECK(allFindings(Linter(), head + rejected).empty());
+  }
+  for (const std::string found :
+       {"m = x.byte()\ny = z[m]\n", "m = x.byte()\ny = z.masked_fill(m, 0)\n",
+        "m = x.byte()\ny = z.masked_fill((m), 0)\n", "m = x.byte()\ny = torch.where(m, a, b)\n",
+        "def f(x, z):\n    m = (x > 0).byte()\n    if z:\n        y = 1\n    return z[m]\n",
+        "m = (\n    x > 0\n).byte()\nz[m] = 0\n"}) {
+    INFO(found);
+    REQUIRE_FALSE(allFindings(Linter(), head + found).empty());
+    CHECK(scanTriggers(head + found, kPrefilterTorchApi) == kPrefilterTorchApi);
+  }
+  for (const std::string kept :
+       {"a = 1; m = x.byte()\n", "m: T = x.byte()\n", "a = m = x.byte()\n", "m = x.byte()\ny = f(mask=m)\n",
+        // The value of the assignment that ends the search is judged too (conservative:
+        // the semantic model reads the target first).
+        "m = x.byte()\nm = z.masked_fill_(m, 0)\n"}) {
+    INFO(kept);
+    CHECK(scanTriggers(head + kept, kPrefilterTorchApi) == kPrefilterTorchApi);
+  }
 }

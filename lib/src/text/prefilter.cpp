@@ -1350,6 +1350,162 @@ bool softmaxReceiverMayBeTorch(std::string_view text, std::size_t at, bool funct
   return importsName(text, last, lexer);
 }
 
+/// The start of the statement holding `at` (which is in no bracket): a scan backwards over
+/// balanced brackets, strings and comments to a line break (not continued) or `;` at the top
+/// level. npos when the scan cannot tell (a string the lexer leaves as code, more than the window).
+std::size_t statementStart(std::string_view text, std::size_t at, Lexer &lexer) {
+  constexpr std::size_t kWindow = 1 << 16;
+  const std::size_t floor = at > kWindow ? at - kWindow : 0;
+  int depth = 0;
+  for (std::size_t k = at; k-- > floor;) {
+    const char c = text[k];
+    if (c != '(' && c != ')' && c != '[' && c != ']' && c != '{' && c != '}' && c != '\n' && c != '\r' && c != ';' &&
+        !isQuote(c) && c != '#' && c != '\\')
+      continue;
+    if (const std::size_t begin = lexer.spanBegin(k); begin != std::string_view::npos) {
+      if (lexer.skip(k) > at) return std::string_view::npos;
+      k = begin;
+      continue;
+    }
+    if (isQuote(c) || c == '#') return std::string_view::npos; // code to the lexer: not followed
+    if (c == ')' || c == ']' || c == '}') {
+      ++depth;
+    } else if (c == '(' || c == '[' || c == '{') {
+      if (--depth < 0) return std::string_view::npos;
+    } else if (depth == 0 && c == ';') {
+      return k + 1;
+    } else if (depth == 0 && (c == '\n' || c == '\r')) {
+      std::size_t q = k;
+      if (c == '\n' && q > 0 && text[q - 1] == '\r') --q;
+      if (q == 0 || text[q - 1] != '\\') return k + 1;
+    }
+  }
+  return floor == 0 && depth == 0 ? 0 : std::string_view::npos;
+}
+
+/// The end of the statement (its line break at the top level) that the code at `at` is in: a
+/// scan forwards over brackets, strings and comments; the text's end where it cannot tell.
+std::size_t statementEnd(std::string_view text, std::size_t at, Lexer &lexer) {
+  int depth = 0;
+  for (std::size_t k = at; k < text.size(); ++k) {
+    const char c = text[k];
+    if (isQuote(c) || c == '#') {
+      const std::size_t e = lexer.skip(k);
+      if (e <= k) return text.size();
+      k = e - 1;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (--depth < 0) return text.size();
+    } else if (c == '\\' && k + 1 < text.size() && (text[k + 1] == '\n' || text[k + 1] == '\r')) {
+      ++k;
+    } else if (depth == 0 && (c == '\n' || c == '\r')) {
+      return k;
+    }
+  }
+  return text.size();
+}
+
+/// Whether the name at `at` (in code) is the target of an assignment that starts a statement at
+/// the top level (`mask = …` after a line break, no bracket around), read on bytes; its column.
+std::optional<std::size_t> statementTarget(std::string_view text, std::size_t at, Lexer &lexer) {
+  std::size_t p = at;
+  while (p > 0 && text[p - 1] == ' ') --p;
+  if (p > 0 && text[p - 1] != '\n' && text[p - 1] != '\r') return std::nullopt;
+  if (p >= 2 && text[p - 1] == '\n' && (text[p - 2] == '\\' || (text[p - 2] == '\r' && p >= 3 && text[p - 3] == '\\')))
+    return std::nullopt;
+  const std::size_t eq = skipBlanks(text, at + wordAt(text, at).size());
+  if (eq + 1 >= text.size() || text[eq] != '=' || text[eq + 1] == '=') return std::nullopt;
+  if (openingBracket(text, at, lexer) != std::string_view::npos) return std::nullopt;
+  return at - p;
+}
+
+/// Whether the use of a name at `at` may be a mask's for AF305 (Uint8Mask's consumerOf): a
+/// subscript's index, the first argument of `masked_fill`/`masked_select`/`masked_scatter` (and
+/// their in-place forms) or `where`, `mask=`; read as the bytes before it, through parentheses.
+bool mayUseAsMask(std::string_view text, std::size_t at, Lexer &lexer) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
+  std::size_t k = at;
+  for (;;) {
+    while (k > 0 && blank(text[k - 1])) --k;
+    if (k == 0) return false;
+    if (lexer.spanBegin(k - 1) != std::string_view::npos) return true; // a comment in the way
+    if (text[k - 1] != '(') break;
+    const BracketOwner owner = bracketOwner(text, k - 1);
+    if (owner.unclear) return true;
+    if (!owner.name.empty()) {
+      for (const std::string_view m :
+           {"masked_fill", "masked_fill_", "masked_select", "masked_scatter", "masked_scatter_", "where"})
+        if (owner.name == m) return true;
+      return false; // the first argument of another call
+    }
+    --k; // a parenthesised value (or a tuple): what holds it decides
+  }
+  const char c = text[k - 1];
+  if (c == '[') return true;
+  if (c == '=' && k >= 2 && std::string_view("=<>!:").find(text[k - 2]) == std::string_view::npos)
+    return previousWord(text, k - 1) == "mask";
+  return false; // after `,`, an operator or a keyword: no index, no first argument
+}
+
+/// AF305 through a name (Uint8Mask's findThroughName): `N = ….byte()` at `at` makes a mask only
+/// where a later use of `N` is one, up to the next assignment to `N` in the same scope. Read on
+/// bytes: the statement must be `N = …` (else the value reaches no name); every later whole `N`
+/// in code is judged by mayUseAsMask, until a statement `N = …` at the same column with no line
+/// indented less between (the same block, so the same scope), whose own line is judged too.
+bool byteValueMayBeMask(std::string_view text, std::size_t at, Lexer &lexer) {
+  if (openingBracket(text, at, lexer) != std::string_view::npos) return true; // an index, an argument…
+  const std::size_t start = statementStart(text, at, lexer);
+  if (start == std::string_view::npos) return true;
+  const std::size_t first = skipBlanks(text, start);
+  if (first < text.size() && text[first] == '\t') return true;
+  const std::string_view name = wordAt(text, first);
+  if (name.empty() || isKeyword(name) || (name[0] >= '0' && name[0] <= '9')) return false; // no assignment
+  const std::size_t eq = skipBlanks(text, first + name.size());
+  if (eq >= text.size() || text[eq] != '=' || (eq + 1 < text.size() && text[eq + 1] == '=')) {
+    // `N: T = …`, `N[i] = …`, `a, b = …` and the like, or no assignment at all.
+    return eq < text.size() && (text[eq] == ':' || text[eq] == ',' || text[eq] == '.' || text[eq] == '[');
+  }
+  for (std::size_t k = eq + 1; k < at; ++k) // a second `=` at the top level: `a = b = ….byte()`
+    if (text[k] == '=' && lexer.inCode(k) && openingBracket(text, k, lexer) == std::string_view::npos &&
+        text[k - 1] != '=' && text[k - 1] != '<' && text[k - 1] != '>' && text[k - 1] != '!' &&
+        (k + 1 >= text.size() || text[k + 1] != '='))
+      return true;
+  if (start > 0 && text[start - 1] == ';') return true; // `a = 1; N = ….byte()`: no column to read
+  const std::size_t column = first - start;
+  std::size_t lineEnd = std::string_view::npos; // the end of the line of the assignment that ends the search
+  bool mayBe = false, dedented = false;
+  std::size_t checked = at;                // lines up to here are known indented at least `column`
+  const auto occurrences = [&](auto &&f) { // the names may be one byte long: no forEachOccurrence
+    for (std::size_t k = text.find(name, at + 1); k != std::string_view::npos; k = text.find(name, k + 1))
+      if (f(k)) return;
+  };
+  occurrences([&](std::size_t k) {
+    if (lineEnd != std::string_view::npos && k >= lineEnd) return true;
+    if (!isWholeWord(text, k, name.size()) || !lexer.inCode(k)) return false;
+    std::size_t before = k;
+    while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
+    if (before > 0 && text[before - 1] == '.') return false; // an attribute of something else
+    // Lines between: any code line indented less than the assignment leaves its block.
+    for (std::size_t line = text.find('\n', checked); !dedented && line != std::string_view::npos && line < k;
+         line = text.find('\n', line + 1)) {
+      const std::size_t b = line + 1;
+      const std::size_t f = skipBlanks(text, b);
+      if (f >= text.size() || text[f] == '\n' || text[f] == '\r' || text[f] == '#') continue;
+      if (lexer.spanBegin(b) != std::string_view::npos && lexer.spanBegin(f) != std::string_view::npos) continue;
+      dedented = f - b < column || text.substr(b, f - b).find_first_not_of(' ') != std::string_view::npos;
+    }
+    checked = k;
+    if (mayUseAsMask(text, k, lexer)) return mayBe = true;
+    if (!dedented && lineEnd == std::string_view::npos) {
+      if (const auto c = statementTarget(text, k, lexer); c && *c == column)
+        lineEnd = statementEnd(text, k, lexer); // its own value may still use `N`
+    }
+    return false;
+  });
+  return mayBe;
+}
+
 /// Whether the AF3xx word `word` at `at` (in code) may give a finding, as far as the code around
 /// it shows. Each judgement answers no only where its rule never reports:
 /// - any word that is the name a `def` or `class` defines (no rule reports a definition's name);
@@ -1366,8 +1522,9 @@ bool softmaxReceiverMayBeTorch(std::string_view text, std::size_t at, bool funct
 /// - the keywords of AF312 and AF313 not followed by `=` (`if size_average is None`, a positional
 ///   `retain_variables`): the rules read keyword arguments only;
 /// - a scheduler's `step(` (AF306): its construction's word keeps the file where it can fire;
-/// - `.byte()` (AF305) followed on its line by `.`, `(` or `[`; `ByteTensor` and the CUDA types
-///   (AF305, AF318) as an argument of `isinstance`/`issubclass`;
+/// - `.byte()` (AF305) followed on its line by `.`, `(` or `[`, or whose value reaches no mask's
+///   use (byteValueMayBeMask); `ByteTensor` and the CUDA types (AF305, AF318) as an argument of
+///   `isinstance`/`issubclass`;
 /// - AF310's and AF316's names of deprecated or removed functions (kCalledNames) as an attribute
 ///   not called, or bare where no import can name them and no star import of the family is spelt;
 ///   `from torch.nn.init import …` and `from scipy.misc import …` naming none of the rows;
@@ -1383,7 +1540,8 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
   // a name's value), never the object of a further attribute, call or subscript on its line.
   if (word == ".byte()") {
     const std::size_t next = skipBlanks(text, at + word.size());
-    return next >= text.size() || (text[next] != '.' && text[next] != '(' && text[next] != '[');
+    if (next < text.size() && (text[next] == '.' || text[next] == '(' || text[next] == '[')) return false;
+    return byteValueMayBeMask(text, at, lexer);
   }
   // AF305 and AF318 read a uint8 or CUDA type where it is called, converted to (`.type(…)`) or
   // assigned; a type test's argument (`isinstance(x, torch.ByteTensor)`) is none of them.
