@@ -1180,3 +1180,24 @@ TEST_CASE("prefilter for AF305: a `.byte()` value judged through the name it is 
     CHECK(scanTriggers(head + kept, kPrefilterTorchApi) == kPrefilterTorchApi);
   }
 }
+
+TEST_CASE("prefilter for AF303: a `Function` base that cannot denote torch's", "[prefilter]") {
+  const std::string body = "    def forward(self, x):\n        return x\n";
+  for (const std::string &rejected :
+       {"class Function(object):\n    pass\n\n\nclass NestedIOFunction(Function):\n" + body,
+        "import torch.autograd\n\n\nclass N(mylib.ops.Function):\n" + body,
+        "class N(helpers.Function, object):\n" + body}) {
+    INFO(rejected);
+    CHECK(scanTriggers("import torch\n" + rejected, kPrefilterTorchApi) == 0);
+    CHECK(allFindings(Linter(), "import torch\n" + rejected).empty());
+  }
+  for (const std::string &found :
+       {"from torch.autograd import Function\n\n\nclass N(Function):\n" + body,
+        "class N(torch.autograd.Function):\n" + body, "import torch.autograd as ag\n\n\nclass N(ag.Function):\n" + body,
+        "from torch.autograd import function\n\n\nclass N(function.Function):\n" + body,
+        "from torch.autograd import *\n\n\nclass N(Function):\n" + body}) {
+    INFO(found);
+    REQUIRE_FALSE(allFindings(Linter(), "import torch\n" + found).empty());
+    CHECK(scanTriggers("import torch\n" + found, kPrefilterTorchApi) == kPrefilterTorchApi);
+  }
+}

@@ -1350,6 +1350,32 @@ bool softmaxReceiverMayBeTorch(std::string_view text, std::size_t at, bool funct
   return importsName(text, last, lexer);
 }
 
+/// Whether the base class word `Function` at `at` (AF303) may denote `torch.autograd.Function` or
+/// `torch.autograd.function.Function`: dotted, the name before it must be `autograd` or
+/// `function`, or a single name an import binds (an alias); bare, an import must name it (`from
+/// torch.autograd import Function`) or a star import of the family may provide it. A class of the
+/// file's own (`class Function` in torch/autograd/function.py) has no dotted path.
+bool functionBaseMayBeTorch(std::string_view text, std::size_t at, unsigned spelt, Lexer &lexer) {
+  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
+  std::size_t k = at;
+  while (k > 0 && blank(text[k - 1])) --k;
+  if (k > 0 && lexer.spanBegin(k - 1) != std::string_view::npos) return true; // a comment in the way
+  if (k == 0 || text[k - 1] != '.') return (spelt & kPackageStarImport) != 0 || importsName(text, "Function", lexer);
+  --k;
+  while (k > 0 && blank(text[k - 1])) --k;
+  if (k == 0 || lexer.spanBegin(k - 1) != std::string_view::npos) return true;
+  if (!isWordByte(static_cast<unsigned char>(text[k - 1]))) return true;
+  std::size_t b = k;
+  while (b > 0 && isWordByte(static_cast<unsigned char>(text[b - 1]))) --b;
+  const std::string_view last = text.substr(b, k - b);
+  if (last == "autograd" || last == "function" || (last.front() >= '0' && last.front() <= '9')) return true;
+  std::size_t d = b;
+  while (d > 0 && blank(text[d - 1])) --d;
+  if (d > 0 && lexer.spanBegin(d - 1) != std::string_view::npos) return true;
+  if (d > 0 && text[d - 1] == '.') return false; // a chain whose last name is no module of the path
+  return importsName(text, last, lexer);
+}
+
 /// The start of the statement holding `at` (which is in no bracket): a scan backwards over
 /// balanced brackets, strings and comments to a line break (not continued) or `;` at the top
 /// level. npos when the scan cannot tell (a string the lexer leaves as code, more than the window).
@@ -1511,7 +1537,7 @@ bool byteValueMayBeMask(std::string_view text, std::size_t at, Lexer &lexer) {
 /// - any word that is the name a `def` or `class` defines (no rule reports a definition's name);
 /// - the softmax family (AF304) where the call passes `dim=` or the dimension by position;
 /// - `Function)`, `Function,` (AF303) outside a class's bases, or in those of a class whose body
-///   has no instance `forward`;
+///   has no instance `forward`, or that cannot denote torch's (functionBaseMayBeTorch);
 /// - `F.sigmoid`, `F.tanh` and their `functional.` spellings (AF310) not called: a deprecated,
 ///   not removed, function is reported only where called (a table of functions may list it);
 ///   `F.upsample…` (AF315) alike: the rule reads calls;
@@ -1565,6 +1591,7 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
     if (eq >= text.size() || text[eq] != '=' || (eq + 1 < text.size() && text[eq + 1] == '=')) return false;
   }
   if (word == "Function)" || word == "Function,") {
+    if (!functionBaseMayBeTorch(text, at, spelt, lexer)) return false;
     const std::size_t open = openingBracket(text, at, lexer);
     if (open == kUnknown) return true;
     if (open == std::string_view::npos || text[open] != '(') return false;
