@@ -1201,3 +1201,22 @@ TEST_CASE("prefilter for AF303: a `Function` base that cannot denote torch's", "
     CHECK(scanTriggers("import torch\n" + found, kPrefilterTorchApi) == kPrefilterTorchApi);
   }
 }
+
+TEST_CASE("prefilter for AF316: a removed method called on a name only imports bind", "[prefilter]") {
+  // torch/_lobpcg.py: `_utils` is a module of torch's own, whose `symeig` is no tensor method.
+  const std::string config = "from . import _linalg_utils as _utils\n\n\n";
+  for (const std::string &rejected : std::vector<std::string>{
+           config + "def f(M, largest):\n    E, Z = _utils.symeig(M, largest)\n    return _utils.qform(E, Z)\n",
+           "import scipy.linalg.lapack as lp\nx = lp.trtrs(a, b)\n"}) {
+    INFO(rejected);
+    CHECK(scanTriggers("import torch\n" + rejected, kPrefilterTorchApi) == 0);
+    CHECK(allFindings(Linter(), "import torch\n" + rejected).empty());
+  }
+  for (const std::string &found : std::vector<std::string>{
+           config + "def f(M, _utils):\n    return _utils.symeig(M)\n", "import torch as th\ne = th.symeig(A)\n",
+           "from torch import symeig\n", "e = A.symeig()\n", "def f(_utils):\n    return _utils.symeig()\n"}) {
+    INFO(found);
+    REQUIRE_FALSE(allFindings(Linter(), "import torch\n" + found).empty());
+    CHECK(scanTriggers("import torch\n" + found, kPrefilterTorchApi) == kPrefilterTorchApi);
+  }
+}

@@ -1350,6 +1350,40 @@ bool softmaxReceiverMayBeTorch(std::string_view text, std::size_t at, bool funct
   return importsName(text, last, lexer);
 }
 
+/// Whether every binding of the name `name` in the text is an import that does not spell `torch`
+/// (`from . import _linalg_utils as _utils`), one of them at the module level (a line that starts
+/// with `from` or `import` at column 0): then wherever `name.symeig(…)` is written its root is
+/// bound by an import (rules/torch_api.h, rootBoundByImport), and its path is no `torch.symeig`.
+/// On bytes: each whole `name` in code is such an import's, or the root of an attribute
+/// (`name.`), which binds nothing; any other (a parameter, an assignment, a `for` or `with`
+/// target, `global`) answers no.
+bool onlyImportsBind(std::string_view text, std::string_view name, Lexer &lexer) {
+  bool moduleLevel = false;
+  for (std::size_t k = text.find(name); k != std::string_view::npos; k = text.find(name, k + 1)) {
+    if (!isWholeWord(text, k, name.size()) || !lexer.inCode(k)) continue;
+    std::size_t before = k;
+    while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
+    if (before > 0 && text[before - 1] == '.') continue; // another object's attribute
+    const std::size_t after = skipBlanks(text, k + name.size());
+    if (after < text.size() && text[after] == '.') continue; // an attribute's root: a use
+    std::size_t line = k;
+    while (line > 0 && text[line - 1] != '\n' && text[line - 1] != '\r') --line;
+    const std::size_t first = skipBlanks(text, line);
+    const std::string_view keyword = wordAt(text, first);
+    if (keyword != "from" && keyword != "import") return false;
+    const std::string_view statement = text.substr(first, k - first);
+    const std::size_t import = statement.rfind("import");
+    if (import == std::string_view::npos || !isWholeWord(text, first + import, 6)) return false;
+    for (std::size_t t = statement.find("torch"); t != std::string_view::npos; t = statement.find("torch", t + 1))
+      if (isWholeWord(text, first + t, 5)) return false;
+    const std::size_t end = std::min(text.find_first_of("\r\n;#\\(", k), text.size());
+    for (std::size_t t = text.find("torch", k); t < end; t = text.find("torch", t + 1))
+      if (isWholeWord(text, t, 5)) return false;
+    moduleLevel = moduleLevel || first == line;
+  }
+  return moduleLevel;
+}
+
 /// Whether the base class word `Function` at `at` (AF303) may denote `torch.autograd.Function` or
 /// `torch.autograd.function.Function`: dotted, the name before it must be `autograd` or
 /// `function`, or a single name an import binds (an alias); bare, an import must name it (`from
@@ -1553,6 +1587,7 @@ bool byteValueMayBeMask(std::string_view text, std::size_t at, Lexer &lexer) {
 ///   `isinstance`/`issubclass`;
 /// - AF310's and AF316's names of deprecated or removed functions (kCalledNames) as an attribute
 ///   not called, or bare where no import can name them and no star import of the family is spelt;
+///   AF316's removed methods called on a name only imports bind that spell no `torch` (onlyImportsBind);
 ///   `from torch.nn.init import …` and `from scipy.misc import …` naming none of the rows;
 /// - the softmax family (AF304) as a method of what cannot denote `torch.nn.functional` or
 ///   `torch.nn` (a call's result, a chain whose last name is another, a name no import binds).
@@ -1581,7 +1616,24 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
       --before;
     if (word.find('.') != std::string_view::npos || (before > 0 && text[before - 1] == '.')) {
       const std::size_t open = nextToken(text, at + word.size(), lexer);
-      return open >= text.size() || text[open] == '(' || text[open] == '#';
+      if (open < text.size() && text[open] != '(' && text[open] != '#') return false;
+      // AF316's removed methods (not AF310's names, which a relative import may make torch's):
+      // on a name only imports bind (`_utils.symeig(M)`, a module's own function) the rule
+      // reports neither a tensor method nor, the imports spelling no `torch`, `torch.symeig`.
+      const bool method = word == "gesv" || word == "potrf" || word == "trtrs" || word == "gels" || word == "symeig";
+      if (!method || lexer.spanBegin(before - 1) != std::string_view::npos) return true;
+      std::size_t end = before - 1;
+      while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == '\t')) --end;
+      std::size_t root = end;
+      while (root > 0 && isWordByte(static_cast<unsigned char>(text[root - 1]))) --root;
+      if (root == end || (text[root] >= '0' && text[root] <= '9')) return true;
+      std::size_t left = root;
+      while (left > 0 && (text[left - 1] == ' ' || text[left - 1] == '\t' || text[left - 1] == '\f' ||
+                          text[left - 1] == '\n' || text[left - 1] == '\r' || text[left - 1] == '\\'))
+        --left;
+      if (left > 0 && (text[left - 1] == '.' || lexer.spanBegin(left - 1) != std::string_view::npos))
+        return true; // a chain (`a._utils.symeig`), or a comment in the way: not judged
+      return !onlyImportsBind(text, text.substr(root, end - root), lexer);
     }
     return (spelt & kPackageStarImport) != 0 || bareNameMayBeImported(text, at, lexer);
   }
