@@ -168,14 +168,18 @@ bool hasAvx2() {
 /// left at the first position not visited); true when `visit` asked to stop.
 template <class V>
 __attribute__((target("avx2"))) bool familyNamesAvx2(const char *s, std::size_t &i, std::size_t n, V &visit) {
-  const __m256i t = _mm256_set1_epi8('t'), h = _mm256_set1_epi8('h'), nn = _mm256_set1_epi8('n'),
-                sc = _mm256_set1_epi8('s'), y = _mm256_set1_epi8('y');
+  const __m256i t = _mm256_set1_epi8('t'), r = _mm256_set1_epi8('r'), h = _mm256_set1_epi8('h'),
+                nn = _mm256_set1_epi8('n'), mm = _mm256_set1_epi8('m'), sc = _mm256_set1_epi8('s'),
+                ii = _mm256_set1_epi8('i'), y = _mm256_set1_epi8('y');
   for (; i + 4 + 32 <= n; i += 32) {
     const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i));
+    const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i + 2));
     const __m256i e = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i + 4));
-    const __m256i m = _mm256_or_si256(
-        _mm256_and_si256(_mm256_cmpeq_epi8(a, t), _mm256_cmpeq_epi8(e, h)),
-        _mm256_and_si256(_mm256_or_si256(_mm256_cmpeq_epi8(a, nn), _mm256_cmpeq_epi8(a, sc)), _mm256_cmpeq_epi8(e, y)));
+    const __m256i torch =
+        _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(a, t), _mm256_cmpeq_epi8(c, r)), _mm256_cmpeq_epi8(e, h));
+    const __m256i numpy = _mm256_and_si256(_mm256_cmpeq_epi8(a, nn), _mm256_cmpeq_epi8(c, mm));
+    const __m256i scipy = _mm256_and_si256(_mm256_cmpeq_epi8(a, sc), _mm256_cmpeq_epi8(c, ii));
+    const __m256i m = _mm256_or_si256(torch, _mm256_and_si256(_mm256_or_si256(numpy, scipy), _mm256_cmpeq_epi8(e, y)));
     for (auto mask = static_cast<unsigned>(_mm256_movemask_epi8(m)); mask != 0; mask &= mask - 1)
       if (visit(i + static_cast<std::size_t>(__builtin_ctz(mask)))) return true;
   }
@@ -183,9 +187,11 @@ __attribute__((target("avx2"))) bool familyNamesAvx2(const char *s, std::size_t 
 }
 #endif
 
-/// Calls `visit(i)` for each position whose byte and the byte four further on are those of
-/// `torch`, `numpy` or `scipy` (t…h, n…y, s…y), in order, until it returns true: 32 positions at
-/// a time where the CPU has AVX2, 16 with SSE2, else every position. `visit` compares the name.
+/// Calls `visit(i)` for each position whose first, third and fifth bytes are those of `torch`,
+/// `numpy` or `scipy` (t-r-h, n-m-y, s-i-y), in order, until it returns true: 32 positions at a
+/// time where the CPU has AVX2, 16 with SSE2, else every position (the tail, any position: visit
+/// compares the name). The third byte keeps Python's many `s…y`, `n…y` and `t…h` (`self.y`,
+/// `that`) from being visited one by one.
 template <class V> void familyNames(std::string_view text, V &&visit) {
   const std::size_t n = text.size();
   std::size_t i = 0;
@@ -194,14 +200,17 @@ template <class V> void familyNames(std::string_view text, V &&visit) {
   if (hasAvx2() && familyNamesAvx2(s, i, n, visit)) return;
 #endif
 #if defined(__SSE2__)
-  const __m128i t = _mm_set1_epi8('t'), h = _mm_set1_epi8('h'), nn = _mm_set1_epi8('n'), sc = _mm_set1_epi8('s'),
-                y = _mm_set1_epi8('y');
+  const __m128i t = _mm_set1_epi8('t'), r = _mm_set1_epi8('r'), h = _mm_set1_epi8('h'), nn = _mm_set1_epi8('n'),
+                mm = _mm_set1_epi8('m'), sc = _mm_set1_epi8('s'), ii = _mm_set1_epi8('i'), y = _mm_set1_epi8('y');
   for (; i + 4 + 16 <= n; i += 16) {
     const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
+    const __m128i c = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i + 2));
     const __m128i e = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i + 4));
-    const __m128i m =
-        _mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(a, t), _mm_cmpeq_epi8(e, h)),
-                     _mm_and_si128(_mm_or_si128(_mm_cmpeq_epi8(a, nn), _mm_cmpeq_epi8(a, sc)), _mm_cmpeq_epi8(e, y)));
+    const __m128i torch =
+        _mm_and_si128(_mm_and_si128(_mm_cmpeq_epi8(a, t), _mm_cmpeq_epi8(c, r)), _mm_cmpeq_epi8(e, h));
+    const __m128i numpy = _mm_and_si128(_mm_cmpeq_epi8(a, nn), _mm_cmpeq_epi8(c, mm));
+    const __m128i scipy = _mm_and_si128(_mm_cmpeq_epi8(a, sc), _mm_cmpeq_epi8(c, ii));
+    const __m128i m = _mm_or_si128(torch, _mm_and_si128(_mm_or_si128(numpy, scipy), _mm_cmpeq_epi8(e, y)));
     for (auto mask = static_cast<unsigned>(_mm_movemask_epi8(m)); mask != 0; mask &= mask - 1)
       if (visit(i + static_cast<std::size_t>(__builtin_ctz(mask)))) return;
   }
