@@ -1214,7 +1214,8 @@ TEST_CASE("prefilter for AF316: a removed method called on a name only imports b
   }
   for (const std::string &found : std::vector<std::string>{
            config + "def f(M, _utils):\n    return _utils.symeig(M)\n", "import torch as th\ne = th.symeig(A)\n",
-           "from torch import symeig\n", "e = A.symeig()\n", "def f(_utils):\n    return _utils.symeig()\n"}) {
+           "from torch import symeig\n", "e = A.symeig()\n", "def f(_utils):\n    return _utils.symeig()\n",
+           "import x; _utils = M\ne = _utils.symeig()\n"}) {
     INFO(found);
     REQUIRE_FALSE(allFindings(Linter(), "import torch\n" + found).empty());
     CHECK(scanTriggers("import torch\n" + found, kPrefilterTorchApi) == kPrefilterTorchApi);

@@ -1376,6 +1376,7 @@ bool onlyImportsBind(std::string_view text, std::string_view name, Lexer &lexer)
     const std::string_view keyword = wordAt(text, first);
     if (keyword != "from" && keyword != "import") return false;
     const std::string_view statement = text.substr(first, k - first);
+    if (statement.find(';') != std::string_view::npos) return false; // `import x; name = …`
     const std::size_t import = statement.rfind("import");
     if (import == std::string_view::npos || !isWholeWord(text, first + import, 6)) return false;
     for (std::size_t t = statement.find("torch"); t != std::string_view::npos; t = statement.find("torch", t + 1))
@@ -1522,7 +1523,8 @@ bool byteValueMayBeMask(std::string_view text, std::size_t at, Lexer &lexer) {
   const std::size_t start = statementStart(text, at, lexer);
   if (start == std::string_view::npos) return true;
   const std::size_t first = skipBlanks(text, start);
-  if (first < text.size() && text[first] == '\t') return true;
+  if (text.substr(start, first - start).find_first_not_of(' ') != std::string_view::npos)
+    return true; // a tab or form feed in the indentation: no column to compare
   const std::string_view name = wordAt(text, first);
   if (name.empty() || isKeyword(name) || (name[0] >= '0' && name[0] <= '9')) return false; // no assignment
   const std::size_t eq = skipBlanks(text, first + name.size());
