@@ -20,6 +20,7 @@
 #include <unordered_set>
 #include <utility>
 
+#include "asyncfix/document.h"
 #include "asyncfix/encoding.h"
 #include "asyncfix/gitignore.h"
 #include "asyncfix/linter.h"
@@ -348,19 +349,20 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   if (!encoding.empty()) {
     original = std::exchange(bytes, std::move(source.text));
   }
+  std::optional<bool> maybe; // the prefilter's verdict, once asked
   if (ctx.defer) {
     // One prefilter scan for most files. A linter that looks for `async`/`await` as names
     // (AF001/AF002) and finds no reason to parse finds none, so mayHavePublicNames(), which asks
     // the prefilter for those alone, would find none either; and lint() or fix() would stop at
     // the same scan.
-    const bool maybe = linter.mayHaveFindings(bytes);
+    maybe = linter.mayHaveFindings(bytes);
     const bool looksForNames = (LinterInternals::impl(linter).triggers & kPrefilterKeywordName) != 0;
-    if ((maybe || !looksForNames) && mayHavePublicNames(bytes)) {
+    if ((*maybe || !looksForNames) && mayHavePublicNames(bytes)) {
       report.names = findPublicNames(bytes);
       report.deferred = true;
       return report;
     }
-    if (!maybe && !options.addNoqa && (options.fixMode == FixMode::None || options.fixMode == FixMode::Diff))
+    if (!*maybe && !options.addNoqa && (options.fixMode == FixMode::None || options.fixMode == FixMode::Diff))
       return report; // nothing to report, nothing to change
   }
   const auto encoded = [&](const std::string &text) { return encodeSource(text, encoding); };
@@ -369,11 +371,18 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
     return report;
   }
   if (options.fixMode == FixMode::None) {
-    report.diagnostics = linter.lint(std::string_view(bytes));
-    addModuleStrings(report, bytes, ctx.linters.project());
-    if (!report.diagnostics.empty()) {
-      report.text = std::move(bytes);
+    if (!maybe) maybe = linter.mayHaveFindings(bytes);
+    if (!*maybe) { // as lint() would: no finding without a parse
+      addModuleStrings(report, bytes, ctx.linters.project());
+      if (!report.diagnostics.empty()) report.text = std::move(bytes);
+      return report;
     }
+    // The Document takes the bytes as they were read; the text is copied back out only for a
+    // report with findings, which shows their lines.
+    const Document document(std::move(bytes));
+    report.diagnostics = linter.lint(document);
+    addModuleStrings(report, document.text(), ctx.linters.project());
+    if (!report.diagnostics.empty()) report.text = document.text();
     return report;
   }
 
@@ -509,10 +518,10 @@ std::vector<std::pair<std::string, PublicNames>> scanPublicNames(const std::vect
         }
         ReadResult read = readSourceFile(files[i]);
         if (read.error) continue;
-        std::string bytes = read.bytes;
-        const SourceText source = decodeSourceFrom(bytes); // UTF-8 bytes move into source.text
+        SourceText source = decodeSourceFrom(read.bytes); // UTF-8 bytes move into source.text
         if (source.error || !mayHavePublicNames(source.text)) continue;
         found[i] = findPublicNames(source.text);
+        if (read.bytes.empty()) read.bytes = std::move(source.text); // taken over: they are the bytes
         kept[i] = std::move(read);
       } catch (const std::exception &) {
         continue; // reported when the file is checked
