@@ -334,7 +334,7 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   if (bytes.empty()) {
     bytes = std::move(source.text); // taken back: they are the text
   }
-  if (isNotebookFile(report.path)) {
+  if (isNotebookName(report.path)) {
     // Its cells are JSON strings: a `\u` escape may spell the keywords too.
     if (ctx.defer && (spellsKeyword(bytes) || bytes.find("\\u") != std::string::npos)) {
       report.deferred = true;
@@ -510,7 +510,7 @@ std::vector<std::pair<std::string, PublicNames>> scanPublicNames(const std::vect
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     for (std::size_t i = next++; i < files.size(); i = next++) {
-      if (isNotebookFile(files[i])) continue; // notebooks are not modules
+      if (isNotebookName(files[i])) continue; // notebooks are not modules
       try {
         if (const std::optional<ProjectSource> open = ctx.open(files[i])) { // checked from the host's text
           if (open->readOnly.empty() && mayHavePublicNames(open->text)) found[i] = findPublicNames(open->text);
@@ -547,7 +547,7 @@ std::optional<ProjectSource> diskText(const std::string &file, std::string &why)
     why = "cannot be read: " + *read.error;
     return std::nullopt;
   }
-  if (isNotebookFile(file)) return ProjectSource{std::move(read.bytes), {}};
+  if (isNotebookName(file)) return ProjectSource{std::move(read.bytes), {}};
   SourceText source = decodeSourceFrom(read.bytes);
   if (!source.error) return ProjectSource{std::move(source.text), {}};
   if (read.bytes.find("async") == std::string::npos && read.bytes.find("await") == std::string::npos)
@@ -845,7 +845,7 @@ void checkPipelined(const ConfigResolver &resolver, const RunOptions &options, C
   // A string of any of them may name a module the view renames (rare: the view renames one).
   if (!project.renamedModules().empty())
     for (FileReport &report : first)
-      if (!isNotebookFile(report.path)) addLateModuleStrings(report, project, ctx);
+      if (!isNotebookName(report.path)) addLateModuleStrings(report, project, ctx);
   if (second.empty()) { // nothing deferred (most runs): the reports are in order already
     result.reports = std::move(first);
     return;
