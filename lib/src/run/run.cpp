@@ -13,7 +13,6 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <numeric>
 #include <set>
 #include <string_view>
 #include <thread>
@@ -610,16 +609,18 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
                                   RunProgress &progress) {
   JobQueue queue;
   std::mutex doneMutex;
-  std::vector<FileReport> reports;
+  // Each worker's reports stay where they were made (a deque moves none of them as it grows)
+  // until they are moved once, in path order, into the result: a report is large.
+  std::vector<std::deque<FileReport>> done;
   const auto work = [&] {
-    std::vector<FileReport> mine;
+    std::deque<FileReport> mine;
     for (Job job; queue.pop(job);) {
       if (ctx.cancelled()) continue; // the queue is emptied: the producer never waits
       mine.push_back(checkFile(job, ctx));
       if (!mine.back().deferred) progress.advance();
     }
     const std::lock_guard lock(doneMutex);
-    reports.insert(reports.end(), std::make_move_iterator(mine.begin()), std::make_move_iterator(mine.end()));
+    done.push_back(std::move(mine));
   };
   std::vector<std::thread> pool;
   startWorkers(pool, std::max(jobs, 1U) - 1, work);
@@ -637,18 +638,16 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   for (std::thread &thread : pool) {
     thread.join();
   }
-  // Sorted through a permutation: a report is large, and moved once this way.
-  std::vector<std::uint32_t> order(reports.size());
-  std::iota(order.begin(), order.end(), 0U);
-  std::sort(order.begin(), order.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return reports[a].path < reports[b].path; });
+  std::vector<FileReport *> order;
+  for (std::deque<FileReport> &reports : done)
+    for (FileReport &report : reports) order.push_back(&report);
+  std::sort(order.begin(), order.end(), [](const FileReport *a, const FileReport *b) { return a->path < b->path; });
   std::set<std::pair<std::uint64_t, std::uint64_t>> seen;
   std::vector<FileReport> sorted;
-  sorted.reserve(reports.size());
-  for (const std::uint32_t i : order) {
-    FileReport &r = reports[i];
-    if (r.skipped || (r.identity && !seen.insert(*r.identity).second)) continue;
-    sorted.push_back(std::move(r));
+  sorted.reserve(order.size());
+  for (FileReport *r : order) {
+    if (r->skipped || (r->identity && !seen.insert(*r->identity).second)) continue;
+    sorted.push_back(std::move(*r));
   }
   return sorted;
 }
