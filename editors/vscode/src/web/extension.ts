@@ -23,6 +23,9 @@ let api: AsyncfixWasm | undefined;
 type Fixable = { diagnostic: vscode.Diagnostic; title: string; safe: boolean; edit: vscode.WorkspaceEdit; versions: Map<string, number> };
 const fixes = new Map<string, Fixable[]>();
 const timers = new Map<string, ReturnType<typeof setTimeout>>();
+// How long the last lint of each unit took: the wait after a change is at least that long, so a
+// large file that takes seconds is linted when typing pauses, not after every keystroke.
+const costs = new Map<string, number>();
 
 function settings() {
   const config = vscode.workspace.getConfiguration('asyncfix');
@@ -82,6 +85,7 @@ async function lintUnit(unit: Unit): Promise<void> {
   const documents = unit.kind === 'text' ? [unit.document] : unit.notebook.getCells().map((c) => c.document);
   const versions = new Map(documents.map((d) => [d.uri.toString(), d.version]));
   let report: ReportDiagnostic[];
+  const started = Date.now();
   try {
     report =
       unit.kind === 'text'
@@ -92,6 +96,7 @@ async function lintUnit(unit: Unit): Promise<void> {
     for (const d of documents) diagnostics.delete(d.uri);
     return;
   }
+  costs.set(unitKey(unit), Date.now() - started);
   // Stale: a document changed while it was linted (its change schedules another lint).
   if (documents.some((d) => d.version !== versions.get(d.uri.toString()))) return;
   const byDocument = new Map<string, { diagnostics: vscode.Diagnostic[]; fixes: Fixable[] }>(
@@ -138,7 +143,7 @@ function schedule(unit: Unit | undefined): void {
     setTimeout(() => {
       timers.delete(key);
       void lintUnit(unit);
-    }, debounceMs),
+    }, Math.max(debounceMs, costs.get(key) ?? 0)),
   );
 }
 
@@ -155,6 +160,7 @@ function forget(document: vscode.TextDocument): void {
   if (document.uri.scheme === 'vscode-notebook-cell') return; // with its notebook
   diagnostics.delete(document.uri);
   fixes.delete(document.uri.toString());
+  costs.delete(document.uri.toString());
 }
 
 function sameDiagnostic(a: vscode.Diagnostic, b: vscode.Diagnostic): boolean {
