@@ -26,6 +26,8 @@ const timers = new Map<string, ReturnType<typeof setTimeout>>();
 // How long the last lint of each unit took: the wait after a change is at least that long, so a
 // large file that takes seconds is linted when typing pauses, not after every keystroke.
 const costs = new Map<string, number>();
+// The documents each unit's last lint reported on (a notebook's cells).
+const linted = new Map<string, string[]>();
 
 function settings() {
   const config = vscode.workspace.getConfiguration('asyncfix');
@@ -122,6 +124,13 @@ async function lintUnit(unit: Unit): Promise<void> {
       if (complete) entry.fixes.push({ diagnostic, title: found.fix.message, safe: found.fix.applicability === 'safe', edit, versions });
     }
   }
+  // A cell deleted since the last lint keeps no findings.
+  for (const uri of linted.get(unitKey(unit)) ?? []) {
+    if (byDocument.has(uri)) continue;
+    diagnostics.delete(vscode.Uri.parse(uri));
+    fixes.delete(uri);
+  }
+  linted.set(unitKey(unit), [...byDocument.keys()]);
   for (const [uri, entry] of byDocument) {
     diagnostics.set(vscode.Uri.parse(uri), entry.diagnostics);
     fixes.set(uri, entry.fixes);
@@ -161,6 +170,7 @@ function forget(document: vscode.TextDocument): void {
   diagnostics.delete(document.uri);
   fixes.delete(document.uri.toString());
   costs.delete(document.uri.toString());
+  linted.delete(document.uri.toString());
 }
 
 function sameDiagnostic(a: vscode.Diagnostic, b: vscode.Diagnostic): boolean {
@@ -294,10 +304,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.onDidOpenNotebookDocument(scheduleNotebook),
     vscode.workspace.onDidChangeNotebookDocument((e) => scheduleNotebook(e.notebook)),
     vscode.workspace.onDidCloseNotebookDocument((n) => {
-      for (const cell of n.getCells()) {
-        diagnostics.delete(cell.document.uri);
-        fixes.delete(cell.document.uri.toString());
+      for (const uri of linted.get(n.uri.toString()) ?? []) {
+        diagnostics.delete(vscode.Uri.parse(uri));
+        fixes.delete(uri);
       }
+      linted.delete(n.uri.toString());
+      costs.delete(n.uri.toString());
     }),
     vscode.workspace.onDidChangeConfiguration((e) => {
       if (e.affectsConfiguration('asyncfix')) lintAll();
