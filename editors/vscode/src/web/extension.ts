@@ -99,8 +99,13 @@ async function lintUnit(unit: Unit): Promise<void> {
     return;
   }
   costs.set(unitKey(unit), Date.now() - started);
-  // Stale: a document changed while it was linted (its change schedules another lint).
+  // Stale: a document or the notebook's cells changed while it was linted (the change schedules
+  // another lint).
   if (documents.some((d) => d.version !== versions.get(d.uri.toString()))) return;
+  if (unit.kind === 'notebook') {
+    const cells = unit.notebook.getCells();
+    if (cells.length !== documents.length || cells.some((c, i) => c.document !== documents[i])) return;
+  }
   const byDocument = new Map<string, { diagnostics: vscode.Diagnostic[]; fixes: Fixable[] }>(
     documents.map((d) => [d.uri.toString(), { diagnostics: [], fixes: [] }]),
   );
