@@ -6,6 +6,7 @@
 #include "server.h"
 
 #include <algorithm>
+#include <chrono>
 #include <system_error>
 
 #include "asyncfix/config.h"
@@ -111,7 +112,8 @@ int Server::run() {
   // Inline (no threads: the WebAssembly build, docs/wasm.md), this loop settles the documents
   // itself, once the client has been quiet for quietMs, as the settler thread would: a settle
   // is a fresh parse and lint of a whole document, and between two keystrokes it would hold up
-  // the second one. Set when a message was handled since the last settle.
+  // the second one. A message that arrives while it runs stops it (settleUntilInput()). Set when
+  // a message was handled since the last settle, or the last settle was stopped.
   bool unsettled = false;
   while (!exited_) {
     catchUp();
@@ -121,10 +123,7 @@ int Server::run() {
         // Until a message arrives or the worker has findings or answers to hand over.
         if (!transport_.hasPending()) transport_.waitPending(-1, workspace_.analyzer().wakeFd());
       } else if (unsettled) {
-        if (!transport_.waitPending(quietMs)) {
-          settle();
-          unsettled = false;
-        }
+        if (!transport_.waitPending(quietMs)) unsettled = !settleUntilInput();
       } else {
         transport_.waitPending(-1);
       }
@@ -155,6 +154,21 @@ void Server::drain() {
 void Server::settle() {
   workspace_.analyzer().settle();
   idle();
+}
+
+bool Server::settleUntilInput() {
+  // Looking costs a system call (under WASI, a call into JavaScript), and a fresh parse asks
+  // every few microseconds: the transport is asked at most every millisecond.
+  constexpr auto kLookEvery = std::chrono::milliseconds(1);
+  std::chrono::steady_clock::time_point next{};
+  const bool done = workspace_.analyzer().settle([&] {
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next) return false;
+    next = now + kLookEvery;
+    return transport_.hasPending();
+  });
+  idle();
+  return done;
 }
 
 void Server::catchUp() {
