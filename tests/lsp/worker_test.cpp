@@ -18,7 +18,9 @@
 #include <variant>
 #include <vector>
 
+#include <fcntl.h>
 #include <nlohmann/json.hpp>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "analyzer.h"
@@ -747,6 +749,41 @@ TEST_CASE("inline run: a keystroke during a settle stops it, and the next quiet 
     REQUIRE(last.count(uri) == 1);
     CHECK(last[uri] == expected[uri]);
   }
+}
+
+TEST_CASE("StreamTransport: a message larger than a non-blocking output holds is written whole", "[worker]") {
+  // Node.js makes the standard output of the process that runs the WebAssembly server
+  // non-blocking: a write then fails with EAGAIN once the pipe is full. The server used to take
+  // that for a broken output and wrote nothing more. The reader here starts reading only once
+  // the pipe is full, so the write meets EAGAIN.
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  REQUIRE(::fcntl(fds[1], F_SETFL, ::fcntl(fds[1], F_GETFL) | O_NONBLOCK) == 0);
+  const int capacity = ::fcntl(fds[1], F_GETPIPE_SZ);
+  REQUIRE(capacity > 0);
+  const std::string body(static_cast<std::size_t>(capacity) * 4, 'x');
+  std::string got;
+  std::thread reader([&] {
+    for (int waiting = 0; waiting < capacity;) {
+      std::this_thread::sleep_for(1ms);
+      if (::ioctl(fds[0], FIONREAD, &waiting) != 0) break;
+    }
+    char buffer[1 << 16];
+    ssize_t n;
+    while ((n = ::read(fds[0], buffer, sizeof buffer)) > 0) got.append(buffer, static_cast<std::size_t>(n));
+  });
+  Logger log(stderr, LogLevel::Error);
+  {
+    StreamTransport transport(-1, fds[1], log);
+    transport.write(body);
+    transport.write("{}");
+  }
+  ::close(fds[1]);
+  reader.join();
+  ::close(fds[0]);
+  const std::string header = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+  CHECK(got.size() == header.size() + body.size() + std::string("Content-Length: 2\r\n\r\n{}").size());
+  CHECK(got == header + body + "Content-Length: 2\r\n\r\n{}");
 }
 
 TEST_CASE("worker: a code action and a resolve cancelled while queued are answered RequestCancelled",
