@@ -160,13 +160,22 @@ bool Server::settleUntilInput() {
   // Looking costs a system call (under WASI, a call into JavaScript), and a fresh parse asks
   // every few microseconds: the transport is asked at most every millisecond.
   constexpr auto kLookEvery = std::chrono::milliseconds(1);
+  const auto start = std::chrono::steady_clock::now();
   std::chrono::steady_clock::time_point next{};
+  int asked = 0, looked = 0;
   const bool done = workspace_.analyzer().settle([&] {
+    ++asked;
     const auto now = std::chrono::steady_clock::now();
     if (now < next) return false;
     next = now + kLookEvery;
+    ++looked;
     return transport_.hasPending();
   });
+  if (log_.enabled(LogLevel::Debug)) {
+    const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    log_.debug(std::string(done ? "settled" : "settle stopped: a message is waiting") + " after " + std::to_string(ms) +
+               " ms (asked " + std::to_string(asked) + " times, looked " + std::to_string(looked) + ")");
+  }
   idle();
   return done;
 }
