@@ -432,15 +432,16 @@ bool Analyzer::needsSettling(State &s) {
 std::optional<std::vector<asyncfix::Diagnostic>> Analyzer::freshFindings(const std::string &text, const Linter &linter,
                                                                          const std::function<bool()> &stop) {
   std::vector<asyncfix::Diagnostic> diagnostics;
+  // Once `stop` says so, it is so: a predicate that looks now and then (Server::settleUntilInput)
+  // may say no again, and the lint after a parse that gave up would parse the whole text again,
+  // where nothing stops it.
   bool stopped = false;
+  const std::function<bool()> sticky = [&] { return stopped || (stopped = stop()); };
   const bool done = guarded("settling", [&] {
     const Document fresh{text};
     if (!linter.mayHaveFindings(fresh.text())) return;
-    (void)DocumentInternals::parseUnless(fresh, stop); // a parser that gave up lints as nothing
-    if (stop()) {                                      // during the parse or since
-      stopped = true;
-      return;
-    }
+    (void)DocumentInternals::parseUnless(fresh, sticky); // a parser that gave up lints as nothing
+    if (sticky()) return;                                // during the parse or since
     diagnostics = linter.lint(fresh);
   });
   if (stopped) return std::nullopt;
