@@ -47,6 +47,21 @@ set_property(TARGET asyncfix_api APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_D
              ${PROJECT_SOURCE_DIR}/wasm/node-pre.js)
 # In a directory of its own, beside cli/ and lsp/: the manual beside it is <build>/share/doc/asyncfix.
 set_target_properties(asyncfix_api PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/api)
+
+# The same C API linked for the browser (the VS Code extension's `browser` entry point,
+# editors/vscode/src/web/): emscripten's loader for a page or a Web Worker, with its in-memory
+# file system, where the library's look for the manual beside it finds nothing (-sFILESYSTEM=0
+# makes that look abort). No asyncfix_run(): wasm/browser_exports.txt leaves it out.
+# The loader is bundled into the web extension, which reads the .wasm itself and passes it as
+# `wasmBinary`, so nothing is fetched by URL. Outputs: <build>/api-web/asyncfix-api-web.{js,wasm}.
+add_executable(asyncfix_api_web wasm/api.c)
+target_link_libraries(asyncfix_api_web PRIVATE asyncfix)
+set_target_properties(asyncfix_api_web PROPERTIES OUTPUT_NAME asyncfix-api-web SUFFIX ".js"
+                      RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/api-web)
+target_link_options(asyncfix_api_web PRIVATE --no-entry -sMODULARIZE=1 -sEXPORT_NAME=createAsyncfixModule
+                    -sENVIRONMENT=web,worker
+                    "-sEXPORTED_FUNCTIONS=@${PROJECT_SOURCE_DIR}/wasm/browser_exports.txt")
+set_property(TARGET asyncfix_api_web APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/wasm/browser_exports.txt)
 # The build tree's manual, as packaging/CMakeLists.txt links it for the native build: the rule
 # pages the modules link to (docs_location.cpp finds share/doc/asyncfix beside <build>/cli).
 file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/share/doc)

@@ -288,15 +288,23 @@ void Analyzer::runQueued() {
   }
 }
 
-void Analyzer::settle() {
-  if (threaded()) return; // the worker does it when the client is quiet
+bool Analyzer::settle(const std::function<bool()> &stop) {
+  if (threaded()) return true; // the worker does it when the client is quiet
   runQueued();
   std::vector<std::shared_ptr<State>> all;
   {
     std::lock_guard lock(mutex_);
     for (const auto &entry : states_) all.push_back(entry.second);
   }
-  for (const auto &s : all) settleOne(*s);
+  // The one being typed into first, as the threaded settle does (see loop()).
+  std::sort(all.begin(), all.end(), [](const auto &a, const auto &b) { return a->lastUsed > b->lastUsed; });
+  const std::function<bool()> never = [] { return false; };
+  const std::function<bool()> &asked = stop ? stop : never;
+  for (const auto &s : all) {
+    if (!needsSettling(*s)) continue;
+    if (asked() || !settleOne(*s, asked)) return false;
+  }
+  return true;
 }
 
 bool Analyzer::editQueued(State &s) {
@@ -424,15 +432,16 @@ bool Analyzer::needsSettling(State &s) {
 std::optional<std::vector<asyncfix::Diagnostic>> Analyzer::freshFindings(const std::string &text, const Linter &linter,
                                                                          const std::function<bool()> &stop) {
   std::vector<asyncfix::Diagnostic> diagnostics;
+  // Once `stop` says so, it is so: a predicate that looks now and then (Server::settleUntilInput)
+  // may say no again, and the lint after a parse that gave up would parse the whole text again,
+  // where nothing stops it.
   bool stopped = false;
+  const std::function<bool()> sticky = [&] { return stopped || (stopped = stop()); };
   const bool done = guarded("settling", [&] {
     const Document fresh{text};
     if (!linter.mayHaveFindings(fresh.text())) return;
-    (void)DocumentInternals::parseUnless(fresh, stop); // a parser that gave up lints as nothing
-    if (stop()) {                                      // during the parse or since
-      stopped = true;
-      return;
-    }
+    (void)DocumentInternals::parseUnless(fresh, sticky); // a parser that gave up lints as nothing
+    if (sticky()) return;                                // during the parse or since
     diagnostics = linter.lint(fresh);
   });
   if (stopped) return std::nullopt;
@@ -450,13 +459,12 @@ void Analyzer::publishSettled(State &s, std::vector<asyncfix::Diagnostic> diagno
   emit(std::pair{s.id, std::shared_ptr<const Findings>(std::move(findings))});
 }
 
-bool Analyzer::settleOne(State &s) {
-  if (!needsSettling(s)) return false;
-  const auto diagnostics = freshFindings(std::string(s.doc.text()), *s.linter, [] { return false; });
+bool Analyzer::settleOne(State &s, const std::function<bool()> &stop) {
+  auto diagnostics = freshFindings(std::string(s.doc.text()), *s.linter, stop);
+  if (!diagnostics) return false; // stopped: tried again after the next quiet period
   s.settled = true;
-  const auto before = s.findings;
-  publishSettled(s, diagnostics.value_or(std::vector<asyncfix::Diagnostic>{}));
-  return s.findings != before;
+  publishSettled(s, std::move(*diagnostics));
+  return true;
 }
 
 bool Analyzer::handToSettler(State &s, std::uint64_t arrived) {

@@ -104,8 +104,11 @@ public:
   /// results may differ from a fresh parse's (tree-sitter's incremental recovery from a syntax
   /// error, statements parsed on their own, a contained result) is parsed and linted afresh on a
   /// copy of its text — what the CLI sees — and the findings are delivered when they differ. The
-  /// document keeps its own tree for the next keystroke.
-  void settle();
+  /// document keeps its own tree for the next keystroke. The most recently analyzed go first.
+  /// `stop` (the message loop: is a message waiting?) is asked before each document and while its
+  /// fresh parse runs; once it says yes, the settle gives up, and the documents it has not settled
+  /// wait for the next call. True when none is left to settle.
+  bool settle(const std::function<bool()> &stop = {});
   /// From any thread (work the server runs beside the Analyzer, such as a workspace fix): `task`
   /// runs on the main thread, in deliver(), in order with the findings and the other main tasks.
   void deliverLater(MainTask task) { emit(std::move(task)); }
@@ -162,8 +165,9 @@ private:
                                                                  const std::function<bool()> &stop);
   /// Makes `diagnostics` the findings of `s`'s current version, emitted when they differ.
   void publishSettled(State &s, std::vector<asyncfix::Diagnostic> diagnostics);
-  /// Inline mode: settles `s` on this thread. True when its findings changed.
-  bool settleOne(State &s);
+  /// Inline mode: settles `s` on this thread, unless `stop` says so first (false: `s` stays
+  /// unsettled).
+  bool settleOne(State &s, const std::function<bool()> &stop);
   /// Threaded: gives `s` to the settler if it needs settling; the settle stops as soon as
   /// arrived_ is no longer `arrived`. True when nothing more should be handed until the next
   /// quiet period (it was handed, or the settler is busy).

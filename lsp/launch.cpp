@@ -79,6 +79,7 @@ int runLanguageServer(const LaunchOptions &options) {
     StreamTransport transport(STDIN_FILENO, STDOUT_FILENO, log);
     Server server(transport, log);
     if (!options.docsUrl.empty()) server.setDocsUrl(options.docsUrl);
+    server.inlineAnalysis = options.inlineAnalysis;
     const int code = server.run();
     log.info("exiting with code " + std::to_string(code));
     return code;

@@ -9,6 +9,10 @@ struct LaunchOptions {
   std::string logLevel = "info"; ///< error, warn, info, debug, trace
   std::string logFile;           ///< empty: stderr
   std::string docsUrl;           ///< --docs-url: the address of the manual (empty: the installed copy)
+  /// The analysis on the message loop's thread (Server::inlineAnalysis), as the servers without
+  /// threads run it (WebAssembly, Windows). Not an option of `asyncfix-lsp`: bench/lsp's
+  /// `asyncfix_lsp_inline` sets it, to measure that loop natively.
+  bool inlineAnalysis = false;
 };
 
 /// Serves LSP over stdin/stdout until `exit`; returns the exit code (0 after shutdown, 1 without

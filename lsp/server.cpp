@@ -6,6 +6,7 @@
 #include "server.h"
 
 #include <algorithm>
+#include <chrono>
 #include <system_error>
 
 #include "asyncfix/config.h"
@@ -111,7 +112,8 @@ int Server::run() {
   // Inline (no threads: the WebAssembly build, docs/wasm.md), this loop settles the documents
   // itself, once the client has been quiet for quietMs, as the settler thread would: a settle
   // is a fresh parse and lint of a whole document, and between two keystrokes it would hold up
-  // the second one. Set when a message was handled since the last settle.
+  // the second one. A message that arrives while it runs stops it (settleUntilInput()). Set when
+  // a message was handled since the last settle, or the last settle was stopped.
   bool unsettled = false;
   while (!exited_) {
     catchUp();
@@ -121,10 +123,7 @@ int Server::run() {
         // Until a message arrives or the worker has findings or answers to hand over.
         if (!transport_.hasPending()) transport_.waitPending(-1, workspace_.analyzer().wakeFd());
       } else if (unsettled) {
-        if (!transport_.waitPending(quietMs)) {
-          settle();
-          unsettled = false;
-        }
+        if (!transport_.waitPending(quietMs)) unsettled = !settleUntilInput();
       } else {
         transport_.waitPending(-1);
       }
@@ -155,6 +154,30 @@ void Server::drain() {
 void Server::settle() {
   workspace_.analyzer().settle();
   idle();
+}
+
+bool Server::settleUntilInput() {
+  // Looking costs a system call (under WASI, a call into JavaScript), and a fresh parse asks
+  // every few microseconds: the transport is asked at most every millisecond.
+  constexpr auto kLookEvery = std::chrono::milliseconds(1);
+  const auto start = std::chrono::steady_clock::now();
+  std::chrono::steady_clock::time_point next{};
+  int asked = 0, looked = 0;
+  const bool done = workspace_.analyzer().settle([&] {
+    ++asked;
+    const auto now = std::chrono::steady_clock::now();
+    if (now < next) return false;
+    next = now + kLookEvery;
+    ++looked;
+    return transport_.hasPending();
+  });
+  if (log_.enabled(LogLevel::Debug)) {
+    const auto ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    log_.debug(std::string(done ? "settled" : "settle stopped: a message is waiting") + " after " + std::to_string(ms) +
+               " ms (asked " + std::to_string(asked) + " times, looked " + std::to_string(looked) + ")");
+  }
+  idle();
+  return done;
 }
 
 void Server::catchUp() {

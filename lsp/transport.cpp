@@ -164,6 +164,8 @@ int writeSome(int fd, const char *data, std::size_t size) {
   return ::_write(fd, data, static_cast<unsigned>(std::min<std::size_t>(size, 1u << 20)));
 }
 
+void waitWritable(int /*fd*/) { ::Sleep(1); }
+
 } // namespace
 
 bool StreamTransport::hasPending() {
@@ -197,6 +199,12 @@ namespace {
 
 ssize_t readSome(int fd, char *data, std::size_t size) { return ::read(fd, data, size); }
 ssize_t writeSome(int fd, const char *data, std::size_t size) { return ::write(fd, data, size); }
+
+/// Until `fd` takes more bytes, or a little while (WASI's poll may not watch an output).
+void waitWritable(int fd) {
+  pollfd p{fd, POLLOUT, 0};
+  (void)::poll(&p, 1, 10);
+}
 
 } // namespace
 
@@ -253,6 +261,13 @@ void StreamTransport::write(std::string_view body) {
   while (!rest.empty()) {
     const auto n = writeSome(out_, rest.data(), rest.size());
     if (n < 0 && errno == EINTR) continue;
+    // An output in non-blocking mode whose reader has not caught up yet: Node.js makes the
+    // standard output of the process running the WebAssembly server non-blocking, and a
+    // publish of many findings is larger than a pipe holds.
+    if (n < 0 && errno == EAGAIN) { // (EWOULDBLOCK is EAGAIN on Linux and WASI)
+      waitWritable(out_);
+      continue;
+    }
     if (n <= 0) {
       log_.error(std::string("writing the output failed: ") + std::strerror(errno));
       broken_ = true;

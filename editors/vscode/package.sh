@@ -18,7 +18,14 @@
 #                  the target's strip (strip, aarch64-linux-gnu-strip, x86_64-w64-mingw32-strip)
 #                  or copied as it is when that tool is missing; it is run (--version) only when
 #                  the target is this machine's. Without TARGET: this machine's target.
-# (A `web` package is not offered: the extension has no `browser` entry point yet, docs/wasm.md.)
+#   web            (no SERVER; DEST must not be this directory) asyncfix-web-<version>.vsix: the
+#                  `browser` entry point alone (no `main`, no server), which VS Code for the Web
+#                  and code-server run in the browser's Web Worker extension host
+#
+# The `browser` entry point (src/web/, every package but a native-only one) needs the C API's
+# module linked for the browser ($ASYNCFIX_WASM_DIR/api-web/asyncfix-api-web.{js,wasm}): its
+# loader is bundled into dist/web/extension.js, its .wasm copied to dist/web/. Without it a
+# package has no `browser` entry (package.json's is removed from DEST's copy).
 # Usage: package.sh [DEST [SERVER [TARGET]]]
 set -euo pipefail
 
@@ -45,12 +52,16 @@ if [ -z "$target" ]; then
 fi
 case "$target" in
   universal) [ -z "$server" ] || { echo "package.sh: the universal package carries no native SERVER" >&2; exit 2; } ;;
+  web)
+    [ -z "$server" ] || { echo "package.sh: the web package carries no native SERVER" >&2; exit 2; }
+    [ "$dest" != "$here" ] || { echo "package.sh: the web package is built in a DEST of its own" >&2; exit 2; }
+    ;;
   linux-x64) strip_tool=strip ;;
   linux-arm64) strip_tool=aarch64-linux-gnu-strip ;;
   win32-x64) strip_tool=x86_64-w64-mingw32-strip ;;
-  *) echo "package.sh: unknown TARGET $target (universal, linux-x64, linux-arm64, win32-x64)" >&2; exit 2 ;;
+  *) echo "package.sh: unknown TARGET $target (universal, web, linux-x64, linux-arm64, win32-x64)" >&2; exit 2 ;;
 esac
-if [ "$target" != universal ]; then
+if [ "$target" != universal ] && [ "$target" != web ]; then
   [ -n "$server" ] || { echo "package.sh: TARGET $target needs SERVER, the native asyncfix-lsp for it" >&2; exit 2; }
   [ -f "$server" ] || { echo "package.sh: $server is not a file" >&2; exit 2; }
   server=$(cd "$(dirname "$server")" && pwd)/$(basename "$server")
@@ -60,7 +71,16 @@ wasm_lsp=
 for candidate in "$wasm_dir/asyncfix-lsp.wasm" "$wasm_dir/lsp/asyncfix-lsp.wasm"; do
   [ -f "$candidate" ] && wasm_lsp=$(cd "$(dirname "$candidate")" && pwd)/asyncfix-lsp.wasm && break
 done
-if [ -z "$wasm_lsp" ]; then
+web_js=
+[ -f "$wasm_dir/api-web/asyncfix-api-web.js" ] && [ -f "$wasm_dir/api-web/asyncfix-api-web.wasm" ] &&
+  web_js=$(cd "$wasm_dir/api-web" && pwd)/asyncfix-api-web.js
+if [ -z "$web_js" ]; then
+  [ "$target" != web ] || { echo "package.sh: no api-web/asyncfix-api-web.js in $wasm_dir (cmake --build --preset wasm --target asyncfix_api_web)" >&2; exit 2; }
+  [ "$dest" != "$here" ] || { echo "package.sh: no api-web/asyncfix-api-web.js in $wasm_dir, and package.json has a browser entry: give a DEST" >&2; exit 2; }
+  echo "package.sh: note: no api-web/asyncfix-api-web.js in $wasm_dir: the package has no browser entry point" >&2
+fi
+[ "$target" != web ] || wasm_lsp= # the browser runs no server
+if [ -z "$wasm_lsp" ] && [ "$target" != web ]; then
   if [ "$target" = universal ]; then
     echo "package.sh: note: no asyncfix-lsp.wasm in $wasm_dir (cmake --preset wasm && cmake --build --preset wasm): the package carries no server" >&2
   else
@@ -86,15 +106,23 @@ if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$hash" ]; then
   echo "$hash" >"$stamp"
 fi
 rm -rf out dist bundled
+# DEST's manifest: without the browser module, no `browser` entry; the web package, no `main`.
+if [ -z "$web_js" ]; then
+  npm pkg delete browser
+elif [ "$target" = web ]; then
+  npm pkg delete main
+fi
 # <server's directory>/../share/doc/asyncfix: the manual beside the program (defaultDocsUrl()).
-mkdir -p bundled/share/doc/asyncfix
-cp -R "$here/../../docs/rules" bundled/share/doc/asyncfix/
+if [ "$target" != web ]; then
+  mkdir -p bundled/share/doc/asyncfix
+  cp -R "$here/../../docs/rules" bundled/share/doc/asyncfix/
+fi
 if [ -n "$wasm_lsp" ]; then
   mkdir -p bundled/wasm
   cp "$wasm_lsp" bundled/wasm/asyncfix-lsp.wasm
   cp "$here/../../wasm/asyncfix-lsp.js" "$here/../../wasm/locate.js" "$here/../../wasm/stdin.js" bundled/wasm/
 fi
-if [ "$target" != universal ]; then
+if [ -n "$server" ]; then
   exe=asyncfix-lsp
   [ "$target" = win32-x64 ] && exe=asyncfix-lsp.exe
   mkdir -p "bundled/$target"
@@ -111,11 +139,24 @@ if [ "$target" != universal ]; then
 fi
 npx --no-install tsc -p .   # type-check (strict) and out/ for test/unit.test.mjs
 # One file with vscode-languageclient inside: what the .vsix ships (main: dist/extension.js).
-npx --no-install esbuild src/extension.ts --bundle --platform=node --format=cjs --target=node18 \
-  --external:vscode --outfile=dist/extension.js --log-level=warning
+if [ "$target" != web ]; then
+  npx --no-install esbuild src/extension.ts --bundle --platform=node --format=cjs --target=node18 \
+    --external:vscode --outfile=dist/extension.js --log-level=warning
+fi
+# The `browser` entry point: one file with the module's loader inside (package.json: browser).
+if [ -n "$web_js" ]; then
+  npx --no-install esbuild src/web/extension.ts --bundle --platform=browser --format=cjs --target=es2022 \
+    --external:vscode "--alias:asyncfix-api-web=$web_js" --outfile=dist/web/extension.js --log-level=warning
+  cp "${web_js%.js}.wasm" dist/web/asyncfix-api-web.wasm
+fi
 version=$(node -p "require('./package.json').version")
 if [ "$target" = universal ]; then
   out="asyncfix-$version.vsix"
+  targetArgs=()
+elif [ "$target" = web ]; then
+  # Not vsce's `--target web`: a package for the Marketplace's web target may have a `main`
+  # too; this one is the browser entry alone, so that no host can run it in Node.js.
+  out="asyncfix-web-$version.vsix"
   targetArgs=()
 else
   out="asyncfix-$target-$version.vsix"

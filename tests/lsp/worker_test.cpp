@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <deque>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -13,9 +15,12 @@
 #include <string>
 #include <thread>
 #include <tuple>
+#include <variant>
 #include <vector>
 
+#include <fcntl.h>
 #include <nlohmann/json.hpp>
+#include <sys/ioctl.h>
 #include <unistd.h>
 
 #include "analyzer.h"
@@ -186,6 +191,125 @@ TEST_CASE("Analyzer: a new version with the same text or another linter is settl
   analyzer.relint(id, static_cast<std::uint64_t>(version) + 1, defaultLinter());
   analyzer.runQueued();
   settledEqualsFresh();
+}
+
+/// A document over 32 KB with `y = x.cuda(async=True` typed into it key by key, its bracket left
+/// open: the keystrokes' result is contained (not exact), which a settle always publishes again.
+struct OpenBracket {
+  std::string text;
+  Analyzer::Id id = 0;
+  std::int64_t version = 1;
+  OpenBracket(Analyzer &analyzer, int functions) {
+    for (int i = 0; i < functions; ++i) text += "def f" + std::to_string(i) + "(x):\n    return x + 1\n\n";
+    id = analyzer.open(1, 1, text, defaultLinter(), 1 << 22);
+    analyzer.runQueued();
+    const std::size_t at = text.find("def f" + std::to_string(functions / 2));
+    for (const char c : std::string("y = x.cuda(async=True")) {
+      const std::size_t where = at + static_cast<std::size_t>(version - 1);
+      ++version;
+      analyzer.edit(id, version, static_cast<std::uint64_t>(version), where, where, std::string(1, c));
+      text.insert(where, 1, c);
+      analyzer.runQueued();
+    }
+  }
+};
+
+TEST_CASE("Analyzer: an inline settle stops between documents when asked, and the next one finishes", "[analyzer]") {
+  // The message loop without threads asks whether a message is waiting; a settle told to stop
+  // leaves the documents it has not settled for the next quiet period, so that a keystroke is
+  // answered without waiting for all of them. The most recently edited document goes first.
+  Analyzer analyzer;
+  std::vector<OpenBracket> docs;
+  for (int i = 0; i < 3; ++i) docs.emplace_back(analyzer, 1200);
+  Delivered out;
+  out.take(analyzer);
+  for (const OpenBracket &d : docs) {
+    INFO("document " << d.id);
+    const auto it = std::find_if(out.findings.rbegin(), out.findings.rend(),
+                                 [&](const auto &f) { return f->version == d.version; });
+    REQUIRE(it != out.findings.rend());
+    REQUIRE(!(*it)->exact); // contained: a settle publishes it again
+  }
+  out.findings.clear();
+
+  int asked = 0;
+  CHECK(!analyzer.settle([&] { return ++asked > 0; })); // input waits already: nothing is settled
+  CHECK(asked == 1);
+  out.take(analyzer);
+  CHECK(out.findings.empty());
+
+  // Stops once a document's fresh findings are out (a message arrived meanwhile).
+  std::vector<Analyzer::Id> settledIds;
+  const auto collect = [&] {
+    analyzer.deliver([&](Analyzer::Id id, std::shared_ptr<const Findings> f) {
+      settledIds.push_back(id);
+      out.findings.push_back(std::move(f));
+    });
+  };
+  CHECK(!analyzer.settle([&] {
+    collect();
+    return !settledIds.empty();
+  }));
+  collect();
+  REQUIRE(settledIds.size() == 1);
+  CHECK(settledIds[0] == docs.back().id); // the most recently edited
+  CHECK(out.findings[0]->diagnostics == Linter().lint(docs.back().text));
+
+  // The next quiet period settles the other two, as a fresh parse gives; then nothing is left.
+  CHECK(analyzer.settle([] { return false; }));
+  collect();
+  REQUIRE(settledIds.size() == 3);
+  for (std::size_t i = 1; i < 3; ++i) {
+    const auto d = std::find_if(docs.begin(), docs.end(), [&](const OpenBracket &x) { return x.id == settledIds[i]; });
+    REQUIRE(d != docs.end());
+    CHECK(d->id != docs.back().id);
+    CHECK(out.findings[i]->version == d->version);
+    CHECK(out.findings[i]->exact);
+    CHECK(out.findings[i]->diagnostics == Linter().lint(d->text));
+  }
+  CHECK(analyzer.settle([] { return true; })); // nothing to settle: not even asked
+}
+
+TEST_CASE("Analyzer: an inline settle stops inside a document's fresh parse", "[analyzer]") {
+  // A fresh parse of a large broken text is the long part of a settle: it asks `stop` as it goes
+  // (tree-sitter's progress callback), and gives up once told. The document stays unsettled.
+  const auto settleCounting = [](Analyzer &analyzer, int stopAt) {
+    int asked = 0;
+    const bool done = analyzer.settle([&] { return ++asked >= stopAt; });
+    return std::pair{done, asked};
+  };
+  Analyzer whole;
+  const OpenBracket big(whole, 6000);
+  const auto [wholeDone, wholeAsked] = settleCounting(whole, std::numeric_limits<int>::max());
+  CHECK(wholeDone);
+  REQUIRE(wholeAsked > 10); // asked before the document and many times while it was parsed
+
+  Analyzer analyzer;
+  OpenBracket doc(analyzer, 6000);
+  Delivered out;
+  out.take(analyzer);
+  out.findings.clear();
+  const auto [done, asked] = settleCounting(analyzer, 2); // the first question inside the parse
+  CHECK(!done);
+  CHECK(asked <= 3); // the parse gave up at once (asked once more after it, before the lint)
+  out.take(analyzer);
+  CHECK(out.findings.empty());
+
+  // A stop said once is kept: the server's predicate looks at the input at most once a
+  // millisecond and says no in between. The settle used to go on to the lint after a parse that
+  // gave up, which parsed the whole text again and could not be stopped (seconds under
+  // WebAssembly).
+  int calls = 0;
+  CHECK(!analyzer.settle([&] { return ++calls == 2; }));
+  out.take(analyzer);
+  CHECK(out.findings.empty());
+
+  // Not settled yet: the next settle parses it afresh, and gives what the CLI reports.
+  CHECK(analyzer.settle());
+  out.take(analyzer);
+  REQUIRE(out.findings.size() == 1);
+  CHECK(out.findings[0]->version == doc.version);
+  CHECK(out.findings[0]->diagnostics == Linter().lint(doc.text));
 }
 
 // ---- the server over pipes, the worker on its own thread ----
@@ -493,6 +617,182 @@ TEST_CASE("inline run: after a quiet period the documents are settled, as a fres
   }));
   client.stop();
   CHECK(client.exitCode() == 0);
+}
+
+/// Server::run()'s input in steps: message bodies and pauses. At a pause no message is waiting
+/// until the server has waited for one with a time limit (its quiet period, which passes at
+/// once); then the next message arrives at the `looks`-th time the server looks for input after
+/// that, i.e. during the settle the quiet period started. Everything happens in one sequence of
+/// events: what the server wrote, and when the message after each pause arrived.
+class ScriptedTransport final : public Transport {
+public:
+  void push(const Json &message) { steps_.emplace_back(message.dump()); }
+  void pause(int looks) { steps_.emplace_back(Pause{.looks = looks}); }
+  std::optional<std::string> read() override {
+    if (!hasPending() || steps_.empty()) return std::nullopt; // the end of the input
+    std::string body = std::get<std::string>(std::move(steps_.front()));
+    steps_.pop_front();
+    return body;
+  }
+  bool hasPending() override {
+    if (steps_.empty()) return true; // the end of the input: read() returns at once
+    auto *pause = std::get_if<Pause>(&steps_.front());
+    if (!pause) return true;
+    if (!pause->waited || ++pause->seen < pause->looks) return false;
+    arrived();
+    return hasPending();
+  }
+  bool waitPending(int timeoutMs, int /*wakeFd*/) override {
+    if (hasPending()) return true;
+    auto &pause = std::get<Pause>(steps_.front());
+    if (timeoutMs >= 0 && !pause.waited) {
+      pause.waited = true; // the quiet period passed
+      events.emplace_back("quiet");
+      return false;
+    }
+    arrived(); // waiting without a limit: the message arrives
+    return hasPending();
+  }
+  void write(std::string_view body) override { events.emplace_back(body); }
+  std::vector<std::string> events; ///< JSON bodies written, "quiet", "arrived"
+
+private:
+  struct Pause {
+    int looks = 1;
+    bool waited = false;
+    int seen = 0;
+  };
+  void arrived() {
+    steps_.pop_front();
+    events.emplace_back("arrived");
+  }
+  std::deque<std::variant<std::string, Pause>> steps_;
+};
+
+TEST_CASE("inline run: a keystroke during a settle stops it, and the next quiet period finishes it", "[worker]") {
+  // Three documents typed into with a bracket left open (their results contained, which a settle
+  // publishes again), then a quiet period; the next keystroke arrives as the settle starts. It is
+  // answered before any document is settled; the quiet period after it settles all three, as a
+  // fresh parse gives (the inline server's settle() after drain()).
+  ScriptedTransport script;
+  MemoryTransport memory;
+  Logger quiet{stderr, LogLevel::Error};
+  Server reference(memory, quiet);
+  const auto both = [&](const Json &message) {
+    script.push(message);
+    memory.push(message.dump());
+  };
+  both(initialize());
+  both({{"jsonrpc", "2.0"}, {"method", "initialized"}, {"params", Json::object()}});
+  std::vector<std::string> uris;
+  std::map<std::string, int> versions;
+  std::string typed;
+  for (int i = 0; i < 3; ++i) {
+    const std::string uri = "file:///tmp/asyncfix-worker-test/doc" + std::to_string(i) + ".py";
+    uris.push_back(uri);
+    std::string text;
+    for (int f = 0; f < 1200; ++f) text += "def f" + std::to_string(f) + "(x):\n    return x + 1\n\n";
+    Json open = didOpen(text);
+    open["params"]["textDocument"]["uri"] = uri;
+    both(open);
+    int version = 1;
+    const std::size_t at = text.find("def f600");
+    for (const char c : std::string("y = x.cuda(async=True")) {
+      Json change = didChange(text, ++version, {at + typed.size(), at + typed.size(), std::string(1, c)});
+      change["params"]["textDocument"]["uri"] = uri;
+      both(change);
+      text.insert(at + typed.size(), 1, c);
+      typed += c;
+    }
+    typed.clear();
+    versions[uri] = version;
+  }
+  script.pause(1); // the keystroke arrives at the settle's first look for input
+  {
+    Json change = didChange("", versions[uris[0]] + 1, {0, 0, "\n"});
+    change["params"]["textDocument"]["uri"] = uris[0];
+    both(change);
+    ++versions[uris[0]];
+  }
+  script.pause(std::numeric_limits<int>::max()); // a quiet period with nothing after it: settled
+  script.push({{"jsonrpc", "2.0"}, {"id", 99}, {"method", "shutdown"}});
+  script.push({{"jsonrpc", "2.0"}, {"method", "exit"}});
+
+  Server server(script, quiet);
+  server.inlineAnalysis = true;
+  CHECK(server.run() == 0);
+
+  // Between the first quiet period and the keystroke's publish: no settle's publish.
+  const auto &events = script.events;
+  const auto firstQuiet = std::find(events.begin(), events.end(), "quiet");
+  REQUIRE(firstQuiet != events.end());
+  REQUIRE(firstQuiet + 1 != events.end());
+  CHECK(*(firstQuiet + 1) == "arrived");
+  std::map<std::string, Json> last; // uri -> the last publish's params
+  bool keystrokeAnswered = false;
+  for (auto it = firstQuiet + 1; it != events.end(); ++it) {
+    if (*it == "quiet" || *it == "arrived") continue;
+    const Json m = Json::parse(*it);
+    if (m.value("method", "") != "textDocument/publishDiagnostics") continue;
+    const std::string uri = m["params"]["uri"];
+    if (!keystrokeAnswered) {
+      INFO(m.dump());
+      CHECK(uri == uris[0]); // the keystroke's, and nothing settled before it
+      CHECK(m["params"]["version"] == versions[uris[0]]);
+      keystrokeAnswered = true;
+    }
+    last[uri] = m["params"];
+  }
+  CHECK(keystrokeAnswered);
+
+  // Once settled: what the inline server publishes after drain() and settle().
+  reference.drain();
+  reference.settle();
+  std::map<std::string, Json> expected;
+  for (const std::string &body : memory.takeOutput()) {
+    const Json m = Json::parse(body);
+    if (m.value("method", "") == "textDocument/publishDiagnostics") expected[m["params"]["uri"]] = m["params"];
+  }
+  for (const std::string &uri : uris) {
+    INFO(uri);
+    REQUIRE(last.count(uri) == 1);
+    CHECK(last[uri] == expected[uri]);
+  }
+}
+
+TEST_CASE("StreamTransport: a message larger than a non-blocking output holds is written whole", "[worker]") {
+  // Node.js makes the standard output of the process that runs the WebAssembly server
+  // non-blocking: a write then fails with EAGAIN once the pipe is full. The server used to take
+  // that for a broken output and wrote nothing more. The reader here starts reading only once
+  // the pipe is full, so the write meets EAGAIN.
+  int fds[2];
+  REQUIRE(::pipe(fds) == 0);
+  REQUIRE(::fcntl(fds[1], F_SETFL, ::fcntl(fds[1], F_GETFL) | O_NONBLOCK) == 0);
+  const int capacity = ::fcntl(fds[1], F_GETPIPE_SZ);
+  REQUIRE(capacity > 0);
+  const std::string body(static_cast<std::size_t>(capacity) * 4, 'x');
+  std::string got;
+  std::thread reader([&] {
+    for (int waiting = 0; waiting < capacity;) {
+      std::this_thread::sleep_for(1ms);
+      if (::ioctl(fds[0], FIONREAD, &waiting) != 0) break;
+    }
+    char buffer[1 << 16];
+    ssize_t n;
+    while ((n = ::read(fds[0], buffer, sizeof buffer)) > 0) got.append(buffer, static_cast<std::size_t>(n));
+  });
+  Logger log(stderr, LogLevel::Error);
+  {
+    StreamTransport transport(-1, fds[1], log);
+    transport.write(body);
+    transport.write("{}");
+  }
+  ::close(fds[1]);
+  reader.join();
+  ::close(fds[0]);
+  const std::string header = "Content-Length: " + std::to_string(body.size()) + "\r\n\r\n";
+  CHECK(got.size() == header.size() + body.size() + std::string("Content-Length: 2\r\n\r\n{}").size());
+  CHECK(got == header + body + "Content-Length: 2\r\n\r\n{}");
 }
 
 TEST_CASE("worker: a code action and a resolve cancelled while queued are answered RequestCancelled",

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "asyncfix/encoding.h"
+#include "asyncfix/line_index.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/report.h"
 #include "asyncfix/utf8.h"
@@ -155,5 +156,52 @@ TEST_CASE("firstInvalidUtf8 agrees with a byte-at-a-time reference", "[encoding]
       s.insert(random() % (s.size() + 1), pieces[random() % std::size(pieces)]);
     INFO("round " << round << ", " << s.size() << " bytes");
     CHECK(firstInvalidUtf8(s) == reference(s));
+  }
+}
+
+TEST_CASE("checkSourceText's one pass says what the NUL search and the UTF-8 check said", "[encoding]") {
+  // The two passes it replaced, kept as the reference: a NUL anywhere first, then invalid UTF-8.
+  const auto where = [](std::string_view s, std::size_t at) {
+    return "at byte offset " + std::to_string(at) + ", line " + std::to_string(LineIndex(s).lineOf(at) + 1);
+  };
+  const auto reference = [&](std::string_view s) -> std::optional<std::string> {
+    if (const auto nul = s.find('\0'); nul != std::string_view::npos)
+      return "binary file (NUL byte " + where(s, nul) + "), skipped";
+    if (const auto bad = firstInvalidUtf8(s)) {
+      const char *digits = "0123456789ABCDEF";
+      const auto c = static_cast<unsigned char>(s[*bad]);
+      return std::string("not valid UTF-8 (byte 0x") + digits[c >> 4] + digits[c & 15] + " " + where(s, *bad) +
+             "), skipped";
+    }
+    return std::nullopt;
+  };
+  CHECK(checkSourceText(std::string("x = '\xFF'\ny = 1\0\n", 15)) ==
+        "binary file (NUL byte at byte offset 13, line 2), skipped"); // a NUL after invalid UTF-8 still wins
+  CHECK(checkSourceText("x = 1\n\n  '\xE9'\n") == "not valid UTF-8 (byte 0xE9 at byte offset 10, line 3), skipped");
+  // Random texts: long ASCII runs (the blocks the pass skips, at every alignment) with NULs,
+  // well-formed and malformed sequences, and random bytes, anywhere.
+  const std::string pieces[] = {std::string(1, '\0'),
+                                "\xC3\xA9",
+                                "\xE2\x82\xAC",
+                                "\xF0\x9F\x98\x80",
+                                "\xFF",
+                                "\xC3",
+                                "\xED\xA0\x80",
+                                "\x80",
+                                "\xF4\x90\x80\x80",
+                                "\n",
+                                "\x7F",
+                                "\x01"};
+  std::mt19937 random(29);
+  for (int round = 0; round < 20000; ++round) {
+    std::string s(random() % 300, 'a');
+    const int kind = static_cast<int>(random() % 4);
+    if (kind == 3) { // random bytes throughout, mostly ASCII
+      for (char &c : s) c = static_cast<char>(random() % 8 == 0 ? random() % 256 : 1 + random() % 127);
+    }
+    for (int k = kind == 0 ? 0 : static_cast<int>(random() % 4); k > 0; --k)
+      s.insert(random() % (s.size() + 1), pieces[random() % std::size(pieces)]);
+    INFO("round " << round << ", " << s.size() << " bytes");
+    REQUIRE(checkSourceText(s) == reference(s));
   }
 }

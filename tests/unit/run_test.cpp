@@ -216,3 +216,14 @@ TEST_CASE("a cancelled run checks no more files and renames no module", "[run]")
     for (const auto &[name, text] : kHostFiles) CHECK(project.read(name) == text);
   }
 }
+
+TEST_CASE("isNotebookName reads a path's extension as isNotebookFile does", "[run]") {
+  for (const char *path :
+       {"a.ipynb", "dir/b.ipynb", "/abs/c.ipynb", ".ipynb", "dir/.ipynb", "..ipynb", "dir/..ipynb", "x.ipynb.py",
+        "x.py", "dir.ipynb/x.py", "x.ipynb/", "x.IPYNB", "ipynb", "x.", "", "/", ".", "a.b.ipynb", "x.ipynbx"}) {
+    INFO(path);
+    CHECK(isNotebookName(path) == isNotebookFile(path));
+  }
+  CHECK(isNotebookName("notebooks/train.ipynb"));
+  CHECK_FALSE(isNotebookName("notebooks/.ipynb"));
+}

@@ -146,3 +146,43 @@ test('a server that does not run is reported with what to do', async () => {
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+// The web extension (src/web/convert.ts): the C API's options, its code-point columns in UTF-16,
+// and notebooks as the .ipynb text the library lints.
+const { optionsJson, utf16Column, notebookJson, notebookCellTexts } = require('../out/web/convert.js');
+
+test('the web extension passes the settings as the configuration file keys, unsafe fixes per call', () => {
+  assert.equal(optionsJson({}), '{}');
+  assert.deepEqual(
+    JSON.parse(optionsJson({ select: ['AF1'], extendSelect: ['AF2'], ignore: [], targetVersion: 'py36', renameStyle: 'is_async', unsafeFixes: true })),
+    { select: ['AF1'], 'extend-select': ['AF2'], ignore: [], 'target-version': 'py36', 'rename-style': 'is_async' },
+  );
+});
+
+test('code-point columns become UTF-16 columns: astral characters count twice', () => {
+  const line = 'x = "é😀"; y.cuda(async=True)';
+  // The native report puts `async` at column 18 (code points, 1-based).
+  assert.equal(utf16Column(line, 18), line.indexOf('async'));
+  assert.equal(utf16Column(line, 23), line.indexOf('async') + 5);
+  assert.equal(utf16Column('abc', 1), 0);
+  assert.equal(utf16Column('abc', 4), 3); // the end of the line
+  assert.equal(utf16Column('abc', 5), 4); // past it: the line break
+  assert.equal(utf16Column('😀😀', 3), 4);
+});
+
+test('a notebook is linted as .ipynb JSON: Python code cells as code, others kept in their places', () => {
+  const json = JSON.parse(
+    notebookJson([
+      { kind: 'markup', language: 'markdown', text: '# title' },
+      { kind: 'code', language: 'python', text: 'x.cuda(async=True)\n%time y' },
+      { kind: 'code', language: 'r', text: 'print(1)' },
+    ]),
+  );
+  assert.deepEqual(
+    json.cells.map((c) => [c.cell_type, c.source]),
+    [['markdown', '# title'], ['code', 'x.cuda(async=True)\n%time y'], ['raw', 'print(1)']],
+  );
+  assert.equal(json.nbformat, 4);
+  // What fix() gives back: sources as strings or as lists of lines.
+  assert.deepEqual(notebookCellTexts(JSON.stringify({ cells: [{ source: ['a\n', 'b'] }, { source: 'c' }, {}] })), ['a\nb', 'c', '']);
+});

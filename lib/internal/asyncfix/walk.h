@@ -30,6 +30,10 @@ struct FileList {
 /// True for a Jupyter notebook (`.ipynb`), which is checked as notebook JSON rather than Python.
 bool isNotebookFile(const std::filesystem::path &path);
 
+/// isNotebookFile() of a path spelt as a string, with no std::filesystem::path made (a run asks
+/// it of every file): its last component's extension, as path::extension reads it, is `.ipynb`.
+bool isNotebookName(std::string_view path);
+
 /// True for the files a walk collects: `.py`, `.pyi` and `.ipynb`.
 bool isPythonPath(const std::filesystem::path &path);
 

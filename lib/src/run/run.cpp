@@ -13,13 +13,13 @@
 #include <map>
 #include <memory>
 #include <mutex>
-#include <numeric>
 #include <set>
 #include <string_view>
 #include <thread>
 #include <unordered_set>
 #include <utility>
 
+#include "asyncfix/document.h"
 #include "asyncfix/encoding.h"
 #include "asyncfix/gitignore.h"
 #include "asyncfix/linter.h"
@@ -333,7 +333,7 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   if (bytes.empty()) {
     bytes = std::move(source.text); // taken back: they are the text
   }
-  if (isNotebookFile(report.path)) {
+  if (isNotebookName(report.path)) {
     // Its cells are JSON strings: a `\u` escape may spell the keywords too.
     if (ctx.defer && (spellsKeyword(bytes) || bytes.find("\\u") != std::string::npos)) {
       report.deferred = true;
@@ -348,19 +348,20 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   if (!encoding.empty()) {
     original = std::exchange(bytes, std::move(source.text));
   }
+  std::optional<bool> maybe; // the prefilter's verdict, once asked
   if (ctx.defer) {
     // One prefilter scan for most files. A linter that looks for `async`/`await` as names
     // (AF001/AF002) and finds no reason to parse finds none, so mayHavePublicNames(), which asks
     // the prefilter for those alone, would find none either; and lint() or fix() would stop at
     // the same scan.
-    const bool maybe = linter.mayHaveFindings(bytes);
+    maybe = linter.mayHaveFindings(bytes);
     const bool looksForNames = (LinterInternals::impl(linter).triggers & kPrefilterKeywordName) != 0;
-    if ((maybe || !looksForNames) && mayHavePublicNames(bytes)) {
+    if ((*maybe || !looksForNames) && mayHavePublicNames(bytes)) {
       report.names = findPublicNames(bytes);
       report.deferred = true;
       return report;
     }
-    if (!maybe && !options.addNoqa && (options.fixMode == FixMode::None || options.fixMode == FixMode::Diff))
+    if (!*maybe && !options.addNoqa && (options.fixMode == FixMode::None || options.fixMode == FixMode::Diff))
       return report; // nothing to report, nothing to change
   }
   const auto encoded = [&](const std::string &text) { return encodeSource(text, encoding); };
@@ -369,11 +370,18 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
     return report;
   }
   if (options.fixMode == FixMode::None) {
-    report.diagnostics = linter.lint(std::string_view(bytes));
-    addModuleStrings(report, bytes, ctx.linters.project());
-    if (!report.diagnostics.empty()) {
-      report.text = std::move(bytes);
+    if (!maybe) maybe = linter.mayHaveFindings(bytes);
+    if (!*maybe) { // as lint() would: no finding without a parse
+      addModuleStrings(report, bytes, ctx.linters.project());
+      if (!report.diagnostics.empty()) report.text = std::move(bytes);
+      return report;
     }
+    // The Document takes the bytes as they were read; the text is copied back out only for a
+    // report with findings, which shows their lines.
+    const Document document(std::move(bytes));
+    report.diagnostics = linter.lint(document);
+    addModuleStrings(report, document.text(), ctx.linters.project());
+    if (!report.diagnostics.empty()) report.text = document.text();
     return report;
   }
 
@@ -501,7 +509,7 @@ std::vector<std::pair<std::string, PublicNames>> scanPublicNames(const std::vect
   std::atomic<std::size_t> next{0};
   const auto work = [&] {
     for (std::size_t i = next++; i < files.size(); i = next++) {
-      if (isNotebookFile(files[i])) continue; // notebooks are not modules
+      if (isNotebookName(files[i])) continue; // notebooks are not modules
       try {
         if (const std::optional<ProjectSource> open = ctx.open(files[i])) { // checked from the host's text
           if (open->readOnly.empty() && mayHavePublicNames(open->text)) found[i] = findPublicNames(open->text);
@@ -509,10 +517,10 @@ std::vector<std::pair<std::string, PublicNames>> scanPublicNames(const std::vect
         }
         ReadResult read = readSourceFile(files[i]);
         if (read.error) continue;
-        std::string bytes = read.bytes;
-        const SourceText source = decodeSourceFrom(bytes); // UTF-8 bytes move into source.text
+        SourceText source = decodeSourceFrom(read.bytes); // UTF-8 bytes move into source.text
         if (source.error || !mayHavePublicNames(source.text)) continue;
         found[i] = findPublicNames(source.text);
+        if (read.bytes.empty()) read.bytes = std::move(source.text); // taken over: they are the bytes
         kept[i] = std::move(read);
       } catch (const std::exception &) {
         continue; // reported when the file is checked
@@ -538,7 +546,7 @@ std::optional<ProjectSource> diskText(const std::string &file, std::string &why)
     why = "cannot be read: " + *read.error;
     return std::nullopt;
   }
-  if (isNotebookFile(file)) return ProjectSource{std::move(read.bytes), {}};
+  if (isNotebookName(file)) return ProjectSource{std::move(read.bytes), {}};
   SourceText source = decodeSourceFrom(read.bytes);
   if (!source.error) return ProjectSource{std::move(source.text), {}};
   if (read.bytes.find("async") == std::string::npos && read.bytes.find("await") == std::string::npos)
@@ -601,16 +609,18 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
                                   RunProgress &progress) {
   JobQueue queue;
   std::mutex doneMutex;
-  std::vector<FileReport> reports;
+  // Each worker's reports stay where they were made (a deque moves none of them as it grows)
+  // until they are moved once, in path order, into the result: a report is large.
+  std::vector<std::deque<FileReport>> done;
   const auto work = [&] {
-    std::vector<FileReport> mine;
+    std::deque<FileReport> mine;
     for (Job job; queue.pop(job);) {
       if (ctx.cancelled()) continue; // the queue is emptied: the producer never waits
       mine.push_back(checkFile(job, ctx));
       if (!mine.back().deferred) progress.advance();
     }
     const std::lock_guard lock(doneMutex);
-    reports.insert(reports.end(), std::make_move_iterator(mine.begin()), std::make_move_iterator(mine.end()));
+    done.push_back(std::move(mine));
   };
   std::vector<std::thread> pool;
   startWorkers(pool, std::max(jobs, 1U) - 1, work);
@@ -628,18 +638,16 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   for (std::thread &thread : pool) {
     thread.join();
   }
-  // Sorted through a permutation: a report is large, and moved once this way.
-  std::vector<std::uint32_t> order(reports.size());
-  std::iota(order.begin(), order.end(), 0U);
-  std::sort(order.begin(), order.end(),
-            [&](std::uint32_t a, std::uint32_t b) { return reports[a].path < reports[b].path; });
+  std::vector<FileReport *> order;
+  for (std::deque<FileReport> &reports : done)
+    for (FileReport &report : reports) order.push_back(&report);
+  std::sort(order.begin(), order.end(), [](const FileReport *a, const FileReport *b) { return a->path < b->path; });
   std::set<std::pair<std::uint64_t, std::uint64_t>> seen;
   std::vector<FileReport> sorted;
-  sorted.reserve(reports.size());
-  for (const std::uint32_t i : order) {
-    FileReport &r = reports[i];
-    if (r.skipped || (r.identity && !seen.insert(*r.identity).second)) continue;
-    sorted.push_back(std::move(r));
+  sorted.reserve(order.size());
+  for (FileReport *r : order) {
+    if (r->skipped || (r->identity && !seen.insert(*r->identity).second)) continue;
+    sorted.push_back(std::move(*r));
   }
   return sorted;
 }
@@ -836,7 +844,7 @@ void checkPipelined(const ConfigResolver &resolver, const RunOptions &options, C
   // A string of any of them may name a module the view renames (rare: the view renames one).
   if (!project.renamedModules().empty())
     for (FileReport &report : first)
-      if (!isNotebookFile(report.path)) addLateModuleStrings(report, project, ctx);
+      if (!isNotebookName(report.path)) addLateModuleStrings(report, project, ctx);
   if (second.empty()) { // nothing deferred (most runs): the reports are in order already
     result.reports = std::move(first);
     return;

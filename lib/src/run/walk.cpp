@@ -328,6 +328,17 @@ OpenDirectory::~OpenDirectory() {
 
 bool isNotebookFile(const fs::path &path) { return path.extension() == ".ipynb"; }
 
+bool isNotebookName(std::string_view path) {
+#if defined(_WIN32)
+  const std::size_t slash = path.find_last_of("/\\:");
+#else
+  const std::size_t slash = path.rfind('/');
+#endif
+  const std::string_view name = slash == std::string_view::npos ? path : path.substr(slash + 1);
+  const std::size_t dot = name.rfind('.');
+  return dot != std::string_view::npos && dot != 0 && name.substr(dot) == ".ipynb";
+}
+
 bool isPythonPath(const fs::path &path) { return isPythonFile(path); }
 
 void walkPaths(const std::vector<std::string> &paths, WalkVisitor &visitor, bool keepOpen) {

@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstdint>
+#include <cstring>
 #if defined(_WIN32)
 #include <windows.h>
 #else
@@ -12,6 +13,10 @@
 #include <cctype>
 #include <memory>
 #include <mutex>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 
 #include "asyncfix/line_index.h"
 #include "asyncfix/report.h"
@@ -286,6 +291,51 @@ std::string hexByte(unsigned char c) {
   return std::string("0x") + digits[c >> 4] + digits[c & 15];
 }
 
+/// The first offset at or after `i` where `bytes` holds a NUL or a non-ASCII byte (or its size):
+/// the runs of plain ASCII in between are passed over 64 bytes at a time with SSE2, else 8.
+std::size_t skipPlainAscii(std::string_view bytes, std::size_t i) {
+  const char *s = bytes.data();
+  const std::size_t n = bytes.size();
+#if defined(__SSE2__)
+  // A byte is plain (1–0x7F) exactly when it is greater than zero as a signed byte.
+  const __m128i zero = _mm_setzero_si128();
+  const auto plain = [&](std::size_t at) {
+    return _mm_cmpgt_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i *>(s + at)), zero);
+  };
+  for (; i + 64 <= n; i += 64) {
+    const __m128i all =
+        _mm_and_si128(_mm_and_si128(plain(i), plain(i + 16)), _mm_and_si128(plain(i + 32), plain(i + 48)));
+    if (_mm_movemask_epi8(all) != 0xFFFF) break;
+  }
+  for (; i + 16 <= n; i += 16) {
+    const auto mask = static_cast<unsigned>(_mm_movemask_epi8(plain(i)));
+    if (mask != 0xFFFF) return i + static_cast<std::size_t>(__builtin_ctz(~mask));
+  }
+#else
+  // Every byte in 1–0x7F: subtracting one from each borrows from none and sets no high bit.
+  constexpr std::uint64_t ones = 0x0101010101010101ULL, highs = 0x8080808080808080ULL;
+  for (; i + 8 <= n; i += 8) {
+    std::uint64_t word;
+    std::memcpy(&word, s + i, 8);
+    if (((word - ones) | word) & highs) break;
+  }
+#endif
+  while (i<n &&static_cast<signed char>(s[i])> 0) ++i;
+  return i;
+}
+
+/// The first byte of `bytes` that is a NUL or does not start a well-formed UTF-8 sequence (as
+/// utf8SequenceLength() reads it); nullopt when there is none. One pass for both questions.
+std::optional<std::size_t> firstNulOrInvalidUtf8(std::string_view bytes) {
+  for (std::size_t i = skipPlainAscii(bytes, 0); i < bytes.size(); i = skipPlainAscii(bytes, i)) {
+    if (bytes[i] == '\0') return i;
+    const std::size_t n = utf8SequenceLength(bytes, i); // a non-ASCII byte: a sequence starts here
+    if (n == 0) return i;
+    i += n;
+  }
+  return std::nullopt;
+}
+
 std::string where(std::string_view bytes, std::size_t offset) {
   const LineIndex lines(bytes);
   return "at byte offset " + std::to_string(offset) + ", line " + std::to_string(lines.lineOf(offset) + 1);
@@ -311,12 +361,13 @@ std::optional<std::string> declaredEncoding(std::string_view bytes) {
 }
 
 std::optional<std::string> checkSourceText(std::string_view bytes) {
-  if (const auto nul = bytes.find('\0'); nul != std::string_view::npos)
+  const std::optional<std::size_t> first = firstNulOrInvalidUtf8(bytes);
+  if (!first) return std::nullopt;
+  // A NUL anywhere makes it a binary file, also after invalid UTF-8.
+  if (const auto nul = bytes.find('\0', *first); nul != std::string_view::npos)
     return "binary file (NUL byte " + where(bytes, nul) + "), skipped";
-  if (const auto bad = firstInvalidUtf8(bytes))
-    return "not valid UTF-8 (byte " + hexByte(static_cast<unsigned char>(bytes[*bad])) + " " + where(bytes, *bad) +
-           "), skipped";
-  return std::nullopt;
+  return "not valid UTF-8 (byte " + hexByte(static_cast<unsigned char>(bytes[*first])) + " " + where(bytes, *first) +
+         "), skipped";
 }
 
 SourceText decodeSourceFrom(std::string &bytes) {
