@@ -249,10 +249,11 @@ private:
   static void checkName(TSNode node, Context &ctx) {
     const std::string_view text = ctx.text();
     const std::string_view written = textOf(node, text);
-    // Spelt as no row's function first: asking the model walks the statement.
+    // Spelt as no row's function first (a word of the rule is looked up in a table; asking the
+    // model walks the statement).
     const bool userWord = isUserWord(written, ctx);
     const auto spelt = [&](const Removed &row) { return !row.module && lastComponent(row.path) == written; };
-    if (!userWord && (!wordAt(node, text) || std::none_of(kRemoved.begin(), kRemoved.end(), spelt))) return;
+    if (!userWord && (std::none_of(kRemoved.begin(), kRemoved.end(), spelt) || !wordAt(node, text))) return;
     const NameUse *use = ctx.semantic().nameAt(ts_node_start_byte(node));
     if (!use || use->role != NameRole::Reference || !isCalled(node, ctx)) return;
     const auto star = [&](const Removed &row) {
