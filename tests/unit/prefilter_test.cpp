@@ -1074,3 +1074,22 @@ TEST_CASE("prefilter: AF103 judges no argument list that holds a syntax error", 
   CHECK(allFindings(linter, "import torch\nz.to(d, False)\n").size() == 1);
   CHECK(allFindings(linter, "import torch\nz.to(d, False)\nw = (\n").size() == 1);
 }
+
+TEST_CASE("prefilter: a method name holding another character's byte is not judged", "[prefilter]") {
+  // Found by fuzz_prefilter: the scan read `\xffcpu` (or `×cpu`) as one method name, not `cpu`,
+  // and rejected `non_blocking=`; tree-sitter skips the byte as an ERROR and calls `.cpu(…)`,
+  // where AF102 fires. Such a name now leaves the call unknown, and the word counts.
+  using namespace std::string_literals;
+  const Linter linter;
+  for (const std::string &text : {".\xff"
+                                  "cpu(non_blocking=e)\n"s,
+                                  "x.\xc3\x97"
+                                  "cpu(non_blocking=e)\n"s}) {
+    INFO("text: " << text);
+    CHECK(linter.mayHaveFindings(text));
+    CHECK_FALSE(allFindings(linter, text).empty());
+  }
+  // A name of ASCII letters is still judged.
+  CHECK_FALSE(linter.mayHaveFindings("x.fetch(non_blocking=e)\n"));
+  CHECK(allFindings(linter, "x.fetch(non_blocking=e)\n").empty());
+}

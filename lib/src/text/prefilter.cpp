@@ -895,6 +895,10 @@ EnclosingCall enclosingCall(std::string_view text, std::size_t at, Lexer &lexer)
   std::size_t begin = end;
   while (begin > 0 && isWordByte(static_cast<unsigned char>(text[begin - 1]))) --begin;
   if (begin == end) return none;
+  // A byte of another character in the name: tree-sitter may split the name there (`×` is no
+  // identifier character, nor is a byte of invalid UTF-8), and call what follows the method.
+  for (std::size_t k = begin; k < end; ++k)
+    if (static_cast<unsigned char>(text[k]) >= 0x80) return unknown;
   std::size_t dot = begin;
   while (dot > 0 && blank(text[dot - 1])) --dot;
   if (dot == 0) return none;
