@@ -117,7 +117,9 @@ std::string_view calledMethod(TSNode args, TSNode call, std::string_view text) {
   if (ts_node_is_null(args) || ts_node_symbol(args) != Kinds::get().argumentList) return {};
   if (ts_node_is_null(call) || ts_node_symbol(call) != Kinds::get().call) return {};
   const TSNode fn = field(call, "function");
-  if (ts_node_symbol(fn) != Kinds::get().attribute) return {};
+  // `x.~cpu(…)`, `.\xffcpu(…)`: tree-sitter skips what it cannot read and names the method;
+  // the call is broken, and which method it meant a guess.
+  if (ts_node_symbol(fn) != Kinds::get().attribute || ts_node_has_error(fn)) return {};
   return textOf(field(fn, "attribute"), text);
 }
 

@@ -116,7 +116,7 @@ std::size_t countSyntaxErrors(TSNode root);
 
 /// The method a keyword argument is passed to (`cuda` for `x.cuda(async=True)`), given the
 /// argument's parent and grandparent (Context::parentOf finds them cheaply); "" when they are
-/// not an argument list and a call, or the callee is not an attribute.
+/// not an argument list and a call, or the callee is not an attribute free of syntax errors.
 std::string_view calledMethod(TSNode args, TSNode call, std::string_view text);
 
 /// The first leaf after `node` in source order (null at the end).
