@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdint>
+#include <tuple>
 
 #include "text/syntax.h"
 
@@ -311,6 +313,14 @@ TSNode Receivers::dataLoaderCallOf(TSNode e, std::span<const TSNode> ancestors,
   }
   if (ts_node_is_null(iterable)) return TSNode{}; // not a loop variable here: cannot tell which loader
   if (const TSNode inner = enumerateArgument(iterable, text_); !ts_node_is_null(inner)) iterable = inner;
+  // A loop's copies (`images`, then `target`) ask about the same iterable: answered once.
+  const auto key = std::make_tuple(ts_node_start_byte(iterable), ts_node_end_byte(iterable),
+                                   reinterpret_cast<std::uintptr_t>(wanted));
+  if (const auto it = loaders_.find(key); it != loaders_.end()) return it->second;
+  return loaders_[key] = loaderOf(iterable, wanted);
+}
+
+TSNode Receivers::loaderOf(TSNode iterable, bool (*wanted)(TSNode call, std::string_view text)) const {
   // The loader: a name bound once to a DataLoader(...) call, or the call itself.
   TSNode call = iterable;
   if (isIdentifier(iterable)) {

@@ -9,6 +9,7 @@
 #pragma once
 
 #include <map>
+#include <tuple>
 #include <unordered_set>
 #include <utility>
 
@@ -72,10 +73,14 @@ private:
   ValueKind callKind(TSNode call, int depth) const;
   bool isModuleClass(const Scope &cls, int depth) const;
   const Scope *classOf(TSNode identifier) const;
+  /// dataLoaderCallOf() for the loop over `iterable` (enumerate's argument already taken).
+  TSNode loaderOf(TSNode iterable, bool (*wanted)(TSNode call, std::string_view text)) const;
 
   std::string_view text_;
   const SemanticModel &model_;
   mutable std::unordered_map<std::string, ValueKind> memo_; ///< binding → kind
+  /// (iterable's start and end, `wanted`) → loaderOf()
+  mutable std::map<std::tuple<std::uint32_t, std::uint32_t, std::uintptr_t>, TSNode> loaders_;
 };
 
 } // namespace asyncfix

@@ -385,10 +385,18 @@ bool StatementSketch::mayHold(std::string_view word) const {
 std::vector<std::string> SemanticModel::cannotShowFound(std::size_t index) const {
   std::vector<std::string> out;
   if (units_[index].walk != 0) return out;
-  for (const auto &[u, fact] : cannotShow_)
-    if (u == index) out.push_back(fact);
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
+  // Sorted by statement when first asked after a query added to it: an editor host asks of
+  // every statement in turn, and a pass over all of them each time grew with the file squared.
+  if (cannotShowSorted_ != cannotShow_.size()) {
+    std::sort(cannotShow_.begin(), cannotShow_.end());
+    cannotShowSorted_ = cannotShow_.size();
+  }
+  const auto u = static_cast<std::uint32_t>(index);
+  auto it =
+      std::lower_bound(cannotShow_.begin(), cannotShow_.end(), u,
+                       [](const std::pair<std::uint32_t, std::string> &e, std::uint32_t v) { return e.first < v; });
+  for (; it != cannotShow_.end() && it->first == u; ++it)
+    if (out.empty() || out.back() != it->second) out.push_back(it->second);
   return out;
 }
 

@@ -339,6 +339,7 @@ private:
     return sketches_.empty() || !sketches_[index] || sketches_[index]->mayHold(word);
   }
   mutable std::vector<std::pair<std::uint32_t, std::string>> cannotShow_; ///< (unit, fact): mayShow()'s "no"s
+  mutable std::size_t cannotShowSorted_ = 0; ///< cannotShow_'s size when cannotShowFound() last sorted it
   mutable std::deque<Walk> walks_;
   mutable std::deque<Scope> scopes_;
   mutable std::deque<NameUse> names_;
