@@ -173,7 +173,8 @@ private:
         if (after) return;
         continue;
       }
-      if (!after) continue;
+      // A use inside the assignment itself (`labels = eye[labels].byte()`) reads the old value.
+      if (!after || ts_node_start_byte(u->node) < ts_node_end_byte(assignment)) continue;
       use = consumerOf(u->node, ctx, [](TSNode n) { return ts_node_parent(n); });
       if (!use.empty()) {
         at = ts_node_start_byte(u->node);
