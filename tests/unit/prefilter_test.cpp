@@ -1255,3 +1255,21 @@ TEST_CASE("prefilter: no rule names the method of a callee that holds a syntax e
   }
   CHECK(allFindings(linter, "t.cpu(non_blocking=e)\n").size() == 1);
 }
+
+TEST_CASE("prefilter: what review found the AF3xx judgements reject wrongly", "[prefilter]") {
+  // Each text has a finding; the judgements of .byte() values (AF305), of import lines continued
+  // by a backslash before CRLF (AF304, AF303) and of a BOM before line 1 rejected them.
+  using namespace std::string_literals;
+  const Linter linter;
+  for (const std::string &text : {
+           "import torch\nx = torch.randn(3)\nif True: mask = (x > 0).byte()\ny = x[mask]\n"s,
+           "import torch\nx = torch.randn(3)\nwith torch.no_grad(): m = (x > 0).byte()\ny = x[m]\n"s,
+           "import torch\ndef f(x): m = (x > 0).byte(); return x[m]\n"s,
+           "import torch.nn.functional \\\r\n    as F\r\ny = F.softmax(x)\r\n"s,
+           "\xEF\xBB\xBFm = torch.zeros(3).byte()\nimport torch\ny = x[m]\n"s,
+       }) {
+    INFO("text: " << text);
+    CHECK_FALSE(allFindings(linter, text).empty());
+    CHECK(linter.mayHaveFindings(text));
+  }
+}

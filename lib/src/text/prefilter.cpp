@@ -1186,7 +1186,11 @@ bool importsName(std::string_view text, std::string_view name, Lexer &lexer) {
       }
       if (c == '(') ++depth;
       if (c == ')' && --depth <= 0 && parenthesized) break;
-      if ((c == '\n' || c == '\r') && !parenthesized && (k == 0 || text[k - 1] != '\\')) break;
+      if ((c == '\n' || c == '\r') && !parenthesized) {
+        std::size_t q = k; // a backslash before the line end (CRLF too) continues the statement
+        if (c == '\n' && q > 0 && text[q - 1] == '\r') --q;
+        if (q == 0 || text[q - 1] != '\\') break;
+      }
       if (c == ';' && !parenthesized) break;
       if (isWordByte(static_cast<unsigned char>(c)) &&
           (k == 0 || !isWordByte(static_cast<unsigned char>(text[k - 1])))) {
@@ -1520,23 +1524,32 @@ bool mayUseAsMask(std::string_view text, std::size_t at, Lexer &lexer) {
 /// indented less between (the same block, so the same scope), whose own line is judged too.
 bool byteValueMayBeMask(std::string_view text, std::size_t at, Lexer &lexer) {
   if (openingBracket(text, at, lexer) != std::string_view::npos) return true; // an index, an argument…
-  const std::size_t start = statementStart(text, at, lexer);
+  std::size_t start = statementStart(text, at, lexer);
   if (start == std::string_view::npos) return true;
+  if (start == 0 && text.starts_with("\xEF\xBB\xBF")) start = 3; // U+FEFF is not part of a name
   const std::size_t first = skipBlanks(text, start);
   if (text.substr(start, first - start).find_first_not_of(' ') != std::string_view::npos)
     return true; // a tab or form feed in the indentation: no column to compare
+  // An `=` at the top level between `from` and the `.byte()`: an assignment this scan cannot read
+  // (`a = b = ….byte()`, or one behind a compound statement's header: `if c: m = ….byte()`).
+  const auto assignmentBetween = [&](std::size_t from) {
+    for (std::size_t k = from; k < at; ++k)
+      if (text[k] == '=' && lexer.inCode(k) && openingBracket(text, k, lexer) == std::string_view::npos &&
+          std::string_view("=<>!+-*/%&|^@:").find(text[k - 1]) == std::string_view::npos &&
+          (k + 1 >= text.size() || text[k + 1] != '='))
+        return true; // not `==`, `<=`, `+=`, `:=`…: the rule reads plain assignments only
+    return false;
+  };
   const std::string_view name = wordAt(text, first);
-  if (name.empty() || isKeyword(name) || (name[0] >= '0' && name[0] <= '9')) return false; // no assignment
+  if (name.empty() || isKeyword(name) || (name[0] >= '0' && name[0] <= '9'))
+    return assignmentBetween(first); // no assignment, unless behind a header (`with …: m = ….byte()`)
   const std::size_t eq = skipBlanks(text, first + name.size());
   if (eq >= text.size() || text[eq] != '=' || (eq + 1 < text.size() && text[eq + 1] == '=')) {
-    // `N: T = …`, `N[i] = …`, `a, b = …` and the like, or no assignment at all.
-    return eq < text.size() && (text[eq] == ':' || text[eq] == ',' || text[eq] == '.' || text[eq] == '[');
+    // `N: T = …`, `N[i] = …`, `a, b = …` and the like, `def f(x): m = …`, or no assignment at all.
+    return (eq < text.size() && (text[eq] == ':' || text[eq] == ',' || text[eq] == '.' || text[eq] == '[')) ||
+           assignmentBetween(eq);
   }
-  for (std::size_t k = eq + 1; k < at; ++k) // a second `=` at the top level: `a = b = ….byte()`
-    if (text[k] == '=' && lexer.inCode(k) && openingBracket(text, k, lexer) == std::string_view::npos &&
-        text[k - 1] != '=' && text[k - 1] != '<' && text[k - 1] != '>' && text[k - 1] != '!' &&
-        (k + 1 >= text.size() || text[k + 1] != '='))
-      return true;
+  if (assignmentBetween(eq + 1)) return true;           // a second `=` at the top level: `a = b = ….byte()`
   if (start > 0 && text[start - 1] == ';') return true; // `a = 1; N = ….byte()`: no column to read
   const std::size_t column = first - start;
   std::size_t lineEnd = std::string_view::npos; // the end of the line of the assignment that ends the search
