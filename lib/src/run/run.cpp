@@ -302,6 +302,23 @@ void addNoqaComments(FileReport &report, const Linter &linter, std::string bytes
   report.fixedSource = std::move(*out);
 }
 
+/// Lints `bytes` into `report` (no fix); `maybe` is the prefilter's verdict when asked already.
+void lintOnly(FileReport &report, const Linter &linter, std::string bytes, std::optional<bool> maybe,
+              const Context &ctx) {
+  if (!maybe) maybe = linter.mayHaveFindings(bytes);
+  if (!*maybe) { // as lint() would: no finding without a parse
+    addModuleStrings(report, bytes, ctx.linters.project());
+    if (!report.diagnostics.empty()) report.text = std::move(bytes);
+    return;
+  }
+  // The Document takes the bytes as they were read; the text is copied back out only for a
+  // report with findings, which shows their lines.
+  const Document document(std::move(bytes));
+  report.diagnostics = linter.lint(document);
+  addModuleStrings(report, document.text(), ctx.linters.project());
+  if (!report.diagnostics.empty()) report.text = document.text();
+}
+
 /// Lints or fixes one text. `stamp` is set for a file on disk (which --fix rewrites), null for
 /// stdin and a host's text; `decoded`: the bytes are UTF-8 text already (a host's, whatever
 /// encoding its file declares).
@@ -370,18 +387,7 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
     return report;
   }
   if (options.fixMode == FixMode::None) {
-    if (!maybe) maybe = linter.mayHaveFindings(bytes);
-    if (!*maybe) { // as lint() would: no finding without a parse
-      addModuleStrings(report, bytes, ctx.linters.project());
-      if (!report.diagnostics.empty()) report.text = std::move(bytes);
-      return report;
-    }
-    // The Document takes the bytes as they were read; the text is copied back out only for a
-    // report with findings, which shows their lines.
-    const Document document(std::move(bytes));
-    report.diagnostics = linter.lint(document);
-    addModuleStrings(report, document.text(), ctx.linters.project());
-    if (!report.diagnostics.empty()) report.text = document.text();
+    lintOnly(report, linter, std::move(bytes), maybe, ctx);
     return report;
   }
 
