@@ -672,9 +672,8 @@ bool hasWord(std::string_view text, std::string_view word) {
 /// made dense files quadratic.
 bool noqaWithAsyncfixCode(std::string_view text, std::size_t at) {
   const std::string_view line = text.substr(at, text.find_first_of("\r\n", at) - at);
-  for (std::size_t j = line.find("AF"); j != std::string_view::npos && j + 2 < line.size(); j = line.find("AF", j + 1))
-    if (line[j + 2] >= '0' && line[j + 2] <= '9') return true;
-  return false;
+  // Any code that starts with `AF` is judged by AF900, a misspelt one (`AFr101`) too.
+  return line.find("AF") != std::string_view::npos;
 }
 
 /// Could the byte `c` start a character that tree-sitter reads as a blank and the judgements do
