@@ -79,6 +79,11 @@ public:
   /// node ask for the same fields in turn (eight read a call's `function`), and tree-sitter finds
   /// a field by walking the node's children each time.
   TSNode field(TSNode node, FieldName name);
+  /// asyncfix::calledMethod(args, call, text()), the call's fields from field(): the rules
+  /// called for a keyword argument ask in turn.
+  std::string_view calledMethod(TSNode args, TSNode call) {
+    return asyncfix::calledMethod(args, call, text(), [this](TSNode n, FieldName name) { return field(n, name); });
+  }
   /// True when the node being checked lies inside an ERROR node.
   bool insideError() const { return errorDepth_ > 0; }
 

@@ -113,16 +113,6 @@ const std::array<TSFieldId, kFieldNames.size()> &fieldIds() {
   return ids;
 }
 
-std::string_view calledMethod(TSNode args, TSNode call, std::string_view text) {
-  if (ts_node_is_null(args) || ts_node_symbol(args) != Kinds::get().argumentList) return {};
-  if (ts_node_is_null(call) || ts_node_symbol(call) != Kinds::get().call) return {};
-  const TSNode fn = field(call, "function");
-  // `x.~cpu(…)`, `.\xffcpu(…)`: tree-sitter skips what it cannot read and names the method;
-  // the call is broken, and which method it meant a guess.
-  if (ts_node_symbol(fn) != Kinds::get().attribute || ts_node_has_error(fn)) return {};
-  return textOf(field(fn, "attribute"), text);
-}
-
 std::size_t countSyntaxErrors(TSNode root) {
   if (!ts_node_has_error(root)) return 0;
   // A MISSING token of a hidden rule (`_newline`) has no visible node for the walk below to

@@ -145,7 +145,20 @@ std::size_t countSyntaxErrors(TSNode root);
 /// The method a keyword argument is passed to (`cuda` for `x.cuda(async=True)`), given the
 /// argument's parent and grandparent (Context::parentOf finds them cheaply); "" when they are
 /// not an argument list and a call, or the callee is not an attribute free of syntax errors.
-std::string_view calledMethod(TSNode args, TSNode call, std::string_view text);
+/// `fieldOf(node, name)` looks the call's fields up (Context::field remembers them).
+template <class FieldOf>
+std::string_view calledMethod(TSNode args, TSNode call, std::string_view text, FieldOf fieldOf) {
+  if (ts_node_is_null(args) || ts_node_symbol(args) != Kinds::get().argumentList) return {};
+  if (ts_node_is_null(call) || ts_node_symbol(call) != Kinds::get().call) return {};
+  const TSNode fn = fieldOf(call, "function");
+  // `x.~cpu(…)`, `.\xffcpu(…)`: tree-sitter skips what it cannot read and names the method;
+  // the call is broken, and which method it meant a guess.
+  if (ts_node_symbol(fn) != Kinds::get().attribute || ts_node_has_error(fn)) return {};
+  return textOf(fieldOf(fn, "attribute"), text);
+}
+inline std::string_view calledMethod(TSNode args, TSNode call, std::string_view text) {
+  return calledMethod(args, call, text, [](TSNode n, FieldName name) { return field(n, name); });
+}
 
 /// The first leaf after `node` in source order (null at the end).
 TSNode nextLeaf(TSNode node);
