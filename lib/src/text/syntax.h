@@ -93,7 +93,7 @@ inline constexpr std::array<std::string_view, 32> kFieldNames{
 /// fieldIds() gives the grammar's id from there, with no lookup by name when it runs.
 class FieldName {
 public:
-  // NOLINTNEXTLINE(google-explicit-constructor): a literal is how a field is named
+  // Implicit: a literal is how a field is named (`field(node, "name")`).
   consteval FieldName(const char *name) : index_(indexOf(name)) {}
   constexpr std::size_t index() const { return index_; }
 
