@@ -95,6 +95,12 @@ struct Context {
   /// `async`/`await` as a name (mayHavePublicNames(); the only files whose findings a project
   /// view can change) is not linted yet; its report lists its public names and is `deferred`.
   bool defer = false;
+  /// With `defer`, in a run that lists its files first (one that may write, checkWholeList): every
+  /// file that may change waits for the project view as well, so that no file is fixed before the
+  /// view is known, and its bytes ride in its report (FileReport::read) to be fixed against.
+  bool deferAll = false;
+  /// deferAll: the bytes kept in reports so far, against kKeptBudget.
+  std::atomic<std::size_t> *keptBytes = nullptr;
   /// Set once RunOptions::cancelled said so (every worker stops asking then).
   std::atomic<bool> *stopped = nullptr;
 
@@ -321,9 +327,10 @@ void lintOnly(FileReport &report, const Linter &linter, std::string bytes, std::
 
 /// Lints or fixes one text. `stamp` is set for a file on disk (which --fix rewrites), null for
 /// stdin and a host's text; `decoded`: the bytes are UTF-8 text already (a host's, whatever
-/// encoding its file declares).
+/// encoding its file declares). `keep`: where a file that Context::deferAll defers leaves its
+/// bytes (as they were given, in their declared encoding).
 FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp, const Context &ctx,
-                     const Linters::Entry *given = nullptr, bool decoded = false) {
+                     const Linters::Entry *given = nullptr, bool decoded = false, std::string *keep = nullptr) {
   FileReport report;
   report.path = std::move(path);
   const RunOptions &options = ctx.options;
@@ -352,8 +359,9 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   }
   if (isNotebookName(report.path)) {
     // Its cells are JSON strings: a `\u` escape may spell the keywords too.
-    if (ctx.defer && (spellsKeyword(bytes) || bytes.find("\\u") != std::string::npos)) {
+    if (ctx.defer && (ctx.deferAll || spellsKeyword(bytes) || bytes.find("\\u") != std::string::npos)) {
       report.deferred = true;
+      if (keep != nullptr) *keep = std::move(bytes);
       return report;
     }
     return checkNotebook(std::move(report), std::move(bytes), stamp, ctx, entry);
@@ -366,6 +374,10 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
     original = std::exchange(bytes, std::move(source.text));
   }
   std::optional<bool> maybe; // the prefilter's verdict, once asked
+  const auto defer = [&] {
+    report.deferred = true;
+    if (keep != nullptr) *keep = std::move(encoding.empty() ? bytes : original);
+  };
   if (ctx.defer) {
     // One prefilter scan for most files. A linter that looks for `async`/`await` as names
     // (AF001/AF002) and finds no reason to parse finds none, so mayHavePublicNames(), which asks
@@ -375,10 +387,16 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
     const bool looksForNames = (LinterInternals::impl(linter).triggers & kPrefilterKeywordName) != 0;
     if ((*maybe || !looksForNames) && mayHavePublicNames(bytes)) {
       report.names = findPublicNames(bytes);
-      report.deferred = true;
+      defer();
       return report;
     }
-    if (!*maybe && !options.addNoqa && (options.fixMode == FixMode::None || options.fixMode == FixMode::Diff))
+    if (ctx.deferAll && (*maybe || options.addNoqa)) {
+      defer();
+      return report;
+    }
+    // (fix() would stop at the same scan: nothing changes, nothing remains)
+    if (!*maybe && !options.addNoqa &&
+        (options.fixMode == FixMode::None || options.fixMode == FixMode::Diff || ctx.deferAll))
       return report; // nothing to report, nothing to change
   }
   const auto encoded = [&](const std::string &text) { return encodeSource(text, encoding); };
@@ -437,6 +455,10 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   return report;
 }
 
+/// The most bytes the first pass of a run that lists its files first keeps for its second
+/// (FileReport::read): the files past it are read again.
+constexpr std::size_t kKeptBudget = std::size_t{512} << 20;
+
 /// One file to check, handed from the walk to a worker.
 struct Job {
   std::string path;
@@ -491,8 +513,14 @@ FileReport checkFile(Job &job, const Context &ctx) {
       fail(report, *read.error);
       return report;
     }
-    FileReport report = checkText(path, std::move(read.bytes), &read.stamp, ctx, job.entry ? &*job.entry : nullptr);
+    std::string kept; // a deferred file's bytes, for the second pass
+    FileReport report = checkText(path, std::move(read.bytes), &read.stamp, ctx, job.entry ? &*job.entry : nullptr,
+                                  false, ctx.deferAll ? &kept : nullptr);
     report.identity = identity;
+    if (report.deferred && ctx.deferAll && ctx.keptBytes->fetch_add(kept.size()) + kept.size() <= kKeptBudget) {
+      read.bytes = std::move(kept);
+      report.read = std::move(read);
+    }
     return report;
   } catch (const std::exception &e) {
     FileReport report;
@@ -500,47 +528,6 @@ FileReport checkFile(Job &job, const Context &ctx) {
     fail(report, std::string("internal error: ") + e.what());
     return report;
   }
-}
-
-/// What findPublicNames() lists in the files that mayHavePublicNames() keeps, read on `jobs`
-/// threads (a run that writes needs the project view before it fixes any file). A file that
-/// cannot be read or decoded is left out here and reported when it is checked. The files it
-/// parsed keep what was read in `kept` (by index in `files`): they are fixed against it, so a
-/// change made since this read is never overwritten, and they are not read twice.
-std::vector<std::pair<std::string, PublicNames>> scanPublicNames(const std::vector<std::string> &files, unsigned jobs,
-                                                                 std::vector<std::optional<ReadResult>> &kept,
-                                                                 const Context &ctx) {
-  std::vector<std::optional<PublicNames>> found(files.size());
-  kept.assign(files.size(), std::nullopt);
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t i = next++; i < files.size(); i = next++) {
-      if (isNotebookName(files[i])) continue; // notebooks are not modules
-      try {
-        if (const std::optional<ProjectSource> open = ctx.open(files[i])) { // checked from the host's text
-          if (open->readOnly.empty() && mayHavePublicNames(open->text)) found[i] = findPublicNames(open->text);
-          continue;
-        }
-        ReadResult read = readSourceFile(files[i]);
-        if (read.error) continue;
-        SourceText source = decodeSourceFrom(read.bytes); // UTF-8 bytes move into source.text
-        if (source.error || !mayHavePublicNames(source.text)) continue;
-        found[i] = findPublicNames(source.text);
-        if (read.bytes.empty()) read.bytes = std::move(source.text); // taken over: they are the bytes
-        kept[i] = std::move(read);
-      } catch (const std::exception &) {
-        continue; // reported when the file is checked
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  startWorkers(pool, std::max(jobs, 1U) - 1, work);
-  work();
-  for (std::thread &thread : pool) thread.join();
-  std::vector<std::pair<std::string, PublicNames>> out;
-  for (std::size_t i = 0; i < files.size(); ++i)
-    if (found[i] && !found[i]->empty()) out.emplace_back(files[i], std::move(*found[i]));
-  return out;
 }
 
 /// A file of the run as the project view's audit reads it: decoded as a check decodes it (a
@@ -608,11 +595,25 @@ private:
   bool closed_ = false;
 };
 
+/// The reports `order` points to, moved into path order; with `oneEach`, each file once (of
+/// several names for one file, the first in path order; none that another name's fix skipped).
+std::vector<FileReport> inPathOrder(std::vector<FileReport *> order, bool oneEach) {
+  std::sort(order.begin(), order.end(), [](const FileReport *a, const FileReport *b) { return a->path < b->path; });
+  std::set<std::pair<std::uint64_t, std::uint64_t>> seen;
+  std::vector<FileReport> sorted;
+  sorted.reserve(order.size());
+  for (FileReport *r : order) {
+    if (oneEach && (r->skipped || (r->identity && !seen.insert(*r->identity).second))) continue;
+    sorted.push_back(std::move(*r));
+  }
+  return sorted;
+}
+
 /// Checks the jobs `produce` pushes into the queue (and then closes it) on `jobs` threads while
 /// it runs: the calling thread produces, then joins the workers. Returns the reports in path
-/// order, each file once (of several names for one file, the first in path order).
+/// order, each file once unless `oneEach` is false (inPathOrder()).
 std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce, const Context &ctx, unsigned jobs,
-                                  RunProgress &progress) {
+                                  RunProgress &progress, bool oneEach = true) {
   JobQueue queue;
   std::mutex doneMutex;
   // Each worker's reports stay where they were made (a deque moves none of them as it grows)
@@ -647,15 +648,7 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   std::vector<FileReport *> order;
   for (std::deque<FileReport> &reports : done)
     for (FileReport &report : reports) order.push_back(&report);
-  std::sort(order.begin(), order.end(), [](const FileReport *a, const FileReport *b) { return a->path < b->path; });
-  std::set<std::pair<std::uint64_t, std::uint64_t>> seen;
-  std::vector<FileReport> sorted;
-  sorted.reserve(order.size());
-  for (FileReport *r : order) {
-    if (r->skipped || (r->identity && !seen.insert(*r->identity).second)) continue;
-    sorted.push_back(std::move(*r));
-  }
-  return sorted;
+  return inPathOrder(std::move(order), oneEach);
 }
 
 /// The walk's side of the pipeline: decides what to skip, directory by directory, and hands each
@@ -790,26 +783,62 @@ ProjectView makeProjectView(const std::vector<std::string> &files,
 /// list; several paths to rewrite may name one file twice (dropped there, before any worker can
 /// rewrite it under both names); and a run that writes must know the project view (a module named
 /// `async` renamed with its imports, a public parameter with its calls) before it rewrites any
-/// file: the files that may take or pass one are read and parsed first.
+/// file. Each file is read once: a first pass reads every file, finishes those that cannot change
+/// (the prefilter finds no reason to parse them and they take or pass no public name) and keeps
+/// the others' bytes (Context::deferAll), which the second pass checks and fixes once the project
+/// view is known.
 void checkWholeList(FileList list, const ConfigResolver &resolver, const RunOptions &options, Context &ctx,
                     unsigned jobs, RunProgress &progress, RunResult &result) {
   ProjectView &project = result.project;
   result.pathErrors = std::move(list.errors);
   if (ctx.cancelled()) return;
-  std::vector<std::optional<ReadResult>> kept;
-  std::vector<std::pair<std::string, PublicNames>> names = scanPublicNames(list.files, jobs, kept, ctx);
-  if (ctx.cancelled()) return;
+  const bool writes = ctx.writes;
+  std::atomic<std::size_t> keptBytes{0};
+  ctx.writes = false; // the first pass changes no file
+  ctx.defer = ctx.deferAll = true;
+  ctx.keptBytes = &keptBytes;
+  progress.start(list.files.size());
+  // Every name of a file, as the project view and the claims of the second pass need them.
+  std::vector<FileReport> first = checkJobs(
+      [&](JobQueue &queue) {
+        for (const std::string &file : list.files) queue.push({file, std::nullopt});
+      },
+      ctx, jobs, progress, /*oneEach=*/false);
+  ctx.writes = writes;
+  ctx.defer = ctx.deferAll = false;
+  ctx.keptBytes = nullptr;
+  // Cancelled: the files the first pass finished are reported, the others are not checked.
+  const auto finishCancelled = [&] {
+    std::erase_if(first, [](const FileReport &r) { return r.deferred; });
+    std::vector<FileReport *> order;
+    for (FileReport &report : first) order.push_back(&report);
+    result.reports = inPathOrder(std::move(order), /*oneEach=*/true);
+    result.checks = result.reports.size();
+  };
+  if (ctx.cancelled()) return finishCancelled();
+  std::vector<std::pair<std::string, PublicNames>> names;
+  for (FileReport &report : first)
+    if (report.names && !report.names->empty()) names.emplace_back(report.path, std::move(*report.names));
   project =
       makeProjectView(list.files, std::move(names), resolver, options, projectText(ctx), jobs, result.keptModules);
-  if (ctx.cancelled()) return;
+  if (ctx.cancelled()) return finishCancelled();
   if (project.active()) ctx.linters.setProject(&project);
-  progress.start(list.files.size());
-  result.reports = checkJobs(
+  std::vector<FileReport> second = checkJobs(
       [&](JobQueue &queue) {
-        for (std::size_t i = 0; i < list.files.size(); ++i)
-          queue.push({std::move(list.files[i]), std::nullopt, nullptr, std::move(kept[i])});
+        for (FileReport &report : first)
+          if (report.deferred) queue.push({report.path, std::nullopt, nullptr, std::move(report.read)});
       },
       ctx, jobs, progress);
+  std::erase_if(first, [](const FileReport &r) { return r.deferred; });
+  // A string of any of them may name a module the view renames (rare: the view renames one).
+  if (!project.renamedModules().empty())
+    for (FileReport &report : first)
+      if (!isNotebookName(report.path)) addLateModuleStrings(report, project, ctx);
+  std::vector<FileReport *> order;
+  order.reserve(first.size() + second.size());
+  for (FileReport &report : first) order.push_back(&report);
+  for (FileReport &report : second) order.push_back(&report);
+  result.reports = inPathOrder(std::move(order), /*oneEach=*/true);
   result.checks = result.reports.size();
 }
 
