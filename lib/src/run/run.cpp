@@ -57,6 +57,16 @@ public:
 
   Entry forFile(const std::string &path) { return forResolved(resolver_.forFile(path), path); }
 
+  /// The entry of every file in the directory of `path` (one of them), when they share it: no
+  /// per-file-ignores apply there and no project view is set (it configures files one by one).
+  std::optional<Entry> forDirectoryOf(const std::string &path) {
+    if (project_ != nullptr) return std::nullopt;
+    const auto shared = resolver_.forEntriesOf(pathFromUtf8(path).parent_path(), DirectoryListing{});
+    const auto *config = std::get_if<ResolvedConfig>(shared.get());
+    if (config != nullptr && !config->perFileIgnores.empty()) return std::nullopt;
+    return forResolved(*shared, path);
+  }
+
   /// The entry of settings already resolved (for every file of a directory without
   /// per-file-ignores, whose files all share them; `path` is one of them, for the project view).
   Entry forResolved(const std::variant<ResolvedConfig, ConfigError> &resolved, const std::string &path = {}) {
@@ -455,6 +465,13 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   return report;
 }
 
+/// What ends a path's directory part.
+#if defined(_WIN32)
+constexpr std::string_view kSeparators = "/\\:"; // (`C:x.py` is in the current directory of C:)
+#else
+constexpr std::string_view kSeparators = "/";
+#endif
+
 /// The most bytes the first pass of a run that lists its files first keeps for its second
 /// (FileReport::read): the files past it are read again.
 constexpr std::size_t kKeptBudget = std::size_t{512} << 20;
@@ -651,40 +668,74 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   return inPathOrder(std::move(order), oneEach);
 }
 
-/// The walk's side of the pipeline: decides what to skip, directory by directory, and hands each
-/// file to the workers at once, with its directory's settings when all its files share them.
-class CheckWalk final : public WalkVisitor {
+/// What a walk skips, decided directory by directory: the entries that the `exclude` globs of the
+/// configuration that applies there match, then — unless it says otherwise — those git ignores.
+/// The configuration is resolved once per directory, and shared by the directories under one
+/// configuration file (ConfigResolver::forEntriesOf). Single-threaded, like a walk.
+class SkipRules {
 public:
-  CheckWalk(const ConfigResolver &resolver, Linters &linters, JobQueue &queue, bool overlapping)
-      : resolver_(resolver), linters_(linters), queue_(queue), overlapping_(overlapping) {}
+  using Resolved = std::shared_ptr<const std::variant<ResolvedConfig, ConfigError>>;
 
-  void enterDirectory(const std::filesystem::path &directory, const DirectoryListing &listing) override {
+  explicit SkipRules(const ConfigResolver &resolver) : resolver_(resolver) {}
+
+  /// The walk lists `directory` now, whose entries `listing` tells.
+  void enter(const std::filesystem::path &directory, const DirectoryListing &listing) {
     directory_ = directory;
     listing_ = listing;
     resolved_.reset();
     matcher_.reset();
-    entry_.reset();
-    entryKnown_ = false;
   }
 
-  bool excluded(std::string_view name, bool isDirectory) override {
-    // Every entry of one directory has the same configuration: resolved once per directory.
-    if (!resolved_) resolved_ = resolver_.forFile(directory_ / name, listing_);
-    const auto *config = std::get_if<ResolvedConfig>(&*resolved_);
+  /// Whether the entry `name` of the directory entered last is skipped.
+  bool excluded(std::string_view name, bool isDirectory) {
+    const auto *config = std::get_if<ResolvedConfig>(resolved().get());
     if (config == nullptr) return false; // the error is reported when the file is checked
     if (!matcher_) matcher_.emplace(*config, directory_);
     return matcher_->excluded(name) ||
            (config->respectGitignore && git_.ignored(directory_, name, isDirectory, listing_));
   }
 
+  /// The settings of the directory entered last (for every entry: no per-file-ignores applied).
+  const Resolved &resolved() {
+    if (!resolved_) resolved_ = resolver_.forEntriesOf(directory_, listing_);
+    return resolved_;
+  }
+  const std::filesystem::path &directory() const { return directory_; }
+
+private:
+  const ConfigResolver &resolver_;
+  GitIgnore git_;
+  std::filesystem::path directory_;
+  DirectoryListing listing_;
+  Resolved resolved_;
+  std::optional<ExcludeMatcher> matcher_;
+};
+
+/// The walk's side of the pipeline: decides what to skip, directory by directory, and hands each
+/// file to the workers at once, with its directory's settings when all its files share them.
+class CheckWalk final : public WalkVisitor {
+public:
+  CheckWalk(const ConfigResolver &resolver, Linters &linters, JobQueue &queue, bool overlapping)
+      : skips_(resolver), linters_(linters), queue_(queue), overlapping_(overlapping) {}
+
+  void enterDirectory(const std::filesystem::path &directory, const DirectoryListing &listing) override {
+    skips_.enter(directory, listing);
+  }
+
+  bool excluded(std::string_view name, bool isDirectory) override { return skips_.excluded(name, isDirectory); }
+
   void file(std::string path, bool named, std::shared_ptr<const OpenDirectory> directory) override {
     if (overlapping_ && !seen_.insert(path).second) return;
     Job job{std::move(path), std::nullopt, std::move(directory)};
-    if (!named && resolved_) {
-      if (!entryKnown_) {
-        entryKnown_ = true;
-        const auto *config = std::get_if<ResolvedConfig>(&*resolved_);
-        if (config == nullptr || config->perFileIgnores.empty()) entry_ = linters_.forResolved(*resolved_);
+    if (!named) {
+      // The settings of every file of the directory, when they are the same for all of them (no
+      // per-file-ignores): one entry for all the directories under one configuration file.
+      const SkipRules::Resolved &resolved = skips_.resolved();
+      if (resolved != entryOf_) {
+        entryOf_ = resolved;
+        const auto *config = std::get_if<ResolvedConfig>(resolved.get());
+        entry_.reset();
+        if (config == nullptr || config->perFileIgnores.empty()) entry_ = linters_.forResolved(*resolved);
       }
       job.entry = entry_;
     }
@@ -698,21 +749,15 @@ public:
   std::size_t files() const { return files_; }
 
 private:
-  const ConfigResolver &resolver_;
+  SkipRules skips_; // the walk is single-threaded
   Linters &linters_;
   JobQueue &queue_;
   const bool overlapping_; ///< several paths given: one spelling may come twice
-  GitIgnore git_;          // the walk is single-threaded
   std::unordered_set<std::string> seen_;
   std::vector<PathError> errors_;
   std::size_t files_ = 0;
-  // The directory being listed.
-  std::filesystem::path directory_;
-  DirectoryListing listing_;
-  std::optional<std::variant<ResolvedConfig, ConfigError>> resolved_;
-  std::optional<ExcludeMatcher> matcher_;
-  std::optional<Linters::Entry> entry_;
-  bool entryKnown_ = false;
+  SkipRules::Resolved entryOf_;          ///< the settings `entry_` was made for
+  std::optional<Linters::Entry> entry_; ///< their Linter, when no per-file-ignores apply
 };
 
 /// After the files were checked: adds the diagnostic that stands for each module rename to its
@@ -801,7 +846,18 @@ void checkWholeList(FileList list, const ConfigResolver &resolver, const RunOpti
   // Every name of a file, as the project view and the claims of the second pass need them.
   std::vector<FileReport> first = checkJobs(
       [&](JobQueue &queue) {
-        for (const std::string &file : list.files) queue.push({file, std::nullopt});
+        // The files are sorted: those of one directory come together, and share its settings.
+        std::string_view directory;
+        std::optional<Linters::Entry> entry;
+        for (const std::string &file : list.files) {
+          const std::size_t slash = file.find_last_of(kSeparators);
+          const std::string_view in = std::string_view(file).substr(0, slash == std::string::npos ? 0 : slash + 1);
+          if (directory.data() == nullptr || in != directory) {
+            directory = in; // (list.files outlives the walk of it)
+            entry = ctx.linters.forDirectoryOf(file);
+          }
+          queue.push({file, entry});
+        }
       },
       ctx, jobs, progress, /*oneEach=*/false);
   ctx.writes = writes;
@@ -910,21 +966,16 @@ Run::Run(const ConfigResolver &resolver, RunOptions options) : resolver_(resolve
 Run::~Run() = default;
 
 FileList Run::files() const {
-  // The configuration that applies where an entry lives decides whether a walk skips it:
-  // its `exclude` globs, then — unless it says otherwise — git's ignore rules.
-  GitIgnore git;
-  std::filesystem::path lastDirectory;
-  std::optional<std::variant<ResolvedConfig, ConfigError>> lastResolved;
+  // The configuration that applies where an entry lives decides whether a walk skips it.
+  SkipRules skips(resolver_);
+  bool entered = false;
   const auto excluded = [&](const std::filesystem::path &directory, std::string_view name, bool isDirectory,
                             const DirectoryListing &listing) {
-    const std::filesystem::path path = directory / name;
-    if (!lastResolved || directory.native() != lastDirectory.native()) {
-      lastDirectory = directory;
-      lastResolved = resolver_.forFile(path, listing);
+    if (!entered || directory.native() != skips.directory().native()) {
+      entered = true;
+      skips.enter(directory, listing);
     }
-    const auto *config = std::get_if<ResolvedConfig>(&*lastResolved);
-    if (config == nullptr) return false; // the error is reported when the file is checked
-    return config->excluded(path) || (config->respectGitignore && git.ignored(directory, name, isDirectory, listing));
+    return skips.excluded(name, isDirectory);
   };
   FileList list = collectFiles(options_.roots, excluded);
   if (options_.keep) std::erase_if(list.files, [&](const std::string &file) { return !options_.keep(file); });
