@@ -153,6 +153,9 @@ public:
   RunResult checkSource(const std::string &name, ReadResult read);
 
 private:
+  /// files(); `aliases` false: the later names of one file are left in (collectFiles()), unless
+  /// RunOptions::keep is set (it chooses among the deduplicated files).
+  FileList files(bool aliases) const;
   /// The run's unsafe setting and, with a project view, each module rename's diagnostic in its
   /// file's report and, with --fix, the renames on disk (the imports are written by now).
   void finish(RunResult &result) const;

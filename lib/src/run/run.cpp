@@ -872,6 +872,25 @@ void checkWholeList(FileList list, const ConfigResolver &resolver, const RunOpti
     result.checks = result.reports.size();
   };
   if (ctx.cancelled()) return finishCancelled();
+  // Of several names for one file (`a.py` and a link to it named on the command line, a bind
+  // mount met twice), the first in path order is the run's, as sortAndRemoveAliases() keeps it:
+  // told by the (device, inode) its read found, not by a stat of every file after the walk.
+  {
+    std::set<std::pair<std::uint64_t, std::uint64_t>> seen;
+    std::vector<std::string> files;
+    files.reserve(first.size());
+    for (FileReport &report : first) {
+      const auto identity = report.identity ? report.identity : fileIdentity(report.path);
+      if (identity && !seen.insert(*identity).second) {
+        if (report.deferred) progress.advance(); // counted, never checked
+        report.skipped = true;
+        continue;
+      }
+      files.push_back(report.path);
+    }
+    std::erase_if(first, [](const FileReport &r) { return r.skipped; });
+    list.files = std::move(files);
+  }
   std::vector<std::pair<std::string, PublicNames>> names;
   for (FileReport &report : first)
     if (report.names && !report.names->empty()) names.emplace_back(report.path, std::move(*report.names));
@@ -965,7 +984,9 @@ unsigned defaultJobs() {
 Run::Run(const ConfigResolver &resolver, RunOptions options) : resolver_(resolver), options_(std::move(options)) {}
 Run::~Run() = default;
 
-FileList Run::files() const {
+FileList Run::files() const { return files(true); }
+
+FileList Run::files(bool aliases) const {
   // The configuration that applies where an entry lives decides whether a walk skips it.
   SkipRules skips(resolver_);
   bool entered = false;
@@ -977,7 +998,7 @@ FileList Run::files() const {
     }
     return skips.excluded(name, isDirectory);
   };
-  FileList list = collectFiles(options_.roots, excluded);
+  FileList list = collectFiles(options_.roots, excluded, aliases || options_.keep);
   if (options_.keep) std::erase_if(list.files, [&](const std::string &file) { return !options_.keep(file); });
   return list;
 }
@@ -997,7 +1018,7 @@ RunResult Run::check(RunProgress &progress) {
   const unsigned jobs = options_.jobs == 0 ? defaultJobs() : std::min(options_.jobs, kMaxJobs);
   // Collecting fixes is fixing: the project view is known before any file is fixed.
   if (options_.listFirst || options_.keep || writes || options_.fixMode == FixMode::Collect)
-    checkWholeList(files(), resolver_, options_, ctx, jobs, progress, result);
+    checkWholeList(files(false), resolver_, options_, ctx, jobs, progress, result);
   else checkPipelined(resolver_, options_, ctx, jobs, progress, result);
   result.cancelled = stopped.load();
   finish(result);
