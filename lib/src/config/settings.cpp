@@ -568,6 +568,9 @@ struct ConfigResolver::Impl {
   /// The settings of a configuration file (by its entry in byDir; nullptr: none) resolved under
   /// the overrides, for no file in particular (forEntriesOf()).
   mutable std::unordered_map<const void *, std::shared_ptr<const std::variant<ResolvedConfig, ConfigError>>> resolved;
+  /// forEntriesOf(): the settings of each directory by its path as given, for the directories a
+  /// walk lists below it (a directory whose listing holds no configuration file has its parent's).
+  mutable std::unordered_map<std::string, std::shared_ptr<const std::variant<FileSettings, ConfigError>>> byGiven;
   std::shared_ptr<const std::variant<FileSettings, ConfigError>> explicitFile;
 
   using Entry = std::shared_ptr<const std::variant<FileSettings, ConfigError>>;
@@ -643,10 +646,34 @@ ConfigResolver::forEntriesOf(const fs::path &directory, const DirectoryListing &
   }
   Impl::Entry entry = impl_->explicitFile;
   if (!o.configFile) {
-    // The directory as forFile() finds it from any of its entries (`dir/..`, `dir/` included).
-    std::error_code ec;
-    const fs::path absolute = fs::absolute(directory / "_", ec).lexically_normal();
-    entry = impl_->forDirectory(absolute.parent_path(), listing);
+    bool known = false;
+#if !defined(_WIN32)
+    // A directory the walk listed below one asked about before, holding no configuration file:
+    // its parent's settings, found without making its absolute path.
+    const std::string &text = directory.native();
+    const std::size_t slash = text.rfind('/');
+    const bool plain = slash != std::string::npos && slash + 1 < text.size() &&
+                       text.compare(slash + 1, std::string::npos, ".") != 0 &&
+                       text.compare(slash + 1, std::string::npos, "..") != 0;
+    if (plain && !listing.mayHold(".asyncfix.toml") && !listing.mayHold("asyncfix.toml") &&
+        !listing.mayHold("pyproject.toml")) {
+      const std::lock_guard lock(impl_->mutex);
+      if (const auto it = impl_->byGiven.find(text.substr(0, slash)); it != impl_->byGiven.end()) {
+        entry = it->second;
+        known = true;
+      }
+    }
+#endif
+    if (!known) {
+      // The directory as forFile() finds it from any of its entries (`dir/..`, `dir/` included).
+      std::error_code ec;
+      const fs::path absolute = fs::absolute(directory / "_", ec).lexically_normal();
+      entry = impl_->forDirectory(absolute.parent_path(), listing);
+    }
+#if !defined(_WIN32)
+    const std::lock_guard lock(impl_->mutex);
+    impl_->byGiven.emplace(text, entry);
+#endif
   }
   {
     const std::lock_guard lock(impl_->mutex);
