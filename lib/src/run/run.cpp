@@ -936,11 +936,16 @@ void checkPipelined(const ConfigResolver &resolver, const RunOptions &options, C
   // and calls the deferred files list.
   std::vector<std::string> files, deferred;
   std::vector<std::pair<std::string, PublicNames>> names;
-  files.reserve(first.size());
+  bool modules = false; // a file of a module named `async`/`await`
   for (FileReport &report : first) {
-    files.push_back(report.path);
     if (report.names && !report.names->empty()) names.emplace_back(report.path, std::move(*report.names));
     if (report.deferred) deferred.push_back(report.path);
+    modules = modules || ProjectView::mentionsKeywordModule(report.path);
+  }
+  // Without either the view is empty, whatever the files (most runs): no copy of every path.
+  if (modules || !names.empty()) {
+    files.reserve(first.size());
+    for (const FileReport &report : first) files.push_back(report.path);
   }
   project = makeProjectView(files, std::move(names), resolver, options, projectText(ctx), jobs, result.keptModules);
   if (project.active()) ctx.linters.setProject(&project);
