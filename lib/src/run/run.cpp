@@ -338,8 +338,9 @@ void lintOnly(FileReport &report, const Linter &linter, std::string bytes, std::
 /// Lints or fixes one text. `stamp` is set for a file on disk (which --fix rewrites), null for
 /// stdin and a host's text; `decoded`: the bytes are UTF-8 text already (a host's, whatever
 /// encoding its file declares). `keep`: where a file that Context::deferAll defers leaves its
-/// bytes (as they were given, in their declared encoding).
-FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp, const Context &ctx,
+/// bytes (as they were given, in their declared encoding). `bytes` is taken where the report
+/// keeps it; otherwise (most files: nothing found) its memory is the caller's again.
+FileReport checkText(std::string path, std::string &bytes, const FileStamp *stamp, const Context &ctx,
                      const Linters::Entry *given = nullptr, bool decoded = false, std::string *keep = nullptr) {
   FileReport report;
   report.path = std::move(path);
@@ -475,6 +476,8 @@ constexpr std::string_view kSeparators = "/";
 /// The most bytes the first pass of a run that lists its files first keeps for its second
 /// (FileReport::read): the files past it are read again.
 constexpr std::size_t kKeptBudget = std::size_t{512} << 20;
+/// The largest read buffer a worker keeps for its next file (checkFile's `spare`).
+constexpr std::size_t kSpareMost = std::size_t{4} << 20;
 
 /// One file to check, handed from the walk to a worker.
 struct Job {
@@ -498,16 +501,19 @@ FileReport checkOpen(Job &job, ProjectSource open, const Context &ctx) {
     warn(report, open.readOnly + "; not checked");
     return report;
   }
-  return checkText(job.path, std::move(open.text), nullptr, ctx, job.entry ? &*job.entry : nullptr, true);
+  return checkText(job.path, open.text, nullptr, ctx, job.entry ? &*job.entry : nullptr, true);
 }
 
-FileReport checkFile(Job &job, const Context &ctx) {
+/// Checks one file; `spare`: the memory of the worker's last read, which this one reuses (and
+/// hands back when its report keeps no bytes).
+FileReport checkFile(Job &job, const Context &ctx, std::string &spare) {
   const std::string &path = job.path;
   try {
     if (std::optional<ProjectSource> open = ctx.open(path)) return checkOpen(job, std::move(*open), ctx);
-    ReadResult read = job.read        ? std::move(*job.read)
-                      : job.directory ? readSourceFileAt(job.directory->fd(), path.c_str() + (path.rfind('/') + 1))
-                                      : readSourceFile(path);
+    ReadResult read =
+        job.read        ? std::move(*job.read)
+        : job.directory ? readSourceFileAt(job.directory->fd(), path.c_str() + (path.rfind('/') + 1), std::move(spare))
+                        : readSourceFile(path, std::move(spare));
     job.directory.reset(); // the directory closes with its last file
     std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
     if (!read.error) {
@@ -531,9 +537,10 @@ FileReport checkFile(Job &job, const Context &ctx) {
       return report;
     }
     std::string kept; // a deferred file's bytes, for the second pass
-    FileReport report = checkText(path, std::move(read.bytes), &read.stamp, ctx, job.entry ? &*job.entry : nullptr,
-                                  false, ctx.deferAll ? &kept : nullptr);
+    FileReport report = checkText(path, read.bytes, &read.stamp, ctx, job.entry ? &*job.entry : nullptr, false,
+                                  ctx.deferAll ? &kept : nullptr);
     report.identity = identity;
+    if (read.bytes.capacity() <= kSpareMost) spare = std::move(read.bytes);
     if (report.deferred && ctx.deferAll && ctx.keptBytes->fetch_add(kept.size()) + kept.size() <= kKeptBudget) {
       read.bytes = std::move(kept);
       report.read = std::move(read);
@@ -638,9 +645,10 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   std::vector<std::deque<FileReport>> done;
   const auto work = [&] {
     std::deque<FileReport> mine;
+    std::string spare; // the memory of this worker's reads
     for (Job job; queue.pop(job);) {
       if (ctx.cancelled()) continue; // the queue is emptied: the producer never waits
-      mine.push_back(checkFile(job, ctx));
+      mine.push_back(checkFile(job, ctx, spare));
       if (!mine.back().deferred) progress.advance();
     }
     const std::lock_guard lock(doneMutex);
@@ -1040,7 +1048,7 @@ RunResult Run::checkSource(const std::string &name, ReadResult read) {
     fail(report, *read.error);
     result.reports.push_back(std::move(report));
   } else {
-    result.reports.push_back(checkText(name, std::move(read.bytes), nullptr, ctx));
+    result.reports.push_back(checkText(name, read.bytes, nullptr, ctx));
     result.checks = 1;
   }
   finish(result);
