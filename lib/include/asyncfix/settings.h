@@ -163,8 +163,8 @@ public:
   /// forFile() gives each of them, but with no per-file-ignores applied (so the same for every
   /// entry when `perFileIgnores` is empty). Resolved once per configuration file and shared by
   /// every directory under it: a walk asks for each directory, forFile() for each file.
-  std::shared_ptr<const std::variant<ResolvedConfig, ConfigError>>
-  forEntriesOf(const std::filesystem::path &directory, const DirectoryListing &listing) const;
+  std::shared_ptr<const std::variant<ResolvedConfig, ConfigError>> forEntriesOf(const std::filesystem::path &directory,
+                                                                                const DirectoryListing &listing) const;
 
 private:
   struct Impl;

@@ -641,7 +641,8 @@ ConfigResolver::forEntriesOf(const fs::path &directory, const DirectoryListing &
   if (o.isolated) {
     const std::lock_guard lock(impl_->mutex);
     Shared &slot = impl_->resolved[nullptr];
-    if (!slot) slot = std::make_shared<const std::variant<ResolvedConfig, ConfigError>>(resolve(nullptr, o.overrides, {}));
+    if (!slot)
+      slot = std::make_shared<const std::variant<ResolvedConfig, ConfigError>>(resolve(nullptr, o.overrides, {}));
     return slot;
   }
   Impl::Entry entry = impl_->explicitFile;
@@ -680,7 +681,8 @@ ConfigResolver::forEntriesOf(const fs::path &directory, const DirectoryListing &
     if (const auto it = impl_->resolved.find(entry.get()); it != impl_->resolved.end()) return it->second;
   }
   Shared made;
-  if (!entry) made = std::make_shared<const std::variant<ResolvedConfig, ConfigError>>(resolve(nullptr, o.overrides, {}));
+  if (!entry)
+    made = std::make_shared<const std::variant<ResolvedConfig, ConfigError>>(resolve(nullptr, o.overrides, {}));
   else if (const auto *e = std::get_if<ConfigError>(entry.get()))
     made = std::make_shared<const std::variant<ResolvedConfig, ConfigError>>(*e);
   else

@@ -488,8 +488,8 @@ struct Job {
   /// The directory the walk found it in, still open: the file is read from it (its name is the
   /// path's last component). Null: read by path.
   std::shared_ptr<const OpenDirectory> directory{};
-  /// The file as an earlier read of this run found it (scanPublicNames): checked and written
-  /// against those bytes and that stamp, not read again.
+  /// The file as an earlier read of this run found it (the first pass of a whole-list run):
+  /// checked and written against those bytes and that stamp, not read again.
   std::optional<ReadResult> read{};
 };
 
@@ -764,7 +764,7 @@ private:
   std::unordered_set<std::string> seen_;
   std::vector<PathError> errors_;
   std::size_t files_ = 0;
-  SkipRules::Resolved entryOf_;          ///< the settings `entry_` was made for
+  SkipRules::Resolved entryOf_;         ///< the settings `entry_` was made for
   std::optional<Linters::Entry> entry_; ///< their Linter, when no per-file-ignores apply
 };
 
