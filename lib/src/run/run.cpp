@@ -335,6 +335,31 @@ void lintOnly(FileReport &report, const Linter &linter, std::string bytes, std::
   if (!report.diagnostics.empty()) report.text = document.text();
 }
 
+/// What the pipeline's first pass (Context::defer) does with a Python text: check it now, finish
+/// it (nothing to report or change), or defer it to the pass after the project view (with its
+/// public names in `report`). `maybe` gets the prefilter's verdict.
+enum class FirstPass { Check, Finished, Deferred };
+FirstPass firstPass(FileReport &report, const Linter &linter, std::string_view bytes, const Context &ctx,
+                    std::optional<bool> &maybe) {
+  const RunOptions &options = ctx.options;
+  // One prefilter scan for most files. A linter that looks for `async`/`await` as names
+  // (AF001/AF002) and finds no reason to parse finds none, so mayHavePublicNames(), which asks
+  // the prefilter for those alone, would find none either; and lint() or fix() would stop at
+  // the same scan.
+  maybe = linter.mayHaveFindings(bytes);
+  const bool looksForNames = (LinterInternals::impl(linter).triggers & kPrefilterKeywordName) != 0;
+  if ((*maybe || !looksForNames) && mayHavePublicNames(bytes)) {
+    report.names = findPublicNames(bytes);
+    return FirstPass::Deferred;
+  }
+  if (ctx.deferAll && (*maybe || options.addNoqa)) return FirstPass::Deferred;
+  // (fix() would stop at the same scan: nothing changes, nothing remains)
+  if (!*maybe && !options.addNoqa &&
+      (options.fixMode == FixMode::None || options.fixMode == FixMode::Diff || ctx.deferAll))
+    return FirstPass::Finished; // nothing to report, nothing to change
+  return FirstPass::Check;
+}
+
 /// Lints or fixes one text. `stamp` is set for a file on disk (which --fix rewrites), null for
 /// stdin and a host's text; `decoded`: the bytes are UTF-8 text already (a host's, whatever
 /// encoding its file declares). `keep`: where a file that Context::deferAll defers leaves its
@@ -385,30 +410,14 @@ FileReport checkText(std::string path, std::string &bytes, const FileStamp *stam
     original = std::exchange(bytes, std::move(source.text));
   }
   std::optional<bool> maybe; // the prefilter's verdict, once asked
-  const auto defer = [&] {
-    report.deferred = true;
-    if (keep != nullptr) *keep = std::move(encoding.empty() ? bytes : original);
-  };
   if (ctx.defer) {
-    // One prefilter scan for most files. A linter that looks for `async`/`await` as names
-    // (AF001/AF002) and finds no reason to parse finds none, so mayHavePublicNames(), which asks
-    // the prefilter for those alone, would find none either; and lint() or fix() would stop at
-    // the same scan.
-    maybe = linter.mayHaveFindings(bytes);
-    const bool looksForNames = (LinterInternals::impl(linter).triggers & kPrefilterKeywordName) != 0;
-    if ((*maybe || !looksForNames) && mayHavePublicNames(bytes)) {
-      report.names = findPublicNames(bytes);
-      defer();
+    const FirstPass pass = firstPass(report, linter, bytes, ctx, maybe);
+    if (pass == FirstPass::Finished) return report;
+    if (pass == FirstPass::Deferred) {
+      report.deferred = true;
+      if (keep != nullptr) *keep = std::move(encoding.empty() ? bytes : original);
       return report;
     }
-    if (ctx.deferAll && (*maybe || options.addNoqa)) {
-      defer();
-      return report;
-    }
-    // (fix() would stop at the same scan: nothing changes, nothing remains)
-    if (!*maybe && !options.addNoqa &&
-        (options.fixMode == FixMode::None || options.fixMode == FixMode::Diff || ctx.deferAll))
-      return report; // nothing to report, nothing to change
   }
   const auto encoded = [&](const std::string &text) { return encodeSource(text, encoding); };
   if (options.addNoqa) {
@@ -875,6 +884,7 @@ void checkWholeList(FileList list, const ConfigResolver &resolver, const RunOpti
   const auto finishCancelled = [&] {
     std::erase_if(first, [](const FileReport &r) { return r.deferred; });
     std::vector<FileReport *> order;
+    order.reserve(first.size());
     for (FileReport &report : first) order.push_back(&report);
     result.reports = inPathOrder(std::move(order), /*oneEach=*/true);
     result.checks = result.reports.size();
