@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <mutex>
 #include <string>
 
 #include "asyncfix/run.h"
@@ -168,6 +169,48 @@ TEST_CASE("a host's run collects the fixes, reads its own texts and writes nothi
   CHECK(module->fixed == 2); // its AF101, and the rename
 }
 
+TEST_CASE("a fixing run reads each file once, and twice only those that may change", "[run]") {
+  const Project project({
+      {"legacy.py", "def f(t):\n    return t.cuda(async=True)\n"},
+      {"clean.py", "print(1)\n"},
+      {"modern.py", "async def f(t):\n    await g(t)\n"},
+      {"pkg/__init__.py", ""},
+  });
+  ConfigResolver::Options settings;
+  settings.isolated = true;
+  const ConfigResolver resolver(std::move(settings));
+  RunOptions options;
+  options.roots = {project.root.string()};
+  options.fixMode = FixMode::Apply;
+  options.jobs = 2;
+  // The host has no text of its own: each time it is asked, the file is read from the disk.
+  std::mutex mutex;
+  std::map<std::string, int> asked;
+  options.openText = [&](const std::string &path) -> std::optional<ProjectSource> {
+    const std::lock_guard lock(mutex);
+    ++asked[fs::path(path).lexically_relative(project.root).generic_string()];
+    return std::nullopt;
+  };
+  Counting progress;
+  const RunResult result = Run(resolver, options).check(progress);
+
+  // A file that cannot change is read once (the run read every file twice: once for the project
+  // view's names, once to check it); one the prefilter keeps is fixed against its first read.
+  CHECK(asked["clean.py"] == 1);
+  CHECK(asked["modern.py"] == 1);
+  CHECK(asked["pkg/__init__.py"] == 1);
+  CHECK(asked["legacy.py"] == 2);
+  CHECK(progress.total == 4);
+  CHECK(progress.done == 4);
+  CHECK(result.checks == 4);
+  CHECK(project.read("legacy.py") == "def f(t):\n    return t.cuda(non_blocking=True)\n");
+  CHECK(project.read("clean.py") == "print(1)\n");
+  const FileReport *legacy = reportOf(result, project.path("legacy.py"));
+  REQUIRE(legacy != nullptr);
+  CHECK(legacy->changed);
+  CHECK(legacy->fixed == 1);
+}
+
 TEST_CASE("a run whose host cannot rename files leaves the modules named async and their imports", "[run]") {
   const Project project(kHostFiles);
   ConfigResolver::Options settings;
@@ -202,10 +245,10 @@ TEST_CASE("a cancelled run checks no more files and renames no module", "[run]")
   for (const FixMode mode : {FixMode::Apply, FixMode::Collect}) {
     INFO("fix mode " << static_cast<int>(mode));
     options.fixMode = mode;
-    // Cancelled after the first file (the run asks three times between its phases first; lib.py,
-    // first in path order, is checked and needs no fix).
+    // Cancelled after the first file (the run asks once before its first pass; lib.py, first in
+    // path order, is read by it and can need no fix: finished there).
     std::atomic<int> asked{0};
-    options.cancelled = [&] { return ++asked > 4; };
+    options.cancelled = [&] { return ++asked > 2; };
     Counting progress;
     const RunResult result = Run(resolver, options).check(progress);
     CHECK(result.cancelled);

@@ -170,6 +170,40 @@ TEST_CASE("ConfigResolver: the nearest file wins, overrides win over files", "[s
   CHECK(forFile(ConfigResolver(explicitFile), top).config.rules.ignore == std::vector<std::string>{"AF101"});
 }
 
+TEST_CASE("ConfigResolver: a directory's entries share what forFile gives each of them", "[settings]") {
+  TempTree t;
+  t.write("pyproject.toml", "[tool.asyncfix]\nignore = [\"AF002\"]\nexclude = [\"gen\"]\n");
+  t.write("a/x.py", "");
+  t.write("a/b/y.py", "");
+  t.write("pfi/asyncfix.toml", "per-file-ignores = { \"z.py\" = [\"AF101\"] }\n");
+  t.write("pfi/z.py", "");
+  t.write("broken/asyncfix.toml", "selct = []\n");
+  ConfigResolver::Options o;
+  o.overrides.ignore = std::vector<std::string>{"AF101"};
+  const ConfigResolver r(o);
+  for (const char *dir : {"a", "a/b", "a/b/..", "a/./b/", "pfi", "."}) {
+    INFO(dir);
+    const fs::path directory = t.root / dir;
+    const auto shared = r.forEntriesOf(directory, DirectoryListing{});
+    REQUIRE(std::holds_alternative<ResolvedConfig>(*shared));
+    const ResolvedConfig &entries = std::get<ResolvedConfig>(*shared);
+    const ResolvedConfig each = forFile(r, directory / "y.py");
+    CHECK(entries.source == each.source);
+    CHECK(entries.exclude == each.exclude);
+    CHECK(entries.respectGitignore == each.respectGitignore);
+    CHECK(entries.perFileIgnores == each.perFileIgnores);
+    if (each.perFileIgnores.empty()) CHECK(entries.config.rules.ignore == each.config.rules.ignore);
+  }
+  // One object for every directory under one configuration file; per-file-ignores are left to
+  // forFile (the directory's own `ignore` only).
+  CHECK(r.forEntriesOf(t.root / "a", {}) == r.forEntriesOf(t.root / "a/b", {}));
+  CHECK(r.forEntriesOf(t.root / "a", {}) != r.forEntriesOf(t.root / "pfi", {}));
+  CHECK(std::get<ResolvedConfig>(*r.forEntriesOf(t.root / "pfi", {})).config.rules.ignore ==
+        std::vector<std::string>{"AF101"});
+  CHECK(forFile(r, t.root / "pfi/z.py").config.rules.ignore == std::vector<std::string>{"AF101", "AF101"});
+  CHECK(std::holds_alternative<ConfigError>(*r.forEntriesOf(t.root / "broken", {})));
+}
+
 TEST_CASE("ConfigResolver: a broken file is an error for the files under it", "[settings]") {
   TempTree t;
   t.write("asyncfix.toml", "selct = []\n");

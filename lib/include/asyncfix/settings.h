@@ -159,6 +159,12 @@ public:
   /// configuration files that directory holds, so the ones it lacks are not looked for.
   std::variant<ResolvedConfig, ConfigError> forFile(const std::filesystem::path &file,
                                                     const DirectoryListing &listing) const;
+  /// The settings of the entries of `directory`, which a walk has just listed (`listing`): what
+  /// forFile() gives each of them, but with no per-file-ignores applied (so the same for every
+  /// entry when `perFileIgnores` is empty). Resolved once per configuration file and shared by
+  /// every directory under it: a walk asks for each directory, forFile() for each file.
+  std::shared_ptr<const std::variant<ResolvedConfig, ConfigError>> forEntriesOf(const std::filesystem::path &directory,
+                                                                                const DirectoryListing &listing) const;
 
 private:
   struct Impl;

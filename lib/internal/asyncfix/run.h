@@ -113,6 +113,10 @@ struct FileReport {
   /// Between the two passes of a pipelined run (asyncfix::Run::check): not checked yet, as the
   /// project view may change its findings.
   bool deferred = false;
+  /// A deferred file of a run that lists its files first (one that may write): the file as its
+  /// first pass read it, checked and written against these bytes and this stamp in the second
+  /// pass, not read again (nullopt when it came from the host, or past the run's budget).
+  std::optional<ReadResult> read;
 };
 
 /// What a run produced.
@@ -149,6 +153,9 @@ public:
   RunResult checkSource(const std::string &name, ReadResult read);
 
 private:
+  /// files(); `aliases` false: the later names of one file are left in (collectFiles()), unless
+  /// RunOptions::keep is set (it chooses among the deduplicated files).
+  FileList files(bool aliases) const;
   /// The run's unsafe setting and, with a project view, each module rename's diagnostic in its
   /// file's report and, with --fix, the renames on disk (the imports are written by now).
   void finish(RunResult &result) const;

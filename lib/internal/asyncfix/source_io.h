@@ -40,10 +40,12 @@ std::string utf8Text(std::wstring_view wide);
 #endif
 
 /// Reads a whole regular file (following a symlink named explicitly).
-ReadResult readSourceFile(const std::string &path);
+/// `spare`: a string whose memory the bytes may take (a run's worker reads one file after another
+/// into the same memory, instead of a fresh allocation per file).
+ReadResult readSourceFile(const std::string &path, std::string spare = {});
 /// readSourceFile() of the entry `name` of the directory open as `directory` (AT_FDCWD: `name`
 /// is a path).
-ReadResult readSourceFileAt(int directory, const char *name);
+ReadResult readSourceFileAt(int directory, const char *name, std::string spare = {});
 /// Reads all of standard input, binary-safe.
 ReadResult readStdin();
 /// Reads a whole file that is not a source (a `--files-from` list, a report to merge): unlike

@@ -92,8 +92,10 @@ void sortAndRemoveAliases(std::vector<std::string> &files);
 /// `excluded` decides, for every directory and file met during a walk, whether to skip it (the
 /// configuration's `exclude`): it is given the entry's directory, its name, whether it is a
 /// directory, and what the directory's listing holds. Hidden directories are always skipped.
+/// `aliases` false: the later names of one file are left in (sorted, each spelling once), for a
+/// caller that learns each file's identity as it reads it (no stat per file here).
 using WalkFilter = std::function<bool(const std::filesystem::path &directory, std::string_view name, bool isDirectory,
                                       const DirectoryListing &listing)>;
-FileList collectFiles(const std::vector<std::string> &paths, const WalkFilter &excluded);
+FileList collectFiles(const std::vector<std::string> &paths, const WalkFilter &excluded, bool aliases = true);
 
 } // namespace asyncfix

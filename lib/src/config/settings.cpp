@@ -565,6 +565,12 @@ struct ConfigResolver::Impl {
   mutable std::mutex mutex;
   /// directory → the settings that apply in it (nullptr: none), or the error that stops it.
   mutable std::unordered_map<std::string, std::shared_ptr<const std::variant<FileSettings, ConfigError>>> byDir;
+  /// The settings of a configuration file (by its entry in byDir; nullptr: none) resolved under
+  /// the overrides, for no file in particular (forEntriesOf()).
+  mutable std::unordered_map<const void *, std::shared_ptr<const std::variant<ResolvedConfig, ConfigError>>> resolved;
+  /// forEntriesOf(): the settings of each directory by its path as given, for the directories a
+  /// walk lists below it (a directory whose listing holds no configuration file has its parent's).
+  mutable std::unordered_map<std::string, std::shared_ptr<const std::variant<FileSettings, ConfigError>>> byGiven;
   std::shared_ptr<const std::variant<FileSettings, ConfigError>> explicitFile;
 
   using Entry = std::shared_ptr<const std::variant<FileSettings, ConfigError>>;
@@ -626,6 +632,64 @@ std::variant<ResolvedConfig, ConfigError> ConfigResolver::forFile(const fs::path
   if (!entry) return resolve(nullptr, o.overrides, file);
   if (const auto *e = std::get_if<ConfigError>(entry.get())) return *e;
   return resolve(&std::get<FileSettings>(*entry), o.overrides, file);
+}
+
+std::shared_ptr<const std::variant<ResolvedConfig, ConfigError>>
+ConfigResolver::forEntriesOf(const fs::path &directory, const DirectoryListing &listing) const {
+  using Shared = std::shared_ptr<const std::variant<ResolvedConfig, ConfigError>>;
+  const Options &o = impl_->options;
+  if (o.isolated) {
+    const std::lock_guard lock(impl_->mutex);
+    Shared &slot = impl_->resolved[nullptr];
+    if (!slot)
+      slot = std::make_shared<const std::variant<ResolvedConfig, ConfigError>>(resolve(nullptr, o.overrides, {}));
+    return slot;
+  }
+  Impl::Entry entry = impl_->explicitFile;
+  if (!o.configFile) {
+    bool known = false;
+#if !defined(_WIN32)
+    // A directory the walk listed below one asked about before, holding no configuration file:
+    // its parent's settings, found without making its absolute path.
+    const std::string &text = directory.native();
+    const std::size_t slash = text.rfind('/');
+    const bool plain = slash != std::string::npos && slash + 1 < text.size() &&
+                       text.compare(slash + 1, std::string::npos, ".") != 0 &&
+                       text.compare(slash + 1, std::string::npos, "..") != 0;
+    if (plain && !listing.mayHold(".asyncfix.toml") && !listing.mayHold("asyncfix.toml") &&
+        !listing.mayHold("pyproject.toml")) {
+      const std::lock_guard lock(impl_->mutex);
+      if (const auto it = impl_->byGiven.find(text.substr(0, slash)); it != impl_->byGiven.end()) {
+        entry = it->second;
+        known = true;
+      }
+    }
+#endif
+    if (!known) {
+      // The directory as forFile() finds it from any of its entries (`dir/..`, `dir/` included).
+      std::error_code ec;
+      const fs::path absolute = fs::absolute(directory / "_", ec).lexically_normal();
+      entry = impl_->forDirectory(absolute.parent_path(), listing);
+    }
+#if !defined(_WIN32)
+    const std::lock_guard lock(impl_->mutex);
+    impl_->byGiven.emplace(text, entry);
+#endif
+  }
+  {
+    const std::lock_guard lock(impl_->mutex);
+    if (const auto it = impl_->resolved.find(entry.get()); it != impl_->resolved.end()) return it->second;
+  }
+  Shared made;
+  if (!entry)
+    made = std::make_shared<const std::variant<ResolvedConfig, ConfigError>>(resolve(nullptr, o.overrides, {}));
+  else if (const auto *e = std::get_if<ConfigError>(entry.get()))
+    made = std::make_shared<const std::variant<ResolvedConfig, ConfigError>>(*e);
+  else
+    made = std::make_shared<const std::variant<ResolvedConfig, ConfigError>>(
+        resolve(&std::get<FileSettings>(*entry), o.overrides, {}));
+  const std::lock_guard lock(impl_->mutex);
+  return impl_->resolved.emplace(entry.get(), std::move(made)).first->second;
 }
 
 } // namespace asyncfix

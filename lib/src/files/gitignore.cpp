@@ -151,6 +151,35 @@ struct GitIgnore::Impl {
   /// ignored(directory, name, …): the directory last asked about, as given, and what it is.
   std::filesystem::path lastGiven;
   const Directory *lastGivenDirectory = nullptr;
+  /// The absolute path (as `directories` keys it) of each directory asked about, by its path as
+  /// given: a walk's next directory is an entry of one asked about before, and its path is that
+  /// one's and its name (no absolute path made and normalised for each directory).
+  std::unordered_map<std::string, std::string> fullOfGiven;
+
+  /// The absolute, normalised path of the directory given as `given`; nullopt when it cannot be
+  /// made.
+  std::optional<std::string> fullPath(const std::filesystem::path &given) {
+#if !defined(_WIN32)
+    const std::string &text = given.native();
+    const std::size_t slash = text.rfind('/');
+    if (slash != std::string::npos && slash + 1 < text.size()) {
+      const std::string_view name = std::string_view(text).substr(slash + 1);
+      if (name != "." && name != "..")
+        if (const auto it = fullOfGiven.find(text.substr(0, slash)); it != fullOfGiven.end())
+          return fullOfGiven.emplace(text, (it->second == "/" ? "" : it->second) + "/" + std::string(name))
+              .first->second;
+    }
+#endif
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(given, ec);
+    if (ec) return std::nullopt;
+    std::string full = pathText(absolute.lexically_normal());
+    while (full.size() > 1 && full.back() == '/') full.pop_back();
+#if !defined(_WIN32)
+    fullOfGiven.emplace(given.native(), full);
+#endif
+    return full;
+  }
 
   /// What the ignore files say about `name` in `dir`, `full` being its absolute path.
   template <class IsDirectory> bool ignoredIn(const Directory &dir, std::string_view name, IsDirectory &&isDirectory) {
@@ -305,13 +334,10 @@ bool GitIgnore::ignored(const fs::path &directory, std::string_view name, bool i
                         const DirectoryListing &listing) {
   // Strings, not paths: comparing paths splits both into components, for every entry.
   if (impl_->lastGivenDirectory == nullptr || directory.native() != impl_->lastGiven.native()) {
-    std::error_code ec;
-    const fs::path absolute = fs::absolute(directory, ec);
-    if (ec) return false;
-    std::string full = pathText(absolute.lexically_normal());
-    while (full.size() > 1 && full.back() == '/') full.pop_back();
+    const std::optional<std::string> full = impl_->fullPath(directory);
+    if (!full) return false;
     impl_->lastGiven = directory;
-    impl_->lastGivenDirectory = &impl_->directory(full, listing);
+    impl_->lastGivenDirectory = &impl_->directory(*full, listing);
   }
   return impl_->ignoredIn(*impl_->lastGivenDirectory, name, [isDirectory] { return isDirectory; });
 }

@@ -57,6 +57,16 @@ public:
 
   Entry forFile(const std::string &path) { return forResolved(resolver_.forFile(path), path); }
 
+  /// The entry of every file in the directory of `path` (one of them), when they share it: no
+  /// per-file-ignores apply there and no project view is set (it configures files one by one).
+  std::optional<Entry> forDirectoryOf(const std::string &path) {
+    if (project_ != nullptr) return std::nullopt;
+    const auto shared = resolver_.forEntriesOf(pathFromUtf8(path).parent_path(), DirectoryListing{});
+    const auto *config = std::get_if<ResolvedConfig>(shared.get());
+    if (config != nullptr && !config->perFileIgnores.empty()) return std::nullopt;
+    return forResolved(*shared, path);
+  }
+
   /// The entry of settings already resolved (for every file of a directory without
   /// per-file-ignores, whose files all share them; `path` is one of them, for the project view).
   Entry forResolved(const std::variant<ResolvedConfig, ConfigError> &resolved, const std::string &path = {}) {
@@ -95,6 +105,12 @@ struct Context {
   /// `async`/`await` as a name (mayHavePublicNames(); the only files whose findings a project
   /// view can change) is not linted yet; its report lists its public names and is `deferred`.
   bool defer = false;
+  /// With `defer`, in a run that lists its files first (one that may write, checkWholeList): every
+  /// file that may change waits for the project view as well, so that no file is fixed before the
+  /// view is known, and its bytes ride in its report (FileReport::read) to be fixed against.
+  bool deferAll = false;
+  /// deferAll: the bytes kept in reports so far, against kKeptBudget.
+  std::atomic<std::size_t> *keptBytes = nullptr;
   /// Set once RunOptions::cancelled said so (every worker stops asking then).
   std::atomic<bool> *stopped = nullptr;
 
@@ -319,11 +335,38 @@ void lintOnly(FileReport &report, const Linter &linter, std::string bytes, std::
   if (!report.diagnostics.empty()) report.text = document.text();
 }
 
+/// What the pipeline's first pass (Context::defer) does with a Python text: check it now, finish
+/// it (nothing to report or change), or defer it to the pass after the project view (with its
+/// public names in `report`). `maybe` gets the prefilter's verdict.
+enum class FirstPass { Check, Finished, Deferred };
+FirstPass firstPass(FileReport &report, const Linter &linter, std::string_view bytes, const Context &ctx,
+                    std::optional<bool> &maybe) {
+  const RunOptions &options = ctx.options;
+  // One prefilter scan for most files. A linter that looks for `async`/`await` as names
+  // (AF001/AF002) and finds no reason to parse finds none, so mayHavePublicNames(), which asks
+  // the prefilter for those alone, would find none either; and lint() or fix() would stop at
+  // the same scan.
+  maybe = linter.mayHaveFindings(bytes);
+  const bool looksForNames = (LinterInternals::impl(linter).triggers & kPrefilterKeywordName) != 0;
+  if ((*maybe || !looksForNames) && mayHavePublicNames(bytes)) {
+    report.names = findPublicNames(bytes);
+    return FirstPass::Deferred;
+  }
+  if (ctx.deferAll && (*maybe || options.addNoqa)) return FirstPass::Deferred;
+  // (fix() would stop at the same scan: nothing changes, nothing remains)
+  if (!*maybe && !options.addNoqa &&
+      (options.fixMode == FixMode::None || options.fixMode == FixMode::Diff || ctx.deferAll))
+    return FirstPass::Finished; // nothing to report, nothing to change
+  return FirstPass::Check;
+}
+
 /// Lints or fixes one text. `stamp` is set for a file on disk (which --fix rewrites), null for
 /// stdin and a host's text; `decoded`: the bytes are UTF-8 text already (a host's, whatever
-/// encoding its file declares).
-FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp, const Context &ctx,
-                     const Linters::Entry *given = nullptr, bool decoded = false) {
+/// encoding its file declares). `keep`: where a file that Context::deferAll defers leaves its
+/// bytes (as they were given, in their declared encoding). `bytes` is taken where the report
+/// keeps it; otherwise (most files: nothing found) its memory is the caller's again.
+FileReport checkText(std::string path, std::string &bytes, const FileStamp *stamp, const Context &ctx,
+                     const Linters::Entry *given = nullptr, bool decoded = false, std::string *keep = nullptr) {
   FileReport report;
   report.path = std::move(path);
   const RunOptions &options = ctx.options;
@@ -352,8 +395,9 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   }
   if (isNotebookName(report.path)) {
     // Its cells are JSON strings: a `\u` escape may spell the keywords too.
-    if (ctx.defer && (spellsKeyword(bytes) || bytes.find("\\u") != std::string::npos)) {
+    if (ctx.defer && (ctx.deferAll || spellsKeyword(bytes) || bytes.find("\\u") != std::string::npos)) {
       report.deferred = true;
+      if (keep != nullptr) *keep = std::move(bytes);
       return report;
     }
     return checkNotebook(std::move(report), std::move(bytes), stamp, ctx, entry);
@@ -367,19 +411,13 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   }
   std::optional<bool> maybe; // the prefilter's verdict, once asked
   if (ctx.defer) {
-    // One prefilter scan for most files. A linter that looks for `async`/`await` as names
-    // (AF001/AF002) and finds no reason to parse finds none, so mayHavePublicNames(), which asks
-    // the prefilter for those alone, would find none either; and lint() or fix() would stop at
-    // the same scan.
-    maybe = linter.mayHaveFindings(bytes);
-    const bool looksForNames = (LinterInternals::impl(linter).triggers & kPrefilterKeywordName) != 0;
-    if ((*maybe || !looksForNames) && mayHavePublicNames(bytes)) {
-      report.names = findPublicNames(bytes);
+    const FirstPass pass = firstPass(report, linter, bytes, ctx, maybe);
+    if (pass == FirstPass::Finished) return report;
+    if (pass == FirstPass::Deferred) {
       report.deferred = true;
+      if (keep != nullptr) *keep = std::move(encoding.empty() ? bytes : original);
       return report;
     }
-    if (!*maybe && !options.addNoqa && (options.fixMode == FixMode::None || options.fixMode == FixMode::Diff))
-      return report; // nothing to report, nothing to change
   }
   const auto encoded = [&](const std::string &text) { return encodeSource(text, encoding); };
   if (options.addNoqa) {
@@ -437,6 +475,19 @@ FileReport checkText(std::string path, std::string bytes, const FileStamp *stamp
   return report;
 }
 
+/// What ends a path's directory part.
+#if defined(_WIN32)
+constexpr std::string_view kSeparators = "/\\:"; // (`C:x.py` is in the current directory of C:)
+#else
+constexpr std::string_view kSeparators = "/";
+#endif
+
+/// The most bytes the first pass of a run that lists its files first keeps for its second
+/// (FileReport::read): the files past it are read again.
+constexpr std::size_t kKeptBudget = std::size_t{512} << 20;
+/// The largest read buffer a worker keeps for its next file (checkFile's `spare`).
+constexpr std::size_t kSpareMost = std::size_t{4} << 20;
+
 /// One file to check, handed from the walk to a worker.
 struct Job {
   std::string path;
@@ -446,8 +497,8 @@ struct Job {
   /// The directory the walk found it in, still open: the file is read from it (its name is the
   /// path's last component). Null: read by path.
   std::shared_ptr<const OpenDirectory> directory{};
-  /// The file as an earlier read of this run found it (scanPublicNames): checked and written
-  /// against those bytes and that stamp, not read again.
+  /// The file as an earlier read of this run found it (the first pass of a whole-list run):
+  /// checked and written against those bytes and that stamp, not read again.
   std::optional<ReadResult> read{};
 };
 
@@ -459,16 +510,19 @@ FileReport checkOpen(Job &job, ProjectSource open, const Context &ctx) {
     warn(report, open.readOnly + "; not checked");
     return report;
   }
-  return checkText(job.path, std::move(open.text), nullptr, ctx, job.entry ? &*job.entry : nullptr, true);
+  return checkText(job.path, open.text, nullptr, ctx, job.entry ? &*job.entry : nullptr, true);
 }
 
-FileReport checkFile(Job &job, const Context &ctx) {
+/// Checks one file; `spare`: the memory of the worker's last read, which this one reuses (and
+/// hands back when its report keeps no bytes).
+FileReport checkFile(Job &job, const Context &ctx, std::string &spare) {
   const std::string &path = job.path;
   try {
     if (std::optional<ProjectSource> open = ctx.open(path)) return checkOpen(job, std::move(*open), ctx);
-    ReadResult read = job.read        ? std::move(*job.read)
-                      : job.directory ? readSourceFileAt(job.directory->fd(), path.c_str() + (path.rfind('/') + 1))
-                                      : readSourceFile(path);
+    ReadResult read =
+        job.read        ? std::move(*job.read)
+        : job.directory ? readSourceFileAt(job.directory->fd(), path.c_str() + (path.rfind('/') + 1), std::move(spare))
+                        : readSourceFile(path, std::move(spare));
     job.directory.reset(); // the directory closes with its last file
     std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
     if (!read.error) {
@@ -491,8 +545,15 @@ FileReport checkFile(Job &job, const Context &ctx) {
       fail(report, *read.error);
       return report;
     }
-    FileReport report = checkText(path, std::move(read.bytes), &read.stamp, ctx, job.entry ? &*job.entry : nullptr);
+    std::string kept; // a deferred file's bytes, for the second pass
+    FileReport report = checkText(path, read.bytes, &read.stamp, ctx, job.entry ? &*job.entry : nullptr, false,
+                                  ctx.deferAll ? &kept : nullptr);
     report.identity = identity;
+    if (read.bytes.capacity() <= kSpareMost) spare = std::move(read.bytes);
+    if (report.deferred && ctx.deferAll && ctx.keptBytes->fetch_add(kept.size()) + kept.size() <= kKeptBudget) {
+      read.bytes = std::move(kept);
+      report.read = std::move(read);
+    }
     return report;
   } catch (const std::exception &e) {
     FileReport report;
@@ -500,47 +561,6 @@ FileReport checkFile(Job &job, const Context &ctx) {
     fail(report, std::string("internal error: ") + e.what());
     return report;
   }
-}
-
-/// What findPublicNames() lists in the files that mayHavePublicNames() keeps, read on `jobs`
-/// threads (a run that writes needs the project view before it fixes any file). A file that
-/// cannot be read or decoded is left out here and reported when it is checked. The files it
-/// parsed keep what was read in `kept` (by index in `files`): they are fixed against it, so a
-/// change made since this read is never overwritten, and they are not read twice.
-std::vector<std::pair<std::string, PublicNames>> scanPublicNames(const std::vector<std::string> &files, unsigned jobs,
-                                                                 std::vector<std::optional<ReadResult>> &kept,
-                                                                 const Context &ctx) {
-  std::vector<std::optional<PublicNames>> found(files.size());
-  kept.assign(files.size(), std::nullopt);
-  std::atomic<std::size_t> next{0};
-  const auto work = [&] {
-    for (std::size_t i = next++; i < files.size(); i = next++) {
-      if (isNotebookName(files[i])) continue; // notebooks are not modules
-      try {
-        if (const std::optional<ProjectSource> open = ctx.open(files[i])) { // checked from the host's text
-          if (open->readOnly.empty() && mayHavePublicNames(open->text)) found[i] = findPublicNames(open->text);
-          continue;
-        }
-        ReadResult read = readSourceFile(files[i]);
-        if (read.error) continue;
-        SourceText source = decodeSourceFrom(read.bytes); // UTF-8 bytes move into source.text
-        if (source.error || !mayHavePublicNames(source.text)) continue;
-        found[i] = findPublicNames(source.text);
-        if (read.bytes.empty()) read.bytes = std::move(source.text); // taken over: they are the bytes
-        kept[i] = std::move(read);
-      } catch (const std::exception &) {
-        continue; // reported when the file is checked
-      }
-    }
-  };
-  std::vector<std::thread> pool;
-  startWorkers(pool, std::max(jobs, 1U) - 1, work);
-  work();
-  for (std::thread &thread : pool) thread.join();
-  std::vector<std::pair<std::string, PublicNames>> out;
-  for (std::size_t i = 0; i < files.size(); ++i)
-    if (found[i] && !found[i]->empty()) out.emplace_back(files[i], std::move(*found[i]));
-  return out;
 }
 
 /// A file of the run as the project view's audit reads it: decoded as a check decodes it (a
@@ -608,11 +628,25 @@ private:
   bool closed_ = false;
 };
 
+/// The reports `order` points to, moved into path order; with `oneEach`, each file once (of
+/// several names for one file, the first in path order; none that another name's fix skipped).
+std::vector<FileReport> inPathOrder(std::vector<FileReport *> order, bool oneEach) {
+  std::sort(order.begin(), order.end(), [](const FileReport *a, const FileReport *b) { return a->path < b->path; });
+  std::set<std::pair<std::uint64_t, std::uint64_t>> seen;
+  std::vector<FileReport> sorted;
+  sorted.reserve(order.size());
+  for (FileReport *r : order) {
+    if (oneEach && (r->skipped || (r->identity && !seen.insert(*r->identity).second))) continue;
+    sorted.push_back(std::move(*r));
+  }
+  return sorted;
+}
+
 /// Checks the jobs `produce` pushes into the queue (and then closes it) on `jobs` threads while
 /// it runs: the calling thread produces, then joins the workers. Returns the reports in path
-/// order, each file once (of several names for one file, the first in path order).
+/// order, each file once unless `oneEach` is false (inPathOrder()).
 std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce, const Context &ctx, unsigned jobs,
-                                  RunProgress &progress) {
+                                  RunProgress &progress, bool oneEach = true) {
   JobQueue queue;
   std::mutex doneMutex;
   // Each worker's reports stay where they were made (a deque moves none of them as it grows)
@@ -620,9 +654,10 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   std::vector<std::deque<FileReport>> done;
   const auto work = [&] {
     std::deque<FileReport> mine;
+    std::string spare; // the memory of this worker's reads
     for (Job job; queue.pop(job);) {
       if (ctx.cancelled()) continue; // the queue is emptied: the producer never waits
-      mine.push_back(checkFile(job, ctx));
+      mine.push_back(checkFile(job, ctx, spare));
       if (!mine.back().deferred) progress.advance();
     }
     const std::lock_guard lock(doneMutex);
@@ -647,51 +682,77 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   std::vector<FileReport *> order;
   for (std::deque<FileReport> &reports : done)
     for (FileReport &report : reports) order.push_back(&report);
-  std::sort(order.begin(), order.end(), [](const FileReport *a, const FileReport *b) { return a->path < b->path; });
-  std::set<std::pair<std::uint64_t, std::uint64_t>> seen;
-  std::vector<FileReport> sorted;
-  sorted.reserve(order.size());
-  for (FileReport *r : order) {
-    if (r->skipped || (r->identity && !seen.insert(*r->identity).second)) continue;
-    sorted.push_back(std::move(*r));
-  }
-  return sorted;
+  return inPathOrder(std::move(order), oneEach);
 }
 
-/// The walk's side of the pipeline: decides what to skip, directory by directory, and hands each
-/// file to the workers at once, with its directory's settings when all its files share them.
-class CheckWalk final : public WalkVisitor {
+/// What a walk skips, decided directory by directory: the entries that the `exclude` globs of the
+/// configuration that applies there match, then — unless it says otherwise — those git ignores.
+/// The configuration is resolved once per directory, and shared by the directories under one
+/// configuration file (ConfigResolver::forEntriesOf). Single-threaded, like a walk.
+class SkipRules {
 public:
-  CheckWalk(const ConfigResolver &resolver, Linters &linters, JobQueue &queue, bool overlapping)
-      : resolver_(resolver), linters_(linters), queue_(queue), overlapping_(overlapping) {}
+  using Resolved = std::shared_ptr<const std::variant<ResolvedConfig, ConfigError>>;
 
-  void enterDirectory(const std::filesystem::path &directory, const DirectoryListing &listing) override {
+  explicit SkipRules(const ConfigResolver &resolver) : resolver_(resolver) {}
+
+  /// The walk lists `directory` now, whose entries `listing` tells.
+  void enter(const std::filesystem::path &directory, const DirectoryListing &listing) {
     directory_ = directory;
     listing_ = listing;
     resolved_.reset();
     matcher_.reset();
-    entry_.reset();
-    entryKnown_ = false;
   }
 
-  bool excluded(std::string_view name, bool isDirectory) override {
-    // Every entry of one directory has the same configuration: resolved once per directory.
-    if (!resolved_) resolved_ = resolver_.forFile(directory_ / name, listing_);
-    const auto *config = std::get_if<ResolvedConfig>(&*resolved_);
+  /// Whether the entry `name` of the directory entered last is skipped.
+  bool excluded(std::string_view name, bool isDirectory) {
+    const auto *config = std::get_if<ResolvedConfig>(resolved().get());
     if (config == nullptr) return false; // the error is reported when the file is checked
     if (!matcher_) matcher_.emplace(*config, directory_);
     return matcher_->excluded(name) ||
            (config->respectGitignore && git_.ignored(directory_, name, isDirectory, listing_));
   }
 
+  /// The settings of the directory entered last (for every entry: no per-file-ignores applied).
+  const Resolved &resolved() {
+    if (!resolved_) resolved_ = resolver_.forEntriesOf(directory_, listing_);
+    return resolved_;
+  }
+  const std::filesystem::path &directory() const { return directory_; }
+
+private:
+  const ConfigResolver &resolver_;
+  GitIgnore git_;
+  std::filesystem::path directory_;
+  DirectoryListing listing_;
+  Resolved resolved_;
+  std::optional<ExcludeMatcher> matcher_;
+};
+
+/// The walk's side of the pipeline: decides what to skip, directory by directory, and hands each
+/// file to the workers at once, with its directory's settings when all its files share them.
+class CheckWalk final : public WalkVisitor {
+public:
+  CheckWalk(const ConfigResolver &resolver, Linters &linters, JobQueue &queue, bool overlapping)
+      : skips_(resolver), linters_(linters), queue_(queue), overlapping_(overlapping) {}
+
+  void enterDirectory(const std::filesystem::path &directory, const DirectoryListing &listing) override {
+    skips_.enter(directory, listing);
+  }
+
+  bool excluded(std::string_view name, bool isDirectory) override { return skips_.excluded(name, isDirectory); }
+
   void file(std::string path, bool named, std::shared_ptr<const OpenDirectory> directory) override {
     if (overlapping_ && !seen_.insert(path).second) return;
     Job job{std::move(path), std::nullopt, std::move(directory)};
-    if (!named && resolved_) {
-      if (!entryKnown_) {
-        entryKnown_ = true;
-        const auto *config = std::get_if<ResolvedConfig>(&*resolved_);
-        if (config == nullptr || config->perFileIgnores.empty()) entry_ = linters_.forResolved(*resolved_);
+    if (!named) {
+      // The settings of every file of the directory, when they are the same for all of them (no
+      // per-file-ignores): one entry for all the directories under one configuration file.
+      const SkipRules::Resolved &resolved = skips_.resolved();
+      if (resolved != entryOf_) {
+        entryOf_ = resolved;
+        const auto *config = std::get_if<ResolvedConfig>(resolved.get());
+        entry_.reset();
+        if (config == nullptr || config->perFileIgnores.empty()) entry_ = linters_.forResolved(*resolved);
       }
       job.entry = entry_;
     }
@@ -705,21 +766,15 @@ public:
   std::size_t files() const { return files_; }
 
 private:
-  const ConfigResolver &resolver_;
+  SkipRules skips_; // the walk is single-threaded
   Linters &linters_;
   JobQueue &queue_;
   const bool overlapping_; ///< several paths given: one spelling may come twice
-  GitIgnore git_;          // the walk is single-threaded
   std::unordered_set<std::string> seen_;
   std::vector<PathError> errors_;
   std::size_t files_ = 0;
-  // The directory being listed.
-  std::filesystem::path directory_;
-  DirectoryListing listing_;
-  std::optional<std::variant<ResolvedConfig, ConfigError>> resolved_;
-  std::optional<ExcludeMatcher> matcher_;
-  std::optional<Linters::Entry> entry_;
-  bool entryKnown_ = false;
+  SkipRules::Resolved entryOf_;         ///< the settings `entry_` was made for
+  std::optional<Linters::Entry> entry_; ///< their Linter, when no per-file-ignores apply
 };
 
 /// After the files were checked: adds the diagnostic that stands for each module rename to its
@@ -790,26 +845,93 @@ ProjectView makeProjectView(const std::vector<std::string> &files,
 /// list; several paths to rewrite may name one file twice (dropped there, before any worker can
 /// rewrite it under both names); and a run that writes must know the project view (a module named
 /// `async` renamed with its imports, a public parameter with its calls) before it rewrites any
-/// file: the files that may take or pass one are read and parsed first.
+/// file. Each file is read once: a first pass reads every file, finishes those that cannot change
+/// (the prefilter finds no reason to parse them and they take or pass no public name) and keeps
+/// the others' bytes (Context::deferAll), which the second pass checks and fixes once the project
+/// view is known.
 void checkWholeList(FileList list, const ConfigResolver &resolver, const RunOptions &options, Context &ctx,
                     unsigned jobs, RunProgress &progress, RunResult &result) {
   ProjectView &project = result.project;
   result.pathErrors = std::move(list.errors);
   if (ctx.cancelled()) return;
-  std::vector<std::optional<ReadResult>> kept;
-  std::vector<std::pair<std::string, PublicNames>> names = scanPublicNames(list.files, jobs, kept, ctx);
-  if (ctx.cancelled()) return;
+  const bool writes = ctx.writes;
+  std::atomic<std::size_t> keptBytes{0};
+  ctx.writes = false; // the first pass changes no file
+  ctx.defer = ctx.deferAll = true;
+  ctx.keptBytes = &keptBytes;
+  progress.start(list.files.size());
+  // Every name of a file, as the project view and the claims of the second pass need them.
+  std::vector<FileReport> first = checkJobs(
+      [&](JobQueue &queue) {
+        // The files are sorted: those of one directory come together, and share its settings.
+        std::string_view directory;
+        std::optional<Linters::Entry> entry;
+        for (const std::string &file : list.files) {
+          const std::size_t slash = file.find_last_of(kSeparators);
+          const std::string_view in = std::string_view(file).substr(0, slash == std::string::npos ? 0 : slash + 1);
+          if (directory.data() == nullptr || in != directory) {
+            directory = in; // (list.files outlives the walk of it)
+            entry = ctx.linters.forDirectoryOf(file);
+          }
+          queue.push({file, entry});
+        }
+      },
+      ctx, jobs, progress, /*oneEach=*/false);
+  ctx.writes = writes;
+  ctx.defer = ctx.deferAll = false;
+  ctx.keptBytes = nullptr;
+  // Cancelled: the files the first pass finished are reported, the others are not checked.
+  const auto finishCancelled = [&] {
+    std::erase_if(first, [](const FileReport &r) { return r.deferred; });
+    std::vector<FileReport *> order;
+    order.reserve(first.size());
+    for (FileReport &report : first) order.push_back(&report);
+    result.reports = inPathOrder(std::move(order), /*oneEach=*/true);
+    result.checks = result.reports.size();
+  };
+  if (ctx.cancelled()) return finishCancelled();
+  // Of several names for one file (`a.py` and a link to it named on the command line, a bind
+  // mount met twice), the first in path order is the run's, as sortAndRemoveAliases() keeps it:
+  // told by the (device, inode) its read found, not by a stat of every file after the walk.
+  {
+    std::set<std::pair<std::uint64_t, std::uint64_t>> seen;
+    std::vector<std::string> files;
+    files.reserve(first.size());
+    for (FileReport &report : first) {
+      const auto identity = report.identity ? report.identity : fileIdentity(report.path);
+      if (identity && !seen.insert(*identity).second) {
+        if (report.deferred) progress.advance(); // counted, never checked
+        report.skipped = true;
+        continue;
+      }
+      files.push_back(report.path);
+    }
+    std::erase_if(first, [](const FileReport &r) { return r.skipped; });
+    list.files = std::move(files);
+  }
+  std::vector<std::pair<std::string, PublicNames>> names;
+  for (FileReport &report : first)
+    if (report.names && !report.names->empty()) names.emplace_back(report.path, std::move(*report.names));
   project =
       makeProjectView(list.files, std::move(names), resolver, options, projectText(ctx), jobs, result.keptModules);
-  if (ctx.cancelled()) return;
+  if (ctx.cancelled()) return finishCancelled();
   if (project.active()) ctx.linters.setProject(&project);
-  progress.start(list.files.size());
-  result.reports = checkJobs(
+  std::vector<FileReport> second = checkJobs(
       [&](JobQueue &queue) {
-        for (std::size_t i = 0; i < list.files.size(); ++i)
-          queue.push({std::move(list.files[i]), std::nullopt, nullptr, std::move(kept[i])});
+        for (FileReport &report : first)
+          if (report.deferred) queue.push({report.path, std::nullopt, nullptr, std::move(report.read)});
       },
       ctx, jobs, progress);
+  std::erase_if(first, [](const FileReport &r) { return r.deferred; });
+  // A string of any of them may name a module the view renames (rare: the view renames one).
+  if (!project.renamedModules().empty())
+    for (FileReport &report : first)
+      if (!isNotebookName(report.path)) addLateModuleStrings(report, project, ctx);
+  std::vector<FileReport *> order;
+  order.reserve(first.size() + second.size());
+  for (FileReport &report : first) order.push_back(&report);
+  for (FileReport &report : second) order.push_back(&report);
+  result.reports = inPathOrder(std::move(order), /*oneEach=*/true);
   result.checks = result.reports.size();
 }
 
@@ -832,11 +954,16 @@ void checkPipelined(const ConfigResolver &resolver, const RunOptions &options, C
   // and calls the deferred files list.
   std::vector<std::string> files, deferred;
   std::vector<std::pair<std::string, PublicNames>> names;
-  files.reserve(first.size());
+  bool modules = false; // a file of a module named `async`/`await`
   for (FileReport &report : first) {
-    files.push_back(report.path);
     if (report.names && !report.names->empty()) names.emplace_back(report.path, std::move(*report.names));
     if (report.deferred) deferred.push_back(report.path);
+    modules = modules || ProjectView::mentionsKeywordModule(report.path);
+  }
+  // Without either the view is empty, whatever the files (most runs): no copy of every path.
+  if (modules || !names.empty()) {
+    files.reserve(first.size());
+    for (const FileReport &report : first) files.push_back(report.path);
   }
   project = makeProjectView(files, std::move(names), resolver, options, projectText(ctx), jobs, result.keptModules);
   if (project.active()) ctx.linters.setProject(&project);
@@ -880,24 +1007,21 @@ unsigned defaultJobs() {
 Run::Run(const ConfigResolver &resolver, RunOptions options) : resolver_(resolver), options_(std::move(options)) {}
 Run::~Run() = default;
 
-FileList Run::files() const {
-  // The configuration that applies where an entry lives decides whether a walk skips it:
-  // its `exclude` globs, then — unless it says otherwise — git's ignore rules.
-  GitIgnore git;
-  std::filesystem::path lastDirectory;
-  std::optional<std::variant<ResolvedConfig, ConfigError>> lastResolved;
+FileList Run::files() const { return files(true); }
+
+FileList Run::files(bool aliases) const {
+  // The configuration that applies where an entry lives decides whether a walk skips it.
+  SkipRules skips(resolver_);
+  bool entered = false;
   const auto excluded = [&](const std::filesystem::path &directory, std::string_view name, bool isDirectory,
                             const DirectoryListing &listing) {
-    const std::filesystem::path path = directory / name;
-    if (!lastResolved || directory.native() != lastDirectory.native()) {
-      lastDirectory = directory;
-      lastResolved = resolver_.forFile(path, listing);
+    if (!entered || directory.native() != skips.directory().native()) {
+      entered = true;
+      skips.enter(directory, listing);
     }
-    const auto *config = std::get_if<ResolvedConfig>(&*lastResolved);
-    if (config == nullptr) return false; // the error is reported when the file is checked
-    return config->excluded(path) || (config->respectGitignore && git.ignored(directory, name, isDirectory, listing));
+    return skips.excluded(name, isDirectory);
   };
-  FileList list = collectFiles(options_.roots, excluded);
+  FileList list = collectFiles(options_.roots, excluded, aliases || options_.keep);
   if (options_.keep) std::erase_if(list.files, [&](const std::string &file) { return !options_.keep(file); });
   return list;
 }
@@ -917,7 +1041,7 @@ RunResult Run::check(RunProgress &progress) {
   const unsigned jobs = options_.jobs == 0 ? defaultJobs() : std::min(options_.jobs, kMaxJobs);
   // Collecting fixes is fixing: the project view is known before any file is fixed.
   if (options_.listFirst || options_.keep || writes || options_.fixMode == FixMode::Collect)
-    checkWholeList(files(), resolver_, options_, ctx, jobs, progress, result);
+    checkWholeList(files(false), resolver_, options_, ctx, jobs, progress, result);
   else checkPipelined(resolver_, options_, ctx, jobs, progress, result);
   result.cancelled = stopped.load();
   finish(result);
@@ -934,7 +1058,7 @@ RunResult Run::checkSource(const std::string &name, ReadResult read) {
     fail(report, *read.error);
     result.reports.push_back(std::move(report));
   } else {
-    result.reports.push_back(checkText(name, std::move(read.bytes), nullptr, ctx));
+    result.reports.push_back(checkText(name, read.bytes, nullptr, ctx));
     result.checks = 1;
   }
   finish(result);

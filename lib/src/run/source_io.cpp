@@ -144,10 +144,14 @@ std::optional<std::pair<std::uint64_t, std::uint64_t>> fileIdentity(const std::s
   return std::make_pair(static_cast<std::uint64_t>(st.st_dev), static_cast<std::uint64_t>(st.st_ino));
 }
 
-ReadResult readSourceFile(const std::string &path) { return readSourceFileAt(AT_FDCWD, path.c_str()); }
+ReadResult readSourceFile(const std::string &path, std::string spare) {
+  return readSourceFileAt(AT_FDCWD, path.c_str(), std::move(spare));
+}
 
-ReadResult readSourceFileAt(int directory, const char *name) {
+ReadResult readSourceFileAt(int directory, const char *name, std::string spare) {
   ReadResult result;
+  result.bytes = std::move(spare);
+  result.bytes.clear();
   // O_NONBLOCK: a FIFO named on the command line must not hang the run (it is rejected below).
   const int fd = ::openat(directory, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) {

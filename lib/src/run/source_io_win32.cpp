@@ -167,7 +167,7 @@ std::optional<std::pair<std::uint64_t, std::uint64_t>> fileIdentity(const std::s
   return std::make_pair(stamp.device, stamp.inode);
 }
 
-ReadResult readSourceFile(const std::string &path) {
+ReadResult readSourceFile(const std::string &path, std::string /*spare*/) {
   ReadResult result;
   Handle h(openForReading(widePath(path)));
   if (!h.valid()) {
@@ -197,7 +197,7 @@ ReadResult readSourceFile(const std::string &path) {
   return result;
 }
 
-ReadResult readSourceFileAt(int /*directory*/, const char *name) {
+ReadResult readSourceFileAt(int /*directory*/, const char *name, std::string /*spare*/) {
   return readSourceFile(name); // no directory handles on Windows (walk.cpp): `name` is a path
 }
 

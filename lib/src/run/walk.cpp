@@ -369,7 +369,7 @@ void sortAndRemoveAliases(std::vector<std::string> &files) {
   removeAliases(files);
 }
 
-FileList collectFiles(const std::vector<std::string> &paths, const WalkFilter &excluded) {
+FileList collectFiles(const std::vector<std::string> &paths, const WalkFilter &excluded, bool aliases) {
   struct Collector final : WalkVisitor {
     const WalkFilter &filter;
     FileList out;
@@ -389,7 +389,13 @@ FileList collectFiles(const std::vector<std::string> &paths, const WalkFilter &e
     void error(PathError error) override { out.errors.push_back(std::move(error)); }
   } collector(excluded);
   walkPaths(paths, collector);
-  sortAndRemoveAliases(collector.out.files);
+  std::vector<std::string> &files = collector.out.files;
+  if (aliases) {
+    sortAndRemoveAliases(files);
+  } else {
+    std::sort(files.begin(), files.end());
+    files.erase(std::unique(files.begin(), files.end()), files.end());
+  }
   return std::move(collector.out);
 }
 
