@@ -795,6 +795,47 @@ TEST_CASE("prefilter: the vectorised word scan finds what comparing every word a
   }
 }
 
+namespace {
+/// spellsStarImport() as it was written first: every `import`, then forwards over the bytes that
+/// may stand before its `*` (the fast one goes backwards from each `*`).
+bool starImportForwards(std::string_view text) {
+  for (std::size_t at = text.find("import"); at != std::string_view::npos; at = text.find("import", at + 6)) {
+    std::size_t k = at + 6;
+    while (k < text.size() &&
+           (text[k] == ' ' || text[k] == '\t' || text[k] == '\\' || text[k] == '\n' || text[k] == '\r' ||
+            text[k] == '\f' || text[k] == '\v' || static_cast<unsigned char>(text[k]) >= 0x80))
+      ++k;
+    if (k < text.size() && text[k] == '*') {
+      // The module's check (starImportOfFamily) on this `import` alone: the text up to the star.
+      if (spellsStarImport(text.substr(0, k + 1))) return true;
+    }
+  }
+  return false;
+}
+} // namespace
+
+TEST_CASE("prefilter: spellsStarImport finds each star import from its star", "[prefilter]") {
+  CHECK(spellsStarImport("from torch import *\n"));
+  CHECK(spellsStarImport("from torch.nn import \\\n    *\n"));
+  CHECK(spellsStarImport("from . import\t*"));
+  CHECK(spellsStarImport("from scipy.misc import \xc2\xa0*"));
+  CHECK_FALSE(spellsStarImport("from os import *\n"));
+  CHECK_FALSE(spellsStarImport("from torch import (\n    *args)\n"));
+  CHECK_FALSE(spellsStarImport("x = a * b  # import\n"));
+  CHECK_FALSE(spellsStarImport("from torch import x\ny = 2 * 3\n"));
+  // The same answer as a forwards search, on texts made of the pieces that decide it.
+  static const std::vector<std::string_view> kPieces{
+      "from torch ", "from os ", "from ", "numpy",    ".", "import", " ",  "\t",  "\\\n",    "\n",         "\r\n",
+      "*",           "**",       "x",     "\xc2\xa0", "(", "\f",     "\v", "# c", "import*", "scipy.misc "};
+  std::mt19937 rng(29);
+  for (int round = 0; round < 3000; ++round) {
+    std::string text;
+    for (auto n = 1 + rng() % 12; n > 0; --n) text += kPieces[rng() % kPieces.size()];
+    INFO(text);
+    CHECK(spellsStarImport(text) == starImportForwards(text));
+  }
+}
+
 TEST_CASE("prefilter: mayUseTorchFamily finds torch, numpy and scipy at every offset", "[prefilter]") {
   for (const std::string_view name : {"torch", "numpy", "scipy"})
     for (std::size_t pad = 0; pad < 70; ++pad) {
