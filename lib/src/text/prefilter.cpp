@@ -17,9 +17,16 @@
 namespace asyncfix {
 namespace {
 
-bool isWordByte(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
-}
+/// Which bytes isWordByte() accepts, as a table: the judgements ask it of every byte of the words
+/// they read, and one load is fewer instructions and branches than the five ranges.
+constexpr std::array<bool, 256> kWordBytes = [] {
+  std::array<bool, 256> table{};
+  for (unsigned c = 0; c < 256; ++c)
+    table[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+  return table;
+}();
+
+bool isWordByte(unsigned char c) { return kWordBytes[c]; }
 
 /// The identifier-like word starting at `i` (empty when none).
 std::string_view wordAt(std::string_view text, std::size_t i) {
@@ -629,14 +636,47 @@ bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer
   return true;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define ASYNCFIX_OCCURRENCE_AVX2 1
+/// forEachOccurrence's filter 32 positions at a time from `i`, as far as the loads stay in the
+/// text (`i` is left at the first position not visited); true when `hit` asked to stop. In a
+/// function of its own for the target.
+template <class F>
+__attribute__((target("avx2"))) bool occurrencesAvx2(const char *s, std::size_t &i, std::size_t n,
+                                                     std::string_view word, F &hit) {
+  const std::size_t len = word.size();
+  const __m256i first = _mm256_set1_epi8(word[0]), last = _mm256_set1_epi8(word[len - 1]);
+  for (; i + len - 1 + 32 <= n; i += 32) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i + len - 1));
+    auto mask = static_cast<unsigned>(
+        _mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(a, first), _mm256_cmpeq_epi8(b, last))));
+    while (mask != 0) {
+      const auto bit = static_cast<std::size_t>(__builtin_ctz(mask));
+      mask &= mask - 1;
+      if (std::memcmp(s + i + bit + 1, word.data() + 1, len - 2) == 0 && hit(i + bit)) return true;
+    }
+  }
+  return false;
+}
+
+bool occurrenceHasAvx2() {
+  static const bool has = __builtin_cpu_supports("avx2") != 0;
+  return has;
+}
+#endif
+
 /// Calls `hit(offset)` for each occurrence of `word` (at least 2 bytes) in `text`, in order, until
-/// it returns true. On x86-64 a SIMD filter (first and last byte of the word compared 16 positions
-/// at a time) finds the few candidates.
+/// it returns true. On x86-64 a SIMD filter (first and last byte of the word compared 32 positions
+/// at a time with AVX2, else 16) finds the few candidates.
 template <class F> void forEachOccurrence(std::string_view text, std::string_view word, F &&hit) {
   const std::size_t n = text.size(), len = word.size();
   if (n < len) return;
   const char *s = text.data();
   std::size_t i = 0;
+#if defined(ASYNCFIX_OCCURRENCE_AVX2)
+  if (occurrenceHasAvx2() && occurrencesAvx2(s, i, n, word, hit)) return;
+#endif
 #if defined(__SSE2__)
   const __m128i first = _mm_set1_epi8(word[0]), last = _mm_set1_epi8(word[len - 1]);
   for (; i + len - 1 + 16 <= n; i += 16) {
