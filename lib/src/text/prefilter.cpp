@@ -40,6 +40,10 @@ std::size_t skipBlanks(std::string_view text, std::size_t i) {
   return i;
 }
 
+/// A byte that may stand between two tokens inside brackets, where line breaks are no statement's
+/// end: a blank, a line break, or the backslash of a line continuation (comments are the lexer's).
+bool isGap(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; }
+
 /// Keywords after which an expression is expected (so `async`/`await` there is a name) or that
 /// can follow an expression (so a name before them is a name).
 constexpr std::array<std::string_view, 24> kKeywords{
@@ -97,9 +101,7 @@ bool awaitOperandMakesAName(std::string_view text, std::size_t i) {
   const std::size_t j = skipBlanks(text, i + 5);
   if (j >= text.size() || (text[j] != '(' && text[j] != '[' && text[j] != '+' && text[j] != '-')) return false;
   std::size_t k = i;
-  while (k > 0 && (text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\f' || text[k - 1] == '\n' ||
-                   text[k - 1] == '\r' || text[k - 1] == '\\'))
-    --k;
+  while (k > 0 && isGap(text[k - 1])) --k;
   if (k > 0 && text[k - 1] == '.') return false;
   const std::string_view prev = previousWord(text, i);
   return prev != "def" && prev != "class" && prev != "import" && prev != "from" && prev != "as" && prev != "global" &&
@@ -859,9 +861,8 @@ template <class F> void forEachCandidate(std::string_view text, F &&candidate) {
 /// way (a line break is allowed between the tokens: inside brackets it is no statement's end).
 constexpr std::size_t kUnknown = std::string_view::npos - 1;
 std::size_t toCallOpen(std::string_view text, std::size_t at) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
   std::size_t before = at;
-  while (before > 0 && blank(text[before - 1])) --before;
+  while (before > 0 && isGap(text[before - 1])) --before;
   if (before == 0) return std::string_view::npos;
   if (text[before - 1] != '.') {
     // The line before may end with `x.` and a comment: the `#` would stand between.
@@ -872,7 +873,7 @@ std::size_t toCallOpen(std::string_view text, std::size_t at) {
     return kUnknown;
   }
   std::size_t after = at + 2;
-  while (after < text.size() && blank(text[after])) ++after;
+  while (after < text.size() && isGap(text[after])) ++after;
   if (after >= text.size()) return std::string_view::npos;
   if (text[after] == '#') return kUnknown;
   return text[after] == '(' ? after : std::string_view::npos;
@@ -924,11 +925,10 @@ EnclosingCall enclosingCall(std::string_view text, std::size_t at, Lexer &lexer)
     }
   }
   if (open == std::string_view::npos) return floor == 0 ? none : unknown;
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
   // The name before the parenthesis, then the `.` before the name (blanks and line breaks may
   // stand between them inside brackets; a comment there is not looked into).
   std::size_t end = open;
-  while (end > 0 && blank(text[end - 1])) --end;
+  while (end > 0 && isGap(text[end - 1])) --end;
   if (end == 0) return none;
   if (lexer.spanBegin(end - 1) != std::string_view::npos) return unknown;
   std::size_t begin = end;
@@ -939,7 +939,7 @@ EnclosingCall enclosingCall(std::string_view text, std::size_t at, Lexer &lexer)
   for (std::size_t k = begin; k < end; ++k)
     if (static_cast<unsigned char>(text[k]) >= 0x80) return unknown;
   std::size_t dot = begin;
-  while (dot > 0 && blank(text[dot - 1])) --dot;
+  while (dot > 0 && isGap(text[dot - 1])) --dot;
   if (dot == 0) return none;
   if (lexer.spanBegin(dot - 1) != std::string_view::npos) return unknown;
   if (text[dot - 1] != '.') return none;
@@ -975,10 +975,9 @@ std::optional<std::string_view> argumentList(std::string_view text, std::size_t 
 /// called there; kUnknown when the lexer takes a `#` after `to` for code (inside an f-string it
 /// does not follow).
 std::size_t toCallOpenPastComments(std::string_view text, std::size_t at, Lexer &lexer) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
   std::size_t before = at;
   for (;;) {
-    while (before > 0 && blank(text[before - 1])) --before;
+    while (before > 0 && isGap(text[before - 1])) --before;
     if (before == 0) return std::string_view::npos;
     const std::size_t begin = lexer.spanBegin(before - 1);
     if (begin == std::string_view::npos) break;
@@ -1375,12 +1374,11 @@ bool typeTestArgument(std::string_view text, std::size_t at, Lexer &lexer) {
 /// `nn` or `activation`; a single name must be one of those (a star import's) or an import's
 /// (`import torch.nn.functional as F`): the only bindings that give a name a dotted path.
 bool softmaxReceiverMayBeTorch(std::string_view text, std::size_t at, bool functional, Lexer &lexer) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
   std::size_t k = at;
-  while (k > 0 && blank(text[k - 1])) --k;
+  while (k > 0 && isGap(text[k - 1])) --k;
   if (k == 0 || text[k - 1] != '.' || lexer.spanBegin(k - 1) != std::string_view::npos) return true;
   --k;
-  while (k > 0 && blank(text[k - 1])) --k;
+  while (k > 0 && isGap(text[k - 1])) --k;
   if (k == 0 || lexer.spanBegin(k - 1) != std::string_view::npos) return true;
   const char c = text[k - 1];
   if (c == ')' || c == ']' || c == '}' || isQuote(c)) return false;
@@ -1391,7 +1389,7 @@ bool softmaxReceiverMayBeTorch(std::string_view text, std::size_t at, bool funct
   if (last == (functional ? "functional" : "nn") || (!functional && last == "activation")) return true;
   if (last.front() >= '0' && last.front() <= '9') return true; // a number: whatever it is, not ours to judge
   std::size_t d = b;
-  while (d > 0 && blank(text[d - 1])) --d;
+  while (d > 0 && isGap(text[d - 1])) --d;
   if (d > 0 && lexer.spanBegin(d - 1) != std::string_view::npos) return true;
   if (d > 0 && text[d - 1] == '.') return false; // a chain whose last name is no module of the path
   return importsName(text, last, lexer);
@@ -1438,13 +1436,12 @@ bool onlyImportsBind(std::string_view text, std::string_view name, Lexer &lexer)
 /// torch.autograd import Function`) or a star import of the family may provide it. A class of the
 /// file's own (`class Function` in torch/autograd/function.py) has no dotted path.
 bool functionBaseMayBeTorch(std::string_view text, std::size_t at, unsigned spelt, Lexer &lexer) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
   std::size_t k = at;
-  while (k > 0 && blank(text[k - 1])) --k;
+  while (k > 0 && isGap(text[k - 1])) --k;
   if (k > 0 && lexer.spanBegin(k - 1) != std::string_view::npos) return true; // a comment in the way
   if (k == 0 || text[k - 1] != '.') return (spelt & kPackageStarImport) != 0 || importsName(text, "Function", lexer);
   --k;
-  while (k > 0 && blank(text[k - 1])) --k;
+  while (k > 0 && isGap(text[k - 1])) --k;
   if (k == 0 || lexer.spanBegin(k - 1) != std::string_view::npos) return true;
   if (!isWordByte(static_cast<unsigned char>(text[k - 1]))) return true;
   std::size_t b = k;
@@ -1452,7 +1449,7 @@ bool functionBaseMayBeTorch(std::string_view text, std::size_t at, unsigned spel
   const std::string_view last = text.substr(b, k - b);
   if (last == "autograd" || last == "function" || (last.front() >= '0' && last.front() <= '9')) return true;
   std::size_t d = b;
-  while (d > 0 && blank(text[d - 1])) --d;
+  while (d > 0 && isGap(text[d - 1])) --d;
   if (d > 0 && lexer.spanBegin(d - 1) != std::string_view::npos) return true;
   if (d > 0 && text[d - 1] == '.') return false; // a chain whose last name is no module of the path
   return importsName(text, last, lexer);
@@ -1532,10 +1529,9 @@ std::optional<std::size_t> statementTarget(std::string_view text, std::size_t at
 /// subscript's index, the first argument of `masked_fill`/`masked_select`/`masked_scatter` (and
 /// their in-place forms) or `where`, `mask=`; read as the bytes before it, through parentheses.
 bool mayUseAsMask(std::string_view text, std::size_t at, Lexer &lexer) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
   std::size_t k = at;
   for (;;) {
-    while (k > 0 && blank(text[k - 1])) --k;
+    while (k > 0 && isGap(text[k - 1])) --k;
     if (k == 0) return false;
     if (lexer.spanBegin(k - 1) != std::string_view::npos) return true; // a comment in the way
     if (text[k - 1] != '(') break;
@@ -1669,9 +1665,7 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
   if (word == "scipy.misc import") return importListNames(text, at + word.size(), kMiscImageNames);
   if (std::find(kCalledNames.begin(), kCalledNames.end(), word) != kCalledNames.end()) {
     std::size_t before = at;
-    while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t' || text[before - 1] == '\f' ||
-                          text[before - 1] == '\n' || text[before - 1] == '\r' || text[before - 1] == '\\'))
-      --before;
+    while (before > 0 && isGap(text[before - 1])) --before;
     if (word.find('.') != std::string_view::npos || (before > 0 && text[before - 1] == '.')) {
       const std::size_t open = nextToken(text, at + word.size(), lexer);
       if (open < text.size() && text[open] != '(' && text[open] != '#') return false;
@@ -1686,9 +1680,7 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
       while (root > 0 && isWordByte(static_cast<unsigned char>(text[root - 1]))) --root;
       if (root == end || (text[root] >= '0' && text[root] <= '9')) return true;
       std::size_t left = root;
-      while (left > 0 && (text[left - 1] == ' ' || text[left - 1] == '\t' || text[left - 1] == '\f' ||
-                          text[left - 1] == '\n' || text[left - 1] == '\r' || text[left - 1] == '\\'))
-        --left;
+      while (left > 0 && isGap(text[left - 1])) --left;
       if (left > 0 && (text[left - 1] == '.' || lexer.spanBegin(left - 1) != std::string_view::npos))
         return true; // a chain (`a._utils.symeig`), or a comment in the way: not judged
       return !onlyImportsBind(text, text.substr(root, end - root), lexer);
