@@ -1367,6 +1367,35 @@ bool typeTestArgument(std::string_view text, std::size_t at, Lexer &lexer) {
   return false;
 }
 
+/// What stands before the attribute (or method) name at `at`, read backwards over blanks and line
+/// continuations: no `.` (a bare name), a value (`)`, `]`, `}` or a quote: a call's result, a
+/// subscript, a literal), or a name (and whether a `.` precedes it: a chain); unknown where a
+/// comment stands in the way, or the byte is none of those, or the name is a number (unclear).
+struct Receiver {
+  enum Kind { kNoDot, kUnclear, kValue, kName } kind = kUnclear;
+  std::string_view name;
+  bool chained = false;
+};
+Receiver receiverOf(std::string_view text, std::size_t at, Lexer &lexer) {
+  std::size_t k = at;
+  while (k > 0 && isGap(text[k - 1])) --k;
+  if (k > 0 && lexer.spanBegin(k - 1) != std::string_view::npos) return {Receiver::kUnclear, {}, false};
+  if (k == 0 || text[k - 1] != '.') return {Receiver::kNoDot, {}, false};
+  --k;
+  while (k > 0 && isGap(text[k - 1])) --k;
+  if (k == 0 || lexer.spanBegin(k - 1) != std::string_view::npos) return {Receiver::kUnclear, {}, false};
+  const char c = text[k - 1];
+  if (c == ')' || c == ']' || c == '}' || isQuote(c)) return {Receiver::kValue, {}, false};
+  if (!isWordByte(static_cast<unsigned char>(c))) return {Receiver::kUnclear, {}, false};
+  std::size_t b = k;
+  while (b > 0 && isWordByte(static_cast<unsigned char>(text[b - 1]))) --b;
+  if (text[b] >= '0' && text[b] <= '9') return {Receiver::kUnclear, {}, false}; // a number: not ours to judge
+  std::size_t d = b;
+  while (d > 0 && isGap(text[d - 1])) --d;
+  if (d > 0 && lexer.spanBegin(d - 1) != std::string_view::npos) return {Receiver::kUnclear, {}, false};
+  return {Receiver::kName, text.substr(b, k - b), d > 0 && text[d - 1] == '.'};
+}
+
 /// Whether the receiver of the softmax-family word at `at` may make it torch's (AF304 resolves
 /// the callee's dotted path through the file's imports, star imports included): a bare call
 /// (`softmax(x)`) may; a method of a call, subscript or literal (`(-x).softmax(d)`) never; a
@@ -1374,25 +1403,11 @@ bool typeTestArgument(std::string_view text, std::size_t at, Lexer &lexer) {
 /// `nn` or `activation`; a single name must be one of those (a star import's) or an import's
 /// (`import torch.nn.functional as F`): the only bindings that give a name a dotted path.
 bool softmaxReceiverMayBeTorch(std::string_view text, std::size_t at, bool functional, Lexer &lexer) {
-  std::size_t k = at;
-  while (k > 0 && isGap(text[k - 1])) --k;
-  if (k == 0 || text[k - 1] != '.' || lexer.spanBegin(k - 1) != std::string_view::npos) return true;
-  --k;
-  while (k > 0 && isGap(text[k - 1])) --k;
-  if (k == 0 || lexer.spanBegin(k - 1) != std::string_view::npos) return true;
-  const char c = text[k - 1];
-  if (c == ')' || c == ']' || c == '}' || isQuote(c)) return false;
-  if (!isWordByte(static_cast<unsigned char>(c))) return true;
-  std::size_t b = k;
-  while (b > 0 && isWordByte(static_cast<unsigned char>(text[b - 1]))) --b;
-  const std::string_view last = text.substr(b, k - b);
-  if (last == (functional ? "functional" : "nn") || (!functional && last == "activation")) return true;
-  if (last.front() >= '0' && last.front() <= '9') return true; // a number: whatever it is, not ours to judge
-  std::size_t d = b;
-  while (d > 0 && isGap(text[d - 1])) --d;
-  if (d > 0 && lexer.spanBegin(d - 1) != std::string_view::npos) return true;
-  if (d > 0 && text[d - 1] == '.') return false; // a chain whose last name is no module of the path
-  return importsName(text, last, lexer);
+  const Receiver r = receiverOf(text, at, lexer);
+  if (r.kind == Receiver::kValue) return false;
+  if (r.kind != Receiver::kName) return true;
+  if (r.name == (functional ? "functional" : "nn") || (!functional && r.name == "activation")) return true;
+  return !r.chained && importsName(text, r.name, lexer); // a chain whose last name is no module of the path
 }
 
 /// Whether every binding of the name `name` in the text is an import that does not spell `torch`
@@ -1436,23 +1451,10 @@ bool onlyImportsBind(std::string_view text, std::string_view name, Lexer &lexer)
 /// torch.autograd import Function`) or a star import of the family may provide it. A class of the
 /// file's own (`class Function` in torch/autograd/function.py) has no dotted path.
 bool functionBaseMayBeTorch(std::string_view text, std::size_t at, unsigned spelt, Lexer &lexer) {
-  std::size_t k = at;
-  while (k > 0 && isGap(text[k - 1])) --k;
-  if (k > 0 && lexer.spanBegin(k - 1) != std::string_view::npos) return true; // a comment in the way
-  if (k == 0 || text[k - 1] != '.') return (spelt & kPackageStarImport) != 0 || importsName(text, "Function", lexer);
-  --k;
-  while (k > 0 && isGap(text[k - 1])) --k;
-  if (k == 0 || lexer.spanBegin(k - 1) != std::string_view::npos) return true;
-  if (!isWordByte(static_cast<unsigned char>(text[k - 1]))) return true;
-  std::size_t b = k;
-  while (b > 0 && isWordByte(static_cast<unsigned char>(text[b - 1]))) --b;
-  const std::string_view last = text.substr(b, k - b);
-  if (last == "autograd" || last == "function" || (last.front() >= '0' && last.front() <= '9')) return true;
-  std::size_t d = b;
-  while (d > 0 && isGap(text[d - 1])) --d;
-  if (d > 0 && lexer.spanBegin(d - 1) != std::string_view::npos) return true;
-  if (d > 0 && text[d - 1] == '.') return false; // a chain whose last name is no module of the path
-  return importsName(text, last, lexer);
+  const Receiver r = receiverOf(text, at, lexer);
+  if (r.kind == Receiver::kNoDot) return (spelt & kPackageStarImport) != 0 || importsName(text, "Function", lexer);
+  if (r.kind != Receiver::kName || r.name == "autograd" || r.name == "function") return true;
+  return !r.chained && importsName(text, r.name, lexer); // a chain whose last name is no module of the path
 }
 
 /// The start of the statement holding `at` (which is in no bracket): a scan backwards over
