@@ -981,6 +981,9 @@ TEST_CASE("prefilter: the fast path keeps what the reference path keeps, on rand
       for (const unsigned reached : {0U, unsigned{kPackageTorch}}) {
         const unsigned fast = scanTriggers(text, wanted, nullptr, reached);
         CHECK(fast == scanTriggersReference(text, wanted, nullptr, reached));
+        // The front ends' question, which stops at the first hit, has the full scan's answer.
+        CHECK(mayTrigger(text, wanted, reached) == (fast != 0));
+        CHECK(mayTriggerReference(text, wanted, reached) == (fast != 0));
         (fast != 0 ? kept : rejected)++;
         std::vector<std::uint32_t> fastMarks, referenceMarks;
         CHECK(scanTriggers(text, wanted, &fastMarks, reached) ==

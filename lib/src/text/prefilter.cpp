@@ -1889,12 +1889,13 @@ bool asciiNeighbours(std::string_view text, std::size_t at) {
           (before == 3 && text.starts_with("\xEF\xBB\xBF")));
 }
 
-/// scanTriggers(), which also records its first hit in `first` when given. `unjudged` is set
+/// scanTriggers(), which also records its first hit in `first` when given; with `anyHit` (and no
+/// offsets) it stops at the first hit, not when every wanted trigger was seen. `unjudged` is set
 /// when the judgements cannot be trusted for the text: a blank they do not read in code, or a
 /// string the lexer lost its way at (after which tree-sitter's error recovery may read `y.to(=True)`
 /// as a call with two arguments).
 unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
-                    PrefilterHit *first, const Searches &search, bool *unjudged) {
+                    bool anyHit, PrefilterHit *first, const Searches &search, bool *unjudged) {
   Lexer lexer(text);
   unsigned found = 0;
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
@@ -1934,7 +1935,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
   const auto record = [&](unsigned trigger, std::size_t at) {
     if (first && found == 0) *first = {trigger, static_cast<std::uint32_t>(at)};
     found |= trigger;
-    if (!offsets) return found == wanted;
+    if (!offsets) return anyHit || found == wanted;
     offsets->push_back(static_cast<std::uint32_t>(at));
     return false;
   };
@@ -1980,7 +1981,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     return false;
   });
   if (unjudged && *unjudged) return found;
-  if (want(kPrefilterTorchApi) && (offsets || reached != 0 || search.torchFamily(text))) {
+  if (want(kPrefilterTorchApi) && !(anyHit && found != 0) && (offsets || reached != 0 || search.torchFamily(text))) {
     // The PyTorch-migration rules' words (text/torch_words.h). Whether a whole file is worth
     // parsing also asks whether it may use PyTorch, NumPy or SciPy at all; marks are asked for
     // parts of a file too (a statement that an editor re-lints), which may not spell the import.
@@ -2001,13 +2002,14 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
 /// scanTriggers(): the judged scan, or for a text whose judgements cannot be trusted (a blank
 /// they do not read, a string the lexer lost its way at), the scan without them (asked only when
 /// the judged scan did not find every trigger wanted: its answer is then the other's, which finds
-/// more).
+/// more). With `anyHit`, the first hit is answer enough: a hit of the judged scan is one the
+/// scan without judgements makes too (it finds more, never less).
 unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
-              PrefilterHit *first, const Searches &search) {
+              PrefilterHit *first, const Searches &search, bool anyHit = false) {
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
   bool unjudged = false;
-  const unsigned found = scanJudged(text, wanted, offsets, reached, first, search, &unjudged);
-  if (!unjudged || (!offsets && found == wanted)) return found;
+  const unsigned found = scanJudged(text, wanted, offsets, reached, anyHit, first, search, &unjudged);
+  if (!unjudged || (!offsets && (found == wanted || (anyHit && found != 0)))) return found;
   if (offsets) offsets->resize(firstOffset);
   return scanWithoutJudgements(text, wanted, offsets, reached, first, search);
 }
@@ -2021,6 +2023,14 @@ unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::u
 unsigned scanTriggersReference(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets,
                                unsigned reached) {
   return scan(text, wanted, offsets, reached, nullptr, Searches{true});
+}
+
+bool mayTrigger(std::string_view text, unsigned wanted, unsigned reached) {
+  return scan(text, wanted, nullptr, reached, nullptr, Searches{}, true) != 0;
+}
+
+bool mayTriggerReference(std::string_view text, unsigned wanted, unsigned reached) {
+  return scan(text, wanted, nullptr, reached, nullptr, Searches{true}, true) != 0;
 }
 
 bool keywordByNeighbours(std::string_view text, std::size_t offset) {
