@@ -10,6 +10,7 @@
 #include "asyncfix/document.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/linter_internals.h"
+#include "config/torch_rename_table.h"
 #include "text/prefilter.h"
 #include "text/prefilter_words.h"
 #include "text/torch_words.h"
@@ -813,6 +814,21 @@ bool starImportForwards(std::string_view text) {
   return false;
 }
 } // namespace
+
+TEST_CASE("prefilter: an import from torch.nn.init keeps the file for each name AF310 renames", "[prefilter]") {
+  // The prefilter reads the names from AF310's rows (config/torch_rename_table.h): each one
+  // imported alone keeps the file, and the rule reports it.
+  int rows = 0;
+  for (const rules::TorchRename &row : rules::torchRenames()) {
+    if (!row.old.starts_with("torch.nn.init.")) continue;
+    ++rows;
+    const std::string text = "import torch\nfrom torch.nn.init import " + std::string(row.old.substr(14)) + "\n";
+    INFO(text);
+    CHECK(scanTriggers(text, kPrefilterTorchApi) != 0);
+    CHECK_FALSE(allFindings(Linter(), text).empty());
+  }
+  CHECK(rows == 11);
+}
 
 TEST_CASE("prefilter: spellsStarImport finds each star import from its star", "[prefilter]") {
   CHECK(spellsStarImport("from torch import *\n"));

@@ -4,6 +4,8 @@
 #include <array>
 #include <cstring>
 #include <optional>
+#include <span>
+#include <vector>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -12,6 +14,7 @@
 #include <immintrin.h>
 #endif
 
+#include "config/torch_rename_table.h"
 #include "text/torch_words.h"
 
 namespace asyncfix {
@@ -1280,9 +1283,18 @@ bool importListNames(std::string_view text, std::size_t end, std::span<const std
   }
 }
 
-constexpr std::array<std::string_view, 11> kInitNames{
-    "uniform",       "normal",          "constant",       "eye",        "dirac", "xavier_uniform",
-    "xavier_normal", "kaiming_uniform", "kaiming_normal", "orthogonal", "sparse"};
+/// The names of `torch.nn.init` that AF310 renames (its rows in config/torch_rename_table.h, read
+/// from there: one source): what a `from torch.nn.init import …` list must name to matter.
+std::span<const std::string_view> initRenameNames() {
+  static const std::vector<std::string_view> names = [] {
+    constexpr std::string_view kModule = "torch.nn.init.";
+    std::vector<std::string_view> found;
+    for (const rules::TorchRename &row : rules::torchRenames())
+      if (row.old.starts_with(kModule)) found.push_back(row.old.substr(kModule.size()));
+    return found;
+  }();
+  return names;
+}
 constexpr std::array<std::string_view, 3> kMiscImageNames{"imread", "imsave", "imresize"};
 
 /// The words of AF310's and AF316's rows that their rules report only where the function is
@@ -1663,7 +1675,7 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
   // AF305 and AF318 read a uint8 or CUDA type where it is called, converted to (`.type(…)`) or
   // assigned; a type test's argument (`isinstance(x, torch.ByteTensor)`) is none of them.
   if ((word == "ByteTensor" || word.starts_with("cuda.")) && typeTestArgument(text, at, lexer)) return false;
-  if (word == "torch.nn.init import") return importListNames(text, at + word.size(), kInitNames);
+  if (word == "torch.nn.init import") return importListNames(text, at + word.size(), initRenameNames());
   if (word == "scipy.misc import") return importListNames(text, at + word.size(), kMiscImageNames);
   if (std::find(kCalledNames.begin(), kCalledNames.end(), word) != kCalledNames.end()) {
     std::size_t before = at;
