@@ -815,6 +815,24 @@ bool starImportForwards(std::string_view text) {
 }
 } // namespace
 
+TEST_CASE("prefilter: a noqa hit needs the word noqa, as the scan without judgements reads it", "[prefilter]") {
+  // `non_b…` is a candidate for `non_blocking`; the judged scan took it for a `noqa` where its
+  // line names an AF code, the scan without judgements did not, so a text where the second
+  // replaced the first (a U+FEFF in code) lost the hit: mayTrigger() (which stops at the first
+  // hit) and scanTriggers() then disagreed (fuzz_prefilter, session 7).
+  CHECK(scanTriggers("x = y.non_b  # AF101\n", kPrefilterNoqa) == 0);
+  CHECK(scanTriggers("x = 1  # NoQA: AF101\n", kPrefilterNoqa) == kPrefilterNoqa);
+  const std::string found("t.~cpu(non_bEEEEEEEEEEE\0\xEF\xBB\xBF"
+                          "awaAF900it (x)\r\nz.to(\n  d, # c\n  False)\r.to # c\nEEEEE\0x.c(x, Trueud",
+                          94);
+  for (const unsigned wanted : {unsigned{kPrefilterNonBlocking | kPrefilterNoqa}, unsigned{kPrefilterNoqa}}) {
+    const unsigned full = scanTriggers(found, wanted);
+    CHECK(full == scanTriggersReference(found, wanted));
+    CHECK(mayTrigger(found, wanted) == (full != 0));
+    CHECK(mayTriggerReference(found, wanted) == (full != 0));
+  }
+}
+
 TEST_CASE("prefilter: an import from torch.nn.init keeps the file for each name AF310 renames", "[prefilter]") {
   // The prefilter reads the names from AF310's rows (config/torch_rename_table.h): each one
   // imported alone keeps the file, and the rule reports it.

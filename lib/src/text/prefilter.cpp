@@ -1986,8 +1986,10 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
         mayStandAlone(text, at, 12)) {
       return lexer.inCode(at) && nonBlockingMatters(at) && record(kPrefilterNonBlocking, at);
     }
+    // `noqa` in any case, as the scan without judgements reads it (a candidate may be here for
+    // another word: `non_b…` is one for `non_blocking`, and no `noqa`).
     if ((c | 0x20) == 'n' && want(kPrefilterNoqa) && at + 3 < text.size() && (text[at + 1] | 0x20) == 'o' &&
-        noqaWithAsyncfixCode(text, at + 2)) {
+        (text[at + 2] | 0x20) == 'q' && (text[at + 3] | 0x20) == 'a' && noqaWithAsyncfixCode(text, at + 2)) {
       return record(kPrefilterNoqa, at);
     }
     return false;
