@@ -11,9 +11,9 @@
 // (5: 310 keystrokes; 0: none, the first lint alone, for a profiler). --no-contain never takes
 // IncrementalLint's contained path (a statement left open linted on its own): the figures without
 // that fast path. Reports median / p90 / p99 / max CPU milliseconds per keystroke, the keystroke
-// that completes `async`, and the first lint against a bare parse of the text and the CLI's lint
-// of the parsed tree (best of three each), with how many statements the first lint's semantic
-// model walked.
+// that completes `async`, and the first lint (didOpen) against a bare parse of the text and the
+// CLI's lint of the parsed tree (best of three each; the first didOpen of the three too), with
+// how many statements the first lint's semantic model walked.
 // --rejected types into the script without its `non_blocking=True` arguments, which the
 // prefilter rejects as a whole: as the language server does, the text is parsed, not linted,
 // and its statements are held as "no finding" (IncrementalLint::adoptRejected) until the
@@ -143,25 +143,42 @@ int main(int argc, char **argv) {
     parseMs = std::min(parseMs, t1 - t0);
     lintMs = std::min(lintMs, cpuMs() - t1);
   }
-  asyncfix::Document doc(text);
-  asyncfix::DocumentInternals::setChunking(doc, 1); // as the language server holds its documents
-  asyncfix::IncrementalLint lint;
   // As the language server's worker: a text the prefilter rejects is parsed, not linted.
-  const auto analyze = [&]() -> std::size_t {
-    if (!lint.holdsResults() && !linter.mayHaveFindings(doc.text())) {
-      (void)doc.parsed();
-      if (adopt) lint.adoptRejected(linter, doc);
+  const auto open = [&](const asyncfix::Document &d, asyncfix::IncrementalLint &l) -> std::size_t {
+    if (!l.holdsResults() && !linter.mayHaveFindings(d.text())) {
+      (void)d.parsed();
+      if (adopt) l.adoptRejected(linter, d);
       return 0;
     }
-    return lint.update(linter, doc, contain).size();
+    return l.update(linter, d, contain).size();
   };
   if (rejected && linter.mayHaveFindings(text)) {
     std::fprintf(stderr, "asyncfix_typing_cpu: the --rejected text is kept by the prefilter\n");
     return 1;
   }
+  // didOpen is timed as the bare parse is, the best of three (each a fresh document): one cold
+  // run against a best of three would count the machine's noise on one side only. The first
+  // of them is reported too. --repeat 0 (for a profiler) opens once.
+  double firstOpenMs = -1, openMs = 1e300;
+  for (int i = 0; i < 2 && repeat > 0; ++i) {
+    asyncfix::Document d(text);
+    asyncfix::DocumentInternals::setChunking(d, 1);
+    asyncfix::IncrementalLint l;
+    const double t0 = cpuMs();
+    (void)open(d, l);
+    const double ms = cpuMs() - t0;
+    if (firstOpenMs < 0) firstOpenMs = ms;
+    openMs = std::min(openMs, ms);
+  }
+  asyncfix::Document doc(text);
+  asyncfix::DocumentInternals::setChunking(doc, 1); // as the language server holds its documents
+  asyncfix::IncrementalLint lint;
+  const auto analyze = [&] { return open(doc, lint); };
   double start = cpuMs();
   const std::size_t findings = analyze();
-  const double openMs = cpuMs() - start;
+  const double lastOpenMs = cpuMs() - start;
+  if (firstOpenMs < 0) firstOpenMs = lastOpenMs;
+  openMs = std::min(openMs, lastOpenMs);
   const asyncfix::IncrementalLint::Stats opened = lint.stats();
   if (repeat == 0) { // the first lint alone, for a profiler
     std::printf("first lint %.2f ms (%.2fx a bare parse of %.2f ms; the semantic model walked %zu of %zu statements)\n",
@@ -183,8 +200,9 @@ int main(int argc, char **argv) {
     }
     for (std::size_t k = typed.size(); k > 0; --k) key(where + k - 1, where + k, "");
   }
-  std::printf("%s, %d lines, %zu bytes, %zu findings%s: first lint %.2f ms (%.2fx a bare parse of %.2f ms; the "
-              "CLI's lint of a parsed tree %.2f ms; the semantic model walked %zu of %zu statements); %zu keystrokes: "
+  std::printf("%s, %d lines, %zu bytes, %zu findings%s: first lint %.2f ms, best of three (%.2fx a bare parse of "
+              "%.2f ms; the first of them %.2f ms, %.2fx; the CLI's lint of a parsed tree %.2f ms; the semantic model "
+              "walked %zu of %zu statements); %zu keystrokes: "
               "median %.2f ms, p90 "
               "%.2f ms, p99 %.2f ms, max %.2f ms; the keystroke completing `async`: median %.2f ms, max %.2f ms "
               "(CPU time)\n",
@@ -192,7 +210,7 @@ int main(int argc, char **argv) {
               : firstAsync ? "first-async trace"
                            : "typing trace",
               lines, text.size(), findings, contain ? "" : " (no contained path)", openMs, openMs / parseMs, parseMs,
-              lintMs, opened.walked, opened.statements, ms.size(), at(ms, 0.5), at(ms, 0.9), at(ms, 0.99), at(ms, 1.0),
+              firstOpenMs, firstOpenMs / parseMs, lintMs, opened.walked, opened.statements, ms.size(), at(ms, 0.5), at(ms, 0.9), at(ms, 0.99), at(ms, 1.0),
               at(completingMs, 0.5), at(completingMs, 1.0));
   return 0;
 }

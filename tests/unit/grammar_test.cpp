@@ -63,3 +63,20 @@ TEST_CASE("grammar and runtime versions are the pinned ones", "[grammar]") {
   CHECK(ts_language_abi_version(lang) == 14); // tree-sitter-python 0.23.6
   CHECK(TREE_SITTER_LANGUAGE_VERSION == 15);  // the 0.25 runtime
 }
+
+TEST_CASE("kFieldNames is the grammar's fields, each with its id", "[grammar]") {
+  const TSLanguage *lang = tree_sitter_python();
+  REQUIRE(ts_language_field_count(lang) == asyncfix::kFieldNames.size());
+  for (std::size_t i = 0; i < asyncfix::kFieldNames.size(); ++i) {
+    const std::string_view name = asyncfix::kFieldNames[i];
+    const TSFieldId id = asyncfix::fieldIds()[i];
+    CAPTURE(name);
+    CHECK(id != 0);
+    CHECK(ts_language_field_name_for_id(lang, id) == name);
+  }
+  const Document doc("x = f(a)\n");
+  const TSNode assignment = ts_node_named_child(ts_node_named_child(ts_tree_root_node(DocumentInternals::tree(doc)), 0), 0);
+  CHECK(asyncfix::textOf(asyncfix::field(assignment, "right"), doc.text()) == "f(a)");
+  CHECK(asyncfix::textOf(asyncfix::fieldOf(assignment, "left"), doc.text()) == "x");
+  CHECK(ts_node_is_null(asyncfix::fieldOf(TSNode{}, "left")));
+}

@@ -330,7 +330,7 @@ TSNode Receivers::loaderOf(TSNode iterable, bool (*wanted)(TSNode call, std::str
     if (wanted)
       if (const auto values = model_.valuesMaybeAssigned(textOf(iterable, text_), ts_node_start_byte(iterable));
           values && std::none_of(values->begin(), values->end(),
-                                 [&](TSNode v) { return ts_node_symbol(v) == Kinds::get().call && wanted(v, text_); }))
+                                 [&](TSNode v) { return ts_node_symbol(v) == Kinds::get().call && wants(wanted, v); }))
         return TSNode{};
     const NameUse *loader = model_.nameAt(ts_node_start_byte(iterable));
     if (!loader) return TSNode{};
@@ -341,10 +341,17 @@ TSNode Receivers::loaderOf(TSNode iterable, bool (*wanted)(TSNode call, std::str
         call = b->value;
       }
   }
-  if (!ts_node_is_null(call) && ts_node_symbol(call) == Kinds::get().call && (!wanted || wanted(call, text_)) &&
+  if (!ts_node_is_null(call) && ts_node_symbol(call) == Kinds::get().call && (!wanted || wants(wanted, call)) &&
       classify(qualifiedName(field(call, "function"))) == ValueKind::DataLoader)
     return call;
   return TSNode{};
+}
+
+bool Receivers::wants(bool (*wanted)(TSNode call, std::string_view text), TSNode call) const {
+  const auto key = std::make_tuple(ts_node_start_byte(call), ts_node_end_byte(call),
+                                   reinterpret_cast<std::uintptr_t>(wanted));
+  if (const auto it = wanted_.find(key); it != wanted_.end()) return it->second;
+  return wanted_[key] = wanted(call, text_);
 }
 
 } // namespace asyncfix

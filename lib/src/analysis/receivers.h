@@ -75,12 +75,16 @@ private:
   const Scope *classOf(TSNode identifier) const;
   /// dataLoaderCallOf() for the loop over `iterable` (enumerate's argument already taken).
   TSNode loaderOf(TSNode iterable, bool (*wanted)(TSNode call, std::string_view text)) const;
+  /// wanted(call), read once per call: the loops of a file's functions often share one loader.
+  bool wants(bool (*wanted)(TSNode call, std::string_view text), TSNode call) const;
 
   std::string_view text_;
   const SemanticModel &model_;
   mutable std::unordered_map<std::string, ValueKind> memo_; ///< binding → kind
   /// (iterable's start and end, `wanted`) → loaderOf()
   mutable std::map<std::tuple<std::uint32_t, std::uint32_t, std::uintptr_t>, TSNode> loaders_;
+  /// (call's start and end, `wanted`) → wants()
+  mutable std::map<std::tuple<std::uint32_t, std::uint32_t, std::uintptr_t>, bool> wanted_;
 };
 
 } // namespace asyncfix

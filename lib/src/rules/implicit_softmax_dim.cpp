@@ -58,7 +58,7 @@ public:
   void check(TSNode call, Context &ctx) const override {
     if (ctx.insideError()) return; // code the parser could not read: no finding, no fix
     const std::string_view text = ctx.text();
-    const TSNode fn = field(call, "function"), args = field(call, "arguments");
+    const TSNode fn = ctx.field(call, "function"), args = ctx.field(call, "arguments");
     // Spelt as the prefilter's words: the name right before its `(`.
     if (ts_node_is_null(args) || ts_node_end_byte(fn) != ts_node_start_byte(args)) return;
     const TSNode last = symbolOf(fn) == Kinds::get().attribute ? field(fn, "attribute") : fn;

@@ -297,8 +297,8 @@ private:
   void checkCall(TSNode call, Context &ctx) const {
     const std::string_view text = ctx.text();
     const Kinds &k = Kinds::get();
-    const TSNode fn = field(call, "function");
-    const TSNode last = symbolOf(fn) == k.attribute ? field(fn, "attribute") : fn;
+    const TSNode fn = ctx.field(call, "function");
+    const TSNode last = symbolOf(fn) == k.attribute ? ctx.field(fn, "attribute") : fn;
     if (!isIdentifier(last)) return;
     const TypedClass *cls = classNamed(textOf(last, text));
     if (!cls || !startsTorchWord(text, ts_node_start_byte(last))) return;

@@ -94,9 +94,13 @@ public:
 
   void check(TSNode assignment, Context &ctx) const override {
     const std::string_view text = ctx.text();
-    // Its call passes `non_blocking=`: most assignments do not, told without a field lookup.
+    // Its call passes `non_blocking=` and a CPU device, each spelt with its word (isCpuDevice):
+    // most assignments do not, told without a field lookup — the copies to the GPU of a
+    // training loop (`x = x.to(device, non_blocking=True)`) by the second word.
     const std::uint32_t start = ts_node_start_byte(assignment), end = ts_node_end_byte(assignment);
-    if (end > text.size() || text.substr(start, end - start).find("non_blocking") == std::string_view::npos) return;
+    if (end > text.size()) return;
+    const std::string_view spelt = text.substr(start, end - start);
+    if (spelt.find("non_blocking") == std::string_view::npos || spelt.find("cpu") == std::string_view::npos) return;
     const TSNode left = field(assignment, "left"), right = field(assignment, "right");
     // `x: int` has no right-hand side.
     if (ts_node_is_null(left) || ts_node_is_null(right) || !isIdentifier(left) ||

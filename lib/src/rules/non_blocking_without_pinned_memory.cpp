@@ -90,10 +90,10 @@ public:
     if (text.compare(ts_node_start_byte(node), 12, "non_blocking") != 0) return;
     if (textOf(field(node, "name"), text) != "non_blocking" || textOf(field(node, "value"), text) != "True") return;
     const TSNode argumentList = ctx.parentOf(node), call = ctx.parentOf(argumentList);
-    const std::string_view method = calledMethod(argumentList, call, text);
+    const std::string_view method = ctx.calledMethod(argumentList, call);
     if (method != "cuda" && method != "to") return;
     // The receiver's ancestors: the walk's, with the method's attribute for the argument list.
-    const TSNode function = field(call, "function");
+    const TSNode function = ctx.field(call, "function");
     std::vector<TSNode> ancestors(ctx.ancestors().begin(), ctx.ancestors().end());
     if (ancestors.empty() || !ts_node_eq(ancestors.back(), argumentList)) return;
     ancestors.back() = function;

@@ -105,6 +105,19 @@ TSNode Context::parentOf(TSNode node) const {
   return ts_node_parent(node);
 }
 
+TSNode Context::field(TSNode node, FieldName name) {
+  // A node is its subtree in its tree at its start: a subtree appears once in a tree.
+  const auto same = [&](TSNode a) {
+    return a.id == node.id && a.tree == node.tree && ts_node_start_byte(a) == ts_node_start_byte(node);
+  };
+  for (const FieldMemo &m : fieldMemo_)
+    if (m.field == name.index() && m.node.id != nullptr && same(m.node)) return m.child;
+  const TSNode child = asyncfix::field(node, name);
+  fieldMemo_[fieldMemoNext_] = {node, name.index(), child};
+  fieldMemoNext_ = (fieldMemoNext_ + 1) % fieldMemo_.size();
+  return child;
+}
+
 TSNode Context::nextStatement(TSNode statement, TSNode block) {
   if (!ts_node_is_null(block) && ts_node_symbol(block) != Kinds::get().module)
     return ts_node_next_named_sibling(statement);

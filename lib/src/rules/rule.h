@@ -8,6 +8,7 @@
 #include <tree_sitter/api.h>
 
 #include <algorithm>
+#include <array>
 #include <map>
 #include <memory>
 #include <optional>
@@ -22,6 +23,7 @@
 #include "asyncfix/document.h"
 #include "asyncfix/rules.h"
 #include "text/prefilter.h"
+#include "text/syntax.h"
 
 namespace asyncfix::rules {
 
@@ -73,6 +75,15 @@ public:
   /// module level (`block` a module or null), from the semantic model's list of statements: an
   /// editor's document may be held as several trees, and a sibling step would leave this one.
   TSNode nextStatement(TSNode statement, TSNode block);
+  /// field(node, name), remembered for the last few nodes asked about: the rules called for one
+  /// node ask for the same fields in turn (eight read a call's `function`), and tree-sitter finds
+  /// a field by walking the node's children each time.
+  TSNode field(TSNode node, FieldName name);
+  /// asyncfix::calledMethod(args, call, text()), the call's fields from field(): the rules
+  /// called for a keyword argument ask in turn.
+  std::string_view calledMethod(TSNode args, TSNode call) {
+    return asyncfix::calledMethod(args, call, text(), [this](TSNode n, FieldName name) { return field(n, name); });
+  }
   /// True when the node being checked lies inside an ERROR node.
   bool insideError() const { return errorDepth_ > 0; }
 
@@ -162,6 +173,13 @@ private:
   std::vector<Diagnostic> diagnostics_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> ranges_;
   std::map<const void *, std::shared_ptr<void>> states_;
+  struct FieldMemo {
+    TSNode node{};
+    std::size_t field = 0;
+    TSNode child{};
+  };
+  std::array<FieldMemo, 8> fieldMemo_{}; ///< field()'s, filled in turn
+  std::size_t fieldMemoNext_ = 0;
 };
 
 /// What the prefilter must look for before a text is worth parsing for a rule (a bit set).

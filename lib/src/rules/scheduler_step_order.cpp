@@ -106,8 +106,8 @@ bool isOptimizer(TSNode e, Context &ctx) {
 bool isSchedulerConstruction(TSNode call, Context &ctx) {
   const std::string_view text = ctx.text();
   if (symbolOf(call) != Kinds::get().call) return false;
-  const TSNode fn = field(call, "function"), args = field(call, "arguments");
-  const TSNode last = symbolOf(fn) == Kinds::get().attribute ? field(fn, "attribute") : fn;
+  const TSNode fn = ctx.field(call, "function"), args = ctx.field(call, "arguments");
+  const TSNode last = symbolOf(fn) == Kinds::get().attribute ? ctx.field(fn, "attribute") : fn;
   if (ts_node_is_null(args) || ts_node_end_byte(fn) != ts_node_start_byte(args) ||
       std::find(kSchedulers.begin(), kSchedulers.end(), textOf(last, text)) == kSchedulers.end())
     return false;

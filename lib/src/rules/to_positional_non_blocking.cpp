@@ -44,9 +44,9 @@ public:
   unsigned triggers() const override { return kTriggerToCall; }
 
   void check(TSNode call, Context &ctx) const override {
-    const TSNode fn = field(call, "function");
-    if (ts_node_symbol(fn) != Kinds::get().attribute || textOf(field(fn, "attribute"), ctx.text()) != "to") return;
-    const TSNode args = field(call, "arguments");
+    const TSNode fn = ctx.field(call, "function");
+    if (ts_node_symbol(fn) != Kinds::get().attribute || textOf(ctx.field(fn, "attribute"), ctx.text()) != "to") return;
+    const TSNode args = ctx.field(call, "arguments");
     if (ts_node_is_null(args) || ts_node_symbol(args) != Kinds::get().argumentList) return;
     // An error in the call (`.to(x True)`, `.to(\0False)`, `.to W(x, True)`) makes it a guess
     // what the arguments are: an ERROR node is no argument, and the fix could not mend the call.

@@ -58,9 +58,9 @@ public:
   void check(TSNode node, Context &ctx) const override {
     if (ctx.insideError()) return;
     const std::string_view text = ctx.text();
-    const TSNode function = field(node, "function"), args = field(node, "arguments");
+    const TSNode function = ctx.field(node, "function"), args = ctx.field(node, "arguments");
     // `torch.load(…)`, or `load(…)` after `from torch import *`.
-    const TSNode name = symbolOf(function) == Kinds::get().attribute ? field(function, "attribute") : function;
+    const TSNode name = symbolOf(function) == Kinds::get().attribute ? ctx.field(function, "attribute") : function;
     if (!isIdentifier(name) || textOf(name, text) != "load") return;
     if (!startsTorchWord(text, ts_node_start_byte(function)) || symbolOf(args) != Kinds::get().argumentList) return;
     const Resolved how = resolvesTo(function, "torch.load", ctx);

@@ -115,9 +115,9 @@ public:
   void check(TSNode call, Context &ctx) const override {
     if (ctx.insideError()) return; // code the parser could not read: no finding, no fix
     const std::string_view text = ctx.text();
-    const TSNode fn = field(call, "function");
+    const TSNode fn = ctx.field(call, "function");
     if (symbolOf(fn) != Kinds::get().attribute) return;
-    const TSNode slice = field(fn, "object");
+    const TSNode slice = ctx.field(fn, "object");
     // Spelt as the prefilter's word: `].view(-1)`, nothing between.
     if (symbolOf(slice) != TorchKinds::get().subscript ||
         !text.substr(ts_node_end_byte(slice) - 1).starts_with("].view(-1)") ||

@@ -80,9 +80,9 @@ template <class Up> std::string consumerOf(TSNode e, Context &ctx, Up up) {
     return "";
   }
   const TSNode call = up(args);
-  const TSNode fn = field(call, "function");
+  const TSNode fn = ctx.field(call, "function");
   if (symbolOf(fn) != k.attribute) return "";
-  const std::string_view method = textOf(field(fn, "attribute"), text);
+  const std::string_view method = textOf(ctx.field(fn, "attribute"), text);
   if (p == k.argumentList && method == "where" && torchName(fn, ctx) == "torch.where") return "torch.where";
   if (std::find(kMasked.begin(), kMasked.end(), method) == kMasked.end()) return "";
   return "`" + std::string(method) + "`";
@@ -91,10 +91,10 @@ template <class Up> std::string consumerOf(TSNode e, Context &ctx, Up up) {
 /// True when `call` makes a uint8 tensor, spelt with one of the prefilter's words.
 bool makesUint8(TSNode call, Context &ctx) {
   const std::string_view text = ctx.text();
-  const TSNode fn = field(call, "function");
+  const TSNode fn = ctx.field(call, "function");
   if (symbolOf(fn) != Kinds::get().attribute && !isIdentifier(fn)) return false;
   if (symbolOf(fn) == Kinds::get().attribute) {
-    const std::string_view method = textOf(field(fn, "attribute"), text);
+    const std::string_view method = textOf(ctx.field(fn, "attribute"), text);
     if (method == "byte") // not of an object the file's own class makes (its own `byte()`)
       return textOf(call, text).ends_with(".byte()") &&
              torchOrigins(ctx).of(field(fn, "object")).kind != Origin::Kind::Local;

@@ -52,7 +52,7 @@ bool isUnsupportedNonBlocking(TSNode keywordArgument, Context &ctx) {
   const std::string_view name = textOf(field(keywordArgument, "name"), ctx.text());
   if (name != "async" && name != "non_blocking") return false;
   const TSNode args = ctx.parentOf(keywordArgument), call = ctx.parentOf(args);
-  const std::string_view method = calledMethod(args, call, ctx.text());
+  const std::string_view method = ctx.calledMethod(args, call);
   if (method == "cpu") {
     // Unless the file defines a `cpu` that takes it (a class of its own with that method).
     for (std::uint32_t i : ctx.semantic().namesCalled(name)) {
@@ -62,7 +62,7 @@ bool isUnsupportedNonBlocking(TSNode keywordArgument, Context &ctx) {
     return true;
   }
   if (method != "cuda") return false;
-  const TSNode receiver = field(field(call, "function"), "object");
+  const TSNode receiver = ctx.field(ctx.field(call, "function"), "object");
   // A loop's variable is no module: told by the loops around the call, before resolving the name
   // (which walks the whole function; dense training code copies loop variables everywhere).
   // (The walk's ancestors are the argument's only while it is the node being checked, not when
@@ -80,11 +80,15 @@ public:
   unsigned triggers() const override { return kTriggerKeywordName | kTriggerNonBlocking; }
 
   void check(TSNode node, Context &ctx) const override {
-    // Cheap tests first: only `async=`/`non_blocking=` on `.cuda()`/`.cpu()` go on.
-    const std::string_view name = textOf(field(node, "name"), ctx.text());
+    // Cheap tests first: only `async=`/`non_blocking=` on `.cuda()`/`.cpu()` go on. The name
+    // starts the keyword argument: most are neither, told without a field lookup.
+    const std::string_view text = ctx.text();
+    const std::uint32_t start = ts_node_start_byte(node);
+    if (text.compare(start, 5, "async") != 0 && text.compare(start, 12, "non_blocking") != 0) return;
+    const std::string_view name = textOf(field(node, "name"), text);
     if (name != "async" && name != "non_blocking") return;
     const TSNode args = ctx.parentOf(node);
-    const std::string_view method = calledMethod(args, ctx.parentOf(args), ctx.text());
+    const std::string_view method = ctx.calledMethod(args, ctx.parentOf(args));
     if ((method != "cuda" && method != "cpu") || !isUnsupportedNonBlocking(node, ctx)) return;
     const bool isAsync = name == "async";
     const std::string what = method == "cpu" ? "`Tensor.cpu()` and `Module.cpu()` take" : "`Module.cuda()` takes";

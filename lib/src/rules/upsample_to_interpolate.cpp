@@ -84,7 +84,7 @@ public:
     if (ctx.insideError()) return;
     const std::string_view text = ctx.text();
     const Kinds &k = Kinds::get();
-    const TSNode function = field(node, "function"), args = field(node, "arguments");
+    const TSNode function = ctx.field(node, "function"), args = ctx.field(node, "arguments");
     const bool attribute = symbolOf(function) == k.attribute;
     if (!attribute && !isIdentifier(function)) return;
     const TSNode nameNode = attribute ? field(function, "attribute") : function;

@@ -124,9 +124,9 @@ template <class Up> bool usedAsNumber(TSNode e, Context &ctx, Up up) {
   else if (p != k.argumentList) return false;
   const TSNode call = up(args);
   if (symbolOf(call) != k.call) return false;
-  const TSNode fn = field(call, "function");
+  const TSNode fn = ctx.field(call, "function");
   if (symbolOf(fn) == k.attribute) {
-    const std::string_view method = textOf(field(fn, "attribute"), text);
+    const std::string_view method = textOf(ctx.field(fn, "attribute"), text);
     if (method == "update") return true; // meter.update(loss.data[0], n)
     return method == "format" && isString(field(fn, "object"));
   }

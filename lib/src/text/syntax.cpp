@@ -1,7 +1,7 @@
 #include "text/syntax.h"
 
+#include <algorithm>
 #include <cstring>
-#include <unordered_map>
 
 namespace asyncfix {
 
@@ -101,26 +101,16 @@ const Kinds &Kinds::get() {
   return kinds;
 }
 
-TSFieldId fieldId(std::string_view name) {
-  static const std::unordered_map<std::string_view, TSFieldId> ids = [] {
-    std::unordered_map<std::string_view, TSFieldId> out;
+const std::array<TSFieldId, kFieldNames.size()> &fieldIds() {
+  static const std::array<TSFieldId, kFieldNames.size()> ids = [] { // immutable; thread-safe init
+    std::array<TSFieldId, kFieldNames.size()> out{};
     const TSLanguage *language = tree_sitter_python();
-    for (TSFieldId id = 1, n = static_cast<TSFieldId>(ts_language_field_count(language)); id <= n; ++id)
-      if (const char *field = ts_language_field_name_for_id(language, id)) out.emplace(field, id);
+    for (std::size_t i = 0; i < kFieldNames.size(); ++i)
+      out[i] = ts_language_field_id_for_name(language, kFieldNames[i].data(),
+                                             static_cast<std::uint32_t>(kFieldNames[i].size()));
     return out;
   }();
-  const auto it = ids.find(name);
-  return it == ids.end() ? TSFieldId{0} : it->second;
-}
-
-std::string_view calledMethod(TSNode args, TSNode call, std::string_view text) {
-  if (ts_node_is_null(args) || ts_node_symbol(args) != Kinds::get().argumentList) return {};
-  if (ts_node_is_null(call) || ts_node_symbol(call) != Kinds::get().call) return {};
-  const TSNode fn = field(call, "function");
-  // `x.~cpu(…)`, `.\xffcpu(…)`: tree-sitter skips what it cannot read and names the method;
-  // the call is broken, and which method it meant a guess.
-  if (ts_node_symbol(fn) != Kinds::get().attribute || ts_node_has_error(fn)) return {};
-  return textOf(field(fn, "attribute"), text);
+  return ids;
 }
 
 std::size_t countSyntaxErrors(TSNode root) {

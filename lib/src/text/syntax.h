@@ -3,6 +3,7 @@
 
 #include <tree_sitter/api.h>
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -79,16 +80,43 @@ inline bool isIdentifier(TSNode node) {
   return false;
 }
 
-/// The grammar's id of the field `name` (0 when it has none): one hash lookup, where
-/// tree-sitter's ts_language_field_id_for_name compares the name with every field's in turn.
-TSFieldId fieldId(std::string_view name);
+/// The Python grammar's field names, as its node-types spell them.
+inline constexpr std::array<std::string_view, 32> kFieldNames{
+    "alias",     "alternative",  "argument",    "arguments",  "attribute",        "body",       "cause",
+    "code",      "condition",    "consequence", "definition", "expression",       "format_specifier",
+    "function",  "guard",        "key",         "left",       "module_name",      "name",       "object",
+    "operator",  "operators",    "parameters",  "return_type", "right",           "subject",    "subscript",
+    "superclasses", "type",      "type_conversion", "type_parameters", "value"};
+
+/// A field named by a literal (`field(node, "name")`): the name becomes its place in
+/// kFieldNames when the code is compiled (a name the grammar lacks does not compile), and
+/// fieldIds() gives the grammar's id from there, with no lookup by name when it runs.
+class FieldName {
+public:
+  // Implicit: a literal is how a field is named (`field(node, "name")`).
+  consteval FieldName(const char *name) : index_(indexOf(name)) {}
+  constexpr std::size_t index() const { return index_; }
+
+private:
+  static consteval std::uint8_t indexOf(std::string_view name) {
+    for (std::size_t i = 0; i < kFieldNames.size(); ++i)
+      if (kFieldNames[i] == name) return static_cast<std::uint8_t>(i);
+    throw "not a field of the Python grammar"; // a compile error: consteval
+  }
+  std::uint8_t index_;
+};
+
+/// The grammar's id of each of kFieldNames (0 for one it lacks), looked up once per process.
+const std::array<TSFieldId, kFieldNames.size()> &fieldIds();
+/// The grammar's id of the field `name` (0 when it has none).
+inline TSFieldId fieldId(FieldName name) { return fieldIds()[name.index()]; }
 
 /// The child in `field` (null node when absent).
-inline TSNode field(TSNode node, const char *name) { return ts_node_child_by_field_id(node, fieldId(name)); }
+inline TSNode field(TSNode node, FieldName name) { return ts_node_child_by_field_id(node, fieldId(name)); }
 
 /// ts_node_symbol / a field, tolerating a null node (0 is no kind the rules look for).
 inline TSSymbol symbolOf(TSNode n) { return ts_node_is_null(n) ? TSSymbol{0} : ts_node_symbol(n); }
-inline TSNode fieldOf(TSNode n, const char *name) { return ts_node_is_null(n) ? TSNode{} : field(n, name); }
+inline TSNode fieldOf(TSNode n, FieldName name) { return ts_node_is_null(n) ? TSNode{} : field(n, name); }
 
 /// True when `node` is not null and of the node type named `type` ("try_statement").
 inline bool isType(TSNode node, const char *type) {
@@ -117,7 +145,20 @@ std::size_t countSyntaxErrors(TSNode root);
 /// The method a keyword argument is passed to (`cuda` for `x.cuda(async=True)`), given the
 /// argument's parent and grandparent (Context::parentOf finds them cheaply); "" when they are
 /// not an argument list and a call, or the callee is not an attribute free of syntax errors.
-std::string_view calledMethod(TSNode args, TSNode call, std::string_view text);
+/// `fieldOf(node, name)` looks the call's fields up (Context::field remembers them).
+template <class FieldOf>
+std::string_view calledMethod(TSNode args, TSNode call, std::string_view text, FieldOf fieldOf) {
+  if (ts_node_is_null(args) || ts_node_symbol(args) != Kinds::get().argumentList) return {};
+  if (ts_node_is_null(call) || ts_node_symbol(call) != Kinds::get().call) return {};
+  const TSNode fn = fieldOf(call, "function");
+  // `x.~cpu(…)`, `.\xffcpu(…)`: tree-sitter skips what it cannot read and names the method;
+  // the call is broken, and which method it meant a guess.
+  if (ts_node_symbol(fn) != Kinds::get().attribute || ts_node_has_error(fn)) return {};
+  return textOf(fieldOf(fn, "attribute"), text);
+}
+inline std::string_view calledMethod(TSNode args, TSNode call, std::string_view text) {
+  return calledMethod(args, call, text, [](TSNode n, FieldName name) { return field(n, name); });
+}
 
 /// The first leaf after `node` in source order (null at the end).
 TSNode nextLeaf(TSNode node);
