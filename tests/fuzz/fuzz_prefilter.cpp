@@ -33,6 +33,12 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
     std::fprintf(stderr, "whole text: fast path %#x, reference %#x\n", fast, reference);
     std::abort();
   }
+  // The front ends' question, answered at the first hit: the same as the full scan's.
+  if (mayTrigger(text, wanted, reached) != (fast != 0) || mayTriggerReference(text, wanted, reached) != (fast != 0)) {
+    std::fprintf(stderr, "first hit: fast path %d, reference %d, full scan %#x\n", mayTrigger(text, wanted, reached),
+                 mayTriggerReference(text, wanted, reached), fast);
+    std::abort();
+  }
   std::vector<std::uint32_t> fastMarks, referenceMarks;
   const unsigned fastMarked = scanTriggers(text, wanted, &fastMarks, reached);
   const unsigned referenceMarked = scanTriggersReference(text, wanted, &referenceMarks, reached);

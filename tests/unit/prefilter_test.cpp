@@ -10,6 +10,7 @@
 #include "asyncfix/document.h"
 #include "asyncfix/linter.h"
 #include "asyncfix/linter_internals.h"
+#include "config/torch_rename_table.h"
 #include "text/prefilter.h"
 #include "text/prefilter_words.h"
 #include "text/torch_words.h"
@@ -795,6 +796,80 @@ TEST_CASE("prefilter: the vectorised word scan finds what comparing every word a
   }
 }
 
+namespace {
+/// spellsStarImport() as it was written first: every `import`, then forwards over the bytes that
+/// may stand before its `*` (the fast one goes backwards from each `*`).
+bool starImportForwards(std::string_view text) {
+  for (std::size_t at = text.find("import"); at != std::string_view::npos; at = text.find("import", at + 6)) {
+    std::size_t k = at + 6;
+    while (k < text.size() &&
+           (text[k] == ' ' || text[k] == '\t' || text[k] == '\\' || text[k] == '\n' || text[k] == '\r' ||
+            text[k] == '\f' || text[k] == '\v' || static_cast<unsigned char>(text[k]) >= 0x80))
+      ++k;
+    if (k < text.size() && text[k] == '*') {
+      // The module's check (starImportOfFamily) on this `import` alone: the text up to the star.
+      if (spellsStarImport(text.substr(0, k + 1))) return true;
+    }
+  }
+  return false;
+}
+} // namespace
+
+TEST_CASE("prefilter: a noqa hit needs the word noqa, as the scan without judgements reads it", "[prefilter]") {
+  // `non_b…` is a candidate for `non_blocking`; the judged scan took it for a `noqa` where its
+  // line names an AF code, the scan without judgements did not, so a text where the second
+  // replaced the first (a U+FEFF in code) lost the hit: mayTrigger() (which stops at the first
+  // hit) and scanTriggers() then disagreed (fuzz_prefilter, session 7).
+  CHECK(scanTriggers("x = y.non_b  # AF101\n", kPrefilterNoqa) == 0);
+  CHECK(scanTriggers("x = 1  # NoQA: AF101\n", kPrefilterNoqa) == kPrefilterNoqa);
+  const std::string found("t.~cpu(non_bEEEEEEEEEEE\0\xEF\xBB\xBF"
+                          "awaAF900it (x)\r\nz.to(\n  d, # c\n  False)\r.to # c\nEEEEE\0x.c(x, Trueud",
+                          94);
+  for (const unsigned wanted : {unsigned{kPrefilterNonBlocking | kPrefilterNoqa}, unsigned{kPrefilterNoqa}}) {
+    const unsigned full = scanTriggers(found, wanted);
+    CHECK(full == scanTriggersReference(found, wanted));
+    CHECK(mayTrigger(found, wanted) == (full != 0));
+    CHECK(mayTriggerReference(found, wanted) == (full != 0));
+  }
+}
+
+TEST_CASE("prefilter: an import from torch.nn.init keeps the file for each name AF310 renames", "[prefilter]") {
+  // The prefilter reads the names from AF310's rows (config/torch_rename_table.h): each one
+  // imported alone keeps the file, and the rule reports it.
+  int rows = 0;
+  for (const rules::TorchRename &row : rules::torchRenames()) {
+    if (!row.old.starts_with("torch.nn.init.")) continue;
+    ++rows;
+    const std::string text = "import torch\nfrom torch.nn.init import " + std::string(row.old.substr(14)) + "\n";
+    INFO(text);
+    CHECK(scanTriggers(text, kPrefilterTorchApi) != 0);
+    CHECK_FALSE(allFindings(Linter(), text).empty());
+  }
+  CHECK(rows == 11);
+}
+
+TEST_CASE("prefilter: spellsStarImport finds each star import from its star", "[prefilter]") {
+  CHECK(spellsStarImport("from torch import *\n"));
+  CHECK(spellsStarImport("from torch.nn import \\\n    *\n"));
+  CHECK(spellsStarImport("from . import\t*"));
+  CHECK(spellsStarImport("from scipy.misc import \xc2\xa0*"));
+  CHECK_FALSE(spellsStarImport("from os import *\n"));
+  CHECK_FALSE(spellsStarImport("from torch import (\n    *args)\n"));
+  CHECK_FALSE(spellsStarImport("x = a * b  # import\n"));
+  CHECK_FALSE(spellsStarImport("from torch import x\ny = 2 * 3\n"));
+  // The same answer as a forwards search, on texts made of the pieces that decide it.
+  static const std::vector<std::string_view> kPieces{
+      "from torch ", "from os ", "from ", "numpy",    ".", "import", " ",  "\t",  "\\\n",    "\n",         "\r\n",
+      "*",           "**",       "x",     "\xc2\xa0", "(", "\f",     "\v", "# c", "import*", "scipy.misc "};
+  std::mt19937 rng(29);
+  for (int round = 0; round < 3000; ++round) {
+    std::string text;
+    for (auto n = 1 + rng() % 12; n > 0; --n) text += kPieces[rng() % kPieces.size()];
+    INFO(text);
+    CHECK(spellsStarImport(text) == starImportForwards(text));
+  }
+}
+
 TEST_CASE("prefilter: mayUseTorchFamily finds torch, numpy and scipy at every offset", "[prefilter]") {
   for (const std::string_view name : {"torch", "numpy", "scipy"})
     for (std::size_t pad = 0; pad < 70; ++pad) {
@@ -940,6 +1015,9 @@ TEST_CASE("prefilter: the fast path keeps what the reference path keeps, on rand
       for (const unsigned reached : {0U, unsigned{kPackageTorch}}) {
         const unsigned fast = scanTriggers(text, wanted, nullptr, reached);
         CHECK(fast == scanTriggersReference(text, wanted, nullptr, reached));
+        // The front ends' question, which stops at the first hit, has the full scan's answer.
+        CHECK(mayTrigger(text, wanted, reached) == (fast != 0));
+        CHECK(mayTriggerReference(text, wanted, reached) == (fast != 0));
         (fast != 0 ? kept : rejected)++;
         std::vector<std::uint32_t> fastMarks, referenceMarks;
         CHECK(scanTriggers(text, wanted, &fastMarks, reached) ==

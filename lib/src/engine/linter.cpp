@@ -52,7 +52,7 @@ Linter &Linter::operator=(Linter &&) noexcept = default;
 const Config &Linter::config() const { return impl_->config; }
 
 bool Linter::mayHaveFindings(std::string_view text) const {
-  if (impl_->triggers != 0 && scanTriggers(text, impl_->triggers, nullptr, impl_->reachedPackages) != 0) return true;
+  if (impl_->triggers != 0 && mayTrigger(text, impl_->triggers, impl_->reachedPackages)) return true;
   bool found = false;
   forEachWord(text, impl_->apiWords, [&](std::size_t) { found = true; });
   return found;

@@ -4,6 +4,8 @@
 #include <array>
 #include <cstring>
 #include <optional>
+#include <span>
+#include <vector>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -12,14 +14,22 @@
 #include <immintrin.h>
 #endif
 
+#include "config/torch_rename_table.h"
 #include "text/torch_words.h"
 
 namespace asyncfix {
 namespace {
 
-bool isWordByte(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
-}
+/// Which bytes isWordByte() accepts, as a table: the judgements ask it of every byte of the words
+/// they read, and one load is fewer instructions and branches than the five ranges.
+constexpr std::array<bool, 256> kWordBytes = [] {
+  std::array<bool, 256> table{};
+  for (unsigned c = 0; c < 256; ++c)
+    table[c] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c >= 0x80;
+  return table;
+}();
+
+bool isWordByte(unsigned char c) { return kWordBytes[c]; }
 
 /// The identifier-like word starting at `i` (empty when none).
 std::string_view wordAt(std::string_view text, std::size_t i) {
@@ -32,6 +42,10 @@ std::size_t skipBlanks(std::string_view text, std::size_t i) {
   while (i < text.size() && (text[i] == ' ' || text[i] == '\t' || text[i] == '\f')) ++i;
   return i;
 }
+
+/// A byte that may stand between two tokens inside brackets, where line breaks are no statement's
+/// end: a blank, a line break, or the backslash of a line continuation (comments are the lexer's).
+bool isGap(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; }
 
 /// Keywords after which an expression is expected (so `async`/`await` there is a name) or that
 /// can follow an expression (so a name before them is a name).
@@ -90,9 +104,7 @@ bool awaitOperandMakesAName(std::string_view text, std::size_t i) {
   const std::size_t j = skipBlanks(text, i + 5);
   if (j >= text.size() || (text[j] != '(' && text[j] != '[' && text[j] != '+' && text[j] != '-')) return false;
   std::size_t k = i;
-  while (k > 0 && (text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\f' || text[k - 1] == '\n' ||
-                   text[k - 1] == '\r' || text[k - 1] == '\\'))
-    --k;
+  while (k > 0 && isGap(text[k - 1])) --k;
   if (k > 0 && text[k - 1] == '.') return false;
   const std::string_view prev = previousWord(text, i);
   return prev != "def" && prev != "class" && prev != "import" && prev != "from" && prev != "as" && prev != "global" &&
@@ -629,14 +641,47 @@ bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer
   return true;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define ASYNCFIX_OCCURRENCE_AVX2 1
+/// forEachOccurrence's filter 32 positions at a time from `i`, as far as the loads stay in the
+/// text (`i` is left at the first position not visited); true when `hit` asked to stop. In a
+/// function of its own for the target.
+template <class F>
+__attribute__((target("avx2"))) bool occurrencesAvx2(const char *s, std::size_t &i, std::size_t n,
+                                                     std::string_view word, F &hit) {
+  const std::size_t len = word.size();
+  const __m256i first = _mm256_set1_epi8(word[0]), last = _mm256_set1_epi8(word[len - 1]);
+  for (; i + len - 1 + 32 <= n; i += 32) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i));
+    const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i + len - 1));
+    auto mask = static_cast<unsigned>(
+        _mm256_movemask_epi8(_mm256_and_si256(_mm256_cmpeq_epi8(a, first), _mm256_cmpeq_epi8(b, last))));
+    while (mask != 0) {
+      const auto bit = static_cast<std::size_t>(__builtin_ctz(mask));
+      mask &= mask - 1;
+      if (std::memcmp(s + i + bit + 1, word.data() + 1, len - 2) == 0 && hit(i + bit)) return true;
+    }
+  }
+  return false;
+}
+
+bool occurrenceHasAvx2() {
+  static const bool has = __builtin_cpu_supports("avx2") != 0;
+  return has;
+}
+#endif
+
 /// Calls `hit(offset)` for each occurrence of `word` (at least 2 bytes) in `text`, in order, until
-/// it returns true. On x86-64 a SIMD filter (first and last byte of the word compared 16 positions
-/// at a time) finds the few candidates.
+/// it returns true. On x86-64 a SIMD filter (first and last byte of the word compared 32 positions
+/// at a time with AVX2, else 16) finds the few candidates.
 template <class F> void forEachOccurrence(std::string_view text, std::string_view word, F &&hit) {
   const std::size_t n = text.size(), len = word.size();
   if (n < len) return;
   const char *s = text.data();
   std::size_t i = 0;
+#if defined(ASYNCFIX_OCCURRENCE_AVX2)
+  if (occurrenceHasAvx2() && occurrencesAvx2(s, i, n, word, hit)) return;
+#endif
 #if defined(__SSE2__)
   const __m128i first = _mm_set1_epi8(word[0]), last = _mm_set1_epi8(word[len - 1]);
   for (; i + len - 1 + 16 <= n; i += 16) {
@@ -819,9 +864,8 @@ template <class F> void forEachCandidate(std::string_view text, F &&candidate) {
 /// way (a line break is allowed between the tokens: inside brackets it is no statement's end).
 constexpr std::size_t kUnknown = std::string_view::npos - 1;
 std::size_t toCallOpen(std::string_view text, std::size_t at) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
   std::size_t before = at;
-  while (before > 0 && blank(text[before - 1])) --before;
+  while (before > 0 && isGap(text[before - 1])) --before;
   if (before == 0) return std::string_view::npos;
   if (text[before - 1] != '.') {
     // The line before may end with `x.` and a comment: the `#` would stand between.
@@ -832,7 +876,7 @@ std::size_t toCallOpen(std::string_view text, std::size_t at) {
     return kUnknown;
   }
   std::size_t after = at + 2;
-  while (after < text.size() && blank(text[after])) ++after;
+  while (after < text.size() && isGap(text[after])) ++after;
   if (after >= text.size()) return std::string_view::npos;
   if (text[after] == '#') return kUnknown;
   return text[after] == '(' ? after : std::string_view::npos;
@@ -884,11 +928,10 @@ EnclosingCall enclosingCall(std::string_view text, std::size_t at, Lexer &lexer)
     }
   }
   if (open == std::string_view::npos) return floor == 0 ? none : unknown;
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
   // The name before the parenthesis, then the `.` before the name (blanks and line breaks may
   // stand between them inside brackets; a comment there is not looked into).
   std::size_t end = open;
-  while (end > 0 && blank(text[end - 1])) --end;
+  while (end > 0 && isGap(text[end - 1])) --end;
   if (end == 0) return none;
   if (lexer.spanBegin(end - 1) != std::string_view::npos) return unknown;
   std::size_t begin = end;
@@ -899,7 +942,7 @@ EnclosingCall enclosingCall(std::string_view text, std::size_t at, Lexer &lexer)
   for (std::size_t k = begin; k < end; ++k)
     if (static_cast<unsigned char>(text[k]) >= 0x80) return unknown;
   std::size_t dot = begin;
-  while (dot > 0 && blank(text[dot - 1])) --dot;
+  while (dot > 0 && isGap(text[dot - 1])) --dot;
   if (dot == 0) return none;
   if (lexer.spanBegin(dot - 1) != std::string_view::npos) return unknown;
   if (text[dot - 1] != '.') return none;
@@ -935,10 +978,9 @@ std::optional<std::string_view> argumentList(std::string_view text, std::size_t 
 /// called there; kUnknown when the lexer takes a `#` after `to` for code (inside an f-string it
 /// does not follow).
 std::size_t toCallOpenPastComments(std::string_view text, std::size_t at, Lexer &lexer) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
   std::size_t before = at;
   for (;;) {
-    while (before > 0 && blank(text[before - 1])) --before;
+    while (before > 0 && isGap(text[before - 1])) --before;
     if (before == 0) return std::string_view::npos;
     const std::size_t begin = lexer.spanBegin(before - 1);
     if (begin == std::string_view::npos) break;
@@ -1241,9 +1283,18 @@ bool importListNames(std::string_view text, std::size_t end, std::span<const std
   }
 }
 
-constexpr std::array<std::string_view, 11> kInitNames{
-    "uniform",       "normal",          "constant",       "eye",        "dirac", "xavier_uniform",
-    "xavier_normal", "kaiming_uniform", "kaiming_normal", "orthogonal", "sparse"};
+/// The names of `torch.nn.init` that AF310 renames (its rows in config/torch_rename_table.h, read
+/// from there: one source): what a `from torch.nn.init import …` list must name to matter.
+std::span<const std::string_view> initRenameNames() {
+  static const std::vector<std::string_view> names = [] {
+    constexpr std::string_view kModule = "torch.nn.init.";
+    std::vector<std::string_view> found;
+    for (const rules::TorchRename &row : rules::torchRenames())
+      if (row.old.starts_with(kModule)) found.push_back(row.old.substr(kModule.size()));
+    return found;
+  }();
+  return names;
+}
 constexpr std::array<std::string_view, 3> kMiscImageNames{"imread", "imsave", "imresize"};
 
 /// The words of AF310's and AF316's rows that their rules report only where the function is
@@ -1328,6 +1379,35 @@ bool typeTestArgument(std::string_view text, std::size_t at, Lexer &lexer) {
   return false;
 }
 
+/// What stands before the attribute (or method) name at `at`, read backwards over blanks and line
+/// continuations: no `.` (a bare name), a value (`)`, `]`, `}` or a quote: a call's result, a
+/// subscript, a literal), or a name (and whether a `.` precedes it: a chain); unknown where a
+/// comment stands in the way, or the byte is none of those, or the name is a number (unclear).
+struct Receiver {
+  enum Kind { kNoDot, kUnclear, kValue, kName } kind = kUnclear;
+  std::string_view name;
+  bool chained = false;
+};
+Receiver receiverOf(std::string_view text, std::size_t at, Lexer &lexer) {
+  std::size_t k = at;
+  while (k > 0 && isGap(text[k - 1])) --k;
+  if (k > 0 && lexer.spanBegin(k - 1) != std::string_view::npos) return {Receiver::kUnclear, {}, false};
+  if (k == 0 || text[k - 1] != '.') return {Receiver::kNoDot, {}, false};
+  --k;
+  while (k > 0 && isGap(text[k - 1])) --k;
+  if (k == 0 || lexer.spanBegin(k - 1) != std::string_view::npos) return {Receiver::kUnclear, {}, false};
+  const char c = text[k - 1];
+  if (c == ')' || c == ']' || c == '}' || isQuote(c)) return {Receiver::kValue, {}, false};
+  if (!isWordByte(static_cast<unsigned char>(c))) return {Receiver::kUnclear, {}, false};
+  std::size_t b = k;
+  while (b > 0 && isWordByte(static_cast<unsigned char>(text[b - 1]))) --b;
+  if (text[b] >= '0' && text[b] <= '9') return {Receiver::kUnclear, {}, false}; // a number: not ours to judge
+  std::size_t d = b;
+  while (d > 0 && isGap(text[d - 1])) --d;
+  if (d > 0 && lexer.spanBegin(d - 1) != std::string_view::npos) return {Receiver::kUnclear, {}, false};
+  return {Receiver::kName, text.substr(b, k - b), d > 0 && text[d - 1] == '.'};
+}
+
 /// Whether the receiver of the softmax-family word at `at` may make it torch's (AF304 resolves
 /// the callee's dotted path through the file's imports, star imports included): a bare call
 /// (`softmax(x)`) may; a method of a call, subscript or literal (`(-x).softmax(d)`) never; a
@@ -1335,26 +1415,11 @@ bool typeTestArgument(std::string_view text, std::size_t at, Lexer &lexer) {
 /// `nn` or `activation`; a single name must be one of those (a star import's) or an import's
 /// (`import torch.nn.functional as F`): the only bindings that give a name a dotted path.
 bool softmaxReceiverMayBeTorch(std::string_view text, std::size_t at, bool functional, Lexer &lexer) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
-  std::size_t k = at;
-  while (k > 0 && blank(text[k - 1])) --k;
-  if (k == 0 || text[k - 1] != '.' || lexer.spanBegin(k - 1) != std::string_view::npos) return true;
-  --k;
-  while (k > 0 && blank(text[k - 1])) --k;
-  if (k == 0 || lexer.spanBegin(k - 1) != std::string_view::npos) return true;
-  const char c = text[k - 1];
-  if (c == ')' || c == ']' || c == '}' || isQuote(c)) return false;
-  if (!isWordByte(static_cast<unsigned char>(c))) return true;
-  std::size_t b = k;
-  while (b > 0 && isWordByte(static_cast<unsigned char>(text[b - 1]))) --b;
-  const std::string_view last = text.substr(b, k - b);
-  if (last == (functional ? "functional" : "nn") || (!functional && last == "activation")) return true;
-  if (last.front() >= '0' && last.front() <= '9') return true; // a number: whatever it is, not ours to judge
-  std::size_t d = b;
-  while (d > 0 && blank(text[d - 1])) --d;
-  if (d > 0 && lexer.spanBegin(d - 1) != std::string_view::npos) return true;
-  if (d > 0 && text[d - 1] == '.') return false; // a chain whose last name is no module of the path
-  return importsName(text, last, lexer);
+  const Receiver r = receiverOf(text, at, lexer);
+  if (r.kind == Receiver::kValue) return false;
+  if (r.kind != Receiver::kName) return true;
+  if (r.name == (functional ? "functional" : "nn") || (!functional && r.name == "activation")) return true;
+  return !r.chained && importsName(text, r.name, lexer); // a chain whose last name is no module of the path
 }
 
 /// Whether every binding of the name `name` in the text is an import that does not spell `torch`
@@ -1398,24 +1463,10 @@ bool onlyImportsBind(std::string_view text, std::string_view name, Lexer &lexer)
 /// torch.autograd import Function`) or a star import of the family may provide it. A class of the
 /// file's own (`class Function` in torch/autograd/function.py) has no dotted path.
 bool functionBaseMayBeTorch(std::string_view text, std::size_t at, unsigned spelt, Lexer &lexer) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
-  std::size_t k = at;
-  while (k > 0 && blank(text[k - 1])) --k;
-  if (k > 0 && lexer.spanBegin(k - 1) != std::string_view::npos) return true; // a comment in the way
-  if (k == 0 || text[k - 1] != '.') return (spelt & kPackageStarImport) != 0 || importsName(text, "Function", lexer);
-  --k;
-  while (k > 0 && blank(text[k - 1])) --k;
-  if (k == 0 || lexer.spanBegin(k - 1) != std::string_view::npos) return true;
-  if (!isWordByte(static_cast<unsigned char>(text[k - 1]))) return true;
-  std::size_t b = k;
-  while (b > 0 && isWordByte(static_cast<unsigned char>(text[b - 1]))) --b;
-  const std::string_view last = text.substr(b, k - b);
-  if (last == "autograd" || last == "function" || (last.front() >= '0' && last.front() <= '9')) return true;
-  std::size_t d = b;
-  while (d > 0 && blank(text[d - 1])) --d;
-  if (d > 0 && lexer.spanBegin(d - 1) != std::string_view::npos) return true;
-  if (d > 0 && text[d - 1] == '.') return false; // a chain whose last name is no module of the path
-  return importsName(text, last, lexer);
+  const Receiver r = receiverOf(text, at, lexer);
+  if (r.kind == Receiver::kNoDot) return (spelt & kPackageStarImport) != 0 || importsName(text, "Function", lexer);
+  if (r.kind != Receiver::kName || r.name == "autograd" || r.name == "function") return true;
+  return !r.chained && importsName(text, r.name, lexer); // a chain whose last name is no module of the path
 }
 
 /// The start of the statement holding `at` (which is in no bracket): a scan backwards over
@@ -1492,10 +1543,9 @@ std::optional<std::size_t> statementTarget(std::string_view text, std::size_t at
 /// subscript's index, the first argument of `masked_fill`/`masked_select`/`masked_scatter` (and
 /// their in-place forms) or `where`, `mask=`; read as the bytes before it, through parentheses.
 bool mayUseAsMask(std::string_view text, std::size_t at, Lexer &lexer) {
-  const auto blank = [](char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; };
   std::size_t k = at;
   for (;;) {
-    while (k > 0 && blank(text[k - 1])) --k;
+    while (k > 0 && isGap(text[k - 1])) --k;
     if (k == 0) return false;
     if (lexer.spanBegin(k - 1) != std::string_view::npos) return true; // a comment in the way
     if (text[k - 1] != '(') break;
@@ -1625,13 +1675,11 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
   // AF305 and AF318 read a uint8 or CUDA type where it is called, converted to (`.type(…)`) or
   // assigned; a type test's argument (`isinstance(x, torch.ByteTensor)`) is none of them.
   if ((word == "ByteTensor" || word.starts_with("cuda.")) && typeTestArgument(text, at, lexer)) return false;
-  if (word == "torch.nn.init import") return importListNames(text, at + word.size(), kInitNames);
+  if (word == "torch.nn.init import") return importListNames(text, at + word.size(), initRenameNames());
   if (word == "scipy.misc import") return importListNames(text, at + word.size(), kMiscImageNames);
   if (std::find(kCalledNames.begin(), kCalledNames.end(), word) != kCalledNames.end()) {
     std::size_t before = at;
-    while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t' || text[before - 1] == '\f' ||
-                          text[before - 1] == '\n' || text[before - 1] == '\r' || text[before - 1] == '\\'))
-      --before;
+    while (before > 0 && isGap(text[before - 1])) --before;
     if (word.find('.') != std::string_view::npos || (before > 0 && text[before - 1] == '.')) {
       const std::size_t open = nextToken(text, at + word.size(), lexer);
       if (open < text.size() && text[open] != '(' && text[open] != '#') return false;
@@ -1646,9 +1694,7 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
       while (root > 0 && isWordByte(static_cast<unsigned char>(text[root - 1]))) --root;
       if (root == end || (text[root] >= '0' && text[root] <= '9')) return true;
       std::size_t left = root;
-      while (left > 0 && (text[left - 1] == ' ' || text[left - 1] == '\t' || text[left - 1] == '\f' ||
-                          text[left - 1] == '\n' || text[left - 1] == '\r' || text[left - 1] == '\\'))
-        --left;
+      while (left > 0 && isGap(text[left - 1])) --left;
       if (left > 0 && (text[left - 1] == '.' || lexer.spanBegin(left - 1) != std::string_view::npos))
         return true; // a chain (`a._utils.symeig`), or a comment in the way: not judged
       return !onlyImportsBind(text, text.substr(root, end - root), lexer);
@@ -1855,12 +1901,13 @@ bool asciiNeighbours(std::string_view text, std::size_t at) {
           (before == 3 && text.starts_with("\xEF\xBB\xBF")));
 }
 
-/// scanTriggers(), which also records its first hit in `first` when given. `unjudged` is set
+/// scanTriggers(), which also records its first hit in `first` when given; with `anyHit` (and no
+/// offsets) it stops at the first hit, not when every wanted trigger was seen. `unjudged` is set
 /// when the judgements cannot be trusted for the text: a blank they do not read in code, or a
 /// string the lexer lost its way at (after which tree-sitter's error recovery may read `y.to(=True)`
 /// as a call with two arguments).
 unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
-                    PrefilterHit *first, const Searches &search, bool *unjudged) {
+                    bool anyHit, PrefilterHit *first, const Searches &search, bool *unjudged) {
   Lexer lexer(text);
   unsigned found = 0;
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
@@ -1900,7 +1947,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
   const auto record = [&](unsigned trigger, std::size_t at) {
     if (first && found == 0) *first = {trigger, static_cast<std::uint32_t>(at)};
     found |= trigger;
-    if (!offsets) return found == wanted;
+    if (!offsets) return anyHit || found == wanted;
     offsets->push_back(static_cast<std::uint32_t>(at));
     return false;
   };
@@ -1939,14 +1986,16 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
         mayStandAlone(text, at, 12)) {
       return lexer.inCode(at) && nonBlockingMatters(at) && record(kPrefilterNonBlocking, at);
     }
+    // `noqa` in any case, as the scan without judgements reads it (a candidate may be here for
+    // another word: `non_b…` is one for `non_blocking`, and no `noqa`).
     if ((c | 0x20) == 'n' && want(kPrefilterNoqa) && at + 3 < text.size() && (text[at + 1] | 0x20) == 'o' &&
-        noqaWithAsyncfixCode(text, at + 2)) {
+        (text[at + 2] | 0x20) == 'q' && (text[at + 3] | 0x20) == 'a' && noqaWithAsyncfixCode(text, at + 2)) {
       return record(kPrefilterNoqa, at);
     }
     return false;
   });
   if (unjudged && *unjudged) return found;
-  if (want(kPrefilterTorchApi) && (offsets || reached != 0 || search.torchFamily(text))) {
+  if (want(kPrefilterTorchApi) && !(anyHit && found != 0) && (offsets || reached != 0 || search.torchFamily(text))) {
     // The PyTorch-migration rules' words (text/torch_words.h). Whether a whole file is worth
     // parsing also asks whether it may use PyTorch, NumPy or SciPy at all; marks are asked for
     // parts of a file too (a statement that an editor re-lints), which may not spell the import.
@@ -1967,13 +2016,14 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
 /// scanTriggers(): the judged scan, or for a text whose judgements cannot be trusted (a blank
 /// they do not read, a string the lexer lost its way at), the scan without them (asked only when
 /// the judged scan did not find every trigger wanted: its answer is then the other's, which finds
-/// more).
+/// more). With `anyHit`, the first hit is answer enough: a hit of the judged scan is one the
+/// scan without judgements makes too (it finds more, never less).
 unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
-              PrefilterHit *first, const Searches &search) {
+              PrefilterHit *first, const Searches &search, bool anyHit = false) {
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
   bool unjudged = false;
-  const unsigned found = scanJudged(text, wanted, offsets, reached, first, search, &unjudged);
-  if (!unjudged || (!offsets && found == wanted)) return found;
+  const unsigned found = scanJudged(text, wanted, offsets, reached, anyHit, first, search, &unjudged);
+  if (!unjudged || (!offsets && (found == wanted || (anyHit && found != 0)))) return found;
   if (offsets) offsets->resize(firstOffset);
   return scanWithoutJudgements(text, wanted, offsets, reached, first, search);
 }
@@ -1987,6 +2037,14 @@ unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::u
 unsigned scanTriggersReference(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets,
                                unsigned reached) {
   return scan(text, wanted, offsets, reached, nullptr, Searches{true});
+}
+
+bool mayTrigger(std::string_view text, unsigned wanted, unsigned reached) {
+  return scan(text, wanted, nullptr, reached, nullptr, Searches{}, true) != 0;
+}
+
+bool mayTriggerReference(std::string_view text, unsigned wanted, unsigned reached) {
+  return scan(text, wanted, nullptr, reached, nullptr, Searches{true}, true) != 0;
 }
 
 bool keywordByNeighbours(std::string_view text, std::size_t offset) {

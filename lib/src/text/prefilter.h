@@ -53,6 +53,13 @@ unsigned scanTriggers(std::string_view text, unsigned wanted, std::vector<std::u
 unsigned scanTriggersReference(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets = nullptr,
                                unsigned reached = 0);
 
+/// Whether scanTriggers(text, wanted, nullptr, reached) is not 0: the question a front end asks
+/// of a whole file, answered at the first hit (scanTriggers goes on until it has seen every
+/// wanted trigger, which a file that needs parsing rarely holds: it read such files whole).
+bool mayTrigger(std::string_view text, unsigned wanted, unsigned reached = 0);
+/// mayTrigger() by the reference path (scanTriggersReference), for tests and the fuzz target.
+bool mayTriggerReference(std::string_view text, unsigned wanted, unsigned reached = 0);
+
 /// The hit that made scanTriggers(text, wanted) say "maybe": the first one in the text that no
 /// judgement rejected (its trigger bit and byte offset); trigger 0 when the text is rejected.
 /// For diagnostics (`asyncfix_bench_parse explain`): which word keeps a file, and where.

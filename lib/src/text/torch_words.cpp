@@ -280,13 +280,15 @@ bool starImportOfFamily(std::string_view text, std::size_t at) {
 } // namespace
 
 bool spellsStarImport(std::string_view text) {
-  for (std::size_t at = text.find("import"); at != std::string_view::npos; at = text.find("import", at + 6)) {
-    std::size_t k = at + 6;
-    while (k < text.size() &&
-           (text[k] == ' ' || text[k] == '\t' || text[k] == '\\' || text[k] == '\n' || text[k] == '\r' ||
-            text[k] == '\f' || text[k] == '\v' || static_cast<unsigned char>(text[k]) >= 0x80))
-      ++k;
-    if (k < text.size() && text[k] == '*' && starImportOfFamily(text, at)) return true;
+  // An `import` with only these bytes between it and a `*`. Found from the `*` backwards: the
+  // star is far rarer than the `i` a search for the word stops at (each `if`, `in`, `is`).
+  const auto between = [](unsigned char c) {
+    return c == ' ' || c == '\t' || c == '\\' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c >= 0x80;
+  };
+  for (std::size_t star = text.find('*'); star != std::string_view::npos; star = text.find('*', star + 1)) {
+    std::size_t k = star;
+    while (k > 0 && between(static_cast<unsigned char>(text[k - 1]))) --k;
+    if (k >= 6 && text.substr(k - 6, 6) == "import" && starImportOfFamily(text, k - 6)) return true;
   }
   return false;
 }
