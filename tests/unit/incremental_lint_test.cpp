@@ -622,8 +622,7 @@ TEST_CASE("incremental lint follows star imports typed in and out", "[incrementa
   CHECK(inc.diagnostics().empty());
 }
 
-TEST_CASE("a lint asked to stop gives up as its walk goes, and gives the lint's result when not",
-          "[incremental]") {
+TEST_CASE("a lint asked to stop gives up as its walk goes, and gives the lint's result when not", "[incremental]") {
   // The language server's settle lints a fresh parse of the whole file, and a keystroke must not
   // wait for it (lsp/analyzer.cpp): LinterInternals::lintUnless asks as its walk goes.
   const Linter linter;

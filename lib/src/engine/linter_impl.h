@@ -77,7 +77,7 @@ struct ASYNCFIX_LOCAL Linter::Impl {
   /// `# asyncfix: skip-file` hides a finding (LinterInternals::lintUnsuppressed). With `stop`,
   /// nullopt once it said so (LinterInternals::lintUnless).
   std::optional<std::vector<Diagnostic>> lint(const Document &doc, bool prune, bool suppress,
-                                               WalkStop *stop = nullptr) const;
+                                              WalkStop *stop = nullptr) const;
 };
 
 } // namespace asyncfix
