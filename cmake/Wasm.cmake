@@ -19,6 +19,16 @@ set(ASYNCFIX_WASM_OPT "-O2" CACHE STRING "Optimization of the WebAssembly build 
 # throw and catch, and Node >= 16 runs them without flags.
 add_compile_options(-fwasm-exceptions ${ASYNCFIX_WASM_OPT})
 add_link_options(-fwasm-exceptions ${ASYNCFIX_WASM_OPT} -sALLOW_MEMORY_GROWTH=1)
+# add_compile_options() reaches the targets made after it, and cmake/Grammar.cmake made
+# tree-sitter's runtime and the Python grammar before this file: they were compiled without any
+# -O (the build type's is cleared below), and their parse ran 5-8 times slower than native
+# (bench/RESULTS.md, "Issue 33, session 7").
+foreach(_target asyncfix_ts_runtime asyncfix_ts_python)
+  get_target_property(_type ${_target} TYPE)
+  if(NOT _type STREQUAL "INTERFACE_LIBRARY")
+    target_compile_options(${_target} PRIVATE ${ASYNCFIX_WASM_OPT})
+  endif()
+endforeach()
 # emscripten's JavaScript optimizer needs acorn, which Debian's node-acorn puts under
 # /usr/share/nodejs: Debian's Node.js looks there, a Node.js from elsewhere (nodesource) does not.
 set(CMAKE_CXX_LINKER_LAUNCHER ${CMAKE_COMMAND} -E env NODE_PATH=/usr/share/nodejs)

@@ -21,6 +21,10 @@ add_library(asyncfix_wasi_syscalls OBJECT wasm/wasi_syscalls.c)
 target_compile_options(asyncfix_wasi_syscalls PRIVATE -Wall -Wextra -Wno-unused-parameter
                        $<$<BOOL:${ASYNCFIX_WERROR}>:-Werror>)
 target_link_libraries(asyncfix_lsp_bin PRIVATE asyncfix_wasi_syscalls)
+# wasm/bulk_memory.c: memcpy, memmove and memset as single instructions, in place of libc's loops.
+add_library(asyncfix_wasm_bulk_memory OBJECT wasm/bulk_memory.c)
+target_compile_options(asyncfix_wasm_bulk_memory PRIVATE -mbulk-memory -Wall -Wextra $<$<BOOL:${ASYNCFIX_WERROR}>:-Werror>)
+target_link_libraries(asyncfix_lsp_bin PRIVATE asyncfix_wasm_bulk_memory)
 # wasm/wasi_imports.js names the WASI calls that emscripten's library lacks (poll_oneoff).
 target_link_options(asyncfix_lsp_bin PRIVATE -sSTANDALONE_WASM=1 "SHELL:--js-library ${PROJECT_SOURCE_DIR}/wasm/wasi_imports.js")
 set_property(TARGET asyncfix_lsp_bin APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/wasm/wasi_imports.js)

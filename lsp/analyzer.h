@@ -106,8 +106,8 @@ public:
   /// copy of its text — what the CLI sees — and the findings are delivered when they differ. The
   /// document keeps its own tree for the next keystroke. The most recently analyzed go first.
   /// `stop` (the message loop: is a message waiting?) is asked before each document and while its
-  /// fresh parse runs; once it says yes, the settle gives up, and the documents it has not settled
-  /// wait for the next call. True when none is left to settle.
+  /// fresh parse and then its lint run; once it says yes, the settle gives up, and the documents
+  /// it has not settled wait for the next call. True when none is left to settle.
   bool settle(const std::function<bool()> &stop = {});
   /// From any thread (work the server runs beside the Analyzer, such as a workspace fix): `task`
   /// runs on the main thread, in deliver(), in order with the findings and the other main tasks.

@@ -152,7 +152,7 @@ private:
   /// Inline mode: does the queued analysis now; both modes: takes the findings and answers made.
   void catchUp();
   /// Inline mode, once the client has been quiet: settle() until a message arrives (the
-  /// transport is asked now and then while a fresh parse runs). False when one did: the
+  /// transport is asked now and then while a fresh parse and lint run). False when one did: the
   /// documents not settled yet wait for the next quiet period.
   bool settleUntilInput();
   void onFindings(Analyzer::Id id, std::shared_ptr<const Findings> findings);

@@ -312,6 +312,45 @@ TEST_CASE("Analyzer: an inline settle stops inside a document's fresh parse", "[
   CHECK(out.findings[0]->diagnostics == Linter().lint(doc.text));
 }
 
+TEST_CASE("Analyzer: an inline settle stops inside a document's lint", "[analyzer]") {
+  // After the fresh parse comes the lint of the whole tree (every node: the text has a syntax
+  // error), tens of milliseconds for 20 000 lines under WebAssembly; it asks `stop` as it goes
+  // too. It used to run to its end, and a keystroke arriving meanwhile waited for it.
+  Analyzer analyzer;
+  OpenBracket doc(analyzer, 6000);
+  Delivered out;
+  out.take(analyzer);
+  out.findings.clear();
+  // The questions of the fresh parse alone (the same text parses the same way every time).
+  int parseAsked = 0;
+  const Document fresh{doc.text};
+  REQUIRE(DocumentInternals::parseUnless(fresh, [&] { return ++parseAsked < 0; }));
+  // The settle asks once before the document, `parseAsked` times during its parse, once before
+  // its lint; each question after those is the lint's.
+  const int lintStart = 1 + parseAsked + 1;
+  int wholeAsked = 0;
+  {
+    Analyzer counting;
+    const OpenBracket same(counting, 6000);
+    CHECK(counting.settle([&] { return ++wholeAsked < 0; }));
+  }
+  REQUIRE(wholeAsked > lintStart + 10); // asked many times while it linted
+  for (const int stopAt : {lintStart + 1, (lintStart + wholeAsked) / 2, wholeAsked}) {
+    INFO("stopped at question " << stopAt << " of " << wholeAsked << " (the lint's from " << lintStart + 1 << ")");
+    int asked = 0;
+    CHECK(!analyzer.settle([&] { return ++asked >= stopAt; }));
+    CHECK(asked == stopAt);
+    out.take(analyzer);
+    CHECK(out.findings.empty());
+  }
+  // Not settled yet: the next settle gives what the CLI reports.
+  CHECK(analyzer.settle());
+  out.take(analyzer);
+  REQUIRE(out.findings.size() == 1);
+  CHECK(out.findings[0]->version == doc.version);
+  CHECK(out.findings[0]->diagnostics == Linter().lint(doc.text));
+}
+
 // ---- the server over pipes, the worker on its own thread ----
 
 /// An LSP client over pipes to a Server::run() on a thread of this process.

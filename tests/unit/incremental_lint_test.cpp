@@ -14,6 +14,7 @@
 #include "asyncfix/document_internals.h"
 #include "asyncfix/incremental.h"
 #include "asyncfix/linter.h"
+#include "asyncfix/linter_internals.h"
 #include "test_util.h"
 
 using namespace asyncfix;
@@ -619,4 +620,35 @@ TEST_CASE("incremental lint follows star imports typed in and out", "[incrementa
     REQUIRE(describe(inc.update(linter, doc)) == describe(linter.lint(doc)));
   }
   CHECK(inc.diagnostics().empty());
+}
+
+TEST_CASE("a lint asked to stop gives up as its walk goes, and gives the lint's result when not", "[incremental]") {
+  // The language server's settle lints a fresh parse of the whole file, and a keystroke must not
+  // wait for it (lsp/analyzer.cpp): LinterInternals::lintUnless asks as its walk goes.
+  const Linter linter;
+  for (const bool broken : {false, true}) {
+    INFO((broken ? "with a bracket left open: every node is walked" : "a clean tree: the walk is pruned"));
+    std::string text = generated(400);
+    if (broken) text.insert(text.find("def step_200"), "y = x.cuda(async=True\n");
+    const Document doc(text);
+    const auto expected = linter.lint(doc);
+    REQUIRE(!expected.empty());
+
+    int asked = 0;
+    const auto never = [&] { return ++asked < 0; };
+    const auto whole = LinterInternals::lintUnless(linter, doc, never);
+    REQUIRE(whole);
+    CHECK(describe(*whole) == describe(expected));
+    if (broken) CHECK(asked > 10); // the whole tree is walked: asked every few hundred nodes
+
+    // Told to stop at each question in turn: given up, whichever it was.
+    for (const int stopAt : {1, 2, std::max(2, asked / 2), asked}) {
+      INFO("stopped at question " << stopAt << " of " << asked);
+      int n = 0;
+      CHECK(!LinterInternals::lintUnless(linter, doc, [&] { return ++n >= stopAt; }));
+      CHECK(n == stopAt); // and not asked again after the yes
+    }
+    // The document is as it was: linted again, the same.
+    CHECK(describe(linter.lint(doc)) == describe(expected));
+  }
 }

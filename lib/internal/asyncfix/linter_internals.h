@@ -3,6 +3,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <string_view>
 #include <vector>
 
@@ -18,6 +20,12 @@ struct LinterInternals {
   /// rules make (the project view asks whether a file still imports a module it renames, which a
   /// suppressed import does).
   static std::vector<Diagnostic> lintUnsuppressed(const Linter &linter, const Document &doc);
+  /// lint(doc) that asks `stop` first and then as its walk goes (every few hundred nodes), and
+  /// gives up once it says yes: nullopt then. `doc` must be parsed already (its parse is not
+  /// asked: DocumentInternals::parseUnless). The language server's settle (lsp/analyzer.cpp),
+  /// which a keystroke must not wait for.
+  static std::optional<std::vector<Diagnostic>> lintUnless(const Linter &linter, const Document &doc,
+                                                           const std::function<bool()> &stop);
   /// The enabled rules and their dispatch table (engine/linter_impl.h), for IncrementalLint's
   /// per-statement walks.
   static const Linter::Impl &impl(const Linter &linter) { return *linter.impl_; }

@@ -88,8 +88,8 @@ std::vector<std::uint32_t> marksOf(std::string_view text, unsigned triggers, std
 
 std::vector<Diagnostic> Linter::lint(const Document &doc) const { return lintImpl(doc, true); }
 
-void Linter::Impl::walk(TSNode root, TSNode top, rules::Context &ctx, const std::vector<std::uint32_t> *marks,
-                        std::vector<TSNode> &comments) const {
+bool Linter::Impl::walk(TSNode root, TSNode top, rules::Context &ctx, const std::vector<std::uint32_t> *marks,
+                        std::vector<TSNode> &comments, WalkStop *stop) const {
   const TSSymbol error = Kinds::get().error, comment = Kinds::get().comment;
   auto &ancestors = ctx.ancestorStack();
   int &errorDepth = ctx.errorDepth();
@@ -120,6 +120,7 @@ void Linter::Impl::walk(TSNode root, TSNode top, rules::Context &ctx, const std:
   Cursor cursor(top);
   TSTreeCursor *c = cursor.get();
   for (;;) {
+    if (stop && (*stop)()) return false;
     const TSNode node = ts_tree_cursor_current_node(c);
     const TSSymbol symbol = ts_node_symbol(node);
     const bool enter = marked(node);
@@ -136,7 +137,7 @@ void Linter::Impl::walk(TSNode root, TSNode top, rules::Context &ctx, const std:
       const bool more = !marks || ancestors.size() <= base ||
                         nextMark(ts_node_end_byte(ts_tree_cursor_current_node(c))) < ts_node_end_byte(ancestors.back());
       if (more && ts_tree_cursor_goto_next_sibling(c)) break;
-      if (!ts_tree_cursor_goto_parent(c) || ancestors.size() <= base) return;
+      if (!ts_tree_cursor_goto_parent(c) || ancestors.size() <= base) return true;
       if (ts_node_symbol(ancestors.back()) == error) --errorDepth;
       ancestors.pop_back();
     }
@@ -158,11 +159,12 @@ std::vector<Diagnostic> Linter::Impl::finish(const Document &doc, std::vector<Di
 }
 
 std::vector<Diagnostic> Linter::lintImpl(const Document &doc, bool prune) const {
-  return impl_->lint(doc, prune, true);
+  return *impl_->lint(doc, prune, true);
 }
 
-std::vector<Diagnostic> Linter::Impl::lint(const Document &doc, bool prune, bool suppress) const {
-  if (!DocumentInternals::parse(doc) || rules.empty()) return {};
+std::optional<std::vector<Diagnostic>> Linter::Impl::lint(const Document &doc, bool prune, bool suppress,
+                                                          WalkStop *stop) const {
+  if (!DocumentInternals::parse(doc) || rules.empty()) return std::vector<Diagnostic>{};
   // Every finding lies on a prefilter trigger, and every suppression comment is marked too: a
   // subtree that holds no mark cannot matter, so the walk neither enters it nor dispatches it —
   // the cost follows the few marked places, not the size of the file.
@@ -173,18 +175,20 @@ std::vector<Diagnostic> Linter::Impl::lint(const Document &doc, bool prune, bool
   std::vector<std::uint32_t> marks;
   if (prune) {
     marks = marksOf(doc.text(), triggers, 0, apiWords);
-    if (marks.empty()) return {};
+    if (marks.empty()) return std::vector<Diagnostic>{};
   }
   rules::Context ctx(doc, config);
   std::vector<TSNode> comments; // for the suppression pass
   if (DocumentInternals::chunked(doc)) {
     // An editor's document held as several trees: statement by statement, each under its root.
     for (const TSNode statement : DocumentInternals::statements(doc))
-      walk(ts_tree_root_node(statement.tree), statement, ctx, prune ? &marks : nullptr, comments);
+      if (!walk(ts_tree_root_node(statement.tree), statement, ctx, prune ? &marks : nullptr, comments, stop))
+        return std::nullopt;
   } else {
     const TSNode root = ts_tree_root_node(DocumentInternals::tree(doc));
-    walk(root, root, ctx, prune ? &marks : nullptr, comments);
+    if (!walk(root, root, ctx, prune ? &marks : nullptr, comments, stop)) return std::nullopt;
   }
+  if (stop && stop->now()) return std::nullopt; // the suppressions and the sort are left
   return finish(doc, ctx.takeDiagnostics(), comments, suppress);
 }
 
@@ -196,7 +200,14 @@ std::vector<Diagnostic> LinterInternals::lintWithoutPruning(const Linter &linter
 }
 
 std::vector<Diagnostic> LinterInternals::lintUnsuppressed(const Linter &linter, const Document &doc) {
-  return linter.impl_->lint(doc, true, false);
+  return *linter.impl_->lint(doc, true, false);
+}
+
+std::optional<std::vector<Diagnostic>> LinterInternals::lintUnless(const Linter &linter, const Document &doc,
+                                                                   const std::function<bool()> &stop) {
+  if (stop()) return std::nullopt;
+  WalkStop walkStop(stop);
+  return linter.impl_->lint(doc, true, true, &walkStop);
 }
 
 LinterInternals::KeptBy LinterInternals::keptBy(const Linter &linter, std::string_view text) {

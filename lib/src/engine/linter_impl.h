@@ -6,7 +6,9 @@
 #include <tree_sitter/api.h>
 
 #include <cstdint>
+#include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "asyncfix/linter.h"
@@ -21,6 +23,30 @@ namespace asyncfix {
 /// Linter::Impl::apiWords), marked wherever they occur.
 std::vector<std::uint32_t> marksOf(std::string_view text, unsigned triggers, std::uint32_t base = 0,
                                    const std::vector<std::string> &words = {});
+
+/// A caller's "stop now?" asked as a walk goes (LinterInternals::lintUnless): every kEvery nodes,
+/// so that the question costs nothing beside the walk (the language server's asks the clock, and
+/// under WebAssembly that is a call into JavaScript). Once it says yes, it stays yes.
+class WalkStop {
+public:
+  static constexpr unsigned kEvery = 256;
+  explicit WalkStop(const std::function<bool()> &stop) : stop_(stop) {}
+  /// Counts one node; true once the walk must stop.
+  bool operator()() {
+    if (stopped_) return true;
+    if (--left_ != 0) return false;
+    left_ = kEvery;
+    return stopped_ = stop_();
+  }
+  /// Asks at once (between two walks).
+  bool now() { return stopped_ || (stopped_ = stop_()); }
+  bool stopped() const { return stopped_; }
+
+private:
+  const std::function<bool()> &stop_;
+  unsigned left_ = kEvery;
+  bool stopped_ = false;
+};
 
 struct ASYNCFIX_LOCAL Linter::Impl {
   Config config;
@@ -39,17 +65,19 @@ struct ASYNCFIX_LOCAL Linter::Impl {
   /// One pre-order walk of `top` (the root, or one of its children whose ancestors are `root`
   /// alone), dispatching every node to the rules that subscribed to its kind. With `marks`
   /// (sorted), a subtree that holds no mark is neither entered nor dispatched. Comment nodes
-  /// met go to `comments`.
-  void walk(TSNode root, TSNode top, rules::Context &ctx, const std::vector<std::uint32_t> *marks,
-            std::vector<TSNode> &comments) const;
+  /// met go to `comments`. With `stop`, the walk gives up once it says so: false then.
+  bool walk(TSNode root, TSNode top, rules::Context &ctx, const std::vector<std::uint32_t> *marks,
+            std::vector<TSNode> &comments, WalkStop *stop = nullptr) const;
   /// Suppressions (and AF900; none with `suppress` false), configured severities, and the order
   /// of the results: position, then code, then the walk's order. `comments` are the comment
   /// nodes the walks met.
   std::vector<Diagnostic> finish(const Document &doc, std::vector<Diagnostic> diagnostics,
                                  const std::vector<TSNode> &comments, bool suppress = true) const;
   /// Linter::lint(doc), pruned or not; with `suppress` false, no `# noqa` and no
-  /// `# asyncfix: skip-file` hides a finding (LinterInternals::lintUnsuppressed).
-  std::vector<Diagnostic> lint(const Document &doc, bool prune, bool suppress) const;
+  /// `# asyncfix: skip-file` hides a finding (LinterInternals::lintUnsuppressed). With `stop`,
+  /// nullopt once it said so (LinterInternals::lintUnless).
+  std::optional<std::vector<Diagnostic>> lint(const Document &doc, bool prune, bool suppress,
+                                              WalkStop *stop = nullptr) const;
 };
 
 } // namespace asyncfix
