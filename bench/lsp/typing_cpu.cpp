@@ -210,7 +210,7 @@ int main(int argc, char **argv) {
               : firstAsync ? "first-async trace"
                            : "typing trace",
               lines, text.size(), findings, contain ? "" : " (no contained path)", openMs, openMs / parseMs, parseMs,
-              firstOpenMs, firstOpenMs / parseMs, lintMs, opened.walked, opened.statements, ms.size(), at(ms, 0.5), at(ms, 0.9), at(ms, 0.99), at(ms, 1.0),
-              at(completingMs, 0.5), at(completingMs, 1.0));
+              firstOpenMs, firstOpenMs / parseMs, lintMs, opened.walked, opened.statements, ms.size(), at(ms, 0.5),
+              at(ms, 0.9), at(ms, 0.99), at(ms, 1.0), at(completingMs, 0.5), at(completingMs, 1.0));
   return 0;
 }

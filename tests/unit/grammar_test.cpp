@@ -75,7 +75,8 @@ TEST_CASE("kFieldNames is the grammar's fields, each with its id", "[grammar]") 
     CHECK(ts_language_field_name_for_id(lang, id) == name);
   }
   const Document doc("x = f(a)\n");
-  const TSNode assignment = ts_node_named_child(ts_node_named_child(ts_tree_root_node(DocumentInternals::tree(doc)), 0), 0);
+  const TSNode assignment =
+      ts_node_named_child(ts_node_named_child(ts_tree_root_node(DocumentInternals::tree(doc)), 0), 0);
   CHECK(asyncfix::textOf(asyncfix::field(assignment, "right"), doc.text()) == "f(a)");
   CHECK(asyncfix::textOf(asyncfix::fieldOf(assignment, "left"), doc.text()) == "x");
   CHECK(ts_node_is_null(asyncfix::fieldOf(TSNode{}, "left")));

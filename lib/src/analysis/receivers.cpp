@@ -348,8 +348,8 @@ TSNode Receivers::loaderOf(TSNode iterable, bool (*wanted)(TSNode call, std::str
 }
 
 bool Receivers::wants(bool (*wanted)(TSNode call, std::string_view text), TSNode call) const {
-  const auto key = std::make_tuple(ts_node_start_byte(call), ts_node_end_byte(call),
-                                   reinterpret_cast<std::uintptr_t>(wanted));
+  const auto key =
+      std::make_tuple(ts_node_start_byte(call), ts_node_end_byte(call), reinterpret_cast<std::uintptr_t>(wanted));
   if (const auto it = wanted_.find(key); it != wanted_.end()) return it->second;
   return wanted_[key] = wanted(call, text_);
 }

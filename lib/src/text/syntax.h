@@ -81,12 +81,38 @@ inline bool isIdentifier(TSNode node) {
 }
 
 /// The Python grammar's field names, as its node-types spell them.
-inline constexpr std::array<std::string_view, 32> kFieldNames{
-    "alias",     "alternative",  "argument",    "arguments",  "attribute",        "body",       "cause",
-    "code",      "condition",    "consequence", "definition", "expression",       "format_specifier",
-    "function",  "guard",        "key",         "left",       "module_name",      "name",       "object",
-    "operator",  "operators",    "parameters",  "return_type", "right",           "subject",    "subscript",
-    "superclasses", "type",      "type_conversion", "type_parameters", "value"};
+inline constexpr std::array<std::string_view, 32> kFieldNames{"alias",
+                                                              "alternative",
+                                                              "argument",
+                                                              "arguments",
+                                                              "attribute",
+                                                              "body",
+                                                              "cause",
+                                                              "code",
+                                                              "condition",
+                                                              "consequence",
+                                                              "definition",
+                                                              "expression",
+                                                              "format_specifier",
+                                                              "function",
+                                                              "guard",
+                                                              "key",
+                                                              "left",
+                                                              "module_name",
+                                                              "name",
+                                                              "object",
+                                                              "operator",
+                                                              "operators",
+                                                              "parameters",
+                                                              "return_type",
+                                                              "right",
+                                                              "subject",
+                                                              "subscript",
+                                                              "superclasses",
+                                                              "type",
+                                                              "type_conversion",
+                                                              "type_parameters",
+                                                              "value"};
 
 /// A field named by a literal (`field(node, "name")`): the name becomes its place in
 /// kFieldNames when the code is compiled (a name the grammar lacks does not compile), and
