@@ -204,6 +204,41 @@ TEST_CASE("ConfigResolver: a directory's entries share what forFile gives each o
   CHECK(std::holds_alternative<ConfigError>(*r.forEntriesOf(t.root / "broken", {})));
 }
 
+TEST_CASE("ConfigResolver: a listed directory with no configuration file takes its parent's", "[settings]") {
+  TempTree t;
+  t.write("pyproject.toml", "[tool.asyncfix]\nignore = [\"AF002\"]\n");
+  t.write("c/asyncfix.toml", "ignore = [\"AF101\"]\n");
+  t.write("c/d/y.py", "");
+  t.write("c/e/asyncfix.toml", "ignore = [\"AF103\"]\n");
+  const ConfigResolver r({});
+  DirectoryListing withConfig = DirectoryListing::listed(), without = DirectoryListing::listed();
+  withConfig.add("asyncfix.toml");
+  without.add("y.py");
+  const auto parent = r.forEntriesOf(t.root / "c", withConfig);
+  // Told that c/d holds no configuration file: c's settings, the same object.
+  CHECK(r.forEntriesOf(t.root / "c/d", without) == parent);
+  CHECK(std::get<ResolvedConfig>(*parent).config.rules.ignore == forFile(r, t.root / "c/d/y.py").config.rules.ignore);
+  // A listing that holds one is looked up.
+  const auto own = r.forEntriesOf(t.root / "c/e", withConfig);
+  CHECK(own != parent);
+  CHECK(std::get<ResolvedConfig>(*own).config.rules.ignore == std::vector<std::string>{"AF103"});
+
+  // A directory right under the root: its path cut at the last slash is the empty path, the
+  // current directory's, which must not stand in for `/`.
+  const fs::path cwd = fs::current_path();
+  fs::current_path(t.root);
+  const auto here = r.forEntriesOf("", {});
+  const fs::path top = t.root.root_path() / *std::next(t.root.begin());
+  const auto underRoot = r.forEntriesOf(top, DirectoryListing::listed());
+  const ResolvedConfig expected = forFile(r, top / "y.py");
+  fs::current_path(cwd);
+  REQUIRE(std::holds_alternative<ResolvedConfig>(*here));
+  CHECK(std::get<ResolvedConfig>(*here).config.rules.ignore == std::vector<std::string>{"AF002"});
+  REQUIRE(std::holds_alternative<ResolvedConfig>(*underRoot));
+  CHECK(std::get<ResolvedConfig>(*underRoot).source == expected.source);
+  CHECK(std::get<ResolvedConfig>(*underRoot).config.rules.ignore == expected.config.rules.ignore);
+}
+
 TEST_CASE("ConfigResolver: a broken file is an error for the files under it", "[settings]") {
   TempTree t;
   t.write("asyncfix.toml", "selct = []\n");

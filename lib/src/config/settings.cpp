@@ -653,7 +653,8 @@ ConfigResolver::forEntriesOf(const fs::path &directory, const DirectoryListing &
     // its parent's settings, found without making its absolute path.
     const std::string &text = directory.native();
     const std::size_t slash = text.rfind('/');
-    const bool plain = slash != std::string::npos && slash + 1 < text.size() &&
+    // (`/srv`'s parent is `/`, not the empty path, which names the current directory.)
+    const bool plain = slash != std::string::npos && slash != 0 && slash + 1 < text.size() &&
                        text.compare(slash + 1, std::string::npos, ".") != 0 &&
                        text.compare(slash + 1, std::string::npos, "..") != 0;
     if (plain && !listing.mayHold(".asyncfix.toml") && !listing.mayHold("asyncfix.toml") &&
