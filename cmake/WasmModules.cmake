@@ -1,6 +1,13 @@
 # The WebAssembly modules' shapes (docs/wasm.md), included by the top-level CMakeLists.txt in the
 # WebAssembly build once lib/, cli/ and lsp/ have made their targets.
 
+# wasm/bulk_memory.c: memcpy, memmove and memset as single instructions, in place of libc's loops,
+# in every module (the CLI, the server and both API modules; docs/wasm.md).
+add_library(asyncfix_wasm_bulk_memory OBJECT wasm/bulk_memory.c)
+target_compile_options(asyncfix_wasm_bulk_memory PRIVATE -mbulk-memory -Wall -Wextra $<$<BOOL:${ASYNCFIX_WERROR}>:-Werror>)
+target_link_libraries(asyncfix_cli PRIVATE asyncfix_wasm_bulk_memory)
+target_link_libraries(asyncfix_lsp_bin PRIVATE asyncfix_wasm_bulk_memory)
+
 # The CLI: emscripten's Node.js loader (build/wasm/cli/asyncfix.js beside asyncfix.wasm) with
 # NODERAWFS, so that std::filesystem walks, reads and renames the host's files as the native
 # command does; the exit code is the program's. Run through wasm/asyncfix.js. The module is
@@ -21,10 +28,6 @@ add_library(asyncfix_wasi_syscalls OBJECT wasm/wasi_syscalls.c)
 target_compile_options(asyncfix_wasi_syscalls PRIVATE -Wall -Wextra -Wno-unused-parameter
                        $<$<BOOL:${ASYNCFIX_WERROR}>:-Werror>)
 target_link_libraries(asyncfix_lsp_bin PRIVATE asyncfix_wasi_syscalls)
-# wasm/bulk_memory.c: memcpy, memmove and memset as single instructions, in place of libc's loops.
-add_library(asyncfix_wasm_bulk_memory OBJECT wasm/bulk_memory.c)
-target_compile_options(asyncfix_wasm_bulk_memory PRIVATE -mbulk-memory -Wall -Wextra $<$<BOOL:${ASYNCFIX_WERROR}>:-Werror>)
-target_link_libraries(asyncfix_lsp_bin PRIVATE asyncfix_wasm_bulk_memory)
 # wasm/wasi_imports.js names the WASI calls that emscripten's library lacks (poll_oneoff).
 target_link_options(asyncfix_lsp_bin PRIVATE -sSTANDALONE_WASM=1 "SHELL:--js-library ${PROJECT_SOURCE_DIR}/wasm/wasi_imports.js")
 set_property(TARGET asyncfix_lsp_bin APPEND PROPERTY LINK_DEPENDS ${PROJECT_SOURCE_DIR}/wasm/wasi_imports.js)
@@ -40,7 +43,7 @@ endif()
 # on disk as the CLI does; the rest of the API reads no file. The loader must leave the host
 # process alone: no handlers for uncaught exceptions or rejections, no exit.
 add_executable(asyncfix_api wasm/api.c)
-target_link_libraries(asyncfix_api PRIVATE asyncfix)
+target_link_libraries(asyncfix_api PRIVATE asyncfix asyncfix_wasm_bulk_memory)
 set_target_properties(asyncfix_api PROPERTIES OUTPUT_NAME asyncfix-api SUFFIX ".js")
 target_link_options(asyncfix_api PRIVATE --no-entry -sMODULARIZE=1 -sEXPORT_NAME=createAsyncfixModule
                     -sENVIRONMENT=node -sNODERAWFS=1 -sWASM_ASYNC_COMPILATION=0
@@ -59,7 +62,7 @@ set_target_properties(asyncfix_api PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${PROJECT
 # The loader is bundled into the web extension, which reads the .wasm itself and passes it as
 # `wasmBinary`, so nothing is fetched by URL. Outputs: <build>/api-web/asyncfix-api-web.{js,wasm}.
 add_executable(asyncfix_api_web wasm/api.c)
-target_link_libraries(asyncfix_api_web PRIVATE asyncfix)
+target_link_libraries(asyncfix_api_web PRIVATE asyncfix asyncfix_wasm_bulk_memory)
 set_target_properties(asyncfix_api_web PROPERTIES OUTPUT_NAME asyncfix-api-web SUFFIX ".js"
                       RUNTIME_OUTPUT_DIRECTORY ${PROJECT_BINARY_DIR}/api-web)
 target_link_options(asyncfix_api_web PRIVATE --no-entry -sMODULARIZE=1 -sEXPORT_NAME=createAsyncfixModule

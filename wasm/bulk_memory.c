@@ -1,5 +1,6 @@
 // memcpy, memmove and memset as WebAssembly's bulk memory instructions (memory.copy,
-// memory.fill), for the language server module (cmake/WasmModules.cmake, docs/wasm.md).
+// memory.fill), for every module: the CLI, the server and the API (cmake/WasmModules.cmake,
+// docs/wasm.md).
 //
 // emscripten 3.1.6's own are loops over 4-byte words, and in a standalone module no JavaScript
 // takes the large copies either: each keystroke's edit of a 20 000-line document moves half of
