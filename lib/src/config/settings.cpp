@@ -13,6 +13,7 @@
 #include "asyncfix/platform.h"
 #include "asyncfix/rules.h"
 #include "config/rename_table.h"
+#include "files/given_path.h"
 
 namespace fs = std::filesystem;
 
@@ -652,15 +653,11 @@ ConfigResolver::forEntriesOf(const fs::path &directory, const DirectoryListing &
     // A directory the walk listed below one asked about before, holding no configuration file:
     // its parent's settings, found without making its absolute path.
     const std::string &text = directory.native();
-    const std::size_t slash = text.rfind('/');
-    // (`/srv`'s parent is `/`, not the empty path, which names the current directory.)
-    const bool plain = slash != std::string::npos && slash != 0 && slash + 1 < text.size() &&
-                       text.compare(slash + 1, std::string::npos, ".") != 0 &&
-                       text.compare(slash + 1, std::string::npos, "..") != 0;
+    const std::optional<GivenEntry> plain = entryOfGiven(text);
     if (plain && !listing.mayHold(".asyncfix.toml") && !listing.mayHold("asyncfix.toml") &&
         !listing.mayHold("pyproject.toml")) {
       const std::lock_guard lock(impl_->mutex);
-      if (const auto it = impl_->byGiven.find(text.substr(0, slash)); it != impl_->byGiven.end()) {
+      if (const auto it = impl_->byGiven.find(std::string(plain->parent)); it != impl_->byGiven.end()) {
         entry = it->second;
         known = true;
       }

@@ -13,6 +13,7 @@
 
 #include "asyncfix/platform.h"
 #include "files/git_config.h"
+#include "files/given_path.h"
 #include "files/ignore_rules.h"
 
 namespace fs = std::filesystem;
@@ -161,14 +162,10 @@ struct GitIgnore::Impl {
   std::optional<std::string> fullPath(const std::filesystem::path &given) {
 #if !defined(_WIN32)
     const std::string &text = given.native();
-    const std::size_t slash = text.rfind('/');
-    if (slash != std::string::npos && slash + 1 < text.size()) {
-      const std::string_view name = std::string_view(text).substr(slash + 1);
-      if (name != "." && name != "..")
-        if (const auto it = fullOfGiven.find(text.substr(0, slash)); it != fullOfGiven.end())
-          return fullOfGiven.emplace(text, (it->second == "/" ? "" : it->second) + "/" + std::string(name))
-              .first->second;
-    }
+    if (const std::optional<GivenEntry> entry = entryOfGiven(text))
+      if (const auto it = fullOfGiven.find(std::string(entry->parent)); it != fullOfGiven.end())
+        return fullOfGiven.emplace(text, (it->second == "/" ? "" : it->second) + "/" + std::string(entry->name))
+            .first->second;
 #endif
     std::error_code ec;
     const fs::path absolute = fs::absolute(given, ec);
