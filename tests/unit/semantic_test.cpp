@@ -194,4 +194,7 @@ TEST_CASE("semantic: a module-level star import imports its package", "[semantic
   CHECK(model.factsOf(1).has(StatementFacts::import("scipy")));
   const Document other("from mylib import *\n");
   CHECK_FALSE(SemanticModel(other).importsPackage("torch"));
+  // A star import tree-sitter had to repair gives no names (Python runs none of the statement).
+  const Document repaired("from torch import~ *\nx = eig(a)\n");
+  CHECK(SemanticModel(repaired).starImportsOf("torch").empty());
 }

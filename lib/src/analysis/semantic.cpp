@@ -144,8 +144,10 @@ private:
 
   void visit() {
     const Frame &f = path_.back();
+    // `from torch.nn import *`; a statement tree-sitter had to repair (`from torch import~ *`)
+    // imports nothing, as Python runs none of it (and the prefilter spells only whole ones).
     if (f.symbol == wildcardImport() && !f.inError && f.scope == 0 && path_.size() >= 2 &&
-        path_[path_.size() - 2].symbol == k_.importFromStatement) { // `from torch.nn import *`
+        path_[path_.size() - 2].symbol == k_.importFromStatement && !ts_node_has_error(path_[path_.size() - 2].node)) {
       const std::string_view module = textOf(field(path_[path_.size() - 2].node, "module_name"), text_);
       if (!module.empty() && module.front() != '.') starModules_.push_back(module);
       return;
