@@ -1089,6 +1089,26 @@ TEST_CASE("prefilter: a byte of another character next to a word does not make i
   CHECK_FALSE(linter.mayHaveFindings("import numpy as np\nx = np.float32\ny = my_await_x\n"));
 }
 
+TEST_CASE("prefilter: a PyTorch name ends before a byte of invalid UTF-8", "[prefilter]") {
+  // Found by fuzz_prefilter: tree-sitter ends the name `normal` at the invalid byte 0x97 after
+  // it, and AF310 reads `normal` (torch.nn.init's, renamed `normal_`). The prefilter read
+  // `normal\x97` as one name, in the word filter's whole-word test and in the judgements of an
+  // import list, of an attribute path and of an `import` statement, and rejected the files.
+  using namespace std::string_literals;
+  const Linter linter;
+  for (const std::string &text :
+       {"from torch.nn.init import (\n    normal\x97)\n"s, "from torch.nn.init import (normal\x97)\n"s,
+        "from torch.nn.init import normal\x97, x\n"s, "import torch\ntorch.nn.init.normal\x97(w)\n"s,
+        "f\0from torch.nn.init import (\n    xapier_unniform,\n    normal\x97)\n"s}) {
+    INFO("text: " << text);
+    CHECK(!allFindings(linter, text).empty()); // the premise: tree-sitter reads `normal`
+    CHECK(linter.mayHaveFindings(text));
+  }
+  // A name that goes on with a letter of another alphabet is one name to both.
+  const std::string accented = "from torch.nn.init import normal\xc3\xa9\n";
+  CHECK(allFindings(linter, accented).empty());
+}
+
 TEST_CASE("prefilter: `await` next to a byte that starts no token is a name", "[prefilter]") {
   // Found by fuzz_prefilter: in `\xffawait\xa5`, tree-sitter reads no token in the invalid bytes
   // and `await` is a name (AF002); the prefilter read `\xa5` as an operand, which makes `await`
