@@ -1132,6 +1132,25 @@ TEST_CASE("prefilter: a byte of another character in code leaves the judgements 
   CHECK_FALSE(linter.mayHaveFindings("\xEF\xBB\xBFx = 1  # caf\xc3\xa9 \x98\ny = '\xe2\x80\x99 \x97'\n"));
 }
 
+TEST_CASE("prefilter: `async` inside a longer name is no name of its own, to AF001 either", "[prefilter]") {
+  // Found by fuzz_prefilter: after the stray `!` of `zcu(!dasync=True)`, tree-sitter's error
+  // recovery skipped the `d` and read `async` from the middle of the name `dasync` (AF001). Python
+  // reads `dasync` whole, as the prefilter does: AF001/AF002 now report only a word that stands
+  // alone (keywordStandsAlone), and both agree.
+  using namespace std::string_literals;
+  const Linter linter;
+  const std::string found = "import torch\nx.Sto(d, Truepotrfnc def f():\n    await g()\nzcu(!dasync=True)\x02"
+                            "loadeinit impoer(, rt torch\nx.Sto(d, True\n"s;
+  for (const std::string &text : {found, "zcu(!dasync=True)\n"s, "f(!xawait)\n"s, "y = (!dasync_x)\n"s}) {
+    INFO("text: " << text);
+    for (const auto &d : allFindings(linter, text)) CHECK(d.code != "AF001");
+    if (linter.mayHaveFindings(text)) continue;
+    CHECK(allFindings(linter, text).empty());
+  }
+  // A word that stands alone in the same broken statement is still reported.
+  CHECK(!allFindings(linter, "zcu(! async=True)\n").empty());
+}
+
 TEST_CASE("prefilter: `await` next to a byte that starts no token is a name", "[prefilter]") {
   // Found by fuzz_prefilter: in `\xffawait\xa5`, tree-sitter reads no token in the invalid bytes
   // and `await` is a name (AF002); the prefilter read `\xa5` as an operand, which makes `await`

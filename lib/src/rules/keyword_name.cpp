@@ -472,6 +472,8 @@ bool keywordByNeighbours(TSNode node, Context &ctx) {
 /// the parser may have given up on a name: report it there, without a fix.
 void KeywordNameRule::checkToken(TSNode token, Context &ctx) const {
   const std::string_view text = ctx.text();
+  // Part of a longer name that the error recovery read from its middle (`!dasync`).
+  if (!keywordStandsAlone(text, ts_node_start_byte(token), keyword_.size())) return;
   if (ctx.insideError()) {
     if (ctx.claimedByOther(*this, kClaimToken, token)) return; // AF101's `x.cuda(async=` unclosed
     const TSNode next = nextLeaf(token);
@@ -506,6 +508,7 @@ void KeywordNameRule::checkIdentifier(TSNode node, Context &ctx) const {
   if (ctx.claimedByOther(*this, kClaimStatement, node)) return; // AF105's shim
   // AF201–AF203's `import kombu.async`, `asyncio.async`…; in an ERROR region, AF101's.
   if (ctx.claimedByOther(*this, kClaimToken, node)) return;
+  if (!keywordStandsAlone(ctx.text(), ts_node_start_byte(node), keyword_.size())) return; // (as in checkToken)
   if (keywordByNeighbours(node, ctx)) return;
   if (ctx.insideError()) {
     ctx.report(makeDiagnostic(info_, severity, node, message(ctx, "used as a name")));

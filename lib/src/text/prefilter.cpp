@@ -2051,6 +2051,10 @@ bool keywordByNeighbours(std::string_view text, std::size_t offset) {
   return word == "await" && awaitIsKeyword(text, offset);
 }
 
+bool keywordStandsAlone(std::string_view text, std::size_t offset, std::size_t length) {
+  return offset + length <= text.size() && mayStandAlone(text, offset, length);
+}
+
 PrefilterHit firstTrigger(std::string_view text, unsigned wanted, unsigned reached) {
   PrefilterHit first;
   scan(text, wanted, nullptr, reached, &first, Searches{});

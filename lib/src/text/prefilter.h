@@ -77,6 +77,13 @@ PrefilterHit firstTrigger(std::string_view text, unsigned wanted, unsigned reach
 /// left open). It reads `text` from the start of `offset`'s line to the end of the next word.
 bool keywordByNeighbours(std::string_view text, std::size_t offset);
 
+/// Whether the word of `length` bytes at `offset` may be a token of its own: no ASCII identifier
+/// byte right after it, nor right before it (unless the run of them before it starts with a
+/// digit: `0await` is a number and a name). Tree-sitter's error recovery may skip a byte and start
+/// a token inside a longer name (`!dasync` gives `async`), which Python reads whole: the
+/// prefilter counts `async`/`await` only where this holds, and AF001/AF002 report only there.
+bool keywordStandsAlone(std::string_view text, std::size_t offset, std::size_t length);
+
 inline bool mayUseKeywordAsName(std::string_view text) { return scanTriggers(text, kPrefilterKeywordName) != 0; }
 inline bool mentionsNonBlocking(std::string_view text) { return scanTriggers(text, kPrefilterNonBlocking) != 0; }
 inline bool mentionsToCall(std::string_view text) { return scanTriggers(text, kPrefilterToCall) != 0; }
