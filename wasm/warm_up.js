@@ -67,10 +67,13 @@ function session() {
     const at = 4 + 18 * (8 + 4 * k) + 5;
     for (let c = 0; c < line.length; c++) change(at, c, at, c, line[c]);
     change(at, line.length, at, line.length, '\n');
-    send({ id: id++, method: 'textDocument/codeAction', params: {
-      textDocument: { uri }, range: { start: { line: at, character: 0 }, end: { line: at, character: 0 } },
-      context: { diagnostics: [] } } });
-    send({ id: id++, method: 'textDocument/hover', params: { textDocument: { uri }, position: { line: at, character: 8 } } });
+    const here = { line: at, character: 8 };
+    send({
+      id: id++,
+      method: 'textDocument/codeAction',
+      params: { textDocument: { uri }, range: { start: here, end: here }, context: { diagnostics: [] } },
+    });
+    send({ id: id++, method: 'textDocument/hover', params: { textDocument: { uri }, position: here } });
     change(at, line.length, at + 1, 0, '');
     for (let c = line.length; c > 0; c--) change(at, c - 1, at, c, '');
   }
@@ -130,7 +133,7 @@ function warmUp(module, report = null) {
         for (let i = 0; i < iovsLen; i++) {
           const length = v.getUint32(iovs + 8 * i + 4, true);
           if (workerData.report && (fd === 1 || fd === 2))
-            written[fd].push(Buffer.from(instance.exports.memory.buffer, v.getUint32(iovs + 8 * i, true), length));
+            written[fd].push(Buffer.from(new Uint8Array(instance.exports.memory.buffer, v.getUint32(iovs + 8 * i, true), length))); // a copy
           total += length;
         }
         v.setUint32(nwritten, total, true);
