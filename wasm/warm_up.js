@@ -11,7 +11,7 @@
 // from memory and its output dropped, while the real server starts: by the time the user types,
 // the functions of that path are compiled and optimized. The worker never keeps the process
 // alive, stops at the end of its script, and reaches no file nor stream.
-const { Worker } = require('node:worker_threads');
+const { Worker, isMainThread, parentPort, workerData } = require('node:worker_threads');
 
 /** The scripted session: LSP messages, each framed in a buffer of its own. */
 function session() {
@@ -82,106 +82,111 @@ function session() {
   return frames;
 }
 
+/** The worker: the server's module serving session() from memory, its output dropped. */
+function serve() {
+  const { WASI } = require('node:wasi');
+  process.removeAllListeners('warning');
+  process.on('warning', () => {});
+  // One message at a time, and a poll without waiting finds none after each: the server then
+  // publishes, as between two keystrokes. A poll that waits finds the next one (no settle).
+  const frames = session();
+  let frame = 0;
+  let at = 0;
+  let idleOwed = false;
+  const written = { 1: [], 2: [] };
+  let instance;
+  const view = () => new DataView(instance.exports.memory.buffer);
+  const wasi = new WASI({ version: 'preview1', args: ['asyncfix-lsp', '--log-level', 'error'], env: {} });
+  const imports = {
+    ...wasi.wasiImport,
+    fd_read(fd, iovs, iovsLen, nread) {
+      if (fd !== 0) return 8; // EBADF
+      const v = view();
+      const bytes = new Uint8Array(instance.exports.memory.buffer);
+      let total = 0;
+      for (let i = 0; i < iovsLen && frame < frames.length; i++) {
+        const input = frames[frame];
+        const base = v.getUint32(iovs + 8 * i, true);
+        const n = Math.min(v.getUint32(iovs + 8 * i + 4, true), input.length - at);
+        bytes.set(input.subarray(at, at + n), base);
+        at += n;
+        total += n;
+        if (at === input.length) {
+          ++frame;
+          at = 0;
+          idleOwed = true;
+          break;
+        }
+      }
+      v.setUint32(nread, total, true);
+      return 0;
+    },
+    fd_write(fd, iovs, iovsLen, nwritten) { // dropped, or kept for the test (report)
+      const v = view();
+      let total = 0;
+      for (let i = 0; i < iovsLen; i++) {
+        const length = v.getUint32(iovs + 8 * i + 4, true);
+        if (workerData.report && (fd === 1 || fd === 2))
+          written[fd].push(Buffer.from(new Uint8Array(instance.exports.memory.buffer, v.getUint32(iovs + 8 * i, true), length))); // a copy
+        total += length;
+      }
+      v.setUint32(nwritten, total, true);
+      return 0;
+    },
+    // node:wasi's would end the whole process, and its returnOnExit unwinds the module's stack by
+    // a JavaScript exception (see asyncfix-lsp.js): process.exit() ends this thread alone.
+    proc_exit(code) {
+      if (workerData.report)
+        parentPort.postMessage({ code, output: Buffer.concat(written[1]).toString(), log: Buffer.concat(written[2]).toString() });
+      process.exit(code);
+    },
+    poll_oneoff(inPtr, outPtr, nsubscriptions, neventsPtr) {
+      const v = view();
+      let clock = -1;
+      let read = -1;
+      for (let i = 0; i < nsubscriptions; i++) {
+        const sub = inPtr + 48 * i;
+        if (v.getUint8(sub + 8) === 0) clock = i;
+        else if (v.getUint8(sub + 8) === 1 && v.getUint32(sub + 16, true) === 0) read = i;
+      }
+      const waits = clock < 0 || v.getBigUint64(inPtr + 48 * clock + 24, true) > 0n;
+      const ready = read >= 0 && (waits || !idleOwed);
+      if (!waits) idleOwed = false;
+      const event = ready ? read : clock;
+      if (event < 0) {
+        v.setUint32(neventsPtr, 0, true);
+        return 0;
+      }
+      const sub = inPtr + 48 * event;
+      v.setBigUint64(outPtr, v.getBigUint64(sub, true), true);
+      v.setUint16(outPtr + 8, 0, true);
+      v.setUint8(outPtr + 10, v.getUint8(sub + 8));
+      v.setBigUint64(outPtr + 16, 0n, true);
+      v.setUint16(outPtr + 24, ready && frame >= frames.length ? 1 : 0, true);
+      v.setUint32(neventsPtr, 1, true);
+      return 0;
+    },
+  };
+  instance = new WebAssembly.Instance(workerData.module, { wasi_snapshot_preview1: imports });
+  wasi.start(instance);
+}
+
 /**
  * Starts the warm-up of `module` (a WebAssembly.Module of the server) on a worker thread. `report`
  * (tests/wasm) is called at the end with the server's exit code and what it wrote.
  */
 function warmUp(module, report = null) {
-  const worker = new Worker(
-    `
-    const { parentPort, workerData } = require('node:worker_threads');
-    const { WASI } = require('node:wasi');
-    process.removeAllListeners('warning');
-    process.on('warning', () => {});
-    // One message at a time, and a poll without waiting finds none after each: the server then
-    // publishes, as between two keystrokes. A poll that waits finds the next one (no settle).
-    const frames = workerData.frames;
-    let frame = 0;
-    let at = 0;
-    let idleOwed = false;
-    const written = { 1: [], 2: [] };
-    let instance;
-    const view = () => new DataView(instance.exports.memory.buffer);
-    const wasi = new WASI({ version: 'preview1', args: ['asyncfix-lsp', '--log-level', 'error'], env: {} });
-    const imports = {
-      ...wasi.wasiImport,
-      fd_read(fd, iovs, iovsLen, nread) {
-        if (fd !== 0) return 8; // EBADF
-        const v = view();
-        const bytes = new Uint8Array(instance.exports.memory.buffer);
-        let total = 0;
-        for (let i = 0; i < iovsLen && frame < frames.length; i++) {
-          const input = frames[frame];
-          const base = v.getUint32(iovs + 8 * i, true);
-          const n = Math.min(v.getUint32(iovs + 8 * i + 4, true), input.length - at);
-          bytes.set(input.subarray(at, at + n), base);
-          at += n;
-          total += n;
-          if (at === input.length) {
-            ++frame;
-            at = 0;
-            idleOwed = true;
-            break;
-          }
-        }
-        v.setUint32(nread, total, true);
-        return 0;
-      },
-      fd_write(fd, iovs, iovsLen, nwritten) { // dropped, or kept for the test (report)
-        const v = view();
-        let total = 0;
-        for (let i = 0; i < iovsLen; i++) {
-          const length = v.getUint32(iovs + 8 * i + 4, true);
-          if (workerData.report && (fd === 1 || fd === 2))
-            written[fd].push(Buffer.from(new Uint8Array(instance.exports.memory.buffer, v.getUint32(iovs + 8 * i, true), length))); // a copy
-          total += length;
-        }
-        v.setUint32(nwritten, total, true);
-        return 0;
-      },
-      // node:wasi's would end the whole process, and its returnOnExit unwinds the module's stack by
-      // a JavaScript exception (see asyncfix-lsp.js): process.exit() ends this thread alone.
-      proc_exit(code) {
-        if (workerData.report)
-          parentPort.postMessage({ code, output: Buffer.concat(written[1]).toString(), log: Buffer.concat(written[2]).toString() });
-        process.exit(code);
-      },
-      poll_oneoff(inPtr, outPtr, nsubscriptions, neventsPtr) {
-        const v = view();
-        let clock = -1;
-        let read = -1;
-        for (let i = 0; i < nsubscriptions; i++) {
-          const sub = inPtr + 48 * i;
-          if (v.getUint8(sub + 8) === 0) clock = i;
-          else if (v.getUint8(sub + 8) === 1 && v.getUint32(sub + 16, true) === 0) read = i;
-        }
-        const waits = clock < 0 || v.getBigUint64(inPtr + 48 * clock + 24, true) > 0n;
-        const ready = read >= 0 && (waits || !idleOwed);
-        if (!waits) idleOwed = false;
-        const event = ready ? read : clock;
-        if (event < 0) {
-          v.setUint32(neventsPtr, 0, true);
-          return 0;
-        }
-        const sub = inPtr + 48 * event;
-        v.setBigUint64(outPtr, v.getBigUint64(sub, true), true);
-        v.setUint16(outPtr + 8, 0, true);
-        v.setUint8(outPtr + 10, v.getUint8(sub + 8));
-        v.setBigUint64(outPtr + 16, 0n, true);
-        v.setUint16(outPtr + 24, ready && frame >= frames.length ? 1 : 0, true);
-        v.setUint32(neventsPtr, 1, true);
-        return 0;
-      },
-    };
-    instance = new WebAssembly.Instance(workerData.module, { wasi_snapshot_preview1: imports });
-    wasi.start(instance);
-    `,
-    { eval: true, workerData: { module, frames: session(), report: !!report }, stdout: true, stderr: true },
-  );
+  const worker = new Worker(__filename, {
+    workerData: { asyncfixWarmUp: true, module, report: !!report },
+    stdout: true,
+    stderr: true,
+  });
   worker.unref(); // the server's exit ends the process, warm or not
   worker.on('error', () => {}); // a warm-up that failed only leaves the server cold
   if (report) worker.on('message', report);
   return worker;
 }
+
+if (!isMainThread && workerData && workerData.asyncfixWarmUp) serve();
 
 module.exports = { warmUp, session };
