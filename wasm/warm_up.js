@@ -85,6 +85,12 @@ function session() {
 /** The worker: the server's module serving session() from memory, its output dropped. */
 function serve() {
   const { WASI } = require('node:wasi');
+  // The lowest priority for this thread where the system has one for threads (Linux: a thread
+  // is a task of its own), so that it takes no time from the server's start on a busy machine.
+  try {
+    const task = require('node:fs').readlinkSync('/proc/thread-self').split('/').pop();
+    require('node:os').setPriority(Number(task), 19);
+  } catch {}
   process.removeAllListeners('warning');
   process.on('warning', () => {});
   // One message at a time, and a poll without waiting finds none after each: the server then
