@@ -77,6 +77,19 @@ function session() {
     change(at, line.length, at + 1, 0, '');
     for (let c = line.length; c > 0; c--) change(at, c - 1, at, c, '');
   }
+  // A document's first edit does more (its tree split into statements, its lint's first
+  // update), in proportion to its size: a few larger documents, each opened, edited once and
+  // closed.
+  const large = Array(4).fill(text).join('\n');
+  for (let k = 0; k < 4; k++) {
+    const other = `untitled:warm-up-${k}.py`;
+    send({ method: 'textDocument/didOpen', params: { textDocument: { uri: other, languageId: 'python', version: 1, text: large } } });
+    const at = 4 + 18 * (30 + 6 * k) + 1;
+    const edit = (c, end, insert) => ({ range: { start: { line: at, character: c }, end: { line: at, character: end } }, text: insert });
+    send({ method: 'textDocument/didChange', params: { textDocument: { uri: other, version: 2 }, contentChanges: [edit(4, 4, 'x')] } });
+    send({ method: 'textDocument/didChange', params: { textDocument: { uri: other, version: 3 }, contentChanges: [edit(4, 5, '')] } });
+    send({ method: 'textDocument/didClose', params: { textDocument: { uri: other } } });
+  }
   send({ id: id++, method: 'shutdown' });
   send({ method: 'exit' });
   return frames;
