@@ -331,8 +331,11 @@ class LspTest(unittest.TestCase):
         for m in responses:
             self.assertNotIn("error", m)
         published = [m["params"]["diagnostics"] for m in messages
-                     if m.get("method") == "textDocument/publishDiagnostics"]
+                     if m.get("method") == "textDocument/publishDiagnostics"
+                     and m["params"]["uri"] == "untitled:warm-up.py"]  # the one typed into
         self.assertGreater(len(published), 100)
+        others = {m["params"]["uri"] for m in messages if m.get("method") == "textDocument/publishDiagnostics"}
+        self.assertEqual(len(others), 5)  # and four larger ones, each edited once
         codes = lambda diagnostics: sorted(d["code"] for d in diagnostics)
         self.assertEqual(codes(published[-1]), codes(published[0]))
         self.assertTrue(any(len(d) > len(published[0]) for d in published), "the typed line was never reported")
