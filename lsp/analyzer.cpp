@@ -291,6 +291,7 @@ void Analyzer::runQueued() {
 
 bool Analyzer::settle(const std::function<bool()> &stop) {
   if (threaded()) return true; // the worker does it when the client is quiet
+  spent_.reset();              // the fresh document of the last settle, if a keystroke stopped it: quiet now
   runQueued();
   std::vector<std::shared_ptr<State>> all;
   {
@@ -431,22 +432,28 @@ bool Analyzer::needsSettling(State &s) {
 }
 
 std::optional<std::vector<asyncfix::Diagnostic>> Analyzer::freshFindings(const std::string &text, const Linter &linter,
-                                                                         const std::function<bool()> &stop) {
+                                                                         const std::function<bool()> &stop,
+                                                                         std::optional<Document> *spent) {
   std::vector<asyncfix::Diagnostic> diagnostics;
   // Once `stop` says so, it is so: a predicate that looks now and then (Server::settleUntilInput)
   // may say no again, and the lint after a parse that gave up would parse the whole text again,
   // where nothing stops it.
   bool stopped = false;
   const std::function<bool()> sticky = [&] { return stopped || (stopped = stop()); };
+  std::optional<Document> fresh;
   const bool done = guarded("settling", [&] {
-    const Document fresh{text};
-    if (!linter.mayHaveFindings(fresh.text())) return;
-    (void)DocumentInternals::parseUnless(fresh, sticky); // a parser that gave up lints as nothing
+    fresh.emplace(text);
+    if (!linter.mayHaveFindings(fresh->text())) return;
+    (void)DocumentInternals::parseUnless(*fresh, sticky); // a parser that gave up lints as nothing
     // The lint asks too (during the parse or since, then as its walk goes): a keystroke waits
     // for neither (tens of milliseconds each for 20 000 lines under WebAssembly).
-    if (auto found = LinterInternals::lintUnless(linter, fresh, sticky)) diagnostics = std::move(*found);
+    if (auto found = LinterInternals::lintUnless(linter, *fresh, sticky)) diagnostics = std::move(*found);
   });
-  if (stopped) return std::nullopt;
+  if (stopped) {
+    // Nor for the release of the fresh tree, when the caller keeps it (settle()).
+    if (spent) *spent = std::move(fresh);
+    return std::nullopt;
+  }
   if (!done) diagnostics.clear();
   return diagnostics;
 }
@@ -462,7 +469,7 @@ void Analyzer::publishSettled(State &s, std::vector<asyncfix::Diagnostic> diagno
 }
 
 bool Analyzer::settleOne(State &s, const std::function<bool()> &stop) {
-  auto diagnostics = freshFindings(std::string(s.doc.text()), *s.linter, stop);
+  auto diagnostics = freshFindings(std::string(s.doc.text()), *s.linter, stop, &spent_);
   if (!diagnostics) return false; // stopped: tried again after the next quiet period
   s.settled = true;
   publishSettled(s, std::move(*diagnostics));
@@ -491,7 +498,8 @@ void Analyzer::settleLoop() {
     const std::uint64_t arrived = job.arrived;
     Op op{.kind = Op::Kind::Settled, .revision = job.revision};
     op.settledDiagnostics = freshFindings(
-        job.text, *job.linter, [this, arrived] { return arrived_.load(std::memory_order_relaxed) != arrived; });
+        job.text, *job.linter, [this, arrived] { return arrived_.load(std::memory_order_relaxed) != arrived; },
+        nullptr);
     const Id id = job.id;
     job = SettleJob{}; // its text and linter are freed here, not on the worker
     push(id, std::move(op));

@@ -27,6 +27,7 @@ const file = locate('asyncfix-lsp', 'asyncfix-lsp.wasm');
 // doing so after a 20 000-line trace with settles (tests/wasm: TypingTest).
 const wasi = new WASI({ version: 'preview1', args: ['asyncfix-lsp', ...process.argv.slice(2)], env: {}, returnOnExit: false });
 const wasm = new WebAssembly.Module(fs.readFileSync(file));
+if (process.env.ASYNCFIX_LSP_WARM_UP !== '0') require('./warm_up.js').warmUp(wasm);
 // Standard input through a reader thread, so that the server sees whether a message is waiting
 // (stdin.js); the rest is node:wasi's.
 let instance;

@@ -21,7 +21,7 @@ done
 rm -rf "$stage"
 mkdir -p "$stage/dist" "$out"
 # What package.json's `files` lists, and nothing else from the source directory.
-cp "$here/package.json" "$here/README.md" "$here/asyncfix.js" "$here/asyncfix-lsp.js" "$here/locate.js" "$here/stdin.js" \
+cp "$here/package.json" "$here/README.md" "$here/asyncfix.js" "$here/asyncfix-lsp.js" "$here/locate.js" "$here/stdin.js" "$here/warm_up.js" \
   "$here/index.js" "$here/index.d.ts" "$stage/"
 cp "$cli_js" "$stage/dist/asyncfix.js"
 cp "${cli_js%.js}.wasm" "$stage/dist/asyncfix.wasm"

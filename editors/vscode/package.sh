@@ -120,7 +120,7 @@ fi
 if [ -n "$wasm_lsp" ]; then
   mkdir -p bundled/wasm
   cp "$wasm_lsp" bundled/wasm/asyncfix-lsp.wasm
-  cp "$here/../../wasm/asyncfix-lsp.js" "$here/../../wasm/locate.js" "$here/../../wasm/stdin.js" bundled/wasm/
+  cp "$here/../../wasm/asyncfix-lsp.js" "$here/../../wasm/locate.js" "$here/../../wasm/stdin.js" "$here/../../wasm/warm_up.js" bundled/wasm/
 fi
 if [ -n "$server" ]; then
   exe=asyncfix-lsp

@@ -180,6 +180,21 @@ class NpmCliTest(unittest.TestCase):
         self.assertEqual(run([npm_bin(), "--version"], install_dir)[1], run([NATIVE, "--version"], install_dir)[1])
         self.assertIn(version.encode(), run([npm_bin(), "--version"], install_dir)[1])
 
+    def test_language_server_answers(self):
+        # The package's language server, warm-up and all (wasm/warm_up.js, which package.json's
+        # `files` must list): initialize answered, then shutdown and exit with code 0.
+        def frame(message):
+            body = json.dumps(dict(message, jsonrpc="2.0")).encode()
+            return b"Content-Length: %d\r\n\r\n" % len(body) + body
+        session = (frame({"id": 1, "method": "initialize", "params": {"processId": None, "capabilities": {}}})
+                   + frame({"method": "initialized", "params": {}})
+                   + frame({"id": 2, "method": "shutdown"}) + frame({"method": "exit"}))
+        with tempfile.TemporaryDirectory() as tmp:
+            code, out, err = run([NODE, os.path.join(package_dir(), "asyncfix-lsp.js")], tmp, stdin=session)
+        self.assertEqual(code, 0, err)
+        self.assertIn(b'"serverInfo":{"name":"asyncfix"', out)
+        self.assertIn(b'{"id":2,"jsonrpc":"2.0","result":null}', out)
+
     def test_old_node_is_told(self):
         with tempfile.TemporaryDirectory() as tmp:
             old = os.path.join(tmp, "old.js")

@@ -301,6 +301,45 @@ class LspTest(unittest.TestCase):
                 compared += 1
         self.assertGreater(compared, 10)
 
+    def test_warm_up_session(self):
+        # The launcher's warm-up (wasm/warm_up.js): a second instance of the server's module on a
+        # worker thread, serving a scripted session from memory. It must run the keystroke path
+        # for real: every request answered without an error, a publish after the changes (the
+        # typed `async=True` reported, and gone once the line is deleted again), nothing logged
+        # at the level error, and exit code 0 after `exit`.
+        script = ("const fs = require('node:fs');"
+                  "const { locate } = require(process.argv[1] + '/locate.js');"
+                  "const { warmUp } = require(process.argv[1] + '/warm_up.js');"
+                  "const m = new WebAssembly.Module(fs.readFileSync(locate('asyncfix-lsp', 'asyncfix-lsp.wasm')));"
+                  "warmUp(m, (r) => process.stdout.write(JSON.stringify(r))).ref();")
+        p = subprocess.run([NODE, "-e", script, os.path.join(ROOT, "wasm")], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, timeout=TIMEOUT)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        report = json.loads(p.stdout)
+        self.assertEqual(report["code"], 0)
+        self.assertEqual(report["log"], "")
+        messages = []
+        rest = report["output"].encode()
+        while rest:
+            header, _, rest = rest.partition(b"\r\n\r\n")
+            length = int(header.split(b":")[1])
+            messages.append(json.loads(rest[:length]))
+            rest = rest[length:]
+        responses = [m for m in messages if "id" in m]
+        self.assertEqual([m["id"] for m in responses], list(range(1, len(responses) + 1)))
+        self.assertGreaterEqual(len(responses), 4)  # initialize, a code action, a hover, shutdown
+        for m in responses:
+            self.assertNotIn("error", m)
+        published = [m["params"]["diagnostics"] for m in messages
+                     if m.get("method") == "textDocument/publishDiagnostics"
+                     and m["params"]["uri"] == "untitled:warm-up.py"]  # the one typed into
+        self.assertGreater(len(published), 100)
+        others = {m["params"]["uri"] for m in messages if m.get("method") == "textDocument/publishDiagnostics"}
+        self.assertEqual(len(others), 5)  # and four larger ones, each edited once
+        codes = lambda diagnostics: sorted(d["code"] for d in diagnostics)
+        self.assertEqual(codes(published[-1]), codes(published[0]))
+        self.assertTrue(any(len(d) > len(published[0]) for d in published), "the typed line was never reported")
+
 
 class TypingTest(unittest.TestCase):
     def test_typing_with_settles_then_exit(self):

@@ -39,7 +39,7 @@ function hasNodeWasi(): boolean {
 export function resolveWasmServer(bundledDir: string): WasmResolution {
   const directory = path.join(bundledDir, 'wasm');
   const launcher = path.join(directory, 'asyncfix-lsp.js');
-  for (const file of [launcher, path.join(directory, 'asyncfix-lsp.wasm'), path.join(directory, 'locate.js'), path.join(directory, 'stdin.js')])
+  for (const file of [launcher, path.join(directory, 'asyncfix-lsp.wasm'), path.join(directory, 'locate.js'), path.join(directory, 'stdin.js'), path.join(directory, 'warm_up.js')])
     if (!fs.existsSync(file))
       return { ok: false, message: `this extension carries no WebAssembly server (${file} is missing): reinstall the extension` };
   const problem = wasmHostProblem(
