@@ -319,7 +319,9 @@ void addNoqaComments(FileReport &report, const Linter &linter, std::string bytes
 }
 
 /// Lints `bytes` into `report` (no fix); `maybe` is the prefilter's verdict when asked already.
-void lintOnly(FileReport &report, const Linter &linter, std::string bytes, std::optional<bool> maybe,
+/// A text that needs no parse is left in `bytes` (the caller's read buffer, which the worker's
+/// next read reuses without allocating it again); one that does is taken.
+void lintOnly(FileReport &report, const Linter &linter, std::string &bytes, std::optional<bool> maybe,
               const Context &ctx) {
   if (!maybe) maybe = linter.mayHaveFindings(bytes);
   if (!*maybe) { // as lint() would: no finding without a parse
@@ -425,7 +427,7 @@ FileReport checkText(std::string path, std::string &bytes, const FileStamp *stam
     return report;
   }
   if (options.fixMode == FixMode::None) {
-    lintOnly(report, linter, std::move(bytes), maybe, ctx);
+    lintOnly(report, linter, bytes, maybe, ctx);
     return report;
   }
 
