@@ -29,19 +29,21 @@ namespace {
 /// A script the prefilter rejects with no word that reads beyond its statement: `.to(` calls
 /// without a bool, a coroutine without `await`, the words in strings and comments, a `noqa`
 /// naming no AF code.
-const std::string kBase = "import os\n\ndevice = 'cuda'\n\n"
-                          "def move(batch):\n    \"\"\"Moves a batch: `x.to(device, True)`, async.\"\"\"\n"
-                          "    x, y = batch\n    return x.to(device), y.to(device)\n\n\n"
-                          "async def fetch(queue):\n    item = queue.get()  # noqa: E501\n    return item\n\n"
-                          "class Step:\n    name = 'step async'\n\n    def run(self, x):\n"
-                          "        # async in a comment, x.to(y, True) too\n        return [v.to(device) for v in x]\n\n"
-                          "total = sum(len(str(k)) for k in range(3))\nlabel = 'to go'\n";
+const std::string kBase =
+    "import os\n\ndevice = 'cuda'\n\n"
+    "def move(batch):\n    \"\"\"Moves a batch: `x.to(device, True)`, async.\"\"\"\n"
+    "    x, y = batch\n    return x.to(device), y.to(device)\n\n\n"
+    "async def fetch(queue):\n    item = queue.get()  # noqa: E501\n    return item\n\n"
+    "class Step:\n    name = 'step async'\n\n    def run(self, x):\n"
+    "        # async in a comment, x.to(y, True) too\n        return [v.to(device) for v in x]\n\n"
+    "total = sum(len(str(k)) for k in range(3))\nlabel = 'to go'\n";
 
 /// The diagnostics, one per line: what a mismatch shows.
 std::string describe(const std::vector<Diagnostic> &diagnostics) {
   std::string out;
   for (const Diagnostic &d : diagnostics)
-    out += std::string(d.code) + " [" + std::to_string(d.start) + ", " + std::to_string(d.end) + ") " + d.message + "\n";
+    out +=
+        std::string(d.code) + " [" + std::to_string(d.start) + ", " + std::to_string(d.end) + ") " + d.message + "\n";
   return out;
 }
 
@@ -136,8 +138,9 @@ TEST_CASE("a rejected text's edits: the first async, await, import torch, torch 
   // for its package (`np.float`, NumPy's where the file spells `numpy`), never.
   const std::string waiting = kBase + "y = np.float(x)\n";
   for (const std::string_view package : {"torch", "numpy"})
-    for (const std::string &typed : {"import " + std::string(package) + " as np\n", "s = '" + std::string(package) + "'\n",
-                                     "# " + std::string(package) + " and more\n"}) {
+    for (const std::string &typed :
+         {"import " + std::string(package) + " as np\n", "s = '" + std::string(package) + "'\n",
+          "# " + std::string(package) + " and more\n"}) {
       // (A string left open while its word is typed makes the lexer lose its way: every word
       // counts then, no answer is local.)
       const bool string = typed[0] == 's';
@@ -174,9 +177,9 @@ TEST_CASE("every word the prefilter's sources spell, typed into a rejected text,
   std::size_t judgedLocally = 0, kept = 0;
   for (const std::string &w : words)
     for (const Place &place : places())
-      for (const std::string &context : {w + "\n", "x = " + w + "\n", "# " + w + "\n", "s = '" + w + "'\n",
-                                         "import " + w + "\n", "from " + w + " import *\n", "y = x." + w + "(a, True)\n",
-                                         "y.to(a, " + w + ")\n"}) {
+      for (const std::string &context :
+           {w + "\n", "x = " + w + "\n", "# " + w + "\n", "s = '" + w + "'\n", "import " + w + "\n",
+            "from " + w + " import *\n", "y = x." + w + "(a, True)\n", "y.to(a, " + w + ")\n"}) {
         const Typed t = typeInto(linter, kBase, place.at, place.indent + context, true);
         judgedLocally += t.judgedLocally;
         kept += t.kept;
