@@ -16,7 +16,7 @@
 //     count where the file spells their package (`torch`, `torchvision`, `numpy`, `scipy`, a star
 //     import), and are judged by the file's imports and bindings (importsName, onlyImportsBind,
 //     bareNameMayBeImported, the class body of a `Function`'s subclass);
-//   - and for every word: whether the text is judged at all (a blank of another character in
+//   - and for every word: whether the text is judged at all (a byte of another character in
 //     code anywhere, or a string the lexer loses its way at, makes every word count) and whether
 //     the word is in code (the lexer's pass from the start of the file).
 //
