@@ -50,12 +50,13 @@ class IncrementalLint {
 public:
   /// How much the last update() did.
   struct Stats {
-    std::size_t statements = 0; ///< top-level statements in the tree
-    std::size_t linted = 0;     ///< of which linted again
-    bool full = false;          ///< everything was linted (first time, or a fresh parse)
-    bool contained = false;     ///< the edited statements were linted alone (not exact)
-    std::size_t walked = 0;     ///< statements the semantic model walked
-    std::size_t factsKnown = 0; ///< statements whose facts the index holds after it
+    std::size_t statements = 0;   ///< top-level statements in the tree
+    std::size_t linted = 0;       ///< of which linted again
+    bool full = false;            ///< everything was linted (first time, or a fresh parse)
+    bool contained = false;       ///< the edited statements were linted alone (not exact)
+    std::size_t walked = 0;       ///< statements the semantic model walked
+    std::size_t factsKnown = 0;   ///< statements whose facts the index holds after it
+    bool rejectedLocally = false; ///< the text stayed rejected, judged from the edited statements alone
   };
 
   /// Forgets everything: the next update() lints every statement (a new document, another
@@ -147,6 +148,15 @@ private:
 
   /// Whether units_ hold unlinted ones (adoptRejected()).
   bool anyUnlinted() const;
+  /// Whether the text, rejected as a whole at the last update (rejectable_), still is: judged
+  /// from the statements the edits since then touched (`unmatched`: the new ones) and their
+  /// neighbours (engine/still_rejected.h). False when that cannot tell: ask the whole text.
+  bool stillRejected(const Linter &linter, const Document &doc, const std::vector<std::size_t> &unmatched) const;
+  /// Whether the prefilter's rejection of `doc`'s whole text can be judged again from the
+  /// statements an edit touches: its tree has no syntax error, the text holds no word whose
+  /// judgement reads beyond its statement, and its statements scanned as one are judged as the
+  /// file is (engine/still_rejected.h).
+  static bool locallyRejectable(const Linter &linter, const Document &doc);
 
   std::vector<Unit> units_;
   bool valid_ = false;             ///< units_ hold the results of an earlier update()
@@ -155,6 +165,9 @@ private:
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edited_; ///< current-text ranges the edits touched
   std::vector<Diagnostic> diagnostics_;
   Stats stats_;
+  /// The prefilter rejected the text of the last update() as a whole (units stayed unlinted) and
+  /// locallyRejectable() held for it: the next edits are judged by stillRejected().
+  bool rejectable_ = false;
 };
 
 } // namespace asyncfix

@@ -10,6 +10,7 @@
 #include "asyncfix/document_internals.h"
 #include "asyncfix/linter_internals.h"
 #include "engine/linter_impl.h"
+#include "engine/still_rejected.h"
 #include "text/syntax.h"
 
 namespace asyncfix {
@@ -95,6 +96,7 @@ bool intersect(const std::vector<std::string> &a, std::uint64_t abits, const Cha
 void IncrementalLint::reset() {
   units_.clear();
   valid_ = false;
+  rejectable_ = false;
   words_.clear();
   facts_.clear();
   edited_.clear();
@@ -115,7 +117,57 @@ void IncrementalLint::adoptRejected(const Linter &linter, const Document &doc) {
   }
   sketch(doc.text());
   valid_ = true;
+  rejectable_ = locallyRejectable(linter, doc);
   stats_ = {units_.size(), 0, false};
+}
+
+bool IncrementalLint::locallyRejectable(const Linter &linter, const Document &doc) {
+  // Also: the whole text is judged as its statements alone are (no blank of another character,
+  // the lexer never lost), so no word of an edited statement counts only as part of the whole.
+  const auto &impl = LinterInternals::impl(linter);
+  return !DocumentInternals::hasError(doc) && !holdsCrossStatementWord(doc.text(), impl.apiWords) &&
+         statementsStayRejected(doc.text(), impl.triggers);
+}
+
+bool IncrementalLint::stillRejected(const Linter &linter, const Document &doc,
+                                    const std::vector<std::size_t> &unmatched) const {
+  if (!rejectable_ || edited_.empty() || units_.empty() || DocumentInternals::hasError(doc)) return false;
+  const auto &impl = LinterInternals::impl(linter);
+  const std::string_view text = doc.text();
+  // No word whose judgement reads the whole file came in (the text held none before).
+  const std::size_t reach = crossStatementWordReach(impl.apiWords);
+  std::size_t from = text.size(), to = 0;
+  for (const auto &[r0, r1] : edited_) {
+    const std::size_t w0 = r0 > reach ? r0 - reach : 0, w1 = std::min(text.size(), std::size_t{r1} + reach);
+    if (w0 < w1 && holdsCrossStatementWord(text.substr(w0, w1 - w0), impl.apiWords)) return false;
+    from = std::min<std::size_t>(from, r0);
+    to = std::max<std::size_t>(to, r1);
+  }
+  for (const std::size_t i : unmatched) {
+    from = std::min<std::size_t>(from, units_[i].start);
+    to = std::max<std::size_t>(to, units_[i].end);
+  }
+  // What changed, and a statement on each side that no edit touched, past the comments between
+  // (a `.to(` after the edits reads back over them to its `.`; one before, forward to its `)`,
+  // which in a tree without errors closes in its own statement). The units after `to` are the old
+  // tree's statements too (match() kept them): the lexer reads code at their start in both texts.
+  const auto code = [&](const Unit &unit) { return unit.start < text.size() && text[unit.start] != '#'; };
+  std::size_t scanStart = 0, scanEnd = text.size();
+  const auto first = std::lower_bound(units_.begin(), units_.end(), from,
+                                      [](const Unit &unit, std::size_t at) { return unit.end < at; });
+  for (auto it = first; it != units_.begin();)
+    if (code(*--it)) {
+      scanStart = it->start;
+      break;
+    }
+  const auto after = std::upper_bound(units_.begin(), units_.end(), to,
+                                      [](std::size_t at, const Unit &unit) { return at < unit.start; });
+  for (auto it = after; it != units_.end(); ++it)
+    if (code(*it)) {
+      scanEnd = it->end;
+      break;
+    }
+  return scanStart < scanEnd && statementsStayRejected(text.substr(scanStart, scanEnd - scanStart), impl.triggers);
 }
 
 bool IncrementalLint::anyUnlinted() const {
@@ -360,9 +412,12 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   sketch(text);
   const SemanticModel model(doc, knownFacts(), knownSketches());
   if (!full) findStale(model, text, unmatched, reparsed, todo);
+  bool rejectedLocally = false, rejectable = false;
   if (!full && anyUnlinted()) {
-    if (!linter.mayHaveFindings(text)) {
+    rejectedLocally = stillRejected(linter, doc, unmatched);
+    if (rejectedLocally || !linter.mayHaveFindings(text)) {
       // Still rejected as a whole: no statement has a finding, the changed ones neither.
+      rejectable = rejectedLocally || locallyRejectable(linter, doc);
       for (const std::size_t i : todo) {
         units_[i].results.reset();
         units_[i].unlinted = true;
@@ -394,7 +449,9 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   words_.clear();
   facts_.clear();
   edited_.clear();
+  rejectable_ = rejectable;
   stats_ = {units_.size(), todo.size(), full};
+  stats_.rejectedLocally = rejectedLocally;
   learn(model, todo, full);
 
   std::vector<Diagnostic> raw;

@@ -319,7 +319,9 @@ void addNoqaComments(FileReport &report, const Linter &linter, std::string bytes
 }
 
 /// Lints `bytes` into `report` (no fix); `maybe` is the prefilter's verdict when asked already.
-void lintOnly(FileReport &report, const Linter &linter, std::string bytes, std::optional<bool> maybe,
+/// A text that needs no parse is left in `bytes` (the caller's read buffer, which the worker's
+/// next read reuses without allocating it again); one that does is taken.
+void lintOnly(FileReport &report, const Linter &linter, std::string &bytes, std::optional<bool> maybe,
               const Context &ctx) {
   if (!maybe) maybe = linter.mayHaveFindings(bytes);
   if (!*maybe) { // as lint() would: no finding without a parse
@@ -425,7 +427,7 @@ FileReport checkText(std::string path, std::string &bytes, const FileStamp *stam
     return report;
   }
   if (options.fixMode == FixMode::None) {
-    lintOnly(report, linter, std::move(bytes), maybe, ctx);
+    lintOnly(report, linter, bytes, maybe, ctx);
     return report;
   }
 
@@ -632,12 +634,23 @@ private:
 /// several names for one file, the first in path order; none that another name's fix skipped).
 std::vector<FileReport> inPathOrder(std::vector<FileReport *> order, bool oneEach) {
   std::sort(order.begin(), order.end(), [](const FileReport *a, const FileReport *b) { return a->path < b->path; });
-  std::set<std::pair<std::uint64_t, std::uint64_t>> seen;
+  // The later names of one file: its identities sorted with their places in path order (one
+  // vector sorted, not a node allocated per file in a set).
+  std::vector<bool> later(order.size());
+  if (oneEach) {
+    std::vector<std::pair<std::pair<std::uint64_t, std::uint64_t>, std::size_t>> identities;
+    identities.reserve(order.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+      if (!order[i]->skipped && order[i]->identity) identities.emplace_back(*order[i]->identity, i);
+    std::sort(identities.begin(), identities.end());
+    for (std::size_t k = 1; k < identities.size(); ++k)
+      if (identities[k].first == identities[k - 1].first) later[identities[k].second] = true;
+  }
   std::vector<FileReport> sorted;
   sorted.reserve(order.size());
-  for (FileReport *r : order) {
-    if (oneEach && (r->skipped || (r->identity && !seen.insert(*r->identity).second))) continue;
-    sorted.push_back(std::move(*r));
+  for (std::size_t i = 0; i < order.size(); ++i) {
+    if (oneEach && (order[i]->skipped || later[i])) continue;
+    sorted.push_back(std::move(*order[i]));
   }
   return sorted;
 }

@@ -85,8 +85,14 @@ int readAll(int fd, std::string &out) {
 /// readAll() for a file whose size is known: straight into `out` (no bounce through a buffer on
 /// the stack), then whatever it grew by since. It asks for one byte more than the size: a read
 /// that ends exactly at the size is the end of the file, and needs no second read to learn it.
+/// `out` may hold bytes of an earlier read (a worker's last file): they are read over, not
+/// cleared first, so that its resize() fills with zeros only what it grows by (std::string has no
+/// way to grow without filling before C++23's resize_and_overwrite, which g++ 10 lacks).
 int readSized(int fd, std::size_t size, std::string &out) {
-  if (size == 0) return readAll(fd, out); // procfs and sysfs files say 0 and hold text
+  if (size == 0) { // procfs and sysfs files say 0 and hold text
+    out.clear();
+    return readAll(fd, out);
+  }
   out.resize(size + 1);
   std::size_t done = 0;
   while (done <= size) {
@@ -150,8 +156,6 @@ ReadResult readSourceFile(const std::string &path, std::string spare) {
 
 ReadResult readSourceFileAt(int directory, const char *name, std::string spare) {
   ReadResult result;
-  result.bytes = std::move(spare);
-  result.bytes.clear();
   // O_NONBLOCK: a FIFO named on the command line must not hang the run (it is rejected below).
   const int fd = ::openat(directory, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) {
@@ -174,6 +178,7 @@ ReadResult readSourceFileAt(int directory, const char *name, std::string spare) 
   }
   result.stamp = stampOf(st);
   result.links = static_cast<std::uint64_t>(st.st_nlink);
+  result.bytes = std::move(spare); // its memory, and its bytes (readSized reads over them)
   if (const int error = readSized(fd, static_cast<std::size_t>(std::max<off_t>(st.st_size, 0)), result.bytes);
       error != 0) {
     result.bytes.clear();
