@@ -761,8 +761,15 @@ TEST_CASE("prefilter: the vectorised word scan finds what comparing every word a
       {"a", false},   {"bt", true},   {"n_", false},  {".x", false}, {"(", false},        {"s=", true},  {"xyz", true},
       {"Zab", false}, {"ab.c", true}, {"t09", false}, {"]]", false}, {"\xc3\xa9t", true}, {"yy", false}, {"A_b", false},
       {"#zz", false}, {"abt", false}, {"zq", true},   {"_0", true},  {"x.y.z", false},    {"tn", false}};
+  // Words keyed past their start (a common head, a rare tail), whose starts the filter finds out
+  // of order and more than once: two words that end alike at different offsets, one inside another.
+  const std::vector<WordSet::Word> keyed{{"device_id=", false},   {"torch.load", true},
+                                         {"load(", false},        {"xx_device_id=", false},
+                                         {"d_id=", false},        {"torch.utils.ser", false},
+                                         {"ch.utils.ser", false}, {"self.x_Q", true},
+                                         {"self", false},         {"abcdefghijklmnopqrstuvwxyz_Q(", false}};
   std::mt19937 rng(29);
-  for (const std::vector<WordSet::Word> *words : {&std::as_const(torch), &other}) {
+  for (const std::vector<WordSet::Word> *words : {&std::as_const(torch), &other, &keyed}) {
     const WordSet set(*words);
     for (int round = 0; round < 300; ++round) {
       const std::string text = generatedText(rng, *words, 1 + rng() % 60);
@@ -782,6 +789,18 @@ TEST_CASE("prefilter: the vectorised word scan finds what comparing every word a
             &first);
         CHECK(first == std::vector<std::size_t>{expected.front()});
       }
+    }
+  }
+  // Overlapping words found from keys at different offsets: each start once, in order.
+  {
+    const WordSet set(keyed);
+    for (const std::string text :
+         {"self.x_Q torch.utils.ser torch.load( xx_device_id= abcdefghijklmnopqrstuvwxyz_Q( torch.Q",
+          "torch.load(self.x_Q)+device_id=load(abcdefghijklmnopqrstuvwxyz_Q(d_id="}) {
+      const std::vector<std::size_t> expected = referencePositions(text, keyed);
+      CHECK(expected.size() >= 6);
+      CHECK(positionsOf(text, set, false) == expected);
+      CHECK(positionsOf(text, set, true) == expected);
     }
   }
   // forEachTorchWord is the AF3xx lists' set.
