@@ -15,6 +15,7 @@
 #endif
 
 #include "config/torch_rename_table.h"
+#include "rules/torch_rule_data.h"
 #include "text/torch_words.h"
 
 namespace asyncfix {
@@ -1551,12 +1552,10 @@ bool mayUseAsMask(std::string_view text, std::size_t at, Lexer &lexer) {
     if (text[k - 1] != '(') break;
     const BracketOwner owner = bracketOwner(text, k - 1);
     if (owner.unclear) return true;
-    if (!owner.name.empty()) {
-      for (const std::string_view m :
-           {"masked_fill", "masked_fill_", "masked_select", "masked_scatter", "masked_scatter_", "where"})
-        if (owner.name == m) return true;
-      return false; // the first argument of another call
-    }
+    // A call's first argument: a mask only for the masked_* methods and `where` (AF305's).
+    if (!owner.name.empty())
+      return owner.name == "where" ||
+             std::find(rules::kMaskMethods.begin(), rules::kMaskMethods.end(), owner.name) != rules::kMaskMethods.end();
     --k; // a parenthesised value (or a tuple): what holds it decides
   }
   const char c = text[k - 1];
@@ -1686,7 +1685,8 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
       // AF316's removed methods (not AF310's names, which a relative import may make torch's):
       // on a name only imports bind (`_utils.symeig(M)`, a module's own function) the rule
       // reports neither a tensor method nor, the imports spelling no `torch`, `torch.symeig`.
-      const bool method = word == "gesv" || word == "potrf" || word == "trtrs" || word == "gels" || word == "symeig";
+      const bool method =
+          std::find(rules::kRemovedMethods.begin(), rules::kRemovedMethods.end(), word) != rules::kRemovedMethods.end();
       if (!method || lexer.spanBegin(before - 1) != std::string_view::npos) return true;
       std::size_t end = before - 1;
       while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == '\t')) --end;
