@@ -48,26 +48,53 @@ bool commonRun(std::string_view run) {
   static constexpr std::array<std::string_view, 24> kRuns{
       "torc", "orch", "rch.", "devi", "evic", "vice", "load", "oade", "ader", "self", "elf.", "cuda",
       ".cud", "init", "size", "func", "nump", "data", "mode", "odel", "batc", "atch", "True", "non_"};
-  return std::find(kRuns.begin(), kRuns.end(), run) != kRuns.end();
+  // (Compared as four-byte numbers: the layout asks this of every run of every word.)
+  if (run.size() != 4) return false;
+  std::uint32_t key = 0;
+  std::memcpy(&key, run.data(), 4);
+  return std::any_of(kRuns.begin(), kRuns.end(), [key](std::string_view r) {
+    std::uint32_t k = 0;
+    std::memcpy(&k, r.data(), 4);
+    return k == key;
+  });
 }
 
-/// The share of bytes that pass one position of a bucket's tables: those whose low half is in
-/// `lo` and high half in `hi` (sets of halves), weighted by byteShare().
+/// byteShare() as a share of 1, by the high and low half of the byte.
 struct ShareTable {
   std::array<std::array<double, 16>, 16> share{}; // [high][low]
   ShareTable() {
     for (unsigned c = 0; c < 256; ++c) share[c >> 4U][c & 15U] = byteShare(static_cast<unsigned char>(c)) / 10000.0;
   }
-  /// The pass share of (lo, hi) with the byte `c` added, given `base`, the share of (lo, hi).
-  double added(double base, std::uint16_t lo, std::uint16_t hi, unsigned char c) const {
+};
+
+/// The halves one position of a bucket's tables lets through, and the share of bytes that pass
+/// there (those whose low half is in `lo` and high half in `hi`, weighted by byteShare()), with
+/// the sums that give the share after adding a byte in a few operations (the layout weighs every
+/// key of every word in every bucket: loops over the halves there made it half a millisecond).
+struct PositionSet {
+  std::uint16_t lo = 0, hi = 0;
+  double pass = 0;
+  std::array<double, 16> byHigh{}; ///< [h]: the share of the bytes with high half h and a low half in lo
+  std::array<double, 16> byLow{};  ///< [l]: the share of the bytes with low half l and a high half in hi
+
+  /// The pass share with the byte `c` added.
+  double with(const ShareTable &t, unsigned char c) const {
     const unsigned l = c & 15U, h = c >> 4U;
-    const auto newLo = static_cast<std::uint16_t>(lo | 1U << l);
-    double sum = base;
-    if ((hi >> h & 1U) == 0)
-      for (unsigned k = 0; k < 16; ++k) sum += (newLo >> k & 1U) != 0 ? share[h][k] : 0;
-    if ((lo >> l & 1U) == 0)
-      for (unsigned k = 0; k < 16; ++k) sum += (hi >> k & 1U) != 0 ? share[k][l] : 0;
-    return sum;
+    const bool newHigh = (hi >> h & 1U) == 0, newLow = (lo >> l & 1U) == 0;
+    return pass + (newHigh ? byHigh[h] + (newLow ? t.share[h][l] : 0) : 0) + (newLow ? byLow[l] : 0);
+  }
+  /// Adds the halves in `addLo` and `addHi`.
+  void add(const ShareTable &t, std::uint16_t addLo, std::uint16_t addHi) {
+    for (unsigned l = 0; l < 16; ++l)
+      if ((addLo >> l & 1U) != 0 && (lo >> l & 1U) == 0)
+        for (unsigned h = 0; h < 16; ++h) byHigh[h] += t.share[h][l];
+    for (unsigned h = 0; h < 16; ++h)
+      if ((addHi >> h & 1U) != 0 && (hi >> h & 1U) == 0)
+        for (unsigned l = 0; l < 16; ++l) byLow[l] += t.share[h][l];
+    lo = static_cast<std::uint16_t>(lo | addLo);
+    hi = static_cast<std::uint16_t>(hi | addHi);
+    pass = 0;
+    for (unsigned h = 0; h < 16; ++h) pass += (hi >> h & 1U) != 0 ? byHigh[h] : 0;
   }
 };
 
@@ -163,8 +190,7 @@ WordSet::WordSet(const std::vector<Word> &words) {
   // words share keys where they can (`Float`, `Tensor(`), and a head Python code spells all the
   // time (`device`, `torch.`, `load`) is passed over for rarer bytes (`_id=`, `oad(`).
   const ShareTable table;
-  std::array<std::array<std::uint16_t, kPrefix>, kBuckets> loSets{}, hiSets{};
-  std::array<std::array<double, kPrefix>, kBuckets> passes{}; // each position's pass share
+  std::array<std::array<PositionSet, kPrefix>, kBuckets> sets{};
   std::vector<const Word *> order;
   for (const Word &w : words)
     if (!w.text.empty()) order.push_back(&w);
@@ -176,34 +202,32 @@ WordSet::WordSet(const std::vector<Word> &words) {
     double bestCost = 0;
     bool first = true;
     const std::size_t lastOffset = t.size() < kPrefix ? 0 : std::min(t.size() - kPrefix, kMaxOffset);
-    for (std::size_t offset = 0; offset <= lastOffset; ++offset)
+    for (std::size_t offset = 0; offset <= lastOffset; ++offset) {
+      // What the key matches itself (even where another word has the same key: a common run
+      // stays common), and what it adds to what a bucket lets through.
+      double own = 1;
+      for (std::size_t k = 0; k < kPrefix && offset + k < t.size(); ++k)
+        own *= table.share[static_cast<unsigned char>(t[offset + k]) >> 4U]
+                          [static_cast<unsigned char>(t[offset + k]) & 15U];
+      const double weight = commonRun(t.substr(offset, kPrefix)) ? 50 : 1;
       for (std::size_t b = 0; b < kBuckets; ++b) {
         double before = 1, after = 1;
         for (std::size_t k = 0; k < kPrefix; ++k) {
-          const double base = loSets[b][k] == 0 ? 0 : passes[b][k];
-          before *= base;
-          after *= offset + k < t.size()
-                       ? table.added(base, loSets[b][k], hiSets[b][k], static_cast<unsigned char>(t[offset + k]))
-                       : 1.0; // a shorter word: any byte (or none) there
+          before *= sets[b][k].pass;
+          after *= offset + k < t.size() ? sets[b][k].with(table, static_cast<unsigned char>(t[offset + k]))
+                                         : 1.0; // a shorter word: any byte (or none) there
         }
-        // What the key lets through in the bucket, and what it matches itself (even where
-        // another word has the same key: a common run stays common).
-        double own = 1;
-        for (std::size_t k = 0; k < kPrefix && offset + k < t.size(); ++k)
-          own *= byteShare(static_cast<unsigned char>(t[offset + k])) / 10000.0;
-        const double cost = (after - before + own) * (commonRun(t.substr(offset, kPrefix)) ? 50 : 1);
+        const double cost = (after - before + own) * weight;
         if (first || cost < bestCost) bestOffset = offset, bestBucket = b, bestCost = cost, first = false;
       }
+    }
     for (std::size_t k = 0; k < kPrefix; ++k) {
-      const double base = loSets[bestBucket][k] == 0 ? 0 : passes[bestBucket][k];
       if (bestOffset + k < t.size()) {
         const auto c = static_cast<unsigned char>(t[bestOffset + k]);
-        passes[bestBucket][k] = table.added(base, loSets[bestBucket][k], hiSets[bestBucket][k], c);
-        loSets[bestBucket][k] = static_cast<std::uint16_t>(loSets[bestBucket][k] | 1U << (c & 15U));
-        hiSets[bestBucket][k] = static_cast<std::uint16_t>(hiSets[bestBucket][k] | 1U << (c >> 4U));
+        sets[bestBucket][k].add(table, static_cast<std::uint16_t>(1U << (c & 15U)),
+                                static_cast<std::uint16_t>(1U << (c >> 4U)));
       } else {
-        passes[bestBucket][k] = 1.0;
-        loSets[bestBucket][k] = hiSets[bestBucket][k] = 0xffff;
+        sets[bestBucket][k].add(table, 0xffff, 0xffff);
       }
     }
     const std::size_t rest = t.size() - bestOffset; // the key's bytes and those after it
@@ -235,8 +259,8 @@ WordSet::WordSet(const std::vector<Word> &words) {
     if (allStart) startBuckets_ = static_cast<std::uint8_t>(startBuckets_ | 1U << b);
     for (std::size_t k = 0; k < kPrefix; ++k)
       for (unsigned n = 0; n < 16; ++n) {
-        if (loSets[b][k] >> n & 1U) lo_[k][n] = static_cast<std::uint8_t>(lo_[k][n] | 1U << b);
-        if (hiSets[b][k] >> n & 1U) hi_[k][n] = static_cast<std::uint8_t>(hi_[k][n] | 1U << b);
+        if (sets[b][k].lo >> n & 1U) lo_[k][n] = static_cast<std::uint8_t>(lo_[k][n] | 1U << b);
+        if (sets[b][k].hi >> n & 1U) hi_[k][n] = static_cast<std::uint8_t>(hi_[k][n] | 1U << b);
       }
   }
 }
