@@ -1385,7 +1385,16 @@ bool bareNameMayBeImported(std::string_view text, std::size_t at, Lexer &lexer) 
     return w == "import" || w == "as" || !isKeyword(w);
   }
   // After an operator, an expression: the name of the file's own (bound) or of a star import.
-  return std::string_view("=+-*/%&|^~<>[{:@").find(c) == std::string_view::npos;
+  // Unless the operators stand where none can (`from torch import ~symeig`): tree-sitter's error
+  // recovery skips them and reads an import of the name, so it is judged as if they were not there.
+  constexpr std::string_view kOperators = "=+-*/%&|^~<>[{:@";
+  if (kOperators.find(c) == std::string_view::npos) return true;
+  std::size_t q = p - 1;
+  while (q > 0 && (kOperators.find(text[q - 1]) != std::string_view::npos || text[q - 1] == ' ' ||
+                   text[q - 1] == '\t' || text[q - 1] == '\f'))
+    --q;
+  if (q > 0 && isWordByte(static_cast<unsigned char>(text[q - 1]))) return previousWord(text, q) == "import";
+  return bareNameMayBeImported(text, q, lexer); // after `,`, `(`, a line break…: as there
 }
 
 /// Whether the class name (a word of AF305 or AF318 that is no call's) at `at` is an argument of
