@@ -1126,6 +1126,49 @@ TEST_CASE("prefilter: a byte of another character next to a word does not make i
   CHECK_FALSE(linter.mayHaveFindings("import numpy as np\nx = np.float32\ny = my_await_x\n"));
 }
 
+TEST_CASE("prefilter: a PyTorch name ends before a byte of invalid UTF-8", "[prefilter]") {
+  // Found by fuzz_prefilter: tree-sitter ends the name `normal` at the invalid byte 0x97 after
+  // it, and AF310 reads `normal` (torch.nn.init's, renamed `normal_`). The prefilter read
+  // `normal\x97` as one name, in the word filter's whole-word test and in the judgements of an
+  // import list, of an attribute path and of an `import` statement, and rejected the files.
+  using namespace std::string_literals;
+  const Linter linter;
+  for (const std::string &text :
+       {"from torch.nn.init import (\n    normal\x97)\n"s, "from torch.nn.init import (normal\x97)\n"s,
+        "from torch.nn.init import normal\x97, x\n"s, "import torch\ntorch.nn.init.normal\x97(w)\n"s,
+        "f\0from torch.nn.init import (\n    xapier_unniform,\n    normal\x97)\n"s}) {
+    INFO("text: " << text);
+    CHECK(!allFindings(linter, text).empty()); // the premise: tree-sitter reads `normal`
+    CHECK(linter.mayHaveFindings(text));
+  }
+  // A name that goes on with a letter of another alphabet is one name to both.
+  const std::string accented = "from torch.nn.init import normal\xc3\xa9\n";
+  CHECK(allFindings(linter, accented).empty());
+}
+
+TEST_CASE("prefilter: a byte of another character in code leaves the judgements out", "[prefilter]") {
+  // Found by fuzz_prefilter: in `t.cpu(non_blocking\x98\x8d_uniform=True)` tree-sitter's error
+  // recovery skips the bytes of invalid UTF-8 (and the name after them) and reads the keyword
+  // argument `non_blocking=True` (AF102); the judgement read the token after `non_blocking` as
+  // no `=` and rejected the file. The judgements read ASCII code only: a text with any other
+  // byte in code is read without them, as one with a blank of another alphabet was before.
+  using namespace std::string_literals;
+  const Linter linter;
+  const std::string found =
+      "im.cuda(non_blocking=Tr"s + std::string(40, '\xc6') + "ue)\nt.cpu(non_blocking\x98\x8d_uniform=True)\n"s;
+  CHECK(!allFindings(linter, found).empty()); // the premise
+  CHECK(linter.mayHaveFindings(found));
+  for (const std::string &text :
+       {found, "t.cpu(non_blocking\x98=True)\n"s, "t.cpu(non_blocking\xc3\x97=True)\n"s,
+        "x = a.to(d, non_blocking\xe2\x80\x99=True)\n"s, "import torch\nx = torch.load\x97(p)\n"s}) {
+    INFO("text: " << text);
+    if (linter.mayHaveFindings(text)) continue;
+    CHECK(allFindings(linter, text).empty());
+  }
+  // In a comment or a string, or as a byte order mark, such bytes change nothing.
+  CHECK_FALSE(linter.mayHaveFindings("\xEF\xBB\xBFx = 1  # caf\xc3\xa9 \x98\ny = '\xe2\x80\x99 \x97'\n"));
+}
+
 TEST_CASE("prefilter: `await` next to a byte that starts no token is a name", "[prefilter]") {
   // Found by fuzz_prefilter: in `\xffawait\xa5`, tree-sitter reads no token in the invalid bytes
   // and `await` is a name (AF002); the prefilter read `\xa5` as an operand, which makes `await`

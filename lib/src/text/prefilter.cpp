@@ -722,11 +722,12 @@ bool noqaWithAsyncfixCode(std::string_view text, std::size_t at) {
   return line.find("AF") != std::string_view::npos;
 }
 
-/// Could the byte `c` start a character that tree-sitter reads as a blank and the judgements do
-/// not (unicodeBlankAt)? A vertical tab or the lead byte of a character of two bytes or more
-/// (0xc2 and above: two tests in the SIMD filter, where the six lead bytes of those blanks took
-/// six and made the filter's constants more than the registers).
-bool blankLead(unsigned c) { return c == 0x0b || c >= 0xc2; }
+/// Is `c` a byte the judgements do not read in code? A vertical tab (a blank to tree-sitter) or a
+/// byte of a character other than ASCII (0x80 and above: two tests in the SIMD filter), which
+/// tree-sitter may read as a blank (U+00A0, U+FEFF, U+200B…: the grammar's extras), as no token
+/// at all (invalid UTF-8, whose error recovery may skip it: `non_blocking\x98=True` is a keyword
+/// argument to it) or as the end of a name (`normal×`), where the judgements read one name.
+bool otherByte(unsigned c) { return c == 0x0b || c >= 0x80; }
 
 /// Could a byte at `p` start one of the words the scan looks for? The filter that the SIMD loop
 /// applies 16 or 32 positions at a time: `async`/`await` (a, s|w, _, _, c|t), `non_blocking`
@@ -740,7 +741,7 @@ bool mayStartWord(std::string_view text, std::size_t p) {
   return (c0 == 'a' && (c1 == 's' || c1 == 'w') && (c4 == 'c' || c4 == 't')) || (c0 == 'n' && c3 == '_' && c4 == 'b') ||
          (c0 == 't' && c1 == 'o' && (before == '.' || before <= ' ') &&
           (c2 == '(' || c2 == '#' || c2 == '\\' || c2 <= ' ')) ||
-         ((c0 | 0x20U) == 'n' && (c2 | 0x20U) == 'q' && (c3 | 0x20U) == 'a') || blankLead(c0);
+         ((c0 | 0x20U) == 'n' && (c2 | 0x20U) == 'q' && (c3 | 0x20U) == 'a') || otherByte(c0);
 }
 
 #if defined(__SSE2__)
@@ -760,7 +761,7 @@ inline unsigned candidateMask16(const char *p) {
                                    _mm_or_si128(eq(before, '.'), blankBefore));
   const __m128i noqa = _mm_and_si128(eq(_mm_or_si128(b0, lower), 'n'),
                                      _mm_and_si128(eq(_mm_or_si128(b2, lower), 'q'), eq(_mm_or_si128(b3, lower), 'a')));
-  const __m128i lead = _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(b0, _mm_set1_epi8('\xc2')), b0), eq(b0, '\x0b'));
+  const __m128i lead = _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(b0, _mm_set1_epi8('\x80')), b0), eq(b0, '\x0b'));
   return static_cast<unsigned>(
       _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_or_si128(keyword, nonBlocking), _mm_or_si128(to, noqa)), lead)));
 }
@@ -780,7 +781,7 @@ __attribute__((target("avx2"))) inline CandidateConstants candidateConstants() {
       _mm256_set1_epi8(0x20), _mm256_set1_epi8('a'),  _mm256_set1_epi8('s'),    _mm256_set1_epi8('w'),
       _mm256_set1_epi8('c'),  _mm256_set1_epi8('t'),  _mm256_set1_epi8('n'),    _mm256_set1_epi8('_'),
       _mm256_set1_epi8('b'),  _mm256_set1_epi8('o'),  _mm256_set1_epi8('.'),    _mm256_set1_epi8('q'),
-      _mm256_set1_epi8('('),  _mm256_set1_epi8('\\'), _mm256_set1_epi8('\xc2'), _mm256_set1_epi8('\x0b')};
+      _mm256_set1_epi8('('),  _mm256_set1_epi8('\\'), _mm256_set1_epi8('\x80'), _mm256_set1_epi8('\x0b')};
   for (__m256i *v : {&k.lower, &k.a, &k.s, &k.w, &k.c, &k.t, &k.n, &k.u, &k.b, &k.o, &k.dot, &k.q, &k.paren,
                      &k.backslash, &k.lead, &k.vt})
     __asm__("" : "+x"(*v));
@@ -1271,7 +1272,10 @@ bool importsName(std::string_view text, std::string_view name, Lexer &lexer) {
       if (isWordByte(static_cast<unsigned char>(c)) &&
           (k == 0 || !isWordByte(static_cast<unsigned char>(text[k - 1])))) {
         const std::string_view w = wordAt(text, k);
-        if (w == name && (k == 0 || text[k - 1] != '.')) return found = true;
+        // (`name` and a byte of another character: a name tree-sitter may end before that byte.)
+        const bool named = w == name || (w.size() > name.size() && w.starts_with(name) &&
+                                         static_cast<unsigned char>(w[name.size()]) >= 0x80);
+        if (named && (k == 0 || text[k - 1] != '.')) return found = true;
         k += w.size() - 1;
       }
     }
@@ -1301,6 +1305,9 @@ bool importListNames(std::string_view text, std::size_t end, std::span<const std
     const std::string_view w = wordAt(text, k);
     if (w.empty()) return !(parenthesized && text[k] == ')');
     if (std::find(names.begin(), names.end(), w) != names.end()) return true;
+    // A byte of another character in the name: tree-sitter may end the name there
+    // (`normal\x97` is `normal` and an error), which may be a row's.
+    if (std::any_of(w.begin(), w.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) return true;
     k = blanks(k + w.size());
     if (wordAt(text, k) == "as") {
       k = blanks(k + 2);
@@ -1782,6 +1789,12 @@ bool torchWordMatters(std::string_view text, std::size_t at, unsigned spelt, Lex
       if ((w.package & spelt) == 0 || !torchWordAt(text, at, w.text, whole)) continue;
       if (!lexed) inCode = lexer.inCode(at), lexed = true;
       if (!inCode) return false;
+      // A byte of another character right after the word: the judgements read it as part of
+      // the name, where tree-sitter may end the name before it (torchWordAt counts the word).
+      const std::size_t end = at + w.text.size();
+      if (end < text.size() && static_cast<unsigned char>(text[end]) >= 0x80 &&
+          isWordByte(static_cast<unsigned char>(text[end - 1])))
+        return true;
       if (judgedWordMatters(text, at, w.text, spelt, lexer)) return true;
     }
   return false;
@@ -1838,31 +1851,10 @@ struct Searches {
   }
 };
 
-/// Whether the byte at `i` starts a character that tree-sitter-python reads as a blank and the
-/// judgements do not: a vertical tab, U+0085, U+00A0, U+1680, U+2000-U+200B, U+2028, U+2029, U+202F,
-/// U+205F, U+2060, U+3000, or U+FEFF after the start (the grammar's extras: `\s` and three
-/// more). The judgements read only ASCII blanks between tokens, so in such a text `torch.load
-/// (p)` or `x.to\u00a0(d, True)` could be called where they see no call.
-bool unicodeBlankAt(std::string_view text, std::size_t i) {
-  const auto at = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0U; };
-  const unsigned b1 = at(i + 1), b2 = at(i + 2);
-  switch (static_cast<unsigned char>(text[i])) {
-  case 0x0b: return true;
-  case 0xc2: return b1 == 0x85 || b1 == 0xa0;
-  case 0xe1: return b1 == 0x9a && b2 == 0x80;
-  case 0xe2:
-    return (b1 == 0x80 && (b2 <= 0x8b || b2 == 0xa8 || b2 == 0xa9 || b2 == 0xaf)) ||
-           (b1 == 0x81 && (b2 == 0x9f || b2 == 0xa0));
-  case 0xe3: return b1 == 0x80 && b2 == 0x80;
-  case 0xef: return i > 0 && b1 == 0xbb && b2 == 0xbf;
-  default: return false;
-  }
-}
-
-/// scanTriggers() for a text with such a blank, or where the lexer lost its way: no judgement, no lexer, every
-/// occurrence of a word counts — `async`, `await`, `non_blocking` and `to` with no ASCII
-/// identifier byte next to them, a `noqa` naming an AF code, each AF3xx word whose package the
-/// text spells. Rare text, one byte at a time.
+/// scanTriggers() for a text with such a byte in code (otherByte), or where the lexer lost its way: no judgement, no
+/// lexer, every occurrence of a word counts — `async`, `await`, `non_blocking` and `to` with no ASCII identifier byte
+/// next to them, a `noqa` naming an AF code, each AF3xx word whose package the text spells. Rare text, one byte at a
+/// time.
 unsigned scanWithoutJudgements(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets,
                                unsigned reached, PrefilterHit *first, const Searches &search) {
   unsigned found = 0;
@@ -1976,9 +1968,14 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
 
   search.candidates(text, [&](std::size_t at) {
     const char c = text[at];
-    if (blankLead(static_cast<unsigned char>(c))) {
-      // Such a blank in code: the text is read again without judgements (scan()), so stop here.
-      return unjudged && unicodeBlankAt(text, at) && lexer.inCode(at) && (*unjudged = true);
+    if (const auto u = static_cast<unsigned char>(c); otherByte(u)) {
+      // Such a byte in code: the text is read again without judgements (scan()), so stop here.
+      // Asked once per character (the rest of it is where its first byte is: in code, or in the
+      // same string or comment), and not of a byte order mark at the start.
+      if (!unjudged || (u >= 0x80 && at > 0 && static_cast<unsigned char>(text[at - 1]) >= 0x80) ||
+          (at == 0 && text.starts_with("\xEF\xBB\xBF")))
+        return false;
+      return lexer.inCode(at) && (*unjudged = true);
     }
     if (c == 'a' && want(kPrefilterKeywordName)) {
       const std::string_view w = text.substr(at, 5);

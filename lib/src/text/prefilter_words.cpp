@@ -177,9 +177,16 @@ bool wordCountsAt(std::string_view text, std::size_t at, std::string_view word, 
   if (isWordByte(static_cast<unsigned char>(word.front())) && at > 0 &&
       continuesName(static_cast<unsigned char>(text[at - 1])))
     return false;
+  // After it, only an ASCII identifier byte makes it part of a longer name: a byte of another
+  // character may be one tree-sitter reads as no identifier character (`normal×`, invalid UTF-8),
+  // where the name ends with the word (at worst a file parsed for nothing, where `normalé` is one
+  // name).
   const std::size_t end = at + word.size();
+  const auto asciiWordByte = [](unsigned char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+  };
   return !(whole && isWordByte(static_cast<unsigned char>(word.back())) && end < text.size() &&
-           isWordByte(static_cast<unsigned char>(text[end])));
+           asciiWordByte(static_cast<unsigned char>(text[end])));
 }
 
 WordSet::WordSet(const std::vector<Word> &words) {
