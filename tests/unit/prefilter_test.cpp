@@ -1083,6 +1083,23 @@ TEST_CASE("prefilter: a star import tree-sitter had to repair gives no names", "
   CHECK(!allFindings(linter, whole).empty());
 }
 
+TEST_CASE("prefilter: a `to` the vectorised filter passes drives the lexer no further", "[prefilter]") {
+  // Found by fuzz_prefilter (session 8, on main 89da555 too): the SIMD filter passes `to` before
+  // any byte up to `(` (here `%`), where mayStartWord() does not; after a line with a `#`, its
+  // judgement asked the lexer about it, which read on to the unterminated backquote and was lost,
+  // so the fast path read the text again without judgements (`to`: 0x4) and the reference path,
+  // whose lexer never went there, did not.
+  using namespace std::string_literals;
+  constexpr unsigned kAll =
+      kPrefilterKeywordName | kPrefilterNonBlocking | kPrefilterToCall | kPrefilterNoqa | kPrefilterTorchApi;
+  for (const std::string &text :
+       {"rch)\ny =#g(a)\n to%rch i=`3  poimrt *\n"s, "x = 1  # c\n to%y = `z\n"s + std::string(64, ' ') + "\n"s}) {
+    INFO(text);
+    CHECK(scanTriggers(text, kAll) == scanTriggersReference(text, kAll));
+    CHECK(mayTrigger(text, kAll) == mayTriggerReference(text, kAll));
+  }
+}
+
 TEST_CASE("prefilter: a name imported past operators tree-sitter skips counts", "[prefilter]") {
   // Found by fuzz_prefilter (session 8): in `from torch import~symeig`, tree-sitter's error
   // recovery skips the `~` and reads an import of torch's `symeig` (AF316 reports it); the

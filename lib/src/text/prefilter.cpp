@@ -1991,7 +1991,10 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
       return record(kPrefilterKeywordName, at);
     }
     if (c == 't') {
-      if (!want(kPrefilterToCall) || !mayStandAlone(text, at, 2)) return false;
+      // The vectorised filter lets through more `to`s than mayStartWord() (after any byte up to
+      // `.`, before any up to `(`): the others are no candidates, before any judgement drives the
+      // lexer (how far it went decides whether the judgements are trusted: lost()).
+      if (!want(kPrefilterToCall) || !mayStartWord(text, at) || !mayStandAlone(text, at, 2)) return false;
       std::size_t open = toCallOpen(text, at);
       if (open == std::string_view::npos || !lexer.inCode(at)) return false;
       if (open == kUnknown) open = toCallOpenPastComments(text, at, lexer);
