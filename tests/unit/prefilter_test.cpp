@@ -761,8 +761,15 @@ TEST_CASE("prefilter: the vectorised word scan finds what comparing every word a
       {"a", false},   {"bt", true},   {"n_", false},  {".x", false}, {"(", false},        {"s=", true},  {"xyz", true},
       {"Zab", false}, {"ab.c", true}, {"t09", false}, {"]]", false}, {"\xc3\xa9t", true}, {"yy", false}, {"A_b", false},
       {"#zz", false}, {"abt", false}, {"zq", true},   {"_0", true},  {"x.y.z", false},    {"tn", false}};
+  // Words keyed past their start (a common head, a rare tail), whose starts the filter finds out
+  // of order and more than once: two words that end alike at different offsets, one inside another.
+  const std::vector<WordSet::Word> keyed{{"device_id=", false},   {"torch.load", true},
+                                         {"load(", false},        {"xx_device_id=", false},
+                                         {"d_id=", false},        {"torch.utils.ser", false},
+                                         {"ch.utils.ser", false}, {"self.x_Q", true},
+                                         {"self", false},         {"abcdefghijklmnopqrstuvwxyz_Q(", false}};
   std::mt19937 rng(29);
-  for (const std::vector<WordSet::Word> *words : {&std::as_const(torch), &other}) {
+  for (const std::vector<WordSet::Word> *words : {&std::as_const(torch), &other, &keyed}) {
     const WordSet set(*words);
     for (int round = 0; round < 300; ++round) {
       const std::string text = generatedText(rng, *words, 1 + rng() % 60);
@@ -782,6 +789,18 @@ TEST_CASE("prefilter: the vectorised word scan finds what comparing every word a
             &first);
         CHECK(first == std::vector<std::size_t>{expected.front()});
       }
+    }
+  }
+  // Overlapping words found from keys at different offsets: each start once, in order.
+  {
+    const WordSet set(keyed);
+    for (const std::string text :
+         {"self.x_Q torch.utils.ser torch.load( xx_device_id= abcdefghijklmnopqrstuvwxyz_Q( torch.Q",
+          "torch.load(self.x_Q)+device_id=load(abcdefghijklmnopqrstuvwxyz_Q(d_id="}) {
+      const std::vector<std::size_t> expected = referencePositions(text, keyed);
+      CHECK(expected.size() >= 6);
+      CHECK(positionsOf(text, set, false) == expected);
+      CHECK(positionsOf(text, set, true) == expected);
     }
   }
   // forEachTorchWord is the AF3xx lists' set.
@@ -1062,6 +1081,41 @@ TEST_CASE("prefilter: a star import tree-sitter had to repair gives no names", "
   const std::string whole = "from torch import \\\n  *\nx = eig(a)\n"s;
   CHECK(linter.mayHaveFindings(whole));
   CHECK(!allFindings(linter, whole).empty());
+}
+
+TEST_CASE("prefilter: a `to` the vectorised filter passes drives the lexer no further", "[prefilter]") {
+  // Found by fuzz_prefilter (session 8, on main 89da555 too): the SIMD filter passes `to` before
+  // any byte up to `(` (here `%`), where mayStartWord() does not; after a line with a `#`, its
+  // judgement asked the lexer about it, which read on to the unterminated backquote and was lost,
+  // so the fast path read the text again without judgements (`to`: 0x4) and the reference path,
+  // whose lexer never went there, did not.
+  using namespace std::string_literals;
+  constexpr unsigned kAll =
+      kPrefilterKeywordName | kPrefilterNonBlocking | kPrefilterToCall | kPrefilterNoqa | kPrefilterTorchApi;
+  for (const std::string &text :
+       {"rch)\ny =#g(a)\n to%rch i=`3  poimrt *\n"s, "x = 1  # c\n to%y = `z\n"s + std::string(64, ' ') + "\n"s}) {
+    INFO(text);
+    CHECK(scanTriggers(text, kAll) == scanTriggersReference(text, kAll));
+    CHECK(mayTrigger(text, kAll) == mayTriggerReference(text, kAll));
+  }
+}
+
+TEST_CASE("prefilter: a name imported past operators tree-sitter skips counts", "[prefilter]") {
+  // Found by fuzz_prefilter (session 8): in `from torch import~symeig`, tree-sitter's error
+  // recovery skips the `~` and reads an import of torch's `symeig` (AF316 reports it); the
+  // prefilter took the name after an operator for an expression of the file's own and rejected
+  // the file. Operators where none can stand are now judged as if they were not there.
+  using namespace std::string_literals;
+  const Linter linter;
+  for (const std::string &text :
+       {"from torch import~symeig\n"s, "from\0\0 torch import~symeig\nx = 1\n"s, "from torch import ~ ~ symeig\n"s,
+        "from torch import (a,\n ~symeig)\n"s, "from torch import a, +symeig\n"s, "from torch import %symeig\n"s}) {
+    INFO(text);
+    CHECK(linter.mayHaveFindings(text));
+    CHECK(mayTrigger(text, kPrefilterTorchApi) == mayTriggerReference(text, kPrefilterTorchApi));
+  }
+  // An operator in an expression still makes the name the file's own.
+  CHECK_FALSE(mayTrigger("import torch\nx = foo(~symeig)\ny = 1 + symeig\n", kPrefilterTorchApi));
 }
 
 TEST_CASE("prefilter: a byte of another character next to a word does not make it part of a name", "[prefilter]") {

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "rules/torch_api.h"
+#include "rules/torch_rule_data.h"
 #include "text/syntax.h"
 #include "text/torch_words.h"
 
@@ -177,7 +178,7 @@ bool isUserWord(std::string_view name, Context &ctx) {
 
 /// The linear-algebra rows whose name is distinctive enough to flag as a tensor method.
 const Removed *methodRow(std::string_view name) {
-  for (std::string_view m : {"gesv", "potrf", "trtrs", "gels", "symeig"})
+  for (std::string_view m : kRemovedMethods)
     if (name == m) return rowFor("torch." + std::string(m));
   return nullptr;
 }

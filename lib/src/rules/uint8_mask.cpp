@@ -4,6 +4,7 @@
 
 #include "rules/rule.h"
 #include "rules/torch_api.h"
+#include "rules/torch_rule_data.h"
 #include "rules/torch_values.h"
 #include "text/syntax.h"
 
@@ -54,9 +55,6 @@ accepts a bool is for a human to check.
 
 namespace {
 
-constexpr std::array<std::string_view, 5> kMasked{"masked_fill", "masked_fill_", "masked_select", "masked_scatter",
-                                                  "masked_scatter_"};
-
 bool isByteTensorName(const std::string &q) { return q == "torch.ByteTensor" || q == "torch.cuda.ByteTensor"; }
 
 /// Where the value of `e` is used as a mask: the method or "indexing", or "" when it is not.
@@ -84,7 +82,7 @@ template <class Up> std::string consumerOf(TSNode e, Context &ctx, Up up) {
   if (symbolOf(fn) != k.attribute) return "";
   const std::string_view method = textOf(ctx.field(fn, "attribute"), text);
   if (p == k.argumentList && method == "where" && torchName(fn, ctx) == "torch.where") return "torch.where";
-  if (std::find(kMasked.begin(), kMasked.end(), method) == kMasked.end()) return "";
+  if (std::find(kMaskMethods.begin(), kMaskMethods.end(), method) == kMaskMethods.end()) return "";
   return "`" + std::string(method) + "`";
 }
 

@@ -15,6 +15,7 @@
 #endif
 
 #include "config/torch_rename_table.h"
+#include "rules/torch_rule_data.h"
 #include "text/torch_words.h"
 
 namespace asyncfix {
@@ -1082,28 +1083,62 @@ constexpr std::array<JudgedWord, 6> kJudgedWords{{{"softmax(", "dim", 2},
                                                   {"LogSoftmax(", "dim", 1},
                                                   {"Softmin(", "dim", 1}}};
 
-/// The `(`, `[` or `{` of the innermost bracket around `at` (in code), as a scan backwards sees
-/// it: npos when `at` is in no bracket, kUnknown when the scan cannot tell (a string the lexer
-/// leaves as code, `at` in a field of an f-string, more than the window). Brackets in strings and
-/// comments are skipped with the lexer's spans, known up to `at`.
-std::size_t openingBracket(std::string_view text, std::size_t at, Lexer &lexer) {
+/// What a scan backwards from an offset in code found (backwardScan).
+struct BackwardStop {
+  enum Kind {
+    Bracket,    ///< `at` is the `(`, `[` or `{` of the innermost bracket around the offset
+    Statement,  ///< `at` is where the statement holding the offset starts (after a line break or `;`)
+    TextStart,  ///< the scan reached the text's start with its brackets balanced
+    Unbalanced, ///< the scan reached the text's start with more closing brackets than opening
+    Unknown,    ///< the scan cannot tell: a string the lexer leaves as code, the offset in a field
+                ///< of an f-string, more than the window
+  } kind;
+  std::size_t at = 0;
+};
+
+/// The one scan backwards over balanced brackets, strings and comments from `at` (in code) that
+/// openingBracket() and statementStart() make: it stops at the first opening bracket left open,
+/// or — with `statements` — also at a line break (not continued) or `;` at the top level. Brackets
+/// in strings and comments are skipped with the lexer's spans, known up to `at`; with
+/// `statements`, a `#` the lexer leaves as code cannot be followed either.
+BackwardStop backwardScan(std::string_view text, std::size_t at, Lexer &lexer, bool statements) {
   constexpr std::size_t kWindow = 1 << 16;
   const std::size_t floor = at > kWindow ? at - kWindow : 0;
   int depth = 0;
   for (std::size_t k = at; k-- > floor;) {
     const char c = text[k];
-    if (c != '(' && c != ')' && c != '[' && c != ']' && c != '{' && c != '}' && !isQuote(c)) continue;
+    const bool bracket = c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}';
+    if (!bracket && !isQuote(c) && (!statements || (c != '\n' && c != '\r' && c != ';' && c != '#'))) continue;
     if (const std::size_t begin = lexer.spanBegin(k); begin != std::string_view::npos) {
-      if (lexer.skip(k) > at) return kUnknown; // `at` is in a field of this f-string
+      if (lexer.skip(k) > at) return {BackwardStop::Unknown}; // `at` is in a field of this f-string
       k = begin;
       continue;
     }
-    if (isQuote(c)) return kUnknown;
-    if (c == ')' || c == ']' || c == '}') ++depth;
-    else if (depth > 0) --depth;
-    else return k;
+    if (isQuote(c) || c == '#') return {BackwardStop::Unknown}; // code to the lexer: not followed
+    if (c == ')' || c == ']' || c == '}') {
+      ++depth;
+    } else if (bracket) {
+      if (depth == 0) return {BackwardStop::Bracket, k};
+      --depth;
+    } else if (depth == 0 && c == ';') {
+      return {BackwardStop::Statement, k + 1};
+    } else if (depth == 0 && (c == '\n' || c == '\r')) {
+      std::size_t q = k;
+      if (c == '\n' && q > 0 && text[q - 1] == '\r') --q;
+      if (q == 0 || text[q - 1] != '\\') return {BackwardStop::Statement, k + 1};
+    }
   }
-  return floor == 0 ? std::string_view::npos : kUnknown;
+  if (floor != 0) return {BackwardStop::Unknown};
+  return {depth == 0 ? BackwardStop::TextStart : BackwardStop::Unbalanced};
+}
+
+/// The `(`, `[` or `{` of the innermost bracket around `at` (in code), as a scan backwards sees
+/// it: npos when `at` is in no bracket, kUnknown when the scan cannot tell (a string the lexer
+/// leaves as code, `at` in a field of an f-string, more than the window).
+std::size_t openingBracket(std::string_view text, std::size_t at, Lexer &lexer) {
+  const BackwardStop stop = backwardScan(text, at, lexer, false);
+  if (stop.kind == BackwardStop::Bracket) return stop.at;
+  return stop.kind == BackwardStop::Unknown ? kUnknown : std::string_view::npos;
 }
 
 /// What stands before the `(` at `open`: the name called or defined (empty for none: `f()(`,
@@ -1357,7 +1392,16 @@ bool bareNameMayBeImported(std::string_view text, std::size_t at, Lexer &lexer) 
     return w == "import" || w == "as" || !isKeyword(w);
   }
   // After an operator, an expression: the name of the file's own (bound) or of a star import.
-  return std::string_view("=+-*/%&|^~<>[{:@").find(c) == std::string_view::npos;
+  // Unless the operators stand where none can (`from torch import ~symeig`): tree-sitter's error
+  // recovery skips them and reads an import of the name, so it is judged as if they were not there.
+  constexpr std::string_view kOperators = "=+-*/%&|^~<>[{:@";
+  if (kOperators.find(c) == std::string_view::npos) return true;
+  std::size_t q = p - 1;
+  while (q > 0 && (kOperators.find(text[q - 1]) != std::string_view::npos || text[q - 1] == ' ' ||
+                   text[q - 1] == '\t' || text[q - 1] == '\f'))
+    --q;
+  if (q > 0 && isWordByte(static_cast<unsigned char>(text[q - 1]))) return previousWord(text, q) == "import";
+  return bareNameMayBeImported(text, q, lexer); // after `,`, `(`, a line break…: as there
 }
 
 /// Whether the class name (a word of AF305 or AF318 that is no call's) at `at` is an argument of
@@ -1478,35 +1522,12 @@ bool functionBaseMayBeTorch(std::string_view text, std::size_t at, unsigned spel
 
 /// The start of the statement holding `at` (which is in no bracket): a scan backwards over
 /// balanced brackets, strings and comments to a line break (not continued) or `;` at the top
-/// level. npos when the scan cannot tell (a string the lexer leaves as code, more than the window).
+/// level. npos when the scan cannot tell (a string the lexer leaves as code, more than the
+/// window) or finds a bracket left open.
 std::size_t statementStart(std::string_view text, std::size_t at, Lexer &lexer) {
-  constexpr std::size_t kWindow = 1 << 16;
-  const std::size_t floor = at > kWindow ? at - kWindow : 0;
-  int depth = 0;
-  for (std::size_t k = at; k-- > floor;) {
-    const char c = text[k];
-    if (c != '(' && c != ')' && c != '[' && c != ']' && c != '{' && c != '}' && c != '\n' && c != '\r' && c != ';' &&
-        !isQuote(c) && c != '#' && c != '\\')
-      continue;
-    if (const std::size_t begin = lexer.spanBegin(k); begin != std::string_view::npos) {
-      if (lexer.skip(k) > at) return std::string_view::npos;
-      k = begin;
-      continue;
-    }
-    if (isQuote(c) || c == '#') return std::string_view::npos; // code to the lexer: not followed
-    if (c == ')' || c == ']' || c == '}') {
-      ++depth;
-    } else if (c == '(' || c == '[' || c == '{') {
-      if (--depth < 0) return std::string_view::npos;
-    } else if (depth == 0 && c == ';') {
-      return k + 1;
-    } else if (depth == 0 && (c == '\n' || c == '\r')) {
-      std::size_t q = k;
-      if (c == '\n' && q > 0 && text[q - 1] == '\r') --q;
-      if (q == 0 || text[q - 1] != '\\') return k + 1;
-    }
-  }
-  return floor == 0 && depth == 0 ? 0 : std::string_view::npos;
+  const BackwardStop stop = backwardScan(text, at, lexer, true);
+  if (stop.kind == BackwardStop::Statement) return stop.at;
+  return stop.kind == BackwardStop::TextStart ? 0 : std::string_view::npos;
 }
 
 /// The end of the statement (its line break at the top level) that the code at `at` is in: a
@@ -1558,12 +1579,10 @@ bool mayUseAsMask(std::string_view text, std::size_t at, Lexer &lexer) {
     if (text[k - 1] != '(') break;
     const BracketOwner owner = bracketOwner(text, k - 1);
     if (owner.unclear) return true;
-    if (!owner.name.empty()) {
-      for (const std::string_view m :
-           {"masked_fill", "masked_fill_", "masked_select", "masked_scatter", "masked_scatter_", "where"})
-        if (owner.name == m) return true;
-      return false; // the first argument of another call
-    }
+    // A call's first argument: a mask only for the masked_* methods and `where` (AF305's).
+    if (!owner.name.empty())
+      return owner.name == "where" ||
+             std::find(rules::kMaskMethods.begin(), rules::kMaskMethods.end(), owner.name) != rules::kMaskMethods.end();
     --k; // a parenthesised value (or a tuple): what holds it decides
   }
   const char c = text[k - 1];
@@ -1693,7 +1712,8 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
       // AF316's removed methods (not AF310's names, which a relative import may make torch's):
       // on a name only imports bind (`_utils.symeig(M)`, a module's own function) the rule
       // reports neither a tensor method nor, the imports spelling no `torch`, `torch.symeig`.
-      const bool method = word == "gesv" || word == "potrf" || word == "trtrs" || word == "gels" || word == "symeig";
+      const bool method =
+          std::find(rules::kRemovedMethods.begin(), rules::kRemovedMethods.end(), word) != rules::kRemovedMethods.end();
       if (!method || lexer.spanBegin(before - 1) != std::string_view::npos) return true;
       std::size_t end = before - 1;
       while (end > 0 && (text[end - 1] == ' ' || text[end - 1] == '\t')) --end;
@@ -1971,7 +1991,10 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
       return record(kPrefilterKeywordName, at);
     }
     if (c == 't') {
-      if (!want(kPrefilterToCall) || !mayStandAlone(text, at, 2)) return false;
+      // The vectorised filter lets through more `to`s than mayStartWord() (after any byte up to
+      // `.`, before any up to `(`): the others are no candidates, before any judgement drives the
+      // lexer (how far it went decides whether the judgements are trusted: lost()).
+      if (!want(kPrefilterToCall) || !mayStartWord(text, at) || !mayStandAlone(text, at, 2)) return false;
       std::size_t open = toCallOpen(text, at);
       if (open == std::string_view::npos || !lexer.inCode(at)) return false;
       if (open == kUnknown) open = toCallOpenPastComments(text, at, lexer);

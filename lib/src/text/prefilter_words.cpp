@@ -25,11 +25,78 @@ bool isWordByte(unsigned char c) {
 /// `x0Scale` counts).
 bool continuesName(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 
-/// The share of bytes a bucket's tables let through at one position, were bytes uniform: what the
-/// bucket assignment keeps small.
-double passRate(std::uint16_t lo, std::uint16_t hi) {
-  return static_cast<double>(__builtin_popcount(lo)) * __builtin_popcount(hi) / 256.0;
+/// How often each byte occurs in Python source, per 10 000 bytes: printable ASCII measured on
+/// 12.8 MB of the bench corpora (Debian's and PyTorch code, 2026-12-07), line breaks 269, any
+/// other byte 1. What the filter's tables are laid out against: only how many positions pass
+/// depends on it, never which words are found.
+double byteShare(unsigned char c) {
+  static constexpr std::array<std::uint16_t, 95> kPrintable{
+      2510, 1,   77,  15,  1,   2,  1,   41,  138, 138, 16,  7,   159, 31,  184, 12,  60,  46, 31,
+      20,   16,  18,  14,  12,  13, 12,  80,  2,   2,   110, 11,  1,   3,   12,  6,   9,   9,  10,
+      10,   4,   3,   8,   1,   1,  9,   7,   18,  7,   10,  1,   7,   10,  35,  3,   4,   4,  1,
+      1,    1,   25,  6,   25,  1,  173, 38,  424, 84,  215, 218, 691, 167, 108, 141, 358, 5,  44,
+      293,  158, 343, 385, 162, 8,  384, 397, 483, 155, 61,  50,  55,  56,  24,  10,  1,   10, 1};
+  if (c == '\n') return 269;
+  return c >= 32 && c < 127 ? kPrintable[c - 32] : 1;
 }
+
+/// Runs of four bytes that byteShare() takes for rarer than they are, measured on the same
+/// corpora: the pieces of names PyTorch code spells every few hundred bytes (`torch.`, `device`,
+/// `loader`, `self.`, `.cuda`, `batch`, `non_blocking=True`). No word is keyed on one where it
+/// has another run (a key here counts as fifty times its share).
+bool commonRun(std::string_view run) {
+  static constexpr std::array<std::string_view, 24> kRuns{
+      "torc", "orch", "rch.", "devi", "evic", "vice", "load", "oade", "ader", "self", "elf.", "cuda",
+      ".cud", "init", "size", "func", "nump", "data", "mode", "odel", "batc", "atch", "True", "non_"};
+  // (Compared as four-byte numbers: the layout asks this of every run of every word.)
+  if (run.size() != 4) return false;
+  std::uint32_t key = 0;
+  std::memcpy(&key, run.data(), 4);
+  return std::any_of(kRuns.begin(), kRuns.end(), [key](std::string_view r) {
+    std::uint32_t k = 0;
+    std::memcpy(&k, r.data(), 4);
+    return k == key;
+  });
+}
+
+/// byteShare() as a share of 1, by the high and low half of the byte.
+struct ShareTable {
+  std::array<std::array<double, 16>, 16> share{}; // [high][low]
+  ShareTable() {
+    for (unsigned c = 0; c < 256; ++c) share[c >> 4U][c & 15U] = byteShare(static_cast<unsigned char>(c)) / 10000.0;
+  }
+};
+
+/// The halves one position of a bucket's tables lets through, and the share of bytes that pass
+/// there (those whose low half is in `lo` and high half in `hi`, weighted by byteShare()), with
+/// the sums that give the share after adding a byte in a few operations (the layout weighs every
+/// key of every word in every bucket: loops over the halves there made it half a millisecond).
+struct PositionSet {
+  std::uint16_t lo = 0, hi = 0;
+  double pass = 0;
+  std::array<double, 16> byHigh{}; ///< [h]: the share of the bytes with high half h and a low half in lo
+  std::array<double, 16> byLow{};  ///< [l]: the share of the bytes with low half l and a high half in hi
+
+  /// The pass share with the byte `c` added.
+  double with(const ShareTable &t, unsigned char c) const {
+    const unsigned l = c & 15U, h = c >> 4U;
+    const bool newHigh = (hi >> h & 1U) == 0, newLow = (lo >> l & 1U) == 0;
+    return pass + (newHigh ? byHigh[h] + (newLow ? t.share[h][l] : 0) : 0) + (newLow ? byLow[l] : 0);
+  }
+  /// Adds the halves in `addLo` and `addHi`.
+  void add(const ShareTable &t, std::uint16_t addLo, std::uint16_t addHi) {
+    for (unsigned l = 0; l < 16; ++l)
+      if ((addLo >> l & 1U) != 0 && (lo >> l & 1U) == 0)
+        for (unsigned h = 0; h < 16; ++h) byHigh[h] += t.share[h][l];
+    for (unsigned h = 0; h < 16; ++h)
+      if ((addHi >> h & 1U) != 0 && (hi >> h & 1U) == 0)
+        for (unsigned l = 0; l < 16; ++l) byLow[l] += t.share[h][l];
+    lo = static_cast<std::uint16_t>(lo | addLo);
+    hi = static_cast<std::uint16_t>(hi | addHi);
+    pass = 0;
+    for (unsigned h = 0; h < 16; ++h) pass += (hi >> h & 1U) != 0 ? byHigh[h] : 0;
+  }
+};
 
 /// The bit of a WordSet's bit sets for a key of four or eight bytes (their bytes as the text has
 /// them, loaded with memcpy, so the hash is the same on any byte order for words and texts alike).
@@ -123,77 +190,84 @@ bool wordCountsAt(std::string_view text, std::size_t at, std::string_view word, 
 }
 
 WordSet::WordSet(const std::vector<Word> &words) {
-  // Words with the same first bytes share a bucket; each group goes where it lets the fewest
-  // bytes through that did not pass before. Words that start with an identifier byte and words
-  // that do not are never in one bucket (the byte before is judged per bucket).
-  std::map<std::pair<bool, std::string>, std::vector<Word>> groups;
+  // Each word is keyed on four consecutive bytes of its own (a shorter word on all of it) and
+  // put into a bucket; the key and the bucket are chosen together, word after word (the shorter
+  // first: they have fewer keys to choose from), as the pair that lets the fewest more bytes of
+  // Python code through the tables (byteShare(); the four positions taken as independent). So
+  // words share keys where they can (`Float`, `Tensor(`), and a head Python code spells all the
+  // time (`device`, `torch.`, `load`) is passed over for rarer bytes (`_id=`, `oad(`).
+  const ShareTable table;
+  std::array<std::array<PositionSet, kPrefix>, kBuckets> sets{};
+  std::vector<const Word *> order;
   for (const Word &w : words)
-    if (!w.text.empty())
-      groups[{isWordByte(static_cast<unsigned char>(w.text[0])), std::string(w.text.substr(0, kPrefix))}].push_back(w);
-  std::array<std::array<std::uint16_t, kPrefix>, kBuckets> loSets{}, hiSets{};
-  // Bucket 0 holds the words that start with no identifier byte (when there are any), the others
-  // the rest.
-  bool others = false;
-  for (const auto &group : groups) others = others || !group.first.first;
-  std::array<bool, kBuckets> used{};
-  for (const auto &[key, members] : groups) {
-    const std::string &prefix = key.second;
-    std::array<std::uint16_t, kPrefix> lo{}, hi{};
-    for (std::size_t k = 0; k < kPrefix; ++k) {
-      if (k < prefix.size()) {
-        const auto c = static_cast<unsigned char>(prefix[k]);
-        lo[k] = static_cast<std::uint16_t>(1U << (c & 15U));
-        hi[k] = static_cast<std::uint16_t>(1U << (c >> 4U));
-      } else {
-        lo[k] = hi[k] = 0xffff; // a shorter word: any byte (or none) there
-      }
-    }
-    std::size_t best = 0;
+    if (!w.text.empty()) order.push_back(&w);
+  std::stable_sort(order.begin(), order.end(),
+                   [](const Word *a, const Word *b) { return a->text.size() < b->text.size(); });
+  for (const Word *w : order) {
+    const std::string_view t = w->text;
+    std::size_t bestOffset = 0, bestBucket = 0;
     double bestCost = 0;
-    for (std::size_t b = others && key.first ? 1 : 0; b < (others && !key.first ? 1 : kBuckets); ++b) {
-      double before = 1, after = 1;
-      for (std::size_t k = 0; k < kPrefix; ++k) {
-        before *= passRate(loSets[b][k], hiSets[b][k]);
-        after *= passRate(loSets[b][k] | lo[k], hiSets[b][k] | hi[k]);
+    bool first = true;
+    const std::size_t lastOffset = t.size() < kPrefix ? 0 : std::min(t.size() - kPrefix, kMaxOffset);
+    for (std::size_t offset = 0; offset <= lastOffset; ++offset) {
+      // What the key matches itself (even where another word has the same key: a common run
+      // stays common), and what it adds to what a bucket lets through.
+      double own = 1;
+      for (std::size_t k = 0; k < kPrefix && offset + k < t.size(); ++k)
+        own *= table.share[static_cast<unsigned char>(t[offset + k]) >> 4U]
+                          [static_cast<unsigned char>(t[offset + k]) & 15U];
+      const double weight = commonRun(t.substr(offset, kPrefix)) ? 50 : 1;
+      for (std::size_t b = 0; b < kBuckets; ++b) {
+        double before = 1, after = 1;
+        for (std::size_t k = 0; k < kPrefix; ++k) {
+          before *= sets[b][k].pass;
+          after *= offset + k < t.size() ? sets[b][k].with(table, static_cast<unsigned char>(t[offset + k]))
+                                         : 1.0; // a shorter word: any byte (or none) there
+        }
+        const double cost = (after - before + own) * weight;
+        if (first || cost < bestCost) bestOffset = offset, bestBucket = b, bestCost = cost, first = false;
       }
-      const double cost = after - (used[b] ? before : 0);
-      if (b == (others && key.first ? 1 : 0) || cost < bestCost) best = b, bestCost = cost;
     }
-    used[best] = true;
     for (std::size_t k = 0; k < kPrefix; ++k) {
-      loSets[best][k] |= lo[k];
-      hiSets[best][k] |= hi[k];
-    }
-    for (const Word &w : members) {
-      if (w.text.size() < kPrefix) {
-        shortBuckets_ = static_cast<std::uint8_t>(shortBuckets_ | 1U << best);
-      } else if (w.text.size() < 8) {
-        std::uint32_t head = 0;
-        std::memcpy(&head, w.text.data(), 4);
-        const std::size_t bit = headBit<kHashBits>(head);
-        heads4_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+      if (bestOffset + k < t.size()) {
+        const auto c = static_cast<unsigned char>(t[bestOffset + k]);
+        sets[bestBucket][k].add(table, static_cast<std::uint16_t>(1U << (c & 15U)),
+                                static_cast<std::uint16_t>(1U << (c >> 4U)));
       } else {
-        std::uint64_t head = 0;
-        std::memcpy(&head, w.text.data(), 8);
-        const std::size_t bit = headBit<kHashBits>(head);
-        heads8_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+        sets[bestBucket][k].add(table, 0xffff, 0xffff);
       }
-      Entry e{w, 0, 0};
-      const std::size_t head = std::min<std::size_t>(8, w.text.size());
-      std::memcpy(&e.head, w.text.data(), head);
-      std::memset(&e.mask, 0xff, head);
-      buckets_[best].push_back(e);
     }
+    const std::size_t rest = t.size() - bestOffset; // the key's bytes and those after it
+    if (t.size() < kPrefix) {
+      shortBuckets_ = static_cast<std::uint8_t>(shortBuckets_ | 1U << bestBucket);
+    } else if (rest < 8) {
+      std::uint32_t head = 0;
+      std::memcpy(&head, t.data() + bestOffset, 4);
+      const std::size_t bit = headBit<kHashBits>(head);
+      heads4_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+    } else {
+      std::uint64_t head = 0;
+      std::memcpy(&head, t.data() + bestOffset, 8);
+      const std::size_t bit = headBit<kHashBits>(head);
+      heads8_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+    }
+    Entry e{*w, bestOffset, 0, 0};
+    const std::size_t head = std::min<std::size_t>(8, rest);
+    std::memcpy(&e.head, t.data() + bestOffset, head);
+    std::memset(&e.mask, 0xff, head);
+    buckets_[bestBucket].push_back(e);
   }
   for (std::size_t b = 0; b < kBuckets; ++b) {
-    // A bucket judges the byte before only when every word in it starts with an identifier byte.
+    // A bucket judges the byte before only when every word in it is keyed at its start, which is
+    // an identifier byte.
     bool allStart = !buckets_[b].empty();
-    for (const Entry &e : buckets_[b]) allStart = allStart && isWordByte(static_cast<unsigned char>(e.word.text[0]));
+    for (const Entry &e : buckets_[b])
+      allStart = allStart && e.offset == 0 && isWordByte(static_cast<unsigned char>(e.word.text[0]));
     if (allStart) startBuckets_ = static_cast<std::uint8_t>(startBuckets_ | 1U << b);
     for (std::size_t k = 0; k < kPrefix; ++k)
       for (unsigned n = 0; n < 16; ++n) {
-        if (loSets[b][k] >> n & 1U) lo_[k][n] = static_cast<std::uint8_t>(lo_[k][n] | 1U << b);
-        if (hiSets[b][k] >> n & 1U) hi_[k][n] = static_cast<std::uint8_t>(hi_[k][n] | 1U << b);
+        if (sets[b][k].lo >> n & 1U) lo_[k][n] = static_cast<std::uint8_t>(lo_[k][n] | 1U << b);
+        if (sets[b][k].hi >> n & 1U) hi_[k][n] = static_cast<std::uint8_t>(hi_[k][n] | 1U << b);
       }
   }
 }
@@ -214,18 +288,54 @@ bool WordSet::headMayMatch(std::string_view text, std::size_t at, unsigned mask)
   return testBit(heads4_, headBit<kHashBits>(head4)) || testBit(heads8_, headBit<kHashBits>(head8));
 }
 
-bool WordSet::verify(std::string_view text, std::size_t at, unsigned mask, Found found, void *state) const {
-  // The eight bytes from `at` against each word's first eight: one comparison rules out most.
+/// The starts found so far that a later key may still precede: a key at `at` is the start of a
+/// word at `at - offset`, so the starts come out of the filter up to kMaxOffset out of order (and
+/// a start twice, when two words' keys find it). Held here, sorted, until the filter has passed
+/// them by kMaxOffset, then called back in order, each once.
+struct WordSet::Pending {
+  Found found;
+  void *state;
+  std::array<std::size_t, kMaxOffset + 2> starts{}; // sorted, distinct
+  std::size_t size = 0;
+
+  /// Calls back the starts before `limit`, in order; true when a callback asked to stop.
+  bool flush(std::size_t limit) {
+    std::size_t done = 0;
+    while (done < size && starts[done] < limit)
+      if (found(state, starts[done++])) return true;
+    std::copy(starts.begin() + static_cast<std::ptrdiff_t>(done), starts.begin() + static_cast<std::ptrdiff_t>(size),
+              starts.begin());
+    size -= done;
+    return false;
+  }
+  /// Adds a start (flush() has been called with a limit ≤ it + kMaxOffset + 1 before: fewer than
+  /// kMaxOffset + 2 starts are held).
+  void add(std::size_t at) {
+    std::size_t k = size;
+    while (k > 0 && starts[k - 1] > at) --k;
+    if (k > 0 && starts[k - 1] == at) return;
+    std::copy_backward(starts.begin() + static_cast<std::ptrdiff_t>(k),
+                       starts.begin() + static_cast<std::ptrdiff_t>(size),
+                       starts.begin() + static_cast<std::ptrdiff_t>(size + 1));
+    starts[k] = at;
+    ++size;
+  }
+};
+
+bool WordSet::verify(std::string_view text, std::size_t at, unsigned mask, Pending &pending) const {
+  // Every start a key at `at` may stand for is at least at - kMaxOffset: the earlier ones are final.
+  if (pending.size != 0 && at > kMaxOffset && pending.flush(at - kMaxOffset)) return true;
+  // The eight bytes from `at` against each key's eight: one comparison rules out most.
   std::uint64_t chunk = 0;
   std::memcpy(&chunk, text.data() + at, std::min<std::size_t>(8, text.size() - at));
   for (; mask != 0; mask &= mask - 1)
     for (const Entry &e : buckets_[static_cast<std::size_t>(__builtin_ctz(mask))])
-      if ((chunk & e.mask) == e.head && wordCountsAt(text, at, e.word.text, e.word.whole))
-        return found(state, at); // one call per position
+      if ((chunk & e.mask) == e.head && at >= e.offset && wordCountsAt(text, at - e.offset, e.word.text, e.word.whole))
+        pending.add(at - e.offset);
   return false;
 }
 
-bool WordSet::scalarRange(std::string_view text, std::size_t from, std::size_t to, Found found, void *state) const {
+bool WordSet::scalarRange(std::string_view text, std::size_t from, std::size_t to, Pending &pending) const {
   const auto *s = reinterpret_cast<const unsigned char *>(text.data());
   const std::size_t n = text.size();
   for (std::size_t i = from; i < to; ++i) {
@@ -233,32 +343,34 @@ bool WordSet::scalarRange(std::string_view text, std::size_t from, std::size_t t
     for (std::size_t k = 0; k < kPrefix && i + k < n && mask != 0; ++k)
       mask &= static_cast<unsigned>(lo_[k][s[i + k] & 15U] & hi_[k][s[i + k] >> 4U]);
     if (mask != 0 && i > 0 && continuesName(s[i - 1])) mask &= ~static_cast<unsigned>(startBuckets_);
-    if (mask != 0 && headMayMatch(text, i, mask) && verify(text, i, mask, found, state)) return true;
+    if (mask != 0 && headMayMatch(text, i, mask) && verify(text, i, mask, pending)) return true;
   }
   return false;
 }
 
 void WordSet::forEachPortable(std::string_view text, Found found, void *state) const {
-  scalarRange(text, 0, text.size(), found, state);
+  Pending pending{found, state};
+  if (!scalarRange(text, 0, text.size(), pending)) pending.flush(text.size());
 }
 
 void WordSet::forEach(std::string_view text, Found found, void *state) const {
   const std::size_t n = text.size();
+  Pending pending{found, state};
 #if defined(ASYNCFIX_WORDS_AVX2)
   if (hasAvx2() && n >= 1 + 32 + kPrefix) {
     // Position 0 (no byte before it to load) and the tail (the loads read kPrefix - 1 bytes past
     // the last position) go the portable way.
     const std::size_t end = 1 + (n - kPrefix - 1 + 1) / 32 * 32;
-    if (scalarRange(text, 0, 1, found, state)) return;
+    if (scalarRange(text, 0, 1, pending)) return;
     const auto visit = [&](std::size_t at, std::uint8_t mask) {
-      return headMayMatch(text, at, mask) && verify(text, at, mask, found, state);
+      return headMayMatch(text, at, mask) && verify(text, at, mask, pending);
     };
     if (rangeAvx2(text.data(), 1, end, lo_, hi_, startBuckets_, visit)) return;
-    scalarRange(text, end, n, found, state);
+    if (!scalarRange(text, end, n, pending)) pending.flush(n);
     return;
   }
 #endif
-  scalarRange(text, 0, n, found, state);
+  if (!scalarRange(text, 0, n, pending)) pending.flush(n);
 }
 
 bool WordSet::startsAt(std::string_view text, std::size_t at) const {

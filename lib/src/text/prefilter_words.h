@@ -6,21 +6,24 @@
 // word that starts with an identifier byte only at the start of an identifier, a whole word only
 // where the identifier ends with it.
 //
-// How: a filter in the manner of Hyperscan's Teddy. The words are put into eight buckets by the
-// first four bytes of each; for each of those four positions a table gives, for each low and each
-// high half of a byte, the buckets whose words may have such a byte there. A position passes when
-// the four bytes from it (table lookups of both halves, 32 positions at a time with AVX2's byte
-// shuffle) leave a bucket, and — for the buckets of words that start with an identifier byte —
-// when the byte before it is no identifier byte. A position that passes is then looked up in two
-// bit sets of 32 768 bits, one for the first four bytes of the words of four to seven bytes, one for
-// the first eight bytes of the longer words (a multiplicative hash of those bytes picks the bit):
-// the nibble tables let through many positions no word starts at (~80 four-byte groups share 8
-// buckets), and in PyTorch code every `device`, `torch.` and `size` starts a word's first four bytes
-// (`device_id=`, `torch.load`, `size_average`); the bit sets stop nearly all of those for a few
-// instructions. Only the positions that pass both are compared with their buckets' words. The
-// portable path (no AVX2, other CPUs) applies the same tables one byte
-// at a time; both give exactly the positions a word-by-word comparison gives
-// (tests/unit/prefilter_test.cpp compares them on generated texts).
+// How: a filter in the manner of Hyperscan's Teddy. Each word is keyed on four consecutive bytes
+// of its own, the run that is rarest in Python code by a table of byte shares (`_id=` of
+// `device_id=`, `oad(` of `load(`): keyed on their first four bytes, `device`, `torch.` and
+// `loader` passed the filter every few hundred bytes of PyTorch code for nothing. The words are put
+// into eight buckets by their keys; for each of the four positions a table gives, for each low and
+// each high half of a byte, the buckets whose keys may have such a byte there. A position passes
+// when the four bytes from it (table lookups of both halves, 32 positions at a time with AVX2's
+// byte shuffle) leave a bucket, and — for the buckets of words keyed at their start, which is an
+// identifier byte — when the byte before it is no identifier byte. A position that passes is then
+// looked up in two bit sets of 32 768 bits, one for the keys of the words with fewer than eight
+// bytes from their key, one for the eight bytes from the key of the others (a multiplicative hash
+// of those bytes picks the bit): the nibble tables let through many positions no key is at, and
+// the bit sets stop nearly all of those for a few instructions. Only the positions that pass both
+// are compared with their buckets' words, each at its start (the key's position less the key's
+// offset in it). Starts come out up to kMaxOffset bytes out of order, so they are held until the
+// filter has passed them by that much, then called back in order. The portable path (no AVX2,
+// other CPUs) applies the same tables one byte at a time; both give exactly the positions a
+// word-by-word comparison gives (tests/unit/prefilter_test.cpp compares them on generated texts).
 #pragma once
 
 #include <array>
@@ -57,28 +60,32 @@ public:
   bool startsAt(std::string_view text, std::size_t at) const;
 
   static constexpr std::size_t kBuckets = 8;
-  static constexpr std::size_t kPrefix = 4; ///< the bytes of a word the filter looks at
+  static constexpr std::size_t kPrefix = 4;     ///< the bytes of a word the filter looks at (its key)
+  static constexpr std::size_t kMaxOffset = 24; ///< the furthest a key starts into its word
 
 private:
   /// The second filter: whether the bit sets let the position `at` (which the buckets in `mask`
   /// passed) through. Defined inline in the .cpp, where the filter loops call it.
   inline bool headMayMatch(std::string_view text, std::size_t at, unsigned mask) const;
-  /// Compares the words of the buckets in `mask` at `at`; calls back on a match.
-  bool verify(std::string_view text, std::size_t at, unsigned mask, Found found, void *state) const;
-  /// The portable filter for positions [from, to) (from ≥ 0; bytes past the text read as absent).
-  bool scalarRange(std::string_view text, std::size_t from, std::size_t to, Found found, void *state) const;
+  struct Pending; ///< the starts found, put back in order (defined in the .cpp)
+  /// Compares the words of the buckets in `mask` whose key may be at `at`; adds their starts to
+  /// `pending` and calls back those the filter has passed for good. True when a callback asked to stop.
+  bool verify(std::string_view text, std::size_t at, unsigned mask, Pending &pending) const;
+  /// The portable filter for keys at [from, to) (from ≥ 0; bytes past the text read as absent).
+  bool scalarRange(std::string_view text, std::size_t from, std::size_t to, Pending &pending) const;
 
   struct Entry {
     Word word;
-    std::uint64_t head, mask; ///< the word's first (up to) eight bytes, and which of the eight they are
+    std::size_t offset;       ///< where the word's key starts in it
+    std::uint64_t head, mask; ///< the (up to) eight bytes from the key, and which of the eight they are
   };
   std::array<std::vector<Entry>, kBuckets> buckets_;
   /// lo_[k][n]: the buckets whose words may have a byte with low half n at position k; hi_ alike.
   std::array<std::array<std::uint8_t, 16>, kPrefix> lo_{}, hi_{};
-  std::uint8_t startBuckets_ = 0; ///< buckets whose words start with an identifier byte
+  std::uint8_t startBuckets_ = 0; ///< buckets whose words are keyed at their start, an identifier byte
   std::uint8_t shortBuckets_ = 0; ///< buckets with a word shorter than kPrefix (no bit set judges it)
-  /// The second filter: bits for the first four bytes of the words of four to seven bytes, and for
-  /// the first eight bytes of the longer ones.
+  /// The second filter: bits for the keys of the words with fewer than eight bytes from their key,
+  /// and for the eight bytes from the key of the others.
   static constexpr unsigned kHashBits = 15;
   std::array<std::uint64_t, (1U << kHashBits) / 64> heads4_{}, heads8_{};
 };
