@@ -1179,8 +1179,7 @@ TEST_CASE("prefilter: a byte of another character in code leaves the judgements 
        {found, "t.cpu(non_blocking\x98=True)\n"s, "t.cpu(non_blocking\xc3\x97=True)\n"s,
         "x = a.to(d, non_blocking\xe2\x80\x99=True)\n"s, "import torch\nx = torch.load\x97(p)\n"s}) {
     INFO("text: " << text);
-    if (linter.mayHaveFindings(text)) continue;
-    CHECK(allFindings(linter, text).empty());
+    CHECK(linter.mayHaveFindings(text)); // each has a word the scan without judgements counts
   }
   // In a comment or a string, or as a byte order mark, such bytes change nothing.
   CHECK_FALSE(linter.mayHaveFindings("\xEF\xBB\xBFx = 1  # caf\xc3\xa9 \x98\ny = '\xe2\x80\x99 \x97'\n"));
@@ -1195,14 +1194,22 @@ TEST_CASE("prefilter: `async` inside a longer name is no name of its own, to AF0
   const Linter linter;
   const std::string found = "import torch\nx.Sto(d, Truepotrfnc def f():\n    await g()\nzcu(!dasync=True)\x02"
                             "loadeinit impoer(, rt torch\nx.Sto(d, True\n"s;
-  for (const std::string &text : {found, "zcu(!dasync=True)\n"s, "f(!xawait)\n"s, "y = (!dasync_x)\n"s}) {
+  // Found by review: AF101 and AF102 read the keyword argument `async=` the same way.
+  for (const std::string &text :
+       {found, "zcu(!dasync=True)\n"s, "f(!xawait)\n"s, "y = (!dasync_x)\n"s, "x.cuda(!dasync=True)\n"s,
+        "t.cpu(!dasync=True)\n"s, "import torch\nx.cuda(!dasync=True)\n"s, "x.to(d, !dasync=True)\n"s,
+        "x = y.cuda(0, !dasync=True\n"s, "y = f(!xawait=1)\n"s}) {
     INFO("text: " << text);
-    for (const auto &d : allFindings(linter, text)) CHECK(d.code != "AF001");
+    for (const auto &d : allFindings(linter, text)) {
+      INFO(d.code);
+      CHECK((d.code != "AF001" && d.code != "AF002" && d.code != "AF101" && d.code != "AF102"));
+    }
     if (linter.mayHaveFindings(text)) continue;
     CHECK(allFindings(linter, text).empty());
   }
   // A word that stands alone in the same broken statement is still reported.
   CHECK(!allFindings(linter, "zcu(! async=True)\n").empty());
+  CHECK(!allFindings(linter, "x.cuda(! async=True)\n").empty());
 }
 
 TEST_CASE("prefilter: `await` next to a byte that starts no token is a name", "[prefilter]") {

@@ -4,6 +4,7 @@
 
 #include "rules/edits.h"
 #include "rules/rule.h"
+#include "text/prefilter.h"
 #include "text/syntax.h"
 
 namespace asyncfix::rules {
@@ -127,7 +128,10 @@ private:
 bool isTorchAsyncKeyword(TSNode keywordArgument, std::string_view text) {
   const Kinds &k = Kinds::get();
   if (ts_node_symbol(keywordArgument) != k.keywordArgument) return false;
-  if (textOf(field(keywordArgument, "name"), text) != "async") return false;
+  const TSNode name = field(keywordArgument, "name");
+  if (textOf(name, text) != "async") return false;
+  // Not read by the error recovery from the middle of a longer name (`!dasync=`), as AF001.
+  if (!keywordStandsAlone(text, ts_node_start_byte(name), 5)) return false;
   const TSNode args = ts_node_parent(keywordArgument);
   if (ts_node_is_null(args) || ts_node_symbol(args) != k.argumentList) return false;
   const TSNode call = ts_node_parent(args);
@@ -140,7 +144,7 @@ bool isTorchAsyncKeyword(TSNode keywordArgument, std::string_view text) {
 
 bool isTorchAsyncToken(TSNode token, Context &ctx) {
   const std::string_view text = ctx.text();
-  if (textOf(token, text) != "async") return false;
+  if (textOf(token, text) != "async" || !keywordStandsAlone(text, ts_node_start_byte(token), 5)) return false;
   const TSNode next = nextLeaf(token), prev = prevLeaf(token);
   if (ts_node_is_null(next) || textOf(next, text) != "=" || ts_node_is_null(prev)) return false;
   if (textOf(prev, text) != "(" && textOf(prev, text) != ",") return false;

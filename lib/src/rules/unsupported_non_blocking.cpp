@@ -1,6 +1,7 @@
 // AF102 unsupported-non-blocking — `async=`/`non_blocking=` where the callee never took it.
 #include "rules/edits.h"
 #include "rules/rule.h"
+#include "text/prefilter.h"
 #include "text/syntax.h"
 
 namespace asyncfix::rules {
@@ -87,6 +88,8 @@ public:
     if (text.compare(start, 5, "async") != 0 && text.compare(start, 12, "non_blocking") != 0) return;
     const std::string_view name = textOf(field(node, "name"), text);
     if (name != "async" && name != "non_blocking") return;
+    // Not read by the error recovery from the middle of a longer name (`!dasync=`), as AF001.
+    if (!keywordStandsAlone(text, start, name.size())) return;
     const TSNode args = ctx.parentOf(node);
     const std::string_view method = ctx.calledMethod(args, ctx.parentOf(args));
     if ((method != "cuda" && method != "cpu") || !isUnsupportedNonBlocking(node, ctx)) return;
