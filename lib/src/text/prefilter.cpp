@@ -16,6 +16,7 @@
 
 #include "config/torch_rename_table.h"
 #include "rules/torch_rule_data.h"
+#include "text/prefilter_words.h"
 #include "text/torch_words.h"
 
 namespace asyncfix {
@@ -116,10 +117,6 @@ bool isWholeWord(std::string_view text, std::size_t i, std::size_t len) {
   const bool afterBom = i == 3 && text.starts_with("\xEF\xBB\xBF"); // U+FEFF is not part of a name
   return (i == 0 || afterBom || !isWordByte(static_cast<unsigned char>(text[i - 1]))) &&
          (i + len >= text.size() || !isWordByte(static_cast<unsigned char>(text[i + len])));
-}
-
-bool isAsciiWordByte(unsigned char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
 /// A byte that opens a string to tree-sitter-python: both quotes, and the backquote (Python 2's

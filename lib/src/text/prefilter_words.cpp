@@ -182,11 +182,8 @@ bool wordCountsAt(std::string_view text, std::size_t at, std::string_view word, 
   // where the name ends with the word (at worst a file parsed for nothing, where `normalé` is one
   // name).
   const std::size_t end = at + word.size();
-  const auto asciiWordByte = [](unsigned char c) {
-    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-  };
   return !(whole && isWordByte(static_cast<unsigned char>(word.back())) && end < text.size() &&
-           asciiWordByte(static_cast<unsigned char>(text[end])));
+           isAsciiWordByte(static_cast<unsigned char>(text[end])));
 }
 
 WordSet::WordSet(const std::vector<Word> &words) {

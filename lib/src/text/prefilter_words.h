@@ -41,6 +41,11 @@ namespace asyncfix {
 /// tree-sitter reads as a blank (U+00A0, U+FEFF, U+200B, U+2060), so it never stops a word.
 bool wordCountsAt(std::string_view text, std::size_t at, std::string_view word, bool whole);
 
+/// An ASCII identifier byte: a letter, a digit or `_`.
+inline bool isAsciiWordByte(unsigned char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
 class WordSet {
 public:
   struct Word {
