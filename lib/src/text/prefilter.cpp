@@ -1269,10 +1269,7 @@ bool importsName(std::string_view text, std::string_view name, Lexer &lexer) {
       if (isWordByte(static_cast<unsigned char>(c)) &&
           (k == 0 || !isWordByte(static_cast<unsigned char>(text[k - 1])))) {
         const std::string_view w = wordAt(text, k);
-        // (`name` and a byte of another character: a name tree-sitter may end before that byte.)
-        const bool named = w == name || (w.size() > name.size() && w.starts_with(name) &&
-                                         static_cast<unsigned char>(w[name.size()]) >= 0x80);
-        if (named && (k == 0 || text[k - 1] != '.')) return found = true;
+        if (w == name && (k == 0 || text[k - 1] != '.')) return found = true;
         k += w.size() - 1;
       }
     }
@@ -1302,9 +1299,6 @@ bool importListNames(std::string_view text, std::size_t end, std::span<const std
     const std::string_view w = wordAt(text, k);
     if (w.empty()) return !(parenthesized && text[k] == ')');
     if (std::find(names.begin(), names.end(), w) != names.end()) return true;
-    // A byte of another character in the name: tree-sitter may end the name there
-    // (`normal\x97` is `normal` and an error), which may be a row's.
-    if (std::any_of(w.begin(), w.end(), [](char c) { return static_cast<unsigned char>(c) >= 0x80; })) return true;
     k = blanks(k + w.size());
     if (wordAt(text, k) == "as") {
       k = blanks(k + 2);
@@ -1786,12 +1780,6 @@ bool torchWordMatters(std::string_view text, std::size_t at, unsigned spelt, Lex
       if ((w.package & spelt) == 0 || !torchWordAt(text, at, w.text, whole)) continue;
       if (!lexed) inCode = lexer.inCode(at), lexed = true;
       if (!inCode) return false;
-      // A byte of another character right after the word: the judgements read it as part of
-      // the name, where tree-sitter may end the name before it (torchWordAt counts the word).
-      const std::size_t end = at + w.text.size();
-      if (end < text.size() && static_cast<unsigned char>(text[end]) >= 0x80 &&
-          isWordByte(static_cast<unsigned char>(text[end - 1])))
-        return true;
       if (judgedWordMatters(text, at, w.text, spelt, lexer)) return true;
     }
   return false;
