@@ -713,14 +713,20 @@ public:
     directory_ = directory;
     listing_ = listing;
     resolved_.reset();
-    matcher_.reset();
+    matcherHere_ = false;
   }
 
   /// Whether the entry `name` of the directory entered last is skipped.
   bool excluded(std::string_view name, bool isDirectory) {
     const auto *config = std::get_if<ResolvedConfig>(resolved().get());
     if (config == nullptr) return false; // the error is reported when the file is checked
-    if (!matcher_) matcher_.emplace(*config, directory_);
+    if (!matcherHere_) {
+      // The directories under one configuration file share its resolution, and so its globs.
+      if (matcher_ && matcherConfig_ == resolved_) matcher_ = ExcludeMatcher(*matcher_, directory_);
+      else matcher_.emplace(*config, directory_);
+      matcherConfig_ = resolved_;
+      matcherHere_ = true;
+    }
     return matcher_->excluded(name) ||
            (config->respectGitignore && git_.ignored(directory_, name, isDirectory, listing_));
   }
@@ -738,7 +744,11 @@ private:
   std::filesystem::path directory_;
   DirectoryListing listing_;
   Resolved resolved_;
+  /// The last matcher made (kept across directories), the resolution it was made for, and
+  /// whether it was made for the directory entered last.
   std::optional<ExcludeMatcher> matcher_;
+  Resolved matcherConfig_;
+  bool matcherHere_ = false;
 };
 
 /// The walk's side of the pipeline: decides what to skip, directory by directory, and hands each
