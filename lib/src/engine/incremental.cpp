@@ -541,12 +541,13 @@ void IncrementalLint::match(const std::vector<DocumentInternals::Span> &spans,
     else factsOfText(text.substr(unit.start, unit.end - unit.start), facts_);
   }
   const auto at = [&](std::size_t i) { return units_.begin() + static_cast<std::ptrdiff_t>(i); };
-  if (middle.size() == n - tail - head) {
-    std::move(middle.begin(), middle.end(), at(head));
-  } else {
-    units_.erase(at(head), at(n - tail));
-    units_.insert(at(head), std::make_move_iterator(middle.begin()), std::make_move_iterator(middle.end()));
-  }
+  // One shift of the units after them at most (an erase and an insert moved each twice).
+  const std::size_t removed = n - tail - head, added = middle.size();
+  const auto from = [&](std::size_t i) { return middle.begin() + static_cast<std::ptrdiff_t>(i); };
+  if (added > removed)
+    units_.insert(at(head + removed), std::make_move_iterator(from(removed)), std::make_move_iterator(middle.end()));
+  std::move(middle.begin(), from(std::min(added, removed)), at(head));
+  if (added < removed) units_.erase(at(head + added), at(head + removed));
 }
 
 void IncrementalLint::findStale(const SemanticModel &model, std::string_view text,
