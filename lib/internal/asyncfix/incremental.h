@@ -95,6 +95,9 @@ public:
 
 private:
   bool updateContained(const Linter &linter, const Document &doc);
+  /// Before the first edit since an update, of bytes [s, e) of `doc`'s current text: learns the
+  /// facts of the statements it hits and of their neighbours (see willEdit()).
+  void learnAround(const Document &doc, std::uint32_t s, std::uint32_t e);
   /// What a statement's lint left that holds offsets (most statements: nothing, so no block).
   struct Results {
     std::vector<Diagnostic> raw;                                 ///< the rules' findings, before suppressions

@@ -177,6 +177,32 @@ bool IncrementalLint::anyUnlinted() const {
   return mayHoldUnlinted_ && std::any_of(units_.begin(), units_.end(), [](const Unit &unit) { return unit.unlinted; });
 }
 
+void IncrementalLint::learnAround(const Document &doc, std::uint32_t s, std::uint32_t e) {
+  // The first edit since the last update sees the tree that update linted: the facts of the
+  // statements it hits that no model walked yet are learnt from it now (a function typed into
+  // for the first time would otherwise count as showing every word of its text), and those of
+  // their neighbours, which tree-sitter often re-parses with them (a line typed between two
+  // functions: each would count as showing every word of its text, and every statement that
+  // asked the facts about one of them would be linted again).
+  const bool current = edited_.empty() && DocumentInternals::treeIsCurrent(doc) &&
+                       DocumentInternals::statementSpans(doc).size() == units_.size();
+  if (!current || units_.empty()) return;
+  // The statements the edit hits, and the one before and the one after it (also when it hits
+  // none: a line typed between two statements).
+  const auto after = std::lower_bound(units_.begin(), units_.end(), s,
+                                      [](const Unit &unit, std::uint32_t at) { return unit.end < at; });
+  std::size_t from = static_cast<std::size_t>(after - units_.begin()), to = from;
+  while (to < units_.size() && units_[to].start <= e) ++to;
+  from = from > 0 ? from - 1 : 0;
+  to = std::min(to, units_.size() - 1);
+  std::optional<SemanticModel> model;
+  for (std::size_t i = from; i <= to; ++i)
+    if (!units_[i].facts) {
+      if (!model) model.emplace(doc);
+      units_[i].facts = std::make_shared<const StatementFacts>(model->factsOf(i));
+    }
+}
+
 void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size_t end, std::string_view replacement) {
   if (!valid_) return; // the next update() lints everything anyway
   const std::string_view text = doc.text();
@@ -212,30 +238,7 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
     }
     return SharedFix(std::move(f));
   };
-  // The first edit since the last update sees the tree that update linted: the facts of the
-  // statements it hits that no model walked yet are learnt from it now (a function typed into
-  // for the first time would otherwise count as showing every word of its text), and those of
-  // their neighbours, which tree-sitter often re-parses with them (a line typed between two
-  // functions: each would count as showing every word of its text, and every statement that
-  // asked the facts about one of them would be linted again).
-  std::optional<SemanticModel> model;
-  const bool current = edited_.empty() && DocumentInternals::treeIsCurrent(doc) &&
-                       DocumentInternals::statementSpans(doc).size() == units_.size();
-  if (current && !units_.empty()) {
-    // The statements the edit hits, and the one before and the one after it (also when it hits
-    // none: a line typed between two statements).
-    const auto after = std::lower_bound(units_.begin(), units_.end(), s,
-                                        [](const Unit &unit, std::uint32_t at) { return unit.end < at; });
-    std::size_t from = static_cast<std::size_t>(after - units_.begin()), to = from;
-    while (to < units_.size() && units_[to].start <= e) ++to;
-    from = from > 0 ? from - 1 : 0;
-    to = std::min(to, units_.size() - 1);
-    for (std::size_t i = from; i <= to; ++i)
-      if (!units_[i].facts) {
-        if (!model) model.emplace(doc);
-        units_[i].facts = std::make_shared<const StatementFacts>(model->factsOf(i));
-      }
-  }
+  learnAround(doc, s, e);
   // Each fix moved once, whoever holds it: the units' findings and the results shown share them
   // (a rename's fix is shared by its diagnostics too). Few: a vector, not a map; it holds the
   // fixes it moved, so that no other fix is made at the address of one it looks up.
