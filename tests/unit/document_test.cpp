@@ -158,6 +158,43 @@ std::string readFixture(const std::string &name) {
 
 } // namespace
 
+TEST_CASE("Document: edits that make and unmake lone CRs re-parse as a fresh parse", "[document]") {
+  // The Document counts its lone CRs as it is edited (a parse reads no whole text to find them):
+  // a CR whose LF is deleted, an LF typed after a CR, a byte typed between them, CRs at either
+  // end of the text and of an edit.
+  Document doc("x = 1\r\ny = 2\r\n");
+  const auto check = [&] {
+    INFO(doc.text());
+    REQUIRE(doc.parsed());
+    CHECK(sexp(doc) == sexp(Document(doc.text())));
+  };
+  check();
+  doc.edit(6, 7, ""); // "x = 1\ry = 2\r\n": a lone CR
+  check();
+  doc.edit(6, 6, "\n"); // CRLF again
+  check();
+  doc.edit(6, 6, "z"); // "\rz\n": both end a line
+  check();
+  doc.edit(6, 7, ""); // CRLF again
+  check();
+  doc.edit(doc.text().size() - 1, doc.text().size(), ""); // a CR ends the text
+  check();
+  doc.edit(doc.text().size(), doc.text().size(), "\n");
+  check();
+  doc.edit(0, 0, "\r");
+  check();
+  doc.edit(0, 1, "w = 0\r");
+  check();
+  std::mt19937 rng(7);
+  const char *pieces[] = {"\r", "\n", "\r\n", "x", "def f(a):", "    return a", "(", ")", ""};
+  for (int i = 0; i < 400; ++i) {
+    const std::size_t a = rng() % (doc.text().size() + 1);
+    const std::size_t b = std::min(doc.text().size(), a + rng() % 3);
+    doc.edit(a, b, pieces[rng() % std::size(pieces)]);
+    check();
+  }
+}
+
 TEST_CASE("an identifier respelled without a re-parse has the tree and findings of a fresh parse", "[document]") {
   std::mt19937 rng(41);
   const auto pick = [&](std::size_t n) { return static_cast<std::size_t>(rng() % n); };

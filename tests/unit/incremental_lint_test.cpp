@@ -376,6 +376,69 @@ TEST_CASE("incremental lint equals a full lint through the bad-input traces", "[
   }
 }
 
+TEST_CASE("incremental lint equals a full lint at the text's edges and across statements, any line ends",
+          "[incremental]") {
+  // Edits at offset 0 and at the end, one that joins two statements and its undo, a paste of the
+  // text into its own middle and its undo, typing at the end, each in LF, CRLF and lone-CR text,
+  // chunked and not, contained and not: the keystroke's bookkeeping (units moved, the findings
+  // and fixes before and after the edit, the Document's lone CRs) against a lint of the tree.
+  const Linter linter;
+  for (const std::string eol : {"\n", "\r\n", "\r"}) {
+    std::string text;
+    for (const char c : generated(10) + training(8)) text += c == '\n' ? eol : std::string(1, c);
+    const std::size_t joint = text.find("def step_4"); // the end of one statement and the next's start
+    REQUIRE(joint != std::string::npos);
+    const std::string joined = text.substr(joint - 20, 30);
+    struct Step {
+      std::size_t start, end;
+      std::string text;
+    };
+    const std::vector<Step> steps{
+        {0, 0, "import os" + eol},
+        {0, 10 + eol.size() - 1, ""},
+        {0, 0, "x = y.cuda(async=True)" + eol},
+        {0, 22 + eol.size(), ""},
+        {text.size(), text.size(), "z = w.cuda(async=True)" + eol},
+        {text.size(), text.size() + 22 + eol.size(), ""},
+        {joint - 20, joint + 10, ""},
+        {joint - 20, joint - 20, joined},
+        {text.size() / 2, text.size() / 2, text},
+        {text.size() / 2, text.size() / 2 + text.size(), ""},
+    };
+    for (const bool chunked : {false, true})
+      for (const bool contain : {false, true}) {
+        INFO("line end " << (eol == "\n"     ? "LF"
+                             : eol == "\r\n" ? "CRLF"
+                                             : "CR")
+                         << (chunked ? ", chunked" : "") << (contain ? ", contained" : ""));
+        Document doc(text);
+        if (chunked) DocumentInternals::setChunking(doc, 1);
+        IncrementalLint inc;
+        inc.containBytes = contain ? 0 : SIZE_MAX;
+        REQUIRE(inc.update(linter, doc) == linter.lint(doc));
+        const auto edit = [&](std::size_t start, std::size_t end, const std::string &with) {
+          inc.willEdit(doc, start, end, with);
+          doc.edit(start, end, with);
+          const auto &got = inc.update(linter, doc, contain);
+          if (inc.stats().contained) REQUIRE(describe(inc.update(linter, doc)) == describe(linter.lint(doc)));
+          else REQUIRE(describe(got) == describe(linter.lint(doc)));
+        };
+        for (std::size_t i = 0; i < steps.size(); ++i) {
+          INFO("step " << i);
+          edit(steps[i].start, steps[i].end, steps[i].text);
+        }
+        CHECK(doc.text() == text);
+        // Typed at the end, one character at a time: a coroutine, then a rename's target.
+        const std::string typed = "async def f():" + eol + "    await g()" + eol + "async = 2" + eol;
+        for (std::size_t k = 0; k < typed.size(); ++k) {
+          INFO("typing at the end, character " << k);
+          edit(doc.text().size(), doc.text().size(), typed.substr(k, 1));
+        }
+        CHECK(describe(inc.update(linter, doc)) == describe(linter.lint(Document(doc.text()))));
+      }
+  }
+}
+
 namespace {
 /// `text` without its `non_blocking=True` arguments (a training script the prefilter rejects).
 std::string withoutNonBlocking(std::string text) {
@@ -450,6 +513,45 @@ std::vector<Diagnostic> replaceIn(IncrementalLint &inc, const Linter &linter, Do
 }
 
 } // namespace
+
+TEST_CASE("findings kept without a lint keep their suppressions and a moved line break finishes them again",
+          "[incremental]") {
+  // A keystroke that lints no statement and moves no line break shows the findings it moved
+  // (no suppression pass); one that moves a line break between a finding and its `# noqa`, or
+  // splits a CRLF, must finish them again.
+  const Linter linter;
+  for (const std::string eol : {"\n", "\r\n"}) {
+    INFO("line end " << (eol == "\n" ? "LF" : "CRLF"));
+    const std::string text = "import torch" + eol + "x = a.cuda(async=True)  # noqa: AF101" + eol +
+                             "y = b.cuda(async=True)" + eol + "z = 1" + eol;
+    Document doc(text);
+    IncrementalLint inc;
+    REQUIRE(inc.update(linter, doc) == linter.lint(doc));
+    REQUIRE(count(inc.diagnostics(), "AF101") == 1);
+    bool reused = false;
+    const auto edit = [&](std::size_t start, std::size_t end, const std::string &with) {
+      inc.willEdit(doc, start, end, with);
+      doc.edit(start, end, with);
+      const auto &got = inc.update(linter, doc);
+      reused = reused || inc.stats().linted == 0;
+      REQUIRE(describe(got) == describe(linter.lint(doc)));
+    };
+    const std::size_t hash = doc.text().find("  # noqa") + 1;
+    edit(hash, hash, "   ");                         // blanks between the finding and its comment: nothing to lint
+    edit(doc.text().size(), doc.text().size(), " "); // a blank at the end
+    edit(hash, hash, eol);                           // the comment on a line of its own
+    CHECK(count(inc.diagnostics(), "AF101") == 2);
+    edit(hash, hash + eol.size(), ""); // and back
+    CHECK(count(inc.diagnostics(), "AF101") == 1);
+    if (eol == "\r\n") { // a byte typed inside a CRLF makes two lines of one
+      const std::size_t cr = doc.text().find("\r\n");
+      edit(cr + 1, cr + 1, "w");
+      edit(cr + 1, cr + 2, "");
+    }
+    CHECK(reused);
+    CHECK(describe(inc.update(linter, doc)) == describe(linter.lint(Document(doc.text()))));
+  }
+}
 
 TEST_CASE("incremental lint keeps the facts of loaders, pin_memory, bindings and host reads", "[incremental]") {
   const Linter linter;

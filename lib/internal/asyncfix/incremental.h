@@ -55,7 +55,6 @@ public:
     bool full = false;            ///< everything was linted (first time, or a fresh parse)
     bool contained = false;       ///< the edited statements were linted alone (not exact)
     std::size_t walked = 0;       ///< statements the semantic model walked
-    std::size_t factsKnown = 0;   ///< statements whose facts the index holds after it
     bool rejectedLocally = false; ///< the text stayed rejected, judged from the edited statements alone
   };
 
@@ -96,6 +95,9 @@ public:
 
 private:
   bool updateContained(const Linter &linter, const Document &doc);
+  /// Before the first edit since an update, of bytes [s, e) of `doc`'s current text: learns the
+  /// facts of the statements it hits and of their neighbours (see willEdit()).
+  void learnAround(const Document &doc, std::uint32_t s, std::uint32_t e);
   /// What a statement's lint left that holds offsets (most statements: nothing, so no block).
   struct Results {
     std::vector<Diagnostic> raw;                                 ///< the rules' findings, before suppressions
@@ -118,8 +120,9 @@ private:
     std::shared_ptr<StatementSketch> sketch;     ///< what its text tells (see sketch())
   };
   /// Gives every unit without one the sketch of its text (the words its text may hold), before
-  /// a model is made: the model then searches for a word in those units only.
-  void sketch(std::string_view text);
+  /// a model is made: the model then searches for a word in those units only. `which`: the
+  /// units that may lack one (after match(), the unmatched ones); null: every unit.
+  void sketch(std::string_view text, const std::vector<std::size_t> *which);
   /// The sketches the index holds, per statement (for a SemanticModel).
   std::vector<const StatementSketch *> knownSketches() const;
   /// Lints units[i] for each i of `which` again (units[i] is DocumentInternals::statement(i)).
@@ -168,6 +171,14 @@ private:
   /// The prefilter rejected the text of the last update() as a whole (units stayed unlinted) and
   /// locallyRejectable() held for it: the next edits are judged by stillRejected().
   bool rejectable_ = false;
+  /// False when no unit is unlinted (anyUnlinted() then needs no pass over them): none is after a
+  /// full update, or once an update linted those held.
+  bool mayHoldUnlinted_ = false;
+  /// diagnostics_ are the units' findings finished (suppressions applied, sorted) as a full
+  /// update left them, moved by willEdit() since: false after a contained update or a reset.
+  bool finished_ = false;
+  /// An edit since the last update may have moved a line break (willEdit()).
+  bool linesMoved_ = false;
 };
 
 } // namespace asyncfix

@@ -336,6 +336,26 @@ std::pair<unsigned, unsigned> filterBits(std::string_view word) {
   return {static_cast<unsigned>(h >> 55), static_cast<unsigned>((h >> 46) & 511)};
 }
 
+/// A word's two filter bits, found once for a pass over many statements' sketches.
+class FilterProbe {
+public:
+  explicit FilterProbe(std::string_view word) {
+    const auto [a, b] = filterBits(word);
+    wa_ = a >> 6;
+    wb_ = b >> 6;
+    ma_ = std::uint64_t{1} << (a & 63);
+    mb_ = std::uint64_t{1} << (b & 63);
+  }
+  /// StatementSketch::mayHold() of the word; a statement without a sketch may hold it.
+  bool mayHold(const StatementSketch *sketch) const {
+    return !sketch || ((sketch->filter[wa_] & ma_) != 0 && (sketch->filter[wb_] & mb_) != 0);
+  }
+
+private:
+  std::size_t wa_ = 0, wb_ = 0;
+  std::uint64_t ma_ = 0, mb_ = 0;
+};
+
 void setBits(std::array<std::uint64_t, 8> &filter, std::string_view word) {
   const auto [a, b] = filterBits(word);
   filter[a >> 6] |= std::uint64_t{1} << (a & 63);
@@ -399,6 +419,15 @@ std::vector<std::string> SemanticModel::cannotShowFound(std::size_t index) const
                        [](const std::pair<std::uint32_t, std::string> &e, std::uint32_t v) { return e.first < v; });
   for (; it != cannotShow_.end() && it->first == u; ++it)
     if (out.empty() || out.back() != it->second) out.push_back(it->second);
+  return out;
+}
+
+std::vector<std::uint32_t> SemanticModel::statementsFoundUnableToShow() const {
+  std::vector<std::uint32_t> out;
+  out.reserve(cannotShow_.size());
+  for (const auto &entry : cannotShow_) out.push_back(entry.first);
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
 }
 
@@ -484,6 +513,7 @@ const SemanticModel::Walk &SemanticModel::walk(std::uint32_t index) const {
   if (units_[index].walk != 0) return walks_[units_[index].walk - 1];
   Walk &unit = walks_.emplace_back();
   units_[index].walk = static_cast<std::uint32_t>(walks_.size());
+  walked_.push_back(index);
   unit.firstName = static_cast<std::uint32_t>(names_.size());
   unit.firstKeyword = static_cast<std::uint32_t>(keywords_.size());
   unit.firstAttribute = static_cast<std::uint32_t>(attributes_.size());
@@ -533,8 +563,9 @@ const std::vector<std::uint32_t> &SemanticModel::search(std::string_view word) c
   std::vector<std::uint32_t> found;
   if (!word.empty() && !sketches_.empty()) {
     // Unit by unit, only in those whose filter may hold the word: no pass over the whole text.
+    const FilterProbe probe(word);
     for (std::uint32_t u = 0; u < units_.size(); ++u) {
-      if (!mayHold(u, word)) continue;
+      if (!probe.mayHold(sketches_[u])) continue;
       const std::string_view upTo = text_.substr(0, units_[u].end);
       for (std::size_t i = upTo.find(word, units_[u].start); i != std::string_view::npos; i = upTo.find(word, i + 1)) {
         const bool afterBom = i == 3 && text_.starts_with("\xEF\xBB\xBF");
@@ -723,10 +754,14 @@ bool SemanticModel::shortcutsAllowed() const {
     }
     // With sketches, in the statements whose filter may hold the words (only whitespace lies
     // between statements).
-    for (std::uint32_t u = 0; !sketches_.empty() && !*noShortcut_ && u < units_.size(); ++u)
-      for (const std::string_view word : {"global", "nonlocal"})
-        if (mayHold(u, word))
-          forEachWord(text_, word, units_[u].start, units_[u].end, [&](std::size_t) { return *noShortcut_ = true; });
+    const FilterProbe global("global"), nonlocal("nonlocal");
+    for (std::uint32_t u = 0; !sketches_.empty() && !*noShortcut_ && u < units_.size(); ++u) {
+      if (global.mayHold(sketches_[u]))
+        forEachWord(text_, "global", units_[u].start, units_[u].end, [&](std::size_t) { return *noShortcut_ = true; });
+      if (!*noShortcut_ && nonlocal.mayHold(sketches_[u]))
+        forEachWord(text_, "nonlocal", units_[u].start, units_[u].end,
+                    [&](std::size_t) { return *noShortcut_ = true; });
+    }
   }
   return !*noShortcut_;
 }

@@ -182,6 +182,10 @@ public:
   /// The facts this model found statement `index` cannot show without walking it (sorted; none
   /// when it was walked): what a sketch of it may keep.
   std::vector<std::string> cannotShowFound(std::size_t index) const;
+  /// The statements walked so far, in the order they were walked.
+  const std::vector<std::uint32_t> &walkedStatements() const { return walked_; }
+  /// The statements cannotShowFound() has an answer for, sorted, each once.
+  std::vector<std::uint32_t> statementsFoundUnableToShow() const;
 
   // Every query below that looks beyond the statement being checked records what it looked at
   // into the current dependency sink (setDependencySink): a name-keyed query its word, a
@@ -341,6 +345,7 @@ private:
   mutable std::vector<std::pair<std::uint32_t, std::string>> cannotShow_; ///< (unit, fact): mayShow()'s "no"s
   mutable std::size_t cannotShowSorted_ = 0; ///< cannotShow_'s size when cannotShowFound() last sorted it
   mutable std::deque<Walk> walks_;
+  mutable std::vector<std::uint32_t> walked_; ///< the units of walks_, in the same order
   mutable std::deque<Scope> scopes_;
   mutable std::deque<NameUse> names_;
   mutable std::deque<KeywordUse> keywords_;

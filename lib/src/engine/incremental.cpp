@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <iterator>
-#include <map>
 #include <optional>
 #include <type_traits>
 
@@ -97,6 +96,9 @@ void IncrementalLint::reset() {
   units_.clear();
   valid_ = false;
   rejectable_ = false;
+  mayHoldUnlinted_ = false;
+  finished_ = false;
+  linesMoved_ = false;
   words_.clear();
   facts_.clear();
   edited_.clear();
@@ -115,7 +117,8 @@ void IncrementalLint::adoptRejected(const Linter &linter, const Document &doc) {
     units_[i].end = spans[i].end;
     units_[i].unlinted = true;
   }
-  sketch(doc.text());
+  mayHoldUnlinted_ = true;
+  sketch(doc.text(), nullptr);
   valid_ = true;
   rejectable_ = locallyRejectable(linter, doc);
   stats_ = {units_.size(), 0, false};
@@ -171,7 +174,33 @@ bool IncrementalLint::stillRejected(const Linter &linter, const Document &doc,
 }
 
 bool IncrementalLint::anyUnlinted() const {
-  return std::any_of(units_.begin(), units_.end(), [](const Unit &unit) { return unit.unlinted; });
+  return mayHoldUnlinted_ && std::any_of(units_.begin(), units_.end(), [](const Unit &unit) { return unit.unlinted; });
+}
+
+void IncrementalLint::learnAround(const Document &doc, std::uint32_t s, std::uint32_t e) {
+  // The first edit since the last update sees the tree that update linted: the facts of the
+  // statements it hits that no model walked yet are learnt from it now (a function typed into
+  // for the first time would otherwise count as showing every word of its text), and those of
+  // their neighbours, which tree-sitter often re-parses with them (a line typed between two
+  // functions: each would count as showing every word of its text, and every statement that
+  // asked the facts about one of them would be linted again).
+  const bool current = edited_.empty() && DocumentInternals::treeIsCurrent(doc) &&
+                       DocumentInternals::statementSpans(doc).size() == units_.size();
+  if (!current || units_.empty()) return;
+  // The statements the edit hits, and the one before and the one after it (also when it hits
+  // none: a line typed between two statements).
+  const auto after = std::lower_bound(units_.begin(), units_.end(), s,
+                                      [](const Unit &unit, std::uint32_t at) { return unit.end < at; });
+  std::size_t from = static_cast<std::size_t>(after - units_.begin()), to = from;
+  while (to < units_.size() && units_[to].start <= e) ++to;
+  from = from > 0 ? from - 1 : 0;
+  to = std::min(to, units_.size() - 1);
+  std::optional<SemanticModel> model;
+  for (std::size_t i = from; i <= to; ++i)
+    if (!units_[i].facts) {
+      if (!model) model.emplace(doc);
+      units_[i].facts = std::make_shared<const StatementFacts>(model->factsOf(i));
+    }
 }
 
 void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size_t end, std::string_view replacement) {
@@ -183,6 +212,10 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
     reset();
     return;
   }
+  // Whether the edit may change which line a byte outside it is on, or split or join a CRLF.
+  const auto breaksLines = [](std::string_view t) { return t.find_first_of("\r\n") != std::string_view::npos; };
+  linesMoved_ = linesMoved_ || breaksLines(text.substr(start, end - start)) || breaksLines(replacement) ||
+                (start > 0 && text[start - 1] == '\r');
   const auto s = static_cast<std::uint32_t>(start), e = static_cast<std::uint32_t>(end);
   const auto newEnd = static_cast<std::uint32_t>(start + replacement.size());
   // The words the edit removes or splits: from the start of the word at `start` to the end of the
@@ -205,33 +238,25 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
     }
     return SharedFix(std::move(f));
   };
-  // The first edit since the last update sees the tree that update linted: the facts of the
-  // statements it hits that no model walked yet are learnt from it now (a function typed into
-  // for the first time would otherwise count as showing every word of its text), and those of
-  // their neighbours, which tree-sitter often re-parses with them (a line typed between two
-  // functions: each would count as showing every word of its text, and every statement that
-  // asked the facts about one of them would be linted again).
-  std::optional<SemanticModel> model;
-  const bool current = edited_.empty() && DocumentInternals::treeIsCurrent(doc) &&
-                       DocumentInternals::statementSpans(doc).size() == units_.size();
-  if (current && !units_.empty()) {
-    // The statements the edit hits, and the one before and the one after it (also when it hits
-    // none: a line typed between two statements).
-    const auto after = std::lower_bound(units_.begin(), units_.end(), s,
+  learnAround(doc, s, e);
+  // Each fix moved once, whoever holds it: the units' findings and the results shown share them
+  // (a rename's fix is shared by its diagnostics too). Few: a vector, not a map; it holds the
+  // fixes it moved, so that no other fix is made at the address of one it looks up.
+  std::vector<std::pair<SharedFix, SharedFix>> moved;
+  const auto movedOnce = [&](const SharedFix &fix) {
+    for (const auto &[from, to] : moved)
+      if (&*from == &*fix) return to;
+    return moved.emplace_back(fix, movedFix(*fix)).second;
+  };
+  // The units before the one the edit reaches (units end in order) neither move nor are hit: only
+  // those holding results are looked at (their ranges and fixes may reach past the edit).
+  const auto reached = std::lower_bound(units_.begin(), units_.end(), s,
                                         [](const Unit &unit, std::uint32_t at) { return unit.end < at; });
-    std::size_t from = static_cast<std::size_t>(after - units_.begin()), to = from;
-    while (to < units_.size() && units_[to].start <= e) ++to;
-    from = from > 0 ? from - 1 : 0;
-    to = std::min(to, units_.size() - 1);
-    for (std::size_t i = from; i <= to; ++i)
-      if (!units_[i].facts) {
-        if (!model) model.emplace(doc);
-        units_[i].facts = std::make_shared<const StatementFacts>(model->factsOf(i));
-      }
-  }
-  for (std::size_t i = 0; i < units_.size(); ++i) {
-    Unit &unit = units_[i];
-    const bool hit = overlaps(unit.start, unit.end, s, e);
+  for (auto it = units_.begin(); it != units_.end(); ++it) {
+    Unit &unit = *it;
+    const bool before = it < reached;
+    if (before && !unit.results) continue;
+    const bool hit = !before && overlaps(unit.start, unit.end, s, e);
     if (hit) wordsOf(text.substr(unit.start, unit.end - unit.start), words_); // its old words
     if (hit && !unit.hit) { // what it showed the others before the edits
       if (unit.facts) facts_.insert(facts_.end(), unit.facts->words.begin(), unit.facts->words.end());
@@ -260,17 +285,13 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
       move(r1);
     }
     for (std::uint32_t &c : r->comments) move(c);
-    // Diagnostics share fixes (a rename): move each shared fix once. The lines their messages
-    // name move too: update() numbers them again (renderLineNumbers).
-    std::map<const Fix *, SharedFix> moved;
+    // The lines their messages name move too: update() numbers them again (renderLineNumbers).
     for (Diagnostic &d : r->raw) {
       move(d.start);
       move(d.end);
       for (LineReference &ref : d.lineReferences) move(ref.offset);
-      if (!d.fix) continue;
-      auto [it, fresh] = moved.try_emplace(&*d.fix);
-      if (fresh) it->second = movedFix(*d.fix);
-      d.fix = it->second;
+      if (d.fix && std::any_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const TextEdit &x) { return x.end >= s; }))
+        d.fix = movedOnce(d.fix);
     }
   }
   // The results shown move with the text too (a contained update starts from them).
@@ -283,7 +304,7 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
     const bool stale = std::any_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const TextEdit &x) {
       return overlaps(static_cast<std::uint32_t>(x.start), static_cast<std::uint32_t>(x.end), s, e);
     });
-    d.fix = stale ? SharedFix() : movedFix(*d.fix); // a stale fix: the next update recomputes it
+    d.fix = stale ? SharedFix() : movedOnce(d.fix); // a stale fix: the next update recomputes it
   }
   for (auto &[r0, r1] : edited_) {
     const bool hit = overlaps(r0, r1, s, e);
@@ -337,11 +358,13 @@ bool IncrementalLint::updateContained(const Linter &linter, const Document &doc)
     from = std::min(from, r0);
     to = std::max(to, r1);
   }
-  for (const Unit &unit : units_)
-    if (overlaps(unit.start, unit.end, from, to)) {
-      from = std::min(from, unit.start);
-      to = std::max(to, unit.end);
-    }
+  // (Units end in order: those before the first that reaches `from` lie wholly before it.)
+  const auto first = std::lower_bound(units_.begin(), units_.end(), from,
+                                      [](const Unit &unit, std::uint32_t at) { return unit.end < at; });
+  for (auto it = first; it != units_.end() && it->start <= to; ++it) {
+    from = std::min(from, it->start);
+    to = std::max(to, it->end);
+  }
   while (from > 0 && text[from - 1] != '\n' && text[from - 1] != '\r') --from;
   while (to < text.size() && text[to] != '\n' && text[to] != '\r') ++to;
   if (to - from > text.size() / 4) return false; // not worth it: lint it all
@@ -368,6 +391,7 @@ bool IncrementalLint::updateContained(const Linter &linter, const Document &doc)
   });
   for (Diagnostic &d : out) renderLineNumbers(d, doc.lines());
   diagnostics_ = std::move(out);
+  finished_ = false;
   stats_ = {units_.size(), 0, false, true};
   return true;
 }
@@ -409,7 +433,8 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   }
   // The model of this update: it walks the statements whose facts the index does not hold yet,
   // and only as the rules ask.
-  sketch(text);
+  if (full) mayHoldUnlinted_ = false;
+  sketch(text, full ? nullptr : &unmatched);
   const SemanticModel model(doc, knownFacts(), knownSketches());
   if (!full) findStale(model, text, unmatched, reparsed, todo);
   bool rejectedLocally = false, rejectable = false;
@@ -442,17 +467,25 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
         if (!queued[i] && (anyError || (mark != marks.end() && *mark < unit.end))) todo.push_back(i);
       }
       std::sort(todo.begin(), todo.end());
+      mayHoldUnlinted_ = false; // none is left
     }
   }
+  // No statement linted again and no line moved: every unit kept its findings, and the results
+  // shown, which willEdit() moved with them, are what finishing them again would give (the
+  // suppressions match findings and comments line by line, the order is the text's).
+  const bool reuse = !full && todo.empty() && finished_ && !linesMoved_;
   relint(linter, doc, model, units_, todo);
   valid_ = true;
   words_.clear();
   facts_.clear();
   edited_.clear();
+  linesMoved_ = false;
   rejectable_ = rejectable;
   stats_ = {units_.size(), todo.size(), full};
   stats_.rejectedLocally = rejectedLocally;
   learn(model, todo, full);
+  if (reuse) return diagnostics_;
+  finished_ = true;
 
   std::vector<Diagnostic> raw;
   std::vector<TSNode> comments;
@@ -473,10 +506,21 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
 void IncrementalLint::match(const std::vector<DocumentInternals::Span> &spans,
                             const std::vector<std::pair<std::uint32_t, std::uint32_t>> &changed, std::string_view text,
                             std::vector<std::size_t> &unmatched, std::vector<Reparsed> &reparsed) {
-  // A unit keeps its results when its statement kept its range and nothing touched it.
+  // A unit keeps its results when its statement kept its range and nothing touched it. (Most
+  // units lie wholly outside [lo, hi], the bytes of every change and edit: no range to compare.)
+  std::uint32_t lo = UINT32_MAX, hi = 0;
+  for (const auto &r : changed) {
+    lo = std::min(lo, r.first);
+    hi = std::max(hi, r.second);
+  }
+  for (const auto &r : edited_) {
+    lo = std::min(lo, r.first);
+    hi = std::max(hi, r.second);
+  }
   const auto keeps = [&](const Unit &unit, const DocumentInternals::Span span) {
-    return unit.start == span.start && unit.end == span.end && !unit.dirty &&
-           std::none_of(changed.begin(), changed.end(),
+    if (unit.start != span.start || unit.end != span.end || unit.dirty) return false;
+    if (unit.end < lo || unit.start > hi) return true;
+    return std::none_of(changed.begin(), changed.end(),
                         [&](const auto &r) { return r.first < unit.end && r.second > unit.start; }) &&
            std::none_of(edited_.begin(), edited_.end(),
                         [&](const auto &r) { return overlaps(r.first, r.second, unit.start, unit.end); });
@@ -514,12 +558,13 @@ void IncrementalLint::match(const std::vector<DocumentInternals::Span> &spans,
     else factsOfText(text.substr(unit.start, unit.end - unit.start), facts_);
   }
   const auto at = [&](std::size_t i) { return units_.begin() + static_cast<std::ptrdiff_t>(i); };
-  if (middle.size() == n - tail - head) {
-    std::move(middle.begin(), middle.end(), at(head));
-  } else {
-    units_.erase(at(head), at(n - tail));
-    units_.insert(at(head), std::make_move_iterator(middle.begin()), std::make_move_iterator(middle.end()));
-  }
+  // One shift of the units after them at most (an erase and an insert moved each twice).
+  const std::size_t removed = n - tail - head, added = middle.size();
+  const auto from = [&](std::size_t i) { return middle.begin() + static_cast<std::ptrdiff_t>(i); };
+  if (added > removed)
+    units_.insert(at(head + removed), std::make_move_iterator(from(removed)), std::make_move_iterator(middle.end()));
+  std::move(middle.begin(), from(std::min(added, removed)), at(head));
+  if (added < removed) units_.erase(at(head + added), at(head + removed));
 }
 
 void IncrementalLint::findStale(const SemanticModel &model, std::string_view text,
@@ -559,8 +604,10 @@ void IncrementalLint::findStale(const SemanticModel &model, std::string_view tex
       continue;
     }
     const Unit &unit = units_[i];
+    // (Most units share no bit with a keystroke's few words: tested here, before any call.)
     bool outdated =
-        intersect(unit.words, unit.wordBits, changedWords) || intersect(unit.factWords, unit.factBits, changedFacts);
+        ((unit.wordBits & changedWords.bits) != 0 && intersect(unit.words, unit.wordBits, changedWords)) ||
+        ((unit.factBits & changedFacts.bits) != 0 && intersect(unit.factWords, unit.factBits, changedFacts));
     if (unit.results)
       for (const auto &[r0, r1] : unit.results->ranges)
         for (const std::size_t j : unmatched) outdated = outdated || overlaps(r0, r1, units_[j].start, units_[j].end);
@@ -571,22 +618,21 @@ void IncrementalLint::findStale(const SemanticModel &model, std::string_view tex
 void IncrementalLint::learn(const SemanticModel &model, const std::vector<std::size_t> &todo, bool full) {
   // The index learns the facts of every statement the model walked; and of those linted again
   // after an edit, walked or not, so that the next edit of them (typing goes on where it was)
-  // finds what they showed before.
-  for (std::size_t i = 0; i < units_.size(); ++i) {
+  // finds what they showed before. Only those statements are visited: a keystroke's model walks
+  // few. (No unit is `hit` after an update: match() replaced every unit an edit touched.)
+  for (const std::uint32_t i : model.walkedStatements())
+    if (!units_[i].facts) units_[i].facts = std::make_shared<const StatementFacts>(model.factsOf(i));
+  for (const std::uint32_t i : model.statementsFoundUnableToShow()) {
     Unit &unit = units_[i];
-    unit.hit = false;
-    if (!unit.facts && (model.walked(i))) unit.facts = std::make_shared<const StatementFacts>(model.factsOf(i));
-    if (!unit.facts && unit.sketch) { // the facts it was found unable to show, kept with its sketch
-      std::vector<std::string> found = model.cannotShowFound(i);
-      if (!found.empty()) {
-        std::vector<std::string> &kept = unit.sketch->cannotShow;
-        const auto middle = static_cast<std::ptrdiff_t>(kept.size());
-        kept.insert(kept.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
-        std::inplace_merge(kept.begin(), kept.begin() + middle, kept.end());
-        kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
-      }
-    }
-    stats_.factsKnown += unit.facts ? 1 : 0;
+    if (unit.facts || !unit.sketch) continue;
+    // The facts it was found unable to show, kept with its sketch.
+    std::vector<std::string> found = model.cannotShowFound(i);
+    if (found.empty()) continue;
+    std::vector<std::string> &kept = unit.sketch->cannotShow;
+    const auto middle = static_cast<std::ptrdiff_t>(kept.size());
+    kept.insert(kept.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
+    std::inplace_merge(kept.begin(), kept.begin() + middle, kept.end());
+    kept.erase(std::unique(kept.begin(), kept.end()), kept.end());
   }
   if (!full)
     for (const std::size_t i : todo)
@@ -594,11 +640,17 @@ void IncrementalLint::learn(const SemanticModel &model, const std::vector<std::s
   stats_.walked = model.statementsWalked();
 }
 
-void IncrementalLint::sketch(std::string_view text) {
-  for (Unit &unit : units_)
+void IncrementalLint::sketch(std::string_view text, const std::vector<std::size_t> *which) {
+  const auto give = [&](Unit &unit) {
     if (!unit.sketch)
       unit.sketch =
           std::make_shared<StatementSketch>(StatementSketch::of(text.substr(unit.start, unit.end - unit.start)));
+  };
+  if (!which) {
+    for (Unit &unit : units_) give(unit);
+    return;
+  }
+  for (const std::size_t i : *which) give(units_[i]);
 }
 
 std::vector<const StatementSketch *> IncrementalLint::knownSketches() const {

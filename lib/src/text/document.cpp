@@ -17,11 +17,25 @@ namespace asyncfix {
 
 namespace {
 
-/// True when `text` has a line that ends in a lone "\r" (not followed by "\n").
-bool hasLoneCr(std::string_view text) {
-  for (std::size_t i = text.find('\r'); i != std::string_view::npos; i = text.find('\r', i + 1))
-    if (i + 1 == text.size() || text[i + 1] != '\n') return true;
-  return false;
+/// How many lines of `text` end in a lone "\r" (not followed by "\n") at bytes [from, to).
+std::size_t loneCrsIn(std::string_view text, std::size_t from, std::size_t to) {
+  std::size_t n = 0;
+  to = std::min(to, text.size());
+  if (from >= to) return 0;
+  const std::string_view window = text.substr(0, to); // find() reads no further
+  for (std::size_t i = window.find('\r', from); i != std::string_view::npos; i = window.find('\r', i + 1))
+    n += i + 1 == text.size() || text[i + 1] != '\n' ? 1 : 0;
+  return n;
+}
+
+/// True when `text` has a line that ends in a lone "\r".
+bool hasLoneCr(std::string_view text) { return loneCrsIn(text, 0, text.size()) != 0; }
+
+/// The bytes around an edit of bytes [start, end) whose "\r" may be lone on one side of it and
+/// not on the other: from the byte before the edit (its next byte changes) through the byte
+/// after it.
+std::pair<std::size_t, std::size_t> loneCrWindow(std::size_t start, std::size_t end) {
+  return {start > 0 ? start - 1 : 0, end + 1};
 }
 
 /// The text as the parser reads it when a line ends in a lone "\r": Python (and LineIndex) end a
@@ -137,6 +151,9 @@ struct Document::Impl {
   std::vector<DocumentInternals::Span> base;
   std::uint32_t baseEnd = 0;
   std::size_t lookupMisses = 0; ///< see DocumentInternals::statementLookupMisses
+  /// Lines of the current text that end in a lone "\r" (kept with each edit: a parse then
+  /// needs no pass over the whole text to know whether the parser must be shown them as "\n").
+  std::size_t loneCrs = 0;
   /// Without an overlay, when chunking is on: `tree`'s statement spans once listed, moved with
   /// each edit since, so that the next split needs no walk. (A span an edit cuts may then differ
   /// from its node's, but the split puts every such statement in the overlay, dropping its span.)
@@ -163,10 +180,11 @@ struct Document::Impl {
     pending.reset();
   }
 
-  static TSTree *run(TSParser *parser, const TSTree *old, const std::string &text) {
+  /// `loneCr`: whether `text` has a line that ends in a lone "\r".
+  static TSTree *run(TSParser *parser, const TSTree *old, const std::string &text, bool loneCr) {
     // A parse that may be stopped (parseUnless) asks parseProgress now and then.
     const TSParseOptions options{nullptr, tCancel ? &parseProgress : nullptr};
-    if (hasLoneCr(text)) {
+    if (loneCr) {
       LoneCrAsNewline reader(text);
       return ts_parser_parse_with_options(parser, old, reader.input(), options);
     }
@@ -219,7 +237,7 @@ struct Document::Impl {
     pending.reset();
     treeSpansKnown = false;
     TreePtr old = std::move(tree);
-    tree.reset(run(parser, old.get(), text));
+    tree.reset(run(parser, old.get(), text, loneCrs != 0));
     clean = tree && !ts_node_has_error(ts_tree_root_node(tree.get()));
     // A root that turns into an ERROR node or back changes every statement's ancestors: all new.
     if (!old || !tree ||
@@ -233,10 +251,10 @@ struct Document::Impl {
   /// text[start, end) parsed alone (an included range), incrementally from `old` when given;
   /// null when the range is empty or the parser gave up.
   static TSTree *runRange(TSParser *parser, const TSTree *old, const std::string &text, const LineIndex &lines,
-                          std::uint32_t start, std::uint32_t end) {
+                          std::uint32_t start, std::uint32_t end, bool loneCr) {
     const TSRange range{pointOf(lines, start), pointOf(lines, end), start, end};
     if (end <= start || !ts_parser_set_included_ranges(parser, &range, 1)) return nullptr;
-    TSTree *parsed = run(parser, old, text);
+    TSTree *parsed = run(parser, old, text, loneCr);
     ts_parser_set_included_ranges(parser, nullptr, 0);
     return parsed;
   }
@@ -266,7 +284,7 @@ struct Document::Impl {
   /// then the caller parses the whole text.
   bool parseOverlay(TSParser *parser, const std::string &text, const LineIndex &lines) {
     TreePtr old = std::move(overlay);
-    overlay.reset(runRange(parser, old.get(), text, lines, overlayStart, overlayEnd));
+    overlay.reset(runRange(parser, old.get(), text, lines, overlayStart, overlayEnd, loneCrs != 0));
     if (!overlay || !standsAlone(ts_tree_root_node(overlay.get()), text, overlayEnd)) {
       overlay.reset(); // the whole text is parsed instead
       changed.emplace_back(overlayStart, overlayEnd);
@@ -400,6 +418,7 @@ std::size_t snap(const std::string &text, std::size_t offset) {
 
 Document::Document(std::string text) : text_(std::move(text)), impl_(std::make_unique<Impl>()) {
   lines_ = LineIndex(text_);
+  impl_->loneCrs = loneCrsIn(text_, 0, text_.size());
 }
 
 Document::~Document() = default;
@@ -443,8 +462,11 @@ void Document::edit(std::size_t start, std::size_t end, std::string_view replace
   const bool holderCurrent = inOverlay ? !m.overlayStale : !m.stale;
   const auto respelled =
       holderCurrent && holder ? respelledIdentifier(holder, text_, start, end, replacement) : std::nullopt;
+  const auto [crFrom, crTo] = loneCrWindow(start, end);
+  m.loneCrs -= loneCrsIn(text_, crFrom, crTo);
   text_.replace(start, end - start, replacement);
   const std::size_t newEnd = start + replacement.size();
+  m.loneCrs += loneCrsIn(text_, crFrom, loneCrWindow(start, newEnd).second);
   lines_.update(text_, start, end, newEnd);
   const auto move = [&](std::uint32_t at) {
     return at >= end ? static_cast<std::uint32_t>(at - end + newEnd)
@@ -509,6 +531,7 @@ void Document::reset(std::string text) {
   text_ = std::move(text);
   lines_ = LineIndex(text_);
   releaseTree();
+  if (impl_) impl_->loneCrs = loneCrsIn(text_, 0, text_.size());
 }
 
 std::size_t Document::syntaxErrorCount() const {
@@ -587,7 +610,8 @@ std::optional<std::size_t> DocumentInternals::overlayErrorsAfter(const Document 
   TSParser *parser = threadParser();
   if (!parser) return std::nullopt;
   const auto end = static_cast<std::uint32_t>(static_cast<std::int64_t>(m.overlayEnd) + growth);
-  const TreePtr parsed(Document::Impl::runRange(parser, nullptr, fixed, LineIndex(fixed), m.overlayStart, end));
+  const TreePtr parsed(
+      Document::Impl::runRange(parser, nullptr, fixed, LineIndex(fixed), m.overlayStart, end, hasLoneCr(fixed)));
   if (!parsed || !Document::Impl::standsAlone(ts_tree_root_node(parsed.get()), fixed, end)) return std::nullopt;
   return countSyntaxErrors(ts_tree_root_node(parsed.get()));
 }
