@@ -179,8 +179,34 @@ Opening opening(std::string_view t, std::size_t q) {
   return o;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define ASYNCFIX_FIND_AVX2 1
+bool findHasAvx2() {
+  static const bool has = __builtin_cpu_supports("avx2") != 0;
+  return has;
+}
+
+/// findAny()'s search 32 bytes at a time from `i`, as far as the loads stay in the text: the
+/// position found, or `i` left at the first position not searched and n returned. In a function
+/// of its own for the target.
+__attribute__((target("avx2"))) std::size_t findAnyAvx2(const char *s, std::size_t &i, std::size_t n, char a, char b,
+                                                        char c, char d) {
+  const __m256i va = _mm256_set1_epi8(a), vb = _mm256_set1_epi8(b), vc = _mm256_set1_epi8(c),
+                vd = _mm256_set1_epi8(d);
+  for (; i + 32 <= n; i += 32) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i));
+    const __m256i m = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(x, va), _mm256_cmpeq_epi8(x, vb)),
+                                      _mm256_or_si256(_mm256_cmpeq_epi8(x, vc), _mm256_cmpeq_epi8(x, vd)));
+    if (const auto mask = static_cast<unsigned>(_mm256_movemask_epi8(m)); mask != 0)
+      return i + static_cast<std::size_t>(__builtin_ctz(mask));
+  }
+  return n;
+}
+#endif
+
 /// The first position at or after `from` holding one of the bytes `a`, `b`, `c`, `d` (repeat one
-/// to ask for fewer); text.size() when there is none.
+/// to ask for fewer); text.size() when there is none. 32 bytes at a time with AVX2, else 16 with
+/// SSE2, the rest one at a time.
 std::size_t findAny(std::string_view text, std::size_t from, char a, char b, char c, char d) {
   const std::size_t n = text.size();
   const char *s = text.data();
@@ -188,6 +214,13 @@ std::size_t findAny(std::string_view text, std::size_t from, char a, char b, cha
 #if defined(__SSE2__)
   const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b), vc = _mm_set1_epi8(c), vd = _mm_set1_epi8(d);
   for (; i + 16 <= n; i += 16) {
+#if defined(ASYNCFIX_FIND_AVX2)
+    // Past the first 32 bytes (most searches end sooner, where the set-up would cost more).
+    if (i >= from + 32 && i + 32 <= n && findHasAvx2()) {
+      if (const std::size_t found = findAnyAvx2(s, i, n, a, b, c, d); found != n) return found;
+      if (i + 16 > n) break;
+    }
+#endif
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
     const __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)),
                                    _mm_or_si128(_mm_cmpeq_epi8(x, vc), _mm_cmpeq_epi8(x, vd)));
@@ -247,12 +280,28 @@ private:
 
   const Span *spanAt(std::size_t offset) {
     while (pos_ <= offset && pos_ < text_.size()) step();
-    if (!spans_.empty() && spans_.back().begin <= offset) return offset < spans_.back().end ? &spans_.back() : nullptr;
-    auto it = std::upper_bound(spans_.begin(), spans_.end(), offset,
-                               [](std::size_t o, const Span &s) { return o < s.begin; });
-    if (it == spans_.begin()) return nullptr;
-    --it;
-    return offset < it->end ? &*it : nullptr;
+    if (spans_.empty()) return nullptr;
+    if (spans_.back().begin <= offset) return offset < spans_.back().end ? &spans_.back() : nullptr;
+    // The last span that begins at or before `offset`: the questions mostly go forwards, so the
+    // search starts from the last answer's span and steps on a few spans; else a binary search
+    // on the side of it where the answer is.
+    const auto after = [](std::size_t o, const Span &s) { return o < s.begin; };
+    std::size_t k = std::min(hint_, spans_.size() - 1);
+    if (spans_[k].begin <= offset) {
+      // The last span begins after `offset`: the steps stay in the vector.
+      for (int step = 0; step < 4 && spans_[k + 1].begin <= offset; ++step) ++k;
+      if (spans_[k + 1].begin <= offset)
+        k = static_cast<std::size_t>(std::upper_bound(spans_.begin() + static_cast<std::ptrdiff_t>(k + 1),
+                                                      spans_.end(), offset, after) -
+                                     spans_.begin()) -
+            1;
+    } else {
+      const auto it = std::upper_bound(spans_.begin(), spans_.begin() + static_cast<std::ptrdiff_t>(k), offset, after);
+      if (it == spans_.begin()) return nullptr;
+      k = static_cast<std::size_t>(it - spans_.begin()) - 1;
+    }
+    hint_ = k;
+    return offset < spans_[k].end ? &spans_[k] : nullptr;
   }
 
   /// Lexes from pos_ to the end of the next string or comment (or of the text).
@@ -411,7 +460,8 @@ private:
 
   std::string_view text_;
   std::vector<Span> spans_;
-  std::size_t pos_ = 0; ///< everything before it is lexed
+  std::size_t pos_ = 0;  ///< everything before it is lexed
+  std::size_t hint_ = 0; ///< the span spanAt() found last (an index into spans_, maybe stale)
   bool lost_ = false;
 };
 
