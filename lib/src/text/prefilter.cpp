@@ -33,11 +33,18 @@ constexpr std::array<bool, 256> kWordBytes = [] {
 
 bool isWordByte(unsigned char c) { return kWordBytes[c]; }
 
-/// The identifier-like word starting at `i` (empty when none).
-std::string_view wordAt(std::string_view text, std::size_t i) {
+/// The identifier-like word starting at `i` (empty when none). Inlined: the judgements ask it of
+/// every word of a `.to(` call's arguments, where a call costs as much as the loop.
+[[gnu::always_inline]] inline std::string_view wordAt(std::string_view text, std::size_t i) {
   std::size_t j = i;
   while (j < text.size() && isWordByte(static_cast<unsigned char>(text[j]))) ++j;
   return text.substr(i, j - i);
+}
+
+/// Whether `w` is the literal `lit`: a length the compiler knows, so the comparison is a few
+/// loads, where `==` on two views calls memcmp (the judgements compare every word they read).
+template <std::size_t N> [[gnu::always_inline]] inline bool is(std::string_view w, const char (&lit)[N]) {
+  return w.size() == N - 1 && std::memcmp(w.data(), lit, N - 1) == 0;
 }
 
 std::size_t skipBlanks(std::string_view text, std::size_t i) {
@@ -75,8 +82,8 @@ bool startsLine(std::string_view text, std::size_t i) {
 /// Is the `async` at `i` (a whole word) certainly the keyword?
 bool asyncIsKeyword(std::string_view text, std::size_t i) {
   const std::string_view next = wordAt(text, skipBlanks(text, i + 5));
-  if (next == "def" || next == "with") return startsLine(text, i);
-  if (next != "for") return false;
+  if (is(next, "def") || is(next, "with")) return startsLine(text, i);
+  if (!is(next, "for")) return false;
   if (startsLine(text, i)) return true;
   // Comprehension `x async for`: the word before must end an expression, not expect one.
   std::size_t k = i;
@@ -668,11 +675,11 @@ bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer
       const std::string_view w = wordAt(text, k);
       const std::size_t at = k;
       k += w.size();
-      if (depth == 1 && previous == ',' && (w == "True" || w == "False")) {
+      if (depth == 1 && previous == ',' && (is(w, "True") || is(w, "False"))) {
         const std::size_t next = nextToken(text, k, lexer);
         if (next >= text.size() || text[next] == ',' || text[next] == ')') return true;
       }
-      if (depth == 1 && w == "lambda") plain = false;
+      if (depth == 1 && is(w, "lambda")) plain = false;
       if (seen && depth == 1 && (previous == '(' || previous == ',')) {
         const std::size_t eq = nextToken(text, k, lexer);
         if (eq < text.size() && text[eq] == '=' && (eq + 1 >= text.size() || text[eq + 1] != '='))
@@ -750,9 +757,11 @@ template <class F> void forEachOccurrence(std::string_view text, std::string_vie
 
 bool hasWord(std::string_view text, std::string_view word) {
   if (text.size() < 64) {
-    // An argument list: too short for the vectorised search to pay for its set-up.
-    for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1))
-      if (isWholeWord(text, at, word.size())) return true;
+    // An argument list: too short for the vectorised search (or memchr's and memcmp's calls) to
+    // pay for its set-up.
+    const std::size_t len = word.size();
+    for (std::size_t at = 0; at + len <= text.size(); ++at)
+      if (text[at] == word[0] && text.compare(at, len, word) == 0 && isWholeWord(text, at, len)) return true;
     return false;
   }
   bool found = false;
@@ -1843,7 +1852,7 @@ bool nonBlockingValueMayBeTrue(std::string_view text, std::size_t at) {
   k = skipBlanks(text, k + 1);
   if (k >= text.size()) return false;
   if (text[k] == '\n' || text[k] == '\r' || text[k] == '\\' || text[k] == '#') return true;
-  return wordAt(text, k) == "True";
+  return is(wordAt(text, k), "True");
 }
 
 /// The searches scan() makes over a text, by one of two paths: the fast one (SIMD candidate
@@ -1976,16 +1985,16 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     const EnclosingCall call =
         inLastTo ? EnclosingCall{true, "to", static_cast<std::size_t>(lastTo.text.data() - text.data())}
                  : enclosingCall(text, at, lexer);
-    if (!call.known || call.method == "cpu") return true;
-    if (call.method != "cuda" && call.method != "to") return false;
-    if (call.method == "cuda") {
+    if (!call.known || is(call.method, "cpu")) return true;
+    if (!is(call.method, "cuda") && !is(call.method, "to")) return false;
+    if (is(call.method, "cuda")) {
       if (!moduleNames) moduleNames = search.word(text, "nn") || search.word(text, "torchvision");
       if (*moduleNames) return true;
     }
     if (!nonBlockingValueMayBeTrue(text, at)) return false;
     if (!dataLoader) dataLoader = search.word(text, "DataLoader");
     if (*dataLoader) return true;
-    if (call.method != "to") return false;
+    if (!is(call.method, "to")) return false;
     const std::optional<std::string_view> arguments =
         inLastTo ? std::optional<std::string_view>(lastTo.text) : argumentList(text, call.open, lexer);
     return !arguments || search.word(*arguments, "cpu");
@@ -2014,11 +2023,11 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     }
     if (c == 'a' && want(kPrefilterKeywordName)) {
       const std::string_view w = text.substr(at, 5);
-      if ((w != "async" && w != "await") || !mayStandAlone(text, at, 5)) return false;
-      if (asciiNeighbours(text, at) && (w == "async" ? asyncIsKeyword(text, at) : awaitIsKeyword(text, at)))
+      if ((!is(w, "async") && !is(w, "await")) || !mayStandAlone(text, at, 5)) return false;
+      if (asciiNeighbours(text, at) && (w[1] == 's' ? asyncIsKeyword(text, at) : awaitIsKeyword(text, at)))
         return false;
       if (!lexer.inCode(at)) return false;
-      if (w == "await" && awaitOperandMakesAName(text, at)) {
+      if (w[1] == 'w' && awaitOperandMakesAName(text, at)) {
         // `await (x)`, `await [x]`, `await -x`, `await +x`: a name use only outside a coroutine.
         if (!blocks) blocks.emplace(text, lexer);
         if (blocks->inCoroutine(at)) return false;
@@ -2037,7 +2046,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
       return (open == kUnknown || toCallHasBoolArgument(text, open, lexer, offsets ? nullptr : &lastTo)) &&
              record(kPrefilterToCall, at);
     }
-    if (c == 'n' && want(kPrefilterNonBlocking) && text.substr(at, 12) == "non_blocking" &&
+    if (c == 'n' && want(kPrefilterNonBlocking) && is(text.substr(at, 12), "non_blocking") &&
         mayStandAlone(text, at, 12)) {
       return lexer.inCode(at) && nonBlockingMatters(at) && record(kPrefilterNonBlocking, at);
     }
