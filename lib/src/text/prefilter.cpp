@@ -830,16 +830,15 @@ inline unsigned candidateMask16(const char *p) {
 /// instructions each, for the registers the test needs), where a register or a stack slot
 /// serves.
 struct CandidateConstants {
-  __m256i lower, a, s, w, c, t, n, u, b, o, dot, q, paren, backslash, lead, vt;
+  __m256i lower, a, four, w, c, t, n, u, b, o, dot, q, paren, backslash, vt;
 };
 __attribute__((target("avx2"))) inline CandidateConstants candidateConstants() {
-  CandidateConstants k{
-      _mm256_set1_epi8(0x20), _mm256_set1_epi8('a'),  _mm256_set1_epi8('s'),    _mm256_set1_epi8('w'),
-      _mm256_set1_epi8('c'),  _mm256_set1_epi8('t'),  _mm256_set1_epi8('n'),    _mm256_set1_epi8('_'),
-      _mm256_set1_epi8('b'),  _mm256_set1_epi8('o'),  _mm256_set1_epi8('.'),    _mm256_set1_epi8('q'),
-      _mm256_set1_epi8('('),  _mm256_set1_epi8('\\'), _mm256_set1_epi8('\x80'), _mm256_set1_epi8('\x0b')};
-  for (__m256i *v : {&k.lower, &k.a, &k.s, &k.w, &k.c, &k.t, &k.n, &k.u, &k.b, &k.o, &k.dot, &k.q, &k.paren,
-                     &k.backslash, &k.lead, &k.vt})
+  CandidateConstants k{_mm256_set1_epi8(0x20), _mm256_set1_epi8('a'),  _mm256_set1_epi8(0x04),    _mm256_set1_epi8('w'),
+                       _mm256_set1_epi8('c'),  _mm256_set1_epi8('t'),  _mm256_set1_epi8('n'),     _mm256_set1_epi8('_'),
+                       _mm256_set1_epi8('b'),  _mm256_set1_epi8('o'),  _mm256_set1_epi8('.'),     _mm256_set1_epi8('q'),
+                       _mm256_set1_epi8('('),  _mm256_set1_epi8('\\'), _mm256_set1_epi8('\x0b')};
+  for (__m256i *v : {&k.lower, &k.a, &k.four, &k.w, &k.c, &k.t, &k.n, &k.u, &k.b, &k.o, &k.dot, &k.q, &k.paren,
+                     &k.backslash, &k.vt})
     __asm__("" : "+x"(*v));
   return k;
 }
@@ -853,12 +852,17 @@ __attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p, c
   const __m256i b2 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 2));
   const __m256i b3 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 3));
   const __m256i b4 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 4));
-  const __m256i keyword =
-      _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, k.a),
-                                        _mm256_or_si256(_mm256_cmpeq_epi8(b1, k.s), _mm256_cmpeq_epi8(b1, k.w))),
-                       _mm256_or_si256(_mm256_cmpeq_epi8(b4, k.c), _mm256_cmpeq_epi8(b4, k.t)));
-  const __m256i nonBlocking = _mm256_and_si256(
-      _mm256_cmpeq_epi8(b0, k.n), _mm256_and_si256(_mm256_cmpeq_epi8(b3, k.u), _mm256_cmpeq_epi8(b4, k.b)));
+  // `s` and `w` are the two bytes that OR 0x04 makes `w`.
+  const __m256i keyword = _mm256_and_si256(
+      _mm256_and_si256(_mm256_cmpeq_epi8(b0, k.a), _mm256_cmpeq_epi8(_mm256_or_si256(b1, k.four), k.w)),
+      _mm256_or_si256(_mm256_cmpeq_epi8(b4, k.c), _mm256_cmpeq_epi8(b4, k.t)));
+  // `non_blocking` and `noqa` share their first byte's test (`N.._b` too: more positions than
+  // mayStartWord()'s, which the candidate's judgement reads whole).
+  const __m256i n = _mm256_cmpeq_epi8(_mm256_or_si256(b0, k.lower), k.n);
+  const __m256i nonBlockingOrNoqa =
+      _mm256_and_si256(n, _mm256_or_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b3, k.u), _mm256_cmpeq_epi8(b4, k.b)),
+                                          _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b2, k.lower), k.q),
+                                                           _mm256_cmpeq_epi8(_mm256_or_si256(b3, k.lower), k.a))));
   // `to` after a byte up to `.` (a blank or `.`, and some punctuation) and before one up to `(`
   // (a blank, `#` or `(`, and some more) or a backslash: more positions than mayStartWord()'s,
   // in fewer instructions; the candidate's judgement (toCallOpen) wants what mayStartWord does.
@@ -867,12 +871,10 @@ __attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p, c
   const __m256i to = _mm256_and_si256(
       _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, k.t), _mm256_cmpeq_epi8(b1, k.o)), toEnds),
       _mm256_cmpeq_epi8(_mm256_max_epu8(before, k.dot), k.dot));
-  const __m256i noqa = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b0, k.lower), k.n),
-                                        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b2, k.lower), k.q),
-                                                         _mm256_cmpeq_epi8(_mm256_or_si256(b3, k.lower), k.a)));
-  const __m256i lead = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(b0, k.lead), b0), _mm256_cmpeq_epi8(b0, k.vt));
+  // A byte of 0x80 and above: b0's own sign bit, which the mask takes (the tests' lanes are 0 or 0xFF).
+  const __m256i other = _mm256_or_si256(b0, _mm256_cmpeq_epi8(b0, k.vt));
   return static_cast<unsigned>(_mm256_movemask_epi8(
-      _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(keyword, nonBlocking), _mm256_or_si256(to, noqa)), lead)));
+      _mm256_or_si256(_mm256_or_si256(keyword, nonBlockingOrNoqa), _mm256_or_si256(to, other))));
 }
 
 /// The AVX2 blocks of forEachCandidate from `i`, as far as their loads stay in the text (`i` is
