@@ -1154,6 +1154,67 @@ struct BackwardStop {
   std::size_t at = 0;
 };
 
+/// Whether backwardScan() reads the byte `c`: a bracket or a quote, and with `statements` a line
+/// break, `;` or `#`.
+bool stopsBackwardScan(char c, bool statements) {
+  switch (c) {
+  case '(':
+  case ')':
+  case '[':
+  case ']':
+  case '{':
+  case '}':
+  case '"':
+  case '\'':
+  case '`': return true;
+  case '\n':
+  case '\r':
+  case ';':
+  case '#': return statements;
+  default: return false;
+  }
+}
+
+#if defined(ASYNCFIX_PREFILTER_AVX2)
+/// previousStop()'s search 32 bytes a step backwards from `k` while they stay at or above
+/// `floor`: the last position before `k` whose byte stopsBackwardScan(), or npos with `k` left at
+/// the first position not searched. The bytes are classified by their two nibbles (a table
+/// lookup each): bits 0-2 for the brackets and quotes, 3-5 for `#`, the line breaks and `;`.
+__attribute__((target("avx2"))) std::size_t previousStopAvx2(const char *s, std::size_t &k, std::size_t floor,
+                                                             bool statements) {
+  // Bit 0: `"`, `'`, `(`, `)` (high nibble 2); bit 1: `[`, `]`, `{`, `}` (5 and 7, low B and D);
+  // bit 2: the backquote; bit 3: `#`; bit 4: `\n`, `\r`; bit 5: `;`.
+  const __m256i high = _mm256_setr_epi8(16, 0, 9, 32, 0, 2, 4, 2, 0, 0, 0, 0, 0, 0, 0, 0, //
+                                        16, 0, 9, 32, 0, 2, 4, 2, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m256i low = _mm256_setr_epi8(4, 0, 1, 8, 0, 0, 0, 1, 1, 1, 16, 34, 0, 18, 0, 0, //
+                                       4, 0, 1, 8, 0, 0, 0, 1, 1, 1, 16, 34, 0, 18, 0, 0);
+  const __m256i nibble = _mm256_set1_epi8(0x0f), wanted = _mm256_set1_epi8(statements ? 0x3f : 0x07);
+  const __m256i zero = _mm256_setzero_si256();
+  for (; k >= floor + 32; k -= 32) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + k - 32));
+    const __m256i hi = _mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble));
+    const __m256i lo = _mm256_shuffle_epi8(low, x); // 0 for a byte of 0x80 and above
+    const __m256i none = _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_and_si256(hi, lo), wanted), zero);
+    if (const auto mask = ~static_cast<unsigned>(_mm256_movemask_epi8(none)); mask != 0)
+      return k - 32 + 31 - static_cast<std::size_t>(__builtin_clz(mask));
+  }
+  return std::string_view::npos;
+}
+#endif
+
+/// The last position at or above `floor` and before `k` whose byte stopsBackwardScan(); npos when
+/// there is none.
+std::size_t previousStop(std::string_view text, std::size_t k, std::size_t floor, bool statements) {
+#if defined(ASYNCFIX_PREFILTER_AVX2)
+  if (k >= floor + 32 && hasAvx2())
+    if (const std::size_t found = previousStopAvx2(text.data(), k, floor, statements); found != std::string_view::npos)
+      return found;
+#endif
+  while (k-- > floor)
+    if (stopsBackwardScan(text[k], statements)) return k;
+  return std::string_view::npos;
+}
+
 /// The one scan backwards over balanced brackets, strings and comments from `at` (in code) that
 /// openingBracket() and statementStart() make: it stops at the first opening bracket left open,
 /// or — with `statements` — also at a line break (not continued) or `;` at the top level. Brackets
@@ -1163,10 +1224,11 @@ BackwardStop backwardScan(std::string_view text, std::size_t at, Lexer &lexer, b
   constexpr std::size_t kWindow = 1 << 16;
   const std::size_t floor = at > kWindow ? at - kWindow : 0;
   int depth = 0;
-  for (std::size_t k = at; k-- > floor;) {
+  // From one byte the scan reads to the one before it (previousStop(): the bytes between need
+  // no look); a string or comment is stepped over from its start.
+  for (std::size_t k = at; (k = previousStop(text, k, floor, statements)) != std::string_view::npos;) {
     const char c = text[k];
     const bool bracket = c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}';
-    if (!bracket && !isQuote(c) && (!statements || (c != '\n' && c != '\r' && c != ';' && c != '#'))) continue;
     if (const std::size_t begin = lexer.spanBegin(k); begin != std::string_view::npos) {
       if (lexer.skip(k) > at) return {BackwardStop::Unknown}; // `at` is in a field of this f-string
       k = begin;
