@@ -213,14 +213,15 @@ __attribute__((target("avx2"))) std::size_t findAnyAvx2(const char *s, std::size
 
 /// The first position at or after `from` holding one of the bytes `a`, `b`, `c`, `d` (repeat one
 /// to ask for fewer); text.size() when there is none. 32 bytes at a time with AVX2, else 16 with
-/// SSE2, the rest one at a time.
-std::size_t findAny(std::string_view text, std::size_t from, char a, char b, char c, char d) {
+/// SSE2, the rest one at a time; with `bytewise` (the reference path), one at a time throughout.
+std::size_t findAny(std::string_view text, std::size_t from, char a, char b, char c, char d,
+                    [[maybe_unused]] bool bytewise = false) {
   const std::size_t n = text.size();
   const char *s = text.data();
   std::size_t i = from;
 #if defined(__SSE2__)
   const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b), vc = _mm_set1_epi8(c), vd = _mm_set1_epi8(d);
-  for (; i + 16 <= n; i += 16) {
+  for (; !bytewise && i + 16 <= n; i += 16) {
 #if defined(ASYNCFIX_FIND_AVX2)
     // Past the first 32 bytes (most searches end sooner, where the set-up would cost more).
     if (i >= from + 32 && i + 32 <= n && findHasAvx2()) {
@@ -256,7 +257,11 @@ std::size_t findAny(std::string_view text, std::size_t from, char a, char b, cha
 /// later `'''…'''` is then code to it), so no later span can be trusted.
 class Lexer {
 public:
-  explicit Lexer(std::string_view text) : text_(text) {}
+  /// With `bytewise` (the reference path), its searches and those of the scans that read its
+  /// spans go one byte at a time, no SIMD: the differential tests compare the two.
+  explicit Lexer(std::string_view text, bool bytewise = false) : text_(text), bytewise_(bytewise) {}
+
+  bool bytewise() const { return bytewise_; }
 
   /// True unless `offset` lies inside a string literal or a comment.
   bool inCode(std::size_t offset) { return spanAt(offset) == nullptr; }
@@ -314,7 +319,7 @@ private:
   /// Lexes from pos_ to the end of the next string or comment (or of the text).
   void step() {
     const std::string_view t = text_;
-    const std::size_t i = findAny(t, pos_, '#', '"', '\'', '`');
+    const std::size_t i = findAny(t, pos_, '#', '"', '\'', '`', bytewise_);
     if (i >= t.size()) {
       pos_ = t.size();
       return;
@@ -322,7 +327,7 @@ private:
     if (t[i] == '#') {
       // A comment ends at a line end, and at a NUL byte, which tree-sitter's lexer reads as the
       // end of the input there: what follows is code to it.
-      const std::size_t e = findAny(t, i, '\n', '\r', '\0', '\n');
+      const std::size_t e = findAny(t, i, '\n', '\r', '\0', '\n', bytewise_);
       spans_.push_back({i, e});
       pos_ = e;
       return;
@@ -361,7 +366,8 @@ private:
     const char quote = t[q];
     const bool triple = quote != '`' && q + 2 < t.size() && t[q + 1] == quote && t[q + 2] == quote;
     for (std::size_t k = q + (triple ? 3 : 1); k < t.size();) {
-      k = triple ? findAny(t, k, quote, '\\', quote, quote) : findAny(t, k, quote, '\\', '\n', '\r');
+      k = triple ? findAny(t, k, quote, '\\', quote, quote, bytewise_)
+                 : findAny(t, k, quote, '\\', '\n', '\r', bytewise_);
       if (k >= t.size()) break;
       const char ch = t[k];
       if (ch == '\\') {
@@ -469,6 +475,7 @@ private:
   std::vector<Span> spans_;
   std::size_t pos_ = 0;  ///< everything before it is lexed
   std::size_t hint_ = 0; ///< the span spanAt() found last (an index into spans_, maybe stale)
+  bool bytewise_ = false;
   bool lost_ = false;
 };
 
@@ -1203,10 +1210,10 @@ __attribute__((target("avx2"))) std::size_t previousStopAvx2(const char *s, std:
 #endif
 
 /// The last position at or above `floor` and before `k` whose byte stopsBackwardScan(); npos when
-/// there is none.
-std::size_t previousStop(std::string_view text, std::size_t k, std::size_t floor, bool statements) {
+/// there is none. With `bytewise` (the reference path), one byte at a time.
+std::size_t previousStop(std::string_view text, std::size_t k, std::size_t floor, bool statements, bool bytewise) {
 #if defined(ASYNCFIX_PREFILTER_AVX2)
-  if (k >= floor + 32 && hasAvx2())
+  if (!bytewise && k >= floor + 32 && hasAvx2())
     if (const std::size_t found = previousStopAvx2(text.data(), k, floor, statements); found != std::string_view::npos)
       return found;
 #endif
@@ -1226,7 +1233,7 @@ BackwardStop backwardScan(std::string_view text, std::size_t at, Lexer &lexer, b
   int depth = 0;
   // From one byte the scan reads to the one before it (previousStop(): the bytes between need
   // no look); a string or comment is stepped over from its start.
-  for (std::size_t k = at; (k = previousStop(text, k, floor, statements)) != std::string_view::npos;) {
+  for (std::size_t k = at; (k = previousStop(text, k, floor, statements, lexer.bytewise())) != std::string_view::npos;) {
     const char c = text[k];
     const bool bracket = c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}';
     if (const std::size_t begin = lexer.spanBegin(k); begin != std::string_view::npos) {
@@ -2028,7 +2035,7 @@ bool asciiNeighbours(std::string_view text, std::size_t at) {
 /// as a call with two arguments).
 unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
                     bool anyHit, PrefilterHit *first, const Searches &search, bool *unjudged) {
-  Lexer lexer(text);
+  Lexer lexer(text, search.reference);
   unsigned found = 0;
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
   // Whether a rule that reads `non_blocking=` can fire on the `non_blocking` at `at`, judged by
