@@ -42,9 +42,13 @@ bool isWordByte(unsigned char c) { return kWordBytes[c]; }
 }
 
 /// Whether `w` is the literal `lit`: a length the compiler knows, so the comparison is a few
-/// loads, where `==` on two views calls memcmp (the judgements compare every word they read).
+/// byte tests it unrolls, where `==` on two views calls memcmp (the judgements compare every
+/// word they read).
 template <std::size_t N> [[gnu::always_inline]] inline bool is(std::string_view w, const char (&lit)[N]) {
-  return w.size() == N - 1 && std::memcmp(w.data(), lit, N - 1) == 0;
+  if (w.size() != N - 1) return false;
+  for (std::size_t k = 0; k + 1 < N; ++k)
+    if (w[k] != lit[k]) return false;
+  return true;
 }
 
 std::size_t skipBlanks(std::string_view text, std::size_t i) {
