@@ -1218,7 +1218,8 @@ __attribute__((target("avx2"))) std::size_t previousStopAvx2(const char *s, std:
 
 /// The last position at or above `floor` and before `k` whose byte stopsBackwardScan(); npos when
 /// there is none. With `bytewise` (the reference path), one byte at a time.
-std::size_t previousStop(std::string_view text, std::size_t k, std::size_t floor, bool statements, bool bytewise) {
+std::size_t previousStop(std::string_view text, std::size_t k, std::size_t floor, bool statements,
+                         [[maybe_unused]] bool bytewise) {
 #if defined(ASYNCFIX_PREFILTER_AVX2)
   if (!bytewise && k >= floor + 32 && hasAvx2())
     if (const std::size_t found = previousStopAvx2(text.data(), k, floor, statements); found != std::string_view::npos)
