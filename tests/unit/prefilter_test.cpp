@@ -1502,8 +1502,7 @@ TEST_CASE("prefilter: a noqa code that starts with AF but no digit is judged", "
 
 // ---- Session 9 (h29k): the searches made 32 bytes a step give the byte-at-a-time answers ----
 
-TEST_CASE("prefilter: the backward scans step over brackets in strings and comments block after block",
-          "[prefilter]") {
+TEST_CASE("prefilter: the backward scans step over brackets in strings and comments block after block", "[prefilter]") {
   // backwardScan() finds the next byte it reads 32 at a time (previousStop); the reference path
   // reads one byte at a time. Each judgement below reads back over a filler of brackets, quotes,
   // `;` and `#` in strings and comments, and over line breaks inside brackets, repeated so that
@@ -1517,13 +1516,14 @@ TEST_CASE("prefilter: the backward scans step over brackets in strings and comme
       for (std::size_t k = 0; k < repeat; ++k)
         filler += "\")]};#([{\", (" + std::string((k * 5 + shift) % 32, ' ') + "'x')" +
                   std::string((k * 3 + shift) % 32, ' ') + ", # ) ] ; (\n    ";
-      const std::string typeTest = "t = isinstance(x, (" + filler + "torch.CharTensor, " + filler + "torch.ByteTensor))\n";
+      const std::string typeTest =
+          "t = isinstance(x, (" + filler + "torch.CharTensor, " + filler + "torch.ByteTensor))\n";
       const std::string conversion = "t = x.type(" + filler + "torch.ByteTensor)\n";
       const std::string value = "m = f(a, " + filler + "b).byte()\n";
       INFO("filler: " << filler);
-      for (const auto &[text, kept] : {std::pair{head + typeTest, false}, std::pair{head + conversion, true},
-                                       std::pair{head + value + "z = m + 1\n", false},
-                                       std::pair{head + value + "y.masked_fill_(m, 0)\n", true}}) {
+      for (const auto &[text, kept] :
+           {std::pair{head + typeTest, false}, std::pair{head + conversion, true},
+            std::pair{head + value + "z = m + 1\n", false}, std::pair{head + value + "y.masked_fill_(m, 0)\n", true}}) {
         INFO("text: " << text);
         CHECK(scanTriggers(text, kPrefilterTorchApi) == (kept ? kPrefilterTorchApi : 0U));
         CHECK(scanTriggersReference(text, kPrefilterTorchApi) == scanTriggers(text, kPrefilterTorchApi));

@@ -202,8 +202,7 @@ bool findHasAvx2() {
 /// of its own for the target.
 __attribute__((target("avx2"))) std::size_t findAnyAvx2(const char *s, std::size_t &i, std::size_t n, char a, char b,
                                                         char c, char d) {
-  const __m256i va = _mm256_set1_epi8(a), vb = _mm256_set1_epi8(b), vc = _mm256_set1_epi8(c),
-                vd = _mm256_set1_epi8(d);
+  const __m256i va = _mm256_set1_epi8(a), vb = _mm256_set1_epi8(b), vc = _mm256_set1_epi8(c), vd = _mm256_set1_epi8(d);
   for (; i + 32 <= n; i += 32) {
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i));
     const __m256i m = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(x, va), _mm256_cmpeq_epi8(x, vb)),
@@ -307,9 +306,9 @@ private:
       // The last span begins after `offset`: the steps stay in the vector.
       for (int step = 0; step < 4 && spans_[k + 1].begin <= offset; ++step) ++k;
       if (spans_[k + 1].begin <= offset)
-        k = static_cast<std::size_t>(std::upper_bound(spans_.begin() + static_cast<std::ptrdiff_t>(k + 1),
-                                                      spans_.end(), offset, after) -
-                                     spans_.begin()) -
+        k = static_cast<std::size_t>(
+                std::upper_bound(spans_.begin() + static_cast<std::ptrdiff_t>(k + 1), spans_.end(), offset, after) -
+                spans_.begin()) -
             1;
     } else {
       const auto it = std::upper_bound(spans_.begin(), spans_.begin() + static_cast<std::ptrdiff_t>(k), offset, after);
@@ -847,12 +846,12 @@ struct CandidateConstants {
   __m256i lower, a, four, w, c, t, n, u, b, o, dot, q, paren, backslash, vt;
 };
 __attribute__((target("avx2"))) inline CandidateConstants candidateConstants() {
-  CandidateConstants k{_mm256_set1_epi8(0x20), _mm256_set1_epi8('a'),  _mm256_set1_epi8(0x04),    _mm256_set1_epi8('w'),
-                       _mm256_set1_epi8('c'),  _mm256_set1_epi8('t'),  _mm256_set1_epi8('n'),     _mm256_set1_epi8('_'),
-                       _mm256_set1_epi8('b'),  _mm256_set1_epi8('o'),  _mm256_set1_epi8('.'),     _mm256_set1_epi8('q'),
+  CandidateConstants k{_mm256_set1_epi8(0x20), _mm256_set1_epi8('a'),  _mm256_set1_epi8(0x04),  _mm256_set1_epi8('w'),
+                       _mm256_set1_epi8('c'),  _mm256_set1_epi8('t'),  _mm256_set1_epi8('n'),   _mm256_set1_epi8('_'),
+                       _mm256_set1_epi8('b'),  _mm256_set1_epi8('o'),  _mm256_set1_epi8('.'),   _mm256_set1_epi8('q'),
                        _mm256_set1_epi8('('),  _mm256_set1_epi8('\\'), _mm256_set1_epi8('\x0b')};
-  for (__m256i *v : {&k.lower, &k.a, &k.four, &k.w, &k.c, &k.t, &k.n, &k.u, &k.b, &k.o, &k.dot, &k.q, &k.paren,
-                     &k.backslash, &k.vt})
+  for (__m256i *v :
+       {&k.lower, &k.a, &k.four, &k.w, &k.c, &k.t, &k.n, &k.u, &k.b, &k.o, &k.dot, &k.q, &k.paren, &k.backslash, &k.vt})
     __asm__("" : "+x"(*v));
   return k;
 }
@@ -887,8 +886,8 @@ __attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p, c
       _mm256_cmpeq_epi8(_mm256_max_epu8(before, k.dot), k.dot));
   // A byte of 0x80 and above: b0's own sign bit, which the mask takes (the tests' lanes are 0 or 0xFF).
   const __m256i other = _mm256_or_si256(b0, _mm256_cmpeq_epi8(b0, k.vt));
-  return static_cast<unsigned>(_mm256_movemask_epi8(
-      _mm256_or_si256(_mm256_or_si256(keyword, nonBlockingOrNoqa), _mm256_or_si256(to, other))));
+  return static_cast<unsigned>(
+      _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(keyword, nonBlockingOrNoqa), _mm256_or_si256(to, other))));
 }
 
 /// The AVX2 blocks of forEachCandidate from `i`, as far as their loads stay in the text (`i` is
@@ -1241,7 +1240,8 @@ BackwardStop backwardScan(std::string_view text, std::size_t at, Lexer &lexer, b
   int depth = 0;
   // From one byte the scan reads to the one before it (previousStop(): the bytes between need
   // no look); a string or comment is stepped over from its start.
-  for (std::size_t k = at; (k = previousStop(text, k, floor, statements, lexer.bytewise())) != std::string_view::npos;) {
+  for (std::size_t k = at;
+       (k = previousStop(text, k, floor, statements, lexer.bytewise())) != std::string_view::npos;) {
     const char c = text[k];
     const bool bracket = c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}';
     if (const std::size_t begin = lexer.spanBegin(k); begin != std::string_view::npos) {
