@@ -770,11 +770,8 @@ bool hasWord(std::string_view text, std::string_view word) {
     // An argument list: too short for the vectorised search (or memchr's and memcmp's calls) to
     // pay for its set-up.
     const std::size_t len = word.size();
-    for (std::size_t at = 0; at + len <= text.size(); ++at) {
-      std::size_t k = 0;
-      while (k < len && text[at + k] == word[k]) ++k;
-      if (k == len && isWholeWord(text, at, len)) return true;
-    }
+    for (std::size_t at = 0; at + len <= text.size(); ++at)
+      if (text[at] == word[0] && text.compare(at, len, word) == 0 && isWholeWord(text, at, len)) return true;
     return false;
   }
   bool found = false;
