@@ -1530,3 +1530,20 @@ TEST_CASE("prefilter: the backward scans step over brackets in strings and comme
       }
     }
 }
+
+TEST_CASE("prefilter: a word read only called counts as called where a `(` follows on its line", "[prefilter]") {
+  // Found by fuzz_prefilter (session 9): after an earlier syntax error, tree-sitter's error
+  // recovery reads `t.trtrs p(b)` as a call of `t.trtrs` (the name between in an ERROR node),
+  // which AF316 reports; the judgement read the next token, `p`, and took the word for no call.
+  using namespace std::string_literals;
+  const Linter linter;
+  for (const std::string &text : {"\0import torch\nt.trtrs\\p(b)\n"s, "$import torch\nt.trtrs p(b)\n"s,
+                                  "$import torch\nx = torch.load p(f)\n"s, "?import torch\nt.symeig!p(b)\n"s}) {
+    INFO("text: " << text);
+    CHECK(linter.mayHaveFindings(text));
+    CHECK(scanTriggers(text, kPrefilterTorchApi) == scanTriggersReference(text, kPrefilterTorchApi));
+  }
+  CHECK_FALSE(allFindings(linter, "$import torch\nt.trtrs p(b)\n").empty());
+  // Not called on its line: still judged (no `(` after it before the line's end).
+  CHECK(scanTriggers("import torch\nfns = [torch.symeig]\ny = f(x)\n", kPrefilterTorchApi) == 0);
+}

@@ -1786,6 +1786,15 @@ bool byteValueMayBeMask(std::string_view text, std::size_t at, Lexer &lexer) {
   return mayBe;
 }
 
+/// Whether a `(` stands later on the line from `from`: where the token after a word a rule reads
+/// only called is no `(`, tree-sitter's error recovery after an earlier syntax error may still
+/// read a call, skipping a name or a stray byte between (`$x\nt.trtrs p(b)` gives a call of
+/// `t.trtrs`, which AF316 reports). Such a word counts as called (found by fuzz_prefilter).
+bool parenLaterOnLine(std::string_view text, std::size_t from) {
+  const std::size_t k = text.find_first_of("(\n\r", std::min(from, text.size()));
+  return k != std::string_view::npos && text[k] == '(';
+}
+
 /// Whether the AF3xx word `word` at `at` (in code) may give a finding, as far as the code around
 /// it shows. Each judgement answers no only where its rule never reports:
 /// - any word that is the name a `def` or `class` defines (no rule reports a definition's name);
@@ -1834,7 +1843,7 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
     while (before > 0 && isGap(text[before - 1])) --before;
     if (word.find('.') != std::string_view::npos || (before > 0 && text[before - 1] == '.')) {
       const std::size_t open = nextToken(text, at + word.size(), lexer);
-      if (open < text.size() && text[open] != '(' && text[open] != '#') return false;
+      if (open < text.size() && text[open] != '(' && text[open] != '#' && !parenLaterOnLine(text, open)) return false;
       // AF316's removed methods (not AF310's names, which a relative import may make torch's):
       // on a name only imports bind (`_utils.symeig(M)`, a module's own function) the rule
       // reports neither a tensor method nor, the imports spelling no `torch`, `torch.symeig`.
@@ -1874,11 +1883,11 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
     std::size_t end = at + word.size(); // `F.upsample` goes on as `F.upsample_bilinear`
     while (end < text.size() && isWordByte(static_cast<unsigned char>(text[end]))) ++end;
     const std::size_t open = nextToken(text, end, lexer);
-    return open >= text.size() || text[open] == '(' || text[open] == '#';
+    return open >= text.size() || text[open] == '(' || text[open] == '#' || parenLaterOnLine(text, open);
   }
   if (word == "torch.load") {
     const std::size_t open = nextToken(text, at + word.size(), lexer);
-    if (open < text.size() && text[open] == '#') return true;
+    if (open < text.size() && (text[open] == '#' || (text[open] != '(' && parenLaterOnLine(text, open)))) return true;
     if (open >= text.size() || text[open] != '(') return false;
     const std::optional<CallShape> shape = callShape(text, open, "weights_only", lexer);
     return !shape || (!shape->keyword && !shape->splat);
