@@ -1499,3 +1499,51 @@ TEST_CASE("prefilter: a noqa code that starts with AF but no digit is judged", "
   CHECK_FALSE(allFindings(linter, text).empty());
   CHECK(linter.mayHaveFindings(text));
 }
+
+// ---- Session 9 (h29k): the searches made 32 bytes a step give the byte-at-a-time answers ----
+
+TEST_CASE("prefilter: the backward scans step over brackets in strings and comments block after block", "[prefilter]") {
+  // backwardScan() finds the next byte it reads 32 at a time (previousStop); the reference path
+  // reads one byte at a time. Each judgement below reads back over a filler of brackets, quotes,
+  // `;` and `#` in strings and comments, and over line breaks inside brackets, repeated so that
+  // the bytes it reads fall at every offset of a block and in the blocks after.
+  const std::string head = "import torch\nimport numpy as np\n";
+  // The bytes it reads fall at offsets counted from where it resumes (after a string or a
+  // comment): the blanks between vary them.
+  for (std::size_t repeat = 0; repeat < 6; ++repeat)
+    for (std::size_t shift = 0; shift < 32; ++shift) {
+      std::string filler(shift, ' ');
+      for (std::size_t k = 0; k < repeat; ++k)
+        filler += "\")]};#([{\", (" + std::string((k * 5 + shift) % 32, ' ') + "'x')" +
+                  std::string((k * 3 + shift) % 32, ' ') + ", # ) ] ; (\n    ";
+      const std::string typeTest =
+          "t = isinstance(x, (" + filler + "torch.CharTensor, " + filler + "torch.ByteTensor))\n";
+      const std::string conversion = "t = x.type(" + filler + "torch.ByteTensor)\n";
+      const std::string value = "m = f(a, " + filler + "b).byte()\n";
+      INFO("filler: " << filler);
+      for (const auto &[text, kept] :
+           {std::pair{head + typeTest, false}, std::pair{head + conversion, true},
+            std::pair{head + value + "z = m + 1\n", false}, std::pair{head + value + "y.masked_fill_(m, 0)\n", true}}) {
+        INFO("text: " << text);
+        CHECK(scanTriggers(text, kPrefilterTorchApi) == (kept ? kPrefilterTorchApi : 0U));
+        CHECK(scanTriggersReference(text, kPrefilterTorchApi) == scanTriggers(text, kPrefilterTorchApi));
+      }
+    }
+}
+
+TEST_CASE("prefilter: a word read only called counts as called where a `(` follows on its line", "[prefilter]") {
+  // Found by fuzz_prefilter (session 9): after an earlier syntax error, tree-sitter's error
+  // recovery reads `t.trtrs p(b)` as a call of `t.trtrs` (the name between in an ERROR node),
+  // which AF316 reports; the judgement read the next token, `p`, and took the word for no call.
+  using namespace std::string_literals;
+  const Linter linter;
+  for (const std::string &text : {"\0import torch\nt.trtrs\\p(b)\n"s, "$import torch\nt.trtrs p(b)\n"s,
+                                  "$import torch\nx = torch.load p(f)\n"s, "?import torch\nt.symeig!p(b)\n"s}) {
+    INFO("text: " << text);
+    CHECK(linter.mayHaveFindings(text));
+    CHECK(scanTriggers(text, kPrefilterTorchApi) == scanTriggersReference(text, kPrefilterTorchApi));
+  }
+  CHECK_FALSE(allFindings(linter, "$import torch\nt.trtrs p(b)\n").empty());
+  // Not called on its line: still judged (no `(` after it before the line's end).
+  CHECK(scanTriggers("import torch\nfns = [torch.symeig]\ny = f(x)\n", kPrefilterTorchApi) == 0);
+}

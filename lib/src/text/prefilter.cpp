@@ -33,11 +33,22 @@ constexpr std::array<bool, 256> kWordBytes = [] {
 
 bool isWordByte(unsigned char c) { return kWordBytes[c]; }
 
-/// The identifier-like word starting at `i` (empty when none).
-std::string_view wordAt(std::string_view text, std::size_t i) {
+/// The identifier-like word starting at `i` (empty when none). Inlined: the judgements ask it of
+/// every word of a `.to(` call's arguments, where a call costs as much as the loop.
+[[gnu::always_inline]] inline std::string_view wordAt(std::string_view text, std::size_t i) {
   std::size_t j = i;
   while (j < text.size() && isWordByte(static_cast<unsigned char>(text[j]))) ++j;
   return text.substr(i, j - i);
+}
+
+/// Whether `w` is the literal `lit`: a length the compiler knows, so the comparison is a few
+/// byte tests it unrolls, where `==` on two views calls memcmp (the judgements compare every
+/// word they read).
+template <std::size_t N> [[gnu::always_inline]] inline bool is(std::string_view w, const char (&lit)[N]) {
+  if (w.size() != N - 1) return false;
+  for (std::size_t k = 0; k + 1 < N; ++k)
+    if (w[k] != lit[k]) return false;
+  return true;
 }
 
 std::size_t skipBlanks(std::string_view text, std::size_t i) {
@@ -75,8 +86,8 @@ bool startsLine(std::string_view text, std::size_t i) {
 /// Is the `async` at `i` (a whole word) certainly the keyword?
 bool asyncIsKeyword(std::string_view text, std::size_t i) {
   const std::string_view next = wordAt(text, skipBlanks(text, i + 5));
-  if (next == "def" || next == "with") return startsLine(text, i);
-  if (next != "for") return false;
+  if (is(next, "def") || is(next, "with")) return startsLine(text, i);
+  if (!is(next, "for")) return false;
   if (startsLine(text, i)) return true;
   // Comprehension `x async for`: the word before must end an expression, not expect one.
   std::size_t k = i;
@@ -179,15 +190,48 @@ Opening opening(std::string_view t, std::size_t q) {
   return o;
 }
 
+#if defined(__x86_64__) && defined(__GNUC__)
+#define ASYNCFIX_FIND_AVX2 1
+bool findHasAvx2() {
+  static const bool has = __builtin_cpu_supports("avx2") != 0;
+  return has;
+}
+
+/// findAny()'s search 32 bytes at a time from `i`, as far as the loads stay in the text: the
+/// position found, or `i` left at the first position not searched and n returned. In a function
+/// of its own for the target.
+__attribute__((target("avx2"))) std::size_t findAnyAvx2(const char *s, std::size_t &i, std::size_t n, char a, char b,
+                                                        char c, char d) {
+  const __m256i va = _mm256_set1_epi8(a), vb = _mm256_set1_epi8(b), vc = _mm256_set1_epi8(c), vd = _mm256_set1_epi8(d);
+  for (; i + 32 <= n; i += 32) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i));
+    const __m256i m = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(x, va), _mm256_cmpeq_epi8(x, vb)),
+                                      _mm256_or_si256(_mm256_cmpeq_epi8(x, vc), _mm256_cmpeq_epi8(x, vd)));
+    if (const auto mask = static_cast<unsigned>(_mm256_movemask_epi8(m)); mask != 0)
+      return i + static_cast<std::size_t>(__builtin_ctz(mask));
+  }
+  return n;
+}
+#endif
+
 /// The first position at or after `from` holding one of the bytes `a`, `b`, `c`, `d` (repeat one
-/// to ask for fewer); text.size() when there is none.
-std::size_t findAny(std::string_view text, std::size_t from, char a, char b, char c, char d) {
+/// to ask for fewer); text.size() when there is none. 32 bytes at a time with AVX2, else 16 with
+/// SSE2, the rest one at a time; with `bytewise` (the reference path), one at a time throughout.
+std::size_t findAny(std::string_view text, std::size_t from, char a, char b, char c, char d,
+                    [[maybe_unused]] bool bytewise = false) {
   const std::size_t n = text.size();
   const char *s = text.data();
   std::size_t i = from;
 #if defined(__SSE2__)
   const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b), vc = _mm_set1_epi8(c), vd = _mm_set1_epi8(d);
-  for (; i + 16 <= n; i += 16) {
+  for (; !bytewise && i + 16 <= n; i += 16) {
+#if defined(ASYNCFIX_FIND_AVX2)
+    // Past the first 32 bytes (most searches end sooner, where the set-up would cost more).
+    if (i >= from + 32 && i + 32 <= n && findHasAvx2()) {
+      if (const std::size_t found = findAnyAvx2(s, i, n, a, b, c, d); found != n) return found;
+      if (i + 16 > n) break;
+    }
+#endif
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
     const __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)),
                                    _mm_or_si128(_mm_cmpeq_epi8(x, vc), _mm_cmpeq_epi8(x, vd)));
@@ -216,7 +260,11 @@ std::size_t findAny(std::string_view text, std::size_t from, char a, char b, cha
 /// later `'''…'''` is then code to it), so no later span can be trusted.
 class Lexer {
 public:
-  explicit Lexer(std::string_view text) : text_(text) {}
+  /// With `bytewise` (the reference path), its searches and those of the scans that read its
+  /// spans go one byte at a time, no SIMD: the differential tests compare the two.
+  explicit Lexer(std::string_view text, bool bytewise = false) : text_(text), bytewise_(bytewise) {}
+
+  bool bytewise() const { return bytewise_; }
 
   /// True unless `offset` lies inside a string literal or a comment.
   bool inCode(std::size_t offset) { return spanAt(offset) == nullptr; }
@@ -247,18 +295,34 @@ private:
 
   const Span *spanAt(std::size_t offset) {
     while (pos_ <= offset && pos_ < text_.size()) step();
-    if (!spans_.empty() && spans_.back().begin <= offset) return offset < spans_.back().end ? &spans_.back() : nullptr;
-    auto it = std::upper_bound(spans_.begin(), spans_.end(), offset,
-                               [](std::size_t o, const Span &s) { return o < s.begin; });
-    if (it == spans_.begin()) return nullptr;
-    --it;
-    return offset < it->end ? &*it : nullptr;
+    if (spans_.empty()) return nullptr;
+    if (spans_.back().begin <= offset) return offset < spans_.back().end ? &spans_.back() : nullptr;
+    // The last span that begins at or before `offset`: the questions mostly go forwards, so the
+    // search starts from the last answer's span and steps on a few spans; else a binary search
+    // on the side of it where the answer is.
+    const auto after = [](std::size_t o, const Span &s) { return o < s.begin; };
+    std::size_t k = std::min(hint_, spans_.size() - 1);
+    if (spans_[k].begin <= offset) {
+      // The last span begins after `offset`: the steps stay in the vector.
+      for (int step = 0; step < 4 && spans_[k + 1].begin <= offset; ++step) ++k;
+      if (spans_[k + 1].begin <= offset)
+        k = static_cast<std::size_t>(
+                std::upper_bound(spans_.begin() + static_cast<std::ptrdiff_t>(k + 1), spans_.end(), offset, after) -
+                spans_.begin()) -
+            1;
+    } else {
+      const auto it = std::upper_bound(spans_.begin(), spans_.begin() + static_cast<std::ptrdiff_t>(k), offset, after);
+      if (it == spans_.begin()) return nullptr;
+      k = static_cast<std::size_t>(it - spans_.begin()) - 1;
+    }
+    hint_ = k;
+    return offset < spans_[k].end ? &spans_[k] : nullptr;
   }
 
   /// Lexes from pos_ to the end of the next string or comment (or of the text).
   void step() {
     const std::string_view t = text_;
-    const std::size_t i = findAny(t, pos_, '#', '"', '\'', '`');
+    const std::size_t i = findAny(t, pos_, '#', '"', '\'', '`', bytewise_);
     if (i >= t.size()) {
       pos_ = t.size();
       return;
@@ -266,7 +330,7 @@ private:
     if (t[i] == '#') {
       // A comment ends at a line end, and at a NUL byte, which tree-sitter's lexer reads as the
       // end of the input there: what follows is code to it.
-      const std::size_t e = findAny(t, i, '\n', '\r', '\0', '\n');
+      const std::size_t e = findAny(t, i, '\n', '\r', '\0', '\n', bytewise_);
       spans_.push_back({i, e});
       pos_ = e;
       return;
@@ -305,7 +369,8 @@ private:
     const char quote = t[q];
     const bool triple = quote != '`' && q + 2 < t.size() && t[q + 1] == quote && t[q + 2] == quote;
     for (std::size_t k = q + (triple ? 3 : 1); k < t.size();) {
-      k = triple ? findAny(t, k, quote, '\\', quote, quote) : findAny(t, k, quote, '\\', '\n', '\r');
+      k = triple ? findAny(t, k, quote, '\\', quote, quote, bytewise_)
+                 : findAny(t, k, quote, '\\', '\n', '\r', bytewise_);
       if (k >= t.size()) break;
       const char ch = t[k];
       if (ch == '\\') {
@@ -411,7 +476,9 @@ private:
 
   std::string_view text_;
   std::vector<Span> spans_;
-  std::size_t pos_ = 0; ///< everything before it is lexed
+  std::size_t pos_ = 0;  ///< everything before it is lexed
+  std::size_t hint_ = 0; ///< the span spanAt() found last (an index into spans_, maybe stale)
+  bool bytewise_ = false;
   bool lost_ = false;
 };
 
@@ -618,11 +685,11 @@ bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer
       const std::string_view w = wordAt(text, k);
       const std::size_t at = k;
       k += w.size();
-      if (depth == 1 && previous == ',' && (w == "True" || w == "False")) {
+      if (depth == 1 && previous == ',' && (is(w, "True") || is(w, "False"))) {
         const std::size_t next = nextToken(text, k, lexer);
         if (next >= text.size() || text[next] == ',' || text[next] == ')') return true;
       }
-      if (depth == 1 && w == "lambda") plain = false;
+      if (depth == 1 && is(w, "lambda")) plain = false;
       if (seen && depth == 1 && (previous == '(' || previous == ',')) {
         const std::size_t eq = nextToken(text, k, lexer);
         if (eq < text.size() && text[eq] == '=' && (eq + 1 >= text.size() || text[eq + 1] != '='))
@@ -700,9 +767,11 @@ template <class F> void forEachOccurrence(std::string_view text, std::string_vie
 
 bool hasWord(std::string_view text, std::string_view word) {
   if (text.size() < 64) {
-    // An argument list: too short for the vectorised search to pay for its set-up.
-    for (std::size_t at = text.find(word); at != std::string_view::npos; at = text.find(word, at + 1))
-      if (isWholeWord(text, at, word.size())) return true;
+    // An argument list: too short for the vectorised search (or memchr's and memcmp's calls) to
+    // pay for its set-up.
+    const std::size_t len = word.size();
+    for (std::size_t at = 0; at + len <= text.size(); ++at)
+      if (text[at] == word[0] && text.compare(at, len, word) == 0 && isWholeWord(text, at, len)) return true;
     return false;
   }
   bool found = false;
@@ -771,16 +840,15 @@ inline unsigned candidateMask16(const char *p) {
 /// instructions each, for the registers the test needs), where a register or a stack slot
 /// serves.
 struct CandidateConstants {
-  __m256i lower, a, s, w, c, t, n, u, b, o, dot, q, paren, backslash, lead, vt;
+  __m256i lower, a, four, w, c, t, n, u, b, o, dot, q, paren, backslash, vt;
 };
 __attribute__((target("avx2"))) inline CandidateConstants candidateConstants() {
-  CandidateConstants k{
-      _mm256_set1_epi8(0x20), _mm256_set1_epi8('a'),  _mm256_set1_epi8('s'),    _mm256_set1_epi8('w'),
-      _mm256_set1_epi8('c'),  _mm256_set1_epi8('t'),  _mm256_set1_epi8('n'),    _mm256_set1_epi8('_'),
-      _mm256_set1_epi8('b'),  _mm256_set1_epi8('o'),  _mm256_set1_epi8('.'),    _mm256_set1_epi8('q'),
-      _mm256_set1_epi8('('),  _mm256_set1_epi8('\\'), _mm256_set1_epi8('\x80'), _mm256_set1_epi8('\x0b')};
-  for (__m256i *v : {&k.lower, &k.a, &k.s, &k.w, &k.c, &k.t, &k.n, &k.u, &k.b, &k.o, &k.dot, &k.q, &k.paren,
-                     &k.backslash, &k.lead, &k.vt})
+  CandidateConstants k{_mm256_set1_epi8(0x20), _mm256_set1_epi8('a'),  _mm256_set1_epi8(0x04),  _mm256_set1_epi8('w'),
+                       _mm256_set1_epi8('c'),  _mm256_set1_epi8('t'),  _mm256_set1_epi8('n'),   _mm256_set1_epi8('_'),
+                       _mm256_set1_epi8('b'),  _mm256_set1_epi8('o'),  _mm256_set1_epi8('.'),   _mm256_set1_epi8('q'),
+                       _mm256_set1_epi8('('),  _mm256_set1_epi8('\\'), _mm256_set1_epi8('\x0b')};
+  for (__m256i *v :
+       {&k.lower, &k.a, &k.four, &k.w, &k.c, &k.t, &k.n, &k.u, &k.b, &k.o, &k.dot, &k.q, &k.paren, &k.backslash, &k.vt})
     __asm__("" : "+x"(*v));
   return k;
 }
@@ -794,12 +862,17 @@ __attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p, c
   const __m256i b2 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 2));
   const __m256i b3 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 3));
   const __m256i b4 = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + 4));
-  const __m256i keyword =
-      _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, k.a),
-                                        _mm256_or_si256(_mm256_cmpeq_epi8(b1, k.s), _mm256_cmpeq_epi8(b1, k.w))),
-                       _mm256_or_si256(_mm256_cmpeq_epi8(b4, k.c), _mm256_cmpeq_epi8(b4, k.t)));
-  const __m256i nonBlocking = _mm256_and_si256(
-      _mm256_cmpeq_epi8(b0, k.n), _mm256_and_si256(_mm256_cmpeq_epi8(b3, k.u), _mm256_cmpeq_epi8(b4, k.b)));
+  // `s` and `w` are the two bytes that OR 0x04 makes `w`.
+  const __m256i keyword = _mm256_and_si256(
+      _mm256_and_si256(_mm256_cmpeq_epi8(b0, k.a), _mm256_cmpeq_epi8(_mm256_or_si256(b1, k.four), k.w)),
+      _mm256_or_si256(_mm256_cmpeq_epi8(b4, k.c), _mm256_cmpeq_epi8(b4, k.t)));
+  // `non_blocking` and `noqa` share their first byte's test (`N.._b` too: more positions than
+  // mayStartWord()'s, which the candidate's judgement reads whole).
+  const __m256i n = _mm256_cmpeq_epi8(_mm256_or_si256(b0, k.lower), k.n);
+  const __m256i nonBlockingOrNoqa =
+      _mm256_and_si256(n, _mm256_or_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b3, k.u), _mm256_cmpeq_epi8(b4, k.b)),
+                                          _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b2, k.lower), k.q),
+                                                           _mm256_cmpeq_epi8(_mm256_or_si256(b3, k.lower), k.a))));
   // `to` after a byte up to `.` (a blank or `.`, and some punctuation) and before one up to `(`
   // (a blank, `#` or `(`, and some more) or a backslash: more positions than mayStartWord()'s,
   // in fewer instructions; the candidate's judgement (toCallOpen) wants what mayStartWord does.
@@ -808,12 +881,10 @@ __attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p, c
   const __m256i to = _mm256_and_si256(
       _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, k.t), _mm256_cmpeq_epi8(b1, k.o)), toEnds),
       _mm256_cmpeq_epi8(_mm256_max_epu8(before, k.dot), k.dot));
-  const __m256i noqa = _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b0, k.lower), k.n),
-                                        _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_or_si256(b2, k.lower), k.q),
-                                                         _mm256_cmpeq_epi8(_mm256_or_si256(b3, k.lower), k.a)));
-  const __m256i lead = _mm256_or_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(b0, k.lead), b0), _mm256_cmpeq_epi8(b0, k.vt));
-  return static_cast<unsigned>(_mm256_movemask_epi8(
-      _mm256_or_si256(_mm256_or_si256(_mm256_or_si256(keyword, nonBlocking), _mm256_or_si256(to, noqa)), lead)));
+  // A byte of 0x80 and above: b0's own sign bit, which the mask takes (the tests' lanes are 0 or 0xFF).
+  const __m256i other = _mm256_or_si256(b0, _mm256_cmpeq_epi8(b0, k.vt));
+  return static_cast<unsigned>(
+      _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(keyword, nonBlockingOrNoqa), _mm256_or_si256(to, other))));
 }
 
 /// The AVX2 blocks of forEachCandidate from `i`, as far as their loads stay in the text (`i` is
@@ -1093,6 +1164,68 @@ struct BackwardStop {
   std::size_t at = 0;
 };
 
+/// Whether backwardScan() reads the byte `c`: a bracket or a quote, and with `statements` a line
+/// break, `;` or `#`.
+bool stopsBackwardScan(char c, bool statements) {
+  switch (c) {
+  case '(':
+  case ')':
+  case '[':
+  case ']':
+  case '{':
+  case '}':
+  case '"':
+  case '\'':
+  case '`': return true;
+  case '\n':
+  case '\r':
+  case ';':
+  case '#': return statements;
+  default: return false;
+  }
+}
+
+#if defined(ASYNCFIX_PREFILTER_AVX2)
+/// previousStop()'s search 32 bytes a step backwards from `k` while they stay at or above
+/// `floor`: the last position before `k` whose byte stopsBackwardScan(), or npos with `k` left at
+/// the first position not searched. The bytes are classified by their two nibbles (a table
+/// lookup each): bits 0-2 for the brackets and quotes, 3-5 for `#`, the line breaks and `;`.
+__attribute__((target("avx2"))) std::size_t previousStopAvx2(const char *s, std::size_t &k, std::size_t floor,
+                                                             bool statements) {
+  // Bit 0: `"`, `'`, `(`, `)` (high nibble 2); bit 1: `[`, `]`, `{`, `}` (5 and 7, low B and D);
+  // bit 2: the backquote; bit 3: `#`; bit 4: `\n`, `\r`; bit 5: `;`.
+  const __m256i high = _mm256_setr_epi8(16, 0, 9, 32, 0, 2, 4, 2, 0, 0, 0, 0, 0, 0, 0, 0, //
+                                        16, 0, 9, 32, 0, 2, 4, 2, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m256i low = _mm256_setr_epi8(4, 0, 1, 8, 0, 0, 0, 1, 1, 1, 16, 34, 0, 18, 0, 0, //
+                                       4, 0, 1, 8, 0, 0, 0, 1, 1, 1, 16, 34, 0, 18, 0, 0);
+  const __m256i nibble = _mm256_set1_epi8(0x0f), wanted = _mm256_set1_epi8(statements ? 0x3f : 0x07);
+  const __m256i zero = _mm256_setzero_si256();
+  for (; k >= floor + 32; k -= 32) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + k - 32));
+    const __m256i hi = _mm256_shuffle_epi8(high, _mm256_and_si256(_mm256_srli_epi16(x, 4), nibble));
+    const __m256i lo = _mm256_shuffle_epi8(low, x); // 0 for a byte of 0x80 and above
+    const __m256i none = _mm256_cmpeq_epi8(_mm256_and_si256(_mm256_and_si256(hi, lo), wanted), zero);
+    if (const auto mask = ~static_cast<unsigned>(_mm256_movemask_epi8(none)); mask != 0)
+      return k - 32 + 31 - static_cast<std::size_t>(__builtin_clz(mask));
+  }
+  return std::string_view::npos;
+}
+#endif
+
+/// The last position at or above `floor` and before `k` whose byte stopsBackwardScan(); npos when
+/// there is none. With `bytewise` (the reference path), one byte at a time.
+std::size_t previousStop(std::string_view text, std::size_t k, std::size_t floor, bool statements,
+                         [[maybe_unused]] bool bytewise) {
+#if defined(ASYNCFIX_PREFILTER_AVX2)
+  if (!bytewise && k >= floor + 32 && hasAvx2())
+    if (const std::size_t found = previousStopAvx2(text.data(), k, floor, statements); found != std::string_view::npos)
+      return found;
+#endif
+  while (k-- > floor)
+    if (stopsBackwardScan(text[k], statements)) return k;
+  return std::string_view::npos;
+}
+
 /// The one scan backwards over balanced brackets, strings and comments from `at` (in code) that
 /// openingBracket() and statementStart() make: it stops at the first opening bracket left open,
 /// or — with `statements` — also at a line break (not continued) or `;` at the top level. Brackets
@@ -1102,10 +1235,12 @@ BackwardStop backwardScan(std::string_view text, std::size_t at, Lexer &lexer, b
   constexpr std::size_t kWindow = 1 << 16;
   const std::size_t floor = at > kWindow ? at - kWindow : 0;
   int depth = 0;
-  for (std::size_t k = at; k-- > floor;) {
+  // From one byte the scan reads to the one before it (previousStop(): the bytes between need
+  // no look); a string or comment is stepped over from its start.
+  for (std::size_t k = at;
+       (k = previousStop(text, k, floor, statements, lexer.bytewise())) != std::string_view::npos;) {
     const char c = text[k];
     const bool bracket = c == '(' || c == ')' || c == '[' || c == ']' || c == '{' || c == '}';
-    if (!bracket && !isQuote(c) && (!statements || (c != '\n' && c != '\r' && c != ';' && c != '#'))) continue;
     if (const std::size_t begin = lexer.spanBegin(k); begin != std::string_view::npos) {
       if (lexer.skip(k) > at) return {BackwardStop::Unknown}; // `at` is in a field of this f-string
       k = begin;
@@ -1651,6 +1786,15 @@ bool byteValueMayBeMask(std::string_view text, std::size_t at, Lexer &lexer) {
   return mayBe;
 }
 
+/// Whether a `(` stands later on the line from `from`: where the token after a word a rule reads
+/// only called is no `(`, tree-sitter's error recovery after an earlier syntax error may still
+/// read a call, skipping a name or a stray byte between (`$x\nt.trtrs p(b)` gives a call of
+/// `t.trtrs`, which AF316 reports). Such a word counts as called (found by fuzz_prefilter).
+bool parenLaterOnLine(std::string_view text, std::size_t from) {
+  const std::size_t k = text.find_first_of("(\n\r", std::min(from, text.size()));
+  return k != std::string_view::npos && text[k] == '(';
+}
+
 /// Whether the AF3xx word `word` at `at` (in code) may give a finding, as far as the code around
 /// it shows. Each judgement answers no only where its rule never reports:
 /// - any word that is the name a `def` or `class` defines (no rule reports a definition's name);
@@ -1699,7 +1843,7 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
     while (before > 0 && isGap(text[before - 1])) --before;
     if (word.find('.') != std::string_view::npos || (before > 0 && text[before - 1] == '.')) {
       const std::size_t open = nextToken(text, at + word.size(), lexer);
-      if (open < text.size() && text[open] != '(' && text[open] != '#') return false;
+      if (open < text.size() && text[open] != '(' && text[open] != '#' && !parenLaterOnLine(text, open)) return false;
       // AF316's removed methods (not AF310's names, which a relative import may make torch's):
       // on a name only imports bind (`_utils.symeig(M)`, a module's own function) the rule
       // reports neither a tensor method nor, the imports spelling no `torch`, `torch.symeig`.
@@ -1739,11 +1883,11 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
     std::size_t end = at + word.size(); // `F.upsample` goes on as `F.upsample_bilinear`
     while (end < text.size() && isWordByte(static_cast<unsigned char>(text[end]))) ++end;
     const std::size_t open = nextToken(text, end, lexer);
-    return open >= text.size() || text[open] == '(' || text[open] == '#';
+    return open >= text.size() || text[open] == '(' || text[open] == '#' || parenLaterOnLine(text, open);
   }
   if (word == "torch.load") {
     const std::size_t open = nextToken(text, at + word.size(), lexer);
-    if (open < text.size() && text[open] == '#') return true;
+    if (open < text.size() && (text[open] == '#' || (text[open] != '(' && parenLaterOnLine(text, open)))) return true;
     if (open >= text.size() || text[open] != '(') return false;
     const std::optional<CallShape> shape = callShape(text, open, "weights_only", lexer);
     return !shape || (!shape->keyword && !shape->splat);
@@ -1793,7 +1937,7 @@ bool nonBlockingValueMayBeTrue(std::string_view text, std::size_t at) {
   k = skipBlanks(text, k + 1);
   if (k >= text.size()) return false;
   if (text[k] == '\n' || text[k] == '\r' || text[k] == '\\' || text[k] == '#') return true;
-  return wordAt(text, k) == "True";
+  return is(wordAt(text, k), "True");
 }
 
 /// The searches scan() makes over a text, by one of two paths: the fast one (SIMD candidate
@@ -1905,7 +2049,7 @@ bool asciiNeighbours(std::string_view text, std::size_t at) {
 /// as a call with two arguments).
 unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
                     bool anyHit, PrefilterHit *first, const Searches &search, bool *unjudged) {
-  Lexer lexer(text);
+  Lexer lexer(text, search.reference);
   unsigned found = 0;
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
   // Whether a rule that reads `non_blocking=` can fire on the `non_blocking` at `at`, judged by
@@ -1926,16 +2070,16 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     const EnclosingCall call =
         inLastTo ? EnclosingCall{true, "to", static_cast<std::size_t>(lastTo.text.data() - text.data())}
                  : enclosingCall(text, at, lexer);
-    if (!call.known || call.method == "cpu") return true;
-    if (call.method != "cuda" && call.method != "to") return false;
-    if (call.method == "cuda") {
+    if (!call.known || is(call.method, "cpu")) return true;
+    if (!is(call.method, "cuda") && !is(call.method, "to")) return false;
+    if (is(call.method, "cuda")) {
       if (!moduleNames) moduleNames = search.word(text, "nn") || search.word(text, "torchvision");
       if (*moduleNames) return true;
     }
     if (!nonBlockingValueMayBeTrue(text, at)) return false;
     if (!dataLoader) dataLoader = search.word(text, "DataLoader");
     if (*dataLoader) return true;
-    if (call.method != "to") return false;
+    if (!is(call.method, "to")) return false;
     const std::optional<std::string_view> arguments =
         inLastTo ? std::optional<std::string_view>(lastTo.text) : argumentList(text, call.open, lexer);
     return !arguments || search.word(*arguments, "cpu");
@@ -1964,11 +2108,11 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     }
     if (c == 'a' && want(kPrefilterKeywordName)) {
       const std::string_view w = text.substr(at, 5);
-      if ((w != "async" && w != "await") || !mayStandAlone(text, at, 5)) return false;
-      if (asciiNeighbours(text, at) && (w == "async" ? asyncIsKeyword(text, at) : awaitIsKeyword(text, at)))
+      if ((!is(w, "async") && !is(w, "await")) || !mayStandAlone(text, at, 5)) return false;
+      if (asciiNeighbours(text, at) && (w[1] == 's' ? asyncIsKeyword(text, at) : awaitIsKeyword(text, at)))
         return false;
       if (!lexer.inCode(at)) return false;
-      if (w == "await" && awaitOperandMakesAName(text, at)) {
+      if (w[1] == 'w' && awaitOperandMakesAName(text, at)) {
         // `await (x)`, `await [x]`, `await -x`, `await +x`: a name use only outside a coroutine.
         if (!blocks) blocks.emplace(text, lexer);
         if (blocks->inCoroutine(at)) return false;
@@ -1987,7 +2131,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
       return (open == kUnknown || toCallHasBoolArgument(text, open, lexer, offsets ? nullptr : &lastTo)) &&
              record(kPrefilterToCall, at);
     }
-    if (c == 'n' && want(kPrefilterNonBlocking) && text.substr(at, 12) == "non_blocking" &&
+    if (c == 'n' && want(kPrefilterNonBlocking) && is(text.substr(at, 12), "non_blocking") &&
         mayStandAlone(text, at, 12)) {
       return lexer.inCode(at) && nonBlockingMatters(at) && record(kPrefilterNonBlocking, at);
     }
