@@ -1499,3 +1499,68 @@ TEST_CASE("prefilter: a noqa code that starts with AF but no digit is judged", "
   CHECK_FALSE(allFindings(linter, text).empty());
   CHECK(linter.mayHaveFindings(text));
 }
+
+// ---------------------------------------------------------------------------------------------
+// The AF3xx word filter and the package tests (text/prefilter_words.*, text/torch_words.*):
+// each fast path against its plain definition.
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+/// torchPackagesSpelt() by its definition: each name searched for anywhere, then the star imports.
+unsigned packagesByDefinition(std::string_view text) {
+  unsigned spelt = 0;
+  if (text.find("torch") != std::string_view::npos) spelt |= kPackageTorch;
+  if (text.find("torchvision") != std::string_view::npos) spelt |= kPackageTorchvision;
+  if (text.find("numpy") != std::string_view::npos) spelt |= kPackageNumpy;
+  if (text.find("scipy") != std::string_view::npos) spelt |= kPackageScipy;
+  if (spellsStarImport(text)) spelt |= kPackageStarImport;
+  return spelt;
+}
+
+} // namespace
+
+TEST_CASE("torch words: torchPackagesSpelt's one pass finds what searching each name finds", "[prefilter]") {
+  // The pass compares fewer bytes once `torch` is found (`py`, `hv`): names at every offset of
+  // its 32-byte blocks, before and after the first `torch`, cut short or near the text's end.
+  static constexpr std::array<std::string_view, 18> kPieces{"torch",
+                                                            "torchvision",
+                                                            "numpy",
+                                                            "scipy",
+                                                            "from torch import *",
+                                                            "from os import *",
+                                                            "import numpy",
+                                                            "torchvisio",
+                                                            "nump",
+                                                            "scip",
+                                                            "py",
+                                                            "hv",
+                                                            "vision",
+                                                            "x = a * b\n",
+                                                            " ",
+                                                            "\n",
+                                                            "from . import *",
+                                                            "tochvision"};
+  std::mt19937 rng(2809);
+  for (int round = 0; round < 4000; ++round) {
+    std::string text(rng() % 48, rng() % 2 == 0 ? ' ' : 'p');
+    const std::size_t n = 1 + rng() % 30;
+    for (std::size_t i = 0; i < n; ++i) {
+      text += kPieces[rng() % kPieces.size()];
+      if (rng() % 3 == 0) text.append(rng() % 40, "xyhvp *"[rng() % 7]);
+    }
+    INFO("text: " << text);
+    CHECK(torchPackagesSpelt(text) == packagesByDefinition(text));
+    // Every suffix: a name that starts a few bytes before where the vectorised pass stops.
+    const std::size_t cut = rng() % (text.size() + 1);
+    CHECK(torchPackagesSpelt(std::string_view(text).substr(cut)) ==
+          packagesByDefinition(std::string_view(text).substr(cut)));
+  }
+  // A name whose `py` or `hv` lies past the last full block, its start before it.
+  for (std::size_t pad = 30; pad < 110; ++pad)
+    for (const std::string_view tail : {"numpy", "scipy", "torchvision"}) {
+      const std::string text = "import torch\n" + std::string(pad, 'x') + std::string(tail);
+      INFO("text: " << text);
+      CHECK(torchPackagesSpelt(text) == packagesByDefinition(text));
+    }
+}

@@ -230,18 +230,124 @@ bool mayUseTorchFamily(std::string_view text) {
   return found;
 }
 
-unsigned torchPackagesSpelt(std::string_view text) {
-  // As mayUseTorchFamily, without stopping at the first name.
-  constexpr unsigned kAll = kPackageTorch | kPackageTorchvision | kPackageNumpy | kPackageScipy;
+namespace {
+
+bool starImportAt(std::string_view text, std::size_t star);
+
+/// What torchPackagesSpelt() still looks for, and the patterns of its vectorised pass: each a
+/// byte per lane where the pattern is wanted, 0 where it is not (found already).
+struct PackageSearch {
+  std::string_view text;
   unsigned spelt = 0;
-  familyNames(text, [&](std::size_t i) {
+  bool star = false; ///< a star import of the family found
+  static constexpr unsigned kAll = kPackageTorch | kPackageTorchvision | kPackageNumpy | kPackageScipy;
+
+  bool done() const { return spelt == kAll && star; }
+  /// A position the pass stopped at: a name's first, third and fifth bytes (t-r-h, n-m-y, s-i-y,
+  /// and t-r-h-v for `torchvision`), the `py` of `numpy` and `scipy` or the `hv` of `torchvision`
+  /// (once `torch` is found), or a `*`. True when nothing is left to find.
+  bool visit(std::size_t i) {
+    const char c = text[i];
+    if (c == '*') {
+      star = star || starImportAt(text, i);
+      return done();
+    }
+    if (c == 'p' && i >= 3) name(i - 3);
+    else if (c == 'h' && i >= 4) name(i - 4);
+    name(i);
+    return done();
+  }
+  /// Adds the package whose name starts at i, if one does.
+  void name(std::size_t i) {
     const std::string_view w = text.substr(i, 5);
     if (w == "torch") spelt |= text.substr(i + 5, 6) == "vision" ? kPackageTorch | kPackageTorchvision : kPackageTorch;
     else if (w == "numpy") spelt |= kPackageNumpy;
     else if (w == "scipy") spelt |= kPackageScipy;
-    return spelt == kAll;
-  });
-  return spellsStarImport(text) ? spelt | kPackageStarImport : spelt;
+  }
+  /// Whether position i may start something still looked for (the scalar path's filter).
+  bool mayStart(std::size_t i) const {
+    const char c = text[i];
+    return (c == '*' && !star) || (c == 't' && (spelt & kPackageTorchvision) == 0) ||
+           (c == 'n' && (spelt & kPackageNumpy) == 0) || (c == 's' && (spelt & kPackageScipy) == 0);
+  }
+};
+
+#if defined(ASYNCFIX_FAMILY_AVX2)
+/// The patterns PackageSearch still looks for, as lanes of all ones or zeros. (No lambdas in the
+/// AVX2 functions: GCC does not give them the function's target.)
+__attribute__((target("avx2"))) inline void wantedAvx2(const PackageSearch &search, __m256i *want) {
+  const unsigned spelt = search.spelt;
+  want[0] = _mm256_set1_epi8((spelt & kPackageTorch) == 0 ? static_cast<char>(0xff) : 0);
+  want[1] = _mm256_set1_epi8((spelt & kPackageTorchvision) == 0 ? static_cast<char>(0xff) : 0);
+  want[2] = _mm256_set1_epi8((spelt & kPackageNumpy) == 0 ? static_cast<char>(0xff) : 0);
+  want[3] = _mm256_set1_epi8((spelt & kPackageScipy) == 0 ? static_cast<char>(0xff) : 0);
+  want[4] = _mm256_set1_epi8(search.star ? 0 : static_cast<char>(0xff));
+}
+
+/// PackageSearch's pass 32 positions at a time from `i`, as far as the loads stay in the text (`i`
+/// is left at the first position not visited); true when nothing is left to find. A name found is
+/// no longer compared: `torch` every line of PyTorch code stopped the pass at each.
+__attribute__((target("avx2"))) bool packagesAvx2(PackageSearch &search, std::size_t &i) {
+  const char *s = search.text.data();
+  const std::size_t n = search.text.size();
+  __m256i want[5];
+  wantedAvx2(search, want);
+  const __m256i t = _mm256_set1_epi8('t'), r = _mm256_set1_epi8('r'), h = _mm256_set1_epi8('h'),
+                v = _mm256_set1_epi8('v'), nn = _mm256_set1_epi8('n'), mm = _mm256_set1_epi8('m'),
+                sc = _mm256_set1_epi8('s'), ii = _mm256_set1_epi8('i'), y = _mm256_set1_epi8('y'),
+                star = _mm256_set1_epi8('*');
+  const __m256i p = _mm256_set1_epi8('p');
+  for (; i + 5 + 32 <= n; i += 32) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i));
+    __m256i m;
+    if ((search.spelt & kPackageTorch) != 0) {
+      // `torch` found (in PyTorch code, at its first lines): the rest by two bytes each, `py` of
+      // `numpy` and `scipy`, `hv` of `torchvision`, which code rarely spells otherwise.
+      const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i + 1));
+      const __m256i py = _mm256_and_si256(_mm256_cmpeq_epi8(a, p), _mm256_cmpeq_epi8(b, y));
+      const __m256i hv = _mm256_and_si256(_mm256_cmpeq_epi8(a, h), _mm256_cmpeq_epi8(b, v));
+      m = _mm256_or_si256(
+          _mm256_or_si256(_mm256_and_si256(py, _mm256_or_si256(want[2], want[3])), _mm256_and_si256(hv, want[1])),
+          _mm256_and_si256(_mm256_cmpeq_epi8(a, star), want[4]));
+    } else {
+      const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i + 2));
+      const __m256i e = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i + 4));
+      const __m256i f = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i + 5));
+      const __m256i torch =
+          _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(a, t), _mm256_cmpeq_epi8(c, r)), _mm256_cmpeq_epi8(e, h));
+      const __m256i vision = _mm256_and_si256(torch, _mm256_cmpeq_epi8(f, v));
+      const __m256i ey = _mm256_cmpeq_epi8(e, y);
+      const __m256i numpy = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(a, nn), _mm256_cmpeq_epi8(c, mm)), ey);
+      const __m256i scipy = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(a, sc), _mm256_cmpeq_epi8(c, ii)), ey);
+      m = _mm256_or_si256(
+          _mm256_or_si256(_mm256_and_si256(torch, want[0]), _mm256_and_si256(vision, want[1])),
+          _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(numpy, want[2]), _mm256_and_si256(scipy, want[3])),
+                          _mm256_and_si256(_mm256_cmpeq_epi8(a, star), want[4])));
+    }
+    auto mask = static_cast<unsigned>(_mm256_movemask_epi8(m));
+    if (mask == 0) continue;
+    for (; mask != 0; mask &= mask - 1)
+      if (search.visit(i + static_cast<std::size_t>(__builtin_ctz(mask)))) return true;
+    wantedAvx2(search, want);
+  }
+  return false;
+}
+#endif
+
+} // namespace
+
+unsigned torchPackagesSpelt(std::string_view text) {
+  // One pass for the names and the star imports (spellsStarImport), each looked for until found.
+  PackageSearch search{text};
+  std::size_t i = 0;
+#if defined(ASYNCFIX_FAMILY_AVX2)
+  if (hasAvx2() && packagesAvx2(search, i)) return search.spelt | kPackageStarImport;
+#endif
+  // The rest one byte at a time, from a few bytes back: a name whose `py` or `hv` the vectorised
+  // pass would have found past where it stopped.
+  for (i = i >= 4 ? i - 4 : 0; i < text.size(); ++i)
+    if (search.mayStart(i) && search.visit(i)) break;
+  return search.star ? search.spelt | kPackageStarImport : search.spelt;
 }
 
 namespace {
@@ -279,17 +385,27 @@ bool starImportOfFamily(std::string_view text, std::size_t at) {
 
 } // namespace
 
-bool spellsStarImport(std::string_view text) {
-  // An `import` with only these bytes between it and a `*`. Found from the `*` backwards: the
-  // star is far rarer than the `i` a search for the word stops at (each `if`, `in`, `is`).
+namespace {
+
+/// Whether the `*` at `star` ends a star import that may be of the family: an `import` with only
+/// blanks (line continuations too) between it and the star, whose module starImportOfFamily()
+/// takes.
+bool starImportAt(std::string_view text, std::size_t star) {
   const auto between = [](unsigned char c) {
     return c == ' ' || c == '\t' || c == '\\' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c >= 0x80;
   };
-  for (std::size_t star = text.find('*'); star != std::string_view::npos; star = text.find('*', star + 1)) {
-    std::size_t k = star;
-    while (k > 0 && between(static_cast<unsigned char>(text[k - 1]))) --k;
-    if (k >= 6 && text.substr(k - 6, 6) == "import" && starImportOfFamily(text, k - 6)) return true;
-  }
+  std::size_t k = star;
+  while (k > 0 && between(static_cast<unsigned char>(text[k - 1]))) --k;
+  return k >= 6 && text.substr(k - 6, 6) == "import" && starImportOfFamily(text, k - 6);
+}
+
+} // namespace
+
+bool spellsStarImport(std::string_view text) {
+  // Found from the `*` backwards: the star is far rarer than the `i` a search for the word stops
+  // at (each `if`, `in`, `is`).
+  for (std::size_t star = text.find('*'); star != std::string_view::npos; star = text.find('*', star + 1))
+    if (starImportAt(text, star)) return true;
   return false;
 }
 
