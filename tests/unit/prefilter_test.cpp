@@ -1564,3 +1564,31 @@ TEST_CASE("torch words: torchPackagesSpelt's one pass finds what searching each 
       CHECK(torchPackagesSpelt(text) == packagesByDefinition(text));
     }
 }
+
+TEST_CASE("torch words: the bit sets judge the bytes before a late key and a short word's rest", "[prefilter]") {
+  // Words keyed past their fourth byte on fewer than eight bytes (`DoubleTen|sor(`), judged by
+  // the key and the four bytes before it; words of five to seven bytes judged by all of theirs
+  // (`reduce=`); near misses changed in exactly those bytes, at the start and the end of texts.
+  const std::vector<WordSet::Word> words{{"DoubleTensor(", false}, {"reduce=", false},  {"torch.nn.init import", false},
+                                         {"imread(", false},       {"Scale", true},     {"xy.port", true},
+                                         {"abcdefgh", false},      {"q_id=", false},    {"torch.xyz(", false},
+                                         {"self.abc(", true},      {"loader.qq", false}};
+  const WordSet set(words);
+  std::mt19937 rng(2805);
+  for (int round = 0; round < 2000; ++round) {
+    std::string text = generatedText(rng, words, 1 + rng() % 12);
+    if (rng() % 2 == 0) text = std::string(words[rng() % words.size()].text) + text;
+    if (rng() % 2 == 0) text += words[rng() % words.size()].text;
+    INFO("text: " << text);
+    const std::vector<std::size_t> expected = referencePositions(text, words);
+    CHECK(positionsOf(text, set, false) == expected);
+    CHECK(positionsOf(text, set, true) == expected);
+  }
+  for (const std::string text : {"DoubleTensor(", "xDoubleTensor(", "eTensor(", "reduce=", "reduce",
+                                 "xreduce=", "Scale", "torch.nn.init import", "t import", "q_id=", "imread(", "mread(",
+                                 "torch.xyz(", "xtorch.xyz(", "torch_xyz(", "self.abc(", "self.abc(d", "loader.qq"}) {
+    INFO("text: " << text);
+    CHECK(positionsOf(text, set, false) == referencePositions(text, words));
+    CHECK(positionsOf(text, set, true) == referencePositions(text, words));
+  }
+}

@@ -194,6 +194,7 @@ WordSet::WordSet(const std::vector<Word> &words) {
   // words share keys where they can (`Float`, `Tensor(`), and a head Python code spells all the
   // time (`device`, `torch.`, `load`) is passed over for rarer bytes (`_id=`, `oad(`).
   const ShareTable table;
+  for (std::size_t n = 0; n < firstBytes_.size(); ++n) std::memset(&firstBytes_[n], 0xff, n);
   std::array<std::array<PositionSet, kPrefix>, kBuckets> sets{};
   std::vector<const Word *> order;
   for (const Word &w : words)
@@ -237,11 +238,20 @@ WordSet::WordSet(const std::vector<Word> &words) {
     const std::size_t rest = t.size() - bestOffset; // the key's bytes and those after it
     if (t.size() < kPrefix) {
       shortBuckets_ = static_cast<std::uint8_t>(shortBuckets_ | 1U << bestBucket);
+    } else if (rest < 8 && bestOffset >= 4) {
+      // The key's bytes and the four before it, all the word's: `eTensor(` where the key alone
+      // (`sor(`) is common.
+      std::uint64_t head = 0;
+      std::memcpy(&head, t.data() + bestOffset - 4, 8);
+      const std::size_t bit = headBit<kHashBits>(head);
+      headsBefore_[bit / 64] |= std::uint64_t{1} << (bit % 64);
     } else if (rest < 8) {
-      std::uint32_t head = 0;
-      std::memcpy(&head, t.data() + bestOffset, 4);
+      // The key and the rest of the word, four to seven bytes (`reduce=`, not only `redu`).
+      std::uint64_t head = 0;
+      std::memcpy(&head, t.data() + bestOffset, rest);
       const std::size_t bit = headBit<kHashBits>(head);
       heads4_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+      shortHeads_ = static_cast<std::uint8_t>(shortHeads_ | 1U << rest);
     } else {
       std::uint64_t head = 0;
       std::memcpy(&head, t.data() + bestOffset, 8);
@@ -274,15 +284,21 @@ bool WordSet::headMayMatch(std::string_view text, std::size_t at, unsigned mask)
   // (Loads of a fixed size where the text has the bytes: a copy of a variable size goes through
   // memory byte by byte, and the hash's multiplication waits for it.)
   std::uint64_t head8 = 0;
-  std::uint32_t head4 = 0;
-  if (text.size() - at >= 8) {
-    std::memcpy(&head8, text.data() + at, 8);
-    std::memcpy(&head4, text.data() + at, 4);
-  } else {
-    std::memcpy(&head8, text.data() + at, text.size() - at);
-    std::memcpy(&head4, text.data() + at, std::min<std::size_t>(4, text.size() - at));
+  const std::size_t left = text.size() - at;
+  if (left >= 8) std::memcpy(&head8, text.data() + at, 8);
+  else std::memcpy(&head8, text.data() + at, left);
+  if (testBit(heads8_, headBit<kHashBits>(head8))) return true;
+  // The words keyed on their last four to seven bytes: those bytes, for each such length. (Bytes
+  // past the text read as zeros: a word that does not fit is no match anyway.)
+  for (unsigned lengths = shortHeads_; lengths != 0; lengths &= lengths - 1) {
+    if (testBit(heads4_, headBit<kHashBits>(head8 & firstBytes_[static_cast<std::size_t>(__builtin_ctz(lengths))])))
+      return true;
   }
-  return testBit(heads4_, headBit<kHashBits>(head4)) || testBit(heads8_, headBit<kHashBits>(head8));
+  // The words keyed past their fourth byte on fewer than eight: the key and the four bytes before.
+  if (at < 4 || left < 4) return false;
+  std::uint64_t before = 0;
+  std::memcpy(&before, text.data() + at - 4, 8);
+  return testBit(headsBefore_, headBit<kHashBits>(before));
 }
 
 /// The starts found so far that a later key may still precede: a key at `at` is the start of a

@@ -15,10 +15,12 @@
 // when the four bytes from it (table lookups of both halves, 32 positions at a time with AVX2's
 // byte shuffle) leave a bucket, and — for the buckets of words keyed at their start, which is an
 // identifier byte — when the byte before it is no identifier byte. A position that passes is then
-// looked up in two bit sets of 32 768 bits, one for the keys of the words with fewer than eight
-// bytes from their key, one for the eight bytes from the key of the others (a multiplicative hash
-// of those bytes picks the bit): the nibble tables let through many positions no key is at, and
-// the bit sets stop nearly all of those for a few instructions. Only the positions that pass both
+// looked up in three bit sets of 32 768 bits (a multiplicative hash of the bytes picks the bit):
+// the eight bytes from the key of the words with eight or more from it; the key and the four
+// bytes before it of the words keyed past their fourth byte (`eTensor(` of `DoubleTensor(`,
+// where `sor(` alone is in every `tensor(`); the four to seven bytes from the key to the end of
+// the others (`reduce=`, not only `redu`). The nibble tables let through many positions no key is
+// at, and the bit sets stop nearly all of those for a few instructions. Only the positions that pass both
 // are compared with their buckets' words, each at its start (the key's position less the key's
 // offset in it). Starts come out up to kMaxOffset bytes out of order, so they are held until the
 // filter has passed them by that much, then called back in order. The portable path (no AVX2,
@@ -89,10 +91,16 @@ private:
   std::array<std::array<std::uint8_t, 16>, kPrefix> lo_{}, hi_{};
   std::uint8_t startBuckets_ = 0; ///< buckets whose words are keyed at their start, an identifier byte
   std::uint8_t shortBuckets_ = 0; ///< buckets with a word shorter than kPrefix (no bit set judges it)
-  /// The second filter: bits for the keys of the words with fewer than eight bytes from their key,
-  /// and for the eight bytes from the key of the others.
+  /// The second filter: bits for the four to seven bytes from the key to the end of the words
+  /// keyed within their first four bytes with fewer than eight from their key, and for the eight bytes
+  /// from the key of the words with eight or more.
   static constexpr unsigned kHashBits = 15;
   std::array<std::uint64_t, (1U << kHashBits) / 64> heads4_{}, heads8_{};
+  /// The third: bits for the key and the four bytes before it of the words keyed past their fourth
+  /// byte with fewer than eight from their key.
+  std::array<std::uint64_t, (1U << kHashBits) / 64> headsBefore_{};
+  std::uint8_t shortHeads_ = 0;               ///< the lengths (bit n: n bytes, 4 to 7) of the keys in heads4_
+  std::array<std::uint64_t, 8> firstBytes_{}; ///< [n]: a mask of the first n bytes of a number loaded from a text
 };
 
 } // namespace asyncfix
