@@ -186,7 +186,7 @@ bool wordCountsAt(std::string_view text, std::size_t at, std::string_view word, 
            isAsciiWordByte(static_cast<unsigned char>(text[end])));
 }
 
-WordSet::WordSet(const std::vector<Word> &words) {
+std::vector<WordSet::Keyed> WordSet::layOut(const std::vector<Word> &words) {
   // Each word is keyed on four consecutive bytes of its own (a shorter word on all of it) and
   // put into a bucket; the key and the bucket are chosen together, word after word (the shorter
   // first: they have fewer keys to choose from), as the pair that lets the fewest more bytes of
@@ -194,8 +194,8 @@ WordSet::WordSet(const std::vector<Word> &words) {
   // words share keys where they can (`Float`, `Tensor(`), and a head Python code spells all the
   // time (`device`, `torch.`, `load`) is passed over for rarer bytes (`_id=`, `oad(`).
   const ShareTable table;
-  for (std::size_t n = 0; n < firstBytes_.size(); ++n) std::memset(&firstBytes_[n], 0xff, n);
   std::array<std::array<PositionSet, kPrefix>, kBuckets> sets{};
+  std::vector<Keyed> laid;
   std::vector<const Word *> order;
   for (const Word &w : words)
     if (!w.text.empty()) order.push_back(&w);
@@ -235,6 +235,32 @@ WordSet::WordSet(const std::vector<Word> &words) {
         sets[bestBucket][k].add(table, 0xffff, 0xffff);
       }
     }
+    laid.push_back({*w, static_cast<std::uint8_t>(bestOffset), static_cast<std::uint8_t>(bestBucket)});
+  }
+  return laid;
+}
+
+WordSet::WordSet(const std::vector<Word> &words) : WordSet(std::span<const Keyed>(layOut(words))) {}
+
+WordSet::WordSet(std::span<const Keyed> words) {
+  for (std::size_t n = 0; n < firstBytes_.size(); ++n) std::memset(&firstBytes_[n], 0xff, n);
+  for (const Keyed &keyed : words) {
+    const std::string_view t = keyed.word.text;
+    if (t.empty()) continue;
+    // Any key inside the word is sound (only how many positions pass depends on it): a layout
+    // from elsewhere is held to that.
+    const std::size_t bestOffset =
+        std::min<std::size_t>({keyed.offset, t.size() < kPrefix ? 0 : t.size() - kPrefix, kMaxOffset});
+    const std::size_t bestBucket = keyed.bucket % kBuckets;
+    const Word *w = &keyed.word;
+    for (std::size_t k = 0; k < kPrefix; ++k) {
+      const bool any = bestOffset + k >= t.size(); // a shorter word: any byte (or none) there
+      const unsigned c = any ? 0U : static_cast<unsigned char>(t[bestOffset + k]);
+      for (unsigned n = 0; n < 16; ++n) {
+        if (any || (c & 15U) == n) lo_[k][n] = static_cast<std::uint8_t>(lo_[k][n] | 1U << bestBucket);
+        if (any || (c >> 4U) == n) hi_[k][n] = static_cast<std::uint8_t>(hi_[k][n] | 1U << bestBucket);
+      }
+    }
     const std::size_t rest = t.size() - bestOffset; // the key's bytes and those after it
     if (t.size() < kPrefix) {
       shortBuckets_ = static_cast<std::uint8_t>(shortBuckets_ | 1U << bestBucket);
@@ -271,11 +297,6 @@ WordSet::WordSet(const std::vector<Word> &words) {
     for (const Entry &e : buckets_[b])
       allStart = allStart && e.offset == 0 && isWordByte(static_cast<unsigned char>(e.word.text[0]));
     if (allStart) startBuckets_ = static_cast<std::uint8_t>(startBuckets_ | 1U << b);
-    for (std::size_t k = 0; k < kPrefix; ++k)
-      for (unsigned n = 0; n < 16; ++n) {
-        if (sets[b][k].lo >> n & 1U) lo_[k][n] = static_cast<std::uint8_t>(lo_[k][n] | 1U << b);
-        if (sets[b][k].hi >> n & 1U) hi_[k][n] = static_cast<std::uint8_t>(hi_[k][n] | 1U << b);
-      }
   }
 }
 

@@ -31,6 +31,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -54,7 +55,18 @@ public:
     std::string_view text; ///< not empty; the caller keeps the bytes alive
     bool whole = false;
   };
+  /// A word with its key: where in it the filter's four bytes start (held to kMaxOffset and to
+  /// the word), and its bucket (below kBuckets).
+  struct Keyed {
+    Word word;
+    std::uint8_t offset = 0;
+    std::uint8_t bucket = 0;
+  };
+  /// Keys and buckets laid out here, against a model of Python's bytes (byteShare()).
   explicit WordSet(const std::vector<Word> &words);
+  /// Keys and buckets as given (a layout measured on real code: bench/words). Any layout finds
+  /// the same positions; only how many the filter passes for nothing depends on it.
+  explicit WordSet(std::span<const Keyed> words);
 
   using Found = bool (*)(void *state, std::size_t at);
   /// Calls `found(state, at)` for each byte `at` of `text` where some word counts, in order, until
@@ -71,6 +83,8 @@ public:
   static constexpr std::size_t kMaxOffset = 24; ///< the furthest a key starts into its word
 
 private:
+  /// The keys and buckets of `words`, chosen word after word against byteShare().
+  static std::vector<Keyed> layOut(const std::vector<Word> &words);
   /// The second filter: whether the bit sets let the position `at` (which the buckets in `mask`
   /// passed) through. Defined inline in the .cpp, where the filter loops call it.
   inline bool headMayMatch(std::string_view text, std::size_t at, unsigned mask) const;
