@@ -1,6 +1,10 @@
 #include "text/torch_words.h"
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -415,8 +419,158 @@ bool torchWordAt(std::string_view text, std::size_t at, std::string_view word, b
 
 namespace {
 
+/// Each word's key (where in it the filter's four bytes start) and bucket, measured on the bench
+/// corpora by bench/words (`asyncfix_word_layout ~/.cache/asyncfix-bench/torch 1
+/// ~/.cache/asyncfix-bench/dense-clean 0.5`, 2026-12-07): on PyTorch code the filter passes 4 100
+/// positions per MB for nothing where WordSet's own layout passes 9 500. Only speed depends on it;
+/// rerun the tool after adding a word (a word missing here makes the set use WordSet's layout).
+struct WordKey {
+  std::string_view text;
+  std::uint8_t offset, bucket;
+};
+constexpr std::array<WordKey, 123> kTorchWordLayout{{
+    {"torch.nn.init import", 8, 7},
+    {"retain_variables", 4, 3},
+    {"device_id=", 6, 6},
+    {"size_average", 5, 1},
+    {"reduce=", 3, 6},
+    {"volatile", 0, 7},
+    {"F.upsample", 0, 4},
+    {"functional.upsample", 7, 3},
+    {"torch.utils.serialization", 11, 7},
+    {"torch.utils.ffi", 11, 7},
+    {"scipy.misc import", 4, 7},
+    {"misc.imread", 1, 3},
+    {"misc.imresize", 1, 3},
+    {"misc.imsave", 1, 3},
+    {".data[0]", 3, 1},
+    {"].view(-1)", 2, 7},
+    {"Function)", 0, 4},
+    {"Function,", 0, 4},
+    {"accuracy(", 0, 3},
+    {"softmax(", 1, 5},
+    {"log_softmax(", 5, 5},
+    {"softmin(", 1, 5},
+    {"Softmax(", 0, 4},
+    {"LogSoftmax(", 4, 5},
+    {"Softmin(", 0, 4},
+    {".byte()", 0, 5},
+    {"ByteTensor", 0, 4},
+    {"StepLR(", 0, 4},
+    {"MultiStepLR(", 0, 0},
+    {"ExponentialLR(", 9, 5},
+    {"CosineAnnealingLR(", 0, 4},
+    {"LambdaLR(", 4, 1},
+    {"MultiplicativeLR(", 0, 0},
+    {"CyclicLR(", 0, 4},
+    {"OneCycleLR(", 0, 6},
+    {"CosineAnnealingWarmRestarts(", 0, 4},
+    {"LinearLR(", 4, 5},
+    {"ConstantLR(", 0, 4},
+    {"PolynomialLR(", 8, 5},
+    {"scheduler.step(", 2, 3},
+    {"lr_scheduler.step(", 5, 3},
+    {"sched.step(", 2, 3},
+    {"FloatTensor(", 0, 4},
+    {"DoubleTensor(", 0, 1},
+    {"HalfTensor(", 0, 2},
+    {"BFloat16Tensor(", 0, 0},
+    {"CharTensor(", 0, 4},
+    {"ShortTensor(", 0, 0},
+    {"IntTensor(", 0, 5},
+    {"LongTensor(", 0, 7},
+    {"BoolTensor(", 0, 4},
+    {"cuda.FloatTensor", 2, 1},
+    {"cuda.DoubleTensor", 5, 1},
+    {"cuda.HalfTensor", 5, 6},
+    {"cuda.BFloat16Tensor", 3, 6},
+    {"cuda.CharTensor", 4, 7},
+    {"cuda.ShortTensor", 7, 5},
+    {"cuda.IntTensor", 5, 5},
+    {"cuda.LongTensor", 5, 7},
+    {"cuda.BoolTensor", 3, 6},
+    {"FloatTensor as", 0, 4},
+    {"DoubleTensor as", 0, 1},
+    {"HalfTensor as", 0, 2},
+    {"BFloat16Tensor as", 0, 0},
+    {"CharTensor as", 0, 4},
+    {"ShortTensor as", 0, 0},
+    {"IntTensor as", 0, 5},
+    {"LongTensor as", 0, 7},
+    {"BoolTensor as", 0, 4},
+    {"upsample", 0, 2},
+    {"eig(", 0, 0},
+    {"solve(", 0, 3},
+    {"lstsq(", 0, 2},
+    {"matrix_rank(", 0, 1},
+    {"imread(", 3, 6},
+    {"imsave(", 0, 2},
+    {"imresize(", 3, 3},
+    {"load(", 1, 6},
+    {"Scale", 0, 4},
+    {"RandomSizedCrop", 1, 6},
+    {"init.uniform", 0, 0},
+    {"init.normal", 0, 0},
+    {"init.constant", 0, 0},
+    {"init.eye", 0, 0},
+    {"init.dirac", 0, 0},
+    {"init.orthogonal", 0, 0},
+    {"init.sparse", 0, 0},
+    {"xavier_uniform", 0, 2},
+    {"xavier_normal", 0, 2},
+    {"kaiming_uniform", 0, 2},
+    {"kaiming_normal", 0, 2},
+    {"clip_grad_norm", 0, 0},
+    {"F.sigmoid", 1, 7},
+    {"F.tanh", 0, 4},
+    {"functional.sigmoid", 10, 7},
+    {"functional.tanh", 7, 3},
+    {"np.float", 0, 2},
+    {"np.int", 0, 2},
+    {"np.bool", 0, 0},
+    {"np.object", 0, 0},
+    {"np.str", 0, 2},
+    {"np.complex", 0, 2},
+    {"np.long", 1, 6},
+    {"np.unicode", 2, 7},
+    {"numpy.float", 0, 2},
+    {"numpy.int", 0, 2},
+    {"numpy.bool", 0, 2},
+    {"numpy.object", 0, 2},
+    {"numpy.str", 0, 2},
+    {"numpy.complex", 0, 0},
+    {"numpy.long", 0, 2},
+    {"numpy.unicode", 0, 0},
+    {"gesv", 0, 2},
+    {"potrf", 0, 1},
+    {"trtrs", 0, 5},
+    {"gels", 0, 2},
+    {"symeig", 1, 7},
+    {"torch.eig", 5, 7},
+    {"torch.solve", 6, 3},
+    {"torch.lstsq", 5, 5},
+    {"torch.matrix_rank", 6, 1},
+    {"torch.load", 4, 6},
+    {"torch.legacy", 5, 7},
+}};
+
+/// The lists with their keys, or none when a word has no row in kTorchWordLayout.
+std::vector<WordSet::Keyed> laidOutWords() {
+  std::vector<WordSet::Keyed> keyed;
+  for (const auto &[list, whole] : {std::pair{torchApiWords(), false}, std::pair{torchApiWholeWords(), true}})
+    for (const TorchWord &w : list) {
+      const auto *row = std::find_if(kTorchWordLayout.begin(), kTorchWordLayout.end(),
+                                     [&](const WordKey &k) { return k.text == w.text; });
+      if (row == kTorchWordLayout.end()) return {};
+      keyed.push_back({{w.text, whole}, row->offset, row->bucket});
+    }
+  return keyed;
+}
+
 const WordSet &wordSet() {
   static const WordSet set = [] {
+    if (const std::vector<WordSet::Keyed> keyed = laidOutWords(); !keyed.empty())
+      return WordSet(std::span<const WordSet::Keyed>(keyed));
     std::vector<WordSet::Word> words;
     for (const TorchWord &w : torchApiWords()) words.push_back({w.text, false});
     for (const TorchWord &w : torchApiWholeWords()) words.push_back({w.text, true});
@@ -430,6 +584,8 @@ const WordSet &wordSet() {
 void forEachTorchWord(std::string_view text, bool (*found)(void *state, std::size_t at), void *state) {
   wordSet().forEach(text, found, state);
 }
+
+bool torchWordLayoutComplete() { return !laidOutWords().empty(); }
 
 bool startsTorchWord(std::string_view text, std::size_t at) {
   for (const TorchWord &word : torchApiWords())
