@@ -7,10 +7,11 @@
 // where the identifier ends with it.
 //
 // How: a filter in the manner of Hyperscan's Teddy. Each word is keyed on four consecutive bytes
-// of its own, the run that is rarest in Python code by a table of byte shares (`_id=` of
-// `device_id=`, `oad(` of `load(`): keyed on their first four bytes, `device`, `torch.` and
-// `loader` passed the filter every few hundred bytes of PyTorch code for nothing. The words are put
-// into eight buckets by their keys; for each of the four positions a table gives, for each low and
+// of its own and put into one of eight buckets: as a caller's layout says (the AF3xx lists: the
+// layout bench/words measured on real code), or else the run that is rarest in Python code by a
+// table of byte shares (`_id=` of `device_id=`, `oad(` of `load(`): keyed on their first four
+// bytes, `device`, `torch.` and `loader` passed the filter every few hundred bytes of PyTorch
+// code for nothing. For each of the four positions a table gives, for each low and
 // each high half of a byte, the buckets whose keys may have such a byte there. A position passes
 // when the four bytes from it (table lookups of both halves, 32 positions at a time with AVX2's
 // byte shuffle) leave a bucket, and — for the buckets of words keyed at their start, which is an
