@@ -1546,4 +1546,102 @@ TEST_CASE("prefilter: a word read only called counts as called where a `(` follo
   CHECK_FALSE(allFindings(linter, "$import torch\nt.trtrs p(b)\n").empty());
   // Not called on its line: still judged (no `(` after it before the line's end).
   CHECK(scanTriggers("import torch\nfns = [torch.symeig]\ny = f(x)\n", kPrefilterTorchApi) == 0);
+// ---------------------------------------------------------------------------------------------
+// The AF3xx word filter and the package tests (text/prefilter_words.*, text/torch_words.*):
+// each fast path against its plain definition.
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+/// torchPackagesSpelt() by its definition: each name searched for anywhere, then the star imports.
+unsigned packagesByDefinition(std::string_view text) {
+  unsigned spelt = 0;
+  if (text.find("torch") != std::string_view::npos) spelt |= kPackageTorch;
+  if (text.find("torchvision") != std::string_view::npos) spelt |= kPackageTorchvision;
+  if (text.find("numpy") != std::string_view::npos) spelt |= kPackageNumpy;
+  if (text.find("scipy") != std::string_view::npos) spelt |= kPackageScipy;
+  if (spellsStarImport(text)) spelt |= kPackageStarImport;
+  return spelt;
+}
+
+} // namespace
+
+TEST_CASE("torch words: torchPackagesSpelt's one pass finds what searching each name finds", "[prefilter]") {
+  // The pass compares fewer bytes once `torch` is found (`py`, `hv`): names at every offset of
+  // its 32-byte blocks, before and after the first `torch`, cut short or near the text's end.
+  static constexpr std::array<std::string_view, 18> kPieces{"torch",
+                                                            "torchvision",
+                                                            "numpy",
+                                                            "scipy",
+                                                            "from torch import *",
+                                                            "from os import *",
+                                                            "import numpy",
+                                                            "torchvisio",
+                                                            "nump",
+                                                            "scip",
+                                                            "py",
+                                                            "hv",
+                                                            "vision",
+                                                            "x = a * b\n",
+                                                            " ",
+                                                            "\n",
+                                                            "from . import *",
+                                                            "tochvision"};
+  std::mt19937 rng(2809);
+  for (int round = 0; round < 4000; ++round) {
+    std::string text(rng() % 48, rng() % 2 == 0 ? ' ' : 'p');
+    const std::size_t n = 1 + rng() % 30;
+    for (std::size_t i = 0; i < n; ++i) {
+      text += kPieces[rng() % kPieces.size()];
+      if (rng() % 3 == 0) text.append(rng() % 40, "xyhvp *"[rng() % 7]);
+    }
+    INFO("text: " << text);
+    CHECK(torchPackagesSpelt(text) == packagesByDefinition(text));
+    // Every suffix: a name that starts a few bytes before where the vectorised pass stops.
+    const std::size_t cut = rng() % (text.size() + 1);
+    CHECK(torchPackagesSpelt(std::string_view(text).substr(cut)) ==
+          packagesByDefinition(std::string_view(text).substr(cut)));
+  }
+  // A name whose `py` or `hv` lies past the last full block, its start before it.
+  for (std::size_t pad = 30; pad < 110; ++pad)
+    for (const std::string_view tail : {"numpy", "scipy", "torchvision"}) {
+      const std::string text = "import torch\n" + std::string(pad, 'x') + std::string(tail);
+      INFO("text: " << text);
+      CHECK(torchPackagesSpelt(text) == packagesByDefinition(text));
+    }
+}
+
+TEST_CASE("torch words: the bit sets judge the bytes before a late key and a short word's rest", "[prefilter]") {
+  // Words keyed past their fourth byte on fewer than eight bytes (`DoubleTen|sor(`), judged by
+  // the key and the four bytes before it; words of five to seven bytes judged by all of theirs
+  // (`reduce=`); near misses changed in exactly those bytes, at the start and the end of texts.
+  const std::vector<WordSet::Word> words{{"DoubleTensor(", false}, {"reduce=", false},  {"torch.nn.init import", false},
+                                         {"imread(", false},       {"Scale", true},     {"xy.port", true},
+                                         {"abcdefgh", false},      {"q_id=", false},    {"torch.xyz(", false},
+                                         {"self.abc(", true},      {"loader.qq", false}};
+  const WordSet set(words);
+  std::mt19937 rng(2805);
+  for (int round = 0; round < 2000; ++round) {
+    std::string text = generatedText(rng, words, 1 + rng() % 12);
+    if (rng() % 2 == 0) text = std::string(words[rng() % words.size()].text) + text;
+    if (rng() % 2 == 0) text += words[rng() % words.size()].text;
+    INFO("text: " << text);
+    const std::vector<std::size_t> expected = referencePositions(text, words);
+    CHECK(positionsOf(text, set, false) == expected);
+    CHECK(positionsOf(text, set, true) == expected);
+  }
+  for (const std::string text : {"DoubleTensor(", "xDoubleTensor(", "eTensor(", "reduce=", "reduce",
+                                 "xreduce=", "Scale", "torch.nn.init import", "t import", "q_id=", "imread(", "mread(",
+                                 "torch.xyz(", "xtorch.xyz(", "torch_xyz(", "self.abc(", "self.abc(d", "loader.qq"}) {
+    INFO("text: " << text);
+    CHECK(positionsOf(text, set, false) == referencePositions(text, words));
+    CHECK(positionsOf(text, set, true) == referencePositions(text, words));
+  }
+}
+
+TEST_CASE("torch words: every word has its row in the measured layout", "[prefilter]") {
+  // A word added to the lists without running bench/words (asyncfix_word_layout) is still found
+  // (WordSet lays the words out itself), but the filter passes twice as many positions of PyTorch
+  // code for nothing: rerun the tool and paste its rows into kTorchWordLayout.
+  CHECK(torchWordLayoutComplete());
 }

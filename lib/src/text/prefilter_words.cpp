@@ -186,7 +186,7 @@ bool wordCountsAt(std::string_view text, std::size_t at, std::string_view word, 
            isAsciiWordByte(static_cast<unsigned char>(text[end])));
 }
 
-WordSet::WordSet(const std::vector<Word> &words) {
+std::vector<WordSet::Keyed> WordSet::layOut(const std::vector<Word> &words) {
   // Each word is keyed on four consecutive bytes of its own (a shorter word on all of it) and
   // put into a bucket; the key and the bucket are chosen together, word after word (the shorter
   // first: they have fewer keys to choose from), as the pair that lets the fewest more bytes of
@@ -195,6 +195,7 @@ WordSet::WordSet(const std::vector<Word> &words) {
   // time (`device`, `torch.`, `load`) is passed over for rarer bytes (`_id=`, `oad(`).
   const ShareTable table;
   std::array<std::array<PositionSet, kPrefix>, kBuckets> sets{};
+  std::vector<Keyed> laid;
   std::vector<const Word *> order;
   for (const Word &w : words)
     if (!w.text.empty()) order.push_back(&w);
@@ -234,14 +235,49 @@ WordSet::WordSet(const std::vector<Word> &words) {
         sets[bestBucket][k].add(table, 0xffff, 0xffff);
       }
     }
+    laid.push_back({*w, static_cast<std::uint8_t>(bestOffset), static_cast<std::uint8_t>(bestBucket)});
+  }
+  return laid;
+}
+
+WordSet::WordSet(const std::vector<Word> &words) : WordSet(std::span<const Keyed>(layOut(words))) {}
+
+WordSet::WordSet(std::span<const Keyed> words) {
+  for (std::size_t n = 0; n < firstBytes_.size(); ++n) std::memset(&firstBytes_[n], 0xff, n);
+  for (const Keyed &keyed : words) {
+    const std::string_view t = keyed.word.text;
+    if (t.empty()) continue;
+    // Any key inside the word is sound (only how many positions pass depends on it): a layout
+    // from elsewhere is held to that.
+    const std::size_t bestOffset =
+        std::min<std::size_t>({keyed.offset, t.size() < kPrefix ? 0 : t.size() - kPrefix, kMaxOffset});
+    const std::size_t bestBucket = keyed.bucket % kBuckets;
+    const Word *w = &keyed.word;
+    for (std::size_t k = 0; k < kPrefix; ++k) {
+      const bool any = bestOffset + k >= t.size(); // a shorter word: any byte (or none) there
+      const unsigned c = any ? 0U : static_cast<unsigned char>(t[bestOffset + k]);
+      for (unsigned n = 0; n < 16; ++n) {
+        if (any || (c & 15U) == n) lo_[k][n] = static_cast<std::uint8_t>(lo_[k][n] | 1U << bestBucket);
+        if (any || (c >> 4U) == n) hi_[k][n] = static_cast<std::uint8_t>(hi_[k][n] | 1U << bestBucket);
+      }
+    }
     const std::size_t rest = t.size() - bestOffset; // the key's bytes and those after it
     if (t.size() < kPrefix) {
       shortBuckets_ = static_cast<std::uint8_t>(shortBuckets_ | 1U << bestBucket);
+    } else if (rest < 8 && bestOffset >= 4) {
+      // The key's bytes and the four before it, all the word's: `eTensor(` where the key alone
+      // (`sor(`) is common.
+      std::uint64_t head = 0;
+      std::memcpy(&head, t.data() + bestOffset - 4, 8);
+      const std::size_t bit = headBit<kHashBits>(head);
+      headsBefore_[bit / 64] |= std::uint64_t{1} << (bit % 64);
     } else if (rest < 8) {
-      std::uint32_t head = 0;
-      std::memcpy(&head, t.data() + bestOffset, 4);
+      // The key and the rest of the word, four to seven bytes (`reduce=`, not only `redu`).
+      std::uint64_t head = 0;
+      std::memcpy(&head, t.data() + bestOffset, rest);
       const std::size_t bit = headBit<kHashBits>(head);
       heads4_[bit / 64] |= std::uint64_t{1} << (bit % 64);
+      shortHeads_ = static_cast<std::uint8_t>(shortHeads_ | 1U << rest);
     } else {
       std::uint64_t head = 0;
       std::memcpy(&head, t.data() + bestOffset, 8);
@@ -261,11 +297,6 @@ WordSet::WordSet(const std::vector<Word> &words) {
     for (const Entry &e : buckets_[b])
       allStart = allStart && e.offset == 0 && isWordByte(static_cast<unsigned char>(e.word.text[0]));
     if (allStart) startBuckets_ = static_cast<std::uint8_t>(startBuckets_ | 1U << b);
-    for (std::size_t k = 0; k < kPrefix; ++k)
-      for (unsigned n = 0; n < 16; ++n) {
-        if (sets[b][k].lo >> n & 1U) lo_[k][n] = static_cast<std::uint8_t>(lo_[k][n] | 1U << b);
-        if (sets[b][k].hi >> n & 1U) hi_[k][n] = static_cast<std::uint8_t>(hi_[k][n] | 1U << b);
-      }
   }
 }
 
@@ -274,15 +305,21 @@ bool WordSet::headMayMatch(std::string_view text, std::size_t at, unsigned mask)
   // (Loads of a fixed size where the text has the bytes: a copy of a variable size goes through
   // memory byte by byte, and the hash's multiplication waits for it.)
   std::uint64_t head8 = 0;
-  std::uint32_t head4 = 0;
-  if (text.size() - at >= 8) {
-    std::memcpy(&head8, text.data() + at, 8);
-    std::memcpy(&head4, text.data() + at, 4);
-  } else {
-    std::memcpy(&head8, text.data() + at, text.size() - at);
-    std::memcpy(&head4, text.data() + at, std::min<std::size_t>(4, text.size() - at));
+  const std::size_t left = text.size() - at;
+  if (left >= 8) std::memcpy(&head8, text.data() + at, 8);
+  else std::memcpy(&head8, text.data() + at, left);
+  if (testBit(heads8_, headBit<kHashBits>(head8))) return true;
+  // The words keyed on their last four to seven bytes: those bytes, for each such length. (Bytes
+  // past the text read as zeros: a word that does not fit is no match anyway.)
+  for (unsigned lengths = shortHeads_; lengths != 0; lengths &= lengths - 1) {
+    if (testBit(heads4_, headBit<kHashBits>(head8 & firstBytes_[static_cast<std::size_t>(__builtin_ctz(lengths))])))
+      return true;
   }
-  return testBit(heads4_, headBit<kHashBits>(head4)) || testBit(heads8_, headBit<kHashBits>(head8));
+  // The words keyed past their fourth byte on fewer than eight: the key and the four bytes before.
+  if (at < 4 || left < 4) return false;
+  std::uint64_t before = 0;
+  std::memcpy(&before, text.data() + at - 4, 8);
+  return testBit(headsBefore_, headBit<kHashBits>(before));
 }
 
 /// The starts found so far that a later key may still precede: a key at `at` is the start of a

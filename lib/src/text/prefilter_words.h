@@ -7,18 +7,21 @@
 // where the identifier ends with it.
 //
 // How: a filter in the manner of Hyperscan's Teddy. Each word is keyed on four consecutive bytes
-// of its own, the run that is rarest in Python code by a table of byte shares (`_id=` of
-// `device_id=`, `oad(` of `load(`): keyed on their first four bytes, `device`, `torch.` and
-// `loader` passed the filter every few hundred bytes of PyTorch code for nothing. The words are put
-// into eight buckets by their keys; for each of the four positions a table gives, for each low and
+// of its own and put into one of eight buckets: as a caller's layout says (the AF3xx lists: the
+// layout bench/words measured on real code), or else the run that is rarest in Python code by a
+// table of byte shares (`_id=` of `device_id=`, `oad(` of `load(`): keyed on their first four
+// bytes, `device`, `torch.` and `loader` passed the filter every few hundred bytes of PyTorch
+// code for nothing. For each of the four positions a table gives, for each low and
 // each high half of a byte, the buckets whose keys may have such a byte there. A position passes
 // when the four bytes from it (table lookups of both halves, 32 positions at a time with AVX2's
 // byte shuffle) leave a bucket, and — for the buckets of words keyed at their start, which is an
 // identifier byte — when the byte before it is no identifier byte. A position that passes is then
-// looked up in two bit sets of 32 768 bits, one for the keys of the words with fewer than eight
-// bytes from their key, one for the eight bytes from the key of the others (a multiplicative hash
-// of those bytes picks the bit): the nibble tables let through many positions no key is at, and
-// the bit sets stop nearly all of those for a few instructions. Only the positions that pass both
+// looked up in three bit sets of 32 768 bits (a multiplicative hash of the bytes picks the bit):
+// the eight bytes from the key of the words with eight or more from it; the key and the four
+// bytes before it of the words keyed past their fourth byte (`eTensor(` of `DoubleTensor(`,
+// where `sor(` alone is in every `tensor(`); the four to seven bytes from the key to the end of
+// the others (`reduce=`, not only `redu`). The nibble tables let through many positions no key is
+// at, and the bit sets stop nearly all of those for a few instructions. Only the positions that pass both
 // are compared with their buckets' words, each at its start (the key's position less the key's
 // offset in it). Starts come out up to kMaxOffset bytes out of order, so they are held until the
 // filter has passed them by that much, then called back in order. The portable path (no AVX2,
@@ -29,6 +32,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string_view>
 #include <vector>
 
@@ -52,7 +56,18 @@ public:
     std::string_view text; ///< not empty; the caller keeps the bytes alive
     bool whole = false;
   };
+  /// A word with its key: where in it the filter's four bytes start (held to kMaxOffset and to
+  /// the word), and its bucket (below kBuckets).
+  struct Keyed {
+    Word word;
+    std::uint8_t offset = 0;
+    std::uint8_t bucket = 0;
+  };
+  /// Keys and buckets laid out here, against a model of Python's bytes (byteShare()).
   explicit WordSet(const std::vector<Word> &words);
+  /// Keys and buckets as given (a layout measured on real code: bench/words). Any layout finds
+  /// the same positions; only how many the filter passes for nothing depends on it.
+  explicit WordSet(std::span<const Keyed> words);
 
   using Found = bool (*)(void *state, std::size_t at);
   /// Calls `found(state, at)` for each byte `at` of `text` where some word counts, in order, until
@@ -69,6 +84,8 @@ public:
   static constexpr std::size_t kMaxOffset = 24; ///< the furthest a key starts into its word
 
 private:
+  /// The keys and buckets of `words`, chosen word after word against byteShare().
+  static std::vector<Keyed> layOut(const std::vector<Word> &words);
   /// The second filter: whether the bit sets let the position `at` (which the buckets in `mask`
   /// passed) through. Defined inline in the .cpp, where the filter loops call it.
   inline bool headMayMatch(std::string_view text, std::size_t at, unsigned mask) const;
@@ -89,10 +106,16 @@ private:
   std::array<std::array<std::uint8_t, 16>, kPrefix> lo_{}, hi_{};
   std::uint8_t startBuckets_ = 0; ///< buckets whose words are keyed at their start, an identifier byte
   std::uint8_t shortBuckets_ = 0; ///< buckets with a word shorter than kPrefix (no bit set judges it)
-  /// The second filter: bits for the keys of the words with fewer than eight bytes from their key,
-  /// and for the eight bytes from the key of the others.
+  /// The second filter: bits for the four to seven bytes from the key to the end of the words
+  /// keyed within their first four bytes with fewer than eight from their key, and for the eight bytes
+  /// from the key of the words with eight or more.
   static constexpr unsigned kHashBits = 15;
   std::array<std::uint64_t, (1U << kHashBits) / 64> heads4_{}, heads8_{};
+  /// The third: bits for the key and the four bytes before it of the words keyed past their fourth
+  /// byte with fewer than eight from their key.
+  std::array<std::uint64_t, (1U << kHashBits) / 64> headsBefore_{};
+  std::uint8_t shortHeads_ = 0;               ///< the lengths (bit n: n bytes, 4 to 7) of the keys in heads4_
+  std::array<std::uint64_t, 8> firstBytes_{}; ///< [n]: a mask of the first n bytes of a number loaded from a text
 };
 
 } // namespace asyncfix

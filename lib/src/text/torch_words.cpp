@@ -1,6 +1,10 @@
 #include "text/torch_words.h"
 
+#include <algorithm>
+#include <array>
+#include <cstdint>
 #include <string>
+#include <utility>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -230,18 +234,124 @@ bool mayUseTorchFamily(std::string_view text) {
   return found;
 }
 
-unsigned torchPackagesSpelt(std::string_view text) {
-  // As mayUseTorchFamily, without stopping at the first name.
-  constexpr unsigned kAll = kPackageTorch | kPackageTorchvision | kPackageNumpy | kPackageScipy;
+namespace {
+
+bool starImportAt(std::string_view text, std::size_t star);
+
+/// What torchPackagesSpelt() still looks for, and the patterns of its vectorised pass: each a
+/// byte per lane where the pattern is wanted, 0 where it is not (found already).
+struct PackageSearch {
+  std::string_view text;
   unsigned spelt = 0;
-  familyNames(text, [&](std::size_t i) {
+  bool star = false; ///< a star import of the family found
+  static constexpr unsigned kAll = kPackageTorch | kPackageTorchvision | kPackageNumpy | kPackageScipy;
+
+  bool done() const { return spelt == kAll && star; }
+  /// A position the pass stopped at: a name's first, third and fifth bytes (t-r-h, n-m-y, s-i-y,
+  /// and t-r-h-v for `torchvision`), the `py` of `numpy` and `scipy` or the `hv` of `torchvision`
+  /// (once `torch` is found), or a `*`. True when nothing is left to find.
+  bool visit(std::size_t i) {
+    const char c = text[i];
+    if (c == '*') {
+      star = star || starImportAt(text, i);
+      return done();
+    }
+    if (c == 'p' && i >= 3) name(i - 3);
+    else if (c == 'h' && i >= 4) name(i - 4);
+    name(i);
+    return done();
+  }
+  /// Adds the package whose name starts at i, if one does.
+  void name(std::size_t i) {
     const std::string_view w = text.substr(i, 5);
     if (w == "torch") spelt |= text.substr(i + 5, 6) == "vision" ? kPackageTorch | kPackageTorchvision : kPackageTorch;
     else if (w == "numpy") spelt |= kPackageNumpy;
     else if (w == "scipy") spelt |= kPackageScipy;
-    return spelt == kAll;
-  });
-  return spellsStarImport(text) ? spelt | kPackageStarImport : spelt;
+  }
+  /// Whether position i may start something still looked for (the scalar path's filter).
+  bool mayStart(std::size_t i) const {
+    const char c = text[i];
+    return (c == '*' && !star) || (c == 't' && (spelt & kPackageTorchvision) == 0) ||
+           (c == 'n' && (spelt & kPackageNumpy) == 0) || (c == 's' && (spelt & kPackageScipy) == 0);
+  }
+};
+
+#if defined(ASYNCFIX_FAMILY_AVX2)
+/// The patterns PackageSearch still looks for, as lanes of all ones or zeros. (No lambdas in the
+/// AVX2 functions: GCC does not give them the function's target.)
+__attribute__((target("avx2"))) inline void wantedAvx2(const PackageSearch &search, __m256i *want) {
+  const unsigned spelt = search.spelt;
+  want[0] = _mm256_set1_epi8((spelt & kPackageTorch) == 0 ? static_cast<char>(0xff) : 0);
+  want[1] = _mm256_set1_epi8((spelt & kPackageTorchvision) == 0 ? static_cast<char>(0xff) : 0);
+  want[2] = _mm256_set1_epi8((spelt & kPackageNumpy) == 0 ? static_cast<char>(0xff) : 0);
+  want[3] = _mm256_set1_epi8((spelt & kPackageScipy) == 0 ? static_cast<char>(0xff) : 0);
+  want[4] = _mm256_set1_epi8(search.star ? 0 : static_cast<char>(0xff));
+}
+
+/// PackageSearch's pass 32 positions at a time from `i`, as far as the loads stay in the text (`i`
+/// is left at the first position not visited); true when nothing is left to find. A name found is
+/// no longer compared: `torch` every line of PyTorch code stopped the pass at each.
+__attribute__((target("avx2"))) bool packagesAvx2(PackageSearch &search, std::size_t &i) {
+  const char *s = search.text.data();
+  const std::size_t n = search.text.size();
+  __m256i want[5];
+  wantedAvx2(search, want);
+  const __m256i t = _mm256_set1_epi8('t'), r = _mm256_set1_epi8('r'), h = _mm256_set1_epi8('h'),
+                v = _mm256_set1_epi8('v'), nn = _mm256_set1_epi8('n'), mm = _mm256_set1_epi8('m'),
+                sc = _mm256_set1_epi8('s'), ii = _mm256_set1_epi8('i'), y = _mm256_set1_epi8('y'),
+                star = _mm256_set1_epi8('*');
+  const __m256i p = _mm256_set1_epi8('p');
+  for (; i + 5 + 32 <= n; i += 32) {
+    const __m256i a = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i));
+    __m256i m;
+    if ((search.spelt & kPackageTorch) != 0) {
+      // `torch` found (in PyTorch code, at its first lines): the rest by two bytes each, `py` of
+      // `numpy` and `scipy`, `hv` of `torchvision`, which code rarely spells otherwise.
+      const __m256i b = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i + 1));
+      const __m256i py = _mm256_and_si256(_mm256_cmpeq_epi8(a, p), _mm256_cmpeq_epi8(b, y));
+      const __m256i hv = _mm256_and_si256(_mm256_cmpeq_epi8(a, h), _mm256_cmpeq_epi8(b, v));
+      m = _mm256_or_si256(
+          _mm256_or_si256(_mm256_and_si256(py, _mm256_or_si256(want[2], want[3])), _mm256_and_si256(hv, want[1])),
+          _mm256_and_si256(_mm256_cmpeq_epi8(a, star), want[4]));
+    } else {
+      const __m256i c = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i + 2));
+      const __m256i e = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i + 4));
+      const __m256i f = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i + 5));
+      const __m256i torch =
+          _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(a, t), _mm256_cmpeq_epi8(c, r)), _mm256_cmpeq_epi8(e, h));
+      const __m256i vision = _mm256_and_si256(torch, _mm256_cmpeq_epi8(f, v));
+      const __m256i ey = _mm256_cmpeq_epi8(e, y);
+      const __m256i numpy = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(a, nn), _mm256_cmpeq_epi8(c, mm)), ey);
+      const __m256i scipy = _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(a, sc), _mm256_cmpeq_epi8(c, ii)), ey);
+      m = _mm256_or_si256(
+          _mm256_or_si256(_mm256_and_si256(torch, want[0]), _mm256_and_si256(vision, want[1])),
+          _mm256_or_si256(_mm256_or_si256(_mm256_and_si256(numpy, want[2]), _mm256_and_si256(scipy, want[3])),
+                          _mm256_and_si256(_mm256_cmpeq_epi8(a, star), want[4])));
+    }
+    auto mask = static_cast<unsigned>(_mm256_movemask_epi8(m));
+    if (mask == 0) continue;
+    for (; mask != 0; mask &= mask - 1)
+      if (search.visit(i + static_cast<std::size_t>(__builtin_ctz(mask)))) return true;
+    wantedAvx2(search, want);
+  }
+  return false;
+}
+#endif
+
+} // namespace
+
+unsigned torchPackagesSpelt(std::string_view text) {
+  // One pass for the names and the star imports (spellsStarImport), each looked for until found.
+  PackageSearch search{text};
+  std::size_t i = 0;
+#if defined(ASYNCFIX_FAMILY_AVX2)
+  if (hasAvx2() && packagesAvx2(search, i)) return search.spelt | kPackageStarImport;
+#endif
+  // The rest one byte at a time, from a few bytes back: a name whose `py` or `hv` the vectorised
+  // pass would have found past where it stopped.
+  for (i = i >= 4 ? i - 4 : 0; i < text.size(); ++i)
+    if (search.mayStart(i) && search.visit(i)) break;
+  return search.star ? search.spelt | kPackageStarImport : search.spelt;
 }
 
 namespace {
@@ -279,17 +389,27 @@ bool starImportOfFamily(std::string_view text, std::size_t at) {
 
 } // namespace
 
-bool spellsStarImport(std::string_view text) {
-  // An `import` with only these bytes between it and a `*`. Found from the `*` backwards: the
-  // star is far rarer than the `i` a search for the word stops at (each `if`, `in`, `is`).
+namespace {
+
+/// Whether the `*` at `star` ends a star import that may be of the family: an `import` with only
+/// blanks (line continuations too) between it and the star, whose module starImportOfFamily()
+/// takes.
+bool starImportAt(std::string_view text, std::size_t star) {
   const auto between = [](unsigned char c) {
     return c == ' ' || c == '\t' || c == '\\' || c == '\n' || c == '\r' || c == '\f' || c == '\v' || c >= 0x80;
   };
-  for (std::size_t star = text.find('*'); star != std::string_view::npos; star = text.find('*', star + 1)) {
-    std::size_t k = star;
-    while (k > 0 && between(static_cast<unsigned char>(text[k - 1]))) --k;
-    if (k >= 6 && text.substr(k - 6, 6) == "import" && starImportOfFamily(text, k - 6)) return true;
-  }
+  std::size_t k = star;
+  while (k > 0 && between(static_cast<unsigned char>(text[k - 1]))) --k;
+  return k >= 6 && text.substr(k - 6, 6) == "import" && starImportOfFamily(text, k - 6);
+}
+
+} // namespace
+
+bool spellsStarImport(std::string_view text) {
+  // Found from the `*` backwards: the star is far rarer than the `i` a search for the word stops
+  // at (each `if`, `in`, `is`).
+  for (std::size_t star = text.find('*'); star != std::string_view::npos; star = text.find('*', star + 1))
+    if (starImportAt(text, star)) return true;
   return false;
 }
 
@@ -299,8 +419,158 @@ bool torchWordAt(std::string_view text, std::size_t at, std::string_view word, b
 
 namespace {
 
+/// Each word's key (where in it the filter's four bytes start) and bucket, measured on the bench
+/// corpora by bench/words (`asyncfix_word_layout ~/.cache/asyncfix-bench/torch 1
+/// ~/.cache/asyncfix-bench/dense-clean 0.5`, 2026-12-07): on PyTorch code the filter passes 4 100
+/// positions per MB for nothing where WordSet's own layout passes 9 500. Only speed depends on it;
+/// rerun the tool after adding a word (a word missing here makes the set use WordSet's layout).
+struct WordKey {
+  std::string_view text;
+  std::uint8_t offset, bucket;
+};
+constexpr std::array<WordKey, 123> kTorchWordLayout{{
+    {"torch.nn.init import", 8, 7},
+    {"retain_variables", 4, 3},
+    {"device_id=", 6, 6},
+    {"size_average", 5, 1},
+    {"reduce=", 3, 6},
+    {"volatile", 0, 7},
+    {"F.upsample", 0, 4},
+    {"functional.upsample", 7, 3},
+    {"torch.utils.serialization", 11, 7},
+    {"torch.utils.ffi", 11, 7},
+    {"scipy.misc import", 4, 7},
+    {"misc.imread", 1, 3},
+    {"misc.imresize", 1, 3},
+    {"misc.imsave", 1, 3},
+    {".data[0]", 3, 1},
+    {"].view(-1)", 2, 7},
+    {"Function)", 0, 4},
+    {"Function,", 0, 4},
+    {"accuracy(", 0, 3},
+    {"softmax(", 1, 5},
+    {"log_softmax(", 5, 5},
+    {"softmin(", 1, 5},
+    {"Softmax(", 0, 4},
+    {"LogSoftmax(", 4, 5},
+    {"Softmin(", 0, 4},
+    {".byte()", 0, 5},
+    {"ByteTensor", 0, 4},
+    {"StepLR(", 0, 4},
+    {"MultiStepLR(", 0, 0},
+    {"ExponentialLR(", 9, 5},
+    {"CosineAnnealingLR(", 0, 4},
+    {"LambdaLR(", 4, 1},
+    {"MultiplicativeLR(", 0, 0},
+    {"CyclicLR(", 0, 4},
+    {"OneCycleLR(", 0, 6},
+    {"CosineAnnealingWarmRestarts(", 0, 4},
+    {"LinearLR(", 4, 5},
+    {"ConstantLR(", 0, 4},
+    {"PolynomialLR(", 8, 5},
+    {"scheduler.step(", 2, 3},
+    {"lr_scheduler.step(", 5, 3},
+    {"sched.step(", 2, 3},
+    {"FloatTensor(", 0, 4},
+    {"DoubleTensor(", 0, 1},
+    {"HalfTensor(", 0, 2},
+    {"BFloat16Tensor(", 0, 0},
+    {"CharTensor(", 0, 4},
+    {"ShortTensor(", 0, 0},
+    {"IntTensor(", 0, 5},
+    {"LongTensor(", 0, 7},
+    {"BoolTensor(", 0, 4},
+    {"cuda.FloatTensor", 2, 1},
+    {"cuda.DoubleTensor", 5, 1},
+    {"cuda.HalfTensor", 5, 6},
+    {"cuda.BFloat16Tensor", 3, 6},
+    {"cuda.CharTensor", 4, 7},
+    {"cuda.ShortTensor", 7, 5},
+    {"cuda.IntTensor", 5, 5},
+    {"cuda.LongTensor", 5, 7},
+    {"cuda.BoolTensor", 3, 6},
+    {"FloatTensor as", 0, 4},
+    {"DoubleTensor as", 0, 1},
+    {"HalfTensor as", 0, 2},
+    {"BFloat16Tensor as", 0, 0},
+    {"CharTensor as", 0, 4},
+    {"ShortTensor as", 0, 0},
+    {"IntTensor as", 0, 5},
+    {"LongTensor as", 0, 7},
+    {"BoolTensor as", 0, 4},
+    {"upsample", 0, 2},
+    {"eig(", 0, 0},
+    {"solve(", 0, 3},
+    {"lstsq(", 0, 2},
+    {"matrix_rank(", 0, 1},
+    {"imread(", 3, 6},
+    {"imsave(", 0, 2},
+    {"imresize(", 3, 3},
+    {"load(", 1, 6},
+    {"Scale", 0, 4},
+    {"RandomSizedCrop", 1, 6},
+    {"init.uniform", 0, 0},
+    {"init.normal", 0, 0},
+    {"init.constant", 0, 0},
+    {"init.eye", 0, 0},
+    {"init.dirac", 0, 0},
+    {"init.orthogonal", 0, 0},
+    {"init.sparse", 0, 0},
+    {"xavier_uniform", 0, 2},
+    {"xavier_normal", 0, 2},
+    {"kaiming_uniform", 0, 2},
+    {"kaiming_normal", 0, 2},
+    {"clip_grad_norm", 0, 0},
+    {"F.sigmoid", 1, 7},
+    {"F.tanh", 0, 4},
+    {"functional.sigmoid", 10, 7},
+    {"functional.tanh", 7, 3},
+    {"np.float", 0, 2},
+    {"np.int", 0, 2},
+    {"np.bool", 0, 0},
+    {"np.object", 0, 0},
+    {"np.str", 0, 2},
+    {"np.complex", 0, 2},
+    {"np.long", 1, 6},
+    {"np.unicode", 2, 7},
+    {"numpy.float", 0, 2},
+    {"numpy.int", 0, 2},
+    {"numpy.bool", 0, 2},
+    {"numpy.object", 0, 2},
+    {"numpy.str", 0, 2},
+    {"numpy.complex", 0, 0},
+    {"numpy.long", 0, 2},
+    {"numpy.unicode", 0, 0},
+    {"gesv", 0, 2},
+    {"potrf", 0, 1},
+    {"trtrs", 0, 5},
+    {"gels", 0, 2},
+    {"symeig", 1, 7},
+    {"torch.eig", 5, 7},
+    {"torch.solve", 6, 3},
+    {"torch.lstsq", 5, 5},
+    {"torch.matrix_rank", 6, 1},
+    {"torch.load", 4, 6},
+    {"torch.legacy", 5, 7},
+}};
+
+/// The lists with their keys, or none when a word has no row in kTorchWordLayout.
+std::vector<WordSet::Keyed> laidOutWords() {
+  std::vector<WordSet::Keyed> keyed;
+  for (const auto &[list, whole] : {std::pair{torchApiWords(), false}, std::pair{torchApiWholeWords(), true}})
+    for (const TorchWord &w : list) {
+      const auto *row = std::find_if(kTorchWordLayout.begin(), kTorchWordLayout.end(),
+                                     [&](const WordKey &k) { return k.text == w.text; });
+      if (row == kTorchWordLayout.end()) return {};
+      keyed.push_back({{w.text, whole}, row->offset, row->bucket});
+    }
+  return keyed;
+}
+
 const WordSet &wordSet() {
   static const WordSet set = [] {
+    if (const std::vector<WordSet::Keyed> keyed = laidOutWords(); !keyed.empty())
+      return WordSet(std::span<const WordSet::Keyed>(keyed));
     std::vector<WordSet::Word> words;
     for (const TorchWord &w : torchApiWords()) words.push_back({w.text, false});
     for (const TorchWord &w : torchApiWholeWords()) words.push_back({w.text, true});
@@ -314,6 +584,8 @@ const WordSet &wordSet() {
 void forEachTorchWord(std::string_view text, bool (*found)(void *state, std::size_t at), void *state) {
   wordSet().forEach(text, found, state);
 }
+
+bool torchWordLayoutComplete() { return !laidOutWords().empty(); }
 
 bool startsTorchWord(std::string_view text, std::size_t at) {
   for (const TorchWord &word : torchApiWords())

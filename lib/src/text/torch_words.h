@@ -80,6 +80,11 @@ template <class F> void forEachTorchWord(std::string_view text, F &&f) {
 /// whether `at` lies in a string or a comment.
 bool torchWordAt(std::string_view text, std::size_t at, std::string_view word, bool whole);
 
+/// Whether every word of the lists has its row in the measured layout of the word filter
+/// (bench/words): else the filter lays the words out by a model of Python's bytes, slower on
+/// PyTorch code (a unit test asks).
+bool torchWordLayoutComplete();
+
 /// Whether some word of either list counts at byte `at` (a rule's check that the node it
 /// reports on holds a mark of its own, not only another rule's).
 bool startsTorchWord(std::string_view text, std::size_t at);
