@@ -1546,6 +1546,8 @@ TEST_CASE("prefilter: a word read only called counts as called where a `(` follo
   CHECK_FALSE(allFindings(linter, "$import torch\nt.trtrs p(b)\n").empty());
   // Not called on its line: still judged (no `(` after it before the line's end).
   CHECK(scanTriggers("import torch\nfns = [torch.symeig]\ny = f(x)\n", kPrefilterTorchApi) == 0);
+}
+
 // ---------------------------------------------------------------------------------------------
 // The AF3xx word filter and the package tests (text/prefilter_words.*, text/torch_words.*):
 // each fast path against its plain definition.
