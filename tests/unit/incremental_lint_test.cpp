@@ -514,45 +514,6 @@ std::vector<Diagnostic> replaceIn(IncrementalLint &inc, const Linter &linter, Do
 
 } // namespace
 
-TEST_CASE("findings kept without a lint keep their suppressions and a moved line break finishes them again",
-          "[incremental]") {
-  // A keystroke that lints no statement and moves no line break shows the findings it moved
-  // (no suppression pass); one that moves a line break between a finding and its `# noqa`, or
-  // splits a CRLF, must finish them again.
-  const Linter linter;
-  for (const std::string eol : {"\n", "\r\n"}) {
-    INFO("line end " << (eol == "\n" ? "LF" : "CRLF"));
-    const std::string text = "import torch" + eol + "x = a.cuda(async=True)  # noqa: AF101" + eol +
-                             "y = b.cuda(async=True)" + eol + "z = 1" + eol;
-    Document doc(text);
-    IncrementalLint inc;
-    REQUIRE(inc.update(linter, doc) == linter.lint(doc));
-    REQUIRE(count(inc.diagnostics(), "AF101") == 1);
-    bool reused = false;
-    const auto edit = [&](std::size_t start, std::size_t end, const std::string &with) {
-      inc.willEdit(doc, start, end, with);
-      doc.edit(start, end, with);
-      const auto &got = inc.update(linter, doc);
-      reused = reused || inc.stats().linted == 0;
-      REQUIRE(describe(got) == describe(linter.lint(doc)));
-    };
-    const std::size_t hash = doc.text().find("  # noqa") + 1;
-    edit(hash, hash, "   ");                         // blanks between the finding and its comment: nothing to lint
-    edit(doc.text().size(), doc.text().size(), " "); // a blank at the end
-    edit(hash, hash, eol);                           // the comment on a line of its own
-    CHECK(count(inc.diagnostics(), "AF101") == 2);
-    edit(hash, hash + eol.size(), ""); // and back
-    CHECK(count(inc.diagnostics(), "AF101") == 1);
-    if (eol == "\r\n") { // a byte typed inside a CRLF makes two lines of one
-      const std::size_t cr = doc.text().find("\r\n");
-      edit(cr + 1, cr + 1, "w");
-      edit(cr + 1, cr + 2, "");
-    }
-    CHECK(reused);
-    CHECK(describe(inc.update(linter, doc)) == describe(linter.lint(Document(doc.text()))));
-  }
-}
-
 TEST_CASE("incremental lint keeps the facts of loaders, pin_memory, bindings and host reads", "[incremental]") {
   const Linter linter;
   Document doc(training(40));

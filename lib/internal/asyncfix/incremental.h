@@ -174,11 +174,6 @@ private:
   /// False when no unit is unlinted (anyUnlinted() then needs no pass over them): none is after a
   /// full update, or once an update linted those held.
   bool mayHoldUnlinted_ = false;
-  /// diagnostics_ are the units' findings finished (suppressions applied, sorted) as a full
-  /// update left them, moved by willEdit() since: false after a contained update or a reset.
-  bool finished_ = false;
-  /// An edit since the last update may have moved a line break (willEdit()).
-  bool linesMoved_ = false;
 };
 
 } // namespace asyncfix

@@ -97,8 +97,6 @@ void IncrementalLint::reset() {
   valid_ = false;
   rejectable_ = false;
   mayHoldUnlinted_ = false;
-  finished_ = false;
-  linesMoved_ = false;
   words_.clear();
   facts_.clear();
   edited_.clear();
@@ -212,10 +210,6 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
     reset();
     return;
   }
-  // Whether the edit may change which line a byte outside it is on, or split or join a CRLF.
-  const auto breaksLines = [](std::string_view t) { return t.find_first_of("\r\n") != std::string_view::npos; };
-  linesMoved_ = linesMoved_ || breaksLines(text.substr(start, end - start)) || breaksLines(replacement) ||
-                (start > 0 && text[start - 1] == '\r');
   const auto s = static_cast<std::uint32_t>(start), e = static_cast<std::uint32_t>(end);
   const auto newEnd = static_cast<std::uint32_t>(start + replacement.size());
   // The words the edit removes or splits: from the start of the word at `start` to the end of the
@@ -391,7 +385,6 @@ bool IncrementalLint::updateContained(const Linter &linter, const Document &doc)
   });
   for (Diagnostic &d : out) renderLineNumbers(d, doc.lines());
   diagnostics_ = std::move(out);
-  finished_ = false;
   stats_ = {units_.size(), 0, false, true};
   return true;
 }
@@ -470,22 +463,15 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
       mayHoldUnlinted_ = false; // none is left
     }
   }
-  // No statement linted again and no line moved: every unit kept its findings, and the results
-  // shown, which willEdit() moved with them, are what finishing them again would give (the
-  // suppressions match findings and comments line by line, the order is the text's).
-  const bool reuse = !full && todo.empty() && finished_ && !linesMoved_;
   relint(linter, doc, model, units_, todo);
   valid_ = true;
   words_.clear();
   facts_.clear();
   edited_.clear();
-  linesMoved_ = false;
   rejectable_ = rejectable;
   stats_ = {units_.size(), todo.size(), full};
   stats_.rejectedLocally = rejectedLocally;
   learn(model, todo, full);
-  if (reuse) return diagnostics_;
-  finished_ = true;
 
   std::vector<Diagnostic> raw;
   std::vector<TSNode> comments;
