@@ -1546,6 +1546,29 @@ TEST_CASE("prefilter: a word read only called counts as called where a `(` follo
   CHECK_FALSE(allFindings(linter, "$import torch\nt.trtrs p(b)\n").empty());
   // Not called on its line: still judged (no `(` after it before the line's end).
   CHECK(scanTriggers("import torch\nfns = [torch.symeig]\ny = f(x)\n", kPrefilterTorchApi) == 0);
+  CHECK(scanTriggers("import torch\nx = torch.load if a else b\n", kPrefilterTorchApi) == 0);
+}
+
+TEST_CASE("prefilter: a word read only called counts as called past a name or a continuation", "[prefilter]") {
+  // Found by the session's review: the recovery that reads `t.trtrs p(b)` as a call also reads
+  // one over a backslash continuation or a line break in brackets; a name right after the word
+  // is a syntax error there, and a `(` later on the logical line may be its call.
+  using namespace std::string_literals;
+  const Linter linter;
+  for (const std::string &text : {"$import torch\nt.trtrs p \\\n(b)\n"s, "$import torch\nx = (t.trtrs p\n(b))\n"s,
+                                  "$import torch\nt.symeig p \\\n(b)\n"s, "$import torch\nx = torch.load p \\\n(f)\n"s,
+                                  "$import torch\nt.symeig ] \\\r\n(b)\n"s, "$import torch\nx = F.sigmoid 2 (y)\n"s}) {
+    INFO("text: " << text);
+    CHECK(linter.mayHaveFindings(text));
+    CHECK(scanTriggers(text, kPrefilterTorchApi) == scanTriggersReference(text, kPrefilterTorchApi));
+  }
+  // The first four hold a finding (the lint forced by a noqa of an AF0/1 code that keeps them).
+  for (const std::string &text :
+       {"$import torch\nt.trtrs p \\\n(b)\n# noqa: AF101\n"s, "$import torch\nx = (t.trtrs p\n(b))\n# noqa: AF101\n"s,
+        "$import torch\nx = torch.load p \\\n(f)\n# noqa: AF101\n"s}) {
+    INFO("text: " << text);
+    CHECK_FALSE(allFindings(linter, text).empty());
+  }
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -107,27 +107,18 @@ struct ASYNCFIX_API ResolvedConfig {
 class ASYNCFIX_API ExcludeMatcher {
 public:
   ExcludeMatcher(const ResolvedConfig &config, const std::filesystem::path &directory);
-  /// The matcher of another directory under the configuration `sameConfig` was made for: its
-  /// globs are shared, not sorted out again (a walk makes one per directory).
-  ExcludeMatcher(const ExcludeMatcher &sameConfig, const std::filesystem::path &directory);
   /// The answer of config.excluded(directory / name) for a plain file or directory name.
   bool excluded(std::string_view name) const;
 
 private:
-  struct Globs {
-    std::vector<std::string> literalNames; ///< globs without `/` or wildcards
-    std::vector<std::string> nameGlobs;    ///< globs without `/`, with wildcards
-    std::vector<std::string> pathGlobs;    ///< globs with `/`
-  };
-  /// What depends on the directory: relative_, atBase_, exact_.
-  void enter(const std::filesystem::path &directory);
-
-  std::shared_ptr<const Globs> globs_; ///< the configuration's, shared by its directories' matchers
-  std::filesystem::path directory_;    ///< as given
-  std::filesystem::path base_;         ///< the configuration's directory ("" for none)
-  std::filesystem::path relative_;     ///< directory_ relative to base_ (as excluded() computes it)
-  bool atBase_ = false;                ///< directory_ is base_
-  bool exact_ = false;                 ///< base_ lies below directory_: compute each path in full
+  std::vector<std::string> literalNames_; ///< globs without `/` or wildcards
+  std::vector<std::string> nameGlobs_;    ///< globs without `/`, with wildcards
+  std::vector<std::string> pathGlobs_;    ///< globs with `/`
+  std::filesystem::path directory_;       ///< as given
+  std::filesystem::path base_;            ///< the configuration's directory ("" for none)
+  std::filesystem::path relative_;        ///< directory_ relative to base_ (as excluded() computes it)
+  bool atBase_ = false;                   ///< directory_ is base_
+  bool exact_ = false;                    ///< base_ lies below directory_: compute each path in full
 };
 
 /// What a directory walk skips when no configuration says otherwise.

@@ -436,25 +436,13 @@ bool ResolvedConfig::excluded(const fs::path &path) const {
 }
 
 ExcludeMatcher::ExcludeMatcher(const ResolvedConfig &config, const fs::path &directory)
-    : base_(config.source.empty() ? fs::path{} : config.source.parent_path()) {
-  auto globs = std::make_shared<Globs>();
+    : directory_(directory), base_(config.source.empty() ? fs::path{} : config.source.parent_path()) {
   for (const std::string &glob : config.exclude) {
-    if (glob.find('/') != std::string::npos) globs->pathGlobs.push_back(glob);
-    else if (glob.find_first_of("*?[\\") == std::string::npos) globs->literalNames.push_back(glob);
-    else globs->nameGlobs.push_back(glob);
+    if (glob.find('/') != std::string::npos) pathGlobs_.push_back(glob);
+    else if (glob.find_first_of("*?[\\") == std::string::npos) literalNames_.push_back(glob);
+    else nameGlobs_.push_back(glob);
   }
-  globs_ = std::move(globs);
-  enter(directory);
-}
-
-ExcludeMatcher::ExcludeMatcher(const ExcludeMatcher &sameConfig, const fs::path &directory)
-    : globs_(sameConfig.globs_), base_(sameConfig.base_) {
-  enter(directory);
-}
-
-void ExcludeMatcher::enter(const fs::path &directory) {
-  directory_ = directory;
-  if (globs_->pathGlobs.empty()) return;
+  if (pathGlobs_.empty()) return;
   relative_ = relativeTo(directory_, base_);
   if (!base_.empty()) {
     // relativeTo(dir / name) is relativeTo(dir) / name, or name when dir is the base; when the
@@ -470,19 +458,18 @@ void ExcludeMatcher::enter(const fs::path &directory) {
 }
 
 bool ExcludeMatcher::excluded(std::string_view name) const {
-  const Globs &globs = *globs_;
-  for (const std::string &literal : globs.literalNames)
+  for (const std::string &literal : literalNames_)
     if (literal == name) return true;
-  if (!globs.nameGlobs.empty() || !globs.pathGlobs.empty()) {
+  if (!nameGlobs_.empty() || !pathGlobs_.empty()) {
     const std::string nameText(name);
-    for (const std::string &glob : globs.nameGlobs)
+    for (const std::string &glob : nameGlobs_)
       if (globMatch(glob.c_str(), nameText.c_str(), kGlobPeriod)) return true;
-    if (globs.pathGlobs.empty()) return false;
+    if (pathGlobs_.empty()) return false;
     fs::path rel;
     if (exact_) rel = relativeTo(directory_ / nameText, base_);
     else if (atBase_) rel = nameText;
     else rel = relative_ / nameText;
-    for (const std::string &glob : globs.pathGlobs)
+    for (const std::string &glob : pathGlobs_)
       if (pathMatches(glob, rel)) return true;
   }
   return false;

@@ -1786,13 +1786,43 @@ bool byteValueMayBeMask(std::string_view text, std::size_t at, Lexer &lexer) {
   return mayBe;
 }
 
-/// Whether a `(` stands later on the line from `from`: where the token after a word a rule reads
-/// only called is no `(`, tree-sitter's error recovery after an earlier syntax error may still
-/// read a call, skipping a name or a stray byte between (`$x\nt.trtrs p(b)` gives a call of
-/// `t.trtrs`, which AF316 reports). Such a word counts as called (found by fuzz_prefilter).
-bool parenLaterOnLine(std::string_view text, std::size_t from) {
-  const std::size_t k = text.find_first_of("(\n\r", std::min(from, text.size()));
-  return k != std::string_view::npos && text[k] == '(';
+/// Whether the token at `at` may follow an expression in code that parses: a closing bracket,
+/// an operator, `,` `:` `;` `=` `.` `[`, or a keyword that may (`if`, `else`, `for`, `in`, `not`,
+/// `and`, `or`, `is`, `async`, `as`, `from`). A name, a number, a string or a stray byte there is
+/// a syntax error at that very place.
+bool mayFollowExpression(std::string_view text, std::size_t at) {
+  if (at >= text.size()) return true;
+  const char c = text[at];
+  if (std::string_view(")]},:;=.+-*/%@&|^<>[").find(c) != std::string_view::npos) return true;
+  if (c == '!') return at + 1 < text.size() && text[at + 1] == '=';
+  std::size_t end = at;
+  while (end < text.size() && isAsciiWordByte(static_cast<unsigned char>(text[end]))) ++end;
+  if (end == at || (c >= '0' && c <= '9')) return false;
+  const std::string_view word = text.substr(at, end - at);
+  for (const std::string_view keyword : {"if", "else", "for", "in", "not", "and", "or", "is", "async", "as", "from"})
+    if (word == keyword) return true;
+  return false;
+}
+
+/// Whether a word a rule reads only called, ending at `end`, may still be read as called where
+/// the token after it, at `open`, is no `(`: after an earlier syntax error, tree-sitter's error
+/// recovery may read a call, skipping what stands between (`$x\nt.trtrs p(b)` gives a call of
+/// `t.trtrs`, which AF316 reports). So it counts as called where that token is one no expression
+/// is followed by on its line (a syntax error right there: `t.trtrs p \\\n(b)`), or where a `(`
+/// stands later on the logical line from `open`, which goes on over backslash continuations.
+/// Found by fuzz_prefilter and the session's review.
+bool mayBeCalledLater(std::string_view text, std::size_t end, std::size_t open) {
+  if (open >= text.size()) return false;
+  const bool sameLine = text.substr(end, open - std::min(open, end)).find_first_of("\n\r") == std::string_view::npos;
+  if (sameLine && !mayFollowExpression(text, open)) return true;
+  for (std::size_t k = open; k < text.size(); ++k) {
+    const char c = text[k];
+    if (c == '(') return true;
+    if (c != '\n' && c != '\r') continue;
+    if (k == 0 || text[k - 1] != '\\') return false; // the logical line ends
+    if (c == '\r' && k + 1 < text.size() && text[k + 1] == '\n') ++k;
+  }
+  return false;
 }
 
 /// Whether the AF3xx word `word` at `at` (in code) may give a finding, as far as the code around
@@ -1843,7 +1873,9 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
     while (before > 0 && isGap(text[before - 1])) --before;
     if (word.find('.') != std::string_view::npos || (before > 0 && text[before - 1] == '.')) {
       const std::size_t open = nextToken(text, at + word.size(), lexer);
-      if (open < text.size() && text[open] != '(' && text[open] != '#' && !parenLaterOnLine(text, open)) return false;
+      if (open < text.size() && text[open] != '(' && text[open] != '#' &&
+          !mayBeCalledLater(text, at + word.size(), open))
+        return false;
       // AF316's removed methods (not AF310's names, which a relative import may make torch's):
       // on a name only imports bind (`_utils.symeig(M)`, a module's own function) the rule
       // reports neither a tensor method nor, the imports spelling no `torch`, `torch.symeig`.
@@ -1883,11 +1915,13 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
     std::size_t end = at + word.size(); // `F.upsample` goes on as `F.upsample_bilinear`
     while (end < text.size() && isWordByte(static_cast<unsigned char>(text[end]))) ++end;
     const std::size_t open = nextToken(text, end, lexer);
-    return open >= text.size() || text[open] == '(' || text[open] == '#' || parenLaterOnLine(text, open);
+    return open >= text.size() || text[open] == '(' || text[open] == '#' || mayBeCalledLater(text, end, open);
   }
   if (word == "torch.load") {
     const std::size_t open = nextToken(text, at + word.size(), lexer);
-    if (open < text.size() && (text[open] == '#' || (text[open] != '(' && parenLaterOnLine(text, open)))) return true;
+    if (open < text.size() &&
+        (text[open] == '#' || (text[open] != '(' && mayBeCalledLater(text, at + word.size(), open))))
+      return true;
     if (open >= text.size() || text[open] != '(') return false;
     const std::optional<CallShape> shape = callShape(text, open, "weights_only", lexer);
     return !shape || (!shape->keyword && !shape->splat);
