@@ -768,9 +768,13 @@ public:
     const auto *config = std::get_if<ResolvedConfig>(resolved().get());
     if (config == nullptr) return false; // the error is reported when the file is checked
     if (!matcherHere_) {
-      // The directories under one configuration file share its resolution, and so its globs.
-      if (matcher_ && matcherConfig_ == resolved_) matcher_ = ExcludeMatcher(*matcher_, directory_);
-      else matcher_.emplace(*config, directory_);
+      // The directories under one configuration file share its resolution; where none of its
+      // globs holds a `/` (the defaults), a matcher's answers do not depend on the directory.
+      const bool sameAnswers =
+          matcher_ && matcherConfig_ == resolved_ &&
+          std::none_of(config->exclude.begin(), config->exclude.end(),
+                       [](const std::string &glob) { return glob.find('/') != std::string::npos; });
+      if (!sameAnswers) matcher_.emplace(*config, directory_);
       matcherConfig_ = resolved_;
       matcherHere_ = true;
     }
