@@ -86,7 +86,9 @@ public:
   virtual void advance() {}
 };
 
-/// What checking one file produced; filled by a worker thread, read by the caller.
+/// What checking one file produced; filled by a worker thread, read by the caller. A field added
+/// here must also be asked of in run.cpp's BareReport::of (a report that says nothing else is held
+/// there as its path, identity and unsafe-fixes flag only).
 struct FileReport {
   std::string path;
   std::string text; ///< the text `diagnostics` refer to (kept only when there are some)

@@ -638,7 +638,8 @@ struct BareReport {
   std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
   bool unsafeFixes = false;
 
-  /// The report `full` as one, when it says nothing else.
+  /// The report `full` as one, when it says nothing else: every field of FileReport is asked of
+  /// (run.h says so beside them).
   static std::optional<BareReport> of(FileReport &full) {
     const bool bare = full.text.empty() && full.diagnostics.empty() && !full.notebook && full.diff.empty() &&
                       full.fixedSource.empty() && full.before.empty() && full.after.empty() && full.fixed == 0 &&
