@@ -25,6 +25,7 @@
 #include "asyncfix/line_index.h"
 #include "asyncfix/report.h"
 #include "asyncfix/utf8.h"
+#include "text/cpu.h"
 
 namespace asyncfix {
 namespace {
@@ -310,11 +311,6 @@ __attribute__((target("avx2"))) void skipPlainBlocksAvx2(const char *s, std::siz
     if (_mm256_movemask_epi8(_mm256_and_si256(_mm256_and_si256(a, b), _mm256_and_si256(c, d))) != -1) return;
   }
 }
-
-bool hasAvx2() {
-  static const bool has = __builtin_cpu_supports("avx2") != 0;
-  return has;
-}
 #endif
 
 /// The first offset at or after `i` where `bytes` holds a NUL or a non-ASCII byte (or its size):
@@ -324,7 +320,7 @@ std::size_t skipPlainAscii(std::string_view bytes, std::size_t i) {
   const char *s = bytes.data();
   const std::size_t n = bytes.size();
 #if defined(ASYNCFIX_ENCODING_AVX2)
-  if (hasAvx2()) skipPlainBlocksAvx2(s, n, i);
+  if (cpuHasAvx2()) skipPlainBlocksAvx2(s, n, i);
 #endif
 #if defined(__SSE2__)
   // A byte is plain (1–0x7F) exactly when it is greater than zero as a signed byte.

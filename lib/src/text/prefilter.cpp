@@ -16,6 +16,7 @@
 
 #include "config/torch_rename_table.h"
 #include "rules/torch_rule_data.h"
+#include "text/cpu.h"
 #include "text/prefilter_words.h"
 #include "text/torch_words.h"
 
@@ -192,10 +193,6 @@ Opening opening(std::string_view t, std::size_t q) {
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ASYNCFIX_FIND_AVX2 1
-bool findHasAvx2() {
-  static const bool has = __builtin_cpu_supports("avx2") != 0;
-  return has;
-}
 
 /// findAny()'s search 32 bytes at a time from `i`, as far as the loads stay in the text: the
 /// position found, or `i` left at the first position not searched and n returned. In a function
@@ -227,7 +224,7 @@ std::size_t findAny(std::string_view text, std::size_t from, char a, char b, cha
   for (; !bytewise && i + 16 <= n; i += 16) {
 #if defined(ASYNCFIX_FIND_AVX2)
     // Past the first 32 bytes (most searches end sooner, where the set-up would cost more).
-    if (i >= from + 32 && i + 32 <= n && findHasAvx2()) {
+    if (i >= from + 32 && i + 32 <= n && cpuHasAvx2()) {
       if (const std::size_t found = findAnyAvx2(s, i, n, a, b, c, d); found != n) return found;
       if (i + 16 > n) break;
     }
@@ -729,11 +726,6 @@ __attribute__((target("avx2"))) bool occurrencesAvx2(const char *s, std::size_t 
   }
   return false;
 }
-
-bool occurrenceHasAvx2() {
-  static const bool has = __builtin_cpu_supports("avx2") != 0;
-  return has;
-}
 #endif
 
 /// Calls `hit(offset)` for each occurrence of `word` (at least 2 bytes) in `text`, in order, until
@@ -745,7 +737,7 @@ template <class F> void forEachOccurrence(std::string_view text, std::string_vie
   const char *s = text.data();
   std::size_t i = 0;
 #if defined(ASYNCFIX_OCCURRENCE_AVX2)
-  if (occurrenceHasAvx2() && occurrencesAvx2(s, i, n, word, hit)) return;
+  if (cpuHasAvx2() && occurrencesAvx2(s, i, n, word, hit)) return;
 #endif
 #if defined(__SSE2__)
   const __m128i first = _mm_set1_epi8(word[0]), last = _mm_set1_epi8(word[len - 1]);
@@ -897,11 +889,6 @@ __attribute__((target("avx2"))) bool candidatesAvx2(const char *s, std::size_t &
     if (const unsigned mask = candidateMask32(s + i, k); mask != 0 && visit(i, mask)) return true;
   return false;
 }
-
-bool hasAvx2() {
-  static const bool has = __builtin_cpu_supports("avx2") != 0;
-  return has;
-}
 #endif
 
 /// Calls `candidate(offset)` for every position mayStartWord() accepts, in order, until it
@@ -919,7 +906,7 @@ template <class F> void forEachCandidate(std::string_view text, F &&candidate) {
     return false;
   };
 #if defined(ASYNCFIX_PREFILTER_AVX2)
-  if (hasAvx2() && candidatesAvx2(s, i, n, visit)) return;
+  if (cpuHasAvx2() && candidatesAvx2(s, i, n, visit)) return;
 #endif
 #if defined(__SSE2__)
   for (; i + 4 + 16 <= n; i += 16)
@@ -1217,7 +1204,7 @@ __attribute__((target("avx2"))) std::size_t previousStopAvx2(const char *s, std:
 std::size_t previousStop(std::string_view text, std::size_t k, std::size_t floor, bool statements,
                          [[maybe_unused]] bool bytewise) {
 #if defined(ASYNCFIX_PREFILTER_AVX2)
-  if (!bytewise && k >= floor + 32 && hasAvx2())
+  if (!bytewise && k >= floor + 32 && cpuHasAvx2())
     if (const std::size_t found = previousStopAvx2(text.data(), k, floor, statements); found != std::string_view::npos)
       return found;
 #endif

@@ -5,6 +5,8 @@
 #include <map>
 #include <string>
 
+#include "text/cpu.h"
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #include <immintrin.h>
 #define ASYNCFIX_WORDS_AVX2 1
@@ -162,11 +164,6 @@ __attribute__((target("avx2"))) bool rangeAvx2(const char *s, std::size_t from, 
     }
   }
   return false;
-}
-
-bool hasAvx2() {
-  static const bool has = __builtin_cpu_supports("avx2") != 0;
-  return has;
 }
 #endif
 
@@ -391,7 +388,7 @@ void WordSet::forEach(std::string_view text, Found found, void *state) const {
   const std::size_t n = text.size();
   Pending pending{found, state};
 #if defined(ASYNCFIX_WORDS_AVX2)
-  if (hasAvx2() && n >= 1 + 32 + kPrefix) {
+  if (cpuHasAvx2() && n >= 1 + 32 + kPrefix) {
     // Position 0 (no byte before it to load) and the tail (the loads read kPrefix - 1 bytes past
     // the last position) go the portable way.
     const std::size_t end = 1 + (n - kPrefix - 1 + 1) / 32 * 32;

@@ -14,6 +14,7 @@
 #include <immintrin.h>
 #endif
 
+#include "text/cpu.h"
 #include "text/prefilter_words.h"
 
 namespace asyncfix {
@@ -163,10 +164,6 @@ namespace {
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ASYNCFIX_FAMILY_AVX2 1
-bool hasAvx2() {
-  static const bool has = __builtin_cpu_supports("avx2") != 0;
-  return has;
-}
 
 /// familyNames() 32 positions at a time from `i`, as far as the loads stay in the text (`i` is
 /// left at the first position not visited); true when `visit` asked to stop.
@@ -201,7 +198,7 @@ template <class V> void familyNames(std::string_view text, V &&visit) {
   std::size_t i = 0;
   [[maybe_unused]] const char *s = text.data();
 #if defined(ASYNCFIX_FAMILY_AVX2)
-  if (hasAvx2() && familyNamesAvx2(s, i, n, visit)) return;
+  if (cpuHasAvx2() && familyNamesAvx2(s, i, n, visit)) return;
 #endif
 #if defined(__SSE2__)
   const __m128i t = _mm_set1_epi8('t'), r = _mm_set1_epi8('r'), h = _mm_set1_epi8('h'), nn = _mm_set1_epi8('n'),
@@ -345,7 +342,7 @@ unsigned torchPackagesSpelt(std::string_view text) {
   PackageSearch search{text};
   std::size_t i = 0;
 #if defined(ASYNCFIX_FAMILY_AVX2)
-  if (hasAvx2() && packagesAvx2(search, i)) return search.spelt | kPackageStarImport;
+  if (cpuHasAvx2() && packagesAvx2(search, i)) return search.spelt | kPackageStarImport;
 #endif
   // The rest one byte at a time, from a few bytes back: a name whose `py` or `hv` the vectorised
   // pass would have found past where it stopped.
