@@ -1782,10 +1782,8 @@ bool mayFollowExpression(std::string_view text, std::size_t at) {
   const char c = text[at];
   if (std::string_view(")]},:;=.+-*/%@&|^<>[").find(c) != std::string_view::npos) return true;
   if (c == '!') return at + 1 < text.size() && text[at + 1] == '=';
-  std::size_t end = at;
-  while (end < text.size() && isAsciiWordByte(static_cast<unsigned char>(text[end]))) ++end;
-  if (end == at || (c >= '0' && c <= '9')) return false;
-  const std::string_view word = text.substr(at, end - at);
+  const std::string_view word = wordAt(text, at);
+  if (word.empty() || (c >= '0' && c <= '9')) return false;
   for (const std::string_view keyword : {"if", "else", "for", "in", "not", "and", "or", "is", "async", "as", "from"})
     if (word == keyword) return true;
   return false;
