@@ -346,7 +346,7 @@ public:
     ma_ = std::uint64_t{1} << (a & 63);
     mb_ = std::uint64_t{1} << (b & 63);
   }
-  /// StatementSketch::mayHold() of the word; a statement without a sketch may hold it.
+  /// Whether `sketch` may hold the word (StatementSketch::mayHold()); without one, it may.
   bool mayHold(const StatementSketch *sketch) const {
     return !sketch || ((sketch->filter[wa_] & ma_) != 0 && (sketch->filter[wb_] & mb_) != 0);
   }
@@ -399,10 +399,7 @@ StatementSketch StatementSketch::of(std::string_view text) {
   return sketch;
 }
 
-bool StatementSketch::mayHold(std::string_view word) const {
-  const auto [a, b] = filterBits(word);
-  return (filter[a >> 6] >> (a & 63) & 1) != 0 && (filter[b >> 6] >> (b & 63) & 1) != 0;
-}
+bool StatementSketch::mayHold(std::string_view word) const { return FilterProbe(word).mayHold(this); }
 
 std::vector<std::string> SemanticModel::cannotShowFound(std::size_t index) const {
   std::vector<std::string> out;
