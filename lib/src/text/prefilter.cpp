@@ -879,14 +879,94 @@ __attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p, c
       _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(keyword, nonBlockingOrNoqa), _mm256_or_si256(to, other))));
 }
 
+/// mayStartWord()'s tests as tables for AVX-512's byte permutes: for each byte the filter reads
+/// (the one before the position, then the five from it), the patterns whose test that byte passes,
+/// by its low seven bits — one bit per pattern, set for every byte where the pattern does not look
+/// at that one. A position is a candidate where some pattern's bit survives the six lookups, or
+/// where its byte is of another character (the sign bit: a byte of 0x80 and above passes its ASCII
+/// twin's tests too, more positions than mayStartWord()'s, which the judgements read again).
+constexpr unsigned kPatternKeyword = 1;     // a, s|w, _, _, c|t
+constexpr unsigned kPatternNonBlocking = 2; // n, _, _, `_`, b
+constexpr unsigned kPatternNoqa = 4;        // n|N, _, q|Q, a|A
+constexpr unsigned kPatternTo = 8;          // `.` or a blank before; t, o, then `(`, `#`, `\` or a blank
+constexpr unsigned kPatternVerticalTab = 16;
+constexpr std::array<std::array<std::uint8_t, 128>, 6> kCandidateTables = [] {
+  std::array<std::array<std::uint8_t, 128>, 6> t{};
+  constexpr unsigned all = kPatternKeyword | kPatternNonBlocking | kPatternNoqa | kPatternTo | kPatternVerticalTab;
+  for (unsigned c = 0; c < 128; ++c) {
+    const auto in = [c](std::string_view set) { return set.find(static_cast<char>(c)) != std::string_view::npos; };
+    const auto set = [&](std::size_t k, unsigned bits) { t[k][c] = static_cast<std::uint8_t>(bits); };
+    set(0, (all & ~kPatternTo) | (c == '.' || c <= ' ' ? kPatternTo : 0U));
+    set(1, (c == 'a' ? kPatternKeyword : 0U) | (c == 'n' ? kPatternNonBlocking : 0U) |
+               (c == 'n' || c == 'N' ? kPatternNoqa : 0U) | (c == 't' ? kPatternTo : 0U) |
+               (c == 0x0b ? kPatternVerticalTab : 0U));
+    set(2, (all & ~(kPatternKeyword | kPatternTo)) | (in("sw") ? kPatternKeyword : 0U) | (c == 'o' ? kPatternTo : 0U));
+    set(3, (all & ~(kPatternNoqa | kPatternTo)) | (in("qQ") ? kPatternNoqa : 0U) |
+               (in("(#\\") || c <= ' ' ? kPatternTo : 0U));
+    set(4, (all & ~(kPatternNonBlocking | kPatternNoqa)) | (c == '_' ? kPatternNonBlocking : 0U) |
+               (in("aA") ? kPatternNoqa : 0U));
+    set(5, (all & ~(kPatternKeyword | kPatternNonBlocking)) | (in("ct") ? kPatternKeyword : 0U) |
+               (c == 'b' ? kPatternNonBlocking : 0U));
+  }
+  return t;
+}();
+
+/// The 128-byte table in `table[0]`, `table[1]` looked up by the 64 bytes from `q` (no lambda: GCC does
+/// not give them the function's target).
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline __m512i look(const __m512i *table, const char *q) {
+  return _mm512_permutex2var_epi8(table[0], _mm512_loadu_si512(q), table[1]);
+}
+
+/// mayStartWord() for the 64 positions from `p` (reads p[-1] to p[67]) as a bit mask, with the
+/// tables above in pairs of registers (`t[2k]`, `t[2k + 1]`): a superset of its positions.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline std::uint64_t candidateMask64(const char *p,
+                                                                                            const __m512i *t) {
+  const __m512i b0 = _mm512_loadu_si512(p);
+  const __m512i patterns =
+      _mm512_and_si512(_mm512_and_si512(_mm512_and_si512(look(t, p - 1), _mm512_permutex2var_epi8(t[2], b0, t[3])),
+                                        _mm512_and_si512(look(t + 4, p + 1), look(t + 6, p + 2))),
+                       _mm512_and_si512(look(t + 8, p + 3), look(t + 10, p + 4)));
+  return _mm512_test_epi8_mask(patterns, patterns) | _mm512_movepi8_mask(b0);
+}
+
+/// candidatesAvx2 by 64 positions with candidateMask64.
+template <class V>
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) bool candidatesAvx512(const char *s, std::size_t &i,
+                                                                             std::size_t n, V &visit) {
+  __m512i tables[12];
+  for (std::size_t k = 0; k < 6; ++k) {
+    tables[2 * k] = _mm512_loadu_si512(kCandidateTables[k].data());
+    tables[2 * k + 1] = _mm512_loadu_si512(kCandidateTables[k].data() + 64);
+  }
+  // The masks of up to 16 blocks first, then their visits: the tables stay in registers through
+  // the masks' loop (a visit is a call, after which they would be loaded again).
+  constexpr std::size_t kBatch = 16;
+  std::uint64_t masks[kBatch];
+  while (i + 4 + 64 <= n) {
+    const std::size_t blocks = std::min(kBatch, (n - 4 - i) / 64);
+    for (std::size_t b = 0; b < blocks; ++b) masks[b] = candidateMask64(s + i + 64 * b, tables);
+    for (std::size_t b = 0; b < blocks; ++b)
+      if (masks[b] != 0 && visit(i + 64 * b, masks[b])) return true;
+    i += 64 * blocks;
+  }
+  return false;
+}
+
 /// The AVX2 blocks of forEachCandidate from `i`, as far as their loads stay in the text (`i` is
 /// left at the first position not visited); true when `visit` asked to stop. In a function of
 /// its own for the target: the block's test is inlined only into an AVX2 function.
 template <class V>
 __attribute__((target("avx2"))) bool candidatesAvx2(const char *s, std::size_t &i, std::size_t n, V &visit) {
   const CandidateConstants k = candidateConstants();
-  for (; i + 4 + 32 <= n; i += 32)
-    if (const unsigned mask = candidateMask32(s + i, k); mask != 0 && visit(i, mask)) return true;
+  constexpr std::size_t kBatch = 32; // as in candidatesAvx512
+  std::uint32_t masks[kBatch];
+  while (i + 4 + 32 <= n) {
+    const std::size_t blocks = std::min(kBatch, (n - 4 - i) / 32);
+    for (std::size_t b = 0; b < blocks; ++b) masks[b] = candidateMask32(s + i + 32 * b, k);
+    for (std::size_t b = 0; b < blocks; ++b)
+      if (masks[b] != 0 && visit(i + 32 * b, masks[b])) return true;
+    i += 32 * blocks;
+  }
   return false;
 }
 #endif
@@ -900,12 +980,13 @@ template <class F> void forEachCandidate(std::string_view text, F &&candidate) {
   if (n == 0 || (mayStartWord(text, 0) && candidate(0))) return;
   [[maybe_unused]] const char *s = text.data(); // for the SIMD scans, where there are any
   std::size_t i = 1;
-  [[maybe_unused]] const auto visit = [&](std::size_t block, unsigned mask) {
+  [[maybe_unused]] const auto visit = [&](std::size_t block, std::uint64_t mask) {
     for (; mask != 0; mask &= mask - 1)
-      if (candidate(block + static_cast<std::size_t>(__builtin_ctz(mask)))) return true;
+      if (candidate(block + static_cast<std::size_t>(__builtin_ctzll(mask)))) return true;
     return false;
   };
 #if defined(ASYNCFIX_PREFILTER_AVX2)
+  if (cpuHasAvx512Vbmi() && candidatesAvx512(s, i, n, visit)) return;
   if (cpuHasAvx2() && candidatesAvx2(s, i, n, visit)) return;
 #endif
 #if defined(__SSE2__)

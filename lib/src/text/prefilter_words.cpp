@@ -151,17 +151,79 @@ __attribute__((target("avx2"))) bool rangeAvx2(const char *s, std::size_t from, 
     hiV[k] = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i *>(hi[k].data())));
   }
   const __m256i start = _mm256_set1_epi8(static_cast<char>(startBuckets));
-  for (std::size_t i = from; i < to; i += 32) {
-    const __m256i buckets = bucketsAvx2(s + i, loV, hiV, start);
-    auto mask = ~static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(buckets, _mm256_setzero_si256())));
-    if (mask == 0) continue;
-    alignas(32) std::uint8_t bytes[32];
-    _mm256_store_si256(reinterpret_cast<__m256i *>(bytes), buckets);
-    while (mask != 0) {
-      const auto bit = static_cast<std::size_t>(__builtin_ctz(mask));
-      mask &= mask - 1;
-      if (visit(i + bit, bytes[bit])) return true;
+  constexpr std::size_t kBatch = 32; // as in rangeAvx512
+  alignas(32) std::uint8_t bytes[kBatch][32];
+  std::uint32_t masks[kBatch];
+  for (std::size_t i = from; i < to;) {
+    const std::size_t blocks = std::min(kBatch, (to - i) / 32);
+    for (std::size_t b = 0; b < blocks; ++b) {
+      const __m256i buckets = bucketsAvx2(s + i + 32 * b, loV, hiV, start);
+      masks[b] = ~static_cast<std::uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(buckets, _mm256_setzero_si256())));
+      _mm256_store_si256(reinterpret_cast<__m256i *>(bytes[b]), buckets);
     }
+    for (std::size_t b = 0; b < blocks; ++b)
+      for (std::uint32_t mask = masks[b]; mask != 0; mask &= mask - 1) {
+        const auto bit = static_cast<std::size_t>(__builtin_ctz(mask));
+        if (visit(i + 32 * b + bit, bytes[b][bit])) return true;
+      }
+    i += 32 * blocks;
+  }
+  return false;
+}
+#endif
+
+#if defined(ASYNCFIX_WORDS_AVX2)
+#define ASYNCFIX_WORDS_AVX512 1
+/// bucketsAvx2 for 64 positions from `p` (p[-1] to p[66] are read), with AVX-512's byte permutes:
+/// each position's 128-byte table (WordSet::exact_) looked up by the byte's low seven bits, the
+/// table in two registers (`tables[2k]`, `tables[2k + 1]`). Stores the buckets in `out` and
+/// returns the mask of the positions some bucket passes.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline std::uint64_t
+bucketsAvx512(const char *p, const __m512i *tables, __m512i startBuckets, std::uint8_t *out) {
+  __m512i result = _mm512_permutex2var_epi8(tables[0], _mm512_loadu_si512(p), tables[1]);
+  for (std::size_t k = 1; k < WordSet::kPrefix; ++k)
+    result =
+        _mm512_and_si512(result, _mm512_permutex2var_epi8(tables[2 * k], _mm512_loadu_si512(p + k), tables[2 * k + 1]));
+  // The byte before: a letter or `_` (continuesName) rules out the buckets whose words start
+  // with an identifier byte. (A byte of another character is no letter here: 0x80 | c less 'a'
+  // is beyond 25.)
+  const __m512i b = _mm512_loadu_si512(p - 1);
+  const __mmask64 name =
+      _mm512_cmple_epu8_mask(_mm512_sub_epi8(_mm512_or_si512(b, _mm512_set1_epi8(0x20)), _mm512_set1_epi8('a')),
+                             _mm512_set1_epi8(25)) |
+      _mm512_cmpeq_epi8_mask(b, _mm512_set1_epi8('_'));
+  result = _mm512_mask_blend_epi8(name, result, _mm512_xor_si512(result, _mm512_and_si512(result, startBuckets)));
+  _mm512_storeu_si512(out, result);
+  return _mm512_test_epi8_mask(result, result);
+}
+
+/// rangeAvx2 by 64 positions with bucketsAvx512 ([from, to): from ≥ 1, to + kPrefix - 1 ≤ the
+/// text's size, to - from a multiple of 64).
+template <class V>
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) bool
+rangeAvx512(const char *s, std::size_t from, std::size_t to,
+            const std::array<std::array<std::uint8_t, 128>, WordSet::kPrefix> &exact, std::uint8_t startBuckets,
+            V &visit) {
+  __m512i tables[2 * WordSet::kPrefix];
+  for (std::size_t k = 0; k < WordSet::kPrefix; ++k) {
+    tables[2 * k] = _mm512_loadu_si512(exact[k].data());
+    tables[2 * k + 1] = _mm512_loadu_si512(exact[k].data() + 64);
+  }
+  const __m512i start = _mm512_set1_epi8(static_cast<char>(startBuckets));
+  // The buckets of up to 16 blocks first, then their visits: the tables stay in registers
+  // through the first loop (a visit may call out, after which they would be loaded again).
+  constexpr std::size_t kBatch = 16;
+  alignas(64) std::uint8_t bytes[kBatch][64];
+  std::uint64_t masks[kBatch];
+  for (std::size_t i = from; i < to;) {
+    const std::size_t blocks = std::min(kBatch, (to - i) / 64);
+    for (std::size_t b = 0; b < blocks; ++b) masks[b] = bucketsAvx512(s + i + 64 * b, tables, start, bytes[b]);
+    for (std::size_t b = 0; b < blocks; ++b)
+      for (std::uint64_t mask = masks[b]; mask != 0; mask &= mask - 1) {
+        const auto bit = static_cast<std::size_t>(__builtin_ctzll(mask));
+        if (visit(i + 64 * b + bit, bytes[b][bit])) return true;
+      }
+    i += 64 * blocks;
   }
   return false;
 }
@@ -257,6 +319,8 @@ WordSet::WordSet(std::span<const Keyed> words) {
         if (any || (c & 15U) == n) lo_[k][n] = static_cast<std::uint8_t>(lo_[k][n] | 1U << bestBucket);
         if (any || (c >> 4U) == n) hi_[k][n] = static_cast<std::uint8_t>(hi_[k][n] | 1U << bestBucket);
       }
+      for (unsigned b = 0; b < 128; ++b)
+        if (any || (c & 127U) == b) exact_[k][b] = static_cast<std::uint8_t>(exact_[k][b] | 1U << bestBucket);
     }
     const std::size_t rest = t.size() - bestOffset; // the key's bytes and those after it
     if (t.size() < kPrefix) {
@@ -387,6 +451,18 @@ void WordSet::forEachPortable(std::string_view text, Found found, void *state) c
 void WordSet::forEach(std::string_view text, Found found, void *state) const {
   const std::size_t n = text.size();
   Pending pending{found, state};
+#if defined(ASYNCFIX_WORDS_AVX512)
+  if (cpuHasAvx512Vbmi() && n >= 1 + 64 + kPrefix) {
+    const std::size_t end = 1 + (n - kPrefix - 1 + 1) / 64 * 64;
+    if (scalarRange(text, 0, 1, pending)) return;
+    const auto visit = [&](std::size_t at, std::uint8_t mask) {
+      return headMayMatch(text, at, mask) && verify(text, at, mask, pending);
+    };
+    if (rangeAvx512(text.data(), 1, end, exact_, startBuckets_, visit)) return;
+    if (!scalarRange(text, end, n, pending)) pending.flush(n);
+    return;
+  }
+#endif
 #if defined(ASYNCFIX_WORDS_AVX2)
   if (cpuHasAvx2() && n >= 1 + 32 + kPrefix) {
     // Position 0 (no byte before it to load) and the tail (the loads read kPrefix - 1 bytes past

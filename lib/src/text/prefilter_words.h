@@ -15,7 +15,9 @@
 // each high half of a byte, the buckets whose keys may have such a byte there. A position passes
 // when the four bytes from it (table lookups of both halves, 32 positions at a time with AVX2's
 // byte shuffle) leave a bucket, and — for the buckets of words keyed at their start, which is an
-// identifier byte — when the byte before it is no identifier byte. A position that passes is then
+// identifier byte — when the byte before it is no identifier byte (with AVX-512's byte permutes,
+// a table of the 128 ASCII bytes per position instead of the two halves': 64 positions at a
+// time, and only the bytes the keys have). A position that passes is then
 // looked up in three bit sets of 32 768 bits (a multiplicative hash of the bytes picks the bit):
 // the eight bytes from the key of the words with eight or more from it; the key and the four
 // bytes before it of the words keyed past their fourth byte (`eTensor(` of `DoubleTensor(`,
@@ -104,6 +106,11 @@ private:
   std::array<std::vector<Entry>, kBuckets> buckets_;
   /// lo_[k][n]: the buckets whose words may have a byte with low half n at position k; hi_ alike.
   std::array<std::array<std::uint8_t, 16>, kPrefix> lo_{}, hi_{};
+  /// exact_[k][c]: the buckets whose words have the byte c at position k of their key (or any
+  /// byte there: a shorter word), by the byte's low seven bits (a byte of another character
+  /// passes where its ASCII twin does). The AVX-512 filter's tables: one byte permute per
+  /// position, where the halves' tables let through their cross products too.
+  std::array<std::array<std::uint8_t, 128>, kPrefix> exact_{};
   std::uint8_t startBuckets_ = 0; ///< buckets whose words are keyed at their start, an identifier byte
   std::uint8_t shortBuckets_ = 0; ///< buckets with a word shorter than kPrefix (no bit set judges it)
   /// The second filter: bits for the four to seven bytes from the key to the end of the words
