@@ -1670,3 +1670,40 @@ TEST_CASE("torch words: every word has its row in the measured layout", "[prefil
   // code for nothing: rerun the tool and paste its rows into kTorchWordLayout.
   CHECK(torchWordLayoutComplete());
 }
+
+TEST_CASE("prefilter: a flat `.to(` argument list is read as the token-by-token scan reads it", "[prefilter]") {
+  // flatArguments() reads a list with no string, comment, bracket or line break in it from bit
+  // masks of its bytes (when its `)` is within 64 bytes and the text goes on 64 bytes past its
+  // `(`): every combination of these arguments, with and without blanks, against the reference
+  // path (the token-by-token scan), for the `.to(` and the `non_blocking=` in it; and the
+  // `non_blocking` alone (judged by a scan back to its call) against both (the `.to(`'s
+  // description). The padding after the call keeps the whole list inside the 64 bytes.
+  const std::vector<std::string> arguments = {
+      "d",   "True",  "False",    "non_blocking=True",    "device =d", "a==True", "*args",  "**kw", "1x=True", "Truex",
+      "cpu", "x.cpu", "copy=cpu", "non_blocking = False", "-True",     "True  ",  "lambda", ""};
+  const std::string padding = "\nz = 1\nz = 2\nz = 3\nz = 4\nz = 5\nz = 6\nz = 7\nz = 8\nz = 9\nz = 10\nz = 11\n";
+  const std::string loader = "from torch.utils.data import DataLoader\n";
+  const unsigned both = kPrefilterNonBlocking | kPrefilterToCall;
+  std::size_t texts = 0, kept = 0;
+  for (const std::string &a : arguments)
+    for (const std::string &b : arguments)
+      for (const std::string &sep : {std::string(", "), std::string(","), std::string(" , ")})
+        for (const std::string &head : {std::string(), loader}) {
+          const std::string call = "y = x.to(" + a + sep + b + ")";
+          const std::string text = head + call + padding;
+          INFO(text);
+          const unsigned fast = scanTriggers(text, both);
+          CHECK(fast == scanTriggersReference(text, both));
+          if ((fast & kPrefilterToCall) == 0)
+            CHECK((fast & kPrefilterNonBlocking) == scanTriggers(text, kPrefilterNonBlocking));
+          std::vector<std::uint32_t> marks, referenceMarks;
+          scanTriggers(text, both, &marks);
+          scanTriggersReference(text, both, &referenceMarks);
+          CHECK(marks == referenceMarks);
+          ++texts;
+          kept += fast != 0 ? 1 : 0;
+        }
+  // Both answers occur: the combinations hold bools after a comma and keyword arguments alike.
+  CHECK(kept > 0);
+  CHECK(kept < texts);
+}

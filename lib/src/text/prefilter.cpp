@@ -42,14 +42,11 @@ bool isWordByte(unsigned char c) { return kWordBytes[c]; }
   return text.substr(i, j - i);
 }
 
-/// Whether `w` is the literal `lit`: a length the compiler knows, so the comparison is a few
-/// byte tests it unrolls, where `==` on two views calls memcmp (the judgements compare every
-/// word they read).
+/// Whether `w` is the literal `lit`: a length the compiler knows, so the comparison is a load or
+/// two it inlines (a memcmp of a constant size, tested for equality), where `==` on two views
+/// calls memcmp (the judgements compare every word they read).
 template <std::size_t N> [[gnu::always_inline]] inline bool is(std::string_view w, const char (&lit)[N]) {
-  if (w.size() != N - 1) return false;
-  for (std::size_t k = 0; k + 1 < N; ++k)
-    if (w[k] != lit[k]) return false;
-  return true;
+  return w.size() == N - 1 && std::memcmp(w.data(), lit, N - 1) == 0;
 }
 
 std::size_t skipBlanks(std::string_view text, std::size_t i) {
@@ -638,7 +635,114 @@ struct ToCallArguments {
   std::string_view text;
   std::vector<std::size_t> keywords; ///< sorted
   std::vector<std::size_t> scratch;  ///< the next list's keywords while it is scanned (its capacity kept)
+  /// Whether `text` holds the whole word `cpu` (AF106's device), where the scan knew: -1 when not.
+  int cpu = -1;
 };
+
+#if defined(__x86_64__) && defined(__GNUC__)
+/// The classes flatArguments() reads of the 64 bytes from `p`, one bit per byte: `stop` where a
+/// byte ends what it can read (`)`, and what only the token-by-token scan follows: quotes, `#`,
+/// line breaks, `\`, the other brackets, `:`, bytes of 0x80 and above), `word` the ASCII
+/// identifier bytes, `blank` spaces, tabs and form feeds, `comma` the commas.
+struct FlatClasses {
+  std::uint64_t stop = 0, word = 0, blank = 0, comma = 0;
+};
+
+/// The bytes of `m` with their high bit set, as the low 32 bits of a mask (no lambda: GCC does not
+/// give them the function's target).
+__attribute__((target("avx2"))) inline std::uint64_t bits(__m256i m) {
+  return static_cast<std::uint32_t>(_mm256_movemask_epi8(m));
+}
+
+/// The classes of the 32 bytes at `p`, by the halves of each byte (a table for each half; a byte
+/// is in a class where both halves' entries hold its bit) and by equality.
+__attribute__((target("avx2"))) inline void flatClasses32(const char *p, int shift, FlatClasses &c) {
+  // stop: bit 0 `\n` `\r`; 1 `"` `#` `'` `(` `)`; 2 `:`; 3 `[` `\` `]`; 4 '`'; 5 `{` `}`; 6 0x80 and above.
+  const __m256i stopLow =
+      _mm256_setr_epi8(0x50, 0x40, 0x42, 0x42, 0x40, 0x40, 0x40, 0x42, 0x42, 0x42, 0x45, 0x68, 0x48, 0x69, 0x40, 0x40,
+                       0x50, 0x40, 0x42, 0x42, 0x40, 0x40, 0x40, 0x42, 0x42, 0x42, 0x45, 0x68, 0x48, 0x69, 0x40, 0x40);
+  const __m256i stopHigh =
+      _mm256_setr_epi8(0x01, 0, 0x02, 0x04, 0, 0x08, 0x10, 0x20, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x01,
+                       0, 0x02, 0x04, 0, 0x08, 0x10, 0x20, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40, 0x40);
+  // word: bit 0 `A`-`O`, `a`-`o` (not `@`, '`'); 1 `P`-`Z`, `p`-`z`; 2 digits; 3 `_`.
+  const __m256i wordLow =
+      _mm256_setr_epi8(0x06, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x03, 0x01, 0x01, 0x01, 0x01, 0x09,
+                       0x06, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x07, 0x03, 0x01, 0x01, 0x01, 0x01, 0x09);
+  const __m256i wordHigh = _mm256_setr_epi8(0, 0, 0, 0x04, 0x01, 0x0a, 0x01, 0x02, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+                                            0x04, 0x01, 0x0a, 0x01, 0x02, 0, 0, 0, 0, 0, 0, 0, 0);
+  const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p));
+  const __m256i nibble = _mm256_set1_epi8(0x0f);
+  const __m256i low = _mm256_and_si256(v, nibble), high = _mm256_and_si256(_mm256_srli_epi16(v, 4), nibble);
+  const __m256i zero = _mm256_setzero_si256();
+  const __m256i stop = _mm256_and_si256(_mm256_shuffle_epi8(stopLow, low), _mm256_shuffle_epi8(stopHigh, high));
+  const __m256i word = _mm256_and_si256(_mm256_shuffle_epi8(wordLow, low), _mm256_shuffle_epi8(wordHigh, high));
+  c.stop |= (~bits(_mm256_cmpeq_epi8(stop, zero)) & 0xffffffffU) << shift;
+  c.word |= (~bits(_mm256_cmpeq_epi8(word, zero)) & 0xffffffffU) << shift;
+  c.blank |= bits(_mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(' ')),
+                                                  _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\t'))),
+                                  _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\f'))))
+             << shift;
+  c.comma |= bits(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(','))) << shift;
+}
+#endif
+
+/// What toCallHasBoolArgument() answers for the argument list whose `(` is at `open`, read from
+/// bit masks of its bytes instead of token by token, where the list is flat: its `)` within 64
+/// bytes, with no string, comment, line break, `\`, other bracket, `:`, `lambda` or byte of
+/// 0x80 and above before it — `(device, non_blocking=True)`, most of them. nullopt for any other
+/// list (or without AVX2, or on the reference path), which the token-by-token scan reads.
+std::optional<bool> flatArguments(std::string_view text, std::size_t open, ToCallArguments *seen) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (!cpuHasAvx2() || open + 1 + 64 > text.size()) return std::nullopt;
+  const char *p = text.data() + open + 1;
+  FlatClasses c;
+  flatClasses32(p, 0, c);
+  flatClasses32(p + 32, 32, c);
+  if (c.stop == 0) return std::nullopt;
+  const auto len = static_cast<std::size_t>(__builtin_ctzll(c.stop));
+  if (p[len] != ')') return std::nullopt;
+  const std::string_view list(p, len);
+  if (list.find("lambda") != std::string_view::npos) return std::nullopt;
+  const std::uint64_t inside = (std::uint64_t{1} << len) - 1;
+  const std::uint64_t solid = ~c.blank & inside; // where tokens are (`)` at len is beyond)
+  // The first solid byte at or after `from` (len: the `)`).
+  const auto next = [&](std::size_t from) {
+    const std::uint64_t rest = from >= 64 ? 0 : solid & (~std::uint64_t{0} << from);
+    return rest == 0 ? len : static_cast<std::size_t>(__builtin_ctzll(rest));
+  };
+  if (seen) seen->scratch.clear();
+  // Each argument: after `(` (start 0) or after a comma.
+  std::uint64_t commas = c.comma & inside;
+  for (std::size_t start = 0;;) {
+    const std::size_t q = next(start);
+    if (q < len && (c.word >> q & 1U) != 0) {
+      const std::size_t end = q + static_cast<std::size_t>(__builtin_ctzll(~(c.word >> q)));
+      const std::size_t after = next(end);
+      const std::string_view w = list.substr(q, end - q);
+      if (start > 0 && (is(w, "True") || is(w, "False")) && (after == len || p[after] == ',')) return true;
+      if (seen && after < len && p[after] == '=' && p[after + 1] != '=') seen->scratch.push_back(open + 1 + q);
+    }
+    if (commas == 0) break;
+    start = static_cast<std::size_t>(__builtin_ctzll(commas)) + 1;
+    commas &= commas - 1;
+  }
+  if (seen) {
+    seen->text = text.substr(open, len + 2);
+    seen->keywords.swap(seen->scratch);
+    // The word `cpu`: a word of three bytes that are `cpu` (a byte before a word's start is none
+    // of its, nor the `)` after its end).
+    seen->cpu = 0;
+    for (std::uint64_t starts = c.word & ~(c.word << 1) & inside; starts != 0; starts &= starts - 1) {
+      const auto q = static_cast<std::size_t>(__builtin_ctzll(starts));
+      if (q + 3 <= len && list.compare(q, 3, "cpu") == 0 && (c.word >> (q + 3) & 1U) == 0) seen->cpu = 1;
+    }
+  }
+  return false;
+#else
+  (void)text, (void)open, (void)seen;
+  return std::nullopt;
+#endif
+}
 
 /// `.to(`'s arguments hold a bare `True`/`False` after the first argument: `(…, True)` or
 /// `(…, False, …)` at the top level (AF103's shape, whose bool is the second positional
@@ -647,6 +751,8 @@ struct ToCallArguments {
 /// its `)` is described there (left empty when a `lambda` or a `:` at its top level makes the
 /// keywords something else), so that its `non_blocking=` needs no second scan.
 bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer, ToCallArguments *seen = nullptr) {
+  if (!lexer.bytewise())
+    if (const std::optional<bool> flat = flatArguments(text, open, seen)) return *flat;
   constexpr std::size_t kWindow = 1 << 16;
   const std::size_t limit = std::min(text.size(), open + kWindow);
   int depth = 0;
@@ -675,6 +781,7 @@ bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer
         if (seen && plain) {
           seen->text = text.substr(open, k + 1 - open);
           seen->keywords.swap(seen->scratch);
+          seen->cpu = -1;
         }
         return false;
       }
@@ -2182,6 +2289,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     if (!is(call.method, "to")) return false;
     const std::optional<std::string_view> arguments =
         inLastTo ? std::optional<std::string_view>(lastTo.text) : argumentList(text, call.open, lexer);
+    if (inLastTo && lastTo.cpu >= 0) return lastTo.cpu == 1;
     return !arguments || search.word(*arguments, "cpu");
   };
   // Records a hit; true when the scan may stop (every wanted trigger seen, no offsets asked for).
