@@ -1707,3 +1707,29 @@ TEST_CASE("prefilter: a flat `.to(` argument list is read as the token-by-token 
   CHECK(kept > 0);
   CHECK(kept < texts);
 }
+
+TEST_CASE("prefilter: a `to` before a blank is a candidate only where a call may follow", "[prefilter]") {
+  // The prose of comments and docstrings (`to be`, `to the`) is no candidate: a blank after `to`
+  // must be followed by what toCallOpen() steps over or reads (a blank, a line break, `\`, `#`,
+  // `(`). Every such gap, doubled, before the call's `(`: the linter reports AF103 and the
+  // prefilter keeps the text; and the prose near misses are rejected.
+  const Linter linter;
+  for (const std::string gap : {" ", "\t", "\n", "\\\n", "  # c\n", "\f"})
+    for (const std::string second : {"", " ", "\n", "\\\n"}) {
+      const std::string src = "y = (x.to" + gap + second + "(device, True))\n";
+      INFO(src);
+      CHECK(mentionsToCall(src));
+      CHECK(allFindings(linter, src).size() == 1);
+    }
+  for (const char *src : {"y = (x. to (device, True))\n", "y = (x.\n  to  (device, True))\n"}) {
+    INFO(src);
+    CHECK(mentionsToCall(src));
+    CHECK(allFindings(linter, src).size() == 1);
+  }
+  for (const char *src : {"# copies the batch to the device, True\ny = 1\n", "'''Moves x to a device (True).'''\n",
+                          "x = a .to b(d, True)\n"}) {
+    INFO(src);
+    CHECK_FALSE(mentionsToCall(src));
+    CHECK(allFindings(linter, src).empty());
+  }
+}

@@ -895,17 +895,19 @@ bool noqaWithAsyncfixCode(std::string_view text, std::size_t at) {
 bool otherByte(unsigned c) { return c == 0x0b || c >= 0x80; }
 
 /// Could a byte at `p` start one of the words the scan looks for? The filter that the SIMD loop
-/// applies 16 or 32 positions at a time: `async`/`await` (a, s|w, _, _, c|t), `non_blocking`
-/// (n, _, _, `_`, b), `to` after `.` or a blank and before `(`, `#`, `\` or a blank (what
-/// toCallOpen() needs: `torch`, `total` and `token` are no candidates), `noqa` in any case
+/// applies 16, 32 or 64 positions at a time: `async`/`await` (a, s|w, _, _, c|t), `non_blocking`
+/// (n, _, _, `_`, b), `to` after `.` or a blank and before `(`, `#` or `\`, or before a blank and
+/// then one of those or a blank again (what toCallOpen() needs: `torch`, `total` and `token` are
+/// no candidates, nor the prose of comments and docstrings, `to be`), `noqa` in any case
 /// (n, _, q, a).
 bool mayStartWord(std::string_view text, std::size_t p) {
   const auto at = [&](std::size_t k) { return k < text.size() ? static_cast<unsigned char>(text[k]) : 0U; };
   const unsigned c0 = at(p), c1 = at(p + 1), c2 = at(p + 2), c3 = at(p + 3), c4 = at(p + 4);
   const unsigned before = p == 0 ? ' ' : static_cast<unsigned char>(text[p - 1]);
+  const auto opensCall = [](unsigned c) { return c == '(' || c == '#' || c == '\\'; };
   return (c0 == 'a' && (c1 == 's' || c1 == 'w') && (c4 == 'c' || c4 == 't')) || (c0 == 'n' && c3 == '_' && c4 == 'b') ||
          (c0 == 't' && c1 == 'o' && (before == '.' || before <= ' ') &&
-          (c2 == '(' || c2 == '#' || c2 == '\\' || c2 <= ' ')) ||
+          (opensCall(c2) || (c2 <= ' ' && (opensCall(c3) || c3 <= ' ')))) ||
          ((c0 | 0x20U) == 'n' && (c2 | 0x20U) == 'q' && (c3 | 0x20U) == 'a') || otherByte(c0);
 }
 
@@ -995,23 +997,25 @@ __attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p, c
 constexpr unsigned kPatternKeyword = 1;     // a, s|w, _, _, c|t
 constexpr unsigned kPatternNonBlocking = 2; // n, _, _, `_`, b
 constexpr unsigned kPatternNoqa = 4;        // n|N, _, q|Q, a|A
-constexpr unsigned kPatternTo = 8;          // `.` or a blank before; t, o, then `(`, `#`, `\` or a blank
+constexpr unsigned kPatternTo = 8;          // `.` or a blank before; t, o, then `(`, `#` or `\`
 constexpr unsigned kPatternVerticalTab = 16;
+constexpr unsigned kPatternToBlank = 32; // `.` or a blank before; t, o, a blank, then `(`, `#`, `\` or a blank
 constexpr std::array<std::array<std::uint8_t, 128>, 6> kCandidateTables = [] {
   std::array<std::array<std::uint8_t, 128>, 6> t{};
-  constexpr unsigned all = kPatternKeyword | kPatternNonBlocking | kPatternNoqa | kPatternTo | kPatternVerticalTab;
+  constexpr unsigned to = kPatternTo | kPatternToBlank;
+  constexpr unsigned all = kPatternKeyword | kPatternNonBlocking | kPatternNoqa | to | kPatternVerticalTab;
   for (unsigned c = 0; c < 128; ++c) {
     const auto in = [c](std::string_view set) { return set.find(static_cast<char>(c)) != std::string_view::npos; };
     const auto set = [&](std::size_t k, unsigned bits) { t[k][c] = static_cast<std::uint8_t>(bits); };
-    set(0, (all & ~kPatternTo) | (c == '.' || c <= ' ' ? kPatternTo : 0U));
+    set(0, (all & ~to) | (c == '.' || c <= ' ' ? to : 0U));
     set(1, (c == 'a' ? kPatternKeyword : 0U) | (c == 'n' ? kPatternNonBlocking : 0U) |
-               (c == 'n' || c == 'N' ? kPatternNoqa : 0U) | (c == 't' ? kPatternTo : 0U) |
+               (c == 'n' || c == 'N' ? kPatternNoqa : 0U) | (c == 't' ? to : 0U) |
                (c == 0x0b ? kPatternVerticalTab : 0U));
-    set(2, (all & ~(kPatternKeyword | kPatternTo)) | (in("sw") ? kPatternKeyword : 0U) | (c == 'o' ? kPatternTo : 0U));
-    set(3, (all & ~(kPatternNoqa | kPatternTo)) | (in("qQ") ? kPatternNoqa : 0U) |
-               (in("(#\\") || c <= ' ' ? kPatternTo : 0U));
-    set(4, (all & ~(kPatternNonBlocking | kPatternNoqa)) | (c == '_' ? kPatternNonBlocking : 0U) |
-               (in("aA") ? kPatternNoqa : 0U));
+    set(2, (all & ~(kPatternKeyword | to)) | (in("sw") ? kPatternKeyword : 0U) | (c == 'o' ? to : 0U));
+    set(3, (all & ~(kPatternNoqa | to)) | (in("qQ") ? kPatternNoqa : 0U) | (in("(#\\") ? kPatternTo : 0U) |
+               (c <= ' ' ? kPatternToBlank : 0U));
+    set(4, (all & ~(kPatternNonBlocking | kPatternNoqa | kPatternToBlank)) | (c == '_' ? kPatternNonBlocking : 0U) |
+               (in("aA") ? kPatternNoqa : 0U) | (in("(#\\") || c <= ' ' ? kPatternToBlank : 0U));
     set(5, (all & ~(kPatternKeyword | kPatternNonBlocking)) | (in("ct") ? kPatternKeyword : 0U) |
                (c == 'b' ? kPatternNonBlocking : 0U));
   }
