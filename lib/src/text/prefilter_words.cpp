@@ -180,10 +180,12 @@ __attribute__((target("avx2"))) bool rangeAvx2(const char *s, std::size_t from, 
 /// returns the mask of the positions some bucket passes.
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline std::uint64_t
 bucketsAvx512(const char *p, const __m512i *tables, __m512i startBuckets, std::uint8_t *out) {
-  __m512i result = _mm512_permutex2var_epi8(tables[0], _mm512_loadu_si512(p), tables[1]);
-  for (std::size_t k = 1; k < WordSet::kPrefix; ++k)
-    result =
-        _mm512_and_si512(result, _mm512_permutex2var_epi8(tables[2 * k], _mm512_loadu_si512(p + k), tables[2 * k + 1]));
+  static_assert(WordSet::kPrefix == 4, "the lookups below are written out for four positions");
+  const __m512i result0 = _mm512_permutex2var_epi8(tables[0], _mm512_loadu_si512(p), tables[1]);
+  const __m512i result1 = _mm512_permutex2var_epi8(tables[2], _mm512_loadu_si512(p + 1), tables[3]);
+  const __m512i result2 = _mm512_permutex2var_epi8(tables[4], _mm512_loadu_si512(p + 2), tables[5]);
+  const __m512i result3 = _mm512_permutex2var_epi8(tables[6], _mm512_loadu_si512(p + 3), tables[7]);
+  __m512i result = _mm512_and_si512(_mm512_and_si512(result0, result1), _mm512_and_si512(result2, result3));
   // The byte before: a letter or `_` (continuesName) rules out the buckets whose words start
   // with an identifier byte. (A byte of another character is no letter here: 0x80 | c less 'a'
   // is beyond 25.)
