@@ -40,11 +40,16 @@ inline bool cpuHasAvx2() {
 
 /// Whether the CPU has AVX-512 with byte operations and VBMI's byte permutes (and ASYNCFIX_SIMD
 /// allows it). The compiler's check asks the operating system too (the registers saved on a
-/// context switch).
+/// context switch). Never on Windows: GCC does not align its stack beyond 16 bytes there
+/// (GCC bug 54412), and a 64-byte register spilled with an aligned store would fault.
 inline bool cpuHasAvx512Vbmi() {
+#if defined(_WIN32)
+  return false;
+#else
   static const bool has = __builtin_cpu_supports("avx512bw") != 0 && __builtin_cpu_supports("avx512vbmi") != 0 &&
                           cpuHasAvx2() && cpu_detail::cap() >= 2;
   return has;
+#endif
 }
 
 } // namespace asyncfix
