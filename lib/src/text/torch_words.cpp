@@ -186,11 +186,31 @@ __attribute__((target("avx2"))) bool familyNamesAvx2(const char *s, std::size_t 
   }
   return false;
 }
+
+/// familyNamesAvx2 64 positions at a time with AVX-512's compare masks.
+template <class V>
+__attribute__((target("avx512f,avx512bw"))) bool familyNamesAvx512(const char *s, std::size_t &i, std::size_t n,
+                                                                   V &visit) {
+  const __m512i t = _mm512_set1_epi8('t'), r = _mm512_set1_epi8('r'), h = _mm512_set1_epi8('h'),
+                nn = _mm512_set1_epi8('n'), mm = _mm512_set1_epi8('m'), sc = _mm512_set1_epi8('s'),
+                ii = _mm512_set1_epi8('i'), y = _mm512_set1_epi8('y');
+  for (; i + 4 + 64 <= n; i += 64) {
+    const __m512i a = _mm512_loadu_si512(s + i), c = _mm512_loadu_si512(s + i + 2), e = _mm512_loadu_si512(s + i + 4);
+    const std::uint64_t torch =
+        _mm512_cmpeq_epi8_mask(a, t) & _mm512_cmpeq_epi8_mask(c, r) & _mm512_cmpeq_epi8_mask(e, h);
+    const std::uint64_t numpyOrScipy = ((_mm512_cmpeq_epi8_mask(a, nn) & _mm512_cmpeq_epi8_mask(c, mm)) |
+                                        (_mm512_cmpeq_epi8_mask(a, sc) & _mm512_cmpeq_epi8_mask(c, ii))) &
+                                       _mm512_cmpeq_epi8_mask(e, y);
+    for (std::uint64_t mask = torch | numpyOrScipy; mask != 0; mask &= mask - 1)
+      if (visit(i + static_cast<std::size_t>(__builtin_ctzll(mask)))) return true;
+  }
+  return false;
+}
 #endif
 
 /// Calls `visit(i)` for each position whose first, third and fifth bytes are those of `torch`,
-/// `numpy` or `scipy` (t-r-h, n-m-y, s-i-y), in order, until it returns true: 32 positions at a
-/// time where the CPU has AVX2, 16 with SSE2, else every position (the tail, any position: visit
+/// `numpy` or `scipy` (t-r-h, n-m-y, s-i-y), in order, until it returns true: 64 positions at a
+/// time where the CPU has AVX-512, 32 with AVX2, 16 with SSE2, else every position (the tail, any position: visit
 /// compares the name). The third byte keeps Python's many `s…y`, `n…y` and `t…h` (`self.y`,
 /// `that`) from being visited one by one.
 template <class V> void familyNames(std::string_view text, V &&visit) {
@@ -198,6 +218,7 @@ template <class V> void familyNames(std::string_view text, V &&visit) {
   std::size_t i = 0;
   [[maybe_unused]] const char *s = text.data();
 #if defined(ASYNCFIX_FAMILY_AVX2)
+  if (cpuHasAvx512Vbmi() && familyNamesAvx512(s, i, n, visit)) return;
   if (cpuHasAvx2() && familyNamesAvx2(s, i, n, visit)) return;
 #endif
 #if defined(__SSE2__)
