@@ -2171,7 +2171,9 @@ bool torchWordMatters(std::string_view text, std::size_t at, unsigned spelt, Lex
   bool inCode = false, lexed = false;
   for (const auto &[list, whole] : {std::pair{torchApiWords(), false}, std::pair{torchApiWholeWords(), true}})
     for (const TorchWord &w : list) {
-      if ((w.package & spelt) == 0 || !torchWordAt(text, at, w.text, whole)) continue;
+      // The first byte first: most words start with another (a call of memcmp for each was ~4 %
+      // of the torch corpus's scan).
+      if (w.text[0] != text[at] || (w.package & spelt) == 0 || !torchWordAt(text, at, w.text, whole)) continue;
       if (!lexed) inCode = lexer.inCode(at), lexed = true;
       if (!inCode) return false;
       if (judgedWordMatters(text, at, w.text, spelt, lexer)) return true;
