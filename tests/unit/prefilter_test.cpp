@@ -1733,3 +1733,28 @@ TEST_CASE("prefilter: a `to` before a blank is a candidate only where a call may
     CHECK(allFindings(linter, src).empty());
   }
 }
+
+TEST_CASE("prefilter: the candidate search learns the family's names at every offset", "[prefilter]") {
+  // Where the CPU has AVX-512, the candidate search also finds `torch`, `numpy` and `scipy`
+  // (mayUseTorchFamily's question, which a whole file's AF3xx words need), in its blocks, at
+  // position 0 and in the tail it leaves to the byte-by-byte loop. A name at every offset of a
+  // text long enough for several blocks, with a word of each package's rule before or after it:
+  // the same answer as the reference path, and the word is kept exactly when its package is
+  // spelt. (Under ASYNCFIX_SIMD=avx2 the same cases check the search without the names.)
+  const std::vector<std::pair<std::string, std::string>> cases = {
+      {"torch", "print(loss.data[0])\n"}, {"numpy", "x = np.float\n"}, {"scipy", "y = misc.imread(p)\n"}};
+  for (const auto &[name, use] : cases)
+    for (std::size_t pad = 0; pad < 200; pad += 1) {
+      const std::string filler(pad, ' ');
+      for (const std::string &text : {filler + "import " + name + "\n" + std::string(150, ' ') + use,
+                                      use + std::string(150, ' ') + filler + "import " + name + "\n",
+                                      use + filler + "# " + name.substr(0, 4) + "\n",
+                                      name + " = 1\n" + filler + std::string(150, ' ') + use}) {
+        INFO(name << " after " << pad << " bytes: " << text);
+        const unsigned fast = scanTriggers(text, kPrefilterTorchApi);
+        CHECK(fast == scanTriggersReference(text, kPrefilterTorchApi));
+        CHECK(mayTrigger(text, kPrefilterTorchApi) == (fast != 0));
+        CHECK((fast != 0) == (text.find(name) != std::string::npos));
+      }
+    }
+}

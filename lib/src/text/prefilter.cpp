@@ -1039,24 +1039,29 @@ constexpr unsigned kPatternNoqa = 4;        // n|N, _, q|Q, a|A
 constexpr unsigned kPatternTo = 8;          // `.` or a blank before; t, o, then `(`, `#` or `\`
 constexpr unsigned kPatternVerticalTab = 16;
 constexpr unsigned kPatternToBlank = 32; // `.` or a blank before; t, o, a blank, then `(`, `#`, `\` or a blank
+/// Not a word the judgements read: the names whose spelling mayUseTorchFamily() asks of a whole
+/// text, `torch`, `numpy`, `scipy` (t|n|s, _, r|m|i, _, h|y), found in the same pass
+/// (FamilySpelling) rather than by a pass of their own over every file.
+constexpr unsigned kPatternFamily = 64;
 constexpr std::array<std::array<std::uint8_t, 128>, 6> kCandidateTables = [] {
   std::array<std::array<std::uint8_t, 128>, 6> t{};
   constexpr unsigned to = kPatternTo | kPatternToBlank;
-  constexpr unsigned all = kPatternKeyword | kPatternNonBlocking | kPatternNoqa | to | kPatternVerticalTab;
+  constexpr unsigned all =
+      kPatternKeyword | kPatternNonBlocking | kPatternNoqa | to | kPatternVerticalTab | kPatternFamily;
   for (unsigned c = 0; c < 128; ++c) {
     const auto in = [c](std::string_view set) { return set.find(static_cast<char>(c)) != std::string_view::npos; };
     const auto set = [&](std::size_t k, unsigned bits) { t[k][c] = static_cast<std::uint8_t>(bits); };
     set(0, (all & ~to) | (c == '.' || c <= ' ' ? to : 0U));
     set(1, (c == 'a' ? kPatternKeyword : 0U) | (c == 'n' ? kPatternNonBlocking : 0U) |
                (c == 'n' || c == 'N' ? kPatternNoqa : 0U) | (c == 't' ? to : 0U) |
-               (c == 0x0b ? kPatternVerticalTab : 0U));
+               (c == 0x0b ? kPatternVerticalTab : 0U) | (in("tns") ? kPatternFamily : 0U));
     set(2, (all & ~(kPatternKeyword | to)) | (in("sw") ? kPatternKeyword : 0U) | (c == 'o' ? to : 0U));
-    set(3, (all & ~(kPatternNoqa | to)) | (in("qQ") ? kPatternNoqa : 0U) | (in("(#\\") ? kPatternTo : 0U) |
-               (c <= ' ' ? kPatternToBlank : 0U));
+    set(3, (all & ~(kPatternNoqa | to | kPatternFamily)) | (in("qQ") ? kPatternNoqa : 0U) |
+               (in("(#\\") ? kPatternTo : 0U) | (c <= ' ' ? kPatternToBlank : 0U) | (in("rmi") ? kPatternFamily : 0U));
     set(4, (all & ~(kPatternNonBlocking | kPatternNoqa | kPatternToBlank)) | (c == '_' ? kPatternNonBlocking : 0U) |
                (in("aA") ? kPatternNoqa : 0U) | (in("(#\\") || c <= ' ' ? kPatternToBlank : 0U));
-    set(5, (all & ~(kPatternKeyword | kPatternNonBlocking)) | (in("ct") ? kPatternKeyword : 0U) |
-               (c == 'b' ? kPatternNonBlocking : 0U));
+    set(5, (all & ~(kPatternKeyword | kPatternNonBlocking | kPatternFamily)) | (in("ct") ? kPatternKeyword : 0U) |
+               (c == 'b' ? kPatternNonBlocking : 0U) | (in("hy") ? kPatternFamily : 0U));
   }
   return t;
 }();
@@ -1068,21 +1073,30 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline __m512i look(const
 }
 
 /// mayStartWord() for the 64 positions from `p` (reads p[-1] to p[67]) as a bit mask, with the
-/// tables above in pairs of registers (`t[2k]`, `t[2k + 1]`): a superset of its positions.
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline std::uint64_t candidateMask64(const char *p,
-                                                                                            const __m512i *t) {
+/// tables above in pairs of registers (`t[2k]`, `t[2k + 1]`): a superset of its positions, and of
+/// the family's names where `patterns` asks for kPatternFamily.
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline std::uint64_t
+candidateMask64(const char *p, const __m512i *t, __m512i wanted) {
   const __m512i b0 = _mm512_loadu_si512(p);
   const __m512i patterns =
       _mm512_and_si512(_mm512_and_si512(_mm512_and_si512(look(t, p - 1), _mm512_permutex2var_epi8(t[2], b0, t[3])),
                                         _mm512_and_si512(look(t + 4, p + 1), look(t + 6, p + 2))),
                        _mm512_and_si512(look(t + 8, p + 3), look(t + 10, p + 4)));
-  return _mm512_test_epi8_mask(patterns, patterns) | _mm512_movepi8_mask(b0);
+  return _mm512_test_epi8_mask(patterns, wanted) | _mm512_movepi8_mask(b0);
 }
+
+/// Whether a text spells `torch`, `numpy` or `scipy` (mayUseTorchFamily), learnt by the candidate
+/// search where it can (the AVX-512 path): `seen` when a candidate's judgement found one, then
+/// `known` when the search went through the whole text without being asked to stop.
+struct FamilySpelling {
+  bool seen = false;
+  bool known = false;
+};
 
 /// candidatesAvx2 by 64 positions with candidateMask64.
 template <class V>
-__attribute__((target("avx512f,avx512bw,avx512vbmi"))) bool candidatesAvx512(const char *s, std::size_t &i,
-                                                                             std::size_t n, V &visit) {
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) bool
+candidatesAvx512(const char *s, std::size_t &i, std::size_t n, V &visit, const FamilySpelling *family) {
   __m512i tables[12];
   for (std::size_t k = 0; k < 6; ++k) {
     tables[2 * k] = _mm512_loadu_si512(kCandidateTables[k].data());
@@ -1090,11 +1104,15 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) bool candidatesAvx512(con
   }
   // The masks of up to 16 blocks first, then their visits: the tables stay in registers through
   // the masks' loop (a visit is a call, after which they would be loaded again).
+  // The family's names are candidates until one is seen (then `torch` in every line of PyTorch
+  // code would be one).
   constexpr std::size_t kBatch = 16;
   std::uint64_t masks[kBatch];
   while (i + 4 + 64 <= n) {
     const std::size_t blocks = std::min(kBatch, (n - 4 - i) / 64);
-    for (std::size_t b = 0; b < blocks; ++b) masks[b] = candidateMask64(s + i + 64 * b, tables);
+    const bool names = family != nullptr && !family->seen;
+    const __m512i wanted = _mm512_set1_epi8(static_cast<char>(names ? 0x7f : 0x3f));
+    for (std::size_t b = 0; b < blocks; ++b) masks[b] = candidateMask64(s + i + 64 * b, tables, wanted);
     for (std::size_t b = 0; b < blocks; ++b)
       if (masks[b] != 0 && visit(i + 64 * b, masks[b])) return true;
     i += 64 * blocks;
@@ -1125,7 +1143,7 @@ __attribute__((target("avx2"))) bool candidatesAvx2(const char *s, std::size_t &
 /// returns true: the text is read once for all the words, a block of 32 (AVX2) or 16 (SSE2)
 /// positions at a time, whose candidates are then visited from its mask; the start and the tail
 /// (too short for a block's loads) go one position at a time.
-template <class F> void forEachCandidate(std::string_view text, F &&candidate) {
+template <class F> void forEachCandidate(std::string_view text, F &&candidate, FamilySpelling *family = nullptr) {
   const std::size_t n = text.size();
   if (n == 0 || (mayStartWord(text, 0) && candidate(0))) return;
   [[maybe_unused]] const char *s = text.data(); // for the SIMD scans, where there are any
@@ -1136,7 +1154,13 @@ template <class F> void forEachCandidate(std::string_view text, F &&candidate) {
     return false;
   };
 #if defined(ASYNCFIX_PREFILTER_AVX2)
-  if (cpuHasAvx512Vbmi() && candidatesAvx512(s, i, n, visit)) return;
+  if (cpuHasAvx512Vbmi()) {
+    if (candidatesAvx512(s, i, n, visit, family)) return;
+    // The blocks saw every name that starts in [1, i); the rest, and one at 0, are asked here
+    // (the tail goes on one position at a time below, by mayStartWord(), which knows no names).
+    if (family != nullptr && !family->seen)
+      family->seen = mayUseTorchFamily(text.substr(0, 5)) || mayUseTorchFamily(text.substr(i));
+  }
   if (cpuHasAvx2() && candidatesAvx2(s, i, n, visit)) return;
 #endif
 #if defined(__SSE2__)
@@ -1145,6 +1169,9 @@ template <class F> void forEachCandidate(std::string_view text, F &&candidate) {
 #endif
   for (; i < n; ++i)
     if (mayStartWord(text, i) && candidate(i)) return;
+#if defined(ASYNCFIX_PREFILTER_AVX2)
+  if (family != nullptr && cpuHasAvx512Vbmi()) family->known = true;
+#endif
 }
 
 /// Where the parenthesis of a `.to(` call whose `to` is at `at` stands: npos when `to` is no
@@ -2199,8 +2226,10 @@ bool nonBlockingValueMayBeTrue(std::string_view text, std::size_t at) {
 struct Searches {
   bool reference = false;
 
-  template <class F> void candidates(std::string_view text, F &&candidate) const {
-    if (!reference) return forEachCandidate(text, candidate);
+  /// The candidates of mayStartWord(); the fast path also learns into `family` whether the text
+  /// spells the family's names (the reference path leaves it unknown: torchFamily() asks).
+  template <class F> void candidates(std::string_view text, F &&candidate, FamilySpelling *family) const {
+    if (!reference) return forEachCandidate(text, candidate, family);
     for (std::size_t i = 0; i < text.size(); ++i)
       if (mayStartWord(text, i) && candidate(i)) return;
   }
@@ -2348,56 +2377,66 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
   std::optional<Blocks> blocks; // made for the first `await (` whose function matters
   const auto want = [&](unsigned trigger) { return (wanted & trigger) != 0 && (offsets || !(found & trigger)); };
 
-  search.candidates(text, [&](std::size_t at) {
-    const char c = text[at];
-    if (const auto u = static_cast<unsigned char>(c); otherByte(u)) {
-      // Such a byte in code: the text is read again without judgements (scan()), so stop here.
-      // Asked once per character (the rest of it is where its first byte is: in code, or in the
-      // same string or comment), and not of a byte order mark at the start.
-      if (!unjudged || (u >= 0x80 && at > 0 && static_cast<unsigned char>(text[at - 1]) >= 0x80) ||
-          (at == 0 && text.starts_with("\xEF\xBB\xBF")))
+  FamilySpelling family; // whether the text spells torch, numpy or scipy, learnt by the candidate search
+  search.candidates(
+      text,
+      [&](std::size_t at) {
+        const char c = text[at];
+        if (const auto u = static_cast<unsigned char>(c); otherByte(u)) {
+          // Such a byte in code: the text is read again without judgements (scan()), so stop here.
+          // Asked once per character (the rest of it is where its first byte is: in code, or in the
+          // same string or comment), and not of a byte order mark at the start.
+          if (!unjudged || (u >= 0x80 && at > 0 && static_cast<unsigned char>(text[at - 1]) >= 0x80) ||
+              (at == 0 && text.starts_with("\xEF\xBB\xBF")))
+            return false;
+          return lexer.inCode(at) && (*unjudged = true);
+        }
+        if (!family.seen && (c == 't' || c == 'n' || c == 's')) {
+          // One of the family's names, or a word the scan judges (below), or both (`torch.to(`).
+          const std::string_view w = text.substr(at, 5);
+          family.seen = is(w, "torch") || is(w, "numpy") || is(w, "scipy");
+        }
+        if (c == 'a' && want(kPrefilterKeywordName)) {
+          const std::string_view w = text.substr(at, 5);
+          if ((!is(w, "async") && !is(w, "await")) || !mayStandAlone(text, at, 5)) return false;
+          if (asciiNeighbours(text, at) && (w[1] == 's' ? asyncIsKeyword(text, at) : awaitIsKeyword(text, at)))
+            return false;
+          if (!lexer.inCode(at)) return false;
+          if (w[1] == 'w' && awaitOperandMakesAName(text, at)) {
+            // `await (x)`, `await [x]`, `await -x`, `await +x`: a name use only outside a coroutine.
+            if (!blocks) blocks.emplace(text, lexer);
+            if (blocks->inCoroutine(at)) return false;
+          }
+          return record(kPrefilterKeywordName, at);
+        }
+        if (c == 't') {
+          // The vectorised filter lets through more `to`s than mayStartWord() (after any byte up to
+          // `.`, before any up to `(`): the others are no candidates, before any judgement drives the
+          // lexer (how far it went decides whether the judgements are trusted: lost()).
+          if (!want(kPrefilterToCall) || !mayStartWord(text, at) || !mayStandAlone(text, at, 2)) return false;
+          std::size_t open = toCallOpen(text, at);
+          if (open == std::string_view::npos || !lexer.inCode(at)) return false;
+          if (open == kUnknown) open = toCallOpenPastComments(text, at, lexer);
+          if (open == std::string_view::npos) return false;
+          return (open == kUnknown || toCallHasBoolArgument(text, open, lexer, offsets ? nullptr : &lastTo)) &&
+                 record(kPrefilterToCall, at);
+        }
+        if (c == 'n' && want(kPrefilterNonBlocking) && is(text.substr(at, 12), "non_blocking") &&
+            mayStandAlone(text, at, 12)) {
+          return lexer.inCode(at) && nonBlockingMatters(at) && record(kPrefilterNonBlocking, at);
+        }
+        // `noqa` in any case, as the scan without judgements reads it (a candidate may be here for
+        // another word: `non_b…` is one for `non_blocking`, and no `noqa`).
+        if ((c | 0x20) == 'n' && want(kPrefilterNoqa) && at + 3 < text.size() && (text[at + 1] | 0x20) == 'o' &&
+            (text[at + 2] | 0x20) == 'q' && (text[at + 3] | 0x20) == 'a' && noqaWithAsyncfixCode(text, at + 2)) {
+          return record(kPrefilterNoqa, at);
+        }
         return false;
-      return lexer.inCode(at) && (*unjudged = true);
-    }
-    if (c == 'a' && want(kPrefilterKeywordName)) {
-      const std::string_view w = text.substr(at, 5);
-      if ((!is(w, "async") && !is(w, "await")) || !mayStandAlone(text, at, 5)) return false;
-      if (asciiNeighbours(text, at) && (w[1] == 's' ? asyncIsKeyword(text, at) : awaitIsKeyword(text, at)))
-        return false;
-      if (!lexer.inCode(at)) return false;
-      if (w[1] == 'w' && awaitOperandMakesAName(text, at)) {
-        // `await (x)`, `await [x]`, `await -x`, `await +x`: a name use only outside a coroutine.
-        if (!blocks) blocks.emplace(text, lexer);
-        if (blocks->inCoroutine(at)) return false;
-      }
-      return record(kPrefilterKeywordName, at);
-    }
-    if (c == 't') {
-      // The vectorised filter lets through more `to`s than mayStartWord() (after any byte up to
-      // `.`, before any up to `(`): the others are no candidates, before any judgement drives the
-      // lexer (how far it went decides whether the judgements are trusted: lost()).
-      if (!want(kPrefilterToCall) || !mayStartWord(text, at) || !mayStandAlone(text, at, 2)) return false;
-      std::size_t open = toCallOpen(text, at);
-      if (open == std::string_view::npos || !lexer.inCode(at)) return false;
-      if (open == kUnknown) open = toCallOpenPastComments(text, at, lexer);
-      if (open == std::string_view::npos) return false;
-      return (open == kUnknown || toCallHasBoolArgument(text, open, lexer, offsets ? nullptr : &lastTo)) &&
-             record(kPrefilterToCall, at);
-    }
-    if (c == 'n' && want(kPrefilterNonBlocking) && is(text.substr(at, 12), "non_blocking") &&
-        mayStandAlone(text, at, 12)) {
-      return lexer.inCode(at) && nonBlockingMatters(at) && record(kPrefilterNonBlocking, at);
-    }
-    // `noqa` in any case, as the scan without judgements reads it (a candidate may be here for
-    // another word: `non_b…` is one for `non_blocking`, and no `noqa`).
-    if ((c | 0x20) == 'n' && want(kPrefilterNoqa) && at + 3 < text.size() && (text[at + 1] | 0x20) == 'o' &&
-        (text[at + 2] | 0x20) == 'q' && (text[at + 3] | 0x20) == 'a' && noqaWithAsyncfixCode(text, at + 2)) {
-      return record(kPrefilterNoqa, at);
-    }
-    return false;
-  });
+      },
+      want(kPrefilterTorchApi) && !offsets ? &family : nullptr);
   if (unjudged && *unjudged) return found;
-  if (want(kPrefilterTorchApi) && !(anyHit && found != 0) && (offsets || reached != 0 || search.torchFamily(text))) {
+  if (want(kPrefilterTorchApi) && !(anyHit && found != 0) &&
+      (offsets || reached != 0 || (family.known ? family.seen : search.torchFamily(text)))) {
     // The PyTorch-migration rules' words (text/torch_words.h). Whether a whole file is worth
     // parsing also asks whether it may use PyTorch, NumPy or SciPy at all; marks are asked for
     // parts of a file too (a statement that an editor re-lints), which may not spell the import.
