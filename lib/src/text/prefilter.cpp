@@ -722,8 +722,17 @@ std::optional<bool> flatArguments(std::string_view text, std::size_t open, ToCal
   const auto len = static_cast<std::size_t>(__builtin_ctzll(c.stop));
   if (p[len] != ')') return std::nullopt;
   const std::string_view list(p, len);
-  if (list.find("lambda") != std::string_view::npos) return std::nullopt;
   const std::uint64_t inside = (std::uint64_t{1} << len) - 1;
+  // Its words (a byte before a word's start is none of its, nor the `)` after its end): a
+  // `lambda` makes the keywords something else (the token-by-token scan says which); the word
+  // `cpu` is AF106's device.
+  int cpu = 0;
+  for (std::uint64_t starts = c.word & ~(c.word << 1) & inside; starts != 0; starts &= starts - 1) {
+    const auto q = static_cast<std::size_t>(__builtin_ctzll(starts));
+    const auto w = list.substr(q, static_cast<std::size_t>(__builtin_ctzll(~(c.word >> q))));
+    if (is(w, "lambda")) return std::nullopt;
+    if (is(w, "cpu")) cpu = 1;
+  }
   const std::uint64_t solid = ~c.blank & inside; // where tokens are (`)` at len is beyond)
   // The first solid byte at or after `from` (len: the `)`).
   const auto next = [&](std::size_t from) {
@@ -749,13 +758,7 @@ std::optional<bool> flatArguments(std::string_view text, std::size_t open, ToCal
   if (seen) {
     seen->text = text.substr(open, len + 2);
     seen->keywords.swap(seen->scratch);
-    // The word `cpu`: a word of three bytes that are `cpu` (a byte before a word's start is none
-    // of its, nor the `)` after its end).
-    seen->cpu = 0;
-    for (std::uint64_t starts = c.word & ~(c.word << 1) & inside; starts != 0; starts &= starts - 1) {
-      const auto q = static_cast<std::size_t>(__builtin_ctzll(starts));
-      if (q + 3 <= len && list.compare(q, 3, "cpu") == 0 && (c.word >> (q + 3) & 1U) == 0) seen->cpu = 1;
-    }
+    seen->cpu = cpu;
   }
   return false;
 #else
