@@ -1746,10 +1746,10 @@ TEST_CASE("prefilter: the candidate search learns the family's names at every of
   for (const auto &[name, use] : cases)
     for (std::size_t pad = 0; pad < 200; pad += 1) {
       const std::string filler(pad, ' ');
-      for (const std::string &text : {filler + "import " + name + "\n" + std::string(150, ' ') + use,
-                                      use + std::string(150, ' ') + filler + "import " + name + "\n",
-                                      use + filler + "# " + name.substr(0, 4) + "\n",
-                                      name + " = 1\n" + filler + std::string(150, ' ') + use}) {
+      for (const std::string &text :
+           {filler + "import " + name + "\n" + std::string(150, ' ') + use,
+            use + std::string(150, ' ') + filler + "import " + name + "\n",
+            use + filler + "# " + name.substr(0, 4) + "\n", name + " = 1\n" + filler + std::string(150, ' ') + use}) {
         INFO(name << " after " << pad << " bytes: " << text);
         const unsigned fast = scanTriggers(text, kPrefilterTorchApi);
         CHECK(fast == scanTriggersReference(text, kPrefilterTorchApi));
@@ -1757,4 +1757,33 @@ TEST_CASE("prefilter: the candidate search learns the family's names at every of
         CHECK((fast != 0) == (text.find(name) != std::string::npos));
       }
     }
+}
+
+TEST_CASE("prefilter: an `await` right after an operand is a name, even in a coroutine", "[prefilter]") {
+  // `x await (g)` is a syntax error whose recovery may drop the `async def` around it, and then
+  // tree-sitter reads a call of the name `await` (AF002) — for any operand before it on its
+  // logical line, over line breaks in brackets, continuations and comments (found by
+  // fuzz_prefilter). The text is kept wherever the linter reports; after an operator, an opening
+  // bracket or a keyword that expects an expression, `await (g)` stays the keyword.
+  const Linter linter;
+  const std::string head = "async def f():\n   ";
+  for (const std::string line :
+       {"SSSSSSSSSS await (g)\n", "'sss' await (g)\n", "SSSSSSSSSS.x await (g)\n", "SSSSS await [g]\n",
+        "if SSSSSSSS await (g): pass\n", "x = foo(SSSSSSSS\n   await (g))\n", "x = [SSSSSSSS\n   await [g]]\n",
+        "x = (SSSSSSSS \\\n   await (g))\n", "SSSSSSSS \\\n   await (g)\n", "x = (SSSSSSSS  # c\n   await (g))\n",
+        "x = 'a' 'b' await (g)\n", "exec await (g)\n", "SSSSSSSS.print await (g)\n", "SSSSSSSS(assert\n   await (g))\n",
+        "SSSSSSSS(return\n   await (g))\n"}) {
+    const std::string src = head + line;
+    INFO(src);
+    CHECK(mayUseKeywordAsName(src));
+    if (!allFindings(linter, src).empty()) CHECK(linter.mayHaveFindings(src));
+  }
+  for (const std::string line :
+       {"x = await (g)\n", "return await (h)\n", "x = (yield await (g))\n", "return x if await (g) else await [h]\n",
+        "SSSSSSS = not await (g)\n", "SSSSSSS(\n   # c\n   await (g))\n"}) {
+    const std::string src = head + line;
+    INFO(src);
+    CHECK_FALSE(mayUseKeywordAsName(src));
+    CHECK(allFindings(linter, src).empty());
+  }
 }

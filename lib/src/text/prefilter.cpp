@@ -557,7 +557,9 @@ public:
       while (!stack_.empty() && stack_.back().indent > l.indent) stack_.pop_back();
       if (l.indent != (stack_.empty() ? 0 : stack_.back().indent)) break;
       if (offset < l.end) {
-        if (offset < l.first || l.kind != Kind::Other || l.ownScope || hasLambdaBefore(l.first, offset)) return false;
+        if (offset < l.first || l.kind != Kind::Other || l.ownScope || hasLambdaBefore(l.first, offset) ||
+            followsOperand(l.first, offset))
+          return false;
         for (auto it = stack_.rbegin(); it != stack_.rend(); ++it)
           if (it->kind != Kind::Other) return it->kind == Kind::Async;
         return false;
@@ -632,6 +634,47 @@ private:
     }
     l.end = t.size();
     return depth == 0; // else an unclosed bracket: a syntax error
+  }
+
+  /// Whether the token before `offset` in its logical line (from `from`; over blanks, line
+  /// breaks, continuations and comments) may end an operand: anything but an operator, an opening
+  /// bracket, a comma, a colon, a keyword inside an expression (`in`, `not`, …) or one that starts
+  /// the line's statement (`return`, …; not `print` nor `exec`, names in Python 3, nor an
+  /// attribute `x.return`). An
+  /// `await` after an operand is a syntax error (`x await (g)`), whose recovery may drop the
+  /// coroutine around it: tree-sitter then reads a call of the name `await` outside any
+  /// coroutine (AF002), wherever the two tokens stand.
+  bool followsOperand(std::size_t from, std::size_t offset) {
+    std::size_t k = offset;
+    while (k > from) {
+      const char c = text_[k - 1];
+      if (c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\') {
+        --k;
+        continue;
+      }
+      if (const std::size_t span = lexer_.spanBegin(k - 1); span != std::string_view::npos) {
+        if (text_[span] != '#') return true; // a string ends there
+        k = span;                            // a comment: the token before it
+        continue;
+      }
+      if (!isWordByte(static_cast<unsigned char>(c))) return c == ')' || c == ']' || c == '}';
+      std::size_t start = k - 1;
+      while (start > from && isWordByte(static_cast<unsigned char>(text_[start - 1]))) --start;
+      // Keywords inside an expression, and those that start a statement (only there: `f(return`
+      // is a syntax error too).
+      static constexpr std::array<std::string_view, 9> kInExpression{"and", "await", "else", "if",   "in",
+                                                                     "is",  "not",   "or",   "yield"};
+      static constexpr std::array<std::string_view, 6> kStartingStatement{"assert", "elif",  "raise",
+                                                                          "return", "while", "with"};
+      const std::string_view word = text_.substr(start, k - start);
+      std::size_t before = start;
+      while (before > from && isGap(text_[before - 1])) --before;
+      if (before > from && text_[before - 1] == '.') return true; // an attribute
+      if (std::find(kInExpression.begin(), kInExpression.end(), word) != kInExpression.end()) return false;
+      return start != from ||
+             std::find(kStartingStatement.begin(), kStartingStatement.end(), word) == kStartingStatement.end();
+    }
+    return false;
   }
 
   bool hasLambdaBefore(std::size_t from, std::size_t offset) {
