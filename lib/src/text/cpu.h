@@ -1,12 +1,14 @@
 // text/cpu.h — what the CPU the library runs on can do, asked once per process.
 //
 // The vectorised text scans (the prefilter's searches, its word filter, the package test, the
-// UTF-8 check) are compiled for AVX2 (the word filter also for AVX-512 with VBMI) with the target
-// attribute, beside a portable path, and take the widest one the CPU has. Only on x86-64 with GCC
+// UTF-8 check) are compiled for AVX2 with the target attribute, beside a portable path, and take
+// the widest one the CPU has; the prefilter's candidate search, word filter, lexer search, word
+// search and family test also for AVX-512 (with VBMI's byte permutes). Only on x86-64 with GCC
 // or Clang (ASYNCFIX_CPU_AVX2).
 //
 // The environment variable ASYNCFIX_SIMD caps what is taken: `avx2` (no AVX-512), `sse2` (no AVX2
-// either: the SSE2 paths, which every x86-64 CPU has). Read once, at the first question. The
+// either: the SSE2 paths, which every x86-64 CPU has); any other value caps nothing. Read once, at
+// the first question. The
 // tests run the scans under each cap (tests/CMakeLists.txt), so that every path runs on a CPU
 // that has them all; a user may set it to rule the wide paths out when chasing a problem.
 #pragma once
@@ -40,8 +42,9 @@ inline bool cpuHasAvx2() {
 
 /// Whether the CPU has AVX-512 with byte operations and VBMI's byte permutes (and ASYNCFIX_SIMD
 /// allows it). The compiler's check asks the operating system too (the registers saved on a
-/// context switch). Never on Windows: GCC does not align its stack beyond 16 bytes there
-/// (GCC bug 54412), and a 64-byte register spilled with an aligned store would fault.
+/// context switch). Never on Windows: the Windows build is GCC's cross build, whose stack is
+/// aligned to 16 bytes only (GCC bug 54412, for the over-aligned spills of wide registers), and
+/// its tests run under wine: the AVX-512 paths stay to the platforms where they are tested.
 inline bool cpuHasAvx512Vbmi() {
 #if defined(_WIN32)
   return false;

@@ -637,13 +637,13 @@ private:
   }
 
   /// Whether the token before `offset` in its logical line (from `from`; over blanks, line
-  /// breaks, continuations and comments) may end an operand: anything but an operator, an opening
-  /// bracket, a comma, a colon, a keyword inside an expression (`in`, `not`, …) or one that starts
-  /// the line's statement (`return`, …; not `print` nor `exec`, names in Python 3, nor an
-  /// attribute `x.return`). An
-  /// `await` after an operand is a syntax error (`x await (g)`), whose recovery may drop the
-  /// coroutine around it: tree-sitter then reads a call of the name `await` outside any
-  /// coroutine (AF002), wherever the two tokens stand.
+  /// breaks, continuations and comments) may make an `await` there a syntax error: anything but an
+  /// operator other than `*`, an opening bracket, a comma, a colon, a keyword inside an expression
+  /// (`in`, `not`, …) or one that may start the line's statement before an expression (`return`,
+  /// `if`, …). Not `print` nor `exec` (names in Python 3), nor an attribute `x.return`, nor a `*`
+  /// (`x = y, *await (g)` is valid Python that tree-sitter reads otherwise). After such a token,
+  /// tree-sitter's recovery may drop the coroutine around the `await` and read a call of the name
+  /// `await` outside any coroutine (AF002), wherever the two tokens stand.
   bool followsOperand(std::size_t from, std::size_t offset) {
     std::size_t k = offset;
     while (k > from) {
@@ -657,22 +657,23 @@ private:
         k = span;                            // a comment: the token before it
         continue;
       }
-      if (!isWordByte(static_cast<unsigned char>(c))) return c == ')' || c == ']' || c == '}';
+      if (!isWordByte(static_cast<unsigned char>(c))) return c == ')' || c == ']' || c == '}' || c == '*';
       std::size_t start = k - 1;
       while (start > from && isWordByte(static_cast<unsigned char>(text_[start - 1]))) --start;
-      // Keywords inside an expression, and those that start a statement (only there: `f(return`
-      // is a syntax error too).
-      static constexpr std::array<std::string_view, 9> kInExpression{"and", "await", "else", "if",   "in",
-                                                                     "is",  "not",   "or",   "yield"};
-      static constexpr std::array<std::string_view, 6> kStartingStatement{"assert", "elif",  "raise",
-                                                                          "return", "while", "with"};
-      const std::string_view word = text_.substr(start, k - start);
       std::size_t before = start;
       while (before > from && isGap(text_[before - 1])) --before;
       if (before > from && text_[before - 1] == '.') return true; // an attribute
-      if (std::find(kInExpression.begin(), kInExpression.end(), word) != kInExpression.end()) return false;
-      return start != from ||
-             std::find(kStartingStatement.begin(), kStartingStatement.end(), word) == kStartingStatement.end();
+      // The keywords after which an expression may follow: inside one, or where the statement
+      // starts (`in await x` is a syntax error there; `f(return` anywhere else; `elif` after no
+      // `if`, which this pass does not follow).
+      static constexpr std::array<std::string_view, 9> kInExpression{"and", "await", "else", "if",   "in",
+                                                                     "is",  "not",   "or",   "yield"};
+      static constexpr std::array<std::string_view, 9> kStartingStatement{"assert", "await", "if",   "not",  "raise",
+                                                                          "return", "while", "with", "yield"};
+      const std::string_view word = text_.substr(start, k - start);
+      return start == from
+                 ? std::find(kStartingStatement.begin(), kStartingStatement.end(), word) == kStartingStatement.end()
+                 : std::find(kInExpression.begin(), kInExpression.end(), word) == kInExpression.end();
     }
     return false;
   }
@@ -989,12 +990,16 @@ bool noqaWithAsyncfixCode(std::string_view text, std::size_t at) {
   return line.find("AF") != std::string_view::npos;
 }
 
-/// Is `c` a byte the judgements do not read in code? A vertical tab (a blank to tree-sitter) or a
-/// byte of a character other than ASCII (0x80 and above: two tests in the SIMD filter), which
-/// tree-sitter may read as a blank (U+00A0, U+FEFF, U+200B…: the grammar's extras), as no token
-/// at all (invalid UTF-8, whose error recovery may skip it: `non_blocking\x98=True` is a keyword
-/// argument to it) or as the end of a name (`normal×`), where the judgements read one name.
-bool otherByte(unsigned c) { return c == 0x0b || c >= 0x80; }
+/// Is `c` a byte the judgements do not read in code? A vertical tab (a blank to tree-sitter), a
+/// control byte other than the blanks and line breaks the judgements read (0x00–0x08, 0x0e–0x1f,
+/// DEL: no token, which tree-sitter's error recovery skips: `non_blocking\x01=True` is a keyword
+/// argument to it), or a byte of a character other than ASCII (0x80 and above), which tree-sitter
+/// may read as a blank (U+00A0, U+FEFF, U+200B…: the grammar's extras), as no token at all
+/// (invalid UTF-8, skipped alike) or as the end of a name (`normal×`), where the judgements read
+/// one name.
+constexpr bool otherByte(unsigned c) {
+  return c >= 0x80 || c == 0x7f || (c < 0x20 && c != '\t' && c != '\n' && c != '\f' && c != '\r');
+}
 
 /// Could a byte at `p` start one of the words the scan looks for? The filter that the SIMD loop
 /// applies 16, 32 or 64 positions at a time: `async`/`await` (a, s|w, _, _, c|t), `non_blocking`
@@ -1030,11 +1035,24 @@ inline unsigned candidateMask16(const char *p) {
                                    _mm_or_si128(eq(before, '.'), blankBefore));
   const __m128i noqa = _mm_and_si128(eq(_mm_or_si128(b0, lower), 'n'),
                                      _mm_and_si128(eq(_mm_or_si128(b2, lower), 'q'), eq(_mm_or_si128(b3, lower), 'a')));
-  const __m128i lead = _mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(b0, _mm_set1_epi8('\x80')), b0), eq(b0, '\x0b'));
+  // otherByte(): 0x80 and above, DEL, and the control bytes up to 0x1f but tab, LF, FF and CR.
+  const __m128i control =
+      _mm_andnot_si128(_mm_or_si128(_mm_or_si128(eq(b0, '\t'), eq(b0, '\n')), _mm_or_si128(eq(b0, '\f'), eq(b0, '\r'))),
+                       _mm_cmpeq_epi8(_mm_max_epu8(b0, _mm_set1_epi8(0x1f)), _mm_set1_epi8(0x1f)));
+  const __m128i lead =
+      _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(_mm_max_epu8(b0, _mm_set1_epi8('\x80')), b0), control), eq(b0, '\x7f'));
   return static_cast<unsigned>(
       _mm_movemask_epi8(_mm_or_si128(_mm_or_si128(_mm_or_si128(keyword, nonBlocking), _mm_or_si128(to, noqa)), lead)));
 }
 #endif
+
+/// Whether a text spells `torch`, `numpy` or `scipy` (mayUseTorchFamily), learnt by the candidate
+/// search where it can (the AVX-512 path): `seen` when a candidate's judgement found one, then
+/// `known` when the search went through the whole text without being asked to stop.
+struct FamilySpelling {
+  bool seen = false;
+  bool known = false;
+};
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ASYNCFIX_PREFILTER_AVX2 1
@@ -1043,15 +1061,19 @@ inline unsigned candidateMask16(const char *p) {
 /// instructions each, for the registers the test needs), where a register or a stack slot
 /// serves.
 struct CandidateConstants {
-  __m256i lower, a, four, w, c, t, n, u, b, o, dot, q, paren, backslash, vt;
+  __m256i lower, a, four, w, c, t, n, u, b, o, dot, q, paren, backslash, del, controlHigh, notBlank, lowNibble;
 };
 __attribute__((target("avx2"))) inline CandidateConstants candidateConstants() {
-  CandidateConstants k{_mm256_set1_epi8(0x20), _mm256_set1_epi8('a'),  _mm256_set1_epi8(0x04),  _mm256_set1_epi8('w'),
-                       _mm256_set1_epi8('c'),  _mm256_set1_epi8('t'),  _mm256_set1_epi8('n'),   _mm256_set1_epi8('_'),
-                       _mm256_set1_epi8('b'),  _mm256_set1_epi8('o'),  _mm256_set1_epi8('.'),   _mm256_set1_epi8('q'),
-                       _mm256_set1_epi8('('),  _mm256_set1_epi8('\\'), _mm256_set1_epi8('\x0b')};
-  for (__m256i *v :
-       {&k.lower, &k.a, &k.four, &k.w, &k.c, &k.t, &k.n, &k.u, &k.b, &k.o, &k.dot, &k.q, &k.paren, &k.backslash, &k.vt})
+  CandidateConstants k{_mm256_set1_epi8(0x20), _mm256_set1_epi8('a'), _mm256_set1_epi8(0x04), _mm256_set1_epi8('w'),
+                       _mm256_set1_epi8('c'), _mm256_set1_epi8('t'), _mm256_set1_epi8('n'), _mm256_set1_epi8('_'),
+                       _mm256_set1_epi8('b'), _mm256_set1_epi8('o'), _mm256_set1_epi8('.'), _mm256_set1_epi8('q'),
+                       _mm256_set1_epi8('('), _mm256_set1_epi8('\\'), _mm256_set1_epi8('\x7f'), _mm256_set1_epi8(0x1f),
+                       // By the low half of a control byte up to 0x0f: all but tab, LF, FF, CR.
+                       _mm256_setr_epi8(-1, -1, -1, -1, -1, -1, -1, -1, -1, 0, 0, -1, 0, 0, -1, -1, -1, -1, -1, -1, -1,
+                                        -1, -1, -1, -1, 0, 0, -1, 0, 0, -1, -1),
+                       _mm256_set1_epi8(0x0f)};
+  for (__m256i *v : {&k.lower, &k.a, &k.four, &k.w, &k.c, &k.t, &k.n, &k.u, &k.b, &k.o, &k.dot, &k.q, &k.paren,
+                     &k.backslash, &k.del, &k.controlHigh, &k.notBlank, &k.lowNibble})
     __asm__("" : "+x"(*v));
   return k;
 }
@@ -1084,8 +1106,13 @@ __attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p, c
   const __m256i to = _mm256_and_si256(
       _mm256_and_si256(_mm256_and_si256(_mm256_cmpeq_epi8(b0, k.t), _mm256_cmpeq_epi8(b1, k.o)), toEnds),
       _mm256_cmpeq_epi8(_mm256_max_epu8(before, k.dot), k.dot));
-  // A byte of 0x80 and above: b0's own sign bit, which the mask takes (the tests' lanes are 0 or 0xFF).
-  const __m256i other = _mm256_or_si256(b0, _mm256_cmpeq_epi8(b0, k.vt));
+  // otherByte(): 0x80 and above (b0's own sign bit, which the mask takes: the tests' lanes are 0
+  // or 0xFF), DEL, and a control byte up to 0x1f but tab, LF, FF and CR (those up to 0x0f by a
+  // table of their low half; a byte with bit 7 set looks up 0).
+  const __m256i control =
+      _mm256_and_si256(_mm256_cmpeq_epi8(_mm256_max_epu8(b0, k.controlHigh), k.controlHigh),
+                       _mm256_or_si256(_mm256_shuffle_epi8(k.notBlank, b0), _mm256_cmpgt_epi8(b0, k.lowNibble)));
+  const __m256i other = _mm256_or_si256(_mm256_or_si256(b0, control), _mm256_cmpeq_epi8(b0, k.del));
   return static_cast<unsigned>(
       _mm256_movemask_epi8(_mm256_or_si256(_mm256_or_si256(keyword, nonBlockingOrNoqa), _mm256_or_si256(to, other))));
 }
@@ -1100,8 +1127,8 @@ constexpr unsigned kPatternKeyword = 1;     // a, s|w, _, _, c|t
 constexpr unsigned kPatternNonBlocking = 2; // n, _, _, `_`, b
 constexpr unsigned kPatternNoqa = 4;        // n|N, _, q|Q, a|A
 constexpr unsigned kPatternTo = 8;          // `.` or a blank before; t, o, then `(`, `#` or `\`
-constexpr unsigned kPatternVerticalTab = 16;
-constexpr unsigned kPatternToBlank = 32; // `.` or a blank before; t, o, a blank, then `(`, `#`, `\` or a blank
+constexpr unsigned kPatternOtherByte = 16;  // a control byte but the blanks (otherByte())
+constexpr unsigned kPatternToBlank = 32;    // `.` or a blank before; t, o, a blank, then `(`, `#`, `\` or a blank
 /// Not a word the judgements read: the names whose spelling mayUseTorchFamily() asks of a whole
 /// text, `torch`, `numpy`, `scipy` (t|n|s, _, r|m|i, _, h|y), found in the same pass
 /// (FamilySpelling) rather than by a pass of their own over every file.
@@ -1110,14 +1137,14 @@ constexpr std::array<std::array<std::uint8_t, 128>, 6> kCandidateTables = [] {
   std::array<std::array<std::uint8_t, 128>, 6> t{};
   constexpr unsigned to = kPatternTo | kPatternToBlank;
   constexpr unsigned all =
-      kPatternKeyword | kPatternNonBlocking | kPatternNoqa | to | kPatternVerticalTab | kPatternFamily;
+      kPatternKeyword | kPatternNonBlocking | kPatternNoqa | to | kPatternOtherByte | kPatternFamily;
   for (unsigned c = 0; c < 128; ++c) {
     const auto in = [c](std::string_view set) { return set.find(static_cast<char>(c)) != std::string_view::npos; };
     const auto set = [&](std::size_t k, unsigned bits) { t[k][c] = static_cast<std::uint8_t>(bits); };
     set(0, (all & ~to) | (c == '.' || c <= ' ' ? to : 0U));
     set(1, (c == 'a' ? kPatternKeyword : 0U) | (c == 'n' ? kPatternNonBlocking : 0U) |
                (c == 'n' || c == 'N' ? kPatternNoqa : 0U) | (c == 't' ? to : 0U) |
-               (c == 0x0b ? kPatternVerticalTab : 0U) | (in("tns") ? kPatternFamily : 0U));
+               (otherByte(c) ? kPatternOtherByte : 0U) | (in("tns") ? kPatternFamily : 0U));
     set(2, (all & ~(kPatternKeyword | to)) | (in("sw") ? kPatternKeyword : 0U) | (c == 'o' ? to : 0U));
     set(3, (all & ~(kPatternNoqa | to | kPatternFamily)) | (in("qQ") ? kPatternNoqa : 0U) |
                (in("(#\\") ? kPatternTo : 0U) | (c <= ' ' ? kPatternToBlank : 0U) | (in("rmi") ? kPatternFamily : 0U));
@@ -1137,7 +1164,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline __m512i look(const
 
 /// mayStartWord() for the 64 positions from `p` (reads p[-1] to p[67]) as a bit mask, with the
 /// tables above in pairs of registers (`t[2k]`, `t[2k + 1]`): a superset of its positions, and of
-/// the family's names where `patterns` asks for kPatternFamily.
+/// the family's names where `wanted` asks for kPatternFamily.
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline std::uint64_t
 candidateMask64(const char *p, const __m512i *t, __m512i wanted) {
   const __m512i b0 = _mm512_loadu_si512(p);
@@ -1147,14 +1174,6 @@ candidateMask64(const char *p, const __m512i *t, __m512i wanted) {
                        _mm512_and_si512(look(t + 8, p + 3), look(t + 10, p + 4)));
   return _mm512_test_epi8_mask(patterns, wanted) | _mm512_movepi8_mask(b0);
 }
-
-/// Whether a text spells `torch`, `numpy` or `scipy` (mayUseTorchFamily), learnt by the candidate
-/// search where it can (the AVX-512 path): `seen` when a candidate's judgement found one, then
-/// `known` when the search went through the whole text without being asked to stop.
-struct FamilySpelling {
-  bool seen = false;
-  bool known = false;
-};
 
 /// candidatesAvx2 by 64 positions with candidateMask64.
 template <class V>
@@ -1189,7 +1208,7 @@ candidatesAvx512(const char *s, std::size_t &i, std::size_t n, V &visit, const F
 template <class V>
 __attribute__((target("avx2"))) bool candidatesAvx2(const char *s, std::size_t &i, std::size_t n, V &visit) {
   const CandidateConstants k = candidateConstants();
-  constexpr std::size_t kBatch = 32; // as in candidatesAvx512
+  constexpr std::size_t kBatch = 32; // 1 KB of positions, as in candidatesAvx512
   std::uint32_t masks[kBatch];
   while (i + 4 + 32 <= n) {
     const std::size_t blocks = std::min(kBatch, (n - 4 - i) / 32);
@@ -1206,7 +1225,8 @@ __attribute__((target("avx2"))) bool candidatesAvx2(const char *s, std::size_t &
 /// returns true: the text is read once for all the words, a block of 32 (AVX2) or 16 (SSE2)
 /// positions at a time, whose candidates are then visited from its mask; the start and the tail
 /// (too short for a block's loads) go one position at a time.
-template <class F> void forEachCandidate(std::string_view text, F &&candidate, FamilySpelling *family = nullptr) {
+template <class F>
+void forEachCandidate(std::string_view text, F &&candidate, [[maybe_unused]] FamilySpelling *family = nullptr) {
   const std::size_t n = text.size();
   if (n == 0 || (mayStartWord(text, 0) && candidate(0))) return;
   [[maybe_unused]] const char *s = text.data(); // for the SIMD scans, where there are any

@@ -151,7 +151,7 @@ __attribute__((target("avx2"))) bool rangeAvx2(const char *s, std::size_t from, 
     hiV[k] = _mm256_broadcastsi128_si256(_mm_loadu_si128(reinterpret_cast<const __m128i *>(hi[k].data())));
   }
   const __m256i start = _mm256_set1_epi8(static_cast<char>(startBuckets));
-  constexpr std::size_t kBatch = 32; // as in rangeAvx512
+  constexpr std::size_t kBatch = 32; // 1 KB of positions, as in rangeAvx512
   alignas(32) std::uint8_t bytes[kBatch][32];
   std::uint32_t masks[kBatch];
   for (std::size_t i = from; i < to;) {
