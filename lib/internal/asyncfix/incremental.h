@@ -106,18 +106,22 @@ private:
   };
   /// One top-level statement's results, in current-text offsets. Small: a keystroke walks every
   /// unit (moving offsets, matching statements), and touches the blocks of the few that have any.
-  struct Unit {
+  /// What those passes read (offsets, flags, word bits, the pointers to results, facts and
+  /// sketch) fills the first cache line, and a unit starts one: a pass over 20 000 lines'
+  /// statements reads one line per unit. The sorted word lists, read only when the bits meet
+  /// an edit's, come after.
+  struct alignas(64) Unit {
     std::uint32_t start = 0, end = 0;
-    bool dirty = false;                 ///< an edit touched it or what it read
-    bool hit = false;                   ///< an edit touched its text (its words went to words_, facts_)
-    bool unlinted = false;              ///< held as "no finding" by adoptRejected(), not linted
-    std::uint64_t wordBits = 0;         ///< wordBit() of each of `words`
-    std::vector<std::string> words;     ///< sorted: words its queries were about
-    std::uint64_t factBits = 0;         ///< wordBit() of each of `factWords`
-    std::vector<std::string> factWords; ///< sorted: words its queries asked the facts about
-    std::unique_ptr<Results> results;
+    bool dirty = false;                          ///< an edit touched it or what it read
+    bool hit = false;                            ///< an edit touched its text (its words went to words_, facts_)
+    bool unlinted = false;                       ///< held as "no finding" by adoptRejected(), not linted
+    std::uint64_t wordBits = 0;                  ///< wordBit() of each of `words`
+    std::uint64_t factBits = 0;                  ///< wordBit() of each of `factWords`
+    std::unique_ptr<Results> results;            ///< null: nothing that holds an offset
     std::shared_ptr<const StatementFacts> facts; ///< what it shows the others (null: not known)
     std::shared_ptr<StatementSketch> sketch;     ///< what its text tells (see sketch())
+    std::vector<std::string> words;              ///< sorted: words its queries were about
+    std::vector<std::string> factWords;          ///< sorted: words its queries asked the facts about
   };
   /// Gives every unit without one the sketch of its text (the words its text may hold), before
   /// a model is made: the model then searches for a word in those units only. `which`: the

@@ -242,14 +242,9 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
       if (&*from == &*fix) return to;
     return moved.emplace_back(fix, movedFix(*fix)).second;
   };
-  // The units before the one the edit reaches (units end in order) neither move nor are hit: only
-  // those holding results are looked at (their ranges and fixes may reach past the edit).
   const auto reached = std::lower_bound(units_.begin(), units_.end(), s,
                                         [](const Unit &unit, std::uint32_t at) { return unit.end < at; });
-  for (auto it = units_.begin(); it != units_.end(); ++it) {
-    Unit &unit = *it;
-    const bool before = it < reached;
-    if (before && !unit.results) continue;
+  const auto moveUnit = [&](Unit &unit, bool before) {
     const bool hit = !before && overlaps(unit.start, unit.end, s, e);
     if (hit) wordsOf(text.substr(unit.start, unit.end - unit.start), words_); // its old words
     if (hit && !unit.hit) { // what it showed the others before the edits
@@ -272,7 +267,7 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
     }
     move(unit.start);
     move(unit.end);
-    if (unit.dirty || !r) continue;
+    if (unit.dirty || !r) return;
     // Untouched: it lies wholly before or after the edit, and so does everything it holds.
     for (auto &[r0, r1] : r->ranges) {
       move(r0);
@@ -287,6 +282,23 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
       if (d.fix && std::any_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const TextEdit &x) { return x.end >= s; }))
         d.fix = movedOnce(d.fix);
     }
+  };
+  // The units before the one the edit reaches (units end in order) neither move nor are hit: only
+  // those holding results are looked at (their ranges and fixes may reach past the edit).
+  for (auto it = units_.begin(); it != reached; ++it)
+    if (it->results) moveUnit(*it, true);
+  // Those that start within the edit may be hit; the ones after start past it: those holding
+  // nothing but their offsets (most) just move by the edit's length.
+  auto it = reached;
+  for (; it != units_.end() && it->start <= e; ++it) moveUnit(*it, false);
+  const std::uint32_t delta = newEnd - e; // modular: a deletion moves them back
+  for (; it != units_.end(); ++it) {
+    if (it->results) {
+      moveUnit(*it, false);
+      continue;
+    }
+    it->start += delta;
+    it->end += delta;
   }
   // The results shown move with the text too (a contained update starts from them).
   for (Diagnostic &d : diagnostics_) {
