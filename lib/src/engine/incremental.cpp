@@ -376,8 +376,10 @@ bool IncrementalLint::updateContained(const Linter &linter, const Document &doc)
   if (to - from > text.size() / 4) return false; // not worth it: lint it all
   const std::string_view span = text.substr(from, to - from);
   if (!leavesOpen(span)) return false;
+  // The results shown outside the span stay (moved: diagnostics_ is replaced below).
   std::vector<Diagnostic> out;
-  for (Diagnostic d : diagnostics_) {
+  out.reserve(diagnostics_.size());
+  for (Diagnostic &d : diagnostics_) {
     if (d.end >= from && d.start <= to) continue;
     if (d.fix && std::any_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const TextEdit &x) {
           return overlaps(static_cast<std::uint32_t>(x.start), static_cast<std::uint32_t>(x.end), from, to);
