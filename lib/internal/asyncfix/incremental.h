@@ -127,13 +127,12 @@ private:
   /// a model is made: the model then searches for a word in those units only. `which`: the
   /// units that may lack one (after match(), the unmatched ones); null: every unit.
   void sketch(std::string_view text, const std::vector<std::size_t> *which);
-  /// The sketches the index holds, per statement (for a SemanticModel).
-  std::vector<const StatementSketch *> knownSketches() const;
   /// Lints units[i] for each i of `which` again (units[i] is DocumentInternals::statement(i)).
   static void relint(const Linter &linter, const Document &doc, const SemanticModel &model, std::vector<Unit> &units,
                      const std::vector<std::size_t> &which);
-  /// The facts the index holds, per statement (for a SemanticModel).
-  std::vector<const StatementFacts *> knownFacts() const;
+  /// The facts and the sketches the index holds, per statement (for a SemanticModel): one pass
+  /// over the units for both.
+  void known(std::vector<const StatementFacts *> &facts, std::vector<const StatementSketch *> &sketches) const;
   /// A statement whose text no edit touched but whose syntax tree-sitter reports changed (often
   /// a neighbour of the edited one, re-parsed with it), with the facts it showed.
   struct Reparsed {

@@ -442,7 +442,10 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   // and only as the rules ask.
   if (full) mayHoldUnlinted_ = false;
   sketch(text, full ? nullptr : &unmatched);
-  const SemanticModel model(doc, knownFacts(), knownSketches());
+  std::vector<const StatementFacts *> facts;
+  std::vector<const StatementSketch *> sketches;
+  known(facts, sketches);
+  const SemanticModel model(doc, std::move(facts), std::move(sketches));
   if (!full) findStale(model, text, unmatched, reparsed, todo);
   bool rejectedLocally = false, rejectable = false;
   if (!full && anyUnlinted()) {
@@ -653,16 +656,14 @@ void IncrementalLint::sketch(std::string_view text, const std::vector<std::size_
   for (const std::size_t i : *which) give(units_[i]);
 }
 
-std::vector<const StatementSketch *> IncrementalLint::knownSketches() const {
-  std::vector<const StatementSketch *> known(units_.size());
-  for (std::size_t i = 0; i < units_.size(); ++i) known[i] = units_[i].sketch.get();
-  return known;
-}
-
-std::vector<const StatementFacts *> IncrementalLint::knownFacts() const {
-  std::vector<const StatementFacts *> known(units_.size());
-  for (std::size_t i = 0; i < units_.size(); ++i) known[i] = units_[i].facts.get();
-  return known;
+void IncrementalLint::known(std::vector<const StatementFacts *> &facts,
+                            std::vector<const StatementSketch *> &sketches) const {
+  facts.resize(units_.size());
+  sketches.resize(units_.size());
+  for (std::size_t i = 0; i < units_.size(); ++i) {
+    facts[i] = units_[i].facts.get();
+    sketches[i] = units_[i].sketch.get();
+  }
 }
 
 void IncrementalLint::relint(const Linter &linter, const Document &doc, const SemanticModel &model,
