@@ -169,6 +169,9 @@ private:
   std::vector<std::string> words_; ///< identifiers in text the edits since then removed or inserted
   std::vector<std::string> facts_; ///< fact words of the statements the edits since then touched
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edited_; ///< current-text ranges the edits touched
+  /// The first and last index of a unit the edits since the last update made dirty (SIZE_MAX:
+  /// none): units outside them and outside the edits keep their slots (see match()).
+  std::size_t dirtyFirst_ = SIZE_MAX, dirtyLast_ = 0;
   std::vector<Diagnostic> diagnostics_;
   Stats stats_;
   /// The prefilter rejected the text of the last update() as a whole (units stayed unlinted) and

@@ -94,6 +94,8 @@ bool intersect(const std::vector<std::string> &a, std::uint64_t abits, const Cha
 
 void IncrementalLint::reset() {
   units_.clear();
+  dirtyFirst_ = SIZE_MAX;
+  dirtyLast_ = 0;
   valid_ = false;
   rejectable_ = false;
   mayHoldUnlinted_ = false;
@@ -264,6 +266,11 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
                         overlaps(static_cast<std::uint32_t>(edit.start), static_cast<std::uint32_t>(edit.end), s, e);
       }
       unit.dirty = touched;
+      if (touched) { // match() compares the units from the first dirty one to the last
+        const auto index = static_cast<std::size_t>(&unit - units_.data());
+        dirtyFirst_ = std::min(dirtyFirst_, index);
+        dirtyLast_ = std::max(dirtyLast_, index);
+      }
     }
     move(unit.start);
     move(unit.end);
@@ -485,6 +492,8 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   words_.clear();
   facts_.clear();
   edited_.clear();
+  dirtyFirst_ = SIZE_MAX; // match() replaced every dirty unit
+  dirtyLast_ = 0;
   rejectable_ = rejectable;
   stats_ = {units_.size(), todo.size(), full};
   stats_.rejectedLocally = rejectedLocally;
@@ -530,10 +539,31 @@ void IncrementalLint::match(const std::vector<DocumentInternals::Span> &spans,
   };
   // The units before the first change and after the last stay in their slots; those between
   // are matched by position, and spliced in (a keystroke moves no unit but the edited ones).
-  const std::size_t n = units_.size(), m = spans.size();
-  std::size_t head = 0, tail = 0;
-  while (head < std::min(n, m) && keeps(units_[head], spans[head])) ++head;
-  while (tail < std::min(n, m) - head && keeps(units_[n - 1 - tail], spans[m - 1 - tail])) ++tail;
+  const std::size_t n = units_.size(), m = spans.size(), both = std::min(n, m);
+  const auto same = [&](std::size_t unit, std::size_t span) {
+    return units_[unit].start == spans[span].start && units_[unit].end == spans[span].end;
+  };
+  // The units that end before every change and edit, before the first one an edit made dirty,
+  // are their statements as they were, in the same slots: found by position (units end in
+  // order), and checked at the last of them (a different count of statements before it would
+  // not line up there). The same after: the units that start past every change, after the last
+  // one made dirty. Then the walks below go on from there: a keystroke compares the units near
+  // it, not all of them.
+  std::size_t head =
+      static_cast<std::size_t>(std::lower_bound(units_.begin(), units_.end(), lo,
+                                                [](const Unit &unit, std::uint32_t at) { return unit.end < at; }) -
+                               units_.begin());
+  head = std::min({head, dirtyFirst_, both});
+  if (head > 0 && !same(head - 1, head - 1)) head = 0;
+  while (head < both && keeps(units_[head], spans[head])) ++head;
+  std::size_t after =
+      static_cast<std::size_t>(std::upper_bound(units_.begin(), units_.end(), hi,
+                                                [](std::uint32_t at, const Unit &unit) { return at < unit.start; }) -
+                               units_.begin());
+  if (dirtyFirst_ != SIZE_MAX) after = std::max(after, dirtyLast_ + 1);
+  std::size_t tail = n - std::min(after, n);
+  if (tail > both - head || (tail > 0 && !same(n - tail, m - tail))) tail = 0;
+  while (tail < both - head && keeps(units_[n - 1 - tail], spans[m - 1 - tail])) ++tail;
   std::vector<Unit> middle(m - tail - head);
   std::vector<bool> taken(n - tail - head);
   for (std::size_t i = head, old = head; i < m - tail; ++i) {
