@@ -630,14 +630,19 @@ void IncrementalLint::findStale(const SemanticModel &model, std::string_view tex
   normalize(facts_);
   const Changed changedWords(words), changedFacts(facts_);
   std::size_t next = 0; // walks `unmatched` alongside
-  for (std::size_t i = 0; i < units_.size(); ++i) {
+  const Unit *units = units_.data();
+  const std::size_t n = units_.size();
+  const std::uint64_t wordBits = changedWords.bits, factBits = changedFacts.bits;
+  for (std::size_t i = 0; i < n; ++i) {
     if (next < unmatched.size() && unmatched[next] == i) {
       todo.push_back(i);
       ++next;
       continue;
     }
-    const Unit &unit = units_[i];
-    // (Most units share no bit with a keystroke's few words: tested here, before any call.)
+    const Unit &unit = units[i];
+    // (Most units share no bit with a keystroke's few words and read no range: tested here,
+    // before any call.)
+    if ((unit.wordBits & wordBits) == 0 && (unit.factBits & factBits) == 0 && !unit.results) continue;
     bool outdated =
         ((unit.wordBits & changedWords.bits) != 0 && intersect(unit.words, unit.wordBits, changedWords)) ||
         ((unit.factBits & changedFacts.bits) != 0 && intersect(unit.factWords, unit.factBits, changedFacts));
