@@ -693,11 +693,11 @@ void IncrementalLint::sketch(std::string_view text, const std::vector<std::size_
 
 void IncrementalLint::known(std::vector<const StatementFacts *> &facts,
                             std::vector<const StatementSketch *> &sketches) const {
-  facts.resize(units_.size());
-  sketches.resize(units_.size());
-  for (std::size_t i = 0; i < units_.size(); ++i) {
-    facts[i] = units_[i].facts.get();
-    sketches[i] = units_[i].sketch.get();
+  facts.reserve(units_.size());
+  sketches.reserve(units_.size());
+  for (const Unit &unit : units_) {
+    facts.push_back(unit.facts.get());
+    sketches.push_back(unit.sketch.get());
   }
 }
 
