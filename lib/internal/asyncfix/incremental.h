@@ -106,28 +106,27 @@ private:
   };
   /// One top-level statement's results, in current-text offsets. Small: a keystroke walks every
   /// unit (moving offsets, matching statements), and touches the blocks of the few that have any.
-  /// What those passes read (offsets, flags, word bits, the pointers to results, facts and
-  /// sketch) fills the first cache line, and a unit starts one: a pass over 20 000 lines'
-  /// statements reads one line per unit. The sorted word lists, read only when the bits meet
-  /// an edit's, come after.
+  /// What those passes read (offsets, flags, word bits, the results pointer) fills the start of
+  /// a cache line, and a unit starts one: a pass over 20 000 lines' statements reads one line
+  /// per unit. The sorted word lists, read only when the bits meet an edit's, come after. Its
+  /// facts and sketch are held beside the units (unitFacts_, unitSketches_).
   struct alignas(64) Unit {
     std::uint32_t start = 0, end = 0;
-    bool dirty = false;                          ///< an edit touched it or what it read
-    bool hit = false;                            ///< an edit touched its text (its words went to words_, facts_)
-    bool unlinted = false;                       ///< held as "no finding" by adoptRejected(), not linted
-    std::uint64_t wordBits = 0;                  ///< wordBit() of each of `words`
-    std::uint64_t factBits = 0;                  ///< wordBit() of each of `factWords`
-    std::unique_ptr<Results> results;            ///< null: nothing that holds an offset
-    std::shared_ptr<const StatementFacts> facts; ///< what it shows the others (null: not known)
-    std::shared_ptr<StatementSketch> sketch;     ///< what its text tells (see sketch())
-    std::vector<std::string> words;              ///< sorted: words its queries were about
-    std::vector<std::string> factWords;          ///< sorted: words its queries asked the facts about
+    bool dirty = false;                 ///< an edit touched it or what it read
+    bool hit = false;                   ///< an edit touched its text (its words went to words_, facts_)
+    bool unlinted = false;              ///< held as "no finding" by adoptRejected(), not linted
+    std::uint64_t wordBits = 0;         ///< wordBit() of each of `words`
+    std::uint64_t factBits = 0;         ///< wordBit() of each of `factWords`
+    std::unique_ptr<Results> results;   ///< null: nothing that holds an offset
+    std::vector<std::string> words;     ///< sorted: words its queries were about
+    std::vector<std::string> factWords; ///< sorted: words its queries asked the facts about
   };
   /// Gives every unit without one the sketch of its text (the words its text may hold), before
   /// a model is made: the model then searches for a word in those units only. `which`: the
   /// units that may lack one (after match(), the unmatched ones); null: every unit.
   void sketch(std::string_view text, const std::vector<std::size_t> *which);
-  /// Lints units[i] for each i of `which` again (units[i] is DocumentInternals::statement(i)).
+  /// Lints units[i] for each i of `which` again (units[i] is DocumentInternals::statement(i));
+  /// their facts and sketches stay.
   static void relint(const Linter &linter, const Document &doc, const SemanticModel &model, std::vector<Unit> &units,
                      const std::vector<std::size_t> &which);
   /// The facts and the sketches the index holds, per statement (for a SemanticModel): one pass
@@ -165,6 +164,11 @@ private:
   static bool locallyRejectable(const Linter &linter, const Document &doc);
 
   std::vector<Unit> units_;
+  /// Per unit, beside units_ (the same slots): what its statement shows the others (null: not
+  /// known), and what its text tells (see sketch()). Held apart so that a keystroke's model
+  /// takes them as two arrays, copied, not gathered from every unit.
+  std::vector<std::shared_ptr<const StatementFacts>> unitFacts_;
+  std::vector<std::shared_ptr<StatementSketch>> unitSketches_;
   bool valid_ = false;             ///< units_ hold the results of an earlier update()
   std::vector<std::string> words_; ///< identifiers in text the edits since then removed or inserted
   std::vector<std::string> facts_; ///< fact words of the statements the edits since then touched

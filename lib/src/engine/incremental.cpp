@@ -94,6 +94,8 @@ bool intersect(const std::vector<std::string> &a, std::uint64_t abits, const Cha
 
 void IncrementalLint::reset() {
   units_.clear();
+  unitFacts_.clear();
+  unitSketches_.clear();
   dirtyFirst_ = SIZE_MAX;
   dirtyLast_ = 0;
   valid_ = false;
@@ -112,6 +114,8 @@ void IncrementalLint::adoptRejected(const Linter &linter, const Document &doc) {
   if (!DocumentInternals::parse(doc) || LinterInternals::impl(linter).rules.empty()) return;
   const std::vector<DocumentInternals::Span> &spans = DocumentInternals::statementSpans(doc);
   units_.resize(spans.size());
+  unitFacts_.resize(spans.size());
+  unitSketches_.resize(spans.size());
   for (std::size_t i = 0; i < spans.size(); ++i) {
     units_[i].start = spans[i].start;
     units_[i].end = spans[i].end;
@@ -197,9 +201,9 @@ void IncrementalLint::learnAround(const Document &doc, std::uint32_t s, std::uin
   to = std::min(to, units_.size() - 1);
   std::optional<SemanticModel> model;
   for (std::size_t i = from; i <= to; ++i)
-    if (!units_[i].facts) {
+    if (!unitFacts_[i]) {
       if (!model) model.emplace(doc);
-      units_[i].facts = std::make_shared<const StatementFacts>(model->factsOf(i));
+      unitFacts_[i] = std::make_shared<const StatementFacts>(model->factsOf(i));
     }
 }
 
@@ -250,7 +254,8 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
     const bool hit = !before && overlaps(unit.start, unit.end, s, e);
     if (hit) wordsOf(text.substr(unit.start, unit.end - unit.start), words_); // its old words
     if (hit && !unit.hit) { // what it showed the others before the edits
-      if (unit.facts) facts_.insert(facts_.end(), unit.facts->words.begin(), unit.facts->words.end());
+      const StatementFacts *facts = unitFacts_[static_cast<std::size_t>(&unit - units_.data())].get();
+      if (facts) facts_.insert(facts_.end(), facts->words.begin(), facts->words.end());
       else factsOfText(text.substr(unit.start, unit.end - unit.start), facts_);
       unit.hit = true;
     }
@@ -437,6 +442,8 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   if (full) {
     units_.clear();
     units_.resize(spans.size());
+    unitFacts_.assign(spans.size(), nullptr);
+    unitSketches_.assign(spans.size(), nullptr);
     for (std::size_t i = 0; i < spans.size(); ++i) {
       units_[i].start = spans[i].start;
       units_[i].end = spans[i].end;
@@ -565,12 +572,16 @@ void IncrementalLint::match(const std::vector<DocumentInternals::Span> &spans,
   if (tail > both - head || (tail > 0 && !same(n - tail, m - tail))) tail = 0;
   while (tail < both - head && keeps(units_[n - 1 - tail], spans[m - 1 - tail])) ++tail;
   std::vector<Unit> middle(m - tail - head);
+  std::vector<std::shared_ptr<const StatementFacts>> middleFacts(middle.size());
+  std::vector<std::shared_ptr<StatementSketch>> middleSketches(middle.size());
   std::vector<bool> taken(n - tail - head);
   for (std::size_t i = head, old = head; i < m - tail; ++i) {
     Unit &unit = middle[i - head];
     while (old < n - tail && units_[old].start < spans[i].start) ++old;
     if (old < n - tail && keeps(units_[old], spans[i])) {
       unit = std::move(units_[old]);
+      middleFacts[i - head] = std::move(unitFacts_[old]);
+      middleSketches[i - head] = std::move(unitSketches_[old]);
       taken[old - head] = true;
     } else {
       unit.start = spans[i].start;
@@ -587,17 +598,24 @@ void IncrementalLint::match(const std::vector<DocumentInternals::Span> &spans,
           return r.first < unit.end && r.second > unit.start;
         }))
       continue;
-    if (unit.facts) reparsed.push_back({unit.start, unit.end, unit.facts});
+    if (unitFacts_[old]) reparsed.push_back({unit.start, unit.end, unitFacts_[old]});
     else factsOfText(text.substr(unit.start, unit.end - unit.start), facts_);
   }
-  const auto at = [&](std::size_t i) { return units_.begin() + static_cast<std::ptrdiff_t>(i); };
-  // One shift of the units after them at most (an erase and an insert moved each twice).
-  const std::size_t removed = n - tail - head, added = middle.size();
-  const auto from = [&](std::size_t i) { return middle.begin() + static_cast<std::ptrdiff_t>(i); };
-  if (added > removed)
-    units_.insert(at(head + removed), std::make_move_iterator(from(removed)), std::make_move_iterator(middle.end()));
-  std::move(middle.begin(), from(std::min(added, removed)), at(head));
-  if (added < removed) units_.erase(at(head + added), at(head + removed));
+  // One shift of the units after them at most (an erase and an insert moved each twice); their
+  // facts and sketches alike.
+  const std::size_t removed = n - tail - head;
+  const auto splice = [&](auto &all, auto &mid) {
+    const auto at = [&](std::size_t i) { return all.begin() + static_cast<std::ptrdiff_t>(i); };
+    const auto from = [&](std::size_t i) { return mid.begin() + static_cast<std::ptrdiff_t>(i); };
+    const std::size_t added = mid.size();
+    if (added > removed)
+      all.insert(at(head + removed), std::make_move_iterator(from(removed)), std::make_move_iterator(mid.end()));
+    std::move(mid.begin(), from(std::min(added, removed)), at(head));
+    if (added < removed) all.erase(at(head + added), at(head + removed));
+  };
+  splice(units_, middle);
+  splice(unitFacts_, middleFacts);
+  splice(unitSketches_, middleSketches);
 }
 
 void IncrementalLint::findStale(const SemanticModel &model, std::string_view text,
@@ -609,8 +627,8 @@ void IncrementalLint::findStale(const SemanticModel &model, std::string_view tex
   std::vector<std::string> words = std::move(words_);
   for (const std::size_t i : unmatched) {
     wordsOf(text.substr(units_[i].start, units_[i].end - units_[i].start), words);
-    units_[i].facts = std::make_shared<const StatementFacts>(model.factsOf(i));
-    const StatementFacts &now = *units_[i].facts;
+    unitFacts_[i] = std::make_shared<const StatementFacts>(model.factsOf(i));
+    const StatementFacts &now = *unitFacts_[i];
     // A statement re-parsed as it was shows what changed in its facts only; an edited or new
     // one, all it shows now (and willEdit told what it showed before).
     const auto same = std::find_if(reparsed.begin(), reparsed.end(), [&](const Reparsed &r) {
@@ -659,14 +677,13 @@ void IncrementalLint::learn(const SemanticModel &model, const std::vector<std::s
   // finds what they showed before. Only those statements are visited: a keystroke's model walks
   // few. (No unit is `hit` after an update: match() replaced every unit an edit touched.)
   for (const std::uint32_t i : model.walkedStatements())
-    if (!units_[i].facts) units_[i].facts = std::make_shared<const StatementFacts>(model.factsOf(i));
+    if (!unitFacts_[i]) unitFacts_[i] = std::make_shared<const StatementFacts>(model.factsOf(i));
   for (const std::uint32_t i : model.statementsFoundUnableToShow()) {
-    Unit &unit = units_[i];
-    if (unit.facts || !unit.sketch) continue;
+    if (unitFacts_[i] || !unitSketches_[i]) continue;
     // The facts it was found unable to show, kept with its sketch.
     std::vector<std::string> found = model.cannotShowFound(i);
     if (found.empty()) continue;
-    std::vector<std::string> &kept = unit.sketch->cannotShow;
+    std::vector<std::string> &kept = unitSketches_[i]->cannotShow;
     const auto middle = static_cast<std::ptrdiff_t>(kept.size());
     kept.insert(kept.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
     std::inplace_merge(kept.begin(), kept.begin() + middle, kept.end());
@@ -674,31 +691,29 @@ void IncrementalLint::learn(const SemanticModel &model, const std::vector<std::s
   }
   if (!full)
     for (const std::size_t i : todo)
-      if (!units_[i].facts) units_[i].facts = std::make_shared<const StatementFacts>(model.factsOf(i));
+      if (!unitFacts_[i]) unitFacts_[i] = std::make_shared<const StatementFacts>(model.factsOf(i));
   stats_.walked = model.statementsWalked();
 }
 
 void IncrementalLint::sketch(std::string_view text, const std::vector<std::size_t> *which) {
-  const auto give = [&](Unit &unit) {
-    if (!unit.sketch)
-      unit.sketch =
-          std::make_shared<StatementSketch>(StatementSketch::of(text.substr(unit.start, unit.end - unit.start)));
+  const auto give = [&](std::size_t i) {
+    if (!unitSketches_[i])
+      unitSketches_[i] = std::make_shared<StatementSketch>(
+          StatementSketch::of(text.substr(units_[i].start, units_[i].end - units_[i].start)));
   };
   if (!which) {
-    for (Unit &unit : units_) give(unit);
+    for (std::size_t i = 0; i < units_.size(); ++i) give(i);
     return;
   }
-  for (const std::size_t i : *which) give(units_[i]);
+  for (const std::size_t i : *which) give(i);
 }
 
 void IncrementalLint::known(std::vector<const StatementFacts *> &facts,
                             std::vector<const StatementSketch *> &sketches) const {
-  facts.reserve(units_.size());
-  sketches.reserve(units_.size());
-  for (const Unit &unit : units_) {
-    facts.push_back(unit.facts.get());
-    sketches.push_back(unit.sketch.get());
-  }
+  facts.reserve(unitFacts_.size());
+  sketches.reserve(unitSketches_.size());
+  for (const auto &f : unitFacts_) facts.push_back(f.get());
+  for (const auto &k : unitSketches_) sketches.push_back(k.get());
 }
 
 void IncrementalLint::relint(const Linter &linter, const Document &doc, const SemanticModel &model,
@@ -713,8 +728,6 @@ void IncrementalLint::relint(const Linter &linter, const Document &doc, const Se
     Unit blank;
     blank.start = unit.start;
     blank.end = unit.end;
-    blank.facts = std::move(unit.facts); // its statement's, whatever its findings
-    blank.sketch = std::move(unit.sketch);
     unit = std::move(blank);
     // As Linter::lint: a statement with syntax errors is walked whole (see there); a clean one
     // only where the prefilter's marks are.
