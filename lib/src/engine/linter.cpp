@@ -152,9 +152,13 @@ std::vector<Diagnostic> Linter::Impl::finish(const Document &doc, std::vector<Di
   }
   for (Diagnostic &d : diagnostics)
     if (const auto it = config.severity.find(d.code); it != config.severity.end()) d.severity = it->second;
-  std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic &a, const Diagnostic &b) {
+  const auto before = [](const Diagnostic &a, const Diagnostic &b) {
     return a.start != b.start ? a.start < b.start : a.code < b.code;
-  });
+  };
+  // Findings gathered statement by statement mostly come in order (an editor's update gathers
+  // every statement's, each keystroke): a sorted list is left as it is, as the sort would.
+  if (!std::is_sorted(diagnostics.begin(), diagnostics.end(), before))
+    std::stable_sort(diagnostics.begin(), diagnostics.end(), before);
   return diagnostics;
 }
 
