@@ -399,6 +399,7 @@ bool IncrementalLint::updateContained(const Linter &linter, const Document &doc)
       d.fix = SharedFix();
     out.push_back(std::move(d));
   }
+  const auto kept = static_cast<std::ptrdiff_t>(out.size());
   for (Diagnostic d : linter.lint(Document(std::string(span)))) {
     d.start += from;
     d.end += from;
@@ -406,9 +407,14 @@ bool IncrementalLint::updateContained(const Linter &linter, const Document &doc)
     for (LineReference &ref : d.lineReferences) ref.offset += from;
     out.push_back(std::move(d));
   }
-  std::stable_sort(out.begin(), out.end(), [](const Diagnostic &a, const Diagnostic &b) {
+  // Both parts are in order (the results shown, moved by the edits, and the span's lint):
+  // merged, as a stable sort of the two would order them.
+  const auto before = [](const Diagnostic &a, const Diagnostic &b) {
     return a.start != b.start ? a.start < b.start : a.code < b.code;
-  });
+  };
+  if (std::is_sorted(out.begin(), out.begin() + kept, before))
+    std::inplace_merge(out.begin(), out.begin() + kept, out.end(), before);
+  else std::stable_sort(out.begin(), out.end(), before);
   for (Diagnostic &d : out) renderLineNumbers(d, doc.lines());
   diagnostics_ = std::move(out);
   stats_ = {units_.size(), 0, false, true};
