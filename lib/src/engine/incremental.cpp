@@ -716,10 +716,16 @@ void IncrementalLint::sketch(std::string_view text, const std::vector<std::size_
 
 void IncrementalLint::known(std::vector<const StatementFacts *> &facts,
                             std::vector<const StatementSketch *> &sketches) const {
-  facts.reserve(unitFacts_.size());
-  sketches.reserve(unitSketches_.size());
-  for (const auto &f : unitFacts_) facts.push_back(f.get());
-  for (const auto &k : unitSketches_) sketches.push_back(k.get());
+  // (Sized first, then written through plain pointers: a loop the compiler keeps tight.)
+  const std::size_t n = unitFacts_.size();
+  facts.resize(n);
+  sketches.resize(n);
+  const std::shared_ptr<const StatementFacts> *f = unitFacts_.data();
+  const std::shared_ptr<StatementSketch> *k = unitSketches_.data();
+  const StatementFacts **fo = facts.data();
+  const StatementSketch **ko = sketches.data();
+  for (std::size_t i = 0; i < n; ++i) fo[i] = f[i].get();
+  for (std::size_t i = 0; i < n; ++i) ko[i] = k[i].get();
 }
 
 void IncrementalLint::relint(const Linter &linter, const Document &doc, const SemanticModel &model,
