@@ -177,6 +177,7 @@ private:
   /// none): units outside them and outside the edits keep their slots (see match()).
   std::size_t dirtyFirst_ = SIZE_MAX, dirtyLast_ = 0;
   std::vector<Diagnostic> diagnostics_;
+  std::vector<Diagnostic> gathered_; ///< the last update's findings before diagnostics_ (storage reused)
   Stats stats_;
   /// The prefilter rejected the text of the last update() as a whole (units stayed unlinted) and
   /// locallyRejectable() held for it: the next edits are judged by stillRejected().

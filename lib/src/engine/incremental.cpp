@@ -105,6 +105,7 @@ void IncrementalLint::reset() {
   facts_.clear();
   edited_.clear();
   diagnostics_.clear();
+  gathered_.clear();
 }
 
 void IncrementalLint::adoptRejected(const Linter &linter, const Document &doc) {
@@ -512,17 +513,26 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   stats_.rejectedLocally = rejectedLocally;
   learn(model, todo, full);
 
-  std::vector<Diagnostic> raw;
+  // Every statement's findings, suppressed and ordered as Linter::lint() does. Copied into the
+  // storage of the last update's (copy-assigned: their messages' buffers are reused, no
+  // allocation each), and the results shown copied from there the same way.
+  std::size_t count = 0;
   std::vector<TSNode> comments;
   for (const Unit &unit : units_) {
     if (!unit.results) continue;
-    raw.insert(raw.end(), unit.results->raw.begin(), unit.results->raw.end());
+    for (const Diagnostic &d : unit.results->raw) {
+      if (count < gathered_.size()) gathered_[count] = d;
+      else gathered_.push_back(d);
+      ++count;
+    }
     for (const std::uint32_t at : unit.results->comments) {
       const TSNode node = DocumentInternals::nodeAt(doc, at, at + 1);
       if (ts_node_symbol(node) == Kinds::get().comment && ts_node_start_byte(node) == at) comments.push_back(node);
     }
   }
-  diagnostics_ = impl.finish(doc, std::move(raw), comments);
+  gathered_.resize(count);
+  impl.finishInPlace(doc, gathered_, comments);
+  diagnostics_ = gathered_;
   // Kept findings whose messages name a line that moved since they were made.
   for (Diagnostic &d : diagnostics_) renderLineNumbers(d, doc.lines());
   return diagnostics_;

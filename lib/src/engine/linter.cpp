@@ -146,6 +146,12 @@ bool Linter::Impl::walk(TSNode root, TSNode top, rules::Context &ctx, const std:
 
 std::vector<Diagnostic> Linter::Impl::finish(const Document &doc, std::vector<Diagnostic> diagnostics,
                                              const std::vector<TSNode> &comments, bool suppress) const {
+  finishInPlace(doc, diagnostics, comments, suppress);
+  return diagnostics;
+}
+
+void Linter::Impl::finishInPlace(const Document &doc, std::vector<Diagnostic> &diagnostics,
+                                 const std::vector<TSNode> &comments, bool suppress) const {
   if (suppress) {
     Suppressions suppressions = collectSuppressions(doc, comments);
     applySuppressions(doc, suppressions, config, diagnostics);
@@ -159,7 +165,6 @@ std::vector<Diagnostic> Linter::Impl::finish(const Document &doc, std::vector<Di
   // every statement's, each keystroke): a sorted list is left as it is, as the sort would.
   if (!std::is_sorted(diagnostics.begin(), diagnostics.end(), before))
     std::stable_sort(diagnostics.begin(), diagnostics.end(), before);
-  return diagnostics;
 }
 
 std::vector<Diagnostic> Linter::lintImpl(const Document &doc, bool prune) const {
