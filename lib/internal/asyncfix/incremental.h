@@ -178,6 +178,9 @@ private:
   std::size_t dirtyFirst_ = SIZE_MAX, dirtyLast_ = 0;
   std::vector<Diagnostic> diagnostics_;
   std::vector<Diagnostic> gathered_; ///< the last update's findings before diagnostics_ (storage reused)
+  /// An edit since the last update (not contained) may have added or removed a line break: the
+  /// kept findings' messages name lines (renderLineNumbers) that update() renders again.
+  bool linesMoved_ = false;
   Stats stats_;
   /// The prefilter rejected the text of the last update() as a whole (units stayed unlinted) and
   /// locallyRejectable() held for it: the next edits are judged by stillRejected().

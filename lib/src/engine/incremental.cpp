@@ -106,6 +106,7 @@ void IncrementalLint::reset() {
   edited_.clear();
   diagnostics_.clear();
   gathered_.clear();
+  linesMoved_ = false;
 }
 
 void IncrementalLint::adoptRejected(const Linter &linter, const Document &doc) {
@@ -219,6 +220,12 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
   }
   const auto s = static_cast<std::uint32_t>(start), e = static_cast<std::uint32_t>(end);
   const auto newEnd = static_cast<std::uint32_t>(start + replacement.size());
+  // Whether a line break comes or goes: removed, inserted, or a "\r" and a "\n" around the edit
+  // split or joined. Else every kept finding's line numbers stay as they are.
+  const bool crlfAround = start > 0 && text[start - 1] == '\r' && end < text.size() && text[end] == '\n';
+  linesMoved_ = linesMoved_ || crlfAround ||
+                text.substr(start, end - start).find_first_of("\r\n") != std::string_view::npos ||
+                replacement.find_first_of("\r\n") != std::string_view::npos;
   // The words the edit removes or splits: from the start of the word at `start` to the end of the
   // word at `end` (a character typed after `foo` turns the word `foo` into another).
   std::size_t ws = start, we = end;
@@ -516,10 +523,14 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   // Every statement's findings, suppressed and ordered as Linter::lint() does. Copied into the
   // storage of the last update's (copy-assigned: their messages' buffers are reused, no
   // allocation each), and the results shown copied from there the same way.
+  // The line numbers the kept findings' messages name are rendered again when a line break
+  // came or went since the last update (those linted now are rendered already).
   std::size_t count = 0;
   std::vector<TSNode> comments;
-  for (const Unit &unit : units_) {
+  for (Unit &unit : units_) {
     if (!unit.results) continue;
+    if (linesMoved_)
+      for (Diagnostic &d : unit.results->raw) renderLineNumbers(d, doc.lines());
     for (const Diagnostic &d : unit.results->raw) {
       if (count < gathered_.size()) gathered_[count] = d;
       else gathered_.push_back(d);
@@ -533,8 +544,7 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   gathered_.resize(count);
   impl.finishInPlace(doc, gathered_, comments);
   diagnostics_ = gathered_;
-  // Kept findings whose messages name a line that moved since they were made.
-  for (Diagnostic &d : diagnostics_) renderLineNumbers(d, doc.lines());
+  linesMoved_ = false;
   return diagnostics_;
 }
 
