@@ -51,6 +51,27 @@ std::size_t snap(std::string_view text, std::size_t offset) {
 
 bool overlaps(std::uint32_t a0, std::uint32_t a1, std::uint32_t b0, std::uint32_t b1) { return a0 <= b1 && b0 <= a1; }
 
+/// Whether replacing text[start, end) with `replacement` adds or removes a line break: one
+/// removed or inserted, or a "\r" and a "\n" around the edit split or joined. Else every kept
+/// finding's line numbers stay as they are.
+bool movesLineBreak(std::string_view text, std::size_t start, std::size_t end, std::string_view replacement) {
+  const bool crlfAround = start > 0 && text[start - 1] == '\r' && end < text.size() && text[end] == '\n';
+  return crlfAround || text.substr(start, end - start).find_first_of("\r\n") != std::string_view::npos ||
+         replacement.find_first_of("\r\n") != std::string_view::npos;
+}
+
+/// The words an edit of text[start, end) by `replacement` removes, splits or inserts, appended
+/// to `out`: from the start of the word at `start` to the end of the word at `end` (a character
+/// typed after `foo` turns the word `foo` into another), and those of the replacement.
+void wordsEdited(std::string_view text, std::size_t start, std::size_t end, std::string_view replacement,
+                 std::vector<std::string> &out) {
+  std::size_t ws = start, we = end;
+  while (ws > 0 && isWordByte(text[ws - 1])) --ws;
+  while (we < text.size() && isWordByte(text[we])) ++we;
+  wordsOf(text.substr(ws, we - ws), out);
+  wordsOf(replacement, out);
+}
+
 /// One of 64 bits for `word`: units whose words share no bit with an edit's are not compared
 /// word by word.
 std::uint64_t wordBit(std::string_view word) { return StatementFacts::wordBit(word); }
@@ -248,19 +269,8 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
   }
   const auto s = static_cast<std::uint32_t>(start), e = static_cast<std::uint32_t>(end);
   const auto newEnd = static_cast<std::uint32_t>(start + replacement.size());
-  // Whether a line break comes or goes: removed, inserted, or a "\r" and a "\n" around the edit
-  // split or joined. Else every kept finding's line numbers stay as they are.
-  const bool crlfAround = start > 0 && text[start - 1] == '\r' && end < text.size() && text[end] == '\n';
-  linesMoved_ = linesMoved_ || crlfAround ||
-                text.substr(start, end - start).find_first_of("\r\n") != std::string_view::npos ||
-                replacement.find_first_of("\r\n") != std::string_view::npos;
-  // The words the edit removes or splits: from the start of the word at `start` to the end of the
-  // word at `end` (a character typed after `foo` turns the word `foo` into another).
-  std::size_t ws = start, we = end;
-  while (ws > 0 && isWordByte(text[ws - 1])) --ws;
-  while (we < text.size() && isWordByte(text[we])) ++we;
-  wordsOf(text.substr(ws, we - ws), words_);
-  wordsOf(replacement, words_);
+  linesMoved_ = linesMoved_ || movesLineBreak(text, start, end, replacement);
+  wordsEdited(text, start, end, replacement, words_);
   const auto move = [&](auto &at) { // an offset of the old text, to the new text's
     using T = std::remove_reference_t<decltype(at)>;
     if (at >= e) at = static_cast<T>(at - e + newEnd);
