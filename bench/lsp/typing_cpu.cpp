@@ -2,7 +2,7 @@
 // work per keystroke (IncrementalLint over a chunked Document, as the language server's worker
 // does it), in CPU time of this thread, so that a busy machine does not blur it.
 //
-//   asyncfix_typing_cpu [--lines N] [--first-async [--rejected [--no-adopt]]] [--no-contain] [--repeat N]
+//   asyncfix_typing_cpu [--lines N] [--first-async [--rejected [--no-adopt]]] [--no-contain] [--repeat N] [--each]
 //   asyncfix_typing_cpu --bad-input [--lines N] [--no-contain]
 //
 // Types `    y = batch.cuda(async=True)` after a training function's `model.train()` in the
@@ -14,6 +14,7 @@
 // that completes `async`, and the first lint (didOpen) against a bare parse of the text and the
 // CLI's lint of the parsed tree (best of three each; the first didOpen of the three too), with
 // how many statements the first lint's semantic model walked.
+// --each prints every keystroke's CPU time and how many statements it linted again.
 // --rejected types into the script without its `non_blocking=True` arguments, which the
 // prefilter rejects as a whole: as the language server does, the text is parsed, not linted,
 // and its statements are held as "no finding" (IncrementalLint::adoptRejected) until the
@@ -103,7 +104,7 @@ int badInput(int lines, bool contain) {
 
 int main(int argc, char **argv) {
   int lines = 20000, repeat = 5;
-  bool firstAsync = false, contain = true, rejected = false, adopt = true, bad = false;
+  bool firstAsync = false, contain = true, rejected = false, adopt = true, bad = false, each = false;
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     if (arg == "--first-async") firstAsync = true;
@@ -111,11 +112,12 @@ int main(int argc, char **argv) {
     else if (arg == "--rejected") rejected = firstAsync = true;
     else if (arg == "--no-adopt") adopt = false;
     else if (arg == "--bad-input") bad = true;
+    else if (arg == "--each") each = true;
     else if (arg == "--lines" && i + 1 < argc) lines = std::atoi(argv[++i]);
     else if (arg == "--repeat" && i + 1 < argc) repeat = std::max(0, std::atoi(argv[++i]));
     else {
       std::fprintf(stderr, "usage: asyncfix_typing_cpu [--lines N] [--first-async [--rejected [--no-adopt]]] "
-                           "[--no-contain] [--repeat N]\n       asyncfix_typing_cpu --bad-input [--lines N] "
+                           "[--no-contain] [--repeat N] [--each]\n       asyncfix_typing_cpu --bad-input [--lines N] "
                            "[--no-contain]\n");
       return 2;
     }
@@ -193,6 +195,9 @@ int main(int argc, char **argv) {
     doc.edit(from, to, insert);
     (void)analyze();
     ms.push_back(cpuMs() - start);
+    if (each)
+      std::printf("keystroke %zu: %.3f ms, %zu of %zu statements linted%s\n", ms.size(), ms.back(), lint.stats().linted,
+                  lint.stats().statements, lint.stats().contained ? ", contained" : "");
     judgedLocally += lint.stats().rejectedLocally ? 1 : 0;
   };
   for (int r = 0; r < repeat; ++r) {

@@ -514,6 +514,110 @@ std::vector<Diagnostic> replaceIn(IncrementalLint &inc, const Linter &linter, Do
 
 } // namespace
 
+TEST_CASE("incremental lint equals a full lint around a paste of 5 000 lines and its undo, edits batched",
+          "[incremental]") {
+  // A keystroke moves the units after it by the edit's length (willEdit) and the line starts
+  // after it (LineIndex::update): a paste of 5 000 lines moves them far, its undo back, and
+  // edits batched before one update move them again before they are matched. With findings
+  // before, inside and after the paste, a statement with a finding deleted, in LF and CRLF.
+  const Linter linter;
+  for (const std::string eol : {"\n", "\r\n"}) {
+    const auto withEol = [&](const std::string &lf) {
+      std::string out;
+      for (const char c : lf) out += c == '\n' ? eol : std::string(1, c);
+      return out;
+    };
+    const std::string text = withEol(generated(12) + training(8));
+    std::string paste;
+    for (int part = 0; std::count(paste.begin(), paste.end(), '\n') < 5000; ++part)
+      paste += withEol(part % 2 == 0 ? training(40) : generated(40));
+    const std::size_t middle = text.find(withEol("\ndef step_6")) + eol.size();
+    REQUIRE(middle > eol.size());
+    for (const bool chunked : {false, true}) {
+      INFO((eol == "\n" ? "LF" : "CRLF") << (chunked ? ", chunked" : ""));
+      Document doc(text);
+      if (chunked) DocumentInternals::setChunking(doc, 1);
+      IncrementalLint inc;
+      REQUIRE(inc.update(linter, doc) == linter.lint(doc));
+      const auto edit = [&](std::size_t start, std::size_t end, const std::string &with) {
+        inc.willEdit(doc, start, end, with);
+        doc.edit(start, end, with);
+      };
+      const auto settled = [&](const char *what) {
+        INFO(what);
+        REQUIRE(describe(inc.update(linter, doc)) == describe(linter.lint(doc)));
+      };
+      edit(middle, middle, paste);
+      settled("the paste");
+      const std::string typed = withEol("x = y.cuda(async=True)\n");
+      // Three keystrokes in one update: at offset 0, right after the paste, at the end.
+      edit(0, 0, typed);
+      edit(middle + typed.size() + paste.size(), middle + typed.size() + paste.size(), typed);
+      edit(doc.text().size(), doc.text().size(), typed);
+      settled("typed at the start, after the paste and at the end");
+      // The three taken back, last first, then a statement with a finding deleted.
+      edit(doc.text().size() - typed.size(), doc.text().size(), "");
+      edit(middle + typed.size() + paste.size(), middle + 2 * typed.size() + paste.size(), "");
+      edit(0, typed.size(), "");
+      settled("the typing undone");
+      REQUIRE(doc.text() == text.substr(0, middle) + paste + text.substr(middle));
+      const std::string finding = withEol("    images = images.cuda(async=True)\n");
+      const std::size_t at = doc.text().find(finding, middle + paste.size());
+      REQUIRE(at != std::string::npos);
+      edit(at, at + finding.size(), "");
+      settled("a line with a finding deleted after the paste");
+      edit(at, at, finding);
+      edit(middle, middle + paste.size(), ""); // the paste's undo, batched with the line's
+      settled("the paste undone");
+      CHECK(doc.text() == text);
+      CHECK(describe(inc.update(linter, doc)) == describe(linter.lint(Document(doc.text()))));
+    }
+  }
+}
+
+TEST_CASE("kept findings name the lines a fresh lint names, line breaks typed or not", "[incremental]") {
+  // A kept finding's message names other lines (AF104: "The DataLoader ... line N"); update()
+  // renders those again only after an edit that may add or remove a line break. Edits within a
+  // line, line breaks typed and deleted above the loader and between it and its use, a "\r\n"
+  // split by a character typed between its two bytes and joined again, a lone "\r" typed.
+  const Linter linter;
+  for (const std::string eol : {"\n", "\r\n"}) {
+    const std::string loader = "loader = DataLoader(data)" + eol;
+    const std::string use = "def step(batch):" + eol + "    return batch.cuda(non_blocking=True)" + eol;
+    std::string text = "import torch" + eol + "from torch.utils.data import DataLoader" + eol + eol + loader + eol;
+    text += "def other(x):" + eol + "    return x + 1" + eol + eol;
+    text += "for batch in loader:" + eol + "    batch = batch.cuda(non_blocking=True)" + eol + eol + use;
+    Document doc(text);
+    IncrementalLint inc;
+    const auto first = inc.update(linter, doc);
+    REQUIRE(first == linter.lint(doc));
+    REQUIRE(std::any_of(first.begin(), first.end(), [](const Diagnostic &d) { return !d.lineReferences.empty(); }));
+    const auto edit = [&](std::size_t start, std::size_t end, const std::string &with, const char *what) {
+      INFO((eol == "\n" ? "LF: " : "CRLF: ") << what);
+      inc.willEdit(doc, start, end, with);
+      doc.edit(start, end, with);
+      REQUIRE(describe(inc.update(linter, doc)) == describe(linter.lint(Document(doc.text()))));
+    };
+    const std::size_t other = doc.text().find("def other");
+    const std::size_t top = doc.text().find("import torch");
+    edit(other + 4, other + 4, "x", "a letter typed into a name between the loader and its uses");
+    edit(other + 4, other + 5, "", "and deleted");
+    edit(top, top, eol, "a line break typed above the loader");
+    edit(other + eol.size(), other + eol.size(), eol + eol, "two between the loader and its uses");
+    edit(other + eol.size(), other + 3 * eol.size(), "", "those deleted");
+    edit(top, top + eol.size(), "", "the first deleted");
+    if (eol == "\r\n") { // above the loader: the lines after the edit move, the loader's too
+      const std::size_t cr = doc.text().find(eol);
+      edit(cr + 1, cr + 1, "z", "a letter typed inside the first \\r\\n");
+      edit(cr + 1, cr + 2, "", "and deleted");
+    }
+    const std::size_t lineEnd = doc.text().find(eol, other);
+    edit(lineEnd, lineEnd, "\r", "a lone \\r typed at a line's end");
+    edit(lineEnd, lineEnd + 1, "", "and deleted");
+    CHECK(doc.text() == text);
+  }
+}
+
 TEST_CASE("a keystroke that deletes a statement, or its noqa, shows what a fresh lint shows", "[incremental]") {
   // Found by review (session 9): a keystroke that linted no statement showed the findings it had
   // moved, also where the edit removed a statement whole (its unit dropped, none left to lint) or

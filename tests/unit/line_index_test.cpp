@@ -2,6 +2,7 @@
 
 #include <random>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "asyncfix/line_index.h"
@@ -135,6 +136,31 @@ TEST_CASE("LineIndex::update equals a fresh index after every random edit", "[li
       text.replace(start, end - start, insert);
       index.update(text, start, end, start + insert.size());
       same(index, LineIndex(text), text);
+    }
+  }
+}
+
+TEST_CASE("LineIndex::update moves every later line start, however many", "[line_index]") {
+  // The starts after an edit move in blocks of four (two without AVX2) and one by one after
+  // them: every count of later lines from 0 to 40, edits that grow and shrink the text.
+  for (std::size_t lines = 0; lines <= 40; ++lines) {
+    std::string text = "head\n";
+    for (std::size_t i = 0; i < lines; ++i) text += (i % 3 == 0 ? "x\r\n" : "line é\n");
+    LineIndex index(text);
+    for (const auto &[at, cut, insert] : {std::tuple<std::size_t, std::size_t, std::string>{2, 0, "abc"},
+                                          {2, 3, ""},
+                                          {4, 0, "\n\n"},
+                                          {4, 2, ""},
+                                          {1, 1, "a\r"}}) {
+      INFO(lines << " lines, edit at " << at << " of " << cut << " bytes by " << insert.size());
+      text.replace(at, cut, insert);
+      index.update(text, at, at + cut, at + insert.size());
+      const LineIndex fresh(text);
+      REQUIRE(index.lineCount() == fresh.lineCount());
+      for (std::uint32_t line = 0; line < fresh.lineCount(); ++line) {
+        REQUIRE(index.lineStart(line) == fresh.lineStart(line));
+        REQUIRE(index.lineEnd(line) == fresh.lineEnd(line));
+      }
     }
   }
 }

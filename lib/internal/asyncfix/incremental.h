@@ -106,30 +106,32 @@ private:
   };
   /// One top-level statement's results, in current-text offsets. Small: a keystroke walks every
   /// unit (moving offsets, matching statements), and touches the blocks of the few that have any.
-  struct Unit {
+  /// What those passes read (offsets, flags, word bits, the results pointer) fills the start of
+  /// a cache line, and a unit starts one: a pass over 20 000 lines' statements reads one line
+  /// per unit. The sorted word lists, read only when the bits meet an edit's, come after. Its
+  /// facts and sketch are held beside the units (unitFacts_, unitSketches_).
+  struct alignas(64) Unit {
     std::uint32_t start = 0, end = 0;
     bool dirty = false;                 ///< an edit touched it or what it read
     bool hit = false;                   ///< an edit touched its text (its words went to words_, facts_)
     bool unlinted = false;              ///< held as "no finding" by adoptRejected(), not linted
     std::uint64_t wordBits = 0;         ///< wordBit() of each of `words`
-    std::vector<std::string> words;     ///< sorted: words its queries were about
     std::uint64_t factBits = 0;         ///< wordBit() of each of `factWords`
+    std::unique_ptr<Results> results;   ///< null: nothing that holds an offset
+    std::vector<std::string> words;     ///< sorted: words its queries were about
     std::vector<std::string> factWords; ///< sorted: words its queries asked the facts about
-    std::unique_ptr<Results> results;
-    std::shared_ptr<const StatementFacts> facts; ///< what it shows the others (null: not known)
-    std::shared_ptr<StatementSketch> sketch;     ///< what its text tells (see sketch())
   };
   /// Gives every unit without one the sketch of its text (the words its text may hold), before
   /// a model is made: the model then searches for a word in those units only. `which`: the
   /// units that may lack one (after match(), the unmatched ones); null: every unit.
   void sketch(std::string_view text, const std::vector<std::size_t> *which);
-  /// The sketches the index holds, per statement (for a SemanticModel).
-  std::vector<const StatementSketch *> knownSketches() const;
-  /// Lints units[i] for each i of `which` again (units[i] is DocumentInternals::statement(i)).
+  /// Lints units[i] for each i of `which` again (units[i] is DocumentInternals::statement(i));
+  /// their facts and sketches stay.
   static void relint(const Linter &linter, const Document &doc, const SemanticModel &model, std::vector<Unit> &units,
                      const std::vector<std::size_t> &which);
-  /// The facts the index holds, per statement (for a SemanticModel).
-  std::vector<const StatementFacts *> knownFacts() const;
+  /// The facts and the sketches the index holds, per statement (for a SemanticModel): one pass
+  /// over the units for both.
+  void known(std::vector<const StatementFacts *> &facts, std::vector<const StatementSketch *> &sketches) const;
   /// A statement whose text no edit touched but whose syntax tree-sitter reports changed (often
   /// a neighbour of the edited one, re-parsed with it), with the facts it showed.
   struct Reparsed {
@@ -162,11 +164,23 @@ private:
   static bool locallyRejectable(const Linter &linter, const Document &doc);
 
   std::vector<Unit> units_;
+  /// Per unit, beside units_ (the same slots): what its statement shows the others (null: not
+  /// known), and what its text tells (see sketch()). Held apart so that a keystroke's model
+  /// takes them as two arrays, copied, not gathered from every unit.
+  std::vector<std::shared_ptr<const StatementFacts>> unitFacts_;
+  std::vector<std::shared_ptr<StatementSketch>> unitSketches_;
   bool valid_ = false;             ///< units_ hold the results of an earlier update()
   std::vector<std::string> words_; ///< identifiers in text the edits since then removed or inserted
   std::vector<std::string> facts_; ///< fact words of the statements the edits since then touched
   std::vector<std::pair<std::uint32_t, std::uint32_t>> edited_; ///< current-text ranges the edits touched
+  /// The first and last index of a unit the edits since the last update made dirty (SIZE_MAX:
+  /// none): units outside them and outside the edits keep their slots (see match()).
+  std::size_t dirtyFirst_ = SIZE_MAX, dirtyLast_ = 0;
   std::vector<Diagnostic> diagnostics_;
+  std::vector<Diagnostic> gathered_; ///< the last update's findings before diagnostics_ (storage reused)
+  /// An edit since the last update (not contained) may have added or removed a line break: the
+  /// kept findings' messages name lines (renderLineNumbers) that update() renders again.
+  bool linesMoved_ = false;
   Stats stats_;
   /// The prefilter rejected the text of the last update() as a whole (units stayed unlinted) and
   /// locallyRejectable() held for it: the next edits are judged by stillRejected().

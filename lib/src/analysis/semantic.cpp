@@ -316,10 +316,13 @@ SemanticModel::SemanticModel(const Document &doc, std::vector<const StatementFac
   // The module's statements; with chunking on, they may come from more than one tree (each
   // statement is walked under its own tree's root).
   const std::vector<DocumentInternals::Span> &spans = DocumentInternals::statementSpans(doc);
+  // (Once per keystroke in an editor, for every statement: a plain loop over the two arrays.)
   units_.resize(spans.size());
-  for (std::size_t i = 0; i < spans.size(); ++i) {
-    units_[i].start = spans[i].start;
-    units_[i].end = spans[i].end;
+  Unit *unit = units_.data();
+  const DocumentInternals::Span *span = spans.data();
+  for (std::size_t i = 0, n = spans.size(); i < n; ++i) {
+    unit[i].start = span[i].start;
+    unit[i].end = span[i].end;
   }
   if (!units_.empty()) module.node = ts_tree_root_node(nodeOf(units_.front()).tree);
   scopes_.push_back(std::move(module));

@@ -51,6 +51,27 @@ std::size_t snap(std::string_view text, std::size_t offset) {
 
 bool overlaps(std::uint32_t a0, std::uint32_t a1, std::uint32_t b0, std::uint32_t b1) { return a0 <= b1 && b0 <= a1; }
 
+/// Whether replacing text[start, end) with `replacement` adds or removes a line break: one
+/// removed or inserted, or a "\r" and a "\n" around the edit split or joined. Else every kept
+/// finding's line numbers stay as they are.
+bool movesLineBreak(std::string_view text, std::size_t start, std::size_t end, std::string_view replacement) {
+  const bool crlfAround = start > 0 && text[start - 1] == '\r' && end < text.size() && text[end] == '\n';
+  return crlfAround || text.substr(start, end - start).find_first_of("\r\n") != std::string_view::npos ||
+         replacement.find_first_of("\r\n") != std::string_view::npos;
+}
+
+/// The words an edit of text[start, end) by `replacement` removes, splits or inserts, appended
+/// to `out`: from the start of the word at `start` to the end of the word at `end` (a character
+/// typed after `foo` turns the word `foo` into another), and those of the replacement.
+void wordsEdited(std::string_view text, std::size_t start, std::size_t end, std::string_view replacement,
+                 std::vector<std::string> &out) {
+  std::size_t ws = start, we = end;
+  while (ws > 0 && isWordByte(text[ws - 1])) --ws;
+  while (we < text.size() && isWordByte(text[we])) ++we;
+  wordsOf(text.substr(ws, we - ws), out);
+  wordsOf(replacement, out);
+}
+
 /// One of 64 bits for `word`: units whose words share no bit with an edit's are not compared
 /// word by word.
 std::uint64_t wordBit(std::string_view word) { return StatementFacts::wordBit(word); }
@@ -90,10 +111,42 @@ bool intersect(const std::vector<std::string> &a, std::uint64_t abits, const Cha
                      [&](const std::string &w) { return std::binary_search(b.words.begin(), b.words.end(), w); });
 }
 
+/// A forward iterator over shared pointers that reads the pointers they hold: a vector of those
+/// is made from a range of these in one allocation and one loop.
+template <class Shared> class Pointers {
+public:
+  using iterator_category = std::forward_iterator_tag;
+  using value_type = typename Shared::element_type *;
+  using difference_type = std::ptrdiff_t;
+  using pointer = const value_type *;
+  using reference = value_type;
+  Pointers() = default;
+  explicit Pointers(const Shared *at) : at_(at) {}
+  value_type operator*() const { return at_->get(); }
+  Pointers &operator++() {
+    ++at_;
+    return *this;
+  }
+  Pointers operator++(int) {
+    Pointers before = *this;
+    ++at_;
+    return before;
+  }
+  friend bool operator==(const Pointers &a, const Pointers &b) { return a.at_ == b.at_; }
+  friend bool operator!=(const Pointers &a, const Pointers &b) { return a.at_ != b.at_; }
+
+private:
+  const Shared *at_ = nullptr;
+};
+
 } // namespace
 
 void IncrementalLint::reset() {
   units_.clear();
+  unitFacts_.clear();
+  unitSketches_.clear();
+  dirtyFirst_ = SIZE_MAX;
+  dirtyLast_ = 0;
   valid_ = false;
   rejectable_ = false;
   mayHoldUnlinted_ = false;
@@ -101,6 +154,8 @@ void IncrementalLint::reset() {
   facts_.clear();
   edited_.clear();
   diagnostics_.clear();
+  gathered_.clear();
+  linesMoved_ = false;
 }
 
 void IncrementalLint::adoptRejected(const Linter &linter, const Document &doc) {
@@ -110,6 +165,8 @@ void IncrementalLint::adoptRejected(const Linter &linter, const Document &doc) {
   if (!DocumentInternals::parse(doc) || LinterInternals::impl(linter).rules.empty()) return;
   const std::vector<DocumentInternals::Span> &spans = DocumentInternals::statementSpans(doc);
   units_.resize(spans.size());
+  unitFacts_.resize(spans.size());
+  unitSketches_.resize(spans.size());
   for (std::size_t i = 0; i < spans.size(); ++i) {
     units_[i].start = spans[i].start;
     units_[i].end = spans[i].end;
@@ -195,9 +252,9 @@ void IncrementalLint::learnAround(const Document &doc, std::uint32_t s, std::uin
   to = std::min(to, units_.size() - 1);
   std::optional<SemanticModel> model;
   for (std::size_t i = from; i <= to; ++i)
-    if (!units_[i].facts) {
+    if (!unitFacts_[i]) {
       if (!model) model.emplace(doc);
-      units_[i].facts = std::make_shared<const StatementFacts>(model->factsOf(i));
+      unitFacts_[i] = std::make_shared<const StatementFacts>(model->factsOf(i));
     }
 }
 
@@ -212,13 +269,8 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
   }
   const auto s = static_cast<std::uint32_t>(start), e = static_cast<std::uint32_t>(end);
   const auto newEnd = static_cast<std::uint32_t>(start + replacement.size());
-  // The words the edit removes or splits: from the start of the word at `start` to the end of the
-  // word at `end` (a character typed after `foo` turns the word `foo` into another).
-  std::size_t ws = start, we = end;
-  while (ws > 0 && isWordByte(text[ws - 1])) --ws;
-  while (we < text.size() && isWordByte(text[we])) ++we;
-  wordsOf(text.substr(ws, we - ws), words_);
-  wordsOf(replacement, words_);
+  linesMoved_ = linesMoved_ || movesLineBreak(text, start, end, replacement);
+  wordsEdited(text, start, end, replacement, words_);
   const auto move = [&](auto &at) { // an offset of the old text, to the new text's
     using T = std::remove_reference_t<decltype(at)>;
     if (at >= e) at = static_cast<T>(at - e + newEnd);
@@ -242,18 +294,14 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
       if (&*from == &*fix) return to;
     return moved.emplace_back(fix, movedFix(*fix)).second;
   };
-  // The units before the one the edit reaches (units end in order) neither move nor are hit: only
-  // those holding results are looked at (their ranges and fixes may reach past the edit).
   const auto reached = std::lower_bound(units_.begin(), units_.end(), s,
                                         [](const Unit &unit, std::uint32_t at) { return unit.end < at; });
-  for (auto it = units_.begin(); it != units_.end(); ++it) {
-    Unit &unit = *it;
-    const bool before = it < reached;
-    if (before && !unit.results) continue;
+  const auto moveUnit = [&](Unit &unit, bool before) {
     const bool hit = !before && overlaps(unit.start, unit.end, s, e);
     if (hit) wordsOf(text.substr(unit.start, unit.end - unit.start), words_); // its old words
     if (hit && !unit.hit) { // what it showed the others before the edits
-      if (unit.facts) facts_.insert(facts_.end(), unit.facts->words.begin(), unit.facts->words.end());
+      const StatementFacts *facts = unitFacts_[static_cast<std::size_t>(&unit - units_.data())].get();
+      if (facts) facts_.insert(facts_.end(), facts->words.begin(), facts->words.end());
       else factsOfText(text.substr(unit.start, unit.end - unit.start), facts_);
       unit.hit = true;
     }
@@ -269,10 +317,15 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
                         overlaps(static_cast<std::uint32_t>(edit.start), static_cast<std::uint32_t>(edit.end), s, e);
       }
       unit.dirty = touched;
+      if (touched) { // match() compares the units from the first dirty one to the last
+        const auto index = static_cast<std::size_t>(&unit - units_.data());
+        dirtyFirst_ = std::min(dirtyFirst_, index);
+        dirtyLast_ = std::max(dirtyLast_, index);
+      }
     }
     move(unit.start);
     move(unit.end);
-    if (unit.dirty || !r) continue;
+    if (unit.dirty || !r) return;
     // Untouched: it lies wholly before or after the edit, and so does everything it holds.
     for (auto &[r0, r1] : r->ranges) {
       move(r0);
@@ -287,6 +340,23 @@ void IncrementalLint::willEdit(const Document &doc, std::size_t start, std::size
       if (d.fix && std::any_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const TextEdit &x) { return x.end >= s; }))
         d.fix = movedOnce(d.fix);
     }
+  };
+  // The units before the one the edit reaches (units end in order) neither move nor are hit: only
+  // those holding results are looked at (their ranges and fixes may reach past the edit).
+  for (auto it = units_.begin(); it != reached; ++it)
+    if (it->results) moveUnit(*it, true);
+  // Those that start within the edit may be hit; the ones after start past it: those holding
+  // nothing but their offsets (most) just move by the edit's length.
+  auto it = reached;
+  for (; it != units_.end() && it->start <= e; ++it) moveUnit(*it, false);
+  const std::uint32_t delta = newEnd - e; // modular: a deletion moves them back
+  for (; it != units_.end(); ++it) {
+    if (it->results) {
+      moveUnit(*it, false);
+      continue;
+    }
+    it->start += delta;
+    it->end += delta;
   }
   // The results shown move with the text too (a contained update starts from them).
   for (Diagnostic &d : diagnostics_) {
@@ -364,8 +434,10 @@ bool IncrementalLint::updateContained(const Linter &linter, const Document &doc)
   if (to - from > text.size() / 4) return false; // not worth it: lint it all
   const std::string_view span = text.substr(from, to - from);
   if (!leavesOpen(span)) return false;
+  // The results shown outside the span stay (moved: diagnostics_ is replaced below).
   std::vector<Diagnostic> out;
-  for (Diagnostic d : diagnostics_) {
+  out.reserve(diagnostics_.size());
+  for (Diagnostic &d : diagnostics_) {
     if (d.end >= from && d.start <= to) continue;
     if (d.fix && std::any_of(d.fix->edits.begin(), d.fix->edits.end(), [&](const TextEdit &x) {
           return overlaps(static_cast<std::uint32_t>(x.start), static_cast<std::uint32_t>(x.end), from, to);
@@ -373,6 +445,7 @@ bool IncrementalLint::updateContained(const Linter &linter, const Document &doc)
       d.fix = SharedFix();
     out.push_back(std::move(d));
   }
+  const auto kept = static_cast<std::ptrdiff_t>(out.size());
   for (Diagnostic d : linter.lint(Document(std::string(span)))) {
     d.start += from;
     d.end += from;
@@ -380,9 +453,14 @@ bool IncrementalLint::updateContained(const Linter &linter, const Document &doc)
     for (LineReference &ref : d.lineReferences) ref.offset += from;
     out.push_back(std::move(d));
   }
-  std::stable_sort(out.begin(), out.end(), [](const Diagnostic &a, const Diagnostic &b) {
+  // Both parts are in order (the results shown, moved by the edits, and the span's lint):
+  // merged, as a stable sort of the two would order them.
+  const auto before = [](const Diagnostic &a, const Diagnostic &b) {
     return a.start != b.start ? a.start < b.start : a.code < b.code;
-  });
+  };
+  if (std::is_sorted(out.begin(), out.begin() + kept, before))
+    std::inplace_merge(out.begin(), out.begin() + kept, out.end(), before);
+  else std::stable_sort(out.begin(), out.end(), before);
   for (Diagnostic &d : out) renderLineNumbers(d, doc.lines());
   diagnostics_ = std::move(out);
   stats_ = {units_.size(), 0, false, true};
@@ -416,6 +494,8 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   if (full) {
     units_.clear();
     units_.resize(spans.size());
+    unitFacts_.assign(spans.size(), nullptr);
+    unitSketches_.assign(spans.size(), nullptr);
     for (std::size_t i = 0; i < spans.size(); ++i) {
       units_[i].start = spans[i].start;
       units_[i].end = spans[i].end;
@@ -428,7 +508,10 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   // and only as the rules ask.
   if (full) mayHoldUnlinted_ = false;
   sketch(text, full ? nullptr : &unmatched);
-  const SemanticModel model(doc, knownFacts(), knownSketches());
+  std::vector<const StatementFacts *> facts;
+  std::vector<const StatementSketch *> sketches;
+  known(facts, sketches);
+  const SemanticModel model(doc, std::move(facts), std::move(sketches));
   if (!full) findStale(model, text, unmatched, reparsed, todo);
   bool rejectedLocally = false, rejectable = false;
   if (!full && anyUnlinted()) {
@@ -468,24 +551,38 @@ const std::vector<Diagnostic> &IncrementalLint::update(const Linter &linter, con
   words_.clear();
   facts_.clear();
   edited_.clear();
+  dirtyFirst_ = SIZE_MAX; // match() replaced every dirty unit
+  dirtyLast_ = 0;
   rejectable_ = rejectable;
   stats_ = {units_.size(), todo.size(), full};
   stats_.rejectedLocally = rejectedLocally;
   learn(model, todo, full);
 
-  std::vector<Diagnostic> raw;
+  // Every statement's findings, suppressed and ordered as Linter::lint() does. Copied into the
+  // storage of the last update's (copy-assigned: their messages' buffers are reused, no
+  // allocation each), and the results shown copied from there the same way.
+  // The line numbers the kept findings' messages name are rendered again when a line break
+  // came or went since the last update (those linted now are rendered already).
+  std::size_t count = 0;
   std::vector<TSNode> comments;
-  for (const Unit &unit : units_) {
+  for (Unit &unit : units_) {
     if (!unit.results) continue;
-    raw.insert(raw.end(), unit.results->raw.begin(), unit.results->raw.end());
+    if (linesMoved_)
+      for (Diagnostic &d : unit.results->raw) renderLineNumbers(d, doc.lines());
+    for (const Diagnostic &d : unit.results->raw) {
+      if (count < gathered_.size()) gathered_[count] = d;
+      else gathered_.push_back(d);
+      ++count;
+    }
     for (const std::uint32_t at : unit.results->comments) {
       const TSNode node = DocumentInternals::nodeAt(doc, at, at + 1);
       if (ts_node_symbol(node) == Kinds::get().comment && ts_node_start_byte(node) == at) comments.push_back(node);
     }
   }
-  diagnostics_ = impl.finish(doc, std::move(raw), comments);
-  // Kept findings whose messages name a line that moved since they were made.
-  for (Diagnostic &d : diagnostics_) renderLineNumbers(d, doc.lines());
+  gathered_.resize(count);
+  impl.finishInPlace(doc, gathered_, comments);
+  diagnostics_ = gathered_;
+  linesMoved_ = false;
   return diagnostics_;
 }
 
@@ -513,17 +610,42 @@ void IncrementalLint::match(const std::vector<DocumentInternals::Span> &spans,
   };
   // The units before the first change and after the last stay in their slots; those between
   // are matched by position, and spliced in (a keystroke moves no unit but the edited ones).
-  const std::size_t n = units_.size(), m = spans.size();
-  std::size_t head = 0, tail = 0;
-  while (head < std::min(n, m) && keeps(units_[head], spans[head])) ++head;
-  while (tail < std::min(n, m) - head && keeps(units_[n - 1 - tail], spans[m - 1 - tail])) ++tail;
+  const std::size_t n = units_.size(), m = spans.size(), both = std::min(n, m);
+  const auto same = [&](std::size_t unit, std::size_t span) {
+    return units_[unit].start == spans[span].start && units_[unit].end == spans[span].end;
+  };
+  // The units that end before every change and edit, before the first one an edit made dirty,
+  // are their statements as they were, in the same slots: found by position (units end in
+  // order), and checked at the last of them (a different count of statements before it would
+  // not line up there). The same after: the units that start past every change, after the last
+  // one made dirty. Then the walks below go on from there: a keystroke compares the units near
+  // it, not all of them.
+  std::size_t head =
+      static_cast<std::size_t>(std::lower_bound(units_.begin(), units_.end(), lo,
+                                                [](const Unit &unit, std::uint32_t at) { return unit.end < at; }) -
+                               units_.begin());
+  head = std::min({head, dirtyFirst_, both});
+  if (head > 0 && !same(head - 1, head - 1)) head = 0;
+  while (head < both && keeps(units_[head], spans[head])) ++head;
+  std::size_t after =
+      static_cast<std::size_t>(std::upper_bound(units_.begin(), units_.end(), hi,
+                                                [](std::uint32_t at, const Unit &unit) { return at < unit.start; }) -
+                               units_.begin());
+  if (dirtyFirst_ != SIZE_MAX) after = std::max(after, dirtyLast_ + 1);
+  std::size_t tail = n - std::min(after, n);
+  if (tail > both - head || (tail > 0 && !same(n - tail, m - tail))) tail = 0;
+  while (tail < both - head && keeps(units_[n - 1 - tail], spans[m - 1 - tail])) ++tail;
   std::vector<Unit> middle(m - tail - head);
+  std::vector<std::shared_ptr<const StatementFacts>> middleFacts(middle.size());
+  std::vector<std::shared_ptr<StatementSketch>> middleSketches(middle.size());
   std::vector<bool> taken(n - tail - head);
   for (std::size_t i = head, old = head; i < m - tail; ++i) {
     Unit &unit = middle[i - head];
     while (old < n - tail && units_[old].start < spans[i].start) ++old;
     if (old < n - tail && keeps(units_[old], spans[i])) {
       unit = std::move(units_[old]);
+      middleFacts[i - head] = std::move(unitFacts_[old]);
+      middleSketches[i - head] = std::move(unitSketches_[old]);
       taken[old - head] = true;
     } else {
       unit.start = spans[i].start;
@@ -540,17 +662,24 @@ void IncrementalLint::match(const std::vector<DocumentInternals::Span> &spans,
           return r.first < unit.end && r.second > unit.start;
         }))
       continue;
-    if (unit.facts) reparsed.push_back({unit.start, unit.end, unit.facts});
+    if (unitFacts_[old]) reparsed.push_back({unit.start, unit.end, unitFacts_[old]});
     else factsOfText(text.substr(unit.start, unit.end - unit.start), facts_);
   }
-  const auto at = [&](std::size_t i) { return units_.begin() + static_cast<std::ptrdiff_t>(i); };
-  // One shift of the units after them at most (an erase and an insert moved each twice).
-  const std::size_t removed = n - tail - head, added = middle.size();
-  const auto from = [&](std::size_t i) { return middle.begin() + static_cast<std::ptrdiff_t>(i); };
-  if (added > removed)
-    units_.insert(at(head + removed), std::make_move_iterator(from(removed)), std::make_move_iterator(middle.end()));
-  std::move(middle.begin(), from(std::min(added, removed)), at(head));
-  if (added < removed) units_.erase(at(head + added), at(head + removed));
+  // One shift of the units after them at most (an erase and an insert moved each twice); their
+  // facts and sketches alike.
+  const std::size_t removed = n - tail - head;
+  const auto splice = [&](auto &all, auto &mid) {
+    const auto at = [&](std::size_t i) { return all.begin() + static_cast<std::ptrdiff_t>(i); };
+    const auto from = [&](std::size_t i) { return mid.begin() + static_cast<std::ptrdiff_t>(i); };
+    const std::size_t added = mid.size();
+    if (added > removed)
+      all.insert(at(head + removed), std::make_move_iterator(from(removed)), std::make_move_iterator(mid.end()));
+    std::move(mid.begin(), from(std::min(added, removed)), at(head));
+    if (added < removed) all.erase(at(head + added), at(head + removed));
+  };
+  splice(units_, middle);
+  splice(unitFacts_, middleFacts);
+  splice(unitSketches_, middleSketches);
 }
 
 void IncrementalLint::findStale(const SemanticModel &model, std::string_view text,
@@ -562,8 +691,8 @@ void IncrementalLint::findStale(const SemanticModel &model, std::string_view tex
   std::vector<std::string> words = std::move(words_);
   for (const std::size_t i : unmatched) {
     wordsOf(text.substr(units_[i].start, units_[i].end - units_[i].start), words);
-    units_[i].facts = std::make_shared<const StatementFacts>(model.factsOf(i));
-    const StatementFacts &now = *units_[i].facts;
+    unitFacts_[i] = std::make_shared<const StatementFacts>(model.factsOf(i));
+    const StatementFacts &now = *unitFacts_[i];
     // A statement re-parsed as it was shows what changed in its facts only; an edited or new
     // one, all it shows now (and willEdit told what it showed before).
     const auto same = std::find_if(reparsed.begin(), reparsed.end(), [&](const Reparsed &r) {
@@ -583,14 +712,19 @@ void IncrementalLint::findStale(const SemanticModel &model, std::string_view tex
   normalize(facts_);
   const Changed changedWords(words), changedFacts(facts_);
   std::size_t next = 0; // walks `unmatched` alongside
-  for (std::size_t i = 0; i < units_.size(); ++i) {
+  const Unit *units = units_.data();
+  const std::size_t n = units_.size();
+  const std::uint64_t wordBits = changedWords.bits, factBits = changedFacts.bits;
+  for (std::size_t i = 0; i < n; ++i) {
     if (next < unmatched.size() && unmatched[next] == i) {
       todo.push_back(i);
       ++next;
       continue;
     }
-    const Unit &unit = units_[i];
-    // (Most units share no bit with a keystroke's few words: tested here, before any call.)
+    const Unit &unit = units[i];
+    // (Most units share no bit with a keystroke's few words and read no range: tested here,
+    // before any call.)
+    if ((unit.wordBits & wordBits) == 0 && (unit.factBits & factBits) == 0 && !unit.results) continue;
     bool outdated =
         ((unit.wordBits & changedWords.bits) != 0 && intersect(unit.words, unit.wordBits, changedWords)) ||
         ((unit.factBits & changedFacts.bits) != 0 && intersect(unit.factWords, unit.factBits, changedFacts));
@@ -607,14 +741,13 @@ void IncrementalLint::learn(const SemanticModel &model, const std::vector<std::s
   // finds what they showed before. Only those statements are visited: a keystroke's model walks
   // few. (No unit is `hit` after an update: match() replaced every unit an edit touched.)
   for (const std::uint32_t i : model.walkedStatements())
-    if (!units_[i].facts) units_[i].facts = std::make_shared<const StatementFacts>(model.factsOf(i));
+    if (!unitFacts_[i]) unitFacts_[i] = std::make_shared<const StatementFacts>(model.factsOf(i));
   for (const std::uint32_t i : model.statementsFoundUnableToShow()) {
-    Unit &unit = units_[i];
-    if (unit.facts || !unit.sketch) continue;
+    if (unitFacts_[i] || !unitSketches_[i]) continue;
     // The facts it was found unable to show, kept with its sketch.
     std::vector<std::string> found = model.cannotShowFound(i);
     if (found.empty()) continue;
-    std::vector<std::string> &kept = unit.sketch->cannotShow;
+    std::vector<std::string> &kept = unitSketches_[i]->cannotShow;
     const auto middle = static_cast<std::ptrdiff_t>(kept.size());
     kept.insert(kept.end(), std::make_move_iterator(found.begin()), std::make_move_iterator(found.end()));
     std::inplace_merge(kept.begin(), kept.begin() + middle, kept.end());
@@ -622,33 +755,28 @@ void IncrementalLint::learn(const SemanticModel &model, const std::vector<std::s
   }
   if (!full)
     for (const std::size_t i : todo)
-      if (!units_[i].facts) units_[i].facts = std::make_shared<const StatementFacts>(model.factsOf(i));
+      if (!unitFacts_[i]) unitFacts_[i] = std::make_shared<const StatementFacts>(model.factsOf(i));
   stats_.walked = model.statementsWalked();
 }
 
 void IncrementalLint::sketch(std::string_view text, const std::vector<std::size_t> *which) {
-  const auto give = [&](Unit &unit) {
-    if (!unit.sketch)
-      unit.sketch =
-          std::make_shared<StatementSketch>(StatementSketch::of(text.substr(unit.start, unit.end - unit.start)));
+  const auto give = [&](std::size_t i) {
+    if (!unitSketches_[i])
+      unitSketches_[i] = std::make_shared<StatementSketch>(
+          StatementSketch::of(text.substr(units_[i].start, units_[i].end - units_[i].start)));
   };
   if (!which) {
-    for (Unit &unit : units_) give(unit);
+    for (std::size_t i = 0; i < units_.size(); ++i) give(i);
     return;
   }
-  for (const std::size_t i : *which) give(units_[i]);
+  for (const std::size_t i : *which) give(i);
 }
 
-std::vector<const StatementSketch *> IncrementalLint::knownSketches() const {
-  std::vector<const StatementSketch *> known(units_.size());
-  for (std::size_t i = 0; i < units_.size(); ++i) known[i] = units_[i].sketch.get();
-  return known;
-}
-
-std::vector<const StatementFacts *> IncrementalLint::knownFacts() const {
-  std::vector<const StatementFacts *> known(units_.size());
-  for (std::size_t i = 0; i < units_.size(); ++i) known[i] = units_[i].facts.get();
-  return known;
+void IncrementalLint::known(std::vector<const StatementFacts *> &facts,
+                            std::vector<const StatementSketch *> &sketches) const {
+  // Each made from its range at once (sized once, no zero fill, no push_back per element).
+  facts.assign(Pointers(unitFacts_.data()), Pointers(unitFacts_.data() + unitFacts_.size()));
+  sketches.assign(Pointers(unitSketches_.data()), Pointers(unitSketches_.data() + unitSketches_.size()));
 }
 
 void IncrementalLint::relint(const Linter &linter, const Document &doc, const SemanticModel &model,
@@ -663,8 +791,6 @@ void IncrementalLint::relint(const Linter &linter, const Document &doc, const Se
     Unit blank;
     blank.start = unit.start;
     blank.end = unit.end;
-    blank.facts = std::move(unit.facts); // its statement's, whatever its findings
-    blank.sketch = std::move(unit.sketch);
     unit = std::move(blank);
     // As Linter::lint: a statement with syntax errors is walked whole (see there); a clean one
     // only where the prefilter's marks are.

@@ -146,16 +146,25 @@ bool Linter::Impl::walk(TSNode root, TSNode top, rules::Context &ctx, const std:
 
 std::vector<Diagnostic> Linter::Impl::finish(const Document &doc, std::vector<Diagnostic> diagnostics,
                                              const std::vector<TSNode> &comments, bool suppress) const {
+  finishInPlace(doc, diagnostics, comments, suppress);
+  return diagnostics;
+}
+
+void Linter::Impl::finishInPlace(const Document &doc, std::vector<Diagnostic> &diagnostics,
+                                 const std::vector<TSNode> &comments, bool suppress) const {
   if (suppress) {
     Suppressions suppressions = collectSuppressions(doc, comments);
     applySuppressions(doc, suppressions, config, diagnostics);
   }
   for (Diagnostic &d : diagnostics)
     if (const auto it = config.severity.find(d.code); it != config.severity.end()) d.severity = it->second;
-  std::stable_sort(diagnostics.begin(), diagnostics.end(), [](const Diagnostic &a, const Diagnostic &b) {
+  const auto before = [](const Diagnostic &a, const Diagnostic &b) {
     return a.start != b.start ? a.start < b.start : a.code < b.code;
-  });
-  return diagnostics;
+  };
+  // Findings gathered statement by statement mostly come in order (an editor's update gathers
+  // every statement's, each keystroke): a sorted list is left as it is, as the sort would.
+  if (!std::is_sorted(diagnostics.begin(), diagnostics.end(), before))
+    std::stable_sort(diagnostics.begin(), diagnostics.end(), before);
 }
 
 std::vector<Diagnostic> Linter::lintImpl(const Document &doc, bool prune) const {

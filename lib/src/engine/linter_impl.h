@@ -73,6 +73,9 @@ struct ASYNCFIX_LOCAL Linter::Impl {
   /// nodes the walks met.
   std::vector<Diagnostic> finish(const Document &doc, std::vector<Diagnostic> diagnostics,
                                  const std::vector<TSNode> &comments, bool suppress = true) const;
+  /// finish(), in place: `diagnostics` keeps its storage (an editor's update reuses it).
+  void finishInPlace(const Document &doc, std::vector<Diagnostic> &diagnostics, const std::vector<TSNode> &comments,
+                     bool suppress = true) const;
   /// Linter::lint(doc), pruned or not; with `suppress` false, no `# noqa` and no
   /// `# asyncfix: skip-file` hides a finding (LinterInternals::lintUnsuppressed). With `stop`,
   /// nullopt once it said so (LinterInternals::lintUnless).

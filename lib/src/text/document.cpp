@@ -664,7 +664,12 @@ const std::vector<DocumentInternals::Span> &DocumentInternals::statementSpans(co
     m.overlayFirst = out.size();
     for (const TSNode node : m.overlayChildren()) out.push_back({ts_node_start_byte(node), ts_node_end_byte(node)});
     const std::uint32_t shift = m.overlayEnd - m.baseEnd; // modular: the overlay may have shrunk
-    for (auto it = after; it != m.base.end(); ++it) out.push_back({it->start + shift, it->end + shift});
+    // (Every keystroke in an editor: sized once, then a loop the compiler can vectorise.)
+    const std::size_t first = out.size(), count = static_cast<std::size_t>(m.base.end() - after);
+    out.resize(first + count);
+    Span *to = out.data() + first;
+    const Span *from = m.base.data() + (after - m.base.begin());
+    for (std::size_t i = 0; i < count; ++i) to[i] = {from[i].start + shift, from[i].end + shift};
   }
   m.spansKnown = true;
   return out;

@@ -7,6 +7,11 @@
 #endif
 
 #include "asyncfix/utf8.h"
+#include "text/cpu.h"
+
+#if defined(ASYNCFIX_CPU_AVX2)
+#include <immintrin.h>
+#endif
 
 namespace asyncfix {
 namespace {
@@ -26,6 +31,37 @@ std::uint32_t unitsOf(std::size_t bytes, PositionEncoding encoding) {
   case PositionEncoding::Utf32: return 1;
   }
   return 1;
+}
+
+#if defined(ASYNCFIX_CPU_AVX2)
+__attribute__((target("avx2"))) std::size_t addAvx2(std::size_t *v, std::size_t n, std::size_t delta) {
+  const __m256i d = _mm256_set1_epi64x(static_cast<long long>(delta));
+  std::size_t k = 0;
+  for (; k + 8 <= n; k += 8) {
+    auto *p = reinterpret_cast<__m256i *>(v + k);
+    _mm256_storeu_si256(p, _mm256_add_epi64(_mm256_loadu_si256(p), d));
+    _mm256_storeu_si256(p + 1, _mm256_add_epi64(_mm256_loadu_si256(p + 1), d));
+  }
+  return k;
+}
+#endif
+
+/// Adds `delta` (modulo 2^64: a shrinking edit adds its two's complement) to each of v[0, n).
+/// A keystroke moves every line start after it: 20 000 lines are 160 KB to rewrite, four or
+/// two at a time, not one.
+void addToAll(std::size_t *v, std::size_t n, std::size_t delta) {
+  std::size_t k = 0;
+#if defined(ASYNCFIX_CPU_AVX2)
+  if (cpuHasAvx2()) k = addAvx2(v, n, delta);
+#endif
+#if defined(__SSE2__)
+  const __m128i d = _mm_set1_epi64x(static_cast<long long>(delta));
+  for (; k + 2 <= n; k += 2) {
+    auto *p = reinterpret_cast<__m128i *>(v + k);
+    _mm_storeu_si128(p, _mm_add_epi64(_mm_loadu_si128(p), d));
+  }
+#endif
+  for (; k < n; ++k) v[k] += delta;
 }
 
 } // namespace
@@ -85,7 +121,7 @@ void LineIndex::update(std::string_view text, std::size_t start, std::size_t old
   // Old starts of lines that begin after oldEnd + 1 lie wholly in unchanged text: they move.
   const auto tailIndex =
       static_cast<std::size_t>(std::upper_bound(starts_.begin() + first, starts_.end(), oldEnd + 1) - starts_.begin());
-  for (std::size_t k = tailIndex; k < starts_.size(); ++k) starts_[k] = starts_[k] - oldEnd + newEnd;
+  addToAll(starts_.data() + tailIndex, starts_.size() - tailIndex, newEnd - oldEnd);
   // A tail start may equal the last one found again (a "\r\n" right after the edit).
   const std::size_t skip = !middle.empty() && tailIndex < starts_.size() && starts_[tailIndex] <= middle.back() ? 1 : 0;
   // Lines first + 1 .. tailIndex + skip give way to `middle`'s: in place when as many lines come
