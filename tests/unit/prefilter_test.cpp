@@ -1787,3 +1787,97 @@ TEST_CASE("prefilter: an `await` right after an operand is a name, even in a cor
     CHECK(allFindings(linter, src).empty());
   }
 }
+
+// ---------------------------------------------------------------------------------------------
+// AF314's attribute `.volatile` (judgedWordMatters: volatileMayBeReported): a class's
+// descriptor (`Tensor.volatile.__get__` in torch/overrides.py) keeps no file; every form the
+// rule reports still does, also where tree-sitter's error recovery reads what the bytes do not.
+// ---------------------------------------------------------------------------------------------
+
+namespace {
+
+bool reportsVolatile(const Linter &linter, const std::string &src) {
+  const std::vector<Diagnostic> found = allFindings(linter, src);
+  return std::any_of(found.begin(), found.end(), [](const Diagnostic &d) { return d.code == "AF314"; });
+}
+
+} // namespace
+
+TEST_CASE("prefilter: `.volatile` of a name whose root denotes a path keeps no file", "[prefilter]") {
+  const Linter linter;
+  for (const char *src : {
+           // torch/overrides.py's shape: the name bound to `torch.Tensor` in each function, read as
+           // an attribute's root, a call's first argument, and `torch` beside a literal.
+           "import torch\n"
+           "def get_overrides():\n"
+           "    Tensor = torch.Tensor\n"
+           "    return {\n"
+           "        Tensor.requires_grad.__get__: lambda self: -1,\n"
+           "        Tensor.volatile.__get__: lambda self: -1,\n"
+           "        torch.full_like: lambda input, layout=torch.strided: -1,\n"
+           "    }\n"
+           "def other(name):\n"
+           "    Tensor = torch.Tensor  # the class\n"
+           "    func = getattr(Tensor, name, None)\n"
+           "    namespaces = [(\"torch\", torch, torch.__all__), (\"torch.Tensor\", torch.Tensor)]\n"
+           "    return func, x.y, 1.5, .5, 1., ...\n",
+           "import torch\nprint(torch.Tensor.volatile)\n",
+           "import torch\nfrom torch import Tensor\nTensor.volatile.__get__\n",
+           "from torch import *\nTensor.volatile.__get__\n", // bound nowhere: stands for itself
+           "import torch as T\nT.Tensor.volatile\n",
+           "import torch.nn\nimport torch\nfrom torch import nn\ntorch.nn.Module.volatile, nn.Module.volatile\n",
+           "import torch\nT = torch.Tensor\nif c:\n    T = torch.Tensor\nT.volatile\n",
+           "import torch\nx = '''y.volatile'''  # z.volatile\n",
+       }) {
+    INFO(src);
+    CHECK(scanTriggers(src, kPrefilterTorchApi) == 0);
+    CHECK(scanTriggersReference(src, kPrefilterTorchApi) == 0);
+    CHECK_FALSE(linter.mayHaveFindings(src));
+    CHECK(allFindings(linter, src).empty());
+  }
+}
+
+TEST_CASE("prefilter: `.volatile` keeps every file AF314 reports on", "[prefilter]") {
+  const Linter linter;
+  for (const char *src : {
+           "from torch.autograd import Variable\ny = Variable(x, volatile=True)\n",
+           "from torch.autograd import Variable\ny = Variable(x,\n    volatile=True)\n",
+           "from torch.autograd import Variable\ny = Variable(x, volatile\n    =True)\n",
+           "from torch.autograd import Variable\ny = Variable(x,  # a comment\n    volatile=True)\n",
+           "from torch.autograd import Variable as V\ny = V(x, volatile=True)\n",
+           "import torch.autograd as ag\ny = ag.Variable(x, volatile=True)\n",
+           "import torch\nx = torch.zeros(1)\nx.volatile = True\n",
+           "import torch\ndef f(x):\n    return x.volatile\n",
+           "import torch\ndef f(x):\n    return (x  # c\n        .volatile)\n",
+           "import torch\ndef f(x):\n    return x .\\\n        volatile\n",
+           // Bound to something else than a path somewhere: a parameter, a loop's target, a call.
+           "import torch\nTensor = torch.Tensor\ndef f(Tensor):\n    return Tensor.volatile\n",
+           "import torch\nTensor = torch.Tensor\ndef f(xs):\n    for Tensor in xs:\n        Tensor.volatile\n",
+           "import torch\nTensor = torch.Tensor\ndef f(xs):\n    Tensor = xs.pop()\n    return Tensor.volatile\n",
+           "import torch\ndef f(torch):\n    Tensor = torch.Tensor\n    return Tensor.volatile\n",
+           "import torch\ndef f(xs):\n    for torch in xs:\n        torch.Tensor.volatile\n",
+           "import torch\nTensor = torch.Tensor\ndef f(xs):\n    g = lambda a, Tensor: Tensor.volatile\n",
+           "import torch\nTensor = torch.Tensor\ndef f(xs):\n    return [Tensor.volatile for a, Tensor in xs]\n",
+           "import torch\nTensor = torch.Tensor\ndef f(xs):\n    with xs as Tensor:\n        Tensor.volatile\n",
+           // A relative import (no package to resolve it against): no path.
+           "import torch\nfrom . import utils\nTensor = utils.Tensor\nTensor.volatile\n",
+           "import torch\nfrom .utils import Tensor\nTensor.volatile\n",
+           // Bindings that disagree (NameOrigins: no path): two values, two imports.
+           "import torch\nimport numpy as np\nTensor = torch.Tensor\nTensor = np.ndarray\nTensor.volatile\n",
+           "import torch\nimport numpy as torch\ntorch.Tensor.volatile\n",
+           "import torch\nfrom numpy import ndarray as Tensor\nfrom torch import Tensor\nTensor.volatile\n",
+           // The error recovery that joins a `.` to a later name, or skips a stray byte.
+           "import torch\nTensor = torch.Tensor\ndef f(x):\n    x.$Tensor.volatile\n",
+           "import torch\nTensor = torch.Tensor\ndef f(x):\n    x.(Tensor.volatile\n",
+           "import torch\nTensor = torch.Tensor\ndef f(x):\n    x.\n\n    Tensor.volatile\n",
+           "import torch\nTensor = torch.Tensor\ndef f(x):\n    x. 1 Tensor.volatile\n",
+           "import torch\nTensor = torch.Tensor\ndef f(a, Tensor.y):\n    return Tensor.volatile\n",
+           "import torch\nTensor = torch.Tensor\ng = lambda a, Tensor.y: Tensor.volatile\n",
+           "import torch\nTensor = torch.Tensor\ndef f(Tensor.y):\n    return Tensor.volatile\n",
+       }) {
+    INFO(src);
+    CHECK(reportsVolatile(linter, src));
+    CHECK(linter.mayHaveFindings(src));
+    CHECK(scanTriggers(src, kPrefilterTorchApi) == scanTriggersReference(src, kPrefilterTorchApi));
+  }
+}
