@@ -1881,3 +1881,25 @@ TEST_CASE("prefilter: `.volatile` keeps every file AF314 reports on", "[prefilte
     CHECK(scanTriggers(src, kPrefilterTorchApi) == scanTriggersReference(src, kPrefilterTorchApi));
   }
 }
+
+TEST_CASE("torch words: the index by first byte holds every word once, in the lists' order", "[prefilter]") {
+  std::vector<std::pair<std::string_view, bool>> indexed, listed;
+  for (unsigned c = 0; c < 256; ++c)
+    for (const TorchWordRef &r : torchWordsStartingWith(static_cast<unsigned char>(c))) {
+      CHECK(static_cast<unsigned char>(r.word->text.front()) == c);
+      indexed.emplace_back(r.word->text, r.whole);
+    }
+  for (const TorchWord &w : torchApiWords()) listed.emplace_back(w.text, false);
+  for (const TorchWord &w : torchApiWholeWords()) listed.emplace_back(w.text, true);
+  std::sort(indexed.begin(), indexed.end());
+  std::sort(listed.begin(), listed.end());
+  CHECK(indexed == listed);
+  // startsTorchWord asks the index: the same answers as trying every word.
+  for (const std::string_view text : {"x = np.float(1)\n", "F.upsample(x)\n", "scipy.misc import imread\n", "gels\n"})
+    for (std::size_t at = 0; at <= text.size(); ++at) {
+      bool any = false;
+      for (const TorchWord &w : torchApiWords()) any = any || torchWordAt(text, at, w.text, false);
+      for (const TorchWord &w : torchApiWholeWords()) any = any || torchWordAt(text, at, w.text, true);
+      CHECK(startsTorchWord(text, at) == any);
+    }
+}

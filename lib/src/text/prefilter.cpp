@@ -2639,15 +2639,13 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
 /// spelt and its judgement (judgedWordMatters) does not rule it out.
 bool torchWordMatters(std::string_view text, std::size_t at, unsigned spelt, Lexer &lexer) {
   bool inCode = false, lexed = false;
-  for (const auto &[list, whole] : {std::pair{torchApiWords(), false}, std::pair{torchApiWholeWords(), true}})
-    for (const TorchWord &w : list) {
-      // The first byte first: most words start with another (a call of memcmp for each was ~4 %
-      // of the torch corpus's scan).
-      if (w.text[0] != text[at] || (w.package & spelt) == 0 || !torchWordAt(text, at, w.text, whole)) continue;
-      if (!lexed) inCode = lexer.inCode(at), lexed = true;
-      if (!inCode) return false;
-      if (judgedWordMatters(text, at, w.text, spelt, lexer)) return true;
-    }
+  for (const TorchWordRef &r : torchWordsStartingWith(static_cast<unsigned char>(text[at]))) {
+    const TorchWord &w = *r.word;
+    if ((w.package & spelt) == 0 || !torchWordAt(text, at, w.text, r.whole)) continue;
+    if (!lexed) inCode = lexer.inCode(at), lexed = true;
+    if (!inCode) return false;
+    if (judgedWordMatters(text, at, w.text, spelt, lexer)) return true;
+  }
   return false;
 }
 

@@ -605,11 +605,22 @@ void forEachTorchWord(std::string_view text, bool (*found)(void *state, std::siz
 
 bool torchWordLayoutComplete() { return !laidOutWords().empty(); }
 
+std::span<const TorchWordRef> torchWordsStartingWith(unsigned char first) {
+  static const std::array<std::vector<TorchWordRef>, 256> kByFirst = [] {
+    std::array<std::vector<TorchWordRef>, 256> byFirst;
+    for (const TorchWord &w : torchApiWords())
+      byFirst[static_cast<unsigned char>(w.text.front())].push_back({&w, false});
+    for (const TorchWord &w : torchApiWholeWords())
+      byFirst[static_cast<unsigned char>(w.text.front())].push_back({&w, true});
+    return byFirst;
+  }();
+  return kByFirst[first];
+}
+
 bool startsTorchWord(std::string_view text, std::size_t at) {
-  for (const TorchWord &word : torchApiWords())
-    if (torchWordAt(text, at, word.text, false)) return true;
-  for (const TorchWord &word : torchApiWholeWords())
-    if (torchWordAt(text, at, word.text, true)) return true;
+  if (at >= text.size()) return false;
+  for (const TorchWordRef &w : torchWordsStartingWith(static_cast<unsigned char>(text[at])))
+    if (torchWordAt(text, at, w.word->text, w.whole)) return true;
   return false;
 }
 

@@ -80,6 +80,17 @@ template <class F> void forEachTorchWord(std::string_view text, F &&f) {
 /// whether `at` lies in a string or a comment.
 bool torchWordAt(std::string_view text, std::size_t at, std::string_view word, bool whole);
 
+/// A word of either list and whether it is whole (torchApiWholeWords).
+struct TorchWordRef {
+  const TorchWord *word = nullptr;
+  bool whole = false;
+};
+
+/// The words of either list that start with the byte `first`, in the lists' order (the words,
+/// then the whole words): all a check at one position needs to compare, where the lists are a
+/// hundred words and more (torchWordMatters, startsTorchWord).
+std::span<const TorchWordRef> torchWordsStartingWith(unsigned char first);
+
 /// Whether every word of the lists has its row in the measured layout of the word filter
 /// (bench/words): else the filter lays the words out by a model of Python's bytes, slower on
 /// PyTorch code (a unit test asks).
