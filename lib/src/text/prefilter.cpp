@@ -1943,14 +1943,35 @@ bool onlyImportsBind(std::string_view text, std::string_view name, Lexer &lexer)
   return moduleLevel;
 }
 
+struct Searches;
+
+/// The packages a whole text spells (TorchPackage), and those its caller says it reaches, found
+/// as far as the judgements ask: `torch` by a search that stops at its first occurrence (PyTorch
+/// code spells it in its first lines), the star imports by spellsStarImport (asked where a word
+/// that only a star import provides is found: `load(` in `torch.load(`), NumPy, SciPy and
+/// torchvision by the one pass of torchPackagesSpelt, at the first question about one of them —
+/// which a file whose words are all torch's never asks.
+class SpeltPackages {
+public:
+  SpeltPackages(std::string_view text, unsigned reached, const Searches &search)
+      : text_(text), search_(search), spelt_(reached) {}
+  /// Whether the text spells (or reaches) one of `packages`.
+  bool any(unsigned packages);
+
+private:
+  std::string_view text_;
+  const Searches &search_;
+  unsigned spelt_ = 0, known_ = 0; ///< known_: the bits of spelt_ found out
+};
+
 /// Whether the base class word `Function` at `at` (AF303) may denote `torch.autograd.Function` or
 /// `torch.autograd.function.Function`: dotted, the name before it must be `autograd` or
 /// `function`, or a single name an import binds (an alias); bare, an import must name it (`from
 /// torch.autograd import Function`) or a star import of the family may provide it. A class of the
 /// file's own (`class Function` in torch/autograd/function.py) has no dotted path.
-bool functionBaseMayBeTorch(std::string_view text, std::size_t at, unsigned spelt, Lexer &lexer) {
+bool functionBaseMayBeTorch(std::string_view text, std::size_t at, SpeltPackages &spelt, Lexer &lexer) {
   const Receiver r = receiverOf(text, at, lexer);
-  if (r.kind == Receiver::kNoDot) return (spelt & kPackageStarImport) != 0 || importsName(text, "Function", lexer);
+  if (r.kind == Receiver::kNoDot) return spelt.any(kPackageStarImport) || importsName(text, "Function", lexer);
   if (r.kind != Receiver::kName || r.name == "autograd" || r.name == "function") return true;
   return !r.chained && importsName(text, r.name, lexer); // a chain whose last name is no module of the path
 }
@@ -2389,7 +2410,7 @@ ImportRole importRole(std::string_view text, std::size_t at, Lexer &lexer) {
   const std::string_view keyword = wordAt(text, first);
   if (keyword != "import" && keyword != "from") return {};
   if (statementStart(text, at, lexer) != line) return {ImportRole::kUnknown, {}};
-  const auto spelt = [&](std::size_t from, std::size_t end) { // a dotted name without its blanks
+  const auto compact = [&](std::size_t from, std::size_t end) { // a dotted name without its blanks
     std::string path;
     for (std::size_t k = from; k < end; ++k)
       if (text[k] != ' ' && text[k] != '\t' && text[k] != '\f') path += text[k];
@@ -2408,7 +2429,7 @@ ImportRole importRole(std::string_view text, std::size_t at, Lexer &lexer) {
     const std::size_t end = dottedNameEnd(text, m);
     if (at < end) return {ImportRole::kNone, {}}; // the module's name: `from torch.x import y` binds no `torch`
     if (wordAt(text, skipBlanks(text, end)) != "import") return {ImportRole::kUnknown, {}};
-    module = spelt(m, end) + ".";
+    module = compact(m, end) + ".";
   }
   const auto blank = [&](std::size_t k) { return text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\f'; };
   if (before == "as") { // the name an `as` binds: to the dotted name before it
@@ -2427,7 +2448,7 @@ ImportRole importRole(std::string_view text, std::size_t at, Lexer &lexer) {
       while (d > 0 && blank(d)) --d;
       start = d;
     }
-    return {ImportRole::kBinds, module + spelt(start, end)};
+    return {ImportRole::kBinds, module + compact(start, end)};
   }
   if (!listed) return {ImportRole::kUnknown, {}};
   if (renamed) return {ImportRole::kNone, {}}; // `import torch as T` binds `T`
@@ -2535,7 +2556,8 @@ bool volatileMayBeReported(std::string_view text, std::size_t at, Lexer &lexer) 
 /// - the attribute `volatile` (AF314) of a name or chain of names whose root denotes a path
 ///   through the file's imports (volatileMayBeReported: `Tensor.volatile` after `Tensor =
 ///   torch.Tensor`, `torch.Tensor.volatile`).
-bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view word, unsigned spelt, Lexer &lexer) {
+bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view word, SpeltPackages &spelt,
+                       Lexer &lexer) {
   if (const std::string_view before = previousWord(text, at); before == "def" || before == "class")
     return false; // the name a definition binds (`def clip_grad_norm(`, `class LambdaLR(`): no use of torch's
   if (word == "volatile") return volatileMayBeReported(text, at, lexer);
@@ -2579,7 +2601,7 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
         return true; // a chain (`a._utils.symeig`), or a comment in the way: not judged
       return !onlyImportsBind(text, text.substr(root, end - root), lexer);
     }
-    return (spelt & kPackageStarImport) != 0 || bareNameMayBeImported(text, at, lexer);
+    return spelt.any(kPackageStarImport) || bareNameMayBeImported(text, at, lexer);
   }
   // AF312 and AF313 read these names as keyword arguments only (`f(size_average=False)`).
   if (word == "size_average" || word == "retain_variables" || word.ends_with('=')) {
@@ -2637,11 +2659,11 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
 /// Whether the AF3xx word(s) at `at` may give a finding in a whole file that spells the packages
 /// `spelt` (text/torch_words.h): some word of the lists counts there, in code, its package is
 /// spelt and its judgement (judgedWordMatters) does not rule it out.
-bool torchWordMatters(std::string_view text, std::size_t at, unsigned spelt, Lexer &lexer) {
+bool torchWordMatters(std::string_view text, std::size_t at, SpeltPackages &spelt, Lexer &lexer) {
   bool inCode = false, lexed = false;
   for (const TorchWordRef &r : torchWordsStartingWith(static_cast<unsigned char>(text[at]))) {
     const TorchWord &w = *r.word;
-    if ((w.package & spelt) == 0 || !torchWordAt(text, at, w.text, r.whole)) continue;
+    if (!torchWordAt(text, at, w.text, r.whole) || !spelt.any(w.package)) continue;
     if (!lexed) inCode = lexer.inCode(at), lexed = true;
     if (!inCode) return false;
     if (judgedWordMatters(text, at, w.text, spelt, lexer)) return true;
@@ -2701,6 +2723,22 @@ struct Searches {
     return spelt;
   }
 };
+
+bool SpeltPackages::any(unsigned packages) {
+  if ((spelt_ & packages) != 0) return true;
+  if ((packages & ~known_) == 0) return false;
+  if (packages == kPackageTorch) {
+    if (text_.find("torch") != std::string_view::npos) spelt_ |= kPackageTorch; // as torchPackagesSpelt reads it
+    known_ |= kPackageTorch;
+  } else if (packages == kPackageStarImport) {
+    if (spellsStarImport(text_)) spelt_ |= kPackageStarImport;
+    known_ |= kPackageStarImport;
+  } else {
+    spelt_ |= search_.packages(text_);
+    known_ = ~0U;
+  }
+  return (spelt_ & packages) != 0;
+}
 
 /// scanTriggers() for a text with such a byte in code (otherByte), or where the lexer lost its way: no judgement, no
 /// lexer, every occurrence of a word counts — `async`, `await`, `non_blocking` and `to` with no ASCII identifier byte
@@ -2883,10 +2921,10 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     // parts of a file too (a statement that an editor re-lints), which may not spell the import.
     // A whole file's word counts where the file spells its package, and is judged by its call
     // where a rule reads it only in some calls; marks are every word in code.
-    std::optional<unsigned> spelt; // found at the first word
+    std::optional<SpeltPackages> spelt; // made at the first word
     search.torchWords(text, [&](std::size_t at) {
       if (offsets) return lexer.inCode(at) && record(kPrefilterTorchApi, at);
-      if (!spelt) spelt = search.packages(text) | reached;
+      if (!spelt) spelt.emplace(text, reached, search);
       return torchWordMatters(text, at, *spelt, lexer) && record(kPrefilterTorchApi, at);
     });
   }
