@@ -2241,7 +2241,7 @@ bool isBindingKeyword(std::string_view w) {
 /// on the way. Unknown where the scan cannot follow (a quote the lexer leaves as code, the name
 /// in an f-string's field, more than 16 KiB read).
 struct NamePlace {
-  enum Kind { kUnknown, kBinding, kExpression, kColon, kStatement, kBracket } kind = kUnknown;
+  enum Kind { kUnclear, kBinding, kExpression, kColon, kStatement, kBracket } kind = kUnclear;
   std::size_t open = 0;
   bool literal = false;
 };
@@ -2369,7 +2369,7 @@ bool nameReadOnly(std::string_view text, std::size_t at, std::string_view name, 
       return true;
   }
   const NamePlace place = namePlace(text, at, lexer, memo);
-  if (place.kind == NamePlace::kUnknown || place.kind == NamePlace::kBinding) return false;
+  if (place.kind == NamePlace::kUnclear || place.kind == NamePlace::kBinding) return false;
   if (place.kind != NamePlace::kBracket) return f == '.';
   const BracketOwner owner = bracketOwner(text, place.open);
   if (owner.unclear || isBindingKeyword(owner.name) || owner.keyword == "def" || owner.keyword == "class" ||
@@ -2400,7 +2400,7 @@ std::size_t dottedNameEnd(std::string_view text, std::size_t at) {
 /// scan does not read (a relative import, a statement that does not start its line, a parenthesised list); kNotImport
 /// where the name's line starts no import.
 struct ImportRole {
-  enum Kind { kNotImport, kNone, kBinds, kUnknown } kind = kNotImport;
+  enum Kind { kNotImport, kNone, kBinds, kUnclear } kind = kNotImport;
   std::string path;
 };
 ImportRole importRole(std::string_view text, std::size_t at, Lexer &lexer) {
@@ -2409,7 +2409,7 @@ ImportRole importRole(std::string_view text, std::size_t at, Lexer &lexer) {
   const std::size_t first = skipBlanks(text, line);
   const std::string_view keyword = wordAt(text, first);
   if (keyword != "import" && keyword != "from") return {};
-  if (statementStart(text, at, lexer) != line) return {ImportRole::kUnknown, {}};
+  if (statementStart(text, at, lexer) != line) return {ImportRole::kUnclear, {}};
   const auto compact = [&](std::size_t from, std::size_t end) { // a dotted name without its blanks
     std::string path;
     for (std::size_t k = from; k < end; ++k)
@@ -2425,10 +2425,10 @@ ImportRole importRole(std::string_view text, std::size_t at, Lexer &lexer) {
   std::string module; // `from`'s
   if (keyword == "from") {
     const std::size_t m = skipBlanks(text, first + 4);
-    if (m >= text.size() || !isWordByte(static_cast<unsigned char>(text[m]))) return {ImportRole::kUnknown, {}};
+    if (m >= text.size() || !isWordByte(static_cast<unsigned char>(text[m]))) return {ImportRole::kUnclear, {}};
     const std::size_t end = dottedNameEnd(text, m);
     if (at < end) return {ImportRole::kNone, {}}; // the module's name: `from torch.x import y` binds no `torch`
-    if (wordAt(text, skipBlanks(text, end)) != "import") return {ImportRole::kUnknown, {}};
+    if (wordAt(text, skipBlanks(text, end)) != "import") return {ImportRole::kUnclear, {}};
     module = compact(m, end) + ".";
   }
   const auto blank = [&](std::size_t k) { return text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\f'; };
@@ -2439,7 +2439,7 @@ ImportRole importRole(std::string_view text, std::size_t at, Lexer &lexer) {
     for (;;) {
       std::size_t w = start;
       while (w > 0 && isWordByte(static_cast<unsigned char>(text[w - 1]))) --w;
-      if (w == start) return {ImportRole::kUnknown, {}};
+      if (w == start) return {ImportRole::kUnclear, {}};
       start = w;
       std::size_t d = start;
       while (d > 0 && blank(d)) --d;
@@ -2450,7 +2450,7 @@ ImportRole importRole(std::string_view text, std::size_t at, Lexer &lexer) {
     }
     return {ImportRole::kBinds, module + compact(start, end)};
   }
-  if (!listed) return {ImportRole::kUnknown, {}};
+  if (!listed) return {ImportRole::kUnclear, {}};
   if (renamed) return {ImportRole::kNone, {}}; // `import torch as T` binds `T`
   return {ImportRole::kBinds, module + std::string(name)};
 }
@@ -2478,7 +2478,7 @@ bool nameDenotesPath(std::string_view text, std::string_view name, Lexer &lexer,
     if (nameReadOnly(text, k, name, lexer, memo)) continue;
     if (ImportRole role = importRole(text, k, lexer); role.kind != ImportRole::kNotImport) {
       if (role.kind == ImportRole::kNone) continue;
-      if (role.kind == ImportRole::kUnknown || (imported && *imported != role.path) || !value.empty()) return false;
+      if (role.kind == ImportRole::kUnclear || (imported && *imported != role.path) || !value.empty()) return false;
       imported = std::move(role.path);
       continue;
     }
