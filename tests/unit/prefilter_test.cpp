@@ -1075,8 +1075,9 @@ TEST_CASE("prefilter: a star import tree-sitter had to repair gives no names", "
   using namespace std::string_literals;
   const Linter linter;
   const std::string repaired = "from torch import~\\\n  *\nx = eig(a)\ny = 2 / 3 #  poimrt *\n"s;
-  CHECK_FALSE(linter.mayHaveFindings(repaired));
   CHECK(allFindings(linter, repaired).empty());
+  // (The prefilter keeps it since session 10: after an import whose names do not read, which
+  // tree-sitter's recovery may read as an import of `eig` — see the case on that at the end.)
   // The whole statement still gives them, and the prefilter keeps the file.
   const std::string whole = "from torch import \\\n  *\nx = eig(a)\n"s;
   CHECK(linter.mayHaveFindings(whole));
@@ -1902,4 +1903,32 @@ TEST_CASE("torch words: the index by first byte holds every word once, in the li
       for (const TorchWord &w : torchApiWholeWords()) any = any || torchWordAt(text, at, w.text, true);
       CHECK(startsTorchWord(text, at) == any);
     }
+}
+
+TEST_CASE("prefilter: a word only a star import gives counts after an import whose names do not read", "[prefilter]") {
+  // Found by fuzz_prefilter (session 10): tree-sitter's error recovery reads `from torch import)`
+  // and `eig(at` on the next line as `from torch import eig`, whose name AF316 reports; the scan
+  // counted `eig(` only where a star import of the family is spelt.
+  using namespace std::string_literals;
+  const Linter linter;
+  for (const std::string &text :
+       {"from torch import)~\\\n \xe0\xd5\xf5\x87 = eig(at *\n"s, "from torch import)~\\\n x = eig(at *\n"s,
+        "from torch import)\n x = eig(at *\n"s, "from torch import \\\n eig(a) *\n"s}) {
+    INFO("text: " << text);
+    CHECK_FALSE(allFindings(linter, text).empty());
+    CHECK(linter.mayHaveFindings(text));
+    CHECK(scanTriggers(text, kPrefilterTorchApi) == scanTriggersReference(text, kPrefilterTorchApi));
+  }
+  // Imports that read whole, and `import` in a comment or a string, give no name: still judged.
+  for (const char *text : {"import json, torch\nfrom torch import (nn,\n    optim as o,)\nx = json.load(f)\n",
+                           "import json, torch.nn as tnn\nfrom .spline import (  # noqa: F401\n    a,\n  # b,\n    c)\n"
+                           "x = json.load(f)\n",
+                           "import json, torch\n# import this (lazily) now\nx = json.load(f)\n",
+                           "import json, torch\n'''You can import this module as x'''\nx = json.load(f)\n"}) {
+    INFO(text);
+    CHECK(scanTriggers(text, kPrefilterTorchApi) == 0);
+    CHECK(scanTriggersReference(text, kPrefilterTorchApi) == 0);
+  }
+  // After one that does not read, in code: the word counts.
+  CHECK(scanTriggers("import json, torch\nfrom torch import nn optim\nx = json.load(f)\n", kPrefilterTorchApi) != 0);
 }

@@ -1953,15 +1953,22 @@ struct Searches;
 /// which a file whose words are all torch's never asks.
 class SpeltPackages {
 public:
-  SpeltPackages(std::string_view text, unsigned reached, const Searches &search)
-      : text_(text), search_(search), spelt_(reached) {}
+  SpeltPackages(std::string_view text, unsigned reached, const Searches &search, Lexer *lexer)
+      : text_(text), search_(search), lexer_(lexer), spelt_(reached) {}
   /// Whether the text spells (or reaches) one of `packages`.
   bool any(unsigned packages);
+  /// Whether a word of `package` counts at `at`: its package is spelt, or, for a word that only a
+  /// star import gives, an import before it (in code, when a lexer is given) may give names its
+  /// bytes do not show (unreadImportAt): tree-sitter's error recovery may read the word as one.
+  bool counts(unsigned package, std::size_t at);
 
 private:
   std::string_view text_;
   const Searches &search_;
+  Lexer *lexer_;
   unsigned spelt_ = 0, known_ = 0; ///< known_: the bits of spelt_ found out
+  std::size_t importsRead_ = 0;    ///< the imports that start before it are read
+  bool unreadImport_ = false;
 };
 
 /// Whether the base class word `Function` at `at` (AF303) may denote `torch.autograd.Function` or
@@ -2663,7 +2670,7 @@ bool torchWordMatters(std::string_view text, std::size_t at, SpeltPackages &spel
   bool inCode = false, lexed = false;
   for (const TorchWordRef &r : torchWordsStartingWith(static_cast<unsigned char>(text[at]))) {
     const TorchWord &w = *r.word;
-    if (!torchWordAt(text, at, w.text, r.whole) || !spelt.any(w.package)) continue;
+    if (!torchWordAt(text, at, w.text, r.whole) || !spelt.counts(w.package, at)) continue;
     if (!lexed) inCode = lexer.inCode(at), lexed = true;
     if (!inCode) return false;
     if (judgedWordMatters(text, at, w.text, spelt, lexer)) return true;
@@ -2701,6 +2708,19 @@ struct Searches {
     for (std::size_t i = 0; i < text.size(); ++i)
       if (startsTorchWord(text, i) && found(i)) return;
   }
+  /// Calls `hit(at)` for each occurrence of `w` that starts in [from, end) and ends in the text,
+  /// in order, until it returns true.
+  template <class F>
+  void occurrences(std::string_view text, std::size_t from, std::size_t end, std::string_view w, F &&hit) const {
+    if (!reference) {
+      const std::size_t stop = std::min(text.size(), end + w.size() - 1);
+      if (from < stop)
+        forEachOccurrence(text.substr(from, stop - from), w, [&](std::size_t at) { return hit(from + at); });
+      return;
+    }
+    for (std::size_t at = text.find(w, from); at != std::string_view::npos && at < end; at = text.find(w, at + 1))
+      if (hit(at)) return;
+  }
   bool word(std::string_view text, std::string_view w) const {
     if (!reference) return hasWord(text, w);
     for (std::size_t at = text.find(w); at != std::string_view::npos; at = text.find(w, at + 1))
@@ -2723,6 +2743,18 @@ struct Searches {
     return spelt;
   }
 };
+
+bool SpeltPackages::counts(unsigned package, std::size_t at) {
+  if (any(package)) return true;
+  if (package != kPackageStarImport) return false;
+  if (!unreadImport_ && importsRead_ < at) {
+    search_.occurrences(text_, importsRead_, at, "import", [&](std::size_t k) {
+      return unreadImport_ = unreadImportAt(text_, k) && (!lexer_ || lexer_->inCode(k));
+    });
+    importsRead_ = at;
+  }
+  return unreadImport_;
+}
 
 bool SpeltPackages::any(unsigned packages) {
   if ((spelt_ & packages) != 0) return true;
@@ -2768,11 +2800,11 @@ unsigned scanWithoutJudgements(std::string_view text, unsigned wanted, std::vect
       (wanted & kPrefilterNoqa) != 0 ? hit(kPrefilterNoqa, at) : void();
   }
   if ((wanted & kPrefilterTorchApi) != 0) {
-    const unsigned packages = search.packages(text) | reached;
+    SpeltPackages spelt(text, reached, search, nullptr);
     search.torchWords(text, [&](std::size_t at) {
       for (const auto &[list, whole] : {std::pair{torchApiWords(), false}, std::pair{torchApiWholeWords(), true}})
         for (const TorchWord &w : list)
-          if ((offsets || (w.package & packages) != 0) && torchWordAt(text, at, w.text, whole)) {
+          if (torchWordAt(text, at, w.text, whole) && (offsets || spelt.counts(w.package, at))) {
             hit(kPrefilterTorchApi, at);
             return !offsets;
           }
@@ -2924,7 +2956,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     std::optional<SpeltPackages> spelt; // made at the first word
     search.torchWords(text, [&](std::size_t at) {
       if (offsets) return lexer.inCode(at) && record(kPrefilterTorchApi, at);
-      if (!spelt) spelt.emplace(text, reached, search);
+      if (!spelt) spelt.emplace(text, reached, search, &lexer);
       return torchWordMatters(text, at, *spelt, lexer) && record(kPrefilterTorchApi, at);
     });
   }
