@@ -5,6 +5,7 @@
 #include <cstring>
 #include <optional>
 #include <span>
+#include <string>
 #include <vector>
 
 #if defined(__SSE2__)
@@ -1962,14 +1963,42 @@ bool onlyImportsBind(std::string_view text, std::string_view name, Lexer &lexer)
   return moduleLevel;
 }
 
+struct Searches;
+
+/// The packages a whole text spells (TorchPackage), and those its caller says it reaches, found
+/// as far as the judgements ask: `torch` by a search that stops at its first occurrence (PyTorch
+/// code spells it in its first lines), the star imports by spellsStarImport (asked where a word
+/// that only a star import provides is found: `load(` in `torch.load(`), NumPy, SciPy and
+/// torchvision by the one pass of torchPackagesSpelt, at the first question about one of them —
+/// which a file whose words are all torch's never asks.
+class SpeltPackages {
+public:
+  SpeltPackages(std::string_view text, unsigned reached, const Searches &search, Lexer *lexer)
+      : text_(text), search_(search), lexer_(lexer), spelt_(reached) {}
+  /// Whether the text spells (or reaches) one of `packages`.
+  bool any(unsigned packages);
+  /// Whether a word of `package` counts at `at`: its package is spelt, or, for a word that only a
+  /// star import gives, an import before it (in code, when a lexer is given) may give names its
+  /// bytes do not show (unreadImportAt): tree-sitter's error recovery may read the word as one.
+  bool counts(unsigned package, std::size_t at);
+
+private:
+  std::string_view text_;
+  const Searches &search_;
+  Lexer *lexer_;
+  unsigned spelt_ = 0, known_ = 0; ///< known_: the bits of spelt_ found out
+  std::size_t importsRead_ = 0;    ///< the imports that start before it are read
+  bool unreadImport_ = false;
+};
+
 /// Whether the base class word `Function` at `at` (AF303) may denote `torch.autograd.Function` or
 /// `torch.autograd.function.Function`: dotted, the name before it must be `autograd` or
 /// `function`, or a single name an import binds (an alias); bare, an import must name it (`from
 /// torch.autograd import Function`) or a star import of the family may provide it. A class of the
 /// file's own (`class Function` in torch/autograd/function.py) has no dotted path.
-bool functionBaseMayBeTorch(std::string_view text, std::size_t at, unsigned spelt, Lexer &lexer) {
+bool functionBaseMayBeTorch(std::string_view text, std::size_t at, SpeltPackages &spelt, Lexer &lexer) {
   const Receiver r = receiverOf(text, at, lexer);
-  if (r.kind == Receiver::kNoDot) return (spelt & kPackageStarImport) != 0 || importsName(text, "Function", lexer);
+  if (r.kind == Receiver::kNoDot) return spelt.any(kPackageStarImport) || importsName(text, "Function", lexer);
   if (r.kind != Receiver::kName || r.name == "autograd" || r.name == "function") return true;
   return !r.chained && importsName(text, r.name, lexer); // a chain whose last name is no module of the path
 }
@@ -2151,6 +2180,381 @@ bool mayBeCalledLater(std::string_view text, std::size_t end, std::size_t open) 
   return false;
 }
 
+/// Python's keywords that no name can be (a `.` before one is a syntax error).
+constexpr std::array<std::string_view, 35> kHardKeywords{
+    "False", "None",     "True",  "and",    "as",   "assert", "async",  "await",    "break",
+    "class", "continue", "def",   "del",    "elif", "else",   "except", "finally",  "for",
+    "from",  "global",   "if",    "import", "in",   "is",     "lambda", "nonlocal", "not",
+    "or",    "pass",     "raise", "return", "try",  "while",  "with",   "yield"};
+
+/// Whether tree-sitter's error recovery may read in the text an attribute that its bytes do not
+/// spell where they are read one name at a time: it joins a `.` that no name follows to a name
+/// further on, skipping what stands between (`x.$ T.volatile`, `x.(T.volatile`, `x.\n\nT.volatile`
+/// are read as `x.T.volatile`), and it skips a byte that no token of Python's is. So: a `.` in
+/// code followed (blanks and line continuations between) by anything but a name that is no
+/// keyword — unless it is a number's (`1.`, `1.5`, `.5` after an operator), an Ellipsis after
+/// what may precede an expression, or the dots of a relative import (`from ..m`) — or a `$`, a
+/// `?`, a `!` not before `=`, a backslash that continues no line or a control byte in code.
+bool mayRecoverAttributes(std::string_view text, Lexer &lexer) {
+  const std::size_t n = text.size();
+  const auto mayPrecedeExpression = [&](std::size_t i) { // the token before `i`
+    while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\f')) --i;
+    if (i == 0 || text[i - 1] == '\n' || text[i - 1] == '\r') return true;
+    if (std::string_view("([{,=:;+-*/%<>&|^~@").find(text[i - 1]) != std::string_view::npos) return true;
+    return isKeyword(previousWord(text, i));
+  };
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    const bool stray = c == '$' || c == '?' || c == 0x7f ||
+                       (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f') ||
+                       (c == '!' && (i + 1 >= n || text[i + 1] != '=')) ||
+                       (c == '\\' && (i + 1 >= n || (text[i + 1] != '\n' && text[i + 1] != '\r')));
+    if (c != '.' && !stray) continue;
+    if (!lexer.inCode(i)) continue;
+    if (stray) return true;
+    std::size_t b = i; // a number's dot: `1.`, `1.5`, `1.e3`, `1.j`
+    while (b > 0 && isWordByte(static_cast<unsigned char>(text[b - 1]))) --b;
+    if (b < i && text[b] >= '0' && text[b] <= '9') {
+      const char next = i + 1 < n ? text[i + 1] : '\n';
+      if (!isWordByte(static_cast<unsigned char>(next)) || (next >= '0' && next <= '9') || next == 'e' || next == 'E' ||
+          next == 'j' || next == 'J')
+        continue;
+      return true;
+    }
+    std::size_t e = i; // a run of dots
+    while (e < n && text[e] == '.') ++e;
+    if (b == i && previousWord(text, i) == "from") { // a relative import's
+      i = e - 1;
+      continue;
+    }
+    if (e - i == 3 && b == i && mayPrecedeExpression(i)) { // an Ellipsis
+      i = e - 1;
+      continue;
+    }
+    if (e - i != 1) return true;
+    if (b == i && e < n && text[e] >= '0' && text[e] <= '9' && mayPrecedeExpression(i)) continue; // `.5`
+    std::size_t k = e;                                                                            // an attribute's name
+    for (;;) {
+      k = skipBlanks(text, k);
+      if (k < n && text[k] == '\\' && k + 1 < n && (text[k + 1] == '\n' || text[k + 1] == '\r')) {
+        k += (text[k + 1] == '\r' && k + 2 < n && text[k + 2] == '\n') ? 3 : 2;
+        continue;
+      }
+      break;
+    }
+    if (k >= n || !((text[k] >= 'a' && text[k] <= 'z') || (text[k] >= 'A' && text[k] <= 'Z') || text[k] == '_'))
+      return true;
+    const std::string_view w = wordAt(text, k);
+    if (std::find(kHardKeywords.begin(), kHardKeywords.end(), w) != kHardKeywords.end()) return true;
+  }
+  return false;
+}
+
+/// Keywords after which a name is bound (a target, a parameter, an import's, a declaration's):
+/// what stands before a name in code that may bind it.
+constexpr std::array<std::string_view, 14> kBindingKeywords{"lambda", "for",      "def",  "class", "as",
+                                                            "global", "nonlocal", "del",  "case",  "with",
+                                                            "except", "import",   "from", "async"};
+bool isBindingKeyword(std::string_view w) {
+  return std::find(kBindingKeywords.begin(), kBindingKeywords.end(), w) != kBindingKeywords.end();
+}
+
+/// What the code before the name at `at` (in code) shows of its place, read backwards token by
+/// token at its bracket level (nested brackets, strings, comments and line breaks stepped over)
+/// to the first token that tells: a keyword that binds what follows it (`for`, `lambda`, `as`,
+/// `def`, …), a keyword after which an expression stands (`return`, `in`, `if`, …), a `:` (a
+/// lambda's body, a dict's value, a block's statement), the statement's start (a `;`, the
+/// text's), or the bracket it is in (`open`). `literal` says whether a string stood at its level
+/// on the way. Unknown where the scan cannot follow (a quote the lexer leaves as code, the name
+/// in an f-string's field, more than 16 KiB read).
+struct NamePlace {
+  enum Kind { kUnclear, kBinding, kExpression, kColon, kStatement, kBracket } kind = kUnclear;
+  std::size_t open = 0;
+  bool literal = false;
+};
+/// The last place found, from where: a scan from a later name at the same level that reaches
+/// that name goes on as that scan went (the names of a long list cost one scan over it).
+struct NamePlaceMemo {
+  std::size_t from = std::string_view::npos;
+  NamePlace place;
+};
+/// Whether the line break at `end` (in code) ends a statement that its line holds whole: the
+/// line starts with a keyword that only a statement starts with (`import`, `def`, `return`, …,
+/// `from` with an `import` on the line; not `for`, `if`, which a comprehension split over lines
+/// may start a line with) after a line break that no backslash continues, and its brackets (outside
+/// strings and comments) close on it.
+bool endsStatementLine(std::string_view text, std::size_t end, Lexer &lexer) {
+  if (end > 0 && text[end] == '\n' && text[end - 1] == '\r') --end;
+  if (end > 0 && text[end - 1] == '\\') return false; // a continued line
+  std::size_t line = end;
+  while (line > 0 && text[line - 1] != '\n' && text[line - 1] != '\r') --line;
+  if (line >= 2 && text[line - 2] == '\\') return false;
+  if (line >= 3 && text[line - 1] == '\n' && text[line - 2] == '\r' && text[line - 3] == '\\') return false;
+  const std::size_t first = skipBlanks(text, line);
+  static constexpr std::array<std::string_view, 17> kStatementKeywords{
+      "import",   "def",   "class",  "global", "nonlocal", "del",  "return", "pass",  "break",
+      "continue", "raise", "assert", "with",   "while",    "elif", "try",    "except"};
+  const std::string_view w = wordAt(text, first);
+  const bool from = w == "from"; // a `from … import …` statement, whose `import` is on the line
+  if ((!from && std::find(kStatementKeywords.begin(), kStatementKeywords.end(), w) == kStatementKeywords.end()) ||
+      !lexer.inCode(first))
+    return false;
+  int depth = 0;
+  bool imports = !from;
+  for (std::size_t k = first; k < end; ++k) {
+    const char c = text[k];
+    if (c == 'i' && !imports && isWholeWord(text, k, 6) && text.substr(k, 6) == "import") imports = true;
+    if (isQuote(c) || c == '#') {
+      const std::size_t e = lexer.skip(k);
+      if (e <= k) return false; // code to the lexer: not followed
+      k = e - 1;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if ((c == ')' || c == ']' || c == '}') && --depth < 0) {
+      return false;
+    }
+  }
+  return depth == 0 && imports;
+}
+
+NamePlace namePlace(std::string_view text, std::size_t at, Lexer &lexer, NamePlaceMemo &memo) {
+  constexpr std::size_t kWindow = 1 << 14;
+  NamePlace place;
+  const auto found = [&](NamePlace::Kind kind, std::size_t open = 0) {
+    place.kind = kind;
+    place.open = open;
+    memo = {at, place};
+    return place;
+  };
+  int depth = 0;
+  std::size_t read = 0;
+  for (std::size_t k = at; k > 0; ++read) {
+    if (read > kWindow) return {};
+    if (k == memo.from && depth == 0 && k != at) {
+      const bool literal = place.literal || memo.place.literal;
+      place = memo.place;
+      place.literal = literal;
+      return found(place.kind, place.open);
+    }
+    const char c = text[k - 1];
+    if ((c == '\n' || c == '\r') && depth == 0 && endsStatementLine(text, k - 1, lexer))
+      return found(NamePlace::kStatement);
+    if (isGap(c)) {
+      --k;
+      continue;
+    }
+    if (const std::size_t begin = lexer.spanBegin(k - 1); begin != std::string_view::npos) {
+      if (lexer.skip(k - 1) > at) return {}; // `at` is in a field of this f-string
+      place.literal = place.literal || (depth == 0 && text[begin] != '#');
+      k = begin;
+      continue;
+    }
+    if (isQuote(c) || c == '#') return {}; // code to the lexer: not followed
+    if (c == ')' || c == ']' || c == '}') {
+      ++depth;
+      --k;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{') {
+      if (depth == 0) return found(NamePlace::kBracket, k - 1);
+      --depth;
+      --k;
+      continue;
+    }
+    if (isWordByte(static_cast<unsigned char>(c))) {
+      std::size_t b = k;
+      while (b > 0 && isWordByte(static_cast<unsigned char>(text[b - 1]))) --b;
+      const std::string_view w = text.substr(b, k - b);
+      k = b;
+      if (depth > 0 || (w[0] >= '0' && w[0] <= '9')) continue;
+      if (isBindingKeyword(w)) return found(NamePlace::kBinding);
+      if (isKeyword(w)) return found(NamePlace::kExpression);
+      continue;
+    }
+    if (depth == 0 && c == ';') return found(NamePlace::kStatement);
+    if (depth == 0 && c == ':' && text[k] != '=') return found(NamePlace::kColon);
+    if (std::string_view("=+-*/%<>&|^~@!,.:;").find(c) == std::string_view::npos) return {};
+    --k;
+  }
+  return found(NamePlace::kStatement);
+}
+
+/// Whether the name `name` at `at` (a whole word in code, no `.` before it) is read there and
+/// bound by nothing: the root of an attribute (`name.x`) after `=`, or outside a parameter list,
+/// a `for`'s targets or a lambda's parameters (where the error recovery of `def f(name.x)` reads
+/// a parameter); a call's argument (`f(a, name)`, no lambda or comprehension between); or an
+/// element beside a literal of a bracket that is no target (`("torch", name)`).
+bool nameReadOnly(std::string_view text, std::size_t at, std::string_view name, Lexer &lexer, NamePlaceMemo &memo) {
+  const std::size_t next = skipBlanks(text, at + name.size());
+  const char f = next < text.size() ? text[next] : '\n';
+  if (f != '.' && f != ',' && f != ')' && f != ']' && f != '}') return false;
+  if (f == '.') { // a value after `=` (`layout=torch.strided` in a lambda's defaults): no target
+    std::size_t k = at;
+    while (k > 0 && isGap(text[k - 1])) --k;
+    if (k >= 2 && text[k - 1] == '=' && std::string_view("=<>!").find(text[k - 2]) == std::string_view::npos &&
+        lexer.inCode(k - 1))
+      return true;
+  }
+  const NamePlace place = namePlace(text, at, lexer, memo);
+  if (place.kind == NamePlace::kUnclear || place.kind == NamePlace::kBinding) return false;
+  if (place.kind != NamePlace::kBracket) return f == '.';
+  const BracketOwner owner = bracketOwner(text, place.open);
+  if (owner.unclear || isBindingKeyword(owner.name) || owner.keyword == "def" || owner.keyword == "class" ||
+      owner.name == "case" || owner.name == "match")
+    return false;
+  if (f == '.' || text[place.open] == '{') return true;
+  const bool call = text[place.open] == '(' && !owner.name.empty() && !isKeyword(owner.name) &&
+                    (owner.name[0] < '0' || owner.name[0] > '9');
+  return call || place.literal;
+}
+
+/// A dotted name as written at `at` (`torch.nn`, blanks around its dots allowed): where it ends.
+std::size_t dottedNameEnd(std::string_view text, std::size_t at) {
+  std::size_t end = at + wordAt(text, at).size();
+  for (;;) {
+    const std::size_t dot = skipBlanks(text, end);
+    if (dot >= text.size() || text[dot] != '.') return end;
+    const std::size_t next = skipBlanks(text, dot + 1);
+    const std::string_view w = wordAt(text, next);
+    if (w.empty()) return end;
+    end = next + w.size();
+  }
+}
+
+/// What an absolute import does to the name at `at` (a whole word in code, no `.` before it):
+/// nothing (it is the module of a `from … import`, or the name an `as` renames), binds it to a path (`import torch` and
+/// `import torch.nn` to `torch`, `import x.y as torch` to `x.y`, `from m import torch` to `m.torch`), or something the
+/// scan does not read (a relative import, a statement that does not start its line, a parenthesised list); kNotImport
+/// where the name's line starts no import.
+struct ImportRole {
+  enum Kind { kNotImport, kNone, kBinds, kUnclear } kind = kNotImport;
+  std::string path;
+};
+ImportRole importRole(std::string_view text, std::size_t at, Lexer &lexer) {
+  std::size_t line = at;
+  while (line > 0 && text[line - 1] != '\n' && text[line - 1] != '\r') --line;
+  const std::size_t first = skipBlanks(text, line);
+  const std::string_view keyword = wordAt(text, first);
+  if (keyword != "import" && keyword != "from") return {};
+  if (statementStart(text, at, lexer) != line) return {ImportRole::kUnclear, {}};
+  const auto compact = [&](std::size_t from, std::size_t end) { // a dotted name without its blanks
+    std::string path;
+    for (std::size_t k = from; k < end; ++k)
+      if (text[k] != ' ' && text[k] != '\t' && text[k] != '\f') path += text[k];
+    return path;
+  };
+  const std::string_view name = wordAt(text, at);
+  const std::string_view before = previousWord(text, at);
+  std::size_t prev = at;
+  while (prev > 0 && (text[prev - 1] == ' ' || text[prev - 1] == '\t' || text[prev - 1] == '\f')) --prev;
+  const bool listed = before == "import" || (prev > 0 && text[prev - 1] == ',');
+  const bool renamed = wordAt(text, skipBlanks(text, dottedNameEnd(text, at))) == "as";
+  std::string module; // `from`'s
+  if (keyword == "from") {
+    const std::size_t m = skipBlanks(text, first + 4);
+    if (m >= text.size() || !isWordByte(static_cast<unsigned char>(text[m]))) return {ImportRole::kUnclear, {}};
+    const std::size_t end = dottedNameEnd(text, m);
+    if (at < end) return {ImportRole::kNone, {}}; // the module's name: `from torch.x import y` binds no `torch`
+    if (wordAt(text, skipBlanks(text, end)) != "import") return {ImportRole::kUnclear, {}};
+    module = compact(m, end) + ".";
+  }
+  const auto blank = [&](std::size_t k) { return text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\f'; };
+  if (before == "as") { // the name an `as` binds: to the dotted name before it
+    std::size_t end = prev - 2;
+    while (end > 0 && blank(end)) --end;
+    std::size_t start = end;
+    for (;;) {
+      std::size_t w = start;
+      while (w > 0 && isWordByte(static_cast<unsigned char>(text[w - 1]))) --w;
+      if (w == start) return {ImportRole::kUnclear, {}};
+      start = w;
+      std::size_t d = start;
+      while (d > 0 && blank(d)) --d;
+      if (d == 0 || text[d - 1] != '.') break;
+      --d;
+      while (d > 0 && blank(d)) --d;
+      start = d;
+    }
+    return {ImportRole::kBinds, module + compact(start, end)};
+  }
+  if (!listed) return {ImportRole::kUnclear, {}};
+  if (renamed) return {ImportRole::kNone, {}}; // `import torch as T` binds `T`
+  return {ImportRole::kBinds, module + std::string(name)};
+}
+
+/// Whether the name `name` denotes a module, class or function reached through the file's
+/// imports wherever the file reads it (rules/torch_api.h: NameOrigins gives it a Path origin,
+/// which every binding of it in a scope must agree on): every whole `name` in code is another
+/// object's attribute (`.name`), one read and bound by nothing (nameReadOnly), or one that
+/// absolute imports bind, all to the same path, or — with `assigned`, and no import binding it
+/// — the target of statements `name = a.b` alone on their lines, all with the same value, whose
+/// root `a` denotes a path in the same way (without assignments). A name the file never binds
+/// stands for itself: a path too.
+bool nameDenotesPath(std::string_view text, std::string_view name, Lexer &lexer, bool assigned) {
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9') || isKeyword(name) ||
+      std::find(kHardKeywords.begin(), kHardKeywords.end(), name) != kHardKeywords.end())
+    return false;
+  NamePlaceMemo memo;
+  std::optional<std::string> imported; // the path the imports bind it to
+  std::string_view value;              // the value the assignments give it, as written
+  for (std::size_t k = text.find(name); k != std::string_view::npos; k = text.find(name, k + 1)) {
+    if (!isWholeWord(text, k, name.size()) || !lexer.inCode(k)) continue;
+    std::size_t before = k;
+    while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t' || text[before - 1] == '\f')) --before;
+    if (before > 0 && text[before - 1] == '.') continue; // another object's attribute
+    if (nameReadOnly(text, k, name, lexer, memo)) continue;
+    if (ImportRole role = importRole(text, k, lexer); role.kind != ImportRole::kNotImport) {
+      if (role.kind == ImportRole::kNone) continue;
+      if (role.kind == ImportRole::kUnclear || (imported && *imported != role.path) || !value.empty()) return false;
+      imported = std::move(role.path);
+      continue;
+    }
+    if (!assigned || imported || !statementTarget(text, k, lexer)) return false;
+    // `name = a.b.c`, alone on its line.
+    const std::size_t v = skipBlanks(text, skipBlanks(text, k + name.size()) + 1);
+    const std::string_view root = wordAt(text, v);
+    if (root.empty() || root == name) return false;
+    const std::size_t end = dottedNameEnd(text, v);
+    const std::size_t after = skipBlanks(text, end);
+    if (after < text.size() && text[after] != '\n' && text[after] != '\r' && text[after] != '#') return false;
+    const std::string_view written = text.substr(v, end - v);
+    if (!value.empty()) {
+      if (written != value) return false;
+      continue;
+    }
+    if (!nameDenotesPath(text, root, lexer, false)) return false;
+    value = written;
+  }
+  return true;
+}
+
+/// Whether AF314 may report the attribute `volatile` at `at` (checkAttribute): not where its
+/// object is a name, or a chain of names, whose root denotes a path through the file's imports
+/// (`Tensor.volatile.__get__` after `Tensor = torch.Tensor`, `torch.Tensor.volatile`): the rule
+/// reads a tensor's property, not a class's descriptor. A keyword argument (`volatile=`) and any
+/// other object are the rule's to judge.
+bool volatileMayBeReported(std::string_view text, std::size_t at, Lexer &lexer) {
+  const Receiver r = receiverOf(text, at, lexer);
+  if (r.kind != Receiver::kName) return true;
+  std::string_view root = r.name;
+  for (bool chained = r.chained; chained;) { // walk the chain back to its root
+    std::size_t k = static_cast<std::size_t>(root.data() - text.data());
+    while (k > 0 && (text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\f')) --k;
+    if (k == 0 || text[k - 1] != '.') return true; // a line break or a comment in the chain
+    --k;
+    while (k > 0 && (text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\f')) --k;
+    std::size_t b = k;
+    while (b > 0 && isWordByte(static_cast<unsigned char>(text[b - 1]))) --b;
+    if (b == k) return true; // a call's result, a subscript…
+    root = text.substr(b, k - b);
+    std::size_t d = b;
+    while (d > 0 && (text[d - 1] == ' ' || text[d - 1] == '\t' || text[d - 1] == '\f')) --d;
+    chained = d > 0 && text[d - 1] == '.';
+  }
+  if (mayRecoverAttributes(text, lexer)) return true;
+  return !nameDenotesPath(text, root, lexer, true);
+}
+
 /// Whether the AF3xx word `word` at `at` (in code) may give a finding, as far as the code around
 /// it shows. Each judgement answers no only where its rule never reports:
 /// - any word that is the name a `def` or `class` defines (no rule reports a definition's name);
@@ -2175,10 +2579,15 @@ bool mayBeCalledLater(std::string_view text, std::size_t end, std::size_t open) 
 ///   AF316's removed methods called on a name only imports bind that spell no `torch` (onlyImportsBind);
 ///   `from torch.nn.init import …` and `from scipy.misc import …` naming none of the rows;
 /// - the softmax family (AF304) as a method of what cannot denote `torch.nn.functional` or
-///   `torch.nn` (a call's result, a chain whose last name is another, a name no import binds).
-bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view word, unsigned spelt, Lexer &lexer) {
+///   `torch.nn` (a call's result, a chain whose last name is another, a name no import binds);
+/// - the attribute `volatile` (AF314) of a name or chain of names whose root denotes a path
+///   through the file's imports (volatileMayBeReported: `Tensor.volatile` after `Tensor =
+///   torch.Tensor`, `torch.Tensor.volatile`).
+bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view word, SpeltPackages &spelt,
+                       Lexer &lexer) {
   if (const std::string_view before = previousWord(text, at); before == "def" || before == "class")
     return false; // the name a definition binds (`def clip_grad_norm(`, `class LambdaLR(`): no use of torch's
+  if (word == "volatile") return volatileMayBeReported(text, at, lexer);
   // AF306 reports a scheduler's `step(` only after the scheduler's construction, whose own word
   // (`StepLR(`, …) keeps the file: the step's word never needs to.
   if (word == "scheduler.step(" || word == "lr_scheduler.step(" || word == "sched.step(") return false;
@@ -2219,7 +2628,7 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
         return true; // a chain (`a._utils.symeig`), or a comment in the way: not judged
       return !onlyImportsBind(text, text.substr(root, end - root), lexer);
     }
-    return (spelt & kPackageStarImport) != 0 || bareNameMayBeImported(text, at, lexer);
+    return spelt.any(kPackageStarImport) || bareNameMayBeImported(text, at, lexer);
   }
   // AF312 and AF313 read these names as keyword arguments only (`f(size_average=False)`).
   if (word == "size_average" || word == "retain_variables" || word.ends_with('=')) {
@@ -2277,17 +2686,15 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
 /// Whether the AF3xx word(s) at `at` may give a finding in a whole file that spells the packages
 /// `spelt` (text/torch_words.h): some word of the lists counts there, in code, its package is
 /// spelt and its judgement (judgedWordMatters) does not rule it out.
-bool torchWordMatters(std::string_view text, std::size_t at, unsigned spelt, Lexer &lexer) {
+bool torchWordMatters(std::string_view text, std::size_t at, SpeltPackages &spelt, Lexer &lexer) {
   bool inCode = false, lexed = false;
-  for (const auto &[list, whole] : {std::pair{torchApiWords(), false}, std::pair{torchApiWholeWords(), true}})
-    for (const TorchWord &w : list) {
-      // The first byte first: most words start with another (a call of memcmp for each was ~4 %
-      // of the torch corpus's scan).
-      if (w.text[0] != text[at] || (w.package & spelt) == 0 || !torchWordAt(text, at, w.text, whole)) continue;
-      if (!lexed) inCode = lexer.inCode(at), lexed = true;
-      if (!inCode) return false;
-      if (judgedWordMatters(text, at, w.text, spelt, lexer)) return true;
-    }
+  for (const TorchWordRef &r : torchWordsStartingWith(static_cast<unsigned char>(text[at]))) {
+    const TorchWord &w = *r.word;
+    if (!torchWordAt(text, at, w.text, r.whole) || !spelt.counts(w.package, at)) continue;
+    if (!lexed) inCode = lexer.inCode(at), lexed = true;
+    if (!inCode) return false;
+    if (judgedWordMatters(text, at, w.text, spelt, lexer)) return true;
+  }
   return false;
 }
 
@@ -2321,6 +2728,19 @@ struct Searches {
     for (std::size_t i = 0; i < text.size(); ++i)
       if (startsTorchWord(text, i) && found(i)) return;
   }
+  /// Calls `hit(at)` for each occurrence of `w` that starts in [from, end) and ends in the text,
+  /// in order, until it returns true.
+  template <class F>
+  void occurrences(std::string_view text, std::size_t from, std::size_t end, std::string_view w, F &&hit) const {
+    if (!reference) {
+      const std::size_t stop = std::min(text.size(), end + w.size() - 1);
+      if (from < stop)
+        forEachOccurrence(text.substr(from, stop - from), w, [&](std::size_t at) { return hit(from + at); });
+      return;
+    }
+    for (std::size_t at = text.find(w, from); at != std::string_view::npos && at < end; at = text.find(w, at + 1))
+      if (hit(at)) return;
+  }
   bool word(std::string_view text, std::string_view w) const {
     if (!reference) return hasWord(text, w);
     for (std::size_t at = text.find(w); at != std::string_view::npos; at = text.find(w, at + 1))
@@ -2343,6 +2763,34 @@ struct Searches {
     return spelt;
   }
 };
+
+bool SpeltPackages::counts(unsigned package, std::size_t at) {
+  if (any(package)) return true;
+  if (package != kPackageStarImport) return false;
+  if (!unreadImport_ && importsRead_ < at) {
+    search_.occurrences(text_, importsRead_, at, "import", [&](std::size_t k) {
+      return unreadImport_ = unreadImportAt(text_, k) && (!lexer_ || lexer_->inCode(k));
+    });
+    importsRead_ = at;
+  }
+  return unreadImport_;
+}
+
+bool SpeltPackages::any(unsigned packages) {
+  if ((spelt_ & packages) != 0) return true;
+  if ((packages & ~known_) == 0) return false;
+  if (packages == kPackageTorch) {
+    if (text_.find("torch") != std::string_view::npos) spelt_ |= kPackageTorch; // as torchPackagesSpelt reads it
+    known_ |= kPackageTorch;
+  } else if (packages == kPackageStarImport) {
+    if (spellsStarImport(text_)) spelt_ |= kPackageStarImport;
+    known_ |= kPackageStarImport;
+  } else {
+    spelt_ |= search_.packages(text_);
+    known_ = ~0U;
+  }
+  return (spelt_ & packages) != 0;
+}
 
 /// scanTriggers() for a text with such a byte in code (otherByte), or where the lexer lost its way: no judgement, no
 /// lexer, every occurrence of a word counts — `async`, `await`, `non_blocking` and `to` with no ASCII identifier byte
@@ -2372,11 +2820,11 @@ unsigned scanWithoutJudgements(std::string_view text, unsigned wanted, std::vect
       (wanted & kPrefilterNoqa) != 0 ? hit(kPrefilterNoqa, at) : void();
   }
   if ((wanted & kPrefilterTorchApi) != 0) {
-    const unsigned packages = search.packages(text) | reached;
+    SpeltPackages spelt(text, reached, search, nullptr);
     search.torchWords(text, [&](std::size_t at) {
       for (const auto &[list, whole] : {std::pair{torchApiWords(), false}, std::pair{torchApiWholeWords(), true}})
         for (const TorchWord &w : list)
-          if ((offsets || (w.package & packages) != 0) && torchWordAt(text, at, w.text, whole)) {
+          if (torchWordAt(text, at, w.text, whole) && (offsets || spelt.counts(w.package, at))) {
             hit(kPrefilterTorchApi, at);
             return !offsets;
           }
@@ -2525,10 +2973,10 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     // parts of a file too (a statement that an editor re-lints), which may not spell the import.
     // A whole file's word counts where the file spells its package, and is judged by its call
     // where a rule reads it only in some calls; marks are every word in code.
-    std::optional<unsigned> spelt; // found at the first word
+    std::optional<SpeltPackages> spelt; // made at the first word
     search.torchWords(text, [&](std::size_t at) {
       if (offsets) return lexer.inCode(at) && record(kPrefilterTorchApi, at);
-      if (!spelt) spelt = search.packages(text) | reached;
+      if (!spelt) spelt.emplace(text, reached, search, &lexer);
       return torchWordMatters(text, at, *spelt, lexer) && record(kPrefilterTorchApi, at);
     });
   }

@@ -423,6 +423,85 @@ bool starImportAt(std::string_view text, std::size_t star) {
 
 } // namespace
 
+namespace {
+
+bool asciiNameByte(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+/// Whether the names after the `import` that ends at `end` read whole (unreadImportAt).
+bool importListReads(std::string_view text, std::size_t end) {
+  const std::size_t n = text.size();
+  std::size_t k = end;
+  const auto blanks = [&](bool lineBreaks) {
+    for (;;) {
+      while (k < n && (text[k] == ' ' || text[k] == '\t' || text[k] == '\f' ||
+                       (lineBreaks && (text[k] == '\n' || text[k] == '\r'))))
+        ++k;
+      if (k + 1 < n && text[k] == '\\' && (text[k + 1] == '\n' || text[k + 1] == '\r')) {
+        k += text[k + 1] == '\r' && k + 2 < n && text[k + 2] == '\n' ? 3 : 2;
+        continue;
+      }
+      if (lineBreaks && k < n && text[k] == '#') { // a comment in the brackets (no string can stand there)
+        while (k < n && text[k] != '\n' && text[k] != '\r') ++k;
+        continue;
+      }
+      return;
+    }
+  };
+  static constexpr std::array<std::string_view, 8> kNoNames{"as",   "import", "from", "if",
+                                                            "else", "lambda", "not",  "in"};
+  const auto word = [&] { // a name that no keyword of those is
+    if (k >= n || !asciiNameByte(text[k]) || (text[k] >= '0' && text[k] <= '9')) return false;
+    const std::size_t b = k;
+    while (k < n && asciiNameByte(text[k])) ++k;
+    if (k < n && static_cast<unsigned char>(text[k]) >= 0x80) return false;
+    return std::find(kNoNames.begin(), kNoNames.end(), text.substr(b, k - b)) == kNoNames.end();
+  };
+  const auto name = [&] { // a dotted one (`import torch.nn`; the grammar reads one after `from … import` too)
+    if (!word()) return false;
+    while (k < n && text[k] == '.') {
+      ++k;
+      if (!word()) return false;
+    }
+    return true;
+  };
+  blanks(false);
+  if (k < n && text[k] == '*') return true; // a star import: spellsStarImport's
+  const bool bracketed = k < n && text[k] == '(';
+  if (bracketed) ++k;
+  for (;;) {
+    blanks(bracketed);
+    if (bracketed && k < n && text[k] == ')') break; // `(a, b,)`
+    if (!name()) return false;
+    blanks(bracketed);
+    if (text.substr(k, 2) == "as" && (k + 2 >= n || !asciiNameByte(text[k + 2]))) {
+      k += 2;
+      blanks(bracketed);
+      if (!name()) return false;
+      blanks(bracketed);
+    }
+    if (k < n && text[k] == ',') {
+      ++k;
+      continue;
+    }
+    if (bracketed && (k >= n || text[k] != ')')) return false;
+    break;
+  }
+  if (bracketed) ++k;
+  blanks(false);
+  return k >= n || text[k] == '\n' || text[k] == '\r' || text[k] == ';' || text[k] == '#';
+}
+
+} // namespace
+
+bool unreadImportAt(std::string_view text, std::size_t at) {
+  if (text.substr(at, 6) != "import" || (at > 0 && asciiNameByte(text[at - 1])) ||
+      (at + 6 < text.size() && asciiNameByte(text[at + 6])))
+    return false;
+  return !importListReads(text, at + 6) && starImportOfFamily(text, at);
+}
+
 bool spellsStarImport(std::string_view text) {
   // Found from the `*` backwards: the star is far rarer than the `i` a search for the word stops
   // at (each `if`, `in`, `is`).
@@ -605,11 +684,22 @@ void forEachTorchWord(std::string_view text, bool (*found)(void *state, std::siz
 
 bool torchWordLayoutComplete() { return !laidOutWords().empty(); }
 
+std::span<const TorchWordRef> torchWordsStartingWith(unsigned char first) {
+  static const std::array<std::vector<TorchWordRef>, 256> kByFirst = [] {
+    std::array<std::vector<TorchWordRef>, 256> byFirst;
+    for (const TorchWord &w : torchApiWords())
+      byFirst[static_cast<unsigned char>(w.text.front())].push_back({&w, false});
+    for (const TorchWord &w : torchApiWholeWords())
+      byFirst[static_cast<unsigned char>(w.text.front())].push_back({&w, true});
+    return byFirst;
+  }();
+  return kByFirst[first];
+}
+
 bool startsTorchWord(std::string_view text, std::size_t at) {
-  for (const TorchWord &word : torchApiWords())
-    if (torchWordAt(text, at, word.text, false)) return true;
-  for (const TorchWord &word : torchApiWholeWords())
-    if (torchWordAt(text, at, word.text, true)) return true;
+  if (at >= text.size()) return false;
+  for (const TorchWordRef &w : torchWordsStartingWith(static_cast<unsigned char>(text[at])))
+    if (torchWordAt(text, at, w.word->text, w.whole)) return true;
   return false;
 }
 

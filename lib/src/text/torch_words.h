@@ -59,6 +59,15 @@ unsigned torchPackagesSpelt(std::string_view text);
 /// resolve no name through it. Anything the backward read of `from M` cannot follow counts.
 bool spellsStarImport(std::string_view text);
 
+/// Whether the `import` at `at` (a whole word) may give a name where its bytes do not show one: it
+/// is not followed by a list of names that reads whole (dotted names with or without `as`, separated by
+/// commas, in brackets or not, up to the statement's end; or a `*`), and its module may be the
+/// family's (starImportOfFamily: `from torch…`, a relative one, or no `from` read). tree-sitter's
+/// error recovery reads such an import's names from what follows, skipping what stands between
+/// (`from torch import)` then `x = eig(a *` on the next line imports `eig`, which AF316 reports): a
+/// word that only a star import would give (kPackageStarImport) may then be that import's name.
+bool unreadImportAt(std::string_view text, std::size_t at);
+
 /// Whether `text` may hold a finding of the family at all: every AF3xx rule reports only in a file
 /// that imports torch or on a name that resolves to torch, torchvision, NumPy or SciPy, so a text
 /// that spells none of `torch`, `numpy`, `scipy` holds none (the prefilter's answer for a whole
@@ -79,6 +88,17 @@ template <class F> void forEachTorchWord(std::string_view text, F &&f) {
 /// it (ASCII identifier bytes: text/prefilter_words.h's wordCountsAt). Says nothing about code: the caller knows
 /// whether `at` lies in a string or a comment.
 bool torchWordAt(std::string_view text, std::size_t at, std::string_view word, bool whole);
+
+/// A word of either list and whether it is whole (torchApiWholeWords).
+struct TorchWordRef {
+  const TorchWord *word = nullptr;
+  bool whole = false;
+};
+
+/// The words of either list that start with the byte `first`, in the lists' order (the words,
+/// then the whole words): all a check at one position needs to compare, where the lists are a
+/// hundred words and more (torchWordMatters, startsTorchWord).
+std::span<const TorchWordRef> torchWordsStartingWith(unsigned char first);
 
 /// Whether every word of the lists has its row in the measured layout of the word filter
 /// (bench/words): else the filter lays the words out by a model of Python's bytes, slower on
