@@ -2854,28 +2854,23 @@ bool asciiNeighbours(std::string_view text, std::size_t at) {
           (before == 3 && text.starts_with("\xEF\xBB\xBF")));
 }
 
-/// scanTriggers(), which also records its first hit in `first` when given; with `anyHit` (and no
-/// offsets) it stops at the first hit, not when every wanted trigger was seen. `unjudged` is set
-/// when the judgements cannot be trusted for the text: a blank they do not read in code, or a
-/// string the lexer lost its way at (after which tree-sitter's error recovery may read `y.to(=True)`
-/// as a call with two arguments).
-unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
-                    bool anyHit, PrefilterHit *first, const Searches &search, bool *unjudged) {
-  Lexer lexer(text, search.reference);
-  unsigned found = 0;
-  const std::size_t firstOffset = offsets ? offsets->size() : 0;
-  // Whether a rule that reads `non_blocking=` can fire on the `non_blocking` at `at`, judged by
-  // the call it is a keyword argument of: AF102 reads it in `.cpu(…)`, and in `.cuda(…)` on an
-  // nn.Module (which a file can only name through `nn` or `torchvision`); AF104 reads
-  // `non_blocking=True` in `.cuda(…)` or `.to(…)` when the file names a `DataLoader`; AF106
-  // `non_blocking=True` in `.to(…)` with a `'cpu'` device among its arguments. No rule reads a
-  // `non_blocking` that is no keyword argument (a parameter, an attribute, a variable), nor one
-  // of any other call. A question about the whole text only: the marks (`offsets`) may be asked
-  // for one statement, whose loader or module can be in another.
+/// Whether a rule that reads `non_blocking=` can fire on the `non_blocking` at `at`, judged by
+/// the call it is a keyword argument of: AF102 reads it in `.cpu(…)`, and in `.cuda(…)` on an
+/// nn.Module (which a file can only name through `nn` or `torchvision`); AF104 reads
+/// `non_blocking=True` in `.cuda(…)` or `.to(…)` when the file names a `DataLoader`; AF106
+/// `non_blocking=True` in `.to(…)` with a `'cpu'` device among its arguments. No rule reads a
+/// `non_blocking` that is no keyword argument (a parameter, an attribute, a variable), nor one
+/// of any other call. A question about a whole text only (marks may be asked for one statement,
+/// whose loader or module can be in another). Keeps what it learnt of the text, and the last
+/// `.to(…)` the scan judged whole (`lastTo`), whose `non_blocking=` comes next.
+struct NonBlockingJudge {
+  std::string_view text;
+  Lexer &lexer;
+  const Searches &search;
   std::optional<bool> moduleNames, dataLoader;
-  ToCallArguments lastTo; // the last `.to(…)` judged whole, whose `non_blocking=` comes next
-  const auto nonBlockingMatters = [&](std::size_t at) {
-    if (offsets) return true;
+  ToCallArguments lastTo;
+
+  bool matters(std::size_t at) {
     const std::size_t eq = nextToken(text, at + 12, lexer);
     if (eq >= text.size() || text[eq] != '=' || (eq + 1 < text.size() && text[eq + 1] == '=')) return false;
     const bool inLastTo = std::binary_search(lastTo.keywords.begin(), lastTo.keywords.end(), at);
@@ -2892,11 +2887,24 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     if (!dataLoader) dataLoader = search.word(text, "DataLoader");
     if (*dataLoader) return true;
     if (!is(call.method, "to")) return false;
+    if (inLastTo && lastTo.cpu >= 0) return lastTo.cpu == 1;
     const std::optional<std::string_view> arguments =
         inLastTo ? std::optional<std::string_view>(lastTo.text) : argumentList(text, call.open, lexer);
-    if (inLastTo && lastTo.cpu >= 0) return lastTo.cpu == 1;
     return !arguments || search.word(*arguments, "cpu");
-  };
+  }
+};
+
+/// scanTriggers(), which also records its first hit in `first` when given; with `anyHit` (and no
+/// offsets) it stops at the first hit, not when every wanted trigger was seen. `unjudged` is set
+/// when the judgements cannot be trusted for the text: a blank they do not read in code, or a
+/// string the lexer lost its way at (after which tree-sitter's error recovery may read `y.to(=True)`
+/// as a call with two arguments).
+unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
+                    bool anyHit, PrefilterHit *first, const Searches &search, bool *unjudged) {
+  Lexer lexer(text, search.reference);
+  unsigned found = 0;
+  const std::size_t firstOffset = offsets ? offsets->size() : 0;
+  NonBlockingJudge nonBlocking{text, lexer, search, {}, {}, {}};
   // Records a hit; true when the scan may stop (every wanted trigger seen, no offsets asked for).
   const auto record = [&](unsigned trigger, std::size_t at) {
     if (first && found == 0) *first = {trigger, static_cast<std::uint32_t>(at)};
@@ -2949,12 +2957,13 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
           if (open == std::string_view::npos || !lexer.inCode(at)) return false;
           if (open == kUnknown) open = toCallOpenPastComments(text, at, lexer);
           if (open == std::string_view::npos) return false;
-          return (open == kUnknown || toCallHasBoolArgument(text, open, lexer, offsets ? nullptr : &lastTo)) &&
+          return (open == kUnknown ||
+                  toCallHasBoolArgument(text, open, lexer, offsets ? nullptr : &nonBlocking.lastTo)) &&
                  record(kPrefilterToCall, at);
         }
         if (c == 'n' && want(kPrefilterNonBlocking) && is(text.substr(at, 12), "non_blocking") &&
             mayStandAlone(text, at, 12)) {
-          return lexer.inCode(at) && nonBlockingMatters(at) && record(kPrefilterNonBlocking, at);
+          return lexer.inCode(at) && (offsets || nonBlocking.matters(at)) && record(kPrefilterNonBlocking, at);
         }
         // `noqa` in any case, as the scan without judgements reads it (a candidate may be here for
         // another word: `non_b…` is one for `non_blocking`, and no `noqa`).
