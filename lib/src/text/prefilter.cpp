@@ -1055,6 +1055,15 @@ struct FamilySpelling {
   bool known = false;
 };
 
+/// Whether forEachCandidate() learns FamilySpelling on this CPU (its AVX-512 path).
+bool candidatesLearnFamily() {
+#if defined(__x86_64__) && defined(__GNUC__)
+  return cpuHasAvx512Vbmi();
+#else
+  return false;
+#endif
+}
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ASYNCFIX_PREFILTER_AVX2 1
 /// The byte constants of candidateMask32, made once per text. Hidden from the optimiser (an
@@ -2916,7 +2925,10 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
   std::optional<Blocks> blocks; // made for the first `await (` whose function matters
   const auto want = [&](unsigned trigger) { return (wanted & trigger) != 0 && (offsets || !(found & trigger)); };
 
-  FamilySpelling family; // whether the text spells torch, numpy or scipy, learnt by the candidate search
+  // Whether the text spells torch, numpy or scipy, learnt by the candidate search where its path
+  // passes the names (the others would compare every `t`, `n` and `s` candidate for nothing).
+  FamilySpelling family;
+  const bool learnFamily = want(kPrefilterTorchApi) && !offsets && !search.reference && candidatesLearnFamily();
   search.candidates(
       text,
       [&](std::size_t at) {
@@ -2930,7 +2942,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
             return false;
           return lexer.inCode(at) && (*unjudged = true);
         }
-        if (!family.seen && (c == 't' || c == 'n' || c == 's')) {
+        if (learnFamily && !family.seen && (c == 't' || c == 'n' || c == 's')) {
           // One of the family's names, or a word the scan judges (below), or both (`torch.to(`).
           const std::string_view w = text.substr(at, 5);
           family.seen = is(w, "torch") || is(w, "numpy") || is(w, "scipy");
@@ -2973,7 +2985,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
         }
         return false;
       },
-      want(kPrefilterTorchApi) && !offsets ? &family : nullptr);
+      learnFamily ? &family : nullptr);
   if (unjudged && *unjudged) return found;
   if (want(kPrefilterTorchApi) && !(anyHit && found != 0) &&
       (offsets || reached != 0 || (family.known ? family.seen : search.torchFamily(text)))) {
