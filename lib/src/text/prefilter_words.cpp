@@ -173,7 +173,6 @@ __attribute__((target("avx2"))) bool rangeAvx2(const char *s, std::size_t from, 
 #endif
 
 #if defined(ASYNCFIX_WORDS_AVX2)
-#define ASYNCFIX_WORDS_AVX512 1
 /// bucketsAvx2 for 64 positions from `p` (p[-1] to p[66] are read), with AVX-512's byte permutes:
 /// each position's 128-byte table (WordSet::exact_) looked up by the byte's low seven bits, the
 /// table in two registers (`tables[2k]`, `tables[2k + 1]`). Stores the buckets in `out` and
@@ -453,28 +452,19 @@ void WordSet::forEachPortable(std::string_view text, Found found, void *state) c
 void WordSet::forEach(std::string_view text, Found found, void *state) const {
   const std::size_t n = text.size();
   Pending pending{found, state};
-#if defined(ASYNCFIX_WORDS_AVX512)
-  if (cpuHasAvx512Vbmi() && n >= 1 + 64 + kPrefix) {
-    const std::size_t end = 1 + (n - kPrefix - 1 + 1) / 64 * 64;
-    if (scalarRange(text, 0, 1, pending)) return;
-    const auto visit = [&](std::size_t at, std::uint8_t mask) {
-      return headMayMatch(text, at, mask) && verify(text, at, mask, pending);
-    };
-    if (rangeAvx512(text.data(), 1, end, exact_, startBuckets_, visit)) return;
-    if (!scalarRange(text, end, n, pending)) pending.flush(n);
-    return;
-  }
-#endif
 #if defined(ASYNCFIX_WORDS_AVX2)
-  if (cpuHasAvx2() && n >= 1 + 32 + kPrefix) {
-    // Position 0 (no byte before it to load) and the tail (the loads read kPrefix - 1 bytes past
-    // the last position) go the portable way.
-    const std::size_t end = 1 + (n - kPrefix - 1 + 1) / 32 * 32;
+  // The widest blocks the CPU has; position 0 (no byte before it to load) and the tail (the loads
+  // read kPrefix - 1 bytes past the last position) go the portable way.
+  const std::size_t block = cpuHasAvx512Vbmi() ? 64 : cpuHasAvx2() ? 32 : 0;
+  if (block != 0 && n >= 1 + block + kPrefix) {
+    const std::size_t end = 1 + (n - kPrefix) / block * block;
     if (scalarRange(text, 0, 1, pending)) return;
     const auto visit = [&](std::size_t at, std::uint8_t mask) {
       return headMayMatch(text, at, mask) && verify(text, at, mask, pending);
     };
-    if (rangeAvx2(text.data(), 1, end, lo_, hi_, startBuckets_, visit)) return;
+    if (block == 64 ? rangeAvx512(text.data(), 1, end, exact_, startBuckets_, visit)
+                    : rangeAvx2(text.data(), 1, end, lo_, hi_, startBuckets_, visit))
+      return;
     if (!scalarRange(text, end, n, pending)) pending.flush(n);
     return;
   }
