@@ -8,9 +8,9 @@
 //
 // The environment variable ASYNCFIX_SIMD caps what is taken: `avx2` (no AVX-512), `sse2` (no AVX2
 // either: the SSE2 paths, which every x86-64 CPU has); any other value caps nothing. Read once, at
-// the first question. The
-// tests run the scans under each cap (tests/CMakeLists.txt), so that every path runs on a CPU
-// that has them all; a user may set it to rule the wide paths out when chasing a problem.
+// the first question. The tests run the scans under each cap (tests/CMakeLists.txt), so that every
+// path runs on a CPU that has them all; a user may set it to rule the wide paths out when chasing
+// a problem.
 #pragma once
 
 #if defined(__x86_64__) && defined(__GNUC__)
