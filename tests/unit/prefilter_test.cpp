@@ -1965,3 +1965,21 @@ TEST_CASE("prefilter: a word only a star import gives counts after an import who
   // After one that does not read, in code: the word counts.
   CHECK(scanTriggers("import json, torch\nfrom torch import nn optim\nx = json.load(f)\n", kPrefilterTorchApi) != 0);
 }
+
+TEST_CASE("prefilter: a name after an Ellipsis or a number's dot is no attribute", "[prefilter]") {
+  // `...T = foo()` and `1. T = foo()` are syntax errors whose recovery reads `T` as an
+  // assignment's target: a binding of its own, which the judgements of `.volatile` (AF314) and
+  // of a removed function's receiver (AF316) must see, where they took `T` for another object's
+  // attribute (found by review). Each text is reported and kept.
+  const Linter linter;
+  for (const std::string src :
+       {"import torch\nT = torch.Tensor\ndef g():\n    ...T = foo()\n    return T.volatile\n",
+        "import torch\nT = torch.Tensor\ndef g():\n    ... T = foo()\n    return T.volatile\n",
+        "import torch\nT = torch.Tensor\ndef g():\n    x = 1. T = foo()\n    return T.volatile\n",
+        "import torch\nclass A:\n    ... T = torch.zeros(1)\n    v = T.volatile\n",
+        "import torch\nfrom mylib import lu as m\ndef f(x):\n    ... m = torch\n    return m.symeig(x)\n"}) {
+    INFO(src);
+    CHECK_FALSE(allFindings(linter, src).empty());
+    CHECK(linter.mayHaveFindings(src));
+  }
+}

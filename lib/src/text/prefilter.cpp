@@ -1944,13 +1944,26 @@ bool softmaxReceiverMayBeTorch(std::string_view text, std::size_t at, bool funct
 /// On bytes: each whole `name` in code is such an import's, or the root of an attribute
 /// (`name.`), which binds nothing; any other (a parameter, an assignment, a `for` or `with`
 /// target, `global`) answers no.
+/// Whether the `.` at `dot` makes the name after it an attribute: not the last of an Ellipsis
+/// (`...T = x`) nor a number's (`1. T = x`), after which tree-sitter's error recovery may read the
+/// name as a statement's own (an assignment's target).
+bool attributeDot(std::string_view text, std::size_t dot) {
+  std::size_t k = dot;
+  while (k > 0 && (text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\f')) --k;
+  if (k == 0 || text[k - 1] == '.') return false;
+  if (!isWordByte(static_cast<unsigned char>(text[k - 1]))) return true; // `f().x`, `'a'.x`, `a[0].x`
+  std::size_t start = k - 1;
+  while (start > 0 && isWordByte(static_cast<unsigned char>(text[start - 1]))) --start;
+  return !(text[start] >= '0' && text[start] <= '9');
+}
+
 bool onlyImportsBind(std::string_view text, std::string_view name, Lexer &lexer) {
   bool moduleLevel = false;
   for (std::size_t k = text.find(name); k != std::string_view::npos; k = text.find(name, k + 1)) {
     if (!isWholeWord(text, k, name.size()) || !lexer.inCode(k)) continue;
     std::size_t before = k;
     while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
-    if (before > 0 && text[before - 1] == '.') continue; // another object's attribute
+    if (before > 0 && text[before - 1] == '.' && attributeDot(text, before - 1)) continue; // another object's attribute
     const std::size_t after = skipBlanks(text, k + name.size());
     if (after < text.size() && text[after] == '.') continue; // an attribute's root: a use
     std::size_t line = k;
@@ -2510,7 +2523,7 @@ bool nameDenotesPath(std::string_view text, std::string_view name, Lexer &lexer,
     if (!isWholeWord(text, k, name.size()) || !lexer.inCode(k)) continue;
     std::size_t before = k;
     while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t' || text[before - 1] == '\f')) --before;
-    if (before > 0 && text[before - 1] == '.') continue; // another object's attribute
+    if (before > 0 && text[before - 1] == '.' && attributeDot(text, before - 1)) continue; // another object's attribute
     if (nameReadOnly(text, k, name, lexer, memo)) continue;
     if (ImportRole role = importRole(text, k, lexer); role.kind != ImportRole::kNotImport) {
       if (role.kind == ImportRole::kNone) continue;
