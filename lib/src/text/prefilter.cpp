@@ -2004,6 +2004,14 @@ public:
   /// bytes do not show (unreadImportAt): tree-sitter's error recovery may read the word as one.
   bool counts(unsigned package, std::size_t at);
 
+  /// What the `.volatile` judgement learnt of the text (volatileMayBeReported), so that each
+  /// occurrence costs no whole-text pass of its own: whether tree-sitter may recover attributes
+  /// the bytes do not spell, and whether each root name seen denotes a path.
+  struct VolatileMemo {
+    std::optional<bool> recoversAttributes;
+    std::vector<std::pair<std::string_view, bool>> roots;
+  } volatileMemo;
+
 private:
   std::string_view text_;
   const Searches &search_;
@@ -2555,7 +2563,7 @@ bool nameDenotesPath(std::string_view text, std::string_view name, Lexer &lexer,
 /// (`Tensor.volatile.__get__` after `Tensor = torch.Tensor`, `torch.Tensor.volatile`): the rule
 /// reads a tensor's property, not a class's descriptor. A keyword argument (`volatile=`) and any
 /// other object are the rule's to judge.
-bool volatileMayBeReported(std::string_view text, std::size_t at, Lexer &lexer) {
+bool volatileMayBeReported(std::string_view text, std::size_t at, Lexer &lexer, SpeltPackages::VolatileMemo &memo) {
   const Receiver r = receiverOf(text, at, lexer);
   if (r.kind != Receiver::kName) return true;
   std::string_view root = r.name;
@@ -2573,8 +2581,13 @@ bool volatileMayBeReported(std::string_view text, std::size_t at, Lexer &lexer) 
     while (d > 0 && (text[d - 1] == ' ' || text[d - 1] == '\t' || text[d - 1] == '\f')) --d;
     chained = d > 0 && text[d - 1] == '.';
   }
-  if (mayRecoverAttributes(text, lexer)) return true;
-  return !nameDenotesPath(text, root, lexer, true);
+  if (!memo.recoversAttributes) memo.recoversAttributes = mayRecoverAttributes(text, lexer);
+  if (*memo.recoversAttributes) return true;
+  for (const auto &[name, path] : memo.roots)
+    if (name == root) return !path;
+  const bool path = nameDenotesPath(text, root, lexer, true);
+  memo.roots.emplace_back(root, path);
+  return !path;
 }
 
 /// Whether the AF3xx word `word` at `at` (in code) may give a finding, as far as the code around
@@ -2609,7 +2622,7 @@ bool judgedWordMatters(std::string_view text, std::size_t at, std::string_view w
                        Lexer &lexer) {
   if (const std::string_view before = previousWord(text, at); before == "def" || before == "class")
     return false; // the name a definition binds (`def clip_grad_norm(`, `class LambdaLR(`): no use of torch's
-  if (word == "volatile") return volatileMayBeReported(text, at, lexer);
+  if (word == "volatile") return volatileMayBeReported(text, at, lexer, spelt.volatileMemo);
   // AF306 reports a scheduler's `step(` only after the scheduler's construction, whose own word
   // (`StepLR(`, …) keeps the file: the step's word never needs to.
   if (word == "scheduler.step(" || word == "lr_scheduler.step(" || word == "sched.step(") return false;
