@@ -425,9 +425,8 @@ bool starImportAt(std::string_view text, std::size_t star) {
 
 namespace {
 
-bool asciiNameByte(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
+/// isAsciiWordByte() of a char (text/prefilter_words.h).
+bool asciiNameByte(char c) { return isAsciiWordByte(static_cast<unsigned char>(c)); }
 
 /// Whether the names after the `import` that ends at `end` read whole (unreadImportAt).
 bool importListReads(std::string_view text, std::size_t end) {
