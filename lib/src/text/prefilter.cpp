@@ -72,6 +72,12 @@ std::size_t skipBlanks(std::string_view text, std::size_t i) {
   return i;
 }
 
+/// skipBlanks() backwards: the start of the run of blanks that ends at `i`.
+std::size_t skipBlanksBack(std::string_view text, std::size_t i) {
+  while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\f')) --i;
+  return i;
+}
+
 /// A byte that may stand between two tokens inside brackets, where line breaks are no statement's
 /// end: a blank, a line break, or the backslash of a line continuation (comments are the lexer's).
 bool isGap(char c) { return c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\'; }
@@ -94,7 +100,7 @@ std::string_view previousWord(std::string_view text, std::size_t i) {
 
 /// True when only blanks stand between the start of the line and `i`.
 bool startsLine(std::string_view text, std::size_t i) {
-  while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\f')) --i;
+  i = skipBlanksBack(text, i);
   return i == 0 || text[i - 1] == '\n' || text[i - 1] == '\r' || text[i - 1] == ';' ||
          (i == 3 && text.starts_with("\xEF\xBB\xBF"));
 }
@@ -649,7 +655,7 @@ private:
     std::size_t k = offset;
     while (k > from) {
       const char c = text_[k - 1];
-      if (c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r' || c == '\\') {
+      if (isGap(c)) {
         --k;
         continue;
       }
@@ -1835,7 +1841,7 @@ constexpr std::array<std::string_view, 21> kCalledNames{"init.uniform",
 /// start of a statement (`xavier_uniform = _make_deprecate(…)`).
 bool bareNameMayBeImported(std::string_view text, std::size_t at, Lexer &lexer) {
   std::size_t p = at;
-  while (p > 0 && (text[p - 1] == ' ' || text[p - 1] == '\t' || text[p - 1] == '\f')) --p;
+  p = skipBlanksBack(text, p);
   if (p == 0) return false; // the text's first statement
   const char c = text[p - 1];
   if (c == '\n' || c == '\r') {
@@ -1949,7 +1955,7 @@ bool softmaxReceiverMayBeTorch(std::string_view text, std::size_t at, bool funct
 /// name as a statement's own (an assignment's target).
 bool attributeDot(std::string_view text, std::size_t dot) {
   std::size_t k = dot;
-  while (k > 0 && (text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\f')) --k;
+  k = skipBlanksBack(text, k);
   if (k == 0 || text[k - 1] == '.') return false;
   if (!isWordByte(static_cast<unsigned char>(text[k - 1]))) return true; // `f().x`, `'a'.x`, `a[0].x`
   std::size_t start = k - 1;
@@ -2228,7 +2234,7 @@ constexpr std::array<std::string_view, 35> kHardKeywords{
 bool mayRecoverAttributes(std::string_view text, Lexer &lexer) {
   const std::size_t n = text.size();
   const auto mayPrecedeExpression = [&](std::size_t i) { // the token before `i`
-    while (i > 0 && (text[i - 1] == ' ' || text[i - 1] == '\t' || text[i - 1] == '\f')) --i;
+    i = skipBlanksBack(text, i);
     if (i == 0 || text[i - 1] == '\n' || text[i - 1] == '\r') return true;
     if (std::string_view("([{,=:;+-*/%<>&|^~@").find(text[i - 1]) != std::string_view::npos) return true;
     return isKeyword(previousWord(text, i));
@@ -2476,7 +2482,7 @@ ImportRole importRole(std::string_view text, std::size_t at, Lexer &lexer) {
   const std::string_view name = wordAt(text, at);
   const std::string_view before = previousWord(text, at);
   std::size_t prev = at;
-  while (prev > 0 && (text[prev - 1] == ' ' || text[prev - 1] == '\t' || text[prev - 1] == '\f')) --prev;
+  prev = skipBlanksBack(text, prev);
   const bool listed = before == "import" || (prev > 0 && text[prev - 1] == ',');
   const bool renamed = wordAt(text, skipBlanks(text, dottedNameEnd(text, at))) == "as";
   std::string module; // `from`'s
@@ -2530,7 +2536,7 @@ bool nameDenotesPath(std::string_view text, std::string_view name, Lexer &lexer,
   for (std::size_t k = text.find(name); k != std::string_view::npos; k = text.find(name, k + 1)) {
     if (!isWholeWord(text, k, name.size()) || !lexer.inCode(k)) continue;
     std::size_t before = k;
-    while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t' || text[before - 1] == '\f')) --before;
+    before = skipBlanksBack(text, before);
     if (before > 0 && text[before - 1] == '.' && attributeDot(text, before - 1)) continue; // another object's attribute
     if (nameReadOnly(text, k, name, lexer, memo)) continue;
     if (ImportRole role = importRole(text, k, lexer); role.kind != ImportRole::kNotImport) {
@@ -2569,16 +2575,16 @@ bool volatileMayBeReported(std::string_view text, std::size_t at, Lexer &lexer, 
   std::string_view root = r.name;
   for (bool chained = r.chained; chained;) { // walk the chain back to its root
     std::size_t k = static_cast<std::size_t>(root.data() - text.data());
-    while (k > 0 && (text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\f')) --k;
+    k = skipBlanksBack(text, k);
     if (k == 0 || text[k - 1] != '.') return true; // a line break or a comment in the chain
     --k;
-    while (k > 0 && (text[k - 1] == ' ' || text[k - 1] == '\t' || text[k - 1] == '\f')) --k;
+    k = skipBlanksBack(text, k);
     std::size_t b = k;
     while (b > 0 && isWordByte(static_cast<unsigned char>(text[b - 1]))) --b;
     if (b == k) return true; // a call's result, a subscript…
     root = text.substr(b, k - b);
     std::size_t d = b;
-    while (d > 0 && (text[d - 1] == ' ' || text[d - 1] == '\t' || text[d - 1] == '\f')) --d;
+    d = skipBlanksBack(text, d);
     chained = d > 0 && text[d - 1] == '.';
   }
   if (!memo.recoversAttributes) memo.recoversAttributes = mayRecoverAttributes(text, lexer);
