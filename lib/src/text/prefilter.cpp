@@ -2863,12 +2863,11 @@ unsigned scanWithoutJudgements(std::string_view text, unsigned wanted, std::vect
   if ((wanted & kPrefilterTorchApi) != 0) {
     SpeltPackages spelt(text, reached, search, nullptr);
     search.torchWords(text, [&](std::size_t at) {
-      for (const auto &[list, whole] : {std::pair{torchApiWords(), false}, std::pair{torchApiWholeWords(), true}})
-        for (const TorchWord &w : list)
-          if (torchWordAt(text, at, w.text, whole) && (offsets || spelt.counts(w.package, at))) {
-            hit(kPrefilterTorchApi, at);
-            return !offsets;
-          }
+      for (const TorchWordRef &r : torchWordsStartingWith(static_cast<unsigned char>(text[at])))
+        if (torchWordAt(text, at, r.word->text, r.whole) && (offsets || spelt.counts(r.word->package, at))) {
+          hit(kPrefilterTorchApi, at);
+          return !offsets;
+        }
       return false;
     });
   }
