@@ -43,28 +43,39 @@ bool isWordByte(unsigned char c) { return kWordBytes[c]; }
   return text.substr(i, j - i);
 }
 
-/// Whether `w` is the literal `lit`: a length the compiler knows, so the comparison is one or two
-/// eight-byte numbers (loaded with memcpy of a constant size, which it inlines; the literal's fold
-/// to constants), where `==` on two views calls memcmp — as does a memcmp of 3, 5 or 6 bytes (the
-/// judgements compare every word they read).
+/// The number of `sizeof(W)` bytes at `p`, loaded with memcpy of a constant size, which
+/// the compiler inlines as one load into a register.
+template <class W> [[gnu::always_inline]] inline W loadNumber(const char *p) {
+  W v;
+  std::memcpy(&v, p, sizeof v);
+  return v;
+}
+
+/// Whether the `n` bytes at `a` and `b` are equal, `n` from 1 to 16 known to the compiler: two
+/// loads of a size that covers them (the first and the last bytes, overlapping) from each side.
+/// Never a memcpy of 3, 5, 6 or 7 bytes into a wider number: GCC makes that of narrow stores to
+/// the stack and one wide load, which stalls on the stores (store forwarding fails): most of the
+/// cost of a judgement's word comparisons.
+template <std::size_t n> [[gnu::always_inline]] inline bool sameBytes(const char *a, const char *b) {
+  static_assert(n >= 1 && n <= 16, "1 to 16 bytes");
+  if constexpr (n == 1) {
+    return *a == *b;
+  } else {
+    // The widest number no longer than the bytes, loaded at their start and at their end (the
+    // same load twice when it covers them all, which the compiler folds).
+    using W = std::conditional_t<n >= 8, std::uint64_t, std::conditional_t<n >= 4, std::uint32_t, std::uint16_t>>;
+    constexpr std::size_t last = n - sizeof(W);
+    return loadNumber<W>(a) == loadNumber<W>(b) && loadNumber<W>(a + last) == loadNumber<W>(b + last);
+  }
+}
+
+/// Whether `w` is the literal `lit`: a length the compiler knows, so the comparison is a few loads
+/// of numbers (sameBytes; the literal's fold to constants), where `==` on two views calls memcmp —
+/// as does a memcmp of 3, 5 or 6 bytes (the judgements compare every word they read).
 template <std::size_t N> [[gnu::always_inline]] inline bool is(std::string_view w, const char (&lit)[N]) {
   constexpr std::size_t n = N - 1;
   static_assert(n >= 1 && n <= 16, "a literal of 1 to 16 bytes");
-  if (w.size() != n) return false;
-  std::uint64_t a = 0, b = 0;
-  if constexpr (n <= 8) {
-    std::memcpy(&a, w.data(), n);
-    std::memcpy(&b, lit, n);
-    return a == b;
-  } else {
-    // The first eight bytes and the last eight (which overlap them).
-    std::uint64_t c = 0, d = 0;
-    std::memcpy(&a, w.data(), 8);
-    std::memcpy(&b, lit, 8);
-    std::memcpy(&c, w.data() + n - 8, 8);
-    std::memcpy(&d, lit + n - 8, 8);
-    return a == b && c == d;
-  }
+  return w.size() == n && sameBytes<n>(w.data(), lit);
 }
 
 std::size_t skipBlanks(std::string_view text, std::size_t i) {
