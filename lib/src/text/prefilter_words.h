@@ -48,7 +48,7 @@ namespace asyncfix {
 bool wordCountsAt(std::string_view text, std::size_t at, std::string_view word, bool whole);
 
 /// An ASCII identifier byte: a letter, a digit or `_`.
-inline bool isAsciiWordByte(unsigned char c) {
+constexpr bool isAsciiWordByte(unsigned char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
