@@ -181,6 +181,32 @@ TEST_CASE("prefilter: `non_blocking` only where a rule reading it can fire", "[p
   CHECK(codes(af106) == V{"AF106"});
 }
 
+TEST_CASE("prefilter: a DataLoader named anywhere keeps a non-blocking copy before it", "[prefilter]") {
+  // The scan learns the loader's name as it goes (its AVX-512 path): a copy judged before the name
+  // is read waits for the end of the text. The name before, after, at the start, in the last
+  // bytes (which the blocks do not cover), or only as part of a longer name.
+  const std::string copy = "y = b.to(dev, non_blocking=True)\n";
+  for (std::size_t pad = 0; pad < 200; pad += 7) {
+    const std::string filler(pad, ' ');
+    for (std::size_t tail = 0; tail < 90; tail += 3) {
+      const std::string end = "z = 1" + std::string(tail, ' ') + "\n";
+      for (const std::string &src :
+           {copy + "x = 0" + filler + "\nloader = DataLoader(ds)\n" + end, "DataLoader(ds)\n" + filler + copy + end,
+            copy + "x = 0" + filler + "\n" + end + "DataLoader", copy + filler + "\nloader = MyDataLoader(ds)\n" + end,
+            copy + filler + "\nx = DataLoaders\n" + end}) {
+        INFO(src);
+        const bool named =
+            src.find("MyDataLoader") == std::string::npos && src.find("DataLoaders") == std::string::npos;
+        CHECK(mentionsNonBlocking(src) == named);
+        CHECK(mayTrigger(src, kPrefilterNonBlocking, 0) == named);
+        CHECK(mayTriggerReference(src, kPrefilterNonBlocking, 0) == named);
+        PrefilterHit hit = firstTrigger(src, kPrefilterNonBlocking | kPrefilterToCall, 0);
+        if (named) CHECK(hit.offset == src.find("non_blocking"));
+      }
+    }
+  }
+}
+
 TEST_CASE("prefilter: `non_blocking` judged by the call it is a keyword argument of", "[prefilter]") {
   // Every text here names `cuda`, `cpu`, `nn` or a `DataLoader` somewhere, which kept it before.
   const Linter linter;

@@ -1097,15 +1097,24 @@ inline unsigned candidateMask16(const char *p) {
 }
 #endif
 
-/// Whether a text spells `torch`, `numpy` or `scipy` (mayUseTorchFamily), learnt by the candidate
-/// search where it can (the AVX-512 path): `seen` when a candidate's judgement found one, then
-/// `known` when the search went through the whole text without being asked to stop.
-struct FamilySpelling {
-  bool seen = false;
+/// What the judgements ask of a whole text, learnt by the candidate search where it can (the
+/// AVX-512 path) rather than by a pass of their own over every file: whether it spells `torch`,
+/// `numpy` or `scipy` (mayUseTorchFamily: `family`), and whether it holds the whole word
+/// `DataLoader` (`dataLoader`, AF104's loader). Each is looked for where asked (`askFamily`,
+/// `askDataLoader`) until seen; `known` when the search went through the whole text without
+/// being asked to stop.
+struct LearntWords {
+  bool askFamily = false, askDataLoader = false;
+  bool family = false, dataLoader = false;
   bool known = false;
 };
 
-/// Whether forEachCandidate() learns FamilySpelling on this CPU (its AVX-512 path).
+/// Whether the whole word `DataLoader` starts at `at` (as hasWord() reads it).
+bool dataLoaderAt(std::string_view text, std::size_t at) {
+  return is(text.substr(at, 10), "DataLoader") && isWholeWord(text, at, 10);
+}
+
+/// Whether forEachCandidate() learns LearntWords on this CPU (its AVX-512 path).
 bool candidatesLearnFamily() {
 #if defined(__x86_64__) && defined(__GNUC__)
   return cpuHasAvx512Vbmi();
@@ -1191,27 +1200,35 @@ constexpr unsigned kPatternOtherByte = 16;  // a control byte but the blanks (ot
 constexpr unsigned kPatternToBlank = 32;    // `.` or a blank before; t, o, a blank, then `(`, `#`, `\` or a blank
 /// Not a word the judgements read: the names whose spelling mayUseTorchFamily() asks of a whole
 /// text, `torch`, `numpy`, `scipy` (t|n|s, _, r|m|i, _, h|y), found in the same pass
-/// (FamilySpelling) rather than by a pass of their own over every file.
+/// (LearntWords) rather than by a pass of their own over every file.
 constexpr unsigned kPatternFamily = 64;
+/// Not a word the judgements read either: `DataLoader` (D, a, t, a, L), whose spelling anywhere in
+/// the text a `non_blocking=True` judgement asks (LearntWords).
+constexpr unsigned kPatternDataLoader = 128;
 constexpr std::array<std::array<std::uint8_t, 128>, 6> kCandidateTables = [] {
   std::array<std::array<std::uint8_t, 128>, 6> t{};
   constexpr unsigned to = kPatternTo | kPatternToBlank;
-  constexpr unsigned all =
-      kPatternKeyword | kPatternNonBlocking | kPatternNoqa | to | kPatternOtherByte | kPatternFamily;
+  constexpr unsigned all = kPatternKeyword | kPatternNonBlocking | kPatternNoqa | to | kPatternOtherByte |
+                           kPatternFamily | kPatternDataLoader;
   for (unsigned c = 0; c < 128; ++c) {
     const auto in = [c](std::string_view set) { return set.find(static_cast<char>(c)) != std::string_view::npos; };
     const auto set = [&](std::size_t k, unsigned bits) { t[k][c] = static_cast<std::uint8_t>(bits); };
     set(0, (all & ~to) | (c == '.' || c <= ' ' ? to : 0U));
     set(1, (c == 'a' ? kPatternKeyword : 0U) | (c == 'n' ? kPatternNonBlocking : 0U) |
                (c == 'n' || c == 'N' ? kPatternNoqa : 0U) | (c == 't' ? to : 0U) |
-               (otherByte(c) ? kPatternOtherByte : 0U) | (in("tns") ? kPatternFamily : 0U));
-    set(2, (all & ~(kPatternKeyword | to)) | (in("sw") ? kPatternKeyword : 0U) | (c == 'o' ? to : 0U));
-    set(3, (all & ~(kPatternNoqa | to | kPatternFamily)) | (in("qQ") ? kPatternNoqa : 0U) |
-               (in("(#\\") ? kPatternTo : 0U) | (c <= ' ' ? kPatternToBlank : 0U) | (in("rmi") ? kPatternFamily : 0U));
-    set(4, (all & ~(kPatternNonBlocking | kPatternNoqa | kPatternToBlank)) | (c == '_' ? kPatternNonBlocking : 0U) |
-               (in("aA") ? kPatternNoqa : 0U) | (in("(#\\") || c <= ' ' ? kPatternToBlank : 0U));
-    set(5, (all & ~(kPatternKeyword | kPatternNonBlocking | kPatternFamily)) | (in("ct") ? kPatternKeyword : 0U) |
-               (c == 'b' ? kPatternNonBlocking : 0U) | (in("hy") ? kPatternFamily : 0U));
+               (otherByte(c) ? kPatternOtherByte : 0U) | (in("tns") ? kPatternFamily : 0U) |
+               (c == 'D' ? kPatternDataLoader : 0U));
+    set(2, (all & ~(kPatternKeyword | to | kPatternDataLoader)) | (in("sw") ? kPatternKeyword : 0U) |
+               (c == 'o' ? to : 0U) | (c == 'a' ? kPatternDataLoader : 0U));
+    set(3, (all & ~(kPatternNoqa | to | kPatternFamily | kPatternDataLoader)) | (in("qQ") ? kPatternNoqa : 0U) |
+               (in("(#\\") ? kPatternTo : 0U) | (c <= ' ' ? kPatternToBlank : 0U) | (in("rmi") ? kPatternFamily : 0U) |
+               (c == 't' ? kPatternDataLoader : 0U));
+    set(4, (all & ~(kPatternNonBlocking | kPatternNoqa | kPatternToBlank | kPatternDataLoader)) |
+               (c == '_' ? kPatternNonBlocking : 0U) | (in("aA") ? kPatternNoqa : 0U) |
+               (in("(#\\") || c <= ' ' ? kPatternToBlank : 0U) | (c == 'a' ? kPatternDataLoader : 0U));
+    set(5, (all & ~(kPatternKeyword | kPatternNonBlocking | kPatternFamily | kPatternDataLoader)) |
+               (in("ct") ? kPatternKeyword : 0U) | (c == 'b' ? kPatternNonBlocking : 0U) |
+               (in("hy") ? kPatternFamily : 0U) | (c == 'L' ? kPatternDataLoader : 0U));
   }
   return t;
 }();
@@ -1238,7 +1255,7 @@ candidateMask64(const char *p, const __m512i *t, __m512i wanted) {
 /// candidatesAvx2 by 64 positions with candidateMask64.
 template <class V>
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) bool
-candidatesAvx512(const char *s, std::size_t &i, std::size_t n, V &visit, const FamilySpelling *family) {
+candidatesAvx512(const char *s, std::size_t &i, std::size_t n, V &visit, const LearntWords *learnt) {
   __m512i tables[12];
   for (std::size_t k = 0; k < 6; ++k) {
     tables[2 * k] = _mm512_loadu_si512(kCandidateTables[k].data());
@@ -1247,13 +1264,15 @@ candidatesAvx512(const char *s, std::size_t &i, std::size_t n, V &visit, const F
   // The masks of up to 16 blocks first, then their visits: the tables stay in registers through
   // the masks' loop (a visit is a call, after which they would be loaded again).
   // The family's names are candidates until one is seen (then `torch` in every line of PyTorch
-  // code would be one).
+  // code would be one), `DataLoader` likewise.
   constexpr std::size_t kBatch = 16;
   std::uint64_t masks[kBatch];
   while (i + 4 + 64 <= n) {
     const std::size_t blocks = std::min(kBatch, (n - 4 - i) / 64);
-    const bool names = family != nullptr && !family->seen;
-    const __m512i wanted = _mm512_set1_epi8(static_cast<char>(names ? 0x7f : 0x3f));
+    unsigned patterns = 0x3f;
+    if (learnt != nullptr && learnt->askFamily && !learnt->family) patterns |= kPatternFamily;
+    if (learnt != nullptr && learnt->askDataLoader && !learnt->dataLoader) patterns |= kPatternDataLoader;
+    const __m512i wanted = _mm512_set1_epi8(static_cast<char>(patterns));
     for (std::size_t b = 0; b < blocks; ++b) masks[b] = candidateMask64(s + i + 64 * b, tables, wanted);
     for (std::size_t b = 0; b < blocks; ++b)
       if (masks[b] != 0 && visit(i + 64 * b, masks[b])) return true;
@@ -1286,7 +1305,7 @@ __attribute__((target("avx2"))) bool candidatesAvx2(const char *s, std::size_t &
 /// positions at a time, whose candidates are then visited from its mask; the start and the tail
 /// (too short for a block's loads) go one position at a time.
 template <class F>
-void forEachCandidate(std::string_view text, F &&candidate, [[maybe_unused]] FamilySpelling *family = nullptr) {
+void forEachCandidate(std::string_view text, F &&candidate, [[maybe_unused]] LearntWords *learnt = nullptr) {
   const std::size_t n = text.size();
   if (n == 0 || (mayStartWord(text, 0) && candidate(0))) return;
   [[maybe_unused]] const char *s = text.data(); // for the SIMD scans, where there are any
@@ -1298,11 +1317,17 @@ void forEachCandidate(std::string_view text, F &&candidate, [[maybe_unused]] Fam
   };
 #if defined(ASYNCFIX_PREFILTER_AVX2)
   if (cpuHasAvx512Vbmi()) {
-    if (candidatesAvx512(s, i, n, visit, family)) return;
-    // The blocks saw every name that starts in [1, i); the rest, and one at 0, are asked here
-    // (the tail goes on one position at a time below, by mayStartWord(), which knows no names).
-    if (family != nullptr && !family->seen)
-      family->seen = mayUseTorchFamily(text.substr(0, 5)) || mayUseTorchFamily(text.substr(i));
+    if (candidatesAvx512(s, i, n, visit, learnt)) return;
+    // The blocks saw every word that starts in [1, i); the rest, and one at 0, are asked here
+    // (the tail goes on one position at a time below, by mayStartWord(), which knows neither).
+    if (learnt != nullptr && learnt->askFamily && !learnt->family)
+      learnt->family = mayUseTorchFamily(text.substr(0, 5)) || mayUseTorchFamily(text.substr(i));
+    if (learnt != nullptr && learnt->askDataLoader && !learnt->dataLoader) {
+      learnt->dataLoader = dataLoaderAt(text, 0);
+      for (std::size_t at = text.find("DataLoader", i); !learnt->dataLoader && at != std::string_view::npos;
+           at = text.find("DataLoader", at + 1))
+        learnt->dataLoader = dataLoaderAt(text, at);
+    }
   }
   if (cpuHasAvx2() && candidatesAvx2(s, i, n, visit)) return;
 #endif
@@ -1313,7 +1338,7 @@ void forEachCandidate(std::string_view text, F &&candidate, [[maybe_unused]] Fam
   for (; i < n; ++i)
     if (mayStartWord(text, i) && candidate(i)) return;
 #if defined(ASYNCFIX_PREFILTER_AVX2)
-  if (family != nullptr && cpuHasAvx512Vbmi()) family->known = true;
+  if (learnt != nullptr && cpuHasAvx512Vbmi()) learnt->known = true;
 #endif
 }
 
@@ -2801,10 +2826,10 @@ bool nonBlockingValueMayBeTrue(std::string_view text, std::size_t at) {
 struct Searches {
   bool reference = false;
 
-  /// The candidates of mayStartWord(); the fast path also learns into `family` whether the text
-  /// spells the family's names (the reference path leaves it unknown: torchFamily() asks).
-  template <class F> void candidates(std::string_view text, F &&candidate, FamilySpelling *family) const {
-    if (!reference) return forEachCandidate(text, candidate, family);
+  /// The candidates of mayStartWord(); the fast path also learns into `learnt` what it asks (the
+  /// reference path leaves it unknown: torchFamily() and word() ask).
+  template <class F> void candidates(std::string_view text, F &&candidate, LearntWords *learnt) const {
+    if (!reference) return forEachCandidate(text, candidate, learnt);
     for (std::size_t i = 0; i < text.size(); ++i)
       if (mayStartWord(text, i) && candidate(i)) return;
   }
@@ -2946,35 +2971,44 @@ bool asciiNeighbours(std::string_view text, std::size_t at) {
 /// `non_blocking` that is no keyword argument (a parameter, an attribute, a variable), nor one
 /// of any other call. A question about a whole text only (marks may be asked for one statement,
 /// whose loader or module can be in another). Keeps what it learnt of the text, and the last
-/// `.to(…)` the scan judged whole (`lastTo`), whose `non_blocking=` comes next.
+/// `.to(…)` the scan judged whole (`lastTo`), whose `non_blocking=` comes next. With `learnt`, the
+/// candidate search learns whether the text names a `DataLoader` as it goes: a `non_blocking=True`
+/// that only a loader would make matter is then `ifDataLoader`, for the scan to settle at the end.
 struct NonBlockingJudge {
+  enum Verdict { no, yes, ifDataLoader };
   std::string_view text;
   Lexer &lexer;
   const Searches &search;
+  const LearntWords *learnt = nullptr;
   std::optional<bool> moduleNames, dataLoader;
   ToCallArguments lastTo;
 
-  bool matters(std::size_t at) {
+  Verdict judge(std::size_t at) {
     const std::size_t eq = nextToken(text, at + 12, lexer);
-    if (eq >= text.size() || text[eq] != '=' || (eq + 1 < text.size() && text[eq + 1] == '=')) return false;
+    if (eq >= text.size() || text[eq] != '=' || (eq + 1 < text.size() && text[eq + 1] == '=')) return no;
     const bool inLastTo = std::binary_search(lastTo.keywords.begin(), lastTo.keywords.end(), at);
     const EnclosingCall call =
         inLastTo ? EnclosingCall{true, "to", static_cast<std::size_t>(lastTo.text.data() - text.data())}
                  : enclosingCall(text, at, lexer);
-    if (!call.known || is(call.method, "cpu")) return true;
-    if (!is(call.method, "cuda") && !is(call.method, "to")) return false;
+    if (!call.known || is(call.method, "cpu")) return yes;
+    if (!is(call.method, "cuda") && !is(call.method, "to")) return no;
     if (is(call.method, "cuda")) {
       if (!moduleNames) moduleNames = search.word(text, "nn") || search.word(text, "torchvision");
-      if (*moduleNames) return true;
+      if (*moduleNames) return yes;
     }
-    if (!nonBlockingValueMayBeTrue(text, at)) return false;
-    if (!dataLoader) dataLoader = search.word(text, "DataLoader");
-    if (*dataLoader) return true;
-    if (!is(call.method, "to")) return false;
-    if (inLastTo && lastTo.cpu >= 0) return lastTo.cpu == 1;
+    if (!nonBlockingValueMayBeTrue(text, at)) return no;
+    if (learnt != nullptr) {
+      if (learnt->dataLoader) return yes;
+    } else {
+      if (!dataLoader) dataLoader = search.word(text, "DataLoader");
+      if (*dataLoader) return yes;
+    }
+    const Verdict withoutLoader = learnt != nullptr ? ifDataLoader : no;
+    if (!is(call.method, "to")) return withoutLoader;
+    if (inLastTo && lastTo.cpu >= 0) return lastTo.cpu == 1 ? yes : withoutLoader;
     const std::optional<std::string_view> arguments =
         inLastTo ? std::optional<std::string_view>(lastTo.text) : argumentList(text, call.open, lexer);
-    return !arguments || search.word(*arguments, "cpu");
+    return !arguments || search.word(*arguments, "cpu") ? yes : withoutLoader;
   }
 };
 
@@ -2988,7 +3022,15 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
   Lexer lexer(text, search.reference);
   unsigned found = 0;
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
-  NonBlockingJudge nonBlocking{text, lexer, search, {}, {}, {}};
+  // What the candidate search learns of the whole text as it goes (its AVX-512 path): whether it
+  // spells torch, numpy or scipy (the others would compare every `t`, `n` and `s` candidate for
+  // nothing), and whether it names a `DataLoader`.
+  LearntWords learnt;
+  const bool learning = !offsets && !search.reference && candidatesLearnFamily();
+  learnt.askFamily = learning && (wanted & kPrefilterTorchApi) != 0;
+  learnt.askDataLoader = learning && (wanted & kPrefilterNonBlocking) != 0;
+  NonBlockingJudge nonBlocking{text, lexer, search, learnt.askDataLoader ? &learnt : nullptr, {}, {}, {}};
+  std::optional<std::size_t> ifDataLoader; // the first `non_blocking=` that matters if the text names a DataLoader
   // Records a hit; true when the scan may stop (every wanted trigger seen, no offsets asked for).
   const auto record = [&](unsigned trigger, std::size_t at) {
     if (first && found == 0) *first = {trigger, static_cast<std::uint32_t>(at)};
@@ -3000,10 +3042,6 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
   std::optional<Blocks> blocks; // made for the first `await (` whose function matters
   const auto want = [&](unsigned trigger) { return (wanted & trigger) != 0 && (offsets || !(found & trigger)); };
 
-  // Whether the text spells torch, numpy or scipy, learnt by the candidate search where its path
-  // passes the names (the others would compare every `t`, `n` and `s` candidate for nothing).
-  FamilySpelling family;
-  const bool learnFamily = want(kPrefilterTorchApi) && !offsets && !search.reference && candidatesLearnFamily();
   search.candidates(
       text,
       [&](std::size_t at) {
@@ -3017,10 +3055,14 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
             return false;
           return lexer.inCode(at) && (*unjudged = true);
         }
-        if (learnFamily && !family.seen && (c == 't' || c == 'n' || c == 's')) {
+        if (learnt.askFamily && !learnt.family && (c == 't' || c == 'n' || c == 's')) {
           // One of the family's names, or a word the scan judges (below), or both (`torch.to(`).
           const std::string_view w = text.substr(at, 5);
-          family.seen = is(w, "torch") || is(w, "numpy") || is(w, "scipy");
+          learnt.family = is(w, "torch") || is(w, "numpy") || is(w, "scipy");
+        }
+        if (c == 'D') {
+          if (learnt.askDataLoader && !learnt.dataLoader) learnt.dataLoader = dataLoaderAt(text, at);
+          return false;
         }
         if (c == 'a' && want(kPrefilterKeywordName)) {
           const std::string_view w = text.substr(at, 5);
@@ -3050,7 +3092,11 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
         }
         if (c == 'n' && want(kPrefilterNonBlocking) && is(text.substr(at, 12), "non_blocking") &&
             mayStandAlone(text, at, 12)) {
-          return lexer.inCode(at) && (offsets || nonBlocking.matters(at)) && record(kPrefilterNonBlocking, at);
+          if (!lexer.inCode(at)) return false;
+          if (offsets) return record(kPrefilterNonBlocking, at);
+          const NonBlockingJudge::Verdict verdict = nonBlocking.judge(at);
+          if (verdict == NonBlockingJudge::ifDataLoader && !ifDataLoader) ifDataLoader = at;
+          return verdict == NonBlockingJudge::yes && record(kPrefilterNonBlocking, at);
         }
         // `noqa` in any case, as the scan without judgements reads it (a candidate may be here for
         // another word: `non_b…` is one for `non_blocking`, and no `noqa`).
@@ -3060,10 +3106,17 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
         }
         return false;
       },
-      learnFamily ? &family : nullptr);
+      learning ? &learnt : nullptr);
   if (unjudged && *unjudged) return found;
+  if (ifDataLoader && learnt.dataLoader) {
+    // Settled now that the whole text was read: the hit the judgement would have made where it
+    // stood (the first one recorded, when it is the earliest).
+    const bool earliest = first && (found == 0 || *ifDataLoader < first->offset);
+    record(kPrefilterNonBlocking, *ifDataLoader);
+    if (earliest) *first = {kPrefilterNonBlocking, static_cast<std::uint32_t>(*ifDataLoader)};
+  }
   if (want(kPrefilterTorchApi) && !(anyHit && found != 0) &&
-      (offsets || reached != 0 || (family.known ? family.seen : search.torchFamily(text)))) {
+      (offsets || reached != 0 || (learnt.known && learnt.askFamily ? learnt.family : search.torchFamily(text)))) {
     // The PyTorch-migration rules' words (text/torch_words.h). Whether a whole file is worth
     // parsing also asks whether it may use PyTorch, NumPy or SciPy at all; marks are asked for
     // parts of a file too (a statement that an editor re-lints), which may not spell the import.
