@@ -814,22 +814,13 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline FlatClasses flatCl
 }
 #endif
 
-/// What toCallHasBoolArgument() answers for the argument list whose `(` is at `open`, read from
-/// bit masks of its bytes instead of token by token, where the list is flat: its `)` within 64
-/// bytes, with no string, comment, line break, `\`, other bracket, `:`, `lambda` or byte of
-/// 0x80 and above before it — `(device, non_blocking=True)`, most of them. nullopt for any other
-/// list (or without AVX2, or on the reference path), which the token-by-token scan reads.
-std::optional<bool> flatArguments(std::string_view text, std::size_t open, ToCallArguments *seen) {
 #if defined(__x86_64__) && defined(__GNUC__)
-  if (!cpuHasAvx2() || open + 1 + 64 > text.size()) return std::nullopt;
+/// flatArguments() from the classes `c` of the 64 bytes after the `(` at `open`. Inlined into each
+/// path's function below, which the classes' code is compiled for (a function of another target
+/// is a call: the classes would go through memory).
+[[gnu::always_inline]] inline std::optional<bool> readFlatArguments(std::string_view text, std::size_t open,
+                                                                    ToCallArguments *seen, const FlatClasses &c) {
   const char *p = text.data() + open + 1;
-  FlatClasses c;
-  if (cpuHasAvx512Vbmi()) {
-    c = flatClasses64(p);
-  } else {
-    flatClasses32(p, 0, c);
-    flatClasses32(p + 32, 32, c);
-  }
   if (c.stop == 0) return std::nullopt;
   const auto len = static_cast<std::size_t>(__builtin_ctzll(c.stop));
   if (p[len] != ')') return std::nullopt;
@@ -873,6 +864,31 @@ std::optional<bool> flatArguments(std::string_view text, std::size_t open, ToCal
     seen->cpu = cpu;
   }
   return false;
+}
+
+__attribute__((target("avx512f,avx512bw,avx512vbmi"))) std::optional<bool>
+flatArgumentsAvx512(std::string_view text, std::size_t open, ToCallArguments *seen) {
+  return readFlatArguments(text, open, seen, flatClasses64(text.data() + open + 1));
+}
+
+__attribute__((target("avx2"))) std::optional<bool> flatArgumentsAvx2(std::string_view text, std::size_t open,
+                                                                      ToCallArguments *seen) {
+  FlatClasses c;
+  flatClasses32(text.data() + open + 1, 0, c);
+  flatClasses32(text.data() + open + 33, 32, c);
+  return readFlatArguments(text, open, seen, c);
+}
+#endif
+
+/// What toCallHasBoolArgument() answers for the argument list whose `(` is at `open`, read from
+/// bit masks of its bytes instead of token by token, where the list is flat: its `)` within 64
+/// bytes, with no string, comment, line break, `\`, other bracket, `:`, `lambda` or byte of
+/// 0x80 and above before it — `(device, non_blocking=True)`, most of them. nullopt for any other
+/// list (or without AVX2, or on the reference path), which the token-by-token scan reads.
+std::optional<bool> flatArguments(std::string_view text, std::size_t open, ToCallArguments *seen) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (!cpuHasAvx2() || open + 1 + 64 > text.size()) return std::nullopt;
+  return cpuHasAvx512Vbmi() ? flatArgumentsAvx512(text, open, seen) : flatArgumentsAvx2(text, open, seen);
 #else
   (void)text, (void)open, (void)seen;
   return std::nullopt;
