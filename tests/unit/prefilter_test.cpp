@@ -1972,7 +1972,10 @@ TEST_CASE("prefilter: a word only a star import gives counts after an import who
   const Linter linter;
   for (const std::string &text :
        {"from torch import)~\\\n \xe0\xd5\xf5\x87 = eig(at *\n"s, "from torch import)~\\\n x = eig(at *\n"s,
-        "from torch import)\n x = eig(at *\n"s, "from torch import \\\n eig(a) *\n"s}) {
+        "from torch import)\n x = eig(at *\n"s, "from torch import \\\n eig(a) *\n"s,
+        // Found by fuzz_prefilter (session 11): a byte of no character between `from` and the
+        // module is a blank to tree-sitter (and `eig(*t` no call), so the import gives `eig`.
+        "from\xd7torch import eig(*t"s, "from \xd7torch import eig(*t"s, "from\xd7\xd7torch import eig(*t\n"s}) {
     INFO("text: " << text);
     CHECK_FALSE(allFindings(linter, text).empty());
     CHECK(linter.mayHaveFindings(text));

@@ -377,7 +377,8 @@ namespace {
 /// Whether the star import whose `import` is at `at` may be of the family: `from M import *` with
 /// M torch…, numpy…, scipy… or relative (a package's own modules, which may be torch's). Read
 /// backwards to the `from` over the module's dotted name, its blanks and line continuations;
-/// anything else there (no `from`) counts as the family's.
+/// anything else there (no `from`, a byte of 0x80 and above in the name, which tree-sitter may
+/// read as a blank or as no byte at all) counts as the family's.
 bool starImportOfFamily(std::string_view text, std::size_t at) {
   std::size_t j = at;
   const auto continuation = [&](std::size_t k) { // the length of a `\` line continuation ending at k, or 0
@@ -398,9 +399,11 @@ bool starImportOfFamily(std::string_view text, std::size_t at) {
   std::size_t k = j;
   while (k < at && (text[k] == ' ' || text[k] == '\t' || text[k] == '\f')) ++k;
   if (text.substr(k, 4) != "from") return true;
-  for (k += 4; k < at; ++k)
+  for (k += 4; k < at; ++k) {
+    if (static_cast<unsigned char>(text[k]) >= 0x80) return true;
     if (text[k] != ' ' && text[k] != '\t' && text[k] != '\f' && text[k] != '\\' && text[k] != '\n' && text[k] != '\r')
       module.push_back(text[k]);
+  }
   return module.empty() || module.front() == '.' || module.starts_with("torch") || module.starts_with("numpy") ||
          module.starts_with("scipy");
 }
