@@ -3044,7 +3044,8 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
   LearntWords learnt;
   const bool learning = !offsets && !search.reference && candidatesLearnFamily();
   learnt.askFamily = learning && (wanted & kPrefilterTorchApi) != 0;
-  learnt.askDataLoader = learning && (wanted & kPrefilterNonBlocking) != 0;
+  // (Not where the first hit is asked for, which a judgement waiting for the end could not give.)
+  learnt.askDataLoader = learning && (wanted & kPrefilterNonBlocking) != 0 && first == nullptr;
   NonBlockingJudge nonBlocking{text, lexer, search, learnt.askDataLoader ? &learnt : nullptr, {}, {}, {}};
   std::optional<std::size_t> ifDataLoader; // the first `non_blocking=` that matters if the text names a DataLoader
   // Records a hit; true when the scan may stop (every wanted trigger seen, no offsets asked for).
@@ -3124,13 +3125,8 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
       },
       learning ? &learnt : nullptr);
   if (unjudged && *unjudged) return found;
-  if (ifDataLoader && learnt.dataLoader) {
-    // Settled now that the whole text was read: the hit the judgement would have made where it
-    // stood (the first one recorded, when it is the earliest).
-    const bool earliest = first && (found == 0 || *ifDataLoader < first->offset);
-    record(kPrefilterNonBlocking, *ifDataLoader);
-    if (earliest) *first = {kPrefilterNonBlocking, static_cast<std::uint32_t>(*ifDataLoader)};
-  }
+  // Settled now that the whole text was read: the hit the judgement would have made where it stood.
+  if (ifDataLoader && learnt.dataLoader) record(kPrefilterNonBlocking, *ifDataLoader);
   if (want(kPrefilterTorchApi) && !(anyHit && found != 0) &&
       (offsets || reached != 0 || (learnt.known && learnt.askFamily ? learnt.family : search.torchFamily(text)))) {
     // The PyTorch-migration rules' words (text/torch_words.h). Whether a whole file is worth
