@@ -212,19 +212,37 @@ Opening opening(std::string_view t, std::size_t q) {
   return o;
 }
 
+/// How the lexer's searches go, chosen once per lexer: one byte at a time (the reference path),
+/// or 16 (SSE2), 32 (AVX2) or 64 (AVX-512) bytes at a time.
+enum class Search : unsigned char { kBytewise, kSse2, kAvx2, kAvx512 };
+
+Search searchFor([[maybe_unused]] bool bytewise) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (bytewise) return Search::kBytewise;
+  if (cpuHasAvx512Vbmi()) return Search::kAvx512;
+  return cpuHasAvx2() ? Search::kAvx2 : Search::kSse2;
+#elif defined(__SSE2__)
+  return bytewise ? Search::kBytewise : Search::kSse2;
+#else
+  return Search::kBytewise;
+#endif
+}
+
+/// Whether `c` is one of `set`.
+template <class... C> bool isAnyOf(char c, C... set) { return ((c == set) || ...); }
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ASYNCFIX_FIND_AVX2 1
 
 /// findAny()'s search 32 bytes at a time from `i`, as far as the loads stay in the text: the
 /// position found, or `i` left at the first position not searched and n returned. In a function
 /// of its own for the target.
-__attribute__((target("avx2"))) std::size_t findAnyAvx2(const char *s, std::size_t &i, std::size_t n, char a, char b,
-                                                        char c, char d) {
-  const __m256i va = _mm256_set1_epi8(a), vb = _mm256_set1_epi8(b), vc = _mm256_set1_epi8(c), vd = _mm256_set1_epi8(d);
+template <class... C>
+__attribute__((target("avx2"))) std::size_t findAnyAvx2(const char *s, std::size_t &i, std::size_t n, C... set) {
   for (; i + 32 <= n; i += 32) {
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i));
-    const __m256i m = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(x, va), _mm256_cmpeq_epi8(x, vb)),
-                                      _mm256_or_si256(_mm256_cmpeq_epi8(x, vc), _mm256_cmpeq_epi8(x, vd)));
+    __m256i m = _mm256_setzero_si256();
+    ((m = _mm256_or_si256(m, _mm256_cmpeq_epi8(x, _mm256_set1_epi8(set)))), ...);
     if (const auto mask = static_cast<unsigned>(_mm256_movemask_epi8(m)); mask != 0)
       return i + static_cast<std::size_t>(__builtin_ctz(mask));
   }
@@ -233,52 +251,44 @@ __attribute__((target("avx2"))) std::size_t findAnyAvx2(const char *s, std::size
 
 /// findAny() 64 bytes at a time from `from` to the end of the text, the last block's load masked
 /// to the text (AVX-512: no byte past it is read, and no scalar head or tail).
+template <class... C>
 __attribute__((target("avx512f,avx512bw"))) std::size_t findAnyAvx512(const char *s, std::size_t from, std::size_t n,
-                                                                      char a, char b, char c, char d) {
-  const __m512i va = _mm512_set1_epi8(a), vb = _mm512_set1_epi8(b), vc = _mm512_set1_epi8(c), vd = _mm512_set1_epi8(d);
+                                                                      C... set) {
   for (std::size_t i = from; i < n; i += 64) {
     const __mmask64 inside = n - i >= 64 ? ~__mmask64{0} : (__mmask64{1} << (n - i)) - 1;
     const __m512i x = _mm512_maskz_loadu_epi8(inside, s + i);
-    const __mmask64 m = (_mm512_cmpeq_epi8_mask(x, va) | _mm512_cmpeq_epi8_mask(x, vb) | _mm512_cmpeq_epi8_mask(x, vc) |
-                         _mm512_cmpeq_epi8_mask(x, vd)) &
-                        inside;
+    const __mmask64 m = (_mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(set)) | ...) & inside;
     if (m != 0) return i + static_cast<std::size_t>(__builtin_ctzll(m));
   }
   return n;
 }
 #endif
 
-/// The first position at or after `from` holding one of the bytes `a`, `b`, `c`, `d` (repeat one
-/// to ask for fewer); text.size() when there is none. 64 bytes at a time with AVX-512, 32 with
-/// AVX2, else 16 with SSE2, the rest one at a time; with `bytewise` (the reference path), one at a
-/// time throughout.
-std::size_t findAny(std::string_view text, std::size_t from, char a, char b, char c, char d,
-                    [[maybe_unused]] bool bytewise = false) {
+/// The first position at or after `from` holding one of the bytes of `set`; text.size() when
+/// there is none. As `how` says: 64 bytes at a time with AVX-512; 32 with AVX2, then 16 with
+/// SSE2 (and with SSE2 alone), the rest one at a time; one at a time throughout on the reference
+/// path. The lexer searches once per string or comment, and once per literal piece of an
+/// f-string: a NUL byte, which ends both for tree-sitter, is one of the bytes searched for.
+template <class... C> std::size_t findAny(std::string_view text, std::size_t from, Search how, C... set) {
   const std::size_t n = text.size();
   const char *s = text.data();
   std::size_t i = from;
 #if defined(ASYNCFIX_FIND_AVX2)
-  if (!bytewise && cpuHasAvx512Vbmi()) return from >= n ? n : findAnyAvx512(s, from, n, a, b, c, d);
+  if (how == Search::kAvx512) return from >= n ? n : findAnyAvx512(s, from, n, set...);
+  if (how == Search::kAvx2)
+    if (const std::size_t found = findAnyAvx2(s, i, n, set...); found != n) return found;
 #endif
 #if defined(__SSE2__)
-  const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b), vc = _mm_set1_epi8(c), vd = _mm_set1_epi8(d);
-  for (; !bytewise && i + 16 <= n; i += 16) {
-#if defined(ASYNCFIX_FIND_AVX2)
-    // Past the first 32 bytes (most searches end sooner, where the set-up would cost more).
-    if (i >= from + 32 && i + 32 <= n && cpuHasAvx2()) {
-      if (const std::size_t found = findAnyAvx2(s, i, n, a, b, c, d); found != n) return found;
-      if (i + 16 > n) break;
-    }
-#endif
+  for (; how != Search::kBytewise && i + 16 <= n; i += 16) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
-    const __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)),
-                                   _mm_or_si128(_mm_cmpeq_epi8(x, vc), _mm_cmpeq_epi8(x, vd)));
+    __m128i m = _mm_setzero_si128();
+    ((m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8(set)))), ...);
     if (const auto mask = static_cast<unsigned>(_mm_movemask_epi8(m)); mask != 0)
       return i + static_cast<std::size_t>(__builtin_ctz(mask));
   }
 #endif
   for (; i < n; ++i)
-    if (s[i] == a || s[i] == b || s[i] == c || s[i] == d) return i;
+    if (isAnyOf(s[i], set...)) return i;
   return n;
 }
 
@@ -300,18 +310,20 @@ class Lexer {
 public:
   /// With `bytewise` (the reference path), its searches and those of the scans that read its
   /// spans go one byte at a time, no SIMD: the differential tests compare the two.
-  explicit Lexer(std::string_view text, bool bytewise = false) : text_(text), bytewise_(bytewise) {}
+  explicit Lexer(std::string_view text, bool bytewise = false)
+      : text_(text), search_(searchFor(bytewise)), bytewise_(bytewise) {}
 
   bool bytewise() const { return bytewise_; }
 
   /// True unless `offset` lies inside a string literal or a comment.
-  bool inCode(std::size_t offset) { return spanAt(offset) == nullptr; }
+  bool inCode(std::size_t offset) { return inCodeBehind(offset) || spanAt(offset) == nullptr; }
   /// Whether the pass met what it does not follow (see the class's comment), as far as it went:
   /// tree-sitter's error recovery from there on gives shapes no judgement reads.
   bool lost() const { return lost_; }
   /// The end of the string or comment around `offset` (offset itself when in code): for a piece
   /// of an f-string, the end of the whole f-string, which a scan of code steps over as one token.
   std::size_t skip(std::size_t offset) {
+    if (inCodeBehind(offset)) return offset;
     const Span *s = spanAt(offset);
     return s ? s->outerEnd : offset;
   }
@@ -319,6 +331,7 @@ public:
   /// f-string, the start of the whole f-string), for a scan that goes backwards from where the
   /// lexer has been.
   std::size_t spanBegin(std::size_t offset) {
+    if (inCodeBehind(offset)) return npos;
     const Span *s = spanAt(offset);
     return s ? s->outerBegin : std::string_view::npos;
   }
@@ -331,8 +344,19 @@ private:
     std::size_t outerBegin = begin, outerEnd = end; ///< the whole f-string a piece belongs to
   };
 
+  /// Whether `offset` is in the code between the last string or comment lexed and where the pass
+  /// stopped: the forward questions' usual answer, given without a call or a search.
+  bool inCodeBehind(std::size_t offset) const { return offset < pos_ && offset >= codeFrom_; }
+
   const Span *spanAt(std::size_t offset) {
-    while (pos_ <= offset && pos_ < text_.size()) step();
+    if (pos_ <= offset && pos_ < text_.size()) {
+      // Room for the spans of a text dense with strings, from the first step on (the vector
+      // grows past it as usual; bounded, for a huge text the scan may leave early).
+      if (spans_.capacity() == 0) spans_.reserve(std::min<std::size_t>(text_.size() / 128, 16384) + 8);
+      do step();
+      while (pos_ <= offset && pos_ < text_.size());
+      codeFrom_ = spans_.empty() ? 0 : spans_.back().end;
+    }
     if (spans_.empty()) return nullptr;
     if (spans_.back().begin <= offset) return offset < spans_.back().end ? &spans_.back() : nullptr;
     // The last span that begins at or before `offset`: the questions mostly go forwards, so the
@@ -360,7 +384,7 @@ private:
   /// Lexes from pos_ to the end of the next string or comment (or of the text).
   void step() {
     const std::string_view t = text_;
-    const std::size_t i = findAny(t, pos_, '#', '"', '\'', '`', bytewise_);
+    const std::size_t i = findAny(t, pos_, search_, '#', '"', '\'', '`');
     if (i >= t.size()) {
       pos_ = t.size();
       return;
@@ -368,7 +392,7 @@ private:
     if (t[i] == '#') {
       // A comment ends at a line end, and at a NUL byte, which tree-sitter's lexer reads as the
       // end of the input there: what follows is code to it.
-      const std::size_t e = findAny(t, i, '\n', '\r', '\0', '\n', bytewise_);
+      const std::size_t e = findAny(t, i, search_, '\n', '\r', '\0');
       spans_.push_back({i, e});
       pos_ = e;
       return;
@@ -407,18 +431,20 @@ private:
     const char quote = t[q];
     const bool triple = quote != '`' && q + 2 < t.size() && t[q + 1] == quote && t[q + 2] == quote;
     for (std::size_t k = q + (triple ? 3 : 1); k < t.size();) {
-      k = triple ? findAny(t, k, quote, '\\', quote, quote, bytewise_)
-                 : findAny(t, k, quote, '\\', '\n', '\r', bytewise_);
+      // One search finds the end, an escape, and what leaves the string unterminated: a NUL byte
+      // ends a string's content for tree-sitter (as a comment's), anywhere before its end.
+      k = triple ? findAny(t, k, search_, quote, '\\', '\0') : findAny(t, k, search_, quote, '\\', '\n', '\r', '\0');
       if (k >= t.size()) break;
       const char ch = t[k];
       if (ch == '\\') {
-        k = escapeEnd(o, k);
-      } else if (!triple && (ch == '\n' || ch == '\r')) {
+        const std::size_t e = escapeEnd(o, k);
+        for (std::size_t b = k + 1; b < std::min(e, t.size()); ++b) // the escape's bytes, not searched
+          if (t[b] == '\0') return npos;
+        k = e;
+      } else if (ch == '\0' || (!triple && (ch == '\n' || ch == '\r'))) {
         return npos;
       } else if (ch == quote && (!triple || (k + 2 < t.size() && t[k + 1] == quote && t[k + 2] == quote))) {
         const std::size_t end = k + (triple ? 3 : 1);
-        // A NUL byte ends a string's content for tree-sitter (as a comment's): unterminated.
-        if (std::memchr(t.data() + q, '\0', end - q) != nullptr) return npos;
         spans_.push_back({o.begin, end});
         return end;
       } else {
@@ -440,6 +466,10 @@ private:
     const std::size_t mark = spans_.size();
     std::size_t piece = o.begin; // where the current literal piece starts
     for (std::size_t k = q + (triple ? 3 : 1); k < t.size();) {
+      // The next byte that is more than literal text (the other bytes need no step of their own).
+      k = triple ? findAny(t, k, search_, quote, '\\', '{', '}', '\0')
+                 : findAny(t, k, search_, quote, '\\', '{', '}', '\0', '\n', '\r');
+      if (k >= t.size()) break;
       const char ch = t[k];
       if (ch == '\\') {
         // An escape; `\{` leaves the brace to open a field.
@@ -477,6 +507,10 @@ private:
     int depth = 0;
     bool spec = false;
     while (k < t.size()) {
+      if (!kFieldBytes[static_cast<unsigned char>(t[k])]) {
+        ++k; // a byte every branch below steps over
+        continue;
+      }
       const char ch = t[k];
       if (ch == '\\' || ch == '\0' || (!triple && (ch == '\n' || ch == '\r'))) return npos;
       if (spec) {
@@ -512,10 +546,20 @@ private:
     return npos;
   }
 
+  /// The bytes a replacement field's scan stops at (field() steps over the others).
+  static constexpr std::array<bool, 256> kFieldBytes = [] {
+    std::array<bool, 256> table{};
+    for (const char c : {'\\', '\0', '\n', '\r', '\'', '"', '`', '#', '(', '[', '{', ')', ']', '}', ':'})
+      table[static_cast<unsigned char>(c)] = true;
+    return table;
+  }();
+
   std::string_view text_;
   std::vector<Span> spans_;
-  std::size_t pos_ = 0;  ///< everything before it is lexed
-  std::size_t hint_ = 0; ///< the span spanAt() found last (an index into spans_, maybe stale)
+  std::size_t pos_ = 0;      ///< everything before it is lexed
+  std::size_t codeFrom_ = 0; ///< the end of the last span (0 before any): code from there to pos_
+  std::size_t hint_ = 0;     ///< the span spanAt() found last (an index into spans_, maybe stale)
+  Search search_;
   bool bytewise_ = false;
   bool lost_ = false;
 };
