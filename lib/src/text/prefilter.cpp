@@ -231,6 +231,29 @@ Search searchFor([[maybe_unused]] bool bytewise) {
 /// Whether `c` is one of `set`.
 template <class... C> bool isAnyOf(char c, C... set) { return ((c == set) || ...); }
 
+/// A set of bytes whose low nibbles differ, tested against a vector of bytes at once by one byte
+/// shuffle of a 16-byte table and one compare: the table holds, at each low nibble, the member
+/// with it, else a byte with the high bit set, which no byte the shuffle is asked about equals
+/// (the shuffle gives 0 for a byte with the high bit, and 0 has it clear).
+template <char... Set> struct NibbleSet {
+  static constexpr char bytes[] = {Set...};
+  static constexpr bool distinct = [] {
+    for (std::size_t a = 0; a < sizeof...(Set); ++a)
+      for (std::size_t b = a + 1; b < sizeof...(Set); ++b)
+        if (((bytes[a] ^ bytes[b]) & 15) == 0) return false;
+    return true;
+  }();
+  static_assert(distinct, "two bytes of the set share their low nibble");
+  /// The table, once for each 16-byte lane of a 64-byte vector.
+  alignas(64) static constexpr std::array<char, 64> table = [] {
+    std::array<char, 64> t{};
+    for (unsigned l = 0; l < 64; ++l) t[l] = static_cast<char>(0x80 | (l & 15));
+    for (unsigned lane = 0; lane < 64; lane += 16)
+      for (const char c : bytes) t[lane + (static_cast<unsigned char>(c) & 15)] = c;
+    return t;
+  }();
+};
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ASYNCFIX_FIND_AVX2 1
 
@@ -259,6 +282,33 @@ __attribute__((target("avx512f,avx512bw"))) std::size_t findAnyAvx512(const char
     const __m512i x = _mm512_maskz_loadu_epi8(inside, s + i);
     const __mmask64 m = (_mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(set)) | ...) & inside;
     if (m != 0) return i + static_cast<std::size_t>(__builtin_ctzll(m));
+  }
+  return n;
+}
+
+/// findSet()'s search 32 bytes at a time (see findAnyAvx2()).
+template <char... Set>
+__attribute__((target("avx2"))) std::size_t findSetAvx2(const char *s, std::size_t &i, std::size_t n) {
+  const __m256i table = _mm256_load_si256(reinterpret_cast<const __m256i *>(NibbleSet<Set...>::table.data()));
+  for (; i + 32 <= n; i += 32) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i));
+    if (const auto mask =
+            static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(table, x), x)));
+        mask != 0)
+      return i + static_cast<std::size_t>(__builtin_ctz(mask));
+  }
+  return n;
+}
+
+/// findSet()'s search 64 bytes at a time (see findAnyAvx512()).
+template <char... Set>
+__attribute__((target("avx512f,avx512bw"))) std::size_t findSetAvx512(const char *s, std::size_t from, std::size_t n) {
+  const __m512i table = _mm512_load_si512(NibbleSet<Set...>::table.data());
+  for (std::size_t i = from; i < n; i += 64) {
+    const __mmask64 inside = n - i >= 64 ? ~__mmask64{0} : (__mmask64{1} << (n - i)) - 1;
+    const __m512i x = _mm512_maskz_loadu_epi8(inside, s + i);
+    if (const __mmask64 m = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(table, x), x) & inside; m != 0)
+      return i + static_cast<std::size_t>(__builtin_ctzll(m));
   }
   return n;
 }
@@ -292,6 +342,22 @@ template <class... C> std::size_t findAny(std::string_view text, std::size_t fro
   return n;
 }
 
+/// findAny() for a set known when compiling whose bytes' low nibbles differ (NibbleSet): with
+/// AVX2 and AVX-512, one shuffle and one compare a vector instead of a compare a byte of the set.
+/// The lexer's searches between strings, in comments and in plain strings, the bulk of its bytes.
+template <char... Set> std::size_t findSet(std::string_view text, std::size_t from, Search how) {
+#if defined(ASYNCFIX_FIND_AVX2)
+  const std::size_t n = text.size();
+  if (how == Search::kAvx512) return from >= n ? n : findSetAvx512<Set...>(text.data(), from, n);
+  if (how == Search::kAvx2) {
+    std::size_t i = from;
+    if (const std::size_t found = findSetAvx2<Set...>(text.data(), i, n); found != n) return found;
+    return findAny(text, i, Search::kSse2, Set...);
+  }
+#endif
+  return findAny(text, from, how, Set...);
+}
+
 /// Where tree-sitter-python sees strings and comments: sorted, disjoint [begin, end) spans, found
 /// by one forward pass that goes only as far as the questions asked of it (each question about a
 /// later offset goes on from where the last one stopped; one about an earlier offset is answered
@@ -316,14 +382,13 @@ public:
   bool bytewise() const { return bytewise_; }
 
   /// True unless `offset` lies inside a string literal or a comment.
-  bool inCode(std::size_t offset) { return inCodeBehind(offset) || spanAt(offset) == nullptr; }
+  bool inCode(std::size_t offset) { return spanAt(offset) == nullptr; }
   /// Whether the pass met what it does not follow (see the class's comment), as far as it went:
   /// tree-sitter's error recovery from there on gives shapes no judgement reads.
   bool lost() const { return lost_; }
   /// The end of the string or comment around `offset` (offset itself when in code): for a piece
   /// of an f-string, the end of the whole f-string, which a scan of code steps over as one token.
   std::size_t skip(std::size_t offset) {
-    if (inCodeBehind(offset)) return offset;
     const Span *s = spanAt(offset);
     return s ? s->outerEnd : offset;
   }
@@ -331,7 +396,6 @@ public:
   /// f-string, the start of the whole f-string), for a scan that goes backwards from where the
   /// lexer has been.
   std::size_t spanBegin(std::size_t offset) {
-    if (inCodeBehind(offset)) return npos;
     const Span *s = spanAt(offset);
     return s ? s->outerBegin : std::string_view::npos;
   }
@@ -344,21 +408,31 @@ private:
     std::size_t outerBegin = begin, outerEnd = end; ///< the whole f-string a piece belongs to
   };
 
-  /// Whether `offset` is in the code between the last string or comment lexed and where the pass
-  /// stopped: the forward questions' usual answer, given without a call or a search.
-  bool inCodeBehind(std::size_t offset) const { return offset < pos_ && offset >= codeFrom_; }
-
-  const Span *spanAt(std::size_t offset) {
-    if (pos_ <= offset && pos_ < text_.size()) {
-      // Room for the spans of a text dense with strings, from the first step on (the vector
-      // grows past it as usual; bounded, for a huge text the scan may leave early).
-      if (spans_.capacity() == 0) spans_.reserve(std::min<std::size_t>(text_.size() / 128, 16384) + 8);
-      do step();
-      while (pos_ <= offset && pos_ < text_.size());
-      codeFrom_ = spans_.empty() ? 0 : spans_.back().end;
+  /// The span around `offset`, nullptr in code. Inline for the usual question, whose answer is
+  /// the last span or the code on either side of it (the pass stops at the end of the string
+  /// after the offset asked, and the next question is mostly in the code before that string).
+  [[gnu::always_inline]] const Span *spanAt(std::size_t offset) {
+    if (pos_ <= offset && pos_ < text_.size()) lexPast(offset);
+    if (offset >= lastGap_) {
+      if (spans_.empty()) return nullptr;
+      const Span &last = spans_.back();
+      return offset >= last.begin && offset < last.end ? &last : nullptr;
     }
-    if (spans_.empty()) return nullptr;
-    if (spans_.back().begin <= offset) return offset < spans_.back().end ? &spans_.back() : nullptr;
+    return spanBefore(offset);
+  }
+
+  /// Lexes on until pos_ is past `offset` (or at the end of the text).
+  [[gnu::noinline]] void lexPast(std::size_t offset) {
+    // Room for the spans of a text dense with strings, from the first step on (the vector grows
+    // past it as usual; bounded, for a huge text the scan may leave early).
+    if (spans_.capacity() == 0) spans_.reserve(std::min<std::size_t>(text_.size() / 128, 16384) + 8);
+    do step();
+    while (pos_ <= offset && pos_ < text_.size());
+    lastGap_ = spans_.size() < 2 ? 0 : spans_[spans_.size() - 2].end;
+  }
+
+  /// spanAt() for an offset before the end of the span before the last.
+  [[gnu::noinline]] const Span *spanBefore(std::size_t offset) {
     // The last span that begins at or before `offset`: the questions mostly go forwards, so the
     // search starts from the last answer's span and steps on a few spans; else a binary search
     // on the side of it where the answer is.
@@ -384,7 +458,7 @@ private:
   /// Lexes from pos_ to the end of the next string or comment (or of the text).
   void step() {
     const std::string_view t = text_;
-    const std::size_t i = findAny(t, pos_, search_, '#', '"', '\'', '`');
+    const std::size_t i = findSet<'#', '"', '\'', '`'>(t, pos_, search_);
     if (i >= t.size()) {
       pos_ = t.size();
       return;
@@ -392,7 +466,7 @@ private:
     if (t[i] == '#') {
       // A comment ends at a line end, and at a NUL byte, which tree-sitter's lexer reads as the
       // end of the input there: what follows is code to it.
-      const std::size_t e = findAny(t, i, search_, '\n', '\r', '\0');
+      const std::size_t e = findSet<'\n', '\r', '\0'>(t, i, search_);
       spans_.push_back({i, e});
       pos_ = e;
       return;
@@ -433,7 +507,11 @@ private:
     for (std::size_t k = q + (triple ? 3 : 1); k < t.size();) {
       // One search finds the end, an escape, and what leaves the string unterminated: a NUL byte
       // ends a string's content for tree-sitter (as a comment's), anywhere before its end.
-      k = triple ? findAny(t, k, search_, quote, '\\', '\0') : findAny(t, k, search_, quote, '\\', '\n', '\r', '\0');
+      k = quote == '"'
+              ? triple ? findSet<'"', '\\', '\0'>(t, k, search_) : findSet<'"', '\\', '\n', '\r', '\0'>(t, k, search_)
+          : quote == '\''
+              ? triple ? findSet<'\'', '\\', '\0'>(t, k, search_) : findSet<'\'', '\\', '\n', '\r', '\0'>(t, k, search_)
+              : findAny(t, k, search_, quote, '\\', '\n', '\r', '\0'); // a backquote's low nibble is NUL's
       if (k >= t.size()) break;
       const char ch = t[k];
       if (ch == '\\') {
@@ -556,9 +634,9 @@ private:
 
   std::string_view text_;
   std::vector<Span> spans_;
-  std::size_t pos_ = 0;      ///< everything before it is lexed
-  std::size_t codeFrom_ = 0; ///< the end of the last span (0 before any): code from there to pos_
-  std::size_t hint_ = 0;     ///< the span spanAt() found last (an index into spans_, maybe stale)
+  std::size_t pos_ = 0;     ///< everything before it is lexed
+  std::size_t lastGap_ = 0; ///< the end of the span before the last (0 if none): code to the last
+  std::size_t hint_ = 0;    ///< the span spanAt() found last (an index into spans_, maybe stale)
   Search search_;
   bool bytewise_ = false;
   bool lost_ = false;
