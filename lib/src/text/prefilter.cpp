@@ -235,23 +235,26 @@ template <class... C> bool isAnyOf(char c, C... set) { return ((c == set) || ...
 /// shuffle of a 16-byte table and one compare: the table holds, at each low nibble, the member
 /// with it, else a byte with the high bit set, which no byte the shuffle is asked about equals
 /// (the shuffle gives 0 for a byte with the high bit, and 0 has it clear).
+template <char... Set> constexpr bool nibblesDiffer() {
+  constexpr char bytes[] = {Set...};
+  for (std::size_t a = 0; a < sizeof...(Set); ++a)
+    for (std::size_t b = a + 1; b < sizeof...(Set); ++b)
+      if (((bytes[a] ^ bytes[b]) & 15) == 0) return false;
+  return true;
+}
+
+template <char... Set> constexpr std::array<char, 64> nibbleTable() {
+  std::array<char, 64> t{};
+  for (unsigned l = 0; l < 64; ++l) t[l] = static_cast<char>(0x80 | (l & 15));
+  for (unsigned lane = 0; lane < 64; lane += 16)
+    for (const char c : {Set...}) t[lane + (static_cast<unsigned char>(c) & 15)] = c;
+  return t;
+}
+
 template <char... Set> struct NibbleSet {
-  static constexpr char bytes[] = {Set...};
-  static constexpr bool distinct = [] {
-    for (std::size_t a = 0; a < sizeof...(Set); ++a)
-      for (std::size_t b = a + 1; b < sizeof...(Set); ++b)
-        if (((bytes[a] ^ bytes[b]) & 15) == 0) return false;
-    return true;
-  }();
-  static_assert(distinct, "two bytes of the set share their low nibble");
+  static_assert(nibblesDiffer<Set...>(), "two bytes of the set share their low nibble");
   /// The table, once for each 16-byte lane of a 64-byte vector.
-  alignas(64) static constexpr std::array<char, 64> table = [] {
-    std::array<char, 64> t{};
-    for (unsigned l = 0; l < 64; ++l) t[l] = static_cast<char>(0x80 | (l & 15));
-    for (unsigned lane = 0; lane < 64; lane += 16)
-      for (const char c : bytes) t[lane + (static_cast<unsigned char>(c) & 15)] = c;
-    return t;
-  }();
+  alignas(64) static constexpr std::array<char, 64> table = nibbleTable<Set...>();
 };
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -286,10 +289,21 @@ __attribute__((target("avx512f,avx512bw"))) std::size_t findAnyAvx512(const char
   return n;
 }
 
-/// findSet()'s search 32 bytes at a time (see findAnyAvx2()).
+/// findSet()'s search 64 bytes, then 32 at a time (see findAnyAvx2()).
 template <char... Set>
 __attribute__((target("avx2"))) std::size_t findSetAvx2(const char *s, std::size_t &i, std::size_t n) {
   const __m256i table = _mm256_load_si256(reinterpret_cast<const __m256i *>(NibbleSet<Set...>::table.data()));
+  for (; i + 64 <= n; i += 64) {
+    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i));
+    const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i + 32));
+    const __m256i mx = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(table, x), x);
+    const __m256i my = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(table, y), y);
+    if (const __m256i m = _mm256_or_si256(mx, my); _mm256_testz_si256(m, m) == 0) {
+      const std::uint64_t mask = static_cast<std::uint32_t>(_mm256_movemask_epi8(mx)) |
+                                 std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(my))} << 32;
+      return i + static_cast<std::size_t>(__builtin_ctzll(mask));
+    }
+  }
   for (; i + 32 <= n; i += 32) {
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i));
     if (const auto mask =
@@ -300,12 +314,18 @@ __attribute__((target("avx2"))) std::size_t findSetAvx2(const char *s, std::size
   return n;
 }
 
-/// findSet()'s search 64 bytes at a time (see findAnyAvx512()).
+/// findSet()'s search 64 bytes at a time (see findAnyAvx512()), the whole blocks without a mask.
 template <char... Set>
 __attribute__((target("avx512f,avx512bw"))) std::size_t findSetAvx512(const char *s, std::size_t from, std::size_t n) {
   const __m512i table = _mm512_load_si512(NibbleSet<Set...>::table.data());
-  for (std::size_t i = from; i < n; i += 64) {
-    const __mmask64 inside = n - i >= 64 ? ~__mmask64{0} : (__mmask64{1} << (n - i)) - 1;
+  std::size_t i = from;
+  for (; i + 64 <= n; i += 64) {
+    const __m512i x = _mm512_loadu_si512(s + i);
+    if (const __mmask64 m = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(table, x), x); m != 0)
+      return i + static_cast<std::size_t>(__builtin_ctzll(m));
+  }
+  if (i < n) {
+    const __mmask64 inside = (__mmask64{1} << (n - i)) - 1;
     const __m512i x = _mm512_maskz_loadu_epi8(inside, s + i);
     if (const __mmask64 m = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(table, x), x) & inside; m != 0)
       return i + static_cast<std::size_t>(__builtin_ctzll(m));
