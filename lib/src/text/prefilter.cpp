@@ -231,73 +231,63 @@ Search searchFor([[maybe_unused]] bool bytewise) {
 /// Whether `c` is one of `set`.
 template <class... C> bool isAnyOf(char c, C... set) { return ((c == set) || ...); }
 
-/// A set of bytes whose low nibbles differ, tested against a vector of bytes at once by one byte
-/// shuffle of a 16-byte table and one compare: the table holds, at each low nibble, the member
-/// with it, else a byte with the high bit set, which no byte the shuffle is asked about equals
-/// (the shuffle gives 0 for a byte with the high bit, and 0 has it clear).
-template <char... Set> constexpr bool nibblesDiffer() {
-  constexpr char bytes[] = {Set...};
-  for (std::size_t a = 0; a < sizeof...(Set); ++a)
-    for (std::size_t b = a + 1; b < sizeof...(Set); ++b)
-      if (((bytes[a] ^ bytes[b]) & 15) == 0) return false;
-  return true;
+/// A set of bytes (known when compiling) tested against a vector of bytes at once by byte
+/// shuffles of 16-byte tables and compares: a table holds, at each low nibble, a member with it,
+/// else a byte with the high bit set, which no byte the shuffle is asked about equals (the shuffle
+/// gives 0 for a byte with the high bit, and 0 has it clear). One table when the members' low
+/// nibbles differ; a second for the members whose nibble the first has taken (`}` beside `\r`,
+/// the backquote beside NUL); no nibble three times.
+template <char... Set> constexpr int nibbleTables() {
+  int count[16] = {}, most = 0;
+  for (const char c : {Set...}) most = std::max(most, ++count[static_cast<unsigned char>(c) & 15]);
+  return most;
 }
 
-template <char... Set> constexpr std::array<char, 64> nibbleTable() {
-  std::array<char, 64> t{};
-  for (unsigned l = 0; l < 64; ++l) t[l] = static_cast<char>(0x80 | (l & 15));
-  for (unsigned lane = 0; lane < 64; lane += 16)
-    for (const char c : {Set...}) t[lane + (static_cast<unsigned char>(c) & 15)] = c;
+template <char... Set> constexpr std::array<char, 128> nibbleTableBytes() {
+  std::array<char, 128> t{};
+  for (unsigned k = 0; k < 128; ++k) t[k] = static_cast<char>(0x80 | (k & 15));
+  bool taken[16] = {};
+  for (const char c : {Set...}) {
+    const unsigned l = static_cast<unsigned char>(c) & 15;
+    const unsigned table = taken[l] ? 64 : 0;
+    taken[l] = true;
+    for (unsigned lane = 0; lane < 64; lane += 16) t[table + lane + l] = c;
+  }
   return t;
 }
 
 template <char... Set> struct NibbleSet {
-  static_assert(nibblesDiffer<Set...>(), "two bytes of the set share their low nibble");
-  /// The table, once for each 16-byte lane of a 64-byte vector.
-  alignas(64) static constexpr std::array<char, 64> table = nibbleTable<Set...>();
+  static constexpr bool two = nibbleTables<Set...>() == 2;
+  static_assert(nibbleTables<Set...>() <= 2, "three bytes of the set share their low nibble");
+  /// The tables, each once for each 16-byte lane of a 64-byte vector: the first at 0, the
+  /// second (if any) at 64.
+  alignas(64) static constexpr std::array<char, 128> bytes = nibbleTableBytes<Set...>();
 };
 
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ASYNCFIX_FIND_AVX2 1
 
-/// findAny()'s search 32 bytes at a time from `i`, as far as the loads stay in the text: the
-/// position found, or `i` left at the first position not searched and n returned. In a function
-/// of its own for the target.
-template <class... C>
-__attribute__((target("avx2"))) std::size_t findAnyAvx2(const char *s, std::size_t &i, std::size_t n, C... set) {
-  for (; i + 32 <= n; i += 32) {
-    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i));
-    __m256i m = _mm256_setzero_si256();
-    ((m = _mm256_or_si256(m, _mm256_cmpeq_epi8(x, _mm256_set1_epi8(set)))), ...);
-    if (const auto mask = static_cast<unsigned>(_mm256_movemask_epi8(m)); mask != 0)
-      return i + static_cast<std::size_t>(__builtin_ctz(mask));
-  }
-  return n;
+/// findSet()'s test of 32 bytes: a byte's bit set where it is one of the set.
+template <char... Set>
+__attribute__((target("avx2"))) inline __m256i setBytesAvx2(__m256i x, __m256i first, __m256i second) {
+  const __m256i m = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(first, x), x);
+  if constexpr (NibbleSet<Set...>::two) return _mm256_or_si256(m, _mm256_cmpeq_epi8(_mm256_shuffle_epi8(second, x), x));
+  return m;
 }
 
-/// findAny() 64 bytes at a time from `from` to the end of the text, the last block's load masked
-/// to the text (AVX-512: no byte past it is read, and no scalar head or tail).
-template <class... C>
-__attribute__((target("avx512f,avx512bw"))) std::size_t findAnyAvx512(const char *s, std::size_t from, std::size_t n,
-                                                                      C... set) {
-  for (std::size_t i = from; i < n; i += 64) {
-    const __mmask64 inside = n - i >= 64 ? ~__mmask64{0} : (__mmask64{1} << (n - i)) - 1;
-    const __m512i x = _mm512_maskz_loadu_epi8(inside, s + i);
-    const __mmask64 m = (_mm512_cmpeq_epi8_mask(x, _mm512_set1_epi8(set)) | ...) & inside;
-    if (m != 0) return i + static_cast<std::size_t>(__builtin_ctzll(m));
-  }
-  return n;
-}
-
-/// findSet()'s search 64 bytes, then 32 at a time (see findAnyAvx2()).
+/// findSet()'s search 64 bytes, then 32 at a time from `i`, as far as the loads stay in the text:
+/// the position found, or `i` left at the first position not searched and n returned. In a
+/// function of its own for the target.
 template <char... Set>
 __attribute__((target("avx2"))) std::size_t findSetAvx2(const char *s, std::size_t &i, std::size_t n) {
-  const __m256i table = _mm256_load_si256(reinterpret_cast<const __m256i *>(NibbleSet<Set...>::table.data()));
+  const char *tables = NibbleSet<Set...>::bytes.data();
+  const __m256i first = _mm256_load_si256(reinterpret_cast<const __m256i *>(tables));
+  const __m256i second = _mm256_load_si256(reinterpret_cast<const __m256i *>(tables + 64));
   for (; i + 64 <= n; i += 64) {
-    const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i));
-    const __m256i y = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i + 32));
-    const __m256i mx = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(table, x), x);
-    const __m256i my = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(table, y), y);
+    const __m256i mx =
+        setBytesAvx2<Set...>(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i)), first, second);
+    const __m256i my =
+        setBytesAvx2<Set...>(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i + 32)), first, second);
     if (const __m256i m = _mm256_or_si256(mx, my); _mm256_testz_si256(m, m) == 0) {
       const std::uint64_t mask = static_cast<std::uint32_t>(_mm256_movemask_epi8(mx)) |
                                  std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(my))} << 32;
@@ -306,48 +296,44 @@ __attribute__((target("avx2"))) std::size_t findSetAvx2(const char *s, std::size
   }
   for (; i + 32 <= n; i += 32) {
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i));
-    if (const auto mask =
-            static_cast<unsigned>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(_mm256_shuffle_epi8(table, x), x)));
+    if (const auto mask = static_cast<unsigned>(_mm256_movemask_epi8(setBytesAvx2<Set...>(x, first, second)));
         mask != 0)
       return i + static_cast<std::size_t>(__builtin_ctz(mask));
   }
   return n;
 }
 
-/// findSet()'s search 64 bytes at a time (see findAnyAvx512()), the whole blocks without a mask.
+/// findSet()'s search 64 bytes at a time from `from` to the end of the text: the whole blocks
+/// loaded plainly, the last one's load masked to the text (AVX-512: no byte past it is read, and
+/// no scalar tail).
 template <char... Set>
 __attribute__((target("avx512f,avx512bw"))) std::size_t findSetAvx512(const char *s, std::size_t from, std::size_t n) {
-  const __m512i table = _mm512_load_si512(NibbleSet<Set...>::table.data());
+  const __m512i first = _mm512_load_si512(NibbleSet<Set...>::bytes.data());
+  const __m512i second = _mm512_load_si512(NibbleSet<Set...>::bytes.data() + 64);
   std::size_t i = from;
   for (; i + 64 <= n; i += 64) {
     const __m512i x = _mm512_loadu_si512(s + i);
-    if (const __mmask64 m = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(table, x), x); m != 0)
-      return i + static_cast<std::size_t>(__builtin_ctzll(m));
+    __mmask64 m = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(first, x), x);
+    if constexpr (NibbleSet<Set...>::two) m |= _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(second, x), x);
+    if (m != 0) return i + static_cast<std::size_t>(__builtin_ctzll(m));
   }
   if (i < n) {
     const __mmask64 inside = (__mmask64{1} << (n - i)) - 1;
     const __m512i x = _mm512_maskz_loadu_epi8(inside, s + i);
-    if (const __mmask64 m = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(table, x), x) & inside; m != 0)
-      return i + static_cast<std::size_t>(__builtin_ctzll(m));
+    __mmask64 m = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(first, x), x);
+    if constexpr (NibbleSet<Set...>::two) m |= _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(second, x), x);
+    if ((m &= inside) != 0) return i + static_cast<std::size_t>(__builtin_ctzll(m));
   }
   return n;
 }
 #endif
 
-/// The first position at or after `from` holding one of the bytes of `set`; text.size() when
-/// there is none. As `how` says: 64 bytes at a time with AVX-512; 32 with AVX2, then 16 with
-/// SSE2 (and with SSE2 alone), the rest one at a time; one at a time throughout on the reference
-/// path. The lexer searches once per string or comment, and once per literal piece of an
-/// f-string: a NUL byte, which ends both for tree-sitter, is one of the bytes searched for.
+/// findSet()'s paths without the shuffles: 16 bytes at a time with SSE2, one compare a byte of the
+/// set, the rest one at a time; one at a time throughout on the reference path.
 template <class... C> std::size_t findAny(std::string_view text, std::size_t from, Search how, C... set) {
   const std::size_t n = text.size();
   const char *s = text.data();
   std::size_t i = from;
-#if defined(ASYNCFIX_FIND_AVX2)
-  if (how == Search::kAvx512) return from >= n ? n : findAnyAvx512(s, from, n, set...);
-  if (how == Search::kAvx2)
-    if (const std::size_t found = findAnyAvx2(s, i, n, set...); found != n) return found;
-#endif
 #if defined(__SSE2__)
   for (; how != Search::kBytewise && i + 16 <= n; i += 16) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
@@ -362,9 +348,11 @@ template <class... C> std::size_t findAny(std::string_view text, std::size_t fro
   return n;
 }
 
-/// findAny() for a set known when compiling whose bytes' low nibbles differ (NibbleSet): with
-/// AVX2 and AVX-512, one shuffle and one compare a vector instead of a compare a byte of the set.
-/// The lexer's searches between strings, in comments and in plain strings, the bulk of its bytes.
+/// The first position at or after `from` holding one of the bytes of `Set`; text.size() when
+/// there is none. As `how` says: 64 bytes at a time with AVX-512; 64, then 32 with AVX2, then 16
+/// with SSE2 (and with SSE2 alone), the rest one at a time; one at a time throughout on the
+/// reference path. The lexer searches once per string or comment, and once per literal piece of
+/// an f-string: a NUL byte, which ends both for tree-sitter, is one of the bytes searched for.
 template <char... Set> std::size_t findSet(std::string_view text, std::size_t from, Search how) {
 #if defined(ASYNCFIX_FIND_AVX2)
   const std::size_t n = text.size();
@@ -531,7 +519,7 @@ private:
               ? triple ? findSet<'"', '\\', '\0'>(t, k, search_) : findSet<'"', '\\', '\n', '\r', '\0'>(t, k, search_)
           : quote == '\''
               ? triple ? findSet<'\'', '\\', '\0'>(t, k, search_) : findSet<'\'', '\\', '\n', '\r', '\0'>(t, k, search_)
-              : findAny(t, k, search_, quote, '\\', '\n', '\r', '\0'); // a backquote's low nibble is NUL's
+              : findSet<'`', '\\', '\n', '\r', '\0'>(t, k, search_); // a backquote is never tripled
       if (k >= t.size()) break;
       const char ch = t[k];
       if (ch == '\\') {
@@ -565,8 +553,7 @@ private:
     std::size_t piece = o.begin; // where the current literal piece starts
     for (std::size_t k = q + (triple ? 3 : 1); k < t.size();) {
       // The next byte that is more than literal text (the other bytes need no step of their own).
-      k = triple ? findAny(t, k, search_, quote, '\\', '{', '}', '\0')
-                 : findAny(t, k, search_, quote, '\\', '{', '}', '\0', '\n', '\r');
+      k = pieceEnd(k, quote, triple);
       if (k >= t.size()) break;
       const char ch = t[k];
       if (ch == '\\') {
@@ -593,6 +580,20 @@ private:
       }
     }
     return npos; // unterminated at the end of the text
+  }
+
+  /// The first byte at or after `k` in an f-string quoted by `quote` that is more than literal text.
+  std::size_t pieceEnd(std::size_t k, char quote, bool triple) const {
+    const std::string_view t = text_;
+    switch (quote) {
+    case '"':
+      return triple ? findSet<'"', '\\', '{', '}', '\0'>(t, k, search_)
+                    : findSet<'"', '\\', '{', '}', '\0', '\n', '\r'>(t, k, search_);
+    case '\'':
+      return triple ? findSet<'\'', '\\', '{', '}', '\0'>(t, k, search_)
+                    : findSet<'\'', '\\', '{', '}', '\0', '\n', '\r'>(t, k, search_);
+    default: return findSet<'`', '\\', '{', '}', '\0', '\n', '\r'>(t, k, search_); // never tripled
+    }
   }
 
   /// The replacement field whose code starts at `k` in an f-string quoted by `quote`: where its
