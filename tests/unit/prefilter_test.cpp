@@ -1086,7 +1086,9 @@ TEST_CASE("prefilter: a NUL byte ends a comment or a string, as tree-sitter read
   CHECK(linter.mayHaveFindings(comment));
   for (const std::string &text :
        {comment, "x = 1  # \0async = 2\n"s, "s = '\0async = 1'\n"s, "s = '''\0\nasync = 1\n'''\n"s,
-        "s = f'{x}\0async = 1'\n"s, "s = f'{\0async}'\n"s, "# \0\n"s, "s = '\0'\n"s}) {
+        "s = f'{x}\0async = 1'\n"s, "s = f'{\0async}'\n"s, "# \0\n"s, "s = '\0'\n"s,
+        // in an escape, which the lexer's search steps over
+        "s = '\\\0async = 1'\n"s, "s = '''\\\0async = 1'''\n"s, "s = '\\N{\0}async = 1'\n"s}) {
     INFO("text: " << text);
     if (linter.mayHaveFindings(text)) continue;
     CHECK(allFindings(linter, text).empty());

@@ -223,74 +223,158 @@ Opening opening(std::string_view t, std::size_t q) {
   return o;
 }
 
+/// How the lexer's searches go, chosen once per lexer: one byte at a time (the reference path),
+/// or 16 (SSE2), 32 (AVX2) or 64 (AVX-512) bytes at a time.
+enum class Search : unsigned char { kBytewise, kSse2, kAvx2, kAvx512 };
+
+Search searchFor([[maybe_unused]] bool bytewise) {
+#if defined(__x86_64__) && defined(__GNUC__)
+  if (bytewise) return Search::kBytewise;
+  if (cpuHasAvx512Vbmi()) return Search::kAvx512;
+  return cpuHasAvx2() ? Search::kAvx2 : Search::kSse2;
+#elif defined(__SSE2__)
+  return bytewise ? Search::kBytewise : Search::kSse2;
+#else
+  return Search::kBytewise;
+#endif
+}
+
+/// Whether `c` is one of `set`.
+template <class... C> bool isAnyOf(char c, C... set) { return ((c == set) || ...); }
+
+/// A set of bytes (known when compiling) tested against a vector of bytes at once by byte
+/// shuffles of 16-byte tables and compares: a table holds, at each low nibble, a member with it,
+/// else a byte with the high bit set, which no byte the shuffle is asked about equals (the shuffle
+/// gives 0 for a byte with the high bit, and 0 has it clear). One table when the members' low
+/// nibbles differ; a second for the members whose nibble the first has taken (`}` beside `\r`,
+/// the backquote beside NUL); no nibble three times.
+template <char... Set> constexpr int nibbleTables() {
+  int count[16] = {}, most = 0;
+  for (const char c : {Set...}) most = std::max(most, ++count[static_cast<unsigned char>(c) & 15]);
+  return most;
+}
+
+template <char... Set> constexpr std::array<char, 128> nibbleTableBytes() {
+  std::array<char, 128> t{};
+  for (unsigned k = 0; k < 128; ++k) t[k] = static_cast<char>(0x80 | (k & 15));
+  bool taken[16] = {};
+  for (const char c : {Set...}) {
+    const unsigned l = static_cast<unsigned char>(c) & 15;
+    const unsigned table = taken[l] ? 64 : 0;
+    taken[l] = true;
+    for (unsigned lane = 0; lane < 64; lane += 16) t[table + lane + l] = c;
+  }
+  return t;
+}
+
+template <char... Set> struct NibbleSet {
+  static constexpr bool two = nibbleTables<Set...>() == 2;
+  static_assert(nibbleTables<Set...>() <= 2, "three bytes of the set share their low nibble");
+  /// The tables, each once for each 16-byte lane of a 64-byte vector: the first at 0, the
+  /// second (if any) at 64.
+  alignas(64) static constexpr std::array<char, 128> bytes = nibbleTableBytes<Set...>();
+};
+
 #if defined(__x86_64__) && defined(__GNUC__)
 #define ASYNCFIX_FIND_AVX2 1
 
-/// findAny()'s search 32 bytes at a time from `i`, as far as the loads stay in the text: the
-/// position found, or `i` left at the first position not searched and n returned. In a function
-/// of its own for the target.
-__attribute__((target("avx2"))) std::size_t findAnyAvx2(const char *s, std::size_t &i, std::size_t n, char a, char b,
-                                                        char c, char d) {
-  const __m256i va = _mm256_set1_epi8(a), vb = _mm256_set1_epi8(b), vc = _mm256_set1_epi8(c), vd = _mm256_set1_epi8(d);
+/// findSet()'s test of 32 bytes: a byte's bit set where it is one of the set.
+template <char... Set>
+__attribute__((target("avx2"))) inline __m256i setBytesAvx2(__m256i x, __m256i first, __m256i second) {
+  const __m256i m = _mm256_cmpeq_epi8(_mm256_shuffle_epi8(first, x), x);
+  if constexpr (NibbleSet<Set...>::two) return _mm256_or_si256(m, _mm256_cmpeq_epi8(_mm256_shuffle_epi8(second, x), x));
+  return m;
+}
+
+/// findSet()'s search 64 bytes, then 32 at a time from `i`, as far as the loads stay in the text:
+/// the position found, or `i` left at the first position not searched and n returned. In a
+/// function of its own for the target.
+template <char... Set>
+__attribute__((target("avx2"))) std::size_t findSetAvx2(const char *s, std::size_t &i, std::size_t n) {
+  const char *tables = NibbleSet<Set...>::bytes.data();
+  const __m256i first = _mm256_load_si256(reinterpret_cast<const __m256i *>(tables));
+  const __m256i second = _mm256_load_si256(reinterpret_cast<const __m256i *>(tables + 64));
+  for (; i + 64 <= n; i += 64) {
+    const __m256i mx =
+        setBytesAvx2<Set...>(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i)), first, second);
+    const __m256i my =
+        setBytesAvx2<Set...>(_mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i + 32)), first, second);
+    if (const __m256i m = _mm256_or_si256(mx, my); _mm256_testz_si256(m, m) == 0) {
+      const std::uint64_t mask = static_cast<std::uint32_t>(_mm256_movemask_epi8(mx)) |
+                                 std::uint64_t{static_cast<std::uint32_t>(_mm256_movemask_epi8(my))} << 32;
+      return i + static_cast<std::size_t>(__builtin_ctzll(mask));
+    }
+  }
   for (; i + 32 <= n; i += 32) {
     const __m256i x = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(s + i));
-    const __m256i m = _mm256_or_si256(_mm256_or_si256(_mm256_cmpeq_epi8(x, va), _mm256_cmpeq_epi8(x, vb)),
-                                      _mm256_or_si256(_mm256_cmpeq_epi8(x, vc), _mm256_cmpeq_epi8(x, vd)));
-    if (const auto mask = static_cast<unsigned>(_mm256_movemask_epi8(m)); mask != 0)
+    if (const auto mask = static_cast<unsigned>(_mm256_movemask_epi8(setBytesAvx2<Set...>(x, first, second)));
+        mask != 0)
       return i + static_cast<std::size_t>(__builtin_ctz(mask));
   }
   return n;
 }
 
-/// findAny() 64 bytes at a time from `from` to the end of the text, the last block's load masked
-/// to the text (AVX-512: no byte past it is read, and no scalar head or tail).
-__attribute__((target("avx512f,avx512bw"))) std::size_t findAnyAvx512(const char *s, std::size_t from, std::size_t n,
-                                                                      char a, char b, char c, char d) {
-  const __m512i va = _mm512_set1_epi8(a), vb = _mm512_set1_epi8(b), vc = _mm512_set1_epi8(c), vd = _mm512_set1_epi8(d);
-  for (std::size_t i = from; i < n; i += 64) {
-    const __mmask64 inside = n - i >= 64 ? ~__mmask64{0} : (__mmask64{1} << (n - i)) - 1;
-    const __m512i x = _mm512_maskz_loadu_epi8(inside, s + i);
-    const __mmask64 m = (_mm512_cmpeq_epi8_mask(x, va) | _mm512_cmpeq_epi8_mask(x, vb) | _mm512_cmpeq_epi8_mask(x, vc) |
-                         _mm512_cmpeq_epi8_mask(x, vd)) &
-                        inside;
+/// findSet()'s search 64 bytes at a time from `from` to the end of the text: the whole blocks
+/// loaded plainly, the last one's load masked to the text (AVX-512: no byte past it is read, and
+/// no scalar tail).
+template <char... Set>
+__attribute__((target("avx512f,avx512bw"))) std::size_t findSetAvx512(const char *s, std::size_t from, std::size_t n) {
+  const __m512i first = _mm512_load_si512(NibbleSet<Set...>::bytes.data());
+  const __m512i second = _mm512_load_si512(NibbleSet<Set...>::bytes.data() + 64);
+  std::size_t i = from;
+  for (; i + 64 <= n; i += 64) {
+    const __m512i x = _mm512_loadu_si512(s + i);
+    __mmask64 m = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(first, x), x);
+    if constexpr (NibbleSet<Set...>::two) m |= _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(second, x), x);
     if (m != 0) return i + static_cast<std::size_t>(__builtin_ctzll(m));
+  }
+  if (i < n) {
+    const __mmask64 inside = (__mmask64{1} << (n - i)) - 1;
+    const __m512i x = _mm512_maskz_loadu_epi8(inside, s + i);
+    __mmask64 m = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(first, x), x);
+    if constexpr (NibbleSet<Set...>::two) m |= _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(second, x), x);
+    if ((m &= inside) != 0) return i + static_cast<std::size_t>(__builtin_ctzll(m));
   }
   return n;
 }
 #endif
 
-/// The first position at or after `from` holding one of the bytes `a`, `b`, `c`, `d` (repeat one
-/// to ask for fewer); text.size() when there is none. 64 bytes at a time with AVX-512, 32 with
-/// AVX2, else 16 with SSE2, the rest one at a time; with `bytewise` (the reference path), one at a
-/// time throughout.
-std::size_t findAny(std::string_view text, std::size_t from, char a, char b, char c, char d,
-                    [[maybe_unused]] bool bytewise = false) {
+/// findSet()'s paths without the shuffles: 16 bytes at a time with SSE2, one compare a byte of the
+/// set, the rest one at a time; one at a time throughout on the reference path.
+template <class... C> std::size_t findAny(std::string_view text, std::size_t from, Search how, C... set) {
   const std::size_t n = text.size();
   const char *s = text.data();
   std::size_t i = from;
-#if defined(ASYNCFIX_FIND_AVX2)
-  if (!bytewise && cpuHasAvx512Vbmi()) return from >= n ? n : findAnyAvx512(s, from, n, a, b, c, d);
-#endif
 #if defined(__SSE2__)
-  const __m128i va = _mm_set1_epi8(a), vb = _mm_set1_epi8(b), vc = _mm_set1_epi8(c), vd = _mm_set1_epi8(d);
-  for (; !bytewise && i + 16 <= n; i += 16) {
-#if defined(ASYNCFIX_FIND_AVX2)
-    // Past the first 32 bytes (most searches end sooner, where the set-up would cost more).
-    if (i >= from + 32 && i + 32 <= n && cpuHasAvx2()) {
-      if (const std::size_t found = findAnyAvx2(s, i, n, a, b, c, d); found != n) return found;
-      if (i + 16 > n) break;
-    }
-#endif
+  for (; how != Search::kBytewise && i + 16 <= n; i += 16) {
     const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i *>(s + i));
-    const __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(x, va), _mm_cmpeq_epi8(x, vb)),
-                                   _mm_or_si128(_mm_cmpeq_epi8(x, vc), _mm_cmpeq_epi8(x, vd)));
+    __m128i m = _mm_setzero_si128();
+    ((m = _mm_or_si128(m, _mm_cmpeq_epi8(x, _mm_set1_epi8(set)))), ...);
     if (const auto mask = static_cast<unsigned>(_mm_movemask_epi8(m)); mask != 0)
       return i + static_cast<std::size_t>(__builtin_ctz(mask));
   }
 #endif
   for (; i < n; ++i)
-    if (s[i] == a || s[i] == b || s[i] == c || s[i] == d) return i;
+    if (isAnyOf(s[i], set...)) return i;
   return n;
+}
+
+/// The first position at or after `from` holding one of the bytes of `Set`; text.size() when
+/// there is none. As `how` says: 64 bytes at a time with AVX-512; 64, then 32 with AVX2, then 16
+/// with SSE2 (and with SSE2 alone), the rest one at a time; one at a time throughout on the
+/// reference path. The lexer searches once per string or comment, and once per literal piece of
+/// an f-string: a NUL byte, which ends both for tree-sitter, is one of the bytes searched for.
+template <char... Set> std::size_t findSet(std::string_view text, std::size_t from, Search how) {
+#if defined(ASYNCFIX_FIND_AVX2)
+  const std::size_t n = text.size();
+  if (how == Search::kAvx512) return from >= n ? n : findSetAvx512<Set...>(text.data(), from, n);
+  if (how == Search::kAvx2) {
+    std::size_t i = from;
+    if (const std::size_t found = findSetAvx2<Set...>(text.data(), i, n); found != n) return found;
+    return findAny(text, i, Search::kSse2, Set...);
+  }
+#endif
+  return findAny(text, from, how, Set...);
 }
 
 /// Where tree-sitter-python sees strings and comments: sorted, disjoint [begin, end) spans, found
@@ -311,7 +395,8 @@ class Lexer {
 public:
   /// With `bytewise` (the reference path), its searches and those of the scans that read its
   /// spans go one byte at a time, no SIMD: the differential tests compare the two.
-  explicit Lexer(std::string_view text, bool bytewise = false) : text_(text), bytewise_(bytewise) {}
+  explicit Lexer(std::string_view text, bool bytewise = false)
+      : text_(text), search_(searchFor(bytewise)), bytewise_(bytewise) {}
 
   bool bytewise() const { return bytewise_; }
 
@@ -342,10 +427,31 @@ private:
     std::size_t outerBegin = begin, outerEnd = end; ///< the whole f-string a piece belongs to
   };
 
-  const Span *spanAt(std::size_t offset) {
-    while (pos_ <= offset && pos_ < text_.size()) step();
-    if (spans_.empty()) return nullptr;
-    if (spans_.back().begin <= offset) return offset < spans_.back().end ? &spans_.back() : nullptr;
+  /// The span around `offset`, nullptr in code. Inline for the usual question, whose answer is
+  /// the last span or the code on either side of it (the pass stops at the end of the string
+  /// after the offset asked, and the next question is mostly in the code before that string).
+  [[gnu::always_inline]] const Span *spanAt(std::size_t offset) {
+    if (pos_ <= offset && pos_ < text_.size()) lexPast(offset);
+    if (offset >= lastGap_) {
+      if (spans_.empty()) return nullptr;
+      const Span &last = spans_.back();
+      return offset >= last.begin && offset < last.end ? &last : nullptr;
+    }
+    return spanBefore(offset);
+  }
+
+  /// Lexes on until pos_ is past `offset` (or at the end of the text).
+  [[gnu::noinline]] void lexPast(std::size_t offset) {
+    // Room for the spans of a text dense with strings, from the first step on (the vector grows
+    // past it as usual; bounded, for a huge text the scan may leave early).
+    if (spans_.capacity() == 0) spans_.reserve(std::min<std::size_t>(text_.size() / 128, 16384) + 8);
+    do step();
+    while (pos_ <= offset && pos_ < text_.size());
+    lastGap_ = spans_.size() < 2 ? 0 : spans_[spans_.size() - 2].end;
+  }
+
+  /// spanAt() for an offset before the end of the span before the last.
+  [[gnu::noinline]] const Span *spanBefore(std::size_t offset) {
     // The last span that begins at or before `offset`: the questions mostly go forwards, so the
     // search starts from the last answer's span and steps on a few spans; else a binary search
     // on the side of it where the answer is.
@@ -371,7 +477,7 @@ private:
   /// Lexes from pos_ to the end of the next string or comment (or of the text).
   void step() {
     const std::string_view t = text_;
-    const std::size_t i = findAny(t, pos_, '#', '"', '\'', '`', bytewise_);
+    const std::size_t i = findSet<'#', '"', '\'', '`'>(t, pos_, search_);
     if (i >= t.size()) {
       pos_ = t.size();
       return;
@@ -379,7 +485,7 @@ private:
     if (t[i] == '#') {
       // A comment ends at a line end, and at a NUL byte, which tree-sitter's lexer reads as the
       // end of the input there: what follows is code to it.
-      const std::size_t e = findAny(t, i, '\n', '\r', '\0', '\n', bytewise_);
+      const std::size_t e = findSet<'\n', '\r', '\0'>(t, i, search_);
       spans_.push_back({i, e});
       pos_ = e;
       return;
@@ -418,18 +524,24 @@ private:
     const char quote = t[q];
     const bool triple = quote != '`' && q + 2 < t.size() && t[q + 1] == quote && t[q + 2] == quote;
     for (std::size_t k = q + (triple ? 3 : 1); k < t.size();) {
-      k = triple ? findAny(t, k, quote, '\\', quote, quote, bytewise_)
-                 : findAny(t, k, quote, '\\', '\n', '\r', bytewise_);
+      // One search finds the end, an escape, and what leaves the string unterminated: a NUL byte
+      // ends a string's content for tree-sitter (as a comment's), anywhere before its end.
+      k = quote == '"'
+              ? triple ? findSet<'"', '\\', '\0'>(t, k, search_) : findSet<'"', '\\', '\n', '\r', '\0'>(t, k, search_)
+          : quote == '\''
+              ? triple ? findSet<'\'', '\\', '\0'>(t, k, search_) : findSet<'\'', '\\', '\n', '\r', '\0'>(t, k, search_)
+              : findSet<'`', '\\', '\n', '\r', '\0'>(t, k, search_); // a backquote is never tripled
       if (k >= t.size()) break;
       const char ch = t[k];
       if (ch == '\\') {
-        k = escapeEnd(o, k);
-      } else if (!triple && (ch == '\n' || ch == '\r')) {
+        const std::size_t e = escapeEnd(o, k);
+        for (std::size_t b = k + 1; b < std::min(e, t.size()); ++b) // the escape's bytes, not searched
+          if (t[b] == '\0') return npos;
+        k = e;
+      } else if (ch == '\0' || (!triple && (ch == '\n' || ch == '\r'))) {
         return npos;
       } else if (ch == quote && (!triple || (k + 2 < t.size() && t[k + 1] == quote && t[k + 2] == quote))) {
         const std::size_t end = k + (triple ? 3 : 1);
-        // A NUL byte ends a string's content for tree-sitter (as a comment's): unterminated.
-        if (std::memchr(t.data() + q, '\0', end - q) != nullptr) return npos;
         spans_.push_back({o.begin, end});
         return end;
       } else {
@@ -451,6 +563,9 @@ private:
     const std::size_t mark = spans_.size();
     std::size_t piece = o.begin; // where the current literal piece starts
     for (std::size_t k = q + (triple ? 3 : 1); k < t.size();) {
+      // The next byte that is more than literal text (the other bytes need no step of their own).
+      k = pieceEnd(k, quote, triple);
+      if (k >= t.size()) break;
       const char ch = t[k];
       if (ch == '\\') {
         // An escape; `\{` leaves the brace to open a field.
@@ -478,6 +593,20 @@ private:
     return npos; // unterminated at the end of the text
   }
 
+  /// The first byte at or after `k` in an f-string quoted by `quote` that is more than literal text.
+  std::size_t pieceEnd(std::size_t k, char quote, bool triple) const {
+    const std::string_view t = text_;
+    switch (quote) {
+    case '"':
+      return triple ? findSet<'"', '\\', '{', '}', '\0'>(t, k, search_)
+                    : findSet<'"', '\\', '{', '}', '\0', '\n', '\r'>(t, k, search_);
+    case '\'':
+      return triple ? findSet<'\'', '\\', '{', '}', '\0'>(t, k, search_)
+                    : findSet<'\'', '\\', '{', '}', '\0', '\n', '\r'>(t, k, search_);
+    default: return findSet<'`', '\\', '{', '}', '\0', '\n', '\r'>(t, k, search_); // never tripled
+    }
+  }
+
   /// The replacement field whose code starts at `k` in an f-string quoted by `quote`: where its
   /// closing `}` is, npos for what the pass does not follow. Strings nested in it become spans
   /// (each its own outer string; an f-string's pieces too); a format spec after a top-level `:`
@@ -488,6 +617,10 @@ private:
     int depth = 0;
     bool spec = false;
     while (k < t.size()) {
+      if (!kFieldBytes[static_cast<unsigned char>(t[k])]) {
+        ++k; // a byte every branch below steps over
+        continue;
+      }
       const char ch = t[k];
       if (ch == '\\' || ch == '\0' || (!triple && (ch == '\n' || ch == '\r'))) return npos;
       if (spec) {
@@ -523,10 +656,20 @@ private:
     return npos;
   }
 
+  /// The bytes a replacement field's scan stops at (field() steps over the others).
+  static constexpr std::array<bool, 256> kFieldBytes = [] {
+    std::array<bool, 256> table{};
+    for (const char c : {'\\', '\0', '\n', '\r', '\'', '"', '`', '#', '(', '[', '{', ')', ']', '}', ':'})
+      table[static_cast<unsigned char>(c)] = true;
+    return table;
+  }();
+
   std::string_view text_;
   std::vector<Span> spans_;
-  std::size_t pos_ = 0;  ///< everything before it is lexed
-  std::size_t hint_ = 0; ///< the span spanAt() found last (an index into spans_, maybe stale)
+  std::size_t pos_ = 0;     ///< everything before it is lexed
+  std::size_t lastGap_ = 0; ///< the end of the span before the last (0 if none): code to the last
+  std::size_t hint_ = 0;    ///< the span spanAt() found last (an index into spans_, maybe stale)
+  Search search_;
   bool bytewise_ = false;
   bool lost_ = false;
 };
