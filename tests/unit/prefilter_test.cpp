@@ -1936,6 +1936,10 @@ TEST_CASE("prefilter: `.volatile` keeps every file AF314 reports on", "[prefilte
            "import torch\nTensor = torch.Tensor\ndef f(a, Tensor.y):\n    return Tensor.volatile\n",
            "import torch\nTensor = torch.Tensor\ng = lambda a, Tensor.y: Tensor.volatile\n",
            "import torch\nTensor = torch.Tensor\ndef f(Tensor.y):\n    return Tensor.volatile\n",
+           // Found by fuzz_prefilter (session 11): after a token that ends an expression, the
+           // recovery reads the chain as an attribute of that expression (`None`), no path.
+           "import torch\ny,None)n.o.volatile\n",
+           "import torch\nimport torch.nn as nn\ny, None) nn.Module.volatile\n",
        }) {
     INFO(src);
     CHECK(reportsVolatile(linter, src));

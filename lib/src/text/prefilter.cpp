@@ -732,6 +732,26 @@ public:
     return false;
   }
 
+  /// Whether the token before `offset` (code, asked in increasing order of offsets, of a Blocks
+  /// asked nothing else) may make an expression that starts there a syntax error, as
+  /// followsOperand() reads it in its logical line; true too where the lines cannot be read as
+  /// tree-sitter reads them. After such a token tree-sitter's recovery may join the two into an
+  /// expression the bytes from `offset` do not spell (`None)n.o.volatile`: an attribute of `None`).
+  bool mayFollowOperand(std::size_t offset) {
+    if (lost_) return true;
+    if (offset < last_.end) return offset < last_.first || followsOperand(last_.first, offset);
+    while (line_ < text_.size()) {
+      Line l;
+      if (!read(l)) break;
+      line_ = l.end;
+      if (l.blank) continue;
+      last_ = l;
+      if (offset < l.end) return offset < l.first || followsOperand(l.first, offset);
+    }
+    lost_ = true;
+    return true;
+  }
+
 private:
   enum class Kind { Other, Def, Async };
   struct Open {
@@ -847,6 +867,7 @@ private:
 
   std::string_view text_;
   Lexer &lexer_;
+  Line last_; // the logical line mayFollowOperand() read last
   std::vector<Open> stack_;
   std::optional<Kind> pending_; ///< the kind of the header whose body the next line may open
   std::size_t line_ = 0;        ///< the start of the next logical line to read
@@ -2244,6 +2265,7 @@ public:
   struct VolatileMemo {
     std::optional<bool> recoversAttributes;
     std::vector<std::pair<std::string_view, bool>> roots;
+    std::optional<Blocks> lines; ///< the logical lines, read as far as the last root asked
   } volatileMemo;
 
 private:
@@ -2817,6 +2839,10 @@ bool volatileMayBeReported(std::string_view text, std::size_t at, Lexer &lexer, 
   }
   if (!memo.recoversAttributes) memo.recoversAttributes = mayRecoverAttributes(text, lexer);
   if (*memo.recoversAttributes) return true;
+  // The chain must start an expression where it stands: after a token that ends one
+  // (`None)n.o.volatile`), tree-sitter's recovery may read an attribute of something else.
+  if (!memo.lines) memo.lines.emplace(text, lexer);
+  if (memo.lines->mayFollowOperand(static_cast<std::size_t>(root.data() - text.data()))) return true;
   for (const auto &[name, path] : memo.roots)
     if (name == root) return !path;
   const bool path = nameDenotesPath(text, root, lexer, true);
