@@ -487,6 +487,9 @@ constexpr std::string_view kSeparators = "/";
 /// The most bytes the first pass of a run that lists its files first keeps for its second
 /// (FileReport::read): the files past it are read again.
 constexpr std::size_t kKeptBudget = std::size_t{512} << 20;
+/// The most jobs that wait for a worker before the producer checks one itself (JobQueue): fewer
+/// than the directories a walk keeps open (walkPaths) hold files, in most trees.
+constexpr std::size_t kAhead = 128;
 /// The largest read buffer a worker keeps for its next file (checkFile's `spare`).
 constexpr std::size_t kSpareMost = std::size_t{4} << 20;
 
@@ -598,12 +601,26 @@ ProjectText projectText(const Context &ctx) {
 /// Jobs handed from the walk (the producer) to the workers as it finds them.
 class JobQueue {
 public:
+  /// push() then has the producer check jobs itself (`help`) while more than `ahead` wait: a walk
+  /// that ran far ahead of the readers closed the directories it had listed (OpenDirectory), and
+  /// their files were opened by their whole path, a lookup of each component in the kernel.
+  void helpWhileAhead(std::size_t ahead, std::function<void(Job &)> help) {
+    ahead_ = ahead;
+    help_ = std::move(help);
+  }
+
   void push(Job job) {
+    std::size_t waiting = 0;
     {
       const std::lock_guard lock(mutex_);
       jobs_.push_back(std::move(job));
+      waiting = jobs_.size();
     }
     ready_.notify_one();
+    if (help_ && waiting > ahead_) {
+      Job ahead;
+      if (tryPop(ahead)) help_(ahead);
+    }
   }
   /// No more jobs will come.
   void close() {
@@ -624,10 +641,21 @@ public:
   }
 
 private:
+  /// The next job, if one waits.
+  bool tryPop(Job &job) {
+    const std::lock_guard lock(mutex_);
+    if (jobs_.empty()) return false;
+    job = std::move(jobs_.front());
+    jobs_.pop_front();
+    return true;
+  }
+
   std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<Job> jobs_;
   bool closed_ = false;
+  std::size_t ahead_ = 0;
+  std::function<void(Job &)> help_;
 };
 
 /// A report that says nothing but that its file was checked (most of a run's): held as this
@@ -709,19 +737,24 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   // Each worker's reports stay where they were made until they are moved once, in path order,
   // into the result: a report is large.
   std::vector<WorkerReports> done;
+  const auto checkOne = [&](Job &job, WorkerReports &mine, std::string &spare) {
+    if (ctx.cancelled()) return; // the queue is emptied: the producer never waits
+    FileReport report = checkFile(job, ctx, spare);
+    if (!report.deferred) progress.advance();
+    if (std::optional<BareReport> bare = BareReport::of(report)) mine.bare.push_back(std::move(*bare));
+    else mine.full.push_back(std::move(report));
+  };
   const auto work = [&] {
     WorkerReports mine;
     std::string spare; // the memory of this worker's reads
-    for (Job job; queue.pop(job);) {
-      if (ctx.cancelled()) continue; // the queue is emptied: the producer never waits
-      FileReport report = checkFile(job, ctx, spare);
-      if (!report.deferred) progress.advance();
-      if (std::optional<BareReport> bare = BareReport::of(report)) mine.bare.push_back(std::move(*bare));
-      else mine.full.push_back(std::move(report));
-    }
+    for (Job job; queue.pop(job);) checkOne(job, mine, spare);
     const std::lock_guard lock(doneMutex);
     done.push_back(std::move(mine));
   };
+  // The producer's own reports, of the jobs it checks while it is far ahead.
+  WorkerReports helped;
+  std::string helpedSpare;
+  queue.helpWhileAhead(kAhead, [&](Job &job) { checkOne(job, helped, helpedSpare); });
   std::vector<std::thread> pool;
   startWorkers(pool, std::max(jobs, 1U) - 1, work);
   try {
@@ -738,6 +771,7 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   for (std::thread &thread : pool) {
     thread.join();
   }
+  done.push_back(std::move(helped));
   std::vector<ReportRef> order;
   for (WorkerReports &reports : done) {
     for (FileReport &report : reports.full) order.emplace_back(report);
