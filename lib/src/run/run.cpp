@@ -1064,10 +1064,20 @@ void checkPipelined(const ConfigResolver &resolver, const RunOptions &options, C
   std::vector<std::string> files, deferred;
   std::vector<std::pair<std::string, PublicNames>> names;
   bool modules = false; // a file of a module named `async`/`await`
+  std::string_view directory; // the directory part of the last path asked about (with its '/')
   for (FileReport &report : first) {
     if (report.names && !report.names->empty()) names.emplace_back(report.path, std::move(*report.names));
     if (report.deferred) deferred.push_back(report.path);
-    modules = modules || ProjectView::mentionsKeywordModule(report.path);
+    if (modules) continue;
+    // Asked of each directory once (a directory's files come together), then of each file's name.
+    const std::string_view path = report.path;
+    const std::size_t slash = path.find_last_of(kSeparators);
+    const std::string_view in = path.substr(0, slash == std::string_view::npos ? 0 : slash + 1);
+    if (in != directory) {
+      directory = in;
+      modules = ProjectView::mentionsKeywordModule(in);
+    }
+    modules = modules || ProjectView::mentionsKeywordModule(path.substr(in.size()));
   }
   // Without either the view is empty, whatever the files (most runs): no copy of every path.
   if (modules || !names.empty()) {
