@@ -45,7 +45,8 @@ public:
   struct Entry {
     const Linter *linter = nullptr;
     bool unsafeFixes = false;
-    std::optional<std::string> error; ///< the configuration could not be read
+    /// The configuration could not be read: why (shared, so that a Job stays small).
+    std::shared_ptr<const std::string> error;
   };
 
   explicit Linters(const ConfigResolver &resolver) : resolver_(resolver) {}
@@ -70,7 +71,8 @@ public:
   /// The entry of settings already resolved (for every file of a directory without
   /// per-file-ignores, whose files all share them; `path` is one of them, for the project view).
   Entry forResolved(const std::variant<ResolvedConfig, ConfigError> &resolved, const std::string &path = {}) {
-    if (const auto *e = std::get_if<ConfigError>(&resolved)) return {nullptr, false, e->toString()};
+    if (const auto *e = std::get_if<ConfigError>(&resolved))
+      return {nullptr, false, std::make_shared<const std::string>(e->toString())};
     const ResolvedConfig &config = std::get<ResolvedConfig>(resolved);
     std::string key = config.source.string();
     for (const std::string &code : config.config.rules.ignore) key += '\n' + code;
@@ -82,7 +84,7 @@ public:
     const std::lock_guard lock(mutex_);
     auto &slot = linters_[key];
     if (!slot) slot = std::make_unique<Linter>(configured ? *configured : config.config);
-    return {slot.get(), config.unsafeFixes, std::nullopt};
+    return {slot.get(), config.unsafeFixes, nullptr};
   }
 
 private:
@@ -503,8 +505,9 @@ struct Job {
   /// path's last component). Null: read by path.
   std::shared_ptr<const OpenDirectory> directory{};
   /// The file as an earlier read of this run found it (the first pass of a whole-list run):
-  /// checked and written against those bytes and that stamp, not read again.
-  std::optional<ReadResult> read{};
+  /// checked and written against those bytes and that stamp, not read again. (A pointer: a Job
+  /// is moved through the queue, and most have none.)
+  std::unique_ptr<ReadResult> read{};
 };
 
 /// Checks the host's text of a file (RunOptions::openText); one it cannot edit is left alone.
@@ -692,17 +695,17 @@ struct WorkerReports {
 
 /// A report of a run, whole or bare, as inPathOrder() takes it.
 struct ReportRef {
-  const std::string *path;
+  std::string_view path; ///< (a view: the sort compares with one indirection less)
   FileReport *full = nullptr;
   BareReport *bare = nullptr; ///< when `full` is null
-  explicit ReportRef(FileReport &report) : path(&report.path), full(&report) {}
-  explicit ReportRef(BareReport &report) : path(&report.path), bare(&report) {}
+  explicit ReportRef(FileReport &report) : path(report.path), full(&report) {}
+  explicit ReportRef(BareReport &report) : path(report.path), bare(&report) {}
 };
 
 /// The reports `order` refers to, moved into path order; with `oneEach`, each file once (of
 /// several names for one file, the first in path order; none that another name's fix skipped).
 std::vector<FileReport> inPathOrder(std::vector<ReportRef> order, bool oneEach) {
-  std::sort(order.begin(), order.end(), [](const ReportRef &a, const ReportRef &b) { return *a.path < *b.path; });
+  std::sort(order.begin(), order.end(), [](const ReportRef &a, const ReportRef &b) { return a.path < b.path; });
   const auto skipped = [](const ReportRef &r) { return r.full != nullptr && r.full->skipped; };
   const auto identity = [](const ReportRef &r) { return r.full != nullptr ? r.full->identity : r.bare->identity; };
   // The later names of one file: its identities sorted with their places in path order (one
@@ -1028,7 +1031,9 @@ void checkWholeList(FileList list, const ConfigResolver &resolver, const RunOpti
   std::vector<FileReport> second = checkJobs(
       [&](JobQueue &queue) {
         for (FileReport &report : first)
-          if (report.deferred) queue.push({report.path, std::nullopt, nullptr, std::move(report.read)});
+          if (report.deferred)
+            queue.push({report.path, std::nullopt, nullptr,
+                        report.read ? std::make_unique<ReadResult>(std::move(*report.read)) : nullptr});
       },
       ctx, jobs, progress);
   std::erase_if(first, [](const FileReport &r) { return r.deferred; });
