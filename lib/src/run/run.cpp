@@ -486,6 +486,12 @@ constexpr std::string_view kSeparators = "/\\:"; // (`C:x.py` is in the current 
 constexpr std::string_view kSeparators = "/";
 #endif
 
+/// Where the directory part of `path` ends (its last separator), npos in none.
+std::size_t lastSeparator(std::string_view path) {
+  if constexpr (kSeparators.size() == 1) return path.rfind(kSeparators[0]); // (find_last_of: a loop)
+  return path.find_last_of(kSeparators);
+}
+
 /// The most bytes the first pass of a run that lists its files first keeps for its second
 /// (FileReport::read): the files past it are read again.
 constexpr std::size_t kKeptBudget = std::size_t{512} << 20;
@@ -687,10 +693,11 @@ struct BareReport {
   }
 };
 
-/// One worker's reports, in the order it made them.
+/// One worker's reports, in the order it made them (deques: no report moves as they grow, as
+/// a vector's reallocations moved every bare report made before).
 struct WorkerReports {
-  std::deque<FileReport> full; ///< a deque: no report moves as it grows
-  std::vector<BareReport> bare;
+  std::deque<FileReport> full;
+  std::deque<BareReport> bare;
 };
 
 /// A report of a run, whole or bare, as inPathOrder() takes it.
@@ -979,7 +986,7 @@ void checkWholeList(FileList list, const ConfigResolver &resolver, const RunOpti
         std::string_view directory;
         std::optional<Linters::Entry> entry;
         for (const std::string &file : list.files) {
-          const std::size_t slash = file.find_last_of(kSeparators);
+          const std::size_t slash = lastSeparator(file);
           const std::string_view in = std::string_view(file).substr(0, slash == std::string::npos ? 0 : slash + 1);
           if (directory.data() == nullptr || in != directory) {
             directory = in; // (list.files outlives the walk of it)
@@ -1076,7 +1083,7 @@ void checkPipelined(const ConfigResolver &resolver, const RunOptions &options, C
     if (modules) continue;
     // Asked of each directory once (a directory's files come together), then of each file's name.
     const std::string_view path = report.path;
-    const std::size_t slash = path.find_last_of(kSeparators);
+    const std::size_t slash = lastSeparator(path);
     const std::string_view in = path.substr(0, slash == std::string_view::npos ? 0 : slash + 1);
     if (in != directory) {
       directory = in;
