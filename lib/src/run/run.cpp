@@ -353,7 +353,7 @@ FirstPass firstPass(FileReport &report, const Linter &linter, std::string_view b
   maybe = linter.mayHaveFindings(bytes);
   const bool looksForNames = (LinterInternals::impl(linter).triggers & kPrefilterKeywordName) != 0;
   if ((*maybe || !looksForNames) && mayHavePublicNames(bytes)) {
-    report.names = findPublicNames(bytes);
+    report.names = std::make_unique<PublicNames>(findPublicNames(bytes));
     return FirstPass::Deferred;
   }
   if (ctx.deferAll && (*maybe || options.addNoqa)) return FirstPass::Deferred;
@@ -566,7 +566,7 @@ FileReport checkFile(Job &job, const Context &ctx, std::string &spare) {
     if (read.bytes.capacity() <= kSpareMost) spare = std::move(read.bytes);
     if (report.deferred && ctx.deferAll && ctx.keptBytes->fetch_add(kept.size()) + kept.size() <= kKeptBudget) {
       read.bytes = std::move(kept);
-      report.read = std::move(read);
+      report.read = std::make_unique<ReadResult>(std::move(read));
     }
     return report;
   } catch (const std::exception &e) {
@@ -696,6 +696,13 @@ struct BareReport {
 /// One worker's reports, in the order it made them (deques: no report moves as they grow, as
 /// a vector's reallocations moved every bare report made before).
 struct WorkerReports {
+  WorkerReports() = default;
+  WorkerReports(WorkerReports &&) = default; // (a report is move-only)
+  WorkerReports(const WorkerReports &) = delete;
+  WorkerReports &operator=(WorkerReports &&) = default;
+  WorkerReports &operator=(const WorkerReports &) = delete;
+  ~WorkerReports() = default;
+
   std::deque<FileReport> full;
   std::deque<BareReport> bare;
 };
@@ -1039,8 +1046,7 @@ void checkWholeList(FileList list, const ConfigResolver &resolver, const RunOpti
       [&](JobQueue &queue) {
         for (FileReport &report : first)
           if (report.deferred)
-            queue.push({report.path, std::nullopt, nullptr,
-                        report.read ? std::make_unique<ReadResult>(std::move(*report.read)) : nullptr});
+            queue.push({report.path, std::nullopt, nullptr, std::move(report.read)});
       },
       ctx, jobs, progress);
   std::erase_if(first, [](const FileReport &r) { return r.deferred; });
