@@ -1045,8 +1045,7 @@ void checkWholeList(FileList list, const ConfigResolver &resolver, const RunOpti
   std::vector<FileReport> second = checkJobs(
       [&](JobQueue &queue) {
         for (FileReport &report : first)
-          if (report.deferred)
-            queue.push({report.path, std::nullopt, nullptr, std::move(report.read)});
+          if (report.deferred) queue.push({report.path, std::nullopt, nullptr, std::move(report.read)});
       },
       ctx, jobs, progress);
   std::erase_if(first, [](const FileReport &r) { return r.deferred; });
@@ -1081,7 +1080,7 @@ void checkPipelined(const ConfigResolver &resolver, const RunOptions &options, C
   // and calls the deferred files list.
   std::vector<std::string> files, deferred;
   std::vector<std::pair<std::string, PublicNames>> names;
-  bool modules = false; // a file of a module named `async`/`await`
+  bool modules = false;       // a file of a module named `async`/`await`
   std::string_view directory; // the directory part of the last path asked about (with its '/')
   for (FileReport &report : first) {
     if (report.names && !report.names->empty()) names.emplace_back(report.path, std::move(*report.names));
