@@ -869,6 +869,7 @@ public:
 
   void file(std::string path, bool named, std::shared_ptr<const OpenDirectory> directory) override {
     if (overlapping_ && !seen_.insert(path).second) return;
+    if (!modules_) noteModule(path);
     Job job{std::move(path), std::nullopt, std::move(directory)};
     if (!named) {
       // The settings of every file of the directory, when they are the same for all of them (no
@@ -890,6 +891,8 @@ public:
 
   std::vector<PathError> &errors() { return errors_; }
   std::size_t files() const { return files_; }
+  /// A file found is one of a module named `async`/`await` (ProjectView::mentionsKeywordModule).
+  bool keywordModules() const { return modules_; }
 
 private:
   SkipRules skips_; // the walk is single-threaded
@@ -901,6 +904,21 @@ private:
   std::size_t files_ = 0;
   SkipRules::Resolved entryOf_;         ///< the settings `entry_` was made for
   std::optional<Linters::Entry> entry_; ///< their Linter, when no per-file-ignores apply
+  bool modules_ = false;
+  std::string directory_; ///< the directory part (with its separator) noteModule() asked about last
+
+  /// Asks mentionsKeywordModule() of a path found as the walk finds it (its bytes still in the
+  /// cache): of its directory part once per directory (a directory's files come together), then
+  /// of its name.
+  void noteModule(std::string_view path) {
+    const std::size_t slash = lastSeparator(path);
+    const std::string_view in = path.substr(0, slash == std::string_view::npos ? 0 : slash + 1);
+    if (in != directory_) {
+      directory_.assign(in);
+      modules_ = ProjectView::mentionsKeywordModule(in);
+    }
+    modules_ = modules_ || ProjectView::mentionsKeywordModule(path.substr(in.size()));
+  }
 };
 
 /// After the files were checked: adds the diagnostic that stands for each module rename to its
@@ -1067,11 +1085,13 @@ void checkPipelined(const ConfigResolver &resolver, const RunOptions &options, C
                     RunProgress &progress, RunResult &result) {
   ProjectView &project = result.project;
   ctx.defer = true;
+  bool modules = false; // a file of a module named `async`/`await`
   std::vector<FileReport> first = checkJobs(
       [&](JobQueue &queue) {
         CheckWalk walk(resolver, ctx.linters, queue, options.roots.size() > 1);
         walkPaths(options.roots, walk, /*keepOpen=*/true);
         result.pathErrors = std::move(walk.errors());
+        modules = walk.keywordModules();
         progress.start(walk.files());
       },
       ctx, jobs, progress);
@@ -1080,21 +1100,9 @@ void checkPipelined(const ConfigResolver &resolver, const RunOptions &options, C
   // and calls the deferred files list.
   std::vector<std::string> files, deferred;
   std::vector<std::pair<std::string, PublicNames>> names;
-  bool modules = false;       // a file of a module named `async`/`await`
-  std::string_view directory; // the directory part of the last path asked about (with its '/')
   for (FileReport &report : first) {
     if (report.names && !report.names->empty()) names.emplace_back(report.path, std::move(*report.names));
     if (report.deferred) deferred.push_back(report.path);
-    if (modules) continue;
-    // Asked of each directory once (a directory's files come together), then of each file's name.
-    const std::string_view path = report.path;
-    const std::size_t slash = lastSeparator(path);
-    const std::string_view in = path.substr(0, slash == std::string_view::npos ? 0 : slash + 1);
-    if (in != directory) {
-      directory = in;
-      modules = ProjectView::mentionsKeywordModule(in);
-    }
-    modules = modules || ProjectView::mentionsKeywordModule(path.substr(in.size()));
   }
   // Without either the view is empty, whatever the files (most runs): no copy of every path.
   if (modules || !names.empty()) {
