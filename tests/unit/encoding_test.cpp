@@ -18,7 +18,9 @@ TEST_CASE("declaredEncoding reads PEP 263 declarations as Python does", "[encodi
   CHECK(declaredEncoding("\n  # vim: set fileencoding=koi8-r :\n") == "koi8-r");
   CHECK(declaredEncoding("#!/usr/bin/python\r# coding: latin-1\r") == "latin-1"); // CR-only lines
   CHECK_FALSE(declaredEncoding("import os\n# coding: latin-1\n"));                // line 2 after code: not read
-  CHECK_FALSE(declaredEncoding("#\n#\n# coding: latin-1\n"));                     // line 3
+  CHECK_FALSE(declaredEncoding("\xEF\xBB\xBF  import os\n# coding: latin-1\n"));
+  CHECK(declaredEncoding(" \f\t\n# coding: latin-1\n") == "latin-1"); // line 2 after a blank line 1
+  CHECK_FALSE(declaredEncoding("#\n#\n# coding: latin-1\n"));         // line 3
   CHECK_FALSE(declaredEncoding("# coding: utf-8\n"));
   CHECK_FALSE(declaredEncoding("# -*- coding: UTF8 -*-\n"));
   CHECK_FALSE(declaredEncoding("# coding: u8\n"));

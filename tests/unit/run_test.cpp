@@ -4,6 +4,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <filesystem>
 #include <fstream>
@@ -269,4 +270,34 @@ TEST_CASE("isNotebookName reads a path's extension as isNotebookFile does", "[ru
   }
   CHECK(isNotebookName("notebooks/train.ipynb"));
   CHECK_FALSE(isNotebookName("notebooks/.ipynb"));
+}
+
+TEST_CASE("a pipelined run finds a package named async by its path alone, past many directories", "[run]") {
+  // Nothing imports the package and no file spells `async`: only the walk's paths tell the run
+  // that a project view is needed. 300 directories of files come first (the walk runs ahead of
+  // the workers there, and checks files itself), each file reported once, in path order.
+  std::map<std::string, std::string> files = {{"zz/__init__.py", ""}, {"zz/async/x.py", "y = 1\n"}};
+  for (int d = 0; d < 300; ++d)
+    for (int f = 0; f < 3; ++f) files["a" + std::to_string(d) + "/m" + std::to_string(f) + ".py"] = "print(1)\n";
+  const Project project(files);
+  ConfigResolver::Options settings;
+  settings.isolated = true;
+  const ConfigResolver resolver(std::move(settings));
+  RunOptions options;
+  options.roots = {project.root.string()};
+  options.defaultBases = {project.root};
+  for (const unsigned jobs : {1U, 2U}) {
+    INFO("jobs " << jobs);
+    options.jobs = jobs;
+    Counting progress;
+    const RunResult result = Run(resolver, options).check(progress);
+    REQUIRE(result.reports.size() == files.size());
+    CHECK(progress.done == files.size());
+    CHECK(std::is_sorted(result.reports.begin(), result.reports.end(),
+                         [](const FileReport &a, const FileReport &b) { return a.path < b.path; }));
+    const FileReport *x = reportOf(result, project.path("zz/async/x.py"));
+    REQUIRE(x != nullptr);
+    REQUIRE(x->diagnostics.size() == 1);
+    CHECK(x->diagnostics.front().code == std::string_view("AF201"));
+  }
 }

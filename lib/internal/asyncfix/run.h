@@ -24,6 +24,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <utility>
@@ -109,16 +110,17 @@ struct FileReport {
   /// the first in path order is reported.
   std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
   bool skipped = false; ///< another name of the same file is being fixed: not checked, not reported
-  /// The file's public parameters and calls named `async`/`await`, for the project view (nullopt
-  /// when mayHavePublicNames() ruled them out, or when the run did not ask).
-  std::optional<PublicNames> names;
+  /// The file's public parameters and calls named `async`/`await`, for the project view (null
+  /// when mayHavePublicNames() ruled them out, or when the run did not ask). This and `read` are
+  /// held by pointer: most reports have neither, and a run makes and sorts one per file.
+  std::unique_ptr<PublicNames> names;
   /// Between the two passes of a pipelined run (asyncfix::Run::check): not checked yet, as the
   /// project view may change its findings.
   bool deferred = false;
   /// A deferred file of a run that lists its files first (one that may write): the file as its
   /// first pass read it, checked and written against these bytes and this stamp in the second
-  /// pass, not read again (nullopt when it came from the host, or past the run's budget).
-  std::optional<ReadResult> read;
+  /// pass, not read again (null when it came from the host, or past the run's budget).
+  std::unique_ptr<ReadResult> read;
 };
 
 /// What a run produced.

@@ -37,9 +37,10 @@ bool isNotebookName(std::string_view path);
 /// True for the files a walk collects: `.py`, `.pyi` and `.ipynb`.
 bool isPythonPath(const std::filesystem::path &path);
 
-/// A directory a walk has listed, kept open for the files found in it: they are opened relative
-/// to it (openat), which spares the kernel a lookup of every component of each file's path.
-/// Closed when the last file's job lets go of it.
+/// A directory a walk has listed, kept open for the files and subdirectories found in it: they
+/// are opened relative to it (openat), which spares the kernel a lookup of every component of
+/// each one's path. Closed when the last file's job, and the walk of its last subdirectory, let
+/// go of it.
 class OpenDirectory {
 public:
   /// Takes `fd`; `open` counts the walk's open directories (one less when this one closes).

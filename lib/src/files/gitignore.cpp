@@ -220,15 +220,21 @@ struct GitIgnore::Impl {
 
   const Directory &build(const std::string &path, const Directory *above, const DirectoryListing &listing) {
     auto dir = std::make_unique<Directory>();
-    StatBuf st{};
-    const bool statted = statPath(path, st) == 0;
-    dir->device = statted ? st.st_dev : 0;
+    // Its device matters only in a work tree (where discovery stops at a filesystem boundary):
+    // outside any, no stat of each directory by its full path.
+    const auto stat = [&] {
+      StatBuf st{};
+      const bool statted = statPath(path, st) == 0;
+      dir->device = statted ? st.st_dev : 0;
+      return statted;
+    };
     const std::string_view name = std::string_view(path).substr(path.rfind('/') + 1);
     if (const auto dirs = listing.mayHold(".git") ? gitDirsAt(path) : std::nullopt) {
       // A work tree's root (a nested one too): its own rules from here down.
+      stat();
       dir->repository = &openRepository(path, *dirs);
     } else if (above != nullptr && above->repository != nullptr &&
-               (!statted || st.st_dev == above->device || crossesFilesystems())) {
+               (!stat() || dir->device == above->device || crossesFilesystems())) {
       dir->repository = above->repository;
       dir->parent = above;
       dir->relative = above->relative.empty() ? std::string(name) : above->relative + "/" + std::string(name);

@@ -45,7 +45,8 @@ public:
   struct Entry {
     const Linter *linter = nullptr;
     bool unsafeFixes = false;
-    std::optional<std::string> error; ///< the configuration could not be read
+    /// The configuration could not be read: why (shared, so that a Job stays small).
+    std::shared_ptr<const std::string> error;
   };
 
   explicit Linters(const ConfigResolver &resolver) : resolver_(resolver) {}
@@ -70,7 +71,8 @@ public:
   /// The entry of settings already resolved (for every file of a directory without
   /// per-file-ignores, whose files all share them; `path` is one of them, for the project view).
   Entry forResolved(const std::variant<ResolvedConfig, ConfigError> &resolved, const std::string &path = {}) {
-    if (const auto *e = std::get_if<ConfigError>(&resolved)) return {nullptr, false, e->toString()};
+    if (const auto *e = std::get_if<ConfigError>(&resolved))
+      return {nullptr, false, std::make_shared<const std::string>(e->toString())};
     const ResolvedConfig &config = std::get<ResolvedConfig>(resolved);
     std::string key = config.source.string();
     for (const std::string &code : config.config.rules.ignore) key += '\n' + code;
@@ -82,7 +84,7 @@ public:
     const std::lock_guard lock(mutex_);
     auto &slot = linters_[key];
     if (!slot) slot = std::make_unique<Linter>(configured ? *configured : config.config);
-    return {slot.get(), config.unsafeFixes, std::nullopt};
+    return {slot.get(), config.unsafeFixes, nullptr};
   }
 
 private:
@@ -351,7 +353,7 @@ FirstPass firstPass(FileReport &report, const Linter &linter, std::string_view b
   maybe = linter.mayHaveFindings(bytes);
   const bool looksForNames = (LinterInternals::impl(linter).triggers & kPrefilterKeywordName) != 0;
   if ((*maybe || !looksForNames) && mayHavePublicNames(bytes)) {
-    report.names = findPublicNames(bytes);
+    report.names = std::make_unique<PublicNames>(findPublicNames(bytes));
     return FirstPass::Deferred;
   }
   if (ctx.deferAll && (*maybe || options.addNoqa)) return FirstPass::Deferred;
@@ -484,9 +486,18 @@ constexpr std::string_view kSeparators = "/\\:"; // (`C:x.py` is in the current 
 constexpr std::string_view kSeparators = "/";
 #endif
 
+/// Where the directory part of `path` ends (its last separator), npos in none.
+std::size_t lastSeparator(std::string_view path) {
+  if constexpr (kSeparators.size() == 1) return path.rfind(kSeparators[0]); // (find_last_of: a loop)
+  return path.find_last_of(kSeparators);
+}
+
 /// The most bytes the first pass of a run that lists its files first keeps for its second
 /// (FileReport::read): the files past it are read again.
 constexpr std::size_t kKeptBudget = std::size_t{512} << 20;
+/// The most jobs that wait for a worker before the producer checks one itself (JobQueue): fewer
+/// than the directories a walk keeps open (walkPaths) hold files, in most trees.
+constexpr std::size_t kAhead = 128;
 /// The largest read buffer a worker keeps for its next file (checkFile's `spare`).
 constexpr std::size_t kSpareMost = std::size_t{4} << 20;
 
@@ -500,8 +511,9 @@ struct Job {
   /// path's last component). Null: read by path.
   std::shared_ptr<const OpenDirectory> directory{};
   /// The file as an earlier read of this run found it (the first pass of a whole-list run):
-  /// checked and written against those bytes and that stamp, not read again.
-  std::optional<ReadResult> read{};
+  /// checked and written against those bytes and that stamp, not read again. (A pointer: a Job
+  /// is moved through the queue, and most have none.)
+  std::unique_ptr<ReadResult> read{};
 };
 
 /// Checks the host's text of a file (RunOptions::openText); one it cannot edit is left alone.
@@ -554,7 +566,7 @@ FileReport checkFile(Job &job, const Context &ctx, std::string &spare) {
     if (read.bytes.capacity() <= kSpareMost) spare = std::move(read.bytes);
     if (report.deferred && ctx.deferAll && ctx.keptBytes->fetch_add(kept.size()) + kept.size() <= kKeptBudget) {
       read.bytes = std::move(kept);
-      report.read = std::move(read);
+      report.read = std::make_unique<ReadResult>(std::move(read));
     }
     return report;
   } catch (const std::exception &e) {
@@ -598,12 +610,26 @@ ProjectText projectText(const Context &ctx) {
 /// Jobs handed from the walk (the producer) to the workers as it finds them.
 class JobQueue {
 public:
+  /// push() then has the producer check jobs itself (`help`) while more than `ahead` wait: a walk
+  /// that ran far ahead of the readers closed the directories it had listed (OpenDirectory), and
+  /// their files were opened by their whole path, a lookup of each component in the kernel.
+  void helpWhileAhead(std::size_t ahead, std::function<void(Job &)> help) {
+    ahead_ = ahead;
+    help_ = std::move(help);
+  }
+
   void push(Job job) {
+    std::size_t waiting = 0;
     {
       const std::lock_guard lock(mutex_);
       jobs_.push_back(std::move(job));
+      waiting = jobs_.size();
     }
     ready_.notify_one();
+    if (help_ && waiting > ahead_) {
+      Job ahead;
+      if (tryPop(ahead)) help_(ahead);
+    }
   }
   /// No more jobs will come.
   void close() {
@@ -624,10 +650,21 @@ public:
   }
 
 private:
+  /// The next job, if one waits.
+  bool tryPop(Job &job) {
+    const std::lock_guard lock(mutex_);
+    if (jobs_.empty()) return false;
+    job = std::move(jobs_.front());
+    jobs_.pop_front();
+    return true;
+  }
+
   std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<Job> jobs_;
   bool closed_ = false;
+  std::size_t ahead_ = 0;
+  std::function<void(Job &)> help_;
 };
 
 /// A report that says nothing but that its file was checked (most of a run's): held as this
@@ -656,25 +693,33 @@ struct BareReport {
   }
 };
 
-/// One worker's reports, in the order it made them.
+/// One worker's reports, in the order it made them (deques: no report moves as they grow, as
+/// a vector's reallocations moved every bare report made before).
 struct WorkerReports {
-  std::deque<FileReport> full; ///< a deque: no report moves as it grows
-  std::vector<BareReport> bare;
+  WorkerReports() = default;
+  WorkerReports(WorkerReports &&) = default; // (a report is move-only)
+  WorkerReports(const WorkerReports &) = delete;
+  WorkerReports &operator=(WorkerReports &&) = default;
+  WorkerReports &operator=(const WorkerReports &) = delete;
+  ~WorkerReports() = default;
+
+  std::deque<FileReport> full;
+  std::deque<BareReport> bare;
 };
 
 /// A report of a run, whole or bare, as inPathOrder() takes it.
 struct ReportRef {
-  const std::string *path;
+  std::string_view path; ///< (a view: the sort compares with one indirection less)
   FileReport *full = nullptr;
   BareReport *bare = nullptr; ///< when `full` is null
-  explicit ReportRef(FileReport &report) : path(&report.path), full(&report) {}
-  explicit ReportRef(BareReport &report) : path(&report.path), bare(&report) {}
+  explicit ReportRef(FileReport &report) : path(report.path), full(&report) {}
+  explicit ReportRef(BareReport &report) : path(report.path), bare(&report) {}
 };
 
 /// The reports `order` refers to, moved into path order; with `oneEach`, each file once (of
 /// several names for one file, the first in path order; none that another name's fix skipped).
 std::vector<FileReport> inPathOrder(std::vector<ReportRef> order, bool oneEach) {
-  std::sort(order.begin(), order.end(), [](const ReportRef &a, const ReportRef &b) { return *a.path < *b.path; });
+  std::sort(order.begin(), order.end(), [](const ReportRef &a, const ReportRef &b) { return a.path < b.path; });
   const auto skipped = [](const ReportRef &r) { return r.full != nullptr && r.full->skipped; };
   const auto identity = [](const ReportRef &r) { return r.full != nullptr ? r.full->identity : r.bare->identity; };
   // The later names of one file: its identities sorted with their places in path order (one
@@ -709,19 +754,24 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   // Each worker's reports stay where they were made until they are moved once, in path order,
   // into the result: a report is large.
   std::vector<WorkerReports> done;
+  const auto checkOne = [&](Job &job, WorkerReports &mine, std::string &spare) {
+    if (ctx.cancelled()) return; // the queue is emptied: the producer never waits
+    FileReport report = checkFile(job, ctx, spare);
+    if (!report.deferred) progress.advance();
+    if (std::optional<BareReport> bare = BareReport::of(report)) mine.bare.push_back(std::move(*bare));
+    else mine.full.push_back(std::move(report));
+  };
   const auto work = [&] {
     WorkerReports mine;
     std::string spare; // the memory of this worker's reads
-    for (Job job; queue.pop(job);) {
-      if (ctx.cancelled()) continue; // the queue is emptied: the producer never waits
-      FileReport report = checkFile(job, ctx, spare);
-      if (!report.deferred) progress.advance();
-      if (std::optional<BareReport> bare = BareReport::of(report)) mine.bare.push_back(std::move(*bare));
-      else mine.full.push_back(std::move(report));
-    }
+    for (Job job; queue.pop(job);) checkOne(job, mine, spare);
     const std::lock_guard lock(doneMutex);
     done.push_back(std::move(mine));
   };
+  // The producer's own reports, of the jobs it checks while it is far ahead.
+  WorkerReports helped;
+  std::string helpedSpare;
+  queue.helpWhileAhead(kAhead, [&](Job &job) { checkOne(job, helped, helpedSpare); });
   std::vector<std::thread> pool;
   startWorkers(pool, std::max(jobs, 1U) - 1, work);
   try {
@@ -738,6 +788,7 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   for (std::thread &thread : pool) {
     thread.join();
   }
+  done.push_back(std::move(helped));
   std::vector<ReportRef> order;
   for (WorkerReports &reports : done) {
     for (FileReport &report : reports.full) order.emplace_back(report);
@@ -818,6 +869,7 @@ public:
 
   void file(std::string path, bool named, std::shared_ptr<const OpenDirectory> directory) override {
     if (overlapping_ && !seen_.insert(path).second) return;
+    if (!modules_) noteModule(path);
     Job job{std::move(path), std::nullopt, std::move(directory)};
     if (!named) {
       // The settings of every file of the directory, when they are the same for all of them (no
@@ -839,6 +891,8 @@ public:
 
   std::vector<PathError> &errors() { return errors_; }
   std::size_t files() const { return files_; }
+  /// A file found is one of a module named `async`/`await` (ProjectView::mentionsKeywordModule).
+  bool keywordModules() const { return modules_; }
 
 private:
   SkipRules skips_; // the walk is single-threaded
@@ -850,6 +904,21 @@ private:
   std::size_t files_ = 0;
   SkipRules::Resolved entryOf_;         ///< the settings `entry_` was made for
   std::optional<Linters::Entry> entry_; ///< their Linter, when no per-file-ignores apply
+  bool modules_ = false;
+  std::string directory_; ///< the directory part (with its separator) noteModule() asked about last
+
+  /// Asks mentionsKeywordModule() of a path found as the walk finds it (its bytes still in the
+  /// cache): of its directory part once per directory (a directory's files come together), then
+  /// of its name.
+  void noteModule(std::string_view path) {
+    const std::size_t slash = lastSeparator(path);
+    const std::string_view in = path.substr(0, slash == std::string_view::npos ? 0 : slash + 1);
+    if (in != directory_) {
+      directory_.assign(in);
+      modules_ = ProjectView::mentionsKeywordModule(in);
+    }
+    modules_ = modules_ || ProjectView::mentionsKeywordModule(path.substr(in.size()));
+  }
 };
 
 /// After the files were checked: adds the diagnostic that stands for each module rename to its
@@ -942,7 +1011,7 @@ void checkWholeList(FileList list, const ConfigResolver &resolver, const RunOpti
         std::string_view directory;
         std::optional<Linters::Entry> entry;
         for (const std::string &file : list.files) {
-          const std::size_t slash = file.find_last_of(kSeparators);
+          const std::size_t slash = lastSeparator(file);
           const std::string_view in = std::string_view(file).substr(0, slash == std::string::npos ? 0 : slash + 1);
           if (directory.data() == nullptr || in != directory) {
             directory = in; // (list.files outlives the walk of it)
@@ -1016,11 +1085,13 @@ void checkPipelined(const ConfigResolver &resolver, const RunOptions &options, C
                     RunProgress &progress, RunResult &result) {
   ProjectView &project = result.project;
   ctx.defer = true;
+  bool modules = false; // a file of a module named `async`/`await`
   std::vector<FileReport> first = checkJobs(
       [&](JobQueue &queue) {
         CheckWalk walk(resolver, ctx.linters, queue, options.roots.size() > 1);
         walkPaths(options.roots, walk, /*keepOpen=*/true);
         result.pathErrors = std::move(walk.errors());
+        modules = walk.keywordModules();
         progress.start(walk.files());
       },
       ctx, jobs, progress);
@@ -1029,11 +1100,9 @@ void checkPipelined(const ConfigResolver &resolver, const RunOptions &options, C
   // and calls the deferred files list.
   std::vector<std::string> files, deferred;
   std::vector<std::pair<std::string, PublicNames>> names;
-  bool modules = false; // a file of a module named `async`/`await`
   for (FileReport &report : first) {
     if (report.names && !report.names->empty()) names.emplace_back(report.path, std::move(*report.names));
     if (report.deferred) deferred.push_back(report.path);
-    modules = modules || ProjectView::mentionsKeywordModule(report.path);
   }
   // Without either the view is empty, whatever the files (most runs): no copy of every path.
   if (modules || !names.empty()) {

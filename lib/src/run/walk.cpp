@@ -232,6 +232,9 @@ struct WalkState {
 void walkDirectory(const fs::path &root, WalkVisitor &visitor, WalkState &state, bool physical) {
   struct Pending {
     std::string path, display;
+    /// The directory it was listed in, still open (a physical walk's): it is opened relative to
+    /// it, as files are, not by its whole path.
+    std::shared_ptr<const OpenDirectory> parent{};
   };
   std::vector<Pending> pending{{root.string(), displayPath(root)}};
   Listing &listing = state.listing;
@@ -245,7 +248,9 @@ void walkDirectory(const fs::path &root, WalkVisitor &visitor, WalkState &state,
       continue;
     }
 #else
-    UniqueFd fd(::open(dir.path.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+    constexpr int kFlags = O_RDONLY | O_DIRECTORY | O_CLOEXEC;
+    UniqueFd fd(dir.parent ? ::openat(dir.parent->fd(), dir.path.c_str() + dir.path.rfind('/') + 1, kFlags)
+                           : ::open(dir.path.c_str(), kFlags));
     if (!fd.owns()) {
       visitor.error({dir.display, errnoReason()});
       continue;
@@ -255,10 +260,15 @@ void walkDirectory(const fs::path &root, WalkVisitor &visitor, WalkState &state,
     if (!complete) visitor.error({dir.display, errnoReason()});
 #endif
     visitor.enterDirectory(pathFromUtf8(dir.path), physical ? listing.holds : DirectoryListing{});
-    std::shared_ptr<const OpenDirectory> handle; // made for the directory's first file, if kept open
+    std::shared_ptr<const OpenDirectory> handle; // made for its first file or subdirectory, if kept open
+    const auto keepOpen = [&] {
+      if (physical && fd.owns() && state.open->load() < state.maxOpen) {
+        handle = std::make_shared<const OpenDirectory>(fd.get(), state.open);
+        fd.release(); // the handle closes it
+      }
+    };
     for (const Listing::Entry &e : listing.entries) {
       const std::string_view name = listing.name(e);
-      std::string path = joined(dir.path, name);
       const auto display = [&] { return dir.display == "." ? std::string(name) : joined(dir.display, name); };
       // The entry's type as the listing gave it (no stat per entry where the filesystem reports
       // types, which was a third of a large walk); lstat where it does not.
@@ -274,12 +284,12 @@ void walkDirectory(const fs::path &root, WalkVisitor &visitor, WalkState &state,
       }
 #endif
       if (type == DT_DIR) {
-        if (!name.starts_with('.') && !visitor.excluded(name, true)) pending.push_back({std::move(path), display()});
-      } else if (type == DT_REG && isPythonName(name) && !visitor.excluded(name, false)) {
-        if (physical && fd.owns() && state.open->load() < state.maxOpen) {
-          handle = std::make_shared<const OpenDirectory>(fd.get(), state.open);
-          fd.release(); // the handle closes it
+        if (!name.starts_with('.') && !visitor.excluded(name, true)) {
+          keepOpen();
+          pending.push_back({joined(dir.path, name), display(), handle});
         }
+      } else if (type == DT_REG && isPythonName(name) && !visitor.excluded(name, false)) {
+        keepOpen();
         visitor.file(display(), false, handle);
       }
     }

@@ -371,6 +371,11 @@ std::string where(std::string_view bytes, std::size_t offset) {
 
 std::optional<std::string> declaredEncoding(std::string_view bytes) {
   if (bytes.starts_with("\xEF\xBB\xBF")) bytes.remove_prefix(3);
+  // Most files: line 1 is code, which holds no cookie and makes line 2 not count either (asked
+  // of every file of a run: no scan of the line to its end for that).
+  std::size_t start = 0;
+  while (start < bytes.size() && blank(bytes[start])) ++start;
+  if (start < bytes.size() && bytes[start] != '#' && bytes[start] != '\n' && bytes[start] != '\r') return std::nullopt;
   std::size_t next = 0;
   const std::string_view first = lineAt(bytes, 0, next);
   std::optional<std::string> name = cookie(first);
