@@ -181,6 +181,25 @@ TEST_CASE("prefilter: `non_blocking` only where a rule reading it can fire", "[p
   CHECK(codes(af106) == V{"AF106"});
 }
 
+TEST_CASE("prefilter: a backslash the lexer cannot read as tree-sitter does ends its spans", "[prefilter]") {
+  // Found by the session's review (older than it): tree-sitter ends a backquote string at `\``,
+  // and its recovery reads `\N{…}`, `\"`, `\'` in code as escapes, so the `#` or quote in them
+  // opens no comment or string there and the `async` after it is a name.
+  const Linter linter;
+  for (const char *src :
+       {"s = `\\`async`\n", "\\N{#}async = 1\n", "\\N{\"}async = 1\"\n", "\\\"f\"\"\"#'''{x:{y}}async = 1\n"}) {
+    INFO(src);
+    CHECK_FALSE(allFindings(linter, src).empty());
+    CHECK(linter.mayHaveFindings(src));
+    CHECK(scanTriggers(src, kPrefilterKeywordName) == scanTriggersReference(src, kPrefilterKeywordName));
+  }
+  // A line continuation is read on: the comment after it is still one.
+  for (const char *src : {"x = 1 + \\\n    2  # async = 1\n", "x = 1 + \\\r\n    2  # async = 1\r\n"}) {
+    INFO(src);
+    CHECK_FALSE(linter.mayHaveFindings(src));
+  }
+}
+
 TEST_CASE("prefilter: a DataLoader named anywhere keeps a non-blocking copy before it", "[prefilter]") {
   // The scan learns the loader's name as it goes (its AVX-512 path): a copy judged before the name
   // is read waits for the end of the text. The name before, after, at the start, in the last

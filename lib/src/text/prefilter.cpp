@@ -388,7 +388,8 @@ template <char... Set> std::size_t findSet(std::string_view text, std::size_t fr
 ///
 /// What the pass does not follow — a string left unterminated (a line break in a single-quoted
 /// one, a NUL byte, the end of the text), a prefix it cannot read, an f-string's field with a
-/// comment, a backslash or a line break in it, a lone `}` — ends it: from there on everything is
+/// comment, a backslash or a line break in it, a lone `}`, a backslash in a backquote string or
+/// in code but a line continuation's — ends it: from there on everything is
 /// code. tree-sitter's error recovery may pair such a quote with any later one (an `async` in a
 /// later `'''…'''` is then code to it), so no later span can be trusted.
 class Lexer {
@@ -477,9 +478,25 @@ private:
   /// Lexes from pos_ to the end of the next string or comment (or of the text).
   void step() {
     const std::string_view t = text_;
-    const std::size_t i = findSet<'#', '"', '\'', '`'>(t, pos_, search_);
+    const std::size_t i = findSet<'#', '"', '\'', '`', '\\'>(t, pos_, search_);
     if (i >= t.size()) {
       pos_ = t.size();
+      return;
+    }
+    if (t[i] == '\\') {
+      // A line continuation; any other backslash in code is a syntax error whose recovery
+      // tree-sitter may read as an escape token (`\N{#}`, `\"`): a `#` or quote in it opens
+      // nothing there. Not followed: the rest is code (see the class's comment).
+      if (i + 1 < t.size() && t[i + 1] == '\n') {
+        pos_ = i + 2;
+        return;
+      }
+      if (i + 2 < t.size() && t[i + 1] == '\r' && t[i + 2] == '\n') {
+        pos_ = i + 3;
+        return;
+      }
+      pos_ = t.size();
+      lost_ = true;
       return;
     }
     if (t[i] == '#') {
@@ -534,6 +551,9 @@ private:
       if (k >= t.size()) break;
       const char ch = t[k];
       if (ch == '\\') {
+        // A backquote string's backslash escapes nothing to tree-sitter (`\`` ends the string):
+        // not followed here.
+        if (quote == '`') return npos;
         const std::size_t e = escapeEnd(o, k);
         for (std::size_t b = k + 1; b < std::min(e, t.size()); ++b) // the escape's bytes, not searched
           if (t[b] == '\0') return npos;
