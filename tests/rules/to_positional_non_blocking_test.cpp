@@ -15,6 +15,8 @@ TEST_CASE("AF103 to-positional-non-blocking", "[rules][AF103]") {
       "foo(device, True)\n",
       "x.to(*args)\n",
       "x.to('cuda', True, non_blocking=False)\n", // the fix would repeat the keyword
+      "y = x.to(\\\nTrue)\n",                     // one argument: a line continuation is none (the review, session 11)
+      "y = x.to(\\\n    True)\n",
   };
   const std::vector<Invalid> invalid = {
       {"x = x.to(device, True)\n",
@@ -26,6 +28,7 @@ TEST_CASE("AF103 to-positional-non-blocking", "[rules][AF103]") {
       {"x = x.to(\n    device,  # where\n    True,\n)\n",
        {{"AF103", 3, 5, 9}},
        "x = x.to(\n    device,  # where\n    non_blocking=True,\n)\n"},
+      {"x = x.to(device, \\\n    True)\n", {{"AF103", 2, 5, 9}}, "x = x.to(device, \\\n    non_blocking=True)\n"},
   };
   runRuleTests("AF103", valid, invalid);
 }

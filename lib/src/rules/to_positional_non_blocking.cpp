@@ -59,7 +59,8 @@ public:
       const std::string_view type = ts_node_type(arg);
       if (type == "keyword_argument" && textOf(field(arg, "name"), ctx.text()) == "non_blocking")
         return; // the fix would pass it twice
-      if (type == "comment" || type == "keyword_argument") continue;
+      // Comments and line continuations are extras the grammar puts among the arguments.
+      if (type == "comment" || type == "line_continuation" || type == "keyword_argument") continue;
       if (type == "list_splat" || type == "dictionary_splat") return;
       positional.push_back(arg);
     }
