@@ -112,7 +112,7 @@ struct FileReport {
   bool skipped = false; ///< another name of the same file is being fixed: not checked, not reported
   /// The file's public parameters and calls named `async`/`await`, for the project view (null
   /// when mayHavePublicNames() ruled them out, or when the run did not ask). This and `read` are
-  /// held by pointer: most reports have neither, and a run makes and sorts one per file.
+  /// held by pointer: most reports have neither, and a run makes one per file (and moves it).
   std::unique_ptr<PublicNames> names;
   /// Between the two passes of a pipelined run (asyncfix::Run::check): not checked yet, as the
   /// project view may change its findings.

@@ -495,8 +495,9 @@ std::size_t lastSeparator(std::string_view path) {
 /// The most bytes the first pass of a run that lists its files first keeps for its second
 /// (FileReport::read): the files past it are read again.
 constexpr std::size_t kKeptBudget = std::size_t{512} << 20;
-/// The most jobs that wait for a worker before the producer checks one itself (JobQueue): fewer
-/// than the directories a walk keeps open (walkPaths) hold files, in most trees.
+/// The most jobs that wait for a worker before the producer checks one itself (JobQueue): the walk
+/// stays close enough behind the workers that the directories it keeps open (walkPaths) still hold
+/// the files they check, which are then opened relative to them, in most trees.
 constexpr std::size_t kAhead = 128;
 /// The largest read buffer a worker keeps for its next file (checkFile's `spare`).
 constexpr std::size_t kSpareMost = std::size_t{4} << 20;
