@@ -1959,6 +1959,10 @@ TEST_CASE("prefilter: `.volatile` keeps every file AF314 reports on", "[prefilte
            // recovery reads the chain as an attribute of that expression (`None`), no path.
            "import torch\ny,None)n.o.volatile\n",
            "import torch\nimport torch.nn as nn\ny, None) nn.Module.volatile\n",
+           // And the review's (session 11): a keyword, `=` or a dangling operator before the chain.
+           "import torch\nNone=n.o.volatile\n",
+           "from torch import *\nelse :else   nn.Module.volatile\n",
+           "import torch\nTensor = torch.Tensor\n*#c\n n.o.volatile = 1\n",
        }) {
     INFO(src);
     CHECK(reportsVolatile(linter, src));

@@ -2834,6 +2834,50 @@ bool nameDenotesPath(std::string_view text, std::string_view name, Lexer &lexer,
   return true;
 }
 
+/// Whether the chain of names whose root is at `r` is an expression of its own to tree-sitter,
+/// whatever errors stand before it: after an opening bracket or a comma, or starting its logical
+/// line after a line that ends as a statement may (a name but a keyword that wants more, a number,
+/// a closing bracket, a string, a star import's `*`). Elsewhere its recovery may join the chain to what stands before
+/// (`None)n.o.volatile`, `None=n.o.volatile`, `*` and a line break: an attribute of something else).
+bool chainStandsAlone(std::string_view text, std::size_t r, Lexer &lexer, SpeltPackages::VolatileMemo &memo) {
+  std::size_t k = r;
+  bool lineBreak = false, stringEnds = false;
+  while (k > 0) {
+    const char c = text[k - 1];
+    if (c == ' ' || c == '\t' || c == '\f' || c == '\n' || c == '\r') {
+      lineBreak = lineBreak || c == '\n' || c == '\r';
+      --k;
+      continue;
+    }
+    if (const std::size_t span = lexer.spanBegin(k - 1); span != std::string_view::npos) {
+      if (text[span] == '#') {
+        k = span; // a comment: the token before it
+        continue;
+      }
+      stringEnds = true;
+    }
+    break;
+  }
+  if (k == 0) return true; // the text's first token
+  const char p = text[k - 1];
+  if (p == '(' || p == '[' || p == '{' || p == ',') return true;
+  if (!lineBreak) return false;
+  if (!memo.lines) memo.lines.emplace(text, lexer);
+  if (memo.lines->mayFollowOperand(r)) return false; // not the start of its logical line
+  if (stringEnds || p == ')' || p == ']' || p == '}') return true;
+  if (p == '*') return previousWord(text, k - 1) == "import"; // a star import ends its statement
+  if (!isAsciiWordByte(static_cast<unsigned char>(p))) return false;
+  std::size_t b = k - 1;
+  while (b > 0 && isAsciiWordByte(static_cast<unsigned char>(text[b - 1]))) --b;
+  // The keywords no statement ends with (Python 2's `print` and `exec` too).
+  static constexpr std::array<std::string_view, 28> kWantMore{
+      "and",    "as",       "assert",  "async", "await", "class",  "def",   "del",    "elif", "else",
+      "except", "exec",     "finally", "for",   "from",  "global", "if",    "import", "in",   "is",
+      "lambda", "nonlocal", "not",     "or",    "print", "try",    "while", "with"};
+  const std::string_view word = text.substr(b, k - b);
+  return std::find(kWantMore.begin(), kWantMore.end(), word) == kWantMore.end();
+}
+
 /// Whether AF314 may report the attribute `volatile` at `at` (checkAttribute): not where its
 /// object is a name, or a chain of names, whose root denotes a path through the file's imports
 /// (`Tensor.volatile.__get__` after `Tensor = torch.Tensor`, `torch.Tensor.volatile`): the rule
@@ -2859,10 +2903,7 @@ bool volatileMayBeReported(std::string_view text, std::size_t at, Lexer &lexer, 
   }
   if (!memo.recoversAttributes) memo.recoversAttributes = mayRecoverAttributes(text, lexer);
   if (*memo.recoversAttributes) return true;
-  // The chain must start an expression where it stands: after a token that ends one
-  // (`None)n.o.volatile`), tree-sitter's recovery may read an attribute of something else.
-  if (!memo.lines) memo.lines.emplace(text, lexer);
-  if (memo.lines->mayFollowOperand(static_cast<std::size_t>(root.data() - text.data()))) return true;
+  if (!chainStandsAlone(text, static_cast<std::size_t>(root.data() - text.data()), lexer, memo)) return true;
   for (const auto &[name, path] : memo.roots)
     if (name == root) return !path;
   const bool path = nameDenotesPath(text, root, lexer, true);
