@@ -314,6 +314,14 @@ __attribute__((target("avx2"))) std::size_t findSetAvx2(const char *s, std::size
   return n;
 }
 
+/// findSet()'s test of 64 bytes: a byte's bit set where it is one of the set.
+template <char... Set>
+__attribute__((target("avx512f,avx512bw"))) inline __mmask64 setMaskAvx512(__m512i x, __m512i first, __m512i second) {
+  const __mmask64 m = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(first, x), x);
+  if constexpr (NibbleSet<Set...>::two) return m | _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(second, x), x);
+  return m;
+}
+
 /// findSet()'s search 64 bytes at a time from `from` to the end of the text: the whole blocks
 /// loaded plainly, the last one's load masked to the text (AVX-512: no byte past it is read, and
 /// no scalar tail).
@@ -323,17 +331,13 @@ __attribute__((target("avx512f,avx512bw"))) std::size_t findSetAvx512(const char
   const __m512i second = _mm512_load_si512(NibbleSet<Set...>::bytes.data() + 64);
   std::size_t i = from;
   for (; i + 64 <= n; i += 64) {
-    const __m512i x = _mm512_loadu_si512(s + i);
-    __mmask64 m = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(first, x), x);
-    if constexpr (NibbleSet<Set...>::two) m |= _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(second, x), x);
-    if (m != 0) return i + static_cast<std::size_t>(__builtin_ctzll(m));
+    if (const __mmask64 m = setMaskAvx512<Set...>(_mm512_loadu_si512(s + i), first, second); m != 0)
+      return i + static_cast<std::size_t>(__builtin_ctzll(m));
   }
   if (i < n) {
     const __mmask64 inside = (__mmask64{1} << (n - i)) - 1;
-    const __m512i x = _mm512_maskz_loadu_epi8(inside, s + i);
-    __mmask64 m = _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(first, x), x);
-    if constexpr (NibbleSet<Set...>::two) m |= _mm512_cmpeq_epi8_mask(_mm512_shuffle_epi8(second, x), x);
-    if ((m &= inside) != 0) return i + static_cast<std::size_t>(__builtin_ctzll(m));
+    const __mmask64 m = setMaskAvx512<Set...>(_mm512_maskz_loadu_epi8(inside, s + i), first, second) & inside;
+    if (m != 0) return i + static_cast<std::size_t>(__builtin_ctzll(m));
   }
   return n;
 }
@@ -396,10 +400,9 @@ class Lexer {
 public:
   /// With `bytewise` (the reference path), its searches and those of the scans that read its
   /// spans go one byte at a time, no SIMD: the differential tests compare the two.
-  explicit Lexer(std::string_view text, bool bytewise = false)
-      : text_(text), search_(searchFor(bytewise)), bytewise_(bytewise) {}
+  explicit Lexer(std::string_view text, bool bytewise = false) : text_(text), search_(searchFor(bytewise)) {}
 
-  bool bytewise() const { return bytewise_; }
+  bool bytewise() const { return search_ == Search::kBytewise; }
 
   /// True unless `offset` lies inside a string literal or a comment.
   bool inCode(std::size_t offset) { return spanAt(offset) == nullptr; }
@@ -541,13 +544,7 @@ private:
     const char quote = t[q];
     const bool triple = quote != '`' && q + 2 < t.size() && t[q + 1] == quote && t[q + 2] == quote;
     for (std::size_t k = q + (triple ? 3 : 1); k < t.size();) {
-      // One search finds the end, an escape, and what leaves the string unterminated: a NUL byte
-      // ends a string's content for tree-sitter (as a comment's), anywhere before its end.
-      k = quote == '"'
-              ? triple ? findSet<'"', '\\', '\0'>(t, k, search_) : findSet<'"', '\\', '\n', '\r', '\0'>(t, k, search_)
-          : quote == '\''
-              ? triple ? findSet<'\'', '\\', '\0'>(t, k, search_) : findSet<'\'', '\\', '\n', '\r', '\0'>(t, k, search_)
-              : findSet<'`', '\\', '\n', '\r', '\0'>(t, k, search_); // a backquote is never tripled
+      k = stringStop(k, quote, triple);
       if (k >= t.size()) break;
       const char ch = t[k];
       if (ch == '\\') {
@@ -611,6 +608,20 @@ private:
       }
     }
     return npos; // unterminated at the end of the text
+  }
+
+  /// The first byte at or after `k` in a string (no f-string) quoted by `quote` that is more than
+  /// its text: one search finds the end, an escape, and what leaves the string unterminated (a NUL
+  /// byte ends a string's content for tree-sitter, as a comment's, anywhere before its end).
+  std::size_t stringStop(std::size_t k, char quote, bool triple) const {
+    const std::string_view t = text_;
+    switch (quote) {
+    case '"':
+      return triple ? findSet<'"', '\\', '\0'>(t, k, search_) : findSet<'"', '\\', '\n', '\r', '\0'>(t, k, search_);
+    case '\'':
+      return triple ? findSet<'\'', '\\', '\0'>(t, k, search_) : findSet<'\'', '\\', '\n', '\r', '\0'>(t, k, search_);
+    default: return findSet<'`', '\\', '\n', '\r', '\0'>(t, k, search_); // a backquote is never tripled
+    }
   }
 
   /// The first byte at or after `k` in an f-string quoted by `quote` that is more than literal text.
@@ -690,7 +701,6 @@ private:
   std::size_t lastGap_ = 0; ///< the end of the span before the last (0 if none): code to the last
   std::size_t hint_ = 0;    ///< the span spanAt() found last (an index into spans_, maybe stale)
   Search search_;
-  bool bytewise_ = false;
   bool lost_ = false;
 };
 
@@ -1314,8 +1324,9 @@ bool dataLoaderAt(std::string_view text, std::size_t at) {
   return is(text.substr(at, 10), "DataLoader") && isWholeWord(text, at, 10);
 }
 
-/// Whether forEachCandidate() learns LearntWords on this CPU (its AVX-512 path).
-bool candidatesLearnFamily() {
+/// Whether forEachCandidate() learns LearntWords (the family's names, `DataLoader`) on this CPU (its
+/// AVX-512 path).
+bool candidatesLearn() {
 #if defined(__x86_64__) && defined(__GNUC__)
   return cpuHasAvx512Vbmi();
 #else
@@ -1441,7 +1452,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline __m512i look(const
 
 /// mayStartWord() for the 64 positions from `p` (reads p[-1] to p[67]) as a bit mask, with the
 /// tables above in pairs of registers (`t[2k]`, `t[2k + 1]`): a superset of its positions, and of
-/// the family's names where `wanted` asks for kPatternFamily.
+/// the family's names and `DataLoader` where `wanted` asks for kPatternFamily, kPatternDataLoader.
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline std::uint64_t
 candidateMask64(const char *p, const __m512i *t, __m512i wanted) {
   const __m512i b0 = _mm512_loadu_si512(p);
@@ -3272,7 +3283,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
   // spells torch, numpy or scipy (the others would compare every `t`, `n` and `s` candidate for
   // nothing), and whether it names a `DataLoader`.
   LearntWords learnt;
-  const bool learning = !offsets && !search.reference && candidatesLearnFamily();
+  const bool learning = !offsets && !search.reference && candidatesLearn();
   learnt.askFamily = learning && (wanted & kPrefilterTorchApi) != 0;
   // (Not where the first hit is asked for, which a judgement waiting for the end could not give.)
   learnt.askDataLoader = learning && (wanted & kPrefilterNonBlocking) != 0 && first == nullptr;
