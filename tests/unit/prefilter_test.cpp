@@ -1730,6 +1730,9 @@ TEST_CASE("prefilter: a flat `.to(` argument list is read as the token-by-token 
       "d",   "True",  "False",    "non_blocking=True",    "device =d", "a==True", "*args",  "**kw", "1x=True", "Truex",
       "cpu", "x.cpu", "copy=cpu", "non_blocking = False", "-True",     "True  ",  "lambda", "",     "\td",     "d\f",
       "\x01"};
+  // The values and words the list's own judgement of its `non_blocking=` and `cpu` reads.
+  arguments.insert(arguments.end(), {"non_blocking=Truex", "non_blocking\t=\fTrue",
+                                     "non_blocking=", "non_blocking=-True", "xcpu", "cpux"});
   arguments.push_back(std::string(28, 'x')); // the `)` near the 64-byte window's end
   arguments.push_back(std::string(29, 'y') + "=True");
   const std::string padding = "\nz = 1\nz = 2\nz = 3\nz = 4\nz = 5\nz = 6\nz = 7\nz = 8\nz = 9\nz = 10\nz = 11\n";

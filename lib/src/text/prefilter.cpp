@@ -930,6 +930,10 @@ struct ToCallArguments {
   std::vector<std::size_t> scratch;  ///< the next list's keywords while it is scanned (its capacity kept)
   /// Whether `text` holds the whole word `cpu` (AF106's device), where the scan knew: -1 when not.
   int cpu = -1;
+  /// Where the list's first keyword `non_blocking` stands, where the scan read the list flat
+  /// (flatArguments(): all of it code, the keyword a whole word followed by `=`): npos when not.
+  std::size_t nonBlocking = std::string_view::npos;
+  bool nonBlockingTrue = false; ///< whether its value is `True` (nonBlockingValueMayBeTrue())
 };
 
 #if defined(__x86_64__) && defined(__GNUC__)
@@ -1036,6 +1040,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline FlatClasses flatCl
     const std::uint64_t rest = from >= 64 ? 0 : solid & (~std::uint64_t{0} << from);
     return rest == 0 ? len : static_cast<std::size_t>(__builtin_ctzll(rest));
   };
+  std::size_t nonBlocking = std::string_view::npos;
+  bool nonBlockingTrue = false;
   if (seen) seen->scratch.clear();
   // Each argument: after `(` (start 0) or after a comma.
   std::uint64_t commas = c.comma & inside;
@@ -1046,7 +1052,17 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline FlatClasses flatCl
       const std::size_t after = next(end);
       const std::string_view w = list.substr(q, end - q);
       if (start > 0 && (is(w, "True") || is(w, "False")) && (after == len || p[after] == ',')) return true;
-      if (seen && after < len && p[after] == '=' && p[after + 1] != '=') seen->scratch.push_back(open + 1 + q);
+      if (seen && after < len && p[after] == '=' && p[after + 1] != '=') {
+        seen->scratch.push_back(open + 1 + q);
+        if (nonBlocking == std::string_view::npos && is(w, "non_blocking")) {
+          // Its value: nonBlockingValueMayBeTrue() on a list that holds no line break nor comment.
+          const std::size_t value = next(after + 1);
+          nonBlocking = open + 1 + q;
+          nonBlockingTrue =
+              value < len && (c.word >> value & 1U) != 0 &&
+              is(list.substr(value, static_cast<std::size_t>(__builtin_ctzll(~(c.word >> value)))), "True");
+        }
+      }
     }
     if (commas == 0) break;
     start = static_cast<std::size_t>(__builtin_ctzll(commas)) + 1;
@@ -1056,6 +1072,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline FlatClasses flatCl
     seen->text = text.substr(open, len + 2);
     seen->keywords.swap(seen->scratch);
     seen->cpu = cpu;
+    seen->nonBlocking = nonBlocking;
+    seen->nonBlockingTrue = nonBlockingTrue;
   }
   return false;
 }
@@ -1127,6 +1145,7 @@ bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer
           seen->text = text.substr(open, k + 1 - open);
           seen->keywords.swap(seen->scratch);
           seen->cpu = -1;
+          seen->nonBlocking = std::string_view::npos;
         }
         return false;
       }
@@ -3243,30 +3262,41 @@ struct NonBlockingJudge {
   Verdict judge(std::size_t at) {
     const std::size_t eq = nextToken(text, at + 12, lexer);
     if (eq >= text.size() || text[eq] != '=' || (eq + 1 < text.size() && text[eq + 1] == '=')) return no;
-    const bool inLastTo = std::binary_search(lastTo.keywords.begin(), lastTo.keywords.end(), at);
-    const EnclosingCall call =
-        inLastTo ? EnclosingCall{true, "to", static_cast<std::size_t>(lastTo.text.data() - text.data())}
-                 : enclosingCall(text, at, lexer);
+    if (std::binary_search(lastTo.keywords.begin(), lastTo.keywords.end(), at))
+      return judgeInLastTo(nonBlockingValueMayBeTrue(text, at));
+    const EnclosingCall call = enclosingCall(text, at, lexer);
     if (!call.known || is(call.method, "cpu")) return yes;
-    if (!is(call.method, "cuda") && !is(call.method, "to")) return no;
-    if (is(call.method, "cuda")) {
+    const bool cuda = is(call.method, "cuda");
+    if (!cuda && !is(call.method, "to")) return no;
+    if (cuda) {
       if (!moduleNames) moduleNames = search.word(text, "nn") || search.word(text, "torchvision");
       if (*moduleNames) return yes;
     }
     if (!nonBlockingValueMayBeTrue(text, at)) return no;
-    if (learnt != nullptr) {
-      if (learnt->dataLoader) return yes;
-    } else {
-      if (!dataLoader) dataLoader = search.word(text, "DataLoader");
-      if (*dataLoader) return yes;
-    }
-    const Verdict withoutLoader = learnt != nullptr ? ifDataLoader : no;
-    if (!is(call.method, "to")) return withoutLoader;
-    if (inLastTo && lastTo.cpu >= 0) return lastTo.cpu == 1 ? yes : withoutLoader;
-    const std::optional<std::string_view> arguments =
-        inLastTo ? std::optional<std::string_view>(lastTo.text) : argumentList(text, call.open, lexer);
-    return !arguments || search.word(*arguments, "cpu") ? yes : withoutLoader;
+    if (loaderNamed()) return yes;
+    if (cuda) return withoutLoader();
+    const std::optional<std::string_view> arguments = argumentList(text, call.open, lexer);
+    return !arguments || search.word(*arguments, "cpu") ? yes : withoutLoader();
   }
+
+  /// judge() for a keyword argument of the last `.to(…)` judged whole (lastTo), whose value is
+  /// `True` or may be (`valueMayBeTrue`).
+  Verdict judgeInLastTo(bool valueMayBeTrue) {
+    if (!valueMayBeTrue) return no;
+    if (loaderNamed()) return yes;
+    if (lastTo.cpu >= 0) return lastTo.cpu == 1 ? yes : withoutLoader();
+    return search.word(lastTo.text, "cpu") ? yes : withoutLoader();
+  }
+
+  /// Whether the text names a `DataLoader`, as far as known (with `learnt`, so far).
+  bool loaderNamed() {
+    if (learnt != nullptr) return learnt->dataLoader;
+    if (!dataLoader) dataLoader = search.word(text, "DataLoader");
+    return *dataLoader;
+  }
+
+  /// The verdict on a `non_blocking=True` that only a loader would make matter.
+  Verdict withoutLoader() const { return learnt != nullptr ? ifDataLoader : no; }
 };
 
 /// scanTriggers(), which also records its first hit in `first` when given; with `anyHit` (and no
@@ -3297,12 +3327,23 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     offsets->push_back(static_cast<std::uint32_t>(at));
     return false;
   };
+  // A `non_blocking=`'s verdict: a hit, or one if the text names a DataLoader (the first such).
+  const auto settle = [&](NonBlockingJudge::Verdict verdict, std::size_t at) {
+    if (verdict == NonBlockingJudge::ifDataLoader && !ifDataLoader) ifDataLoader = at;
+    return verdict == NonBlockingJudge::yes && record(kPrefilterNonBlocking, at);
+  };
   std::optional<Blocks> blocks; // made for the first `await (` whose function matters
   const auto want = [&](unsigned trigger) { return (wanted & trigger) != 0 && (offsets || !(found & trigger)); };
 
   search.candidates(
       text,
       [&](std::size_t at) {
+        if (at == nonBlocking.lastTo.nonBlocking) {
+          // The `non_blocking=` of the `.to(…)` list the scan just read flat: a keyword argument
+          // in code (that scan saw every byte of the list), so judged by that call alone.
+          return want(kPrefilterNonBlocking) &&
+                 settle(nonBlocking.judgeInLastTo(nonBlocking.lastTo.nonBlockingTrue), at);
+        }
         const char c = text[at];
         if (const auto u = static_cast<unsigned char>(c); otherByte(u)) {
           // Such a byte in code: the text is read again without judgements (scan()), so stop here.
@@ -3352,9 +3393,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
             mayStandAlone(text, at, 12)) {
           if (!lexer.inCode(at)) return false;
           if (offsets) return record(kPrefilterNonBlocking, at);
-          const NonBlockingJudge::Verdict verdict = nonBlocking.judge(at);
-          if (verdict == NonBlockingJudge::ifDataLoader && !ifDataLoader) ifDataLoader = at;
-          return verdict == NonBlockingJudge::yes && record(kPrefilterNonBlocking, at);
+          return settle(nonBlocking.judge(at), at);
         }
         // `noqa` in any case, as the scan without judgements reads it (a candidate may be here for
         // another word: `non_b…` is one for `non_blocking`, and no `noqa`).
