@@ -943,6 +943,7 @@ struct ToCallArguments {
 /// identifier bytes, `blank` spaces, tabs and form feeds, `comma` the commas.
 struct FlatClasses {
   std::uint64_t stop = 0, word = 0, blank = 0, comma = 0;
+  std::uint64_t lc = 0; ///< `l` and `c`, the first bytes of `lambda` and `cpu`
 };
 
 /// The bytes of `m` with their high bit set, as the low 32 bits of a mask (no lambda: GCC does not
@@ -980,6 +981,9 @@ __attribute__((target("avx2"))) inline void flatClasses32(const char *p, int shi
                                   _mm256_cmpeq_epi8(v, _mm256_set1_epi8('\f'))))
              << shift;
   c.comma |= bits(_mm256_cmpeq_epi8(v, _mm256_set1_epi8(','))) << shift;
+  c.lc |=
+      bits(_mm256_or_si256(_mm256_cmpeq_epi8(v, _mm256_set1_epi8('l')), _mm256_cmpeq_epi8(v, _mm256_set1_epi8('c'))))
+      << shift;
 }
 
 /// flatClasses32()'s classes as one 128-entry table for AVX-512's byte permute, by a byte's low
@@ -991,7 +995,7 @@ constexpr std::array<std::uint8_t, 128> kFlatClassTable = [] {
     const auto in = [c](std::string_view set) { return set.find(static_cast<char>(c)) != std::string_view::npos; };
     t[c] = static_cast<std::uint8_t>((in("\n\r\"#'():[\\]`{}") ? 1U : 0U) |
                                      (isAsciiWordByte(static_cast<unsigned char>(c)) ? 2U : 0U) |
-                                     (in(" \t\f") ? 4U : 0U) | (c == ',' ? 8U : 0U));
+                                     (in(" \t\f") ? 4U : 0U) | (c == ',' ? 8U : 0U) | (in("lc") ? 16U : 0U));
   }
   return t;
 }();
@@ -1008,6 +1012,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline FlatClasses flatCl
   c.word = _mm512_test_epi8_mask(k, _mm512_set1_epi8(2)) & ascii;
   c.blank = _mm512_test_epi8_mask(k, _mm512_set1_epi8(4)) & ascii;
   c.comma = _mm512_test_epi8_mask(k, _mm512_set1_epi8(8)) & ascii;
+  c.lc = _mm512_test_epi8_mask(k, _mm512_set1_epi8(16)) & ascii;
   return c;
 }
 #endif
@@ -1028,7 +1033,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline FlatClasses flatCl
   // `lambda` makes the keywords something else (the token-by-token scan says which); the word
   // `cpu` is AF106's device.
   int cpu = 0;
-  for (std::uint64_t starts = c.word & ~(c.word << 1) & inside; starts != 0; starts &= starts - 1) {
+  for (std::uint64_t starts = c.word & ~(c.word << 1) & c.lc & inside; starts != 0; starts &= starts - 1) {
     const auto q = static_cast<std::size_t>(__builtin_ctzll(starts));
     const auto w = list.substr(q, static_cast<std::size_t>(__builtin_ctzll(~(c.word >> q))));
     if (is(w, "lambda")) return std::nullopt;
