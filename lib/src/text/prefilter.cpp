@@ -405,7 +405,7 @@ public:
   bool bytewise() const { return search_ == Search::kBytewise; }
 
   /// True unless `offset` lies inside a string literal or a comment.
-  bool inCode(std::size_t offset) { return spanAt(offset) == nullptr; }
+  [[gnu::always_inline]] bool inCode(std::size_t offset) { return spanAt(offset) == nullptr; }
   /// Whether the pass met what it does not follow (see the class's comment), as far as it went:
   /// tree-sitter's error recovery from there on gives shapes no judgement reads.
   bool lost() const { return lost_; }
