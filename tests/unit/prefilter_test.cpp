@@ -2044,3 +2044,37 @@ TEST_CASE("prefilter: a name after an Ellipsis or a number's dot is no attribute
     CHECK(linter.mayHaveFindings(src));
   }
 }
+
+TEST_CASE("prefilter: a `non_blocking` tree-sitter's error recovery reads as a keyword argument is kept",
+          "[prefilter]") {
+  // Found by the last stop's review (a generator of broken argument lists): tree-sitter's error
+  // recovery skips what stands between `non_blocking` and a later `=` (`:lambdacopy`, `else`, a
+  // stray `]`), pairs brackets the scan back to the call would have paired otherwise
+  // (`x.cpu(]…`), and skips a `lambda` that no `:` ends; AF102 then reads `non_blocking=` in
+  // `.cpu(…)`. The judgement rejected each file.
+  const Linter linter;
+  for (const std::string body :
+       {"y = x.cpu(non_blocking:lambdacopy=True)\n", "y = x.cpu(]:False=xFalse\"cuda\"non_blocking=True\fdev)\n",
+        "y = x.cpu(d, non_blocking else=True)\n", "y = x.cpu(non_blocking\n:x=True)\n",
+        "y = x.cpu(non_blocking:\n=True)\n", "y = x.cpu(non_blocking]copy=True)\n", "y = x.cpu(non_blocking}=True)\n",
+        "y = x.cpu(,lambda non_blocking=True)\n", "y = x.cpu(x lambda non_blocking=True)\n",
+        "y = x.cpu('s'lambda non_blocking=True)\n"}) {
+    const std::string src = "import torch\n" + body;
+    INFO(src);
+    CHECK(!allFindings(linter, src).empty()); // the premise
+    CHECK(linter.mayHaveFindings(src));
+    CHECK(mayTrigger(src, kPrefilterNonBlocking, 0));
+    CHECK(mayTriggerReference(src, kPrefilterNonBlocking, 0));
+  }
+  // Where what follows the name goes on with an expression or ends a statement, no rule reads it,
+  // and the file is still not worth parsing: a parameter, a test, a lambda's parameter, a dict.
+  for (const std::string body :
+       {"def to(self, device, non_blocking: bool = False):\n    return self\n", "if non_blocking:\n    x = 1\n",
+        "y = a if non_blocking else b\nz = 2\n", "y = x.cpu() if non_blocking else x\n",
+        "f = x.to(d, key=lambda non_blocking=False: 0)\n", "y = x.to(d, **{non_blocking: 1})\nz = 2\n"}) {
+    const std::string src = "import torch\n" + body;
+    INFO(src);
+    CHECK(allFindings(linter, src).empty());
+    CHECK_FALSE(linter.mayHaveFindings(src));
+  }
+}

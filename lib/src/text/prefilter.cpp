@@ -1612,11 +1612,37 @@ struct EnclosingCall {
   std::string_view method;
   std::size_t open = 0;
 };
+/// Whether a `:` follows `at` at its level (within the window), before a closing bracket outside
+/// the brackets opened after it: the end of the parameters of a lambda around `at`.
+bool lambdaColonFollows(std::string_view text, std::size_t at, Lexer &lexer) {
+  constexpr std::size_t kWindow = 1 << 16;
+  int depth = 0;
+  for (std::size_t k = at, end = std::min(text.size(), at + kWindow); k < end; ++k) {
+    const char c = text[k];
+    if (isQuote(c) || c == '#') {
+      const std::size_t e = lexer.skip(k);
+      if (e <= k) return false; // an f-string or an unterminated string: unknown
+      k = e - 1;
+    } else if (c == '(' || c == '[' || c == '{') {
+      ++depth;
+    } else if (c == ')' || c == ']' || c == '}') {
+      if (depth-- == 0) return false;
+    } else if (c == ':' && depth == 0) {
+      return true;
+    }
+  }
+  return false;
+}
+
 EnclosingCall enclosingCall(std::string_view text, std::size_t at, Lexer &lexer) {
   constexpr std::size_t kWindow = 1 << 16;
   const std::size_t floor = at > kWindow ? at - kWindow : 0;
   const EnclosingCall unknown, none{true, {}, 0};
   std::size_t open = std::string_view::npos;
+  // The closing brackets passed and not yet opened, innermost last: an opening one that is not
+  // their pair (`x.cpu(]: …`) is a syntax error, whose recovery may pair them otherwise.
+  constexpr int kDepth = 64;
+  std::array<char, kDepth> closed{};
   int depth = 0;
   bool colon = false; // a `:` at the top level between the bracket and `at` (a lambda's body ended)
   for (std::size_t k = at; k-- > floor;) {
@@ -1630,15 +1656,18 @@ EnclosingCall enclosingCall(std::string_view text, std::size_t at, Lexer &lexer)
       k = begin;                              // the loop steps to the byte before the string or comment
       continue;
     }
-    if (lambdaEnd) return none; // `lambda self, non_blocking=False: …`: a parameter
+    // `lambda self, non_blocking=False: …`: a parameter, where its `:` follows (else a syntax
+    // error, whose recovery may skip the `lambda` and read an argument of the call around it).
+    if (lambdaEnd) return lambdaColonFollows(text, at, lexer) ? none : unknown;
     if (c == ':') {
       colon = colon || depth == 0;
     } else if (isQuote(c)) {
       return unknown;
     } else if (c == ')' || c == ']' || c == '}') {
-      ++depth;
+      if (depth == kDepth) return unknown;
+      closed[depth++] = c;
     } else if (depth > 0) {
-      --depth;
+      if (closed[--depth] != (c == '(' ? ')' : c == '[' ? ']' : '}')) return unknown;
     } else {
       if (c != '(') return unknown;
       open = k;
@@ -3266,10 +3295,19 @@ struct NonBlockingJudge {
 
   Verdict judge(std::size_t at) {
     const std::size_t eq = nextToken(text, at + 12, lexer);
-    if (eq >= text.size() || text[eq] != '=' || (eq + 1 < text.size() && text[eq + 1] == '=')) return no;
+    if (eq >= text.size()) return no;
+    if (text[eq] != '=' || (eq + 1 < text.size() && text[eq + 1] == '=')) {
+      // No keyword argument, unless tree-sitter's error recovery makes one of what follows.
+      if (!mayRecoverAsKeyword(at, eq)) return no;
+      return judgeIn(enclosingCall(text, at, lexer), at);
+    }
     if (std::binary_search(lastTo.keywords.begin(), lastTo.keywords.end(), at))
       return judgeInLastTo(nonBlockingValueMayBeTrue(text, at));
-    const EnclosingCall call = enclosingCall(text, at, lexer);
+    return judgeIn(enclosingCall(text, at, lexer), at);
+  }
+
+  /// judge() for a keyword argument of `call`.
+  Verdict judgeIn(const EnclosingCall &call, std::size_t at) {
     if (!call.known || is(call.method, "cpu")) return yes;
     const bool cuda = is(call.method, "cuda");
     if (!cuda && !is(call.method, "to")) return no;
@@ -3282,6 +3320,44 @@ struct NonBlockingJudge {
     if (cuda) return withoutLoader();
     const std::optional<std::string_view> arguments = argumentList(text, call.open, lexer);
     return !arguments || search.word(*arguments, "cpu") ? yes : withoutLoader();
+  }
+
+  /// Whether tree-sitter's error recovery may read the `non_blocking` at `at`, which no `=`
+  /// follows (its next token is at `k`), as a keyword argument's name after all, by skipping
+  /// what stands between it and an `=` (`non_blocking:lambdacopy=True`, `non_blocking else=True`:
+  /// syntax errors). Not where what follows continues an expression (`,`, `)`, `(`, `[`, `.`), nor
+  /// where a word on a later line starts the next statement; else where a bare `=` follows on the
+  /// rest of the line (or starts the next one), before a `,` or a `)` outside the brackets opened
+  /// there (a stray `]` or `}` is passed). Then the call around it decides.
+  bool mayRecoverAsKeyword(std::size_t at, std::size_t k) const {
+    const char c = text[k];
+    if (c == ',' || c == ')' || c == '(' || c == '[' || c == '.') return false;
+    if (isWordByte(static_cast<unsigned char>(c)) &&
+        text.substr(at + 12, k - at - 12).find_first_of("\r\n") != std::string_view::npos)
+      return false;
+    int depth = 0;
+    for (const std::size_t end = std::min(text.size(), k + 256); k < end; ++k) {
+      const char d = text[k];
+      if (d == '\n' || d == '\r' || d == '#') {
+        const std::size_t next = nextToken(text, k, lexer);
+        return next + 1 < text.size() && text[next] == '=' && text[next + 1] != '=';
+      }
+      if (isQuote(d)) {
+        const std::size_t e = lexer.skip(k);
+        if (e <= k) return true; // an f-string or an unterminated string: unknown
+        k = e - 1;
+      } else if (d == '(' || d == '[' || d == '{') {
+        ++depth;
+      } else if (d == ')' || d == ']' || d == '}' || (d == ',' && depth == 0)) {
+        // A `]` or `}` at the top may close no bracket around the name (`x.cpu(non_blocking]=…`).
+        if (depth == 0 && (d == ')' || d == ',')) return false;
+        depth = std::max(depth - 1, 0);
+      } else if (d == '=') {
+        if (k + 1 < text.size() && text[k + 1] == '=') ++k;
+        else if (depth == 0) return true;
+      }
+    }
+    return false;
   }
 
   /// judge() for a keyword argument of the last `.to(…)` judged whole (lastTo), whose value is
