@@ -1422,17 +1422,19 @@ __attribute__((target("avx2"))) inline unsigned candidateMask32(const char *p, c
 }
 
 /// mayStartWord()'s tests as tables for AVX-512's byte permutes: for each byte the filter reads
-/// (the one before the position, then the five from it), the patterns whose test that byte passes,
-/// by its low seven bits — one bit per pattern, set for every byte where the pattern does not look
-/// at that one. A position is a candidate where some pattern's bit survives the six lookups, or
-/// where its byte is of another character (the sign bit: a byte of 0x80 and above passes its ASCII
-/// twin's tests too, more positions than mayStartWord()'s, which the judgements read again).
+/// (the five from the position), the patterns whose test that byte passes, by its low seven bits —
+/// one bit per pattern, set for every byte where the pattern does not look at that one. A position
+/// is a candidate where some pattern's bit survives the five lookups, or where its byte is of
+/// another character (the sign bit: a byte of 0x80 and above passes its ASCII twin's tests too).
+/// More positions than mayStartWord()'s, which the judgements read again: those, and a `to` after
+/// any byte (the byte before, `.` or a blank, is left to mayStartWord(): a sixth lookup for every
+/// block cost more than the rare `proto(` it spares).
 constexpr unsigned kPatternKeyword = 1;     // a, s|w, _, _, c|t
 constexpr unsigned kPatternNonBlocking = 2; // n, _, _, `_`, b
 constexpr unsigned kPatternNoqa = 4;        // n|N, _, q|Q, a|A
-constexpr unsigned kPatternTo = 8;          // `.` or a blank before; t, o, then `(`, `#` or `\`
+constexpr unsigned kPatternTo = 8;          // t, o, then `(`, `#` or `\`
 constexpr unsigned kPatternOtherByte = 16;  // a control byte but the blanks (otherByte())
-constexpr unsigned kPatternToBlank = 32;    // `.` or a blank before; t, o, a blank, then `(`, `#`, `\` or a blank
+constexpr unsigned kPatternToBlank = 32;    // t, o, a blank, then `(`, `#`, `\` or a blank
 /// Not a word the judgements read: the names whose spelling mayUseTorchFamily() asks of a whole
 /// text, `torch`, `numpy`, `scipy` (t|n|s, _, r|m|i, _, h|y), found in the same pass
 /// (LearntWords) rather than by a pass of their own over every file.
@@ -1440,15 +1442,14 @@ constexpr unsigned kPatternFamily = 64;
 /// Not a word the judgements read either: `DataLoader` (D, a, t, a, L), whose spelling anywhere in
 /// the text a `non_blocking=True` judgement asks (LearntWords).
 constexpr unsigned kPatternDataLoader = 128;
-constexpr std::array<std::array<std::uint8_t, 128>, 6> kCandidateTables = [] {
-  std::array<std::array<std::uint8_t, 128>, 6> t{};
+constexpr std::array<std::array<std::uint8_t, 128>, 5> kCandidateTables = [] {
+  std::array<std::array<std::uint8_t, 128>, 5> t{};
   constexpr unsigned to = kPatternTo | kPatternToBlank;
   constexpr unsigned all = kPatternKeyword | kPatternNonBlocking | kPatternNoqa | to | kPatternOtherByte |
                            kPatternFamily | kPatternDataLoader;
   for (unsigned c = 0; c < 128; ++c) {
     const auto in = [c](std::string_view set) { return set.find(static_cast<char>(c)) != std::string_view::npos; };
-    const auto set = [&](std::size_t k, unsigned bits) { t[k][c] = static_cast<std::uint8_t>(bits); };
-    set(0, (all & ~to) | (c == '.' || c <= ' ' ? to : 0U));
+    const auto set = [&](std::size_t k, unsigned bits) { t[k - 1][c] = static_cast<std::uint8_t>(bits); };
     set(1, (c == 'a' ? kPatternKeyword : 0U) | (c == 'n' ? kPatternNonBlocking : 0U) |
                (c == 'n' || c == 'N' ? kPatternNoqa : 0U) | (c == 't' ? to : 0U) |
                (otherByte(c) ? kPatternOtherByte : 0U) | (in("tns") ? kPatternFamily : 0U) |
@@ -1474,16 +1475,15 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline __m512i look(const
   return _mm512_permutex2var_epi8(table[0], _mm512_loadu_si512(q), table[1]);
 }
 
-/// mayStartWord() for the 64 positions from `p` (reads p[-1] to p[67]) as a bit mask, with the
+/// mayStartWord() for the 64 positions from `p` (reads p[0] to p[67]) as a bit mask, with the
 /// tables above in pairs of registers (`t[2k]`, `t[2k + 1]`): a superset of its positions, and of
 /// the family's names and `DataLoader` where `wanted` asks for kPatternFamily, kPatternDataLoader.
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline std::uint64_t
 candidateMask64(const char *p, const __m512i *t, __m512i wanted) {
   const __m512i b0 = _mm512_loadu_si512(p);
   const __m512i patterns =
-      _mm512_and_si512(_mm512_and_si512(_mm512_and_si512(look(t, p - 1), _mm512_permutex2var_epi8(t[2], b0, t[3])),
-                                        _mm512_and_si512(look(t + 4, p + 1), look(t + 6, p + 2))),
-                       _mm512_and_si512(look(t + 8, p + 3), look(t + 10, p + 4)));
+      _mm512_and_si512(_mm512_and_si512(_mm512_permutex2var_epi8(t[0], b0, t[1]), look(t + 2, p + 1)),
+                       _mm512_and_si512(_mm512_and_si512(look(t + 4, p + 2), look(t + 6, p + 3)), look(t + 8, p + 4)));
   return _mm512_test_epi8_mask(patterns, wanted) | _mm512_movepi8_mask(b0);
 }
 
@@ -1491,8 +1491,8 @@ candidateMask64(const char *p, const __m512i *t, __m512i wanted) {
 template <class V>
 __attribute__((target("avx512f,avx512bw,avx512vbmi"))) bool
 candidatesAvx512(const char *s, std::size_t &i, std::size_t n, V &visit, const LearntWords *learnt) {
-  __m512i tables[12];
-  for (std::size_t k = 0; k < 6; ++k) {
+  __m512i tables[10];
+  for (std::size_t k = 0; k < 5; ++k) {
     tables[2 * k] = _mm512_loadu_si512(kCandidateTables[k].data());
     tables[2 * k + 1] = _mm512_loadu_si512(kCandidateTables[k].data() + 64);
   }
@@ -3457,9 +3457,10 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
           return record(kPrefilterKeywordName, at);
         }
         if (c == 't') {
-          // The vectorised filter lets through more `to`s than mayStartWord() (after any byte up to
-          // `.`, before any up to `(`): the others are no candidates, before any judgement drives the
-          // lexer (how far it went decides whether the judgements are trusted: lost()).
+          // The vectorised filter lets through more `to`s than mayStartWord() (after any byte, or
+          // any up to `.` on AVX2; before any up to `(`): the others are no candidates, before any
+          // judgement drives the lexer (how far it went decides whether the judgements are trusted:
+          // lost()).
           if (!want(kPrefilterToCall) || !mayStartWord(text, at) || !mayStandAlone(text, at, 2)) return false;
           std::size_t open = toCallOpen(text, at);
           if (open == std::string_view::npos || !lexer.inCode(at)) return false;
