@@ -46,6 +46,13 @@ ReadResult readSourceFile(const std::string &path, std::string spare = {});
 /// readSourceFile() of the entry `name` of the directory open as `directory` (AT_FDCWD: `name`
 /// is a path).
 ReadResult readSourceFileAt(int directory, const char *name, std::string spare = {});
+/// readSourceFileAt() into `buffer`, a worker's memory for one file after another: the bytes are
+/// buffer[0, `size`) (the result's `bytes` stay empty). The buffer keeps the size of the largest
+/// file read into it, so that a read fills no memory with zeros before reading over it (a
+/// std::string cannot grow without filling before C++23's resize_and_overwrite, which g++ 10 lacks).
+ReadResult readSourceFileInto(int directory, const char *name, std::string &buffer, std::size_t &size);
+/// readSourceFileInto() of the file at `path`.
+ReadResult readSourceFileInto(const std::string &path, std::string &buffer, std::size_t &size);
 /// Reads all of standard input, binary-safe.
 ReadResult readStdin();
 /// Reads a whole file that is not a source (a `--files-from` list, a report to merge): unlike

@@ -18,6 +18,7 @@
 #include <thread>
 #include <unordered_set>
 #include <utility>
+#include <variant>
 
 #include "asyncfix/document.h"
 #include "asyncfix/encoding.h"
@@ -341,19 +342,19 @@ void lintOnly(FileReport &report, const Linter &linter, std::string &bytes, std:
 
 /// What the pipeline's first pass (Context::defer) does with a Python text: check it now, finish
 /// it (nothing to report or change), or defer it to the pass after the project view (with its
-/// public names in `report`). `maybe` gets the prefilter's verdict.
+/// public names in `names`). `maybe` gets the prefilter's verdict, unless it holds it already.
 enum class FirstPass { Check, Finished, Deferred };
-FirstPass firstPass(FileReport &report, const Linter &linter, std::string_view bytes, const Context &ctx,
-                    std::optional<bool> &maybe) {
+FirstPass firstPass(std::unique_ptr<PublicNames> &names, const Linter &linter, std::string_view bytes,
+                    const Context &ctx, std::optional<bool> &maybe) {
   const RunOptions &options = ctx.options;
   // One prefilter scan for most files. A linter that looks for `async`/`await` as names
   // (AF001/AF002) and finds no reason to parse finds none, so mayHavePublicNames(), which asks
   // the prefilter for those alone, would find none either; and lint() or fix() would stop at
   // the same scan.
-  maybe = linter.mayHaveFindings(bytes);
+  if (!maybe) maybe = linter.mayHaveFindings(bytes);
   const bool looksForNames = (LinterInternals::impl(linter).triggers & kPrefilterKeywordName) != 0;
   if ((*maybe || !looksForNames) && mayHavePublicNames(bytes)) {
-    report.names = std::make_unique<PublicNames>(findPublicNames(bytes));
+    names = std::make_unique<PublicNames>(findPublicNames(bytes));
     return FirstPass::Deferred;
   }
   if (ctx.deferAll && (*maybe || options.addNoqa)) return FirstPass::Deferred;
@@ -368,9 +369,11 @@ FirstPass firstPass(FileReport &report, const Linter &linter, std::string_view b
 /// stdin and a host's text; `decoded`: the bytes are UTF-8 text already (a host's, whatever
 /// encoding its file declares). `keep`: where a file that Context::deferAll defers leaves its
 /// bytes (as they were given, in their declared encoding). `bytes` is taken where the report
-/// keeps it; otherwise (most files: nothing found) its memory is the caller's again.
+/// keeps it; otherwise (most files: nothing found) its memory is the caller's again. `maybe`: the
+/// prefilter's verdict on `bytes`, when asked already (of a file with no declared encoding).
 FileReport checkText(std::string path, std::string &bytes, const FileStamp *stamp, const Context &ctx,
-                     const Linters::Entry *given = nullptr, bool decoded = false, std::string *keep = nullptr) {
+                     const Linters::Entry *given = nullptr, bool decoded = false, std::string *keep = nullptr,
+                     std::optional<bool> maybe = std::nullopt) {
   FileReport report;
   report.path = std::move(path);
   const RunOptions &options = ctx.options;
@@ -413,9 +416,8 @@ FileReport checkText(std::string path, std::string &bytes, const FileStamp *stam
   if (!encoding.empty()) {
     original = std::exchange(bytes, std::move(source.text));
   }
-  std::optional<bool> maybe; // the prefilter's verdict, once asked
   if (ctx.defer) {
-    const FirstPass pass = firstPass(report, linter, bytes, ctx, maybe);
+    const FirstPass pass = firstPass(report.names, linter, bytes, ctx, maybe);
     if (pass == FirstPass::Finished) return report;
     if (pass == FirstPass::Deferred) {
       report.deferred = true;
@@ -499,8 +501,38 @@ constexpr std::size_t kKeptBudget = std::size_t{512} << 20;
 /// stays close enough behind the workers that the directories it keeps open (walkPaths) still hold
 /// the files they check, which are then opened relative to them, in most trees.
 constexpr std::size_t kAhead = 128;
-/// The largest read buffer a worker keeps for its next file (checkFile's `spare`).
+/// The largest read buffer a worker keeps for its next file (checkFile's `buffer`).
 constexpr std::size_t kSpareMost = std::size_t{4} << 20;
+
+/// A report that says nothing but that its file was checked (most of a run's): held as this
+/// until the reports are put in order, not as a FileReport of ~750 bytes. A run over a tree the
+/// prefilter rejects whole made, moved and sorted one large report per file (~5 % of its time).
+struct BareReport {
+  std::string path;
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
+  bool unsafeFixes = false;
+
+  /// The report `full` as one, when it says nothing else: every field of FileReport is asked of
+  /// (run.h says so beside them).
+  static std::optional<BareReport> of(FileReport &full) {
+    const bool bare = full.text.empty() && full.diagnostics.empty() && !full.notebook && full.diff.empty() &&
+                      full.fixedSource.empty() && full.before.empty() && full.after.empty() && full.fixed == 0 &&
+                      !full.changed && !full.failed && full.messages.empty() && !full.skipped && !full.names &&
+                      !full.deferred && !full.read;
+    if (!bare) return std::nullopt;
+    return BareReport{std::move(full.path), full.identity, full.unsafeFixes};
+  }
+  /// Fills `report`, a new one, as the report it was.
+  void into(FileReport &report) && {
+    report.path = std::move(path);
+    report.identity = identity;
+    report.unsafeFixes = unsafeFixes;
+  }
+};
+
+/// A file's report as a worker makes it: whole, or bare for a file the first pass finishes as it
+/// reads it (finishedAsRead()).
+using Checked = std::variant<FileReport, BareReport>;
 
 /// One file to check, handed from the walk to a worker.
 struct Job {
@@ -528,16 +560,36 @@ FileReport checkOpen(Job &job, ProjectSource open, const Context &ctx) {
   return checkText(job.path, open.text, nullptr, ctx, job.entry ? &*job.entry : nullptr, true);
 }
 
-/// Checks one file; `spare`: the memory of the worker's last read, which this one reuses (and
-/// hands back when its report keeps no bytes).
-FileReport checkFile(Job &job, const Context &ctx, std::string &spare) {
+/// The first pass (Context::defer) over a file it finishes (FirstPass::Finished: nothing to report
+/// or change; most files of a run), told from the bytes where the worker read them: its bare
+/// report, with no copy of the bytes and no FileReport made. Nullopt for any other file (a
+/// notebook, a declared encoding, invalid UTF-8 or a NUL, a configuration error, settings of its
+/// own, the prefilter's "maybe"): checkText() decides, `maybe` holding the prefilter's verdict
+/// when it was asked.
+std::optional<BareReport> finishedAsRead(Job &job, std::string_view bytes, const Context &ctx,
+                                         std::optional<std::pair<std::uint64_t, std::uint64_t>> identity,
+                                         std::optional<bool> &maybe) {
+  if (!ctx.defer || !job.entry || job.entry->error || isNotebookName(job.path)) return std::nullopt;
+  // decodeSourceFrom() takes such a file's bytes as its text, in no declared encoding.
+  if (declaredEncoding(bytes) || checkSourceText(bytes)) return std::nullopt;
+  std::unique_ptr<PublicNames> names;
+  if (firstPass(names, *job.entry->linter, bytes, ctx, maybe) != FirstPass::Finished) return std::nullopt;
+  return BareReport{std::move(job.path), identity, job.entry->unsafeFixes};
+}
+
+/// Checks one file; `buffer`: the memory the worker reads each file into (readSourceFileInto()).
+/// A file the first pass finishes is judged there (finishedAsRead()); any other is copied out
+/// into its own string for checkText().
+Checked checkFile(Job &job, const Context &ctx, std::string &buffer) {
   const std::string &path = job.path;
   try {
-    if (std::optional<ProjectSource> open = ctx.open(path)) return checkOpen(job, std::move(*open), ctx);
+    if (std::optional<ProjectSource> open = ctx.open(path)) return Checked{checkOpen(job, std::move(*open), ctx)};
+    std::size_t size = 0;
+    const bool buffered = !job.read; // else the bytes of an earlier read, in their own string
     ReadResult read =
         job.read        ? std::move(*job.read)
-        : job.directory ? readSourceFileAt(job.directory->fd(), path.c_str() + (path.rfind('/') + 1), std::move(spare))
-                        : readSourceFile(path, std::move(spare));
+        : job.directory ? readSourceFileInto(job.directory->fd(), path.c_str() + (path.rfind('/') + 1), buffer, size)
+                        : readSourceFileInto(path, buffer, size);
     job.directory.reset(); // the directory closes with its last file
     std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
     if (!read.error) {
@@ -551,30 +603,37 @@ FileReport checkFile(Job &job, const Context &ctx, std::string &spare) {
       FileReport report;
       report.path = path;
       report.skipped = true;
-      return report;
+      return Checked{std::move(report)};
     }
     if (read.error) {
       FileReport report;
       report.path = path;
       report.identity = identity;
       fail(report, *read.error);
-      return report;
+      return Checked{std::move(report)};
+    }
+    std::optional<bool> maybe;
+    if (buffered) {
+      const std::string_view bytes(buffer.data(), size);
+      std::optional<BareReport> bare = finishedAsRead(job, bytes, ctx, identity, maybe);
+      if (!bare) read.bytes.assign(bytes);
+      if (buffer.size() > kSpareMost) buffer = std::string(); // a large file's memory is not kept
+      if (bare) return Checked{std::move(*bare)};
     }
     std::string kept; // a deferred file's bytes, for the second pass
     FileReport report = checkText(path, read.bytes, &read.stamp, ctx, job.entry ? &*job.entry : nullptr, false,
-                                  ctx.deferAll ? &kept : nullptr);
+                                  ctx.deferAll ? &kept : nullptr, maybe);
     report.identity = identity;
-    if (read.bytes.capacity() <= kSpareMost) spare = std::move(read.bytes);
     if (report.deferred && ctx.deferAll && ctx.keptBytes->fetch_add(kept.size()) + kept.size() <= kKeptBudget) {
       read.bytes = std::move(kept);
       report.read = std::make_unique<ReadResult>(std::move(read));
     }
-    return report;
+    return Checked{std::move(report)};
   } catch (const std::exception &e) {
     FileReport report;
     report.path = path;
     fail(report, std::string("internal error: ") + e.what());
-    return report;
+    return Checked{std::move(report)};
   }
 }
 
@@ -668,32 +727,6 @@ private:
   std::function<void(Job &)> help_;
 };
 
-/// A report that says nothing but that its file was checked (most of a run's): held as this
-/// until the reports are put in order, not as a FileReport of ~750 bytes. A run over a tree the
-/// prefilter rejects whole made, moved and sorted one large report per file (~5 % of its time).
-struct BareReport {
-  std::string path;
-  std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
-  bool unsafeFixes = false;
-
-  /// The report `full` as one, when it says nothing else: every field of FileReport is asked of
-  /// (run.h says so beside them).
-  static std::optional<BareReport> of(FileReport &full) {
-    const bool bare = full.text.empty() && full.diagnostics.empty() && !full.notebook && full.diff.empty() &&
-                      full.fixedSource.empty() && full.before.empty() && full.after.empty() && full.fixed == 0 &&
-                      !full.changed && !full.failed && full.messages.empty() && !full.skipped && !full.names &&
-                      !full.deferred && !full.read;
-    if (!bare) return std::nullopt;
-    return BareReport{std::move(full.path), full.identity, full.unsafeFixes};
-  }
-  /// Fills `report`, a new one, as the report it was.
-  void into(FileReport &report) && {
-    report.path = std::move(path);
-    report.identity = identity;
-    report.unsafeFixes = unsafeFixes;
-  }
-};
-
 /// One worker's reports, in the order it made them (deques: no report moves as they grow, as
 /// a vector's reallocations moved every bare report made before).
 struct WorkerReports {
@@ -755,24 +788,30 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   // Each worker's reports stay where they were made until they are moved once, in path order,
   // into the result: a report is large.
   std::vector<WorkerReports> done;
-  const auto checkOne = [&](Job &job, WorkerReports &mine, std::string &spare) {
+  const auto checkOne = [&](Job &job, WorkerReports &mine, std::string &buffer) {
     if (ctx.cancelled()) return; // the queue is emptied: the producer never waits
-    FileReport report = checkFile(job, ctx, spare);
+    Checked checked = checkFile(job, ctx, buffer);
+    if (auto *bare = std::get_if<BareReport>(&checked)) {
+      progress.advance();
+      mine.bare.push_back(std::move(*bare));
+      return;
+    }
+    FileReport &report = std::get<FileReport>(checked);
     if (!report.deferred) progress.advance();
     if (std::optional<BareReport> bare = BareReport::of(report)) mine.bare.push_back(std::move(*bare));
     else mine.full.push_back(std::move(report));
   };
   const auto work = [&] {
     WorkerReports mine;
-    std::string spare; // the memory of this worker's reads
-    for (Job job; queue.pop(job);) checkOne(job, mine, spare);
+    std::string buffer; // the memory of this worker's reads
+    for (Job job; queue.pop(job);) checkOne(job, mine, buffer);
     const std::lock_guard lock(doneMutex);
     done.push_back(std::move(mine));
   };
   // The producer's own reports, of the jobs it checks while it is far ahead.
   WorkerReports helped;
-  std::string helpedSpare;
-  queue.helpWhileAhead(kAhead, [&](Job &job) { checkOne(job, helped, helpedSpare); });
+  std::string helpedBuffer;
+  queue.helpWhileAhead(kAhead, [&](Job &job) { checkOne(job, helped, helpedBuffer); });
   std::vector<std::thread> pool;
   startWorkers(pool, std::max(jobs, 1U) - 1, work);
   try {

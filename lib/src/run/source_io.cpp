@@ -112,6 +112,33 @@ int readSized(int fd, std::size_t size, std::string &out) {
   return readAll(fd, out); // grew while we read
 }
 
+/// readSized() into `buffer`, which keeps the size of the largest file read into it (and the bytes
+/// past this one's): it grows, and fills with zeros, only where a file is larger than any before
+/// it. The file's bytes are buffer[0, `size`).
+int readInto(int fd, std::size_t expected, std::string &buffer, std::size_t &size) {
+  if (expected == 0) { // procfs and sysfs files say 0 and hold text
+    buffer.clear();
+    const int error = readAll(fd, buffer);
+    size = buffer.size();
+    return error;
+  }
+  if (buffer.size() < expected + 1) buffer.resize(expected + 1);
+  size = 0;
+  while (size <= expected) {
+    const ssize_t n = ::read(fd, buffer.data() + size, expected + 1 - size);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return errno;
+    }
+    size += static_cast<std::size_t>(n);
+    if (n == 0 || size == expected) return 0; // the end (it shrank while we read, if before the size)
+  }
+  buffer.resize(size); // grew while we read
+  const int error = readAll(fd, buffer);
+  size = buffer.size();
+  return error;
+}
+
 int writeAll(int fd, std::string_view data) {
   while (!data.empty()) {
     const ssize_t n = ::write(fd, data.data(), data.size());
@@ -142,6 +169,34 @@ std::string baseName(const std::string &path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+/// Opens the entry `name` of `directory` for reading when it is a regular file, filling `result`'s
+/// stamp and links; -1 (and `result.error`) when it is not one or cannot be opened.
+int openRegular(int directory, const char *name, ReadResult &result) {
+  // O_NONBLOCK: a FIFO named on the command line must not hang the run (it is rejected below).
+  const int fd = ::openat(directory, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) {
+    result.error = describeErrno(errno);
+    return -1;
+  }
+  struct stat st {};
+  const char *refused = nullptr;
+  if (::fstat(fd, &st) != 0) {
+    result.error = describeErrno(errno);
+  } else if (S_ISDIR(st.st_mode)) {
+    refused = "is a directory";
+  } else if (!S_ISREG(st.st_mode)) {
+    refused = "not a regular file, skipped";
+  }
+  if (refused != nullptr) result.error = refused;
+  if (result.error) {
+    ::close(fd);
+    return -1;
+  }
+  result.stamp = stampOf(st);
+  result.links = static_cast<std::uint64_t>(st.st_nlink);
+  return fd;
+}
+
 } // namespace
 
 std::optional<std::pair<std::uint64_t, std::uint64_t>> fileIdentity(const std::string &path) {
@@ -156,35 +211,33 @@ ReadResult readSourceFile(const std::string &path, std::string spare) {
 
 ReadResult readSourceFileAt(int directory, const char *name, std::string spare) {
   ReadResult result;
-  // O_NONBLOCK: a FIFO named on the command line must not hang the run (it is rejected below).
-  const int fd = ::openat(directory, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-  if (fd < 0) {
-    result.error = describeErrno(errno);
-    return result;
-  }
-  FdGuard guard(fd);
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    result.error = describeErrno(errno);
-    return result;
-  }
-  if (S_ISDIR(st.st_mode)) {
-    result.error = "is a directory";
-    return result;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    result.error = "not a regular file, skipped";
-    return result;
-  }
-  result.stamp = stampOf(st);
-  result.links = static_cast<std::uint64_t>(st.st_nlink);
+  const FdGuard guard(openRegular(directory, name, result));
+  if (guard.get() < 0) return result;
   result.bytes = std::move(spare); // its memory, and its bytes (readSized reads over them)
-  if (const int error = readSized(fd, static_cast<std::size_t>(std::max<off_t>(st.st_size, 0)), result.bytes);
+  if (const int error = readSized(guard.get(), static_cast<std::size_t>(std::max<std::int64_t>(result.stamp.size, 0)),
+                                  result.bytes);
       error != 0) {
     result.bytes.clear();
     result.error = describeErrno(error);
   }
   return result;
+}
+
+ReadResult readSourceFileInto(int directory, const char *name, std::string &buffer, std::size_t &size) {
+  ReadResult result;
+  size = 0;
+  const FdGuard guard(openRegular(directory, name, result));
+  if (guard.get() < 0) return result;
+  const auto expected = static_cast<std::size_t>(std::max<std::int64_t>(result.stamp.size, 0));
+  if (const int error = readInto(guard.get(), expected, buffer, size); error != 0) {
+    size = 0;
+    result.error = describeErrno(error);
+  }
+  return result;
+}
+
+ReadResult readSourceFileInto(const std::string &path, std::string &buffer, std::size_t &size) {
+  return readSourceFileInto(AT_FDCWD, path.c_str(), buffer, size);
 }
 
 ReadResult readStdin() {

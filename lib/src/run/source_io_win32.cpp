@@ -201,6 +201,18 @@ ReadResult readSourceFileAt(int /*directory*/, const char *name, std::string /*s
   return readSourceFile(name); // no directory handles on Windows (walk.cpp): `name` is a path
 }
 
+ReadResult readSourceFileInto(int directory, const char *name, std::string &buffer, std::size_t &size) {
+  ReadResult result = readSourceFileAt(directory, name);
+  buffer = std::move(result.bytes);
+  result.bytes.clear();
+  size = buffer.size();
+  return result;
+}
+
+ReadResult readSourceFileInto(const std::string &path, std::string &buffer, std::size_t &size) {
+  return readSourceFileInto(0, path.c_str(), buffer, size);
+}
+
 ReadResult readStdin() {
   ReadResult result;
   if (const DWORD error = readAll(::GetStdHandle(STD_INPUT_HANDLE), result.bytes); error != 0) {
