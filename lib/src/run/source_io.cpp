@@ -122,7 +122,15 @@ int readInto(int fd, std::size_t expected, std::string &buffer, std::size_t &siz
     size = buffer.size();
     return error;
   }
-  if (buffer.size() < expected + 1) buffer.resize(expected + 1);
+  if (buffer.size() < expected + 1) {
+    // Grown into new memory without copying the old bytes over (they are stale), doubling.
+    if (expected + 1 > buffer.capacity()) {
+      const std::size_t capacity = std::max(expected + 1, 2 * buffer.capacity());
+      std::string().swap(buffer);
+      buffer.reserve(capacity);
+    }
+    buffer.resize(expected + 1);
+  }
   size = 0;
   while (size <= expected) {
     const ssize_t n = ::read(fd, buffer.data() + size, expected + 1 - size);
