@@ -87,6 +87,39 @@ TEST_CASE("GitIgnore asked per directory entry answers as for the whole path", "
   CHECK(asked > ignoredCount + 5);
 }
 
+TEST_CASE("GitIgnore asked in a walk's order answers as for the whole path", "[gitignore]") {
+  // A walk asks about a directory right after its parent or after another of the parent's
+  // descendants (GitIgnore finds the parent on the chain of directories asked about last), and a
+  // second root may enter a tree again.
+  Repo repo;
+  repo.write(".gitignore", "*.gen.py\nskipped/\n");
+  repo.write("b/c/.gitignore", "local.py\n");
+  for (const char *f : {"a.py", "x.gen.py", "b/b.py", "b/c/local.py", "b/c/x.gen.py", "b/c/keep.py", "d/local.py",
+                        "d/skipped/s.py", "e/e.gen.py", "e/local.py"})
+    repo.write(f);
+  const fs::path inner = repo.root / "d" / "inner";
+  fs::create_directories(inner);
+  REQUIRE(std::system(("git init -q '" + inner.string() + "'").c_str()) == 0);
+  std::ofstream(inner / ".gitignore") << "local.py\n";
+  std::ofstream(inner / "local.py");
+  std::ofstream(inner / "y.gen.py");
+  asyncfix::GitIgnore whole, walked;
+  std::size_t ignoredCount = 0;
+  const fs::path &r = repo.root;
+  for (const fs::path &dir : {r, r / "b", r / "b/c", r / "d", r / "d/skipped", inner, r / "e", r / "b", r / "b/c"}) {
+    asyncfix::DirectoryListing listing = asyncfix::DirectoryListing::listed();
+    for (const auto &entry : fs::directory_iterator(dir)) listing.add(entry.path().filename().string());
+    for (const auto &entry : fs::directory_iterator(dir)) {
+      const std::string name = entry.path().filename().string();
+      INFO(dir << " " << name);
+      const bool expected = whole.ignored(entry.path());
+      CHECK(walked.ignored(dir, name, entry.is_directory() && !entry.is_symlink(), listing) == expected);
+      ignoredCount += expected ? 1 : 0;
+    }
+  }
+  CHECK(ignoredCount >= 8);
+}
+
 TEST_CASE("GitIgnore told a directory's listing answers as without it, and trusts it", "[gitignore]") {
   Repo repo;
   repo.write(".gitignore", "*.gen.py\n");
