@@ -301,3 +301,33 @@ TEST_CASE("a pipelined run finds a package named async by its path alone, past m
     CHECK(x->diagnostics.front().code == std::string_view("AF201"));
   }
 }
+
+TEST_CASE("a walk gives each directory's files in path order, told of their directory", "[run]") {
+  // Names that sort apart from their paths: `a-b.py` < `a.py` < `a/…` < `a0.py` as paths, while
+  // `a` < `a-b.py` < `a.py` < `a0.py` as names. A file that comes after a subdirectory's files is
+  // reported with its own directory entered again.
+  const fs::path root = fs::temp_directory_path() / ("asyncfix-walk-order-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  for (const char *file : {"a-b.py", "a.py", "a/x.py", "a/b/y.py", "a/b.py", "a/c.pyi", "a0.py", "b/z.py",
+                           "b/sub/q.py", "b/w.py", "_c.py", "Z.py", "\xC3\xA9.py", "e/\xC3\xA9/f.py", "e/g.py"}) {
+    fs::create_directories((root / file).parent_path());
+    std::ofstream(root / file) << "x = 1\n";
+  }
+  struct Recorder final : WalkVisitor {
+    std::string directory;
+    std::vector<std::string> files;
+    bool inDirectory = true;
+    void enterDirectory(const fs::path &entered, const DirectoryListing &) override { directory = entered.string(); }
+    bool excluded(std::string_view, bool) override { return false; }
+    void file(std::string path, bool, std::shared_ptr<const OpenDirectory>) override {
+      inDirectory = inDirectory && fs::path(path).parent_path().string() == directory;
+      files.push_back(std::move(path));
+    }
+    void error(PathError) override {}
+  } recorder;
+  walkPaths({root.string()}, recorder, /*keepOpen=*/true);
+  fs::remove_all(root);
+  REQUIRE(recorder.files.size() == 15);
+  CHECK(std::is_sorted(recorder.files.begin(), recorder.files.end()));
+  CHECK(recorder.inDirectory);
+}
