@@ -547,6 +547,8 @@ struct Job {
   /// checked and written against those bytes and that stamp, not read again. (A pointer: a Job
   /// is moved through the queue, and most have none.)
   std::unique_ptr<ReadResult> read{};
+  /// Its place among the jobs of its queue, in the order they were pushed (JobQueue::push).
+  std::size_t seq = 0;
 };
 
 /// Checks the host's text of a file (RunOptions::openText); one it cannot edit is left alone.
@@ -679,6 +681,7 @@ public:
   }
 
   void push(Job job) {
+    job.seq = pushed_++;
     std::size_t waiting = 0;
     {
       const std::lock_guard lock(mutex_);
@@ -691,6 +694,8 @@ public:
       if (tryPop(ahead)) help_(ahead);
     }
   }
+  /// The jobs pushed so far (by the producer: read by it, or after it is done).
+  std::size_t pushed() const { return pushed_; }
   /// No more jobs will come.
   void close() {
     {
@@ -723,6 +728,7 @@ private:
   std::condition_variable ready_;
   std::deque<Job> jobs_;
   bool closed_ = false;
+  std::size_t pushed_ = 0;
   std::size_t ahead_ = 0;
   std::function<void(Job &)> help_;
 };
@@ -739,13 +745,16 @@ struct WorkerReports {
 
   std::deque<FileReport> full;
   std::deque<BareReport> bare;
+  /// The Job::seq of each report of `full` and of `bare`.
+  std::deque<std::size_t> fullSeq, bareSeq;
 };
 
 /// A report of a run, whole or bare, as inPathOrder() takes it.
 struct ReportRef {
   std::string_view path; ///< (a view: the sort compares with one indirection less)
   FileReport *full = nullptr;
-  BareReport *bare = nullptr; ///< when `full` is null
+  BareReport *bare = nullptr; ///< when `full` is null (both null: no report)
+  ReportRef() = default;
   explicit ReportRef(FileReport &report) : path(report.path), full(&report) {}
   explicit ReportRef(BareReport &report) : path(report.path), bare(&report) {}
 };
@@ -753,7 +762,9 @@ struct ReportRef {
 /// The reports `order` refers to, moved into path order; with `oneEach`, each file once (of
 /// several names for one file, the first in path order; none that another name's fix skipped).
 std::vector<FileReport> inPathOrder(std::vector<ReportRef> order, bool oneEach) {
-  std::sort(order.begin(), order.end(), [](const ReportRef &a, const ReportRef &b) { return a.path < b.path; });
+  // Most runs made them in path order already (a walk of one directory: walkPaths()).
+  const auto byPath = [](const ReportRef &a, const ReportRef &b) { return a.path < b.path; };
+  if (!std::is_sorted(order.begin(), order.end(), byPath)) std::sort(order.begin(), order.end(), byPath);
   const auto skipped = [](const ReportRef &r) { return r.full != nullptr && r.full->skipped; };
   const auto identity = [](const ReportRef &r) { return r.full != nullptr ? r.full->identity : r.bare->identity; };
   // The later names of one file: its identities sorted with their places in path order (one
@@ -794,12 +805,18 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
     if (auto *bare = std::get_if<BareReport>(&checked)) {
       progress.advance();
       mine.bare.push_back(std::move(*bare));
+      mine.bareSeq.push_back(job.seq);
       return;
     }
     FileReport &report = std::get<FileReport>(checked);
     if (!report.deferred) progress.advance();
-    if (std::optional<BareReport> bare = BareReport::of(report)) mine.bare.push_back(std::move(*bare));
-    else mine.full.push_back(std::move(report));
+    if (std::optional<BareReport> bare = BareReport::of(report)) {
+      mine.bare.push_back(std::move(*bare));
+      mine.bareSeq.push_back(job.seq);
+    } else {
+      mine.full.push_back(std::move(report));
+      mine.fullSeq.push_back(job.seq);
+    }
   };
   const auto work = [&] {
     WorkerReports mine;
@@ -829,11 +846,14 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
     thread.join();
   }
   done.push_back(std::move(helped));
-  std::vector<ReportRef> order;
+  // The reports in the order of their jobs (the walk's), each in its job's place: none for a job
+  // that made none (cancelled).
+  std::vector<ReportRef> order(queue.pushed());
   for (WorkerReports &reports : done) {
-    for (FileReport &report : reports.full) order.emplace_back(report);
-    for (BareReport &report : reports.bare) order.emplace_back(report);
+    for (std::size_t i = 0; i < reports.full.size(); ++i) order[reports.fullSeq[i]] = ReportRef(reports.full[i]);
+    for (std::size_t i = 0; i < reports.bare.size(); ++i) order[reports.bareSeq[i]] = ReportRef(reports.bare[i]);
   }
+  std::erase_if(order, [](const ReportRef &r) { return r.full == nullptr && r.bare == nullptr; });
   return inPathOrder(std::move(order), oneEach);
 }
 
