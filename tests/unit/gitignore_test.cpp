@@ -120,6 +120,35 @@ TEST_CASE("GitIgnore asked in a walk's order answers as for the whole path", "[g
   CHECK(ignoredCount >= 8);
 }
 
+TEST_CASE("GitIgnore walked outside a work tree finds the repositories below", "[gitignore]") {
+  // Directories in no work tree are all alike (nothing ignored) until one holds a `.git`.
+  const fs::path root = fs::temp_directory_path() / ("asyncfix-outside-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  for (const char *f : {"a/x.py", "a/b/y.py", "a/b/repo/ignored.py", "a/b/repo/kept.py", "a/b/repo/sub/ignored.py",
+                        "c/ignored.py"}) {
+    fs::create_directories((root / f).parent_path());
+    std::ofstream(root / f);
+  }
+  REQUIRE(std::system(("git init -q '" + (root / "a/b/repo").string() + "'").c_str()) == 0);
+  std::ofstream(root / "a/b/repo/.gitignore") << "ignored.py\n";
+  std::ofstream(root / "c/.gitignore") << "ignored.py\n"; // in no work tree: not read
+  asyncfix::GitIgnore whole, walked;
+  std::size_t ignoredCount = 0;
+  for (const fs::path &dir : {root, root / "a", root / "a/b", root / "a/b/repo", root / "a/b/repo/sub", root / "c"}) {
+    asyncfix::DirectoryListing listing = asyncfix::DirectoryListing::listed();
+    for (const auto &entry : fs::directory_iterator(dir)) listing.add(entry.path().filename().string());
+    for (const auto &entry : fs::directory_iterator(dir)) {
+      const std::string name = entry.path().filename().string();
+      INFO(dir << " " << name);
+      const bool expected = whole.ignored(entry.path());
+      CHECK(walked.ignored(dir, name, entry.is_directory() && !entry.is_symlink(), listing) == expected);
+      ignoredCount += expected ? 1 : 0;
+    }
+  }
+  fs::remove_all(root);
+  CHECK(ignoredCount == 3); // the repository's .git, and its two ignored.py
+}
+
 TEST_CASE("GitIgnore told a directory's listing answers as without it, and trusts it", "[gitignore]") {
   Repo repo;
   repo.write(".gitignore", "*.gen.py\n");

@@ -150,8 +150,11 @@ struct GitIgnore::Impl {
   const Directory *last = nullptr;
   std::string relative; ///< the path being asked about, from its work tree's root (reused)
   /// ignored(directory, name, …): the directory last asked about, as given, and what it is.
-  std::filesystem::path lastGiven;
+  std::filesystem::path::string_type lastGiven; ///< (its spelling only: a path would split it)
   const Directory *lastGivenDirectory = nullptr;
+  /// Every directory in no work tree whose parent is in none either and which holds no `.git`:
+  /// all alike (nothing ignored), one object for all that entryOfChain() meets, none kept by path.
+  const Directory outside;
   /// The absolute path (as `directories` keys it) of each directory asked about, by its path as
   /// given: a walk's next directory is an entry of one asked about before, and its path is that
   /// one's and its name (no absolute path made and normalised for each directory).
@@ -181,8 +184,12 @@ struct GitIgnore::Impl {
     if (chain.empty()) return nullptr;
     const Asked &parent = chain.back();
     std::string full = (parent.full == "/" ? std::string() : parent.full) + "/" + std::string(entry->name);
-    const auto known = directories.find(full);
-    const Directory *dir = known != directories.end() ? known->second.get() : &build(full, parent.directory, listing);
+    // (build() would make the same: no repository, no rules, nothing ignored)
+    const bool alike = parent.directory->repository == nullptr && !listing.mayHold(".git");
+    const auto known = alike ? directories.end() : directories.find(full);
+    const Directory *dir = alike                        ? &outside
+                           : known != directories.end() ? known->second.get()
+                                                        : &build(full, parent.directory, listing);
     chain.push_back({given, std::move(full), dir});
     return dir;
 #endif
@@ -367,7 +374,7 @@ bool GitIgnore::ignored(const fs::path &directory, std::string_view name, bool i
 bool GitIgnore::ignored(const fs::path &directory, std::string_view name, bool isDirectory,
                         const DirectoryListing &listing) {
   // Strings, not paths: comparing paths splits both into components, for every entry.
-  if (impl_->lastGivenDirectory == nullptr || directory.native() != impl_->lastGiven.native()) {
+  if (impl_->lastGivenDirectory == nullptr || directory.native() != impl_->lastGiven) {
     impl_->lastGivenDirectory = nullptr;
     if (const Directory *entry = impl_->entryOfChain(directory, listing)) {
       impl_->lastGivenDirectory = entry;
@@ -380,7 +387,7 @@ bool GitIgnore::ignored(const fs::path &directory, std::string_view name, bool i
 #endif
       impl_->lastGivenDirectory = &dir;
     }
-    impl_->lastGiven = directory;
+    impl_->lastGiven = directory.native();
   }
   return impl_->ignoredIn(*impl_->lastGivenDirectory, name, [isDirectory] { return isDirectory; });
 }
