@@ -672,32 +672,26 @@ ProjectText projectText(const Context &ctx) {
 /// Jobs handed from the walk (the producer) to the workers as it finds them.
 class JobQueue {
 public:
-  /// push() then has the producer check jobs itself (`help`) while more than `ahead` wait: a walk
-  /// that ran far ahead of the readers closed the directories it had listed (OpenDirectory), and
-  /// their files were opened by their whole path, a lookup of each component in the kernel.
+  /// Each batch handed over then has the producer check jobs itself (`help`) while more than
+  /// `ahead` wait: a walk that ran far ahead of the readers closed the directories it had listed
+  /// (OpenDirectory), and their files were opened by their whole path, a lookup of each component
+  /// in the kernel.
   void helpWhileAhead(std::size_t ahead, std::function<void(Job &)> help) {
     ahead_ = ahead;
     help_ = std::move(help);
   }
 
+  /// Queues `job`; the workers see it with the next batch (kBatch jobs), or at close().
   void push(Job job) {
     job.seq = pushed_++;
-    std::size_t waiting = 0;
-    {
-      const std::lock_guard lock(mutex_);
-      jobs_.push_back(std::move(job));
-      waiting = jobs_.size();
-    }
-    ready_.notify_one();
-    if (help_ && waiting > ahead_) {
-      Job ahead;
-      if (tryPop(ahead)) help_(ahead);
-    }
+    batch_.push_back(std::move(job));
+    if (batch_.size() >= kBatch) flush();
   }
   /// The jobs pushed so far (by the producer: read by it, or after it is done).
   std::size_t pushed() const { return pushed_; }
   /// No more jobs will come.
   void close() {
+    flush();
     {
       const std::lock_guard lock(mutex_);
       closed_ = true;
@@ -715,6 +709,23 @@ public:
   }
 
 private:
+  /// The producer hands jobs over in batches: a lock and a wake-up per batch, not per file.
+  static constexpr std::size_t kBatch = 16;
+
+  /// Hands the batch to the workers, then checks jobs itself while more than `ahead_` wait.
+  void flush() {
+    if (batch_.empty()) return;
+    std::size_t waiting = 0;
+    {
+      const std::lock_guard lock(mutex_);
+      for (Job &job : batch_) jobs_.push_back(std::move(job));
+      waiting = jobs_.size();
+    }
+    batch_.clear();
+    ready_.notify_all();
+    for (Job ahead; help_ && waiting > ahead_ && tryPop(ahead); --waiting) help_(ahead);
+  }
+
   /// The next job, if one waits.
   bool tryPop(Job &job) {
     const std::lock_guard lock(mutex_);
@@ -727,6 +738,7 @@ private:
   std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<Job> jobs_;
+  std::vector<Job> batch_; ///< pushed, not handed over yet (the producer's own)
   bool closed_ = false;
   std::size_t pushed_ = 0;
   std::size_t ahead_ = 0;
