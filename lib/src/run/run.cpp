@@ -980,7 +980,7 @@ private:
   std::string directory_; ///< the directory part (with its separator) noteModule() asked about last
 
   /// Asks mentionsKeywordModule() of a path found as the walk finds it (its bytes still in the
-  /// cache): of its directory part once per directory (a directory's files come together), then
+  /// cache): of its directory part once per run of a directory's files (they come together), then
   /// of its name.
   void noteModule(std::string_view path) {
     const std::size_t slash = lastSeparator(path);
@@ -989,7 +989,9 @@ private:
       directory_.assign(in);
       modules_ = ProjectView::mentionsKeywordModule(in);
     }
-    modules_ = modules_ || ProjectView::mentionsKeywordModule(path.substr(in.size()));
+    // (a name is a module's when it is `async` or `await` and maybe `.py` or `.pyi`: 9 bytes at most)
+    const std::string_view name = path.substr(in.size());
+    modules_ = modules_ || (name.size() <= 9 && ProjectView::mentionsKeywordModule(name));
   }
 };
 
