@@ -124,8 +124,8 @@ TEST_CASE("GitIgnore walked outside a work tree finds the repositories below", "
   // Directories in no work tree are all alike (nothing ignored) until one holds a `.git`.
   const fs::path root = fs::temp_directory_path() / ("asyncfix-outside-" + std::to_string(::getpid()));
   fs::remove_all(root);
-  for (const char *f : {"a/x.py", "a/b/y.py", "a/b/repo/ignored.py", "a/b/repo/kept.py", "a/b/repo/sub/ignored.py",
-                        "c/ignored.py"}) {
+  for (const char *f :
+       {"a/x.py", "a/b/y.py", "a/b/repo/ignored.py", "a/b/repo/kept.py", "a/b/repo/sub/ignored.py", "c/ignored.py"}) {
     fs::create_directories((root / f).parent_path());
     std::ofstream(root / f);
   }

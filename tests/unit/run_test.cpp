@@ -308,8 +308,8 @@ TEST_CASE("a walk gives each directory's files in path order, told of their dire
   // reported with its own directory entered again.
   const fs::path root = fs::temp_directory_path() / ("asyncfix-walk-order-" + std::to_string(::getpid()));
   fs::remove_all(root);
-  for (const char *file : {"a-b.py", "a.py", "a/x.py", "a/b/y.py", "a/b.py", "a/c.pyi", "a0.py", "b/z.py",
-                           "b/sub/q.py", "b/w.py", "_c.py", "Z.py", "\xC3\xA9.py", "e/\xC3\xA9/f.py", "e/g.py"}) {
+  for (const char *file : {"a-b.py", "a.py", "a/x.py", "a/b/y.py", "a/b.py", "a/c.pyi", "a0.py", "b/z.py", "b/sub/q.py",
+                           "b/w.py", "_c.py", "Z.py", "\xC3\xA9.py", "e/\xC3\xA9/f.py", "e/g.py"}) {
     fs::create_directories((root / file).parent_path());
     std::ofstream(root / file) << "x = 1\n";
   }

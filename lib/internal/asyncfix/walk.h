@@ -78,8 +78,8 @@ public:
 /// order (each directory's entries sorted as their paths sort, a subdirectory walked where its
 /// name comes, and the visitor told of a directory again when its files go on after a
 /// subdirectory's), the paths one after another, not deduplicated (two paths may name one file,
-/// the same spelling may come twice when the paths overlap). Same rules as collectFiles otherwise. `keepOpen`: hand files their open
-/// directory (at most 64 directories are open at a time over the whole walk, fewer under a low
+/// the same spelling may come twice when the paths overlap). Same rules as collectFiles otherwise. `keepOpen`: hand
+/// files their open directory (at most 64 directories are open at a time over the whole walk, fewer under a low
 /// RLIMIT_NOFILE; none under a root that climbs out of a link, such as `link/..`).
 void walkPaths(const std::vector<std::string> &paths, WalkVisitor &visitor, bool keepOpen = false);
 

@@ -588,10 +588,10 @@ Checked checkFile(Job &job, const Context &ctx, std::string &buffer) {
     if (std::optional<ProjectSource> open = ctx.open(path)) return Checked{checkOpen(job, std::move(*open), ctx)};
     std::size_t size = 0;
     const bool buffered = !job.read; // else the bytes of an earlier read, in their own string
-    ReadResult read =
-        job.read        ? std::move(*job.read)
-        : job.directory ? readSourceFileInto(job.directory->fd(), path.c_str() + (path.rfind('/') + 1), buffer, size)
-                        : readSourceFileInto(path, buffer, size);
+    ReadResult read = job.read ? std::move(*job.read)
+                      : job.directory
+                          ? readSourceFileInto(job.directory->fd(), path.c_str() + (path.rfind('/') + 1), buffer, size)
+                          : readSourceFileInto(path, buffer, size);
     job.directory.reset(); // the directory closes with its last file
     std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
     if (!read.error) {

@@ -222,8 +222,8 @@ ReadResult readSourceFileAt(int directory, const char *name, std::string spare) 
   const FdGuard guard(openRegular(directory, name, result));
   if (guard.get() < 0) return result;
   result.bytes = std::move(spare); // its memory, and its bytes (readSized reads over them)
-  if (const int error = readSized(guard.get(), static_cast<std::size_t>(std::max<std::int64_t>(result.stamp.size, 0)),
-                                  result.bytes);
+  if (const int error =
+          readSized(guard.get(), static_cast<std::size_t>(std::max<std::int64_t>(result.stamp.size, 0)), result.bytes);
       error != 0) {
     result.bytes.clear();
     result.error = describeErrno(error);

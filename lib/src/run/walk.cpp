@@ -250,7 +250,9 @@ struct Frame {
   std::shared_ptr<const OpenDirectory> handle;
 
   std::string_view name(const Item &item) const { return std::string_view(names).substr(item.offset, item.size); }
-  std::string displayOf(std::string_view name) const { return display == "." ? std::string(name) : joined(display, name); }
+  std::string displayOf(std::string_view name) const {
+    return display == "." ? std::string(name) : joined(display, name);
+  }
 };
 
 /// Lists the directory `frame` names (opened relative to `parent` when that is open) into
@@ -299,8 +301,8 @@ bool listInto(Frame &frame, const OpenDirectory *parent, WalkVisitor &visitor, W
     if (directory ? name.starts_with('.') || visitor.excluded(name, true)
                   : type != DT_REG || !isPythonName(name) || visitor.excluded(name, false))
       continue;
-    frame.items.push_back({static_cast<std::uint32_t>(frame.names.size()), static_cast<std::uint32_t>(name.size()),
-                           directory});
+    frame.items.push_back(
+        {static_cast<std::uint32_t>(frame.names.size()), static_cast<std::uint32_t>(name.size()), directory});
     frame.names.append(name);
   }
   std::sort(frame.items.begin(), frame.items.end(), [&](const Item &a, const Item &b) {
