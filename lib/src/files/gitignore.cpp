@@ -154,7 +154,7 @@ struct GitIgnore::Impl {
   const Directory *lastGivenDirectory = nullptr;
   /// Every directory in no work tree whose parent is in none either and which holds no `.git`:
   /// all alike (nothing ignored), one object for all that entryOfChain() meets, none kept by path.
-  const Directory outside;
+  const Directory outside{};
   /// The absolute path (as `directories` keys it) of each directory asked about, by its path as
   /// given: a walk's next directory is an entry of one asked about before, and its path is that
   /// one's and its name (no absolute path made and normalised for each directory).
