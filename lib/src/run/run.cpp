@@ -582,7 +582,7 @@ std::optional<BareReport> finishedAsRead(Job &job, std::string_view bytes, const
 /// Checks one file; `buffer`: the memory the worker reads each file into (readSourceFileInto()).
 /// A file the first pass finishes is judged there (finishedAsRead()); any other is copied out
 /// into its own string for checkText().
-Checked checkFile(Job &job, const Context &ctx, std::string &buffer) {
+Checked checkFile(Job &job, const Context &ctx, ReadBuffer &buffer) {
   const std::string &path = job.path;
   try {
     if (std::optional<ProjectSource> open = ctx.open(path)) return Checked{checkOpen(job, std::move(*open), ctx)};
@@ -616,10 +616,10 @@ Checked checkFile(Job &job, const Context &ctx, std::string &buffer) {
     }
     std::optional<bool> maybe;
     if (buffered) {
-      const std::string_view bytes(buffer.data(), size);
+      const std::string_view bytes(buffer.data.get(), size);
       std::optional<BareReport> bare = finishedAsRead(job, bytes, ctx, identity, maybe);
       if (!bare) read.bytes.assign(bytes);
-      if (buffer.size() > kSpareMost) buffer = std::string(); // a large file's memory is not kept
+      if (buffer.capacity > kSpareMost) buffer = ReadBuffer(); // a large file's memory is not kept
       if (bare) return Checked{std::move(*bare)};
     }
     std::string kept; // a deferred file's bytes, for the second pass
@@ -811,7 +811,7 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   // Each worker's reports stay where they were made until they are moved once, in path order,
   // into the result: a report is large.
   std::vector<WorkerReports> done;
-  const auto checkOne = [&](Job &job, WorkerReports &mine, std::string &buffer) {
+  const auto checkOne = [&](Job &job, WorkerReports &mine, ReadBuffer &buffer) {
     if (ctx.cancelled()) return; // the queue is emptied: the producer never waits
     Checked checked = checkFile(job, ctx, buffer);
     if (auto *bare = std::get_if<BareReport>(&checked)) {
@@ -832,14 +832,14 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   };
   const auto work = [&] {
     WorkerReports mine;
-    std::string buffer; // the memory of this worker's reads
+    ReadBuffer buffer; // the memory of this worker's reads
     for (Job job; queue.pop(job);) checkOne(job, mine, buffer);
     const std::lock_guard lock(doneMutex);
     done.push_back(std::move(mine));
   };
   // The producer's own reports, of the jobs it checks while it is far ahead.
   WorkerReports helped;
-  std::string helpedBuffer;
+  ReadBuffer helpedBuffer;
   queue.helpWhileAhead(kAhead, [&](Job &job) { checkOne(job, helped, helpedBuffer); });
   std::vector<std::thread> pool;
   startWorkers(pool, std::max(jobs, 1U) - 1, work);

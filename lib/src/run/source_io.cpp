@@ -8,6 +8,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <system_error>
 #include <vector>
 
@@ -112,38 +113,25 @@ int readSized(int fd, std::size_t size, std::string &out) {
   return readAll(fd, out); // grew while we read
 }
 
-/// readSized() into `buffer`, which keeps the size of the largest file read into it (and the bytes
-/// past this one's): it grows, and fills with zeros, only where a file is larger than any before
-/// it. The file's bytes are buffer[0, `size`).
-int readInto(int fd, std::size_t expected, std::string &buffer, std::size_t &size) {
-  if (expected == 0) { // procfs and sysfs files say 0 and hold text
-    buffer.clear();
-    const int error = readAll(fd, buffer);
-    size = buffer.size();
-    return error;
-  }
-  if (buffer.size() < expected + 1) {
-    // Grown into new memory without copying the old bytes over (they are stale), doubling.
-    if (expected + 1 > buffer.capacity()) {
-      const std::size_t capacity = std::max(expected + 1, 2 * buffer.capacity());
-      std::string().swap(buffer);
-      buffer.reserve(capacity);
-    }
-    buffer.resize(expected + 1);
-  }
+/// readSized() into `buffer` (which holds the file's bytes at [0, `size`) after it).
+int readInto(int fd, std::size_t expected, ReadBuffer &buffer, std::size_t &size) {
   size = 0;
-  while (size <= expected) {
-    const ssize_t n = ::read(fd, buffer.data() + size, expected + 1 - size);
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      return errno;
+  std::string rest; // what a file said to be empty holds, or what it grew by while we read
+  if (expected > 0) {
+    char *const data = buffer.room(expected + 1);
+    while (size <= expected) {
+      const ssize_t n = ::read(fd, data + size, expected + 1 - size);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return errno;
+      }
+      size += static_cast<std::size_t>(n);
+      if (n == 0 || size == expected) return 0; // the end (it shrank while we read, if before the size)
     }
-    size += static_cast<std::size_t>(n);
-    if (n == 0 || size == expected) return 0; // the end (it shrank while we read, if before the size)
   }
-  buffer.resize(size); // grew while we read
-  const int error = readAll(fd, buffer);
-  size = buffer.size();
+  const int error = readAll(fd, rest); // procfs and sysfs files say 0 and hold text; or it grew
+  if (!rest.empty()) std::memcpy(buffer.room(size + rest.size(), size) + size, rest.data(), rest.size());
+  size += rest.size();
   return error;
 }
 
@@ -231,7 +219,7 @@ ReadResult readSourceFileAt(int directory, const char *name, std::string spare) 
   return result;
 }
 
-ReadResult readSourceFileInto(int directory, const char *name, std::string &buffer, std::size_t &size) {
+ReadResult readSourceFileInto(int directory, const char *name, ReadBuffer &buffer, std::size_t &size) {
   ReadResult result;
   size = 0;
   const FdGuard guard(openRegular(directory, name, result));
@@ -244,7 +232,7 @@ ReadResult readSourceFileInto(int directory, const char *name, std::string &buff
   return result;
 }
 
-ReadResult readSourceFileInto(const std::string &path, std::string &buffer, std::size_t &size) {
+ReadResult readSourceFileInto(const std::string &path, ReadBuffer &buffer, std::size_t &size) {
   return readSourceFileInto(AT_FDCWD, path.c_str(), buffer, size);
 }
 

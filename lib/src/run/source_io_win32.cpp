@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <system_error>
 
 #include "asyncfix/platform.h"
@@ -201,15 +202,15 @@ ReadResult readSourceFileAt(int /*directory*/, const char *name, std::string /*s
   return readSourceFile(name); // no directory handles on Windows (walk.cpp): `name` is a path
 }
 
-ReadResult readSourceFileInto(int directory, const char *name, std::string &buffer, std::size_t &size) {
+ReadResult readSourceFileInto(int directory, const char *name, ReadBuffer &buffer, std::size_t &size) {
   ReadResult result = readSourceFileAt(directory, name);
-  buffer = std::move(result.bytes);
+  size = result.bytes.size();
+  if (size > 0) std::memcpy(buffer.room(size), result.bytes.data(), size);
   result.bytes.clear();
-  size = buffer.size();
   return result;
 }
 
-ReadResult readSourceFileInto(const std::string &path, std::string &buffer, std::size_t &size) {
+ReadResult readSourceFileInto(const std::string &path, ReadBuffer &buffer, std::size_t &size) {
   return readSourceFileInto(0, path.c_str(), buffer, size);
 }
 
