@@ -317,7 +317,7 @@ TEST_CASE("a walk gives each directory's files in path order, told of their dire
     std::string directory;
     std::vector<std::string> files;
     bool inDirectory = true;
-    void enterDirectory(const fs::path &entered, const DirectoryListing &) override { directory = entered.string(); }
+    void enterDirectory(fs::path entered, const DirectoryListing &) override { directory = entered.string(); }
     bool excluded(std::string_view, bool) override { return false; }
     void file(std::string path, bool, std::shared_ptr<const OpenDirectory>) override {
       inDirectory = inDirectory && fs::path(path).parent_path().string() == directory;

@@ -62,7 +62,7 @@ public:
   /// The walk has listed `directory` (as walked: the root as given, then its entries' names);
   /// `listing` tells which configuration and ignore files it holds. excluded() is asked next
   /// about its entries, one after another.
-  virtual void enterDirectory(const std::filesystem::path &directory, const DirectoryListing &listing) = 0;
+  virtual void enterDirectory(std::filesystem::path directory, const DirectoryListing &listing) = 0;
   /// Whether to skip the entry `name` (a subdirectory or a Python file) of the directory last
   /// entered.
   virtual bool excluded(std::string_view name, bool isDirectory) = 0;

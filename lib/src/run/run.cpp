@@ -880,8 +880,8 @@ public:
   explicit SkipRules(const ConfigResolver &resolver) : resolver_(resolver) {}
 
   /// The walk lists `directory` now, whose entries `listing` tells.
-  void enter(const std::filesystem::path &directory, const DirectoryListing &listing) {
-    directory_ = directory;
+  void enter(std::filesystem::path directory, const DirectoryListing &listing) {
+    directory_ = std::move(directory);
     listing_ = listing;
     resolved_.reset();
     matcherHere_ = false;
@@ -933,8 +933,8 @@ public:
   CheckWalk(const ConfigResolver &resolver, Linters &linters, JobQueue &queue, bool overlapping)
       : skips_(resolver), linters_(linters), queue_(queue), overlapping_(overlapping) {}
 
-  void enterDirectory(const std::filesystem::path &directory, const DirectoryListing &listing) override {
-    skips_.enter(directory, listing);
+  void enterDirectory(std::filesystem::path directory, const DirectoryListing &listing) override {
+    skips_.enter(std::move(directory), listing);
   }
 
   bool excluded(std::string_view name, bool isDirectory) override { return skips_.excluded(name, isDirectory); }

@@ -448,8 +448,8 @@ FileList collectFiles(const std::vector<std::string> &paths, const WalkFilter &e
     fs::path directory;
     DirectoryListing listing;
     explicit Collector(const WalkFilter &f) : filter(f) {}
-    void enterDirectory(const fs::path &entered, const DirectoryListing &holds) override {
-      directory = entered;
+    void enterDirectory(fs::path entered, const DirectoryListing &holds) override {
+      directory = std::move(entered);
       listing = holds;
     }
     bool excluded(std::string_view name, bool isDirectory) override {
