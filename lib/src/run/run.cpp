@@ -322,8 +322,7 @@ void addNoqaComments(FileReport &report, const Linter &linter, std::string bytes
 }
 
 /// Lints `bytes` into `report` (no fix); `maybe` is the prefilter's verdict when asked already.
-/// A text that needs no parse is left in `bytes` (the caller's read buffer, which the worker's
-/// next read reuses without allocating it again); one that does is taken.
+/// A text that needs no parse is left in `bytes` (the caller's); one that does is taken.
 void lintOnly(FileReport &report, const Linter &linter, std::string &bytes, std::optional<bool> maybe,
               const Context &ctx) {
   if (!maybe) maybe = linter.mayHaveFindings(bytes);
