@@ -697,18 +697,21 @@ public:
     }
     ready_.notify_all();
   }
-  /// The next job; false when the queue is closed and empty.
-  bool pop(Job &job) {
+  /// The next jobs, a batch at most (into `jobs`, emptied first); false when the queue is closed
+  /// and empty.
+  bool pop(std::vector<Job> &jobs) {
+    jobs.clear();
     std::unique_lock lock(mutex_);
     ready_.wait(lock, [this] { return !jobs_.empty() || closed_; });
-    if (jobs_.empty()) return false;
-    job = std::move(jobs_.front());
-    jobs_.pop_front();
-    return true;
+    while (!jobs_.empty() && jobs.size() < kBatch) {
+      jobs.push_back(std::move(jobs_.front()));
+      jobs_.pop_front();
+    }
+    return !jobs.empty();
   }
 
 private:
-  /// The producer hands jobs over in batches: a lock and a wake-up per batch, not per file.
+  /// Jobs go over in batches: a lock and a wake-up per batch, not per file, on either side.
   static constexpr std::size_t kBatch = 16;
 
   /// Hands the batch to the workers, then checks jobs itself while more than `ahead_` wait.
@@ -832,7 +835,8 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   const auto work = [&] {
     WorkerReports mine;
     ReadBuffer buffer; // the memory of this worker's reads
-    for (Job job; queue.pop(job);) checkOne(job, mine, buffer);
+    for (std::vector<Job> batch; queue.pop(batch);)
+      for (Job &job : batch) checkOne(job, mine, buffer);
     const std::lock_guard lock(doneMutex);
     done.push_back(std::move(mine));
   };
