@@ -228,12 +228,13 @@ int render(const RunResult &result, const CheckOptions &options, const std::stri
   summary.failures = failures;
   bool anyChanged = false;
   for (const FileReport &report : reports) {
+    summary.fixed += report.fixed;
+    anyChanged = anyChanged || report.changed;
+    if (report.diagnostics.empty()) continue; // (every format skips a file with none: no view)
     const Notebook *notebook = report.notebook ? &*report.notebook : nullptr;
     views.push_back({report.path, notebook ? std::string_view(notebook->virtualText()) : report.text,
                      report.diagnostics, notebook});
     countDiagnostics(summary, report.diagnostics, report.unsafeFixes);
-    summary.fixed += report.fixed;
-    anyChanged = anyChanged || report.changed;
   }
 
   const bool textFormat = options.format == OutputFormat::Full || options.format == OutputFormat::Concise;

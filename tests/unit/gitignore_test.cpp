@@ -87,6 +87,68 @@ TEST_CASE("GitIgnore asked per directory entry answers as for the whole path", "
   CHECK(asked > ignoredCount + 5);
 }
 
+TEST_CASE("GitIgnore asked in a walk's order answers as for the whole path", "[gitignore]") {
+  // A walk asks about a directory right after its parent or after another of the parent's
+  // descendants (GitIgnore finds the parent on the chain of directories asked about last), and a
+  // second root may enter a tree again.
+  Repo repo;
+  repo.write(".gitignore", "*.gen.py\nskipped/\n");
+  repo.write("b/c/.gitignore", "local.py\n");
+  for (const char *f : {"a.py", "x.gen.py", "b/b.py", "b/c/local.py", "b/c/x.gen.py", "b/c/keep.py", "d/local.py",
+                        "d/skipped/s.py", "e/e.gen.py", "e/local.py"})
+    repo.write(f);
+  const fs::path inner = repo.root / "d" / "inner";
+  fs::create_directories(inner);
+  REQUIRE(std::system(("git init -q '" + inner.string() + "'").c_str()) == 0);
+  std::ofstream(inner / ".gitignore") << "local.py\n";
+  std::ofstream(inner / "local.py");
+  std::ofstream(inner / "y.gen.py");
+  asyncfix::GitIgnore whole, walked;
+  std::size_t ignoredCount = 0;
+  const fs::path &r = repo.root;
+  for (const fs::path &dir : {r, r / "b", r / "b/c", r / "d", r / "d/skipped", inner, r / "e", r / "b", r / "b/c"}) {
+    asyncfix::DirectoryListing listing = asyncfix::DirectoryListing::listed();
+    for (const auto &entry : fs::directory_iterator(dir)) listing.add(entry.path().filename().string());
+    for (const auto &entry : fs::directory_iterator(dir)) {
+      const std::string name = entry.path().filename().string();
+      INFO(dir << " " << name);
+      const bool expected = whole.ignored(entry.path());
+      CHECK(walked.ignored(dir, name, entry.is_directory() && !entry.is_symlink(), listing) == expected);
+      ignoredCount += expected ? 1 : 0;
+    }
+  }
+  CHECK(ignoredCount >= 8);
+}
+
+TEST_CASE("GitIgnore walked outside a work tree finds the repositories below", "[gitignore]") {
+  // Directories in no work tree are all alike (nothing ignored) until one holds a `.git`.
+  const fs::path root = fs::temp_directory_path() / ("asyncfix-outside-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  for (const char *f :
+       {"a/x.py", "a/b/y.py", "a/b/repo/ignored.py", "a/b/repo/kept.py", "a/b/repo/sub/ignored.py", "c/ignored.py"}) {
+    fs::create_directories((root / f).parent_path());
+    std::ofstream(root / f);
+  }
+  REQUIRE(std::system(("git init -q '" + (root / "a/b/repo").string() + "'").c_str()) == 0);
+  std::ofstream(root / "a/b/repo/.gitignore") << "ignored.py\n";
+  std::ofstream(root / "c/.gitignore") << "ignored.py\n"; // in no work tree: not read
+  asyncfix::GitIgnore whole, walked;
+  std::size_t ignoredCount = 0;
+  for (const fs::path &dir : {root, root / "a", root / "a/b", root / "a/b/repo", root / "a/b/repo/sub", root / "c"}) {
+    asyncfix::DirectoryListing listing = asyncfix::DirectoryListing::listed();
+    for (const auto &entry : fs::directory_iterator(dir)) listing.add(entry.path().filename().string());
+    for (const auto &entry : fs::directory_iterator(dir)) {
+      const std::string name = entry.path().filename().string();
+      INFO(dir << " " << name);
+      const bool expected = whole.ignored(entry.path());
+      CHECK(walked.ignored(dir, name, entry.is_directory() && !entry.is_symlink(), listing) == expected);
+      ignoredCount += expected ? 1 : 0;
+    }
+  }
+  fs::remove_all(root);
+  CHECK(ignoredCount == 3); // the repository's .git, and its two ignored.py
+}
+
 TEST_CASE("GitIgnore told a directory's listing answers as without it, and trusts it", "[gitignore]") {
   Repo repo;
   repo.write(".gitignore", "*.gen.py\n");

@@ -301,3 +301,64 @@ TEST_CASE("a pipelined run finds a package named async by its path alone, past m
     CHECK(x->diagnostics.front().code == std::string_view("AF201"));
   }
 }
+
+TEST_CASE("a walk gives each directory's files in path order, told of their directory", "[run]") {
+  // Names that sort apart from their paths: `a-b.py` < `a.py` < `a/…` < `a0.py` as paths, while
+  // `a` < `a-b.py` < `a.py` < `a0.py` as names. A file that comes after a subdirectory's files is
+  // reported with its own directory entered again.
+  const fs::path root = fs::temp_directory_path() / ("asyncfix-walk-order-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  for (const char *file : {"a-b.py", "a.py", "a/x.py", "a/b/y.py", "a/b.py", "a/c.pyi", "a0.py", "b/z.py", "b/sub/q.py",
+                           "b/w.py", "_c.py", "Z.py", "\xC3\xA9.py", "e/\xC3\xA9/f.py", "e/g.py"}) {
+    fs::create_directories((root / file).parent_path());
+    std::ofstream(root / file) << "x = 1\n";
+  }
+  struct Recorder final : WalkVisitor {
+    std::string directory;
+    std::vector<std::string> files;
+    bool inDirectory = true;
+    void enterDirectory(fs::path entered, const DirectoryListing &) override { directory = entered.string(); }
+    bool excluded(std::string_view, bool) override { return false; }
+    void file(std::string path, bool, std::shared_ptr<const OpenDirectory>) override {
+      inDirectory = inDirectory && fs::path(path).parent_path().string() == directory;
+      files.push_back(std::move(path));
+    }
+    void error(PathError) override {}
+  } recorder;
+  walkPaths({root.string()}, recorder, /*keepOpen=*/true);
+  fs::remove_all(root);
+  REQUIRE(recorder.files.size() == 15);
+  CHECK(std::is_sorted(recorder.files.begin(), recorder.files.end()));
+  CHECK(recorder.inDirectory);
+}
+
+TEST_CASE("a worker's read buffer gives each file's bytes, whatever came before", "[run]") {
+  // One buffer for one file after another, larger and smaller, empty, and a file that says it
+  // is empty and holds text (procfs): each read gives exactly that file's bytes.
+  const fs::path root = fs::temp_directory_path() / ("asyncfix-read-buffer-" + std::to_string(::getpid()));
+  fs::remove_all(root);
+  fs::create_directories(root);
+  const std::vector<std::string> texts = {std::string(100000, 'a'), "small\n", "", std::string(300000, 'b') + "end",
+                                          "x = 1\r\n"};
+  ReadBuffer buffer;
+  for (std::size_t i = 0; i < texts.size(); ++i) {
+    const std::string path = (root / (std::to_string(i) + ".py")).string();
+    std::ofstream(path, std::ios::binary) << texts[i];
+    std::size_t size = 99;
+    const ReadResult read = readSourceFileInto(path, buffer, size);
+    REQUIRE_FALSE(read.error);
+    CHECK(std::string_view(buffer.data.get(), size) == texts[i]);
+    CHECK(read.stamp.size == static_cast<std::int64_t>(texts[i].size()));
+    CHECK(read.bytes.empty());
+  }
+  std::size_t size = 0;
+  CHECK(readSourceFileInto((root / "missing.py").string(), buffer, size).error == "no such file or directory");
+  CHECK(readSourceFileInto(root.string(), buffer, size).error == "is a directory");
+  fs::remove_all(root);
+#if defined(__linux__)
+  const ReadResult status = readSourceFileInto("/proc/self/status", buffer, size);
+  REQUIRE_FALSE(status.error);
+  CHECK(status.stamp.size == 0);
+  CHECK(std::string_view(buffer.data.get(), size).starts_with("Name:"));
+#endif
+}

@@ -204,6 +204,29 @@ TEST_CASE("ConfigResolver: a directory's entries share what forFile gives each o
   CHECK(std::holds_alternative<ConfigError>(*r.forEntriesOf(t.root / "broken", {})));
 }
 
+TEST_CASE("ConfigResolver: directories listed in a walk's order take their nearest settings", "[settings]") {
+  // A walk asks about a directory right after its parent or after another of the parent's
+  // descendants (forEntriesOf finds the parent on the chain of directories asked about last); a
+  // second root may enter a tree again.
+  TempTree t;
+  t.write("pyproject.toml", "[tool.asyncfix]\nignore = [\"AF002\"]\n");
+  t.write("b/asyncfix.toml", "ignore = [\"AF101\"]\n");
+  for (const char *f : {"b/c/x.py", "b/c/d/x.py", "e/x.py", "e/f/x.py", "g/x.py"}) t.write(f, "");
+  const ConfigResolver r({});
+  const fs::path &root = t.root;
+  for (const fs::path &dir : {root, root / "b", root / "b/c", root / "b/c/d", root / "e", root / "e/f", root / "b/c",
+                              root / "g", root / "b/c/d"}) {
+    INFO(dir);
+    DirectoryListing listing = DirectoryListing::listed();
+    for (const auto &entry : fs::directory_iterator(dir)) listing.add(entry.path().filename().string());
+    const auto shared = r.forEntriesOf(dir, listing);
+    REQUIRE(std::holds_alternative<ResolvedConfig>(*shared));
+    const ResolvedConfig each = forFile(ConfigResolver({}), dir / "x.py");
+    CHECK(std::get<ResolvedConfig>(*shared).source == each.source);
+    CHECK(std::get<ResolvedConfig>(*shared).config.rules.ignore == each.config.rules.ignore);
+  }
+}
+
 TEST_CASE("ConfigResolver: a listed directory with no configuration file takes its parent's", "[settings]") {
   TempTree t;
   t.write("pyproject.toml", "[tool.asyncfix]\nignore = [\"AF002\"]\n");

@@ -94,8 +94,9 @@ struct FileReport {
   std::string path;
   std::string text; ///< the text `diagnostics` refer to (kept only when there are some)
   std::vector<Diagnostic> diagnostics;
-  /// A notebook with diagnostics: they refer to its virtual text (and `text` is empty).
-  std::optional<Notebook> notebook;
+  /// A notebook with diagnostics: they refer to its virtual text (and `text` is empty). (By
+  /// pointer, as `names` and `read`.)
+  std::unique_ptr<Notebook> notebook;
   std::string diff;        ///< --diff: the unified diff
   std::string fixedSource; ///< --fix on stdin: what to print (the input when nothing changed)
   /// FixMode::Collect, a file whose text changed: its text before and after the fixes, UTF-8 as an

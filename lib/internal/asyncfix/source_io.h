@@ -2,7 +2,11 @@
 // fixes back atomically.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,6 +50,31 @@ ReadResult readSourceFile(const std::string &path, std::string spare = {});
 /// readSourceFile() of the entry `name` of the directory open as `directory` (AT_FDCWD: `name`
 /// is a path).
 ReadResult readSourceFileAt(int directory, const char *name, std::string spare = {});
+/// Memory that one file after another is read into (a run's worker's): it grows, to twice what
+/// it had at least, when a file does not fit, and is never filled before a read (a std::string
+/// cannot grow without filling it with zeros before C++23's resize_and_overwrite, which g++ 10
+/// lacks).
+struct ReadBuffer {
+  std::unique_ptr<char[]> data;
+  std::size_t capacity = 0;
+  /// Room for `size` bytes, keeping the first `keep` bytes held now.
+  char *room(std::size_t size, std::size_t keep = 0) {
+    if (size > capacity) {
+      const std::size_t grown = std::max(size, 2 * capacity);
+      std::unique_ptr<char[]> more(new char[grown]); // (not filled: make_unique would)
+      if (keep > 0) std::memcpy(more.get(), data.get(), keep);
+      data = std::move(more);
+      capacity = grown;
+    }
+    return data.get();
+  }
+};
+
+/// readSourceFileAt() into `buffer`: the bytes are buffer.data[0, `size`) (the result's `bytes`
+/// stay empty).
+ReadResult readSourceFileInto(int directory, const char *name, ReadBuffer &buffer, std::size_t &size);
+/// readSourceFileInto() of the file at `path`.
+ReadResult readSourceFileInto(const std::string &path, ReadBuffer &buffer, std::size_t &size);
 /// Reads all of standard input, binary-safe.
 ReadResult readStdin();
 /// Reads a whole file that is not a source (a `--files-from` list, a report to merge): unlike

@@ -62,7 +62,7 @@ public:
   /// The walk has listed `directory` (as walked: the root as given, then its entries' names);
   /// `listing` tells which configuration and ignore files it holds. excluded() is asked next
   /// about its entries, one after another.
-  virtual void enterDirectory(const std::filesystem::path &directory, const DirectoryListing &listing) = 0;
+  virtual void enterDirectory(std::filesystem::path directory, const DirectoryListing &listing) = 0;
   /// Whether to skip the entry `name` (a subdirectory or a Python file) of the directory last
   /// entered.
   virtual bool excluded(std::string_view name, bool isDirectory) = 0;
@@ -74,10 +74,12 @@ public:
   virtual void error(PathError error) = 0;
 };
 
-/// The walk behind collectFiles, reporting each file as it is found: in walk order, not sorted,
-/// and not deduplicated (two paths may name one file, the same spelling may come twice when the
-/// paths overlap). Same rules as collectFiles otherwise. `keepOpen`: hand files their open
-/// directory (at most 64 directories are open at a time over the whole walk, fewer under a low
+/// The walk behind collectFiles, reporting each file as it is found: a directory's files in path
+/// order (each directory's entries sorted as their paths sort, a subdirectory walked where its
+/// name comes, and the visitor told of a directory again when its files go on after a
+/// subdirectory's), the paths one after another, not deduplicated (two paths may name one file,
+/// the same spelling may come twice when the paths overlap). Same rules as collectFiles otherwise. `keepOpen`: hand
+/// files their open directory (at most 64 directories are open at a time over the whole walk, fewer under a low
 /// RLIMIT_NOFILE; none under a root that climbs out of a link, such as `link/..`).
 void walkPaths(const std::vector<std::string> &paths, WalkVisitor &visitor, bool keepOpen = false);
 

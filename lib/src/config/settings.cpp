@@ -569,12 +569,29 @@ struct ConfigResolver::Impl {
   /// The settings of a configuration file (by its entry in byDir; nullptr: none) resolved under
   /// the overrides, for no file in particular (forEntriesOf()).
   mutable std::unordered_map<const void *, std::shared_ptr<const std::variant<ResolvedConfig, ConfigError>>> resolved;
-  /// forEntriesOf(): the settings of each directory by its path as given, for the directories a
-  /// walk lists below it (a directory whose listing holds no configuration file has its parent's).
-  mutable std::unordered_map<std::string, std::shared_ptr<const std::variant<FileSettings, ConfigError>>> byGiven;
   std::shared_ptr<const std::variant<FileSettings, ConfigError>> explicitFile;
 
   using Entry = std::shared_ptr<const std::variant<FileSettings, ConfigError>>;
+  using Shared = std::shared_ptr<const std::variant<ResolvedConfig, ConfigError>>;
+
+  /// A directory forEntriesOf() was asked about: its path as given, its settings.
+  struct Asked {
+    std::string given;
+    Entry entry;
+    Shared resolved;
+  };
+  /// The directories forEntriesOf() was asked about last, each an entry of the one before: a walk
+  /// asks about a directory right after its parent or another of the parent's descendants, so a
+  /// directory whose listing holds no configuration file finds its parent's settings here, by
+  /// its spelling, with no lookup of a path.
+  mutable std::vector<Asked> chain;
+
+  /// Cuts `chain` back to the directory spelt `parent`; false (and an empty chain) when it holds
+  /// none. Under `mutex`.
+  bool chainTo(std::string_view parent) const {
+    while (!chain.empty() && chain.back().given != parent) chain.pop_back();
+    return !chain.empty();
+  }
 
   static Entry load(const fs::path &path) {
     const auto text = readText(path);
@@ -637,7 +654,7 @@ std::variant<ResolvedConfig, ConfigError> ConfigResolver::forFile(const fs::path
 
 std::shared_ptr<const std::variant<ResolvedConfig, ConfigError>>
 ConfigResolver::forEntriesOf(const fs::path &directory, const DirectoryListing &listing) const {
-  using Shared = std::shared_ptr<const std::variant<ResolvedConfig, ConfigError>>;
+  using Shared = Impl::Shared;
   const Options &o = impl_->options;
   if (o.isolated) {
     const std::lock_guard lock(impl_->mutex);
@@ -647,47 +664,55 @@ ConfigResolver::forEntriesOf(const fs::path &directory, const DirectoryListing &
     return slot;
   }
   Impl::Entry entry = impl_->explicitFile;
+#if !defined(_WIN32)
+  const std::string &text = directory.native();
+  const std::optional<GivenEntry> plain = entryOfGiven(text);
+#endif
   if (!o.configFile) {
-    bool known = false;
 #if !defined(_WIN32)
     // A directory the walk listed below one asked about before, holding no configuration file:
     // its parent's settings, found without making its absolute path.
-    const std::string &text = directory.native();
-    const std::optional<GivenEntry> plain = entryOfGiven(text);
     if (plain && !listing.mayHold(".asyncfix.toml") && !listing.mayHold("asyncfix.toml") &&
         !listing.mayHold("pyproject.toml")) {
       const std::lock_guard lock(impl_->mutex);
-      if (const auto it = impl_->byGiven.find(std::string(plain->parent)); it != impl_->byGiven.end()) {
-        entry = it->second;
-        known = true;
+      if (impl_->chainTo(plain->parent)) {
+        Impl::Asked next = impl_->chain.back();
+        next.given = text;
+        impl_->chain.push_back(std::move(next));
+        return impl_->chain.back().resolved;
       }
     }
 #endif
-    if (!known) {
-      // The directory as forFile() finds it from any of its entries (`dir/..`, `dir/` included).
-      std::error_code ec;
-      const fs::path absolute = fs::absolute(directory / "_", ec).lexically_normal();
-      entry = impl_->forDirectory(absolute.parent_path(), listing);
-    }
-#if !defined(_WIN32)
-    const std::lock_guard lock(impl_->mutex);
-    impl_->byGiven.emplace(text, entry);
-#endif
+    // The directory as forFile() finds it from any of its entries (`dir/..`, `dir/` included).
+    std::error_code ec;
+    const fs::path absolute = fs::absolute(directory / "_", ec).lexically_normal();
+    entry = impl_->forDirectory(absolute.parent_path(), listing);
   }
+  Shared shared;
   {
     const std::lock_guard lock(impl_->mutex);
-    if (const auto it = impl_->resolved.find(entry.get()); it != impl_->resolved.end()) return it->second;
+    if (const auto it = impl_->resolved.find(entry.get()); it != impl_->resolved.end()) shared = it->second;
   }
-  Shared made;
-  if (!entry)
-    made = std::make_shared<const std::variant<ResolvedConfig, ConfigError>>(resolve(nullptr, o.overrides, {}));
-  else if (const auto *e = std::get_if<ConfigError>(entry.get()))
-    made = std::make_shared<const std::variant<ResolvedConfig, ConfigError>>(*e);
-  else
-    made = std::make_shared<const std::variant<ResolvedConfig, ConfigError>>(
-        resolve(&std::get<FileSettings>(*entry), o.overrides, {}));
-  const std::lock_guard lock(impl_->mutex);
-  return impl_->resolved.emplace(entry.get(), std::move(made)).first->second;
+  if (!shared) {
+    Shared made;
+    if (!entry)
+      made = std::make_shared<const std::variant<ResolvedConfig, ConfigError>>(resolve(nullptr, o.overrides, {}));
+    else if (const auto *e = std::get_if<ConfigError>(entry.get()))
+      made = std::make_shared<const std::variant<ResolvedConfig, ConfigError>>(*e);
+    else
+      made = std::make_shared<const std::variant<ResolvedConfig, ConfigError>>(
+          resolve(&std::get<FileSettings>(*entry), o.overrides, {}));
+    const std::lock_guard lock(impl_->mutex);
+    shared = impl_->resolved.emplace(entry.get(), std::move(made)).first->second;
+  }
+#if !defined(_WIN32)
+  if (!o.configFile) {
+    const std::lock_guard lock(impl_->mutex);
+    if (!plain || !impl_->chainTo(plain->parent)) impl_->chain.clear();
+    impl_->chain.push_back({text, entry, shared});
+  }
+#endif
+  return shared;
 }
 
 } // namespace asyncfix

@@ -150,12 +150,50 @@ struct GitIgnore::Impl {
   const Directory *last = nullptr;
   std::string relative; ///< the path being asked about, from its work tree's root (reused)
   /// ignored(directory, name, …): the directory last asked about, as given, and what it is.
-  std::filesystem::path lastGiven;
+  std::filesystem::path::string_type lastGiven; ///< (its spelling only: a path would split it)
   const Directory *lastGivenDirectory = nullptr;
+  /// Every directory in no work tree whose parent is in none either and which holds no `.git`:
+  /// all alike (nothing ignored), one object for all that entryOfChain() meets, none kept by path.
+  const Directory outside{};
   /// The absolute path (as `directories` keys it) of each directory asked about, by its path as
   /// given: a walk's next directory is an entry of one asked about before, and its path is that
   /// one's and its name (no absolute path made and normalised for each directory).
   std::unordered_map<std::string, std::string> fullOfGiven;
+  /// A directory asked about by ignored(directory, …): its path as given and as `directories`
+  /// keys it.
+  struct Asked {
+    std::string given, full;
+    const Directory *directory;
+  };
+  /// The directories asked about last, each an entry of the one before: a walk asks about a
+  /// directory right after its parent or another of the parent's descendants, so its parent is
+  /// found here by its spelling, with no lookup of its path (nor a map of every path given).
+  std::vector<Asked> chain;
+
+  /// The directory given as `given`, `listing` telling what it holds, when it is an entry of one
+  /// in `chain` (which then ends with it); null otherwise.
+  const Directory *entryOfChain(const std::filesystem::path &path, const DirectoryListing &listing) {
+#if defined(_WIN32)
+    (void)path, (void)listing;
+    return nullptr;
+#else
+    const std::string &given = path.native();
+    const std::optional<GivenEntry> entry = entryOfGiven(given);
+    if (!entry) return nullptr;
+    while (!chain.empty() && chain.back().given != entry->parent) chain.pop_back();
+    if (chain.empty()) return nullptr;
+    const Asked &parent = chain.back();
+    std::string full = (parent.full == "/" ? std::string() : parent.full) + "/" + std::string(entry->name);
+    // (build() would make the same: no repository, no rules, nothing ignored)
+    const bool alike = parent.directory->repository == nullptr && !listing.mayHold(".git");
+    const auto known = alike ? directories.end() : directories.find(full);
+    const Directory *dir = alike                        ? &outside
+                           : known != directories.end() ? known->second.get()
+                                                        : &build(full, parent.directory, listing);
+    chain.push_back({given, std::move(full), dir});
+    return dir;
+#endif
+  }
 
   /// The absolute, normalised path of the directory given as `given`; nullopt when it cannot be
   /// made.
@@ -336,11 +374,20 @@ bool GitIgnore::ignored(const fs::path &directory, std::string_view name, bool i
 bool GitIgnore::ignored(const fs::path &directory, std::string_view name, bool isDirectory,
                         const DirectoryListing &listing) {
   // Strings, not paths: comparing paths splits both into components, for every entry.
-  if (impl_->lastGivenDirectory == nullptr || directory.native() != impl_->lastGiven.native()) {
-    const std::optional<std::string> full = impl_->fullPath(directory);
-    if (!full) return false;
-    impl_->lastGiven = directory;
-    impl_->lastGivenDirectory = &impl_->directory(*full, listing);
+  if (impl_->lastGivenDirectory == nullptr || directory.native() != impl_->lastGiven) {
+    impl_->lastGivenDirectory = nullptr;
+    if (const Directory *entry = impl_->entryOfChain(directory, listing)) {
+      impl_->lastGivenDirectory = entry;
+    } else {
+      const std::optional<std::string> full = impl_->fullPath(directory);
+      if (!full) return false;
+      const Directory &dir = impl_->directory(*full, listing);
+#if !defined(_WIN32)
+      impl_->chain.assign(1, {directory.native(), *full, &dir});
+#endif
+      impl_->lastGivenDirectory = &dir;
+    }
+    impl_->lastGiven = directory.native();
   }
   return impl_->ignoredIn(*impl_->lastGivenDirectory, name, [isDirectory] { return isDirectory; });
 }

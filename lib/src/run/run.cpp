@@ -18,6 +18,7 @@
 #include <thread>
 #include <unordered_set>
 #include <utility>
+#include <variant>
 
 #include "asyncfix/document.h"
 #include "asyncfix/encoding.h"
@@ -172,7 +173,7 @@ void reportNotebook(FileReport &report, Notebook &&notebook, std::vector<Diagnos
   }
   report.diagnostics = std::move(diagnostics);
   if (!report.diagnostics.empty()) {
-    report.notebook = std::move(notebook);
+    report.notebook = std::make_unique<Notebook>(std::move(notebook));
   }
 }
 
@@ -321,8 +322,7 @@ void addNoqaComments(FileReport &report, const Linter &linter, std::string bytes
 }
 
 /// Lints `bytes` into `report` (no fix); `maybe` is the prefilter's verdict when asked already.
-/// A text that needs no parse is left in `bytes` (the caller's read buffer, which the worker's
-/// next read reuses without allocating it again); one that does is taken.
+/// A text that needs no parse is left in `bytes` (the caller's); one that does is taken.
 void lintOnly(FileReport &report, const Linter &linter, std::string &bytes, std::optional<bool> maybe,
               const Context &ctx) {
   if (!maybe) maybe = linter.mayHaveFindings(bytes);
@@ -341,19 +341,19 @@ void lintOnly(FileReport &report, const Linter &linter, std::string &bytes, std:
 
 /// What the pipeline's first pass (Context::defer) does with a Python text: check it now, finish
 /// it (nothing to report or change), or defer it to the pass after the project view (with its
-/// public names in `report`). `maybe` gets the prefilter's verdict.
+/// public names in `names`). `maybe` gets the prefilter's verdict, unless it holds it already.
 enum class FirstPass { Check, Finished, Deferred };
-FirstPass firstPass(FileReport &report, const Linter &linter, std::string_view bytes, const Context &ctx,
-                    std::optional<bool> &maybe) {
+FirstPass firstPass(std::unique_ptr<PublicNames> &names, const Linter &linter, std::string_view bytes,
+                    const Context &ctx, std::optional<bool> &maybe) {
   const RunOptions &options = ctx.options;
   // One prefilter scan for most files. A linter that looks for `async`/`await` as names
   // (AF001/AF002) and finds no reason to parse finds none, so mayHavePublicNames(), which asks
   // the prefilter for those alone, would find none either; and lint() or fix() would stop at
   // the same scan.
-  maybe = linter.mayHaveFindings(bytes);
+  if (!maybe) maybe = linter.mayHaveFindings(bytes);
   const bool looksForNames = (LinterInternals::impl(linter).triggers & kPrefilterKeywordName) != 0;
   if ((*maybe || !looksForNames) && mayHavePublicNames(bytes)) {
-    report.names = std::make_unique<PublicNames>(findPublicNames(bytes));
+    names = std::make_unique<PublicNames>(findPublicNames(bytes));
     return FirstPass::Deferred;
   }
   if (ctx.deferAll && (*maybe || options.addNoqa)) return FirstPass::Deferred;
@@ -368,9 +368,11 @@ FirstPass firstPass(FileReport &report, const Linter &linter, std::string_view b
 /// stdin and a host's text; `decoded`: the bytes are UTF-8 text already (a host's, whatever
 /// encoding its file declares). `keep`: where a file that Context::deferAll defers leaves its
 /// bytes (as they were given, in their declared encoding). `bytes` is taken where the report
-/// keeps it; otherwise (most files: nothing found) its memory is the caller's again.
+/// keeps it; otherwise (most files: nothing found) its memory is the caller's again. `maybe`: the
+/// prefilter's verdict on `bytes`, when asked already (of a file with no declared encoding).
 FileReport checkText(std::string path, std::string &bytes, const FileStamp *stamp, const Context &ctx,
-                     const Linters::Entry *given = nullptr, bool decoded = false, std::string *keep = nullptr) {
+                     const Linters::Entry *given = nullptr, bool decoded = false, std::string *keep = nullptr,
+                     std::optional<bool> maybe = std::nullopt) {
   FileReport report;
   report.path = std::move(path);
   const RunOptions &options = ctx.options;
@@ -413,9 +415,8 @@ FileReport checkText(std::string path, std::string &bytes, const FileStamp *stam
   if (!encoding.empty()) {
     original = std::exchange(bytes, std::move(source.text));
   }
-  std::optional<bool> maybe; // the prefilter's verdict, once asked
   if (ctx.defer) {
-    const FirstPass pass = firstPass(report, linter, bytes, ctx, maybe);
+    const FirstPass pass = firstPass(report.names, linter, bytes, ctx, maybe);
     if (pass == FirstPass::Finished) return report;
     if (pass == FirstPass::Deferred) {
       report.deferred = true;
@@ -499,8 +500,38 @@ constexpr std::size_t kKeptBudget = std::size_t{512} << 20;
 /// stays close enough behind the workers that the directories it keeps open (walkPaths) still hold
 /// the files they check, which are then opened relative to them, in most trees.
 constexpr std::size_t kAhead = 128;
-/// The largest read buffer a worker keeps for its next file (checkFile's `spare`).
+/// The largest read buffer a worker keeps for its next file (checkFile's `buffer`).
 constexpr std::size_t kSpareMost = std::size_t{4} << 20;
+
+/// A report that says nothing but that its file was checked (most of a run's): held as this
+/// until the reports are put in order, not as a FileReport of 320 bytes. A run over a tree the
+/// prefilter rejects whole made, moved and sorted one large report per file (~5 % of its time).
+struct BareReport {
+  std::string path;
+  std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
+  bool unsafeFixes = false;
+
+  /// The report `full` as one, when it says nothing else: every field of FileReport is asked of
+  /// (run.h says so beside them).
+  static std::optional<BareReport> of(FileReport &full) {
+    const bool bare = full.text.empty() && full.diagnostics.empty() && !full.notebook && full.diff.empty() &&
+                      full.fixedSource.empty() && full.before.empty() && full.after.empty() && full.fixed == 0 &&
+                      !full.changed && !full.failed && full.messages.empty() && !full.skipped && !full.names &&
+                      !full.deferred && !full.read;
+    if (!bare) return std::nullopt;
+    return BareReport{std::move(full.path), full.identity, full.unsafeFixes};
+  }
+  /// Fills `report`, a new one, as the report it was.
+  void into(FileReport &report) && {
+    report.path = std::move(path);
+    report.identity = identity;
+    report.unsafeFixes = unsafeFixes;
+  }
+};
+
+/// A file's report as a worker makes it: whole, or bare for a file the first pass finishes as it
+/// reads it (finishedAsRead()).
+using Checked = std::variant<FileReport, BareReport>;
 
 /// One file to check, handed from the walk to a worker.
 struct Job {
@@ -515,6 +546,8 @@ struct Job {
   /// checked and written against those bytes and that stamp, not read again. (A pointer: a Job
   /// is moved through the queue, and most have none.)
   std::unique_ptr<ReadResult> read{};
+  /// Its place among the jobs of its queue, in the order they were pushed (JobQueue::push).
+  std::size_t seq = 0;
 };
 
 /// Checks the host's text of a file (RunOptions::openText); one it cannot edit is left alone.
@@ -528,16 +561,36 @@ FileReport checkOpen(Job &job, ProjectSource open, const Context &ctx) {
   return checkText(job.path, open.text, nullptr, ctx, job.entry ? &*job.entry : nullptr, true);
 }
 
-/// Checks one file; `spare`: the memory of the worker's last read, which this one reuses (and
-/// hands back when its report keeps no bytes).
-FileReport checkFile(Job &job, const Context &ctx, std::string &spare) {
+/// The first pass (Context::defer) over a file it finishes (FirstPass::Finished: nothing to report
+/// or change; most files of a run), told from the bytes where the worker read them: its bare
+/// report, with no copy of the bytes and no FileReport made. Nullopt for any other file (a
+/// notebook, a declared encoding, invalid UTF-8 or a NUL, a configuration error, settings of its
+/// own, the prefilter's "maybe"): checkText() decides, `maybe` holding the prefilter's verdict
+/// when it was asked.
+std::optional<BareReport> finishedAsRead(Job &job, std::string_view bytes, const Context &ctx,
+                                         std::optional<std::pair<std::uint64_t, std::uint64_t>> identity,
+                                         std::optional<bool> &maybe) {
+  if (!ctx.defer || !job.entry || job.entry->error || isNotebookName(job.path)) return std::nullopt;
+  // decodeSourceFrom() takes such a file's bytes as its text, in no declared encoding.
+  if (declaredEncoding(bytes) || checkSourceText(bytes)) return std::nullopt;
+  std::unique_ptr<PublicNames> names;
+  if (firstPass(names, *job.entry->linter, bytes, ctx, maybe) != FirstPass::Finished) return std::nullopt;
+  return BareReport{std::move(job.path), identity, job.entry->unsafeFixes};
+}
+
+/// Checks one file; `buffer`: the memory the worker reads each file into (readSourceFileInto()).
+/// A file the first pass finishes is judged there (finishedAsRead()); any other is copied out
+/// into its own string for checkText().
+Checked checkFile(Job &job, const Context &ctx, ReadBuffer &buffer) {
   const std::string &path = job.path;
   try {
-    if (std::optional<ProjectSource> open = ctx.open(path)) return checkOpen(job, std::move(*open), ctx);
-    ReadResult read =
-        job.read        ? std::move(*job.read)
-        : job.directory ? readSourceFileAt(job.directory->fd(), path.c_str() + (path.rfind('/') + 1), std::move(spare))
-                        : readSourceFile(path, std::move(spare));
+    if (std::optional<ProjectSource> open = ctx.open(path)) return Checked{checkOpen(job, std::move(*open), ctx)};
+    std::size_t size = 0;
+    const bool buffered = !job.read; // else the bytes of an earlier read, in their own string
+    ReadResult read = job.read ? std::move(*job.read)
+                      : job.directory
+                          ? readSourceFileInto(job.directory->fd(), path.c_str() + (path.rfind('/') + 1), buffer, size)
+                          : readSourceFileInto(path, buffer, size);
     job.directory.reset(); // the directory closes with its last file
     std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
     if (!read.error) {
@@ -551,30 +604,37 @@ FileReport checkFile(Job &job, const Context &ctx, std::string &spare) {
       FileReport report;
       report.path = path;
       report.skipped = true;
-      return report;
+      return Checked{std::move(report)};
     }
     if (read.error) {
       FileReport report;
       report.path = path;
       report.identity = identity;
       fail(report, *read.error);
-      return report;
+      return Checked{std::move(report)};
+    }
+    std::optional<bool> maybe;
+    if (buffered) {
+      const std::string_view bytes(buffer.data.get(), size);
+      std::optional<BareReport> bare = finishedAsRead(job, bytes, ctx, identity, maybe);
+      if (!bare) read.bytes.assign(bytes);
+      if (buffer.capacity > kSpareMost) buffer = ReadBuffer(); // a large file's memory is not kept
+      if (bare) return Checked{std::move(*bare)};
     }
     std::string kept; // a deferred file's bytes, for the second pass
     FileReport report = checkText(path, read.bytes, &read.stamp, ctx, job.entry ? &*job.entry : nullptr, false,
-                                  ctx.deferAll ? &kept : nullptr);
+                                  ctx.deferAll ? &kept : nullptr, maybe);
     report.identity = identity;
-    if (read.bytes.capacity() <= kSpareMost) spare = std::move(read.bytes);
     if (report.deferred && ctx.deferAll && ctx.keptBytes->fetch_add(kept.size()) + kept.size() <= kKeptBudget) {
       read.bytes = std::move(kept);
       report.read = std::make_unique<ReadResult>(std::move(read));
     }
-    return report;
+    return Checked{std::move(report)};
   } catch (const std::exception &e) {
     FileReport report;
     report.path = path;
     fail(report, std::string("internal error: ") + e.what());
-    return report;
+    return Checked{std::move(report)};
   }
 }
 
@@ -611,46 +671,63 @@ ProjectText projectText(const Context &ctx) {
 /// Jobs handed from the walk (the producer) to the workers as it finds them.
 class JobQueue {
 public:
-  /// push() then has the producer check jobs itself (`help`) while more than `ahead` wait: a walk
-  /// that ran far ahead of the readers closed the directories it had listed (OpenDirectory), and
-  /// their files were opened by their whole path, a lookup of each component in the kernel.
+  /// Each batch handed over then has the producer check jobs itself (`help`) while more than
+  /// `ahead` wait: a walk that ran far ahead of the readers closed the directories it had listed
+  /// (OpenDirectory), and their files were opened by their whole path, a lookup of each component
+  /// in the kernel.
   void helpWhileAhead(std::size_t ahead, std::function<void(Job &)> help) {
     ahead_ = ahead;
     help_ = std::move(help);
   }
 
+  /// Queues `job`; the workers see it with the next batch (kBatch jobs), or at close().
   void push(Job job) {
-    std::size_t waiting = 0;
-    {
-      const std::lock_guard lock(mutex_);
-      jobs_.push_back(std::move(job));
-      waiting = jobs_.size();
-    }
-    ready_.notify_one();
-    if (help_ && waiting > ahead_) {
-      Job ahead;
-      if (tryPop(ahead)) help_(ahead);
-    }
+    job.seq = pushed_++;
+    batch_.push_back(std::move(job));
+    if (batch_.size() >= kBatch) flush();
   }
+  /// The jobs pushed so far (by the producer: read by it, or after it is done).
+  std::size_t pushed() const { return pushed_; }
   /// No more jobs will come.
   void close() {
+    flush();
     {
       const std::lock_guard lock(mutex_);
       closed_ = true;
     }
     ready_.notify_all();
   }
-  /// The next job; false when the queue is closed and empty.
-  bool pop(Job &job) {
+  /// The next jobs, a batch at most (into `jobs`, emptied first); false when the queue is closed
+  /// and empty.
+  bool pop(std::vector<Job> &jobs) {
+    jobs.clear();
     std::unique_lock lock(mutex_);
     ready_.wait(lock, [this] { return !jobs_.empty() || closed_; });
-    if (jobs_.empty()) return false;
-    job = std::move(jobs_.front());
-    jobs_.pop_front();
-    return true;
+    while (!jobs_.empty() && jobs.size() < kBatch) {
+      jobs.push_back(std::move(jobs_.front()));
+      jobs_.pop_front();
+    }
+    return !jobs.empty();
   }
 
 private:
+  /// Jobs go over in batches: a lock and a wake-up per batch, not per file, on either side.
+  static constexpr std::size_t kBatch = 16;
+
+  /// Hands the batch to the workers, then checks jobs itself while more than `ahead_` wait.
+  void flush() {
+    if (batch_.empty()) return;
+    std::size_t waiting = 0;
+    {
+      const std::lock_guard lock(mutex_);
+      for (Job &job : batch_) jobs_.push_back(std::move(job));
+      waiting = jobs_.size();
+    }
+    batch_.clear();
+    ready_.notify_all();
+    for (Job ahead; help_ && waiting > ahead_ && tryPop(ahead); --waiting) help_(ahead);
+  }
+
   /// The next job, if one waits.
   bool tryPop(Job &job) {
     const std::lock_guard lock(mutex_);
@@ -663,35 +740,11 @@ private:
   std::mutex mutex_;
   std::condition_variable ready_;
   std::deque<Job> jobs_;
+  std::vector<Job> batch_; ///< pushed, not handed over yet (the producer's own)
   bool closed_ = false;
+  std::size_t pushed_ = 0;
   std::size_t ahead_ = 0;
   std::function<void(Job &)> help_;
-};
-
-/// A report that says nothing but that its file was checked (most of a run's): held as this
-/// until the reports are put in order, not as a FileReport of ~750 bytes. A run over a tree the
-/// prefilter rejects whole made, moved and sorted one large report per file (~5 % of its time).
-struct BareReport {
-  std::string path;
-  std::optional<std::pair<std::uint64_t, std::uint64_t>> identity;
-  bool unsafeFixes = false;
-
-  /// The report `full` as one, when it says nothing else: every field of FileReport is asked of
-  /// (run.h says so beside them).
-  static std::optional<BareReport> of(FileReport &full) {
-    const bool bare = full.text.empty() && full.diagnostics.empty() && !full.notebook && full.diff.empty() &&
-                      full.fixedSource.empty() && full.before.empty() && full.after.empty() && full.fixed == 0 &&
-                      !full.changed && !full.failed && full.messages.empty() && !full.skipped && !full.names &&
-                      !full.deferred && !full.read;
-    if (!bare) return std::nullopt;
-    return BareReport{std::move(full.path), full.identity, full.unsafeFixes};
-  }
-  /// Fills `report`, a new one, as the report it was.
-  void into(FileReport &report) && {
-    report.path = std::move(path);
-    report.identity = identity;
-    report.unsafeFixes = unsafeFixes;
-  }
 };
 
 /// One worker's reports, in the order it made them (deques: no report moves as they grow, as
@@ -706,13 +759,16 @@ struct WorkerReports {
 
   std::deque<FileReport> full;
   std::deque<BareReport> bare;
+  /// The Job::seq of each report of `full` and of `bare`.
+  std::deque<std::size_t> fullSeq, bareSeq;
 };
 
 /// A report of a run, whole or bare, as inPathOrder() takes it.
 struct ReportRef {
   std::string_view path; ///< (a view: the sort compares with one indirection less)
   FileReport *full = nullptr;
-  BareReport *bare = nullptr; ///< when `full` is null
+  BareReport *bare = nullptr; ///< when `full` is null (both null: no report)
+  ReportRef() = default;
   explicit ReportRef(FileReport &report) : path(report.path), full(&report) {}
   explicit ReportRef(BareReport &report) : path(report.path), bare(&report) {}
 };
@@ -720,7 +776,9 @@ struct ReportRef {
 /// The reports `order` refers to, moved into path order; with `oneEach`, each file once (of
 /// several names for one file, the first in path order; none that another name's fix skipped).
 std::vector<FileReport> inPathOrder(std::vector<ReportRef> order, bool oneEach) {
-  std::sort(order.begin(), order.end(), [](const ReportRef &a, const ReportRef &b) { return a.path < b.path; });
+  // Most runs made them in path order already (a walk of one directory: walkPaths()).
+  const auto byPath = [](const ReportRef &a, const ReportRef &b) { return a.path < b.path; };
+  if (!std::is_sorted(order.begin(), order.end(), byPath)) std::sort(order.begin(), order.end(), byPath);
   const auto skipped = [](const ReportRef &r) { return r.full != nullptr && r.full->skipped; };
   const auto identity = [](const ReportRef &r) { return r.full != nullptr ? r.full->identity : r.bare->identity; };
   // The later names of one file: its identities sorted with their places in path order (one
@@ -755,24 +813,37 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
   // Each worker's reports stay where they were made until they are moved once, in path order,
   // into the result: a report is large.
   std::vector<WorkerReports> done;
-  const auto checkOne = [&](Job &job, WorkerReports &mine, std::string &spare) {
+  const auto checkOne = [&](Job &job, WorkerReports &mine, ReadBuffer &buffer) {
     if (ctx.cancelled()) return; // the queue is emptied: the producer never waits
-    FileReport report = checkFile(job, ctx, spare);
+    Checked checked = checkFile(job, ctx, buffer);
+    if (auto *bare = std::get_if<BareReport>(&checked)) {
+      progress.advance();
+      mine.bare.push_back(std::move(*bare));
+      mine.bareSeq.push_back(job.seq);
+      return;
+    }
+    FileReport &report = std::get<FileReport>(checked);
     if (!report.deferred) progress.advance();
-    if (std::optional<BareReport> bare = BareReport::of(report)) mine.bare.push_back(std::move(*bare));
-    else mine.full.push_back(std::move(report));
+    if (std::optional<BareReport> bare = BareReport::of(report)) {
+      mine.bare.push_back(std::move(*bare));
+      mine.bareSeq.push_back(job.seq);
+    } else {
+      mine.full.push_back(std::move(report));
+      mine.fullSeq.push_back(job.seq);
+    }
   };
   const auto work = [&] {
     WorkerReports mine;
-    std::string spare; // the memory of this worker's reads
-    for (Job job; queue.pop(job);) checkOne(job, mine, spare);
+    ReadBuffer buffer; // the memory of this worker's reads
+    for (std::vector<Job> batch; queue.pop(batch);)
+      for (Job &job : batch) checkOne(job, mine, buffer);
     const std::lock_guard lock(doneMutex);
     done.push_back(std::move(mine));
   };
   // The producer's own reports, of the jobs it checks while it is far ahead.
   WorkerReports helped;
-  std::string helpedSpare;
-  queue.helpWhileAhead(kAhead, [&](Job &job) { checkOne(job, helped, helpedSpare); });
+  ReadBuffer helpedBuffer;
+  queue.helpWhileAhead(kAhead, [&](Job &job) { checkOne(job, helped, helpedBuffer); });
   std::vector<std::thread> pool;
   startWorkers(pool, std::max(jobs, 1U) - 1, work);
   try {
@@ -790,11 +861,14 @@ std::vector<FileReport> checkJobs(const std::function<void(JobQueue &)> &produce
     thread.join();
   }
   done.push_back(std::move(helped));
-  std::vector<ReportRef> order;
+  // The reports in the order of their jobs (the walk's), each in its job's place: none for a job
+  // that made none (cancelled).
+  std::vector<ReportRef> order(queue.pushed());
   for (WorkerReports &reports : done) {
-    for (FileReport &report : reports.full) order.emplace_back(report);
-    for (BareReport &report : reports.bare) order.emplace_back(report);
+    for (std::size_t i = 0; i < reports.full.size(); ++i) order[reports.fullSeq[i]] = ReportRef(reports.full[i]);
+    for (std::size_t i = 0; i < reports.bare.size(); ++i) order[reports.bareSeq[i]] = ReportRef(reports.bare[i]);
   }
+  std::erase_if(order, [](const ReportRef &r) { return r.full == nullptr && r.bare == nullptr; });
   return inPathOrder(std::move(order), oneEach);
 }
 
@@ -809,8 +883,8 @@ public:
   explicit SkipRules(const ConfigResolver &resolver) : resolver_(resolver) {}
 
   /// The walk lists `directory` now, whose entries `listing` tells.
-  void enter(const std::filesystem::path &directory, const DirectoryListing &listing) {
-    directory_ = directory;
+  void enter(std::filesystem::path directory, const DirectoryListing &listing) {
+    directory_ = std::move(directory);
     listing_ = listing;
     resolved_.reset();
     matcherHere_ = false;
@@ -862,8 +936,8 @@ public:
   CheckWalk(const ConfigResolver &resolver, Linters &linters, JobQueue &queue, bool overlapping)
       : skips_(resolver), linters_(linters), queue_(queue), overlapping_(overlapping) {}
 
-  void enterDirectory(const std::filesystem::path &directory, const DirectoryListing &listing) override {
-    skips_.enter(directory, listing);
+  void enterDirectory(std::filesystem::path directory, const DirectoryListing &listing) override {
+    skips_.enter(std::move(directory), listing);
   }
 
   bool excluded(std::string_view name, bool isDirectory) override { return skips_.excluded(name, isDirectory); }
@@ -909,7 +983,7 @@ private:
   std::string directory_; ///< the directory part (with its separator) noteModule() asked about last
 
   /// Asks mentionsKeywordModule() of a path found as the walk finds it (its bytes still in the
-  /// cache): of its directory part once per directory (a directory's files come together), then
+  /// cache): of its directory part once per run of a directory's files (they come together), then
   /// of its name.
   void noteModule(std::string_view path) {
     const std::size_t slash = lastSeparator(path);
@@ -918,7 +992,9 @@ private:
       directory_.assign(in);
       modules_ = ProjectView::mentionsKeywordModule(in);
     }
-    modules_ = modules_ || ProjectView::mentionsKeywordModule(path.substr(in.size()));
+    // (a name is a module's when it is `async` or `await` and maybe `.py` or `.pyi`: 9 bytes at most)
+    const std::string_view name = path.substr(in.size());
+    modules_ = modules_ || (name.size() <= 9 && ProjectView::mentionsKeywordModule(name));
   }
 };
 
@@ -945,7 +1021,7 @@ void finishProject(const ProjectView &project, std::vector<FileReport> &reports,
       continue;
     }
     Diagnostic d = ProjectView::moduleDiagnostic(r);
-    if (report->text.empty() && report->notebook == std::nullopt && report->diagnostics.empty()) {
+    if (report->text.empty() && report->notebook == nullptr && report->diagnostics.empty()) {
       if (std::optional<ProjectSource> open = options.openText ? options.openText(report->path) : std::nullopt) {
         if (open->readOnly.empty()) report->text = std::move(open->text);
       } else if (ReadResult read = readSourceFile(report->path); !read.error) { // the line the diagnostic shows

@@ -8,6 +8,7 @@
 #include <climits>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <system_error>
 #include <vector>
 
@@ -112,6 +113,28 @@ int readSized(int fd, std::size_t size, std::string &out) {
   return readAll(fd, out); // grew while we read
 }
 
+/// readSized() into `buffer` (which holds the file's bytes at [0, `size`) after it).
+int readInto(int fd, std::size_t expected, ReadBuffer &buffer, std::size_t &size) {
+  size = 0;
+  std::string rest; // what a file said to be empty holds, or what it grew by while we read
+  if (expected > 0) {
+    char *const data = buffer.room(expected + 1);
+    while (size <= expected) {
+      const ssize_t n = ::read(fd, data + size, expected + 1 - size);
+      if (n < 0) {
+        if (errno == EINTR) continue;
+        return errno;
+      }
+      size += static_cast<std::size_t>(n);
+      if (n == 0 || size == expected) return 0; // the end (it shrank while we read, if before the size)
+    }
+  }
+  const int error = readAll(fd, rest); // procfs and sysfs files say 0 and hold text; or it grew
+  if (!rest.empty()) std::memcpy(buffer.room(size + rest.size(), size) + size, rest.data(), rest.size());
+  size += rest.size();
+  return error;
+}
+
 int writeAll(int fd, std::string_view data) {
   while (!data.empty()) {
     const ssize_t n = ::write(fd, data.data(), data.size());
@@ -142,6 +165,34 @@ std::string baseName(const std::string &path) {
   return slash == std::string::npos ? path : path.substr(slash + 1);
 }
 
+/// Opens the entry `name` of `directory` for reading when it is a regular file, filling `result`'s
+/// stamp and links; -1 (and `result.error`) when it is not one or cannot be opened.
+int openRegular(int directory, const char *name, ReadResult &result) {
+  // O_NONBLOCK: a FIFO named on the command line must not hang the run (it is rejected below).
+  const int fd = ::openat(directory, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+  if (fd < 0) {
+    result.error = describeErrno(errno);
+    return -1;
+  }
+  struct stat st {};
+  const char *refused = nullptr;
+  if (::fstat(fd, &st) != 0) {
+    result.error = describeErrno(errno);
+  } else if (S_ISDIR(st.st_mode)) {
+    refused = "is a directory";
+  } else if (!S_ISREG(st.st_mode)) {
+    refused = "not a regular file, skipped";
+  }
+  if (refused != nullptr) result.error = refused;
+  if (result.error) {
+    ::close(fd);
+    return -1;
+  }
+  result.stamp = stampOf(st);
+  result.links = static_cast<std::uint64_t>(st.st_nlink);
+  return fd;
+}
+
 } // namespace
 
 std::optional<std::pair<std::uint64_t, std::uint64_t>> fileIdentity(const std::string &path) {
@@ -156,35 +207,33 @@ ReadResult readSourceFile(const std::string &path, std::string spare) {
 
 ReadResult readSourceFileAt(int directory, const char *name, std::string spare) {
   ReadResult result;
-  // O_NONBLOCK: a FIFO named on the command line must not hang the run (it is rejected below).
-  const int fd = ::openat(directory, name, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-  if (fd < 0) {
-    result.error = describeErrno(errno);
-    return result;
-  }
-  FdGuard guard(fd);
-  struct stat st {};
-  if (::fstat(fd, &st) != 0) {
-    result.error = describeErrno(errno);
-    return result;
-  }
-  if (S_ISDIR(st.st_mode)) {
-    result.error = "is a directory";
-    return result;
-  }
-  if (!S_ISREG(st.st_mode)) {
-    result.error = "not a regular file, skipped";
-    return result;
-  }
-  result.stamp = stampOf(st);
-  result.links = static_cast<std::uint64_t>(st.st_nlink);
+  const FdGuard guard(openRegular(directory, name, result));
+  if (guard.get() < 0) return result;
   result.bytes = std::move(spare); // its memory, and its bytes (readSized reads over them)
-  if (const int error = readSized(fd, static_cast<std::size_t>(std::max<off_t>(st.st_size, 0)), result.bytes);
+  if (const int error =
+          readSized(guard.get(), static_cast<std::size_t>(std::max<std::int64_t>(result.stamp.size, 0)), result.bytes);
       error != 0) {
     result.bytes.clear();
     result.error = describeErrno(error);
   }
   return result;
+}
+
+ReadResult readSourceFileInto(int directory, const char *name, ReadBuffer &buffer, std::size_t &size) {
+  ReadResult result;
+  size = 0;
+  const FdGuard guard(openRegular(directory, name, result));
+  if (guard.get() < 0) return result;
+  const auto expected = static_cast<std::size_t>(std::max<std::int64_t>(result.stamp.size, 0));
+  if (const int error = readInto(guard.get(), expected, buffer, size); error != 0) {
+    size = 0;
+    result.error = describeErrno(error);
+  }
+  return result;
+}
+
+ReadResult readSourceFileInto(const std::string &path, ReadBuffer &buffer, std::size_t &size) {
+  return readSourceFileInto(AT_FDCWD, path.c_str(), buffer, size);
 }
 
 ReadResult readStdin() {

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cstring>
 #include <system_error>
 
 #include "asyncfix/platform.h"
@@ -199,6 +200,18 @@ ReadResult readSourceFile(const std::string &path, std::string /*spare*/) {
 
 ReadResult readSourceFileAt(int /*directory*/, const char *name, std::string /*spare*/) {
   return readSourceFile(name); // no directory handles on Windows (walk.cpp): `name` is a path
+}
+
+ReadResult readSourceFileInto(int directory, const char *name, ReadBuffer &buffer, std::size_t &size) {
+  ReadResult result = readSourceFileAt(directory, name);
+  size = result.bytes.size();
+  if (size > 0) std::memcpy(buffer.room(size), result.bytes.data(), size);
+  result.bytes.clear();
+  return result;
+}
+
+ReadResult readSourceFileInto(const std::string &path, ReadBuffer &buffer, std::size_t &size) {
+  return readSourceFileInto(0, path.c_str(), buffer, size);
 }
 
 ReadResult readStdin() {
