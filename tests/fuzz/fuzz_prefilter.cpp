@@ -5,6 +5,7 @@
 // position against the plain definitions) for a whole file, and the same marks for a part of
 // one; whatever the prefilter rejects as a whole file, the linter's walk without pruning finds
 // nothing in (the promise every front end relies on).
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
@@ -31,6 +32,18 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t *data, std::size_t size
   const unsigned reference = scanTriggersReference(text, wanted, nullptr, reached);
   if (fast != reference) {
     std::fprintf(stderr, "whole text: fast path %#x, reference %#x\n", fast, reference);
+    std::abort();
+  }
+  // A text the scan calls plain holds printable ASCII, tabs, line breaks and form feeds only
+  // (the run skips its UTF-8 check), and one it finds no trigger in is plain unless it holds
+  // another byte.
+  bool plain = false;
+  const bool maybe = mayTrigger(text, wanted, reached, &plain);
+  const bool ascii = std::all_of(text.begin(), text.end(), [](char c) {
+    return (c >= 0x20 && c < 0x7f) || c == '\t' || c == '\n' || c == '\f' || c == '\r';
+  });
+  if (plain != (!maybe && ascii)) {
+    std::fprintf(stderr, "plain %d, but a hit %d, ASCII %d\n", plain, maybe, ascii);
     std::abort();
   }
   // The front ends' question, answered at the first hit: the same as the full scan's.

@@ -2078,3 +2078,25 @@ TEST_CASE("prefilter: a `non_blocking` tree-sitter's error recovery reads as a k
     CHECK_FALSE(linter.mayHaveFindings(src));
   }
 }
+
+TEST_CASE("prefilter: a text it finds no trigger in is called plain exactly when its bytes are", "[prefilter]") {
+  // The run skips the UTF-8 check (and the NUL test) of a file the scan calls plain: every byte of
+  // another kind, at every place (the SIMD blocks, their edges, the one-at-a-time tail), makes it
+  // not plain; a trigger makes it not plain either (the scan stopped, or the file is read anyway).
+  const std::string head = "import os\nx = 1  # a comment\n";
+  for (unsigned b = 0; b < 256; ++b) {
+    const bool plainByte = (b >= 0x20 && b < 0x7f) || b == '\t' || b == '\n' || b == '\f' || b == '\r';
+    for (const std::size_t at : {std::size_t{0}, std::size_t{1}, std::size_t{40}, std::size_t{63}, std::size_t{64},
+                                 std::size_t{65}, std::size_t{130}, std::size_t{199}}) {
+      std::string text = head + std::string(200, 'y');
+      text[at] = static_cast<char>(b);
+      INFO("byte " << b << " at " << at);
+      bool plain = true;
+      const bool maybe = mayTrigger(text, kPrefilterKeywordName | kPrefilterNonBlocking | kPrefilterToCall, 0, &plain);
+      CHECK(plain == (!maybe && plainByte));
+    }
+  }
+  bool plain = true;
+  CHECK(mayTrigger("x = 1\nasync = 2\n" + std::string(100, ' '), kPrefilterKeywordName, 0, &plain));
+  CHECK_FALSE(plain);
+}

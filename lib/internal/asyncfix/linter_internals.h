@@ -38,6 +38,9 @@ struct LinterInternals {
     std::uint32_t offset = 0;
   };
   static KeptBy keptBy(const Linter &linter, std::string_view text);
+  /// mayHaveFindings(text), which also tells whether its scan found the text plain ASCII (see
+  /// mayTrigger() in text/prefilter.h: no UTF-8 check needed, no NUL); false when it cannot tell.
+  static bool mayHaveFindings(const Linter &linter, std::string_view text, bool &plain);
 };
 
 } // namespace asyncfix

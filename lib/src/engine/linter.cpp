@@ -52,9 +52,16 @@ Linter &Linter::operator=(Linter &&) noexcept = default;
 const Config &Linter::config() const { return impl_->config; }
 
 bool Linter::mayHaveFindings(std::string_view text) const {
-  if (impl_->triggers != 0 && mayTrigger(text, impl_->triggers, impl_->reachedPackages)) return true;
+  bool plain = false;
+  return LinterInternals::mayHaveFindings(*this, text, plain);
+}
+
+bool LinterInternals::mayHaveFindings(const Linter &linter, std::string_view text, bool &plain) {
+  const Linter::Impl &impl = *linter.impl_;
+  plain = false;
+  if (impl.triggers != 0 && mayTrigger(text, impl.triggers, impl.reachedPackages, &plain)) return true;
   bool found = false;
-  forEachWord(text, impl_->apiWords, [&](std::size_t) { found = true; });
+  forEachWord(text, impl.apiWords, [&](std::size_t) { found = true; });
   return found;
 }
 

@@ -3380,13 +3380,21 @@ struct NonBlockingJudge {
   Verdict withoutLoader() const { return learnt != nullptr ? ifDataLoader : no; }
 };
 
+/// What scanJudged() tells of its text beside the triggers it found.
+struct ScanNotes {
+  /// The judgements cannot be trusted for the text: a blank they do not read in code, or a string
+  /// the lexer lost its way at (after which tree-sitter's error recovery may read `y.to(=True)` as
+  /// a call with two arguments).
+  bool unjudged = false;
+  /// The candidate search went through the whole text (finding no trigger) and met no byte that
+  /// otherByte() names: every byte is printable ASCII, a tab, a line break or a form feed.
+  bool plain = false;
+};
+
 /// scanTriggers(), which also records its first hit in `first` when given; with `anyHit` (and no
-/// offsets) it stops at the first hit, not when every wanted trigger was seen. `unjudged` is set
-/// when the judgements cannot be trusted for the text: a blank they do not read in code, or a
-/// string the lexer lost its way at (after which tree-sitter's error recovery may read `y.to(=True)`
-/// as a call with two arguments).
+/// offsets) it stops at the first hit, not when every wanted trigger was seen.
 unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
-                    bool anyHit, PrefilterHit *first, const Searches &search, bool *unjudged) {
+                    bool anyHit, PrefilterHit *first, const Searches &search, ScanNotes &notes) {
   Lexer lexer(text, search.reference);
   unsigned found = 0;
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
@@ -3414,6 +3422,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     return verdict == NonBlockingJudge::yes && record(kPrefilterNonBlocking, at);
   };
   std::optional<Blocks> blocks; // made for the first `await (` whose function matters
+  bool other = false;           // a byte otherByte() names, met by the candidate search
   const auto want = [&](unsigned trigger) { return (wanted & trigger) != 0 && (offsets || !(found & trigger)); };
 
   search.candidates(
@@ -3430,10 +3439,11 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
           // Such a byte in code: the text is read again without judgements (scan()), so stop here.
           // Asked once per character (the rest of it is where its first byte is: in code, or in the
           // same string or comment), and not of a byte order mark at the start.
-          if (!unjudged || (u >= 0x80 && at > 0 && static_cast<unsigned char>(text[at - 1]) >= 0x80) ||
+          other = true;
+          if ((u >= 0x80 && at > 0 && static_cast<unsigned char>(text[at - 1]) >= 0x80) ||
               (at == 0 && text.starts_with("\xEF\xBB\xBF")))
             return false;
-          return lexer.inCode(at) && (*unjudged = true);
+          return lexer.inCode(at) && (notes.unjudged = true);
         }
         if (learnt.askFamily && !learnt.family && (c == 't' || c == 'n' || c == 's')) {
           // One of the family's names, or a word the scan judges (below), or both (`torch.to(`).
@@ -3485,7 +3495,8 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
         return false;
       },
       learning ? &learnt : nullptr);
-  if (unjudged && *unjudged) return found;
+  notes.plain = found == 0 && !other;
+  if (notes.unjudged) return found;
   // Settled now that the whole text was read: the hit the judgement would have made where it stood.
   if (ifDataLoader && learnt.dataLoader) record(kPrefilterNonBlocking, *ifDataLoader);
   if (want(kPrefilterTorchApi) && !(anyHit && found != 0) &&
@@ -3503,7 +3514,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     });
   }
   if (offsets) std::sort(offsets->begin() + static_cast<std::ptrdiff_t>(firstOffset), offsets->end());
-  if (unjudged && lexer.lost()) *unjudged = true;
+  if (lexer.lost()) notes.unjudged = true;
   return found;
 }
 
@@ -3513,13 +3524,17 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
 /// more). With `anyHit`, the first hit is answer enough: a hit of the judged scan is one the
 /// scan without judgements makes too (it finds more, never less).
 unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t> *offsets, unsigned reached,
-              PrefilterHit *first, const Searches &search, bool anyHit = false) {
+              PrefilterHit *first, const Searches &search, bool anyHit = false, bool *plain = nullptr) {
   const std::size_t firstOffset = offsets ? offsets->size() : 0;
-  bool unjudged = false;
-  const unsigned found = scanJudged(text, wanted, offsets, reached, anyHit, first, search, &unjudged);
-  if (!unjudged || (!offsets && (found == wanted || (anyHit && found != 0)))) return found;
-  if (offsets) offsets->resize(firstOffset);
-  return scanWithoutJudgements(text, wanted, offsets, reached, first, search);
+  ScanNotes notes;
+  const unsigned judged = scanJudged(text, wanted, offsets, reached, anyHit, first, search, notes);
+  unsigned found = judged;
+  if (notes.unjudged && (offsets || (judged != wanted && !(anyHit && judged != 0)))) {
+    if (offsets) offsets->resize(firstOffset);
+    found = scanWithoutJudgements(text, wanted, offsets, reached, first, search);
+  }
+  if (plain) *plain = notes.plain && found == 0;
+  return found;
 }
 
 } // namespace
@@ -3533,8 +3548,8 @@ unsigned scanTriggersReference(std::string_view text, unsigned wanted, std::vect
   return scan(text, wanted, offsets, reached, nullptr, Searches{true});
 }
 
-bool mayTrigger(std::string_view text, unsigned wanted, unsigned reached) {
-  return scan(text, wanted, nullptr, reached, nullptr, Searches{}, true) != 0;
+bool mayTrigger(std::string_view text, unsigned wanted, unsigned reached, bool *plain) {
+  return scan(text, wanted, nullptr, reached, nullptr, Searches{}, true, plain) != 0;
 }
 
 bool mayTriggerReference(std::string_view text, unsigned wanted, unsigned reached) {

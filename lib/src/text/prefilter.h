@@ -56,7 +56,10 @@ unsigned scanTriggersReference(std::string_view text, unsigned wanted, std::vect
 /// Whether scanTriggers(text, wanted, nullptr, reached) is not 0: the question a front end asks
 /// of a whole file, answered at the first hit (scanTriggers goes on until it has seen every
 /// wanted trigger, which a file that needs parsing rarely holds: it read such files whole).
-bool mayTrigger(std::string_view text, unsigned wanted, unsigned reached = 0);
+/// With `plain`, also whether it found no trigger in a text whose every byte is printable ASCII,
+/// a tab, a line break or a form feed (which needs no UTF-8 check and holds no NUL), which its
+/// scan then read whole; false otherwise.
+bool mayTrigger(std::string_view text, unsigned wanted, unsigned reached = 0, bool *plain = nullptr);
 /// mayTrigger() by the reference path (scanTriggersReference), for tests and the fuzz target.
 bool mayTriggerReference(std::string_view text, unsigned wanted, unsigned reached = 0);
 
