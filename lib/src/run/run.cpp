@@ -571,8 +571,13 @@ std::optional<BareReport> finishedAsRead(Job &job, std::string_view bytes, const
                                          std::optional<std::pair<std::uint64_t, std::uint64_t>> identity,
                                          std::optional<bool> &maybe) {
   if (!ctx.defer || !job.entry || job.entry->error || isNotebookName(job.path)) return std::nullopt;
-  // decodeSourceFrom() takes such a file's bytes as its text, in no declared encoding.
-  if (declaredEncoding(bytes) || checkSourceText(bytes)) return std::nullopt;
+  // decodeSourceFrom() takes such a file's bytes as its text, in no declared encoding. The
+  // prefilter's scan reads every byte of a text it rejects: one it finds plain ASCII needs no
+  // UTF-8 check (a second pass over every byte).
+  if (declaredEncoding(bytes)) return std::nullopt;
+  bool plain = false;
+  if (!maybe) maybe = LinterInternals::mayHaveFindings(*job.entry->linter, bytes, plain);
+  if (!plain && checkSourceText(bytes)) return std::nullopt;
   std::unique_ptr<PublicNames> names;
   if (firstPass(names, *job.entry->linter, bytes, ctx, maybe) != FirstPass::Finished) return std::nullopt;
   return BareReport{std::move(job.path), identity, job.entry->unsafeFixes};
