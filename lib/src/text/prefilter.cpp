@@ -3456,9 +3456,12 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
         }
         if (c == 'a' && want(kPrefilterKeywordName)) {
           const std::string_view w = text.substr(at, 5);
-          if ((!is(w, "async") && !is(w, "await")) || !mayStandAlone(text, at, 5) || !lexer.inCode(at)) return false;
-          if (asciiNeighbours(text, at) && (w[1] == 's' ? asyncIsKeyword(text, at) : awaitIsKeyword(text, at)))
+          if ((!is(w, "async") && !is(w, "await")) || !mayStandAlone(text, at, 5)) return false;
+          // The keyword by its neighbours first, without the lexer: a file whose only `async`s and
+          // `await`s are keywords needs no lexing at all.
+          if ((w[1] == 's' ? asyncIsKeyword(text, at) : awaitIsKeyword(text, at)) && asciiNeighbours(text, at))
             return false;
+          if (!lexer.inCode(at)) return false;
           if (w[1] == 'w' && awaitOperandMakesAName(text, at)) {
             // `await (x)`, `await [x]`, `await -x`, `await +x`: a name use only outside a coroutine.
             if (!blocks) blocks.emplace(text, lexer);
