@@ -2058,7 +2058,12 @@ TEST_CASE("prefilter: a `non_blocking` tree-sitter's error recovery reads as a k
         "y = x.cpu(d, non_blocking else=True)\n", "y = x.cpu(non_blocking\n:x=True)\n",
         "y = x.cpu(non_blocking:\n=True)\n", "y = x.cpu(non_blocking]copy=True)\n", "y = x.cpu(non_blocking}=True)\n",
         "y = x.cpu(,lambda non_blocking=True)\n", "y = x.cpu(x lambda non_blocking=True)\n",
-        "y = x.cpu('s'lambda non_blocking=True)\n"}) {
+        "y = x.cpu('s'lambda non_blocking=True)\n",
+        // This stop's review: a comma missing before the next line's keyword (after a comment or a
+        // line continuation too), an `=` in a bracket never closed, or one after an operator's.
+        "y = x.cpu(d, non_blocking\n    copy=True)\n", "y = x.cpu(d, non_blocking#c\nx=True)\n",
+        "y = x.cpu(d, non_blocking\\\nx=True)\n", "y = x.cpu(non_blocking{=True)\n", "y = x.cpu(non_blocking]{=True)\n",
+        "y = x.cpu(non_blocking~*==else None)\n"}) {
     const std::string src = "import torch\n" + body;
     INFO(src);
     CHECK(!allFindings(linter, src).empty()); // the premise
@@ -2071,7 +2076,8 @@ TEST_CASE("prefilter: a `non_blocking` tree-sitter's error recovery reads as a k
   for (const std::string body :
        {"def to(self, device, non_blocking: bool = False):\n    return self\n", "if non_blocking:\n    x = 1\n",
         "y = a if non_blocking else b\nz = 2\n", "y = x.cpu() if non_blocking else x\n",
-        "f = x.to(d, key=lambda non_blocking=False: 0)\n", "y = x.to(d, **{non_blocking: 1})\nz = 2\n"}) {
+        "f = x.to(d, key=lambda non_blocking=False: 0)\n", "y = x.to(d, **{non_blocking: 1})\nz = 2\n",
+        "self.non_blocking = non_blocking\nself.copy = True\nx = f(y)\n"}) {
     const std::string src = "import torch\n" + body;
     INFO(src);
     CHECK(allFindings(linter, src).empty());

@@ -3324,37 +3324,45 @@ struct NonBlockingJudge {
 
   /// Whether tree-sitter's error recovery may read the `non_blocking` at `at`, which no `=`
   /// follows (its next token is at `k`), as a keyword argument's name after all, by skipping
-  /// what stands between it and an `=` (`non_blocking:lambdacopy=True`, `non_blocking else=True`:
-  /// syntax errors). Not where what follows continues an expression (`,`, `)`, `(`, `[`, `.`), nor
-  /// where a word on a later line starts the next statement; else where a bare `=` follows on the
-  /// rest of the line (or starts the next one), before a `,` or a `)` outside the brackets opened
-  /// there (a stray `]` or `}` is passed). Then the call around it decides.
+  /// what stands between it and an `=` (`non_blocking:lambdacopy=True`, `non_blocking else=True`,
+  /// `non_blocking{=True`, a comma missing before the next line's `copy=True`: syntax errors).
+  /// Not where what follows continues an expression (`,`, `)`, `(`, `[`, `.`). Else where an `=`
+  /// (any: an operator's too, more than recovery reads) follows on the rest of the line, before a
+  /// `,` or `)` outside the brackets opened after the name (a stray `]` or `}` is passed), or
+  /// starts the next line; past its line only inside brackets around the name, which a closing
+  /// bracket after the `=` shows (elsewhere a line break ends a statement). The call around it
+  /// decides the rest.
   bool mayRecoverAsKeyword(std::size_t at, std::size_t k) const {
     const char c = text[k];
     if (c == ',' || c == ')' || c == '(' || c == '[' || c == '.') return false;
-    if (isWordByte(static_cast<unsigned char>(c)) &&
-        text.substr(at + 12, k - at - 12).find_first_of("\r\n") != std::string_view::npos)
-      return false;
+    bool crossed = text.substr(at + 12, k - at - 12).find_first_of("\r\n") != std::string_view::npos;
+    bool equals = false; // an `=` past the name's line
     int depth = 0;
     for (const std::size_t end = std::min(text.size(), k + 256); k < end; ++k) {
       const char d = text[k];
       if (d == '\n' || d == '\r' || d == '#') {
         const std::size_t next = nextToken(text, k, lexer);
-        return next + 1 < text.size() && text[next] == '=' && text[next + 1] != '=';
-      }
-      if (isQuote(d)) {
+        if (next >= text.size() || next <= k) return false;
+        if (!crossed && text[next] == '=') return true;
+        crossed = true;
+        k = next - 1;
+      } else if (isQuote(d)) {
         const std::size_t e = lexer.skip(k);
         if (e <= k) return true; // an f-string or an unterminated string: unknown
         k = e - 1;
       } else if (d == '(' || d == '[' || d == '{') {
         ++depth;
       } else if (d == ')' || d == ']' || d == '}' || (d == ',' && depth == 0)) {
-        // A `]` or `}` at the top may close no bracket around the name (`x.cpu(non_blocking]=…`).
-        if (depth == 0 && (d == ')' || d == ',')) return false;
-        depth = std::max(depth - 1, 0);
+        if (depth > 0) {
+          --depth;
+        } else if (crossed) {
+          if (d != ',') return equals; // it closes a bracket around the name
+        } else if (d == ')' || d == ',') {
+          return false;
+        }
       } else if (d == '=') {
-        if (k + 1 < text.size() && text[k + 1] == '=') ++k;
-        else if (depth == 0) return true;
+        if (!crossed) return true;
+        equals = true;
       }
     }
     return false;
