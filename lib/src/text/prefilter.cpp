@@ -3273,6 +3273,25 @@ bool asciiNeighbours(std::string_view text, std::size_t at) {
           (before == 3 && text.starts_with("\xEF\xBB\xBF")));
 }
 
+/// Whether the candidate at `at` (its byte `a`) is an `async` or `await` that tree-sitter may
+/// read as a name (AF001's and AF002's trigger): a whole word its neighbours do not make the
+/// keyword, in code, and an `await (x)` only outside a coroutine (`blocks`, made at the first
+/// such `await`, says).
+bool keywordMayBeName(std::string_view text, std::size_t at, Lexer &lexer, std::optional<Blocks> &blocks) {
+  const std::string_view w = text.substr(at, 5);
+  if ((!is(w, "async") && !is(w, "await")) || !mayStandAlone(text, at, 5)) return false;
+  // The keyword by its neighbours first, without the lexer: a file whose only `async`s and
+  // `await`s are keywords needs no lexing at all.
+  if ((w[1] == 's' ? asyncIsKeyword(text, at) : awaitIsKeyword(text, at)) && asciiNeighbours(text, at)) return false;
+  if (!lexer.inCode(at)) return false;
+  if (w[1] == 'w' && awaitOperandMakesAName(text, at)) {
+    // `await (x)`, `await [x]`, `await -x`, `await +x`: a name use only outside a coroutine.
+    if (!blocks) blocks.emplace(text, lexer);
+    if (blocks->inCoroutine(at)) return false;
+  }
+  return true;
+}
+
 /// Whether a rule that reads `non_blocking=` can fire on the `non_blocking` at `at`, judged by
 /// the call it is a keyword argument of: AF102 reads it in `.cpu(…)`, and in `.cuda(…)` on an
 /// nn.Module (which a file can only name through `nn` or `torchvision`); AF104 reads
@@ -3462,21 +3481,8 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
           if (learnt.askDataLoader && !learnt.dataLoader) learnt.dataLoader = dataLoaderAt(text, at);
           return false;
         }
-        if (c == 'a' && want(kPrefilterKeywordName)) {
-          const std::string_view w = text.substr(at, 5);
-          if ((!is(w, "async") && !is(w, "await")) || !mayStandAlone(text, at, 5)) return false;
-          // The keyword by its neighbours first, without the lexer: a file whose only `async`s and
-          // `await`s are keywords needs no lexing at all.
-          if ((w[1] == 's' ? asyncIsKeyword(text, at) : awaitIsKeyword(text, at)) && asciiNeighbours(text, at))
-            return false;
-          if (!lexer.inCode(at)) return false;
-          if (w[1] == 'w' && awaitOperandMakesAName(text, at)) {
-            // `await (x)`, `await [x]`, `await -x`, `await +x`: a name use only outside a coroutine.
-            if (!blocks) blocks.emplace(text, lexer);
-            if (blocks->inCoroutine(at)) return false;
-          }
-          return record(kPrefilterKeywordName, at);
-        }
+        if (c == 'a' && want(kPrefilterKeywordName))
+          return keywordMayBeName(text, at, lexer, blocks) && record(kPrefilterKeywordName, at);
         if (c == 't') {
           // The vectorised filter lets through more `to`s than mayStartWord() (after any byte, or
           // any up to `.` on AVX2; before any up to `(`): the others are no candidates, before any
