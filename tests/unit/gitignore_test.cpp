@@ -27,6 +27,26 @@ struct Repo {
     std::ofstream(root / rel) << text;
   }
 };
+
+/// Asks one GitIgnore about each entry of each directory in `dirs`, in that order, as a walk does
+/// (by directory, name and listing), and checks each answer against another asked by whole path;
+/// returns how many entries were ignored.
+std::size_t ignoredAsWalked(std::initializer_list<fs::path> dirs) {
+  asyncfix::GitIgnore whole, walked;
+  std::size_t ignoredCount = 0;
+  for (const fs::path &dir : dirs) {
+    asyncfix::DirectoryListing listing = asyncfix::DirectoryListing::listed();
+    for (const auto &entry : fs::directory_iterator(dir)) listing.add(entry.path().filename().string());
+    for (const auto &entry : fs::directory_iterator(dir)) {
+      const std::string name = entry.path().filename().string();
+      INFO(dir << " " << name);
+      const bool expected = whole.ignored(entry.path());
+      CHECK(walked.ignored(dir, name, entry.is_directory() && !entry.is_symlink(), listing) == expected);
+      ignoredCount += expected ? 1 : 0;
+    }
+  }
+  return ignoredCount;
+}
 } // namespace
 
 TEST_CASE("GitIgnore follows git's rules", "[gitignore]") {
@@ -103,21 +123,8 @@ TEST_CASE("GitIgnore asked in a walk's order answers as for the whole path", "[g
   std::ofstream(inner / ".gitignore") << "local.py\n";
   std::ofstream(inner / "local.py");
   std::ofstream(inner / "y.gen.py");
-  asyncfix::GitIgnore whole, walked;
-  std::size_t ignoredCount = 0;
   const fs::path &r = repo.root;
-  for (const fs::path &dir : {r, r / "b", r / "b/c", r / "d", r / "d/skipped", inner, r / "e", r / "b", r / "b/c"}) {
-    asyncfix::DirectoryListing listing = asyncfix::DirectoryListing::listed();
-    for (const auto &entry : fs::directory_iterator(dir)) listing.add(entry.path().filename().string());
-    for (const auto &entry : fs::directory_iterator(dir)) {
-      const std::string name = entry.path().filename().string();
-      INFO(dir << " " << name);
-      const bool expected = whole.ignored(entry.path());
-      CHECK(walked.ignored(dir, name, entry.is_directory() && !entry.is_symlink(), listing) == expected);
-      ignoredCount += expected ? 1 : 0;
-    }
-  }
-  CHECK(ignoredCount >= 8);
+  CHECK(ignoredAsWalked({r, r / "b", r / "b/c", r / "d", r / "d/skipped", inner, r / "e", r / "b", r / "b/c"}) >= 8);
 }
 
 TEST_CASE("GitIgnore walked outside a work tree finds the repositories below", "[gitignore]") {
@@ -132,21 +139,10 @@ TEST_CASE("GitIgnore walked outside a work tree finds the repositories below", "
   REQUIRE(std::system(("git init -q '" + (root / "a/b/repo").string() + "'").c_str()) == 0);
   std::ofstream(root / "a/b/repo/.gitignore") << "ignored.py\n";
   std::ofstream(root / "c/.gitignore") << "ignored.py\n"; // in no work tree: not read
-  asyncfix::GitIgnore whole, walked;
-  std::size_t ignoredCount = 0;
-  for (const fs::path &dir : {root, root / "a", root / "a/b", root / "a/b/repo", root / "a/b/repo/sub", root / "c"}) {
-    asyncfix::DirectoryListing listing = asyncfix::DirectoryListing::listed();
-    for (const auto &entry : fs::directory_iterator(dir)) listing.add(entry.path().filename().string());
-    for (const auto &entry : fs::directory_iterator(dir)) {
-      const std::string name = entry.path().filename().string();
-      INFO(dir << " " << name);
-      const bool expected = whole.ignored(entry.path());
-      CHECK(walked.ignored(dir, name, entry.is_directory() && !entry.is_symlink(), listing) == expected);
-      ignoredCount += expected ? 1 : 0;
-    }
-  }
+  const std::size_t ignored =
+      ignoredAsWalked({root, root / "a", root / "a/b", root / "a/b/repo", root / "a/b/repo/sub", root / "c"});
   fs::remove_all(root);
-  CHECK(ignoredCount == 3); // the repository's .git, and its two ignored.py
+  CHECK(ignored == 3); // the repository's .git, and its two ignored.py
 }
 
 TEST_CASE("GitIgnore told a directory's listing answers as without it, and trusts it", "[gitignore]") {
