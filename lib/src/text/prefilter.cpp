@@ -1029,13 +1029,16 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline FlatClasses flatCl
   if (p[len] != ')') return std::nullopt;
   const std::string_view list(p, len);
   const std::uint64_t inside = (std::uint64_t{1} << len) - 1;
+  // The word that starts at `q` (an identifier byte there; the `)` ends the last).
+  const auto wordFrom = [&](std::size_t q) {
+    return list.substr(q, static_cast<std::size_t>(__builtin_ctzll(~(c.word >> q))));
+  };
   // Its words (a byte before a word's start is none of its, nor the `)` after its end): a
   // `lambda` makes the keywords something else (the token-by-token scan says which); the word
   // `cpu` is AF106's device.
   int cpu = 0;
   for (std::uint64_t starts = c.word & ~(c.word << 1) & c.lc & inside; starts != 0; starts &= starts - 1) {
-    const auto q = static_cast<std::size_t>(__builtin_ctzll(starts));
-    const auto w = list.substr(q, static_cast<std::size_t>(__builtin_ctzll(~(c.word >> q))));
+    const std::string_view w = wordFrom(static_cast<std::size_t>(__builtin_ctzll(starts)));
     if (is(w, "lambda")) return std::nullopt;
     if (is(w, "cpu")) cpu = 1;
   }
@@ -1053,9 +1056,8 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline FlatClasses flatCl
   for (std::size_t start = 0;;) {
     const std::size_t q = next(start);
     if (q < len && (c.word >> q & 1U) != 0) {
-      const std::size_t end = q + static_cast<std::size_t>(__builtin_ctzll(~(c.word >> q)));
-      const std::size_t after = next(end);
-      const std::string_view w = list.substr(q, end - q);
+      const std::string_view w = wordFrom(q);
+      const std::size_t after = next(q + w.size());
       if (start > 0 && (is(w, "True") || is(w, "False")) && (after == len || p[after] == ',')) return true;
       if (seen && after < len && p[after] == '=' && p[after + 1] != '=') {
         seen->scratch.push_back(open + 1 + q);
@@ -1063,9 +1065,7 @@ __attribute__((target("avx512f,avx512bw,avx512vbmi"))) inline FlatClasses flatCl
           // Its value: nonBlockingValueMayBeTrue() on a list that holds no line break nor comment.
           const std::size_t value = next(after + 1);
           nonBlocking = open + 1 + q;
-          nonBlockingTrue =
-              value < len && (c.word >> value & 1U) != 0 &&
-              is(list.substr(value, static_cast<std::size_t>(__builtin_ctzll(~(c.word >> value)))), "True");
+          nonBlockingTrue = value < len && (c.word >> value & 1U) != 0 && is(wordFrom(value), "True");
         }
       }
     }
