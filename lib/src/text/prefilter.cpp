@@ -1112,6 +1112,10 @@ std::optional<bool> flatArguments(std::string_view text, std::size_t open, ToCal
 #endif
 }
 
+/// How far the judgements' scans of an argument list, and back to a call or a bracket, read
+/// (bytes): past it they answer that they cannot tell.
+constexpr std::size_t kJudgementWindow = 1 << 16;
+
 /// `.to(`'s arguments hold a bare `True`/`False` after the first argument: `(…, True)` or
 /// `(…, False, …)` at the top level (AF103's shape, whose bool is the second positional
 /// argument). Conservative: an f-string or unterminated string among the arguments, or an
@@ -1121,8 +1125,7 @@ std::optional<bool> flatArguments(std::string_view text, std::size_t open, ToCal
 bool toCallHasBoolArgument(std::string_view text, std::size_t open, Lexer &lexer, ToCallArguments *seen = nullptr) {
   if (!lexer.bytewise())
     if (const std::optional<bool> flat = flatArguments(text, open, seen)) return *flat;
-  constexpr std::size_t kWindow = 1 << 16;
-  const std::size_t limit = std::min(text.size(), open + kWindow);
+  const std::size_t limit = std::min(text.size(), open + kJudgementWindow);
   int depth = 0;
   char previous = 0; // the last character of the previous token at depth 1
   bool plain = true; // no `lambda` nor `:` at depth 1
@@ -1615,9 +1618,8 @@ struct EnclosingCall {
 /// Whether a `:` follows `at` at its level (within the window), before a closing bracket outside
 /// the brackets opened after it: the end of the parameters of a lambda around `at`.
 bool lambdaColonFollows(std::string_view text, std::size_t at, Lexer &lexer) {
-  constexpr std::size_t kWindow = 1 << 16;
   int depth = 0;
-  for (std::size_t k = at, end = std::min(text.size(), at + kWindow); k < end; ++k) {
+  for (std::size_t k = at, end = std::min(text.size(), at + kJudgementWindow); k < end; ++k) {
     const char c = text[k];
     if (isQuote(c) || c == '#') {
       const std::size_t e = lexer.skip(k);
@@ -1635,8 +1637,7 @@ bool lambdaColonFollows(std::string_view text, std::size_t at, Lexer &lexer) {
 }
 
 EnclosingCall enclosingCall(std::string_view text, std::size_t at, Lexer &lexer) {
-  constexpr std::size_t kWindow = 1 << 16;
-  const std::size_t floor = at > kWindow ? at - kWindow : 0;
+  const std::size_t floor = at > kJudgementWindow ? at - kJudgementWindow : 0;
   const EnclosingCall unknown, none{true, {}, 0};
   std::size_t open = std::string_view::npos;
   // The closing brackets passed and not yet opened, innermost last: an opening one that is not
@@ -1699,8 +1700,7 @@ EnclosingCall enclosingCall(std::string_view text, std::size_t at, Lexer &lexer)
 /// The text of the argument list whose `(` is at `open`, up to its `)`; nullopt when the scan
 /// cannot tell (a string the lexer leaves as code, a list longer than the window, no `)`).
 std::optional<std::string_view> argumentList(std::string_view text, std::size_t open, Lexer &lexer) {
-  constexpr std::size_t kWindow = 1 << 16;
-  const std::size_t limit = std::min(text.size(), open + kWindow);
+  const std::size_t limit = std::min(text.size(), open + kJudgementWindow);
   int depth = 0;
   for (std::size_t k = open; k < limit;) {
     const char c = text[k];
@@ -1752,8 +1752,7 @@ struct CallShape {
 /// `f(dim=1)` nor `dim == 1`); nullopt when the scan cannot tell (a string the lexer leaves as
 /// code, a generator expression, a list longer than the window, no `)`).
 std::optional<CallShape> callShape(std::string_view text, std::size_t open, std::string_view name, Lexer &lexer) {
-  constexpr std::size_t kWindow = 1 << 16;
-  const std::size_t limit = std::min(text.size(), open + kWindow);
+  const std::size_t limit = std::min(text.size(), open + kJudgementWindow);
   int depth = 0;
   CallShape shape;
   char previous = 0;  // the last byte of the previous token at depth 1
@@ -1909,8 +1908,7 @@ std::size_t previousStop(std::string_view text, std::size_t k, std::size_t floor
 /// in strings and comments are skipped with the lexer's spans, known up to `at`; with
 /// `statements`, a `#` the lexer leaves as code cannot be followed either.
 BackwardStop backwardScan(std::string_view text, std::size_t at, Lexer &lexer, bool statements) {
-  constexpr std::size_t kWindow = 1 << 16;
-  const std::size_t floor = at > kWindow ? at - kWindow : 0;
+  const std::size_t floor = at > kJudgementWindow ? at - kJudgementWindow : 0;
   int depth = 0;
   // From one byte the scan reads to the one before it (previousStop(): the bytes between need
   // no look); a string or comment is stepped over from its start.
