@@ -3411,9 +3411,10 @@ struct ScanNotes {
   /// the lexer lost its way at (after which tree-sitter's error recovery may read `y.to(=True)` as
   /// a call with two arguments).
   bool unjudged = false;
-  /// The candidate search went through the whole text (finding no trigger) and met no byte that
-  /// otherByte() names: every byte is printable ASCII, a tab, a line break or a form feed.
-  bool plain = false;
+  /// The candidate search met a byte that otherByte() names. Where it met none and the scan
+  /// found no trigger, the search went through the whole text: every byte is printable ASCII, a
+  /// tab, a line break or a form feed.
+  bool otherByte = false;
 };
 
 /// scanTriggers(), which also records its first hit in `first` when given; with `anyHit` (and no
@@ -3447,7 +3448,6 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
     return verdict == NonBlockingJudge::yes && record(kPrefilterNonBlocking, at);
   };
   std::optional<Blocks> blocks; // made for the first `await (` whose function matters
-  bool other = false;           // a byte otherByte() names, met by the candidate search
   const auto want = [&](unsigned trigger) { return (wanted & trigger) != 0 && (offsets || !(found & trigger)); };
 
   search.candidates(
@@ -3464,7 +3464,7 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
           // Such a byte in code: the text is read again without judgements (scan()), so stop here.
           // Asked once per character (the rest of it is where its first byte is: in code, or in the
           // same string or comment), and not of a byte order mark at the start.
-          other = true;
+          notes.otherByte = true;
           if ((u >= 0x80 && at > 0 && static_cast<unsigned char>(text[at - 1]) >= 0x80) ||
               (at == 0 && text.starts_with("\xEF\xBB\xBF")))
             return false;
@@ -3510,7 +3510,6 @@ unsigned scanJudged(std::string_view text, unsigned wanted, std::vector<std::uin
         return false;
       },
       learning ? &learnt : nullptr);
-  notes.plain = found == 0 && !other;
   if (notes.unjudged) return found;
   // Settled now that the whole text was read: the hit the judgement would have made where it stood.
   if (ifDataLoader && learnt.dataLoader) record(kPrefilterNonBlocking, *ifDataLoader);
@@ -3548,7 +3547,7 @@ unsigned scan(std::string_view text, unsigned wanted, std::vector<std::uint32_t>
     if (offsets) offsets->resize(firstOffset);
     found = scanWithoutJudgements(text, wanted, offsets, reached, first, search);
   }
-  if (plain) *plain = notes.plain && found == 0;
+  if (plain) *plain = !notes.otherByte && found == 0;
   return found;
 }
 
