@@ -13,13 +13,17 @@
 namespace fs = std::filesystem;
 
 namespace {
+/// Makes `dir` (and its parents) a git work tree.
+void gitInit(const fs::path &dir) {
+  fs::create_directories(dir);
+  REQUIRE(std::system(("git init -q '" + dir.string() + "'").c_str()) == 0);
+}
+
 struct Repo {
   fs::path root = fs::temp_directory_path() / ("asyncfix-git-" + std::to_string(::getpid()));
   Repo() {
     fs::remove_all(root);
-    fs::create_directories(root);
-    const std::string init = "git init -q '" + root.string() + "'";
-    REQUIRE(std::system(init.c_str()) == 0);
+    gitInit(root);
   }
   ~Repo() { fs::remove_all(root); }
   void write(const std::string &rel, const std::string &text = "") const {
@@ -118,8 +122,7 @@ TEST_CASE("GitIgnore asked in a walk's order answers as for the whole path", "[g
                         "d/skipped/s.py", "e/e.gen.py", "e/local.py"})
     repo.write(f);
   const fs::path inner = repo.root / "d" / "inner";
-  fs::create_directories(inner);
-  REQUIRE(std::system(("git init -q '" + inner.string() + "'").c_str()) == 0);
+  gitInit(inner);
   std::ofstream(inner / ".gitignore") << "local.py\n";
   std::ofstream(inner / "local.py");
   std::ofstream(inner / "y.gen.py");
@@ -136,7 +139,7 @@ TEST_CASE("GitIgnore walked outside a work tree finds the repositories below", "
     fs::create_directories((root / f).parent_path());
     std::ofstream(root / f);
   }
-  REQUIRE(std::system(("git init -q '" + (root / "a/b/repo").string() + "'").c_str()) == 0);
+  gitInit(root / "a/b/repo");
   std::ofstream(root / "a/b/repo/.gitignore") << "ignored.py\n";
   std::ofstream(root / "c/.gitignore") << "ignored.py\n"; // in no work tree: not read
   const std::size_t ignored =
@@ -150,7 +153,7 @@ TEST_CASE("GitIgnore told a directory's listing answers as without it, and trust
   repo.write(".gitignore", "*.gen.py\n");
   repo.write("sub/.gitignore", "local.py\n");
   repo.write("nested/x.py");
-  REQUIRE(std::system(("git init -q '" + (repo.root / "nested").string() + "'").c_str()) == 0);
+  gitInit(repo.root / "nested");
   repo.write("nested/.gitignore", "x.py\n");
   asyncfix::GitIgnore whole, listed, lying;
   for (const fs::path &dir : {repo.root, repo.root / "sub", repo.root / "nested"}) {
@@ -193,8 +196,7 @@ TEST_CASE("GitIgnore finds nested repositories below directories it already know
   outer.write(".gitignore", "*.gen.py\n");
   outer.write("plain/deeper/x.gen.py");
   const fs::path inner = outer.root / "vendor" / "inner";
-  fs::create_directories(inner);
-  REQUIRE(std::system(("git init -q '" + inner.string() + "'").c_str()) == 0);
+  gitInit(inner);
   std::ofstream(inner / ".gitignore") << "only_inner.py\n";
   std::ofstream(inner / "only_inner.py");
   std::ofstream(inner / "y.gen.py");
